@@ -1,0 +1,99 @@
+"""``python -m ndcg_core``: trec_eval's NDCG measures from the command line, printed as trec_eval prints them."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Sequence
+
+from .evaluate import TREC_EVAL_CUTOFFS, IDEALS, Measure, evaluate, format_trec_eval, parse_measure
+from .trec_io import read_qrels, read_run
+from .variants import GAINS, TIE_POLICIES
+
+PROG = "python -m ndcg_core"
+ALIASES = {"all_trec": ("ndcg", "ndcg_cut")}  # trec_eval's everything, narrowed to its NDCG measures
+
+
+class _OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        sys.stderr.write(f"{PROG}: {message} (see --help)\n")
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _OneLineParser(
+        prog=PROG,
+        description="NDCG of a TREC run against TREC qrels, printed in trec_eval's format.",
+        epilog=(
+            "Measures: ndcg (no cutoff), ndcg.LEVEL=GAIN,... (custom gain per grade, as trec_eval), "
+            f"ndcg_cut (cutoffs {','.join(map(str, TREC_EVAL_CUTOFFS))}) or ndcg_cut.K,K,... "
+            "Default: ndcg and ndcg_cut. Options after the trec_eval ones change the convention and are off by default."
+        ),
+    )
+    parser.add_argument("-q", action="store_true", help="print each query's values before the 'all' line")
+    parser.add_argument("-c", action="store_true", help="count judged queries missing from the run as 0")
+    parser.add_argument("-M", type=int, metavar="N", help="keep only the first N documents of each ranking")
+    parser.add_argument("-m", action="append", metavar="MEASURE", default=[], help="a measure; may repeat")
+    parser.add_argument("-l", type=int, metavar="LEVEL", default=1,
+                        help="accepted for trec_eval compatibility; NDCG does not depend on it")
+    parser.add_argument("--gain", choices=[n for n in GAINS.names() if n != "custom"], default="linear",
+                        help="gain applied to every grade (default: linear, as trec_eval)")
+    parser.add_argument("--ties", choices=TIE_POLICIES.names(), default="trec_eval",
+                        help="how equal scores are ordered (default: trec_eval's docno order)")
+    parser.add_argument("--ideal", choices=list(IDEALS), default="qrels",
+                        help="ideal ranking from every judged document (default) or from the run only")
+    parser.add_argument("qrels", help="TREC qrels file (qid iter docno rel), CSV/TSV with a header, or .gz")
+    parser.add_argument("run", help="TREC run file (qid Q0 docno rank score tag), CSV/TSV with a header, or .gz")
+    return parser
+
+
+def _measures(names: Sequence[str]) -> list[Measure]:
+    expanded: list[str] = []
+    for name in names or ("ndcg", "ndcg_cut"):
+        expanded.extend(ALIASES.get(name, (name,)))
+    return [parse_measure(n) for n in expanded]
+
+
+def run(argv: Sequence[str] | None = None) -> str:
+    """Parse arguments, evaluate and return the text to print; raises ValueError on bad input."""
+    args = build_parser().parse_args(argv)
+    if args.M is not None and args.M < 1:
+        raise ValueError(f"-M must be at least 1, got {args.M}")
+    measures = _measures(args.m)
+    cut = next((m.cutoffs for m in reversed(measures) if m.base == "ndcg_cut"), ())
+    full = next((m for m in reversed(measures) if m.base == "ndcg"), None)
+    full_gain = dict(full.gains) if full is not None and full.gains else None
+    if full_gain is not None and args.gain != "linear":
+        raise ValueError("--gain cannot be combined with a custom gain per grade (ndcg.LEVEL=GAIN)")
+    qrels = read_qrels(args.qrels)
+    ranking = read_run(args.run)
+    result = evaluate(
+        qrels, ranking, cutoffs=cut, gain=args.gain, full_gain=full_gain, ties=args.ties,
+        ideal=args.ideal, complete=args.c, max_docs=args.M,
+    )
+    return format_trec_eval(result, measures, per_query=args.q)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: prints trec_eval lines; bad input is one line on stderr and exit status 2."""
+    try:
+        text = run(argv)
+    except ValueError as err:
+        sys.stderr.write(f"{PROG}: {'; '.join(line.strip() for line in str(err).splitlines())}\n")
+        return 2
+    except MemoryError:
+        sys.stderr.write(f"{PROG}: not enough memory for these files\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{PROG}: interrupted\n")
+        return 130
+    except SystemExit as exit_:
+        return int(exit_.code or 0)
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass
+    return 0

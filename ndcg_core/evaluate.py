@@ -1,0 +1,393 @@
+"""NDCG over many queries from qrels and a run, with trec_eval's semantics by default.
+
+Ranking: score descending (compared as 32-bit floats, as trec_eval stores them), ties
+broken by docno descending; the run's rank column is ignored. Ideal: every judged
+document of the query. Negative grades count as gain 0. Only queries in both files
+count, unless ``complete`` (trec_eval's ``-c``) counts judged queries missing from the
+run as 0. ``max_docs`` (``-M``) keeps the first N documents of each ranking.
+Everything is vectorised with numpy so a 7-million-line run takes seconds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .single import validate_k
+from .trec_io import Qrels, Run
+from .variants import Gain, resolve_discount, resolve_gain, resolve_ties
+
+TREC_EVAL_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+IDEALS = {
+    "qrels": "Every judged document of the query, retrieved or not (trec_eval, pytrec_eval).",
+    "run": "Only the documents the run retrieved, re-sorted (scikit-learn's ndcg_score).",
+}
+RELEVANT_FROM = 1  # trec_eval's default relevance level for counting relevant documents
+
+
+@dataclass
+class Evaluation:
+    """Per-query NDCG figures and the settings that produced them."""
+
+    per_query: pd.DataFrame
+    cutoffs: tuple[int, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def measure_columns(self) -> list[str]:
+        return ["ndcg"] + [f"ndcg_cut_{k}" for k in self.cutoffs]
+
+    def mean(self) -> pd.Series:
+        """The macro average over queries, as trec_eval's ``all`` line."""
+        return self.per_query[self.measure_columns()].mean()
+
+    def median(self) -> pd.Series:
+        return self.per_query[self.measure_columns()].median()
+
+
+def _gain_levels(levels: np.ndarray, usable: np.ndarray, gain: Gain) -> np.ndarray:
+    """Gains of grades; unjudged documents and negative grades get 0, as in trec_eval."""
+    out = np.zeros(len(levels), dtype=np.float64)
+    if usable.any():
+        out[usable] = gain(levels[usable].astype(np.float64))
+    return out
+
+
+def _float32_descending_key(score: np.ndarray) -> np.ndarray:
+    """A uint32 that sorts ascending as the float32 score sorts descending."""
+    s32 = score.astype(np.float32) + np.float32(0.0)  # -0.0 and 0.0 tie, as in C
+    bits = s32.view(np.uint32)
+    ascending = np.where(bits >> 31, ~bits, bits | np.uint32(0x80000000))
+    return ~ascending
+
+
+def _sort_run(
+    qrank: np.ndarray, score: np.ndarray, docno: pa.Array, gains: np.ndarray, ties: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """Row order by query, score descending, ties by policy; and each row's tie-group id."""
+    composite = (qrank.astype(np.uint64) << np.uint64(32)) | _float32_descending_key(score).astype(np.uint64)
+    order = np.argsort(composite, kind="stable")
+    ranked = composite[order]
+    same_as_prev = np.zeros(len(ranked), dtype=bool)
+    same_as_prev[1:] = ranked[1:] == ranked[:-1]
+    group = np.cumsum(~same_as_prev) - 1
+    tied = same_as_prev.copy()
+    tied[:-1] |= same_as_prev[1:]
+    slots = np.flatnonzero(tied)
+    if len(slots):
+        rows = order[slots]
+        if ties in ("trec_eval", "average"):
+            table = pa.table({"g": group[slots], "d": docno.take(pa.array(rows))})
+            within = pc.sort_indices(table, sort_keys=[("g", "ascending"), ("d", "descending")]).to_numpy()
+        else:
+            sign = -1.0 if ties == "best" else 1.0
+            within = np.lexsort((sign * gains[rows], group[slots]))
+        order[slots] = rows[within]
+    return order, group
+
+
+def _per_query_sums(qidx: np.ndarray, values: np.ndarray, nq: int, mask: np.ndarray | None = None) -> np.ndarray:
+    if mask is not None:
+        qidx, values = qidx[mask], values[mask]
+    # bincount adds in row order, so each query's sum is the same rank-order sum trec_eval makes.
+    return np.bincount(qidx, weights=values, minlength=nq)[:nq]
+
+
+def _positions(qidx: np.ndarray, nq: int) -> np.ndarray:
+    starts = np.searchsorted(qidx, np.arange(nq))
+    return np.arange(len(qidx)) - starts[qidx]
+
+
+def _terms(gains: np.ndarray, positions: np.ndarray, discount: Any) -> np.ndarray:
+    if discount.name == "log2":
+        # Divide, as trec_eval does, rather than multiply by 1/log2: the same bits.
+        return gains / np.log2(positions + 2.0)
+    return gains * discount(positions + 1.0)
+
+
+def _ideal_sums(
+    qidx: np.ndarray, gains: np.ndarray, nq: int, cutoffs: Sequence[int], discount: Any
+) -> tuple[np.ndarray, dict[int, np.ndarray]]:
+    positive = gains > 0
+    qidx, gains = qidx[positive], gains[positive]
+    order = np.lexsort((-gains, qidx))
+    qidx, gains = qidx[order], gains[order]
+    pos = _positions(qidx, nq)
+    terms = _terms(gains, pos, discount)
+    full = _per_query_sums(qidx, terms, nq)
+    return full, {k: _per_query_sums(qidx, terms, nq, pos < k) for k in cutoffs}
+
+
+def _ratio(dcg: np.ndarray, idcg: np.ndarray) -> np.ndarray:
+    return np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
+
+
+def validate_cutoffs(cutoffs: Sequence[Any]) -> tuple[int, ...]:
+    """Cutoffs as sorted distinct ints >= 1."""
+    values = tuple(validate_k(k) for k in cutoffs)
+    if len(set(values)) != len(values):
+        raise ValueError(f"cutoffs must not repeat, got {list(cutoffs)}")
+    return tuple(sorted(values))  # type: ignore[arg-type]
+
+
+def evaluate(
+    qrels: Qrels,
+    run: Run,
+    *,
+    cutoffs: Sequence[int] = TREC_EVAL_CUTOFFS,
+    gain: Any = "linear",
+    full_gain: Any = None,
+    discount: Any = "log2",
+    ties: str = "trec_eval",
+    ideal: str = "qrels",
+    complete: bool = False,
+    max_docs: int | None = None,
+) -> Evaluation:
+    """NDCG per query: ``ndcg`` (no cutoff) and ``ndcg_cut_k`` for each cutoff, plus DCG, IDCG and counts.
+
+    ``gain`` applies to every measure; ``full_gain`` (trec_eval's ``ndcg.1=3,2=9``) overrides it
+    for the no-cutoff ``ndcg`` only, as trec_eval's ``ndcg_cut`` always uses the grades.
+    """
+    cut = validate_cutoffs(cutoffs)
+    max_docs = validate_k(max_docs)
+    if ideal not in IDEALS:
+        raise ValueError(f"unknown ideal {ideal!r}; choose one of {', '.join(IDEALS)}")
+    policy = resolve_ties(ties)
+    gain_cut = resolve_gain(gain)
+    gain_full = gain_cut if full_gain is None else resolve_gain(full_gain)
+    disc = resolve_discount(discount)
+
+    # Queries: ranked by id as bytes, as trec_eval's strcmp sorts them.
+    both = pc.dictionary_encode(pa.concat_arrays([qrels.qid, run.qid]))
+    names = both.dictionary.to_pylist()
+    codes = both.indices.to_numpy()
+    by_bytes = sorted(range(len(names)), key=lambda i: names[i].encode("utf-8"))
+    rank_of = np.empty(len(names), dtype=np.int64)
+    rank_of[by_bytes] = np.arange(len(names))
+    q_rank, r_rank = rank_of[codes[: len(qrels)]], rank_of[codes[len(qrels) :]]
+    in_qrels = np.zeros(len(names), dtype=bool)
+    in_qrels[q_rank] = True
+    in_run = np.zeros(len(names), dtype=bool)
+    in_run[r_rank] = True
+    evaluated = in_qrels & (in_run | complete)
+    if not evaluated.any():
+        raise ValueError(f"no query of {run.name} is judged in {qrels.name}: check that the query ids match")
+    slot = np.cumsum(evaluated) - 1  # rank -> row of the result table
+    nq = int(evaluated.sum())
+
+    # Judgments of the evaluated queries.
+    jq = evaluated[q_rank]
+    jq_slot, j_level = slot[q_rank[jq]], qrels.rel[jq]
+    j_docno = qrels.docno.filter(pa.array(jq))
+
+    # Run rows of the evaluated queries, with their grades.
+    rk = evaluated[r_rank]
+    r_slot, r_score = slot[r_rank[rk]], run.score[rk]
+    r_docno = run.docno.filter(pa.array(rk))
+    key_j = _pair_keys(jq_slot, j_docno, j_docno)
+    key_r = _pair_keys(r_slot, r_docno, j_docno)
+    found, level = _lookup(key_r, key_j, j_level)
+    usable = found & (level >= 0)
+    r_gain_cut = _gain_levels(level, usable, gain_cut)
+
+    order, group = _sort_run(r_slot, r_score, r_docno, r_gain_cut, policy)
+    r_slot, level, usable, r_gain_cut, group = r_slot[order], level[order], usable[order], r_gain_cut[order], group[order]
+    pos = _positions(r_slot, nq)
+    if max_docs is not None:
+        keep = pos < max_docs
+        r_slot, level, usable, r_gain_cut, group, pos = (
+            a[keep] for a in (r_slot, level, usable, r_gain_cut, group, pos)
+        )
+    r_gain_full = r_gain_cut if gain_full is gain_cut else _gain_levels(level, usable, gain_full)
+    if policy == "average":
+        r_gain_cut = _tie_averaged(r_gain_cut, group)
+        r_gain_full = r_gain_cut if gain_full is gain_cut else _tie_averaged(r_gain_full, group)
+
+    terms_cut = _terms(r_gain_cut, pos, disc)
+    terms_full = terms_cut if r_gain_full is r_gain_cut else _terms(r_gain_full, pos, disc)
+    dcg_full = _per_query_sums(r_slot, terms_full, nq)
+    dcg_cut = {k: _per_query_sums(r_slot, terms_cut, nq, pos < k) for k in cut}
+
+    if ideal == "qrels":
+        usable_j = j_level >= 0
+        ideal_q, ideal_levels, ideal_usable = jq_slot, j_level, usable_j
+    else:
+        ideal_q, ideal_levels, ideal_usable = r_slot, level, usable
+    ideal_cut_gains = _gain_levels(ideal_levels, ideal_usable, gain_cut)
+    idcg_full_cutgain, idcg_cut = _ideal_sums(ideal_q, ideal_cut_gains, nq, cut, disc)
+    if gain_full is gain_cut:
+        idcg_full = idcg_full_cutgain
+    else:
+        idcg_full, _ = _ideal_sums(ideal_q, _gain_levels(ideal_levels, ideal_usable, gain_full), nq, (), disc)
+
+    qids = [names[by_bytes[r]] for r in np.flatnonzero(evaluated)]
+    data: dict[str, Any] = {"ndcg": _ratio(dcg_full, idcg_full)}
+    for k in cut:
+        data[f"ndcg_cut_{k}"] = _ratio(dcg_cut[k], idcg_cut[k])
+    data["dcg"], data["idcg"] = dcg_full, idcg_full
+    for k in cut:
+        data[f"dcg_cut_{k}"], data[f"idcg_cut_{k}"] = dcg_cut[k], idcg_cut[k]
+    data["num_ret"] = np.bincount(r_slot, minlength=nq)[:nq]
+    data["num_judged"] = np.bincount(jq_slot, minlength=nq)[:nq]
+    data["num_rel"] = np.bincount(jq_slot[j_level >= RELEVANT_FROM], minlength=nq)[:nq]
+    data["num_rel_ret"] = np.bincount(r_slot[usable & (level >= RELEVANT_FROM)], minlength=nq)[:nq]
+    data["in_run"] = in_run[np.flatnonzero(evaluated)]
+    frame = pd.DataFrame(data, index=pd.Index(qids, name="qid"))
+    options = dict(gain=gain_cut.name, full_gain=gain_full.name, discount=disc.name, ties=policy, ideal=ideal,
+                   complete=complete, max_docs=max_docs, qrels=qrels.name, run=run.name, tag=run.tag)
+    return Evaluation(frame, cut, options)
+
+
+def _pair_keys(slots: np.ndarray, docno: pa.Array, judged_docno: pa.Array) -> np.ndarray:
+    """An int64 per (query, document), equal exactly when both are; -1 for documents never judged."""
+    vocabulary = pc.unique(judged_docno)
+    index = pc.index_in(docno, value_set=vocabulary).fill_null(-1).to_numpy()
+    return np.where(index >= 0, slots.astype(np.int64) * (len(vocabulary) + 1) + index, -1)
+
+
+def _lookup(keys: np.ndarray, judged_keys: np.ndarray, judged_levels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    order = np.argsort(judged_keys, kind="stable")
+    sorted_keys = judged_keys[order]
+    at = np.searchsorted(sorted_keys, keys)
+    at_clipped = np.minimum(at, max(len(sorted_keys) - 1, 0))
+    found = (keys >= 0) & (at < len(sorted_keys))
+    if len(sorted_keys):
+        found &= sorted_keys[at_clipped] == keys
+    levels = np.where(found, judged_levels[order][at_clipped] if len(sorted_keys) else 0, 0)
+    return found, levels.astype(np.int64)
+
+
+def _tie_averaged(gains: np.ndarray, group: np.ndarray) -> np.ndarray:
+    _, inverse, counts = np.unique(group, return_inverse=True, return_counts=True)
+    return (np.bincount(inverse, weights=gains) / counts)[inverse]
+
+
+# ---------------------------------------------------------------------------- trec_eval output
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A trec_eval NDCG measure as named on the command line: ``ndcg``, ``ndcg.1=3``, ``ndcg_cut.5,10``."""
+
+    base: str
+    cutoffs: tuple[int, ...] = ()
+    gains: Mapping[int, float] | None = None
+    params: str = ""
+
+
+def parse_measure(text: str) -> Measure:
+    """Parse one ``-m`` argument the way trec_eval reads its NDCG measures."""
+    name, _, params = text.partition(".")
+    if name == "ndcg":
+        if not params:
+            return Measure("ndcg")
+        return Measure("ndcg", gains=_parse_gain_params(params, text), params=params)
+    if name == "ndcg_cut":
+        if not params:
+            return Measure("ndcg_cut", TREC_EVAL_CUTOFFS)
+        return Measure("ndcg_cut", _parse_cutoffs(params, text), params=params)
+    raise ValueError(f"unknown measure {text!r}: this tool computes ndcg, ndcg.LEVEL=GAIN,... and ndcg_cut.K,...")
+
+
+def _parse_gain_params(params: str, text: str) -> dict[int, float]:
+    gains: dict[int, float] = {}
+    for pair in params.split(","):
+        level, eq, value = pair.partition("=")
+        if not eq:
+            raise ValueError(f"measure {text!r}: {pair!r} should be LEVEL=GAIN, such as 2=9")
+        try:
+            number = float(value)
+        except ValueError:
+            raise ValueError(f"measure {text!r}: gain {value!r} for level {level!r} is not a number") from None
+        try:
+            grade = int(level)
+        except ValueError:
+            raise ValueError(f"measure {text!r}: level {level!r} is not a whole number") from None
+        if grade < 0:
+            raise ValueError(f"measure {text!r}: level {grade} is negative; gains are set for grades 0 and up")
+        if not np.isfinite(number):
+            raise ValueError(f"measure {text!r}: gain {value!r} for level {grade} is not finite")
+        gains[grade] = number
+    return gains
+
+
+def _parse_cutoffs(params: str, text: str) -> tuple[int, ...]:
+    values = []
+    for part in params.split(","):
+        try:
+            number = float(part)
+        except ValueError:
+            raise ValueError(f"measure {text!r}: cutoff {part!r} is not a number") from None
+        if not np.isfinite(number) or int(number) < 1:
+            raise ValueError(f"measure {text!r}: cutoff {part!r} must be at least 1")
+        values.append(int(number))  # trec_eval reads 23.4 as 23
+    if len(set(values)) != len(values):
+        raise ValueError(f"measure {text!r}: cutoffs must not repeat")
+    return tuple(sorted(values))
+
+
+def format_trec_eval(evaluation: Evaluation, measures: Sequence[Measure], per_query: bool = False) -> str:
+    """Lines as trec_eval prints them: ``%-22s\\t%s\\t%6.4f``, per query (if asked) then ``all``."""
+    rows: list[tuple[str, str]] = []
+    for measure in _in_trec_eval_order(measures):
+        if measure.base == "ndcg":
+            label = "ndcg" if not measure.params else f"ndcg_{measure.params}"
+            rows.append((label, "ndcg"))
+        else:
+            rows.extend((f"ndcg_cut_{k}", f"ndcg_cut_{k}") for k in measure.cutoffs)
+    frame = evaluation.per_query
+    out: list[str] = []
+    if per_query:
+        for qid, values in zip(frame.index, frame[[c for _, c in rows]].itertuples(index=False)):
+            out.extend(f"{label:<22}\t{qid}\t{value:6.4f}" for (label, _), value in zip(rows, values))
+    means = frame[[c for _, c in rows]].mean()
+    out.extend(f"{label:<22}\tall\t{means[column]:6.4f}" for label, column in rows)
+    return "\n".join(out) + "\n"
+
+
+def _in_trec_eval_order(measures: Sequence[Measure]) -> list[Measure]:
+    # trec_eval prints measures in its own table order (ndcg before ndcg_cut); a repeat's last wins.
+    chosen: dict[str, Measure] = {}
+    for m in measures:
+        chosen[m.base] = m
+    return [chosen[b] for b in ("ndcg", "ndcg_cut") if b in chosen]
+
+
+def query_ranking(qrels: Qrels, run: Run, qid: str, *, max_docs: int | None = None) -> dict[str, Any]:
+    """One query's ranked docnos with grades (None when unjudged) and its judged grades, for drill-down."""
+    rows = np.flatnonzero(pc.equal(run.qid, qid).to_numpy(zero_copy_only=False))
+    jrows = np.flatnonzero(pc.equal(qrels.qid, qid).to_numpy(zero_copy_only=False))
+    judged = dict(zip(qrels.docno.take(pa.array(jrows)).to_pylist(), qrels.rel[jrows].tolist()))
+    docnos = run.docno.take(pa.array(rows)).to_pylist()
+    scores = run.score[rows]
+    s32 = scores.astype(np.float32) + np.float32(0.0)
+    order = sorted(range(len(rows)), key=lambda i: (-float(s32[i]), _Desc(docnos[i])))
+    if max_docs is not None:
+        order = order[:max_docs]
+    ranked = [docnos[i] for i in order]
+    return {
+        "qid": qid,
+        "docnos": ranked,
+        "grades": [judged.get(d) for d in ranked],
+        "scores": [float(scores[i]) for i in order],
+        "pool": judged,
+    }
+
+
+class _Desc:
+    """Sort key that orders strings descending by bytes."""
+
+    __slots__ = ("b",)
+
+    def __init__(self, s: str) -> None:
+        self.b = s.encode("utf-8")
+
+    def __lt__(self, other: "_Desc") -> bool:
+        return self.b > other.b
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Desc) and self.b == other.b

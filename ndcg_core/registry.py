@@ -1,0 +1,77 @@
+"""Named registries of NDCG variants (gains, discounts, tie policies).
+
+Each variant is an entry with a name, a one-line description for the UI and a
+factory that builds the variant from keyword parameters, in the spirit of
+ir_measures' declared parameters. The UI lists entries; it never hard-codes them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Generic, Iterator, TypeVar
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Entry(Generic[T]):
+    """One named variant: its factory, a one-line description and its parameters."""
+
+    name: str
+    label: str
+    description: str
+    factory: Callable[..., T]
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def build(self, **params: Any) -> T:
+        """Build the variant, with declared parameters defaulted."""
+        unknown = set(params) - set(self.params)
+        if unknown:
+            raise ValueError(
+                f"{self.name!r} takes no parameter {sorted(unknown)[0]!r}; "
+                f"its parameters are {sorted(self.params) or 'none'}"
+            )
+        return self.factory(**{**self.params, **params})
+
+
+class Registry(Generic[T]):
+    """An ordered mapping of variant names to entries."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self._entries: dict[str, Entry[T]] = {}
+
+    def register(
+        self,
+        name: str,
+        label: str,
+        description: str,
+        params: dict[str, Any] | None = None,
+    ) -> Callable[[Callable[..., T]], Callable[..., T]]:
+        """Decorator that registers a factory under ``name``."""
+
+        def decorate(factory: Callable[..., T]) -> Callable[..., T]:
+            self._entries[name] = Entry(name, label, description, factory, dict(params or {}))
+            return factory
+
+        return decorate
+
+    def __getitem__(self, name: str) -> Entry[T]:
+        try:
+            return self._entries[name]
+        except (KeyError, TypeError):
+            raise ValueError(
+                f"unknown {self.kind} {name!r}; choose one of {', '.join(self._entries)}"
+            ) from None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._entries
+
+    def __iter__(self) -> Iterator[Entry[T]]:
+        return iter(self._entries.values())
+
+    def names(self) -> list[str]:
+        return list(self._entries)
+
+    def build(self, name: str, **params: Any) -> T:
+        return self[name].build(**params)

@@ -1,0 +1,525 @@
+"""Readers for TREC qrels and runs (and CSV/TSV with headers), with trec_eval's rules.
+
+TREC qrels: ``qid iter docno rel``; TREC runs: ``qid Q0 docno rank score tag [ignored...]``.
+Columns are separated by any run of spaces or tabs, ``#`` starts a comment line, blank
+lines are skipped, and gzip input is recognised by its magic bytes. Errors are
+``ValueError``s that name the file, the line and the problem, quoting the first bad lines.
+"""
+
+from __future__ import annotations
+
+import codecs
+import gzip
+import io
+import os
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO, Union
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.csv as pacsv
+
+Source = Union[str, os.PathLike, bytes, bytearray, memoryview, BinaryIO]
+
+MAX_QUOTED_LINES = 3
+_CHUNK = 1 << 23  # bytes per slice of the whitespace tokenizer: bounds its scratch memory
+
+QID_NAMES = ("qid", "query_id", "query", "topic", "queryid", "q")
+DOC_NAMES = ("docno", "doc_id", "docid", "doc", "document", "item", "item_id", "pid")
+REL_NAMES = ("rel", "relevance", "grade", "label", "judgment", "judgement")
+SCORE_NAMES = ("score", "sim", "similarity")
+RANK_NAMES = ("rank", "position")
+
+
+@dataclass
+class Qrels:
+    """Judgments: parallel arrays of query id, document id and integer grade."""
+
+    qid: pa.Array
+    docno: pa.Array
+    rel: np.ndarray
+    name: str = "qrels"
+    lines: np.ndarray | None = None  # source line of each row; None means row i is line i + 1
+
+    def __len__(self) -> int:
+        return len(self.rel)
+
+    def line_of(self, row: int) -> int:
+        return int(self.lines[row]) if self.lines is not None else row + 1
+
+
+@dataclass
+class Run:
+    """A ranking: parallel arrays of query id, document id and score."""
+
+    qid: pa.Array
+    docno: pa.Array
+    score: np.ndarray
+    name: str = "run"
+    tag: str = ""
+    lines: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return len(self.score)
+
+    def line_of(self, row: int) -> int:
+        return int(self.lines[row]) if self.lines is not None else row + 1
+
+
+@dataclass(frozen=True)
+class _Layout:
+    kind: str
+    names: tuple[str, ...]
+    min_cols: int
+    max_cols: int | None
+    keep: tuple[str, ...]
+    number: str
+
+
+_QRELS = _Layout("qrels", ("qid", "iter", "docno", "rel"), 4, 4, ("qid", "docno", "rel"), "rel")
+_RUN = _Layout("run", ("qid", "iter", "docno", "rank", "score", "tag"), 6, None, ("qid", "docno", "score"), "score")
+
+
+def read_qrels(source: Source, name: str | None = None) -> Qrels:
+    """Read TREC qrels (``qid iter docno rel``) or a CSV/TSV with qid, docno and rel columns."""
+    data, name = _load(source, name)
+    header = _csv_header(data)
+    if header is not None and _find(header[1], QID_NAMES) is not None and _find(header[1], DOC_NAMES) is not None:
+        columns, lines = _read_csv(data, name, header, {"qid": QID_NAMES, "docno": DOC_NAMES, "rel": REL_NAMES}, "judgments")
+    else:
+        columns, lines = _read_whitespace(data, name, _QRELS)
+    rel = _integer_grades(columns["rel"], name, lines)
+    qrels = Qrels(columns["qid"], columns["docno"], rel, name, lines)
+    _reject_duplicates(qrels.qid, qrels.docno, name, qrels.line_of, "judged twice")
+    return qrels
+
+
+def read_run(source: Source, name: str | None = None) -> Run:
+    """Read a TREC run (``qid Q0 docno rank score tag``) or a CSV/TSV with qid, docno and score (or rank)."""
+    data, name = _load(source, name)
+    header = _csv_header(data)
+    if header is not None and _find(header[1], QID_NAMES) is not None and _find(header[1], DOC_NAMES) is not None:
+        wanted = {"qid": QID_NAMES, "docno": DOC_NAMES, "score": SCORE_NAMES}
+        if _find(header[1], SCORE_NAMES) is None and _find(header[1], RANK_NAMES) is not None:
+            wanted = {"qid": QID_NAMES, "docno": DOC_NAMES, "rank": RANK_NAMES}
+        columns, lines = _read_csv(data, name, header, wanted, "ranking")
+        if "rank" in columns:
+            columns["score"] = -_finite_numbers(columns.pop("rank"), name, lines, "rank")
+        tag = ""
+    else:
+        columns, lines = _read_whitespace(data, name, _RUN)
+        tag = _last_tag(data)
+    score = _finite_numbers(columns["score"], name, lines, "score", allow_inf=True)
+    run = Run(columns["qid"], columns["docno"], score, name, tag, lines)
+    _reject_duplicates(run.qid, run.docno, name, run.line_of, "retrieved twice for the same query")
+    return run
+
+
+# ---------------------------------------------------------------------------- loading
+
+
+def _load(source: Source, name: str | None) -> tuple[bytes, str]:
+    if isinstance(source, (str, os.PathLike)):
+        path = Path(source)
+        name = name or path.name
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise ValueError(f"{name}: no such file") from None
+        except IsADirectoryError:
+            raise ValueError(f"{name}: is a folder, not a file") from None
+        except OSError as err:
+            raise ValueError(f"{name}: cannot be read ({err.strerror})") from None
+    elif isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+    elif hasattr(source, "read"):
+        data = source.read()
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        name = name or getattr(source, "name", None)
+    else:
+        raise ValueError(f"cannot read {type(source).__name__}: give a path, bytes or an open file")
+    name = str(name or "input")
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as err:
+            raise ValueError(f"{name}: not a readable gzip file ({err})") from None
+    _require_text(data, name)
+    return data, name
+
+
+def _require_text(data: bytes, name: str) -> None:
+    if not data.strip():
+        raise ValueError(f"{name} is empty")
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        line = data.count(b"\n", 0, nul) + 1
+        raise ValueError(f"line {line} of {name}: a NUL byte; this looks like a binary file, not text")
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    try:
+        for start in range(0, len(data), _CHUNK):
+            decoder.decode(data[start : start + _CHUNK], final=start + _CHUNK >= len(data))
+    except UnicodeDecodeError:
+        line = _first_bad_utf8_line(data)
+        raise ValueError(f"line {line} of {name}: not UTF-8 text; is this a binary file?") from None
+
+
+def _line_text(data: bytes, line: int) -> str:
+    start = 0
+    for _ in range(line - 1):
+        start = data.index(b"\n", start) + 1
+    end = data.find(b"\n", start)
+    raw = data[start : end if end >= 0 else len(data)]
+    text = raw.decode("utf-8", errors="replace").rstrip("\r")
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _first_bad_utf8_line(data: bytes) -> int:
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return number
+    return 1
+
+
+def _quote(data: bytes, name: str, problems: list[tuple[int, str]], total: int) -> str:
+    """One message for up to three bad lines, each quoted, and how many more there are."""
+    first_line, first_problem = problems[0]
+    parts = [f"line {first_line} of {name}: {first_problem}"]
+    for line, problem in problems[:MAX_QUOTED_LINES]:
+        parts.append(f"  line {line}: {_line_text(data, line)!r} ({problem})")
+    if total > MAX_QUOTED_LINES:
+        parts.append(f"  ... and {total - MAX_QUOTED_LINES} more bad lines")
+    return "\n".join(parts)
+
+
+# ---------------------------------------------------------------------------- whitespace tables
+
+
+def _read_whitespace(data: bytes, name: str, layout: _Layout) -> tuple[dict[str, Any], np.ndarray | None]:
+    delimiter = _single_delimiter(data)
+    if delimiter is not None:
+        columns = _arrow_parse(data, name, layout, delimiter)
+        if columns is not None:
+            return columns, None
+    clean, lines = _normalise_whitespace(data, name, layout)
+    columns = _arrow_parse(clean, name, layout, " ", lines=lines, original=data)
+    assert columns is not None  # the normalised text has exactly the layout's columns
+    return columns, lines
+
+
+def _single_delimiter(data: bytes) -> str | None:
+    """The one separator a tidy file uses throughout, or None when it needs normalising."""
+    if data.startswith((b"#", b" ", b"\t", b"\n")) or b"\r" in data or b"\n#" in data or b"\n\n" in data:
+        return None
+    for sep, other in ((b" ", b"\t"), (b"\t", b" ")):
+        if other in data:
+            continue
+        if sep + sep in data or b"\n" + sep in data or sep + b"\n" in data or data.endswith(sep):
+            return None
+        return sep.decode()
+    return None
+
+
+def _arrow_parse(
+    data: bytes,
+    name: str,
+    layout: _Layout,
+    delimiter: str,
+    lines: np.ndarray | None = None,
+    original: bytes | None = None,
+) -> dict[str, Any] | None:
+    """Parse separated text with pyarrow; None when some row has the wrong column count."""
+    bad_rows: list[int] = []
+
+    def on_invalid(row: Any) -> str:
+        bad_rows.append(row.number if row.number is not None else -1)
+        return "skip"
+
+    # A row with more columns than the layout is "invalid" here and sends the caller to the normaliser.
+    read = pacsv.ReadOptions(column_names=list(layout.names), block_size=1 << 24)
+    parse = pacsv.ParseOptions(
+        delimiter=delimiter, quote_char=False, double_quote=False, escape_char=False,
+        newlines_in_values=False, ignore_empty_lines=True, invalid_row_handler=on_invalid,
+    )
+    types = {c: pa.string() for c in ("qid", "docno")}
+    types[layout.number] = pa.float64()
+    convert = pacsv.ConvertOptions(
+        column_types=types, include_columns=list(layout.keep), null_values=[], strings_can_be_null=False,
+        quoted_strings_can_be_null=False,
+    )
+    try:
+        table = pacsv.read_csv(io.BytesIO(data), read_options=read, parse_options=parse, convert_options=convert)
+    except pa.ArrowInvalid as err:
+        text = str(err)
+        source = original if original is not None else data
+        if "UTF8" in text or "utf8" in text.lower():
+            line = _first_bad_utf8_line(source)
+            raise ValueError(f"line {line} of {name}: not UTF-8 text; is this a binary file?") from None
+        if "conversion error" in text.lower():
+            table = _reparse_as_text(data, read, parse, convert, layout)
+            _raise_bad_numbers(table[layout.number], name, source, lines, layout.number)
+        if original is None:
+            return None
+        raise ValueError(f"{name}: cannot be read as a {layout.kind} file ({text})") from None
+    if bad_rows:
+        return None
+    return {c: table[c].combine_chunks() if c != layout.number else table[c].to_numpy() for c in layout.keep}
+
+
+def _reparse_as_text(data: bytes, read: Any, parse: Any, convert: Any, layout: _Layout) -> pa.Table:
+    types = {c: pa.string() for c in layout.keep}
+    convert = pacsv.ConvertOptions(
+        column_types=types, include_columns=list(layout.keep), null_values=[], strings_can_be_null=False
+    )
+    return pacsv.read_csv(io.BytesIO(data), read_options=read, parse_options=parse, convert_options=convert)
+
+
+def _raise_bad_numbers(column: pa.ChunkedArray, name: str, source: bytes, lines: np.ndarray | None, what: str) -> None:
+    problems: list[tuple[int, str]] = []
+    total = 0
+    for row, text in enumerate(column.to_pylist()):
+        try:
+            float(text)
+        except ValueError:
+            total += 1
+            if len(problems) < MAX_QUOTED_LINES:
+                line = int(lines[row]) if lines is not None else row + 1
+                problems.append((line, f"{what} {text!r} is not a number"))
+    if problems:
+        raise ValueError(_quote(source, name, problems, total))
+
+
+def _normalise_whitespace(data: bytes, name: str, layout: _Layout) -> tuple[bytes, np.ndarray]:
+    """Rewrite to one space between fields, dropping comments, blank lines and extra columns.
+
+    Returns the text and the source line number of each row; a line with too few or too
+    many columns raises, quoting the first few.
+    """
+    if not data.endswith(b"\n"):
+        data = data + b"\n"
+    pieces: list[bytes] = []
+    line_numbers: list[np.ndarray] = []
+    problems: list[tuple[int, str]] = []
+    bad_total = 0
+    start, line_base = 0, 0
+    while start < len(data):
+        end = data.rfind(b"\n", start, min(len(data), start + _CHUNK)) + 1
+        if end <= start:
+            end = data.index(b"\n", start) + 1
+        chunk = np.frombuffer(data, dtype=np.uint8, count=end - start, offset=start)
+        text, rows, nlines, bad, nbad = _normalise_chunk(chunk, layout)
+        bad_total += nbad
+        for local, count in bad:
+            if len(problems) < MAX_QUOTED_LINES:
+                problems.append((line_base + local + 1, _column_problem(layout, count)))
+        pieces.append(text)
+        line_numbers.append(rows + line_base + 1)
+        line_base += nlines
+        start = end
+    if problems:
+        raise ValueError(_quote(data, name, problems, bad_total))
+    lines = np.concatenate(line_numbers) if line_numbers else np.empty(0, np.int64)
+    if len(lines) == 0:
+        raise ValueError(f"{name} has no {layout.kind} lines, only comments or blank lines")
+    return b"".join(pieces), lines
+
+
+def _column_problem(layout: _Layout, count: int) -> str:
+    if layout.max_cols == layout.min_cols:
+        return f"expected {layout.min_cols} columns ({' '.join(layout.names)}), got {count}"
+    return f"expected at least {layout.min_cols} columns ({' '.join(layout.names)}), got {count}"
+
+
+def _normalise_chunk(b: np.ndarray, layout: _Layout) -> tuple[bytes, np.ndarray, int, list[tuple[int, int]], int]:
+    newline = b == 10
+    sep = newline | (b == 32) | (b == 9) | (b == 13) | (b == 11) | (b == 12)
+    token = ~sep
+    prev_sep = np.empty_like(sep)
+    prev_sep[0] = True
+    prev_sep[1:] = sep[:-1]
+    next_sep = np.empty_like(sep)
+    next_sep[-1] = True
+    next_sep[:-1] = sep[1:]
+    starts = np.flatnonzero(token & prev_sep)
+    ends = np.flatnonzero(token & next_sep) + 1
+    newlines = np.flatnonzero(newline)
+    nlines = len(newlines)
+    line_of_field = np.searchsorted(newlines, starts)
+    per_line = np.bincount(line_of_field, minlength=nlines)
+    first = np.cumsum(per_line) - per_line
+    has_fields = per_line > 0
+    comment = np.zeros(nlines, dtype=bool)
+    comment[has_fields] = b[starts[first[has_fields]]] == ord("#")
+    content = has_fields & ~comment
+    too_many = per_line > layout.max_cols if layout.max_cols is not None else np.zeros(nlines, bool)
+    bad_lines = np.flatnonzero(content & ((per_line < layout.min_cols) | too_many))
+    bad = [(int(i), int(per_line[i])) for i in bad_lines[:MAX_QUOTED_LINES]]
+    keep_cols = len(layout.names)
+    field_index = np.arange(len(starts)) - first[line_of_field]
+    kept = content[line_of_field] & (field_index < keep_cols)
+    s, e, idx = starts[kept], ends[kept], field_index[kept]
+    slot = e - s + 1
+    offsets = np.cumsum(slot) - slot
+    total = int(offsets[-1] + slot[-1]) if len(slot) else 0
+    gather = np.arange(total, dtype=np.int64) - np.repeat(offsets - s, slot)
+    out = b[gather]
+    out[offsets + slot - 1] = np.where(idx == keep_cols - 1, 10, 32)
+    return out.tobytes(), np.flatnonzero(content), nlines, bad, len(bad_lines)
+
+
+def _last_tag(data: bytes) -> str:
+    for raw in reversed(data.rstrip().splitlines()[-50:]):
+        fields = raw.split()
+        if len(fields) >= 6 and not fields[0].startswith(b"#"):
+            return fields[5].decode("utf-8", errors="replace")
+    return ""
+
+
+# ---------------------------------------------------------------------------- CSV / TSV with headers
+
+
+def _csv_header(data: bytes) -> tuple[str, list[str]] | None:
+    """The delimiter and lower-cased column names when the first line is a CSV/TSV header."""
+    for raw in data.splitlines()[:50]:
+        line = raw.decode("utf-8", errors="replace").strip()
+        if not line or line.startswith("#"):
+            continue
+        delimiter = "," if "," in line else "\t" if "\t" in line else None
+        if delimiter is None:
+            return None
+        names = [c.strip().strip('"').lower() for c in line.split(delimiter)]
+        return delimiter, names
+    return None
+
+
+def _find(names: list[str], aliases: tuple[str, ...]) -> str | None:
+    for alias in aliases:
+        if alias in names:
+            return alias
+    return None
+
+
+def _read_csv(
+    data: bytes, name: str, header: tuple[str, list[str]], wanted: dict[str, tuple[str, ...]], what: str
+) -> tuple[dict[str, Any], np.ndarray]:
+    delimiter, names = header
+    chosen = {}
+    for column, aliases in wanted.items():
+        found = _find(names, aliases)
+        if found is None:
+            raise ValueError(
+                f"line 1 of {name}: the header has no {column} column for the {what} "
+                f"(looked for {', '.join(aliases)}; found {', '.join(names)})"
+            )
+        chosen[column] = names.index(found)
+    problems: list[tuple[int, str]] = []
+    counts = {"bad": 0}
+    line_of_row: list[int] = []
+    text = data.decode("utf-8", errors="strict") if _is_utf8(data) else None
+    if text is None:
+        raise ValueError(f"line {_first_bad_utf8_line(data)} of {name}: not UTF-8 text; is this a binary file?")
+    rows = []
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.rstrip("\r")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if not rows and not line_of_row and not problems and counts["bad"] == 0 and _is_header(line, delimiter, names):
+            continue
+        fields = [f.strip().strip('"') for f in line.split(delimiter)]
+        if len(fields) != len(names):
+            counts["bad"] += 1
+            if len(problems) < MAX_QUOTED_LINES:
+                problems.append((number, f"expected {len(names)} columns like the header, got {len(fields)}"))
+            continue
+        rows.append([fields[chosen[c]] for c in wanted])
+        line_of_row.append(number)
+    if problems:
+        raise ValueError(_quote(data, name, problems, counts["bad"]))
+    if not rows:
+        raise ValueError(f"{name} has a header but no {what} rows")
+    columns: dict[str, Any] = {}
+    for j, column in enumerate(wanted):
+        values = [r[j] for r in rows]
+        if column in ("qid", "docno"):
+            empty = [i for i, v in enumerate(values) if not v]
+            if empty:
+                raise ValueError(f"line {line_of_row[empty[0]]} of {name}: the {column} is empty")
+            columns[column] = pa.array(values, type=pa.string())
+        else:
+            columns[column] = _parse_numbers(values, name, line_of_row, data, column)
+    return columns, np.asarray(line_of_row, dtype=np.int64)
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _is_header(line: str, delimiter: str, names: list[str]) -> bool:
+    return [c.strip().strip('"').lower() for c in line.split(delimiter)] == names
+
+
+def _parse_numbers(values: list[str], name: str, lines: list[int], data: bytes, what: str) -> np.ndarray:
+    out = np.empty(len(values), dtype=np.float64)
+    problems: list[tuple[int, str]] = []
+    total = 0
+    for i, v in enumerate(values):
+        try:
+            out[i] = float(v)
+        except ValueError:
+            total += 1
+            if len(problems) < MAX_QUOTED_LINES:
+                problems.append((lines[i], f"{what} {v!r} is not a number"))
+    if problems:
+        raise ValueError(_quote(data, name, problems, total))
+    return out
+
+
+# ---------------------------------------------------------------------------- checks
+
+
+def _integer_grades(values: np.ndarray, name: str, lines: np.ndarray | None) -> np.ndarray:
+    values = np.asarray(values, dtype=np.float64)
+    bad = np.flatnonzero(~np.isfinite(values) | (values != np.round(values)))
+    if len(bad):
+        row = int(bad[0])
+        line = int(lines[row]) if lines is not None else row + 1
+        raise ValueError(
+            f"line {line} of {name}: grade {values[row]:g} is not a whole number "
+            f"(TREC grades are integers such as 0, 1, 2; -1 marks judged but unusable)"
+        )
+    return values.astype(np.int64)
+
+
+def _finite_numbers(values: np.ndarray, name: str, lines: np.ndarray | None, what: str,
+                    allow_inf: bool = False) -> np.ndarray:
+    values = np.asarray(values, dtype=np.float64)
+    bad = np.isnan(values) if allow_inf else ~np.isfinite(values)
+    rows = np.flatnonzero(bad)
+    if len(rows):
+        row = int(rows[0])
+        line = int(lines[row]) if lines is not None else row + 1
+        raise ValueError(f"line {line} of {name}: {what} {values[row]!r} is not a usable number")
+    return values
+
+
+def _reject_duplicates(qid: pa.Array, docno: pa.Array, name: str, line_of: Any, what: str) -> None:
+    q = np.asarray(qid.dictionary_encode().indices, dtype=np.int64)
+    d = np.asarray(docno.dictionary_encode().indices, dtype=np.int64)
+    key = q * (int(d.max()) + 1 if len(d) else 1) + d
+    order = np.argsort(key, kind="stable")
+    repeated = np.flatnonzero(key[order][1:] == key[order][:-1])
+    if len(repeated):
+        first, second = int(order[repeated[0]]), int(order[repeated[0] + 1])
+        raise ValueError(
+            f"line {line_of(second)} of {name}: document {docno[second].as_py()!r} of query "
+            f"{qid[second].as_py()!r} is {what} (first on line {line_of(first)})"
+        )
