@@ -18,6 +18,7 @@ from .registry import Entry, Registry
 from .single import (
     breakdown,
     dcg,
+    dcg_from_scores,
     ideal_grades,
     ndcg_at_every_k,
     ndcg_at_k,
@@ -33,7 +34,7 @@ from .variants import DISCOUNTS, GAINS, TIE_POLICIES, Discount, Gain, resolve_di
 __all__ = [
     "DISCOUNTS", "GAINS", "IDEALS", "TIE_POLICIES", "TREC_EVAL_CUTOFFS",
     "Discount", "Entry", "Evaluation", "Gain", "Qrels", "Registry", "Run",
-    "breakdown", "dcg", "evaluate", "format_trec_eval", "ideal_grades", "ndcg_at_every_k",
+    "breakdown", "dcg", "dcg_from_scores", "evaluate", "format_trec_eval", "ideal_grades", "ndcg_at_every_k",
     "ndcg_at_k", "ndcg_bounds", "ndcg_from_scores", "order_by_scores", "parse_measure",
     "query_ranking", "read_qrels", "read_run", "resolve_discount", "resolve_gain",
     "validate_grades", "validate_k",

@@ -230,6 +230,36 @@ def _descending_string_rank(ids: list[str]) -> np.ndarray:
     return rank
 
 
+def dcg_from_scores(
+    grades: Sequence[Any],
+    scores: Sequence[Any],
+    k: int | None = None,
+    *,
+    items: Sequence[Any] | None = None,
+    ties: str = "trec_eval",
+    gain: Any = "linear",
+    discount: Any = "log2",
+) -> float:
+    """DCG@k of items ranked by their scores, with ties resolved by ``ties``.
+
+    ``average`` gives every tied item the mean gain of its group (McSherry and Najork),
+    as scikit-learn's ``dcg_score`` and ``ndcg_score`` do by default.
+    """
+    g_arr = validate_grades(grades)
+    order = order_by_scores(scores, g_arr, items, ties=ties)
+    if resolve_ties(ties) != "average":
+        return dcg(g_arr[order], k, gain=gain, discount=discount)
+    k = validate_k(k)
+    gain_fn, disc_fn = resolve_gain(gain), resolve_discount(discount)
+    ranked_scores = validate_grades(scores, "score", allow_negative=True)[order]
+    cut = len(g_arr) if k is None else k
+    factors = disc_fn(_positions(len(g_arr)))
+    factors[cut:] = 0.0
+    _, group, counts = np.unique(-ranked_scores, return_inverse=True, return_counts=True)
+    group_mean = np.bincount(group, weights=gain_fn(g_arr[order])) / counts
+    return _sum(group_mean[group] * factors)
+
+
 def ndcg_from_scores(
     grades: Sequence[Any],
     scores: Sequence[Any],
@@ -241,26 +271,13 @@ def ndcg_from_scores(
     discount: Any = "log2",
     ideal: Iterable[Any] | None = None,
 ) -> float:
-    """NDCG@k of items ranked by their scores, with ties resolved by ``ties``.
-
-    ``average`` gives every tied item the mean gain of its group (McSherry and Najork),
-    as scikit-learn's ``ndcg_score`` does by default.
-    """
+    """NDCG@k of items ranked by their scores: ``dcg_from_scores`` over the ideal DCG@k."""
+    actual = dcg_from_scores(grades, scores, k, items=items, ties=ties, gain=gain, discount=discount)
     g_arr = validate_grades(grades)
-    order = order_by_scores(scores, g_arr, items, ties=ties)
-    if resolve_ties(ties) != "average":
-        return ndcg_at_k(g_arr[order], k, gain=gain, discount=discount, ideal=ideal)
-    k = validate_k(k)
-    gain_fn, disc_fn = resolve_gain(gain), resolve_discount(discount)
-    ranked_scores = validate_grades(scores, "score", allow_negative=True)[order]
-    ranked_gains = gain_fn(g_arr[order])
-    cut = len(g_arr) if k is None else k
-    factors = disc_fn(_positions(len(g_arr)))
-    factors[cut:] = 0.0
-    _, group, counts = np.unique(-ranked_scores, return_inverse=True, return_counts=True)
-    group_mean = np.bincount(group, weights=ranked_gains) / counts
-    actual = _sum(group_mean[group] * factors)
     pool = g_arr if ideal is None else validate_grades(ideal, "judged grade")
+    k = validate_k(k)
+    cut = len(g_arr) if k is None else k
+    gain_fn, disc_fn = resolve_gain(gain), resolve_discount(discount)
     best = _sum(_dcg_terms(_ideal_sorted_by_gain(pool, gain_fn)[:cut], gain_fn, disc_fn)[2])
     return actual / best if best > 0 else 0.0
 

@@ -260,11 +260,11 @@ def _arrow_parse(
         if "UTF8" in text or "utf8" in text.lower():
             line = _first_bad_utf8_line(source)
             raise ValueError(f"line {line} of {name}: not UTF-8 text; is this a binary file?") from None
+        if original is None:
+            return None  # the normaliser checks column counts first, then numbers with exact line numbers
         if "conversion error" in text.lower():
             table = _reparse_as_text(data, read, parse, convert, layout)
             _raise_bad_numbers(table[layout.number], name, source, lines, layout.number)
-        if original is None:
-            return None
         raise ValueError(f"{name}: cannot be read as a {layout.kind} file ({text})") from None
     if bad_rows:
         return None
@@ -507,7 +507,7 @@ def _finite_numbers(values: np.ndarray, name: str, lines: np.ndarray | None, wha
     if len(rows):
         row = int(rows[0])
         line = int(lines[row]) if lines is not None else row + 1
-        raise ValueError(f"line {line} of {name}: {what} {values[row]!r} is not a usable number")
+        raise ValueError(f"line {line} of {name}: {what} {float(values[row])} is not a usable number")
     return values
 
 

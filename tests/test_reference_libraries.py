@@ -1,0 +1,106 @@
+"""Agreement with scikit-learn and pytrec_eval, run here on seeded random data with ties and unjudged documents."""
+
+import numpy as np
+import pytest
+import pytrec_eval
+from sklearn.metrics import dcg_score, ndcg_score
+
+from ndcg_core import Qrels, Run, dcg_from_scores, evaluate, ndcg_from_scores
+from ndcg_core.trec_io import read_qrels, read_run
+
+SEEDS = range(40)
+
+
+def _tied_list(rng):
+    n = int(rng.integers(2, 30))
+    grades = rng.integers(0, 5, size=n)
+    scores = rng.integers(0, 6, size=n).astype(float)  # few distinct values: many ties
+    k = int(rng.integers(1, n + 3))
+    return grades, scores, k
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_sklearn_default_averages_ties_as_our_average_policy(seed):
+    grades, scores, k = _tied_list(np.random.default_rng(seed))
+    assert ndcg_from_scores(grades, scores, k, ties="average") == pytest.approx(
+        ndcg_score([grades], [scores], k=k), abs=1e-9
+    )
+    assert dcg_from_scores(grades, scores, k, ties="average") == pytest.approx(
+        dcg_score([grades], [scores], k=k), abs=1e-9
+    )
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_sklearn_ignore_ties_matches_any_fixed_order_when_scores_are_distinct(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 30))
+    grades = rng.integers(0, 5, size=n)
+    scores = rng.permutation(n).astype(float)
+    k = int(rng.integers(1, n + 3))
+    for policy in ("trec_eval", "best", "worst"):
+        assert ndcg_from_scores(grades, scores, k, ties=policy) == pytest.approx(
+            ndcg_score([grades], [scores], k=k, ignore_ties=True), abs=1e-9
+        )
+
+
+def _random_collection(rng):
+    """Qrels with grades -1..3 and a run with tied scores and unjudged documents."""
+    qrels_lines, run_lines = [], []
+    qrels, run = {}, {}
+    for q in range(int(rng.integers(3, 9))):
+        qid = f"q{q}"
+        docs = [f"d{j}" for j in range(int(rng.integers(5, 40)))]
+        judged = [d for d in docs if rng.random() < 0.7]
+        extra = [f"x{j}" for j in range(int(rng.integers(0, 5)))]  # judged, never retrieved
+        qrels[qid] = {}
+        for d in judged + extra:
+            grade = int(rng.integers(-1, 4))
+            qrels[qid][d] = grade
+            qrels_lines.append(f"{qid} 0 {d} {grade}")
+        if rng.random() < 0.15:
+            continue  # a judged query the run does not answer
+        run[qid] = {}
+        for d in docs:
+            score = float(rng.integers(0, 8)) / 2  # exact in float32, and tied
+            run[qid][d] = score
+            run_lines.append(f"{qid}\tQ0\t{d}\t0\t{score}\tsys")
+    run_lines.append("zz Q0 d0 1 1.0 sys")  # a query with no judgments is ignored
+    run.setdefault("zz", {})["d0"] = 1.0
+    return qrels, run, "\n".join(qrels_lines).encode(), "\n".join(run_lines).encode()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_pytrec_eval_agrees_per_query_with_ideal_from_the_qrels(seed):
+    qrels, run, qrels_text, run_text = _random_collection(np.random.default_rng(seed))
+    ours = evaluate(read_qrels(qrels_text), read_run(run_text), cutoffs=(1, 3, 5, 10)).per_query
+    theirs = pytrec_eval.RelevanceEvaluator(
+        qrels, {"ndcg", "ndcg_cut.1,3,5,10"}
+    ).evaluate({q: d for q, d in run.items() if q in qrels})
+    assert sorted(theirs) == sorted(ours.index)
+    for qid, values in theirs.items():
+        for measure in ("ndcg", "ndcg_cut_1", "ndcg_cut_3", "ndcg_cut_5", "ndcg_cut_10"):
+            assert ours.loc[qid, measure] == pytest.approx(values[measure], abs=1e-9), (qid, measure)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_custom_gain_per_grade_equals_pytrec_eval_on_regraded_qrels(seed):
+    # pytrec_eval cannot parse trec_eval's ndcg.1=3,... (it aborts), so the oracle is the
+    # same qrels with each grade replaced by its integer gain, scored with plain ndcg.
+    mapping = {1: 3, 2: 9, 3: 5}
+    qrels, run, qrels_text, run_text = _random_collection(np.random.default_rng(100 + seed))
+    ours = evaluate(read_qrels(qrels_text), read_run(run_text), cutoffs=(), full_gain=mapping)
+    regraded = {q: {d: mapping.get(g, g) for d, g in docs.items()} for q, docs in qrels.items()}
+    theirs = pytrec_eval.RelevanceEvaluator(regraded, {"ndcg"}).evaluate({q: d for q, d in run.items() if q in qrels})
+    for qid, values in theirs.items():
+        assert ours.per_query.loc[qid, "ndcg"] == pytest.approx(values["ndcg"], abs=1e-9)
+
+
+def test_scores_are_compared_as_32_bit_floats_as_trec_eval_does():
+    # 1.0000000001 and 1.0 are one float32: a tie, broken by docno descending ("b" first).
+    qrels = read_qrels(b"q 0 a 1\nq 0 b 0\n")
+    run = read_run(b"q Q0 a 1 1.0000000001 s\nq Q0 b 2 1.0 s\n")
+    ours = evaluate(qrels, run, cutoffs=(1,)).per_query.loc["q", "ndcg_cut_1"]
+    theirs = pytrec_eval.RelevanceEvaluator({"q": {"a": 1, "b": 0}}, {"ndcg_cut.1"}).evaluate(
+        {"q": {"a": 1.0000000001, "b": 1.0}}
+    )["q"]["ndcg_cut_1"]
+    assert ours == theirs == 0.0

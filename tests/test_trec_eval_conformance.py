@@ -1,0 +1,94 @@
+"""The CLI reproduces every NDCG line of trec_eval 10.0's own expected outputs (tests/data/trec_eval)."""
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, TREC
+from ndcg_core.cli import main
+
+# Each expected file with the trec_eval arguments that produced it (see tests/data/trec_eval/README.md).
+CASES = {
+    "out.test.a": ["qrels.test", "results.test"],
+    "out.test.aq": ["-q", "qrels.test", "results.test"],
+    "out.test.aqc": ["-q", "-c", "qrels.test", "results.trunc"],
+    "out.test.aqcM": ["-q", "-c", "-M100", "qrels.test", "results.trunc"],
+    "out.test.aql": ["-q", "-l2", "qrels.rel_level", "results.test"],
+    "out.test.meas_params": ["-q", "-mndcg.1=3,2=9,4=4.5", "-mndcg_cut.10,20,23.4", "qrels.test", "results.test"],
+}
+NDCG_MEASURES = ("ndcg", "ndcg_cut_", "ndcg_1=")
+
+
+def expected_ndcg_lines(name):
+    lines = (TREC / name).read_text().splitlines()
+    return [line for line in lines if line.split("\t")[0].rstrip() == "ndcg" or line.startswith(NDCG_MEASURES[1:])]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_every_ndcg_line_of_trec_eval_is_reproduced_exactly(name, capsys):
+    args = [a if a.startswith("-") else str(TREC / a) for a in CASES[name]]
+    if name != "out.test.meas_params":
+        args = ["-m", "ndcg", "-m", "ndcg_cut", *args]
+    assert main(args) == 0
+    ours = capsys.readouterr().out.splitlines()
+    expected = expected_ndcg_lines(name)
+    assert len(expected) >= 10
+    assert ours == expected
+
+
+def test_all_trec_is_narrowed_to_the_ndcg_measures(capsys):
+    assert main(["-m", "all_trec", str(TREC / "qrels.test"), str(TREC / "results.test")]) == 0
+    assert capsys.readouterr().out.splitlines() == expected_ndcg_lines("out.test.a")
+
+
+def test_python_dash_m_runs_in_a_fresh_process():
+    done = subprocess.run(
+        [sys.executable, "-m", "ndcg_core", "-m", "ndcg_cut.10", str(TREC / "qrels.test"), str(TREC / "results.test")],
+        cwd=ROOT, capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "ndcg_cut_10           \tall\t0.3016\n"
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["-m", "map", "Q", "R"], "unknown measure 'map'"),
+        (["-m", "ndcg_cut.0", "Q", "R"], "cutoff '0' must be at least 1"),
+        (["-m", "ndcg_cut.5,5", "Q", "R"], "cutoffs must not repeat"),
+        (["-m", "ndcg.1=x", "Q", "R"], "gain 'x' for level '1' is not a number"),
+        (["-M", "0", "Q", "R"], "-M must be at least 1"),
+        (["Q", "missing.txt"], "missing.txt: no such file"),
+        (["Q"], "the following arguments are required: run"),
+        (["--ties", "random", "Q", "R"], "invalid choice: 'random'"),
+    ],
+)
+def test_bad_arguments_are_one_line_on_stderr_with_status_2(args, message, capsys):
+    args = [str(TREC / "qrels.test") if a == "Q" else str(TREC / "results.test") if a == "R" else a for a in args]
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert message in captured.err
+    assert captured.err.count("\n") == 1 and "Traceback" not in captured.err
+
+
+def test_a_malformed_run_names_file_and_line_in_one_line(tmp_path, capsys):
+    run = tmp_path / "run.txt"
+    run.write_text("301 Q0 a 1 2.0 s\n301 Q0 b 2\n301 Q0 c 3 x s\n")
+    assert main([str(TREC / "qrels.test"), str(run)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("python -m ndcg_core: line 2 of run.txt: expected at least 6 columns")
+    assert err.count("\n") == 1
+
+
+def test_options_beyond_trec_eval_change_the_numbers(capsys):
+    base = [str(TREC / "qrels.rel_level"), str(TREC / "results.test")]
+    main(["-m", "ndcg_cut.10", *base])
+    linear = float(capsys.readouterr().out.split()[-1])
+    main(["-m", "ndcg_cut.10", "--gain", "exponential", *base])
+    exponential = float(capsys.readouterr().out.split()[-1])
+    main(["-m", "ndcg_cut.10", "--ideal", "run", *base])
+    from_run = float(capsys.readouterr().out.split()[-1])
+    assert linear == 0.2656  # trec_eval's published ndcg_cut_10 for these files (out.test.aql)
+    assert exponential != linear and from_run >= linear

@@ -1,0 +1,93 @@
+"""Readers: trec_eval's whitespace rules, CSV/TSV, gzip, and errors that name file and line."""
+
+import gzip
+
+import numpy as np
+import pytest
+
+from conftest import TREC
+from ndcg_core import evaluate, read_qrels, read_run
+
+
+def test_reads_trec_eval_results_with_tabs_and_leading_spaces():
+    run = read_run(TREC / "results.test")
+    assert len(run) == 1500 and run.tag == "STANDARD"
+    assert run.docno[0].as_py() == "FR940202-2-00150" and run.score[0] == 2.129133
+
+
+def test_extra_columns_after_the_tag_are_ignored_as_in_trec_eval():
+    run = read_run(TREC / "results.trunc")
+    assert len(run) == 584 and run.docno[0].as_py() == "FBIS3-27619"
+
+
+def test_comments_blank_lines_and_mixed_whitespace():
+    text = b"# a comment\n\n  q1  0\ta  2 \r\n\t# another\nq1 0 b 0\n"
+    qrels = read_qrels(text, name="q.txt")
+    assert qrels.docno.to_pylist() == ["a", "b"] and qrels.rel.tolist() == [2, 0]
+    assert qrels.lines.tolist() == [3, 5]
+
+
+def test_gzip_is_recognised_by_its_magic_bytes(tmp_path):
+    path = tmp_path / "run.anything"
+    path.write_bytes(gzip.compress(b"1 Q0 a 1 0.5 s\n"))
+    assert read_run(path).docno.to_pylist() == ["a"]
+
+
+def test_csv_and_tsv_with_headers():
+    qrels = read_qrels(b"query_id,doc_id,relevance\nq,a,3\nq,b,0\n", name="q.csv")
+    run = read_run(b"qid\tdocno\tscore\nq\ta\t0.2\nq\tb\t0.9\n", name="r.tsv")
+    assert evaluate(qrels, run, cutoffs=(2,)).per_query.loc["q", "ndcg_cut_2"] == pytest.approx(
+        (3 / np.log2(3)) / 3
+    )
+
+
+def test_a_csv_run_with_only_ranks_ranks_by_them():
+    run = read_run(b"qid,docno,rank\nq,a,2\nq,b,1\n")
+    qrels = read_qrels(b"q 0 a 0\nq 0 b 1\n")
+    assert evaluate(qrels, run, cutoffs=(1,)).per_query.loc["q", "ndcg_cut_1"] == 1.0
+
+
+@pytest.mark.parametrize(
+    "reader, text, message",
+    [
+        (read_qrels, b"q 0 a 1\nq 0 b\n", "line 2 of f.txt: expected 4 columns (qid iter docno rel), got 3"),
+        (read_qrels, b"q 0 a x\n", "line 1 of f.txt: rel 'x' is not a number"),
+        (read_qrels, b"q 0 a 1.5\n", "line 1 of f.txt: grade 1.5 is not a whole number"),
+        (read_qrels, b"q 0 a 1\nq 0 a 2\n", "line 2 of f.txt: document 'a' of query 'q' is judged twice"),
+        (read_run, b"q Q0 a 1 x s\n", "line 1 of f.txt: score 'x' is not a number"),
+        (read_run, b"q Q0 a 1 nan s\n", "line 1 of f.txt: score nan is not a usable number"),
+        (read_run, b"q Q0 a 1 1 s\nq Q0 b 2 0.5\n", "line 2 of f.txt: expected at least 6 columns"),
+        (read_run, b"q Q0 a 1 1 s\nq Q0 a 2 0.5 s\n", "line 2 of f.txt: document 'a' of query 'q' is retrieved twice"),
+        (read_run, b"", "f.txt is empty"),
+        (read_run, b"  \n\n", "f.txt is empty"),
+        (read_run, b"# just a comment\n", "f.txt has no run lines"),
+        (read_run, b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "line 3 of f.txt: a NUL byte; this looks like a binary file"),
+        (read_run, b"q Q0 \xff\xfe 1 1 s\n", "line 1 of f.txt: not UTF-8 text"),
+        (read_run, b"\x1f\x8b\x08garbage", "f.txt: not a readable gzip file"),
+        (read_qrels, b"qid,docno\nq,a\n", "line 1 of f.txt: the header has no rel column"),
+        (read_run, b"qid,docno,score\nq,a,1\nq,b\n", "line 3 of f.txt: expected 3 columns like the header, got 2"),
+    ],
+)
+def test_bad_files_name_the_file_the_line_and_the_problem(reader, text, message):
+    with pytest.raises(ValueError) as caught:
+        reader(text, name="f.txt")
+    assert message in str(caught.value)
+
+
+def test_the_first_three_bad_lines_are_quoted_and_the_rest_counted():
+    text = b"".join(b"q 0 d%d\n" % i for i in range(5))
+    with pytest.raises(ValueError) as caught:
+        read_qrels(text, name="f.txt")
+    message = str(caught.value)
+    assert "  line 1: 'q 0 d0'" in message and "  line 3: 'q 0 d2'" in message
+    assert "line 4:" not in message and "and 2 more bad lines" in message
+
+
+def test_no_shared_query_is_a_clear_error():
+    with pytest.raises(ValueError, match="no query of r.txt is judged in q.txt"):
+        evaluate(read_qrels(b"1 0 a 1\n", name="q.txt"), read_run(b"2 Q0 a 1 1 s\n", name="r.txt"))
+
+
+def test_a_missing_file_is_a_value_error(tmp_path):
+    with pytest.raises(ValueError, match="nope.txt: no such file"):
+        read_run(tmp_path / "nope.txt")
