@@ -76,8 +76,26 @@ def run(argv: Sequence[str] | None = None) -> str:
     return format_trec_eval(result, measures, per_query=args.q)
 
 
+def _keep_freed_memory() -> None:
+    """Ask glibc to keep freed blocks for reuse instead of returning them to the system.
+
+    Evaluation allocates and frees many arrays of tens of MB; page faults are what a
+    7M-line run spends much of its time on, and reuse avoids some of them.
+    """
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return  # not glibc: keep the platform's allocator as it is
+    m_trim_threshold, m_mmap_threshold = -1, -3
+    libc.mallopt(m_mmap_threshold, 32 << 20)  # glibc's largest allowed value on 64-bit
+    libc.mallopt(m_trim_threshold, (1 << 31) - 1)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: prints trec_eval lines; bad input is one line on stderr and exit status 2."""
+    _keep_freed_memory()
     try:
         text = run(argv)
     except ValueError as err:

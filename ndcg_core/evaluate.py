@@ -11,15 +11,14 @@ Everything is vectorised with numpy so a 7-million-line run takes seconds.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from .single import validate_k
-from .trec_io import Qrels, Run
+from .trec_io import Qrels, Run, query_codes
 from .variants import Gain, resolve_discount, resolve_gain, resolve_ties
 
 TREC_EVAL_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -27,26 +26,37 @@ IDEALS = {
     "qrels": "Every judged document of the query, retrieved or not (trec_eval, pytrec_eval).",
     "run": "Only the documents the run retrieved, re-sorted (scikit-learn's ndcg_score).",
 }
+if TYPE_CHECKING:
+    import pandas as pd
+
 RELEVANT_FROM = 1  # trec_eval's default relevance level for counting relevant documents
 
 
 @dataclass
 class Evaluation:
-    """Per-query NDCG figures and the settings that produced them."""
+    """Per-query NDCG figures (in trec_eval's query order) and the settings that produced them."""
 
-    per_query: pd.DataFrame
+    qids: list[str]
+    columns: dict[str, np.ndarray]
     cutoffs: tuple[int, ...]
     options: dict[str, Any] = field(default_factory=dict)
 
     def measure_columns(self) -> list[str]:
         return ["ndcg"] + [f"ndcg_cut_{k}" for k in self.cutoffs]
 
-    def mean(self) -> pd.Series:
-        """The macro average over queries, as trec_eval's ``all`` line."""
-        return self.per_query[self.measure_columns()].mean()
+    @property
+    def per_query(self) -> "pd.DataFrame":
+        """One row per query, indexed by qid."""
+        import pandas as pd  # only pages and tests need the frame; the CLI stays light
 
-    def median(self) -> pd.Series:
-        return self.per_query[self.measure_columns()].median()
+        return pd.DataFrame(self.columns, index=pd.Index(self.qids, name="qid"))
+
+    def mean(self) -> dict[str, float]:
+        """The macro average over queries, as trec_eval's ``all`` line."""
+        return {c: float(np.mean(self.columns[c])) for c in self.measure_columns()}
+
+    def median(self) -> dict[str, float]:
+        return {c: float(np.median(self.columns[c])) for c in self.measure_columns()}
 
 
 def _gain_levels(levels: np.ndarray, usable: np.ndarray, gain: Gain) -> np.ndarray:
@@ -59,34 +69,39 @@ def _gain_levels(levels: np.ndarray, usable: np.ndarray, gain: Gain) -> np.ndarr
 
 def _float32_descending_key(score: np.ndarray) -> np.ndarray:
     """A uint32 that sorts ascending as the float32 score sorts descending."""
-    s32 = score.astype(np.float32) + np.float32(0.0)  # -0.0 and 0.0 tie, as in C
-    bits = s32.view(np.uint32)
-    ascending = np.where(bits >> 31, ~bits, bits | np.uint32(0x80000000))
-    return ~ascending
+    as_int = (score.astype(np.float32) + np.float32(0.0)).view(np.int32)  # -0.0 and 0.0 tie, as in C
+    # Positive floats: flip the 31 low bits (bigger first); negative floats keep their bits (sign bit set, after).
+    return (as_int ^ (~(as_int >> 31) & np.int32(0x7FFFFFFF))).view(np.uint32)
 
 
 def _sort_run(
-    qrank: np.ndarray, score: np.ndarray, docno: pa.Array, gains: np.ndarray, ties: str
-) -> tuple[np.ndarray, np.ndarray]:
-    """Row order by query, score descending, ties by policy; and each row's tie-group id."""
-    composite = (qrank.astype(np.uint64) << np.uint64(32)) | _float32_descending_key(score).astype(np.uint64)
-    order = np.argsort(composite, kind="stable")
-    ranked = composite[order]
-    same_as_prev = np.zeros(len(ranked), dtype=bool)
-    same_as_prev[1:] = ranked[1:] == ranked[:-1]
+    qslot: np.ndarray, score: np.ndarray, docno: pa.Array, gains: np.ndarray, ties: str
+) -> tuple[np.ndarray | None, np.ndarray]:
+    """Row order by query, score descending, ties by policy (None when already in order),
+    and for each row in that order its tie-group id (ties share one)."""
+    composite = (qslot.astype(np.uint64) << np.uint64(32)) | _float32_descending_key(score).astype(np.uint64)
+    order: np.ndarray | None = None
+    if len(composite) > 1 and (composite[1:] < composite[:-1]).any():
+        order = np.argsort(composite, kind="stable")
+        composite = composite[order]
+    same_as_prev = np.zeros(len(composite), dtype=bool)
+    same_as_prev[1:] = composite[1:] == composite[:-1]
+    if not same_as_prev.any():
+        return order, np.arange(len(composite))
     group = np.cumsum(~same_as_prev) - 1
     tied = same_as_prev.copy()
     tied[:-1] |= same_as_prev[1:]
     slots = np.flatnonzero(tied)
-    if len(slots):
-        rows = order[slots]
-        if ties in ("trec_eval", "average"):
-            table = pa.table({"g": group[slots], "d": docno.take(pa.array(rows))})
-            within = pc.sort_indices(table, sort_keys=[("g", "ascending"), ("d", "descending")]).to_numpy()
-        else:
-            sign = -1.0 if ties == "best" else 1.0
-            within = np.lexsort((sign * gains[rows], group[slots]))
-        order[slots] = rows[within]
+    rows = slots if order is None else order[slots]
+    if ties in ("trec_eval", "average"):
+        table = pa.table({"g": group[slots], "d": docno.take(pa.array(rows))})
+        within = pc.sort_indices(table, sort_keys=[("g", "ascending"), ("d", "descending")]).to_numpy()
+    else:
+        sign = -1.0 if ties == "best" else 1.0
+        within = np.lexsort((sign * gains[rows], group[slots]))
+    if order is None:
+        order = np.arange(len(composite))
+    order[slots] = rows[within]
     return order, group
 
 
@@ -162,13 +177,12 @@ def evaluate(
     disc = resolve_discount(discount)
 
     # Queries: ranked by id as bytes, as trec_eval's strcmp sorts them.
-    both = pc.dictionary_encode(pa.concat_arrays([qrels.qid, run.qid]))
-    names = both.dictionary.to_pylist()
-    codes = both.indices.to_numpy()
-    by_bytes = sorted(range(len(names)), key=lambda i: names[i].encode("utf-8"))
-    rank_of = np.empty(len(names), dtype=np.int64)
-    rank_of[by_bytes] = np.arange(len(names))
-    q_rank, r_rank = rank_of[codes[: len(qrels)]], rank_of[codes[len(qrels) :]]
+    q_names, q_codes = query_codes(qrels.qid)
+    r_names, r_codes = query_codes(run.qid)
+    names = sorted(set(q_names) | set(r_names), key=lambda n: n.encode("utf-8"))
+    rank = {n: i for i, n in enumerate(names)}
+    q_rank = np.array([rank[n] for n in q_names], dtype=np.int64)[q_codes]
+    r_rank = np.array([rank[n] for n in r_names], dtype=np.int64)[r_codes]
     in_qrels = np.zeros(len(names), dtype=bool)
     in_qrels[q_rank] = True
     in_run = np.zeros(len(names), dtype=bool)
@@ -182,20 +196,21 @@ def evaluate(
     # Judgments of the evaluated queries.
     jq = evaluated[q_rank]
     jq_slot, j_level = slot[q_rank[jq]], qrels.rel[jq]
-    j_docno = qrels.docno.filter(pa.array(jq))
+    j_docno = qrels.docno if jq.all() else qrels.docno.filter(pa.array(jq))
 
     # Run rows of the evaluated queries, with their grades.
     rk = evaluated[r_rank]
-    r_slot, r_score = slot[r_rank[rk]], run.score[rk]
-    r_docno = run.docno.filter(pa.array(rk))
-    key_j = _pair_keys(jq_slot, j_docno, j_docno)
-    key_r = _pair_keys(r_slot, r_docno, j_docno)
-    found, level = _lookup(key_r, key_j, j_level)
+    everything = bool(rk.all())
+    r_slot = slot[r_rank if everything else r_rank[rk]]
+    r_score = run.score if everything else run.score[rk]
+    r_docno = run.docno if everything else run.docno.filter(pa.array(rk))
+    found, level = _grades_of(r_slot, r_docno, jq_slot, j_docno, j_level)
     usable = found & (level >= 0)
     r_gain_cut = _gain_levels(level, usable, gain_cut)
 
     order, group = _sort_run(r_slot, r_score, r_docno, r_gain_cut, policy)
-    r_slot, level, usable, r_gain_cut, group = r_slot[order], level[order], usable[order], r_gain_cut[order], group[order]
+    if order is not None:
+        r_slot, level, usable, r_gain_cut = r_slot[order], level[order], usable[order], r_gain_cut[order]
     pos = _positions(r_slot, nq)
     if max_docs is not None:
         keep = pos < max_docs
@@ -213,8 +228,7 @@ def evaluate(
     dcg_cut = {k: _per_query_sums(r_slot, terms_cut, nq, pos < k) for k in cut}
 
     if ideal == "qrels":
-        usable_j = j_level >= 0
-        ideal_q, ideal_levels, ideal_usable = jq_slot, j_level, usable_j
+        ideal_q, ideal_levels, ideal_usable = jq_slot, j_level, j_level >= 0
     else:
         ideal_q, ideal_levels, ideal_usable = r_slot, level, usable
     ideal_cut_gains = _gain_levels(ideal_levels, ideal_usable, gain_cut)
@@ -224,41 +238,44 @@ def evaluate(
     else:
         idcg_full, _ = _ideal_sums(ideal_q, _gain_levels(ideal_levels, ideal_usable, gain_full), nq, (), disc)
 
-    qids = [names[by_bytes[r]] for r in np.flatnonzero(evaluated)]
-    data: dict[str, Any] = {"ndcg": _ratio(dcg_full, idcg_full)}
+    columns: dict[str, np.ndarray] = {"ndcg": _ratio(dcg_full, idcg_full)}
     for k in cut:
-        data[f"ndcg_cut_{k}"] = _ratio(dcg_cut[k], idcg_cut[k])
-    data["dcg"], data["idcg"] = dcg_full, idcg_full
+        columns[f"ndcg_cut_{k}"] = _ratio(dcg_cut[k], idcg_cut[k])
+    columns["dcg"], columns["idcg"] = dcg_full, idcg_full
     for k in cut:
-        data[f"dcg_cut_{k}"], data[f"idcg_cut_{k}"] = dcg_cut[k], idcg_cut[k]
-    data["num_ret"] = np.bincount(r_slot, minlength=nq)[:nq]
-    data["num_judged"] = np.bincount(jq_slot, minlength=nq)[:nq]
-    data["num_rel"] = np.bincount(jq_slot[j_level >= RELEVANT_FROM], minlength=nq)[:nq]
-    data["num_rel_ret"] = np.bincount(r_slot[usable & (level >= RELEVANT_FROM)], minlength=nq)[:nq]
-    data["in_run"] = in_run[np.flatnonzero(evaluated)]
-    frame = pd.DataFrame(data, index=pd.Index(qids, name="qid"))
+        columns[f"dcg_cut_{k}"], columns[f"idcg_cut_{k}"] = dcg_cut[k], idcg_cut[k]
+    columns["num_ret"] = np.bincount(r_slot, minlength=nq)[:nq]
+    columns["num_judged"] = np.bincount(jq_slot, minlength=nq)[:nq]
+    columns["num_rel"] = np.bincount(jq_slot[j_level >= RELEVANT_FROM], minlength=nq)[:nq]
+    columns["num_rel_ret"] = np.bincount(r_slot[usable & (level >= RELEVANT_FROM)], minlength=nq)[:nq]
+    columns["in_run"] = in_run[np.flatnonzero(evaluated)]
+    qids = [names[r] for r in np.flatnonzero(evaluated)]
     options = dict(gain=gain_cut.name, full_gain=gain_full.name, discount=disc.name, ties=policy, ideal=ideal,
                    complete=complete, max_docs=max_docs, qrels=qrels.name, run=run.name, tag=run.tag)
-    return Evaluation(frame, cut, options)
+    return Evaluation(qids, columns, cut, options)
 
 
-def _pair_keys(slots: np.ndarray, docno: pa.Array, judged_docno: pa.Array) -> np.ndarray:
-    """An int64 per (query, document), equal exactly when both are; -1 for documents never judged."""
-    vocabulary = pc.unique(judged_docno)
-    index = pc.index_in(docno, value_set=vocabulary).fill_null(-1).to_numpy()
-    return np.where(index >= 0, slots.astype(np.int64) * (len(vocabulary) + 1) + index, -1)
-
-
-def _lookup(keys: np.ndarray, judged_keys: np.ndarray, judged_levels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _grades_of(
+    r_slot: np.ndarray, r_docno: pa.Array, j_slot: np.ndarray, j_docno: pa.Array, j_level: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """For each run row: whether its (query, document) is judged, and its grade (0 if not)."""
+    vocabulary = pc.unique(j_docno)
+    width = len(vocabulary) + 1
+    r_doc = pc.index_in(r_docno, value_set=vocabulary).fill_null(-1).to_numpy()
+    j_doc = pc.index_in(j_docno, value_set=vocabulary).to_numpy()
+    judged_keys = j_slot * width + j_doc
     order = np.argsort(judged_keys, kind="stable")
-    sorted_keys = judged_keys[order]
-    at = np.searchsorted(sorted_keys, keys)
-    at_clipped = np.minimum(at, max(len(sorted_keys) - 1, 0))
-    found = (keys >= 0) & (at < len(sorted_keys))
-    if len(sorted_keys):
-        found &= sorted_keys[at_clipped] == keys
-    levels = np.where(found, judged_levels[order][at_clipped] if len(sorted_keys) else 0, 0)
-    return found, levels.astype(np.int64)
+    sorted_keys, sorted_levels = judged_keys[order], j_level[order]
+    found = np.zeros(len(r_doc), dtype=bool)
+    level = np.zeros(len(r_doc), dtype=np.int64)
+    candidates = np.flatnonzero(r_doc >= 0)  # only documents judged for some query need a lookup
+    if len(candidates) and len(sorted_keys):
+        keys = r_slot[candidates] * width + r_doc[candidates]
+        at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+        hit = sorted_keys[at] == keys
+        found[candidates[hit]] = True
+        level[candidates[hit]] = sorted_levels[at[hit]]
+    return found, level
 
 
 def _tie_averaged(gains: np.ndarray, group: np.ndarray) -> np.ndarray:
@@ -339,14 +356,18 @@ def format_trec_eval(evaluation: Evaluation, measures: Sequence[Measure], per_qu
             rows.append((label, "ndcg"))
         else:
             rows.extend((f"ndcg_cut_{k}", f"ndcg_cut_{k}") for k in measure.cutoffs)
-    frame = evaluation.per_query
+    columns = evaluation.columns
     out: list[str] = []
     if per_query:
-        for qid, values in zip(frame.index, frame[[c for _, c in rows]].itertuples(index=False)):
-            out.extend(f"{label:<22}\t{qid}\t{value:6.4f}" for (label, _), value in zip(rows, values))
-    means = frame[[c for _, c in rows]].mean()
-    out.extend(f"{label:<22}\tall\t{means[column]:6.4f}" for label, column in rows)
+        for i, qid in enumerate(evaluation.qids):
+            out.extend(f"{label:<22}\t{qid}\t{columns[c][i]:6.4f}" for label, c in rows)
+    # trec_eval's all line: the sum over queries, in query order, divided by their number.
+    out.extend(f"{label:<22}\tall\t{_sequential_mean(columns[c]):6.4f}" for label, c in rows)
     return "\n".join(out) + "\n"
+
+
+def _sequential_mean(values: np.ndarray) -> float:
+    return float(np.cumsum(values)[-1] / len(values)) if len(values) else 0.0
 
 
 def _in_trec_eval_order(measures: Sequence[Measure]) -> list[Measure]:
@@ -359,8 +380,7 @@ def _in_trec_eval_order(measures: Sequence[Measure]) -> list[Measure]:
 
 def query_ranking(qrels: Qrels, run: Run, qid: str, *, max_docs: int | None = None) -> dict[str, Any]:
     """One query's ranked docnos with grades (None when unjudged) and its judged grades, for drill-down."""
-    rows = np.flatnonzero(pc.equal(run.qid, qid).to_numpy(zero_copy_only=False))
-    jrows = np.flatnonzero(pc.equal(qrels.qid, qid).to_numpy(zero_copy_only=False))
+    rows, jrows = _rows_of(run.qid, qid), _rows_of(qrels.qid, qid)
     judged = dict(zip(qrels.docno.take(pa.array(jrows)).to_pylist(), qrels.rel[jrows].tolist()))
     docnos = run.docno.take(pa.array(rows)).to_pylist()
     scores = run.score[rows]
@@ -376,6 +396,11 @@ def query_ranking(qrels: Qrels, run: Run, qid: str, *, max_docs: int | None = No
         "scores": [float(scores[i]) for i in order],
         "pool": judged,
     }
+
+
+def _rows_of(qids: pa.Array, qid: str) -> np.ndarray:
+    names, codes = query_codes(qids)
+    return np.flatnonzero(codes == names.index(qid)) if qid in names else np.empty(0, dtype=np.int64)
 
 
 class _Desc:

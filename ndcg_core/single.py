@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import math
 from numbers import Number
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import numpy as np
-import pandas as pd
 
 from .variants import Discount, Gain, resolve_discount, resolve_gain, resolve_ties
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def validate_grades(grades: Iterable[Any], where: str = "grade", *, allow_negative: bool = False) -> np.ndarray:
@@ -134,7 +136,7 @@ def breakdown(
     gain: Any = "linear",
     discount: Any = "log2",
     ideal: Iterable[Any] | None = None,
-) -> pd.DataFrame:
+) -> "pd.DataFrame":
     """One row per position with every term of NDCG, for tables and charts.
 
     Columns: position, item, grade, gain, discount, contribution, cumulative_dcg,
@@ -142,6 +144,8 @@ def breakdown(
     term (the contribution written out, e.g. ``3 / log2(2) = 3.000``).
     ``discount`` is the factor the gain is multiplied by (1/log2(i+1) for log2).
     """
+    import pandas as pd  # imported here so the command line does not pay for it
+
     grades = validate_grades(rels)
     n = len(grades)
     labels = [f"item {i + 1}" for i in range(n)] if items is None else [str(x) for x in items]

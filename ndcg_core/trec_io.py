@@ -19,6 +19,7 @@ from typing import Any, BinaryIO, Union
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 Source = Union[str, os.PathLike, bytes, bytearray, memoryview, BinaryIO]
@@ -152,12 +153,14 @@ def _load(source: Source, name: str | None) -> tuple[bytes, str]:
 
 
 def _require_text(data: bytes, name: str) -> None:
-    if not data.strip():
+    if not data or data.isspace():
         raise ValueError(f"{name} is empty")
     nul = data.find(b"\x00")
     if nul >= 0:
         line = data.count(b"\n", 0, nul) + 1
         raise ValueError(f"line {line} of {name}: a NUL byte; this looks like a binary file, not text")
+    if data.isascii():
+        return
     decoder = codecs.getincrementaldecoder("utf-8")()
     try:
         for start in range(0, len(data), _CHUNK):
@@ -213,16 +216,18 @@ def _read_whitespace(data: bytes, name: str, layout: _Layout) -> tuple[dict[str,
 
 
 def _single_delimiter(data: bytes) -> str | None:
-    """The one separator a tidy file uses throughout, or None when it needs normalising."""
-    if data.startswith((b"#", b" ", b"\t", b"\n")) or b"\r" in data or b"\n#" in data or b"\n\n" in data:
+    """The one separator a tidy file seems to use, or None when it needs normalising.
+
+    Only the cheap checks are made here; pyarrow flags any row with a doubled, leading or
+    trailing separator as having the wrong column count, which sends the file to the normaliser.
+    """
+    if data.startswith((b"#", b" ", b"\t")) or (b"#" in data and b"\n#" in data):
         return None
-    for sep, other in ((b" ", b"\t"), (b"\t", b" ")):
-        if other in data:
-            continue
-        if sep + sep in data or b"\n" + sep in data or sep + b"\n" in data or data.endswith(sep):
-            return None
-        return sep.decode()
-    return None
+    first_line = data[: data.find(b"\n")] if b"\n" in data[:65536] else data[:65536]
+    sep, other = (b"\t", b" ") if b"\t" in first_line else (b" ", b"\t")
+    if other in data or b"\r" in data[:65536] and b"\r\n" not in data[:65536]:
+        return None
+    return sep.decode()
 
 
 def _arrow_parse(
@@ -233,21 +238,18 @@ def _arrow_parse(
     lines: np.ndarray | None = None,
     original: bytes | None = None,
 ) -> dict[str, Any] | None:
-    """Parse separated text with pyarrow; None when some row has the wrong column count."""
-    bad_rows: list[int] = []
+    """Parse separated text with pyarrow.
 
-    def on_invalid(row: Any) -> str:
-        bad_rows.append(row.number if row.number is not None else -1)
-        return "skip"
-
-    # A row with more columns than the layout is "invalid" here and sends the caller to the normaliser.
+    On the fast path (``original`` is None) any irregular row returns None, sending the file
+    to the normaliser, which reports exact line numbers; the normalised text always parses.
+    """
+    # A row with more columns than the layout is an error here and sends the caller to the normaliser.
     read = pacsv.ReadOptions(column_names=list(layout.names), block_size=1 << 24)
     parse = pacsv.ParseOptions(
         delimiter=delimiter, quote_char=False, double_quote=False, escape_char=False,
-        newlines_in_values=False, ignore_empty_lines=True, invalid_row_handler=on_invalid,
+        newlines_in_values=False, ignore_empty_lines=True,
     )
-    types = {c: pa.string() for c in ("qid", "docno")}
-    types[layout.number] = pa.float64()
+    types = {"qid": pa.dictionary(pa.int32(), pa.string()), "docno": pa.string(), layout.number: pa.float64()}
     convert = pacsv.ConvertOptions(
         column_types=types, include_columns=list(layout.keep), null_values=[], strings_can_be_null=False,
         quoted_strings_can_be_null=False,
@@ -266,9 +268,12 @@ def _arrow_parse(
             table = _reparse_as_text(data, read, parse, convert, layout)
             _raise_bad_numbers(table[layout.number], name, source, lines, layout.number)
         raise ValueError(f"{name}: cannot be read as a {layout.kind} file ({text})") from None
-    if bad_rows:
-        return None
-    return {c: table[c].combine_chunks() if c != layout.number else table[c].to_numpy() for c in layout.keep}
+    table = table.unify_dictionaries()
+    return {
+        "qid": table["qid"].combine_chunks(),
+        "docno": table["docno"].combine_chunks(),
+        layout.number: table[layout.number].to_numpy(),
+    }
 
 
 def _reparse_as_text(data: bytes, read: Any, parse: Any, convert: Any, layout: _Layout) -> pa.Table:
@@ -373,7 +378,7 @@ def _normalise_chunk(b: np.ndarray, layout: _Layout) -> tuple[bytes, np.ndarray,
 
 
 def _last_tag(data: bytes) -> str:
-    for raw in reversed(data.rstrip().splitlines()[-50:]):
+    for raw in reversed(data[-65536:].rstrip().splitlines()[-50:]):
         fields = raw.split()
         if len(fields) >= 6 and not fields[0].startswith(b"#"):
             return fields[5].decode("utf-8", errors="replace")
@@ -385,7 +390,7 @@ def _last_tag(data: bytes) -> str:
 
 def _csv_header(data: bytes) -> tuple[str, list[str]] | None:
     """The delimiter and lower-cased column names when the first line is a CSV/TSV header."""
-    for raw in data.splitlines()[:50]:
+    for raw in data[:65536].splitlines()[:50]:
         line = raw.decode("utf-8", errors="replace").strip()
         if not line or line.startswith("#"):
             continue
@@ -511,15 +516,23 @@ def _finite_numbers(values: np.ndarray, name: str, lines: np.ndarray | None, wha
     return values
 
 
+def query_codes(qid: pa.Array) -> tuple[list[str], np.ndarray]:
+    """Distinct query ids and each row's index into them."""
+    encoded = qid if pa.types.is_dictionary(qid.type) else pc.dictionary_encode(qid)
+    return encoded.dictionary.to_pylist(), encoded.indices.to_numpy().astype(np.int64)
+
+
 def _reject_duplicates(qid: pa.Array, docno: pa.Array, name: str, line_of: Any, what: str) -> None:
-    q = np.asarray(qid.dictionary_encode().indices, dtype=np.int64)
-    d = np.asarray(docno.dictionary_encode().indices, dtype=np.int64)
+    _, q = query_codes(qid)
+    d = pc.dictionary_encode(docno).indices.to_numpy().astype(np.int64)
     key = q * (int(d.max()) + 1 if len(d) else 1) + d
+    ordered = np.sort(key)
+    if not len(ordered) or not (ordered[1:] == ordered[:-1]).any():
+        return
     order = np.argsort(key, kind="stable")
     repeated = np.flatnonzero(key[order][1:] == key[order][:-1])
-    if len(repeated):
-        first, second = int(order[repeated[0]]), int(order[repeated[0] + 1])
-        raise ValueError(
-            f"line {line_of(second)} of {name}: document {docno[second].as_py()!r} of query "
-            f"{qid[second].as_py()!r} is {what} (first on line {line_of(first)})"
-        )
+    first, second = int(order[repeated[0]]), int(order[repeated[0] + 1])
+    raise ValueError(
+        f"line {line_of(second)} of {name}: document {docno[second].as_py()!r} of query "
+        f"{qid[second].as_py()!r} is {what} (first on line {line_of(first)})"
+    )

@@ -104,3 +104,18 @@ def test_scores_are_compared_as_32_bit_floats_as_trec_eval_does():
         {"q": {"a": 1.0000000001, "b": 1.0}}
     )["q"]["ndcg_cut_1"]
     assert ours == theirs == 0.0
+
+
+@pytest.mark.parametrize("seed", range(15))
+def test_sklearn_agrees_with_evaluate_when_ideal_comes_from_the_run_and_ties_are_averaged(seed):
+    qrels, run, qrels_text, run_text = _random_collection(np.random.default_rng(200 + seed))
+    ours = evaluate(read_qrels(qrels_text), read_run(run_text), cutoffs=(3, 10), ties="average", ideal="run")
+    for qid, docs in run.items():
+        if qid not in qrels:
+            continue
+        names = sorted(docs)
+        grades = [max(qrels[qid].get(d, 0), 0) for d in names]  # unjudged and -1 count as 0
+        scores = [docs[d] for d in names]
+        for k in (3, 10):
+            expected = ndcg_score([grades], [scores], k=k) if any(grades) else 0.0
+            assert ours.per_query.loc[qid, f"ndcg_cut_{k}"] == pytest.approx(expected, abs=1e-9), (qid, k)
