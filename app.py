@@ -3,7 +3,7 @@
 import streamlit as st
 
 import ndcg_core
-from ui.format import metric_text
+from ui.format import TABLE_COLUMNS, metric_text, sentence
 
 st.set_page_config(page_title="NDCG Lab", page_icon="📐", layout="wide")
 
@@ -27,7 +27,7 @@ k = right.number_input("k (positions counted)", min_value=1, max_value=100, valu
 try:
     grades = ndcg_core.validate_grades(grades_text.replace(",", " ").split())
 except ValueError as err:
-    st.error(f"{err}. Showing nothing until the list is fixed.")
+    st.error(f"{sentence(str(err))}. Fix the list above; the figures come back as soon as it reads.")
 else:
     if len(grades) == 0:
         st.info("Type at least one grade, for example 3, 2, 0.")
@@ -42,7 +42,7 @@ else:
         c.metric(f"IDCG@{int(k)}", metric_text(idcg_k))
         st.caption("Each position's gain is divided by log2(position + 1); NDCG divides the sum by the ideal order's sum.")
         st.dataframe(
-            frame[["position", "grade", "term", "cumulative_dcg", "ideal_grade", "cumulative_idcg", "in_top_k"]],
+            frame[list(TABLE_COLUMNS)].rename(columns=TABLE_COLUMNS),
             hide_index=True,
             width="stretch",
         )
