@@ -104,6 +104,11 @@ def _ideal_sorted_by_gain(pool: np.ndarray, gain: Gain) -> np.ndarray:
     return pool[np.argsort(-gain(pool), kind="stable")]
 
 
+def _ideal_dcg(pool: np.ndarray, cut: int, gain: Gain, discount: Discount) -> float:
+    """DCG of the best order of ``pool``, over its top ``cut`` positions."""
+    return _sum(_dcg_terms(_ideal_sorted_by_gain(pool, gain)[:cut], gain, discount)[2])
+
+
 def ndcg_at_k(
     ranked_rels: Iterable[Any],
     k: int | None = None,
@@ -124,7 +129,7 @@ def ndcg_at_k(
     cut = len(grades) if k is None else k
     g, d = resolve_gain(gain), resolve_discount(discount)
     actual = _sum(_dcg_terms(grades[:cut], g, d)[2])
-    best = _sum(_dcg_terms(_ideal_sorted_by_gain(pool, g)[:cut], g, d)[2])
+    best = _ideal_dcg(pool, cut, g, d)
     return actual / best if best > 0 else 0.0
 
 
@@ -281,8 +286,7 @@ def ndcg_from_scores(
     pool = g_arr if ideal is None else validate_grades(ideal, "judged grade")
     k = validate_k(k)
     cut = len(g_arr) if k is None else k
-    gain_fn, disc_fn = resolve_gain(gain), resolve_discount(discount)
-    best = _sum(_dcg_terms(_ideal_sorted_by_gain(pool, gain_fn)[:cut], gain_fn, disc_fn)[2])
+    best = _ideal_dcg(pool, cut, resolve_gain(gain), resolve_discount(discount))
     return actual / best if best > 0 else 0.0
 
 

@@ -211,7 +211,8 @@ def _read_whitespace(data: bytes, name: str, layout: _Layout) -> tuple[dict[str,
             return columns, None
     clean, lines = _normalise_whitespace(data, name, layout)
     columns = _arrow_parse(clean, name, layout, " ", lines=lines, original=data)
-    assert columns is not None  # the normalised text has exactly the layout's columns
+    if columns is None:  # cannot happen: the normalised text has exactly the layout's columns
+        raise ValueError(f"{name}: cannot be read as a {layout.kind} file")
     return columns, lines
 
 
@@ -429,11 +430,13 @@ def _read_csv(
     if text is None:
         raise ValueError(f"line {_first_bad_utf8_line(data)} of {name}: not UTF-8 text; is this a binary file?")
     rows = []
+    header_seen = False
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.rstrip("\r")
         if not line.strip() or line.lstrip().startswith("#"):
             continue
-        if not rows and not line_of_row and not problems and counts["bad"] == 0 and _is_header(line, delimiter, names):
+        if not header_seen:
+            header_seen = True  # the first content line is the header _csv_header read
             continue
         fields = [f.strip().strip('"') for f in line.split(delimiter)]
         if len(fields) != len(names):
@@ -466,10 +469,6 @@ def _is_utf8(data: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
-
-
-def _is_header(line: str, delimiter: str, names: list[str]) -> bool:
-    return [c.strip().strip('"').lower() for c in line.split(delimiter)] == names
 
 
 def _parse_numbers(values: list[str], name: str, lines: list[int], data: bytes, what: str) -> np.ndarray:
