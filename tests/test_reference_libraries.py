@@ -5,7 +5,7 @@ import pytest
 import pytrec_eval
 from sklearn.metrics import dcg_score, ndcg_score
 
-from ndcg_core import Qrels, Run, dcg_from_scores, evaluate, ndcg_from_scores
+from ndcg_core import dcg_from_scores, evaluate, ndcg_from_scores
 from ndcg_core.trec_io import read_qrels, read_run
 
 SEEDS = range(40)

@@ -55,6 +55,7 @@ def test_chengdu_food_example():
     exact_dcg = 4 + 1 / log2(3) + 3 / log2(4) + 4 / log2(5)
     exact_idcg = 4 + 4 / log2(3) + 3 / log2(4) + 1 / log2(5)
     assert dcg(rels, 5) == pytest.approx(exact_dcg, abs=1e-12)
+    assert ndcg_at_k(rels, 5) == pytest.approx(exact_dcg / exact_idcg, abs=1e-12)
     assert dcg(rels, 5) == pytest.approx(7.85, abs=0.005)  # the note's rounded figures
     assert dcg(sorted(rels, reverse=True), 5) == pytest.approx(8.45, abs=0.005)
     assert ndcg_at_k(rels, 5) == pytest.approx(0.929, abs=0.0005)
