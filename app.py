@@ -1,54 +1,44 @@
-"""NDCG Lab home page: what NDCG is, in one live example (the Playground and other pages come in pages/)."""
+"""NDCG Lab home page: what NDCG is, in one live example, and where to go next."""
 
 import streamlit as st
 
 import ndcg_core
-from ui.format import TABLE_COLUMNS, metric_text, sentence
+from ui.format import metric_text, sentence
+from ui.page import start_page
 
-st.set_page_config(page_title="NDCG Lab", page_icon="📐", layout="wide")
+t = start_page("home.title")
 
 st.title("NDCG Lab")
-st.markdown(
-    "Learn, teach and check **NDCG** (Normalized Discounted Cumulative Gain), the ranking metric "
-    "search and recommendation teams report. Every number here comes from `ndcg_core`, which "
-    "matches trec_eval to the last printed decimal."
-)
+st.markdown(t("home.intro"))
+st.page_link("pages/1_Playground.py", label=t("home.to_playground"), icon="🎛️")
 
-st.subheader("Try it")
+st.subheader(t("home.try"))
 left, right = st.columns([3, 1])
-grades_text = left.text_input(
-    "Relevance grades of a ranked list, best position first",
-    value="3, 2, 3, 0, 1, 2",
-    key="home_grades",
-    help="Numbers from 0 (not relevant) upwards, separated by commas or spaces.",
-)
-k = right.number_input("k (positions counted)", min_value=1, max_value=100, value=6, step=1, key="home_k")
+grades_text = left.text_input(t("home.grades"), value="3, 2, 3, 0, 1, 2", key="home_grades", help=t("home.grades_help"))
+k = right.number_input(t("home.k"), min_value=1, max_value=100, value=6, step=1, key="home_k")
 
 try:
     grades = ndcg_core.validate_grades(grades_text.replace(",", " ").split())
 except ValueError as err:
-    st.error(f"{sentence(str(err))}. Fix the list above; the figures come back as soon as it reads.")
+    st.error(t("home.bad_grades", message=sentence(str(err))))
 else:
     if len(grades) == 0:
-        st.info("Type at least one grade, for example 3, 2, 0.")
+        st.info(t("home.empty"))
     else:
-        frame = ndcg_core.breakdown(grades, int(k))
-        ndcg = ndcg_core.ndcg_at_k(grades, int(k))
-        dcg_k = ndcg_core.dcg(grades, int(k))
-        idcg_k = ndcg_core.dcg(ndcg_core.ideal_grades(grades), int(k))
+        k = int(k)
+        frame = ndcg_core.breakdown(grades, k)
         a, b, c = st.columns(3)
-        a.metric(f"NDCG@{int(k)}", metric_text(ndcg))
-        b.metric(f"DCG@{int(k)}", metric_text(dcg_k))
-        c.metric(f"IDCG@{int(k)}", metric_text(idcg_k))
-        st.caption("Each position's gain is divided by log2(position + 1); NDCG divides the sum by the ideal order's sum.")
+        a.metric(t("playground.ndcg_at", k=k), metric_text(ndcg_core.ndcg_at_k(grades, k)))
+        b.metric(t("playground.dcg_at", k=k), metric_text(ndcg_core.dcg(grades, k)))
+        c.metric(t("playground.idcg_at", k=k), metric_text(ndcg_core.idcg(grades, k)))
+        st.caption(t("home.caption"))
+        columns = ("position", "grade", "term", "cumulative_dcg", "ideal_grade", "cumulative_idcg", "in_top_k")
         st.dataframe(
-            frame[list(TABLE_COLUMNS)].rename(columns=TABLE_COLUMNS),
+            frame[list(columns)].rename(columns={c: t(f"table.{c}") for c in columns}),
             hide_index=True,
             width="stretch",
         )
 
 st.divider()
-st.markdown(
-    "**Check a system from the command line**, with trec_eval's output format:\n\n"
-    "```\npython -m ndcg_core -q -m ndcg_cut.5,10 qrels.txt run.txt\n```"
-)
+st.markdown(t("home.cli"))
+st.code("python -m ndcg_core -q -m ndcg_cut.5,10 qrels.txt run.txt", language="bash")

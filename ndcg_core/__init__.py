@@ -19,6 +19,7 @@ from .single import (
     breakdown,
     dcg,
     dcg_from_scores,
+    idcg,
     ideal_grades,
     ndcg_at_every_k,
     ndcg_at_k,
@@ -29,12 +30,20 @@ from .single import (
     validate_k,
 )
 from .trec_io import Qrels, Run, read_qrels, read_run
-from .variants import DISCOUNTS, GAINS, TIE_POLICIES, Discount, Gain, resolve_discount, resolve_gain
+from .variants import (
+    DISCOUNTS,
+    GAINS,
+    TIE_POLICIES,
+    Discount,
+    Gain,
+    resolve_discount,
+    resolve_gain,
+)
 
 __all__ = [
     "DISCOUNTS", "GAINS", "IDEALS", "TIE_POLICIES", "TREC_EVAL_CUTOFFS",
     "Discount", "Entry", "Evaluation", "Gain", "Qrels", "Registry", "Run",
-    "breakdown", "dcg", "dcg_from_scores", "evaluate", "format_trec_eval", "ideal_grades", "ndcg_at_every_k",
+    "breakdown", "dcg", "dcg_from_scores", "evaluate", "format_trec_eval", "idcg", "ideal_grades", "ndcg_at_every_k",
     "ndcg_at_k", "ndcg_bounds", "ndcg_from_scores", "order_by_scores", "parse_measure",
     "query_ranking", "read_qrels", "read_run", "resolve_discount", "resolve_gain",
     "validate_grades", "validate_k",

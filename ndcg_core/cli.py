@@ -6,7 +6,14 @@ import argparse
 import sys
 from typing import Sequence
 
-from .evaluate import TREC_EVAL_CUTOFFS, IDEALS, Measure, evaluate, format_trec_eval, parse_measure
+from .evaluate import (
+    IDEALS,
+    TREC_EVAL_CUTOFFS,
+    Measure,
+    evaluate,
+    format_trec_eval,
+    parse_measure,
+)
 from .trec_io import read_qrels, read_run
 from .variants import GAINS, TIE_POLICIES
 

@@ -109,6 +109,21 @@ def _ideal_dcg(pool: np.ndarray, cut: int, gain: Gain, discount: Discount) -> fl
     return _sum(_dcg_terms(_ideal_sorted_by_gain(pool, gain)[:cut], gain, discount)[2])
 
 
+def idcg(
+    rels: Iterable[Any],
+    k: int | None = None,
+    *,
+    gain: Any = "linear",
+    discount: Any = "log2",
+    ideal: Iterable[Any] | None = None,
+) -> float:
+    """DCG of the ideal top ``k``: the list's own grades (``ideal=None``) or a judgment pool's, best gain first."""
+    grades = validate_grades(rels)
+    pool = grades if ideal is None else validate_grades(ideal, "judged grade")
+    k = validate_k(k)
+    return _ideal_dcg(pool, len(grades) if k is None else k, resolve_gain(gain), resolve_discount(discount))
+
+
 def ndcg_at_k(
     ranked_rels: Iterable[Any],
     k: int | None = None,

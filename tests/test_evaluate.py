@@ -3,8 +3,8 @@
 from math import log2
 
 import pytest
-
 from conftest import TREC
+
 from ndcg_core import evaluate, query_ranking, read_qrels, read_run
 
 

@@ -1,9 +1,9 @@
 """The home page through Streamlit's AppTest: its numbers are ndcg_core's, bad input is a message."""
 
 import pytest
+from conftest import ROOT
 from streamlit.testing.v1 import AppTest
 
-from conftest import ROOT
 from ndcg_core import dcg, ndcg_at_k
 
 

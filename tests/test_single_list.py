@@ -6,8 +6,17 @@ import numpy as np
 import pytest
 
 from ndcg_core import (
-    DISCOUNTS, GAINS, TIE_POLICIES, breakdown, dcg, dcg_from_scores, ndcg_at_every_k, ndcg_at_k,
-    ndcg_bounds, ndcg_from_scores, order_by_scores,
+    DISCOUNTS,
+    GAINS,
+    TIE_POLICIES,
+    breakdown,
+    dcg,
+    dcg_from_scores,
+    ndcg_at_every_k,
+    ndcg_at_k,
+    ndcg_bounds,
+    ndcg_from_scores,
+    order_by_scores,
 )
 
 # ---------------------------------------------------------------- seeds' worked examples

@@ -4,8 +4,8 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ROOT, TREC
+
 from ndcg_core.cli import main
 
 # Each expected file with the trec_eval arguments that produced it (see tests/data/trec_eval/README.md).

@@ -4,8 +4,8 @@ import gzip
 
 import numpy as np
 import pytest
-
 from conftest import TREC
+
 from ndcg_core import evaluate, read_qrels, read_run
 
 

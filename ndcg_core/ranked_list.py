@@ -1,0 +1,315 @@
+"""A learner's editable ranked list: items, the one move function, orderings, settings and presets.
+
+The Playground (and later Learn and Practice) keep a list of ``Item``s in ranked
+order; every way of reordering (drag, keyboard, buttons) goes through ``move``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Mapping, Sequence
+
+from .registry import Registry
+from .single import _grade, breakdown, dcg, idcg, ndcg_at_every_k, ndcg_at_k, validate_k
+from .variants import DISCOUNTS, GAINS, Discount, Gain, resolve_gain
+
+MAX_ITEMS = 100
+MAX_LABEL_LENGTH = 60
+MAX_TOP_GRADE = 10
+DEFAULT_TOP_GRADE = 4
+
+
+@dataclass(frozen=True)
+class Item:
+    """One ranked item: a stable id (survives moves and edits), a label and a relevance grade."""
+
+    id: int
+    label: str
+    grade: float
+
+
+def make_items(labels: Sequence[str], grades: Sequence[float], first_id: int = 1) -> list[Item]:
+    """Items with ids ``first_id, first_id + 1, ...`` in the given order."""
+    if len(labels) != len(grades):
+        raise ValueError(f"{len(labels)} labels for {len(grades)} grades")
+    return [Item(first_id + i, str(lab), float(g)) for i, (lab, g) in enumerate(zip(labels, grades))]
+
+
+def next_id(items: Iterable[Item]) -> int:
+    """An id no item in ``items`` uses."""
+    return max((it.id for it in items), default=0) + 1
+
+
+# --- the one move function -------------------------------------------------------------------
+
+def move(items: Sequence[Item], source: int, target: int) -> list[Item]:
+    """The list with the item at index ``source`` moved to index ``target`` (0-based)."""
+    n = len(items)
+    for name, index in (("from", source), ("to", target)):
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < n:
+            raise ValueError(f"cannot move {name} position {index!r}: the list has positions 1 to {n}")
+    out = list(items)
+    out.insert(target, out.pop(source))
+    return out
+
+
+def index_of(items: Sequence[Item], item_id: Any) -> int:
+    """Index of the item with id ``item_id``; a ``ValueError`` if none has it."""
+    for i, it in enumerate(items):
+        if it.id == item_id:
+            return i
+    raise ValueError(f"no item has id {item_id!r}")
+
+
+def describe_move(items: Sequence[Item], source: int, target: int) -> str:
+    """``moving doc W from 4 to 2``: what a move did, in positions counted from 1."""
+    return f"moving {items[source].label} from {source + 1} to {target + 1}"
+
+
+# --- orderings made from code ------------------------------------------------------------------
+
+def ideal_order(items: Sequence[Item], gain: Any = "linear") -> list[Item]:
+    """Highest gain first; equal gains keep their current relative order."""
+    g = resolve_gain(gain)
+    gains = g([it.grade for it in items]) if items else []
+    return [items[i] for i in sorted(range(len(items)), key=lambda i: -gains[i])]
+
+
+def worst_order(items: Sequence[Item], gain: Any = "linear") -> list[Item]:
+    """Lowest gain first: the ideal order reversed."""
+    return ideal_order(items, gain)[::-1]
+
+
+def shuffled(items: Sequence[Item], seed: int) -> list[Item]:
+    """The items in a random order that ``seed`` fixes, so a class can share it."""
+    out = list(items)
+    random.Random(seed).shuffle(out)
+    return out
+
+
+# --- input checks for what a learner types -------------------------------------------------------
+
+def check_grade(value: Any, top_grade: float, where: str) -> float:
+    """A grade typed by a learner, from 0 to ``top_grade``; a ``ValueError`` says what is wrong."""
+    grade = _grade(value, where, allow_negative=False)
+    if grade > top_grade:
+        raise ValueError(f"{where} is {_short(grade)}: the top grade is {_short(top_grade)}")
+    return grade
+
+
+def check_label(value: Any, where: str) -> str:
+    """A label, trimmed; blank or too long is a ``ValueError``. Any characters are kept as text."""
+    text = "" if value is None else str(value).strip()
+    if not text:
+        raise ValueError(f"{where} is blank: give the item a name")
+    if len(text) > MAX_LABEL_LENGTH:
+        raise ValueError(f"{where} has {len(text)} characters; at most {MAX_LABEL_LENGTH} fit")
+    return text
+
+
+def check_top_grade(value: Any) -> int:
+    """The top grade of the scale, 1 to ``MAX_TOP_GRADE``."""
+    top = validate_k(value)
+    if top is None or top > MAX_TOP_GRADE:
+        raise ValueError(f"the top grade must be 1 to {MAX_TOP_GRADE}, got {value!r}")
+    return top
+
+
+def check_size(n: int) -> None:
+    """A ``ValueError`` if a list of ``n`` items is longer than the Playground holds."""
+    if n > MAX_ITEMS:
+        raise ValueError(f"the list would have {n} items; the Playground holds at most {MAX_ITEMS}")
+
+
+def _short(x: float) -> str:
+    return f"{x:g}"
+
+
+# --- settings and scores -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Settings:
+    """How a list is scored: cutoff, gain, discount and where the ideal comes from."""
+
+    k: int | None = None
+    gain: str = "linear"
+    gain_mapping: Mapping[float, float] | None = None
+    discount: str = "log2"
+    jk_base: float = 2.0
+    ideal: str = "list"  # "list": the list's own grades; "pool": plus the extra judged items
+    extra: tuple[Item, ...] = ()
+
+    def gain_object(self) -> Gain:
+        if self.gain == "custom":
+            return GAINS.build("custom", mapping=dict(self.gain_mapping or {}))
+        return GAINS.build(self.gain)
+
+    def discount_object(self) -> Discount:
+        entry = DISCOUNTS[self.discount]
+        return entry.build(base=self.jk_base) if "base" in entry.params else entry.build()
+
+    def pool(self, items: Sequence[Item]) -> list[float] | None:
+        """Grades the ideal is taken from: ``None`` for the list itself."""
+        if self.ideal == "list":
+            return None
+        if self.ideal != "pool":
+            raise ValueError(f"ideal must be 'list' or 'pool', got {self.ideal!r}")
+        return [it.grade for it in items] + [it.grade for it in self.extra]
+
+    def cutoff(self, n: int) -> int:
+        """k clamped to the list: 1 to n (the whole list when k is unset)."""
+        if self.k is None:
+            return max(n, 1)
+        return max(1, min(validate_k(self.k), max(n, 1)))
+
+
+def default_k(n: int) -> int:
+    """The Playground's starting k: min(10, n), at least 1."""
+    return max(1, min(10, n))
+
+
+@dataclass(frozen=True)
+class Scores:
+    """Headline figures of a list under some settings."""
+
+    k: int
+    ndcg: float
+    dcg: float
+    idcg: float
+
+
+def score(items: Sequence[Item], settings: Settings) -> Scores:
+    """NDCG@k, DCG@k and IDCG@k of ``items`` in their order."""
+    grades = [it.grade for it in items]
+    k = settings.cutoff(len(items))
+    options = {"gain": settings.gain_object(), "discount": settings.discount_object()}
+    pool = settings.pool(items)
+    return Scores(
+        k=k,
+        ndcg=ndcg_at_k(grades, k, ideal=pool, **options),
+        dcg=dcg(grades, k, **options),
+        idcg=idcg(grades, k, ideal=pool, **options),
+    )
+
+
+def list_breakdown(items: Sequence[Item], settings: Settings):
+    """``ndcg_core.breakdown`` of the list, with its labels, under ``settings``."""
+    return breakdown(
+        [it.grade for it in items],
+        settings.cutoff(len(items)),
+        items=[it.label for it in items],
+        gain=settings.gain_object(),
+        discount=settings.discount_object(),
+        ideal=settings.pool(items),
+    )
+
+
+def ndcg_for_every_k(items: Sequence[Item], settings: Settings) -> list[float]:
+    """NDCG@1 .. NDCG@n of the list."""
+    return list(ndcg_at_every_k(
+        [it.grade for it in items],
+        gain=settings.gain_object(),
+        discount=settings.discount_object(),
+        ideal=settings.pool(items),
+    ))
+
+
+# --- presets ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Preset:
+    """A ready-made list: labels, grades, a k, extra judged items and settings."""
+
+    labels: tuple[str, ...]
+    grades: tuple[float, ...]
+    k: int | None = None
+    extra: tuple[tuple[str, float], ...] = ()
+    ideal: str = "list"
+    top_grade: int = DEFAULT_TOP_GRADE
+    settings: dict = field(default_factory=dict)
+
+    def items(self) -> list[Item]:
+        return make_items(self.labels, self.grades)
+
+    def extra_items(self) -> list[Item]:
+        first = len(self.labels) + 1
+        return make_items([lab for lab, _ in self.extra], [g for _, g in self.extra], first_id=first)
+
+
+PRESETS: Registry[Preset] = Registry("preset")
+
+
+def _docs(n: int, prefix: str = "doc ") -> tuple[str, ...]:
+    return tuple(f"{prefix}{chr(ord('A') + i)}" if n <= 26 else f"{prefix}{i + 1}" for i in range(n))
+
+
+@PRESETS.register("lesson", "Lesson: dcg([3, 0, 2]) = 4.0",
+                  "The lesson's hand check: 3/log2(2) + 0/log2(3) + 2/log2(4) = 3 + 0 + 1.")
+def _lesson() -> Preset:
+    return Preset(_docs(3), (3, 0, 2), k=3, top_grade=3)
+
+
+@PRESETS.register("reversed", "Lesson: a perfect order, reversed",
+                  "Grades 3, 2, 1, 0 in the worst order; press Ideal order to compare with the perfect one.")
+def _reversed() -> Preset:
+    return Preset(_docs(4), (0, 1, 2, 3), k=4, top_grade=3)
+
+
+@PRESETS.register("five", "Five results: 3, 2, 3, 0, 1",
+                  "A common textbook list: NDCG@5 is about 0.972, because one 3 sits below a 2.")
+def _five() -> Preset:
+    return Preset(_docs(5), (3, 2, 3, 0, 1), k=5, top_grade=3)
+
+
+@PRESETS.register("chengdu_trip", "成都三日游 (Chengdu, a 3-day trip)",
+                  "A travel search graded 0-4: DCG@5 about 6.85 against an ideal of about 7.32.")
+def _chengdu_trip() -> Preset:
+    return Preset(("成都3天攻略", "成都美食推荐", "北京旅游", "成都7天游", "成都住宿"), (4, 2, 0, 1, 3), k=5)
+
+
+@PRESETS.register("chengdu_food", "成都美食 (Chengdu, food)",
+                  "A food search graded 0-4: DCG@5 about 7.85 against an ideal of about 8.45.")
+def _chengdu_food() -> Preset:
+    return Preset(("成都火锅大全", "重庆火锅", "成都小吃街", "成都美食地图", "北京烤鸭"), (4, 1, 3, 4, 0), k=5)
+
+
+@PRESETS.register("doc_xyzw", "doc_X, doc_Y, doc_Z, doc_W",
+                  "A highly relevant doc_W retrieved last; swapping it with doc_Z raises NDCG.")
+def _doc_xyzw() -> Preset:
+    return Preset(("doc_X", "doc_Y", "doc_Z", "doc_W"), (4, 2, 0, 3), k=4)
+
+
+@PRESETS.register("wikipedia", "Wikipedia: 3, 2, 3, 0, 1, 2 and two unretrieved",
+                  "Against all judgments (two more items graded 3 and 2) NDCG@6 is 0.785; against the list, 0.961.")
+def _wikipedia() -> Preset:
+    return Preset(tuple(f"D{i}" for i in range(1, 7)), (3, 2, 3, 0, 1, 2), k=6,
+                  extra=(("D7", 3), ("D8", 2)), ideal="pool", top_grade=3)
+
+
+@PRESETS.register("all_zero", "Nothing relevant: all zeros",
+                  "Every grade 0: the ideal DCG is 0 too, and NDCG is defined as 0.0.")
+def _all_zero() -> Preset:
+    return Preset(_docs(5), (0, 0, 0, 0, 0), k=5)
+
+
+@PRESETS.register("long", "A long list of 50",
+                  "Fifty results from a seeded mix of grades, for NDCG@k at many cutoffs.")
+def _long() -> Preset:
+    rng = random.Random(50)
+    grades = tuple(float(rng.choices(range(5), weights=(40, 25, 15, 12, 8))[0]) for _ in range(50))
+    return Preset(tuple(f"result {i}" for i in range(1, 51)), grades, k=10)
+
+
+def with_grade(items: Sequence[Item], item_id: Any, grade: float) -> list[Item]:
+    """The list with one item's grade replaced."""
+    i = index_of(items, item_id)
+    out = list(items)
+    out[i] = replace(out[i], grade=float(grade))
+    return out
+
+
+def without(items: Sequence[Item], item_id: Any) -> list[Item]:
+    """The list with one item removed."""
+    i = index_of(items, item_id)
+    return list(items[:i]) + list(items[i + 1:])

@@ -1,0 +1,200 @@
+"""Altair charts of a ranked list, all drawn from ``ndcg_core.breakdown``'s frame.
+
+Each chart is one base chart plus named layers, so tests can find a layer by name in
+``to_dict()``. One colour per grade is used everywhere (charts and the sortable list):
+grey for 0, then viridis from light to dark as the grade rises, which stays ordered for
+the common kinds of colour blindness and in greyscale; the grade is also written as text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import altair as alt
+import pandas as pd
+
+ZERO_COLOR = "#d4d4d4"
+# viridis at t = 0.9 ... 0.0 (light yellow-green to dark purple): grade 1 is lightest.
+_VIRIDIS = ["#bddf26", "#7ad151", "#44bf70", "#22a884", "#21918c", "#2a788e", "#355f8d", "#414487", "#482475", "#440154"]
+
+DEFAULT_TEXTS = {
+    "position": "Position",
+    "grade": "Grade",
+    "gain": "Gain",
+    "discount": "Discount factor",
+    "contribution": "DCG contribution",
+    "item": "Item",
+    "cumulative": "Cumulative DCG",
+    "this_order": "This order",
+    "ideal_order": "Ideal order",
+    "series": "Order",
+    "k": "k",
+    "ndcg": "NDCG@k",
+    "cutoff": "Cutoff k",
+    "term": "Term",
+}
+
+
+def _hex_to_rgb(color: str) -> tuple[int, int, int]:
+    return int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16)
+
+
+def _mix(a: str, b: str, t: float) -> str:
+    ra, rb = _hex_to_rgb(a), _hex_to_rgb(b)
+    return "#" + "".join(f"{round(x + (y - x) * t):02x}" for x, y in zip(ra, rb))
+
+
+def grade_color(grade: float, top: float) -> str:
+    """The colour of a grade on a 0..top scale (grey for 0 and below)."""
+    if grade <= 0 or top <= 0:
+        return ZERO_COLOR
+    # Grade 1 (or anything between 0 and 1) is the lightest colour, the top grade the darkest.
+    t = 1.0 if top <= 1 else (min(max(float(grade), 1.0), float(top)) - 1.0) / (float(top) - 1.0)
+    x = t * (len(_VIRIDIS) - 1)
+    lo = int(x)
+    hi = min(lo + 1, len(_VIRIDIS) - 1)
+    return _mix(_VIRIDIS[lo], _VIRIDIS[hi], x - lo)
+
+
+def grade_text_color(grade: float, top: float) -> str:
+    """Black or white, whichever reads better on the grade's colour."""
+    r, g, b = _hex_to_rgb(grade_color(grade, top))
+    luminance = (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
+    return "#000000" if luminance > 0.45 else "#ffffff"
+
+
+def grade_scale(grades: Sequence[float], top: float) -> alt.Scale:
+    """An ordinal colour scale holding every grade 0..top plus any other grade shown."""
+    domain = sorted({float(g) for g in range(int(top) + 1)} | {float(g) for g in grades})
+    return alt.Scale(domain=[_grade_key(g) for g in domain], range=[grade_color(g, top) for g in domain])
+
+
+def _grade_key(g: float) -> str:
+    return f"{g:g}"
+
+
+def _texts(texts: Mapping[str, str] | None) -> dict[str, str]:
+    return {**DEFAULT_TEXTS, **(texts or {})}
+
+
+def _with_grade_keys(frame: pd.DataFrame) -> pd.DataFrame:
+    out = frame.copy()
+    out["grade_key"] = [_grade_key(g) for g in out["grade"]]
+    out["ideal_grade_key"] = ["" if pd.isna(g) else _grade_key(g) for g in out["ideal_grade"]]
+    return out
+
+
+def contribution_chart(frame: pd.DataFrame, top: float, texts: Mapping[str, str] | None = None) -> alt.LayerChart:
+    """Per position: the gain (pale bar), the DCG contribution (solid bar), the discount factor (line)."""
+    t = _texts(texts)
+    data = _with_grade_keys(frame)
+    color = alt.Color("grade_key:O", scale=grade_scale(frame["grade"], top), title=t["grade"],
+                      legend=alt.Legend(symbolOpacity=1))
+    inside = alt.condition("datum.in_top_k", alt.value(1.0), alt.value(0.3))
+    base = alt.Chart(data).encode(
+        x=alt.X("position:O", title=t["position"], axis=alt.Axis(labelAngle=0)),
+        tooltip=[
+            alt.Tooltip("position:O", title=t["position"]),
+            alt.Tooltip("item:N", title=t["item"]),
+            alt.Tooltip("grade:Q", title=t["grade"], format="g"),
+            alt.Tooltip("gain:Q", title=t["gain"], format=".3f"),
+            alt.Tooltip("discount:Q", title=t["discount"], format=".3f"),
+            alt.Tooltip("contribution:Q", title=t["contribution"], format=".3f"),
+        ],
+    )
+    gain = base.mark_bar(opacity=0.35, stroke="#555", strokeWidth=0.5).encode(
+        y=alt.Y("gain:Q", title=f"{t['gain']} / {t['contribution']}"), color=color
+    ).properties(name="gain")
+    contribution = base.mark_bar(width=alt.RelativeBandSize(0.5)).encode(
+        y="contribution:Q", color=color, opacity=inside
+    ).properties(name="contribution")
+    labels = base.mark_text(dy=-6, fontWeight="bold").encode(
+        y="gain:Q", text=alt.Text("grade_key:N"), opacity=inside
+    ).properties(name="grade_labels")
+    discount = base.mark_line(point=True, color="#222222", strokeDash=[4, 3]).encode(
+        y=alt.Y("discount:Q", title=t["discount"], scale=alt.Scale(domain=[0, 1]))
+    ).properties(name="discount")
+    return alt.layer(alt.layer(gain, contribution, labels).properties(name="bars"), discount).resolve_scale(y="independent").properties(
+        height=260, width="container"
+    )
+
+
+def cumulative_chart(frame: pd.DataFrame, k: int, texts: Mapping[str, str] | None = None) -> alt.LayerChart:
+    """Cumulative DCG of this order against the ideal's, over the positions, with k marked."""
+    t = _texts(texts)
+    long = pd.concat(
+        [
+            pd.DataFrame({"position": frame["position"], "value": frame["cumulative_dcg"], "series": t["this_order"]}),
+            pd.DataFrame({"position": frame["position"], "value": frame["cumulative_idcg"], "series": t["ideal_order"]}),
+        ],
+        ignore_index=True,
+    )
+    base = alt.Chart(long).encode(
+        x=alt.X("position:Q", title=t["position"], axis=alt.Axis(tickMinStep=1, format="d")),
+        y=alt.Y("value:Q", title=t["cumulative"]),
+        color=alt.Color(
+            "series:N", title=t["series"], scale=alt.Scale(domain=[t["this_order"], t["ideal_order"]], range=["#0b63ce", "#e66100"])
+        ),
+        strokeDash=alt.StrokeDash(
+            "series:N", scale=alt.Scale(domain=[t["this_order"], t["ideal_order"]], range=[[1, 0], [6, 4]]), legend=None
+        ),
+        tooltip=[alt.Tooltip("series:N", title=t["series"]), alt.Tooltip("position:Q", title=t["position"]),
+                 alt.Tooltip("value:Q", title=t["cumulative"], format=".3f")],
+    )
+    lines = base.mark_line(point=True).properties(name="lines")
+    cutoff = alt.Chart(pd.DataFrame({"k": [k], "label": [f"{t['k']} = {k}"]})).encode(x="k:Q")
+    rule = cutoff.mark_rule(color="#b00020", strokeWidth=2).properties(name="k_rule")
+    label = cutoff.mark_text(align="left", dx=4, dy=-6, color="#b00020", fontWeight="bold").encode(
+        text="label:N", y=alt.value(8)
+    ).properties(name="k_label")
+    return alt.layer(lines, rule, label).properties(height=260, width="container")
+
+
+def order_chart(frame: pd.DataFrame, top: float, texts: Mapping[str, str] | None = None) -> alt.LayerChart:
+    """The current order beside the ideal order: one tile per position, coloured and labelled by grade."""
+    t = _texts(texts)
+    data = _with_grade_keys(frame)
+    rows = pd.concat(
+        [
+            pd.DataFrame({"position": data["position"], "row": t["this_order"], "grade_key": data["grade_key"],
+                          "item": data["item"], "in_top_k": data["in_top_k"]}),
+            pd.DataFrame({"position": data["position"], "row": t["ideal_order"], "grade_key": data["ideal_grade_key"],
+                          "item": "", "in_top_k": data["in_top_k"]}),
+        ],
+        ignore_index=True,
+    )
+    rows = rows[rows["grade_key"] != ""]
+    grades = [float(g) for g in rows["grade_key"]]
+    base = alt.Chart(rows).encode(
+        x=alt.X("position:O", title=t["position"], axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("row:N", title=None, sort=[t["this_order"], t["ideal_order"]]),
+        tooltip=[alt.Tooltip("row:N", title=t["series"]), alt.Tooltip("position:O", title=t["position"]),
+                 alt.Tooltip("item:N", title=t["item"]), alt.Tooltip("grade_key:N", title=t["grade"])],
+    )
+    tiles = base.mark_rect(stroke="white", strokeWidth=2).encode(
+        color=alt.Color("grade_key:O", scale=grade_scale(grades, top), legend=None),
+        opacity=alt.condition("datum.in_top_k", alt.value(1.0), alt.value(0.35)),
+    ).properties(name="tiles")
+    text_color = alt.condition(
+        alt.FieldOneOfPredicate(field="grade_key", oneOf=[_grade_key(g) for g in set(grades) if grade_text_color(g, top) == "#ffffff"]),
+        alt.value("#ffffff"), alt.value("#000000"),
+    )
+    labels = base.mark_text(fontWeight="bold").encode(text="grade_key:N", color=text_color).properties(name="grade_labels")
+    return alt.layer(tiles, labels).properties(height=110, width="container")
+
+
+def ndcg_by_k_chart(values: Sequence[float], k: int, texts: Mapping[str, str] | None = None) -> alt.LayerChart:
+    """NDCG@k for every k from 1 to n, the chosen k highlighted: it need not rise with k."""
+    t = _texts(texts)
+    data = pd.DataFrame({"k": range(1, len(values) + 1), "ndcg": list(values)})
+    data["chosen"] = data["k"] == k
+    base = alt.Chart(data).encode(
+        x=alt.X("k:Q", title=t["cutoff"], axis=alt.Axis(tickMinStep=1, format="d")),
+        y=alt.Y("ndcg:Q", title=t["ndcg"], scale=alt.Scale(domain=[0, 1])),
+        tooltip=[alt.Tooltip("k:Q", title=t["cutoff"]), alt.Tooltip("ndcg:Q", title=t["ndcg"], format=".4f")],
+    )
+    line = base.mark_line(point=True, color="#0b63ce").properties(name="line")
+    chosen = base.transform_filter("datum.chosen").mark_point(
+        size=180, color="#b00020", filled=True, shape="diamond"
+    ).properties(name="chosen_k")
+    return alt.layer(line, chosen).properties(height=220, width="container")

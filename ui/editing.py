@@ -1,0 +1,101 @@
+"""Turning what a learner typed into a new list, or a clear message (no Streamlit here, so it is unit-tested).
+
+``apply_table_edits`` reads the delta Streamlit's data editor reports
+({"edited_rows", "added_rows", "deleted_rows"}) against the rows it was shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from ndcg_core.ranked_list import Item, check_grade, check_label, check_size, next_id
+
+LABEL, GRADE = "label", "grade"
+
+
+def grade_text(grade: float) -> str:
+    """A grade as the table shows it: 3 rather than 3.0."""
+    return f"{grade:g}"
+
+
+def table_rows(items: Sequence[Item]) -> list[dict[str, str]]:
+    """The rows the data editor is given: one per item, in ranked order."""
+    return [{LABEL: it.label, GRADE: grade_text(it.grade)} for it in items]
+
+
+def apply_table_edits(items: Sequence[Item], edits: Mapping[str, Any], top: float, *,
+                      allow_empty: bool = False) -> list[Item]:
+    """The list after the editor's edits; a ``ValueError`` naming the row and column if any cell is bad.
+
+    Nothing is applied unless every edit is valid, so the last valid list is kept.
+    """
+    out = list(items)
+    for row_key, change in (edits.get("edited_rows") or {}).items():
+        row = _row_index(row_key, len(items))
+        label = out[row].label
+        if LABEL in change:
+            label = check_label(change[LABEL], f"row {row + 1}, label")
+        grade = out[row].grade
+        if GRADE in change:
+            grade = check_grade(change[GRADE], top, f"row {row + 1}, grade")
+        out[row] = replace(out[row], label=label, grade=grade)
+    deleted = {_row_index(r, len(items)) for r in (edits.get("deleted_rows") or [])}
+    out = [it for i, it in enumerate(out) if i not in deleted]
+    new_id = next_id(items)
+    for j, added in enumerate(edits.get("added_rows") or []):
+        row = len(out) + 1
+        raw_label = added.get(LABEL)
+        label = f"item {new_id}" if raw_label in (None, "") else check_label(raw_label, f"row {row}, label")
+        raw_grade = added.get(GRADE)
+        grade = 0.0 if raw_grade in (None, "") else check_grade(raw_grade, top, f"row {row}, grade")
+        out.append(Item(new_id, label, grade))
+        new_id += 1
+    check_size(len(out))
+    if not out and not allow_empty:
+        raise ValueError("the list cannot be empty: keep at least one item")
+    return out
+
+
+def grades_from_text(items: Sequence[Item], text: str, top: float) -> list[Item]:
+    """The list with grades typed as text, in ranked order ("3, 2, 0" or "3 2 0").
+
+    The first items keep their labels; extra grades get new items, missing ones drop items.
+    """
+    parts = str(text).replace(",", " ").replace("，", " ").split()
+    if not parts:
+        raise ValueError("no grades were typed: the list cannot be empty")
+    check_size(len(parts))
+    grades = [check_grade(p, top, f"grade {i + 1}") for i, p in enumerate(parts)]
+    out = [replace(it, grade=g) for it, g in zip(items, grades)]
+    new_id = next_id(items)
+    for g in grades[len(items):]:
+        out.append(Item(new_id, f"item {new_id}", g))
+        new_id += 1
+    return out
+
+
+def _row_index(key: Any, n: int) -> int:
+    try:
+        row = int(key)
+    except (TypeError, ValueError):
+        raise ValueError(f"the table reported a row {key!r} it does not have") from None
+    if not 0 <= row < n:
+        raise ValueError(f"the table reported row {row + 1}, but it has {n} rows")
+    return row
+
+
+def parse_gain_mapping(values: Mapping[Any, Any], top: int) -> dict[float, float]:
+    """A custom gain table {grade: gain} for grades 0..top; a ``ValueError`` names a bad gain."""
+    mapping: dict[float, float] = {}
+    for g in range(top + 1):
+        raw = values.get(g, g)
+        try:
+            gain = float(raw)
+        except (TypeError, ValueError):
+            raise ValueError(f"the gain for grade {g} is {raw!r}: not a number") from None
+        if gain != gain or gain in (float("inf"), float("-inf")):
+            raise ValueError(f"the gain for grade {g} must be finite, got {raw!r}")
+        mapping[float(g)] = gain
+    return mapping

@@ -1,0 +1,54 @@
+"""UI text in English and Simplified Chinese: one JSON catalogue per language in ``ui/locales``.
+
+Pages never write UI text inline; they call ``Translator(lang)("key", name=value)``.
+Registry entries (gains, discounts, presets) are translated through keys built from their
+names (``gain.linear.label``) and fall back to the registry's English text.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+LANGUAGES = {"en": "English", "zh": "简体中文"}
+DEFAULT_LANGUAGE = "en"
+_LOCALES = Path(__file__).parent / "locales"
+
+
+@lru_cache(maxsize=None)
+def catalogue(lang: str) -> dict[str, str]:
+    """Every text of one language, keyed by a dotted name (read once per process; never mutated)."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+    return json.loads((_LOCALES / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+class Translator:
+    """Looks up UI text in one language and fills in ``{name}`` fields."""
+
+    def __init__(self, lang: str = DEFAULT_LANGUAGE) -> None:
+        self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+        self._texts = catalogue(self.lang)
+
+    def __call__(self, key: str, **fields: Any) -> str:
+        text = self._texts.get(key)
+        if text is None:
+            text = catalogue(DEFAULT_LANGUAGE).get(key, key)
+        return text.format(**fields) if fields else text
+
+    def has(self, key: str) -> bool:
+        return key in self._texts
+
+    def entry(self, kind: str, entry: Any, part: str) -> str:
+        """A registry entry's ``label`` or ``description`` in this language (the registry's English if none)."""
+        key = f"{kind}.{entry.name}.{part}"
+        return self._texts.get(key) or getattr(entry, part)
+
+    def group(self, prefix: str) -> dict[str, str]:
+        """Every text under ``prefix.``, keyed by the rest of its name (for a component or a chart)."""
+        start = prefix + "."
+        base = {k[len(start):]: v for k, v in catalogue(DEFAULT_LANGUAGE).items() if k.startswith(start)}
+        base.update({k[len(start):]: v for k, v in self._texts.items() if k.startswith(start)})
+        return base

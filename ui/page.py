@@ -1,0 +1,42 @@
+"""What every page does first: page config, state, the language switch and the presenter toggle."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.i18n import LANGUAGES, Translator
+from ui.state import bind, init_state
+
+PAGES = (("app.py", "nav.home", ":material/home:"), ("pages/1_Playground.py", "nav.playground", ":material/tune:"))
+
+PRESENTER_CSS = """
+<style>
+section.main .block-container, .stMainBlockContainer { max-width: 100% !important; }
+.stApp p, .stApp li, .stApp label, .stApp .stMarkdown { font-size: 1.35rem !important; }
+[data-testid="stMetricValue"] { font-size: 3.2rem !important; }
+[data-testid="stMetricLabel"] p { font-size: 1.4rem !important; }
+h1 { font-size: 3rem !important; }
+</style>
+"""
+
+
+def start_page(title_key: str, icon: str = "📐") -> Translator:
+    """Set up a page and return the translator for the chosen language."""
+    init_state()
+    t = Translator(st.session_state["lang"])
+    st.set_page_config(page_title=f"{t(title_key)} · NDCG Lab", page_icon=icon, layout="wide")
+    with st.sidebar:
+        for path, key, page_icon in PAGES:
+            st.page_link(path, label=t(key), icon=page_icon)
+        st.divider()
+        st.selectbox(
+            t("common.language"),
+            list(LANGUAGES),
+            format_func=LANGUAGES.__getitem__,
+            **bind("lang"),
+        )
+        st.toggle(t("common.presenter"), help=t("common.presenter_help"), **bind("presenter"))
+    if st.session_state["presenter"]:
+        # Fixed CSS, no user text: enlarges type for a projector.
+        st.html(PRESENTER_CSS)
+    return t

@@ -1,0 +1,400 @@
+"""The Playground's controller: callbacks that change the stored list, and the parts of the page.
+
+Every number drawn here comes from ``ndcg_core`` (``score``, ``list_breakdown``,
+``ndcg_for_every_k``); this module only reads state, calls the core and renders.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from ndcg_core.ranked_list import (
+    MAX_ITEMS,
+    MAX_TOP_GRADE,
+    PRESETS,
+    Item,
+    Settings,
+    default_k,
+    ideal_order,
+    list_breakdown,
+    ndcg_for_every_k,
+    score,
+    shuffled,
+    worst_order,
+)
+from ndcg_core.variants import DISCOUNTS, GAINS
+from ui import charts
+from ui.editing import (
+    GRADE,
+    LABEL,
+    apply_table_edits,
+    grade_text,
+    grades_from_text,
+    parse_gain_mapping,
+    table_rows,
+)
+from ui.format import metric_text, sentence
+from ui.i18n import Translator
+from ui.sortable import apply_action, sortable_list
+from ui.state import bind
+
+LIST_KEY = "pg_list"
+GRADES_TEXT_KEY = "_w_pg_grades_text"
+IDEALS = ("list", "pool")
+
+
+# --- reading state ---------------------------------------------------------------------------
+
+def items() -> list[Item]:
+    return list(st.session_state["pg_items"])
+
+
+def current_settings() -> Settings:
+    """The scoring settings the learner has chosen (k clamped to the list)."""
+    stored = items()
+    gain = st.session_state["pg_gain"]
+    mapping = None
+    if gain == "custom":
+        mapping = parse_gain_mapping(st.session_state["pg_gain_map"], st.session_state["pg_top"])
+    settings = Settings(
+        k=st.session_state["pg_k"],
+        gain=gain,
+        gain_mapping=mapping,
+        discount=st.session_state["pg_discount"],
+        jk_base=float(st.session_state["pg_jk_base"]),
+        ideal=st.session_state["pg_ideal"],
+        extra=tuple(st.session_state["pg_extra"]),
+    )
+    return Settings(**{**settings.__dict__, "k": settings.cutoff(len(stored))})
+
+
+# --- changing state (callbacks run before the rerun, so the new list is drawn at once) ---------
+
+def _set_items(new_items: list[Item], change: str | None) -> None:
+    before = items()
+    st.session_state["pg_items"] = new_items
+    st.session_state["pg_error"] = None
+    st.session_state["pg_last"] = {"text": change, "before": before} if change else None
+    st.session_state["pg_editor_version"] += 1
+    k = st.session_state["pg_k"]
+    st.session_state["pg_k"] = max(1, min(int(k), len(new_items)))
+
+
+def on_list_action() -> None:
+    """A move, regrade or removal reported by the sortable list."""
+    action = st.session_state[LIST_KEY].get("action")
+    if action is None:
+        return
+    t = Translator(st.session_state["lang"])
+    try:
+        new_items, moved = apply_action(items(), action, st.session_state["pg_top"])
+    except ValueError as err:
+        st.session_state["pg_error"] = sentence(str(err))
+        return
+    if moved is not None:
+        change = t("playground.change.move", label=items()[moved[0]].label, src=moved[0] + 1, dst=moved[1] + 1)
+    elif action.get("type") == "grade":
+        change = t("playground.change.grade", label=_label_of(action.get("id")), grade=grade_text(action["grade"]))
+    else:
+        change = t("playground.change.remove", label=_label_of(action.get("id")))
+    _set_items(new_items, change)
+
+
+def _label_of(item_id: Any) -> str:
+    return next((it.label for it in items() if it.id == item_id), "?")
+
+
+def load_preset() -> None:
+    """Load the preset chosen in the select box: list, extra judgments, k, top grade and ideal."""
+    name = st.session_state["pg_preset_choice"]
+    preset = PRESETS.build(name)
+    new_items = preset.items()
+    st.session_state.update(
+        pg_preset=name,
+        pg_items=new_items,
+        pg_extra=preset.extra_items(),
+        pg_k=preset.k or default_k(len(new_items)),
+        pg_top=preset.top_grade,
+        pg_ideal=preset.ideal,
+        pg_last=None,
+        pg_error=None,
+    )
+    st.session_state["pg_editor_version"] += 1
+
+
+def reorder(kind: str) -> None:
+    """Ideal, worst, shuffled, or the preset's own order (reset), made from code."""
+    t = Translator(st.session_state["lang"])
+    gain = current_settings().gain_object()
+    if kind == "ideal":
+        new = ideal_order(items(), gain)
+    elif kind == "worst":
+        new = worst_order(items(), gain)
+    elif kind == "shuffle":
+        st.session_state["pg_shuffles"] += 1
+        new = shuffled(items(), seed=st.session_state["pg_shuffles"])
+    else:
+        load_preset_named(st.session_state["pg_preset"])
+        return
+    _set_items(new, t(f"playground.change.{kind}"))
+
+
+def load_preset_named(name: str) -> None:
+    st.session_state["pg_preset_choice"] = name
+    load_preset()
+
+
+def on_table_edit(editor_key: str) -> None:
+    """Labels and grades typed into the table, or rows added and deleted."""
+    t = Translator(st.session_state["lang"])
+    try:
+        new = apply_table_edits(items(), st.session_state[editor_key], st.session_state["pg_top"])
+    except ValueError as err:
+        st.session_state["pg_error"] = t("playground.rejected", message=sentence(str(err)))
+        st.session_state["pg_editor_version"] += 1
+        return
+    _set_items(new, t("playground.change.table"))
+
+
+def on_grades_typed() -> None:
+    """Grades typed as text ("3, 2, 0") replace the list's grades in order; labels are kept or made up."""
+    t = Translator(st.session_state["lang"])
+    try:
+        new = grades_from_text(items(), st.session_state[GRADES_TEXT_KEY], st.session_state["pg_top"])
+    except ValueError as err:
+        st.session_state["pg_error"] = t("playground.rejected", message=sentence(str(err)))
+        return
+    _set_items(new, t("playground.change.typed"))
+
+
+def on_extra_edit(editor_key: str) -> None:
+    """Judged items that were not retrieved, edited in the pool table."""
+    t = Translator(st.session_state["lang"])
+    try:
+        extra = apply_table_edits(st.session_state["pg_extra"], st.session_state[editor_key],
+                                  st.session_state["pg_top"], allow_empty=True)
+    except ValueError as err:
+        st.session_state["pg_error"] = t("playground.rejected", message=sentence(str(err)))
+    else:
+        taken = {it.id for it in items()}
+        base = max(taken | {0}) + 1000  # ids of the pool never collide with the list's
+        st.session_state["pg_extra"] = [Item(it.id if it.id not in taken else base + i, it.label, it.grade)
+                                        for i, it in enumerate(extra)]
+        st.session_state["pg_error"] = None
+    st.session_state["pg_editor_version"] += 1
+
+
+def on_top_change() -> None:
+    """A new top grade, unless an item already has a higher grade."""
+    t = Translator(st.session_state["lang"])
+    new_top = int(st.session_state["_w_pg_top_input"])
+    highest = max((it.grade for it in items() + list(st.session_state["pg_extra"])), default=0)
+    if highest > new_top:
+        st.session_state["pg_error"] = t("playground.top_too_low", top=new_top, grade=grade_text(highest))
+        return
+    st.session_state["pg_top"] = new_top
+    st.session_state["pg_error"] = None
+
+
+# --- drawing -----------------------------------------------------------------------------------
+
+def render_settings(t: Translator) -> None:
+    """The sidebar: k, gain, discount, ideal, top grade."""
+    n = len(items())
+    st.session_state["pg_k"] = max(1, min(int(st.session_state["pg_k"]), n))
+    with st.sidebar:
+        st.header(t("playground.settings"))
+        if n > 1:
+            st.slider(t("playground.k"), min_value=1, max_value=n, help=t("playground.k_help"), **bind("pg_k"))
+        else:
+            st.caption(t("playground.k_single"))
+        gain_names = GAINS.names()
+        st.selectbox(t("playground.gain"), gain_names, format_func=lambda name: t.entry("gain", GAINS[name], "label"),
+                     **bind("pg_gain"))
+        st.caption(t.entry("gain", GAINS[st.session_state["pg_gain"]], "description"))
+        if st.session_state["pg_gain"] == "custom":
+            render_custom_gain(t)
+        st.selectbox(t("playground.discount"), DISCOUNTS.names(),
+                     format_func=lambda name: t.entry("discount", DISCOUNTS[name], "label"), **bind("pg_discount"))
+        st.caption(t.entry("discount", DISCOUNTS[st.session_state["pg_discount"]], "description"))
+        if "base" in DISCOUNTS[st.session_state["pg_discount"]].params:
+            st.number_input(t("playground.jk_base"), min_value=1.1, max_value=20.0, step=1.0, **bind("pg_jk_base"))
+        st.radio(t("playground.ideal"), IDEALS, format_func=lambda name: t(f"playground.ideal.{name}"),
+                 **bind("pg_ideal"))
+        st.session_state["_w_pg_top_input"] = st.session_state["pg_top"]
+        st.number_input(t("playground.top"), min_value=1, max_value=MAX_TOP_GRADE, step=1,
+                        key="_w_pg_top_input", on_change=on_top_change)
+
+
+def render_custom_gain(t: Translator) -> None:
+    """One number per grade: the gain that grade is worth."""
+    top = st.session_state["pg_top"]
+    mapping = dict(st.session_state["pg_gain_map"])
+    cols = st.columns(min(top + 1, 4))
+    for g in range(top + 1):
+        key = f"_w_pg_gain_{g}"
+        st.session_state[key] = float(mapping.get(g, g))
+        cols[g % len(cols)].number_input(t("playground.gain_for", grade=g), step=1.0, key=key,
+                                         on_change=_store_custom_gain, args=(g, key))
+
+
+def _store_custom_gain(grade: int, key: str) -> None:
+    mapping = dict(st.session_state["pg_gain_map"])
+    mapping[grade] = float(st.session_state[key])
+    st.session_state["pg_gain_map"] = mapping
+
+
+def render_presets(t: Translator) -> None:
+    names = PRESETS.names()
+    left, right = st.columns([4, 1], vertical_alignment="bottom")
+    left.selectbox(t("playground.preset"), names, format_func=lambda name: t.entry("preset", PRESETS[name], "label"),
+                   **bind("pg_preset_choice"))
+    right.button(t("playground.load"), on_click=load_preset, width="stretch", key="btn_load_preset")
+    st.caption(t.entry("preset", PRESETS[st.session_state["pg_preset_choice"]], "description"))
+
+
+def render_list(t: Translator, k: int) -> None:
+    """The sortable list and the one-click orderings."""
+    top = st.session_state["pg_top"]
+    sortable_list(items(), key=LIST_KEY, k=k, top=top, texts=t.group("sortable"), on_action=on_list_action,
+                  large=st.session_state["presenter"])
+    cols = st.columns(2) + st.columns(2)
+    for col, kind in zip(cols, ("ideal", "worst", "shuffle", "reset")):
+        col.button(t(f"playground.order.{kind}"), on_click=reorder, args=(kind,), width="stretch", key=f"btn_order_{kind}")
+
+
+def render_error() -> None:
+    if st.session_state["pg_error"]:
+        st.error(st.session_state["pg_error"], icon="⚠️")
+
+
+def render_headline(t: Translator, settings: Settings) -> None:
+    """NDCG@k with the change the last edit caused, and DCG@k and IDCG@k beside it."""
+    now = score(items(), settings)
+    last = st.session_state["pg_last"]
+    delta = None
+    if last and last.get("before"):
+        before = score(last["before"], Settings(**{**settings.__dict__, "k": settings.cutoff(len(last["before"]))}))
+        delta = f"{now.ndcg - before.ndcg:+.4f}"
+    a, b, c = st.columns(3)
+    a.metric(t("playground.ndcg_at", k=now.k), metric_text(now.ndcg), delta=delta)
+    b.metric(t("playground.dcg_at", k=now.k), metric_text(now.dcg))
+    c.metric(t("playground.idcg_at", k=now.k), metric_text(now.idcg))
+    if last and last.get("text"):
+        st.caption(t("playground.after", delta=delta, change=last["text"]))
+    if now.idcg == 0:
+        st.info(t("playground.zero_idcg"))
+
+
+def render_charts(t: Translator, frame: pd.DataFrame, settings: Settings) -> None:
+    """Per-position terms and the running sums, side by side."""
+    top = st.session_state["pg_top"]
+    texts = t.group("chart")
+    left, right = st.columns(2, gap="large")
+    with left:
+        st.markdown(f"**{t('playground.chart.contribution')}**")
+        st.altair_chart(charts.contribution_chart(frame, top, texts), width="stretch")
+        st.caption(t("playground.chart.contribution_alt"))
+    with right:
+        st.markdown(f"**{t('playground.chart.cumulative')}**")
+        st.altair_chart(charts.cumulative_chart(frame, settings.k, texts), width="stretch")
+        st.caption(t("playground.chart.cumulative_alt", k=settings.k))
+
+
+def render_order_charts(t: Translator, frame: pd.DataFrame, settings: Settings) -> None:
+    """The order beside the ideal one, and NDCG at every k (next to the list, so moves show at once)."""
+    texts = t.group("chart")
+    st.markdown(f"**{t('playground.chart.order')}**")
+    st.altair_chart(charts.order_chart(frame, st.session_state["pg_top"], texts), width="stretch")
+    st.caption(t("playground.chart.order_alt"))
+    st.markdown(f"**{t('playground.chart.every_k')}**")
+    st.altair_chart(charts.ndcg_by_k_chart(ndcg_for_every_k(items(), settings), settings.k, texts), width="stretch")
+    st.caption(t("playground.chart.every_k_alt"))
+
+
+TABLE = ("position", "item", "grade", "term", "cumulative_dcg", "ideal_grade", "cumulative_idcg", "ndcg")
+
+
+def render_breakdown(t: Translator, frame: pd.DataFrame) -> None:
+    """Every term written out; positions after k greyed."""
+    shown = frame[list(TABLE)].rename(columns={c: t(f"table.{c}") for c in TABLE})
+    grey = [not inside for inside in frame["in_top_k"]]
+
+    def style_row(row: pd.Series) -> list[str]:
+        return ["color: #9a9a9a; background-color: #f4f4f4" if grey[row.name] else "" for _ in row]
+
+    styled = shown.style.apply(style_row, axis=1).format(
+        {t("table.cumulative_dcg"): "{:.4f}", t("table.cumulative_idcg"): "{:.4f}", t("table.ndcg"): "{:.4f}",
+         t("table.grade"): "{:g}", t("table.ideal_grade"): lambda v: "" if pd.isna(v) else f"{v:g}"}
+    )
+    st.dataframe(styled, hide_index=True, width="stretch", key="pg_breakdown")
+
+
+def render_editor(t: Translator) -> None:
+    """Labels and grades as a table: edit, add and delete rows."""
+    version = st.session_state["pg_editor_version"]
+    with st.expander(t("playground.edit"), expanded=bool(st.session_state["pg_error"])):
+        st.caption(t("playground.edit_help", top=st.session_state["pg_top"], max=MAX_ITEMS))
+        st.session_state[GRADES_TEXT_KEY] = ", ".join(grade_text(it.grade) for it in items())
+        st.text_input(t("playground.grades_text"), key=GRADES_TEXT_KEY, on_change=on_grades_typed,
+                      help=t("playground.grades_text_help", top=st.session_state["pg_top"]))
+        key = f"pg_editor_{version}"
+        st.data_editor(
+            pd.DataFrame(table_rows(items()), columns=[LABEL, GRADE]),
+            key=key,
+            num_rows="dynamic",
+            hide_index=True,
+            width="stretch",
+            column_config={
+                LABEL: st.column_config.TextColumn(t("playground.col.label"), required=True),
+                GRADE: st.column_config.TextColumn(t("playground.col.grade", top=st.session_state["pg_top"]),
+                                                   required=True),
+            },
+            on_change=on_table_edit,
+            args=(key,),
+        )
+    if st.session_state["pg_ideal"] == "pool":
+        with st.expander(t("playground.pool"), expanded=True):
+            st.caption(t("playground.pool_help"))
+            pool_key = f"pg_pool_{version}"
+            st.data_editor(
+                pd.DataFrame(table_rows(st.session_state["pg_extra"]), columns=[LABEL, GRADE]),
+                key=pool_key,
+                num_rows="dynamic",
+                hide_index=True,
+                width="stretch",
+                column_config={
+                    LABEL: st.column_config.TextColumn(t("playground.col.label")),
+                    GRADE: st.column_config.TextColumn(t("playground.col.grade", top=st.session_state["pg_top"])),
+                },
+                on_change=on_extra_edit,
+                args=(pool_key,),
+            )
+
+
+def render_page(t: Translator) -> None:
+    """The whole Playground, top to bottom."""
+    st.title(t("playground.title"))
+    st.caption(t("playground.intro"))
+    render_settings(t)
+    try:
+        settings = current_settings()
+    except ValueError as err:
+        st.error(t("playground.bad_settings", message=sentence(str(err))))
+        return
+    render_presets(t)
+    frame = list_breakdown(items(), settings)
+    left, right = st.columns([1, 1], gap="large")
+    with left:
+        render_error()
+        render_list(t, settings.k)
+        render_editor(t)
+    with right:
+        render_headline(t, settings)
+        render_order_charts(t, frame, settings)
+    render_charts(t, frame, settings)
+    st.markdown(f"**{t('playground.table')}**")
+    render_breakdown(t, frame)

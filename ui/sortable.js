@@ -1,0 +1,189 @@
+// NDCG Lab's sortable list: drag with the pointer, Alt+Arrow keys on a focused row, or the up/down buttons.
+// The server holds the order. Every move is sent as one trigger {type: "move", id, to}; the list is
+// redrawn from the data the server sends back, so a change made from code always wins.
+// Labels are set with textContent, never innerHTML: a label is the learner's text, not markup.
+
+function fill(template, values) {
+  return template.replace(/\{(\w+)\}/g, (_, name) => (name in values ? String(values[name]) : ""));
+}
+
+function el(tag, className, attrs) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  for (const [name, value] of Object.entries(attrs || {})) node.setAttribute(name, value);
+  return node;
+}
+
+function button(className, text, label) {
+  const b = el("button", className, { type: "button", "aria-label": label, title: label });
+  b.textContent = text;
+  return b;
+}
+
+function renderRow(item, index, data) {
+  const t = data.texts;
+  const n = data.items.length;
+  const row = el("li", "row" + (index < data.k ? "" : " beyond-k"), {
+    tabindex: "0",
+    "data-id": String(item.id),
+    "aria-label": fill(t.row, { label: item.label, grade: item.grade, position: index + 1, n }),
+  });
+  const handle = el("span", "handle", { "aria-hidden": "true" });
+  handle.textContent = "⠿";
+  const pos = el("span", "pos", { "aria-hidden": "true" });
+  pos.textContent = String(index + 1);
+  const label = el("span", "label");
+  label.textContent = item.label;
+  const grade = el("select", "grade", { "aria-label": fill(t.grade, { label: item.label }) });
+  for (let g = 0; g <= data.top; g += 1) {
+    const option = el("option", "", { value: String(g) });
+    option.textContent = String(g);
+    if (Number(item.grade) === g) option.selected = true;
+    grade.appendChild(option);
+  }
+  if (!Number.isInteger(Number(item.grade)) || Number(item.grade) > data.top) {
+    const option = el("option", "", { value: String(item.grade) });
+    option.textContent = String(item.grade);
+    option.selected = true;
+    grade.appendChild(option);
+  }
+  grade.style.background = item.color;
+  grade.style.color = item.text_color;
+  const up = button("up", "▲", fill(t.up, { label: item.label }));
+  const down = button("down", "▼", fill(t.down, { label: item.label }));
+  up.disabled = index === 0;
+  down.disabled = index === n - 1;
+  const remove = button("remove", "✕", fill(t.remove, { label: item.label }));
+  remove.disabled = n <= 1;
+  row.append(handle, pos, label, grade, up, down, remove);
+  return row;
+}
+
+function rowsOf(list) {
+  return Array.from(list.querySelectorAll(":scope > li.row"));
+}
+
+function announce(root, text) {
+  const live = root.querySelector(".live");
+  live.textContent = "";
+  // A fresh text node each time, so screen readers repeat an identical message.
+  window.setTimeout(() => { live.textContent = text; }, 30);
+}
+
+export default function (component) {
+  const { data, parentElement, setTriggerValue } = component;
+  const root = parentElement.querySelector(".ndcg-sortable");
+  const list = root.querySelector("ol");
+  root.querySelector(".hint").textContent = data.texts.hint;
+  list.setAttribute("aria-label", data.texts.list);
+  root.classList.toggle("large", Boolean(data.large));
+
+  if (root._cleanup) root._cleanup();
+  const send = (payload) => setTriggerValue("action", { ...payload, nonce: Date.now() + Math.random() });
+  // Keep keyboard focus on the same item across the redraw, but only if it was in the list:
+  // a rerun caused by another widget must not pull focus away from it.
+  const active = root.getRootNode().activeElement;
+  const focusRow = active && list.contains(active) ? active.closest("li.row") : null;
+  const focusClass = focusRow && active !== focusRow ? active.className : null;
+  list.replaceChildren(...data.items.map((item, i) => renderRow(item, i, data)));
+  if (focusRow) {
+    const again = list.querySelector(`li.row[data-id="${focusRow.dataset.id}"]`);
+    const target = again && focusClass ? again.querySelector("." + focusClass.split(" ")[0]) : again;
+    if (target && !target.disabled) target.focus();
+    else if (again) again.focus();
+  }
+
+  function moveTo(row, to, via) {
+    const rows = rowsOf(list);
+    const from = rows.indexOf(row);
+    if (from < 0 || to < 0 || to >= rows.length || to === from) return;
+    // Show the new order at once; the server's redraw follows with every number updated.
+    const ref = to > from ? rows[to].nextSibling : rows[to];
+    list.insertBefore(row, ref);
+    const label = row.querySelector(".label").textContent;
+    announce(root, fill(data.texts.moved, { label, position: to + 1, n: rows.length }));
+    send({ type: "move", id: Number(row.dataset.id), to, via });
+  }
+
+  function onKeyDown(event) {
+    const row = event.target.closest ? event.target.closest("li.row") : null;
+    if (!row || event.target !== row || !event.altKey) return;
+    const from = rowsOf(list).indexOf(row);
+    const last = rowsOf(list).length - 1;
+    const to = { ArrowUp: from - 1, ArrowDown: from + 1, Home: 0, End: last }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    moveTo(row, Math.max(0, Math.min(last, to)), "keyboard");
+    row.focus();
+  }
+
+  function onClick(event) {
+    const b = event.target.closest ? event.target.closest("button") : null;
+    if (!b || b.disabled) return;
+    const row = b.closest("li.row");
+    const from = rowsOf(list).indexOf(row);
+    if (b.classList.contains("up")) moveTo(row, from - 1, "button");
+    else if (b.classList.contains("down")) moveTo(row, from + 1, "button");
+    else if (b.classList.contains("remove")) send({ type: "remove", id: Number(row.dataset.id) });
+  }
+
+  function onChange(event) {
+    if (!event.target.classList.contains("grade")) return;
+    const row = event.target.closest("li.row");
+    send({ type: "grade", id: Number(row.dataset.id), grade: Number(event.target.value) });
+  }
+
+  let drag = null;
+
+  function onPointerDown(event) {
+    const row = event.target.closest ? event.target.closest("li.row") : null;
+    if (!row || event.button !== 0 || event.target.closest("button, select")) return;
+    event.preventDefault();
+    drag = { row, from: rowsOf(list).indexOf(row) };
+    row.classList.add("dragging");
+    window.addEventListener("pointermove", onPointerMove);
+    window.addEventListener("pointerup", onPointerUp, { once: true });
+  }
+
+  function onPointerMove(event) {
+    if (!drag) return;
+    const others = rowsOf(list).filter((r) => r !== drag.row);
+    let before = null;
+    for (const r of others) {
+      const box = r.getBoundingClientRect();
+      if (event.clientY < box.top + box.height / 2) { before = r; break; }
+    }
+    if (drag.row.nextSibling !== before) list.insertBefore(drag.row, before);
+    const box = list.getBoundingClientRect();
+    if (event.clientY < box.top + 24) list.scrollBy(0, -12);
+    else if (event.clientY > box.bottom - 24) list.scrollBy(0, 12);
+  }
+
+  function onPointerUp() {
+    window.removeEventListener("pointermove", onPointerMove);
+    if (!drag) return;
+    const { row, from } = drag;
+    drag = null;
+    row.classList.remove("dragging");
+    const to = rowsOf(list).indexOf(row);
+    if (to === from) return;
+    const label = row.querySelector(".label").textContent;
+    announce(root, fill(data.texts.moved, { label, position: to + 1, n: rowsOf(list).length }));
+    send({ type: "move", id: Number(row.dataset.id), to, via: "drag" });
+  }
+
+  list.addEventListener("keydown", onKeyDown);
+  list.addEventListener("click", onClick);
+  list.addEventListener("change", onChange);
+  list.addEventListener("pointerdown", onPointerDown);
+  const cleanup = () => {
+    list.removeEventListener("keydown", onKeyDown);
+    list.removeEventListener("click", onClick);
+    list.removeEventListener("change", onChange);
+    list.removeEventListener("pointerdown", onPointerDown);
+    window.removeEventListener("pointermove", onPointerMove);
+    root._cleanup = null;
+  };
+  root._cleanup = cleanup;
+  return cleanup;
+}

@@ -1,0 +1,94 @@
+"""The Playground's sortable list, a small ``st.components.v2`` component (no iframe).
+
+Why our own rather than a package: the learner needs three equal ways to move an item
+(pointer drag, Alt+Arrow keys on a focused row, labelled up/down buttons), the order must
+be held by the server so that "Ideal order", "Reset" and presets always win over what the
+browser shows, and a label must stay text. streamlit-sortables overwrites reorders made
+from code unless its key changes, and streamlit-dnd has no keyboard support. The component
+only reports actions (move, grade, remove); ``apply_action`` turns them into a new list,
+through ``ndcg_core.ranked_list.move`` like every other reordering.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from ndcg_core.ranked_list import Item, check_grade, index_of, move, with_grade, without
+from ui.charts import grade_color, grade_text_color
+
+_HERE = Path(__file__).parent
+_HTML = '<div class="ndcg-sortable"><p class="hint"></p><ol></ol><div class="live" aria-live="polite"></div></div>'
+
+_component = st.components.v2.component(
+    "ndcg_lab.sortable_list",
+    html=_HTML,
+    css=(_HERE / "sortable.css").read_text(encoding="utf-8"),
+    js=(_HERE / "sortable.js").read_text(encoding="utf-8"),
+)
+
+
+def component_data(items: Sequence[Item], k: int, top: int, texts: Mapping[str, str], large: bool = False) -> dict:
+    """What the browser needs to draw the list (JSON)."""
+    return {
+        "items": [
+            {
+                "id": it.id,
+                "label": it.label,
+                "grade": int(it.grade) if float(it.grade).is_integer() else it.grade,
+                "color": grade_color(it.grade, top),
+                "text_color": grade_text_color(it.grade, top),
+            }
+            for it in items
+        ],
+        "k": k,
+        "top": top,
+        "texts": dict(texts),
+        "large": large,
+    }
+
+
+def sortable_list(
+    items: Sequence[Item],
+    *,
+    key: str,
+    k: int,
+    top: int,
+    texts: Mapping[str, str],
+    on_action: Callable[[], None],
+    large: bool = False,
+) -> Any:
+    """Draw the list; ``on_action`` runs (before the rerun) when the learner moves, regrades or removes."""
+    return _component(
+        key=key,
+        data=component_data(items, k, top, texts, large),
+        on_action_change=on_action,
+    )
+
+
+def apply_action(items: Sequence[Item], action: Any, top: int) -> tuple[list[Item], tuple[int, int] | None]:
+    """The list after one action from the component, and (from, to) if it was a move.
+
+    A ``ValueError`` for anything malformed: the action comes from the browser, so it is input.
+    """
+    if not isinstance(action, Mapping):
+        raise ValueError(f"the list sent {action!r}, not an action")
+    kind = action.get("type")
+    item_id = action.get("id")
+    if kind == "move":
+        to = action.get("to")
+        if isinstance(to, float) and to.is_integer():
+            to = int(to)
+        source = index_of(items, item_id)
+        return move(items, source, to), (source, to)
+    if kind == "grade":
+        index_of(items, item_id)
+        return with_grade(items, item_id, check_grade(action.get("grade"), top, "the new grade")), None
+    if kind == "remove":
+        if len(items) <= 1:
+            raise ValueError("the list needs at least one item")
+        return without(items, item_id), None
+    raise ValueError(f"unknown action {kind!r}")

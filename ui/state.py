@@ -1,0 +1,74 @@
+"""Session state: every key the app keeps is created here, from one table of defaults.
+
+Widgets never own a value. Each value lives under its own key and a widget is bound to it
+through ``bind``: the widget is given the stored value before it is drawn, and copies the
+learner's change back. So a change made from code (ideal order, reset, a preset, a link)
+always wins over a widget's stale value, and values survive a visit to another page
+(Streamlit drops the state of widgets a page does not draw).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+from ndcg_core.ranked_list import PRESETS, default_k
+from ui.i18n import DEFAULT_LANGUAGE
+
+DEFAULT_PRESET = "five"
+WIDGET_PREFIX = "_w_"
+
+
+def _playground_defaults() -> dict[str, Any]:
+    preset = PRESETS.build(DEFAULT_PRESET)
+    items = preset.items()
+    return {
+        "pg_items": items,
+        "pg_extra": preset.extra_items(),
+        "pg_preset": DEFAULT_PRESET,
+        "pg_preset_choice": DEFAULT_PRESET,
+        "pg_k": preset.k or default_k(len(items)),
+        "pg_top": preset.top_grade,
+        "pg_gain": "linear",
+        "pg_gain_map": {},
+        "pg_discount": "log2",
+        "pg_jk_base": 2.0,
+        "pg_ideal": preset.ideal,
+        "pg_last": None,  # {"text": ..., "before": [Item, ...]}: the last change, for the headline's delta
+        "pg_error": None,  # a message about the last rejected edit
+        "pg_editor_version": 0,  # bumped to redraw the data editors from the stored list
+        "pg_shuffles": 0,
+    }
+
+
+def defaults() -> dict[str, Any]:
+    """Every state key and its starting value."""
+    return {"lang": DEFAULT_LANGUAGE, "presenter": False, **_playground_defaults()}
+
+
+def init_state() -> None:
+    """Create any missing key with its default (called at the top of every page)."""
+    for key, value in defaults().items():
+        if key not in st.session_state:
+            st.session_state[key] = value
+
+
+def reset_playground() -> None:
+    """Every Playground key back to its default."""
+    for key, value in _playground_defaults().items():
+        st.session_state[key] = value
+
+
+def _copy_back(widget_key: str, key: str, after: Callable[[], None] | None) -> None:
+    st.session_state[key] = st.session_state[widget_key]
+    if after is not None:
+        after()
+
+
+def bind(key: str, after: Callable[[], None] | None = None) -> dict[str, Any]:
+    """Keyword arguments that bind a widget to the stored value ``key`` (see the module docstring)."""
+    widget_key = WIDGET_PREFIX + key
+    st.session_state[widget_key] = st.session_state[key]
+    return {"key": widget_key, "on_change": _copy_back, "args": (widget_key, key, after)}
