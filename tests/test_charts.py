@@ -105,3 +105,47 @@ def test_pool_ideal_longer_than_the_list_and_fractional_grades_draw():
         chart.to_dict()  # validates against the Vega-Lite schema
     scale = charts.grade_scale([2.5], 3).to_dict()
     assert "2.5" in scale["domain"]
+
+
+def resolved(spec):
+    """The spec with every named dataset put in place, so specs with different dataset names compare."""
+    datasets = spec.get("datasets", {})
+
+    def walk(node):
+        if isinstance(node, dict):
+            if set(node) == {"name"} and node["name"] in datasets:
+                return datasets[node["name"]]
+            out = {k: walk(v) for k, v in node.items() if k != "datasets"}
+            if isinstance(out.get("name"), str):
+                out["name"] = re.sub(r"_\d+$", "", out["name"])
+            return out
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    return walk(spec)
+
+
+@pytest.mark.parametrize("kind", ["contribution", "cumulative", "order", "every_k"])
+def test_the_pages_fast_spec_is_the_altair_chart(kind):
+    items, frame = frame_of([3, 2, 3, 0, 1, 2], k=4)
+    every = ndcg_for_every_k(items, Settings())
+    altair_spec = {
+        "contribution": lambda: charts.contribution_chart(frame, 3),
+        "cumulative": lambda: charts.cumulative_chart(frame, 4),
+        "order": lambda: charts.order_chart(frame, 3),
+        "every_k": lambda: charts.ndcg_by_k_chart(every, 4),
+    }[kind]().to_dict()
+    fast = charts.chart_spec(kind, frame, top=3, k=4, every_k=every)
+    assert _same(resolved(fast), resolved(altair_spec))
+
+
+def _same(a, b):
+    """Equal, with floats equal to 1e-12 (the page's JSON and Altair's may round the last bit apart)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) or isinstance(b, float):
+        return a == pytest.approx(b, rel=1e-12, abs=1e-12)
+    return a == b

@@ -1,14 +1,18 @@
 """Altair charts of a ranked list, all drawn from ``ndcg_core.breakdown``'s frame.
 
 Each chart is one base chart plus named layers, so tests can find a layer by name in
-``to_dict()``. One colour per grade is used everywhere (charts and the sortable list):
+``to_dict()``. Building an Altair chart costs tens of milliseconds, too slow to redo after
+every drag, so the page uses ``chart_spec``: the same layers built once per setting over
+named datasets (cached), with this list's rows put in as data. A test checks both agree. One colour per grade is used everywhere (charts and the sortable list):
 grey for 0, then viridis from light to dark as the grade rises, which stays ordered for
 the common kinds of colour blindness and in greyscale; the grade is also written as text.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import json
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 
 import altair as alt
 import pandas as pd
@@ -77,21 +81,30 @@ def _texts(texts: Mapping[str, str] | None) -> dict[str, str]:
     return {**DEFAULT_TEXTS, **(texts or {})}
 
 
-def _with_grade_keys(frame: pd.DataFrame) -> pd.DataFrame:
-    out = frame.copy()
-    out["grade_key"] = [_grade_key(g) for g in out["grade"]]
-    out["ideal_grade_key"] = ["" if pd.isna(g) else _grade_key(g) for g in out["ideal_grade"]]
-    return out
+ROWS, CUTOFF = "rows", "cutoff"
 
 
-def contribution_chart(frame: pd.DataFrame, top: float, texts: Mapping[str, str] | None = None) -> alt.LayerChart:
-    """Per position: the gain (pale bar), the DCG contribution (solid bar), the discount factor (line)."""
-    t = _texts(texts)
-    data = _with_grade_keys(frame)
-    color = alt.Color("grade_key:O", scale=grade_scale(frame["grade"], top), title=t["grade"],
+def _grade_keys(values: Sequence[float]) -> list[str]:
+    return ["" if pd.isna(g) else _grade_key(g) for g in values]
+
+
+def _source(data: pd.DataFrame | str) -> pd.DataFrame | alt.NamedData:
+    return alt.NamedData(data) if isinstance(data, str) else data
+
+
+# --- per position: gain, discount, contribution ------------------------------------------------
+
+def contribution_rows(frame: pd.DataFrame) -> pd.DataFrame:
+    rows = frame[["position", "item", "grade", "gain", "discount", "contribution", "in_top_k"]].copy()
+    rows["grade_key"] = _grade_keys(frame["grade"])
+    return rows
+
+
+def _contribution_layers(rows: pd.DataFrame | str, top: float, domain: tuple[float, ...], t: dict) -> alt.LayerChart:
+    color = alt.Color("grade_key:O", scale=grade_scale(domain, top), title=t["grade"],
                       legend=alt.Legend(symbolOpacity=1))
     inside = alt.condition("datum.in_top_k", alt.value(1.0), alt.value(0.3))
-    base = alt.Chart(data).encode(
+    base = alt.Chart(_source(rows)).encode(
         x=alt.X("position:O", title=t["position"], axis=alt.Axis(labelAngle=0)),
         tooltip=[
             alt.Tooltip("position:O", title=t["position"]),
@@ -114,81 +127,106 @@ def contribution_chart(frame: pd.DataFrame, top: float, texts: Mapping[str, str]
     discount = base.mark_line(point=True, color="#222222", strokeDash=[4, 3]).encode(
         y=alt.Y("discount:Q", title=t["discount"], scale=alt.Scale(domain=[0, 1]))
     ).properties(name="discount")
-    return alt.layer(alt.layer(gain, contribution, labels).properties(name="bars"), discount).resolve_scale(y="independent").properties(
-        height=260, width="container"
-    )
+    bars = alt.layer(gain, contribution, labels).properties(name="bars")
+    return alt.layer(bars, discount).resolve_scale(y="independent").properties(height=260, width="container")
 
 
-def cumulative_chart(frame: pd.DataFrame, k: int, texts: Mapping[str, str] | None = None) -> alt.LayerChart:
-    """Cumulative DCG of this order against the ideal's, over the positions, with k marked."""
-    t = _texts(texts)
-    long = pd.concat(
+def contribution_chart(frame: pd.DataFrame, top: float, texts: Mapping[str, str] | None = None) -> alt.LayerChart:
+    """Per position: the gain (pale bar), the DCG contribution (solid bar), the discount factor (line)."""
+    return _contribution_layers(contribution_rows(frame), top, _domain(frame["grade"]), _texts(texts))
+
+
+# --- cumulative DCG against the ideal ------------------------------------------------------------
+
+def cumulative_rows(frame: pd.DataFrame, t: Mapping[str, str]) -> pd.DataFrame:
+    return pd.concat(
         [
             pd.DataFrame({"position": frame["position"], "value": frame["cumulative_dcg"], "series": t["this_order"]}),
             pd.DataFrame({"position": frame["position"], "value": frame["cumulative_idcg"], "series": t["ideal_order"]}),
         ],
         ignore_index=True,
     )
-    base = alt.Chart(long).encode(
+
+
+def cutoff_rows(k: int, t: Mapping[str, str]) -> pd.DataFrame:
+    return pd.DataFrame({"k": [k], "label": [f"{t['k']} = {k}"]})
+
+
+def _cumulative_layers(rows: pd.DataFrame | str, cutoff: pd.DataFrame | str, t: dict) -> alt.LayerChart:
+    series = [t["this_order"], t["ideal_order"]]
+    base = alt.Chart(_source(rows)).encode(
         x=alt.X("position:Q", title=t["position"], axis=alt.Axis(tickMinStep=1, format="d")),
         y=alt.Y("value:Q", title=t["cumulative"]),
-        color=alt.Color(
-            "series:N", title=t["series"], scale=alt.Scale(domain=[t["this_order"], t["ideal_order"]], range=["#0b63ce", "#e66100"])
-        ),
-        strokeDash=alt.StrokeDash(
-            "series:N", scale=alt.Scale(domain=[t["this_order"], t["ideal_order"]], range=[[1, 0], [6, 4]]), legend=None
-        ),
+        color=alt.Color("series:N", title=t["series"], scale=alt.Scale(domain=series, range=["#0b63ce", "#e66100"])),
+        strokeDash=alt.StrokeDash("series:N", scale=alt.Scale(domain=series, range=[[1, 0], [6, 4]]), legend=None),
         tooltip=[alt.Tooltip("series:N", title=t["series"]), alt.Tooltip("position:Q", title=t["position"]),
                  alt.Tooltip("value:Q", title=t["cumulative"], format=".3f")],
     )
     lines = base.mark_line(point=True).properties(name="lines")
-    cutoff = alt.Chart(pd.DataFrame({"k": [k], "label": [f"{t['k']} = {k}"]})).encode(x="k:Q")
-    rule = cutoff.mark_rule(color="#b00020", strokeWidth=2).properties(name="k_rule")
-    label = cutoff.mark_text(align="left", dx=4, dy=-6, color="#b00020", fontWeight="bold").encode(
+    marker = alt.Chart(_source(cutoff)).encode(x="k:Q")
+    rule = marker.mark_rule(color="#b00020", strokeWidth=2).properties(name="k_rule")
+    label = marker.mark_text(align="left", dx=4, dy=-6, color="#b00020", fontWeight="bold").encode(
         text="label:N", y=alt.value(8)
     ).properties(name="k_label")
     return alt.layer(lines, rule, label).properties(height=260, width="container")
 
 
-def order_chart(frame: pd.DataFrame, top: float, texts: Mapping[str, str] | None = None) -> alt.LayerChart:
-    """The current order beside the ideal order: one tile per position, coloured and labelled by grade."""
+def cumulative_chart(frame: pd.DataFrame, k: int, texts: Mapping[str, str] | None = None) -> alt.LayerChart:
+    """Cumulative DCG of this order against the ideal's, over the positions, with k marked."""
     t = _texts(texts)
-    data = _with_grade_keys(frame)
+    return _cumulative_layers(cumulative_rows(frame, t), cutoff_rows(k, t), t)
+
+
+# --- this order beside the ideal order -----------------------------------------------------------
+
+def order_rows(frame: pd.DataFrame, t: Mapping[str, str]) -> pd.DataFrame:
     rows = pd.concat(
         [
-            pd.DataFrame({"position": data["position"], "row": t["this_order"], "grade_key": data["grade_key"],
-                          "item": data["item"], "in_top_k": data["in_top_k"]}),
-            pd.DataFrame({"position": data["position"], "row": t["ideal_order"], "grade_key": data["ideal_grade_key"],
-                          "item": "", "in_top_k": data["in_top_k"]}),
+            pd.DataFrame({"position": frame["position"], "row": t["this_order"], "grade_key": _grade_keys(frame["grade"]),
+                          "item": frame["item"], "in_top_k": frame["in_top_k"]}),
+            pd.DataFrame({"position": frame["position"], "row": t["ideal_order"],
+                          "grade_key": _grade_keys(frame["ideal_grade"]), "item": "", "in_top_k": frame["in_top_k"]}),
         ],
         ignore_index=True,
     )
-    rows = rows[rows["grade_key"] != ""]
-    grades = [float(g) for g in rows["grade_key"]]
-    base = alt.Chart(rows).encode(
+    return rows[rows["grade_key"] != ""].reset_index(drop=True)
+
+
+def _order_layers(rows: pd.DataFrame | str, top: float, domain: tuple[float, ...], t: dict) -> alt.LayerChart:
+    base = alt.Chart(_source(rows)).encode(
         x=alt.X("position:O", title=t["position"], axis=alt.Axis(labelAngle=0)),
         y=alt.Y("row:N", title=None, sort=[t["this_order"], t["ideal_order"]]),
         tooltip=[alt.Tooltip("row:N", title=t["series"]), alt.Tooltip("position:O", title=t["position"]),
                  alt.Tooltip("item:N", title=t["item"]), alt.Tooltip("grade_key:N", title=t["grade"])],
     )
     tiles = base.mark_rect(stroke="white", strokeWidth=2).encode(
-        color=alt.Color("grade_key:O", scale=grade_scale(grades, top), legend=None),
+        color=alt.Color("grade_key:O", scale=grade_scale(domain, top), legend=None),
         opacity=alt.condition("datum.in_top_k", alt.value(1.0), alt.value(0.35)),
     ).properties(name="tiles")
-    text_color = alt.condition(
-        alt.FieldOneOfPredicate(field="grade_key", oneOf=[_grade_key(g) for g in set(grades) if grade_text_color(g, top) == "#ffffff"]),
-        alt.value("#ffffff"), alt.value("#000000"),
-    )
-    labels = base.mark_text(fontWeight="bold").encode(text="grade_key:N", color=text_color).properties(name="grade_labels")
+    light_text = [_grade_key(g) for g in domain if grade_text_color(g, top) == "#ffffff"]
+    text_color = alt.condition(alt.FieldOneOfPredicate(field="grade_key", oneOf=light_text),
+                               alt.value("#ffffff"), alt.value("#000000"))
+    labels = base.mark_text(fontWeight="bold").encode(text="grade_key:N", color=text_color).properties(
+        name="grade_labels")
     return alt.layer(tiles, labels).properties(height=110, width="container")
 
 
-def ndcg_by_k_chart(values: Sequence[float], k: int, texts: Mapping[str, str] | None = None) -> alt.LayerChart:
-    """NDCG@k for every k from 1 to n, the chosen k highlighted: it need not rise with k."""
+def order_chart(frame: pd.DataFrame, top: float, texts: Mapping[str, str] | None = None) -> alt.LayerChart:
+    """The current order beside the ideal order: one tile per position, coloured and labelled by grade."""
     t = _texts(texts)
+    return _order_layers(order_rows(frame, t), top, _domain(list(frame["grade"]) + list(frame["ideal_grade"])), t)
+
+
+# --- NDCG at every k -----------------------------------------------------------------------------
+
+def every_k_rows(values: Sequence[float], k: int) -> pd.DataFrame:
     data = pd.DataFrame({"k": range(1, len(values) + 1), "ndcg": list(values)})
     data["chosen"] = data["k"] == k
-    base = alt.Chart(data).encode(
+    return data
+
+
+def _every_k_layers(rows: pd.DataFrame | str, t: dict) -> alt.LayerChart:
+    base = alt.Chart(_source(rows)).encode(
         x=alt.X("k:Q", title=t["cutoff"], axis=alt.Axis(tickMinStep=1, format="d")),
         y=alt.Y("ndcg:Q", title=t["ndcg"], scale=alt.Scale(domain=[0, 1])),
         tooltip=[alt.Tooltip("k:Q", title=t["cutoff"]), alt.Tooltip("ndcg:Q", title=t["ndcg"], format=".4f")],
@@ -198,3 +236,58 @@ def ndcg_by_k_chart(values: Sequence[float], k: int, texts: Mapping[str, str] | 
         size=180, color="#b00020", filled=True, shape="diamond"
     ).properties(name="chosen_k")
     return alt.layer(line, chosen).properties(height=220, width="container")
+
+
+def ndcg_by_k_chart(values: Sequence[float], k: int, texts: Mapping[str, str] | None = None) -> alt.LayerChart:
+    """NDCG@k for every k from 1 to n, the chosen k highlighted: it need not rise with k."""
+    return _every_k_layers(every_k_rows(values, k), _texts(texts))
+
+
+# --- the fast path the page uses -----------------------------------------------------------------
+
+def _domain(grades: Sequence[float]) -> tuple[float, ...]:
+    return tuple(sorted({float(g) for g in grades if not pd.isna(g)}))
+
+
+@lru_cache(maxsize=512)
+def _template(kind: str, top: float, domain: tuple[float, ...], texts: tuple[tuple[str, str], ...]) -> str:
+    """A chart's spec over named datasets, as JSON (cached: it depends on settings, not on the order)."""
+    t = dict(texts)
+    builders: dict[str, Callable[[], alt.LayerChart]] = {
+        "contribution": lambda: _contribution_layers(ROWS, top, domain, t),
+        "cumulative": lambda: _cumulative_layers(ROWS, CUTOFF, t),
+        "order": lambda: _order_layers(ROWS, top, domain, t),
+        "every_k": lambda: _every_k_layers(ROWS, t),
+    }
+    return json.dumps(builders[kind]().to_dict())
+
+
+def chart_spec(kind: str, frame: pd.DataFrame, *, top: float, k: int, every_k: Sequence[float] = (),
+               texts: Mapping[str, str] | None = None) -> dict:
+    """The Vega-Lite spec of chart ``kind`` for this breakdown, built from a cached template."""
+    t = _texts(texts)
+    datasets = {
+        "contribution": lambda: {ROWS: contribution_rows(frame)},
+        "cumulative": lambda: {ROWS: cumulative_rows(frame, t), CUTOFF: cutoff_rows(k, t)},
+        "order": lambda: {ROWS: order_rows(frame, t)},
+        "every_k": lambda: {ROWS: every_k_rows(every_k, k)},
+    }[kind]()
+    grades = list(frame["grade"]) + (list(frame["ideal_grade"]) if kind == "order" else [])
+    spec = json.loads(_template(kind, float(top), _domain(grades), tuple(sorted(t.items()))))
+    spec["datasets"] = {name: json.loads(rows.to_json(orient="records", double_precision=15)) for name, rows in datasets.items()}
+    return spec
+
+
+PROJECTOR_CONFIG = {
+    "axis": {"labelFontSize": 16, "titleFontSize": 18},
+    "legend": {"labelFontSize": 16, "titleFontSize": 18, "symbolSize": 200},
+    "text": {"fontSize": 18},
+}
+
+
+def for_projector(spec: dict) -> dict:
+    """The same chart with larger type and a taller plot, for presenter view."""
+    out = {**spec, "config": {**spec.get("config", {}), **PROJECTOR_CONFIG}}
+    if isinstance(out.get("height"), (int, float)):
+        out["height"] = int(out["height"] * 1.4)
+    return out

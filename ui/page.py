@@ -13,8 +13,10 @@ PRESENTER_CSS = """
 <style>
 section.main .block-container, .stMainBlockContainer { max-width: 100% !important; }
 .stApp p, .stApp li, .stApp label, .stApp .stMarkdown { font-size: 1.35rem !important; }
-[data-testid="stMetricValue"] { font-size: 3.2rem !important; }
-[data-testid="stMetricLabel"] p { font-size: 1.4rem !important; }
+.stApp [data-testid="stMetricValue"] p { font-size: 3.6rem !important; line-height: 1.2; }
+.stApp [data-testid="stMetricLabel"] p { font-size: 1.5rem !important; }
+.stApp [data-testid="stMetricDelta"] div { font-size: 1.3rem !important; }
+.stApp [data-baseweb="select"] div { font-size: 1.2rem !important; }
 h1 { font-size: 3rem !important; }
 </style>
 """

@@ -259,8 +259,9 @@ def render_presets(t: Translator) -> None:
 def render_list(t: Translator, k: int) -> None:
     """The sortable list and the one-click orderings."""
     top = st.session_state["pg_top"]
+    presenter = st.session_state["presenter"]
     sortable_list(items(), key=LIST_KEY, k=k, top=top, texts=t.group("sortable"), on_action=on_list_action,
-                  large=st.session_state["presenter"])
+                  large=presenter, readonly=presenter)
     cols = st.columns(2) + st.columns(2)
     for col, kind in zip(cols, ("ideal", "worst", "shuffle", "reset")):
         col.button(t(f"playground.order.{kind}"), on_click=reorder, args=(kind,), width="stretch", key=f"btn_order_{kind}")
@@ -289,6 +290,13 @@ def render_headline(t: Translator, settings: Settings) -> None:
         st.info(t("playground.zero_idcg"))
 
 
+def draw(spec: dict) -> None:
+    """A chart spec from ``ui.charts.chart_spec`` (the same layers as its Altair builders)."""
+    if st.session_state["presenter"]:
+        spec = charts.for_projector(spec)
+    st.vega_lite_chart(spec, width="stretch")
+
+
 def render_charts(t: Translator, frame: pd.DataFrame, settings: Settings) -> None:
     """Per-position terms and the running sums, side by side."""
     top = st.session_state["pg_top"]
@@ -296,11 +304,11 @@ def render_charts(t: Translator, frame: pd.DataFrame, settings: Settings) -> Non
     left, right = st.columns(2, gap="large")
     with left:
         st.markdown(f"**{t('playground.chart.contribution')}**")
-        st.altair_chart(charts.contribution_chart(frame, top, texts), width="stretch")
+        draw(charts.chart_spec("contribution", frame, top=top, k=settings.k, texts=texts))
         st.caption(t("playground.chart.contribution_alt"))
     with right:
         st.markdown(f"**{t('playground.chart.cumulative')}**")
-        st.altair_chart(charts.cumulative_chart(frame, settings.k, texts), width="stretch")
+        draw(charts.chart_spec("cumulative", frame, top=top, k=settings.k, texts=texts))
         st.caption(t("playground.chart.cumulative_alt", k=settings.k))
 
 
@@ -308,10 +316,11 @@ def render_order_charts(t: Translator, frame: pd.DataFrame, settings: Settings) 
     """The order beside the ideal one, and NDCG at every k (next to the list, so moves show at once)."""
     texts = t.group("chart")
     st.markdown(f"**{t('playground.chart.order')}**")
-    st.altair_chart(charts.order_chart(frame, st.session_state["pg_top"], texts), width="stretch")
+    draw(charts.chart_spec("order", frame, top=st.session_state["pg_top"], k=settings.k, texts=texts))
     st.caption(t("playground.chart.order_alt"))
     st.markdown(f"**{t('playground.chart.every_k')}**")
-    st.altair_chart(charts.ndcg_by_k_chart(ndcg_for_every_k(items(), settings), settings.k, texts), width="stretch")
+    draw(charts.chart_spec("every_k", frame, top=st.session_state["pg_top"], k=settings.k,
+                           every_k=ndcg_for_every_k(items(), settings), texts=texts))
     st.caption(t("playground.chart.every_k_alt"))
 
 
@@ -388,12 +397,15 @@ def render_page(t: Translator) -> None:
     render_presets(t)
     frame = list_breakdown(items(), settings)
     left, right = st.columns([1, 1], gap="large")
+    with right:
+        # The headline is sent first, so the new NDCG is on screen before the rest is redrawn.
+        render_headline(t, settings)
     with left:
         render_error()
         render_list(t, settings.k)
-        render_editor(t)
+        if not st.session_state["presenter"]:  # presenter view hides the editing chrome
+            render_editor(t)
     with right:
-        render_headline(t, settings)
         render_order_charts(t, frame, settings)
     render_charts(t, frame, settings)
     st.markdown(f"**{t('playground.table')}**")

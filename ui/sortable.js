@@ -49,13 +49,21 @@ function renderRow(item, index, data) {
   }
   grade.style.background = item.color;
   grade.style.color = item.text_color;
+  // Presenter view: the grade is shown, not edited, and items cannot be removed.
+  const shownGrade = data.readonly ? el("span", "chip") : grade;
+  if (data.readonly) {
+    shownGrade.textContent = String(item.grade);
+    shownGrade.style.background = item.color;
+    shownGrade.style.color = item.text_color;
+  }
   const up = button("up", "▲", fill(t.up, { label: item.label }));
   const down = button("down", "▼", fill(t.down, { label: item.label }));
   up.disabled = index === 0;
   down.disabled = index === n - 1;
   const remove = button("remove", "✕", fill(t.remove, { label: item.label }));
   remove.disabled = n <= 1;
-  row.append(handle, pos, label, grade, up, down, remove);
+  row.append(handle, pos, label, shownGrade, up, down);
+  if (!data.readonly) row.append(remove);
   return row;
 }
 
@@ -77,6 +85,7 @@ export default function (component) {
   root.querySelector(".hint").textContent = data.texts.hint;
   list.setAttribute("aria-label", data.texts.list);
   root.classList.toggle("large", Boolean(data.large));
+  root.classList.toggle("readonly", Boolean(data.readonly));
 
   if (root._cleanup) root._cleanup();
   const send = (payload) => setTriggerValue("action", { ...payload, nonce: Date.now() + Math.random() });

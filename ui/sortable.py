@@ -31,7 +31,8 @@ _component = st.components.v2.component(
 )
 
 
-def component_data(items: Sequence[Item], k: int, top: int, texts: Mapping[str, str], large: bool = False) -> dict:
+def component_data(items: Sequence[Item], k: int, top: int, texts: Mapping[str, str], large: bool = False,
+                   readonly: bool = False) -> dict:
     """What the browser needs to draw the list (JSON)."""
     return {
         "items": [
@@ -48,6 +49,7 @@ def component_data(items: Sequence[Item], k: int, top: int, texts: Mapping[str, 
         "top": top,
         "texts": dict(texts),
         "large": large,
+        "readonly": readonly,
     }
 
 
@@ -60,11 +62,12 @@ def sortable_list(
     texts: Mapping[str, str],
     on_action: Callable[[], None],
     large: bool = False,
+    readonly: bool = False,
 ) -> Any:
     """Draw the list; ``on_action`` runs (before the rerun) when the learner moves, regrades or removes."""
     return _component(
         key=key,
-        data=component_data(items, k, top, texts, large),
+        data=component_data(items, k, top, texts, large, readonly),
         on_action_change=on_action,
     )
 
