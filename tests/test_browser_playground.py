@@ -116,3 +116,52 @@ def test_load_a_preset_and_order_it_ideally(page, app_url, tmp_path):
         time.sleep(0.1)
     assert [grades[x] for x in labels] == [3, 3, 2, 2, 1, 0]
     page.screenshot(path=str(tmp_path / "playground.png"))
+
+
+def edit_table_cell(page, row, column, text):
+    """Type into a cell of the 'Edit labels and grades' table (a canvas grid: click by position)."""
+    page.set_viewport_size({"width": 1366, "height": 1600})
+    page.get_by_text("Edit labels and grades").click()
+    grid = page.locator('[data-testid="stDataFrameResizable"]').first
+    expect(grid).to_be_visible()
+    box = grid.bounding_box()
+    header, height = 35, 35  # Streamlit's default row height
+    x = box["x"] + (60 if column == "label" else 60 + box["width"] / 2)
+    page.mouse.dblclick(x, box["y"] + header + height * row + height / 2)
+    page.wait_for_timeout(300)
+    page.keyboard.press("Control+a")
+    page.keyboard.type(text)
+    page.keyboard.press("Enter")
+
+
+def test_a_label_with_markup_stays_text_and_runs_nothing(page, app_url):
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    open_playground(page, app_url)
+    hostile = "<img src=x onerror=alert(1)><script>alert(2)</script>"
+    edit_table_cell(page, 0, "label", hostile)
+    expect(page.locator("li.row .label").first).to_have_text(hostile, timeout=15000)
+    assert page.locator(".ndcg-sortable img, .ndcg-sortable script").count() == 0
+    page.wait_for_timeout(500)
+    assert dialogs == []
+
+
+def test_a_bad_grade_in_the_table_is_a_message_and_the_list_is_kept(page, app_url):
+    open_playground(page, app_url)
+    edit_table_cell(page, 1, "grade", "abc")
+    expect(page.get_by_test_id("stAlert")).to_contain_text("Row 2, grade is 'abc': not a number", timeout=15000)
+    expect(page.get_by_test_id("stAlert")).to_contain_text("keeps its last valid state")
+    assert order(page) == list(FIVE)
+    assert shown(page) == ("NDCG@5", "0.9724")
+
+
+def test_presenter_view_keeps_keyboard_reordering(page, app_url):
+    open_playground(page, app_url)
+    page.get_by_text("Presenter view").click()
+    expect(page.locator(".ndcg-sortable.readonly")).to_have_count(1, timeout=15000)
+    expect(page.get_by_text("Edit labels and grades")).to_have_count(0)
+    assert page.locator("li.row select, li.row button.remove").count() == 0
+    page.locator("li.row").nth(4).focus()
+    page.keyboard.press("Alt+Home")
+    labels, _ = wait_for_ndcg_of_shown_order(page, before=list(FIVE))
+    assert labels[0] == "doc E"
