@@ -36,6 +36,12 @@ DEFAULT_TEXTS = {
     "ndcg": "NDCG@k",
     "cutoff": "Cutoff k",
     "term": "Term",
+    "query": "Query",
+    "measure": "Measure",
+    "difference": "B - A",
+    "b_better": "B better",
+    "a_better": "A better",
+    "same": "Same",
 }
 
 
@@ -291,3 +297,55 @@ def for_projector(spec: dict) -> dict:
     if isinstance(out.get("height"), (int, float)):
         out["height"] = int(out["height"] * 1.4)
     return out
+
+
+# --- Evaluate: many queries ----------------------------------------------------------------------
+
+def distribution_chart(values: pd.DataFrame, texts: Mapping[str, str] | None = None) -> alt.LayerChart:
+    """NDCG over queries for each measure: a box plot with every query as a tick.
+
+    ``values`` has columns qid, measure (a label such as "NDCG@10") and value.
+    """
+    t = _texts(texts)
+    order = list(dict.fromkeys(values["measure"]))
+    base = alt.Chart(values).encode(
+        x=alt.X("value:Q", title=t["ndcg"], scale=alt.Scale(domain=[0, 1])),
+        y=alt.Y("measure:N", title=None, sort=order),
+    )
+    box = base.mark_boxplot(extent="min-max", size=26, color="#9ecae1", opacity=0.8).properties(name="box")
+    ticks = base.mark_tick(color="#08519c", opacity=0.5, thickness=1.5).encode(
+        tooltip=[alt.Tooltip("qid:N", title=t["query"]), alt.Tooltip("measure:N", title=t["measure"]),
+                 alt.Tooltip("value:Q", title=t["ndcg"], format=".4f")]
+    ).properties(name="queries")
+    return alt.layer(box, ticks).properties(height=max(120, 60 * len(order)), width="container")
+
+
+def by_k_chart(values: pd.DataFrame, texts: Mapping[str, str] | None = None) -> alt.LayerChart:
+    """NDCG@k against k for a few queries (columns qid, k, value)."""
+    t = _texts(texts)
+    base = alt.Chart(values).encode(
+        x=alt.X("k:Q", title=t["cutoff"], scale=alt.Scale(type="log"), axis=alt.Axis(format="d")),
+        y=alt.Y("value:Q", title=t["ndcg"], scale=alt.Scale(domain=[0, 1])),
+        color=alt.Color("qid:N", title=t["query"]),
+        tooltip=[alt.Tooltip("qid:N", title=t["query"]), alt.Tooltip("k:Q", title=t["cutoff"]),
+                 alt.Tooltip("value:Q", title=t["ndcg"], format=".4f")],
+    )
+    return alt.layer(base.mark_line(point=True).properties(name="lines")).properties(height=280, width="container")
+
+
+def difference_chart(values: pd.DataFrame, texts: Mapping[str, str] | None = None) -> alt.LayerChart:
+    """Per-query difference B - A, sorted, blue for B better and orange for A better (columns qid, difference)."""
+    t = _texts(texts)
+    data = values.sort_values("difference", ascending=False, kind="stable").reset_index(drop=True)
+    data["outcome"] = [t["b_better"] if d > 0 else t["a_better"] if d < 0 else t["same"] for d in data["difference"]]
+    base = alt.Chart(data).encode(
+        x=alt.X("qid:N", sort=list(data["qid"]), title=t["query"], axis=alt.Axis(labels=len(data) <= 60)),
+        y=alt.Y("difference:Q", title=t["difference"]),
+        tooltip=[alt.Tooltip("qid:N", title=t["query"]), alt.Tooltip("difference:Q", title=t["difference"], format="+.4f")],
+    )
+    bars = base.mark_bar().encode(
+        color=alt.Color("outcome:N", title=None, scale=alt.Scale(
+            domain=[t["b_better"], t["same"], t["a_better"]], range=["#0b63ce", "#999999", "#e66100"]))
+    ).properties(name="bars")
+    zero = alt.Chart(pd.DataFrame({"y": [0]})).mark_rule(color="#333").encode(y="y:Q").properties(name="zero")
+    return alt.layer(bars, zero).properties(height=260, width="container")

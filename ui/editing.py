@@ -99,3 +99,47 @@ def parse_gain_mapping(values: Mapping[Any, Any], top: int) -> dict[float, float
             raise ValueError(f"the gain for grade {g} must be finite, got {raw!r}")
         mapping[float(g)] = gain
     return mapping
+
+
+TYPED_COLUMNS = ("query", "document", "grade", "rank")
+
+
+def typed_queries_to_trec(rows: Sequence[Mapping[str, Any]]) -> tuple[str, str]:
+    """Qrels and run text from a classroom table: one row per (query, document), with a grade and/or a rank.
+
+    A row with a grade is a judgment; a row with a rank was retrieved at that rank (1 = first).
+    A ``ValueError`` names the row and column of anything unreadable.
+    """
+    qrels, run = [], []
+    for i, row in enumerate(rows, start=1):
+        values = {c: ("" if row.get(c) is None else str(row.get(c)).strip()) for c in TYPED_COLUMNS}
+        if not any(values.values()):
+            continue
+        for column in ("query", "document"):
+            if not values[column]:
+                raise ValueError(f"row {i}: the {column} is blank")
+            if any(ch.isspace() for ch in values[column]):
+                raise ValueError(f"row {i}: the {column} {values[column]!r} has a space; use one word")
+        if not values["grade"] and not values["rank"]:
+            raise ValueError(f"row {i}: give a grade, a rank, or both")
+        if values["grade"]:
+            try:
+                grade = float(values["grade"])
+            except ValueError:
+                raise ValueError(f"row {i}: the grade {values['grade']!r} is not a number") from None
+            if not grade.is_integer():
+                raise ValueError(f"row {i}: the grade {values['grade']!r} must be a whole number")
+            qrels.append(f"{values['query']} 0 {values['document']} {int(grade)}")
+        if values["rank"]:
+            try:
+                rank = int(values["rank"])
+            except ValueError:
+                raise ValueError(f"row {i}: the rank {values['rank']!r} is not a whole number") from None
+            if rank < 1:
+                raise ValueError(f"row {i}: the rank must be 1 or more, got {rank}")
+            run.append(f"{values['query']} Q0 {values['document']} {rank} {-rank} typed")
+    if not qrels:
+        raise ValueError("the table has no grades: judge at least one document")
+    if not run:
+        raise ValueError("the table has no ranks: rank at least one document")
+    return "\n".join(qrels) + "\n", "\n".join(run) + "\n"

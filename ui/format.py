@@ -20,5 +20,6 @@ TABLE_COLUMNS = {
 
 
 def sentence(message: str) -> str:
-    """A core error message as a sentence on screen: first letter capitalised."""
-    return message[:1].upper() + message[1:]
+    """A core error message as a sentence on screen: a plain first word is capitalised (not a file name)."""
+    first = message.split(" ", 1)[0]
+    return message[:1].upper() + message[1:] if first.isalpha() and first.islower() else message

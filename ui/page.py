@@ -7,7 +7,11 @@ import streamlit as st
 from ui.i18n import LANGUAGES, Translator
 from ui.state import bind, init_state
 
-PAGES = (("app.py", "nav.home", ":material/home:"), ("pages/1_Playground.py", "nav.playground", ":material/tune:"))
+PAGES = (
+    ("app.py", "nav.home", ":material/home:"),
+    ("pages/1_Playground.py", "nav.playground", ":material/tune:"),
+    ("pages/2_Evaluate.py", "nav.evaluate", ":material/table_chart:"),
+)
 
 PRESENTER_CSS = """
 <style>

@@ -17,7 +17,6 @@ from ndcg_core.ranked_list import (
     PRESETS,
     Item,
     Settings,
-    default_k,
     ideal_order,
     list_breakdown,
     ndcg_for_every_k,
@@ -39,7 +38,7 @@ from ui.editing import (
 from ui.format import metric_text, sentence
 from ui.i18n import Translator
 from ui.sortable import apply_action, sortable_list
-from ui.state import bind
+from ui.state import bind, preset_origin
 
 LIST_KEY = "pg_list"
 GRADES_TEXT_KEY = "_w_pg_grades_text"
@@ -110,15 +109,19 @@ def _label_of(item_id: Any) -> str:
 def load_preset() -> None:
     """Load the preset chosen in the select box: list, extra judgments, k, top grade and ideal."""
     name = st.session_state["pg_preset_choice"]
-    preset = PRESETS.build(name)
-    new_items = preset.items()
+    st.session_state["pg_preset"] = name
+    restore(preset_origin(name))
+
+
+def restore(origin: dict) -> None:
+    """Put back a starting point (a preset, or a query opened from Evaluate); Reset returns to it."""
     st.session_state.update(
-        pg_preset=name,
-        pg_items=new_items,
-        pg_extra=preset.extra_items(),
-        pg_k=preset.k or default_k(len(new_items)),
-        pg_top=preset.top_grade,
-        pg_ideal=preset.ideal,
+        pg_origin=origin,
+        pg_items=list(origin["items"]),
+        pg_extra=list(origin["extra"]),
+        pg_k=origin["k"],
+        pg_top=origin["top"],
+        pg_ideal=origin["ideal"],
         pg_last=None,
         pg_error=None,
     )
@@ -137,14 +140,9 @@ def reorder(kind: str) -> None:
         st.session_state["pg_shuffles"] += 1
         new = shuffled(items(), seed=st.session_state["pg_shuffles"])
     else:
-        load_preset_named(st.session_state["pg_preset"])
+        restore(st.session_state["pg_origin"])
         return
     _set_items(new, t(f"playground.change.{kind}"))
-
-
-def load_preset_named(name: str) -> None:
-    st.session_state["pg_preset_choice"] = name
-    load_preset()
 
 
 def on_table_edit(editor_key: str) -> None:

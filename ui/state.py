@@ -21,10 +21,44 @@ DEFAULT_PRESET = "five"
 WIDGET_PREFIX = "_w_"
 
 
+def preset_origin(name: str) -> dict[str, Any]:
+    """What Reset returns to after a preset is loaded: its list, extra judgments, k, top grade and ideal."""
+    preset = PRESETS.build(name)
+    items = preset.items()
+    return {"items": items, "extra": preset.extra_items(), "k": preset.k or default_k(len(items)),
+            "top": preset.top_grade, "ideal": preset.ideal}
+
+
+EXAMPLE_TYPED_ROWS = [
+    {"query": "q1", "document": "d1", "grade": "3", "rank": "2"},
+    {"query": "q1", "document": "d2", "grade": "0", "rank": "1"},
+    {"query": "q1", "document": "d3", "grade": "2", "rank": "3"},
+    {"query": "q1", "document": "d4", "grade": "3", "rank": None},
+    {"query": "q2", "document": "d5", "grade": "1", "rank": "1"},
+    {"query": "q2", "document": "d6", "grade": "2", "rank": "2"},
+    {"query": "q2", "document": "d7", "grade": "0", "rank": "3"},
+]
+
+
+def _evaluate_defaults() -> dict[str, Any]:
+    return {
+        "ev_source": "sample",
+        "ev_cutoffs": "5, 10, 20",
+        "ev_gain": "linear",
+        "ev_ties": "trec_eval",
+        "ev_ideal": "qrels",
+        "ev_complete": False,
+        "ev_uploads": {},  # role -> FileInput kept for a visit to another page (small files only)
+        "ev_typed_rows": EXAMPLE_TYPED_ROWS,
+        "ev_typed_version": 0,
+    }
+
+
 def _playground_defaults() -> dict[str, Any]:
     preset = PRESETS.build(DEFAULT_PRESET)
     items = preset.items()
     return {
+        "pg_origin": preset_origin(DEFAULT_PRESET),
         "pg_items": items,
         "pg_extra": preset.extra_items(),
         "pg_preset": DEFAULT_PRESET,
@@ -45,7 +79,7 @@ def _playground_defaults() -> dict[str, Any]:
 
 def defaults() -> dict[str, Any]:
     """Every state key and its starting value."""
-    return {"lang": DEFAULT_LANGUAGE, "presenter": False, **_playground_defaults()}
+    return {"lang": DEFAULT_LANGUAGE, "presenter": False, **_playground_defaults(), **_evaluate_defaults()}
 
 
 def init_state() -> None:

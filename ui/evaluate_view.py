@@ -1,0 +1,417 @@
+"""The Evaluate page: NDCG over many queries from TREC files, two systems compared, drill-down, export.
+
+Every figure comes from ``ndcg_core.evaluate`` (the same function the command line uses);
+this module reads widgets, caches parsed files and evaluations, and renders.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from ndcg_core import (
+    GAINS,
+    IDEALS,
+    TIE_POLICIES,
+    Evaluation,
+    evaluate,
+    format_trec_eval,
+    parse_measure,
+    query_ranking,
+)
+from ndcg_core.ranked_list import MAX_ITEMS, MAX_TOP_GRADE, make_items
+from ndcg_core.trec_io import Qrels, Run, read_qrels, read_run
+from ui import charts
+from ui.editing import TYPED_COLUMNS, typed_queries_to_trec
+from ui.format import metric_text, sentence
+from ui.i18n import Translator
+from ui.playground import restore
+from ui.state import bind
+from ui.stats import paired_comparison, reading_key
+
+SAMPLE = Path(__file__).parent / "sample"
+SAMPLE_FILES = {"qrels": "qrels.test", "a": "results.test", "b": "results.trunc"}
+SOURCES = ("sample", "upload", "typed")
+ROLES = ("qrels", "a", "b")
+KEEP_UPLOADS_UP_TO = 50 * 1024 * 1024  # files this size or less are kept for a visit to another page
+MAX_CUTOFFS = 8
+MAX_QUERIES_PLOTTED = 8
+
+
+@dataclass(frozen=True)
+class FileInput:
+    """One input file: its name, a key that identifies its content, and its bytes."""
+
+    name: str
+    key: str
+    data: bytes
+
+
+# --- parsing and evaluating, cached --------------------------------------------------------------
+
+@st.cache_resource(max_entries=12, show_spinner=False)
+def _parsed(kind: str, key: str, name: str, _data: bytes) -> Qrels | Run:
+    """A file parsed once per content (keyed by ``key``); shared read-only between sessions."""
+    return read_qrels(_data, name=name) if kind == "qrels" else read_run(_data, name=name)
+
+
+@st.cache_resource(max_entries=24, show_spinner=False)
+def _evaluated(qrels_key: str, run_key: str, options: tuple, _qrels: Qrels, _run: Run) -> Evaluation:
+    """``ndcg_core.evaluate`` once per (files, settings)."""
+    return evaluate(_qrels, _run, **dict(options))
+
+
+def content_key(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def sample_inputs() -> dict[str, FileInput]:
+    out = {}
+    for role, filename in SAMPLE_FILES.items():
+        data = (SAMPLE / filename).read_bytes()
+        out[role] = FileInput(filename, f"sample:{filename}", data)
+    return out
+
+
+def typed_inputs(rows: Sequence[dict]) -> dict[str, FileInput]:
+    qrels_text, run_text = typed_queries_to_trec(rows)
+    q, r = qrels_text.encode(), run_text.encode()
+    return {"qrels": FileInput("typed judgments", content_key(q), q), "a": FileInput("typed ranking", content_key(r), r)}
+
+
+def parse_cutoffs(text: str) -> tuple[int, ...]:
+    """k values typed as "5, 10, 20"; a ``ValueError`` names a bad one."""
+    parts = str(text).replace(",", " ").replace("，", " ").split()
+    if not parts:
+        raise ValueError("give at least one k, for example 5, 10, 20")
+    out = []
+    for p in parts:
+        try:
+            k = int(p)
+        except ValueError:
+            raise ValueError(f"k {p!r} is not a whole number") from None
+        if not 1 <= k <= 10_000:
+            raise ValueError(f"k {k} is outside 1 to 10000")
+        out.append(k)
+    if len(set(out)) > MAX_CUTOFFS:
+        raise ValueError(f"at most {MAX_CUTOFFS} values of k, got {len(set(out))}")
+    return tuple(sorted(set(out)))
+
+
+# --- state ---------------------------------------------------------------------------------------
+
+def _remember_upload(role: str) -> None:
+    uploaded = st.session_state.get(f"_w_ev_upload_{role}")
+    kept = dict(st.session_state["ev_uploads"])
+    if uploaded is None:
+        kept.pop(role, None)
+    else:
+        data = uploaded.getvalue()
+        if len(data) <= KEEP_UPLOADS_UP_TO:
+            kept[role] = FileInput(uploaded.name, content_key(data), data)
+        else:
+            kept.pop(role, None)
+    st.session_state["ev_uploads"] = kept
+
+
+def uploaded_inputs() -> dict[str, FileInput]:
+    """Files from the uploaders this run, or those kept from an earlier visit."""
+    out = dict(st.session_state["ev_uploads"])
+    for role in ROLES:
+        uploaded = st.session_state.get(f"_w_ev_upload_{role}")
+        if uploaded is not None:
+            data = uploaded.getvalue()
+            out[role] = FileInput(uploaded.name, f"upload:{uploaded.file_id}:{len(data)}", data)
+    return out
+
+
+def open_in_playground(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str, k: int, t: Translator) -> str | None:
+    """Load one query into the Playground (its ranking, and its other judged documents as the pool).
+
+    Returns a message if the query cannot be shown there, else ``None``.
+    """
+    ranking = query_ranking(qrels, run, qid, max_docs=evaluation.options.get("max_docs"))
+    docnos = ranking["docnos"][:MAX_ITEMS]
+    # trec_eval's meaning: an unjudged document and a negative grade are worth 0.
+    grades = [max(0, g or 0) for g in ranking["grades"][: len(docnos)]]
+    retrieved = set(ranking["docnos"])
+    unretrieved = sorted(((d, max(0, g)) for d, g in ranking["pool"].items() if d not in retrieved),
+                         key=lambda x: -x[1])[:MAX_ITEMS]
+    top = max([*grades, *(g for _, g in unretrieved), 1])
+    if top > MAX_TOP_GRADE:
+        return t("evaluate.drill.too_high", top=top, max=MAX_TOP_GRADE)
+    items = make_items(docnos, grades)
+    extra = make_items([d for d, _ in unretrieved], [g for _, g in unretrieved], first_id=len(items) + 1)
+    if not items:
+        return t("evaluate.drill.empty", qid=qid)
+    restore({"items": items, "extra": extra, "k": min(k, len(items)), "top": int(top), "ideal": "pool"})
+    st.session_state.update(pg_gain="linear", pg_discount="log2")
+    return None
+
+
+# --- drawing -------------------------------------------------------------------------------------
+
+def render_inputs(t: Translator) -> dict[str, FileInput] | None:
+    st.radio(t("evaluate.source"), SOURCES, format_func=lambda s: t(f"evaluate.source.{s}"), horizontal=True,
+             **bind("ev_source"))
+    source = st.session_state["ev_source"]
+    if source == "sample":
+        st.caption(t("evaluate.sample_note"))
+        return sample_inputs()
+    if source == "upload":
+        cols = st.columns(3)
+        for col, role in zip(cols, ROLES):
+            col.file_uploader(t(f"evaluate.upload.{role}"), key=f"_w_ev_upload_{role}",
+                              on_change=_remember_upload, args=(role,), help=t("evaluate.upload_help"))
+        kept = uploaded_inputs()
+        if "qrels" not in kept or "a" not in kept:
+            st.info(t("evaluate.upload_needed"))
+            return None
+        return kept
+    st.caption(t("evaluate.typed_help"))
+    edited = st.data_editor(
+        pd.DataFrame(st.session_state["ev_typed_rows"], columns=list(TYPED_COLUMNS)),
+        num_rows="dynamic", hide_index=True, width="stretch", key=f"ev_typed_{st.session_state['ev_typed_version']}",
+        column_config={c: st.column_config.TextColumn(t(f"evaluate.typed.{c}")) for c in TYPED_COLUMNS},
+    )
+    rows = edited.astype(object).where(edited.notna(), None).to_dict("records")
+    try:
+        return typed_inputs(rows)
+    except ValueError as err:
+        st.error(t("evaluate.typed_error", message=sentence(str(err))))
+        return None
+
+
+def render_settings(t: Translator) -> dict | None:
+    with st.expander(t("evaluate.settings"), expanded=False):
+        a, b = st.columns(2)
+        a.text_input(t("evaluate.cutoffs"), help=t("evaluate.cutoffs_help"), **bind("ev_cutoffs"))
+        a.selectbox(t("playground.gain"), [n for n in GAINS.names() if n != "custom"],
+                    format_func=lambda n: t.entry("gain", GAINS[n], "label"), **bind("ev_gain"))
+        b.selectbox(t("evaluate.ties"), TIE_POLICIES.names(),
+                    format_func=lambda n: t.entry("ties", TIE_POLICIES[n], "label"), **bind("ev_ties"))
+        b.caption(t.entry("ties", TIE_POLICIES[st.session_state["ev_ties"]], "description"))
+        a.radio(t("evaluate.ideal"), IDEALS, format_func=lambda n: t(f"evaluate.ideal.{n}"), **bind("ev_ideal"))
+        b.checkbox(t("evaluate.complete"), help=t("evaluate.complete_help"), **bind("ev_complete"))
+    try:
+        cutoffs = parse_cutoffs(st.session_state["ev_cutoffs"])
+    except ValueError as err:
+        st.error(t("evaluate.bad_cutoffs", message=sentence(str(err))))
+        return None
+    return {"cutoffs": cutoffs, "gain": st.session_state["ev_gain"], "ties": st.session_state["ev_ties"],
+            "ideal": st.session_state["ev_ideal"], "complete": bool(st.session_state["ev_complete"])}
+
+
+def parse_all(inputs: dict[str, FileInput], t: Translator) -> dict[str, Qrels | Run] | None:
+    parsed, ok = {}, True
+    for role, item in inputs.items():
+        try:
+            parsed[role] = _parsed("qrels" if role == "qrels" else "run", item.key, item.name, item.data)
+        except ValueError as err:
+            st.error(t("evaluate.bad_file", role=t(f"evaluate.role.{role}"), message=sentence(str(err))))
+            ok = False
+    return parsed if ok else None
+
+
+def evaluate_all(parsed: dict, options: dict, keys: dict[str, str], t: Translator) -> dict[str, Evaluation] | None:
+    out = {}
+    frozen = tuple(sorted(options.items()))
+    for role in ("a", "b"):
+        if role not in parsed:
+            continue
+        try:
+            evaluation = _evaluated(keys["qrels"], keys[role], frozen, parsed["qrels"], parsed[role])
+        except ValueError:
+            evaluation = None  # evaluate() refuses a run that shares no query with the qrels
+        if evaluation is None or not evaluation.qids or not evaluation.columns["in_run"].any():
+            st.error(t("evaluate.no_common", run=parsed[role].name, qrels=parsed["qrels"].name))
+            return None
+        out[role] = evaluation
+    return out
+
+
+def measure_label(column: str) -> str:
+    return "NDCG" if column == "ndcg" else f"NDCG@{column.rsplit('_', 1)[1]}"
+
+
+def per_query_table(evaluation: Evaluation, t: Translator) -> pd.DataFrame:
+    frame = evaluation.per_query
+    first = evaluation.cutoffs[0]
+    columns = {f"ndcg_cut_{k}": f"NDCG@{k}" for k in evaluation.cutoffs}
+    columns.update({
+        "ndcg": "NDCG", f"dcg_cut_{first}": f"DCG@{first}", f"idcg_cut_{first}": f"IDCG@{first}",
+        "num_judged": t("evaluate.col.judged"), "num_rel": t("evaluate.col.relevant"),
+        "num_ret": t("evaluate.col.retrieved"), "num_rel_ret": t("evaluate.col.relevant_retrieved"),
+    })
+    table = frame[list(columns)].rename(columns=columns)
+    table.index.name = t("evaluate.col.query")
+    return table
+
+
+def render_summary(evaluation: Evaluation, t: Translator) -> None:
+    mean, median = evaluation.mean(), evaluation.median()
+    columns = [f"ndcg_cut_{k}" for k in evaluation.cutoffs] + ["ndcg"]
+    st.markdown(t("evaluate.summary_intro", n=len(evaluation.qids)))
+    for chunk in range(0, len(columns), 4):
+        cols = st.columns(4)
+        for col, c in zip(cols, columns[chunk:chunk + 4]):
+            col.metric(t("evaluate.mean_of", measure=measure_label(c)), metric_text(mean[c]),
+                       help=t("evaluate.median_is", value=metric_text(median[c])))
+            col.caption(t("evaluate.median_caption", value=metric_text(median[c])))
+    long = pd.concat([pd.DataFrame({"qid": evaluation.qids, "measure": measure_label(c), "value": evaluation.columns[c]})
+                      for c in columns], ignore_index=True)
+    st.markdown(f"**{t('evaluate.distribution')}**")
+    st.altair_chart(charts.distribution_chart(long, t.group("chart")), width="stretch")
+    st.caption(t("evaluate.distribution_alt"))
+
+
+def render_gaps(evaluation: Evaluation, t: Translator) -> None:
+    k = evaluation.cutoffs[0]
+    frame = evaluation.per_query
+    gap = pd.DataFrame({
+        t("evaluate.col.query"): frame.index,
+        t("evaluate.col.gap", k=k): frame[f"idcg_cut_{k}"] - frame[f"dcg_cut_{k}"],
+        f"DCG@{k}": frame[f"dcg_cut_{k}"], f"IDCG@{k}": frame[f"idcg_cut_{k}"], f"NDCG@{k}": frame[f"ndcg_cut_{k}"],
+    }).sort_values(t("evaluate.col.gap", k=k), ascending=False, kind="stable")
+    st.markdown(f"**{t('evaluate.gaps', k=k)}**")
+    st.caption(t("evaluate.gaps_help"))
+    st.dataframe(gap.head(10), hide_index=True, width="stretch",
+                 column_config={c: st.column_config.NumberColumn(format="%.4f") for c in gap.columns[1:]})
+
+
+def render_by_k(evaluation: Evaluation, t: Translator) -> None:
+    qids = evaluation.qids
+    default = list(evaluation.per_query.sort_values(f"ndcg_cut_{evaluation.cutoffs[0]}").index[:3])
+    chosen = st.multiselect(t("evaluate.by_k_queries"), qids, default=default, max_selections=MAX_QUERIES_PLOTTED,
+                            key="ev_by_k_choice")
+    if not chosen:
+        return
+    frame = evaluation.per_query.loc[chosen]
+    rows = [{"qid": q, "k": k, "value": frame.loc[q, f"ndcg_cut_{k}"]} for q in chosen for k in evaluation.cutoffs]
+    st.altair_chart(charts.by_k_chart(pd.DataFrame(rows), t.group("chart")), width="stretch")
+    st.caption(t("evaluate.by_k_alt"))
+
+
+def render_drill_down(evaluation: Evaluation, parsed: dict, t: Translator) -> None:
+    k = evaluation.cutoffs[0]
+    order = list(evaluation.per_query.assign(gap=lambda f: f[f"idcg_cut_{k}"] - f[f"dcg_cut_{k}"])
+                 .sort_values("gap", ascending=False, kind="stable").index)
+    qid = st.selectbox(t("evaluate.drill.query"), order, key="ev_drill_query", help=t("evaluate.drill.help"))
+    ranking = query_ranking(parsed["qrels"], parsed["a"], qid, max_docs=None)
+    shown = pd.DataFrame({
+        t("table.position"): range(1, len(ranking["docnos"]) + 1),
+        t("evaluate.col.document"): ranking["docnos"],
+        t("table.grade"): pd.array(ranking["grades"], dtype="Int64"),  # blank where not judged
+        t("evaluate.col.score"): ranking["scores"],
+    })
+    st.dataframe(shown.head(200), hide_index=True, width="stretch", height=260)
+    if st.button(t("evaluate.drill.open"), key="btn_ev_open_playground", type="primary"):
+        problem = open_in_playground(evaluation, parsed["qrels"], parsed["a"], qid, k, t)
+        if problem:
+            st.error(problem)
+        else:
+            st.switch_page("pages/1_Playground.py")
+
+
+def render_comparison(evals: dict[str, Evaluation], parsed: dict, t: Translator) -> None:
+    a, b = evals["a"], evals["b"]
+    column = st.selectbox(t("evaluate.compare.measure"), [f"ndcg_cut_{k}" for k in a.cutoffs] + ["ndcg"],
+                          format_func=measure_label, key="ev_compare_measure")
+    common = [q for q in a.qids if q in set(b.qids)]
+    if len(common) < 2:
+        st.warning(t("evaluate.compare.too_few", n=len(common)))
+        return
+    fa, fb = a.per_query.loc[common, column], b.per_query.loc[common, column]
+    result = paired_comparison(fa.to_numpy(), fb.to_numpy())
+    st.markdown(t("evaluate.compare.systems", a=parsed["a"].name, b=parsed["b"].name, n=result.n))
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric(t("evaluate.compare.mean_diff", measure=measure_label(column)), f"{result.mean_difference:+.4f}")
+    c2.metric(t("evaluate.compare.wins"), result.wins)
+    c3.metric(t("evaluate.compare.ties"), result.ties)
+    c4.metric(t("evaluate.compare.losses"), result.losses)
+    st.altair_chart(charts.difference_chart(pd.DataFrame({"qid": common, "difference": fb.to_numpy() - fa.to_numpy()}),
+                                            t.group("chart")), width="stretch")
+    st.caption(t("evaluate.compare.chart_alt"))
+    tests = pd.DataFrame({
+        t("evaluate.compare.test"): [t("evaluate.compare.t_test"), t("evaluate.compare.wilcoxon"),
+                                     t("evaluate.compare.randomization")],
+        t("evaluate.compare.p"): [result.t_p_value, result.wilcoxon_p_value, result.randomization_p_value],
+    })
+    st.dataframe(tests, hide_index=True, column_config={t("evaluate.compare.p"): st.column_config.NumberColumn(
+        format="%.4f")})
+    st.info(t(reading_key(result.t_p_value), p=f"{result.t_p_value:.4f}",
+              better=parsed["b"].name if result.mean_difference > 0 else parsed["a"].name))
+
+
+def render_export(evaluation: Evaluation, parsed: dict, t: Translator) -> None:
+    table = per_query_table(evaluation, t)
+    st.download_button(t("evaluate.export.csv"), table.to_csv().encode("utf-8"), file_name="ndcg_per_query.csv",
+                       mime="text/csv", key="btn_ev_csv")
+    text = trec_eval_text(evaluation)
+    st.download_button(t("evaluate.export.trec"), text.encode("utf-8"), file_name="ndcg.trec_eval.txt",
+                       mime="text/plain", key="btn_ev_trec")
+    st.caption(t("evaluate.export.trec_help", command=cli_command(evaluation, parsed)))
+    st.code(text[-2000:], language=None)
+
+
+def trec_eval_text(evaluation: Evaluation) -> str:
+    """What ``python -m ndcg_core -q -m ndcg -m ndcg_cut.<ks>`` prints for this evaluation."""
+    cut = ",".join(str(k) for k in evaluation.cutoffs)
+    return format_trec_eval(evaluation, [parse_measure("ndcg"), parse_measure(f"ndcg_cut.{cut}")], per_query=True)
+
+
+def cli_command(evaluation: Evaluation, parsed: dict) -> str:
+    options = evaluation.options
+    flags = ["-q", "-m ndcg", "-m ndcg_cut." + ",".join(str(k) for k in evaluation.cutoffs)]
+    if options.get("complete"):
+        flags.insert(0, "-c")
+    if options.get("gain") != "linear":
+        flags.append(f"--gain {options['gain']}")
+    if options.get("ties") != "trec_eval":
+        flags.append(f"--ties {options['ties']}")
+    if options.get("ideal") != "qrels":
+        flags.append(f"--ideal {options['ideal']}")
+    return f"python -m ndcg_core {' '.join(flags)} {parsed['qrels'].name} {parsed['a'].name}"
+
+
+def render_page(t: Translator) -> None:
+    st.title(t("evaluate.title"))
+    st.caption(t("evaluate.intro"))
+    inputs = render_inputs(t)
+    options = render_settings(t)
+    if inputs is None or options is None:
+        return
+    with st.status(t("evaluate.working"), expanded=False) as status:
+        parsed = parse_all(inputs, t)
+        evals = None
+        if parsed is not None:
+            evals = evaluate_all(parsed, options, {role: item.key for role, item in inputs.items()}, t)
+        status.update(label=t("evaluate.done") if evals else t("evaluate.failed"),
+                      state="complete" if evals else "error")
+    if not evals:
+        return
+    evaluation = evals["a"]
+    tabs = st.tabs([t("evaluate.tab.summary"), t("evaluate.tab.queries"), t("evaluate.tab.drill"),
+                    t("evaluate.tab.compare"), t("evaluate.tab.export")])
+    with tabs[0]:
+        render_summary(evaluation, t)
+        render_gaps(evaluation, t)
+    with tabs[1]:
+        st.dataframe(per_query_table(evaluation, t), width="stretch",
+                     column_config={c: st.column_config.NumberColumn(format="%.4f") for c in
+                                    [*(f"NDCG@{k}" for k in evaluation.cutoffs), "NDCG"]})
+        render_by_k(evaluation, t)
+    with tabs[2]:
+        render_drill_down(evaluation, parsed, t)
+    with tabs[3]:
+        if "b" in evals:
+            render_comparison(evals, parsed, t)
+        else:
+            st.info(t("evaluate.compare.need_b"))
+    with tabs[4]:
+        render_export(evaluation, parsed, t)
