@@ -58,6 +58,16 @@ class Evaluation:
     def median(self) -> dict[str, float]:
         return {c: float(np.median(self.columns[c])) for c in self.measure_columns()}
 
+    def with_relevant_only(self) -> Evaluation:
+        """The queries with at least one relevant judgment (trec_eval counts the others as 0)."""
+        keep = np.flatnonzero(self.columns["num_rel"] > 0)
+        return Evaluation(
+            [self.qids[i] for i in keep],
+            {name: values[keep] for name, values in self.columns.items()},
+            self.cutoffs,
+            {**self.options, "relevant_only": True},
+        )
+
 
 def _gain_levels(levels: np.ndarray, usable: np.ndarray, gain: Gain) -> np.ndarray:
     """Gains of grades; unjudged documents and negative grades get 0, as in trec_eval."""

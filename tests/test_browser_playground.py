@@ -119,19 +119,23 @@ def test_load_a_preset_and_order_it_ideally(page, app_url, tmp_path):
 
 
 def edit_table_cell(page, row, column, text):
-    """Type into a cell of the 'Edit labels and grades' table (a canvas grid: click by position)."""
+    """Type into a cell of the 'Edit labels and grades' table (a canvas grid: open the cell editor by position)."""
     page.set_viewport_size({"width": 1366, "height": 1600})
     page.get_by_text("Edit labels and grades").click()
     grid = page.locator('[data-testid="stDataFrameResizable"]').first
     expect(grid).to_be_visible()
-    box = grid.bounding_box()
+    editor = page.locator("textarea.gdg-input")
     header, height = 35, 35  # Streamlit's default row height
-    x = box["x"] + (60 if column == "label" else 60 + box["width"] / 2)
-    page.mouse.dblclick(x, box["y"] + header + height * row + height / 2)
-    page.wait_for_timeout(300)
-    page.keyboard.press("Control+a")
-    page.keyboard.type(text)
-    page.keyboard.press("Enter")
+    for _ in range(5):  # the grid may still be laying out just after the expander opens
+        page.wait_for_timeout(300)
+        box = grid.bounding_box()
+        x = box["x"] + (60 if column == "label" else 60 + box["width"] / 2)
+        page.mouse.dblclick(x, box["y"] + header + height * row + height / 2)
+        if editor.count():
+            break
+    expect(editor).to_be_visible()
+    editor.fill(text)
+    editor.press("Enter")
 
 
 def test_a_label_with_markup_stays_text_and_runs_nothing(page, app_url):

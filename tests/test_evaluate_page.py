@@ -1,6 +1,7 @@
 """The Evaluate page through AppTest: its numbers are the CLI's and trec_eval's, bad files are messages."""
 
 import subprocess
+from math import log2
 import sys
 
 import pytest
@@ -151,3 +152,15 @@ def test_parse_cutoffs_sorts_and_deduplicates():
 def test_typed_rows_name_the_bad_cell(rows, message):
     with pytest.raises(ValueError, match=message):
         typed_queries_to_trec(rows)
+
+
+def test_queries_without_relevant_judgments_can_be_left_out():
+    qrels = b"q1 0 d1 2\nq1 0 d2 0\nq2 0 d3 0\n"
+    run = b"q1 Q0 d2 1 2.0 t\nq1 Q0 d1 2 1.0 t\nq2 Q0 d3 1 1.0 t\n"
+    uploads = {"qrels": FileInput("q.txt", "t:q", qrels), "a": FileInput("r.txt", "t:r", run)}
+    at = open_page(ev_source="upload", ev_uploads=uploads)
+    q1 = (2 / log2(3)) / 2  # d1 (grade 2) at rank 2, against the ideal: the 2 at rank 1
+    assert metrics(at)["Mean NDCG@5"] == f"{(q1 + 0) / 2:.4f}"  # trec_eval: q2 counts as 0
+    at.checkbox(key="_w_ev_relevant_only").check().run()
+    assert metrics(at)["Mean NDCG@5"] == f"{q1:.4f}"
+    assert any("does not do" in c.value for c in at.caption)

@@ -120,13 +120,20 @@ def _remember_upload(role: str) -> None:
 
 
 def uploaded_inputs() -> dict[str, FileInput]:
-    """Files from the uploaders this run, or those kept from an earlier visit."""
+    """Files from the uploaders this run, or those kept from an earlier visit.
+
+    Each upload's content is hashed once (then remembered by its upload id), so the same
+    content uploaded again is not parsed again.
+    """
     out = dict(st.session_state["ev_uploads"])
+    hashes = st.session_state["ev_upload_hashes"]
     for role in ROLES:
         uploaded = st.session_state.get(f"_w_ev_upload_{role}")
         if uploaded is not None:
             data = uploaded.getvalue()
-            out[role] = FileInput(uploaded.name, f"upload:{uploaded.file_id}:{len(data)}", data)
+            if uploaded.file_id not in hashes:
+                hashes[uploaded.file_id] = content_key(data)
+            out[role] = FileInput(uploaded.name, hashes[uploaded.file_id], data)
     return out
 
 
@@ -198,6 +205,7 @@ def render_settings(t: Translator) -> dict | None:
         b.caption(t.entry("ties", TIE_POLICIES[st.session_state["ev_ties"]], "description"))
         a.radio(t("evaluate.ideal"), IDEALS, format_func=lambda n: t(f"evaluate.ideal.{n}"), **bind("ev_ideal"))
         b.checkbox(t("evaluate.complete"), help=t("evaluate.complete_help"), **bind("ev_complete"))
+        b.checkbox(t("evaluate.relevant_only"), help=t("evaluate.relevant_only_help"), **bind("ev_relevant_only"))
     try:
         cutoffs = parse_cutoffs(st.session_state["ev_cutoffs"])
     except ValueError as err:
@@ -205,6 +213,11 @@ def render_settings(t: Translator) -> dict | None:
         return None
     return {"cutoffs": cutoffs, "gain": st.session_state["ev_gain"], "ties": st.session_state["ev_ties"],
             "ideal": st.session_state["ev_ideal"], "complete": bool(st.session_state["ev_complete"])}
+
+
+def counted(evaluation: Evaluation) -> Evaluation:
+    """The evaluation over the queries the learner chose to count."""
+    return evaluation.with_relevant_only() if st.session_state["ev_relevant_only"] else evaluation
 
 
 def parse_all(inputs: dict[str, FileInput], t: Translator) -> dict[str, Qrels | Run] | None:
@@ -231,7 +244,10 @@ def evaluate_all(parsed: dict, options: dict, keys: dict[str, str], t: Translato
         if evaluation is None or not evaluation.qids or not evaluation.columns["in_run"].any():
             st.error(t("evaluate.no_common", run=parsed[role].name, qrels=parsed["qrels"].name))
             return None
-        out[role] = evaluation
+        out[role] = counted(evaluation)
+        if not out[role].qids:
+            st.error(t("evaluate.no_relevant"))
+            return None
     return out
 
 
@@ -355,7 +371,8 @@ def render_export(evaluation: Evaluation, parsed: dict, t: Translator) -> None:
     text = trec_eval_text(evaluation)
     st.download_button(t("evaluate.export.trec"), text.encode("utf-8"), file_name="ndcg.trec_eval.txt",
                        mime="text/plain", key="btn_ev_trec")
-    st.caption(t("evaluate.export.trec_help", command=cli_command(evaluation, parsed)))
+    command = cli_command(evaluation, parsed)
+    st.caption(t("evaluate.export.trec_help", command=command) if command else t("evaluate.export.no_cli"))
     st.code(text[-2000:], language=None)
 
 
@@ -365,8 +382,11 @@ def trec_eval_text(evaluation: Evaluation) -> str:
     return format_trec_eval(evaluation, [parse_measure("ndcg"), parse_measure(f"ndcg_cut.{cut}")], per_query=True)
 
 
-def cli_command(evaluation: Evaluation, parsed: dict) -> str:
+def cli_command(evaluation: Evaluation, parsed: dict) -> str | None:
+    """The command line that prints the same lines (``None`` if the CLI has no such option)."""
     options = evaluation.options
+    if options.get("relevant_only"):
+        return None
     flags = ["-q", "-m ndcg", "-m ndcg_cut." + ",".join(str(k) for k in evaluation.cutoffs)]
     if options.get("complete"):
         flags.insert(0, "-c")

@@ -48,6 +48,8 @@ def _evaluate_defaults() -> dict[str, Any]:
         "ev_ties": "trec_eval",
         "ev_ideal": "qrels",
         "ev_complete": False,
+        "ev_relevant_only": False,
+        "ev_upload_hashes": {},  # upload id -> content hash, so each upload is hashed once
         "ev_uploads": {},  # role -> FileInput kept for a visit to another page (small files only)
         "ev_typed_rows": EXAMPLE_TYPED_ROWS,
         "ev_typed_version": 0,
