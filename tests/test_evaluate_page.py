@@ -1,8 +1,8 @@
 """The Evaluate page through AppTest: its numbers are the CLI's and trec_eval's, bad files are messages."""
 
 import subprocess
-from math import log2
 import sys
+from math import log2
 
 import pytest
 from conftest import ROOT, TREC
