@@ -72,3 +72,20 @@ def app_url(tmp_path_factory):
         server.wait(timeout=10)
     except subprocess.TimeoutExpired:
         server.kill()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _patient_expectations():
+    """Playwright's expect() waits up to 15 s: a full parallel run on 2 cores can slow a page down."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=15_000)
+
+
+def wait_for_idle(page, timeout=30_000):
+    """Wait until Streamlit has finished running the script (elements of the last run are gone)."""
+    page.wait_for_timeout(100)  # let a rerun that a click just asked for begin
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=stApp]')?.dataset.testScriptState === 'notRunning'",
+        timeout=timeout,
+    )

@@ -55,8 +55,12 @@ def _mix(a: str, b: str, t: float) -> str:
 
 
 def grade_color(grade: float, top: float) -> str:
-    """The colour of a grade on a 0..top scale (grey for 0 and below)."""
-    if grade <= 0 or top <= 0:
+    """The colour of a grade on a 0..top scale (grey for 0 and below).
+
+    Scales up to 0-4 share one palette, so a grade has the same colour on every page.
+    """
+    top = max(float(top), 4.0)
+    if grade <= 0:
         return ZERO_COLOR
     # Grade 1 (or anything between 0 and 1) is the lightest colour, the top grade the darkest.
     t = 1.0 if top <= 1 else (min(max(float(grade), 1.0), float(top)) - 1.0) / (float(top) - 1.0)

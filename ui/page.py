@@ -11,6 +11,10 @@ PAGES = (
     ("app.py", "nav.home", ":material/home:"),
     ("pages/1_Playground.py", "nav.playground", ":material/tune:"),
     ("pages/2_Evaluate.py", "nav.evaluate", ":material/table_chart:"),
+    ("pages/3_Learn.py", "nav.learn", ":material/school:"),
+    ("pages/4_Conventions.py", "nav.conventions", ":material/compare_arrows:"),
+    ("pages/5_Metrics.py", "nav.metrics", ":material/bar_chart:"),
+    ("pages/6_Practice.py", "nav.practice", ":material/edit_note:"),
 )
 
 PRESENTER_CSS = """

@@ -79,9 +79,41 @@ def _playground_defaults() -> dict[str, Any]:
     }
 
 
+def _learn_defaults() -> dict[str, Any]:
+    return {
+        "learn_step": 1,
+        "learn_items": PRESETS.build(DEFAULT_PRESET).items(),
+        "learn_prev": None,  # the list before the last move, to show which DCG term changed
+        "learn_feedback": {},  # step -> {"ok": bool, "text": str}
+        "learn_done": [],  # steps whose check is answered
+    }
+
+
+def _practice_defaults() -> dict[str, Any]:
+    return {
+        "pr_seed": 2026,
+        "pr_number": 0,
+        "pr_feedback": None,  # {"ok": bool, "text": str} for the current exercise
+        "pr_score": {"attempted": 0, "correct": 0},
+        "pr_answered": [],  # (seed, number) pairs already counted in the score
+        "pr_items": None,  # the reach exercise's list as the learner reorders it
+        "pr_moves": 0,
+    }
+
+
+def _compare_defaults() -> dict[str, Any]:
+    return {
+        "cmp_rankings": ["3, 2, 3, 0, 1", "3, 0, 2, 3, 1"],
+        "cmp_k": 5,
+        "cmp_relevant": 4,
+        "conv_k": 5,
+    }
+
+
 def defaults() -> dict[str, Any]:
     """Every state key and its starting value."""
-    return {"lang": DEFAULT_LANGUAGE, "presenter": False, **_playground_defaults(), **_evaluate_defaults()}
+    return {"lang": DEFAULT_LANGUAGE, "presenter": False, **_playground_defaults(), **_evaluate_defaults(),
+            **_learn_defaults(), **_practice_defaults(), **_compare_defaults()}
 
 
 def init_state() -> None:

@@ -1,0 +1,235 @@
+"""The conventions that make NDCG libraries disagree, as named presets scored on one example.
+
+An ``Example`` is a ranking given as item ids with scores (so ties can happen) and grades,
+plus judged items the system did not retrieve. Each entry of ``CONVENTIONS`` scores it one
+way and carries its formula, where it is used, and (for libraries) a snippet that
+reproduces the number there; the tests run the scikit-learn and pytrec_eval snippets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .registry import Registry
+from .single import _grade, ndcg_from_scores, validate_grades, validate_k
+
+
+@dataclass(frozen=True)
+class Example:
+    """A scored ranking with its judgments: ``items``, ``scores`` and ``grades`` line up; ``extra`` is
+    (item, grade) for judged items not retrieved; ``k`` is the cutoff."""
+
+    items: tuple[str, ...]
+    scores: tuple[float, ...]
+    grades: tuple[float, ...]
+    extra: tuple[tuple[str, float], ...] = ()
+    k: int = 5
+
+    def __post_init__(self) -> None:
+        if not (len(self.items) == len(self.scores) == len(self.grades)):
+            raise ValueError(f"{len(self.items)} items, {len(self.scores)} scores and {len(self.grades)} grades")
+        if not self.items:
+            raise ValueError("the example needs at least one retrieved item")
+        seen: set[str] = set()
+        for item in (*self.items, *(i for i, _ in self.extra)):
+            if not item or any(c.isspace() for c in item):
+                raise ValueError(f"item id {item!r} must be one word, without spaces")
+            if item in seen:
+                raise ValueError(f"item id {item!r} appears twice")
+            seen.add(item)
+        validate_grades(self.scores, "score", allow_negative=True)
+        validate_grades(self.grades)
+        validate_grades([g for _, g in self.extra], "unretrieved grade")
+        validate_k(self.k)
+
+    @property
+    def pool(self) -> list[float]:
+        """Grades of every judged item, retrieved or not."""
+        return [*self.grades, *(g for _, g in self.extra)]
+
+    def judged(self) -> dict[str, float]:
+        return {**dict(zip(self.items, self.grades)), **dict(self.extra)}
+
+
+def example_from_rows(rows: Sequence[dict], extra_rows: Sequence[dict], k: Any) -> Example:
+    """An ``Example`` from table rows ({item, score, grade}); a ``ValueError`` names the row and column."""
+    items, scores, grades, extra = [], [], [], []
+    for i, row in enumerate(rows, start=1):
+        if all(row.get(c) in (None, "") for c in ("item", "score", "grade")):
+            continue
+        items.append(str(row.get("item") or "").strip())
+        scores.append(_grade(row.get("score"), f"row {i}, score", allow_negative=True))
+        grades.append(_grade(row.get("grade"), f"row {i}, grade", allow_negative=False))
+    for i, row in enumerate(extra_rows, start=1):
+        if all(row.get(c) in (None, "") for c in ("item", "grade")):
+            continue
+        extra.append((str(row.get("item") or "").strip(),
+                      _grade(row.get("grade"), f"unretrieved row {i}, grade", allow_negative=False)))
+    return Example(tuple(items), tuple(scores), tuple(grades), tuple(extra), validate_k(k))
+
+
+WIKIPEDIA = Example(
+    items=("D1", "D2", "D3", "D4", "D5", "D6"),
+    scores=(0.9, 0.8, 0.8, 0.6, 0.5, 0.4),  # D2 and D3 tie
+    grades=(3, 2, 3, 0, 1, 2),
+    extra=(("D7", 3), ("D8", 2)),
+    k=5,
+)
+
+
+@dataclass(frozen=True)
+class Convention:
+    """One way of computing NDCG: its score for an example, its formula and, for a library, a snippet."""
+
+    name: str
+    score: Callable[[Example], float]
+    formula: str
+    library: str = "ndcg_core"
+    snippet: Callable[[Example], str] = field(default=lambda ex: "")
+
+
+CONVENTIONS: Registry[Convention] = Registry("convention")
+
+LINEAR_LOG2 = r"\mathrm{NDCG@}k = \frac{\sum_{i=1}^{k} \mathrm{rel}_i / \log_2(i+1)}{\mathrm{IDCG@}k}"
+
+
+def _ids(example: Example) -> str:
+    return repr(list(example.items))
+
+
+def _core_snippet(call: str) -> Callable[[Example], str]:
+    def make(ex: Example) -> str:
+        return (
+            "from ndcg_core import ndcg_from_scores\n"
+            f"grades = {list(ex.grades)!r}\nscores = {list(ex.scores)!r}\nitems = {_ids(ex)}\n"
+            f"pool = grades + {[g for _, g in ex.extra]!r}  # every judged item\n"
+            f"print(round({call.format(k=ex.k)}, 4))\n"
+        )
+    return make
+
+
+def _pytrec_snippet(measure: str, key: str) -> Callable[[Example], str]:
+    def make(ex: Example) -> str:
+        qrels = {"q": {item: int(g) for item, g in ex.judged().items()}}
+        run = {"q": dict(zip(ex.items, ex.scores))}
+        return (
+            "import pytrec_eval\n"
+            f"qrels = {qrels!r}\nrun = {run!r}\n"
+            f"result = pytrec_eval.RelevanceEvaluator(qrels, {{{measure.format(k=ex.k)!r}}}).evaluate(run)\n"
+            f"print(round(result['q'][{key.format(k=ex.k)!r}], 4))\n"
+        )
+    return make
+
+
+def _sklearn_snippet(ex: Example) -> str:
+    return (
+        "from sklearn.metrics import ndcg_score\n"
+        f"print(round(ndcg_score([{list(ex.grades)!r}], [{list(ex.scores)!r}], k={ex.k}), 4))\n"
+    )
+
+
+def _ranx_snippet(ex: Example) -> str:
+    qrels = {"q": {item: int(g) for item, g in ex.judged().items()}}
+    run = {"q": dict(zip(ex.items, ex.scores))}
+    return (
+        "from ranx import Qrels, Run, evaluate\n"
+        f"print(round(evaluate(Qrels({qrels!r}), Run({run!r}), 'ndcg_burges@{ex.k}'), 4))\n"
+    )
+
+
+@CONVENTIONS.register("sklearn", "scikit-learn ndcg_score",
+                      "scikit-learn's ndcg_score(y_true, y_score, k): linear gain, log2 discount, the ideal from the "
+                      "list's own grades, tied scores averaged.")
+def _sklearn() -> Convention:
+    return Convention(
+        "sklearn",
+        lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, ties="average"),
+        LINEAR_LOG2 + r",\ \text{ideal from the list, ties averaged}",
+        "scikit-learn", _sklearn_snippet,
+    )
+
+
+@CONVENTIONS.register("trec_eval_ndcg", "trec_eval ndcg",
+                      "trec_eval's ndcg (and pytrec_eval's): no cutoff, the ideal from every judged item, ties by "
+                      "item id descending.")
+def _trec_eval_ndcg() -> Convention:
+    return Convention(
+        "trec_eval_ndcg",
+        lambda ex: ndcg_from_scores(ex.grades, ex.scores, max(len(ex.grades), len(ex.pool)), items=ex.items,
+                                    ideal=ex.pool),
+        r"\mathrm{NDCG} = \frac{\sum_{i=1}^{n} \mathrm{rel}_i / \log_2(i+1)}{\mathrm{IDCG}_{\text{all judged}}}",
+        "pytrec_eval", _pytrec_snippet("ndcg", "ndcg"),
+    )
+
+
+@CONVENTIONS.register("trec_eval_ndcg_cut", "trec_eval ndcg_cut",
+                      "trec_eval's ndcg_cut.k: as ndcg, cut at k, the ideal's top k from every judged item.")
+def _trec_eval_ndcg_cut() -> Convention:
+    return Convention(
+        "trec_eval_ndcg_cut",
+        lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, ideal=ex.pool),
+        LINEAR_LOG2 + r",\ \text{ideal from all judgments}",
+        "pytrec_eval", _pytrec_snippet("ndcg_cut.{k}", "ndcg_cut_{k}"),
+    )
+
+
+@CONVENTIONS.register("burges", "Exponential gain (Burges et al. 2005)",
+                      "Gain 2^rel - 1, which stresses highly relevant items: RankNet/LambdaRank papers, ranx's "
+                      "ndcg_burges, LightGBM and XGBoost's ndcg by default.")
+def _burges() -> Convention:
+    return Convention(
+        "burges",
+        lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, gain="exponential", ideal=ex.pool),
+        r"\mathrm{DCG@}k = \sum_{i=1}^{k} \frac{2^{\mathrm{rel}_i} - 1}{\log_2(i+1)}",
+        "ranx", _ranx_snippet,
+    )
+
+
+@CONVENTIONS.register("jk", "Järvelin-Kekäläinen (2002), b = 2",
+                      "The original DCG: no discount before rank b, then divide by log_b(i); with b = 2 ranks 1 and "
+                      "2 both count in full.")
+def _jk() -> Convention:
+    return Convention(
+        "jk",
+        lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, discount="jk", ideal=ex.pool),
+        r"\mathrm{DCG@}k = \sum_{i<b} \mathrm{rel}_i + \sum_{b \le i \le k} \frac{\mathrm{rel}_i}{\log_b i}",
+        "ndcg_core",
+        _core_snippet('ndcg_from_scores(grades, scores, {k}, items=items, discount="jk", ideal=pool)'),
+    )
+
+
+@CONVENTIONS.register("ideal_list", "Ideal from the list only",
+                      "The ideal is the retrieved items re-sorted: judged items the system missed are ignored, so "
+                      "the score is higher (many tutorials, scikit-learn).")
+def _ideal_list() -> Convention:
+    return Convention(
+        "ideal_list",
+        lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items),
+        LINEAR_LOG2 + r",\ \text{ideal from the list}",
+        "ndcg_core", _core_snippet("ndcg_from_scores(grades, scores, {k}, items=items)"),
+    )
+
+
+def _ties(policy: str, label: str) -> None:
+    @CONVENTIONS.register(f"ties_{policy}", f"Ties: {label}",
+                          f"Equal scores ordered by the {policy} policy; the ideal from all judgments, cut at k.")
+    def _make() -> Convention:
+        return Convention(
+            f"ties_{policy}",
+            lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, ties=policy, ideal=ex.pool),
+            LINEAR_LOG2 + rf",\ \text{{ties: {policy}}}",
+            "ndcg_core",
+            _core_snippet(f'ndcg_from_scores(grades, scores, {{k}}, items=items, ties="{policy}", ideal=pool)'),
+        )
+
+
+for _policy, _label in (("trec_eval", "trec_eval's order"), ("average", "averaged"), ("best", "best order"),
+                        ("worst", "worst order")):
+    _ties(_policy, _label)
+
+
+def score_all(example: Example) -> dict[str, float]:
+    """Every convention's NDCG for ``example``, keyed by name."""
+    return {entry.name: entry.build().score(example) for entry in CONVENTIONS}

@@ -1,0 +1,174 @@
+"""Practice exercises generated from a seed, so a whole class can work on the same set.
+
+``exercise(seed, number)`` gives the number-th exercise of a set; the kinds rotate through
+``KINDS``. Answers are computed with ndcg_core's own functions; ``check`` marks an answer.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from .single import dcg, idcg, ndcg_at_k
+
+KINDS = ("dcg_term", "dcg", "ndcg", "better_order", "swap", "reach", "gap")
+TOLERANCE = 0.01
+REACH_TARGET = 0.95
+MAX_SEED = 10**9
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise: its kind, the data the learner sees, and the right answer."""
+
+    kind: str
+    seed: int
+    number: int
+    data: dict[str, Any] = field(default_factory=dict)
+    answer: Any = None
+
+
+def check_seed(value: Any) -> int:
+    """A set's seed: a whole number from 0 to 10^9."""
+    try:
+        seed = int(str(value).strip())
+    except ValueError:
+        raise ValueError(f"the seed must be a whole number, got {value!r}") from None
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"the seed must be 0 to {MAX_SEED}, got {seed}")
+    return seed
+
+
+def _grades(rng: random.Random, n: int, top: int = 3) -> list[int]:
+    while True:
+        out = [rng.choice(range(top + 1)) for _ in range(n)]
+        if sum(out) and sorted(out, reverse=True) != out:  # something relevant, not already ideal
+            return out
+
+
+def exercise(seed: int, number: int) -> Exercise:
+    """The ``number``-th exercise (from 0) of the set ``seed``."""
+    seed = check_seed(seed)
+    kind = KINDS[number % len(KINDS)]
+    rng = random.Random(seed * 1_000_003 + number)
+    return _MAKERS[kind](rng, seed, number)
+
+
+def _dcg_term(rng: random.Random, seed: int, number: int) -> Exercise:
+    grades = _grades(rng, 5)
+    position = rng.choice([p for p in range(2, 6) if grades[p - 1] > 0] or [2])
+    grade = grades[position - 1]
+    return Exercise("dcg_term", seed, number, {"grades": grades, "position": position},
+                    grade / math.log2(position + 1))
+
+
+def _dcg(rng: random.Random, seed: int, number: int) -> Exercise:
+    grades = _grades(rng, rng.randint(3, 5))
+    k = rng.randint(2, len(grades))
+    return Exercise("dcg", seed, number, {"grades": grades, "k": k}, dcg(grades, k))
+
+
+def _ndcg(rng: random.Random, seed: int, number: int) -> Exercise:
+    grades = _grades(rng, rng.randint(3, 5))
+    k = rng.randint(2, len(grades))
+    return Exercise("ndcg", seed, number, {"grades": grades, "k": k}, ndcg_at_k(grades, k))
+
+
+def _better_order(rng: random.Random, seed: int, number: int) -> Exercise:
+    grades = _grades(rng, 5)
+    k = 5
+    while True:
+        other = grades[:]
+        rng.shuffle(other)
+        a, b = ndcg_at_k(grades, k), ndcg_at_k(other, k)
+        if abs(a - b) > 1e-9:
+            break
+    return Exercise("better_order", seed, number, {"a": grades, "b": other, "k": k}, "a" if a > b else "b")
+
+
+def _swap(rng: random.Random, seed: int, number: int) -> Exercise:
+    grades = _grades(rng, 5)
+    k = rng.randint(2, 5)
+    i, j = sorted(rng.sample(range(5), 2))
+    swapped = grades[:]
+    swapped[i], swapped[j] = swapped[j], swapped[i]
+    before, after = ndcg_at_k(grades, k), ndcg_at_k(swapped, k)
+    answer = "up" if after > before + 1e-12 else "down" if after < before - 1e-12 else "same"
+    return Exercise("swap", seed, number, {"grades": grades, "k": k, "i": i + 1, "j": j + 1}, answer)
+
+
+def fewest_moves(grades: list[float], k: int, target: float = REACH_TARGET) -> int:
+    """The fewest single-item moves (take one item, put it anywhere) to reach NDCG@k >= target.
+
+    Breadth-first search over orders; lists here have at most 7 items.
+    """
+    if len(grades) > 7:
+        raise ValueError(f"fewest_moves searches every order; {len(grades)} items is too many (at most 7)")
+    start = tuple(grades)
+    seen, queue = {start}, deque([(start, 0)])
+    while queue:
+        order, moves = queue.popleft()
+        if ndcg_at_k(order, k) >= target - 1e-12:
+            return moves
+        for i in range(len(order)):
+            rest = order[:i] + order[i + 1:]
+            for j in range(len(order)):
+                nxt = rest[:j] + (order[i],) + rest[j:]
+                if nxt not in seen:
+                    seen.add(nxt)
+                    queue.append((nxt, moves + 1))
+    raise ValueError("no order reaches the target")  # the ideal order always scores 1.0, so unreachable
+
+
+def _reach(rng: random.Random, seed: int, number: int) -> Exercise:
+    k = 5
+    while True:
+        grades = _grades(rng, 6, top=4)
+        if ndcg_at_k(grades, k) < REACH_TARGET:
+            break
+    return Exercise("reach", seed, number, {"grades": grades, "k": k, "target": REACH_TARGET},
+                    fewest_moves(grades, k))
+
+
+def _gap(rng: random.Random, seed: int, number: int) -> Exercise:
+    k = 5
+    queries = {}
+    for q in range(rng.randint(3, 4)):
+        queries[f"q{q + 1}"] = _grades(rng, 5)
+    gaps = {q: idcg(g, k) - dcg(g, k) for q, g in queries.items()}
+    best = max(gaps, key=lambda q: (gaps[q], q))
+    return Exercise("gap", seed, number, {"queries": queries, "k": k, "gaps": gaps}, best)
+
+
+_MAKERS = {"dcg_term": _dcg_term, "dcg": _dcg, "ndcg": _ndcg, "better_order": _better_order, "swap": _swap,
+           "reach": _reach, "gap": _gap}
+
+
+def parse_number(text: Any) -> float:
+    """A number typed by a learner; "1,5" and "abc" are ``ValueError``s that say what to type."""
+    raw = "" if text is None else str(text).strip()
+    if not raw:
+        raise ValueError("type a number, for example 0.75")
+    if "," in raw:
+        raise ValueError(f"{raw!r} has a comma: write decimals with a point, for example 1.5")
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"{raw!r} is not a number: type digits, for example 0.75") from None
+    if not math.isfinite(value):
+        raise ValueError(f"{raw!r} is not a finite number")
+    return value
+
+
+def check(ex: Exercise, answer: Any) -> bool:
+    """Whether ``answer`` is right: numbers within 0.01, choices exactly. ``ValueError`` if unreadable."""
+    if ex.kind in ("dcg_term", "dcg", "ndcg"):
+        return abs(parse_number(answer) - ex.answer) <= TOLERANCE + 1e-12
+    if ex.kind == "reach":
+        return bool(answer)  # the page checks the learner's own order; here a reached flag
+    if answer in (None, ""):
+        raise ValueError("choose an answer first")
+    return answer == ex.answer

@@ -1,0 +1,68 @@
+"""Conventions: each named convention's number, and the library snippets run for real."""
+
+import subprocess
+import sys
+from math import log2
+
+import pytest
+from sklearn.metrics import ndcg_score
+
+from ndcg_core.conventions import (
+    CONVENTIONS,
+    WIKIPEDIA,
+    Example,
+    example_from_rows,
+    score_all,
+)
+
+RUN_BY_TESTS = [e.name for e in CONVENTIONS if e.build().library in ("scikit-learn", "pytrec_eval", "ndcg_core")]
+
+
+def run_snippet(code):
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+
+
+@pytest.mark.parametrize("name", RUN_BY_TESTS)
+def test_each_snippet_prints_the_number_the_page_shows(name):
+    convention = CONVENTIONS.build(name)
+    printed = run_snippet(convention.snippet(WIKIPEDIA))
+    assert printed == f"{round(convention.score(WIKIPEDIA), 4)}"
+
+
+def test_snippets_follow_an_edited_example():
+    example = Example(("a", "b", "c"), (1.0, 1.0, 0.5), (0, 2, 1), (("z", 3),), k=2)
+    for name in ("sklearn", "trec_eval_ndcg_cut"):
+        convention = CONVENTIONS.build(name)
+        assert run_snippet(convention.snippet(example)) == f"{round(convention.score(example), 4)}"
+
+
+def test_conventions_by_formula_on_the_wikipedia_example():
+    scores = score_all(WIKIPEDIA)
+    # trec_eval order: D1, D3 (tie with D2, docno descending), D2, D4, D5 -> grades 3, 3, 2, 0, 1
+    dcg5 = 3 + 3 / log2(3) + 2 / log2(4) + 0 + 1 / log2(6)
+    ideal_pool5 = 3 + 3 / log2(3) + 3 / log2(4) + 2 / log2(5) + 2 / log2(6)
+    ideal_list5 = 3 + 3 / log2(3) + 2 / log2(4) + 2 / log2(5) + 1 / log2(6)
+    assert scores["trec_eval_ndcg_cut"] == pytest.approx(dcg5 / ideal_pool5)
+    assert scores["ideal_list"] == pytest.approx(dcg5 / ideal_list5)
+    assert scores["ties_best"] == scores["trec_eval_ndcg_cut"]  # here trec_eval's tie order is the best one
+    assert scores["ties_worst"] < scores["ties_average"] < scores["ties_best"]
+    assert scores["sklearn"] == pytest.approx(ndcg_score([list(WIKIPEDIA.grades)], [list(WIKIPEDIA.scores)], k=5))
+
+
+@pytest.mark.parametrize(
+    "rows, extra, k, message",
+    [([{"item": "a", "score": "x", "grade": 1}], [], 5, "row 1, score is 'x'"),
+     ([{"item": "a", "score": 1, "grade": -1}], [], 5, "row 1, grade"),
+     ([{"item": "a b", "score": 1, "grade": 1}], [], 5, "one word"),
+     ([{"item": "a", "score": 1, "grade": 1}, {"item": "a", "score": 2, "grade": 0}], [], 5, "appears twice"),
+     ([], [], 5, "at least one retrieved item"),
+     ([{"item": "a", "score": 1, "grade": 1}], [], 0, "k must be at least 1")],
+)
+def test_bad_examples_are_value_errors(rows, extra, k, message):
+    with pytest.raises(ValueError, match=message):
+        example_from_rows(rows, extra, k)
+
+
+def test_every_convention_has_a_formula_and_a_description():
+    for entry in CONVENTIONS:
+        assert entry.description and entry.build().formula

@@ -1,0 +1,81 @@
+"""Conventions: one ranking scored under each named convention, side by side, with formulas and snippets."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from ndcg_core import ndcg_at_k
+from ndcg_core.conventions import CONVENTIONS, WIKIPEDIA, Example, example_from_rows
+from ui.format import metric_text, sentence
+from ui.i18n import Translator
+from ui.state import bind
+
+
+# Libraries whose snippets the test suite runs, checking they print the number shown here.
+TESTED_SNIPPETS = {"scikit-learn", "pytrec_eval", "ndcg_core"}
+
+
+def example_rows(example: Example) -> tuple[list[dict], list[dict]]:
+    retrieved = [{"item": i, "score": s, "grade": g} for i, s, g in zip(example.items, example.scores, example.grades)]
+    return retrieved, [{"item": i, "grade": g} for i, g in example.extra]
+
+
+def read_example(t: Translator) -> Example | None:
+    retrieved, extra = example_rows(WIKIPEDIA)
+    left, right = st.columns([3, 2])
+    with left:
+        st.markdown(f"**{t('conv.retrieved')}**")
+        edited = st.data_editor(pd.DataFrame(retrieved), num_rows="dynamic", hide_index=True, width="stretch",
+                                key="conv_retrieved", column_config={
+                                    "item": st.column_config.TextColumn(t("conv.col.item")),
+                                    "score": st.column_config.NumberColumn(t("conv.col.score"), format="%.3f"),
+                                    "grade": st.column_config.NumberColumn(t("conv.col.grade"), min_value=0)})
+    with right:
+        st.markdown(f"**{t('conv.unretrieved')}**")
+        edited_extra = st.data_editor(pd.DataFrame(extra), num_rows="dynamic", hide_index=True, width="stretch",
+                                      key="conv_extra", column_config={
+                                          "item": st.column_config.TextColumn(t("conv.col.item")),
+                                          "grade": st.column_config.NumberColumn(t("conv.col.grade"), min_value=0)})
+        st.number_input(t("conv.k"), min_value=1, max_value=100, step=1, **bind("conv_k"))
+    try:
+        return example_from_rows(_records(edited), _records(edited_extra), st.session_state["conv_k"])
+    except ValueError as err:
+        st.error(t("conv.bad_example", message=sentence(str(err))))
+        return None
+
+
+def _records(frame: pd.DataFrame) -> list[dict]:
+    return frame.astype(object).where(frame.notna(), None).to_dict("records")
+
+
+def render_page(t: Translator) -> None:
+    st.title(t("conv.title"))
+    st.markdown(t("conv.intro"))
+    example = read_example(t)
+    if example is None:
+        return
+    rows = []
+    for entry in CONVENTIONS:
+        convention = entry.build()
+        rows.append({t("conv.col.convention"): t.entry("convention", entry, "label"),
+                     "NDCG": round(convention.score(example), 4), t("conv.col.library"): convention.library})
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
+                 column_config={"NDCG": st.column_config.NumberColumn(format="%.4f")})
+    st.caption(t("conv.table_help"))
+    for entry in CONVENTIONS:
+        convention = entry.build()
+        with st.expander(f"{t.entry('convention', entry, 'label')}: {metric_text(convention.score(example))}"):
+            st.markdown(t.entry("convention", entry, "description"))
+            st.latex(convention.formula)
+            code = convention.snippet(example)
+            if code:
+                st.code(code, language="python")
+                if convention.library not in TESTED_SNIPPETS:
+                    st.caption(t("conv.not_run", library=convention.library))
+    st.subheader(t("conv.remarks"))
+    pool, own = ndcg_at_k([3, 2, 3, 0, 1, 2], 6, ideal=[3, 2, 3, 0, 1, 2, 3, 2]), ndcg_at_k([3, 2, 3, 0, 1, 2], 6)
+    st.markdown(t("conv.wikipedia", pool=f"{pool:.3f}", own=f"{own:.3f}"))
+    linear = ndcg_at_k([2, 3], 2)
+    expo = ndcg_at_k([2, 3], 2, gain="exponential")
+    st.markdown(t("conv.exponential", linear=f"{linear:.3f}", expo=f"{expo:.3f}"))

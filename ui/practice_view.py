@@ -1,0 +1,164 @@
+"""Practice: exercises generated from a seed (a class shares one seed), checked with feedback, and scored."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from ndcg_core.exercises import Exercise, check, check_seed, exercise
+from ndcg_core.ranked_list import Settings, make_items, score
+from ui.format import sentence
+from ui.i18n import Translator
+from ui.playground import restore
+from ui.sortable import apply_action, sortable_list
+
+LIST_KEY = "pr_list"
+
+
+def answer_key() -> str:
+    """The answer widget's key: one per exercise, so a new exercise starts with an empty answer."""
+    return f"_w_pr_answer_{st.session_state['pr_seed']}_{st.session_state['pr_number']}"
+
+
+def current() -> Exercise:
+    return exercise(st.session_state["pr_seed"], st.session_state["pr_number"])
+
+
+def start(number: int) -> None:
+    st.session_state["pr_number"] = max(0, number)
+    st.session_state["pr_feedback"] = None
+    ex = current()
+    st.session_state["pr_items"] = make_items([f"doc {chr(65 + i)}" for i in range(len(ex.data["grades"]))],
+                                              ex.data["grades"]) if ex.kind == "reach" else None
+    st.session_state["pr_moves"] = 0
+
+
+def on_seed_change() -> None:
+    t = Translator(st.session_state["lang"])
+    try:
+        st.session_state["pr_seed"] = check_seed(st.session_state["_w_pr_seed"])
+    except ValueError as err:
+        st.session_state["pr_feedback"] = {"ok": False, "text": t("practice.bad_seed", message=sentence(str(err)))}
+        return
+    start(0)
+
+
+def record(ok: bool, text: str) -> None:
+    """Feedback for the current exercise; the score counts each exercise once (its first answer)."""
+    st.session_state["pr_feedback"] = {"ok": ok, "text": text}
+    done = (st.session_state["pr_seed"], st.session_state["pr_number"])
+    if list(done) not in [list(x) for x in st.session_state["pr_answered"]]:
+        st.session_state["pr_answered"] = [*st.session_state["pr_answered"], list(done)]
+        score_now = dict(st.session_state["pr_score"])
+        score_now["attempted"] += 1
+        score_now["correct"] += int(ok)
+        st.session_state["pr_score"] = score_now
+
+
+def explain(ex: Exercise, t: Translator) -> str:
+    answer = ex.answer if isinstance(ex.answer, str) else f"{ex.answer:.4f}"
+    if ex.kind == "gap":
+        answer = f"{ex.answer} ({ex.data['gaps'][ex.answer]:.3f})"
+    return t(f"practice.why.{ex.kind}", answer=answer, **{k: v for k, v in ex.data.items() if k in ("k", "position")})
+
+
+def submit() -> None:
+    t = Translator(st.session_state["lang"])
+    ex = current()
+    raw = st.session_state.get(answer_key())
+    try:
+        ok = check(ex, raw)
+    except ValueError as err:
+        st.session_state["pr_feedback"] = {"ok": False, "text": t("practice.unreadable", message=sentence(str(err)))}
+        return
+    record(ok, t("practice.right" if ok else "practice.wrong", why=explain(ex, t)))
+
+
+def on_reach_action() -> None:
+    """A move in the reach exercise: counted, and checked against the target."""
+    t = Translator(st.session_state["lang"])
+    action = st.session_state[LIST_KEY].get("action")
+    if action is None or st.session_state["pr_items"] is None:
+        return
+    try:
+        new, moved = apply_action(st.session_state["pr_items"], action, top=4)
+    except ValueError:
+        return
+    if moved is None:
+        return  # only moves count here; the list is read-only
+    st.session_state["pr_items"] = new
+    st.session_state["pr_moves"] += 1
+    ex = current()
+    reached = score(new, Settings(k=ex.data["k"])).ndcg >= ex.data["target"] - 1e-12
+    if reached:
+        record(st.session_state["pr_moves"] <= ex.answer,
+               t("practice.reached", moves=st.session_state["pr_moves"], best=ex.answer))
+
+
+def show_in_playground() -> None:
+    """Open the exercise's list in the Playground."""
+    ex = current()
+    grades = ex.data.get("grades") or ex.data.get("a") or next(iter(ex.data["queries"].values()))
+    items = make_items([f"doc {chr(65 + i)}" for i in range(len(grades))], grades)
+    restore({"items": items, "extra": [], "k": min(ex.data.get("k", 5), len(items)), "top": 4, "ideal": "list"})
+
+
+def prompt(ex: Exercise, t: Translator) -> None:
+    d = ex.data
+    if ex.kind in ("dcg_term", "dcg", "ndcg", "swap", "reach"):
+        st.markdown(t(f"practice.prompt.{ex.kind}", grades=", ".join(str(g) for g in d["grades"]),
+                      **{k: v for k, v in d.items() if k in ("k", "position", "i", "j", "target")}))
+    elif ex.kind == "better_order":
+        st.markdown(t("practice.prompt.better_order", a=", ".join(map(str, d["a"])), b=", ".join(map(str, d["b"])),
+                      k=d["k"]))
+    else:
+        st.markdown(t("practice.prompt.gap", k=d["k"]))
+        st.dataframe(pd.DataFrame({t("practice.query"): list(d["queries"]),
+                                   t("practice.grades"): [", ".join(map(str, g)) for g in d["queries"].values()]}),
+                     hide_index=True)
+
+
+def answer_widget(ex: Exercise, t: Translator) -> None:
+    if ex.kind == "reach":
+        sortable_list(st.session_state["pr_items"], key=LIST_KEY, k=ex.data["k"], top=4, texts=t.group("sortable"),
+                      on_action=on_reach_action, readonly=True, large=st.session_state["presenter"])
+        now = score(st.session_state["pr_items"], Settings(k=ex.data["k"])).ndcg
+        st.metric(f"NDCG@{ex.data['k']}", f"{now:.4f}", help=t("practice.moves", moves=st.session_state["pr_moves"]))
+        st.caption(t("practice.moves", moves=st.session_state["pr_moves"]))
+        return
+    if ex.kind in ("dcg_term", "dcg", "ndcg"):
+        st.text_input(t("practice.your_answer"), key=answer_key(), placeholder="0.00")
+    else:
+        choices = {"better_order": ("a", "b"), "swap": ("up", "down", "same"),
+                   "gap": tuple(ex.data.get("queries", {}))}[ex.kind]
+        st.radio(t("practice.your_answer"), choices, index=None, horizontal=True, key=answer_key(),
+                 format_func=lambda c: t(f"practice.choice.{c}") if ex.kind != "gap" else c)
+    st.button(t("practice.check"), on_click=submit, key="btn_pr_check", type="primary")
+
+
+def render_page(t: Translator) -> None:
+    st.title(t("practice.title"))
+    st.markdown(t("practice.intro"))
+    if st.session_state["pr_number"] == 0 and st.session_state["pr_items"] is None and current().kind == "reach":
+        start(0)
+    left, right = st.columns([2, 1])
+    st.session_state["_w_pr_seed"] = str(st.session_state["pr_seed"])
+    left.text_input(t("practice.seed"), key="_w_pr_seed", on_change=on_seed_change, help=t("practice.seed_help"))
+    score_now = st.session_state["pr_score"]
+    right.metric(t("practice.score"), f"{score_now['correct']} / {score_now['attempted']}")
+    ex = current()
+    if ex.kind == "reach" and st.session_state["pr_items"] is None:
+        start(st.session_state["pr_number"])
+    st.subheader(t("practice.heading", number=ex.number + 1, kind=t(f"practice.kind.{ex.kind}")))
+    prompt(ex, t)
+    answer_widget(ex, t)
+    feedback = st.session_state["pr_feedback"]
+    if feedback:
+        (st.success if feedback["ok"] else st.error)(feedback["text"])
+    a, b, c = st.columns(3)
+    a.button(t("practice.previous"), on_click=start, args=(ex.number - 1,), disabled=ex.number == 0,
+             key="btn_pr_prev", width="stretch")
+    b.button(t("practice.next"), on_click=start, args=(ex.number + 1,), key="btn_pr_next", width="stretch")
+    if c.button(t("practice.show_me"), key="btn_pr_show", width="stretch"):
+        show_in_playground()
+        st.switch_page("pages/1_Playground.py")
