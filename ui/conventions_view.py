@@ -11,7 +11,6 @@ from ui.format import metric_text, sentence
 from ui.i18n import Translator
 from ui.state import bind
 
-
 # Libraries whose snippets the test suite runs, checking they print the number shown here.
 TESTED_SNIPPETS = {"scikit-learn", "pytrec_eval", "ndcg_core"}
 

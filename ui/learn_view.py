@@ -18,7 +18,9 @@ from ndcg_core.ranked_list import Item
 from ui import charts
 from ui.format import metric_text, sentence
 from ui.i18n import Translator
+from ui.share import whole_number
 from ui.sortable import apply_action, sortable_list
+from ui.state import new_link_value, set_link_value
 
 STEPS = 6
 K = 5
@@ -200,9 +202,23 @@ def step_6(t: Translator) -> None:
 STEP_VIEWS = {1: step_1, 2: step_2, 3: step_3, 4: step_4, 5: step_5, 6: step_6}
 
 
+def apply_link(t: Translator) -> None:
+    """A shared link's step (?step=3); a bad one is a notice and step 1 stays."""
+    value = new_link_value("step")
+    if value is None:
+        return
+    try:
+        st.session_state["learn_step"] = whole_number(value, "step", 1, STEPS)
+    except ValueError as err:
+        st.warning(t("share.bad_link_here", message=sentence(str(err))), icon="🔗")
+
+
 def render_page(t: Translator) -> None:
+    apply_link(t)
     st.title(t("learn.title"))
     step = st.session_state["learn_step"]
+    set_link_value("step", str(step))
+    set_link_value("lang", st.session_state["lang"])
     st.progress(step / STEPS, text=t("learn.progress", step=step, steps=STEPS))
     st.header(t(f"learn.step.{step}"))
     STEP_VIEWS[step](t)

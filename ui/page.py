@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.i18n import LANGUAGES, Translator
-from ui.state import bind, init_state
+from ui.state import bind, init_state, new_link_value
 
 PAGES = (
     ("app.py", "nav.home", ":material/home:"),
@@ -33,6 +33,12 @@ h1 { font-size: 3rem !important; }
 def start_page(title_key: str, icon: str = "📐") -> Translator:
     """Set up a page and return the translator for the chosen language."""
     init_state()
+    lang = new_link_value("lang")
+    if lang is not None:
+        if lang in LANGUAGES:
+            st.session_state["lang"] = lang
+        else:
+            st.session_state["notice"] = Translator(st.session_state["lang"])("share.bad_lang", lang=lang[:20])
     t = Translator(st.session_state["lang"])
     st.set_page_config(page_title=f"{t(title_key)} · NDCG Lab", page_icon=icon, layout="wide")
     with st.sidebar:
@@ -46,7 +52,16 @@ def start_page(title_key: str, icon: str = "📐") -> Translator:
             **bind("lang"),
         )
         st.toggle(t("common.presenter"), help=t("common.presenter_help"), **bind("presenter"))
+    show_notice()
     if st.session_state["presenter"]:
         # Fixed CSS, no user text: enlarges type for a projector.
         st.html(PRESENTER_CSS)
     return t
+
+
+def show_notice() -> None:
+    """A one-time notice (for example about a link that could not be read), shown once and then cleared."""
+    notice = st.session_state["notice"]
+    if notice:
+        st.warning(notice, icon="🔗")
+        st.session_state["notice"] = None

@@ -25,7 +25,7 @@ from ndcg_core.ranked_list import (
     worst_order,
 )
 from ndcg_core.variants import DISCOUNTS, GAINS
-from ui import charts
+from ui import charts, export
 from ui.editing import (
     GRADE,
     LABEL,
@@ -37,10 +37,13 @@ from ui.editing import (
 )
 from ui.format import metric_text, sentence
 from ui.i18n import Translator
+from ui.page import show_notice
+from ui.share import decode_playground, encode_playground
 from ui.sortable import apply_action, sortable_list
-from ui.state import bind, preset_origin
+from ui.state import bind, page_url, preset_origin, set_link_value
 
 LIST_KEY = "pg_list"
+SHARE_PARAM = "s"
 GRADES_TEXT_KEY = "_w_pg_grades_text"
 IDEALS = ("list", "pool")
 
@@ -382,8 +385,77 @@ def render_editor(t: Translator) -> None:
             )
 
 
+def render_export(t: Translator, frame: pd.DataFrame, settings: Settings) -> None:
+    """Downloads: the breakdown as CSV, the worked calculation as Markdown, each chart as PNG or SVG.
+
+    Charts are drawn to files only when a button is pressed (a callable), so the page stays fast.
+    """
+    with st.expander(t("export.title")):
+        a, b = st.columns(2)
+        a.download_button(t("export.csv"), export.breakdown_csv(frame), file_name="ndcg_breakdown.csv",
+                          mime="text/csv", key="btn_export_csv", width="stretch")
+        handout = export.worked_markdown(frame, settings, score(items(), settings), t)
+        b.download_button(t("export.markdown"), handout.encode("utf-8"), file_name="ndcg_worked.md",
+                          mime="text/markdown", key="btn_export_md", width="stretch")
+        every = ndcg_for_every_k(items(), settings)
+        for kind in CHART_KINDS:
+            spec = charts.chart_spec(kind, frame, top=st.session_state["pg_top"], k=settings.k, every_k=every,
+                                     texts=t.group("chart"))
+            c, d = st.columns(2)
+            c.download_button(t("export.png", chart=t(f"playground.chart.{kind}")),
+                              lambda spec=spec: export.chart_png(spec), file_name=f"ndcg_{kind}.png",
+                              mime="image/png", key=f"btn_export_png_{kind}", width="stretch")
+            d.download_button(t("export.svg", chart=t(f"playground.chart.{kind}")),
+                              lambda spec=spec: export.chart_svg(spec), file_name=f"ndcg_{kind}.svg",
+                              mime="image/svg+xml", key=f"btn_export_svg_{kind}", width="stretch")
+
+
+CHART_KINDS = ("contribution", "cumulative", "order", "every_k")
+
+
+def apply_link(t: Translator) -> None:
+    """Restore the state a shared link holds (once per link); a bad link leaves a notice and the defaults."""
+    param = st.query_params.get(SHARE_PARAM)
+    if not param or param == st.session_state["url_seen"]:
+        return
+    st.session_state["url_seen"] = param
+    try:
+        values = decode_playground(param)
+    except ValueError as err:
+        st.session_state["notice"] = t("share.bad_link", message=sentence(str(err)))
+        return
+    st.session_state.update(values)
+    st.session_state.update(pg_last=None, pg_error=None, pg_origin={
+        "items": values["pg_items"], "extra": values["pg_extra"], "k": values["pg_k"], "top": values["pg_top"],
+        "ideal": values["pg_ideal"]})
+    st.session_state["pg_editor_version"] += 1
+
+
+def current_link() -> str:
+    """The ``s`` parameter for the Playground as it is now."""
+    return encode_playground(
+        items(), extra=st.session_state["pg_extra"], k=st.session_state["pg_k"], top=st.session_state["pg_top"],
+        gain=st.session_state["pg_gain"], gain_map=st.session_state["pg_gain_map"],
+        discount=st.session_state["pg_discount"], jk_base=st.session_state["pg_jk_base"],
+        ideal=st.session_state["pg_ideal"])
+
+
+def write_link(t: Translator) -> None:
+    """Keep the address bar in step with the state, and offer the link to copy."""
+    param = current_link()
+    st.session_state["url_seen"] = param
+    if st.query_params.get(SHARE_PARAM) != param:
+        st.query_params[SHARE_PARAM] = param
+    set_link_value("lang", st.session_state["lang"])
+    with st.expander(t("share.title")):
+        st.caption(t("share.help"))
+        st.code(page_url({SHARE_PARAM: param, "lang": st.session_state["lang"]}), language=None, wrap_lines=True)
+
+
 def render_page(t: Translator) -> None:
     """The whole Playground, top to bottom."""
+    apply_link(t)
+    show_notice()
     st.title(t("playground.title"))
     st.caption(t("playground.intro"))
     render_settings(t)
@@ -408,3 +480,5 @@ def render_page(t: Translator) -> None:
     render_charts(t, frame, settings)
     st.markdown(f"**{t('playground.table')}**")
     render_breakdown(t, frame)
+    render_export(t, frame, settings)
+    write_link(t)

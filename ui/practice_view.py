@@ -10,7 +10,9 @@ from ndcg_core.ranked_list import Settings, make_items, score
 from ui.format import sentence
 from ui.i18n import Translator
 from ui.playground import restore
+from ui.share import whole_number
 from ui.sortable import apply_action, sortable_list
+from ui.state import new_link_value, set_link_value
 
 LIST_KEY = "pr_list"
 
@@ -136,7 +138,24 @@ def answer_widget(ex: Exercise, t: Translator) -> None:
     st.button(t("practice.check"), on_click=submit, key="btn_pr_check", type="primary")
 
 
+def apply_link(t: Translator) -> None:
+    """A shared link's set and exercise (?seed=2026&n=3); bad values are a notice and change nothing."""
+    seed, number = new_link_value("seed"), new_link_value("n")
+    try:
+        if seed is not None:
+            st.session_state["pr_seed"] = check_seed(seed)
+            start(0)
+        if number is not None:
+            start(whole_number(number, "exercise number", 1, 1000) - 1)
+    except ValueError as err:
+        st.warning(t("share.bad_link_here", message=sentence(str(err))), icon="🔗")
+
+
 def render_page(t: Translator) -> None:
+    apply_link(t)
+    set_link_value("seed", str(st.session_state["pr_seed"]))
+    set_link_value("n", str(st.session_state["pr_number"] + 1))
+    set_link_value("lang", st.session_state["lang"])
     st.title(t("practice.title"))
     st.markdown(t("practice.intro"))
     if st.session_state["pr_number"] == 0 and st.session_state["pr_items"] is None and current().kind == "reach":

@@ -110,9 +110,35 @@ def _compare_defaults() -> dict[str, Any]:
     }
 
 
+def new_link_value(name: str) -> str | None:
+    """A URL parameter's value if the link brought a value this session has not applied yet."""
+    value = st.query_params.get(name)
+    seen = st.session_state["link_seen"]
+    if value is None or seen.get(name) == value:
+        return None
+    st.session_state["link_seen"] = {**seen, name: value}
+    return value
+
+
+def set_link_value(name: str, value: str) -> None:
+    """Write a URL parameter (so the address bar is a link to this state) and mark it as applied."""
+    st.session_state["link_seen"] = {**st.session_state["link_seen"], name: value}
+    if st.query_params.get(name) != value:
+        st.query_params[name] = value
+
+
+def page_url(params: dict[str, str]) -> str:
+    """This page's address with ``params`` as its query string (for a link to share)."""
+    from urllib.parse import urlencode, urlsplit, urlunsplit
+
+    base = st.context.url or ""
+    parts = urlsplit(base)
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(params), ""))
+
+
 def defaults() -> dict[str, Any]:
     """Every state key and its starting value."""
-    return {"lang": DEFAULT_LANGUAGE, "presenter": False, **_playground_defaults(), **_evaluate_defaults(),
+    return {"lang": DEFAULT_LANGUAGE, "presenter": False, "url_seen": None, "notice": None, "link_seen": {}, **_playground_defaults(), **_evaluate_defaults(),
             **_learn_defaults(), **_practice_defaults(), **_compare_defaults()}
 
 
