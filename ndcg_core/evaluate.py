@@ -308,6 +308,8 @@ class Measure:
 
 def parse_measure(text: str) -> Measure:
     """Parse one ``-m`` argument the way trec_eval reads its NDCG measures."""
+    if not isinstance(text, str):
+        raise ValueError(f"a measure is a name such as ndcg_cut.10, got {text!r}")
     name, _, params = text.partition(".")
     if name == "ndcg":
         if not params:

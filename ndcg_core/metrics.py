@@ -12,7 +12,14 @@ from typing import Any
 
 import numpy as np
 
-from .single import dcg, ndcg_at_k, validate_grades, validate_k
+from .single import _grade, dcg, ndcg_at_k, validate_grades, validate_k
+
+
+def _cutoff(k: Any) -> int:
+    """k for P@k and recall@k: required, a whole number >= 1."""
+    if k is None:
+        raise ValueError("k is required for this metric, for example k=10")
+    return validate_k(k)
 
 
 def _relevant(rels: Iterable[Any], threshold: float) -> np.ndarray:
@@ -31,13 +38,13 @@ def _n_relevant(found: np.ndarray, n_relevant: int | None) -> int:
 
 def precision_at_k(rels: Iterable[Any], k: int, *, threshold: float = 1) -> float:
     """Relevant items in the top k, divided by k (missing positions count as not relevant, as trec_eval's P_k)."""
-    k = validate_k(k)
+    k = _cutoff(k)
     return float(_relevant(rels, threshold)[:k].sum()) / k
 
 
 def recall_at_k(rels: Iterable[Any], k: int, *, threshold: float = 1, n_relevant: int | None = None) -> float:
     """Relevant items in the top k, divided by all relevant items (0.0 when there are none)."""
-    k = validate_k(k)
+    k = _cutoff(k)
     found = _relevant(rels, threshold)
     total = _n_relevant(found, n_relevant)
     return float(found[:k].sum()) / total if total else 0.0
@@ -68,6 +75,8 @@ def err(rels: Iterable[Any], k: int | None = None, *, max_grade: float | None = 
     top = grades if k is None else grades[:k]
     if max_grade is None:
         max_grade = float(grades.max()) if len(grades) else 0.0
+    else:
+        max_grade = _grade(max_grade, "max_grade", allow_negative=False)
     if len(grades) and max_grade < grades.max():
         raise ValueError(f"max_grade is {max_grade}, below the list's grade {grades.max():g}")
     stop = (np.power(2.0, top) - 1.0) / np.power(2.0, max_grade)

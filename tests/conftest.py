@@ -89,3 +89,10 @@ def wait_for_idle(page, timeout=30_000):
         "() => document.querySelector('[data-testid=stApp]')?.dataset.testScriptState === 'notRunning'",
         timeout=timeout,
     )
+
+
+def plain(markdown_text):
+    """Text as a reader sees it: the backslash escapes that keep user input inert in Markdown removed."""
+    import re
+
+    return re.sub(r"\\(.)", r"\1", str(markdown_text))

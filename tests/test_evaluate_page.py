@@ -5,7 +5,7 @@ import sys
 from math import log2
 
 import pytest
-from conftest import ROOT, TREC
+from conftest import ROOT, TREC, plain
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core import evaluate, query_ranking, read_qrels, read_run
@@ -38,7 +38,7 @@ def metrics(at):
 
 
 def errors(at):
-    return " ".join(e.value for e in at.error)
+    return plain(" ".join(e.value for e in at.error))
 
 
 def test_sample_means_equal_trec_evals_published_values():
@@ -57,7 +57,7 @@ def test_the_export_is_what_the_command_line_prints():
     page = trec_eval_text(evaluate(read_qrels(qrels), read_run(run), cutoffs=(5, 10, 20)))
     assert page == cli
     at = open_page()
-    assert any("python -m ndcg_core -q -m ndcg -m ndcg_cut.5,10,20" in c.value for c in at.caption)
+    assert any("python -m ndcg_core -q -m ndcg -m ndcg_cut.5,10,20" in plain(c.value) for c in at.caption)
 
 
 def test_changing_k_and_the_settings_recomputes_with_ndcg_core():

@@ -2,7 +2,7 @@
 wrong and malformed answers."""
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, plain
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core import dcg, ndcg_at_k
@@ -22,7 +22,7 @@ def open_page(page, **state):
 
 
 def feedback(at):
-    return " ".join(x.value for x in (*at.success, *at.error))
+    return plain(" ".join(x.value for x in (*at.success, *at.error)))
 
 
 # --- Learn -------------------------------------------------------------------------------------
@@ -126,7 +126,7 @@ def test_metrics_page_add_remove_and_bad_rankings():
     at.button(key="btn_cmp_add").click().run()
     assert "C" in at.dataframe[0].value.columns
     at.text_input(key="_w_cmp_ranking_1").input("3, x").run()
-    assert "ranking b: grade at position 2 is 'x': not a number" in " ".join(e.value for e in at.error).lower()
+    assert "ranking b: grade at position 2 is 'x': not a number" in plain(" ".join(e.value for e in at.error)).lower()
     at.text_input(key="_w_cmp_ranking_1").input("1 1 1 1 1").run()
     assert "holds 5 relevant items" in " ".join(e.value for e in at.error)
 

@@ -8,7 +8,7 @@ component itself is tested in Chromium (test_browser_playground.py).
 import re
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, plain
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core import dcg, idcg, ndcg_at_k
@@ -140,7 +140,7 @@ def test_bad_typed_grades_show_a_message_and_keep_the_list(text, message):
     at = open_page()
     at.text_input(key="_w_pg_grades_text").input(text).run()
     assert not at.exception
-    errors = " ".join(e.value for e in at.error).lower()
+    errors = plain(" ".join(e.value for e in at.error)).lower()
     assert message in errors and "keeps its last valid state" in errors
     assert grades_of(at) == [3, 2, 3, 0, 1]
     assert shown_ndcg(at) == (5, "0.9724")

@@ -5,9 +5,8 @@ import ast
 import re
 
 import pytest
-from streamlit.testing.v1 import AppTest
-
 from conftest import ROOT
+from streamlit.testing.v1 import AppTest
 
 DISPLAY_CALLS = {
     "title", "header", "subheader", "markdown", "caption", "button", "text_input", "selectbox", "radio", "checkbox",

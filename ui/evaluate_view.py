@@ -28,7 +28,7 @@ from ndcg_core.ranked_list import MAX_ITEMS, MAX_TOP_GRADE, make_items
 from ndcg_core.trec_io import Qrels, Run, read_qrels, read_run
 from ui import charts
 from ui.editing import TYPED_COLUMNS, typed_queries_to_trec
-from ui.format import metric_text, sentence
+from ui.format import md_escape, metric_text, sentence
 from ui.i18n import Translator
 from ui.playground import restore
 from ui.state import bind
@@ -41,6 +41,7 @@ ROLES = ("qrels", "a", "b")
 KEEP_UPLOADS_UP_TO = 50 * 1024 * 1024  # files this size or less are kept for a visit to another page
 MAX_CUTOFFS = 8
 MAX_QUERIES_PLOTTED = 8
+MAX_ROWS = 20_000_000  # lines per file; a 7,000 x 1,000 run has 7 million
 
 
 @dataclass(frozen=True)
@@ -54,13 +55,16 @@ class FileInput:
 
 # --- parsing and evaluating, cached --------------------------------------------------------------
 
-@st.cache_resource(max_entries=12, show_spinner=False)
+@st.cache_resource(max_entries=4, ttl=3600, show_spinner=False)
 def _parsed(kind: str, key: str, name: str, _data: bytes) -> Qrels | Run:
     """A file parsed once per content (keyed by ``key``); shared read-only between sessions."""
+    rows = _data.count(b"\n")
+    if rows > MAX_ROWS:
+        raise ValueError(f"{name} has {rows:,} lines; NDCG Lab reads at most {MAX_ROWS:,}: split it by query")
     return read_qrels(_data, name=name) if kind == "qrels" else read_run(_data, name=name)
 
 
-@st.cache_resource(max_entries=24, show_spinner=False)
+@st.cache_resource(max_entries=16, ttl=3600, show_spinner=False)
 def _evaluated(qrels_key: str, run_key: str, options: tuple, _qrels: Qrels, _run: Run) -> Evaluation:
     """``ndcg_core.evaluate`` once per (files, settings)."""
     return evaluate(_qrels, _run, **dict(options))
@@ -155,7 +159,7 @@ def open_in_playground(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str,
     items = make_items(docnos, grades)
     extra = make_items([d for d, _ in unretrieved], [g for _, g in unretrieved], first_id=len(items) + 1)
     if not items:
-        return t("evaluate.drill.empty", qid=qid)
+        return t("evaluate.drill.empty", qid=md_escape(qid))
     restore({"items": items, "extra": extra, "k": min(k, len(items)), "top": int(top), "ideal": "pool"})
     st.session_state.update(pg_gain="linear", pg_discount="log2")
     return None
@@ -242,7 +246,7 @@ def evaluate_all(parsed: dict, options: dict, keys: dict[str, str], t: Translato
         except ValueError:
             evaluation = None  # evaluate() refuses a run that shares no query with the qrels
         if evaluation is None or not evaluation.qids or not evaluation.columns["in_run"].any():
-            st.error(t("evaluate.no_common", run=parsed[role].name, qrels=parsed["qrels"].name))
+            st.error(t("evaluate.no_common", run=md_escape(parsed[role].name), qrels=md_escape(parsed["qrels"].name)))
             return None
         out[role] = counted(evaluation)
         if not out[role].qids:
@@ -344,7 +348,8 @@ def render_comparison(evals: dict[str, Evaluation], parsed: dict, t: Translator)
         return
     fa, fb = a.per_query.loc[common, column], b.per_query.loc[common, column]
     result = paired_comparison(fa.to_numpy(), fb.to_numpy())
-    st.markdown(t("evaluate.compare.systems", a=parsed["a"].name, b=parsed["b"].name, n=result.n))
+    st.markdown(t("evaluate.compare.systems", a=md_escape(parsed["a"].name), b=md_escape(parsed["b"].name),
+                  n=result.n))
     c1, c2, c3, c4 = st.columns(4)
     c1.metric(t("evaluate.compare.mean_diff", measure=measure_label(column)), f"{result.mean_difference:+.4f}")
     c2.metric(t("evaluate.compare.wins"), result.wins)
@@ -361,7 +366,7 @@ def render_comparison(evals: dict[str, Evaluation], parsed: dict, t: Translator)
     st.dataframe(tests, hide_index=True, column_config={t("evaluate.compare.p"): st.column_config.NumberColumn(
         format="%.4f")})
     st.info(t(reading_key(result.t_p_value), p=f"{result.t_p_value:.4f}",
-              better=parsed["b"].name if result.mean_difference > 0 else parsed["a"].name))
+              better=md_escape(parsed["b"].name if result.mean_difference > 0 else parsed["a"].name)))
 
 
 def render_export(evaluation: Evaluation, parsed: dict, t: Translator) -> None:
@@ -372,7 +377,7 @@ def render_export(evaluation: Evaluation, parsed: dict, t: Translator) -> None:
     st.download_button(t("evaluate.export.trec"), text.encode("utf-8"), file_name="ndcg.trec_eval.txt",
                        mime="text/plain", key="btn_ev_trec")
     command = cli_command(evaluation, parsed)
-    st.caption(t("evaluate.export.trec_help", command=command) if command else t("evaluate.export.no_cli"))
+    st.caption(t("evaluate.export.trec_help", command=md_escape(command)) if command else t("evaluate.export.no_cli"))
     st.code(text[-2000:], language=None)
 
 

@@ -1,4 +1,6 @@
-"""How numbers are written on screen: one place, so every page rounds the same way."""
+"""How numbers and messages are written on screen: one place, so every page rounds and escapes the same way."""
+
+import re
 
 DECIMALS = 4  # trec_eval prints 4 decimals; the app shows the same
 
@@ -19,7 +21,27 @@ TABLE_COLUMNS = {
 }
 
 
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&:])")
+
+
+_AUTOLINK = re.compile(r"(?i)(https?|ftp|mailto|www|@)")
+WORD_JOINER = "\u2060"
+
+
+def md_escape(text: object) -> str:
+    """User text (a label, a file name, a quoted line) made inert inside Markdown: every character Markdown,
+    its LaTeX or its link syntax would act on is backslash-escaped, so it shows exactly as typed.
+
+    GFM also turns bare URLs, www. names and e-mail addresses into links after escapes are resolved,
+    so an invisible word joiner is put after each such start to keep them plain text.
+    """
+    escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
+    return _AUTOLINK.sub(lambda m: m.group(1) + WORD_JOINER, escaped)
+
+
 def sentence(message: str) -> str:
-    """A core error message as a sentence on screen: a plain first word is capitalised (not a file name)."""
+    """A core error message as a sentence on screen: Markdown-escaped (it may quote the user's input),
+    and a plain first word capitalised (not a file name)."""
     first = message.split(" ", 1)[0]
-    return message[:1].upper() + message[1:] if first.isalpha() and first.islower() else message
+    message = message[:1].upper() + message[1:] if first.isalpha() and first.islower() else message
+    return md_escape(message)

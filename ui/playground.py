@@ -35,7 +35,7 @@ from ui.editing import (
     parse_gain_mapping,
     table_rows,
 )
-from ui.format import metric_text, sentence
+from ui.format import md_escape, metric_text, sentence
 from ui.i18n import Translator
 from ui.page import show_notice
 from ui.share import decode_playground, encode_playground
@@ -97,7 +97,8 @@ def on_list_action() -> None:
         st.session_state["pg_error"] = sentence(str(err))
         return
     if moved is not None:
-        change = t("playground.change.move", label=items()[moved[0]].label, src=moved[0] + 1, dst=moved[1] + 1)
+        change = t("playground.change.move", label=md_escape(items()[moved[0]].label), src=moved[0] + 1,
+                   dst=moved[1] + 1)
     elif action.get("type") == "grade":
         change = t("playground.change.grade", label=_label_of(action.get("id")), grade=grade_text(action["grade"]))
     else:
@@ -106,7 +107,8 @@ def on_list_action() -> None:
 
 
 def _label_of(item_id: Any) -> str:
-    return next((it.label for it in items() if it.id == item_id), "?")
+    """An item's label, escaped for the Markdown caption it goes into."""
+    return md_escape(next((it.label for it in items() if it.id == item_id), "?"))
 
 
 def load_preset() -> None:
