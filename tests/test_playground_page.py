@@ -19,6 +19,7 @@ def open_page(**state):
     """The Playground as the multipage app opens it (app.py is the entry point, as in a browser)."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
     at.switch_page("pages/1_Playground.py")
+    state.setdefault("pg_edit_open", True)  # the editor (and its grades box) is drawn only when open
     for key, value in state.items():
         at.session_state[key] = value
     return at.run()
@@ -159,9 +160,12 @@ def test_a_label_with_markup_is_kept_as_text():
     label = "<script>alert('x')</script><img src=x onerror=alert(1)>"
     at = open_page(pg_items=make_items([label, "b"], [1, 0]))
     assert not at.exception
-    assert not any(label in m.value for m in at.markdown)  # never written as markdown/HTML
-    table = at.dataframe[0].value
-    assert label in list(table.iloc[:, 1]) or label in table.to_string()
+    assert not any(label in m.value for m in (*at.markdown, *at.caption))  # never written as markdown/HTML
+    from ndcg_core.ranked_list import Settings, list_breakdown
+    from ui.table import table_data
+    frame = list_breakdown(at.session_state["pg_items"], Settings(k=2))
+    data = table_data(frame, {c: c for c in frame.columns}, "caption", "beyond")
+    assert data["rows"][0][1] == label  # the table component sets it as text (textContent)
 
 
 def test_a_single_item_list_and_all_zeros_are_handled():
@@ -183,6 +187,15 @@ def test_language_switch_keeps_the_list_and_translates():
     assert at.title[0].value == "练习场"
     assert grades_of(at) == [0, 1, 2, 3, 3]
     assert at.button(key="btn_order_ideal").label == "理想排序"
+
+
+def test_the_editor_and_exports_are_drawn_only_when_opened():
+    at = open_page(pg_edit_open=False)
+    assert not [w for w in at.text_input if w.key == "_w_pg_grades_text"]
+    at.toggle(key="_w_pg_edit_open").set_value(True).run()
+    assert at.text_input(key="_w_pg_grades_text").value == "3, 2, 3, 0, 1"
+    at.toggle(key="_w_pg_export_open").set_value(True).run()
+    assert at.selectbox(key="_w_pg_export_chart").options
 
 
 def test_no_text_on_the_page_is_a_missing_catalogue_key():

@@ -227,3 +227,11 @@ def test_items_are_immutable_values():
     item = Item(1, "a", 2.0)
     with pytest.raises(AttributeError):
         item.grade = 3  # type: ignore[misc]
+
+
+def test_the_breakdowns_running_ndcg_is_ndcg_at_every_k():
+    # The Playground draws NDCG@k for every k from the breakdown's ndcg column.
+    items = items_of([3, 0, 0, 3, 1])
+    for settings in (Settings(k=2), Settings(k=4, gain="exponential", ideal="pool",
+                                             extra=tuple(make_items(["x"], [4], first_id=9)))):
+        assert list(list_breakdown(items, settings)["ndcg"]) == ndcg_for_every_k(items, settings)

@@ -153,3 +153,17 @@ def test_translator_fills_fields_and_falls_back_to_english():
     assert set(LANGUAGES) == {"en", "zh"}
     with pytest.raises(ValueError, match="unknown language"):
         catalogue("fr")
+
+
+def test_breakdown_table_data_formats_cells_and_marks_rows_after_k():
+    from ndcg_core.ranked_list import Settings, list_breakdown
+    from ui.table import COLUMNS, table_data
+
+    frame = list_breakdown(make_items(["a", "<b>"], [3, 0]), Settings(k=1))
+    data = table_data(frame, {c: c.upper() for c in COLUMNS}, "cap", "not counted")
+    assert data["columns"][0] == "POSITION" and data["inside"] == [True, False]
+    assert data["rows"][0] == ["1", "a", "3", "3 / log2(2) = 3.000", "3.0000", "3", "3.0000", "1.0000"]
+    assert data["rows"][1][1] == "<b>"
+    assert data["numeric"] == [True, False, True, False, True, True, True, True]
+    js = (ROOT / "ui" / "table.js").read_text()
+    assert "innerHTML" not in js and "td.textContent = cell" in js

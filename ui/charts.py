@@ -272,19 +272,42 @@ def _template(kind: str, top: float, domain: tuple[float, ...], texts: tuple[tup
     return json.dumps(builders[kind]().to_dict())
 
 
+def _columns(frame: pd.DataFrame, *names: str) -> list[list]:
+    return [frame[name].tolist() for name in names]
+
+
+def _fast_rows(kind: str, frame: pd.DataFrame, t: Mapping[str, str], k: int, every_k: Sequence[float]) -> dict:
+    """The datasets of chart ``kind`` as plain records: the same rows as the ``*_rows`` frames, built without
+    pandas (a few hundred microseconds instead of milliseconds; the page builds them after every move)."""
+    if kind == "every_k":
+        return {ROWS: [{"k": i + 1, "ndcg": float(v), "chosen": i + 1 == k} for i, v in enumerate(every_k)]}
+    position, item, grade, in_top_k = _columns(frame, "position", "item", "grade", "in_top_k")
+    if kind == "contribution":
+        gain, discount, contribution = _columns(frame, "gain", "discount", "contribution")
+        return {ROWS: [
+            {"position": p, "item": it, "grade": g, "gain": ga, "discount": d, "contribution": c, "in_top_k": ik,
+             "grade_key": _grade_key(g)}
+            for p, it, g, ga, d, c, ik in zip(position, item, grade, gain, discount, contribution, in_top_k)]}
+    if kind == "cumulative":
+        dcg, idcg = _columns(frame, "cumulative_dcg", "cumulative_idcg")
+        rows = [{"position": p, "value": v, "series": t["this_order"]} for p, v in zip(position, dcg)]
+        rows += [{"position": p, "value": v, "series": t["ideal_order"]} for p, v in zip(position, idcg)]
+        return {ROWS: rows, CUTOFF: [{"k": k, "label": f"{t['k']} = {k}"}]}
+    ideal = frame["ideal_grade"].tolist()
+    rows = [{"position": p, "row": t["this_order"], "grade_key": _grade_key(g), "item": it, "in_top_k": ik}
+            for p, g, it, ik in zip(position, grade, item, in_top_k)]
+    rows += [{"position": p, "row": t["ideal_order"], "grade_key": _grade_key(g), "item": "", "in_top_k": ik}
+             for p, g, ik in zip(position, ideal, in_top_k) if g == g]  # g == g: not NaN
+    return {ROWS: rows}
+
+
 def chart_spec(kind: str, frame: pd.DataFrame, *, top: float, k: int, every_k: Sequence[float] = (),
                texts: Mapping[str, str] | None = None) -> dict:
     """The Vega-Lite spec of chart ``kind`` for this breakdown, built from a cached template."""
     t = _texts(texts)
-    datasets = {
-        "contribution": lambda: {ROWS: contribution_rows(frame)},
-        "cumulative": lambda: {ROWS: cumulative_rows(frame, t), CUTOFF: cutoff_rows(k, t)},
-        "order": lambda: {ROWS: order_rows(frame, t)},
-        "every_k": lambda: {ROWS: every_k_rows(every_k, k)},
-    }[kind]()
     grades = list(frame["grade"]) + (list(frame["ideal_grade"]) if kind == "order" else [])
     spec = json.loads(_template(kind, float(top), _domain(grades), tuple(sorted(t.items()))))
-    spec["datasets"] = {name: json.loads(rows.to_json(orient="records", double_precision=15)) for name, rows in datasets.items()}
+    spec["datasets"] = _fast_rows(kind, frame, t, k, every_k)
     return spec
 
 

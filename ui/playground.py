@@ -9,7 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
 import streamlit as st
+from streamlit.dataframe_util import convert_arrow_table_to_arrow_bytes
 
 from ndcg_core.ranked_list import (
     MAX_ITEMS,
@@ -41,6 +43,8 @@ from ui.page import show_notice
 from ui.share import decode_playground, encode_playground
 from ui.sortable import apply_action, sortable_list
 from ui.state import bind, page_url, preset_origin, set_link_value
+from ui.table import COLUMNS as TABLE_COLUMNS
+from ui.table import breakdown_table
 
 LIST_KEY = "pg_list"
 SHARE_PARAM = "s"
@@ -294,10 +298,20 @@ def render_headline(t: Translator, settings: Settings) -> None:
 
 
 def draw(spec: dict) -> None:
-    """A chart spec from ``ui.charts.chart_spec`` (the same layers as its Altair builders)."""
+    """A chart spec from ``ui.charts.chart_spec`` (the same layers as its Altair builders).
+
+    Its datasets go to the browser as Arrow bytes made here with pyarrow: Streamlit would otherwise
+    build a pandas frame per dataset, which cost more than the rest of the chart under load.
+    """
     if st.session_state["presenter"]:
         spec = charts.for_projector(spec)
+    spec = {**spec, "datasets": {name: _arrow_bytes(rows) for name, rows in spec["datasets"].items()}}
     st.vega_lite_chart(spec, width="stretch")
+
+
+def _arrow_bytes(rows: list[dict]) -> bytes:
+    columns = {name: [row[name] for row in rows] for name in (rows[0] if rows else {})}
+    return convert_arrow_table_to_arrow_bytes(pa.Table.from_pydict(columns))
 
 
 def render_charts(t: Translator, frame: pd.DataFrame, settings: Settings) -> None:
@@ -322,33 +336,28 @@ def render_order_charts(t: Translator, frame: pd.DataFrame, settings: Settings) 
     draw(charts.chart_spec("order", frame, top=st.session_state["pg_top"], k=settings.k, texts=texts))
     st.caption(t("playground.chart.order_alt"))
     st.markdown(f"**{t('playground.chart.every_k')}**")
+    # The breakdown's running NDCG at position i is NDCG@i: the same numbers as ndcg_for_every_k.
     draw(charts.chart_spec("every_k", frame, top=st.session_state["pg_top"], k=settings.k,
-                           every_k=ndcg_for_every_k(items(), settings), texts=texts))
+                           every_k=frame["ndcg"].tolist(), texts=texts))
     st.caption(t("playground.chart.every_k_alt"))
 
 
-TABLE = ("position", "item", "grade", "term", "cumulative_dcg", "ideal_grade", "cumulative_idcg", "ndcg")
 
 
 def render_breakdown(t: Translator, frame: pd.DataFrame) -> None:
     """Every term written out; positions after k greyed."""
-    shown = frame[list(TABLE)].rename(columns={c: t(f"table.{c}") for c in TABLE})
-    grey = [not inside for inside in frame["in_top_k"]]
-
-    def style_row(row: pd.Series) -> list[str]:
-        return ["color: #9a9a9a; background-color: #f4f4f4" if grey[row.name] else "" for _ in row]
-
-    styled = shown.style.apply(style_row, axis=1).format(
-        {t("table.cumulative_dcg"): "{:.4f}", t("table.cumulative_idcg"): "{:.4f}", t("table.ndcg"): "{:.4f}",
-         t("table.grade"): "{:g}", t("table.ideal_grade"): lambda v: "" if pd.isna(v) else f"{v:g}"}
-    )
-    st.dataframe(styled, hide_index=True, width="stretch", key="pg_breakdown")
+    breakdown_table(frame, headers={c: t(f"table.{c}") for c in TABLE_COLUMNS}, caption=t("playground.table"),
+                    beyond=t("playground.beyond_k"), key="pg_breakdown")
 
 
 def render_editor(t: Translator) -> None:
     """Labels and grades as a table: edit, add and delete rows."""
     version = st.session_state["pg_editor_version"]
-    with st.expander(t("playground.edit"), expanded=bool(st.session_state["pg_error"])):
+    if st.session_state["pg_error"]:
+        st.session_state["pg_edit_open"] = True
+    # A toggle rather than an expander: a closed editor is not drawn at all, so moves do not pay for it.
+    st.toggle(t("playground.edit"), **bind("pg_edit_open"))
+    if st.session_state["pg_edit_open"]:
         st.caption(t("playground.edit_help", top=st.session_state["pg_top"], max=MAX_ITEMS))
         st.session_state[GRADES_TEXT_KEY] = ", ".join(grade_text(it.grade) for it in items())
         st.text_input(t("playground.grades_text"), key=GRADES_TEXT_KEY, on_change=on_grades_typed,
@@ -392,24 +401,30 @@ def render_export(t: Translator, frame: pd.DataFrame, settings: Settings) -> Non
 
     Charts are drawn to files only when a button is pressed (a callable), so the page stays fast.
     """
-    with st.expander(t("export.title")):
-        a, b = st.columns(2)
-        a.download_button(t("export.csv"), export.breakdown_csv(frame), file_name="ndcg_breakdown.csv",
-                          mime="text/csv", key="btn_export_csv", width="stretch")
-        handout = export.worked_markdown(frame, settings, score(items(), settings), t)
-        b.download_button(t("export.markdown"), handout.encode("utf-8"), file_name="ndcg_worked.md",
-                          mime="text/markdown", key="btn_export_md", width="stretch")
-        every = ndcg_for_every_k(items(), settings)
-        for kind in CHART_KINDS:
-            spec = charts.chart_spec(kind, frame, top=st.session_state["pg_top"], k=settings.k, every_k=every,
-                                     texts=t.group("chart"))
-            c, d = st.columns(2)
-            c.download_button(t("export.png", chart=t(f"playground.chart.{kind}")),
-                              lambda spec=spec: export.chart_png(spec), file_name=f"ndcg_{kind}.png",
-                              mime="image/png", key=f"btn_export_png_{kind}", width="stretch")
-            d.download_button(t("export.svg", chart=t(f"playground.chart.{kind}")),
-                              lambda spec=spec: export.chart_svg(spec), file_name=f"ndcg_{kind}.svg",
-                              mime="image/svg+xml", key=f"btn_export_svg_{kind}", width="stretch")
+    st.toggle(t("export.title"), **bind("pg_export_open"))
+    if not st.session_state["pg_export_open"]:
+        return
+    # Each file is made only when its button is pressed (a callable), so a rerun pays little for exports.
+    current = items()
+    a, b = st.columns(2)
+    a.download_button(t("export.csv"), lambda: export.breakdown_csv(frame), file_name="ndcg_breakdown.csv",
+                      mime="text/csv", key="btn_export_csv", width="stretch")
+    b.download_button(t("export.markdown"),
+                      lambda: export.worked_markdown(frame, settings, score(current, settings), t).encode("utf-8"),
+                      file_name="ndcg_worked.md", mime="text/markdown", key="btn_export_md", width="stretch")
+    c, d, e = st.columns([3, 1, 2], vertical_alignment="bottom")
+    kind = c.selectbox(t("export.chart"), CHART_KINDS, format_func=lambda k: t(f"playground.chart.{k}"),
+                       key="_w_pg_export_chart")
+    fmt = d.radio(t("export.format"), ("png", "svg"), format_func=str.upper, horizontal=True, key="_w_pg_export_fmt")
+    top, texts = st.session_state["pg_top"], t.group("chart")
+
+    def image() -> bytes | str:
+        every = ndcg_for_every_k(current, settings) if kind == "every_k" else ()
+        spec = charts.chart_spec(kind, frame, top=top, k=settings.k, every_k=every, texts=texts)
+        return export.chart_png(spec) if fmt == "png" else export.chart_svg(spec)
+
+    e.download_button(t("export.image", format=fmt.upper()), image, file_name=f"ndcg_{kind}.{fmt}",
+                      mime="image/png" if fmt == "png" else "image/svg+xml", key="btn_export_image", width="stretch")
 
 
 CHART_KINDS = ("contribution", "cumulative", "order", "every_k")
@@ -462,11 +477,20 @@ def render_page(t: Translator) -> None:
     st.caption(t("playground.intro"))
     render_settings(t)
     try:
-        settings = current_settings()
+        current_settings()
     except ValueError as err:
         st.error(t("playground.bad_settings", message=sentence(str(err))))
         return
     render_presets(t)
+    render_live(t.lang)
+
+
+@st.fragment
+def render_live(lang: str) -> None:
+    """Everything a move changes. A move, a button or an edit inside reruns only this part, so a class's
+    moves do not redraw the sidebar, the page links and the presets (a third of the server's work)."""
+    t = Translator(lang)
+    settings = current_settings()
     frame = list_breakdown(items(), settings)
     left, right = st.columns([1, 1], gap="large")
     with right:
@@ -480,7 +504,6 @@ def render_page(t: Translator) -> None:
     with right:
         render_order_charts(t, frame, settings)
     render_charts(t, frame, settings)
-    st.markdown(f"**{t('playground.table')}**")
     render_breakdown(t, frame)
     render_export(t, frame, settings)
     write_link(t)

@@ -76,6 +76,8 @@ def _playground_defaults() -> dict[str, Any]:
         "pg_error": None,  # a message about the last rejected edit
         "pg_editor_version": 0,  # bumped to redraw the data editors from the stored list
         "pg_shuffles": 0,
+        "pg_edit_open": False,  # the table editor is drawn only when open
+        "pg_export_open": False,
     }
 
 
