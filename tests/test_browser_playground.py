@@ -6,6 +6,7 @@ Each test checks that the NDCG on screen is ndcg_core's value for the order on s
 import time
 
 import pytest
+from conftest import wait_for_idle
 from playwright.sync_api import expect
 
 from ndcg_core import ndcg_at_k
@@ -21,6 +22,7 @@ def open_playground(page, app_url):
     page.goto(f"{app_url}/Playground")  # the deep link runs the page directly
     expect(page.locator("li.row")).to_have_count(5, timeout=30000)
     expect(metric(page)).to_contain_text("0.9724")
+    wait_for_idle(page)
 
 
 def metric(page):
@@ -94,6 +96,7 @@ def test_change_k_with_the_slider(page, app_url):
     slider = page.get_by_role("slider", name="k (positions counted)")
     slider.focus()
     page.keyboard.press("ArrowLeft")
+    wait_for_idle(page)
     page.keyboard.press("ArrowLeft")
     expect(metric(page)).to_contain_text(f"NDCG@3{ndcg_at_k([3, 2, 3, 0, 1], 3):.4f}", timeout=15000)
     expect(page.locator("li.row.beyond-k")).to_have_count(2)

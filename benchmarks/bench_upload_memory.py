@@ -1,0 +1,64 @@
+"""Server memory across repeated large uploads: the parsed-file and evaluation caches are bounded, so the
+resident memory levels off instead of growing with every upload.
+
+Each round hands the Evaluate page a different run (the same lines plus a distinct comment line, so the
+content hash differs and nothing is reused) and records the process's resident memory after the run.
+
+    python benchmarks/bench_upload_memory.py [--size 7000x1000] [--rounds 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))
+
+from make_data import write_collection  # noqa: E402
+
+
+def rss_mib() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", default="7000x1000")
+    parser.add_argument("--rounds", type=int, default=8)
+    args = parser.parse_args()
+    queries, docs = (int(x) for x in args.size.split("x"))
+    qrels_path, run_path = write_collection(queries, docs, HERE / "data" / args.size)
+
+    from streamlit.testing.v1 import AppTest
+
+    from ui.evaluate_view import FileInput, content_key
+
+    qrels, run = qrels_path.read_bytes(), run_path.read_bytes()
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores; run {len(run) / 2**20:.0f} MiB per upload")
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=900)
+    at.switch_page("pages/2_Evaluate.py")
+    at.session_state["ev_source"] = "upload"
+    for i in range(args.rounds):
+        data = run + f"# upload {i}\n".encode()
+        uploads = {"qrels": FileInput(qrels_path.name, content_key(qrels), qrels),
+                   "a": FileInput(f"run{i}.txt", content_key(data), data)}
+        at.session_state["ev_uploads"] = uploads
+        started = time.perf_counter()
+        at.run()
+        assert not at.exception, at.exception
+        del data, uploads
+        print(f"upload {i + 1}: {time.perf_counter() - started:.1f} s, resident memory {rss_mib():.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()
