@@ -1,13 +1,22 @@
 """The Evaluate page in Debian's Chromium: upload trec_eval's sample files, see its published means,
 and open a query in the Playground."""
 
+import re
+
 import pytest
-from conftest import ROOT
+from conftest import ROOT, wait_for_idle
 from playwright.sync_api import expect
 
-# Generous waits: under a full parallel run on 2 cores, a page can take seconds to answer.
-
 pytestmark = pytest.mark.browser
+
+
+def upload(page, uploader, path):
+    """Give a file to one uploader and wait until the page has taken it (a rerun may redraw the uploaders)."""
+    wait_for_idle(page)
+    uploader.locator("input[type=file]").set_input_files(path)
+    expect(uploader.get_by_role("button", name=re.compile("^Remove "))).to_have_count(1, timeout=30000)
+    wait_for_idle(page)
+
 
 SAMPLE = ROOT / "ui" / "sample"
 
@@ -19,8 +28,8 @@ def test_upload_the_sample_and_open_a_query_in_the_playground(page, app_url, tmp
     page.get_by_text("Upload files").click()
     uploaders = page.get_by_test_id("stFileUploader")
     expect(uploaders).to_have_count(3, timeout=30000)
-    uploaders.nth(0).locator("input[type=file]").set_input_files(str(SAMPLE / "qrels.test"))
-    uploaders.nth(1).locator("input[type=file]").set_input_files(str(SAMPLE / "results.test"))
+    upload(page, uploaders.nth(0), str(SAMPLE / "qrels.test"))
+    upload(page, uploaders.nth(1), str(SAMPLE / "results.test"))
     means = page.locator('[data-testid="stMetric"]')
     expect(means.filter(has_text="Mean NDCG@10")).to_contain_text("0.3016", timeout=30000)  # trec_eval's out.test.a
     expect(means.filter(has_text="Mean NDCG@5")).to_contain_text("0.2768", timeout=30000)

@@ -1,10 +1,20 @@
 """Hardening in Debian's Chromium: two sessions stay apart, and hostile file content stays text."""
 
+import re
+
 import pytest
 from conftest import wait_for_idle
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
+
+
+def upload(page, uploader, path):
+    """Give a file to one uploader and wait until the page has taken it (a rerun may redraw the uploaders)."""
+    wait_for_idle(page)
+    uploader.locator("input[type=file]").set_input_files(path)
+    expect(uploader.get_by_role("button", name=re.compile("^Remove "))).to_have_count(1, timeout=30000)
+    wait_for_idle(page)
 
 
 def test_two_sessions_editing_at_once_never_see_each_other(browser, app_url):
@@ -47,8 +57,8 @@ def test_hostile_file_content_is_quoted_as_text(page, app_url, tmp_path):
     page.goto(f"{app_url}/Evaluate")
     page.get_by_text("Upload files").click()
     uploaders = page.get_by_test_id("stFileUploader")
-    uploaders.nth(0).locator("input[type=file]").set_input_files(str(qrels))
-    uploaders.nth(1).locator("input[type=file]").set_input_files(str(run))
+    upload(page, uploaders.nth(0), str(qrels))
+    upload(page, uploaders.nth(1), str(run))
     alert = page.get_by_test_id("stAlert").filter(has_text="Run A")
     expect(alert).to_contain_text("<script>alert(2)</script>", timeout=30000)
     # Shown as typed (an invisible word joiner after "http" keeps Markdown from making it a link).
