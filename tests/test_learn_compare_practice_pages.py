@@ -174,16 +174,20 @@ def test_practice_malformed_numbers_are_messages_and_not_scored(text, message):
     assert message in feedback(at) and at.metric[0].value == "0 / 0"
 
 
-def test_the_reach_exercise_counts_moves_until_the_target():
+@pytest.mark.parametrize("extra_moves, verdict", [(0, "Right."), (2, "Not this time.")])
+def test_the_reach_exercise_is_right_in_the_fewest_moves_and_explained_otherwise(extra_moves, verdict):
     from ndcg_core.ranked_list import ideal_order, make_items
     number = KINDS.index("reach")
     ex = exercise(2026, number)
     at = exercise_page(number)
-    assert not at.exception and at.session_state["pr_moves"] == 0
+    assert not at.exception and at.session_state["pr_moves"] == 0 and not feedback(at)
     # The component cannot render in AppTest: inject the learner's finished order and move count.
     items = ideal_order(make_items([f"doc {chr(65 + i)}" for i in range(6)], ex.data["grades"]))
-    at = open_page("6_Practice", pr_seed=2026, pr_number=number, pr_items=items, pr_moves=ex.answer)
+    at = open_page("6_Practice", pr_seed=2026, pr_number=number, pr_items=items, pr_moves=ex.answer + extra_moves)
     assert at.metric[1].value == "1.0000"
+    assert verdict in feedback(at)
+    assert f"the fewest possible is {ex.answer}" in feedback(at)
+    assert at.metric[0].value == ("1 / 1" if extra_moves == 0 else "0 / 1")
 
 
 def test_a_new_seed_gives_a_new_set_and_a_bad_seed_a_message():

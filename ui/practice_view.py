@@ -78,7 +78,6 @@ def submit() -> None:
 
 def on_reach_action() -> None:
     """A move in the reach exercise: counted, and checked against the target."""
-    t = Translator(st.session_state["lang"])
     action = st.session_state[LIST_KEY].get("action")
     if action is None or st.session_state["pr_items"] is None:
         return
@@ -90,11 +89,18 @@ def on_reach_action() -> None:
         return  # only moves count here; the list is read-only
     st.session_state["pr_items"] = new
     st.session_state["pr_moves"] += 1
-    ex = current()
-    reached = score(new, Settings(k=ex.data["k"])).ndcg >= ex.data["target"] - 1e-12
-    if reached:
-        record(st.session_state["pr_moves"] <= ex.answer,
-               t("practice.reached", moves=st.session_state["pr_moves"], best=ex.answer))
+
+
+def check_reached(ex: Exercise, t: Translator) -> None:
+    """Once the learner's list reaches the target, mark it: right if in the fewest possible moves."""
+    if st.session_state["pr_feedback"] is not None:
+        return
+    if score(st.session_state["pr_items"], Settings(k=ex.data["k"])).ndcg < ex.data["target"] - 1e-12:
+        return
+    moves = st.session_state["pr_moves"]
+    ok = moves <= ex.answer
+    record(ok, t("practice.right" if ok else "practice.wrong",
+                 why=t("practice.reached", moves=moves, best=ex.answer)))
 
 
 def show_in_playground() -> None:
@@ -158,6 +164,8 @@ def render_page(t: Translator) -> None:
     set_link_value("lang", st.session_state["lang"])
     st.title(t("practice.title"))
     st.markdown(t("practice.intro"))
+    if current().kind == "reach" and st.session_state["pr_items"] is not None:
+        check_reached(current(), t)  # before the score is drawn, so it counts this exercise
     if st.session_state["pr_number"] == 0 and st.session_state["pr_items"] is None and current().kind == "reach":
         start(0)
     left, right = st.columns([2, 1])
