@@ -96,3 +96,15 @@ def plain(markdown_text):
     import re
 
     return re.sub(r"\\(.)", r"\1", str(markdown_text))
+
+
+def upload(page, uploader, path):
+    """Give a file to one Streamlit uploader and wait until the page has taken it (a rerun may redraw it)."""
+    import re
+
+    from playwright.sync_api import expect
+
+    wait_for_idle(page)
+    uploader.locator("input[type=file]").set_input_files(path)
+    expect(uploader.get_by_role("button", name=re.compile("^Remove "))).to_have_count(1, timeout=30000)
+    wait_for_idle(page)

@@ -1,21 +1,11 @@
 """The Evaluate page in Debian's Chromium: upload trec_eval's sample files, see its published means,
 and open a query in the Playground."""
 
-import re
-
 import pytest
-from conftest import ROOT, wait_for_idle
+from conftest import ROOT, upload
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
-
-
-def upload(page, uploader, path):
-    """Give a file to one uploader and wait until the page has taken it (a rerun may redraw the uploaders)."""
-    wait_for_idle(page)
-    uploader.locator("input[type=file]").set_input_files(path)
-    expect(uploader.get_by_role("button", name=re.compile("^Remove "))).to_have_count(1, timeout=30000)
-    wait_for_idle(page)
 
 
 SAMPLE = ROOT / "ui" / "sample"

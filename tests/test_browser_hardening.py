@@ -1,20 +1,10 @@
 """Hardening in Debian's Chromium: two sessions stay apart, and hostile file content stays text."""
 
-import re
-
 import pytest
-from conftest import wait_for_idle
+from conftest import upload, wait_for_idle
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
-
-
-def upload(page, uploader, path):
-    """Give a file to one uploader and wait until the page has taken it (a rerun may redraw the uploaders)."""
-    wait_for_idle(page)
-    uploader.locator("input[type=file]").set_input_files(path)
-    expect(uploader.get_by_role("button", name=re.compile("^Remove "))).to_have_count(1, timeout=30000)
-    wait_for_idle(page)
 
 
 def test_two_sessions_editing_at_once_never_see_each_other(browser, app_url):
