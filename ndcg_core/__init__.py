@@ -17,6 +17,7 @@ from .evaluate import (
 from .registry import Entry, Registry
 from .single import (
     breakdown,
+    cg,
     dcg,
     dcg_from_scores,
     idcg,
@@ -43,7 +44,7 @@ from .variants import (
 __all__ = [
     "DISCOUNTS", "GAINS", "IDEALS", "TIE_POLICIES", "TREC_EVAL_CUTOFFS",
     "Discount", "Entry", "Evaluation", "Gain", "Qrels", "Registry", "Run",
-    "breakdown", "dcg", "dcg_from_scores", "evaluate", "format_trec_eval", "idcg", "ideal_grades", "ndcg_at_every_k",
+    "breakdown", "cg", "dcg", "dcg_from_scores", "evaluate", "format_trec_eval", "idcg", "ideal_grades", "ndcg_at_every_k",
     "ndcg_at_k", "ndcg_bounds", "ndcg_from_scores", "order_by_scores", "parse_measure",
     "query_ranking", "read_qrels", "read_run", "resolve_discount", "resolve_gain",
     "validate_grades", "validate_k",

@@ -58,6 +58,12 @@ class Evaluation:
     def median(self) -> dict[str, float]:
         return {c: float(np.median(self.columns[c])) for c in self.measure_columns()}
 
+    def gap(self, k: int) -> np.ndarray:
+        """Per query, ideal DCG@k minus DCG@k: how much a better order of that query could add."""
+        if k not in self.cutoffs:
+            raise ValueError(f"k = {k} was not evaluated; the cutoffs are {', '.join(map(str, self.cutoffs))}")
+        return self.columns[f"idcg_cut_{k}"] - self.columns[f"dcg_cut_{k}"]
+
     def with_relevant_only(self) -> Evaluation:
         """The queries with at least one relevant judgment (trec_eval counts the others as 0)."""
         keep = np.flatnonzero(self.columns["num_rel"] > 0)

@@ -81,6 +81,13 @@ def _sum(terms: np.ndarray) -> float:
     return float(np.cumsum(terms)[-1]) if len(terms) else 0.0
 
 
+def cg(rels: Iterable[Any], k: int | None = None, *, gain: Any = "linear") -> float:
+    """Cumulative gain: the gains of the top ``k`` added up, blind to their positions."""
+    grades = validate_grades(rels)
+    k = validate_k(k)
+    return _sum(resolve_gain(gain)(grades if k is None else grades[:k]))
+
+
 def dcg(rels: Iterable[Any], k: int | None = None, *, gain: Any = "linear", discount: Any = "log2") -> float:
     """Discounted cumulative gain of grades in ranked order, over the top ``k`` (all if ``None``).
 

@@ -71,3 +71,11 @@ def test_drill_down_gives_the_ranked_grades_and_the_pool():
 def test_bad_options_are_value_errors(sample, options, message):
     with pytest.raises(ValueError, match=message):
         evaluate(*sample, **options)
+
+
+def test_gap_is_ideal_dcg_minus_dcg_at_an_evaluated_cutoff():
+    result = evaluate(read_qrels(TREC / "qrels.test"), read_run(TREC / "results.test"), cutoffs=(5, 10))
+    assert list(result.gap(5)) == list(result.columns["idcg_cut_5"] - result.columns["dcg_cut_5"])
+    assert (result.gap(10) >= 0).all()
+    with pytest.raises(ValueError, match="k = 7 was not evaluated"):
+        result.gap(7)

@@ -237,3 +237,10 @@ def test_bad_k_is_a_clear_error(k, message):
 
 def test_numeric_text_grades_are_accepted_as_numbers():
     assert dcg(["3", " 0 ", "2"]) == 4.0
+
+
+def test_cumulative_gain_ignores_positions():
+    from ndcg_core import cg
+
+    assert cg([3, 2, 3, 0, 1], 5) == 3 + 2 + 3 + 0 + 1 == cg([1, 0, 3, 2, 3], 5)
+    assert cg([3, 2, 3], 2, gain="exponential") == (2**3 - 1) + (2**2 - 1)

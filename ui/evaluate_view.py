@@ -187,7 +187,7 @@ def render_inputs(t: Translator) -> dict[str, FileInput] | None:
     st.caption(t("evaluate.typed_help"))
     edited = st.data_editor(
         pd.DataFrame(st.session_state["ev_typed_rows"], columns=list(TYPED_COLUMNS)),
-        num_rows="dynamic", hide_index=True, width="stretch", key=f"ev_typed_{st.session_state['ev_typed_version']}",
+        num_rows="dynamic", hide_index=True, width="stretch", key="ev_typed",
         column_config={c: st.column_config.TextColumn(t(f"evaluate.typed.{c}")) for c in TYPED_COLUMNS},
     )
     rows = edited.astype(object).where(edited.notna(), None).to_dict("records")
@@ -295,7 +295,7 @@ def render_gaps(evaluation: Evaluation, t: Translator) -> None:
     frame = evaluation.per_query
     gap = pd.DataFrame({
         t("evaluate.col.query"): frame.index,
-        t("evaluate.col.gap", k=k): frame[f"idcg_cut_{k}"] - frame[f"dcg_cut_{k}"],
+        t("evaluate.col.gap", k=k): evaluation.gap(k),
         f"DCG@{k}": frame[f"dcg_cut_{k}"], f"IDCG@{k}": frame[f"idcg_cut_{k}"], f"NDCG@{k}": frame[f"ndcg_cut_{k}"],
     }).sort_values(t("evaluate.col.gap", k=k), ascending=False, kind="stable")
     st.markdown(f"**{t('evaluate.gaps', k=k)}**")
@@ -319,8 +319,8 @@ def render_by_k(evaluation: Evaluation, t: Translator) -> None:
 
 def render_drill_down(evaluation: Evaluation, parsed: dict, t: Translator) -> None:
     k = evaluation.cutoffs[0]
-    order = list(evaluation.per_query.assign(gap=lambda f: f[f"idcg_cut_{k}"] - f[f"dcg_cut_{k}"])
-                 .sort_values("gap", ascending=False, kind="stable").index)
+    order = list(evaluation.per_query.assign(gap=evaluation.gap(k)).sort_values("gap", ascending=False,
+                                                                                   kind="stable").index)
     qid = st.selectbox(t("evaluate.drill.query"), order, key="ev_drill_query", help=t("evaluate.drill.help"))
     ranking = query_ranking(parsed["qrels"], parsed["a"], qid, max_docs=None)
     shown = pd.DataFrame({

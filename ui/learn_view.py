@@ -6,12 +6,10 @@ with its own state), shows the formula, and ends with a check answered before mo
 
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 import streamlit as st
 
-from ndcg_core import DISCOUNTS, breakdown, dcg, idcg, ndcg_at_every_k, ndcg_at_k
+from ndcg_core import DISCOUNTS, breakdown, cg, dcg, idcg, ndcg_at_every_k, ndcg_at_k
 from ndcg_core.exercises import parse_number
 from ndcg_core.metrics import precision_at_k, reciprocal_rank
 from ndcg_core.ranked_list import Item
@@ -45,8 +43,8 @@ def expected_answer(step: int) -> float | str:
     g = grades()
     return {
         1: "same",
-        2: float(sum(g[:K])),
-        3: 1 / math.log2(4),
+        2: cg(g, K),
+        3: float(DISCOUNTS.build("log2")([3])[0]),
         4: dcg(g, 3),
         5: ndcg_at_k(g, K),
         6: "k1",
@@ -140,7 +138,7 @@ def step_2(t: Translator) -> None:
     st.markdown(t("learn.body.2"))
     st.latex(r"\mathrm{CG@}k = \sum_{i=1}^{k} \mathrm{rel}_i")
     render_list(t)
-    st.metric("CG@5", metric_text(sum(grades()[:K])))
+    st.metric("CG@5", metric_text(cg(grades(), K)))
     render_check(t, 2)
 
 

@@ -52,7 +52,6 @@ def _evaluate_defaults() -> dict[str, Any]:
         "ev_upload_hashes": {},  # upload id -> content hash, so each upload is hashed once
         "ev_uploads": {},  # role -> FileInput kept for a visit to another page (small files only)
         "ev_typed_rows": EXAMPLE_TYPED_ROWS,
-        "ev_typed_version": 0,
     }
 
 
