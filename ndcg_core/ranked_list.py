@@ -62,11 +62,6 @@ def index_of(items: Sequence[Item], item_id: Any) -> int:
     raise ValueError(f"no item has id {item_id!r}")
 
 
-def describe_move(items: Sequence[Item], source: int, target: int) -> str:
-    """``moving doc W from 4 to 2``: what a move did, in positions counted from 1."""
-    return f"moving {items[source].label} from {source + 1} to {target + 1}"
-
-
 # --- orderings made from code ------------------------------------------------------------------
 
 def ideal_order(items: Sequence[Item], gain: Any = "linear") -> list[Item]:

@@ -79,7 +79,7 @@ def exponential_gain() -> Gain:
     params={"mapping": {}},
 )
 def custom_gain(mapping: Mapping[Any, Any]) -> Gain:
-    table = _validate_gain_mapping(mapping)
+    table = validate_gain_mapping(mapping)
 
     def apply(grades: np.ndarray) -> np.ndarray:
         out = grades.astype(np.float64, copy=True)
@@ -94,7 +94,8 @@ def custom_gain(mapping: Mapping[Any, Any]) -> Gain:
     return Gain(f"custom({label})", apply, formula)
 
 
-def _validate_gain_mapping(mapping: Mapping[Any, Any]) -> dict[float, float]:
+def validate_gain_mapping(mapping: Mapping[Any, Any]) -> dict[float, float]:
+    """A grade-to-gain table with every grade and gain a finite number; a ``ValueError`` names a bad one."""
     if not isinstance(mapping, Mapping):
         raise ValueError(f"a custom gain needs a mapping of grade to gain, got {mapping!r}")
     table: dict[float, float] = {}

@@ -16,7 +16,6 @@ from ndcg_core.ranked_list import (
     check_label,
     check_top_grade,
     default_k,
-    describe_move,
     ideal_order,
     index_of,
     list_breakdown,
@@ -64,11 +63,6 @@ def test_move_down_and_up_shift_the_items_between():
 def test_move_rejects_positions_outside_the_list(source, target):
     with pytest.raises(ValueError, match="the list has positions 1 to 4"):
         move(items_of([1, 2, 3, 4]), source, target)
-
-
-def test_describe_move_counts_positions_from_one():
-    items = make_items(["doc_X", "doc_Y", "doc_Z", "doc_W"], [4, 2, 0, 3])
-    assert describe_move(items, 3, 1) == "moving doc_W from 4 to 2"
 
 
 @given(grades_lists)

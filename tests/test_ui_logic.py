@@ -75,7 +75,7 @@ def test_bad_typed_grades_are_messages(text, message):
 
 def test_custom_gain_mapping_defaults_to_the_grade_and_rejects_text():
     assert parse_gain_mapping({2: 9}, top=2) == {0.0: 0.0, 1.0: 1.0, 2.0: 9.0}
-    with pytest.raises(ValueError, match="gain for grade 1 is 'x'"):
+    with pytest.raises(ValueError, match="gain for grade 1 must be a number, got 'x'"):
         parse_gain_mapping({1: "x"}, top=2)
 
 

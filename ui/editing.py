@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from ndcg_core.ranked_list import Item, check_grade, check_label, check_size, next_id
+from ndcg_core.variants import validate_gain_mapping
 
 LABEL, GRADE = "label", "grade"
 
@@ -87,18 +88,8 @@ def _row_index(key: Any, n: int) -> int:
 
 
 def parse_gain_mapping(values: Mapping[Any, Any], top: int) -> dict[float, float]:
-    """A custom gain table {grade: gain} for grades 0..top; a ``ValueError`` names a bad gain."""
-    mapping: dict[float, float] = {}
-    for g in range(top + 1):
-        raw = values.get(g, g)
-        try:
-            gain = float(raw)
-        except (TypeError, ValueError):
-            raise ValueError(f"the gain for grade {g} is {raw!r}: not a number") from None
-        if gain != gain or gain in (float("inf"), float("-inf")):
-            raise ValueError(f"the gain for grade {g} must be finite, got {raw!r}")
-        mapping[float(g)] = gain
-    return mapping
+    """A custom gain table for grades 0..top (a grade left out keeps its grade as gain), checked by the core."""
+    return validate_gain_mapping({g: values.get(g, g) for g in range(top + 1)})
 
 
 TYPED_COLUMNS = ("query", "document", "grade", "rank")

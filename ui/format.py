@@ -10,15 +10,6 @@ def metric_text(value: float, decimals: int = DECIMALS) -> str:
     return f"{value:.{decimals}f}"
 
 
-TABLE_COLUMNS = {
-    "position": "Position",
-    "grade": "Grade",
-    "term": "Gain / discount = contribution",
-    "cumulative_dcg": "DCG so far",
-    "ideal_grade": "Ideal grade",
-    "cumulative_idcg": "Ideal DCG so far",
-    "in_top_k": "Inside k",
-}
 
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&:])")
