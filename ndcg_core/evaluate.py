@@ -18,7 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .single import validate_k
-from .trec_io import Qrels, Run, query_codes
+from .trec_io import Qrels, Run, as_arrow, as_numpy, query_codes
 from .variants import Gain, resolve_discount, resolve_gain, resolve_ties
 
 TREC_EVAL_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -92,9 +92,13 @@ def _float32_descending_key(score: np.ndarray) -> np.ndarray:
 
 def _sort_run(
     qslot: np.ndarray, score: np.ndarray, docno: pa.Array, gains: np.ndarray, ties: str
-) -> tuple[np.ndarray | None, np.ndarray]:
-    """Row order by query, score descending, ties by policy (None when already in order),
-    and for each row in that order its tie-group id (ties share one)."""
+) -> tuple[np.ndarray | None, tuple[np.ndarray, np.ndarray] | None, np.ndarray | None]:
+    """How to put rows in ranking order: by query, score descending, ties by policy.
+
+    Returns a full row order (None when the rows are in order already), then the tied rows'
+    moves within that order as (to, from) indices (None when nothing is tied), then each
+    row's tie-group id in that order (only for the "average" policy, else None).
+    """
     composite = (qslot.astype(np.uint64) << np.uint64(32)) | _float32_descending_key(score).astype(np.uint64)
     order: np.ndarray | None = None
     if len(composite) > 1 and (composite[1:] < composite[:-1]).any():
@@ -102,30 +106,32 @@ def _sort_run(
         composite = composite[order]
     same_as_prev = np.zeros(len(composite), dtype=bool)
     same_as_prev[1:] = composite[1:] == composite[:-1]
+    group = np.cumsum(~same_as_prev) - 1 if ties == "average" else None
     if not same_as_prev.any():
-        return order, np.arange(len(composite))
-    group = np.cumsum(~same_as_prev) - 1
+        return order, None, group
     tied = same_as_prev.copy()
     tied[:-1] |= same_as_prev[1:]
     slots = np.flatnonzero(tied)
+    tie_group = np.cumsum(~same_as_prev[slots])  # each tied run of rows is one group
     rows = slots if order is None else order[slots]
     if ties in ("trec_eval", "average"):
-        table = pa.table({"g": group[slots], "d": docno.take(pa.array(rows))})
-        within = pc.sort_indices(table, sort_keys=[("g", "ascending"), ("d", "descending")]).to_numpy()
+        tied_docnos = docno.take(as_arrow(rows))
+        if pa.types.is_dictionary(tied_docnos.type):
+            tied_docnos = tied_docnos.dictionary_decode()
+        table = pa.table({"g": as_arrow(tie_group), "d": tied_docnos})
+        within = as_numpy(pc.sort_indices(table, sort_keys=[("g", "ascending"), ("d", "descending")]))
     else:
         sign = -1.0 if ties == "best" else 1.0
-        within = np.lexsort((sign * gains[rows], group[slots]))
-    if order is None:
-        order = np.arange(len(composite))
-    order[slots] = rows[within]
-    return order, group
+        within = np.lexsort((sign * gains[rows], tie_group))
+    return order, (slots, slots[within]), group
 
 
 def _per_query_sums(qidx: np.ndarray, values: np.ndarray, nq: int, mask: np.ndarray | None = None) -> np.ndarray:
     if mask is not None:
         qidx, values = qidx[mask], values[mask]
     # bincount adds in row order, so each query's sum is the same rank-order sum trec_eval makes.
-    return np.bincount(qidx, weights=values, minlength=nq)[:nq]
+    # With no rows at all numpy returns integers, hence the cast.
+    return np.bincount(qidx, weights=values, minlength=nq)[:nq].astype(np.float64, copy=False)
 
 
 def _positions(qidx: np.ndarray, nq: int) -> np.ndarray:
@@ -165,6 +171,47 @@ def validate_cutoffs(cutoffs: Sequence[Any]) -> tuple[int, ...]:
     return tuple(sorted(values))  # type: ignore[arg-type]
 
 
+@dataclass(frozen=True)
+class Settings:
+    """Validated options of an evaluation (see ``evaluate``)."""
+
+    cutoffs: tuple[int, ...]
+    gain_cut: Gain
+    gain_full: Gain
+    discount: Any
+    ties: str
+    ideal: str
+    complete: bool
+    max_docs: int | None
+
+
+def settings(
+    *,
+    cutoffs: Sequence[int] = TREC_EVAL_CUTOFFS,
+    gain: Any = "linear",
+    full_gain: Any = None,
+    discount: Any = "log2",
+    ties: str = "trec_eval",
+    ideal: str = "qrels",
+    complete: bool = False,
+    max_docs: int | None = None,
+) -> Settings:
+    """Check ``evaluate``'s options once; a ValueError names the bad one."""
+    if ideal not in IDEALS:
+        raise ValueError(f"unknown ideal {ideal!r}; choose one of {', '.join(IDEALS)}")
+    gain_cut = resolve_gain(gain)
+    return Settings(
+        cutoffs=validate_cutoffs(cutoffs),
+        gain_cut=gain_cut,
+        gain_full=gain_cut if full_gain is None else resolve_gain(full_gain),
+        discount=resolve_discount(discount),
+        ties=resolve_ties(ties),
+        ideal=ideal,
+        complete=bool(complete),
+        max_docs=validate_k(max_docs),
+    )
+
+
 def evaluate(
     qrels: Qrels,
     run: Run,
@@ -183,14 +230,15 @@ def evaluate(
     ``gain`` applies to every measure; ``full_gain`` (trec_eval's ``ndcg.1=3,2=9``) overrides it
     for the no-cutoff ``ndcg`` only, as trec_eval's ``ndcg_cut`` always uses the grades.
     """
-    cut = validate_cutoffs(cutoffs)
-    max_docs = validate_k(max_docs)
-    if ideal not in IDEALS:
-        raise ValueError(f"unknown ideal {ideal!r}; choose one of {', '.join(IDEALS)}")
-    policy = resolve_ties(ties)
-    gain_cut = resolve_gain(gain)
-    gain_full = gain_cut if full_gain is None else resolve_gain(full_gain)
-    disc = resolve_discount(discount)
+    chosen = settings(cutoffs=cutoffs, gain=gain, full_gain=full_gain, discount=discount, ties=ties,
+                      ideal=ideal, complete=complete, max_docs=max_docs)
+    return evaluate_with(qrels, run, chosen)
+
+
+def evaluate_with(qrels: Qrels, run: Run, chosen: Settings) -> Evaluation:
+    """``evaluate`` with options already checked by ``settings``."""
+    cut, max_docs, ideal, complete = chosen.cutoffs, chosen.max_docs, chosen.ideal, chosen.complete
+    policy, gain_cut, gain_full, disc = chosen.ties, chosen.gain_cut, chosen.gain_full, chosen.discount
 
     # Queries: ranked by id as bytes, as trec_eval's strcmp sorts them.
     q_names, q_codes = query_codes(qrels.qid)
@@ -212,36 +260,45 @@ def evaluate(
     # Judgments of the evaluated queries.
     jq = evaluated[q_rank]
     jq_slot, j_level = slot[q_rank[jq]], qrels.rel[jq]
-    j_docno = qrels.docno if jq.all() else qrels.docno.filter(pa.array(jq))
+    j_docno = qrels.docno if jq.all() else qrels.docno.take(as_arrow(np.flatnonzero(jq)))
 
     # Run rows of the evaluated queries, with their grades.
     rk = evaluated[r_rank]
     everything = bool(rk.all())
     r_slot = slot[r_rank if everything else r_rank[rk]]
     r_score = run.score if everything else run.score[rk]
-    r_docno = run.docno if everything else run.docno.filter(pa.array(rk))
+    r_docno = run.docno if everything else run.docno.take(as_arrow(np.flatnonzero(rk)))
     found, level = _grades_of(r_slot, r_docno, jq_slot, j_docno, j_level)
     usable = found & (level >= 0)
     r_gain_cut = _gain_levels(level, usable, gain_cut)
 
-    order, group = _sort_run(r_slot, r_score, r_docno, r_gain_cut, policy)
+    order, moves, group = _sort_run(r_slot, r_score, r_docno, r_gain_cut, policy)
     if order is not None:
         r_slot, level, usable, r_gain_cut = r_slot[order], level[order], usable[order], r_gain_cut[order]
+    if moves is not None:
+        # Tied rows share a query, so only the per-document arrays (all made here) move.
+        to, source = moves
+        for values in (level, usable, r_gain_cut):
+            values[to] = values[source]
     pos = _positions(r_slot, nq)
     if max_docs is not None:
         keep = pos < max_docs
-        r_slot, level, usable, r_gain_cut, group, pos = (
-            a[keep] for a in (r_slot, level, usable, r_gain_cut, group, pos)
-        )
+        r_slot, level, usable, r_gain_cut, pos = (a[keep] for a in (r_slot, level, usable, r_gain_cut, pos))
+        group = group[keep] if group is not None else None
     r_gain_full = r_gain_cut if gain_full is gain_cut else _gain_levels(level, usable, gain_full)
     if policy == "average":
         r_gain_cut = _tie_averaged(r_gain_cut, group)
         r_gain_full = r_gain_cut if gain_full is gain_cut else _tie_averaged(r_gain_full, group)
 
-    terms_cut = _terms(r_gain_cut, pos, disc)
-    terms_full = terms_cut if r_gain_full is r_gain_cut else _terms(r_gain_full, pos, disc)
-    dcg_full = _per_query_sums(r_slot, terms_full, nq)
-    dcg_cut = {k: _per_query_sums(r_slot, terms_cut, nq, pos < k) for k in cut}
+    # Only rows with a gain add to DCG (adding 0.0 leaves a sum's bits as they are), and most rows
+    # of a real run are unjudged: compute the terms for the others only.
+    has_gain = r_gain_cut != 0 if r_gain_full is r_gain_cut else (r_gain_cut != 0) | (r_gain_full != 0)
+    scoring = np.flatnonzero(has_gain)
+    s_slot, s_pos = r_slot[scoring], pos[scoring]
+    terms_cut = _terms(r_gain_cut[scoring], s_pos, disc)
+    terms_full = terms_cut if r_gain_full is r_gain_cut else _terms(r_gain_full[scoring], s_pos, disc)
+    dcg_full = _per_query_sums(s_slot, terms_full, nq)
+    dcg_cut = {k: _per_query_sums(s_slot, terms_cut, nq, s_pos < k) for k in cut}
 
     if ideal == "qrels":
         ideal_q, ideal_levels, ideal_usable = jq_slot, j_level, j_level >= 0
@@ -277,8 +334,8 @@ def _grades_of(
     """For each run row: whether its (query, document) is judged, and its grade (0 if not)."""
     vocabulary = pc.unique(j_docno)
     width = len(vocabulary) + 1
-    r_doc = pc.index_in(r_docno, value_set=vocabulary).fill_null(-1).to_numpy()
-    j_doc = pc.index_in(j_docno, value_set=vocabulary).to_numpy()
+    r_doc = _vocabulary_index(r_docno, vocabulary)
+    j_doc = as_numpy(pc.index_in(j_docno, value_set=vocabulary))
     judged_keys = j_slot * width + j_doc
     order = np.argsort(judged_keys, kind="stable")
     sorted_keys, sorted_levels = judged_keys[order], j_level[order]
@@ -292,6 +349,15 @@ def _grades_of(
         found[candidates[hit]] = True
         level[candidates[hit]] = sorted_levels[at[hit]]
     return found, level
+
+
+def _vocabulary_index(docno: pa.Array, vocabulary: pa.Array) -> np.ndarray:
+    """Each document's index in the vocabulary, -1 when absent."""
+    if pa.types.is_dictionary(docno.type):
+        # Look each distinct document up once, then spread to the rows.
+        distinct = as_numpy(pc.index_in(docno.dictionary, value_set=vocabulary), fill=-1)
+        return distinct[as_numpy(docno.indices)]
+    return as_numpy(pc.index_in(docno, value_set=vocabulary), fill=-1)
 
 
 def _tie_averaged(gains: np.ndarray, group: np.ndarray) -> np.ndarray:
@@ -399,8 +465,8 @@ def _in_trec_eval_order(measures: Sequence[Measure]) -> list[Measure]:
 def query_ranking(qrels: Qrels, run: Run, qid: str, *, max_docs: int | None = None) -> dict[str, Any]:
     """One query's ranked docnos with grades (None when unjudged) and its judged grades, for drill-down."""
     rows, jrows = _rows_of(run.qid, qid), _rows_of(qrels.qid, qid)
-    judged = dict(zip(qrels.docno.take(pa.array(jrows)).to_pylist(), qrels.rel[jrows].tolist()))
-    docnos = run.docno.take(pa.array(rows)).to_pylist()
+    judged = dict(zip(qrels.docno.take(as_arrow(jrows)).to_pylist(), qrels.rel[jrows].tolist()))
+    docnos = run.docno.take(as_arrow(rows)).to_pylist()
     scores = run.score[rows]
     s32 = scores.astype(np.float32) + np.float32(0.0)
     order = sorted(range(len(rows)), key=lambda i: (-float(s32[i]), _Desc(docnos[i])))

@@ -86,8 +86,8 @@ _RUN = _Layout("run", ("qid", "iter", "docno", "rank", "score", "tag"), 6, None,
 def read_qrels(source: Source, name: str | None = None) -> Qrels:
     """Read TREC qrels (``qid iter docno rel``) or a CSV/TSV with qid, docno and rel columns."""
     data, name = _load(source, name)
-    header = _csv_header(data)
-    if header is not None and _find(header[1], QID_NAMES) is not None and _find(header[1], DOC_NAMES) is not None:
+    header = csv_table_header(data)
+    if header is not None:
         columns, lines = _read_csv(data, name, header, {"qid": QID_NAMES, "docno": DOC_NAMES, "rel": REL_NAMES}, "judgments")
     else:
         columns, lines = _read_whitespace(data, name, _QRELS)
@@ -100,8 +100,8 @@ def read_qrels(source: Source, name: str | None = None) -> Qrels:
 def read_run(source: Source, name: str | None = None) -> Run:
     """Read a TREC run (``qid Q0 docno rank score tag``) or a CSV/TSV with qid, docno and score (or rank)."""
     data, name = _load(source, name)
-    header = _csv_header(data)
-    if header is not None and _find(header[1], QID_NAMES) is not None and _find(header[1], DOC_NAMES) is not None:
+    header = csv_table_header(data)
+    if header is not None:
         wanted = {"qid": QID_NAMES, "docno": DOC_NAMES, "score": SCORE_NAMES}
         if _find(header[1], SCORE_NAMES) is None and _find(header[1], RANK_NAMES) is not None:
             wanted = {"qid": QID_NAMES, "docno": DOC_NAMES, "rank": RANK_NAMES}
@@ -238,25 +238,31 @@ def _arrow_parse(
     delimiter: str,
     lines: np.ndarray | None = None,
     original: bytes | None = None,
+    *,
+    qid_codes: bool = True,
+    use_threads: bool = True,
 ) -> dict[str, Any] | None:
     """Parse separated text with pyarrow.
 
     On the fast path (``original`` is None) any irregular row returns None, sending the file
     to the normaliser, which reports exact line numbers; the normalised text always parses.
+    ``qid_codes`` reads query ids dictionary-encoded; ``use_threads`` lets pyarrow split the text.
     """
     # A row with more columns than the layout is an error here and sends the caller to the normaliser.
-    read = pacsv.ReadOptions(column_names=list(layout.names), block_size=1 << 24)
+    read = pacsv.ReadOptions(column_names=list(layout.names), block_size=1 << 24, use_threads=use_threads)
     parse = pacsv.ParseOptions(
         delimiter=delimiter, quote_char=False, double_quote=False, escape_char=False,
-        newlines_in_values=False, ignore_empty_lines=True,
+        # A blank line is a bad row here, so the normaliser skips it and every row keeps its line number.
+        newlines_in_values=False, ignore_empty_lines=False,
     )
-    types = {"qid": pa.dictionary(pa.int32(), pa.string()), "docno": pa.string(), layout.number: pa.float64()}
+    qid_type = pa.dictionary(pa.int32(), pa.string()) if qid_codes else pa.string()
+    types = {"qid": qid_type, "docno": pa.string(), layout.number: pa.float64()}
     convert = pacsv.ConvertOptions(
         column_types=types, include_columns=list(layout.keep), null_values=[], strings_can_be_null=False,
         quoted_strings_can_be_null=False,
     )
     try:
-        table = pacsv.read_csv(io.BytesIO(data), read_options=read, parse_options=parse, convert_options=convert)
+        table = pacsv.read_csv(pa.BufferReader(data), read_options=read, parse_options=parse, convert_options=convert)
     except pa.ArrowInvalid as err:
         text = str(err)
         source = original if original is not None else data
@@ -273,7 +279,7 @@ def _arrow_parse(
     return {
         "qid": table["qid"].combine_chunks(),
         "docno": table["docno"].combine_chunks(),
-        layout.number: table[layout.number].to_numpy(),
+        layout.number: as_numpy(table[layout.number]),
     }
 
 
@@ -403,6 +409,14 @@ def _csv_header(data: bytes) -> tuple[str, list[str]] | None:
     return None
 
 
+def csv_table_header(data: bytes) -> tuple[str, list[str]] | None:
+    """The CSV/TSV header when the text starts with one naming query and document columns, else None."""
+    header = _csv_header(data)
+    if header is None or _find(header[1], QID_NAMES) is None or _find(header[1], DOC_NAMES) is None:
+        return None
+    return header
+
+
 def _find(names: list[str], aliases: tuple[str, ...]) -> str | None:
     for alias in aliases:
         if alias in names:
@@ -518,20 +532,69 @@ def _finite_numbers(values: np.ndarray, name: str, lines: np.ndarray | None, wha
 def query_codes(qid: pa.Array) -> tuple[list[str], np.ndarray]:
     """Distinct query ids and each row's index into them."""
     encoded = qid if pa.types.is_dictionary(qid.type) else pc.dictionary_encode(qid)
-    return encoded.dictionary.to_pylist(), encoded.indices.to_numpy().astype(np.int64)
+    return encoded.dictionary.to_pylist(), as_numpy(encoded.indices).astype(np.int64)
+
+
+# pyarrow's to_numpy() and pa.array() import pandas on first use, a quarter of a second that the
+# command line does not otherwise spend; these two convert numbers through the buffers instead.
+
+
+def as_numpy(values: pa.Array | pa.ChunkedArray, fill: float | None = None) -> np.ndarray:
+    """A numeric Arrow array as a numpy array (read-only); nulls become ``fill``."""
+    if isinstance(values, pa.ChunkedArray):
+        values = values.chunk(0) if values.num_chunks == 1 else values.combine_chunks()
+    kind = values.type
+    if pa.types.is_boolean(kind) and not values.null_count:
+        bits = np.unpackbits(np.frombuffer(values.buffers()[1], np.uint8), bitorder="little")
+        return bits[values.offset : values.offset + len(values)].view(bool)
+    code = "f" if pa.types.is_floating(kind) else "i" if pa.types.is_signed_integer(kind) else "u"
+    if not (pa.types.is_floating(kind) or pa.types.is_integer(kind)):
+        raise TypeError(f"expected numbers, got Arrow type {kind}")
+    dtype = np.dtype(f"{code}{kind.bit_width // 8}")
+    if len(values) == 0:
+        return np.empty(0, dtype)
+    validity, data = values.buffers()[:2]
+    out = np.frombuffer(data, dtype=dtype, count=len(values), offset=values.offset * dtype.itemsize)
+    if values.null_count:
+        if fill is None:
+            raise ValueError("these numbers have gaps (nulls) and no value to fill them with")
+        bits = np.unpackbits(np.frombuffer(validity, np.uint8), bitorder="little")
+        out = np.where(bits[values.offset : values.offset + len(values)].astype(bool), out, fill).astype(dtype)
+    return out
+
+
+def as_arrow(values: np.ndarray) -> pa.Array:
+    """A numeric numpy array as an Arrow int64, uint64 or float64 array."""
+    kinds = {"i": (np.int64, pa.int64()), "u": (np.uint64, pa.uint64()), "f": (np.float64, pa.float64())}
+    if values.dtype.kind not in kinds:
+        raise TypeError(f"expected numbers, got numpy dtype {values.dtype}")
+    dtype, kind = kinds[values.dtype.kind]
+    values = np.ascontiguousarray(values, dtype=dtype)
+    return pa.Array.from_buffers(kind, len(values), [None, pa.py_buffer(values)])
 
 
 def _reject_duplicates(qid: pa.Array, docno: pa.Array, name: str, line_of: Any, what: str) -> None:
-    _, q = query_codes(qid)
-    d = pc.dictionary_encode(docno).indices.to_numpy().astype(np.int64)
-    key = q * (int(d.max()) + 1 if len(d) else 1) + d
-    ordered = np.sort(key)
-    if not len(ordered) or not (ordered[1:] == ordered[:-1]).any():
+    pair = duplicate_rows(qid, docno)
+    if pair is None:
         return
-    order = np.argsort(key, kind="stable")
-    repeated = np.flatnonzero(key[order][1:] == key[order][:-1])
-    first, second = int(order[repeated[0]]), int(order[repeated[0] + 1])
+    first, second = pair
     raise ValueError(
         f"line {line_of(second)} of {name}: document {docno[second].as_py()!r} of query "
         f"{qid[second].as_py()!r} is {what} (first on line {line_of(first)})"
     )
+
+
+def duplicate_rows(qid: pa.Array, docno: pa.Array) -> tuple[int, int] | None:
+    """The first two rows with the same query and document (by the second's row), or None."""
+    _, q = query_codes(qid)
+    encoded = docno if pa.types.is_dictionary(docno.type) else pc.dictionary_encode(docno)
+    d = as_numpy(encoded.indices).astype(np.int64)
+    key = q * (len(encoded.dictionary) + 1) + d
+    ordered = np.sort(key)
+    if not len(ordered) or not (ordered[1:] == ordered[:-1]).any():
+        return None
+    order = np.argsort(key, kind="stable")
+    repeated = np.flatnonzero(key[order][1:] == key[order][:-1])
+    seconds = order[repeated + 1]
+    at = int(np.argmin(seconds))
+    return int(order[repeated[at]]), int(seconds[at])

@@ -2,6 +2,7 @@
 
 from math import log2
 
+import numpy as np
 import pytest
 from conftest import TREC
 
@@ -79,3 +80,9 @@ def test_gap_is_ideal_dcg_minus_dcg_at_an_evaluated_cutoff():
     assert (result.gap(10) >= 0).all()
     with pytest.raises(ValueError, match="k = 7 was not evaluated"):
         result.gap(7)
+
+
+def test_complete_with_a_run_that_shares_no_query_scores_the_judged_queries_zero():
+    result = evaluate(read_qrels(b"1 0 a 1\n"), read_run(b"2 Q0 a 1 1 s\n"), complete=True, cutoffs=(5,))
+    assert result.qids == ["1"]
+    assert result.columns["ndcg"].dtype == np.float64 and result.mean() == {"ndcg": 0.0, "ndcg_cut_5": 0.0}

@@ -27,6 +27,12 @@ def test_comments_blank_lines_and_mixed_whitespace():
     assert qrels.lines.tolist() == [3, 5]
 
 
+def test_a_blank_line_in_a_tidy_file_keeps_the_line_numbers():
+    text = b"1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n\n1 Q0 a 3 1 t\n"
+    with pytest.raises(ValueError, match=r"^line 4 of r.txt: document 'a' .* \(first on line 1\)"):
+        read_run(text, name="r.txt")
+
+
 def test_gzip_is_recognised_by_its_magic_bytes(tmp_path):
     path = tmp_path / "run.anything"
     path.write_bytes(gzip.compress(b"1 Q0 a 1 0.5 s\n"))

@@ -1,0 +1,257 @@
+"""Evaluate a big TREC run file in segments: the same numbers as ``read_run`` + ``evaluate``, sooner.
+
+A tidy run file (one separator, no comment or blank lines, ASCII, each query's lines in one
+block) is memory-mapped and cut into segments of about 16 MB at line ends. Worker threads
+parse the next segments while the main thread evaluates the complete queries of the current
+one, so the file is never copied and the whole run never exists as columns at once. A query
+cut by a segment's end is carried into the next segment and evaluated when it is complete.
+
+Anything else (gzip, CSV, comments, a bad line, a duplicate, a query split into two blocks)
+goes to ``read_run``, which reads it whole and gives the exact message for bad input.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .evaluate import Evaluation, Settings, evaluate_with, settings
+from .trec_io import (
+    _RUN,
+    Qrels,
+    Run,
+    Source,
+    _arrow_parse,
+    _last_tag,
+    _single_delimiter,
+    as_arrow,
+    as_numpy,
+    csv_table_header,
+    duplicate_rows,
+    query_codes,
+    read_qrels,
+    read_run,
+)
+
+SEGMENT_BYTES = 1 << 24
+WORKERS = 2
+LOOKAHEAD = 3  # segments parsed ahead of the one being evaluated: bounds memory
+
+
+class _NotTidy(Exception):
+    """The run file needs ``read_run``: it is irregular somewhere, or bad."""
+
+
+def evaluate_files(qrels_source: Source, run_source: Source, **options: Any) -> Evaluation:
+    """``evaluate(read_qrels(qrels_source), read_run(run_source), **options)``, faster on big tidy files."""
+    chosen = settings(**options)
+    qrels = read_qrels(qrels_source)
+    result = None
+    if isinstance(run_source, (str, os.PathLike)):
+        result = _evaluate_mapped(qrels, Path(run_source), chosen)
+    if result is None:
+        result = evaluate_with(qrels, read_run(run_source), chosen)
+    return result
+
+
+def _evaluate_mapped(qrels: Qrels, path: Path, chosen: Settings) -> Evaluation | None:
+    """The evaluation of a tidy run file, or None when ``read_run`` must read it."""
+    try:
+        with open(path, "rb") as file:
+            if os.fstat(file.fileno()).st_size == 0:
+                return None
+            mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return None  # read_run names the problem
+    try:
+        return _Segments(qrels, mapped, path.name, chosen).evaluate()
+    except (_NotTidy, ValueError):
+        # ValueError too: read_run and evaluate then raise it with the whole file's line numbers.
+        return None
+
+
+@dataclass
+class _Rows:
+    """Rows of one segment: query blocks (a code and a name each), dictionary-encoded docnos, scores."""
+
+    names: list[str]
+    starts: np.ndarray  # first row of each block of one query
+    qid: pa.DictionaryArray
+    docno: pa.DictionaryArray
+    score: np.ndarray
+
+    def slice(self, start: int, stop: int) -> Run:
+        length = stop - start
+        return Run(self.qid.slice(start, length), self.docno.slice(start, length), self.score[start:stop])
+
+
+@dataclass
+class _Done:
+    """A worker's result for one segment: its inner queries evaluated, its first and last blocks kept.
+
+    The first and last blocks may belong to queries that other segments continue.
+    """
+
+    inner: Evaluation | None
+    inner_names: list[str]
+    edges: list[tuple[str, Run]]
+
+
+class _Segments:
+    """One pass over a mapped run file, segment by segment."""
+
+    def __init__(self, qrels: Qrels, mapped: mmap.mmap, name: str, chosen: Settings) -> None:
+        self.qrels, self.mapped, self.name, self.chosen = qrels, mapped, name, chosen
+        self.buffer = pa.py_buffer(mapped)
+        names, codes = query_codes(qrels.qid)
+        self.judged_order = np.argsort(codes, kind="stable")
+        self.judged_bounds = np.searchsorted(codes[self.judged_order], np.arange(len(names) + 1))
+        self.judged_index = {n: i for i, n in enumerate(names)}
+
+    def evaluate(self) -> Evaluation | None:
+        head = self.mapped[:65536]
+        if head[:2] == b"\x1f\x8b" or csv_table_header(head) is not None:
+            return None
+        separator = _single_delimiter(head)
+        if separator is None:
+            return None
+        done: list[_Done] = []
+        with ThreadPoolExecutor(WORKERS) as pool:
+            queue: deque[Future[_Done]] = deque()
+            try:
+                for start, stop in self._bounds():
+                    queue.append(pool.submit(self._segment, start, stop, separator))
+                    if len(queue) > LOOKAHEAD:
+                        done.append(queue.popleft().result())
+                while queue:
+                    done.append(queue.popleft().result())
+            except BaseException:
+                for future in queue:
+                    future.cancel()
+                raise
+        results = [d.inner for d in done if d.inner is not None]
+        names = [n for d in done for n in d.inner_names]
+        edge_names, edges = self._join_edges([e for d in done for e in d.edges])
+        names += edge_names
+        if len(set(names)) < len(names):
+            raise _NotTidy  # a query in two separate blocks: read_run reads the file whole
+        results.append(self._evaluate_unit(edges, edge_names))
+        if self.chosen.complete:
+            results.append(self._unretrieved(set(names)))
+        results = [r for r in results if r is not None]
+        return self._merged(results) if results else None
+
+    def _bounds(self) -> Iterator[tuple[int, int]]:
+        size, start = len(self.mapped), 0
+        while start < size:
+            stop = self.mapped.find(b"\n", min(size, start + SEGMENT_BYTES) - 1) + 1 or size
+            yield start, stop
+            start = stop
+
+    def _segment(self, start: int, stop: int, separator: str) -> _Done:
+        """Parse one segment and evaluate the queries inside it (in a worker thread)."""
+        rows = self._parse(start, stop, separator)
+        starts, size = rows.starts, len(rows.score)
+        if size == 0:
+            return _Done(None, [], [])
+        first_end = int(starts[1]) if len(starts) > 1 else size
+        edges = [(rows.names[0], rows.slice(0, first_end))]
+        if len(starts) > 1:
+            edges.append((rows.names[-1], rows.slice(int(starts[-1]), size)))
+        inner_names = rows.names[1:-1]
+        inner = self._evaluate_unit(rows.slice(first_end, int(starts[-1])), inner_names) if inner_names else None
+        return _Done(inner, inner_names, edges)
+
+    def _parse(self, start: int, stop: int, separator: str) -> _Rows:
+        """Parse one segment; irregular text raises _NotTidy."""
+        if self._irregular(start, stop, separator):
+            raise _NotTidy
+        columns = _arrow_parse(self.buffer.slice(start, stop - start), self.name, _RUN, separator,
+                               qid_codes=False, use_threads=False)
+        if columns is None or np.isnan(columns["score"]).any():
+            raise _NotTidy
+        qid = columns["qid"]
+        # Each block of equal query ids becomes one code: cheaper than pyarrow's dictionary parse.
+        new_block = np.ones(len(qid), dtype=bool)
+        new_block[1:] = as_numpy(pc.not_equal(qid.slice(1), qid.slice(0, len(qid) - 1)))
+        starts = np.flatnonzero(new_block)
+        dictionary = qid.take(as_arrow(starts))
+        names = dictionary.to_pylist()
+        if len(set(names)) < len(names):
+            raise _NotTidy  # a query in two blocks
+        codes = np.cumsum(new_block, dtype=np.int32) - 1
+        indices = pa.Array.from_buffers(pa.int32(), len(codes), [None, pa.py_buffer(codes)])
+        qid = pa.DictionaryArray.from_arrays(indices, dictionary)
+        return _Rows(names, starts, qid, columns["docno"].dictionary_encode(), columns["score"])
+
+    def _irregular(self, start: int, stop: int, separator: str) -> bool:
+        """Bytes that ``read_run`` treats specially, or that would shift line numbers."""
+        other = b"\t" if separator == " " else b" "
+        mapped = self.mapped
+        for byte in (b"\x00", b"\r", other):
+            if mapped.find(byte, start, stop) >= 0:
+                return True
+        if mapped.find(b"#", start, stop) >= 0 and mapped.find(b"\n#", max(0, start - 1), stop) >= 0:
+            return True
+        return int(np.frombuffer(mapped, np.uint8, stop - start, start).max()) >= 128
+
+    @staticmethod
+    def _join_edges(edges: list[tuple[str, Run]]) -> tuple[list[str], Run]:
+        """The segments' edge blocks as one run; neighbouring blocks of one query are that query's lines."""
+        names = [name for i, (name, _) in enumerate(edges) if i == 0 or edges[i - 1][0] != name]
+        runs = [run for _, run in edges]
+        qid = pa.concat_arrays([r.qid.dictionary_decode() for r in runs]) if runs else pa.nulls(0, pa.string())
+        docno = pa.concat_arrays([r.docno.dictionary_decode() for r in runs]) if runs else pa.nulls(0, pa.string())
+        score = np.concatenate([r.score for r in runs]) if runs else np.empty(0)
+        return names, Run(qid, docno, score)
+
+    def _evaluate_unit(self, run: Run, names: list[str]) -> Evaluation | None:
+        """Evaluate rows that hold every line of the queries ``names``; None if none is judged."""
+        if duplicate_rows(run.qid, run.docno) is not None:
+            raise _NotTidy  # read_run reports it with its line numbers
+        judged = [n for n in names if n in self.judged_index]
+        if not judged:
+            return None
+        run.name = self.name
+        return evaluate_with(self._judgments_of(judged), run, self.chosen)
+
+    def _judgments_of(self, names: list[str]) -> Qrels:
+        rows = np.concatenate([
+            self.judged_order[self.judged_bounds[i] : self.judged_bounds[i + 1]]
+            for i in (self.judged_index[n] for n in names)
+        ])
+        taken = as_arrow(rows)
+        q = self.qrels
+        qid = q.qid.take(taken)
+        if pa.types.is_dictionary(qid.type):
+            qid = qid.dictionary_decode()  # else every unit would carry every query's name
+        return Qrels(qid, q.docno.take(taken), q.rel[rows], q.name)
+
+    def _unretrieved(self, retrieved: set[str]) -> Evaluation | None:
+        """trec_eval's -c: judged queries the run never mentions, each with NDCG 0."""
+        missing = [n for n in self.judged_index if n not in retrieved]
+        if not missing:
+            return None
+        empty = pa.nulls(0, pa.string())
+        nothing = Run(empty, empty, np.empty(0, np.float64), self.name)
+        return evaluate_with(self._judgments_of(missing), nothing, self.chosen)
+
+    def _merged(self, results: list[Evaluation]) -> Evaluation:
+        """One evaluation from the units', in trec_eval's query order (ids compared as bytes)."""
+        qids = [q for result in results for q in result.qids]
+        order = sorted(range(len(qids)), key=lambda i: qids[i].encode("utf-8"))
+        columns = {
+            column: np.concatenate([r.columns[column] for r in results])[order]
+            for column in results[0].columns
+        }
+        options = {**results[0].options, "tag": _last_tag(self.mapped)}
+        return Evaluation([qids[i] for i in order], columns, self.chosen.cutoffs, options)
