@@ -1,7 +1,7 @@
 """End-to-end time and peak memory: ndcg_core's CLI against pytrec_eval on the same files.
 
 Each tool runs in a fresh process (read files, rank, NDCG@10 per query, mean), timed with
-wall-clock and measured by ru_maxrss. Usage:
+wall-clock and measured by ru_maxrss; the two tools take turns. Usage:
 
     python benchmarks/bench_cli.py [--sizes 1000x1000 7000x1000] [--repeat 3]
 """
@@ -78,10 +78,13 @@ def main() -> None:
         mb = run.stat().st_size / 2**20
         ours_cmd = [sys.executable, "-m", "ndcg_core", "-m", "ndcg_cut.10", str(qrels), str(run)]
         theirs_cmd = [sys.executable, "-c", PYTREC_EVAL, str(qrels), str(run)]
-        rows = {}
-        for label, cmd in (("ndcg_core", ours_cmd), ("pytrec_eval", theirs_cmd)):
-            runs = [measure(cmd) for _ in range(args.repeat)]
-            rows[label] = (statistics.median(r[0] for r in runs), max(r[1] for r in runs), runs[0][2])
+        tools = {"ndcg_core": ours_cmd, "pytrec_eval": theirs_cmd}
+        runs: dict[str, list[tuple[float, float, str]]] = {label: [] for label in tools}
+        for _ in range(args.repeat):  # alternate the tools, so that the machine's drift hits both alike
+            for label, cmd in tools.items():
+                runs[label].append(measure(cmd))
+        rows = {label: (statistics.median(r[0] for r in done), max(r[1] for r in done), done[0][2])
+                for label, done in runs.items()}
         print(f"\n{size} ({queries * docs:,} run lines, {mb:.0f} MB)")
         for label, (sec, mem, out) in rows.items():
             print(f"  {label:<12} {sec:7.2f} s median of {args.repeat}   peak {mem:7.0f} MiB   {out}")

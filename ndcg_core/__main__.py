@@ -3,8 +3,9 @@
 import os
 import sys
 
-from .cli import main
+from .cli import keep_freed_memory, main
 
+keep_freed_memory()
 status = main()
 sys.stdout.flush()
 sys.stderr.flush()

@@ -81,12 +81,13 @@ def run(argv: Sequence[str] | None = None) -> str:
     return format_trec_eval(result, measures, per_query=args.q)
 
 
-def _keep_freed_memory() -> None:
+def keep_freed_memory() -> None:
     """Ask glibc and Arrow's allocator (mimalloc) to keep freed blocks for reuse.
 
     Evaluation allocates and frees the same few MB for each segment of a run; on a virtual
     machine a page fault costs microseconds, and giving memory back then faulting it in again
-    was a third of a 7M-line run's time. This process ends right after one evaluation.
+    was a third of a 7M-line run's time. Only for a process that ends after one evaluation
+    (``python -m ndcg_core``), not for a library caller or a server.
     """
     os.environ.setdefault("MIMALLOC_PURGE_DELAY", "-1")  # read by mimalloc on its first large allocation
     try:
@@ -102,7 +103,6 @@ def _keep_freed_memory() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: prints trec_eval lines; bad input is one line on stderr and exit status 2."""
-    _keep_freed_memory()
     try:
         text = run(argv)
     except ValueError as err:

@@ -1,15 +1,14 @@
 """Evaluate a big TREC run file in segments: the same numbers as ``read_run`` + ``evaluate``, sooner.
 
 A tidy run file (one separator, no comment or blank lines, ASCII, each query's lines in one
-block) is memory-mapped and cut into segments of about 16 MB at line ends. Worker threads
-parse the next segments while the main thread evaluates the complete queries of the current
-one, so the file is never copied and the whole run never exists as columns at once. A query
-cut by a segment's end is carried into the next segment and evaluated when it is complete.
+block) is memory-mapped and cut into segments of about 4 MB at line ends. Two worker threads
+each parse a segment and evaluate the queries that lie wholly inside it; the first and last
+blocks of a segment may continue in its neighbours, so they are joined and evaluated at the
+end. The file is never copied, and the whole run never exists as columns at once.
 
 Anything else (gzip, CSV, comments, a bad line, a duplicate, a query split into two blocks)
 goes to ``read_run``, which reads it whole and gives the exact message for bad input.
 """
-
 from __future__ import annotations
 
 import mmap
@@ -42,9 +41,9 @@ from .trec_io import (
     read_run,
 )
 
-SEGMENT_BYTES = 1 << 24
+SEGMENT_BYTES = 1 << 22
 WORKERS = 2
-LOOKAHEAD = 3  # segments parsed ahead of the one being evaluated: bounds memory
+LOOKAHEAD = 3  # segments in the workers' hands beyond the one being collected: bounds memory
 
 
 class _NotTidy(Exception):
@@ -81,17 +80,26 @@ def _evaluate_mapped(qrels: Qrels, path: Path, chosen: Settings) -> Evaluation |
 
 @dataclass
 class _Rows:
-    """Rows of one segment: query blocks (a code and a name each), dictionary-encoded docnos, scores."""
+    """Rows of one segment: query blocks (a code and a name each), docnos, scores."""
 
     names: list[str]
     starts: np.ndarray  # first row of each block of one query
-    qid: pa.DictionaryArray
-    docno: pa.DictionaryArray
+    qid: pa.DictionaryArray  # codes: the block of each row
+    docno: pa.StringArray
     score: np.ndarray
+    doc_keys: np.ndarray | None  # see _doc_keys
 
     def slice(self, start: int, stop: int) -> Run:
         length = stop - start
         return Run(self.qid.slice(start, length), self.docno.slice(start, length), self.score[start:stop])
+
+    def has_no_duplicates(self, start: int, stop: int) -> bool:
+        """True when rows start:stop surely hold no document twice in one query; False means "look closer"."""
+        if self.doc_keys is None:
+            return False
+        codes = as_numpy(self.qid.indices)[start:stop].astype(np.uint64)
+        mixed = np.sort(self.doc_keys[start:stop] ^ (codes * _GOLDEN))
+        return not (mixed[1:] == mixed[:-1]).any()
 
 
 @dataclass
@@ -104,6 +112,35 @@ class _Done:
     inner: Evaluation | None
     inner_names: list[str]
     edges: list[tuple[str, Run]]
+
+
+def _compact(run: Run) -> Run:
+    """A copy of a few rows that does not keep their segment's columns alive."""
+    return Run(run.qid.dictionary_decode(), pa.concat_arrays([run.docno]), run.score.copy())
+
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # spreads query codes over 64 bits before mixing with a key
+_LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
+
+
+def _doc_keys(docno: pa.StringArray) -> np.ndarray | None:
+    """Each docno's bytes as one little-endian integer when every docno has at most 8 bytes, else None.
+
+    The text is NUL-free, so two docnos are equal exactly when their keys are: comparing integers
+    is several times cheaper than hashing strings.
+    """
+    if len(docno) == 0:
+        return np.empty(0, np.uint64)
+    offsets = np.frombuffer(docno.buffers()[1], np.int32, len(docno) + 1, docno.offset * 4)
+    lengths = np.diff(offsets)
+    if lengths.max() > 8:
+        return None
+    text = np.frombuffer(docno.buffers()[2], np.uint8)
+    padded = np.zeros(len(text) + 8, np.uint8)
+    padded[: len(text)] = text
+    # Every 8-byte window of the text as an integer, read at each docno's first byte.
+    windows = np.ndarray((len(text) + 1,), dtype="<u8", buffer=padded, strides=(1,))
+    return windows[offsets[:-1]] & _LOW_BYTES[lengths]
 
 
 class _Segments:
@@ -164,11 +201,14 @@ class _Segments:
         if size == 0:
             return _Done(None, [], [])
         first_end = int(starts[1]) if len(starts) > 1 else size
-        edges = [(rows.names[0], rows.slice(0, first_end))]
+        edges = [(rows.names[0], _compact(rows.slice(0, first_end)))]
         if len(starts) > 1:
-            edges.append((rows.names[-1], rows.slice(int(starts[-1]), size)))
+            edges.append((rows.names[-1], _compact(rows.slice(int(starts[-1]), size))))
         inner_names = rows.names[1:-1]
-        inner = self._evaluate_unit(rows.slice(first_end, int(starts[-1])), inner_names) if inner_names else None
+        inner = None
+        if inner_names:
+            checked = rows.has_no_duplicates(first_end, int(starts[-1]))
+            inner = self._evaluate_unit(rows.slice(first_end, int(starts[-1])), inner_names, checked)
         return _Done(inner, inner_names, edges)
 
     def _parse(self, start: int, stop: int, separator: str) -> _Rows:
@@ -191,7 +231,8 @@ class _Segments:
         codes = np.cumsum(new_block, dtype=np.int32) - 1
         indices = pa.Array.from_buffers(pa.int32(), len(codes), [None, pa.py_buffer(codes)])
         qid = pa.DictionaryArray.from_arrays(indices, dictionary)
-        return _Rows(names, starts, qid, columns["docno"].dictionary_encode(), columns["score"])
+        docno = columns["docno"]
+        return _Rows(names, starts, qid, docno, columns["score"], _doc_keys(docno))
 
     def _irregular(self, start: int, stop: int, separator: str) -> bool:
         """Bytes that ``read_run`` treats specially, or that would shift line numbers."""
@@ -209,14 +250,18 @@ class _Segments:
         """The segments' edge blocks as one run; neighbouring blocks of one query are that query's lines."""
         names = [name for i, (name, _) in enumerate(edges) if i == 0 or edges[i - 1][0] != name]
         runs = [run for _, run in edges]
-        qid = pa.concat_arrays([r.qid.dictionary_decode() for r in runs]) if runs else pa.nulls(0, pa.string())
-        docno = pa.concat_arrays([r.docno.dictionary_decode() for r in runs]) if runs else pa.nulls(0, pa.string())
-        score = np.concatenate([r.score for r in runs]) if runs else np.empty(0)
-        return names, Run(qid, docno, score)
+        if not runs:
+            empty = pa.nulls(0, pa.string())
+            return names, Run(empty, empty, np.empty(0))
+        qid, docno = (pa.concat_arrays([getattr(r, column) for r in runs]) for column in ("qid", "docno"))
+        return names, Run(qid, docno, np.concatenate([r.score for r in runs]))
 
-    def _evaluate_unit(self, run: Run, names: list[str]) -> Evaluation | None:
-        """Evaluate rows that hold every line of the queries ``names``; None if none is judged."""
-        if duplicate_rows(run.qid, run.docno) is not None:
+    def _evaluate_unit(self, run: Run, names: list[str], checked: bool = False) -> Evaluation | None:
+        """Evaluate rows that hold every line of the queries ``names``; None if none is judged.
+
+        ``checked``: the rows are known to hold no duplicate.
+        """
+        if not checked and duplicate_rows(run.qid, run.docno) is not None:
             raise _NotTidy  # read_run reports it with its line numbers
         judged = [n for n in names if n in self.judged_index]
         if not judged:
