@@ -3,7 +3,7 @@
 import streamlit as st
 
 import ndcg_core
-from ui.format import metric_text, sentence
+from ui.format import metric_text
 from ui.page import start_page
 
 t = start_page("home.title")
@@ -20,7 +20,7 @@ k = right.number_input(t("home.k"), min_value=1, max_value=100, value=6, step=1,
 try:
     grades = ndcg_core.validate_grades(grades_text.replace(",", " ").split())
 except ValueError as err:
-    st.error(t("home.bad_grades", message=sentence(str(err))))
+    st.error(t("home.bad_grades", message=t.explain(err)))
 else:
     if len(grades) == 0:
         st.info(t("home.empty"))

@@ -111,6 +111,13 @@ def test_any_segment_size_gives_the_same_evaluation(files, in_segments, monkeypa
     assert_same(evaluate_files(*files, cutoffs=(3, 10)), whole(*files, cutoffs=(3, 10)))
 
 
+def test_a_last_line_without_a_line_end_is_read(tmp_path, in_segments):
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    (tmp_path / "run.txt").write_text(RUN.rstrip("\n"))
+    paths = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    assert_same(evaluate_files(*paths, cutoffs=(1, 2)), whole(*paths, cutoffs=(1, 2)))
+
+
 def test_trec_eval_expected_lines_come_out_of_the_segmented_path(tmp_path, in_segments, capsys):
     # trec_eval's results.test has tabs and padding; with single spaces the file is tidy.
     tidy = tmp_path / "results.tidy"

@@ -130,11 +130,16 @@ def test_the_component_never_parses_labels_as_html():
 
 # --- text catalogues ---------------------------------------------------------------------------
 
+# Error texts may leave out a field that only exists in English (Python's own gzip error, say).
+MAY_OMIT = {"error.file_gzip": {"detail"}, "error.file_header_missing": {"what"}, "error.file_header_only": {"what"}}
+
+
 def test_both_catalogues_have_the_same_keys_and_fields():
     en, zh = catalogue("en"), catalogue("zh")
     assert set(en) == set(zh), sorted(set(en) ^ set(zh))
     for key in en:
-        assert set(re.findall(r"\{(\w+)\}", en[key])) == set(re.findall(r"\{(\w+)\}", zh[key])), key
+        fields = set(re.findall(r"\{(\w+)\}", en[key]))
+        assert set(re.findall(r"\{(\w+)\}", zh[key])) == fields - MAY_OMIT.get(key, set()), key
 
 
 def test_every_key_the_code_uses_is_in_the_catalogue():

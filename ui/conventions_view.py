@@ -7,7 +7,7 @@ import streamlit as st
 
 from ndcg_core import ndcg_at_k
 from ndcg_core.conventions import CONVENTIONS, WIKIPEDIA, Example, example_from_rows
-from ui.format import metric_text, sentence
+from ui.format import metric_text
 from ui.i18n import Translator
 from ui.state import bind
 
@@ -40,7 +40,7 @@ def read_example(t: Translator) -> Example | None:
     try:
         return example_from_rows(_records(edited), _records(edited_extra), st.session_state["conv_k"])
     except ValueError as err:
-        st.error(t("conv.bad_example", message=sentence(str(err))))
+        st.error(t("conv.bad_example", message=t.explain(err)))
         return None
 
 

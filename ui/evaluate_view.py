@@ -28,7 +28,7 @@ from ndcg_core.ranked_list import MAX_ITEMS, MAX_TOP_GRADE, make_items
 from ndcg_core.trec_io import Qrels, Run, read_qrels, read_run
 from ui import charts
 from ui.editing import TYPED_COLUMNS, typed_queries_to_trec
-from ui.format import md_escape, metric_text, sentence
+from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.playground import restore
 from ui.state import bind
@@ -194,7 +194,7 @@ def render_inputs(t: Translator) -> dict[str, FileInput] | None:
     try:
         return typed_inputs(rows)
     except ValueError as err:
-        st.error(t("evaluate.typed_error", message=sentence(str(err))))
+        st.error(t("evaluate.typed_error", message=t.explain(err)))
         return None
 
 
@@ -213,7 +213,7 @@ def render_settings(t: Translator) -> dict | None:
     try:
         cutoffs = parse_cutoffs(st.session_state["ev_cutoffs"])
     except ValueError as err:
-        st.error(t("evaluate.bad_cutoffs", message=sentence(str(err))))
+        st.error(t("evaluate.bad_cutoffs", message=t.explain(err)))
         return None
     return {"cutoffs": cutoffs, "gain": st.session_state["ev_gain"], "ties": st.session_state["ev_ties"],
             "ideal": st.session_state["ev_ideal"], "complete": bool(st.session_state["ev_complete"])}
@@ -230,7 +230,7 @@ def parse_all(inputs: dict[str, FileInput], t: Translator) -> dict[str, Qrels | 
         try:
             parsed[role] = _parsed("qrels" if role == "qrels" else "run", item.key, item.name, item.data)
         except ValueError as err:
-            st.error(t("evaluate.bad_file", role=t(f"evaluate.role.{role}"), message=sentence(str(err))))
+            st.error(t("evaluate.bad_file", role=t(f"evaluate.role.{role}"), message=t.explain(err)))
             ok = False
     return parsed if ok else None
 

@@ -12,6 +12,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .format import sentence
+from .messages import localise
+
 LANGUAGES = {"en": "English", "zh": "简体中文"}
 DEFAULT_LANGUAGE = "en"
 _LOCALES = Path(__file__).parent / "locales"
@@ -40,6 +43,10 @@ class Translator:
 
     def has(self, key: str) -> bool:
         return key in self._texts
+
+    def explain(self, err: Exception) -> str:
+        """An error from the core as a sentence on screen, in this language where its shape is known."""
+        return sentence(localise(str(err), self))
 
     def entry(self, kind: str, entry: Any, part: str) -> str:
         """A registry entry's ``label`` or ``description`` in this language (the registry's English if none)."""

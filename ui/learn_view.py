@@ -14,7 +14,7 @@ from ndcg_core.exercises import parse_number
 from ndcg_core.metrics import precision_at_k, reciprocal_rank
 from ndcg_core.ranked_list import Item
 from ui import charts
-from ui.format import metric_text, sentence
+from ui.format import metric_text
 from ui.i18n import Translator
 from ui.share import whole_number
 from ui.sortable import apply_action, sortable_list
@@ -79,7 +79,7 @@ def check_answer(step: int) -> None:
         try:
             ok = abs(parse_number(raw) - right) <= 0.01
         except ValueError as err:
-            feedback[step] = {"ok": False, "text": t("learn.unreadable", message=sentence(str(err)))}
+            feedback[step] = {"ok": False, "text": t("learn.unreadable", message=t.explain(err))}
             st.session_state["learn_feedback"] = feedback
             return
     shown = right if isinstance(right, str) else f"{right:.4f}"
@@ -208,7 +208,7 @@ def apply_link(t: Translator) -> None:
     try:
         st.session_state["learn_step"] = whole_number(value, "step", 1, STEPS)
     except ValueError as err:
-        st.warning(t("share.bad_link_here", message=sentence(str(err))), icon="🔗")
+        st.warning(t("share.bad_link_here", message=t.explain(err)), icon="🔗")
 
 
 def render_page(t: Translator) -> None:

@@ -9,7 +9,6 @@ import streamlit as st
 from ndcg_core.metrics import all_metrics
 from ndcg_core.ranked_list import MAX_ITEMS
 from ndcg_core.single import validate_grades
-from ui.format import sentence
 from ui.i18n import Translator
 from ui.state import bind
 
@@ -68,7 +67,7 @@ def render_page(t: Translator) -> None:
                 raise ValueError(f"at most {MAX_ITEMS} grades")
             parsed[name] = grades
         except ValueError as err:
-            problems.append(t("metrics.bad_ranking", name=name, message=sentence(str(err))))
+            problems.append(t("metrics.bad_ranking", name=name, message=t.explain(err)))
     a, b, c, d = st.columns(4)
     a.button(t("metrics.add"), on_click=add_ranking, disabled=len(rankings) >= MAX_RANKINGS, key="btn_cmp_add")
     b.button(t("metrics.remove"), on_click=remove_ranking, disabled=len(rankings) <= 2, key="btn_cmp_remove")

@@ -37,7 +37,7 @@ from ui.editing import (
     parse_gain_mapping,
     table_rows,
 )
-from ui.format import md_escape, metric_text, sentence
+from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.page import show_notice
 from ui.share import decode_playground, encode_playground
@@ -98,7 +98,7 @@ def on_list_action() -> None:
     try:
         new_items, moved = apply_action(items(), action, st.session_state["pg_top"])
     except ValueError as err:
-        st.session_state["pg_error"] = sentence(str(err))
+        st.session_state["pg_error"] = t.explain(err)
         return
     if moved is not None:
         change = t("playground.change.move", label=md_escape(items()[moved[0]].label), src=moved[0] + 1,
@@ -160,7 +160,7 @@ def on_table_edit(editor_key: str) -> None:
     try:
         new = apply_table_edits(items(), st.session_state[editor_key], st.session_state["pg_top"])
     except ValueError as err:
-        st.session_state["pg_error"] = t("playground.rejected", message=sentence(str(err)))
+        st.session_state["pg_error"] = t("playground.rejected", message=t.explain(err))
         st.session_state["pg_editor_version"] += 1
         return
     _set_items(new, t("playground.change.table"))
@@ -172,7 +172,7 @@ def on_grades_typed() -> None:
     try:
         new = grades_from_text(items(), st.session_state[GRADES_TEXT_KEY], st.session_state["pg_top"])
     except ValueError as err:
-        st.session_state["pg_error"] = t("playground.rejected", message=sentence(str(err)))
+        st.session_state["pg_error"] = t("playground.rejected", message=t.explain(err))
         return
     _set_items(new, t("playground.change.typed"))
 
@@ -184,7 +184,7 @@ def on_extra_edit(editor_key: str) -> None:
         extra = apply_table_edits(st.session_state["pg_extra"], st.session_state[editor_key],
                                   st.session_state["pg_top"], allow_empty=True)
     except ValueError as err:
-        st.session_state["pg_error"] = t("playground.rejected", message=sentence(str(err)))
+        st.session_state["pg_error"] = t("playground.rejected", message=t.explain(err))
     else:
         taken = {it.id for it in items()}
         base = max(taken | {0}) + 1000  # ids of the pool never collide with the list's
@@ -439,7 +439,7 @@ def apply_link(t: Translator) -> None:
     try:
         values = decode_playground(param)
     except ValueError as err:
-        st.session_state["notice"] = t("share.bad_link", message=sentence(str(err)))
+        st.session_state["notice"] = t("share.bad_link", message=t.explain(err))
         return
     st.session_state.update(values)
     st.session_state.update(pg_last=None, pg_error=None, pg_origin={
@@ -479,7 +479,7 @@ def render_page(t: Translator) -> None:
     try:
         current_settings()
     except ValueError as err:
-        st.error(t("playground.bad_settings", message=sentence(str(err))))
+        st.error(t("playground.bad_settings", message=t.explain(err)))
         return
     render_presets(t)
     render_live(t.lang)

@@ -7,7 +7,6 @@ import streamlit as st
 
 from ndcg_core.exercises import Exercise, check, check_seed, exercise
 from ndcg_core.ranked_list import Settings, make_items, score
-from ui.format import sentence
 from ui.i18n import Translator
 from ui.playground import restore
 from ui.share import whole_number
@@ -40,7 +39,7 @@ def on_seed_change() -> None:
     try:
         st.session_state["pr_seed"] = check_seed(st.session_state["_w_pr_seed"])
     except ValueError as err:
-        st.session_state["pr_feedback"] = {"ok": False, "text": t("practice.bad_seed", message=sentence(str(err)))}
+        st.session_state["pr_feedback"] = {"ok": False, "text": t("practice.bad_seed", message=t.explain(err))}
         return
     start(0)
 
@@ -71,7 +70,7 @@ def submit() -> None:
     try:
         ok = check(ex, raw)
     except ValueError as err:
-        st.session_state["pr_feedback"] = {"ok": False, "text": t("practice.unreadable", message=sentence(str(err)))}
+        st.session_state["pr_feedback"] = {"ok": False, "text": t("practice.unreadable", message=t.explain(err))}
         return
     record(ok, t("practice.right" if ok else "practice.wrong", why=explain(ex, t)))
 
@@ -154,7 +153,7 @@ def apply_link(t: Translator) -> None:
         if number is not None:
             start(whole_number(number, "exercise number", 1, 1000) - 1)
     except ValueError as err:
-        st.warning(t("share.bad_link_here", message=sentence(str(err))), icon="🔗")
+        st.warning(t("share.bad_link_here", message=t.explain(err)), icon="🔗")
 
 
 def render_page(t: Translator) -> None:
