@@ -547,9 +547,9 @@ def as_numpy(values: pa.Array | pa.ChunkedArray, fill: float | None = None) -> n
     if pa.types.is_boolean(kind) and not values.null_count:
         bits = np.unpackbits(np.frombuffer(values.buffers()[1], np.uint8), bitorder="little")
         return bits[values.offset : values.offset + len(values)].view(bool)
-    code = "f" if pa.types.is_floating(kind) else "i" if pa.types.is_signed_integer(kind) else "u"
     if not (pa.types.is_floating(kind) or pa.types.is_integer(kind)):
         raise TypeError(f"expected numbers, got Arrow type {kind}")
+    code = "f" if pa.types.is_floating(kind) else "i" if pa.types.is_signed_integer(kind) else "u"
     dtype = np.dtype(f"{code}{kind.bit_width // 8}")
     if len(values) == 0:
         return np.empty(0, dtype)
