@@ -9,10 +9,26 @@ from streamlit.testing.v1 import AppTest
 from ndcg_core import evaluate, read_qrels, read_run, validate_grades, validate_k
 from ndcg_core.evaluate import validate_cutoffs
 from ndcg_core.exercises import Exercise, check, check_seed, parse_number
-from ndcg_core.ranked_list import check_grade, check_label, check_size, check_top_grade
+from ndcg_core.ranked_list import (
+    check_grade,
+    check_label,
+    check_size,
+    check_top_grade,
+    make_items,
+)
+from ui.editing import (
+    apply_table_edits,
+    grades_from_text,
+    parse_gain_mapping,
+    typed_queries_to_trec,
+)
+from ui.evaluate_view import parse_cutoffs
 from ui.i18n import Translator, catalogue
 from ui.messages import SHAPES, WHERE, localise
+from ui.metrics_view import parse_ranking
 from ui.share import decode_playground, encode_playground, whole_number
+from ui.sortable import apply_action
+from ui.stats import paired_comparison
 
 
 def message_of(call):
@@ -27,8 +43,6 @@ def link_with(**changes):
     """A valid Playground link with some fields replaced, as a tampered link would have."""
     import base64
     import json
-
-    from ndcg_core.ranked_list import make_items
 
     param = encode_playground(make_items(["a", "b"], [3, 1]), extra=[], k=2, top=4, gain="linear", gain_map={},
                               discount="log2", jk_base=2.0, ideal="list")
@@ -83,6 +97,28 @@ CALLS = {
     "csv header only": lambda: read_run(b"qid,docno,score\n", name="run.csv"),
     "csv empty docno": lambda: read_run(b"qid,docno,score\nq,,1\n", name="run.csv"),
     "no shared query": lambda: evaluate(read_qrels(b"1 0 a 1\n", name="q.txt"), read_run(b"2 Q0 a 1 1 s\n", name="r.txt")),
+    "custom gain word": lambda: parse_gain_mapping({1: "x"}, 4),
+    "custom gain infinite": lambda: parse_gain_mapping({2: float("inf")}, 4),
+    "table blank query": lambda: typed_queries_to_trec([{"query": "", "document": "a", "grade": "1"}]),
+    "table spaced document": lambda: typed_queries_to_trec([{"query": "q", "document": "a b", "grade": "1"}]),
+    "table no grade or rank": lambda: typed_queries_to_trec([{"query": "q", "document": "a"}]),
+    "table word grade": lambda: typed_queries_to_trec([{"query": "q", "document": "a", "grade": "x"}]),
+    "table fraction grade": lambda: typed_queries_to_trec([{"query": "q", "document": "a", "grade": "1.5"}]),
+    "table fraction rank": lambda: typed_queries_to_trec([{"query": "q", "document": "a", "rank": "1.5"}]),
+    "table rank zero": lambda: typed_queries_to_trec([{"query": "q", "document": "a", "rank": "0"}]),
+    "table only ranks": lambda: typed_queries_to_trec([{"query": "q", "document": "a", "rank": "1"}]),
+    "table only grades": lambda: typed_queries_to_trec([{"query": "q", "document": "a", "grade": "1"}]),
+    "edited list empty": lambda: apply_table_edits(make_items(["a"], [1]), {"deleted_rows": [0]}, 4),
+    "typed list empty": lambda: grades_from_text(make_items(["a"], [1]), " , ", 4),
+    "last item removed": lambda: apply_action(make_items(["a"], [1]), {"type": "remove", "id": 1}, 4),
+    "ranking empty": lambda: parse_ranking(" "),
+    "ranking long": lambda: parse_ranking("1 " * 500),
+    "no k": lambda: parse_cutoffs(" "),
+    "k word": lambda: parse_cutoffs("5, ten"),
+    "k range": lambda: parse_cutoffs("5, 0"),
+    "k many": lambda: parse_cutoffs(" ".join(str(k) for k in range(1, 40))),
+    "paired lengths": lambda: paired_comparison([0.1, 0.2], [0.3]),
+    "paired one query": lambda: paired_comparison([0.1], [0.3]),
     "link empty": lambda: decode_playground(""),
     "link long": lambda: decode_playground("x" * 100_000),
     "link damaged": lambda: decode_playground("%%%"),
@@ -96,7 +132,7 @@ CALLS = {
     "link step range": lambda: whole_number("9", "step", 1, 6),
 }
 MESSAGES = {name: message_of(call) for name, call in CALLS.items()}
-ENGLISH_WORDS = re.compile(r"\b(is|not|must|line|expected|the|link|grade|number|of|got|at|position|row|label)\b")
+ENGLISH_WORDS = re.compile(r"\b(is|not|must|line|expected|the|link|grade|rank|query|document|table|number|of|got|at|position|row|label|gain)\b")
 
 
 def shape_of(line):
@@ -153,3 +189,12 @@ def test_a_bad_grade_on_the_chinese_home_page_is_explained_in_chinese():
     at.text_input(key="home_grades").set_value("3, x, 2").run()
     assert not at.exception
     assert "第 2 位的等级是 'x'：这不是数字" in plain(at.error[0].value)
+
+
+def test_a_file_over_the_line_limit_is_explained_in_chinese(monkeypatch):
+    from ui import evaluate_view
+
+    monkeypatch.setattr(evaluate_view, "MAX_ROWS", 1)
+    message = message_of(lambda: evaluate_view._parsed("run", "over-limit", "big.txt", b"1 Q0 a 1 1 t\n1 Q0 b 2 0 t\n"))
+    assert localise(message, Translator("en")) == message
+    assert localise(message, Translator("zh")) == "big.txt 有 2 行；NDCG Lab 最多读取 1 行：请按查询拆分"

@@ -34,6 +34,32 @@ SHAPES: dict[str, re.Pattern[str]] = {name: re.compile(pattern) for name, patter
     "k_whole": r"k must be a whole number of positions, got (?P<value>.+)",
     "k_min": r"k must be at least 1, got (?P<value>.+)",
     "cutoffs_repeat": r"cutoffs must not repeat, got (?P<value>.+)",
+    "value_not_number": r"(?P<where>.+?) must be a number, got (?P<value>.+)",
+    "value_infinite": r"(?P<where>.+?) must be finite, got (?P<value>.+)",
+    # A classroom table of queries typed on the Evaluate page (ui.editing).
+    "row_blank": r"row (?P<n>\d+): the (?P<where>query|document) is blank",
+    "row_space": r"row (?P<n>\d+): the (?P<where>query|document) (?P<value>.+) has a space; use one word",
+    "row_needs": r"row (?P<n>\d+): give a grade, a rank, or both",
+    "row_not_number": r"row (?P<n>\d+): the (?P<where>grade) (?P<value>.+) is not a number",
+    "row_grade_whole": r"row (?P<n>\d+): the (?P<where>grade) (?P<value>.+) must be a whole number",
+    "row_rank_whole": r"row (?P<n>\d+): the (?P<where>rank) (?P<value>.+) is not a whole number",
+    "row_rank_min": r"row (?P<n>\d+): the rank must be 1 or more, got (?P<value>.+)",
+    "table_no_grades": r"the table has no grades: judge at least one document",
+    "table_no_ranks": r"the table has no ranks: rank at least one document",
+    # Lists, k values and rankings typed on the pages (ui.editing, ui.sortable, ui.evaluate_view, ui.metrics_view).
+    "list_empty_keep": r"the list cannot be empty: keep at least one item",
+    "list_none_typed": r"no grades were typed: the list cannot be empty",
+    "list_needs_one": r"the list needs at least one item",
+    "grades_missing": r"type at least one grade",
+    "grades_too_many": r"at most (?P<limit>\d+) grades",
+    "k_missing": r"give at least one k, for example 5, 10, 20",
+    "k_word": r"k (?P<value>.+) is not a whole number",
+    "k_range": r"k (?P<value>-?\d+) is outside 1 to (?P<limit>\d+)",
+    "k_too_many": r"at most (?P<limit>\d+) values of k, got (?P<count>\d+)",
+    "paired_mismatch": r"the two systems have (?P<a>\d+) and (?P<b>\d+) queries; compare the same queries",
+    "paired_few": r"a paired test needs at least 2 queries, got (?P<count>\d+)",
+    "file_too_long": r"(?P<file>.+) has (?P<count>[\d,]+) lines; NDCG Lab reads at most (?P<limit>[\d,]+): "
+                     r"split it by query",
     # Answers and seeds in Practice (ndcg_core.exercises).
     "number_missing": r"type a number, for example 0\.75",
     "number_comma": r"(?P<value>.+) has a comma: write decimals with a point, for example 1\.5",
@@ -110,6 +136,12 @@ WHERE: dict[str, re.Pattern[str]] = {name: re.compile(pattern) for name, pattern
     "new_grade": r"the new grade",
     "discount_base": r"the discount base",
     "gain_of": r"the gain of grade (?P<grade>.+)",
+    "gain_for": r"gain for grade (?P<grade>.+)",
+    "custom_grade": r"grade in the custom gain",
+    "query": r"query",
+    "document": r"document",
+    "grade": r"grade",
+    "rank": r"rank",
 }.items()}
 
 _TRANSLATED_FIELDS = {"where": WHERE, "problem": SHAPES}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import altair as alt
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -49,6 +50,16 @@ def _store_ranking(i: int) -> None:
     st.session_state["cmp_rankings"] = rankings
 
 
+def parse_ranking(text: str) -> np.ndarray:
+    """Grades typed as "3, 2, 0" (or with spaces or Chinese commas); a ``ValueError`` names a bad one."""
+    grades = validate_grades(str(text).replace(",", " ").replace("，", " ").split())
+    if not len(grades):
+        raise ValueError("type at least one grade")
+    if len(grades) > MAX_ITEMS:
+        raise ValueError(f"at most {MAX_ITEMS} grades")
+    return grades
+
+
 def render_page(t: Translator) -> None:
     st.title(t("metrics.title"))
     st.markdown(t("metrics.intro"))
@@ -60,12 +71,7 @@ def render_page(t: Translator) -> None:
         st.session_state[key] = text
         st.text_input(t("metrics.ranking", name=name), key=key, on_change=_store_ranking, args=(i,))
         try:
-            grades = validate_grades(text.replace(",", " ").replace("，", " ").split())
-            if not len(grades):
-                raise ValueError("type at least one grade")
-            if len(grades) > MAX_ITEMS:
-                raise ValueError(f"at most {MAX_ITEMS} grades")
-            parsed[name] = grades
+            parsed[name] = parse_ranking(text)
         except ValueError as err:
             problems.append(t("metrics.bad_ranking", name=name, message=t.explain(err)))
     a, b, c, d = st.columns(4)
