@@ -3,6 +3,7 @@
 import streamlit as st
 
 import ndcg_core
+from ui.editing import typed_tokens
 from ui.format import metric_text
 from ui.page import start_page
 
@@ -18,7 +19,7 @@ grades_text = left.text_input(t("home.grades"), value="3, 2, 3, 0, 1, 2", key="h
 k = right.number_input(t("home.k"), min_value=1, max_value=100, value=6, step=1, key="home_k")
 
 try:
-    grades = ndcg_core.validate_grades(grades_text.replace(",", " ").split())
+    grades = ndcg_core.validate_grades(typed_tokens(grades_text))
 except ValueError as err:
     st.error(t("home.bad_grades", message=t.explain(err)))
 else:

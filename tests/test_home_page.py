@@ -45,3 +45,10 @@ def test_bad_grades_show_a_message_not_a_traceback(text, message):
 def test_an_empty_list_asks_for_grades():
     at = run_home(home_grades="  ")
     assert not at.exception and "Type at least one grade" in at.info[0].value
+
+
+@pytest.mark.parametrize("text", ["3，0，2", "3、0、2", " 3 0, 2 "])
+def test_chinese_commas_and_spaces_separate_grades_too(text):
+    at = run_home(home_grades=text, home_k=3)
+    assert not at.exception and not at.error
+    assert {m.label: m.value for m in at.metric}["DCG@3"] == f"{dcg([3, 0, 2]):.4f}" == "4.0000"

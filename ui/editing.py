@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -59,12 +60,20 @@ def apply_table_edits(items: Sequence[Item], edits: Mapping[str, Any], top: floa
     return out
 
 
+_SEPARATORS = re.compile(r"[\s,，、]+")
+
+
+def typed_tokens(text: object) -> list[str]:
+    """What a learner typed in a box of numbers, split at commas (also Chinese ， and 、) and spaces."""
+    return [part for part in _SEPARATORS.split(str(text)) if part]
+
+
 def grades_from_text(items: Sequence[Item], text: str, top: float) -> list[Item]:
     """The list with grades typed as text, in ranked order ("3, 2, 0" or "3 2 0").
 
     The first items keep their labels; extra grades get new items, missing ones drop items.
     """
-    parts = str(text).replace(",", " ").replace("，", " ").split()
+    parts = typed_tokens(text)
     if not parts:
         raise ValueError("no grades were typed: the list cannot be empty")
     check_size(len(parts))

@@ -27,7 +27,7 @@ from ndcg_core import (
 from ndcg_core.ranked_list import MAX_ITEMS, MAX_TOP_GRADE, make_items
 from ndcg_core.trec_io import Qrels, Run, read_qrels, read_run
 from ui import charts
-from ui.editing import TYPED_COLUMNS, typed_queries_to_trec
+from ui.editing import TYPED_COLUMNS, typed_queries_to_trec, typed_tokens
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.playground import restore
@@ -90,7 +90,7 @@ def typed_inputs(rows: Sequence[dict]) -> dict[str, FileInput]:
 
 def parse_cutoffs(text: str) -> tuple[int, ...]:
     """k values typed as "5, 10, 20"; a ``ValueError`` names a bad one."""
-    parts = str(text).replace(",", " ").replace("，", " ").split()
+    parts = typed_tokens(text)
     if not parts:
         raise ValueError("give at least one k, for example 5, 10, 20")
     out = []

@@ -10,6 +10,7 @@ import streamlit as st
 from ndcg_core.metrics import all_metrics
 from ndcg_core.ranked_list import MAX_ITEMS
 from ndcg_core.single import validate_grades
+from ui.editing import typed_tokens
 from ui.i18n import Translator
 from ui.state import bind
 
@@ -52,7 +53,7 @@ def _store_ranking(i: int) -> None:
 
 def parse_ranking(text: str) -> np.ndarray:
     """Grades typed as "3, 2, 0" (or with spaces or Chinese commas); a ``ValueError`` names a bad one."""
-    grades = validate_grades(str(text).replace(",", " ").replace("，", " ").split())
+    grades = validate_grades(typed_tokens(text))
     if not len(grades):
         raise ValueError("type at least one grade")
     if len(grades) > MAX_ITEMS:
