@@ -3,8 +3,10 @@
 Single lists: ``dcg``, ``ndcg_at_k``, ``breakdown``, ``ndcg_from_scores``.
 Many queries: ``read_qrels``, ``read_run``, ``evaluate``, ``format_trec_eval``.
 Conventions: the ``GAINS``, ``DISCOUNTS`` and ``TIE_POLICIES`` registries.
+Bad input: every function raises ``InputError`` (a ``ValueError``) with a stable ``code``.
 """
 
+from .errors import InputError, Place
 from .evaluate import (
     IDEALS,
     TREC_EVAL_CUTOFFS,
@@ -43,7 +45,7 @@ from .variants import (
 
 __all__ = [
     "DISCOUNTS", "GAINS", "IDEALS", "TIE_POLICIES", "TREC_EVAL_CUTOFFS",
-    "Discount", "Entry", "Evaluation", "Gain", "Qrels", "Registry", "Run",
+    "Discount", "Entry", "Evaluation", "Gain", "InputError", "Place", "Qrels", "Registry", "Run",
     "breakdown", "cg", "dcg", "dcg_from_scores", "evaluate", "format_trec_eval", "idcg", "ideal_grades", "ndcg_at_every_k",
     "ndcg_at_k", "ndcg_bounds", "ndcg_from_scores", "order_by_scores", "parse_measure",
     "query_ranking", "read_qrels", "read_run", "resolve_discount", "resolve_gain",

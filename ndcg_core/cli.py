@@ -14,6 +14,7 @@ from .evaluate import (
     format_trec_eval,
     parse_measure,
 )
+from .errors import InputError
 from .segmented import evaluate_files
 from .variants import GAINS, TIE_POLICIES
 
@@ -64,16 +65,14 @@ def _measures(names: Sequence[str]) -> list[Measure]:
 
 
 def run(argv: Sequence[str] | None = None) -> str:
-    """Parse arguments, evaluate and return the text to print; raises ValueError on bad input."""
+    """Parse arguments, evaluate and return the text to print; raises ``InputError`` on bad input."""
     args = build_parser().parse_args(argv)
-    if args.M is not None and args.M < 1:
-        raise ValueError(f"-M must be at least 1, got {args.M}")
     measures = _measures(args.m)
     cut = next((m.cutoffs for m in reversed(measures) if m.base == "ndcg_cut"), ())
     full = next((m for m in reversed(measures) if m.base == "ndcg"), None)
     full_gain = dict(full.gains) if full is not None and full.gains else None
     if full_gain is not None and args.gain != "linear":
-        raise ValueError("--gain cannot be combined with a custom gain per grade (ndcg.LEVEL=GAIN)")
+        raise InputError("cli.gain_and_custom")
     result = evaluate_files(
         args.qrels, args.run, cutoffs=cut, gain=args.gain, full_gain=full_gain, ties=args.ties,
         ideal=args.ideal, complete=args.c, max_docs=args.M,

@@ -12,8 +12,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import validate
+from .errors import InputError, Place
 from .registry import Registry
-from .single import _grade, ndcg_from_scores, validate_grades, validate_k
+from .single import ndcg_from_scores, validate_grades, validate_k
 
 
 @dataclass(frozen=True)
@@ -28,20 +30,21 @@ class Example:
     k: int = 5
 
     def __post_init__(self) -> None:
-        if not (len(self.items) == len(self.scores) == len(self.grades)):
-            raise ValueError(f"{len(self.items)} items, {len(self.scores)} scores and {len(self.grades)} grades")
+        if len(self.items) != len(self.grades):
+            raise InputError("count.items", items=len(self.items), grades=len(self.grades))
+        if len(self.scores) != len(self.grades):
+            raise InputError("count.scores", scores=len(self.scores), grades=len(self.grades))
         if not self.items:
-            raise ValueError("the example needs at least one retrieved item")
-        seen: set[str] = set()
-        for item in (*self.items, *(i for i, _ in self.extra)):
-            if not item or any(c.isspace() for c in item):
-                raise ValueError(f"item id {item!r} must be one word, without spaces")
-            if item in seen:
-                raise ValueError(f"item id {item!r} appears twice")
-            seen.add(item)
-        validate_grades(self.scores, "score", allow_negative=True)
+            raise InputError("list.empty")
+        validate.one_word_ids(
+            [*self.items, *(i for i, _ in self.extra)],
+            [*(Place("table.item", row=r) for r in range(1, len(self.items) + 1)),
+             *(Place("extra.item", row=r) for r in range(1, len(self.extra) + 1))],
+        )
+        validate_grades(self.scores, "scores")
         validate_grades(self.grades)
-        validate_grades([g for _, g in self.extra], "unretrieved grade")
+        for row, (_, grade) in enumerate(self.extra, start=1):
+            validate.grade(grade, Place("extra.grade", row=row))
         validate_k(self.k)
 
     @property
@@ -54,19 +57,18 @@ class Example:
 
 
 def example_from_rows(rows: Sequence[dict], extra_rows: Sequence[dict], k: Any) -> Example:
-    """An ``Example`` from table rows ({item, score, grade}); a ``ValueError`` names the row and column."""
+    """An ``Example`` from table rows ({item, score, grade}); an ``InputError`` names the row and column."""
     items, scores, grades, extra = [], [], [], []
     for i, row in enumerate(rows, start=1):
         if all(row.get(c) in (None, "") for c in ("item", "score", "grade")):
             continue
         items.append(str(row.get("item") or "").strip())
-        scores.append(_grade(row.get("score"), f"row {i}, score", allow_negative=True))
-        grades.append(_grade(row.get("grade"), f"row {i}, grade", allow_negative=False))
+        scores.append(validate.number(row.get("score"), Place("table.score", row=i)))
+        grades.append(validate.grade(row.get("grade"), Place("table.grade", row=i)))
     for i, row in enumerate(extra_rows, start=1):
         if all(row.get(c) in (None, "") for c in ("item", "grade")):
             continue
-        extra.append((str(row.get("item") or "").strip(),
-                      _grade(row.get("grade"), f"unretrieved row {i}, grade", allow_negative=False)))
+        extra.append((str(row.get("item") or "").strip(), validate.grade(row.get("grade"), Place("extra.grade", row=i))))
     return Example(tuple(items), tuple(scores), tuple(grades), tuple(extra), validate_k(k))
 
 

@@ -17,7 +17,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .single import validate_k
+from . import validate
+from .errors import InputError, Place, shown
+from .single import SAFE_LOG2_GAIN
 from .trec_io import Qrels, Run, as_arrow, as_numpy, query_codes
 from .variants import Gain, resolve_discount, resolve_gain, resolve_ties
 
@@ -61,8 +63,13 @@ class Evaluation:
     def gap(self, k: int) -> np.ndarray:
         """Per query, ideal DCG@k minus DCG@k: how much a better order of that query could add."""
         if k not in self.cutoffs:
-            raise ValueError(f"k = {k} was not evaluated; the cutoffs are {', '.join(map(str, self.cutoffs))}")
-        return self.columns[f"idcg_cut_{k}"] - self.columns[f"dcg_cut_{k}"]
+            raise InputError("k.not_evaluated", value=shown(k), cutoffs=", ".join(map(str, self.cutoffs)))
+        ideal, actual = self.columns[f"idcg_cut_{k}"], self.columns[f"dcg_cut_{k}"]
+        with np.errstate(invalid="ignore"):
+            gap = ideal - actual
+        # Only DCGs beyond a float's range are inf; where both are, the NDCG column tells a perfect order.
+        perfect = self.columns[f"ndcg_cut_{k}"] >= 1.0
+        return np.where(perfect, 0.0, np.where(np.isnan(gap), np.inf, gap))
 
     def with_relevant_only(self) -> Evaluation:
         """The queries with at least one relevant judgment (trec_eval counts the others as 0)."""
@@ -75,12 +82,34 @@ class Evaluation:
         )
 
 
-def _gain_levels(levels: np.ndarray, usable: np.ndarray, gain: Gain) -> np.ndarray:
-    """Gains of grades; unjudged documents and negative grades get 0, as in trec_eval."""
+def _gain_levels(levels: np.ndarray, usable: np.ndarray, gain: Gain, shift: np.ndarray | None = None) -> np.ndarray:
+    """Gains of grades; unjudged documents and negative grades get 0, as in trec_eval.
+
+    ``shift``: each row's gain is divided by 2**shift (see ``_query_shifts``).
+    """
     out = np.zeros(len(levels), dtype=np.float64)
     if usable.any():
-        out[usable] = gain(levels[usable].astype(np.float64))
+        grades = levels[usable].astype(np.float64)
+        out[usable] = gain(grades) if shift is None else gain.scaled(grades, shift[usable])
     return out
+
+
+def _query_shifts(pool_q: np.ndarray, pool_levels: np.ndarray, pool_usable: np.ndarray, nq: int,
+                  gains: Sequence[Gain]) -> np.ndarray | None:
+    """Per query, a power of two to divide its gains by so that no DCG overflows; None when none would.
+
+    Every gain of a query's ranking is a gain of its ideal pool, so the pool's largest gain bounds
+    them all. NDCG is a ratio of two sums scaled alike, so it keeps every bit.
+    """
+    grades = pool_levels[pool_usable].astype(np.float64)
+    if not len(grades):
+        return None
+    bounds = np.max([gain.log2_each(grades) for gain in gains], axis=0)
+    if float(bounds.max()) <= SAFE_LOG2_GAIN:
+        return None
+    shift = np.zeros(nq, dtype=np.float64)
+    np.maximum.at(shift, pool_q[pool_usable], bounds)
+    return np.ceil(shift).astype(np.int64)
 
 
 def _float32_descending_key(score: np.ndarray) -> np.ndarray:
@@ -160,15 +189,14 @@ def _ideal_sums(
 
 
 def _ratio(dcg: np.ndarray, idcg: np.ndarray) -> np.ndarray:
-    return np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
+    ratio = np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
+    # Rounding can put a perfect order a hair above its ideal: NDCG is at most 1.
+    return np.minimum(ratio, 1.0, out=ratio)
 
 
-def validate_cutoffs(cutoffs: Sequence[Any]) -> tuple[int, ...]:
-    """Cutoffs as sorted distinct ints >= 1."""
-    values = tuple(validate_k(k) for k in cutoffs)
-    if len(set(values)) != len(values):
-        raise ValueError(f"cutoffs must not repeat, got {list(cutoffs)}")
-    return tuple(sorted(values))  # type: ignore[arg-type]
+def validate_cutoffs(cutoffs: Any) -> tuple[int, ...]:
+    """Cutoffs as sorted distinct ints >= 1 (``validate.cutoffs``)."""
+    return validate.cutoffs(cutoffs, required=False)
 
 
 @dataclass(frozen=True)
@@ -196,9 +224,9 @@ def settings(
     complete: bool = False,
     max_docs: int | None = None,
 ) -> Settings:
-    """Check ``evaluate``'s options once; a ValueError names the bad one."""
-    if ideal not in IDEALS:
-        raise ValueError(f"unknown ideal {ideal!r}; choose one of {', '.join(IDEALS)}")
+    """Check ``evaluate``'s options once; an ``InputError`` names the bad one."""
+    if not isinstance(ideal, str) or ideal not in IDEALS:
+        raise InputError("ideal.unknown", value=shown(ideal), choices=", ".join(IDEALS))
     gain_cut = resolve_gain(gain)
     return Settings(
         cutoffs=validate_cutoffs(cutoffs),
@@ -208,7 +236,7 @@ def settings(
         ties=resolve_ties(ties),
         ideal=ideal,
         complete=bool(complete),
-        max_docs=validate_k(max_docs),
+        max_docs=validate.k(max_docs, Place("option.max_docs")),
     )
 
 
@@ -253,7 +281,7 @@ def evaluate_with(qrels: Qrels, run: Run, chosen: Settings) -> Evaluation:
     in_run[r_rank] = True
     evaluated = in_qrels & (in_run | complete)
     if not evaluated.any():
-        raise ValueError(f"no query of {run.name} is judged in {qrels.name}: check that the query ids match")
+        raise InputError("files.no_shared_query", run=run.name, qrels=qrels.name)
     slot = np.cumsum(evaluated) - 1  # rank -> row of the result table
     nq = int(evaluated.sum())
 
@@ -270,7 +298,12 @@ def evaluate_with(qrels: Qrels, run: Run, chosen: Settings) -> Evaluation:
     r_docno = run.docno if everything else run.docno.take(as_arrow(np.flatnonzero(rk)))
     found, level = _grades_of(r_slot, r_docno, jq_slot, j_docno, j_level)
     usable = found & (level >= 0)
-    r_gain_cut = _gain_levels(level, usable, gain_cut)
+    if ideal == "qrels":
+        shift_q = _query_shifts(jq_slot, j_level, j_level >= 0, nq, (gain_cut, gain_full))
+    else:
+        shift_q = _query_shifts(r_slot, level, usable, nq, (gain_cut, gain_full))
+    r_shift = None if shift_q is None else shift_q[r_slot]
+    r_gain_cut = _gain_levels(level, usable, gain_cut, r_shift)
 
     order, moves, group = _sort_run(r_slot, r_score, r_docno, r_gain_cut, policy)
     if order is not None:
@@ -285,7 +318,8 @@ def evaluate_with(qrels: Qrels, run: Run, chosen: Settings) -> Evaluation:
         keep = pos < max_docs
         r_slot, level, usable, r_gain_cut, pos = (a[keep] for a in (r_slot, level, usable, r_gain_cut, pos))
         group = group[keep] if group is not None else None
-    r_gain_full = r_gain_cut if gain_full is gain_cut else _gain_levels(level, usable, gain_full)
+    r_shift = None if shift_q is None else shift_q[r_slot]
+    r_gain_full = r_gain_cut if gain_full is gain_cut else _gain_levels(level, usable, gain_full, r_shift)
     if policy == "average":
         r_gain_cut = _tie_averaged(r_gain_cut, group)
         r_gain_full = r_gain_cut if gain_full is gain_cut else _tie_averaged(r_gain_full, group)
@@ -304,19 +338,21 @@ def evaluate_with(qrels: Qrels, run: Run, chosen: Settings) -> Evaluation:
         ideal_q, ideal_levels, ideal_usable = jq_slot, j_level, j_level >= 0
     else:
         ideal_q, ideal_levels, ideal_usable = r_slot, level, usable
-    ideal_cut_gains = _gain_levels(ideal_levels, ideal_usable, gain_cut)
+    i_shift = None if shift_q is None else shift_q[ideal_q]
+    ideal_cut_gains = _gain_levels(ideal_levels, ideal_usable, gain_cut, i_shift)
     idcg_full_cutgain, idcg_cut = _ideal_sums(ideal_q, ideal_cut_gains, nq, cut, disc)
     if gain_full is gain_cut:
         idcg_full = idcg_full_cutgain
     else:
-        idcg_full, _ = _ideal_sums(ideal_q, _gain_levels(ideal_levels, ideal_usable, gain_full), nq, (), disc)
+        full_gains = _gain_levels(ideal_levels, ideal_usable, gain_full, i_shift)
+        idcg_full, _ = _ideal_sums(ideal_q, full_gains, nq, (), disc)
 
     columns: dict[str, np.ndarray] = {"ndcg": _ratio(dcg_full, idcg_full)}
     for k in cut:
         columns[f"ndcg_cut_{k}"] = _ratio(dcg_cut[k], idcg_cut[k])
-    columns["dcg"], columns["idcg"] = dcg_full, idcg_full
+    columns["dcg"], columns["idcg"] = _unscaled(dcg_full, shift_q), _unscaled(idcg_full, shift_q)
     for k in cut:
-        columns[f"dcg_cut_{k}"], columns[f"idcg_cut_{k}"] = dcg_cut[k], idcg_cut[k]
+        columns[f"dcg_cut_{k}"], columns[f"idcg_cut_{k}"] = _unscaled(dcg_cut[k], shift_q), _unscaled(idcg_cut[k], shift_q)
     columns["num_ret"] = np.bincount(r_slot, minlength=nq)[:nq]
     columns["num_judged"] = np.bincount(jq_slot, minlength=nq)[:nq]
     columns["num_rel"] = np.bincount(jq_slot[j_level >= RELEVANT_FROM], minlength=nq)[:nq]
@@ -326,6 +362,14 @@ def evaluate_with(qrels: Qrels, run: Run, chosen: Settings) -> Evaluation:
     options = dict(gain=gain_cut.name, full_gain=gain_full.name, discount=disc.name, ties=policy, ideal=ideal,
                    complete=complete, max_docs=max_docs, qrels=qrels.name, run=run.name, tag=run.tag)
     return Evaluation(qids, columns, cut, options)
+
+
+def _unscaled(values: np.ndarray, shift: np.ndarray | None) -> np.ndarray:
+    """DCGs as they are; inf where one is beyond a float's range."""
+    if shift is None:
+        return values
+    with np.errstate(over="ignore"):
+        return np.ldexp(values, shift)
 
 
 def _grades_of(
@@ -378,10 +422,13 @@ class Measure:
     params: str = ""
 
 
+MEASURE_FAMILIES = "ndcg, ndcg.LEVEL=GAIN,..., ndcg_cut, ndcg_cut.K,... and all_trec"
+
+
 def parse_measure(text: str) -> Measure:
     """Parse one ``-m`` argument the way trec_eval reads its NDCG measures."""
     if not isinstance(text, str):
-        raise ValueError(f"a measure is a name such as ndcg_cut.10, got {text!r}")
+        raise InputError("measure.not_text", value=shown(text))
     name, _, params = text.partition(".")
     if name == "ndcg":
         if not params:
@@ -390,45 +437,22 @@ def parse_measure(text: str) -> Measure:
     if name == "ndcg_cut":
         if not params:
             return Measure("ndcg_cut", TREC_EVAL_CUTOFFS)
-        return Measure("ndcg_cut", _parse_cutoffs(params, text), params=params)
-    raise ValueError(f"unknown measure {text!r}: this tool computes ndcg, ndcg.LEVEL=GAIN,... and ndcg_cut.K,...")
+        # trec_eval reads a cutoff of 23.4 as 23.
+        place = Place("measure.cutoff", measure=shown(text))
+        return Measure("ndcg_cut", validate.cutoffs(params.split(","), place, truncate=True), params=params)
+    raise InputError("measure.unknown", value=shown(text), families=MEASURE_FAMILIES)
 
 
 def _parse_gain_params(params: str, text: str) -> dict[int, float]:
     gains: dict[int, float] = {}
+    measure = shown(text)
     for pair in params.split(","):
         level, eq, value = pair.partition("=")
         if not eq:
-            raise ValueError(f"measure {text!r}: {pair!r} should be LEVEL=GAIN, such as 2=9")
-        try:
-            number = float(value)
-        except ValueError:
-            raise ValueError(f"measure {text!r}: gain {value!r} for level {level!r} is not a number") from None
-        try:
-            grade = int(level)
-        except ValueError:
-            raise ValueError(f"measure {text!r}: level {level!r} is not a whole number") from None
-        if grade < 0:
-            raise ValueError(f"measure {text!r}: level {grade} is negative; gains are set for grades 0 and up")
-        if not np.isfinite(number):
-            raise ValueError(f"measure {text!r}: gain {value!r} for level {grade} is not finite")
-        gains[grade] = number
+            raise InputError("measure.gain_pair", measure=measure, value=shown(pair))
+        grade = validate.whole(level, Place("measure.level", measure=measure), low=0)
+        gains[grade] = validate.number(value, Place("measure.gain", level=grade, measure=measure))
     return gains
-
-
-def _parse_cutoffs(params: str, text: str) -> tuple[int, ...]:
-    values = []
-    for part in params.split(","):
-        try:
-            number = float(part)
-        except ValueError:
-            raise ValueError(f"measure {text!r}: cutoff {part!r} is not a number") from None
-        if not np.isfinite(number) or int(number) < 1:
-            raise ValueError(f"measure {text!r}: cutoff {part!r} must be at least 1")
-        values.append(int(number))  # trec_eval reads 23.4 as 23
-    if len(set(values)) != len(values):
-        raise ValueError(f"measure {text!r}: cutoffs must not repeat")
-    return tuple(sorted(values))
 
 
 def format_trec_eval(evaluation: Evaluation, measures: Sequence[Measure], per_query: bool = False) -> str:

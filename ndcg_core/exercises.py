@@ -12,12 +12,15 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import validate
+from .errors import InputError
 from .single import dcg, idcg, ndcg_at_k
+from .validate import MAX_SEED
 
 KINDS = ("dcg_term", "dcg", "ndcg", "better_order", "swap", "reach", "gap")
 TOLERANCE = 0.01
 REACH_TARGET = 0.95
-MAX_SEED = 10**9
+MAX_REACH_ITEMS = 7
 
 
 @dataclass(frozen=True)
@@ -31,15 +34,7 @@ class Exercise:
     answer: Any = None
 
 
-def check_seed(value: Any) -> int:
-    """A set's seed: a whole number from 0 to 10^9."""
-    try:
-        seed = int(str(value).strip())
-    except ValueError:
-        raise ValueError(f"the seed must be a whole number, got {value!r}") from None
-    if not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"the seed must be 0 to {MAX_SEED}, got {seed}")
-    return seed
+check_seed = validate.seed
 
 
 def _grades(rng: random.Random, n: int, top: int = 3) -> list[int]:
@@ -105,8 +100,8 @@ def fewest_moves(grades: list[float], k: int, target: float = REACH_TARGET) -> i
 
     Breadth-first search over orders; lists here have at most 7 items.
     """
-    if len(grades) > 7:
-        raise ValueError(f"fewest_moves searches every order; {len(grades)} items is too many (at most 7)")
+    if len(grades) > MAX_REACH_ITEMS:
+        raise InputError("reach.too_long", count=len(grades), limit=MAX_REACH_ITEMS)
     start = tuple(grades)
     seen, queue = {start}, deque([(start, 0)])
     while queue:
@@ -120,7 +115,7 @@ def fewest_moves(grades: list[float], k: int, target: float = REACH_TARGET) -> i
                 if nxt not in seen:
                     seen.add(nxt)
                     queue.append((nxt, moves + 1))
-    raise ValueError("no order reaches the target")  # the ideal order always scores 1.0, so unreachable
+    raise AssertionError("the ideal order scores 1.0, so some order reaches any target up to 1")
 
 
 def _reach(rng: random.Random, seed: int, number: int) -> Exercise:
@@ -147,28 +142,15 @@ _MAKERS = {"dcg_term": _dcg_term, "dcg": _dcg, "ndcg": _ndcg, "better_order": _b
            "reach": _reach, "gap": _gap}
 
 
-def parse_number(text: Any) -> float:
-    """A number typed by a learner; "1,5" and "abc" are ``ValueError``s that say what to type."""
-    raw = "" if text is None else str(text).strip()
-    if not raw:
-        raise ValueError("type a number, for example 0.75")
-    if "," in raw:
-        raise ValueError(f"{raw!r} has a comma: write decimals with a point, for example 1.5")
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ValueError(f"{raw!r} is not a number: type digits, for example 0.75") from None
-    if not math.isfinite(value):
-        raise ValueError(f"{raw!r} is not a finite number")
-    return value
+parse_number = validate.answer
 
 
 def check(ex: Exercise, answer: Any) -> bool:
-    """Whether ``answer`` is right: numbers within 0.01, choices exactly. ``ValueError`` if unreadable."""
+    """Whether ``answer`` is right: numbers within 0.01, choices exactly. ``InputError`` if unreadable."""
     if ex.kind in ("dcg_term", "dcg", "ndcg"):
         return abs(parse_number(answer) - ex.answer) <= TOLERANCE + 1e-12
     if ex.kind == "reach":
         return bool(answer)  # the page checks the learner's own order; here a reached flag
     if answer in (None, ""):
-        raise ValueError("choose an answer first")
+        raise InputError("answer.no_choice")
     return answer == ex.answer

@@ -12,14 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from .single import _grade, dcg, ndcg_at_k, validate_grades, validate_k
+from . import validate
+from .errors import InputError, Place, number_text, shown
+from .single import dcg, ndcg_at_k, validate_grades, validate_k
 
-
-def _cutoff(k: Any) -> int:
-    """k for P@k and recall@k: required, a whole number >= 1."""
-    if k is None:
-        raise ValueError("k is required for this metric, for example k=10")
-    return validate_k(k)
+_cutoff = validate.required_k
 
 
 def _relevant(rels: Iterable[Any], threshold: float) -> np.ndarray:
@@ -29,10 +26,11 @@ def _relevant(rels: Iterable[Any], threshold: float) -> np.ndarray:
 def _n_relevant(found: np.ndarray, n_relevant: int | None) -> int:
     if n_relevant is None:
         return int(found.sum())
+    place = Place("metric.n_relevant")
     if isinstance(n_relevant, bool) or not isinstance(n_relevant, (int, np.integer)) or n_relevant < 0:
-        raise ValueError(f"n_relevant must be a whole number >= 0, got {n_relevant!r}")
+        raise InputError("metric.n_relevant", place=place, value=shown(n_relevant))
     if n_relevant < found.sum():
-        raise ValueError(f"n_relevant is {n_relevant}, but the list alone holds {int(found.sum())} relevant items")
+        raise InputError("metric.n_relevant_small", place=place, value=shown(n_relevant), count=int(found.sum()))
     return int(n_relevant)
 
 
@@ -73,13 +71,16 @@ def err(rels: Iterable[Any], k: int | None = None, *, max_grade: float | None = 
     grades = validate_grades(rels)
     k = validate_k(k)
     top = grades if k is None else grades[:k]
+    place = Place("metric.max_grade")
     if max_grade is None:
-        max_grade = float(grades.max()) if len(grades) else 0.0
+        top_grade = float(grades.max()) if len(grades) else 0.0
     else:
-        max_grade = _grade(max_grade, "max_grade", allow_negative=False)
-    if len(grades) and max_grade < grades.max():
-        raise ValueError(f"max_grade is {max_grade}, below the list's grade {grades.max():g}")
-    stop = (np.power(2.0, top) - 1.0) / np.power(2.0, max_grade)
+        top_grade = validate.grade(max_grade, place)
+    if len(grades) and top_grade < grades.max():
+        raise InputError("metric.max_grade_below", place=place, value=number_text(top_grade),
+                         grade=number_text(float(grades.max())))
+    # (2^g - 1) / 2^max written as 2^(g - max) - 2^-max: the same bits, and no overflow for large grades.
+    stop = np.exp2(top - top_grade) - np.exp2(-top_grade)
     reach = np.concatenate([[1.0], np.cumprod(1.0 - stop)[:-1]])
     return float(np.sum(reach * stop / np.arange(1, len(top) + 1)))
 

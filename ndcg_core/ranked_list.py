@@ -10,13 +10,14 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping, Sequence
 
+from . import validate
+from .errors import InputError, Place, shown
 from .registry import Registry
-from .single import _grade, breakdown, dcg, idcg, ndcg_at_every_k, ndcg_at_k, validate_k
+from .single import breakdown, dcg, idcg, ndcg_at_every_k, ndcg_at_k, validate_k
+from .validate import MAX_TOP_GRADE
 from .variants import DISCOUNTS, GAINS, Discount, Gain, resolve_gain
 
 MAX_ITEMS = 100
-MAX_LABEL_LENGTH = 60
-MAX_TOP_GRADE = 10
 DEFAULT_TOP_GRADE = 4
 
 
@@ -32,7 +33,7 @@ class Item:
 def make_items(labels: Sequence[str], grades: Sequence[float], first_id: int = 1) -> list[Item]:
     """Items with ids ``first_id, first_id + 1, ...`` in the given order."""
     if len(labels) != len(grades):
-        raise ValueError(f"{len(labels)} labels for {len(grades)} grades")
+        raise InputError("count.labels", labels=len(labels), grades=len(grades))
     return [Item(first_id + i, str(lab), float(g)) for i, (lab, g) in enumerate(zip(labels, grades))]
 
 
@@ -46,20 +47,24 @@ def next_id(items: Iterable[Item]) -> int:
 def move(items: Sequence[Item], source: int, target: int) -> list[Item]:
     """The list with the item at index ``source`` moved to index ``target`` (0-based)."""
     n = len(items)
-    for name, index in (("from", source), ("to", target)):
+    for index in (source, target):
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < n:
-            raise ValueError(f"cannot move {name} position {index!r}: the list has positions 1 to {n}")
+            raise InputError("list.move", source=_one_based(source), target=_one_based(target), count=n)
     out = list(items)
     out.insert(target, out.pop(source))
     return out
 
 
+def _one_based(index: Any) -> str:
+    return str(index + 1) if isinstance(index, int) and not isinstance(index, bool) else shown(index)
+
+
 def index_of(items: Sequence[Item], item_id: Any) -> int:
-    """Index of the item with id ``item_id``; a ``ValueError`` if none has it."""
+    """Index of the item with id ``item_id``; an ``InputError`` if none has it."""
     for i, it in enumerate(items):
         if it.id == item_id:
             return i
-    raise ValueError(f"no item has id {item_id!r}")
+    raise InputError("item.unknown", value=shown(item_id))
 
 
 # --- orderings made from code ------------------------------------------------------------------
@@ -85,40 +90,22 @@ def shuffled(items: Sequence[Item], seed: int) -> list[Item]:
 
 # --- input checks for what a learner types -------------------------------------------------------
 
-def check_grade(value: Any, top_grade: float, where: str) -> float:
-    """A grade typed by a learner, from 0 to ``top_grade``; a ``ValueError`` says what is wrong."""
-    grade = _grade(value, where, allow_negative=False)
-    if grade > top_grade:
-        raise ValueError(f"{where} is {_short(grade)}: the top grade is {_short(top_grade)}")
-    return grade
+def check_grade(value: Any, top_grade: float, where: Place) -> float:
+    """A grade typed by a learner, from 0 to ``top_grade``; an ``InputError`` says what is wrong where."""
+    return validate.grade(value, where, top_grade)
 
 
-def check_label(value: Any, where: str) -> str:
-    """A label, trimmed; blank or too long is a ``ValueError``. Any characters are kept as text."""
-    text = "" if value is None else str(value).strip()
-    if not text:
-        raise ValueError(f"{where} is blank: give the item a name")
-    if len(text) > MAX_LABEL_LENGTH:
-        raise ValueError(f"{where} has {len(text)} characters; at most {MAX_LABEL_LENGTH} fit")
-    return text
+def check_label(value: Any, where: Place) -> str:
+    """A label, trimmed; blank or too long is an ``InputError``. Any characters are kept as text."""
+    return validate.label(value, where)
 
 
-def check_top_grade(value: Any) -> int:
-    """The top grade of the scale, 1 to ``MAX_TOP_GRADE``."""
-    top = validate_k(value)
-    if top is None or top > MAX_TOP_GRADE:
-        raise ValueError(f"the top grade must be 1 to {MAX_TOP_GRADE}, got {value!r}")
-    return top
+check_top_grade = validate.top_grade
 
 
 def check_size(n: int) -> None:
-    """A ``ValueError`` if a list of ``n`` items is longer than the Playground holds."""
-    if n > MAX_ITEMS:
-        raise ValueError(f"the list would have {n} items; the Playground holds at most {MAX_ITEMS}")
-
-
-def _short(x: float) -> str:
-    return f"{x:g}"
+    """An ``InputError`` if a list of ``n`` items is longer than the Playground holds."""
+    validate.list_size(n, MAX_ITEMS)
 
 
 # --- settings and scores -----------------------------------------------------------------------
@@ -149,14 +136,14 @@ class Settings:
         if self.ideal == "list":
             return None
         if self.ideal != "pool":
-            raise ValueError(f"ideal must be 'list' or 'pool', got {self.ideal!r}")
+            raise InputError("ideal.unknown", value=shown(self.ideal), choices="list, pool")
         return [it.grade for it in items] + [it.grade for it in self.extra]
 
     def cutoff(self, n: int) -> int:
         """k clamped to the list: 1 to n (the whole list when k is unset)."""
         if self.k is None:
             return max(n, 1)
-        return max(1, min(validate_k(self.k), max(n, 1)))
+        return max(1, min(validate_k(self.k) or 1, max(n, 1)))
 
 
 def default_k(n: int) -> int:

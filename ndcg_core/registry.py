@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, Iterator, TypeVar
 
+from .errors import InputError, shown
+
 T = TypeVar("T")
 
 
@@ -27,18 +29,16 @@ class Entry(Generic[T]):
         """Build the variant, with declared parameters defaulted."""
         unknown = set(params) - set(self.params)
         if unknown:
-            raise ValueError(
-                f"{self.name!r} takes no parameter {sorted(unknown)[0]!r}; "
-                f"its parameters are {sorted(self.params) or 'none'}"
-            )
+            raise InputError("variant.parameter", variant=shown(self.name), value=shown(sorted(unknown)[0]),
+                             parameters=", ".join(sorted(self.params)) or "-")
         return self.factory(**{**self.params, **params})
 
 
 class Registry(Generic[T]):
-    """An ordered mapping of variant names to entries."""
+    """An ordered mapping of variant names to entries; ``kind`` names the error code of an unknown name."""
 
     def __init__(self, kind: str) -> None:
-        self.kind = kind
+        self.kind = kind  # "gain" raises gain.unknown for a name it does not hold
         self._entries: dict[str, Entry[T]] = {}
 
     def register(
@@ -60,9 +60,7 @@ class Registry(Generic[T]):
         try:
             return self._entries[name]
         except (KeyError, TypeError):
-            raise ValueError(
-                f"unknown {self.kind} {name!r}; choose one of {', '.join(self._entries)}"
-            ) from None
+            raise InputError(f"{self.kind}.unknown", value=shown(name), choices=", ".join(self._entries)) from None
 
     def __contains__(self, name: object) -> bool:
         return name in self._entries

@@ -23,22 +23,24 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .errors import InputError
 from .evaluate import Evaluation, Settings, evaluate_with, settings
 from .trec_io import (
-    _RUN,
+    RUN_LAYOUT,
     Qrels,
     Run,
     Source,
-    _arrow_parse,
-    _last_tag,
-    _single_delimiter,
+    arrow_parse,
     as_arrow,
     as_numpy,
     csv_table_header,
     duplicate_rows,
+    last_tag,
+    looks_swapped,
     query_codes,
     read_qrels,
     read_run,
+    single_delimiter,
 )
 
 SEGMENT_BYTES = 1 << 22
@@ -53,16 +55,27 @@ class _NotTidy(Exception):
 def evaluate_files(qrels_source: Source, run_source: Source, **options: Any) -> Evaluation:
     """``evaluate(read_qrels(qrels_source), read_run(run_source), **options)``, faster on big tidy files."""
     chosen = settings(**options)
-    qrels = read_qrels(qrels_source)
+    try:
+        qrels = read_qrels(qrels_source)
+    except InputError as err:
+        if looks_swapped(err, run_source):
+            raise InputError("files.swapped", qrels=_name(qrels_source), run=_name(run_source)) from None
+        raise
     result = None
     if isinstance(run_source, (str, os.PathLike)):
-        result = _evaluate_mapped(qrels, Path(run_source), chosen)
+        result = _evaluate_mapped(qrels, Path(run_source), chosen, os.fspath(run_source))
     if result is None:
         result = evaluate_with(qrels, read_run(run_source), chosen)
     return result
 
 
-def _evaluate_mapped(qrels: Qrels, path: Path, chosen: Settings) -> Evaluation | None:
+def _name(source: Source) -> str:
+    if isinstance(source, (str, os.PathLike)):
+        return os.fspath(source)
+    return str(getattr(source, "name", "input"))
+
+
+def _evaluate_mapped(qrels: Qrels, path: Path, chosen: Settings, name: str) -> Evaluation | None:
     """The evaluation of a tidy run file, or None when ``read_run`` must read it."""
     try:
         with open(path, "rb") as file:
@@ -72,7 +85,7 @@ def _evaluate_mapped(qrels: Qrels, path: Path, chosen: Settings) -> Evaluation |
     except (OSError, ValueError):
         return None  # read_run names the problem
     try:
-        return _Segments(qrels, mapped, path.name, chosen).evaluate()
+        return _Segments(qrels, mapped, name, chosen).evaluate()
     except (_NotTidy, ValueError):
         # ValueError too: read_run and evaluate then raise it with the whole file's line numbers.
         return None
@@ -158,7 +171,7 @@ class _Segments:
         head = self.mapped[:65536]
         if head[:2] == b"\x1f\x8b" or csv_table_header(head) is not None:
             return None
-        separator = _single_delimiter(head)
+        separator = single_delimiter(head)
         if separator is None:
             return None
         done: list[_Done] = []
@@ -215,7 +228,7 @@ class _Segments:
         """Parse one segment; irregular text raises _NotTidy."""
         if self._irregular(start, stop, separator):
             raise _NotTidy
-        columns = _arrow_parse(self.buffer.slice(start, stop - start), self.name, _RUN, separator,
+        columns = arrow_parse(self.buffer.slice(start, stop - start), self.name, RUN_LAYOUT, separator,
                                qid_codes=False, use_threads=False)
         if columns is None or np.isnan(columns["score"]).any():
             raise _NotTidy
@@ -298,5 +311,5 @@ class _Segments:
             column: np.concatenate([r.columns[column] for r in results])[order]
             for column in results[0].columns
         }
-        options = {**results[0].options, "tag": _last_tag(self.mapped)}
+        options = {**results[0].options, "tag": last_tag(self.mapped)}
         return Evaluation([qids[i] for i in order], columns, self.chosen.cutoffs, options)

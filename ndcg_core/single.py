@@ -3,77 +3,43 @@
 from __future__ import annotations
 
 import math
-from numbers import Number
+from collections import Counter
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import numpy as np
 
+from . import validate
+from .errors import LARGEST_FLOAT, InputError, number_text
 from .variants import Discount, Gain, resolve_discount, resolve_gain, resolve_ties
 
 if TYPE_CHECKING:
     import pandas as pd
 
 
-def validate_grades(grades: Iterable[Any], where: str = "grade", *, allow_negative: bool = False) -> np.ndarray:
-    """Grades as a float array; a ``ValueError`` names the first bad one and its position."""
-    if isinstance(grades, (str, bytes)):
-        raise ValueError(f"{where}s must be a list of numbers, got the text {grades!r}")
-    try:
-        values = list(grades)
-    except TypeError:
-        raise ValueError(f"{where}s must be a list of numbers, got {grades!r}") from None
-    out = np.empty(len(values), dtype=np.float64)
-    for i, value in enumerate(values):
-        out[i] = _grade(value, f"{where} at position {i + 1}", allow_negative)
-    return out
+def validate_grades(grades: Iterable[Any], where: str = "list") -> np.ndarray:
+    """Grades as a float array; an ``InputError`` names the first bad one and its position.
 
-
-def _grade(value: Any, where: str, allow_negative: bool) -> float:
-    if isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{where} is {value!r}: a grade must be a number, not true/false")
-    if isinstance(value, str):
-        text = value.strip()
-        if not text:
-            raise ValueError(f"{where} is blank: enter a number")
-        try:
-            number = float(text)
-        except ValueError:
-            raise ValueError(f"{where} is {value!r}: not a number") from None
-    elif isinstance(value, (Number, np.number)):
-        number = float(value)
-    else:
-        raise ValueError(f"{where} is {value!r}: not a number")
-    if math.isnan(number):
-        raise ValueError(f"{where} is NaN: a grade must be a number")
-    if math.isinf(number):
-        raise ValueError(f"{where} is {number}: a grade must be finite")
-    if number < 0 and not allow_negative:
-        raise ValueError(f"{where} is {value!r}: grades cannot be negative")
-    return number
+    ``where`` is "list" (a ranked list's grades), "pool" (the judged grades an ideal comes from)
+    or "scores" (scores of any sign).
+    """
+    return validate.numbers(grades, where)
 
 
 def validate_k(k: Any, n: int | None = None) -> int | None:
     """``k`` as an int >= 1 (``None`` stays ``None``, meaning the whole list)."""
-    if k is None:
-        return None
-    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
-        if isinstance(k, (float, np.floating)) and float(k).is_integer():
-            k = int(k)
-        else:
-            raise ValueError(f"k must be a whole number of positions, got {k!r}")
-    if k < 1:
-        raise ValueError(f"k must be at least 1, got {k}")
-    return int(k)
+    return validate.k(k)
 
 
-def _positions(n: int) -> np.ndarray:
+SAFE_LOG2_GAIN = 900  # gains below 2^900 cannot overflow a sum of a few million terms
+
+
+def _rank_positions(n: int) -> np.ndarray:
     return np.arange(1, n + 1, dtype=np.float64)
 
 
-def _dcg_terms(grades: np.ndarray, gain: Gain, discount: Discount) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    gains = gain(grades)
-    factors = discount(_positions(len(grades)))
-    return gains, factors, gains * factors
+def _cut(k: int | None, n: int) -> int:
+    """How many positions a cutoff keeps of a list of ``n`` (a k beyond the list keeps it all)."""
+    return n if k is None else min(k, n)
 
 
 def _sum(terms: np.ndarray) -> float:
@@ -81,11 +47,80 @@ def _sum(terms: np.ndarray) -> float:
     return float(np.cumsum(terms)[-1]) if len(terms) else 0.0
 
 
+def _finite(value: float, measure: str) -> float:
+    if not math.isfinite(value):
+        raise InputError("result.too_large", measure=measure, limit=number_text(LARGEST_FLOAT))
+    return value
+
+
+def _dcg_terms(grades: np.ndarray, gain: Gain, discount: Discount) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    gains = gain(grades)
+    factors = discount(_rank_positions(len(grades)))
+    with np.errstate(over="ignore", invalid="ignore"):  # too large is inf, reported by _finite
+        return gains, factors, gains * factors
+
+
+def _gains_for_ratio(gain: Gain, *grade_lists: np.ndarray) -> list[np.ndarray]:
+    """The gains of each list, all scaled by one power of two when they would overflow a float.
+
+    NDCG is DCG / IDCG: dividing both by 2^s changes neither the ratio nor, for a power of two,
+    any bit of it.
+    """
+    bound = max((gain.log2_bound(g) for g in grade_lists if len(g)), default=0.0)
+    if bound <= SAFE_LOG2_GAIN:
+        return [gain(g) for g in grade_lists]
+    shift = int(math.ceil(bound))
+    return [gain.scaled(g, shift) for g in grade_lists]
+
+
+def _ideal_gains(pool_gains: np.ndarray, cut: int) -> np.ndarray:
+    """The ideal ranking's gains: the positive ones, largest first, the top ``cut``.
+
+    As trec_eval: the ideal ranking stops where gains reach 0, so a negative custom gain never
+    lowers the ideal (it can only lower the list's own DCG).
+    """
+    positive = pool_gains[pool_gains > 0]
+    return -np.sort(-positive)[:cut]
+
+
+def _check_pool(grades: np.ndarray, pool: np.ndarray) -> None:
+    """The judged pool must hold every item of the list: each grade at least as often as the list has it."""
+    available = Counter(pool.tolist())
+    for position, grade in enumerate(grades.tolist(), start=1):
+        if available[grade] == 0:
+            raise InputError("ideal.lacks_grade", value=number_text(grade), position=position)
+        available[grade] -= 1
+
+
+def _pool(grades: np.ndarray, ideal: Iterable[Any] | None) -> np.ndarray:
+    if ideal is None:
+        return grades
+    pool = validate_grades(ideal, "pool")
+    _check_pool(grades, pool)
+    return pool
+
+
+def _ndcg(grades: np.ndarray, pool: np.ndarray, cut: int, gain: Gain, discount: Discount) -> float:
+    """DCG@cut over ideal DCG@cut, safe from overflow; 0.0 when the ideal DCG is 0."""
+    gains, pool_gains = _gains_for_ratio(gain, grades[:cut], pool)
+    factors = discount(_rank_positions(cut))
+    actual = _sum(gains * factors[: len(gains)])
+    ideal = _ideal_gains(pool_gains, cut)
+    best = _sum(ideal * factors[: len(ideal)])
+    return _ratio(actual, best)
+
+
+def _ratio(actual: float, best: float) -> float:
+    # Rounding can put a perfect order a hair above its ideal (1.0000000000000002): NDCG is at most 1.
+    return min(actual / best, 1.0) if best > 0 else 0.0
+
+
 def cg(rels: Iterable[Any], k: int | None = None, *, gain: Any = "linear") -> float:
     """Cumulative gain: the gains of the top ``k`` added up, blind to their positions."""
     grades = validate_grades(rels)
-    k = validate_k(k)
-    return _sum(resolve_gain(gain)(grades if k is None else grades[:k]))
+    top = grades[: _cut(validate_k(k), len(grades))]
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _finite(_sum(resolve_gain(gain)(top)), "CG")
 
 
 def dcg(rels: Iterable[Any], k: int | None = None, *, gain: Any = "linear", discount: Any = "log2") -> float:
@@ -95,25 +130,15 @@ def dcg(rels: Iterable[Any], k: int | None = None, *, gain: Any = "linear", disc
     4.0
     """
     grades = validate_grades(rels)
-    k = validate_k(k)
-    top = grades if k is None else grades[:k]
-    return _sum(_dcg_terms(top, resolve_gain(gain), resolve_discount(discount))[2])
+    top = grades[: _cut(validate_k(k), len(grades))]
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _finite(_sum(_dcg_terms(top, resolve_gain(gain), resolve_discount(discount))[2]), "DCG")
 
 
 def ideal_grades(rels: Iterable[Any], ideal: Iterable[Any] | None = None) -> np.ndarray:
     """The grades of the ideal ranking: the list's own (``ideal=None``) or a judgment pool's, best first."""
-    source = validate_grades(rels) if ideal is None else validate_grades(ideal, "judged grade")
-    return np.sort(source)[::-1]
-
-
-def _ideal_sorted_by_gain(pool: np.ndarray, gain: Gain) -> np.ndarray:
-    # Sort by gain, not grade: a custom gain need not rise with the grade.
-    return pool[np.argsort(-gain(pool), kind="stable")]
-
-
-def _ideal_dcg(pool: np.ndarray, cut: int, gain: Gain, discount: Discount) -> float:
-    """DCG of the best order of ``pool``, over its top ``cut`` positions."""
-    return _sum(_dcg_terms(_ideal_sorted_by_gain(pool, gain)[:cut], gain, discount)[2])
+    grades = validate_grades(rels)
+    return np.sort(_pool(grades, ideal))[::-1]
 
 
 def idcg(
@@ -126,9 +151,12 @@ def idcg(
 ) -> float:
     """DCG of the ideal top ``k``: the list's own grades (``ideal=None``) or a judgment pool's, best gain first."""
     grades = validate_grades(rels)
-    pool = grades if ideal is None else validate_grades(ideal, "judged grade")
-    k = validate_k(k)
-    return _ideal_dcg(pool, len(grades) if k is None else k, resolve_gain(gain), resolve_discount(discount))
+    pool = _pool(grades, ideal)
+    cut = _cut(validate_k(k), max(len(grades), len(pool))) if k is not None else len(grades)
+    g, d = resolve_gain(gain), resolve_discount(discount)
+    best = _ideal_gains(g(pool), cut)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _finite(_sum(best * d(_rank_positions(len(best)))), "IDCG")
 
 
 def ndcg_at_k(
@@ -143,16 +171,13 @@ def ndcg_at_k(
 
     ``ideal=None`` takes the ideal from the list itself; otherwise ``ideal`` holds the
     grades of every judged item (retrieved or not), and the ideal is their best order.
-    ``k=None`` means the whole list.
+    ``k=None`` means the whole list. As trec_eval, the ideal stops at gains of 0 or less.
     """
     grades = validate_grades(ranked_rels)
-    pool = grades if ideal is None else validate_grades(ideal, "judged grade")
+    pool = _pool(grades, ideal)
     k = validate_k(k)
-    cut = len(grades) if k is None else k
-    g, d = resolve_gain(gain), resolve_discount(discount)
-    actual = _sum(_dcg_terms(grades[:cut], g, d)[2])
-    best = _ideal_dcg(pool, cut, g, d)
-    return actual / best if best > 0 else 0.0
+    cut = len(grades) if k is None else _cut(k, max(len(grades), len(pool)))
+    return _ndcg(grades, pool, cut, resolve_gain(gain), resolve_discount(discount))
 
 
 def breakdown(
@@ -175,24 +200,27 @@ def breakdown(
 
     grades = validate_grades(rels)
     n = len(grades)
-    labels = [f"item {i + 1}" for i in range(n)] if items is None else [str(x) for x in items]
-    if len(labels) != n:
-        raise ValueError(f"items has {len(labels)} labels for {n} grades")
-    pool = grades if ideal is None else validate_grades(ideal, "judged grade")
+    labels = [f"item {i + 1}" for i in range(n)] if items is None else validate.item_ids(items, n,
+                                                                                          what="count.labels")
+    pool = _pool(grades, ideal)
     k = validate_k(k)
     g, d = resolve_gain(gain), resolve_discount(discount)
     gains, factors, contrib = _dcg_terms(grades, g, d)
-    ideal_all = _ideal_sorted_by_gain(pool, g)
+    ideal_all = pool[np.argsort(-g(pool), kind="stable")]  # by gain, not grade: a custom gain need not rise
     ideal_top = np.zeros(n)
     ideal_top[: min(n, len(ideal_all))] = ideal_all[:n]
     has_ideal = np.arange(n) < len(ideal_all)
     i_gains, _, i_contrib = _dcg_terms(ideal_top, g, d)
-    i_contrib = np.where(has_ideal, i_contrib, 0.0)
-    cum_dcg = np.cumsum(contrib)
-    cum_idcg = np.cumsum(i_contrib)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        running_ndcg = np.where(cum_idcg > 0, cum_dcg / np.where(cum_idcg > 0, cum_idcg, 1.0), 0.0)
-    cut = n if k is None else k
+    counts = has_ideal & (i_gains > 0)  # the ideal stops where gains reach 0
+    i_contrib = np.where(counts, i_contrib, 0.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        cum_dcg = np.cumsum(contrib)
+        cum_idcg = np.cumsum(i_contrib)
+    for values in (gains, contrib, cum_dcg, cum_idcg):
+        if not np.isfinite(values).all():
+            _finite(math.inf, "DCG")
+    running_ndcg = np.array([_ratio(a, b) for a, b in zip(cum_dcg.tolist(), cum_idcg.tolist())])
+    cut = _cut(k, n)
     frame = pd.DataFrame(
         {
             "position": np.arange(1, n + 1),
@@ -203,7 +231,7 @@ def breakdown(
             "contribution": contrib,
             "cumulative_dcg": cum_dcg,
             "ideal_grade": np.where(has_ideal, ideal_top, np.nan),
-            "ideal_gain": np.where(has_ideal, i_gains, 0.0),
+            "ideal_gain": np.where(counts, i_gains, 0.0),
             "ideal_contribution": i_contrib,
             "cumulative_idcg": cum_idcg,
             "ndcg": running_ndcg,
@@ -231,26 +259,26 @@ def order_by_scores(
     items: Sequence[Any] | None = None,
     *,
     ties: str = "trec_eval",
+    gain: Any = "linear",
 ) -> np.ndarray:
     """Indices that rank items by score, highest first, ties ordered by the policy.
 
-    ``trec_eval``: item id descending as a string; ``best``/``worst``: grade high/low first;
+    ``trec_eval``: item id descending as a string; ``best``/``worst``: gain high/low first;
     ``average`` has no single order, so it returns the trec_eval order (use ``ndcg_from_scores``).
     """
-    s = validate_grades(scores, "score", allow_negative=True)
+    s = validate_grades(scores, "scores")
     g = validate_grades(grades)
     if len(s) != len(g):
-        raise ValueError(f"{len(s)} scores for {len(g)} grades")
+        raise InputError("count.scores", scores=len(s), grades=len(g))
     policy = resolve_ties(ties)
-    ids = [str(i) for i in range(len(s))] if items is None else [str(x) for x in items]
-    if len(ids) != len(s):
-        raise ValueError(f"{len(ids)} items for {len(s)} scores")
+    ids = validate.item_ids(items, len(s))
     if policy in ("trec_eval", "average"):
         tie_key = _descending_string_rank(ids)
-    elif policy == "best":
-        tie_key = -g
     else:
-        tie_key = g
+        # By gain, not grade: a custom gain need not rise with the grade.
+        with np.errstate(over="ignore"):
+            gains = resolve_gain(gain)(g)
+        tie_key = -gains if policy == "best" else gains
     return np.lexsort((tie_key, -s))
 
 
@@ -259,6 +287,18 @@ def _descending_string_rank(ids: list[str]) -> np.ndarray:
     rank = np.empty(len(ids), dtype=np.int64)
     rank[order] = np.arange(len(ids))
     return rank
+
+
+def _ranked_gains(
+    grades: np.ndarray, scores: Sequence[Any], order: np.ndarray, gains: np.ndarray, ties: str
+) -> np.ndarray:
+    """The gains in ranked order; with ``average``, each tied group's mean gain (McSherry and Najork)."""
+    if resolve_ties(ties) != "average":
+        return gains[order]
+    ranked_scores = validate_grades(scores, "scores")[order]
+    _, group, counts = np.unique(-ranked_scores, return_inverse=True, return_counts=True)
+    group_mean = np.bincount(group, weights=gains[order]) / counts
+    return group_mean[group]
 
 
 def dcg_from_scores(
@@ -277,18 +317,12 @@ def dcg_from_scores(
     as scikit-learn's ``dcg_score`` and ``ndcg_score`` do by default.
     """
     g_arr = validate_grades(grades)
-    order = order_by_scores(scores, g_arr, items, ties=ties)
-    if resolve_ties(ties) != "average":
-        return dcg(g_arr[order], k, gain=gain, discount=discount)
-    k = validate_k(k)
+    order = order_by_scores(scores, g_arr, items, ties=ties, gain=gain)
+    cut = _cut(validate_k(k), len(g_arr))
     gain_fn, disc_fn = resolve_gain(gain), resolve_discount(discount)
-    ranked_scores = validate_grades(scores, "score", allow_negative=True)[order]
-    cut = len(g_arr) if k is None else k
-    factors = disc_fn(_positions(len(g_arr)))
-    factors[cut:] = 0.0
-    _, group, counts = np.unique(-ranked_scores, return_inverse=True, return_counts=True)
-    group_mean = np.bincount(group, weights=gain_fn(g_arr[order])) / counts
-    return _sum(group_mean[group] * factors)
+    with np.errstate(over="ignore", invalid="ignore"):
+        ranked = _ranked_gains(g_arr, scores, order, gain_fn(g_arr), ties)
+        return _finite(_sum(ranked[:cut] * disc_fn(_rank_positions(cut))), "DCG")
 
 
 def ndcg_from_scores(
@@ -303,13 +337,17 @@ def ndcg_from_scores(
     ideal: Iterable[Any] | None = None,
 ) -> float:
     """NDCG@k of items ranked by their scores: ``dcg_from_scores`` over the ideal DCG@k."""
-    actual = dcg_from_scores(grades, scores, k, items=items, ties=ties, gain=gain, discount=discount)
     g_arr = validate_grades(grades)
-    pool = g_arr if ideal is None else validate_grades(ideal, "judged grade")
+    order = order_by_scores(scores, g_arr, items, ties=ties, gain=gain)
+    pool = _pool(g_arr, ideal)
     k = validate_k(k)
-    cut = len(g_arr) if k is None else k
-    best = _ideal_dcg(pool, cut, resolve_gain(gain), resolve_discount(discount))
-    return actual / best if best > 0 else 0.0
+    cut = len(g_arr) if k is None else _cut(k, max(len(g_arr), len(pool)))
+    gain_fn, disc_fn = resolve_gain(gain), resolve_discount(discount)
+    gains, pool_gains = _gains_for_ratio(gain_fn, g_arr, pool)
+    ranked = _ranked_gains(g_arr, scores, order, gains, ties)[:cut]
+    factors = disc_fn(_rank_positions(cut))
+    best = _ideal_gains(pool_gains, cut)
+    return _ratio(_sum(ranked * factors[: len(ranked)]), _sum(best * factors[: len(best)]))
 
 
 def ndcg_bounds(
@@ -328,5 +366,15 @@ def ndcg_bounds(
 def ndcg_at_every_k(
     ranked_rels: Iterable[Any], *, gain: Any = "linear", discount: Any = "log2", ideal: Iterable[Any] | None = None
 ) -> np.ndarray:
-    """NDCG@k for k = 1..n, as in the breakdown's ``ndcg`` column."""
-    return breakdown(ranked_rels, gain=gain, discount=discount, ideal=ideal)["ndcg"].to_numpy()
+    """NDCG@k for k = 1..n: each computed as ``ndcg_at_k`` does, safe from overflow."""
+    grades = validate_grades(ranked_rels)
+    pool = _pool(grades, ideal)
+    g, d = resolve_gain(gain), resolve_discount(discount)
+    n = len(grades)
+    gains, pool_gains = _gains_for_ratio(g, grades, pool)
+    factors = d(_rank_positions(n))
+    actual = np.cumsum(gains * factors)
+    best = _ideal_gains(pool_gains, n)
+    ideal_terms = np.zeros(n)
+    ideal_terms[: len(best)] = best * factors[: len(best)]
+    return np.array([_ratio(a, b) for a, b in zip(actual.tolist(), np.cumsum(ideal_terms).tolist())])

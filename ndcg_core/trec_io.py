@@ -3,7 +3,7 @@
 TREC qrels: ``qid iter docno rel``; TREC runs: ``qid Q0 docno rank score tag [ignored...]``.
 Columns are separated by any run of spaces or tabs, ``#`` starts a comment line, blank
 lines are skipped, and gzip input is recognised by its magic bytes. Errors are
-``ValueError``s that name the file, the line and the problem, quoting the first bad lines.
+``InputError``s that name the file, the line and the problem, quoting the first bad lines.
 """
 
 from __future__ import annotations
@@ -22,9 +22,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from .errors import InputError, Place, shown
+
 Source = Union[str, os.PathLike, bytes, bytearray, memoryview, BinaryIO]
 
 MAX_QUOTED_LINES = 3
+LARGEST_EXACT_GRADE = 2**53  # beyond it a grade read as a double is no longer a whole number exactly
 _CHUNK = 1 << 23  # bytes per slice of the whitespace tokenizer: bounds its scratch memory
 
 QID_NAMES = ("qid", "query_id", "query", "topic", "queryid", "q")
@@ -70,17 +73,22 @@ class Run:
 
 
 @dataclass(frozen=True)
-class _Layout:
-    kind: str
+class Layout:
+    """The columns of a TREC file: their names, how many a line may have, which are kept."""
+
+    kind: str  # "qrels" or "run": the prefix of the file's error codes
     names: tuple[str, ...]
     min_cols: int
     max_cols: int | None
     keep: tuple[str, ...]
     number: str
+    not_number: str  # the error code of a value in the number column that is not a number
 
 
-_QRELS = _Layout("qrels", ("qid", "iter", "docno", "rel"), 4, 4, ("qid", "docno", "rel"), "rel")
-_RUN = _Layout("run", ("qid", "iter", "docno", "rank", "score", "tag"), 6, None, ("qid", "docno", "score"), "score")
+QRELS_LAYOUT = Layout("qrels", ("qid", "iter", "docno", "rel"), 4, 4, ("qid", "docno", "rel"), "rel",
+                      "qrels.grade_not_number")
+RUN_LAYOUT = Layout("run", ("qid", "iter", "docno", "rank", "score", "tag"), 6, None, ("qid", "docno", "score"),
+                    "score", "run.score_not_number")
 
 
 def read_qrels(source: Source, name: str | None = None) -> Qrels:
@@ -88,12 +96,13 @@ def read_qrels(source: Source, name: str | None = None) -> Qrels:
     data, name = _load(source, name)
     header = csv_table_header(data)
     if header is not None:
-        columns, lines = _read_csv(data, name, header, {"qid": QID_NAMES, "docno": DOC_NAMES, "rel": REL_NAMES}, "judgments")
+        columns, lines = _read_csv(data, name, header, {"qid": QID_NAMES, "docno": DOC_NAMES, "rel": REL_NAMES},
+                                   "qrels")
     else:
-        columns, lines = _read_whitespace(data, name, _QRELS)
+        columns, lines = _read_whitespace(data, name, QRELS_LAYOUT)
     rel = _integer_grades(columns["rel"], name, lines)
     qrels = Qrels(columns["qid"], columns["docno"], rel, name, lines)
-    _reject_duplicates(qrels.qid, qrels.docno, name, qrels.line_of, "judged twice")
+    _reject_duplicates(qrels.qid, qrels.docno, name, qrels.line_of, "qrels.duplicate")
     return qrels
 
 
@@ -105,17 +114,38 @@ def read_run(source: Source, name: str | None = None) -> Run:
         wanted = {"qid": QID_NAMES, "docno": DOC_NAMES, "score": SCORE_NAMES}
         if _find(header[1], SCORE_NAMES) is None and _find(header[1], RANK_NAMES) is not None:
             wanted = {"qid": QID_NAMES, "docno": DOC_NAMES, "rank": RANK_NAMES}
-        columns, lines = _read_csv(data, name, header, wanted, "ranking")
+        columns, lines = _read_csv(data, name, header, wanted, "run")
         if "rank" in columns:
-            columns["score"] = -_finite_numbers(columns.pop("rank"), name, lines, "rank")
+            columns["score"] = -_finite_numbers(columns.pop("rank"), name, lines, "run.rank_not_finite")
         tag = ""
     else:
-        columns, lines = _read_whitespace(data, name, _RUN)
-        tag = _last_tag(data)
-    score = _finite_numbers(columns["score"], name, lines, "score", allow_inf=True)
+        columns, lines = _read_whitespace(data, name, RUN_LAYOUT)
+        tag = last_tag(data)
+    score = _finite_numbers(columns["score"], name, lines, "run.score_nan", allow_inf=True)
     run = Run(columns["qid"], columns["docno"], score, name, tag, lines)
-    _reject_duplicates(run.qid, run.docno, name, run.line_of, "retrieved twice for the same query")
+    _reject_duplicates(run.qid, run.docno, name, run.line_of, "run.duplicate")
     return run
+
+
+def looks_swapped(qrels_error: InputError, run_source: Source) -> bool:
+    """Whether reading qrels failed because it is a run, and the run file looks like qrels."""
+    if qrels_error.code != "qrels.columns" or qrels_error.fields.get("count", 0) < RUN_LAYOUT.min_cols:
+        return False
+    if isinstance(run_source, (str, os.PathLike)):
+        try:
+            with open(run_source, "rb") as file:
+                head = file.read(65536)
+        except OSError:
+            return False
+    elif isinstance(run_source, (bytes, bytearray, memoryview)):
+        head = bytes(run_source[:65536])
+    else:
+        return False
+    for raw in head.splitlines()[:50]:
+        fields = raw.split()
+        if fields and not fields[0].startswith(b"#"):
+            return len(fields) == QRELS_LAYOUT.min_cols
+    return False
 
 
 # ---------------------------------------------------------------------------- loading
@@ -124,15 +154,15 @@ def read_run(source: Source, name: str | None = None) -> Run:
 def _load(source: Source, name: str | None) -> tuple[bytes, str]:
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
-        name = name or path.name
+        name = name or os.fspath(source)  # as the user typed it
         try:
             data = path.read_bytes()
         except FileNotFoundError:
-            raise ValueError(f"{name}: no such file") from None
+            raise InputError("file.missing", file=name) from None
         except IsADirectoryError:
-            raise ValueError(f"{name}: is a folder, not a file") from None
+            raise InputError("file.folder", file=name) from None
         except OSError as err:
-            raise ValueError(f"{name}: cannot be read ({err.strerror})") from None
+            raise InputError("file.unreadable", file=name, reason=str(err.strerror)) from None
     elif isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
     elif hasattr(source, "read"):
@@ -141,24 +171,24 @@ def _load(source: Source, name: str | None) -> tuple[bytes, str]:
             data = data.encode("utf-8")
         name = name or getattr(source, "name", None)
     else:
-        raise ValueError(f"cannot read {type(source).__name__}: give a path, bytes or an open file")
+        raise InputError("file.source", kind=type(source).__name__)
     name = str(name or "input")
     if data[:2] == b"\x1f\x8b":
         try:
             data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as err:
-            raise ValueError(f"{name}: not a readable gzip file ({err})") from None
+        except (OSError, EOFError, zlib.error):
+            raise InputError("file.gzip", file=name) from None
     _require_text(data, name)
     return data, name
 
 
 def _require_text(data: bytes, name: str) -> None:
     if not data or data.isspace():
-        raise ValueError(f"{name} is empty")
+        raise InputError("file.empty", file=name)
     nul = data.find(b"\x00")
     if nul >= 0:
         line = data.count(b"\n", 0, nul) + 1
-        raise ValueError(f"line {line} of {name}: a NUL byte; this looks like a binary file, not text")
+        raise InputError("file.nul", place=Place("file.line", line=line, file=name))
     if data.isascii():
         return
     decoder = codecs.getincrementaldecoder("utf-8")()
@@ -166,8 +196,11 @@ def _require_text(data: bytes, name: str) -> None:
         for start in range(0, len(data), _CHUNK):
             decoder.decode(data[start : start + _CHUNK], final=start + _CHUNK >= len(data))
     except UnicodeDecodeError:
-        line = _first_bad_utf8_line(data)
-        raise ValueError(f"line {line} of {name}: not UTF-8 text; is this a binary file?") from None
+        raise _not_utf8(data, name) from None
+
+
+def _not_utf8(data: bytes, name: str) -> InputError:
+    return InputError("file.not_utf8", place=Place("file.line", line=_first_bad_utf8_line(data), file=name))
 
 
 def _line_text(data: bytes, line: int) -> str:
@@ -189,34 +222,36 @@ def _first_bad_utf8_line(data: bytes) -> int:
     return 1
 
 
-def _quote(data: bytes, name: str, problems: list[tuple[int, str]], total: int) -> str:
-    """One message for up to three bad lines, each quoted, and how many more there are."""
-    first_line, first_problem = problems[0]
-    parts = [f"line {first_line} of {name}: {first_problem}"]
-    for line, problem in problems[:MAX_QUOTED_LINES]:
-        parts.append(f"  line {line}: {_line_text(data, line)!r} ({problem})")
-    if total > MAX_QUOTED_LINES:
-        parts.append(f"  ... and {total - MAX_QUOTED_LINES} more bad lines")
-    return "\n".join(parts)
+Problem = tuple[int, str, dict[str, Any]]  # a bad line: its number, its error code and that code's fields
+
+
+def _bad_lines(data: bytes, name: str, problems: list[Problem], total: int) -> InputError:
+    """One error for up to three bad lines, each said once with its line quoted, and how many more there are."""
+    errors = [
+        InputError(code, place=Place("file.line", line=line, file=name), quote=_line_text(data, line), **fields)
+        for line, code, fields in problems[:MAX_QUOTED_LINES]
+    ]
+    return InputError(errors[0].code, quote=errors[0].quote, also=tuple(errors[1:]),
+                      more=max(0, total - len(errors)), **errors[0].fields)
 
 
 # ---------------------------------------------------------------------------- whitespace tables
 
 
-def _read_whitespace(data: bytes, name: str, layout: _Layout) -> tuple[dict[str, Any], np.ndarray | None]:
-    delimiter = _single_delimiter(data)
+def _read_whitespace(data: bytes, name: str, layout: Layout) -> tuple[dict[str, Any], np.ndarray | None]:
+    delimiter = single_delimiter(data)
     if delimiter is not None:
-        columns = _arrow_parse(data, name, layout, delimiter)
+        columns = arrow_parse(data, name, layout, delimiter)
         if columns is not None:
             return columns, None
     clean, lines = _normalise_whitespace(data, name, layout)
-    columns = _arrow_parse(clean, name, layout, " ", lines=lines, original=data)
+    columns = arrow_parse(clean, name, layout, " ", lines=lines, original=data)
     if columns is None:  # cannot happen: the normalised text has exactly the layout's columns
-        raise ValueError(f"{name}: cannot be read as a {layout.kind} file")
+        raise AssertionError(f"{name}: the normalised text did not parse")
     return columns, lines
 
 
-def _single_delimiter(data: bytes) -> str | None:
+def single_delimiter(data: bytes) -> str | None:
     """The one separator a tidy file seems to use, or None when it needs normalising.
 
     Only the cheap checks are made here; pyarrow flags any row with a doubled, leading or
@@ -231,10 +266,10 @@ def _single_delimiter(data: bytes) -> str | None:
     return sep.decode()
 
 
-def _arrow_parse(
-    data: bytes,
+def arrow_parse(
+    data: bytes | pa.Buffer,
     name: str,
-    layout: _Layout,
+    layout: Layout,
     delimiter: str,
     lines: np.ndarray | None = None,
     original: bytes | None = None,
@@ -267,14 +302,13 @@ def _arrow_parse(
         text = str(err)
         source = original if original is not None else data
         if "UTF8" in text or "utf8" in text.lower():
-            line = _first_bad_utf8_line(source)
-            raise ValueError(f"line {line} of {name}: not UTF-8 text; is this a binary file?") from None
+            raise _not_utf8(bytes(source), name) from None
         if original is None:
             return None  # the normaliser checks column counts first, then numbers with exact line numbers
         if "conversion error" in text.lower():
             table = _reparse_as_text(data, read, parse, convert, layout)
-            _raise_bad_numbers(table[layout.number], name, source, lines, layout.number)
-        raise ValueError(f"{name}: cannot be read as a {layout.kind} file ({text})") from None
+            _raise_bad_numbers(table[layout.number], name, source, lines, layout.not_number)
+        raise AssertionError(f"{name}: pyarrow could not read the normalised text ({text})") from None
     table = table.unify_dictionaries()
     return {
         "qid": table["qid"].combine_chunks(),
@@ -283,7 +317,7 @@ def _arrow_parse(
     }
 
 
-def _reparse_as_text(data: bytes, read: Any, parse: Any, convert: Any, layout: _Layout) -> pa.Table:
+def _reparse_as_text(data: bytes, read: Any, parse: Any, convert: Any, layout: Layout) -> pa.Table:
     types = {c: pa.string() for c in layout.keep}
     convert = pacsv.ConvertOptions(
         column_types=types, include_columns=list(layout.keep), null_values=[], strings_can_be_null=False
@@ -291,8 +325,9 @@ def _reparse_as_text(data: bytes, read: Any, parse: Any, convert: Any, layout: _
     return pacsv.read_csv(io.BytesIO(data), read_options=read, parse_options=parse, convert_options=convert)
 
 
-def _raise_bad_numbers(column: pa.ChunkedArray, name: str, source: bytes, lines: np.ndarray | None, what: str) -> None:
-    problems: list[tuple[int, str]] = []
+def _raise_bad_numbers(column: pa.ChunkedArray, name: str, source: bytes, lines: np.ndarray | None,
+                       code: str) -> None:
+    problems: list[Problem] = []
     total = 0
     for row, text in enumerate(column.to_pylist()):
         try:
@@ -301,12 +336,12 @@ def _raise_bad_numbers(column: pa.ChunkedArray, name: str, source: bytes, lines:
             total += 1
             if len(problems) < MAX_QUOTED_LINES:
                 line = int(lines[row]) if lines is not None else row + 1
-                problems.append((line, f"{what} {text!r} is not a number"))
+                problems.append((line, code, {"value": shown(text)}))
     if problems:
-        raise ValueError(_quote(source, name, problems, total))
+        raise _bad_lines(source, name, problems, total)
 
 
-def _normalise_whitespace(data: bytes, name: str, layout: _Layout) -> tuple[bytes, np.ndarray]:
+def _normalise_whitespace(data: bytes, name: str, layout: Layout) -> tuple[bytes, np.ndarray]:
     """Rewrite to one space between fields, dropping comments, blank lines and extra columns.
 
     Returns the text and the source line number of each row; a line with too few or too
@@ -316,7 +351,7 @@ def _normalise_whitespace(data: bytes, name: str, layout: _Layout) -> tuple[byte
         data = data + b"\n"
     pieces: list[bytes] = []
     line_numbers: list[np.ndarray] = []
-    problems: list[tuple[int, str]] = []
+    problems: list[Problem] = []
     bad_total = 0
     start, line_base = 0, 0
     while start < len(data):
@@ -328,26 +363,20 @@ def _normalise_whitespace(data: bytes, name: str, layout: _Layout) -> tuple[byte
         bad_total += nbad
         for local, count in bad:
             if len(problems) < MAX_QUOTED_LINES:
-                problems.append((line_base + local + 1, _column_problem(layout, count)))
+                problems.append((line_base + local + 1, f"{layout.kind}.columns", {"count": count}))
         pieces.append(text)
         line_numbers.append(rows + line_base + 1)
         line_base += nlines
         start = end
     if problems:
-        raise ValueError(_quote(data, name, problems, bad_total))
+        raise _bad_lines(data, name, problems, bad_total)
     lines = np.concatenate(line_numbers) if line_numbers else np.empty(0, np.int64)
     if len(lines) == 0:
-        raise ValueError(f"{name} has no {layout.kind} lines, only comments or blank lines")
+        raise InputError(f"{layout.kind}.no_lines", file=name)
     return b"".join(pieces), lines
 
 
-def _column_problem(layout: _Layout, count: int) -> str:
-    if layout.max_cols == layout.min_cols:
-        return f"expected {layout.min_cols} columns ({' '.join(layout.names)}), got {count}"
-    return f"expected at least {layout.min_cols} columns ({' '.join(layout.names)}), got {count}"
-
-
-def _normalise_chunk(b: np.ndarray, layout: _Layout) -> tuple[bytes, np.ndarray, int, list[tuple[int, int]], int]:
+def _normalise_chunk(b: np.ndarray, layout: Layout) -> tuple[bytes, np.ndarray, int, list[tuple[int, int]], int]:
     newline = b == 10
     sep = newline | (b == 32) | (b == 9) | (b == 13) | (b == 11) | (b == 12)
     token = ~sep
@@ -384,7 +413,8 @@ def _normalise_chunk(b: np.ndarray, layout: _Layout) -> tuple[bytes, np.ndarray,
     return out.tobytes(), np.flatnonzero(content), nlines, bad, len(bad_lines)
 
 
-def _last_tag(data: bytes) -> str:
+def last_tag(data: Any) -> str:
+    """The run tag (sixth column) of the file's last ranking line, or "" when there is none."""
     for raw in reversed(data[-65536:].rstrip().splitlines()[-50:]):
         fields = raw.split()
         if len(fields) >= 6 and not fields[0].startswith(b"#"):
@@ -425,24 +455,22 @@ def _find(names: list[str], aliases: tuple[str, ...]) -> str | None:
 
 
 def _read_csv(
-    data: bytes, name: str, header: tuple[str, list[str]], wanted: dict[str, tuple[str, ...]], what: str
+    data: bytes, name: str, header: tuple[str, list[str]], wanted: dict[str, tuple[str, ...]], kind: str
 ) -> tuple[dict[str, Any], np.ndarray]:
     delimiter, names = header
     chosen = {}
     for column, aliases in wanted.items():
         found = _find(names, aliases)
         if found is None:
-            raise ValueError(
-                f"line 1 of {name}: the header has no {column} column for the {what} "
-                f"(looked for {', '.join(aliases)}; found {', '.join(names)})"
-            )
+            raise InputError(f"{kind}.header_missing", file=name, column=column, looked=", ".join(aliases),
+                             found=", ".join(names))
         chosen[column] = names.index(found)
-    problems: list[tuple[int, str]] = []
+    problems: list[Problem] = []
     counts = {"bad": 0}
     line_of_row: list[int] = []
     text = data.decode("utf-8", errors="strict") if _is_utf8(data) else None
     if text is None:
-        raise ValueError(f"line {_first_bad_utf8_line(data)} of {name}: not UTF-8 text; is this a binary file?")
+        raise _not_utf8(data, name)
     rows = []
     header_seen = False
     for number, raw in enumerate(text.split("\n"), start=1):
@@ -456,24 +484,26 @@ def _read_csv(
         if len(fields) != len(names):
             counts["bad"] += 1
             if len(problems) < MAX_QUOTED_LINES:
-                problems.append((number, f"expected {len(names)} columns like the header, got {len(fields)}"))
+                problems.append((number, "csv.columns", {"expected": len(names), "count": len(fields)}))
             continue
         rows.append([fields[chosen[c]] for c in wanted])
         line_of_row.append(number)
     if problems:
-        raise ValueError(_quote(data, name, problems, counts["bad"]))
+        raise _bad_lines(data, name, problems, counts["bad"])
     if not rows:
-        raise ValueError(f"{name} has a header but no {what} rows")
+        raise InputError(f"{kind}.header_only", file=name)
     columns: dict[str, Any] = {}
     for j, column in enumerate(wanted):
         values = [r[j] for r in rows]
         if column in ("qid", "docno"):
             empty = [i for i, v in enumerate(values) if not v]
             if empty:
-                raise ValueError(f"line {line_of_row[empty[0]]} of {name}: the {column} is empty")
+                raise InputError("csv.field_empty", place=Place("file.line", line=line_of_row[empty[0]], file=name),
+                                 column=column)
             columns[column] = pa.array(values, type=pa.string())
         else:
-            columns[column] = _parse_numbers(values, name, line_of_row, data, column)
+            code = {"rel": "qrels.grade_not_number", "score": "run.score_not_number"}.get(column, "run.rank_not_number")
+            columns[column] = _parse_numbers(values, name, line_of_row, data, code)
     return columns, np.asarray(line_of_row, dtype=np.int64)
 
 
@@ -485,9 +515,9 @@ def _is_utf8(data: bytes) -> bool:
     return True
 
 
-def _parse_numbers(values: list[str], name: str, lines: list[int], data: bytes, what: str) -> np.ndarray:
+def _parse_numbers(values: list[str], name: str, lines: list[int], data: bytes, code: str) -> np.ndarray:
     out = np.empty(len(values), dtype=np.float64)
-    problems: list[tuple[int, str]] = []
+    problems: list[Problem] = []
     total = 0
     for i, v in enumerate(values):
         try:
@@ -495,9 +525,9 @@ def _parse_numbers(values: list[str], name: str, lines: list[int], data: bytes, 
         except ValueError:
             total += 1
             if len(problems) < MAX_QUOTED_LINES:
-                problems.append((lines[i], f"{what} {v!r} is not a number"))
+                problems.append((lines[i], code, {"value": shown(v)}))
     if problems:
-        raise ValueError(_quote(data, name, problems, total))
+        raise _bad_lines(data, name, problems, total)
     return out
 
 
@@ -509,15 +539,18 @@ def _integer_grades(values: np.ndarray, name: str, lines: np.ndarray | None) -> 
     bad = np.flatnonzero(~np.isfinite(values) | (values != np.round(values)))
     if len(bad):
         row = int(bad[0])
-        line = int(lines[row]) if lines is not None else row + 1
-        raise ValueError(
-            f"line {line} of {name}: grade {values[row]:g} is not a whole number "
-            f"(TREC grades are integers such as 0, 1, 2; -1 marks judged but unusable)"
-        )
+        place = Place("file.line", line=int(lines[row]) if lines is not None else row + 1, file=name)
+        raise InputError("qrels.grade_not_whole", place=place, value=f"{values[row]:g}")
+    huge = np.flatnonzero(np.abs(values) > LARGEST_EXACT_GRADE)
+    if len(huge):
+        row = int(huge[0])
+        place = Place("file.line", line=int(lines[row]) if lines is not None else row + 1, file=name)
+        raise InputError("qrels.grade_too_large", place=place, value=f"{values[row]:g}",
+                         limit=f"2^53 = {LARGEST_EXACT_GRADE}")
     return values.astype(np.int64)
 
 
-def _finite_numbers(values: np.ndarray, name: str, lines: np.ndarray | None, what: str,
+def _finite_numbers(values: np.ndarray, name: str, lines: np.ndarray | None, code: str,
                     allow_inf: bool = False) -> np.ndarray:
     values = np.asarray(values, dtype=np.float64)
     bad = np.isnan(values) if allow_inf else ~np.isfinite(values)
@@ -525,7 +558,7 @@ def _finite_numbers(values: np.ndarray, name: str, lines: np.ndarray | None, wha
     if len(rows):
         row = int(rows[0])
         line = int(lines[row]) if lines is not None else row + 1
-        raise ValueError(f"line {line} of {name}: {what} {float(values[row])} is not a usable number")
+        raise InputError(code, place=Place("file.line", line=line, file=name), value=str(float(values[row])))
     return values
 
 
@@ -557,7 +590,7 @@ def as_numpy(values: pa.Array | pa.ChunkedArray, fill: float | None = None) -> n
     out = np.frombuffer(data, dtype=dtype, count=len(values), offset=values.offset * dtype.itemsize)
     if values.null_count:
         if fill is None:
-            raise ValueError("these numbers have gaps (nulls) and no value to fill them with")
+            raise TypeError("these numbers have gaps (nulls) and no value to fill them with")
         bits = np.unpackbits(np.frombuffer(validity, np.uint8), bitorder="little")
         out = np.where(bits[values.offset : values.offset + len(values)].astype(bool), out, fill).astype(dtype)
     return out
@@ -573,15 +606,13 @@ def as_arrow(values: np.ndarray) -> pa.Array:
     return pa.Array.from_buffers(kind, len(values), [None, pa.py_buffer(values)])
 
 
-def _reject_duplicates(qid: pa.Array, docno: pa.Array, name: str, line_of: Any, what: str) -> None:
+def _reject_duplicates(qid: pa.Array, docno: pa.Array, name: str, line_of: Any, code: str) -> None:
     pair = duplicate_rows(qid, docno)
     if pair is None:
         return
     first, second = pair
-    raise ValueError(
-        f"line {line_of(second)} of {name}: document {docno[second].as_py()!r} of query "
-        f"{qid[second].as_py()!r} is {what} (first on line {line_of(first)})"
-    )
+    raise InputError(code, place=Place("file.line", line=line_of(second), file=name),
+                     document=shown(docno[second].as_py()), query=shown(qid[second].as_py()), first=line_of(first))
 
 
 def duplicate_rows(qid: pa.Array, docno: pa.Array) -> tuple[int, int] | None:

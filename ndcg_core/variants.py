@@ -7,25 +7,54 @@ caller passes (a name, a mapping, or a ready object) into the object the maths u
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from . import validate
+from .errors import InputError, Place, shown
 from .registry import Registry
 
 
 @dataclass(frozen=True)
 class Gain:
-    """A grade-to-gain function, vectorised over numpy arrays."""
+    """A grade-to-gain function, vectorised over numpy arrays.
+
+    ``scaled(grades, shift)`` is ``gain * 2**-shift`` computed without overflowing on the way, for
+    gains too large for a float (2^1024 - 1): NDCG is a ratio, so scaling both DCGs by the same power
+    of two leaves it unchanged, to the bit. ``log2_bound(grades)`` bounds log2 of the largest gain.
+    """
 
     name: str
     apply: Callable[[np.ndarray], np.ndarray]
     formula: Callable[[float], str]
+    scaled_apply: Callable[[np.ndarray, Any], np.ndarray] | None = None
+    log2_of_each: Callable[[np.ndarray], np.ndarray] | None = None
 
     def __call__(self, grades: Any) -> np.ndarray:
-        return self.apply(np.asarray(grades, dtype=np.float64))
+        with np.errstate(over="ignore"):  # an overflow becomes inf, which callers check
+            return self.apply(np.asarray(grades, dtype=np.float64))
+
+    def scaled(self, grades: Any, shift: Any) -> np.ndarray:
+        """``gain * 2**-shift``; ``shift`` is a whole number or one per grade."""
+        values = np.asarray(grades, dtype=np.float64)
+        if self.scaled_apply is not None:
+            return self.scaled_apply(values, shift)
+        return np.ldexp(self.apply(values), -np.asarray(shift, dtype=np.int64))
+
+    def log2_each(self, grades: Any) -> np.ndarray:
+        """An upper bound of log2 |gain| for each grade (-inf for a gain of 0)."""
+        values = np.asarray(grades, dtype=np.float64)
+        if self.log2_of_each is not None:
+            return self.log2_of_each(values)
+        with np.errstate(divide="ignore"):
+            return np.log2(np.abs(self.apply(values)))
+
+    def log2_bound(self, grades: Any) -> float:
+        """An upper bound of log2 of the largest |gain| (0.0 for no grades)."""
+        each = self.log2_each(grades)
+        return float(np.max(each)) if len(each) else 0.0
 
 
 @dataclass(frozen=True)
@@ -55,7 +84,7 @@ def _num(x: float) -> str:
 
 GAINS: Registry[Gain] = Registry("gain")
 DISCOUNTS: Registry[Discount] = Registry("discount")
-TIE_POLICIES: Registry[TiePolicy] = Registry("tie policy")
+TIE_POLICIES: Registry[TiePolicy] = Registry("ties")
 
 
 @GAINS.register("linear", "Linear", "The gain is the grade itself (trec_eval, scikit-learn).")
@@ -69,7 +98,14 @@ def linear_gain() -> Gain:
     "The gain is 2^grade - 1, stressing highly relevant items (Burges et al. 2005).",
 )
 def exponential_gain() -> Gain:
-    return Gain("exponential", lambda g: np.exp2(g) - 1.0, lambda g: f"2^{_num(g)} - 1")
+    return Gain(
+        "exponential",
+        lambda g: np.exp2(g) - 1.0,
+        lambda g: f"2^{_num(g)} - 1",
+        # (2^g - 1) / 2^s, written so that neither part overflows.
+        scaled_apply=lambda g, s: np.exp2(g - s) - np.exp2(-np.asarray(s, dtype=np.float64)),
+        log2_of_each=lambda g: g.copy(),
+    )
 
 
 @GAINS.register(
@@ -79,7 +115,7 @@ def exponential_gain() -> Gain:
     params={"mapping": {}},
 )
 def custom_gain(mapping: Mapping[Any, Any]) -> Gain:
-    table = validate_gain_mapping(mapping)
+    table = validate.gain_mapping(mapping)
 
     def apply(grades: np.ndarray) -> np.ndarray:
         out = grades.astype(np.float64, copy=True)
@@ -94,25 +130,7 @@ def custom_gain(mapping: Mapping[Any, Any]) -> Gain:
     return Gain(f"custom({label})", apply, formula)
 
 
-def validate_gain_mapping(mapping: Mapping[Any, Any]) -> dict[float, float]:
-    """A grade-to-gain table with every grade and gain a finite number; a ``ValueError`` names a bad one."""
-    if not isinstance(mapping, Mapping):
-        raise ValueError(f"a custom gain needs a mapping of grade to gain, got {mapping!r}")
-    table: dict[float, float] = {}
-    for grade, gain in mapping.items():
-        g, v = _finite(grade, "grade in the custom gain"), _finite(gain, f"gain for grade {grade!r}")
-        table[g] = v
-    return table
-
-
-def _finite(value: Any, what: str) -> float:
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{what} must be a number, got {value!r}") from None
-    if not math.isfinite(number):
-        raise ValueError(f"{what} must be finite, got {value!r}")
-    return number
+validate_gain_mapping = validate.gain_mapping
 
 
 @DISCOUNTS.register("log2", "log2(i + 1)", "Divide the gain at position i by log2(i + 1) (the usual NDCG).")
@@ -127,9 +145,9 @@ def log2_discount() -> Discount:
     params={"base": 2.0},
 )
 def jk_discount(base: float = 2.0) -> Discount:
-    b = _finite(base, "the Järvelin-Kekäläinen base b")
+    b = validate.number(base, Place("discount.base"))
     if b <= 1.0:
-        raise ValueError(f"the Järvelin-Kekäläinen base b must be greater than 1, got {base!r}")
+        raise InputError("discount.base", place=Place("discount.base"), value=shown(base))
 
     def apply(p: np.ndarray) -> np.ndarray:
         return np.where(p < b, 1.0, np.log(b) / np.log(np.maximum(p, b)))

@@ -7,6 +7,7 @@ from math import log2
 import pytest
 from sklearn.metrics import ndcg_score
 
+from ndcg_core.errors import InputError
 from ndcg_core.conventions import (
     CONVENTIONS,
     WIKIPEDIA,
@@ -50,17 +51,21 @@ def test_conventions_by_formula_on_the_wikipedia_example():
 
 
 @pytest.mark.parametrize(
-    "rows, extra, k, message",
-    [([{"item": "a", "score": "x", "grade": 1}], [], 5, "row 1, score is 'x'"),
-     ([{"item": "a", "score": 1, "grade": -1}], [], 5, "row 1, grade"),
-     ([{"item": "a b", "score": 1, "grade": 1}], [], 5, "one word"),
-     ([{"item": "a", "score": 1, "grade": 1}, {"item": "a", "score": 2, "grade": 0}], [], 5, "appears twice"),
-     ([], [], 5, "at least one retrieved item"),
-     ([{"item": "a", "score": 1, "grade": 1}], [], 0, "k must be at least 1")],
+    "rows, extra, k, code, message",
+    [([{"item": "a", "score": "x", "grade": 1}], [], 5, "number.not_number", "row 1, score is 'x'"),
+     ([{"item": "a", "score": 1, "grade": -1}], [], 5, "grade.negative", "row 1, grade is -1"),
+     ([{"item": "a b", "score": 1, "grade": 1}], [], 5, "item.space", "one word"),
+     ([{"item": "a", "score": 1, "grade": 1}, {"item": "a", "score": 2, "grade": 0}], [], 5, "item.repeated",
+      "row 2, item is 'a', which appears twice"),
+     ([{"item": "a", "score": 1, "grade": 1}], [{"item": "a", "grade": 2}], 5, "item.repeated",
+      "unretrieved row 1, item is 'a'"),
+     ([], [], 5, "list.empty", "at least one item"),
+     ([{"item": "a", "score": 1, "grade": 1}], [], 0, "k.too_small", "k must be at least 1")],
 )
-def test_bad_examples_are_value_errors(rows, extra, k, message):
-    with pytest.raises(ValueError, match=message):
+def test_bad_examples_are_value_errors(rows, extra, k, code, message):
+    with pytest.raises(InputError, match=message) as raised:
         example_from_rows(rows, extra, k)
+    assert raised.value.code == code
 
 
 def test_every_convention_has_a_formula_and_a_description():

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from conftest import TREC
 
-from ndcg_core import evaluate, query_ranking, read_qrels, read_run
+from ndcg_core import InputError, evaluate, query_ranking, read_qrels, read_run
 
 
 @pytest.fixture(scope="module")
@@ -64,14 +64,19 @@ def test_drill_down_gives_the_ranked_grades_and_the_pool():
 
 
 @pytest.mark.parametrize(
-    "options, message",
-    [({"cutoffs": (0,)}, "k must be at least 1"), ({"cutoffs": (5, 5)}, "must not repeat"),
-     ({"ideal": "pool"}, "unknown ideal 'pool'"), ({"ties": "random"}, "unknown tie policy"),
-     ({"max_docs": 0}, "at least 1")],
+    "options, code",
+    [({"cutoffs": (0,)}, "k.too_small"), ({"cutoffs": ("x",)}, "k.not_whole"),
+     ({"ideal": "pool"}, "ideal.unknown"), ({"ties": "random"}, "ties.unknown"), ({"max_docs": 0}, "k.too_small"),
+     ({"gain": "cubic"}, "gain.unknown"), ({"discount": "ln"}, "discount.unknown")],
 )
-def test_bad_options_are_value_errors(sample, options, message):
-    with pytest.raises(ValueError, match=message):
+def test_bad_options_are_value_errors(sample, options, code):
+    with pytest.raises(InputError) as raised:
         evaluate(*sample, **options)
+    assert raised.value.code == code
+
+
+def test_a_repeated_cutoff_is_the_same_cutoff(sample):
+    assert evaluate(*sample, cutoffs=(5, 10, 5)).cutoffs == (5, 10)
 
 
 def test_gap_is_ideal_dcg_minus_dcg_at_an_evaluated_cutoff():

@@ -103,6 +103,8 @@ def test_conventions_page_shows_every_convention_with_its_number():
     for entry, value in zip(CONVENTIONS, table["NDCG"]):
         assert value == round(entry.build().score(WIKIPEDIA), 4)
     assert any("0.785" in m.value and "0.961" in m.value for m in at.markdown)
+    # Negative gains, as trec_eval: (-1 + 1/log2(3)) / 1 = -0.369, not (-1 + 1/log2(3)) / (1 - 1/log2(3)) = -1.
+    assert any("**-0.369**" in m.value and "-1.000" in m.value for m in at.markdown)
 
 
 def test_conventions_k_change_recomputes():

@@ -47,7 +47,7 @@ def test_nothing_relevant_scores_zero_everywhere():
 @pytest.mark.parametrize("call, message", [
     (lambda: precision_at_k([1], 0), "k must be at least 1"),
     (lambda: recall_at_k([1, 1], 1, n_relevant=1), "the list alone holds 2"),
-    (lambda: average_precision([1], n_relevant=-1), "whole number >= 0"),
+    (lambda: average_precision([1], n_relevant=-1), "whole number, 0 or more, got -1"),
     (lambda: err([3], max_grade=2), "below the list's grade 3"),
     (lambda: reciprocal_rank(["x"]), "not a number"),
 ])

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from ndcg_core.errors import InputError, Place
 from ndcg_core import ndcg_at_k
 from ndcg_core.ranked_list import (
     MAX_ITEMS,
@@ -174,7 +175,7 @@ def test_pool_settings_use_the_extra_items_for_the_ideal():
     pooled = score(items, Settings(k=6, ideal="pool", extra=extra))
     assert pooled.ndcg == ndcg_at_k([3, 2, 3, 0, 1, 2], 6, ideal=[3, 2, 3, 0, 1, 2, 3, 2])
     assert pooled.idcg == pytest.approx(3 + 3 / log2(3) + 3 / log2(4) + 2 / log2(5) + 2 / log2(6) + 2 / log2(7))
-    with pytest.raises(ValueError, match="ideal must be 'list' or 'pool'"):
+    with pytest.raises(InputError, match="unknown ideal 'judges'; choose one of list, pool"):
         score(items, Settings(ideal="judges"))
 
 
@@ -190,25 +191,27 @@ def test_breakdown_and_every_k_come_from_the_core():
 # --- input checks ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(
-    "value, message",
-    [("", "is blank"), ("abc", "'abc': not a number"), ("-1", "cannot be negative"), ("5", "the top grade is 4"),
-     ("nan", "NaN"), (None, "not a number"), (True, "not true/false")],
+    "value, code, message",
+    [("", "number.blank", "row 2, grade is blank"), ("abc", "number.not_number", "row 2, grade is 'abc': not a number"),
+     ("-1", "grade.negative", "cannot be negative"), ("5", "grade.above_top", "the top grade is 4"),
+     ("nan", "number.nan", "NaN"), (None, "number.not_number", "not a number"), (True, "number.bool", "not true or false")],
 )
-def test_check_grade_names_the_problem(value, message):
-    with pytest.raises(ValueError, match=message):
-        check_grade(value, 4, "row 2, grade")
+def test_check_grade_names_the_problem(value, code, message):
+    with pytest.raises(InputError, match=message) as raised:
+        check_grade(value, 4, Place("table.grade", row=2))
+    assert raised.value.code == code
 
 
 def test_check_grade_accepts_fractions_up_to_the_top():
-    assert check_grade(" 2.5 ", 4, "grade") == 2.5
+    assert check_grade(" 2.5 ", 4, Place("new.grade")) == 2.5
 
 
 def test_check_label_keeps_html_as_text_and_rejects_blank_or_long():
-    assert check_label("  <script>alert(1)</script> ", "label") == "<script>alert(1)</script>"
-    with pytest.raises(ValueError, match="blank"):
-        check_label("   ", "row 1, label")
-    with pytest.raises(ValueError, match="at most 60"):
-        check_label("x" * 61, "row 1, label")
+    assert check_label("  <script>alert(1)</script> ", Place("table.label", row=1)) == "<script>alert(1)</script>"
+    with pytest.raises(InputError, match="blank"):
+        check_label("   ", Place("table.label", row=1))
+    with pytest.raises(InputError, match="at most 60"):
+        check_label("x" * 61, Place("table.label", row=1))
 
 
 @pytest.mark.parametrize("value", [0, 11, 2.5, "x"])

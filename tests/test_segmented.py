@@ -11,6 +11,7 @@ from conftest import ROOT, TREC
 from hypothesis import given
 from hypothesis import strategies as st
 
+from ndcg_core.errors import InputError, Place
 from ndcg_core import evaluate, read_qrels, read_run, segmented
 from ndcg_core.cli import main
 from ndcg_core.segmented import evaluate_files
@@ -183,16 +184,21 @@ def test_a_duplicate_is_reported_with_the_whole_files_line_numbers(tmp_path, mon
     monkeypatch.setattr(segmented, "SEGMENT_BYTES", 16)
     (tmp_path / "qrels.txt").write_text(QRELS)
     (tmp_path / "run.txt").write_text(RUN + "2 Q0 d 3 0.5 t\n2 Q0 c 4 0.2 t\n")
-    with pytest.raises(ValueError, match=r"^line 6 of run.txt: document 'c' of query '2' is retrieved twice .* line 4\)"):
+    with pytest.raises(InputError) as raised:
         evaluate_files(tmp_path / "qrels.txt", tmp_path / "run.txt")
+    assert raised.value.code == "run.duplicate"
+    assert raised.value.fields["place"] == Place("file.line", line=6, file=str(tmp_path / "run.txt"))
+    assert raised.value.fields["first"] == 4
 
 
 def test_no_shared_query_is_the_same_error(tmp_path, in_segments, monkeypatch):
     monkeypatch.setattr(segmented, "read_run", read_run)
     (tmp_path / "qrels.txt").write_text("9 0 a 1\n")
     (tmp_path / "run.txt").write_text(RUN)
-    with pytest.raises(ValueError, match="no query of run.txt is judged in qrels.txt"):
+    with pytest.raises(InputError) as raised:
         evaluate_files(tmp_path / "qrels.txt", tmp_path / "run.txt")
+    assert raised.value.code == "files.no_shared_query"
+    assert raised.value.fields == {"run": str(tmp_path / "run.txt"), "qrels": str(tmp_path / "qrels.txt")}
 
 
 def test_complete_counts_judged_queries_of_a_run_that_retrieves_none_of_them(tmp_path, in_segments):
@@ -256,7 +262,7 @@ def test_as_numpy_matches_pyarrow(values):
     if values.null_count:
         expected = np.where(np.isnan(expected.astype(float)), -1, expected)
         np.testing.assert_array_equal(as_numpy(values, fill=-1), expected)
-        with pytest.raises(ValueError, match="nulls"):
+        with pytest.raises(TypeError, match="nulls"):
             as_numpy(values)
     else:
         np.testing.assert_array_equal(as_numpy(values), expected)

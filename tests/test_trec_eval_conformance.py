@@ -55,9 +55,11 @@ def test_python_dash_m_runs_in_a_fresh_process():
     "args, message",
     [
         (["-m", "map", "Q", "R"], "unknown measure 'map'"),
-        (["-m", "ndcg_cut.0", "Q", "R"], "cutoff '0' must be at least 1"),
-        (["-m", "ndcg_cut.5,5", "Q", "R"], "cutoffs must not repeat"),
-        (["-m", "ndcg.1=x", "Q", "R"], "gain 'x' for level '1' is not a number"),
+        (["-m", "ndcg_cut.0", "Q", "R"], "a cutoff of measure 'ndcg_cut.0' must be at least 1, got 0"),
+        (["-m", "ndcg_cut.x", "Q", "R"], "a cutoff of measure 'ndcg_cut.x' must be a whole number, got 'x'"),
+        (["-m", "ndcg.1=x", "Q", "R"], "the gain for level 1 of measure 'ndcg.1=x' is 'x': not a number"),
+        (["-m", "ndcg.1", "Q", "R"], "measure 'ndcg.1': '1' should be LEVEL=GAIN, such as 2=9"),
+        (["R", "Q"], "looks like a run and"),
         (["-M", "0", "Q", "R"], "-M must be at least 1"),
         (["Q", "missing.txt"], "missing.txt: no such file"),
         (["Q"], "the following arguments are required: run"),
@@ -78,8 +80,9 @@ def test_a_malformed_run_names_file_and_line_in_one_line(tmp_path, capsys):
     run.write_text("301 Q0 a 1 2.0 s\n301 Q0 b 2\n301 Q0 c 3 x s\n")
     assert main([str(TREC / "qrels.test"), str(run)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("python -m ndcg_core: line 2 of run.txt: expected at least 6 columns")
-    assert err.count("\n") == 1
+    assert err.startswith(f"python -m ndcg_core: line 2 of {run}: expected at least 6 columns (qid Q0 docno rank score "
+                          "tag), got 4 (the line reads '301 Q0 b 2')")
+    assert err.count("\n") == 1 and err.count("expected") == 1  # each problem is said once
 
 
 def test_options_beyond_trec_eval_change_the_numbers(capsys):

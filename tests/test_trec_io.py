@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from conftest import TREC
 
+from ndcg_core.errors import InputError
 from ndcg_core import evaluate, read_qrels, read_run
 
 
@@ -57,7 +58,9 @@ def test_a_csv_run_with_only_ranks_ranks_by_them():
     "reader, text, message",
     [
         (read_qrels, b"q 0 a 1\nq 0 b\n", "line 2 of f.txt: expected 4 columns (qid iter docno rel), got 3"),
-        (read_qrels, b"q 0 a x\n", "line 1 of f.txt: rel 'x' is not a number"),
+        (read_qrels, b"q 0 a x\n", "line 1 of f.txt: grade 'x' is not a number"),
+        (read_qrels, b"q 0 a 1e300\n", "line 1 of f.txt: grade 1e+300 is beyond 2^53"),
+        (read_qrels, b"q 0 a 1 extra\n", "line 1 of f.txt: expected 4 columns (qid iter docno rel), got 5"),
         (read_qrels, b"q 0 a 1.5\n", "line 1 of f.txt: grade 1.5 is not a whole number"),
         (read_qrels, b"q 0 a 1\nq 0 a 2\n", "line 2 of f.txt: document 'a' of query 'q' is judged twice"),
         (read_run, b"q Q0 a 1 x s\n", "line 1 of f.txt: score 'x' is not a number"),
@@ -66,7 +69,7 @@ def test_a_csv_run_with_only_ranks_ranks_by_them():
         (read_run, b"q Q0 a 1 1 s\nq Q0 a 2 0.5 s\n", "line 2 of f.txt: document 'a' of query 'q' is retrieved twice"),
         (read_run, b"", "f.txt is empty"),
         (read_run, b"  \n\n", "f.txt is empty"),
-        (read_run, b"# just a comment\n", "f.txt has no run lines"),
+        (read_run, b"# just a comment\n", "f.txt has no ranked documents"),
         (read_run, b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "line 3 of f.txt: a NUL byte; this looks like a binary file"),
         (read_run, b"q Q0 \xff\xfe 1 1 s\n", "line 1 of f.txt: not UTF-8 text"),
         (read_run, b"\x1f\x8b\x08garbage", "f.txt: not a readable gzip file"),
@@ -80,13 +83,15 @@ def test_bad_files_name_the_file_the_line_and_the_problem(reader, text, message)
     assert message in str(caught.value)
 
 
-def test_the_first_three_bad_lines_are_quoted_and_the_rest_counted():
-    text = b"".join(b"q 0 d%d\n" % i for i in range(5))
-    with pytest.raises(ValueError) as caught:
+@pytest.mark.parametrize("bad, more", [(5, "\n2 more bad lines"), (4, "\n1 more bad line"), (3, "")])
+def test_the_first_three_bad_lines_are_quoted_and_the_rest_counted(bad, more):
+    text = b"".join(b"q 0 d%d\n" % i for i in range(bad))
+    with pytest.raises(InputError) as caught:
         read_qrels(text, name="f.txt")
-    message = str(caught.value)
-    assert "  line 1: 'q 0 d0'" in message and "  line 3: 'q 0 d2'" in message
-    assert "line 4:" not in message and "and 2 more bad lines" in message
+    expected = [f"line {i + 1} of f.txt: expected 4 columns (qid iter docno rel), got 3 (the line reads 'q 0 d{i}')"
+                for i in range(3)]
+    assert str(caught.value) == "\n".join(expected) + more
+    assert caught.value.code == "qrels.columns" and caught.value.more == bad - 3
 
 
 def test_no_shared_query_is_a_clear_error():

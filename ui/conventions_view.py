@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ndcg_core import ndcg_at_k
+from ndcg_core import dcg, ndcg_at_k
 from ndcg_core.conventions import CONVENTIONS, WIKIPEDIA, Example, example_from_rows
 from ui.format import metric_text
 from ui.i18n import Translator
@@ -78,3 +78,7 @@ def render_page(t: Translator) -> None:
     linear = ndcg_at_k([2, 3], 2)
     expo = ndcg_at_k([2, 3], 2, gain="exponential")
     st.markdown(t("conv.exponential", linear=f"{linear:.3f}", expo=f"{expo:.3f}"))
+    harmful = {2: -1}
+    stops = ndcg_at_k([2, 1], gain=harmful)
+    ranked_too = dcg([2, 1], gain=harmful) / dcg([1, 2], gain=harmful)  # an ideal that also ranks the harmful item
+    st.markdown(t("conv.negative", stops=f"{stops:.3f}", ranked_too=f"{ranked_too:.3f}"))

@@ -6,13 +6,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from ndcg_core import validate
+from ndcg_core.errors import InputError, Place, shown
 from ndcg_core.ranked_list import Item, check_grade, check_label, check_size, next_id
-from ndcg_core.variants import validate_gain_mapping
 
 LABEL, GRADE = "label", "grade"
 
@@ -29,7 +29,7 @@ def table_rows(items: Sequence[Item]) -> list[dict[str, str]]:
 
 def apply_table_edits(items: Sequence[Item], edits: Mapping[str, Any], top: float, *,
                       allow_empty: bool = False) -> list[Item]:
-    """The list after the editor's edits; a ``ValueError`` naming the row and column if any cell is bad.
+    """The list after the editor's edits; an ``InputError`` naming the row and column if any cell is bad.
 
     Nothing is applied unless every edit is valid, so the last valid list is kept.
     """
@@ -38,10 +38,10 @@ def apply_table_edits(items: Sequence[Item], edits: Mapping[str, Any], top: floa
         row = _row_index(row_key, len(items))
         label = out[row].label
         if LABEL in change:
-            label = check_label(change[LABEL], f"row {row + 1}, label")
+            label = check_label(change[LABEL], Place("table.label", row=row + 1))
         grade = out[row].grade
         if GRADE in change:
-            grade = check_grade(change[GRADE], top, f"row {row + 1}, grade")
+            grade = check_grade(change[GRADE], top, Place("table.grade", row=row + 1))
         out[row] = replace(out[row], label=label, grade=grade)
     deleted = {_row_index(r, len(items)) for r in (edits.get("deleted_rows") or [])}
     out = [it for i, it in enumerate(out) if i not in deleted]
@@ -49,23 +49,18 @@ def apply_table_edits(items: Sequence[Item], edits: Mapping[str, Any], top: floa
     for j, added in enumerate(edits.get("added_rows") or []):
         row = len(out) + 1
         raw_label = added.get(LABEL)
-        label = f"item {new_id}" if raw_label in (None, "") else check_label(raw_label, f"row {row}, label")
+        label = f"item {new_id}" if raw_label in (None, "") else check_label(raw_label, Place("table.label", row=row))
         raw_grade = added.get(GRADE)
-        grade = 0.0 if raw_grade in (None, "") else check_grade(raw_grade, top, f"row {row}, grade")
+        grade = 0.0 if raw_grade in (None, "") else check_grade(raw_grade, top, Place("table.grade", row=row))
         out.append(Item(new_id, label, grade))
         new_id += 1
     check_size(len(out))
     if not out and not allow_empty:
-        raise ValueError("the list cannot be empty: keep at least one item")
+        raise InputError("list.empty")
     return out
 
 
-_SEPARATORS = re.compile(r"[\s,，、]+")
-
-
-def typed_tokens(text: object) -> list[str]:
-    """What a learner typed in a box of numbers, split at commas (also Chinese ， and 、) and spaces."""
-    return [part for part in _SEPARATORS.split(str(text)) if part]
+typed_tokens = validate.tokens
 
 
 def grades_from_text(items: Sequence[Item], text: str, top: float) -> list[Item]:
@@ -75,9 +70,9 @@ def grades_from_text(items: Sequence[Item], text: str, top: float) -> list[Item]
     """
     parts = typed_tokens(text)
     if not parts:
-        raise ValueError("no grades were typed: the list cannot be empty")
+        raise InputError("list.none_typed")
     check_size(len(parts))
-    grades = [check_grade(p, top, f"grade {i + 1}") for i, p in enumerate(parts)]
+    grades = [check_grade(p, top, Place("typed.grade", position=i + 1)) for i, p in enumerate(parts)]
     out = [replace(it, grade=g) for it, g in zip(items, grades)]
     new_id = next_id(items)
     for g in grades[len(items):]:
@@ -90,15 +85,15 @@ def _row_index(key: Any, n: int) -> int:
     try:
         row = int(key)
     except (TypeError, ValueError):
-        raise ValueError(f"the table reported a row {key!r} it does not have") from None
+        raise InputError("editor.row", value=shown(key), count=n) from None
     if not 0 <= row < n:
-        raise ValueError(f"the table reported row {row + 1}, but it has {n} rows")
+        raise InputError("editor.row", value=shown(row + 1), count=n)
     return row
 
 
 def parse_gain_mapping(values: Mapping[Any, Any], top: int) -> dict[float, float]:
     """A custom gain table for grades 0..top (a grade left out keeps its grade as gain), checked by the core."""
-    return validate_gain_mapping({g: values.get(g, g) for g in range(top + 1)})
+    return validate.gain_mapping({g: values.get(g, g) for g in range(top + 1)})
 
 
 TYPED_COLUMNS = ("query", "document", "grade", "rank")
@@ -108,7 +103,7 @@ def typed_queries_to_trec(rows: Sequence[Mapping[str, Any]]) -> tuple[str, str]:
     """Qrels and run text from a classroom table: one row per (query, document), with a grade and/or a rank.
 
     A row with a grade is a judgment; a row with a rank was retrieved at that rank (1 = first).
-    A ``ValueError`` names the row and column of anything unreadable.
+    An ``InputError`` names the row and column of anything unreadable.
     """
     qrels, run = [], []
     for i, row in enumerate(rows, start=1):
@@ -117,29 +112,30 @@ def typed_queries_to_trec(rows: Sequence[Mapping[str, Any]]) -> tuple[str, str]:
             continue
         for column in ("query", "document"):
             if not values[column]:
-                raise ValueError(f"row {i}: the {column} is blank")
+                raise InputError(f"typed.{column}_blank", row=i)
+            validate.encodable(values[column], Place("table.item", row=i))
             if any(ch.isspace() for ch in values[column]):
-                raise ValueError(f"row {i}: the {column} {values[column]!r} has a space; use one word")
+                raise InputError(f"typed.{column}_space", row=i, value=shown(values[column]))
         if not values["grade"] and not values["rank"]:
-            raise ValueError(f"row {i}: give a grade, a rank, or both")
+            raise InputError("typed.needs_grade_or_rank", row=i)
         if values["grade"]:
             try:
                 grade = float(values["grade"])
             except ValueError:
-                raise ValueError(f"row {i}: the grade {values['grade']!r} is not a number") from None
+                raise InputError("typed.grade_not_number", row=i, value=shown(values["grade"])) from None
             if not grade.is_integer():
-                raise ValueError(f"row {i}: the grade {values['grade']!r} must be a whole number")
+                raise InputError("typed.grade_not_whole", row=i, value=shown(values["grade"]))
             qrels.append(f"{values['query']} 0 {values['document']} {int(grade)}")
         if values["rank"]:
             try:
                 rank = int(values["rank"])
             except ValueError:
-                raise ValueError(f"row {i}: the rank {values['rank']!r} is not a whole number") from None
+                raise InputError("typed.rank_not_whole", row=i, value=shown(values["rank"])) from None
             if rank < 1:
-                raise ValueError(f"row {i}: the rank must be 1 or more, got {rank}")
+                raise InputError("typed.rank_too_small", row=i, value=shown(rank))
             run.append(f"{values['query']} Q0 {values['document']} {rank} {-rank} typed")
     if not qrels:
-        raise ValueError("the table has no grades: judge at least one document")
+        raise InputError("typed.no_grades")
     if not run:
-        raise ValueError("the table has no ranks: rank at least one document")
+        raise InputError("typed.no_ranks")
     return "\n".join(qrels) + "\n", "\n".join(run) + "\n"

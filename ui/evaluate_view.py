@@ -24,8 +24,11 @@ from ndcg_core import (
     parse_measure,
     query_ranking,
 )
+from ndcg_core import validate
+from ndcg_core.errors import InputError
 from ndcg_core.ranked_list import MAX_ITEMS, MAX_TOP_GRADE, make_items
-from ndcg_core.trec_io import Qrels, Run, read_qrels, read_run
+from ndcg_core.validate import MAX_CUTOFF
+from ndcg_core.trec_io import Qrels, Run, looks_swapped, read_qrels, read_run
 from ui import charts
 from ui.editing import TYPED_COLUMNS, typed_queries_to_trec, typed_tokens
 from ui.format import md_escape, metric_text
@@ -60,7 +63,7 @@ def _parsed(kind: str, key: str, name: str, _data: bytes) -> Qrels | Run:
     """A file parsed once per content (keyed by ``key``); shared read-only between sessions."""
     rows = _data.count(b"\n")
     if rows > MAX_ROWS:
-        raise ValueError(f"{name} has {rows:,} lines; NDCG Lab reads at most {MAX_ROWS:,}: split it by query")
+        raise InputError("file.too_long", file=name, count=f"{rows:,}", limit=f"{MAX_ROWS:,}")
     return read_qrels(_data, name=name) if kind == "qrels" else read_run(_data, name=name)
 
 
@@ -89,22 +92,8 @@ def typed_inputs(rows: Sequence[dict]) -> dict[str, FileInput]:
 
 
 def parse_cutoffs(text: str) -> tuple[int, ...]:
-    """k values typed as "5, 10, 20"; a ``ValueError`` names a bad one."""
-    parts = typed_tokens(text)
-    if not parts:
-        raise ValueError("give at least one k, for example 5, 10, 20")
-    out = []
-    for p in parts:
-        try:
-            k = int(p)
-        except ValueError:
-            raise ValueError(f"k {p!r} is not a whole number") from None
-        if not 1 <= k <= 10_000:
-            raise ValueError(f"k {k} is outside 1 to 10000")
-        out.append(k)
-    if len(set(out)) > MAX_CUTOFFS:
-        raise ValueError(f"at most {MAX_CUTOFFS} values of k, got {len(set(out))}")
-    return tuple(sorted(set(out)))
+    """k values typed as "5, 10, 20"; an ``InputError`` names a bad one."""
+    return validate.cutoffs(str(text), limit=MAX_CUTOFF, max_count=MAX_CUTOFFS)
 
 
 # --- state ---------------------------------------------------------------------------------------
@@ -229,7 +218,9 @@ def parse_all(inputs: dict[str, FileInput], t: Translator) -> dict[str, Qrels | 
     for role, item in inputs.items():
         try:
             parsed[role] = _parsed("qrels" if role == "qrels" else "run", item.key, item.name, item.data)
-        except ValueError as err:
+        except InputError as err:
+            if role == "qrels" and "a" in inputs and looks_swapped(err, inputs["a"].data):
+                err = InputError("files.swapped", qrels=item.name, run=inputs["a"].name)
             st.error(t("evaluate.bad_file", role=t(f"evaluate.role.{role}"), message=t.explain(err)))
             ok = False
     return parsed if ok else None

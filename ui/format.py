@@ -34,5 +34,7 @@ def sentence(message: str) -> str:
     """A core error message as a sentence on screen: Markdown-escaped (it may quote the user's input),
     and a plain first word capitalised (not a file name)."""
     first = message.split(" ", 1)[0]
-    message = message[:1].upper() + message[1:] if first.isalpha() and first.islower() else message
+    # A word, not a symbol such as k or a file name, takes a capital.
+    if first.isascii() and first.isalpha() and first.islower() and len(first) > 1:
+        message = message[:1].upper() + message[1:]
     return md_escape(message)

@@ -12,8 +12,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ndcg_core.errors import InputError, english
+
 from .format import sentence
-from .messages import localise
 
 LANGUAGES = {"en": "English", "zh": "简体中文"}
 DEFAULT_LANGUAGE = "en"
@@ -24,7 +25,7 @@ _LOCALES = Path(__file__).parent / "locales"
 def catalogue(lang: str) -> dict[str, str]:
     """Every text of one language, keyed by a dotted name (read once per process; never mutated)."""
     if lang not in LANGUAGES:
-        raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+        raise KeyError(f"no catalogue for language {lang!r}")
     return json.loads((_LOCALES / f"{lang}.json").read_text(encoding="utf-8"))
 
 
@@ -44,9 +45,17 @@ class Translator:
     def has(self, key: str) -> bool:
         return key in self._texts
 
+    def template(self, key: str) -> str:
+        """The template of an error, place or frame key: this language's, or the core's English one."""
+        return self._texts.get(key) or english(key)
+
     def explain(self, err: Exception) -> str:
-        """An error from the core as a sentence on screen, in this language where its shape is known."""
-        return sentence(localise(str(err), self))
+        """An error as sentences on screen (Markdown, user text escaped), one line per problem.
+
+        An ``InputError`` is translated by its code; anything else is shown as it came.
+        """
+        text = err.render(self.template) if isinstance(err, InputError) else str(err)
+        return "  \n".join(sentence(line) for line in text.split("\n"))
 
     def entry(self, kind: str, entry: Any, part: str) -> str:
         """A registry entry's ``label`` or ``description`` in this language (the registry's English if none)."""

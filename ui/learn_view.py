@@ -16,6 +16,7 @@ from ndcg_core.ranked_list import Item
 from ui import charts
 from ui.format import metric_text
 from ui.i18n import Translator
+from ndcg_core.errors import Place
 from ui.share import whole_number
 from ui.sortable import apply_action, sortable_list
 from ui.state import new_link_value, set_link_value
@@ -206,7 +207,7 @@ def apply_link(t: Translator) -> None:
     if value is None:
         return
     try:
-        st.session_state["learn_step"] = whole_number(value, "step", 1, STEPS)
+        st.session_state["learn_step"] = whole_number(value, Place("link.step"), 1, STEPS)
     except ValueError as err:
         st.warning(t("share.bad_link_here", message=t.explain(err)), icon="🔗")
 

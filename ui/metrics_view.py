@@ -7,6 +7,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from ndcg_core import validate
+from ndcg_core.errors import InputError
 from ndcg_core.metrics import all_metrics
 from ndcg_core.ranked_list import MAX_ITEMS
 from ndcg_core.single import validate_grades
@@ -52,12 +54,11 @@ def _store_ranking(i: int) -> None:
 
 
 def parse_ranking(text: str) -> np.ndarray:
-    """Grades typed as "3, 2, 0" (or with spaces or Chinese commas); a ``ValueError`` names a bad one."""
+    """Grades typed as "3, 2, 0" (or with spaces or Chinese commas); an ``InputError`` names a bad one."""
     grades = validate_grades(typed_tokens(text))
     if not len(grades):
-        raise ValueError("type at least one grade")
-    if len(grades) > MAX_ITEMS:
-        raise ValueError(f"at most {MAX_ITEMS} grades")
+        raise InputError("list.none_typed")
+    validate.list_size(len(grades), MAX_ITEMS)
     return grades
 
 

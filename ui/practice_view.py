@@ -9,6 +9,7 @@ from ndcg_core.exercises import Exercise, check, check_seed, exercise
 from ndcg_core.ranked_list import Settings, make_items, score
 from ui.i18n import Translator
 from ui.playground import restore
+from ndcg_core.errors import Place
 from ui.share import whole_number
 from ui.sortable import apply_action, sortable_list
 from ui.state import new_link_value, set_link_value
@@ -151,7 +152,7 @@ def apply_link(t: Translator) -> None:
             st.session_state["pr_seed"] = check_seed(seed)
             start(0)
         if number is not None:
-            start(whole_number(number, "exercise number", 1, 1000) - 1)
+            start(whole_number(number, Place("link.exercise"), 1, 1000) - 1)
     except ValueError as err:
         st.warning(t("share.bad_link_here", message=t.explain(err)), icon="🔗")
 

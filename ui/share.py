@@ -2,7 +2,7 @@
 
 The state is compact JSON, base64url-encoded, under the ``s`` parameter (``v`` is its
 version). ``decode_playground`` never trusts a link: any bad, missing, unknown or oversized
-value is a ``ValueError`` that says what was wrong, and the page keeps safe defaults.
+value is an ``InputError`` that says what was wrong, and the page keeps safe defaults.
 No Streamlit here, so it is unit-tested.
 """
 
@@ -14,6 +14,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ndcg_core.errors import InputError, Place, number_text, shown
 from ndcg_core.ranked_list import (
     MAX_ITEMS,
     MAX_TOP_GRADE,
@@ -66,82 +67,82 @@ def _number(x: float) -> float | int:
 
 
 def decode_playground(param: str) -> dict[str, Any]:
-    """The Playground state a link holds, as session-state values; ``ValueError`` if any part is bad."""
+    """The Playground state a link holds, as session-state values; ``InputError`` if any part is bad."""
     if not isinstance(param, str) or not param:
-        raise ValueError("the link holds no state")
+        raise InputError("link.empty")
     if len(param) > MAX_PARAM_LENGTH:
-        raise ValueError(f"the link's state is {len(param)} characters long; at most {MAX_PARAM_LENGTH} are read")
+        raise InputError("link.too_long", count=len(param), limit=MAX_PARAM_LENGTH)
     try:
         state = json.loads(_b64decode(param).decode("utf-8"))
     except (binascii.Error, UnicodeDecodeError, ValueError):
-        raise ValueError("the link's state is damaged (it may have been cut short or edited)") from None
+        raise InputError("link.damaged") from None
     if not isinstance(state, dict):
-        raise ValueError("the link's state is not a set of settings")
+        raise InputError("link.not_settings")
     if state.get("v") != VERSION:
-        raise ValueError(f"the link's state has version {state.get('v')!r}; this NDCG Lab reads version {VERSION}")
+        raise InputError("link.version", value=shown(state.get("v")), version=VERSION)
     top = check_top_grade(_field(state, "t", int))
     labels = _field(state, "l", list)
     grades = _field(state, "g", list)
     if len(labels) != len(grades):
-        raise ValueError(f"the link has {len(labels)} labels for {len(grades)} grades")
+        raise InputError("link.counts", labels=len(labels), grades=len(grades))
     if not labels:
-        raise ValueError("the link's list is empty")
+        raise InputError("link.list_empty")
     check_size(len(labels))
-    items = make_items([check_label(x, f"label {i + 1}") for i, x in enumerate(labels)],
-                       [check_grade(g, top, f"grade {i + 1}") for i, g in enumerate(grades)])
+    items = make_items([check_label(x, Place("link.label", position=i + 1)) for i, x in enumerate(labels)],
+                       [check_grade(g, top, Place("typed.grade", position=i + 1)) for i, g in enumerate(grades)])
     k = _field(state, "k", int)
     if not 1 <= k <= len(items):
-        raise ValueError(f"k is {k}, but the list has {len(items)} items")
+        raise InputError("link.k", value=shown(k), count=len(items))
     gain = _field(state, "gain", str)
     if gain not in GAINS:
-        raise ValueError(f"unknown gain {gain!r}; the link may come from another program")
+        raise InputError("link.gain", value=shown(gain))
     discount = _field(state, "d", str)
     if discount not in DISCOUNTS:
-        raise ValueError(f"unknown discount {discount!r}")
+        raise InputError("link.discount", value=shown(discount))
     ideal = _field(state, "i", str)
     if ideal not in IDEALS:
-        raise ValueError(f"unknown ideal {ideal!r}")
+        raise InputError("link.ideal", value=shown(ideal))
     gain_map: dict[int, float] = {}
     if gain == "custom":
         raw_map = _field(state, "m", dict)
         if len(raw_map) > MAX_TOP_GRADE + 1:
-            raise ValueError(f"the link's custom gain has {len(raw_map)} grades; at most {MAX_TOP_GRADE + 1}")
+            raise InputError("link.custom_gain", count=len(raw_map), limit=MAX_TOP_GRADE + 1)
         for key, value in raw_map.items():
-            grade = whole_number(key, "custom-gain grade", 0, MAX_TOP_GRADE)
-            gain_map[grade] = check_grade(value, 1e6, f"the gain of grade {grade}")
+            grade = whole_number(key, Place("link.gain_grade"), 0, MAX_TOP_GRADE)
+            gain_map[grade] = check_grade(value, 1e6, Place("gain.of", grade=grade))
     jk_base = 2.0
     if "base" in DISCOUNTS[discount].params:
-        jk_base = float(check_grade(_field(state, "b", (int, float)), 20, "the discount base"))
+        jk_base = float(check_grade(_field(state, "b", (int, float)), 20, Place("discount.base")))
         if jk_base <= 1:
-            raise ValueError(f"the discount base must be above 1, got {jk_base:g}")
+            raise InputError("link.base", value=number_text(jk_base))
     extra_rows = state.get("x", [])
     if not isinstance(extra_rows, list) or len(extra_rows) > MAX_ITEMS:
-        raise ValueError(f"the link's unretrieved items must be a list of at most {MAX_ITEMS}")
+        raise InputError("link.extra", limit=MAX_ITEMS)
     extra = []
     for i, row in enumerate(extra_rows):
         if not isinstance(row, list) or len(row) != 2:
-            raise ValueError(f"unretrieved item {i + 1} is not a (label, grade) pair")
-        extra.append(Item(len(items) + i + 1, check_label(row[0], f"unretrieved label {i + 1}"),
-                          check_grade(row[1], top, f"unretrieved grade {i + 1}")))
+            raise InputError("link.extra_pair", position=i + 1)
+        extra.append(Item(len(items) + i + 1, check_label(row[0], Place("link.extra_label", position=i + 1)),
+                          check_grade(row[1], top, Place("link.extra_grade", position=i + 1))))
     return {"pg_items": items, "pg_extra": extra, "pg_k": k, "pg_top": top, "pg_gain": gain, "pg_gain_map": gain_map,
             "pg_discount": discount, "pg_jk_base": jk_base, "pg_ideal": ideal}
 
 
 def _field(state: Mapping[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
     if name not in state:
-        raise ValueError(f"the link lacks its {name!r} part")
+        raise InputError("link.lacks", name=shown(name))
     value = state[name]
     if isinstance(value, bool) or not isinstance(value, kind):
-        raise ValueError(f"the link's {name!r} part is {value!r}, not the expected kind of value")
+        raise InputError("link.kind", name=shown(name), value=shown(value))
     return value
 
 
-def whole_number(text: Any, name: str, low: int, high: int) -> int:
+def whole_number(text: Any, place: Place, low: int, high: int) -> int:
     """A small whole number from a URL parameter (a Learn step, a Practice exercise number)."""
     try:
         value = int(str(text))
     except ValueError:
-        raise ValueError(f"the link's {name} {str(text)[:20]!r} is not a whole number") from None
+        raise InputError("link.not_whole", place=place, value=shown(str(text)[:20])) from None
     if not low <= value <= high:
-        raise ValueError(f"the link's {name} is {value}; it must be {low} to {high}")
+        raise InputError("link.range", place=place, value=shown(value), low=low, high=high)
     return value

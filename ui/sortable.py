@@ -17,6 +17,7 @@ from typing import Any
 
 import streamlit as st
 
+from ndcg_core.errors import InputError, Place, shown
 from ndcg_core.ranked_list import Item, check_grade, index_of, move, with_grade, without
 from ui.charts import grade_color, grade_text_color
 
@@ -75,10 +76,10 @@ def sortable_list(
 def apply_action(items: Sequence[Item], action: Any, top: int) -> tuple[list[Item], tuple[int, int] | None]:
     """The list after one action from the component, and (from, to) if it was a move.
 
-    A ``ValueError`` for anything malformed: the action comes from the browser, so it is input.
+    An ``InputError`` for anything malformed: the action comes from the browser, so it is input.
     """
     if not isinstance(action, Mapping):
-        raise ValueError(f"the list sent {action!r}, not an action")
+        raise InputError("action.not_action", value=shown(action))
     kind = action.get("type")
     item_id = action.get("id")
     if kind == "move":
@@ -89,9 +90,9 @@ def apply_action(items: Sequence[Item], action: Any, top: int) -> tuple[list[Ite
         return move(items, source, to), (source, to)
     if kind == "grade":
         index_of(items, item_id)
-        return with_grade(items, item_id, check_grade(action.get("grade"), top, "the new grade")), None
+        return with_grade(items, item_id, check_grade(action.get("grade"), top, Place("new.grade"))), None
     if kind == "remove":
         if len(items) <= 1:
-            raise ValueError("the list needs at least one item")
+            raise InputError("list.empty")
         return without(items, item_id), None
-    raise ValueError(f"unknown action {kind!r}")
+    raise InputError("action.unknown", value=shown(kind))

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ndcg_core.errors import InputError
+
 TIE_TOLERANCE = 1e-12  # differences this small count as ties (the two runs agree to rounding)
 PERMUTATIONS = 10_000
 SEED = 20091  # the randomization test is seeded, so the page shows the same p-value every time
@@ -36,9 +38,9 @@ def paired_comparison(a: Sequence[float], b: Sequence[float]) -> Comparison:
 
     x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     if x.shape != y.shape:
-        raise ValueError(f"the two systems have {len(x)} and {len(y)} queries; compare the same queries")
+        raise InputError("paired.mismatch", a=len(x), b=len(y))
     if len(x) < 2:
-        raise ValueError(f"a paired test needs at least 2 queries, got {len(x)}")
+        raise InputError("paired.too_few", count=len(x))
     d = y - x
     wins, losses = int(np.sum(d > TIE_TOLERANCE)), int(np.sum(d < -TIE_TOLERANCE))
     if np.all(np.abs(d) <= TIE_TOLERANCE):

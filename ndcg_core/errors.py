@@ -1,0 +1,333 @@
+"""Bad input as data: one error class, a stable code per problem, and one English template per code.
+
+``InputError(ValueError)`` carries a ``code`` (``grade.not_number``, ``k.too_small``, ``run.columns``)
+and ``fields`` (the value as the user gave it, quoted and shortened; its position, row, line, file).
+Where the value was is a ``Place``, itself a code with fields, so "grade at position 2" and
+"line 7 of run.txt" translate like everything else. ``str(error)`` is the English message; a page
+renders the same error in its own language with ``error.render(lookup)``, where ``lookup`` maps a
+key (``error.<code>``, ``place.<code>``, ``frame.<name>``) to that language's template.
+
+Every template is here, in ``TEMPLATES``: the one English text of every message.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Callable, Mapping
+from typing import Any
+
+Lookup = Callable[[str], str]
+
+LARGEST_FLOAT = 1.7976931348623157e308
+
+# Where a value was. Fields are numbers or names the user chose (a file name), never English words.
+PLACES: dict[str, str] = {
+    "list.grades": "the grades",
+    "list.grade": "grade at position {position}",
+    "list.scores": "the scores",
+    "list.score": "score at position {position}",
+    "list.item": "item id at position {position}",
+    "pool.grades": "the judged grades (the ideal)",
+    "pool.grade": "judged grade at position {position}",
+    "typed.grade": "grade {position}",
+    "table.grade": "row {row}, grade",
+    "table.label": "row {row}, label",
+    "table.score": "row {row}, score",
+    "table.item": "row {row}, item",
+    "extra.grade": "unretrieved row {row}, grade",
+    "extra.item": "unretrieved row {row}, item",
+    "new.grade": "the new grade",
+    "gain.grade": "a grade in the custom gain",
+    "gain.of": "the gain of grade {grade}",
+    "discount.base": "the discount base b",
+    "metric.max_grade": "the top grade of the scale (max_grade)",
+    "metric.n_relevant": "the number of relevant items (n_relevant)",
+    "k": "k",
+    "top_grade": "the top grade",
+    "option.max_docs": "-M",
+    "measure.cutoff": "a cutoff of measure {measure}",
+    "measure.level": "a level of measure {measure}",
+    "measure.gain": "the gain for level {level} of measure {measure}",
+    "seed": "the seed",
+    "file.line": "line {line} of {file}",
+    "link.label": "label {position}",
+    "link.extra_label": "unretrieved label {position}",
+    "link.extra_grade": "unretrieved grade {position}",
+    "link.gain_grade": "custom-gain grade",
+    "link.step": "step",
+    "link.exercise": "exercise number",
+}
+
+MESSAGES: dict[str, str] = {
+    # A number the user typed or passed: a grade, a score, a gain, k, an answer.
+    "number.not_list": "{place} must be a list of numbers, got {value}",
+    "number.blank": "{place} is blank: enter a number",
+    "number.bool": "{place} is {value}: enter a number, not true or false",
+    "number.not_number": "{place} is {value}: not a number",
+    "number.complex": "{place} is {value}: a complex number; enter a real number",
+    "number.nan": "{place} is NaN: enter a number",
+    "number.infinite": "{place} is {value}: enter a finite number",
+    "number.too_large": "{place} is {value}: larger than {limit}, the largest number a float holds",
+    "grade.negative": "{place} is {value}: grades cannot be negative",
+    "grade.above_top": "{place} is {value}: the top grade is {top}",
+    "top_grade.range": "{place} must be 1 to {limit}, got {value}",
+    # Item labels and ids.
+    "label.blank": "{place} is blank: give the item a name",
+    "label.too_long": "{place} has {count} characters; at most {limit} fit",
+    "item.not_text": "{place} is {value}: it holds a character that is not text (a lone surrogate)",
+    "item.blank": "{place} is blank: give every item an id",
+    "item.space": "{place} is {value}: an id is one word, without spaces",
+    "item.repeated": "{place} is {value}, which appears twice",
+    "item.unknown": "no item has id {value}",
+    # k and lists of cutoffs.
+    "k.not_whole": "{place} must be a whole number, got {value}",
+    "k.too_small": "{place} must be at least 1, got {value}",
+    "k.too_large": "{place} must be at most {limit}, got {value}",
+    "k.required": "this metric needs k, for example k=10",
+    "k.none": "give at least one k, for example 5, 10, 20",
+    "k.too_many": "at most {limit} values of k, got {count}",
+    "k.not_evaluated": "k = {value} was not evaluated; the cutoffs are {cutoffs}",
+    # Lengths that must match, sizes that must fit.
+    "count.items": "{items} item ids for {grades} grades",
+    "count.scores": "{scores} scores for {grades} grades",
+    "count.labels": "{labels} labels for {grades} grades",
+    "list.empty": "the list cannot be empty: keep at least one item",
+    "list.none_typed": "no grades were typed: the list cannot be empty",
+    "list.too_long": "the list would have {count} items; it can hold at most {limit}",
+    "list.move": "cannot move from position {source} to position {target}: the list has positions 1 to {count}",
+    # Variants and other named choices.
+    "gain.unknown": "unknown gain {value}; choose one of {choices}",
+    "discount.unknown": "unknown discount {value}; choose one of {choices}",
+    "ties.unknown": "unknown tie policy {value}; choose one of {choices}",
+    "ideal.unknown": "unknown ideal {value}; choose one of {choices}",
+    "preset.unknown": "unknown preset {value}; choose one of {choices}",
+    "convention.unknown": "unknown convention {value}; choose one of {choices}",
+    "variant.parameter": "{variant} takes no parameter {value}; its parameters are {parameters}",
+    "gain.not_mapping": "a custom gain needs a mapping of grade to gain, got {value}",
+    "discount.base": "{place} must be greater than 1, got {value}",
+    # Arithmetic at the edges.
+    "ideal.lacks_grade": "the ideal pool lacks the grade {value} of position {position}: it must hold every "
+                         "item of the list (and any judged item the list missed)",
+    "result.too_large": "the {measure} of this list is larger than {limit}, the largest number a float holds; "
+                        "NDCG, a ratio, can still be computed",
+    # Other metrics.
+    "metric.n_relevant": "{place} must be a whole number, 0 or more, got {value}",
+    "metric.n_relevant_small": "{place} is {value}, but the list alone holds {count} relevant items",
+    "metric.max_grade_below": "{place} is {value}, below the list's grade {grade}",
+    # Practice: seeds and answers.
+    "seed.not_whole": "{place} must be a whole number, got {value}",
+    "seed.range": "{place} must be 0 to {limit}, got {value}",
+    "answer.blank": "type a number, for example 0.75",
+    "answer.comma": "{value} has a comma: write decimals with a point, for example 1.5",
+    "answer.not_number": "{value} is not a number: type digits, for example 0.75",
+    "answer.infinite": "{value} is not a finite number",
+    "answer.no_choice": "choose an answer first",
+    "reach.too_long": "finding the fewest moves tries every order; {count} items is too many (at most {limit})",
+    # Files: reading.
+    "file.missing": "{file}: no such file",
+    "file.folder": "{file}: is a folder, not a file",
+    "file.unreadable": "{file}: cannot be read ({reason})",
+    "file.source": "cannot read a {kind}: give a path, bytes or an open file",
+    "file.gzip": "{file}: not a readable gzip file (it may be cut short or damaged)",
+    "file.empty": "{file} is empty",
+    "file.nul": "{place}: a NUL byte; this looks like a binary file, not text",
+    "file.not_utf8": "{place}: not UTF-8 text; is this a binary file?",
+    "file.too_long": "{file} has {count} lines; NDCG Lab reads at most {limit}: split it by query",
+    # Files: qrels.
+    "qrels.columns": "{place}: expected 4 columns (qid iter docno rel), got {count}",
+    "qrels.no_lines": "{file} has no judgments, only comments or blank lines",
+    "qrels.grade_not_number": "{place}: grade {value} is not a number",
+    "qrels.grade_not_whole": "{place}: grade {value} is not a whole number (TREC grades are integers such as "
+                             "0, 1, 2; -1 marks judged but unusable)",
+    "qrels.grade_too_large": "{place}: grade {value} is beyond {limit}, the largest grade read exactly",
+    "qrels.duplicate": "{place}: document {document} of query {query} is judged twice (first on line {first})",
+    "qrels.header_missing": "line 1 of {file}: the header has no {column} column for the judgments "
+                            "(looked for {looked}; found {found})",
+    "qrels.header_only": "{file} has a header but no judgments",
+    # Files: runs.
+    "run.columns": "{place}: expected at least 6 columns (qid Q0 docno rank score tag), got {count}",
+    "run.no_lines": "{file} has no ranked documents, only comments or blank lines",
+    "run.score_not_number": "{place}: score {value} is not a number",
+    "run.score_nan": "{place}: score {value} is not a usable number",
+    "run.rank_not_number": "{place}: rank {value} is not a number",
+    "run.rank_not_finite": "{place}: rank {value} is not a finite number",
+    "run.duplicate": "{place}: document {document} of query {query} is retrieved twice (first on line {first})",
+    "run.header_missing": "line 1 of {file}: the header has no {column} column for the ranking "
+                          "(looked for {looked}; found {found})",
+    "run.header_only": "{file} has a header but no ranked documents",
+    # Files: CSV/TSV with a header.
+    "csv.columns": "{place}: expected {expected} columns like the header, got {count}",
+    "csv.field_empty": "{place}: the {column} is empty",
+    # Evaluation over many queries.
+    "files.no_shared_query": "no query of {run} is judged in {qrels}: check that the query ids match",
+    "files.swapped": "{qrels} looks like a run and {run} like qrels: are the two files swapped?",
+    "measure.not_text": "a measure is a name such as ndcg_cut.10, got {value}",
+    "measure.unknown": "unknown measure {value}: this tool computes {families}",
+    "measure.gain_pair": "measure {measure}: {value} should be LEVEL=GAIN, such as 2=9",
+    "cli.gain_and_custom": "--gain cannot be combined with a custom gain per grade (ndcg.LEVEL=GAIN)",
+    # A classroom table of queries typed on the Evaluate page.
+    "typed.query_blank": "row {row}: the query is blank",
+    "typed.document_blank": "row {row}: the document is blank",
+    "typed.query_space": "row {row}: the query {value} has a space; use one word",
+    "typed.document_space": "row {row}: the document {value} has a space; use one word",
+    "typed.needs_grade_or_rank": "row {row}: give a grade, a rank, or both",
+    "typed.grade_not_number": "row {row}: the grade {value} is not a number",
+    "typed.grade_not_whole": "row {row}: the grade {value} must be a whole number",
+    "typed.rank_not_whole": "row {row}: the rank {value} is not a whole number",
+    "typed.rank_too_small": "row {row}: the rank must be 1 or more, got {value}",
+    "typed.no_grades": "the table has no grades: judge at least one document",
+    "typed.no_ranks": "the table has no ranks: rank at least one document",
+    # Comparing two systems.
+    "paired.mismatch": "the two systems have {a} and {b} queries; compare the same queries",
+    "paired.too_few": "a paired test needs at least 2 queries, got {count}",
+    # What the browser sends back (a table edit, a list action).
+    "editor.row": "the table reported row {value}, but it has {count} rows",
+    "action.not_action": "the list sent {value}, not an action",
+    "action.unknown": "unknown action {value}",
+    # Shared links.
+    "link.empty": "the link holds no state",
+    "link.too_long": "the link's state is {count} characters long; at most {limit} are read",
+    "link.damaged": "the link's state is damaged (it may have been cut short or edited)",
+    "link.not_settings": "the link's state is not a set of settings",
+    "link.version": "the link's state has version {value}; this NDCG Lab reads version {version}",
+    "link.counts": "the link has {labels} labels for {grades} grades",
+    "link.list_empty": "the link's list is empty",
+    "link.k": "k is {value}, but the list has {count} items",
+    "link.gain": "unknown gain {value}; the link may come from another program",
+    "link.discount": "unknown discount {value}",
+    "link.ideal": "unknown ideal {value}",
+    "link.custom_gain": "the link's custom gain has {count} grades; at most {limit}",
+    "link.base": "the discount base must be above 1, got {value}",
+    "link.extra": "the link's unretrieved items must be a list of at most {limit}",
+    "link.extra_pair": "unretrieved item {position} is not a (label, grade) pair",
+    "link.lacks": "the link lacks its {name} part",
+    "link.kind": "the link's {name} part is {value}, not the expected kind of value",
+    "link.not_whole": "the link's {place} {value} is not a whole number",
+    "link.range": "the link's {place} is {value}; it must be {low} to {high}",
+}
+
+# How messages are put together: a quoted line after its problem, and the count of further problems.
+FRAMES: dict[str, str] = {
+    "quote": "{message} (the line reads {quote})",
+    "more_one": "1 more bad line",
+    "more_many": "{count} more bad lines",
+}
+
+TEMPLATES: dict[str, str] = {
+    **{f"error.{code}": text for code, text in MESSAGES.items()},
+    **{f"place.{code}": text for code, text in PLACES.items()},
+    **{f"frame.{name}": text for name, text in FRAMES.items()},
+}
+
+
+def english(key: str) -> str:
+    """The English template of ``key`` (``error.<code>``, ``place.<code>`` or ``frame.<name>``)."""
+    return TEMPLATES[key]
+
+
+def placeholders(template: str) -> set[str]:
+    """The field names a template fills, e.g. ``{"place", "value"}``."""
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def shown(value: Any, limit: int = 40) -> str:
+    """A value the user gave, as a message quotes it: ``repr`` (so text is quoted and escaped), at most ``limit`` long."""
+    try:
+        text = repr(value)
+    except Exception:  # an object whose repr fails is still named by its type
+        text = f"<{type(value).__name__}>"
+    if isinstance(value, int) and not isinstance(value, bool) and len(text) > limit:
+        return f"{text[:12]}...({len(text)} digits)"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def number_text(value: float) -> str:
+    """A number written the short way: 3 rather than 3.0, 2.5, 1e+300."""
+    return f"{value:g}"
+
+
+class Place:
+    """Where a bad value was: a code such as ``list.grade`` and its fields (position, row, line, file)."""
+
+    __slots__ = ("code", "fields")
+
+    def __init__(self, code: str, /, **fields: Any) -> None:
+        _check(f"place.{code}", fields)
+        self.code = code
+        self.fields = fields
+
+    def render(self, lookup: Lookup = english) -> str:
+        return _fill(lookup(f"place.{self.code}"), self.fields, lookup)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __repr__(self) -> str:
+        return f"Place({self.code!r}, {self.fields!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Place) and (self.code, self.fields) == (other.code, other.fields)
+
+    def __hash__(self) -> int:
+        return hash(self.code)
+
+
+class InputError(ValueError):
+    """Bad input, with a stable ``code`` and the ``fields`` that fill its message.
+
+    ``quote`` is the offending line of a file, as text; ``also`` holds further problems of the same
+    input (each an ``InputError``) and ``more`` how many more there were beyond those.
+    """
+
+    def __init__(self, code: str, /, *, quote: str | None = None, also: tuple[InputError, ...] = (),
+                 more: int = 0, **fields: Any) -> None:
+        _check(f"error.{code}", fields)
+        self.code = code
+        self.fields = fields
+        self.quote = quote
+        self.also = tuple(also)
+        self.more = int(more)
+        super().__init__(self.render())
+
+    @property
+    def place(self) -> Place | None:
+        place = self.fields.get("place")
+        return place if isinstance(place, Place) else None
+
+    def render(self, lookup: Lookup = english) -> str:
+        """The message in the language ``lookup`` gives, one line per problem."""
+        lines = [_one(self, lookup)] + [_one(other, lookup) for other in self.also]
+        if self.more:
+            lines.append(_fill(lookup("frame.more_one" if self.more == 1 else "frame.more_many"),
+                               {"count": self.more}, lookup))
+        return "\n".join(lines)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (self.code, self.fields, self.quote, self.also, self.more))
+
+
+def _rebuild(code: str, fields: dict[str, Any], quote: str | None, also: tuple[InputError, ...],
+             more: int) -> InputError:
+    return InputError(code, quote=quote, also=also, more=more, **fields)
+
+
+def _one(error: InputError, lookup: Lookup) -> str:
+    message = _fill(lookup(f"error.{error.code}"), error.fields, lookup)
+    if error.quote is not None:
+        message = _fill(lookup("frame.quote"), {"message": message, "quote": shown(error.quote, 80)}, lookup)
+    return message
+
+
+def _fill(template: str, fields: Mapping[str, Any], lookup: Lookup) -> str:
+    return template.format(**{
+        name: value.render(lookup) if isinstance(value, Place) else value for name, value in fields.items()
+    })
+
+
+def _check(key: str, fields: Mapping[str, Any]) -> None:
+    # A code raised with other fields than its template names is a bug of ours: say which, loudly.
+    template = TEMPLATES.get(key)
+    if template is None:
+        raise KeyError(f"no template for {key}")
+    if placeholders(template) != set(fields):
+        raise TypeError(f"{key} takes the fields {sorted(placeholders(template))}, got {sorted(fields)}")
