@@ -33,11 +33,11 @@ def validate_k(k: Any, n: int | None = None) -> int | None:
 SAFE_LOG2_GAIN = 900  # gains below 2^900 cannot overflow a sum of a few million terms
 
 
-def _rank_positions(n: int) -> np.ndarray:
+def rank_positions(n: int) -> np.ndarray:
     return np.arange(1, n + 1, dtype=np.float64)
 
 
-def _cut(k: int | None, n: int) -> int:
+def cut_of(k: int | None, n: int) -> int:
     """How many positions a cutoff keeps of a list of ``n`` (a k beyond the list keeps it all)."""
     return n if k is None else min(k, n)
 
@@ -55,12 +55,12 @@ def _finite(value: float, measure: str) -> float:
 
 def _dcg_terms(grades: np.ndarray, gain: Gain, discount: Discount) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     gains = gain(grades)
-    factors = discount(_rank_positions(len(grades)))
+    factors = discount(rank_positions(len(grades)))
     with np.errstate(over="ignore", invalid="ignore"):  # too large is inf, reported by _finite
         return gains, factors, gains * factors
 
 
-def _gains_for_ratio(gain: Gain, *grade_lists: np.ndarray) -> list[np.ndarray]:
+def gains_for_ratio(gain: Gain, *grade_lists: np.ndarray) -> list[np.ndarray]:
     """The gains of each list, all scaled by one power of two when they would overflow a float.
 
     NDCG is DCG / IDCG: dividing both by 2^s changes neither the ratio nor, for a power of two,
@@ -73,7 +73,7 @@ def _gains_for_ratio(gain: Gain, *grade_lists: np.ndarray) -> list[np.ndarray]:
     return [gain.scaled(g, shift) for g in grade_lists]
 
 
-def _ideal_gains(pool_gains: np.ndarray, cut: int) -> np.ndarray:
+def ideal_gains_of(pool_gains: np.ndarray, cut: int) -> np.ndarray:
     """The ideal ranking's gains: the positive ones, largest first, the top ``cut``.
 
     As trec_eval: the ideal ranking stops where gains reach 0, so a negative custom gain never
@@ -92,7 +92,7 @@ def _check_pool(grades: np.ndarray, pool: np.ndarray) -> None:
         available[grade] -= 1
 
 
-def _pool(grades: np.ndarray, ideal: Iterable[Any] | None) -> np.ndarray:
+def judged_pool(grades: np.ndarray, ideal: Iterable[Any] | None) -> np.ndarray:
     if ideal is None:
         return grades
     pool = validate_grades(ideal, "pool")
@@ -102,15 +102,15 @@ def _pool(grades: np.ndarray, ideal: Iterable[Any] | None) -> np.ndarray:
 
 def _ndcg(grades: np.ndarray, pool: np.ndarray, cut: int, gain: Gain, discount: Discount) -> float:
     """DCG@cut over ideal DCG@cut, safe from overflow; 0.0 when the ideal DCG is 0."""
-    gains, pool_gains = _gains_for_ratio(gain, grades[:cut], pool)
-    factors = discount(_rank_positions(cut))
+    gains, pool_gains = gains_for_ratio(gain, grades[:cut], pool)
+    factors = discount(rank_positions(cut))
     actual = _sum(gains * factors[: len(gains)])
-    ideal = _ideal_gains(pool_gains, cut)
+    ideal = ideal_gains_of(pool_gains, cut)
     best = _sum(ideal * factors[: len(ideal)])
-    return _ratio(actual, best)
+    return ratio(actual, best)
 
 
-def _ratio(actual: float, best: float) -> float:
+def ratio(actual: float, best: float) -> float:
     # Rounding can put a perfect order a hair above its ideal (1.0000000000000002): NDCG is at most 1.
     return min(actual / best, 1.0) if best > 0 else 0.0
 
@@ -118,7 +118,7 @@ def _ratio(actual: float, best: float) -> float:
 def cg(rels: Iterable[Any], k: int | None = None, *, gain: Any = "linear") -> float:
     """Cumulative gain: the gains of the top ``k`` added up, blind to their positions."""
     grades = validate_grades(rels)
-    top = grades[: _cut(validate_k(k), len(grades))]
+    top = grades[: cut_of(validate_k(k), len(grades))]
     with np.errstate(over="ignore", invalid="ignore"):
         return _finite(_sum(resolve_gain(gain)(top)), "CG")
 
@@ -130,7 +130,7 @@ def dcg(rels: Iterable[Any], k: int | None = None, *, gain: Any = "linear", disc
     4.0
     """
     grades = validate_grades(rels)
-    top = grades[: _cut(validate_k(k), len(grades))]
+    top = grades[: cut_of(validate_k(k), len(grades))]
     with np.errstate(over="ignore", invalid="ignore"):
         return _finite(_sum(_dcg_terms(top, resolve_gain(gain), resolve_discount(discount))[2]), "DCG")
 
@@ -138,7 +138,7 @@ def dcg(rels: Iterable[Any], k: int | None = None, *, gain: Any = "linear", disc
 def ideal_grades(rels: Iterable[Any], ideal: Iterable[Any] | None = None) -> np.ndarray:
     """The grades of the ideal ranking: the list's own (``ideal=None``) or a judgment pool's, best first."""
     grades = validate_grades(rels)
-    return np.sort(_pool(grades, ideal))[::-1]
+    return np.sort(judged_pool(grades, ideal))[::-1]
 
 
 def idcg(
@@ -151,12 +151,12 @@ def idcg(
 ) -> float:
     """DCG of the ideal top ``k``: the list's own grades (``ideal=None``) or a judgment pool's, best gain first."""
     grades = validate_grades(rels)
-    pool = _pool(grades, ideal)
-    cut = _cut(validate_k(k), max(len(grades), len(pool))) if k is not None else len(grades)
+    pool = judged_pool(grades, ideal)
+    cut = cut_of(validate_k(k), max(len(grades), len(pool))) if k is not None else len(grades)
     g, d = resolve_gain(gain), resolve_discount(discount)
-    best = _ideal_gains(g(pool), cut)
+    best = ideal_gains_of(g(pool), cut)
     with np.errstate(over="ignore", invalid="ignore"):
-        return _finite(_sum(best * d(_rank_positions(len(best)))), "IDCG")
+        return _finite(_sum(best * d(rank_positions(len(best)))), "IDCG")
 
 
 def ndcg_at_k(
@@ -174,9 +174,9 @@ def ndcg_at_k(
     ``k=None`` means the whole list. As trec_eval, the ideal stops at gains of 0 or less.
     """
     grades = validate_grades(ranked_rels)
-    pool = _pool(grades, ideal)
+    pool = judged_pool(grades, ideal)
     k = validate_k(k)
-    cut = len(grades) if k is None else _cut(k, max(len(grades), len(pool)))
+    cut = len(grades) if k is None else cut_of(k, max(len(grades), len(pool)))
     return _ndcg(grades, pool, cut, resolve_gain(gain), resolve_discount(discount))
 
 
@@ -202,7 +202,7 @@ def breakdown(
     n = len(grades)
     labels = [f"item {i + 1}" for i in range(n)] if items is None else validate.item_ids(items, n,
                                                                                           what="count.labels")
-    pool = _pool(grades, ideal)
+    pool = judged_pool(grades, ideal)
     k = validate_k(k)
     g, d = resolve_gain(gain), resolve_discount(discount)
     gains, factors, contrib = _dcg_terms(grades, g, d)
@@ -219,8 +219,8 @@ def breakdown(
     for values in (gains, contrib, cum_dcg, cum_idcg):
         if not np.isfinite(values).all():
             _finite(math.inf, "DCG")
-    running_ndcg = np.array([_ratio(a, b) for a, b in zip(cum_dcg.tolist(), cum_idcg.tolist())])
-    cut = _cut(k, n)
+    running_ndcg = np.array([ratio(a, b) for a, b in zip(cum_dcg.tolist(), cum_idcg.tolist())])
+    cut = cut_of(k, n)
     frame = pd.DataFrame(
         {
             "position": np.arange(1, n + 1),
@@ -318,11 +318,11 @@ def dcg_from_scores(
     """
     g_arr = validate_grades(grades)
     order = order_by_scores(scores, g_arr, items, ties=ties, gain=gain)
-    cut = _cut(validate_k(k), len(g_arr))
+    cut = cut_of(validate_k(k), len(g_arr))
     gain_fn, disc_fn = resolve_gain(gain), resolve_discount(discount)
     with np.errstate(over="ignore", invalid="ignore"):
         ranked = _ranked_gains(g_arr, scores, order, gain_fn(g_arr), ties)
-        return _finite(_sum(ranked[:cut] * disc_fn(_rank_positions(cut))), "DCG")
+        return _finite(_sum(ranked[:cut] * disc_fn(rank_positions(cut))), "DCG")
 
 
 def ndcg_from_scores(
@@ -339,15 +339,15 @@ def ndcg_from_scores(
     """NDCG@k of items ranked by their scores: ``dcg_from_scores`` over the ideal DCG@k."""
     g_arr = validate_grades(grades)
     order = order_by_scores(scores, g_arr, items, ties=ties, gain=gain)
-    pool = _pool(g_arr, ideal)
+    pool = judged_pool(g_arr, ideal)
     k = validate_k(k)
-    cut = len(g_arr) if k is None else _cut(k, max(len(g_arr), len(pool)))
+    cut = len(g_arr) if k is None else cut_of(k, max(len(g_arr), len(pool)))
     gain_fn, disc_fn = resolve_gain(gain), resolve_discount(discount)
-    gains, pool_gains = _gains_for_ratio(gain_fn, g_arr, pool)
+    gains, pool_gains = gains_for_ratio(gain_fn, g_arr, pool)
     ranked = _ranked_gains(g_arr, scores, order, gains, ties)[:cut]
-    factors = disc_fn(_rank_positions(cut))
-    best = _ideal_gains(pool_gains, cut)
-    return _ratio(_sum(ranked * factors[: len(ranked)]), _sum(best * factors[: len(best)]))
+    factors = disc_fn(rank_positions(cut))
+    best = ideal_gains_of(pool_gains, cut)
+    return ratio(_sum(ranked * factors[: len(ranked)]), _sum(best * factors[: len(best)]))
 
 
 def ndcg_bounds(
@@ -368,13 +368,13 @@ def ndcg_at_every_k(
 ) -> np.ndarray:
     """NDCG@k for k = 1..n: each computed as ``ndcg_at_k`` does, safe from overflow."""
     grades = validate_grades(ranked_rels)
-    pool = _pool(grades, ideal)
+    pool = judged_pool(grades, ideal)
     g, d = resolve_gain(gain), resolve_discount(discount)
     n = len(grades)
-    gains, pool_gains = _gains_for_ratio(g, grades, pool)
-    factors = d(_rank_positions(n))
+    gains, pool_gains = gains_for_ratio(g, grades, pool)
+    factors = d(rank_positions(n))
     actual = np.cumsum(gains * factors)
-    best = _ideal_gains(pool_gains, n)
+    best = ideal_gains_of(pool_gains, n)
     ideal_terms = np.zeros(n)
     ideal_terms[: len(best)] = best * factors[: len(best)]
-    return np.array([_ratio(a, b) for a, b in zip(actual.tolist(), np.cumsum(ideal_terms).tolist())])
+    return np.array([ratio(a, b) for a, b in zip(actual.tolist(), np.cumsum(ideal_terms).tolist())])
