@@ -42,6 +42,7 @@ class Evaluation:
     columns: dict[str, np.ndarray]
     cutoffs: tuple[int, ...]
     options: dict[str, Any] = field(default_factory=dict)
+    queries_in_blocks: bool = False  # the run was read in segments: each query's lines were one block
 
     def measure_columns(self) -> list[str]:
         return ["ndcg"] + [f"ndcg_cut_{k}" for k in self.cutoffs]
@@ -79,6 +80,7 @@ class Evaluation:
             {name: values[keep] for name, values in self.columns.items()},
             self.cutoffs,
             {**self.options, "relevant_only": True},
+            self.queries_in_blocks,
         )
 
 

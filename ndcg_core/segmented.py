@@ -17,7 +17,7 @@ from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import numpy as np
 import pyarrow as pa
@@ -52,20 +52,36 @@ class _NotTidy(Exception):
     """The run file needs ``read_run``: it is irregular somewhere, or bad."""
 
 
-def evaluate_files(qrels_source: Source, run_source: Source, **options: Any) -> Evaluation:
-    """``evaluate(read_qrels(qrels_source), read_run(run_source), **options)``, faster on big tidy files."""
+Progress = Callable[[float], None]
+
+
+def evaluate_files(qrels_source: Source | Qrels, run_source: Source, *, run_name: str | None = None,
+                   progress: Progress | None = None, **options: Any) -> Evaluation:
+    """``evaluate(read_qrels(qrels_source), read_run(run_source), **options)``, faster on big tidy files.
+
+    ``qrels_source`` may be ``Qrels`` already read. A run given as a path is memory-mapped; one given
+    as bytes (an upload) is read in place, never copied. ``progress(fraction)`` is called from the
+    calling thread as the run's segments are done.
+    """
     chosen = settings(**options)
-    try:
-        qrels = read_qrels(qrels_source)
-    except InputError as err:
-        if looks_swapped(err, run_source):
-            raise InputError("files.swapped", qrels=_name(qrels_source), run=_name(run_source)) from None
-        raise
+    if isinstance(qrels_source, Qrels):
+        qrels = qrels_source
+    else:
+        try:
+            qrels = read_qrels(qrels_source)
+        except InputError as err:
+            if looks_swapped(err, run_source):
+                raise InputError("files.swapped", qrels=_name(qrels_source), run=_name(run_source)) from None
+            raise
     result = None
     if isinstance(run_source, (str, os.PathLike)):
-        result = _evaluate_mapped(qrels, Path(run_source), chosen, os.fspath(run_source))
+        result = _evaluate_mapped(qrels, Path(run_source), chosen, run_name or os.fspath(run_source), progress)
+    elif isinstance(run_source, (bytes, bytearray)) and run_source:
+        result = _evaluate_segments(qrels, run_source, run_name or "input", chosen, progress)
     if result is None:
-        result = evaluate_with(qrels, read_run(run_source), chosen)
+        result = evaluate_with(qrels, read_run(run_source, run_name), chosen)
+    if progress is not None:
+        progress(1.0)
     return result
 
 
@@ -75,7 +91,8 @@ def _name(source: Source) -> str:
     return str(getattr(source, "name", "input"))
 
 
-def _evaluate_mapped(qrels: Qrels, path: Path, chosen: Settings, name: str) -> Evaluation | None:
+def _evaluate_mapped(qrels: Qrels, path: Path, chosen: Settings, name: str,
+                     progress: Progress | None) -> Evaluation | None:
     """The evaluation of a tidy run file, or None when ``read_run`` must read it."""
     try:
         with open(path, "rb") as file:
@@ -84,8 +101,13 @@ def _evaluate_mapped(qrels: Qrels, path: Path, chosen: Settings, name: str) -> E
             mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError):
         return None  # read_run names the problem
+    return _evaluate_segments(qrels, mapped, name, chosen, progress)
+
+
+def _evaluate_segments(qrels: Qrels, data: mmap.mmap | bytes | bytearray, name: str, chosen: Settings,
+                       progress: Progress | None) -> Evaluation | None:
     try:
-        return _Segments(qrels, mapped, name, chosen).evaluate()
+        return _Segments(qrels, data, name, chosen, progress).evaluate()
     except (_NotTidy, ValueError):
         # ValueError too: read_run and evaluate then raise it with the whole file's line numbers.
         return None
@@ -159,8 +181,10 @@ def _doc_keys(docno: pa.StringArray) -> np.ndarray | None:
 class _Segments:
     """One pass over a mapped run file, segment by segment."""
 
-    def __init__(self, qrels: Qrels, mapped: mmap.mmap, name: str, chosen: Settings) -> None:
+    def __init__(self, qrels: Qrels, mapped: mmap.mmap | bytes | bytearray, name: str, chosen: Settings,
+                 progress: Progress | None = None) -> None:
         self.qrels, self.mapped, self.name, self.chosen = qrels, mapped, name, chosen
+        self.progress = progress
         self.buffer = pa.py_buffer(mapped)
         names, codes = query_codes(qrels.qid)
         self.judged_order = np.argsort(codes, kind="stable")
@@ -176,16 +200,16 @@ class _Segments:
             return None
         done: list[_Done] = []
         with ThreadPoolExecutor(WORKERS) as pool:
-            queue: deque[Future[_Done]] = deque()
+            queue: deque[tuple[Future[_Done], int]] = deque()
             try:
                 for start, stop in self._bounds():
-                    queue.append(pool.submit(self._segment, start, stop, separator))
+                    queue.append((pool.submit(self._segment, start, stop, separator), stop))
                     if len(queue) > LOOKAHEAD:
-                        done.append(queue.popleft().result())
+                        done.append(self._collect(queue.popleft()))
                 while queue:
-                    done.append(queue.popleft().result())
+                    done.append(self._collect(queue.popleft()))
             except BaseException:
-                for future in queue:
+                for future, _ in queue:
                     future.cancel()
                 raise
         results = [d.inner for d in done if d.inner is not None]
@@ -199,6 +223,14 @@ class _Segments:
             results.append(self._unretrieved(set(names)))
         results = [r for r in results if r is not None]
         return self._merged(results) if results else None
+
+    def _collect(self, pending: tuple[Future[_Done], int]) -> _Done:
+        """A segment's result, waited for in the calling thread, which also reports the progress."""
+        future, stop = pending
+        result = future.result()
+        if self.progress is not None:
+            self.progress(0.95 * stop / max(len(self.mapped), 1))  # the last 5%: joining the edges
+        return result
 
     def _bounds(self) -> Iterator[tuple[int, int]]:
         size, start = len(self.mapped), 0
@@ -312,4 +344,4 @@ class _Segments:
             for column in results[0].columns
         }
         options = {**results[0].options, "tag": last_tag(self.mapped)}
-        return Evaluation([qids[i] for i in order], columns, self.chosen.cutoffs, options)
+        return Evaluation([qids[i] for i in order], columns, self.chosen.cutoffs, options, queries_in_blocks=True)

@@ -12,6 +12,7 @@ import codecs
 import gzip
 import io
 import os
+import re
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -146,6 +147,62 @@ def looks_swapped(qrels_error: InputError, run_source: Source) -> bool:
         if fields and not fields[0].startswith(b"#"):
             return len(fields) == QRELS_LAYOUT.min_cols
     return False
+
+
+def read_query(source: bytes, qid: str, name: str | None = None, *, one_block: bool = False) -> Run:
+    """The lines of one query of a run, read without parsing the rest (for a look at one query of a big run).
+
+    TREC text is searched for lines that start with the query id; any other format is read whole.
+    ``one_block``: the caller knows each query's lines are together (the segmented reader checked it).
+    """
+    name = name or "input"
+    if bytes(source[:2]) == b"\x1f\x8b" or csv_table_header(bytes(source[:65536])) is not None:
+        run = read_run(source, name)
+        rows = np.flatnonzero(as_numpy(pc.equal(run.qid.cast(pa.string()), qid)))
+        taken = as_arrow(rows)
+        return Run(run.qid.take(taken), run.docno.take(taken), run.score[rows], name, run.tag)
+    # The whole file was checked when it was evaluated; the lines taken are checked again as they are read.
+    data = bytes(source) if not isinstance(source, bytes) else source
+    key = qid.encode("utf-8")
+    # A tidy file (the segmented reader's kind) has no indented line; otherwise look before searching.
+    indented = not one_block and (data.startswith((b" ", b"\t")) or b"\n " in data or b"\n\t" in data)
+    block = "scattered" if indented else _one_block(data, key, checked=one_block)
+    if isinstance(block, tuple):
+        return read_run(data[block[0] : block[1]], name)
+    lines = re.findall(rb"(?m)^[ \t]*" + re.escape(key) + rb"[ \t][^\n]*", data) if block == "scattered" else []
+    if not lines:
+        empty = pa.array([], pa.string())
+        return Run(empty, empty, np.empty(0), name)
+    return read_run(b"\n".join(lines) + b"\n", name)
+
+
+def _one_block(data: bytes, key: bytes, checked: bool = False) -> tuple[int, int] | str:
+    """Where the lines of query ``key`` are when they are one block of lines that start with it, else
+    "absent" (no line starts with it) or "scattered" (it comes back after its block).
+
+    Searches of the bytes (C's memmem) instead of a regular expression over every line; ``checked``
+    skips the search for a later block.
+    """
+    found = []
+    for sep in (b" ", b"\t"):
+        at = 0 if data.startswith(key + sep) else data.find(b"\n" + key + sep) + 1
+        if at > 0 or data.startswith(key + sep):
+            found.append(at)
+    if not found:
+        return "absent"
+    first = position = min(found)
+    while True:
+        newline = data.find(b"\n", position)
+        if newline < 0:
+            end = len(data)
+            break
+        if not (data.startswith(key + b" ", newline + 1) or data.startswith(key + b"\t", newline + 1)):
+            end = newline + 1
+            break
+        position = newline + 1
+    if not checked and (data.find(b"\n" + key + b" ", end - 1) >= 0 or data.find(b"\n" + key + b"\t", end - 1) >= 0):
+        return "scattered"
+    return first, end
 
 
 # ---------------------------------------------------------------------------- loading

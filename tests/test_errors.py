@@ -70,7 +70,8 @@ def over_the_line_limit():
     from ui import evaluate_view
 
     with mock.patch.object(evaluate_view, "MAX_ROWS", 1):
-        evaluate_view._parsed("run", "over-limit", "big.txt", b"1 Q0 a 1 1 t\n1 Q0 b 2 0 t\n")
+        evaluate_view._parsed_qrels.clear()
+        evaluate_view._parsed_qrels("over-limit", "big.txt", b"1 0 a 1\n1 0 b 0\n")
 
 
 def gap_at_an_unevaluated_k():

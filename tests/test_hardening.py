@@ -82,7 +82,7 @@ def test_an_upload_over_the_row_limit_is_a_message(monkeypatch):
     import ui.evaluate_view as view
 
     monkeypatch.setattr(view, "MAX_ROWS", 3)
-    view._parsed.clear()
+    view._parsed_qrels.clear()
     run = b"".join(b"1 Q0 d%d 1 %d.0 t\n" % (i, i) for i in range(5))
     uploads = {"qrels": FileInput("q.txt", "limit:q", b"1 0 d1 1\n"), "a": FileInput("big.txt", "limit:r", run)}
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)

@@ -175,9 +175,20 @@ def test_gzip_and_open_files_go_to_read_run(tmp_path, fallbacks):
     (tmp_path / "run.gz").write_bytes(gzip.compress(RUN.encode()))
     assert_same(evaluate_files(tmp_path / "qrels.txt", tmp_path / "run.gz"),
                 whole(tmp_path / "qrels.txt", tmp_path / "run.gz"))
-    assert_same(evaluate_files(tmp_path / "qrels.txt", RUN.encode(), cutoffs=(1,)),
-                evaluate(read_qrels(tmp_path / "qrels.txt"), read_run(RUN.encode()), cutoffs=(1,)))
+    with open(tmp_path / "run.gz", "rb") as file:
+        assert_same(evaluate_files(tmp_path / "qrels.txt", file, cutoffs=(1,)),
+                    evaluate(read_qrels(tmp_path / "qrels.txt"), read_run(tmp_path / "run.gz"), cutoffs=(1,)))
     assert len(fallbacks) == 2
+
+
+def test_an_upload_in_memory_is_read_in_segments_in_place(tmp_path, in_segments):
+    run = "".join(f"{q} Q0 d{i} {i + 1} {10 - i} t\n" for q in range(1, 9) for i in range(6)).encode()
+    qrels = "".join(f"{q} 0 d{i} {(q + i) % 4}\n" for q in range(1, 9) for i in range(0, 8, 2)).encode()
+    reported = []
+    result = evaluate_files(read_qrels(qrels), run, run_name="run.txt", cutoffs=(1, 3), progress=reported.append)
+    assert_same(result, evaluate(read_qrels(qrels), read_run(run, "run.txt"), cutoffs=(1, 3)))
+    assert result.options["run"] == "run.txt"
+    assert reported == sorted(reported) and reported[-1] == 1.0 and len(reported) > 4
 
 
 def test_a_duplicate_is_reported_with_the_whole_files_line_numbers(tmp_path, monkeypatch):

@@ -102,3 +102,21 @@ def test_no_shared_query_is_a_clear_error():
 def test_a_missing_file_is_a_value_error(tmp_path):
     with pytest.raises(ValueError, match="nope.txt: no such file"):
         read_run(tmp_path / "nope.txt")
+
+
+@pytest.mark.parametrize("text", [
+    b"1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n10 Q0 c 1 1 t\n2 Q0 d 1 1 t\n",  # one block, a longer id that starts alike
+    b"2 Q0 d 1 1 t\n1 Q0 a 1 3 t\n2 Q0 e 2 0 t\n1 Q0 b 2 2 t\n",  # scattered
+    b"  1 Q0 a 1 3 t\n2\tQ0\td\t1\t1\tt\n1\tQ0\tb\t2\t2\tt",  # indented, tabs, no final newline
+    b"qid,docno,score\n1,a,3\n2,d,1\n1,b,2\n",  # CSV
+    b"2 Q0 d 1 1 t\n",  # absent
+])
+def test_one_querys_lines_are_those_a_whole_read_finds(text):
+    from ndcg_core.trec_io import read_query
+
+    whole = read_run(text)
+    rows = [i for i, q in enumerate(whole.qid.to_pylist()) if q == "1"]
+    for data in (text, gzip.compress(text)):
+        part = read_query(data, "1", "f.txt")
+        assert part.docno.to_pylist() == [whole.docno[i].as_py() for i in rows]
+        assert part.score.tolist() == [whole.score[i] for i in rows]

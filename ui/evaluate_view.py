@@ -7,7 +7,7 @@ this module reads widgets, caches parsed files and evaluations, and renders.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,8 +28,10 @@ from ndcg_core import validate
 from ndcg_core.errors import InputError
 from ndcg_core.ranked_list import MAX_ITEMS, MAX_TOP_GRADE, make_items
 from ndcg_core.validate import MAX_CUTOFF
-from ndcg_core.trec_io import Qrels, Run, looks_swapped, read_qrels, read_run
+from ndcg_core.segmented import evaluate_files
+from ndcg_core.trec_io import Qrels, Run, looks_swapped, read_qrels, read_query
 from ui import charts
+from ui.cache import ResultCache
 from ui.editing import TYPED_COLUMNS, typed_queries_to_trec, typed_tokens
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
@@ -58,19 +60,50 @@ class FileInput:
 
 # --- parsing and evaluating, cached --------------------------------------------------------------
 
-@st.cache_resource(max_entries=4, ttl=3600, show_spinner=False)
-def _parsed(kind: str, key: str, name: str, _data: bytes) -> Qrels | Run:
-    """A file parsed once per content (keyed by ``key``); shared read-only between sessions."""
-    rows = _data.count(b"\n")
+def _check_lines(name: str, data: bytes) -> None:
+    rows = data.count(b"\n")
     if rows > MAX_ROWS:
         raise InputError("file.too_long", file=name, count=f"{rows:,}", limit=f"{MAX_ROWS:,}")
-    return read_qrels(_data, name=name) if kind == "qrels" else read_run(_data, name=name)
 
 
-@st.cache_resource(max_entries=16, ttl=3600, show_spinner=False)
-def _evaluated(qrels_key: str, run_key: str, options: tuple, _qrels: Qrels, _run: Run) -> Evaluation:
-    """``ndcg_core.evaluate`` once per (files, settings)."""
-    return evaluate(_qrels, _run, **dict(options))
+@st.cache_resource(max_entries=4, ttl=3600, show_spinner=False)
+def _parsed_qrels(key: str, name: str, _data: bytes) -> Qrels:
+    """Judgments parsed once per content (keyed by ``key``); shared read-only between sessions."""
+    _check_lines(name, _data)
+    return read_qrels(_data, name=name)
+
+
+@st.cache_resource(show_spinner=False)
+def _evaluations() -> ResultCache:
+    """Evaluations shared by every session, keyed by the files' contents and the settings."""
+    return ResultCache(max_entries=16, ttl=3600)
+
+
+def _evaluated(qrels_key: str, options: tuple, qrels: Qrels, run: FileInput,
+               progress: Callable[[float], None]) -> Evaluation:
+    """A run evaluated once per (files, settings), read in segments in place as the command line reads it.
+
+    No parsed copy of the run is kept: only the per-query figures, so a 250 MB upload costs little more
+    than its own bytes.
+    """
+    key = (qrels_key, run.key, options)
+    evaluation = _evaluations().get(key)
+    if evaluation is None:
+        _check_lines(run.name, run.data)
+        evaluation = evaluate_files(qrels, run.data, run_name=run.name, progress=progress, **dict(options))
+        _evaluations().put(key, evaluation)
+    return evaluation
+
+
+@st.cache_resource(max_entries=8, ttl=3600, show_spinner=False)
+def _query_run(run_key: str, qid: str, one_block: bool, _run: FileInput) -> Run:
+    """One query's lines of a run, for the drill-down."""
+    return read_query(_run.data, qid, _run.name, one_block=one_block)
+
+
+def upload_limit_mb() -> int:
+    """The largest upload the server takes, in MB (``server.maxUploadSize`` in .streamlit/config.toml)."""
+    return int(st.get_option("server.maxUploadSize"))
 
 
 def content_key(data: bytes) -> str:
@@ -168,6 +201,7 @@ def render_inputs(t: Translator) -> dict[str, FileInput] | None:
         for col, role in zip(cols, ROLES):
             col.file_uploader(t(f"evaluate.upload.{role}"), key=f"_w_ev_upload_{role}",
                               on_change=_remember_upload, args=(role,), help=t("evaluate.upload_help"))
+        st.caption(t("evaluate.upload_limit", megabytes=upload_limit_mb(), lines=f"{MAX_ROWS:,}"))
         kept = uploaded_inputs()
         if "qrels" not in kept or "a" not in kept:
             st.info(t("evaluate.upload_needed"))
@@ -213,31 +247,41 @@ def counted(evaluation: Evaluation) -> Evaluation:
     return evaluation.with_relevant_only() if st.session_state["ev_relevant_only"] else evaluation
 
 
-def parse_all(inputs: dict[str, FileInput], t: Translator) -> dict[str, Qrels | Run] | None:
-    parsed, ok = {}, True
-    for role, item in inputs.items():
-        try:
-            parsed[role] = _parsed("qrels" if role == "qrels" else "run", item.key, item.name, item.data)
-        except InputError as err:
-            if role == "qrels" and "a" in inputs and looks_swapped(err, inputs["a"].data):
-                err = InputError("files.swapped", qrels=item.name, run=inputs["a"].name)
-            st.error(t("evaluate.bad_file", role=t(f"evaluate.role.{role}"), message=t.explain(err)))
-            ok = False
-    return parsed if ok else None
+def parse_qrels(inputs: dict[str, FileInput], t: Translator) -> Qrels | None:
+    item = inputs["qrels"]
+    try:
+        return _parsed_qrels(item.key, item.name, item.data)
+    except InputError as err:
+        if "a" in inputs and looks_swapped(err, inputs["a"].data):
+            err = InputError("files.swapped", qrels=item.name, run=inputs["a"].name)
+        st.error(t("evaluate.bad_file", role=t("evaluate.role.qrels"), message=t.explain(err)))
+        return None
 
 
-def evaluate_all(parsed: dict, options: dict, keys: dict[str, str], t: Translator) -> dict[str, Evaluation] | None:
+def evaluate_all(qrels: Qrels, inputs: dict[str, FileInput], options: dict,
+                 t: Translator) -> dict[str, Evaluation] | None:
     out = {}
     frozen = tuple(sorted(options.items()))
     for role in ("a", "b"):
-        if role not in parsed:
+        if role not in inputs:
             continue
+        run = inputs[role]
+        bar = st.empty()
+
+        def show(fraction: float, run: FileInput = run) -> None:
+            bar.progress(min(1.0, fraction), text=t("evaluate.reading", name=md_escape(run.name)))
+
         try:
-            evaluation = _evaluated(keys["qrels"], keys[role], frozen, parsed["qrels"], parsed[role])
-        except ValueError:
-            evaluation = None  # evaluate() refuses a run that shares no query with the qrels
+            evaluation = _evaluated(inputs["qrels"].key, frozen, qrels, run, show)
+        except InputError as err:
+            if err.code != "files.no_shared_query":
+                bar.empty()
+                st.error(t("evaluate.bad_file", role=t(f"evaluate.role.{role}"), message=t.explain(err)))
+                return None
+            evaluation = None  # a run that shares no query with the qrels
+        bar.empty()
         if evaluation is None or not evaluation.qids or not evaluation.columns["in_run"].any():
-            st.error(t("evaluate.no_common", run=md_escape(parsed[role].name), qrels=md_escape(parsed["qrels"].name)))
+            st.error(t("evaluate.no_common", run=md_escape(run.name), qrels=md_escape(qrels.name)))
             return None
         out[role] = counted(evaluation)
         if not out[role].qids:
@@ -308,12 +352,13 @@ def render_by_k(evaluation: Evaluation, t: Translator) -> None:
     st.caption(t("evaluate.by_k_alt"))
 
 
-def render_drill_down(evaluation: Evaluation, parsed: dict, t: Translator) -> None:
+def render_drill_down(evaluation: Evaluation, qrels: Qrels, inputs: dict[str, FileInput], t: Translator) -> None:
     k = evaluation.cutoffs[0]
     order = list(evaluation.per_query.assign(gap=evaluation.gap(k)).sort_values("gap", ascending=False,
                                                                                    kind="stable").index)
     qid = st.selectbox(t("evaluate.drill.query"), order, key="ev_drill_query", help=t("evaluate.drill.help"))
-    ranking = query_ranking(parsed["qrels"], parsed["a"], qid, max_docs=None)
+    run = _query_run(inputs["a"].key, qid, evaluation.queries_in_blocks, inputs["a"])
+    ranking = query_ranking(qrels, run, qid, max_docs=None)
     shown = pd.DataFrame({
         t("table.position"): range(1, len(ranking["docnos"]) + 1),
         t("evaluate.col.document"): ranking["docnos"],
@@ -322,14 +367,14 @@ def render_drill_down(evaluation: Evaluation, parsed: dict, t: Translator) -> No
     })
     st.dataframe(shown.head(200), hide_index=True, width="stretch", height=260)
     if st.button(t("evaluate.drill.open"), key="btn_ev_open_playground", type="primary"):
-        problem = open_in_playground(evaluation, parsed["qrels"], parsed["a"], qid, k, t)
+        problem = open_in_playground(evaluation, qrels, run, qid, k, t)
         if problem:
             st.error(problem)
         else:
             st.switch_page("pages/1_Playground.py")
 
 
-def render_comparison(evals: dict[str, Evaluation], parsed: dict, t: Translator) -> None:
+def render_comparison(evals: dict[str, Evaluation], inputs: dict[str, FileInput], t: Translator) -> None:
     a, b = evals["a"], evals["b"]
     column = st.selectbox(t("evaluate.compare.measure"), [f"ndcg_cut_{k}" for k in a.cutoffs] + ["ndcg"],
                           format_func=measure_label, key="ev_compare_measure")
@@ -339,7 +384,7 @@ def render_comparison(evals: dict[str, Evaluation], parsed: dict, t: Translator)
         return
     fa, fb = a.per_query.loc[common, column], b.per_query.loc[common, column]
     result = paired_comparison(fa.to_numpy(), fb.to_numpy())
-    st.markdown(t("evaluate.compare.systems", a=md_escape(parsed["a"].name), b=md_escape(parsed["b"].name),
+    st.markdown(t("evaluate.compare.systems", a=md_escape(inputs["a"].name), b=md_escape(inputs["b"].name),
                   n=result.n))
     c1, c2, c3, c4 = st.columns(4)
     c1.metric(t("evaluate.compare.mean_diff", measure=measure_label(column)), f"{result.mean_difference:+.4f}")
@@ -357,17 +402,17 @@ def render_comparison(evals: dict[str, Evaluation], parsed: dict, t: Translator)
     st.dataframe(tests, hide_index=True, column_config={t("evaluate.compare.p"): st.column_config.NumberColumn(
         format="%.4f")})
     st.info(t(reading_key(result.t_p_value), p=f"{result.t_p_value:.4f}",
-              better=md_escape(parsed["b"].name if result.mean_difference > 0 else parsed["a"].name)))
+              better=md_escape(inputs["b"].name if result.mean_difference > 0 else inputs["a"].name)))
 
 
-def render_export(evaluation: Evaluation, parsed: dict, t: Translator) -> None:
+def render_export(evaluation: Evaluation, inputs: dict[str, FileInput], t: Translator) -> None:
     table = per_query_table(evaluation, t)
     st.download_button(t("evaluate.export.csv"), table.to_csv().encode("utf-8"), file_name="ndcg_per_query.csv",
                        mime="text/csv", key="btn_ev_csv")
     text = trec_eval_text(evaluation)
     st.download_button(t("evaluate.export.trec"), text.encode("utf-8"), file_name="ndcg.trec_eval.txt",
                        mime="text/plain", key="btn_ev_trec")
-    command = cli_command(evaluation, parsed)
+    command = cli_command(evaluation, inputs)
     st.caption(t("evaluate.export.trec_help", command=md_escape(command)) if command else t("evaluate.export.no_cli"))
     st.code(text[-2000:], language=None)
 
@@ -378,7 +423,7 @@ def trec_eval_text(evaluation: Evaluation) -> str:
     return format_trec_eval(evaluation, [parse_measure("ndcg"), parse_measure(f"ndcg_cut.{cut}")], per_query=True)
 
 
-def cli_command(evaluation: Evaluation, parsed: dict) -> str | None:
+def cli_command(evaluation: Evaluation, inputs: dict[str, FileInput]) -> str | None:
     """The command line that prints the same lines (``None`` if the CLI has no such option)."""
     options = evaluation.options
     if options.get("relevant_only"):
@@ -392,7 +437,7 @@ def cli_command(evaluation: Evaluation, parsed: dict) -> str | None:
         flags.append(f"--ties {options['ties']}")
     if options.get("ideal") != "qrels":
         flags.append(f"--ideal {options['ideal']}")
-    return f"python -m ndcg_core {' '.join(flags)} {parsed['qrels'].name} {parsed['a'].name}"
+    return f"python -m ndcg_core {' '.join(flags)} {inputs['qrels'].name} {inputs['a'].name}"
 
 
 def render_page(t: Translator) -> None:
@@ -403,10 +448,8 @@ def render_page(t: Translator) -> None:
     if inputs is None or options is None:
         return
     with st.status(t("evaluate.working"), expanded=False) as status:
-        parsed = parse_all(inputs, t)
-        evals = None
-        if parsed is not None:
-            evals = evaluate_all(parsed, options, {role: item.key for role, item in inputs.items()}, t)
+        qrels = parse_qrels(inputs, t)
+        evals = None if qrels is None else evaluate_all(qrels, inputs, options, t)
         status.update(label=t("evaluate.done") if evals else t("evaluate.failed"),
                       state="complete" if evals else "error")
     if not evals:
@@ -423,11 +466,11 @@ def render_page(t: Translator) -> None:
                                     [*(f"NDCG@{k}" for k in evaluation.cutoffs), "NDCG"]})
         render_by_k(evaluation, t)
     with tabs[2]:
-        render_drill_down(evaluation, parsed, t)
+        render_drill_down(evaluation, qrels, inputs, t)
     with tabs[3]:
         if "b" in evals:
-            render_comparison(evals, parsed, t)
+            render_comparison(evals, inputs, t)
         else:
             st.info(t("evaluate.compare.need_b"))
     with tabs[4]:
-        render_export(evaluation, parsed, t)
+        render_export(evaluation, inputs, t)
