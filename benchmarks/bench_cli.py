@@ -3,7 +3,7 @@
 Each tool runs in a fresh process (read files, rank, NDCG@10 per query, mean), timed with
 wall-clock and measured by ru_maxrss; the two tools take turns. Usage:
 
-    python benchmarks/bench_cli.py [--sizes 1000x1000 7000x1000] [--repeat 3]
+    python -m benchmarks.bench_cli [--sizes 1000x1000 7000x1000] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from benchmarks.make_data import write_collection
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-from make_data import write_collection  # noqa: E402
 
 PYTREC_EVAL = r"""
 import sys, pytrec_eval

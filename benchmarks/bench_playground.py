@@ -5,7 +5,7 @@
 2. Drag latency: a real server and Debian's Chromium; the item is dragged with the mouse,
    and the time runs from the mouse-up to the moment the headline shows the new NDCG.
 
-    python benchmarks/bench_playground.py [--sizes 20 100] [--runs 30]
+    python -m benchmarks.bench_playground [--sizes 20 100] [--runs 30]
 """
 
 from __future__ import annotations
@@ -14,17 +14,13 @@ import argparse
 import os
 import platform
 import statistics
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server import start_server  # noqa: E402
+from benchmarks.server import start_server
+from ndcg_core.ranked_list import make_items
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from ndcg_core.ranked_list import make_items  # noqa: E402
 
 
 def sample_items(n: int):

@@ -4,7 +4,7 @@ resident memory levels off instead of growing with every upload.
 Each round hands the Evaluate page a different run (the same lines plus a distinct comment line, so the
 content hash differs and nothing is reused) and records the process's resident memory after the run.
 
-    python benchmarks/bench_upload_memory.py [--size 7000x1000] [--rounds 8]
+    python -m benchmarks.bench_upload_memory [--size 7000x1000] [--rounds 8]
 """
 
 from __future__ import annotations
@@ -12,16 +12,13 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import sys
 import time
 from pathlib import Path
 
+from benchmarks.make_data import write_collection
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(ROOT))
-
-from make_data import write_collection  # noqa: E402
 
 
 def rss_mib() -> float:

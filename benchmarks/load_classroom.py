@@ -1,7 +1,7 @@
 """A classroom's load: N sessions on one local server, each reordering its list every 2 s. Reports the time
 from a reorder to the updated NDCG (p50, p95), errors, and the server's CPU and memory over time.
 
-    python benchmarks/load_classroom.py [--client ws|browser] [--sessions 40] [--seconds 120] [--interval 2]
+    python -m benchmarks.load_classroom [--client ws|browser] [--sessions 40] [--seconds 120] [--interval 2]
 
 --client ws (the default) speaks Streamlit's own websocket protocol, as the browser does: each session
 opens the Playground, then presses Shuffle, Ideal order or Worst order (a reorder made by the server),
@@ -18,13 +18,11 @@ import os
 import platform
 import random
 import statistics
-import sys
 import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server import start_server  # noqa: E402
+from benchmarks.server import start_server
 
 ROOT = Path(__file__).resolve().parent.parent
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")

@@ -1,6 +1,6 @@
 """Seeded TREC qrels and runs for the benchmarks: N queries x D documents, graded 0-4.
 
-    python benchmarks/make_data.py 7000 1000 benchmarks/data/7k
+    python -m benchmarks.make_data 7000 1000 benchmarks/data/7k
 """
 
 from __future__ import annotations
