@@ -85,8 +85,10 @@ def _learn_defaults() -> dict[str, Any]:
         "learn_step": 1,
         "learn_items": PRESETS.build(DEFAULT_PRESET).items(),
         "learn_prev": None,  # the list before the last move, to show which DCG term changed
-        "learn_feedback": {},  # step -> {"ok": bool, "text": str}
+        "learn_feedback": {},  # step -> {"kind": "right" | "wrong" | "revealed" | "unreadable", ...}, worded when drawn
+        "learn_answers": {},  # step -> the learner's answer, kept across a change of language
         "learn_done": [],  # steps whose check is answered
+        "learn_pool": "judged",  # step 1: the judged pages, or a larger pool (see ui.learn_view.POOLS)
     }
 
 
@@ -94,7 +96,8 @@ def _practice_defaults() -> dict[str, Any]:
     return {
         "pr_seed": 2026,
         "pr_number": 0,
-        "pr_feedback": None,  # {"ok": bool, "text": str} for the current exercise
+        "pr_feedback": None,  # {"ok": bool, "kind": ..., ...} for the current exercise, worded when drawn
+        "pr_answers": {},  # answer widget key -> the learner's answer, kept across a change of language
         "pr_score": {"attempted": 0, "correct": 0},
         "pr_answered": [],  # (seed, number) pairs already counted in the score
         "pr_items": None,  # the reach exercise's list as the learner reorders it
