@@ -30,4 +30,4 @@ def test_walk_the_lesson_from_step_1_to_6(page, app_url):
         expect(page.get_by_test_id("stAlert").filter(has_text="Right.")).to_be_visible()
         if step < 6:
             page.get_by_role("button", name="Next step").click()
-    expect(page.get_by_text("Now try it in the Playground")).to_be_visible()
+    expect(page.get_by_text("Next: try it in the Playground")).to_be_visible()

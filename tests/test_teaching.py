@@ -179,3 +179,31 @@ def test_switching_language_rewords_practice_feedback_and_keeps_the_choice():
     assert "这次不对" in feedback(at) and "Not this time" not in feedback(at)
     assert Translator("zh")(f"practice.choice.{ex.answer}") in feedback(at)
     assert at.radio(key=f"_w_pr_answer_{ex.seed}_{ex.number}").value == choice
+
+
+# --- Presenter view --------------------------------------------------------------------------------
+
+def test_presenter_view_comes_from_the_link_and_goes_into_it():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.switch_page("pages/1_Playground.py")
+    at.query_params["present"] = "1"
+    at.run()
+    assert at.session_state["presenter"] and at.query_params["present"] in ("1", ["1"])
+    assert at.get("imgs")  # the QR code of the link
+    at.toggle(key="_w_presenter").set_value(False).run()
+    assert "present" not in at.query_params and not at.get("imgs")
+
+
+def test_the_qr_code_holds_the_link():
+    import segno
+
+    from ui.qr import qr_svg
+    link = "http://localhost:8501/Playground?s=eyJ2IjoxfQ&lang=en"
+    assert qr_svg(link) == qr_svg(link) and qr_svg(link) != qr_svg(link + "x")
+    assert segno.make(link, error="m", micro=False).version <= 10  # a code a phone reads from across a room
+
+
+def test_users_see_no_developer_controls():
+    import tomllib
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
+    assert config["client"]["toolbarMode"] == "viewer"

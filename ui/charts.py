@@ -311,11 +311,17 @@ def chart_spec(kind: str, frame: pd.DataFrame, *, top: float, k: int, every_k: S
     return spec
 
 
+PROJECTOR_FONT = 18  # px: the smallest chart text a projected room can read
 PROJECTOR_CONFIG = {
-    "axis": {"labelFontSize": 16, "titleFontSize": 18},
-    "legend": {"labelFontSize": 16, "titleFontSize": 18, "symbolSize": 200},
-    "text": {"fontSize": 18},
+    "axis": {"labelFontSize": PROJECTOR_FONT, "titleFontSize": PROJECTOR_FONT + 2},
+    "legend": {"labelFontSize": PROJECTOR_FONT, "titleFontSize": PROJECTOR_FONT + 2, "symbolSize": 200},
+    "text": {"fontSize": PROJECTOR_FONT},
 }
+
+
+def altair_for_projector(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
+    """An Altair chart with the projector's type sizes (presenter view)."""
+    return chart.configure(**PROJECTOR_CONFIG)
 
 
 def for_projector(spec: dict) -> dict:

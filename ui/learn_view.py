@@ -19,7 +19,8 @@ from ui.i18n import Translator
 from ndcg_core.errors import Place
 from ui.share import whole_number
 from ui.sortable import apply_action, sortable_list
-from ui.state import bind, new_link_value, set_link_value
+from ui.qr import render_share_qr
+from ui.state import bind, new_link_value, page_url, set_link_value
 
 STEPS = 6
 K = 5
@@ -137,6 +138,13 @@ def feedback_text(t: Translator, step: int, entry: dict) -> tuple[bool, str]:
     return entry["kind"] != "wrong", text
 
 
+def draw_chart(chart) -> None:
+    """An Altair chart, with the projector's type sizes in presenter view."""
+    if st.session_state["presenter"]:
+        chart = charts.altair_for_projector(chart)
+    st.altair_chart(chart, width="stretch")
+
+
 def render_list(t: Translator) -> None:
     sortable_list(items(), key=LIST_KEY, k=K, top=4, texts=t.group("sortable"), on_action=on_list_action,
                   large=st.session_state["presenter"], readonly=True)
@@ -210,8 +218,7 @@ def step_3(t: Translator) -> None:
     if not answered(3):
         return  # the curve and the table would show the factor the check asks for
     factors = DISCOUNTS.build("log2")(range(1, 21))
-    st.altair_chart(charts.ndcg_by_k_chart(list(factors), 3, {"ndcg": t("chart.discount"),
-                                                             "cutoff": t("chart.position")}), width="stretch")
+    draw_chart(charts.ndcg_by_k_chart(list(factors), 3, {"ndcg": t("chart.discount"), "cutoff": t("chart.position")}))
     st.caption(t("learn.caption.3"))
     mine = breakdown(grades(), K, items=[it.label for it in items()])
     st.dataframe(pd.DataFrame({t("table.position"): mine["position"], t("table.item"): mine["item"],
@@ -259,7 +266,7 @@ def step_6(t: Translator) -> None:
     if not answered(6):
         return  # the chart and its values are the answer
     every = ndcg_at_every_k(NOT_MONOTONE)
-    st.altair_chart(charts.ndcg_by_k_chart(list(every), 1, t.group("chart")), width="stretch")
+    draw_chart(charts.ndcg_by_k_chart(list(every), 1, t.group("chart")))
     st.caption(t("learn.caption.6", values=", ".join(f"NDCG@{i + 1} = {v:.3f}" for i, v in enumerate(every))))
 
 
@@ -303,3 +310,5 @@ def render_page(t: Translator) -> None:
                      width="stretch")
     else:
         st.caption(t("learn.answer_first"))
+    if st.session_state["presenter"]:
+        render_share_qr(t, page_url({"step": str(step), "lang": st.session_state["lang"]}))

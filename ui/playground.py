@@ -40,6 +40,7 @@ from ui.editing import (
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.page import show_notice
+from ui.qr import render_share_qr
 from ui.share import decode_playground, encode_playground
 from ui.sortable import apply_action, sortable_list
 from ui.state import bind, page_url, preset_origin, set_link_value
@@ -287,8 +288,9 @@ def render_headline(t: Translator, settings: Settings) -> None:
     if last and last.get("before"):
         before = score(last["before"], Settings(**{**settings.__dict__, "k": settings.cutoff(len(last["before"]))}))
         delta = f"{now.ndcg - before.ndcg:+.4f}"
-    a, b, c = st.columns(3)
-    a.metric(t("playground.ndcg_at", k=now.k), metric_text(now.ndcg), delta=delta)
+    # NDCG on a row of its own, so it keeps a projector's type size beside the list; DCG and IDCG below it.
+    st.metric(t("playground.ndcg_at", k=now.k), metric_text(now.ndcg), delta=delta)
+    b, c = st.columns(2)
     b.metric(t("playground.dcg_at", k=now.k), metric_text(now.dcg))
     c.metric(t("playground.idcg_at", k=now.k), metric_text(now.idcg))
     if last and last.get("text"):
@@ -347,7 +349,7 @@ def render_order_charts(t: Translator, frame: pd.DataFrame, settings: Settings) 
 def render_breakdown(t: Translator, frame: pd.DataFrame) -> None:
     """Every term written out; positions after k greyed."""
     breakdown_table(frame, headers={c: t(f"table.{c}") for c in TABLE_COLUMNS}, caption=t("playground.table"),
-                    beyond=t("playground.beyond_k"), key="pg_breakdown")
+                    beyond=t("playground.beyond_k"), key="pg_breakdown", large=st.session_state["presenter"])
 
 
 def render_editor(t: Translator) -> None:
@@ -464,9 +466,13 @@ def write_link(t: Translator) -> None:
     if st.query_params.get(SHARE_PARAM) != param:
         st.query_params[SHARE_PARAM] = param
     set_link_value("lang", st.session_state["lang"])
+    url = page_url({SHARE_PARAM: param, "lang": st.session_state["lang"]})
+    if st.session_state["presenter"]:
+        render_share_qr(t, url)
+        return
     with st.expander(t("share.title")):
         st.caption(t("share.help"))
-        st.code(page_url({SHARE_PARAM: param, "lang": st.session_state["lang"]}), language=None, wrap_lines=True)
+        st.code(url, language=None, wrap_lines=True)
 
 
 def render_page(t: Translator) -> None:

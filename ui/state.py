@@ -19,6 +19,7 @@ from ui.i18n import DEFAULT_LANGUAGE
 
 DEFAULT_PRESET = "five"
 WIDGET_PREFIX = "_w_"
+PRESENT_PARAM = "present"  # the link parameter for presenter view (present=1)
 
 
 def preset_origin(name: str) -> dict[str, Any]:
