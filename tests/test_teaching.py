@@ -189,9 +189,9 @@ def test_presenter_view_comes_from_the_link_and_goes_into_it():
     at.query_params["present"] = "1"
     at.run()
     assert at.session_state["presenter"] and at.query_params["present"] in ("1", ["1"])
-    assert at.get("imgs")  # the QR code of the link
+    assert at.get("image")  # the QR code of the link
     at.toggle(key="_w_presenter").set_value(False).run()
-    assert "present" not in at.query_params and not at.get("imgs")
+    assert "present" not in at.query_params and not at.get("image")
 
 
 def test_the_qr_code_holds_the_link():
