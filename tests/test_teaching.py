@@ -207,3 +207,41 @@ def test_users_see_no_developer_controls():
     import tomllib
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
     assert config["client"]["toolbarMode"] == "viewer"
+
+
+# --- Playground ------------------------------------------------------------------------------------
+
+def test_the_playground_caption_describes_the_list_opened_from_evaluate():
+    from ndcg_core.ranked_list import PRESETS
+    at = open_page("2_Evaluate")
+    at.button(key="btn_ev_open_playground").click().run()
+    assert not at.exception
+    captions = [c.value for c in at.caption]
+    t = Translator("en")
+    assert t.entry("preset", PRESETS["five"], "description") not in captions
+    assert t("playground.list_from_elsewhere", n=len(at.session_state["pg_items"])) in captions
+
+
+def test_the_playground_caption_follows_a_change_to_the_example():
+    from ndcg_core.ranked_list import PRESETS, move
+    t = Translator("en")
+    five = PRESETS.build("five").items()
+    at = open_page("1_Playground", pg_items=move(five, 4, 0))
+    captions = [c.value for c in at.caption]
+    assert t.entry("preset", PRESETS["five"], "description") not in captions
+    assert t("playground.list_changed", label=t.entry("preset", PRESETS["five"], "label")) in captions
+
+
+def test_the_tile_chart_wraps_a_long_list_into_readable_lines():
+    from test_charts import _same, resolved
+
+    from ndcg_core.ranked_list import Settings, list_breakdown, make_items
+    from ui import charts as ui_charts
+    items = make_items([f"doc {i}" for i in range(100)], [(i * 7) % 4 for i in range(100)])
+    frame = list_breakdown(items, Settings(k=10))
+    spec = ui_charts.chart_spec("order", frame, top=3, k=10)
+    rows = spec["datasets"]["rows"]
+    assert max(r["column"] for r in rows) <= 20  # at most 20 tiles a line, each wide enough for its grade
+    assert len({(r["lane"], r["column"]) for r in rows}) == len(rows) == 200  # every tile its own place
+    assert len({r["lane"] for r in rows}) == 10 and spec["height"] >= 10 * 24
+    assert _same(resolved(spec), resolved(ui_charts.order_chart(frame, 3).to_dict()))

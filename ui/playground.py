@@ -127,6 +127,7 @@ def restore(origin: dict) -> None:
     """Put back a starting point (a preset, or a query opened from Evaluate); Reset returns to it."""
     st.session_state.update(
         pg_origin=origin,
+        pg_preset=origin.get("preset"),  # None: a list from another page, which the example's caption does not describe
         pg_items=list(origin["items"]),
         pg_extra=list(origin["extra"]),
         pg_k=origin["k"],
@@ -261,7 +262,17 @@ def render_presets(t: Translator) -> None:
     left.selectbox(t("playground.preset"), names, format_func=lambda name: t.entry("preset", PRESETS[name], "label"),
                    **bind("pg_preset_choice"))
     right.button(t("playground.load"), on_click=load_preset, width="stretch", key="btn_load_preset")
-    st.caption(t.entry("preset", PRESETS[st.session_state["pg_preset_choice"]], "description"))
+
+
+def list_caption(t: Translator) -> str:
+    """What the list on screen is: the example as loaded, an example changed since, or a list from elsewhere."""
+    name = st.session_state["pg_preset"]
+    origin = [(it.label, it.grade) for it in st.session_state["pg_origin"]["items"]]
+    if name is None:
+        return t("playground.list_from_elsewhere", n=len(items()))
+    if [(it.label, it.grade) for it in items()] == origin:
+        return t.entry("preset", PRESETS[name], "description")
+    return t("playground.list_changed", label=t.entry("preset", PRESETS[name], "label"))
 
 
 def render_list(t: Translator, k: int) -> None:
@@ -444,10 +455,17 @@ def apply_link(t: Translator) -> None:
         st.session_state["notice"] = t("share.bad_link", message=t.explain(err))
         return
     st.session_state.update(values)
-    st.session_state.update(pg_last=None, pg_error=None, pg_origin={
+    st.session_state.update(pg_last=None, pg_error=None, pg_preset=preset_of(values["pg_items"]), pg_origin={
         "items": values["pg_items"], "extra": values["pg_extra"], "k": values["pg_k"], "top": values["pg_top"],
         "ideal": values["pg_ideal"]})
     st.session_state["pg_editor_version"] += 1
+
+
+def preset_of(new_items: list[Item]) -> str | None:
+    """The example whose list this is (a link to an example names it too), or ``None``."""
+    wanted = [(it.label, it.grade) for it in new_items]
+    return next((name for name in PRESETS.names()
+                 if [(it.label, it.grade) for it in PRESETS.build(name).items()] == wanted), None)
 
 
 def current_link() -> str:
@@ -498,6 +516,7 @@ def render_live(lang: str) -> None:
     t = Translator(lang)
     settings = current_settings()
     frame = list_breakdown(items(), settings)
+    st.caption(list_caption(t))  # inside the live part: a move can make the example's description untrue
     left, right = st.columns([1, 1], gap="large")
     with right:
         # The headline is sent first, so the new NDCG is on screen before the rest is redrawn.

@@ -27,7 +27,7 @@ def preset_origin(name: str) -> dict[str, Any]:
     preset = PRESETS.build(name)
     items = preset.items()
     return {"items": items, "extra": preset.extra_items(), "k": preset.k or default_k(len(items)),
-            "top": preset.top_grade, "ideal": preset.ideal}
+            "top": preset.top_grade, "ideal": preset.ideal, "preset": name}
 
 
 EXAMPLE_TYPED_ROWS = [
