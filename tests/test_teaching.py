@@ -245,3 +245,22 @@ def test_the_tile_chart_wraps_a_long_list_into_readable_lines():
     assert len({(r["lane"], r["column"]) for r in rows}) == len(rows) == 200  # every tile its own place
     assert len({r["lane"] for r in rows}) == 10 and spec["height"] >= 10 * 24
     assert _same(resolved(spec), resolved(ui_charts.order_chart(frame, 3).to_dict()))
+
+
+def test_a_removal_offers_undo_that_puts_the_item_back_where_it_was():
+    from ndcg_core.ranked_list import PRESETS, without
+    five = PRESETS.build("five").items()
+    at = open_page("1_Playground", pg_items=without(five, 3), pg_removed={"before": five, "label": "doc C"})
+    undo = at.button(key="btn_undo_remove")
+    assert undo.label == Translator("en")("playground.undo_remove", label="doc C")
+    undo.click().run()
+    assert at.session_state["pg_items"] == five and at.session_state["pg_removed"] is None
+
+
+def test_the_metrics_chart_is_one_responsive_chart_with_no_empty_panel():
+    import json
+    at = open_page("5_Metrics")
+    spec = json.loads(at.get("vega_lite_chart")[0].proto.spec)
+    assert "facet" not in spec and spec["width"] == "container"
+    rows = spec["layer"][0]["encoding"]["y"]["sort"]  # one row per metric, each with its bars: none empty
+    assert len(rows) == 6 and not any(r.startswith("DCG") for r in rows)  # DCG, unbounded, is in the table

@@ -80,8 +80,21 @@ def current_settings() -> Settings:
 
 # --- changing state (callbacks run before the rerun, so the new list is drawn at once) ---------
 
+def items_before() -> list[Item]:
+    """The list before the last change (what Undo puts back after a removal)."""
+    return list(st.session_state["pg_last"]["before"])
+
+
+def undo_remove() -> None:
+    """Put back the item the learner removed last, where it was."""
+    removed = st.session_state["pg_removed"]
+    if removed:
+        _set_items(list(removed["before"]), None)
+
+
 def _set_items(new_items: list[Item], change: str | None) -> None:
     before = items()
+    st.session_state["pg_removed"] = None  # Undo is offered only right after a removal
     st.session_state["pg_items"] = new_items
     st.session_state["pg_error"] = None
     st.session_state["pg_last"] = {"text": change, "before": before} if change else None
@@ -108,6 +121,10 @@ def on_list_action() -> None:
         change = t("playground.change.grade", label=_label_of(action.get("id")), grade=grade_text(action["grade"]))
     else:
         change = t("playground.change.remove", label=_label_of(action.get("id")))
+        removed = next(it.label for it in items() if it.id == action.get("id"))
+        _set_items(new_items, change)
+        st.session_state["pg_removed"] = {"before": items_before(), "label": removed}
+        return
     _set_items(new_items, change)
 
 
@@ -126,6 +143,7 @@ def load_preset() -> None:
 def restore(origin: dict) -> None:
     """Put back a starting point (a preset, or a query opened from Evaluate); Reset returns to it."""
     st.session_state.update(
+        pg_removed=None,
         pg_origin=origin,
         pg_preset=origin.get("preset"),  # None: a list from another page, which the example's caption does not describe
         pg_items=list(origin["items"]),
@@ -275,12 +293,16 @@ def list_caption(t: Translator) -> str:
     return t("playground.list_changed", label=t.entry("preset", PRESETS[name], "label"))
 
 
-def render_list(t: Translator, k: int) -> None:
-    """The sortable list and the one-click orderings."""
+def render_list(t: Translator, k: int, summary: dict[str, str]) -> None:
+    """The sortable list (with the headline figure to keep in view on a phone) and the one-click orderings."""
     top = st.session_state["pg_top"]
     presenter = st.session_state["presenter"]
     sortable_list(items(), key=LIST_KEY, k=k, top=top, texts=t.group("sortable"), on_action=on_list_action,
-                  large=presenter, readonly=presenter)
+                  large=presenter, readonly=presenter, summary=summary)
+    removed = st.session_state["pg_removed"]
+    if removed:
+        st.button(t("playground.undo_remove", label=removed["label"]), on_click=undo_remove, key="btn_undo_remove",
+                  icon=":material/undo:", width="stretch")
     cols = st.columns(2) + st.columns(2)
     for col, kind in zip(cols, ("ideal", "worst", "shuffle", "reset")):
         col.button(t(f"playground.order.{kind}"), on_click=reorder, args=(kind,), width="stretch", key=f"btn_order_{kind}")
@@ -291,14 +313,21 @@ def render_error() -> None:
         st.error(st.session_state["pg_error"], icon="⚠️")
 
 
-def render_headline(t: Translator, settings: Settings) -> None:
-    """NDCG@k with the change the last edit caused, and DCG@k and IDCG@k beside it."""
+def headline(settings: Settings):
+    """The scores now, and the change in NDCG the last edit caused (text, or None)."""
     now = score(items(), settings)
     last = st.session_state["pg_last"]
     delta = None
     if last and last.get("before"):
         before = score(last["before"], Settings(**{**settings.__dict__, "k": settings.cutoff(len(last["before"]))}))
         delta = f"{now.ndcg - before.ndcg:+.4f}"
+    return now, delta
+
+
+def render_headline(t: Translator, settings: Settings) -> None:
+    """NDCG@k with the change the last edit caused, and DCG@k and IDCG@k beside it."""
+    now, delta = headline(settings)
+    last = st.session_state["pg_last"]
     # NDCG on a row of its own, so it keeps a projector's type size beside the list; DCG and IDCG below it.
     st.metric(t("playground.ndcg_at", k=now.k), metric_text(now.ndcg), delta=delta)
     b, c = st.columns(2)
@@ -523,7 +552,9 @@ def render_live(lang: str) -> None:
         render_headline(t, settings)
     with left:
         render_error()
-        render_list(t, settings.k)
+        now, delta = headline(settings)
+        render_list(t, settings.k, {"label": t("playground.ndcg_at", k=now.k), "value": metric_text(now.ndcg),
+                                    "delta": delta or ""})
         if not st.session_state["presenter"]:  # presenter view hides the editing chrome
             render_editor(t)
     with right:

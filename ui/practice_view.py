@@ -183,9 +183,10 @@ def prompt(ex: Exercise, t: Translator) -> None:
 
 def answer_widget(ex: Exercise, t: Translator) -> None:
     if ex.kind == "reach":
-        sortable_list(st.session_state["pr_items"], key=LIST_KEY, k=ex.data["k"], top=4, texts=t.group("sortable"),
-                      on_action=on_reach_action, readonly=True, large=st.session_state["presenter"])
         now = score(st.session_state["pr_items"], Settings(k=ex.data["k"])).ndcg
+        sortable_list(st.session_state["pr_items"], key=LIST_KEY, k=ex.data["k"], top=4, texts=t.group("sortable"),
+                      on_action=on_reach_action, readonly=True, large=st.session_state["presenter"],
+                      summary={"label": f"NDCG@{ex.data['k']}", "value": f"{now:.4f}", "delta": ""})
         st.metric(f"NDCG@{ex.data['k']}", f"{now:.4f}", help=t("practice.moves", moves=st.session_state["pr_moves"]))
         st.caption(t("practice.moves", moves=st.session_state["pr_moves"]))
         return

@@ -74,6 +74,7 @@ def _playground_defaults() -> dict[str, Any]:
         "pg_ideal": preset.ideal,
         "pg_last": None,  # {"text": ..., "before": [Item, ...]}: the last change, for the headline's delta
         "pg_error": None,  # a message about the last rejected edit
+        "pg_removed": None,  # {"before": [Item, ...], "label": str} right after a removal, for Undo
         "pg_editor_version": 0,  # bumped to redraw the data editors from the stored list
         "pg_shuffles": 0,
         "pg_edit_open": False,  # the table editor is drawn only when open
