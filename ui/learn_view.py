@@ -138,6 +138,14 @@ def feedback_text(t: Translator, step: int, entry: dict) -> tuple[bool, str]:
     return entry["kind"] != "wrong", text
 
 
+def show_table(table: pd.DataFrame) -> None:
+    """A small table: a plain one in presenter view, whose type the projector style enlarges."""
+    if st.session_state["presenter"]:
+        st.table(table.set_index(table.columns[0]))
+    else:
+        st.dataframe(table, hide_index=True, width="stretch")
+
+
 def draw_chart(chart) -> None:
     """An Altair chart, with the projector's type sizes in presenter view."""
     if st.session_state["presenter"]:
@@ -183,7 +191,7 @@ def step_1(t: Translator) -> None:
             row.update({"P@1": precision_at_k(system, 1), "MRR": reciprocal_rank(system),
                         "NDCG@5": round(ndcg_at_k(system, K, ideal=pool), 4)})
         rows.append(row)
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    show_table(pd.DataFrame(rows))
     render_check(t, 1, {"a": t("learn.choice.a"), "b": t("learn.choice.b"), "same": t("learn.choice.same")})
     if revealed:
         render_pools(t)
@@ -221,8 +229,8 @@ def step_3(t: Translator) -> None:
     draw_chart(charts.ndcg_by_k_chart(list(factors), 3, {"ndcg": t("chart.discount"), "cutoff": t("chart.position")}))
     st.caption(t("learn.caption.3"))
     mine = breakdown(grades(), K, items=[it.label for it in items()])
-    st.dataframe(pd.DataFrame({t("table.position"): mine["position"], t("table.item"): mine["item"],
-                               t("chart.discount"): mine["discount"].round(4)}), hide_index=True, width="stretch")
+    show_table(pd.DataFrame({t("table.position"): mine["position"], t("table.item"): mine["item"],
+                             t("chart.discount"): mine["discount"].round(4)}))
 
 
 def step_4(t: Translator) -> None:
@@ -238,7 +246,7 @@ def step_4(t: Translator) -> None:
     table = pd.DataFrame({t("table.position"): now["position"], t("table.item"): now["item"],
                           t("table.term"): now["term"],
                           t("learn.changed"): [t("learn.changed_yes") if c else "" for c in changed]})
-    st.dataframe(table, hide_index=True, width="stretch")
+    show_table(table)
     st.caption(t("learn.caption.4"))
     render_check(t, 4)
     if answered(4):

@@ -32,17 +32,19 @@ def metrics_chart(values: pd.DataFrame, texts: dict[str, str], large: bool = Fal
     order = list(dict.fromkeys(values["metric"]))
     rankings = list(dict.fromkeys(values["ranking"]))
     font = charts.PROJECTOR_FONT if large else 13
-    base = alt.Chart(values).encode(
+    position = alt.Chart(values).encode(
         y=alt.Y("metric:N", title=None, sort=order, axis=alt.Axis(labelLimit=0, labelPadding=6)),
         yOffset=alt.YOffset("ranking:N", sort=rankings),
         x=alt.X("value:Q", title=None, scale=alt.Scale(domain=[0, 1.15]), axis=alt.Axis(values=[0, 0.25, 0.5, 0.75, 1],
                                                                                       format=".2f")),
-        color=alt.Color("ranking:N", title=texts["ranking"], sort=rankings, legend=alt.Legend(orient="top")),
         tooltip=[alt.Tooltip("ranking:N", title=texts["ranking"]), alt.Tooltip("metric:N", title=texts["metric"]),
                  alt.Tooltip("value:Q", format=".4f")],
     )
-    bars = base.mark_bar().properties(name="bars")
-    labels = base.mark_text(align="left", dx=3, fontSize=font - 1).encode(
+    bars = position.mark_bar().encode(
+        color=alt.Color("ranking:N", title=texts["ranking"], sort=rankings, legend=alt.Legend(orient="top")),
+    ).properties(name="bars")
+    # The values in the text colour, not the bar's: a pale bar's colour is too faint to read as text.
+    labels = position.mark_text(align="left", dx=3, fontSize=font - 1).encode(
         text=alt.Text("value:Q", format=".3f")).properties(name="values")
     band = (font + 8) * len(rankings) + 10
     return alt.layer(bars, labels).properties(width="container", height=band * len(order)).configure_axis(
