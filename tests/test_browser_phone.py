@@ -132,7 +132,7 @@ WIDER = """() => { const w = document.documentElement.clientWidth;
   return [document.documentElement.scrollWidth, wide.slice(0, 5)]; }"""
 
 
-@pytest.mark.parametrize("path", ["", "Playground", "Learn", "Metrics", "Practice"])
+@pytest.mark.parametrize("path", ["", "Playground", "Evaluate", "Learn", "Conventions", "Metrics", "Practice"])
 def test_no_page_scrolls_sideways(phone, app_url, path):
     page = phone.new_page()
     page.goto(f"{app_url}/{path}")

@@ -72,7 +72,7 @@ def test_on_a_projector_figures_are_whole_and_type_is_large(browser, app_url, wi
         chart = page.get_by_test_id("stVegaLiteChart").first
         expect(chart.locator("svg text").first).to_be_attached()
         sizes = chart.locator("svg text").evaluate_all("ts => ts.map(e => parseFloat(getComputedStyle(e).fontSize))")
-        assert sizes and min(sizes) >= 17  # value labels 17 px, axis labels 18 px
+        assert sizes and min(sizes) >= 18
     context.close()
 
 

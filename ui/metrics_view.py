@@ -44,9 +44,9 @@ def metrics_chart(values: pd.DataFrame, texts: dict[str, str], large: bool = Fal
         color=alt.Color("ranking:N", title=texts["ranking"], sort=rankings, legend=alt.Legend(orient="top")),
     ).properties(name="bars")
     # The values in the text colour, not the bar's: a pale bar's colour is too faint to read as text.
-    labels = position.mark_text(align="left", dx=3, fontSize=font - 1).encode(
+    labels = position.mark_text(align="left", dx=3, fontSize=font).encode(
         text=alt.Text("value:Q", format=".3f")).properties(name="values")
-    band = (font + 8) * len(rankings) + 10
+    band = (font + 10) * len(rankings) + 12
     return alt.layer(bars, labels).properties(width="container", height=band * len(order)).configure_axis(
         labelFontSize=font, titleFontSize=font).configure_legend(labelFontSize=font, titleFontSize=font)
 
