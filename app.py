@@ -11,7 +11,11 @@ t = start_page("home.title")
 
 st.title("NDCG Lab")
 st.markdown(t("home.intro"))
-st.page_link("pages/1_Playground.py", label=t("home.to_playground"), icon="🎛️")
+# A student arriving alone gets one path: learn the idea, play with it, then test it.
+st.subheader(t("home.path"))
+st.page_link("pages/3_Learn.py", label=t("home.path.learn"), icon="📘", width="stretch")
+st.page_link("pages/1_Playground.py", label=t("home.path.playground"), icon="🎛️", width="stretch")
+st.page_link("pages/6_Practice.py", label=t("home.path.practice"), icon="✏️", width="stretch")
 
 st.subheader(t("home.try"))
 left, right = st.columns([3, 1])

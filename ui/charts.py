@@ -189,7 +189,25 @@ def cumulative_chart(frame: pd.DataFrame, k: int, texts: Mapping[str, str] | Non
 
 # --- this order beside the ideal order -----------------------------------------------------------
 
+WRAP = 20  # positions per line of tiles: a longer list wraps, so 100 positions stay 100 readable tiles
+
+
+def _lane(row: str, position: int, n: int) -> str:
+    """The chart line a tile is on: the order's name, with the positions it holds once the list wraps."""
+    if n <= WRAP:
+        return row
+    start = (position - 1) // WRAP * WRAP + 1
+    return f"{row} {start}–{min(start + WRAP - 1, n)}"
+
+
+def _lanes(n: int, t: Mapping[str, str]) -> list[str]:
+    """Every line of tiles, top to bottom: each stretch of positions shows this order above the ideal."""
+    starts = range(1, n + 1, WRAP) if n > WRAP else [1]
+    return [_lane(row, p, n) for p in starts for row in (t["this_order"], t["ideal_order"])]
+
+
 def order_rows(frame: pd.DataFrame, t: Mapping[str, str]) -> pd.DataFrame:
+    n = len(frame)
     rows = pd.concat(
         [
             pd.DataFrame({"position": frame["position"], "row": t["this_order"], "grade_key": _grade_keys(frame["grade"]),
@@ -199,13 +217,18 @@ def order_rows(frame: pd.DataFrame, t: Mapping[str, str]) -> pd.DataFrame:
         ],
         ignore_index=True,
     )
+    rows["column"] = (rows["position"] - 1) % WRAP + 1 if n > WRAP else rows["position"]
+    rows["lane"] = [_lane(r, p, n) for r, p in zip(rows["row"], rows["position"])]
     return rows[rows["grade_key"] != ""].reset_index(drop=True)
 
 
-def _order_layers(rows: pd.DataFrame | str, top: float, domain: tuple[float, ...], t: dict) -> alt.LayerChart:
+def _order_layers(rows: pd.DataFrame | str, top: float, domain: tuple[float, ...], t: dict, n: int) -> alt.LayerChart:
+    wrapped = n > WRAP
+    lanes = _lanes(n, t)
     base = alt.Chart(_source(rows)).encode(
-        x=alt.X("position:O", title=t["position"], axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("row:N", title=None, sort=[t["this_order"], t["ideal_order"]]),
+        x=alt.X("column:O", title=None if wrapped else t["position"],
+                axis=alt.Axis(labelAngle=0, labels=not wrapped, ticks=not wrapped)),
+        y=alt.Y("lane:N", title=None, sort=lanes),
         tooltip=[alt.Tooltip("row:N", title=t["series"]), alt.Tooltip("position:O", title=t["position"]),
                  alt.Tooltip("item:N", title=t["item"]), alt.Tooltip("grade_key:N", title=t["grade"])],
     )
@@ -218,13 +241,18 @@ def _order_layers(rows: pd.DataFrame | str, top: float, domain: tuple[float, ...
                                alt.value("#ffffff"), alt.value("#000000"))
     labels = base.mark_text(fontWeight="bold").encode(text="grade_key:N", color=text_color).properties(
         name="grade_labels")
-    return alt.layer(tiles, labels).properties(height=110, width="container")
+    return alt.layer(tiles, labels).properties(height=110 if not wrapped else 28 * len(lanes), width="container")
 
 
 def order_chart(frame: pd.DataFrame, top: float, texts: Mapping[str, str] | None = None) -> alt.LayerChart:
-    """The current order beside the ideal order: one tile per position, coloured and labelled by grade."""
+    """The current order beside the ideal order: one tile per position, coloured and labelled by grade.
+
+    A list longer than ``WRAP`` wraps onto more lines (positions 1-20, 21-40, ...), so every tile keeps
+    room for its grade.
+    """
     t = _texts(texts)
-    return _order_layers(order_rows(frame, t), top, _domain(list(frame["grade"]) + list(frame["ideal_grade"])), t)
+    return _order_layers(order_rows(frame, t), top, _domain(list(frame["grade"]) + list(frame["ideal_grade"])), t,
+                         len(frame))
 
 
 # --- NDCG at every k -----------------------------------------------------------------------------
@@ -260,13 +288,13 @@ def _domain(grades: Sequence[float]) -> tuple[float, ...]:
 
 
 @lru_cache(maxsize=512)
-def _template(kind: str, top: float, domain: tuple[float, ...], texts: tuple[tuple[str, str], ...]) -> str:
+def _template(kind: str, top: float, domain: tuple[float, ...], texts: tuple[tuple[str, str], ...], n: int) -> str:
     """A chart's spec over named datasets, as JSON (cached: it depends on settings, not on the order)."""
     t = dict(texts)
     builders: dict[str, Callable[[], alt.LayerChart]] = {
         "contribution": lambda: _contribution_layers(ROWS, top, domain, t),
         "cumulative": lambda: _cumulative_layers(ROWS, CUTOFF, t),
-        "order": lambda: _order_layers(ROWS, top, domain, t),
+        "order": lambda: _order_layers(ROWS, top, domain, t, n),
         "every_k": lambda: _every_k_layers(ROWS, t),
     }
     return json.dumps(builders[kind]().to_dict())
@@ -294,9 +322,16 @@ def _fast_rows(kind: str, frame: pd.DataFrame, t: Mapping[str, str], k: int, eve
         rows += [{"position": p, "value": v, "series": t["ideal_order"]} for p, v in zip(position, idcg)]
         return {ROWS: rows, CUTOFF: [{"k": k, "label": f"{t['k']} = {k}"}]}
     ideal = frame["ideal_grade"].tolist()
-    rows = [{"position": p, "row": t["this_order"], "grade_key": _grade_key(g), "item": it, "in_top_k": ik}
-            for p, g, it, ik in zip(position, grade, item, in_top_k)]
-    rows += [{"position": p, "row": t["ideal_order"], "grade_key": _grade_key(g), "item": "", "in_top_k": ik}
+    n = len(position)
+
+    def column(p: int) -> int:
+        return (p - 1) % WRAP + 1 if n > WRAP else p
+
+    this, best = t["this_order"], t["ideal_order"]
+    rows = [{"position": p, "row": this, "grade_key": _grade_key(g), "item": it, "in_top_k": ik, "column": column(p),
+             "lane": _lane(this, p, n)} for p, g, it, ik in zip(position, grade, item, in_top_k)]
+    rows += [{"position": p, "row": best, "grade_key": _grade_key(g), "item": "", "in_top_k": ik, "column": column(p),
+              "lane": _lane(best, p, n)}
              for p, g, ik in zip(position, ideal, in_top_k) if g == g]  # g == g: not NaN
     return {ROWS: rows}
 
@@ -306,16 +341,23 @@ def chart_spec(kind: str, frame: pd.DataFrame, *, top: float, k: int, every_k: S
     """The Vega-Lite spec of chart ``kind`` for this breakdown, built from a cached template."""
     t = _texts(texts)
     grades = list(frame["grade"]) + (list(frame["ideal_grade"]) if kind == "order" else [])
-    spec = json.loads(_template(kind, float(top), _domain(grades), tuple(sorted(t.items()))))
+    n = len(frame) if kind == "order" else 0  # only the tiles' layout depends on the list's length
+    spec = json.loads(_template(kind, float(top), _domain(grades), tuple(sorted(t.items())), n))
     spec["datasets"] = _fast_rows(kind, frame, t, k, every_k)
     return spec
 
 
+PROJECTOR_FONT = 18  # px: the smallest chart text a projected room can read
 PROJECTOR_CONFIG = {
-    "axis": {"labelFontSize": 16, "titleFontSize": 18},
-    "legend": {"labelFontSize": 16, "titleFontSize": 18, "symbolSize": 200},
-    "text": {"fontSize": 18},
+    "axis": {"labelFontSize": PROJECTOR_FONT, "titleFontSize": PROJECTOR_FONT + 2},
+    "legend": {"labelFontSize": PROJECTOR_FONT, "titleFontSize": PROJECTOR_FONT + 2, "symbolSize": 200},
+    "text": {"fontSize": PROJECTOR_FONT},
 }
+
+
+def altair_for_projector(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
+    """An Altair chart with the projector's type sizes (presenter view)."""
+    return chart.configure(**PROJECTOR_CONFIG)
 
 
 def for_projector(spec: dict) -> dict:

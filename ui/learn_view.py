@@ -19,15 +19,18 @@ from ui.i18n import Translator
 from ndcg_core.errors import Place
 from ui.share import whole_number
 from ui.sortable import apply_action, sortable_list
-from ui.state import new_link_value, set_link_value
+from ui.qr import render_share_qr
+from ui.state import bind, new_link_value, page_url, set_link_value
 
 STEPS = 6
 K = 5
 LIST_KEY = "learn_list"
-# The seed notes' two systems for "成都旅游攻略": both put the perfect result first.
+# Two systems for the travel search "成都旅游攻略": both put the perfect result first.
 SYSTEM_A = (4, 2, 2, 2, 1)
 SYSTEM_B = (4, 0, 0, 0, 0)
-JUDGED = SYSTEM_A + (0, 0, 0, 0)  # every judged document of the query, for the ideal
+# The judged pools the ideal can come from: the pages the two systems returned, or a larger pool with one
+# more useful page that neither returned (the pool the often-quoted 0.95 for A assumes).
+POOLS = {"judged": SYSTEM_A + (0, 0, 0, 0), "larger": SYSTEM_A + (2, 0, 0, 0, 0)}
 NOT_MONOTONE = (3, 0, 0, 3)
 
 
@@ -68,37 +71,86 @@ def go(step: int) -> None:
     st.session_state["learn_step"] = max(1, min(STEPS, step))
 
 
+def answer_key(step: int) -> str:
+    return f"_w_learn_answer_{step}"
+
+
+def store_answer(step: int) -> None:
+    """Keep the learner's answer to ``step`` (so it survives a redraw in another language)."""
+    raw = st.session_state.get(answer_key(step))
+    st.session_state["learn_answers"] = {**st.session_state["learn_answers"], step: raw}
+
+
+def _keep_feedback(step: int, entry: dict) -> None:
+    st.session_state["learn_feedback"] = {**st.session_state["learn_feedback"], step: entry}
+
+
 def check_answer(step: int) -> None:
-    """Mark the learner's answer to ``step`` and keep feedback that explains the right one."""
-    t = Translator(st.session_state["lang"])
+    """Mark the learner's answer to ``step``; the feedback is kept as data and worded when drawn.
+
+    The right answer is kept too: steps 4 and 5 ask about the list as it was when the learner answered.
+    """
     right = expected_answer(step)
-    raw = st.session_state.get(f"_w_learn_answer_{step}")
-    feedback = dict(st.session_state["learn_feedback"])
+    raw = st.session_state.get(answer_key(step))
+    store_answer(step)
     if isinstance(right, str):
         ok = raw == right
     else:
         try:
             ok = abs(parse_number(raw) - right) <= 0.01
         except ValueError as err:
-            feedback[step] = {"ok": False, "text": t("learn.unreadable", message=t.explain(err))}
-            st.session_state["learn_feedback"] = feedback
+            _keep_feedback(step, {"kind": "unreadable", "error": err})
             return
-    shown = right if isinstance(right, str) else f"{right:.4f}"
-    key = "learn.right" if ok else "learn.wrong"
-    feedback[step] = {"ok": ok, "text": t(key, why=t(f"learn.why.{step}", answer=shown))}
-    st.session_state["learn_feedback"] = feedback
+    _keep_feedback(step, {"kind": "right" if ok else "wrong", "answer": right})
     if ok:
         st.session_state["learn_done"] = sorted(set(st.session_state["learn_done"]) | {step})
 
 
 def reveal(step: int) -> None:
-    t = Translator(st.session_state["lang"])
-    right = expected_answer(step)
-    shown = right if isinstance(right, str) else f"{right:.4f}"
-    feedback = dict(st.session_state["learn_feedback"])
-    feedback[step] = {"ok": True, "text": t("learn.revealed", why=t(f"learn.why.{step}", answer=shown))}
-    st.session_state["learn_feedback"] = feedback
+    _keep_feedback(step, {"kind": "revealed", "answer": expected_answer(step)})
     st.session_state["learn_done"] = sorted(set(st.session_state["learn_done"]) | {step})
+
+
+def answered(step: int) -> bool:
+    """Whether the learner has answered ``step`` (or asked for its answer): its numbers may be shown."""
+    entry = st.session_state["learn_feedback"].get(step)
+    return bool(entry) and entry["kind"] != "unreadable"
+
+
+def why(t: Translator, step: int, answer: float | str) -> str:
+    """Why the answer to ``step`` is right, every number from ndcg_core."""
+    fields: dict = {"answer": answer if isinstance(answer, str) else f"{answer:.4f}"}
+    if step == 1:
+        fields = {"mrr": f"{reciprocal_rank(SYSTEM_A):.1f}"}
+    elif step == 6:
+        every = ndcg_at_every_k(NOT_MONOTONE)
+        fields = {"at1": f"{every[0]:g}", "at4": f"{every[3]:.4f}",
+                  "dcg4": f"{dcg(NOT_MONOTONE, 4):.4f}", "idcg4": f"{idcg(NOT_MONOTONE, 4):.4f}"}
+    return t(f"learn.why.{step}", **fields)
+
+
+def feedback_text(t: Translator, step: int, entry: dict) -> tuple[bool, str]:
+    """The feedback of ``step`` in the current language: (is it good news, the text)."""
+    if entry["kind"] == "unreadable":
+        return False, t("learn.unreadable", message=t.explain(entry["error"]))
+    text = t({"right": "learn.right", "wrong": "learn.wrong", "revealed": "learn.revealed"}[entry["kind"]],
+             why=why(t, step, entry["answer"]))
+    return entry["kind"] != "wrong", text
+
+
+def show_table(table: pd.DataFrame) -> None:
+    """A small table: a plain one in presenter view, whose type the projector style enlarges."""
+    if st.session_state["presenter"]:
+        st.table(table.set_index(table.columns[0]))
+    else:
+        st.dataframe(table, hide_index=True, width="stretch")
+
+
+def draw_chart(chart) -> None:
+    """An Altair chart, with the projector's type sizes in presenter view."""
+    if st.session_state["presenter"]:
+        chart = charts.altair_for_projector(chart)
+    st.altair_chart(chart, width="stretch")
 
 
 def render_list(t: Translator) -> None:
@@ -108,53 +160,77 @@ def render_list(t: Translator) -> None:
 
 def render_check(t: Translator, step: int, choices: dict[str, str] | None = None) -> None:
     st.markdown(f"**{t('learn.check')}** {t(f'learn.question.{step}')}")
-    key = f"_w_learn_answer_{step}"
+    key = answer_key(step)
+    # The answer is kept under its own key, so a redraw in another language shows what the learner chose.
+    if step in st.session_state["learn_answers"]:
+        st.session_state[key] = st.session_state["learn_answers"][step]
+    keep = {"key": key, "on_change": store_answer, "args": (step,)}
     if choices:
-        st.radio(t("learn.your_answer"), list(choices), format_func=choices.__getitem__, key=key, index=None,
-                 horizontal=True)
+        st.radio(t("learn.your_answer"), list(choices), format_func=choices.__getitem__, index=None,
+                 horizontal=True, **keep)
     else:
-        st.text_input(t("learn.your_answer"), key=key, placeholder="0.00")
+        st.text_input(t("learn.your_answer"), placeholder="0.00", **keep)
     a, b = st.columns(2)
     a.button(t("learn.check_button"), on_click=check_answer, args=(step,), key=f"btn_learn_check_{step}",
              width="stretch")
     b.button(t("learn.show_answer"), on_click=reveal, args=(step,), key=f"btn_learn_reveal_{step}", width="stretch")
-    feedback = st.session_state["learn_feedback"].get(step)
-    if feedback:
-        (st.success if feedback["ok"] else st.error)(feedback["text"])
+    entry = st.session_state["learn_feedback"].get(step)
+    if entry:
+        good, text = feedback_text(t, step, entry)
+        (st.success if good else st.error)(text)
 
 
 def step_1(t: Translator) -> None:
     st.markdown(t("learn.body.1"))
+    revealed = answered(1)
+    pool = POOLS[st.session_state["learn_pool"]]
     rows = []
     for name, system in (("A", SYSTEM_A), ("B", SYSTEM_B)):
-        rows.append({t("learn.system"): name, t("learn.grades"): ", ".join(str(g) for g in system),
-                     "P@1": precision_at_k(system, 1), "MRR": reciprocal_rank(system),
-                     "NDCG@5": round(ndcg_at_k(system, K, ideal=JUDGED), 4)})
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-    st.caption(t("learn.caption.1"))
+        row = {t("learn.system"): name, t("learn.grades"): ", ".join(str(g) for g in system)}
+        if revealed:  # predict first: the metrics that answer the check come after the answer
+            row.update({"P@1": precision_at_k(system, 1), "MRR": reciprocal_rank(system),
+                        "NDCG@5": round(ndcg_at_k(system, K, ideal=pool), 4)})
+        rows.append(row)
+    show_table(pd.DataFrame(rows))
     render_check(t, 1, {"a": t("learn.choice.a"), "b": t("learn.choice.b"), "same": t("learn.choice.same")})
+    if revealed:
+        render_pools(t)
+
+
+def render_pools(t: Translator) -> None:
+    """Where NDCG's ideal comes from: the judged pool, or a larger one with a page neither system returned."""
+    st.radio(t("learn.pool"), list(POOLS), format_func=lambda name: t(f"learn.pool.{name}"), horizontal=True,
+             **bind("learn_pool"))
+    pool = POOLS[st.session_state["learn_pool"]]
+    a, b = (ndcg_at_k(s, K, ideal=pool) for s in (SYSTEM_A, SYSTEM_B))
+    st.caption(t(f"learn.caption.1.{st.session_state['learn_pool']}", pool=", ".join(map(str, pool)),
+                 a=f"{a:.3f}", b=f"{b:.3f}", idcg=f"{idcg(pool, K):.3f}"))
+    st.caption(t("learn.caption.1.ratio", ratio=f"{dcg(SYSTEM_A, K) / dcg(SYSTEM_B, K):.2f}",
+                 dcg_a=f"{dcg(SYSTEM_A, K):.3f}", dcg_b=f"{dcg(SYSTEM_B, K):.3f}"))
 
 
 def step_2(t: Translator) -> None:
     st.markdown(t("learn.body.2"))
     st.latex(r"\mathrm{CG@}k = \sum_{i=1}^{k} \mathrm{rel}_i")
     render_list(t)
-    st.metric("CG@5", metric_text(cg(grades(), K)))
     render_check(t, 2)
+    if answered(2):
+        st.metric("CG@5", metric_text(cg(grades(), K)))
 
 
 def step_3(t: Translator) -> None:
     st.markdown(t("learn.body.3"))
     st.latex(r"\text{discount}(i) = \frac{1}{\log_2(i+1)}")
-    factors = DISCOUNTS.build("log2")(range(1, 21))
-    st.altair_chart(charts.ndcg_by_k_chart(list(factors), 3, {"ndcg": t("chart.discount"),
-                                                             "cutoff": t("chart.position")}), width="stretch")
-    st.caption(t("learn.caption.3"))
     render_list(t)
-    mine = breakdown(grades(), K, items=[it.label for it in items()])
-    st.dataframe(pd.DataFrame({t("table.position"): mine["position"], t("table.item"): mine["item"],
-                               t("chart.discount"): mine["discount"].round(4)}), hide_index=True, width="stretch")
     render_check(t, 3)
+    if not answered(3):
+        return  # the curve and the table would show the factor the check asks for
+    factors = DISCOUNTS.build("log2")(range(1, 21))
+    draw_chart(charts.ndcg_by_k_chart(list(factors), 3, {"ndcg": t("chart.discount"), "cutoff": t("chart.position")}))
+    st.caption(t("learn.caption.3"))
+    mine = breakdown(grades(), K, items=[it.label for it in items()])
+    show_table(pd.DataFrame({t("table.position"): mine["position"], t("table.item"): mine["item"],
+                             t("chart.discount"): mine["discount"].round(4)}))
 
 
 def step_4(t: Translator) -> None:
@@ -170,10 +246,11 @@ def step_4(t: Translator) -> None:
     table = pd.DataFrame({t("table.position"): now["position"], t("table.item"): now["item"],
                           t("table.term"): now["term"],
                           t("learn.changed"): [t("learn.changed_yes") if c else "" for c in changed]})
-    st.dataframe(table, hide_index=True, width="stretch")
-    st.metric("DCG@5", metric_text(dcg(grades(), K)))
+    show_table(table)
     st.caption(t("learn.caption.4"))
     render_check(t, 4)
+    if answered(4):
+        st.metric("DCG@5", metric_text(dcg(grades(), K)))
 
 
 def step_5(t: Translator) -> None:
@@ -185,17 +262,20 @@ def step_5(t: Translator) -> None:
     a, b, c = st.columns(3)
     a.metric("DCG@5", metric_text(dcg(g, K)))
     b.metric("IDCG@5", metric_text(idcg(g, K)))
-    c.metric("NDCG@5", metric_text(ndcg_at_k(g, K)))
     st.caption(t("learn.caption.5", ideal=", ".join(f"{x:g}" for x in sorted(g, reverse=True))))
     render_check(t, 5)
+    if answered(5):
+        c.metric("NDCG@5", metric_text(ndcg_at_k(g, K)))
 
 
 def step_6(t: Translator) -> None:
     st.markdown(t("learn.body.6"))
-    every = ndcg_at_every_k(NOT_MONOTONE)
-    st.altair_chart(charts.ndcg_by_k_chart(list(every), 1, t.group("chart")), width="stretch")
-    st.caption(t("learn.caption.6", values=", ".join(f"NDCG@{i + 1} = {v:.3f}" for i, v in enumerate(every))))
     render_check(t, 6, {"k1": "NDCG@1", "k4": "NDCG@4", "same": t("learn.choice.equal")})
+    if not answered(6):
+        return  # the chart and its values are the answer
+    every = ndcg_at_every_k(NOT_MONOTONE)
+    draw_chart(charts.ndcg_by_k_chart(list(every), 1, t.group("chart")))
+    st.caption(t("learn.caption.6", values=", ".join(f"NDCG@{i + 1} = {v:.3f}" for i, v in enumerate(every))))
 
 
 STEP_VIEWS = {1: step_1, 2: step_2, 3: step_3, 4: step_4, 5: step_5, 6: step_6}
@@ -231,5 +311,12 @@ def render_page(t: Translator) -> None:
                        type="primary", width="stretch")
         if not done:
             st.caption(t("learn.answer_first"))
+    elif done:
+        # A clear finish, and the way on as a full-width link that is never cut short.
+        st.success(t("learn.finished", steps=STEPS), icon="🎓")
+        st.page_link("pages/1_Playground.py", label=t("learn.to_playground"), icon=":material/tune:",
+                     width="stretch")
     else:
-        forward.page_link("pages/1_Playground.py", label=t("learn.to_playground"), icon=":material/tune:")
+        st.caption(t("learn.answer_first"))
+    if st.session_state["presenter"]:
+        render_share_qr(t, page_url({"step": str(step), "lang": st.session_state["lang"]}))

@@ -12,27 +12,43 @@ from ndcg_core.errors import InputError
 from ndcg_core.metrics import all_metrics
 from ndcg_core.ranked_list import MAX_ITEMS
 from ndcg_core.single import validate_grades
+from ui import charts
 from ui.editing import typed_tokens
+from ui.format import metric_text
 from ui.i18n import Translator
 from ui.state import bind
 
 MAX_RANKINGS = 4
 
 
-def metrics_chart(values: pd.DataFrame, texts: dict[str, str]) -> alt.FacetChart:
-    """One small bar chart per metric, one bar per ranking (columns ranking, metric, value)."""
-    base = alt.Chart(values).encode(
-        x=alt.X("ranking:N", title=None, axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("value:Q", title=None),
-        color=alt.Color("ranking:N", title=texts["ranking"]),
+UNBOUNDED = ("dcg",)  # not on a 0-1 scale: in the table, not in the chart
+
+
+def metrics_chart(values: pd.DataFrame, texts: dict[str, str], large: bool = False) -> alt.LayerChart:
+    """One row per metric, one bar per ranking, all on the same 0-1 scale (columns ranking, metric, value).
+
+    One chart as wide as its column (a phone's too), rather than a grid of fixed-width panels.
+    """
+    order = list(dict.fromkeys(values["metric"]))
+    rankings = list(dict.fromkeys(values["ranking"]))
+    font = charts.PROJECTOR_FONT if large else 13
+    position = alt.Chart(values).encode(
+        y=alt.Y("metric:N", title=None, sort=order, axis=alt.Axis(labelLimit=0, labelPadding=6)),
+        yOffset=alt.YOffset("ranking:N", sort=rankings),
+        x=alt.X("value:Q", title=None, scale=alt.Scale(domain=[0, 1.15]), axis=alt.Axis(values=[0, 0.25, 0.5, 0.75, 1],
+                                                                                      format=".2f")),
         tooltip=[alt.Tooltip("ranking:N", title=texts["ranking"]), alt.Tooltip("metric:N", title=texts["metric"]),
                  alt.Tooltip("value:Q", format=".4f")],
     )
-    bars = base.mark_bar().properties(name="bars", width=110, height=160)
-    labels = base.mark_text(dy=-6).encode(text=alt.Text("value:Q", format=".3f")).properties(name="values")
-    return alt.layer(bars, labels).facet(
-        facet=alt.Facet("metric:N", title=None, sort=list(dict.fromkeys(values["metric"]))), columns=4
-    ).resolve_scale(y="independent")
+    bars = position.mark_bar().encode(
+        color=alt.Color("ranking:N", title=texts["ranking"], sort=rankings, legend=alt.Legend(orient="top")),
+    ).properties(name="bars")
+    # The values in the text colour, not the bar's: a pale bar's colour is too faint to read as text.
+    labels = position.mark_text(align="left", dx=3, fontSize=font).encode(
+        text=alt.Text("value:Q", format=".3f")).properties(name="values")
+    band = (font + 10) * len(rankings) + 12
+    return alt.layer(bars, labels).properties(width="container", height=band * len(order)).configure_axis(
+        labelFontSize=font, titleFontSize=font).configure_legend(labelFontSize=font, titleFontSize=font)
 
 
 def add_ranking() -> None:
@@ -94,12 +110,19 @@ def render_page(t: Translator) -> None:
             st.error(t("metrics.too_few_relevant", name=name, found=found, given=n_rel))
             return
         values = all_metrics(grades, k, n_relevant=n_rel, max_grade=max(4.0, float(grades.max())))
-        rows += [{"ranking": name, "metric": t(f"metrics.name.{m}", k=k), "value": v} for m, v in values.items()]
+        rows += [{"ranking": name, "metric": t(f"metrics.name.{m}", k=k), "value": v, "bounded": m not in UNBOUNDED}
+                 for m, v in values.items()]
     frame = pd.DataFrame(rows)
     table = frame.pivot(index="metric", columns="ranking", values="value").loc[list(dict.fromkeys(frame["metric"]))]
     table.index.name, table.columns.name = t("metrics.metric"), None
-    st.dataframe(table, width="stretch", column_config={c: st.column_config.NumberColumn(format="%.4f")
-                                                        for c in table.columns})
-    st.altair_chart(metrics_chart(frame, {"ranking": t("metrics.ranking_short"), "metric": t("metrics.metric")}))
+    large = st.session_state["presenter"]
+    if large:  # a plain table, whose type the presenter style can enlarge (the grid draws on a canvas)
+        st.table(table.map(metric_text))
+    else:
+        st.dataframe(table, width="stretch", column_config={c: st.column_config.NumberColumn(format="%.4f")
+                                                            for c in table.columns})
+    chart = frame[frame["bounded"]].drop(columns="bounded")
+    st.altair_chart(metrics_chart(chart, {"ranking": t("metrics.ranking_short"), "metric": t("metrics.metric")},
+                                  large=large), width="stretch")
     st.caption(t("metrics.chart_alt"))
     st.info(t("metrics.notes", k=k))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.i18n import LANGUAGES, Translator
-from ui.state import bind, init_state, new_link_value
+from ui.state import PRESENT_PARAM, bind, init_state, new_link_value, set_link_value
 
 PAGES = (
     ("app.py", "nav.home", ":material/home:"),
@@ -17,14 +17,30 @@ PAGES = (
     ("pages/6_Practice.py", "nav.practice", ":material/edit_note:"),
 )
 
+# Fixed CSS, no user text. On every page: a headline figure shrinks to fit its column rather than being cut
+# to "0.9…" (a projector at 1280x720 with the sidebar open, 150% zoom, a phone), and captions keep the text
+# colour (Streamlit fades them to about 4:1, below WCAG AA on a projector).
+BASE_CSS = """
+<style>
+[data-testid="stMetric"] { container-type: inline-size; }
+[data-testid="stMetricValue"] > div, [data-testid="stMetricValue"] p {
+  font-size: min(2.25rem, 17cqi) !important; overflow: visible !important; text-overflow: clip !important; }
+[data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p { color: inherit !important; opacity: 0.9; }
+</style>
+"""
+
 PRESENTER_CSS = """
 <style>
 section.main .block-container, .stMainBlockContainer { max-width: 100% !important; }
 .stApp p, .stApp li, .stApp label, .stApp .stMarkdown { font-size: 1.35rem !important; }
-.stApp [data-testid="stMetricValue"] p { font-size: 3.6rem !important; line-height: 1.2; }
+.stApp [data-testid="stMetricValue"] > div, .stApp [data-testid="stMetricValue"] p {
+  font-size: min(3.6rem, 17cqi) !important; line-height: 1.2; }
 .stApp [data-testid="stMetricLabel"] p { font-size: 1.5rem !important; }
 .stApp [data-testid="stMetricDelta"] div { font-size: 1.3rem !important; }
-.stApp [data-baseweb="select"] div { font-size: 1.2rem !important; }
+.stApp input, .stApp textarea, [role="listbox"] [role="option"], .stApp [data-testid="stTable"] td, .stApp [data-testid="stTable"] th, .stApp [data-testid="stCode"] code,
+.stApp [data-testid="stCaptionContainer"], .stApp [data-testid="stCaptionContainer"] p {
+  font-size: 1.2rem !important; }
+.stApp [data-testid="stCaptionContainer"], .stApp [data-testid="stCaptionContainer"] p { opacity: 1; }
 h1 { font-size: 3rem !important; }
 </style>
 """
@@ -39,6 +55,10 @@ def start_page(title_key: str, icon: str = "📐") -> Translator:
             st.session_state["lang"] = lang
         else:
             st.session_state["notice"] = Translator(st.session_state["lang"])("share.bad_lang", lang=lang[:20])
+    present = new_link_value(PRESENT_PARAM)
+    if present is not None:
+        # A prepared deep link opens in presenter view; "0" (or anything else) opens the usual view.
+        st.session_state["presenter"] = present == "1"
     t = Translator(st.session_state["lang"])
     st.set_page_config(page_title=f"{t(title_key)} · NDCG Lab", page_icon=icon, layout="wide")
     with st.sidebar:
@@ -53,10 +73,18 @@ def start_page(title_key: str, icon: str = "📐") -> Translator:
         )
         st.toggle(t("common.presenter"), help=t("common.presenter_help"), **bind("presenter"))
     show_notice()
-    if st.session_state["presenter"]:
-        # Fixed CSS, no user text: enlarges type for a projector.
-        st.html(PRESENTER_CSS)
+    write_present_param()
+    st.html(BASE_CSS + (PRESENTER_CSS if st.session_state["presenter"] else ""))
     return t
+
+
+def write_present_param() -> None:
+    """Presenter view is part of the address (``present=1``), so a reload or a bookmark keeps it."""
+    if st.session_state["presenter"]:
+        set_link_value(PRESENT_PARAM, "1")
+    elif PRESENT_PARAM in st.query_params:
+        del st.query_params[PRESENT_PARAM]
+        st.session_state["link_seen"] = {**st.session_state["link_seen"], PRESENT_PARAM: None}
 
 
 def show_notice() -> None:

@@ -40,6 +40,7 @@ from ui.editing import (
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.page import show_notice
+from ui.qr import render_share_qr
 from ui.share import decode_playground, encode_playground
 from ui.sortable import apply_action, sortable_list
 from ui.state import bind, page_url, preset_origin, set_link_value
@@ -79,8 +80,21 @@ def current_settings() -> Settings:
 
 # --- changing state (callbacks run before the rerun, so the new list is drawn at once) ---------
 
+def items_before() -> list[Item]:
+    """The list before the last change (what Undo puts back after a removal)."""
+    return list(st.session_state["pg_last"]["before"])
+
+
+def undo_remove() -> None:
+    """Put back the item the learner removed last, where it was."""
+    removed = st.session_state["pg_removed"]
+    if removed:
+        _set_items(list(removed["before"]), None)
+
+
 def _set_items(new_items: list[Item], change: str | None) -> None:
     before = items()
+    st.session_state["pg_removed"] = None  # Undo is offered only right after a removal
     st.session_state["pg_items"] = new_items
     st.session_state["pg_error"] = None
     st.session_state["pg_last"] = {"text": change, "before": before} if change else None
@@ -107,6 +121,10 @@ def on_list_action() -> None:
         change = t("playground.change.grade", label=_label_of(action.get("id")), grade=grade_text(action["grade"]))
     else:
         change = t("playground.change.remove", label=_label_of(action.get("id")))
+        removed = next(it.label for it in items() if it.id == action.get("id"))
+        _set_items(new_items, change)
+        st.session_state["pg_removed"] = {"before": items_before(), "label": removed}
+        return
     _set_items(new_items, change)
 
 
@@ -125,7 +143,9 @@ def load_preset() -> None:
 def restore(origin: dict) -> None:
     """Put back a starting point (a preset, or a query opened from Evaluate); Reset returns to it."""
     st.session_state.update(
+        pg_removed=None,
         pg_origin=origin,
+        pg_preset=origin.get("preset"),  # None: a list from another page, which the example's caption does not describe
         pg_items=list(origin["items"]),
         pg_extra=list(origin["extra"]),
         pg_k=origin["k"],
@@ -260,15 +280,29 @@ def render_presets(t: Translator) -> None:
     left.selectbox(t("playground.preset"), names, format_func=lambda name: t.entry("preset", PRESETS[name], "label"),
                    **bind("pg_preset_choice"))
     right.button(t("playground.load"), on_click=load_preset, width="stretch", key="btn_load_preset")
-    st.caption(t.entry("preset", PRESETS[st.session_state["pg_preset_choice"]], "description"))
 
 
-def render_list(t: Translator, k: int) -> None:
-    """The sortable list and the one-click orderings."""
+def list_caption(t: Translator) -> str:
+    """What the list on screen is: the example as loaded, an example changed since, or a list from elsewhere."""
+    name = st.session_state["pg_preset"]
+    origin = [(it.label, it.grade) for it in st.session_state["pg_origin"]["items"]]
+    if name is None:
+        return t("playground.list_from_elsewhere", n=len(items()))
+    if [(it.label, it.grade) for it in items()] == origin:
+        return t.entry("preset", PRESETS[name], "description")
+    return t("playground.list_changed", label=t.entry("preset", PRESETS[name], "label"))
+
+
+def render_list(t: Translator, k: int, summary: dict[str, str]) -> None:
+    """The sortable list (with the headline figure to keep in view on a phone) and the one-click orderings."""
     top = st.session_state["pg_top"]
     presenter = st.session_state["presenter"]
     sortable_list(items(), key=LIST_KEY, k=k, top=top, texts=t.group("sortable"), on_action=on_list_action,
-                  large=presenter, readonly=presenter)
+                  large=presenter, readonly=presenter, summary=summary)
+    removed = st.session_state["pg_removed"]
+    if removed:
+        st.button(t("playground.undo_remove", label=removed["label"]), on_click=undo_remove, key="btn_undo_remove",
+                  icon=":material/undo:", width="stretch")
     cols = st.columns(2) + st.columns(2)
     for col, kind in zip(cols, ("ideal", "worst", "shuffle", "reset")):
         col.button(t(f"playground.order.{kind}"), on_click=reorder, args=(kind,), width="stretch", key=f"btn_order_{kind}")
@@ -279,16 +313,24 @@ def render_error() -> None:
         st.error(st.session_state["pg_error"], icon="⚠️")
 
 
-def render_headline(t: Translator, settings: Settings) -> None:
-    """NDCG@k with the change the last edit caused, and DCG@k and IDCG@k beside it."""
+def headline(settings: Settings):
+    """The scores now, and the change in NDCG the last edit caused (text, or None)."""
     now = score(items(), settings)
     last = st.session_state["pg_last"]
     delta = None
     if last and last.get("before"):
         before = score(last["before"], Settings(**{**settings.__dict__, "k": settings.cutoff(len(last["before"]))}))
         delta = f"{now.ndcg - before.ndcg:+.4f}"
-    a, b, c = st.columns(3)
-    a.metric(t("playground.ndcg_at", k=now.k), metric_text(now.ndcg), delta=delta)
+    return now, delta
+
+
+def render_headline(t: Translator, settings: Settings) -> None:
+    """NDCG@k with the change the last edit caused, and DCG@k and IDCG@k beside it."""
+    now, delta = headline(settings)
+    last = st.session_state["pg_last"]
+    # NDCG on a row of its own, so it keeps a projector's type size beside the list; DCG and IDCG below it.
+    st.metric(t("playground.ndcg_at", k=now.k), metric_text(now.ndcg), delta=delta)
+    b, c = st.columns(2)
     b.metric(t("playground.dcg_at", k=now.k), metric_text(now.dcg))
     c.metric(t("playground.idcg_at", k=now.k), metric_text(now.idcg))
     if last and last.get("text"):
@@ -347,7 +389,7 @@ def render_order_charts(t: Translator, frame: pd.DataFrame, settings: Settings) 
 def render_breakdown(t: Translator, frame: pd.DataFrame) -> None:
     """Every term written out; positions after k greyed."""
     breakdown_table(frame, headers={c: t(f"table.{c}") for c in TABLE_COLUMNS}, caption=t("playground.table"),
-                    beyond=t("playground.beyond_k"), key="pg_breakdown")
+                    beyond=t("playground.beyond_k"), key="pg_breakdown", large=st.session_state["presenter"])
 
 
 def render_editor(t: Translator) -> None:
@@ -442,10 +484,17 @@ def apply_link(t: Translator) -> None:
         st.session_state["notice"] = t("share.bad_link", message=t.explain(err))
         return
     st.session_state.update(values)
-    st.session_state.update(pg_last=None, pg_error=None, pg_origin={
+    st.session_state.update(pg_last=None, pg_error=None, pg_preset=preset_of(values["pg_items"]), pg_origin={
         "items": values["pg_items"], "extra": values["pg_extra"], "k": values["pg_k"], "top": values["pg_top"],
         "ideal": values["pg_ideal"]})
     st.session_state["pg_editor_version"] += 1
+
+
+def preset_of(new_items: list[Item]) -> str | None:
+    """The example whose list this is (a link to an example names it too), or ``None``."""
+    wanted = [(it.label, it.grade) for it in new_items]
+    return next((name for name in PRESETS.names()
+                 if [(it.label, it.grade) for it in PRESETS.build(name).items()] == wanted), None)
 
 
 def current_link() -> str:
@@ -464,9 +513,13 @@ def write_link(t: Translator) -> None:
     if st.query_params.get(SHARE_PARAM) != param:
         st.query_params[SHARE_PARAM] = param
     set_link_value("lang", st.session_state["lang"])
+    url = page_url({SHARE_PARAM: param, "lang": st.session_state["lang"]})
+    if st.session_state["presenter"]:
+        render_share_qr(t, url)
+        return
     with st.expander(t("share.title")):
         st.caption(t("share.help"))
-        st.code(page_url({SHARE_PARAM: param, "lang": st.session_state["lang"]}), language=None, wrap_lines=True)
+        st.code(url, language=None, wrap_lines=True)
 
 
 def render_page(t: Translator) -> None:
@@ -492,13 +545,16 @@ def render_live(lang: str) -> None:
     t = Translator(lang)
     settings = current_settings()
     frame = list_breakdown(items(), settings)
+    st.caption(list_caption(t))  # inside the live part: a move can make the example's description untrue
     left, right = st.columns([1, 1], gap="large")
     with right:
         # The headline is sent first, so the new NDCG is on screen before the rest is redrawn.
         render_headline(t, settings)
     with left:
         render_error()
-        render_list(t, settings.k)
+        now, delta = headline(settings)
+        render_list(t, settings.k, {"label": t("playground.ndcg_at", k=now.k), "value": metric_text(now.ndcg),
+                                    "delta": delta or ""})
         if not st.session_state["presenter"]:  # presenter view hides the editing chrome
             render_editor(t)
     with right:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from ndcg_core import DISCOUNTS, ndcg_at_k
 from ndcg_core.exercises import Exercise, check, check_seed, exercise
 from ndcg_core.ranked_list import Settings, make_items, score
 from ui.i18n import Translator
@@ -12,7 +13,8 @@ from ui.playground import restore
 from ndcg_core.errors import Place
 from ui.share import whole_number
 from ui.sortable import apply_action, sortable_list
-from ui.state import new_link_value, set_link_value
+from ui.qr import render_share_qr
+from ui.state import new_link_value, page_url, set_link_value
 
 LIST_KEY = "pr_list"
 
@@ -36,18 +38,22 @@ def start(number: int) -> None:
 
 
 def on_seed_change() -> None:
-    t = Translator(st.session_state["lang"])
     try:
         st.session_state["pr_seed"] = check_seed(st.session_state["_w_pr_seed"])
     except ValueError as err:
-        st.session_state["pr_feedback"] = {"ok": False, "text": t("practice.bad_seed", message=t.explain(err))}
+        st.session_state["pr_feedback"] = {"ok": False, "kind": "bad_seed", "error": err}
         return
     start(0)
 
 
-def record(ok: bool, text: str) -> None:
-    """Feedback for the current exercise; the score counts each exercise once (its first answer)."""
-    st.session_state["pr_feedback"] = {"ok": ok, "text": text}
+def store_answer() -> None:
+    """Keep the learner's answer to this exercise (so it survives a redraw in another language)."""
+    st.session_state["pr_answers"] = {**st.session_state["pr_answers"], answer_key(): st.session_state[answer_key()]}
+
+
+def record(ok: bool, entry: dict) -> None:
+    """Feedback for the current exercise (data, worded when drawn); the score counts each exercise once."""
+    st.session_state["pr_feedback"] = {"ok": ok, **entry}
     done = (st.session_state["pr_seed"], st.session_state["pr_number"])
     if list(done) not in [list(x) for x in st.session_state["pr_answered"]]:
         st.session_state["pr_answered"] = [*st.session_state["pr_answered"], list(done)]
@@ -57,23 +63,74 @@ def record(ok: bool, text: str) -> None:
         st.session_state["pr_score"] = score_now
 
 
+def choice_text(ex: Exercise, choice: str, t: Translator) -> str:
+    """A choice as the learner saw it on its button."""
+    return choice if ex.kind == "gap" else t(f"practice.choice.{choice}")
+
+
 def explain(ex: Exercise, t: Translator) -> str:
+    """Why the answer is right, in the learner's words and language; every number from ndcg_core."""
+    d = ex.data
+    if ex.kind == "swap":
+        return explain_swap(ex, t)
+    if ex.kind == "better_order":
+        k = d["k"]
+        return t("practice.why.better_order", answer=choice_text(ex, ex.answer, t), k=k,
+                 a=f"{ndcg_at_k(d['a'], k):.4f}", b=f"{ndcg_at_k(d['b'], k):.4f}")
     answer = ex.answer if isinstance(ex.answer, str) else f"{ex.answer:.4f}"
     if ex.kind == "gap":
-        answer = f"{ex.answer} ({ex.data['gaps'][ex.answer]:.3f})"
-    return t(f"practice.why.{ex.kind}", answer=answer, **{k: v for k, v in ex.data.items() if k in ("k", "position")})
+        answer = f"{ex.answer} ({d['gaps'][ex.answer]:.3f})"
+    return t(f"practice.why.{ex.kind}", answer=answer, **{k: v for k, v in d.items() if k in ("k", "position")})
+
+
+def explain_swap(ex: Exercise, t: Translator) -> str:
+    """Which gain moved to which discount factor, and what that did to NDCG@k."""
+    d = ex.data
+    grades, k, i, j = d["grades"], d["k"], d["i"], d["j"]
+    swapped = list(grades)
+    swapped[i - 1], swapped[j - 1] = swapped[j - 1], swapped[i - 1]
+    factors = dict(zip((i, j), DISCOUNTS.build("log2")([i, j])))
+
+    def factor(position: int) -> str:
+        return f"{factors[position]:.3f}" if position <= k else t("practice.past_k", k=k)
+
+    gi, gj = grades[i - 1], grades[j - 1]
+    if gi == gj:
+        reason = t("practice.swap.equal")
+    elif i > k:
+        reason = t("practice.swap.past_k", k=k)
+    else:
+        reason = t("practice.swap.higher_up" if gj > gi else "practice.swap.higher_down", grade=max(gi, gj))
+    return t("practice.why.swap", answer=choice_text(ex, ex.answer, t), i=i, j=j, gi=gi, gj=gj, fi=factor(i),
+             fj=factor(j), reason=reason, k=k, before=f"{ndcg_at_k(grades, k):.4f}",
+             after=f"{ndcg_at_k(swapped, k):.4f}")
+
+
+def feedback_text(ex: Exercise, entry: dict, t: Translator) -> str:
+    """The feedback kept as data, worded in the current language."""
+    if entry["kind"] == "bad_seed":
+        return t("practice.bad_seed", message=t.explain(entry["error"]))
+    if entry["kind"] == "unreadable":
+        return t("practice.unreadable", message=t.explain(entry["error"]))
+    if entry["kind"] == "reached":
+        why = t("practice.reached", moves=entry["moves"], best=entry["best"])
+    else:
+        why = explain(ex, t)
+        if ex.kind in ("better_order", "swap", "gap") and not entry["ok"]:
+            why = t("practice.you_chose", chosen=choice_text(ex, entry["chosen"], t)) + " " + why
+    return t("practice.right" if entry["ok"] else "practice.wrong", why=why)
 
 
 def submit() -> None:
-    t = Translator(st.session_state["lang"])
     ex = current()
     raw = st.session_state.get(answer_key())
+    store_answer()
     try:
         ok = check(ex, raw)
     except ValueError as err:
-        st.session_state["pr_feedback"] = {"ok": False, "text": t("practice.unreadable", message=t.explain(err))}
+        st.session_state["pr_feedback"] = {"ok": False, "kind": "unreadable", "error": err}
         return
-    record(ok, t("practice.right" if ok else "practice.wrong", why=explain(ex, t)))
+    record(ok, {"kind": "answer", "chosen": raw})
 
 
 def on_reach_action() -> None:
@@ -98,9 +155,7 @@ def check_reached(ex: Exercise, t: Translator) -> None:
     if score(st.session_state["pr_items"], Settings(k=ex.data["k"])).ndcg < ex.data["target"] - 1e-12:
         return
     moves = st.session_state["pr_moves"]
-    ok = moves <= ex.answer
-    record(ok, t("practice.right" if ok else "practice.wrong",
-                 why=t("practice.reached", moves=moves, best=ex.answer)))
+    record(moves <= ex.answer, {"kind": "reached", "moves": moves, "best": ex.answer})
 
 
 def show_in_playground() -> None:
@@ -128,19 +183,24 @@ def prompt(ex: Exercise, t: Translator) -> None:
 
 def answer_widget(ex: Exercise, t: Translator) -> None:
     if ex.kind == "reach":
-        sortable_list(st.session_state["pr_items"], key=LIST_KEY, k=ex.data["k"], top=4, texts=t.group("sortable"),
-                      on_action=on_reach_action, readonly=True, large=st.session_state["presenter"])
         now = score(st.session_state["pr_items"], Settings(k=ex.data["k"])).ndcg
+        sortable_list(st.session_state["pr_items"], key=LIST_KEY, k=ex.data["k"], top=4, texts=t.group("sortable"),
+                      on_action=on_reach_action, readonly=True, large=st.session_state["presenter"],
+                      summary={"label": f"NDCG@{ex.data['k']}", "value": f"{now:.4f}", "delta": ""})
         st.metric(f"NDCG@{ex.data['k']}", f"{now:.4f}", help=t("practice.moves", moves=st.session_state["pr_moves"]))
         st.caption(t("practice.moves", moves=st.session_state["pr_moves"]))
         return
+    # The answer is kept under its own key, so a redraw in another language shows what the learner chose.
+    if answer_key() in st.session_state["pr_answers"]:
+        st.session_state[answer_key()] = st.session_state["pr_answers"][answer_key()]
+    keep = {"key": answer_key(), "on_change": store_answer}
     if ex.kind in ("dcg_term", "dcg", "ndcg"):
-        st.text_input(t("practice.your_answer"), key=answer_key(), placeholder="0.00")
+        st.text_input(t("practice.your_answer"), placeholder="0.00", **keep)
     else:
         choices = {"better_order": ("a", "b"), "swap": ("up", "down", "same"),
                    "gap": tuple(ex.data.get("queries", {}))}[ex.kind]
-        st.radio(t("practice.your_answer"), choices, index=None, horizontal=True, key=answer_key(),
-                 format_func=lambda c: t(f"practice.choice.{c}") if ex.kind != "gap" else c)
+        st.radio(t("practice.your_answer"), choices, index=None, horizontal=True,
+                 format_func=lambda c: choice_text(ex, c, t), **keep)
     st.button(t("practice.check"), on_click=submit, key="btn_pr_check", type="primary")
 
 
@@ -181,7 +241,7 @@ def render_page(t: Translator) -> None:
     answer_widget(ex, t)
     feedback = st.session_state["pr_feedback"]
     if feedback:
-        (st.success if feedback["ok"] else st.error)(feedback["text"])
+        (st.success if feedback["ok"] else st.error)(feedback_text(ex, feedback, t))
     a, b, c = st.columns(3)
     a.button(t("practice.previous"), on_click=start, args=(ex.number - 1,), disabled=ex.number == 0,
              key="btn_pr_prev", width="stretch")
@@ -189,3 +249,6 @@ def render_page(t: Translator) -> None:
     if c.button(t("practice.show_me"), key="btn_pr_show", width="stretch"):
         show_in_playground()
         st.switch_page("pages/1_Playground.py")
+    if st.session_state["presenter"]:
+        render_share_qr(t, page_url({"seed": str(st.session_state["pr_seed"]), "n": str(ex.number + 1),
+                                     "lang": st.session_state["lang"]}))

@@ -1,7 +1,15 @@
-// NDCG Lab's sortable list: drag with the pointer, Alt+Arrow keys on a focused row, or the up/down buttons.
+// NDCG Lab's sortable list: drag (SortableJS), Alt+Arrow keys on a focused row, or the up/down buttons.
 // The server holds the order. Every move is sent as one trigger {type: "move", id, to}; the list is
 // redrawn from the data the server sends back, so a change made from code always wins.
 // Labels are set with textContent, never innerHTML: a label is the learner's text, not markup.
+// SortableJS (ui/Sortable.min.js, MIT) is put before this code by ui/sortable.py and defines globalThis.Sortable.
+
+const SortableJS = globalThis.Sortable;
+
+// A phone or tablet: drag by the handle only, so a swipe over a row scrolls the page.
+function touchFirst() {
+  return window.matchMedia("(pointer: coarse)").matches;
+}
 
 function fill(template, values) {
   return template.replace(/\{(\w+)\}/g, (_, name) => (name in values ? String(values[name]) : ""));
@@ -28,7 +36,7 @@ function renderRow(item, index, data) {
     "data-id": String(item.id),
     "aria-label": fill(t.row, { label: item.label, grade: item.grade, position: index + 1, n }),
   });
-  const handle = el("span", "handle", { "aria-hidden": "true" });
+  const handle = el("span", "handle", { "aria-hidden": "true", title: t.handle });
   handle.textContent = "⠿";
   const pos = el("span", "pos", { "aria-hidden": "true" });
   pos.textContent = String(index + 1);
@@ -60,11 +68,33 @@ function renderRow(item, index, data) {
   const down = button("down", "▼", fill(t.down, { label: item.label }));
   up.disabled = index === 0;
   down.disabled = index === n - 1;
-  const remove = button("remove", "✕", fill(t.remove, { label: item.label }));
-  remove.disabled = n <= 1;
-  row.append(handle, pos, label, shownGrade, up, down);
-  if (!data.readonly) row.append(remove);
+  const actions = el("span", "actions");
+  actions.append(up, down);
+  if (!data.readonly) {
+    const remove = button("remove", "✕", fill(t.remove, { label: item.label }));
+    remove.disabled = n <= 1;
+    actions.append(remove);
+  }
+  row.append(handle, pos, label, shownGrade, actions);
   return row;
+}
+
+// The figure the list changes, kept in view above the list while it is reordered on a narrow screen.
+function renderSummary(root, summary) {
+  const box = root.querySelector(".summary");
+  box.hidden = !summary;
+  if (!summary) return;
+  const label = el("span", "summary-label");
+  label.textContent = summary.label;
+  const value = el("span", "summary-value");
+  value.textContent = summary.value;
+  const parts = [label, value];
+  if (summary.delta) {
+    const delta = el("span", "summary-delta" + (summary.delta.startsWith("-") ? " down" : ""));
+    delta.textContent = summary.delta;
+    parts.push(delta);
+  }
+  box.replaceChildren(...parts);
 }
 
 function rowsOf(list) {
@@ -78,14 +108,24 @@ function announce(root, text) {
   window.setTimeout(() => { live.textContent = text; }, 30);
 }
 
+// Drop preview hook: runs whenever a dragged row would land somewhere else (to = -1 when the drag ends).
+// A per-position label (say the NDCG the drop would give, looked up in an n x n table the server sends
+// as data) belongs here; today it only marks the row being dragged and the position it would take.
+function dropPreview(root, data, row, from, to) {
+  root.dataset.dropAt = to >= 0 ? String(to + 1) : "";
+}
+
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   const root = parentElement.querySelector(".ndcg-sortable");
   const list = root.querySelector("ol");
-  root.querySelector(".hint").textContent = data.texts.hint;
+  const touch = touchFirst();
+  root.querySelector(".hint").textContent = touch ? data.texts.hint_touch : data.texts.hint;
   list.setAttribute("aria-label", data.texts.list);
   root.classList.toggle("large", Boolean(data.large));
   root.classList.toggle("readonly", Boolean(data.readonly));
+  root.classList.toggle("touch", touch);
+  renderSummary(root, data.summary);
 
   if (root._cleanup) root._cleanup();
   const send = (payload) => setTriggerValue("action", { ...payload, nonce: Date.now() + Math.random() });
@@ -102,16 +142,19 @@ export default function (component) {
     else if (again) again.focus();
   }
 
+  function moved(row, to, via) {
+    const label = row.querySelector(".label").textContent;
+    announce(root, fill(data.texts.moved, { label, position: to + 1, n: rowsOf(list).length }));
+    send({ type: "move", id: Number(row.dataset.id), to, via });
+  }
+
   function moveTo(row, to, via) {
     const rows = rowsOf(list);
     const from = rows.indexOf(row);
     if (from < 0 || to < 0 || to >= rows.length || to === from) return;
     // Show the new order at once; the server's redraw follows with every number updated.
-    const ref = to > from ? rows[to].nextSibling : rows[to];
-    list.insertBefore(row, ref);
-    const label = row.querySelector(".label").textContent;
-    announce(root, fill(data.texts.moved, { label, position: to + 1, n: rows.length }));
-    send({ type: "move", id: Number(row.dataset.id), to, via });
+    list.insertBefore(row, to > from ? rows[to].nextSibling : rows[to]);
+    moved(row, to, via);
   }
 
   function onKeyDown(event) {
@@ -142,55 +185,38 @@ export default function (component) {
     send({ type: "grade", id: Number(row.dataset.id), grade: Number(event.target.value) });
   }
 
-  let drag = null;
-
-  function onPointerDown(event) {
-    const row = event.target.closest ? event.target.closest("li.row") : null;
-    if (!row || event.button !== 0 || event.target.closest("button, select")) return;
-    event.preventDefault();
-    drag = { row, from: rowsOf(list).indexOf(row) };
-    row.classList.add("dragging");
-    window.addEventListener("pointermove", onPointerMove);
-    window.addEventListener("pointerup", onPointerUp, { once: true });
-  }
-
-  function onPointerMove(event) {
-    if (!drag) return;
-    const others = rowsOf(list).filter((r) => r !== drag.row);
-    let before = null;
-    for (const r of others) {
-      const box = r.getBoundingClientRect();
-      if (event.clientY < box.top + box.height / 2) { before = r; break; }
-    }
-    if (drag.row.nextSibling !== before) list.insertBefore(drag.row, before);
-    const box = list.getBoundingClientRect();
-    if (event.clientY < box.top + 24) list.scrollBy(0, -12);
-    else if (event.clientY > box.bottom - 24) list.scrollBy(0, 12);
-  }
-
-  function onPointerUp() {
-    window.removeEventListener("pointermove", onPointerMove);
-    if (!drag) return;
-    const { row, from } = drag;
-    drag = null;
-    row.classList.remove("dragging");
-    const to = rowsOf(list).indexOf(row);
-    if (to === from) return;
-    const label = row.querySelector(".label").textContent;
-    announce(root, fill(data.texts.moved, { label, position: to + 1, n: rowsOf(list).length }));
-    send({ type: "move", id: Number(row.dataset.id), to, via: "drag" });
-  }
+  // Touch first: only the handle starts a drag, so a swipe anywhere else scrolls the page. With a mouse the
+  // whole row drags; a touch on such a device must be held a moment first, so a swipe still scrolls.
+  const sortable = SortableJS.create(list, {
+    draggable: "li.row",
+    handle: touch ? ".handle" : null,
+    filter: "button, select",
+    preventOnFilter: false,
+    delay: touch ? 0 : 350,
+    delayOnTouchOnly: true,
+    forceFallback: true,
+    fallbackTolerance: 3,
+    animation: 120,
+    scroll: true,
+    bubbleScroll: true,
+    ghostClass: "ghost",
+    chosenClass: "chosen",
+    dragClass: "dragging",
+    onChange: (evt) => dropPreview(root, data, evt.item, evt.oldIndex, evt.newIndex),
+    onEnd: (evt) => {
+      dropPreview(root, data, evt.item, evt.oldIndex, -1);
+      if (evt.oldIndex !== evt.newIndex) moved(evt.item, evt.newIndex, "drag");
+    },
+  });
 
   list.addEventListener("keydown", onKeyDown);
   list.addEventListener("click", onClick);
   list.addEventListener("change", onChange);
-  list.addEventListener("pointerdown", onPointerDown);
   const cleanup = () => {
     list.removeEventListener("keydown", onKeyDown);
     list.removeEventListener("click", onClick);
     list.removeEventListener("change", onChange);
-    list.removeEventListener("pointerdown", onPointerDown);
-    window.removeEventListener("pointermove", onPointerMove);
+    sortable.destroy();
     root._cleanup = null;
   };
   root._cleanup = cleanup;

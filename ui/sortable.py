@@ -1,11 +1,12 @@
 """The Playground's sortable list, a small ``st.components.v2`` component (no iframe).
 
-Why our own rather than a package: the learner needs three equal ways to move an item
-(pointer drag, Alt+Arrow keys on a focused row, labelled up/down buttons), the order must
-be held by the server so that "Ideal order", "Reset" and presets always win over what the
-browser shows, and a label must stay text. streamlit-sortables overwrites reorders made
-from code unless its key changes, and streamlit-dnd has no keyboard support. The component
-only reports actions (move, grade, remove); ``apply_action`` turns them into a new list,
+Why our own component rather than a Streamlit package: the learner needs three equal ways to move an
+item (drag, Alt+Arrow keys on a focused row, labelled up/down buttons), the order must be held by the
+server so that "Ideal order", "Reset" and presets always win over what the browser shows, and a label
+must stay text. streamlit-sortables overwrites reorders made from code unless its key changes, and
+streamlit-dnd has no keyboard support. The drag itself is SortableJS (vendored as ``Sortable.min.js``,
+MIT): touch-friendly, by a handle on touch screens so a swipe scrolls the page, with auto-scroll.
+The component only reports actions (move, grade, remove); ``apply_action`` turns them into a new list,
 through ``ndcg_core.ranked_list.move`` like every other reordering.
 """
 
@@ -22,19 +23,22 @@ from ndcg_core.ranked_list import Item, check_grade, index_of, move, with_grade,
 from ui.charts import grade_color, grade_text_color
 
 _HERE = Path(__file__).parent
-_HTML = '<div class="ndcg-sortable"><p class="hint"></p><ol></ol><div class="live" aria-live="polite"></div></div>'
+_HTML = ('<div class="ndcg-sortable"><div class="summary" aria-hidden="true" hidden></div><p class="hint"></p><ol></ol>'
+         '<div class="live" aria-live="polite"></div></div>')
 
 _component = st.components.v2.component(
     "ndcg_lab.sortable_list",
     html=_HTML,
     css=(_HERE / "sortable.css").read_text(encoding="utf-8"),
-    js=(_HERE / "sortable.js").read_text(encoding="utf-8"),
+    # SortableJS first (it defines globalThis.Sortable), then our module; nothing is fetched at run time.
+    js=(_HERE / "Sortable.min.js").read_text(encoding="utf-8") + "\n" + (_HERE / "sortable.js").read_text(encoding="utf-8"),
 )
 
 
 def component_data(items: Sequence[Item], k: int, top: int, texts: Mapping[str, str], large: bool = False,
-                   readonly: bool = False) -> dict:
-    """What the browser needs to draw the list (JSON)."""
+                   readonly: bool = False, summary: Mapping[str, str] | None = None) -> dict:
+    """What the browser needs to draw the list (JSON). ``summary`` ({"label", "value", "delta"}) is the figure
+    kept in view above the list on a narrow screen."""
     return {
         "items": [
             {
@@ -51,6 +55,7 @@ def component_data(items: Sequence[Item], k: int, top: int, texts: Mapping[str, 
         "texts": dict(texts),
         "large": large,
         "readonly": readonly,
+        "summary": dict(summary) if summary else None,
     }
 
 
@@ -64,11 +69,12 @@ def sortable_list(
     on_action: Callable[[], None],
     large: bool = False,
     readonly: bool = False,
+    summary: Mapping[str, str] | None = None,
 ) -> Any:
     """Draw the list; ``on_action`` runs (before the rerun) when the learner moves, regrades or removes."""
     return _component(
         key=key,
-        data=component_data(items, k, top, texts, large, readonly),
+        data=component_data(items, k, top, texts, large, readonly, summary),
         on_action_change=on_action,
     )
 

@@ -19,6 +19,7 @@ from ui.i18n import DEFAULT_LANGUAGE
 
 DEFAULT_PRESET = "five"
 WIDGET_PREFIX = "_w_"
+PRESENT_PARAM = "present"  # the link parameter for presenter view (present=1)
 
 
 def preset_origin(name: str) -> dict[str, Any]:
@@ -26,7 +27,7 @@ def preset_origin(name: str) -> dict[str, Any]:
     preset = PRESETS.build(name)
     items = preset.items()
     return {"items": items, "extra": preset.extra_items(), "k": preset.k or default_k(len(items)),
-            "top": preset.top_grade, "ideal": preset.ideal}
+            "top": preset.top_grade, "ideal": preset.ideal, "preset": name}
 
 
 EXAMPLE_TYPED_ROWS = [
@@ -73,6 +74,7 @@ def _playground_defaults() -> dict[str, Any]:
         "pg_ideal": preset.ideal,
         "pg_last": None,  # {"text": ..., "before": [Item, ...]}: the last change, for the headline's delta
         "pg_error": None,  # a message about the last rejected edit
+        "pg_removed": None,  # {"before": [Item, ...], "label": str} right after a removal, for Undo
         "pg_editor_version": 0,  # bumped to redraw the data editors from the stored list
         "pg_shuffles": 0,
         "pg_edit_open": False,  # the table editor is drawn only when open
@@ -85,8 +87,10 @@ def _learn_defaults() -> dict[str, Any]:
         "learn_step": 1,
         "learn_items": PRESETS.build(DEFAULT_PRESET).items(),
         "learn_prev": None,  # the list before the last move, to show which DCG term changed
-        "learn_feedback": {},  # step -> {"ok": bool, "text": str}
+        "learn_feedback": {},  # step -> {"kind": "right" | "wrong" | "revealed" | "unreadable", ...}, worded when drawn
+        "learn_answers": {},  # step -> the learner's answer, kept across a change of language
         "learn_done": [],  # steps whose check is answered
+        "learn_pool": "judged",  # step 1: the judged pages, or a larger pool (see ui.learn_view.POOLS)
     }
 
 
@@ -94,7 +98,8 @@ def _practice_defaults() -> dict[str, Any]:
     return {
         "pr_seed": 2026,
         "pr_number": 0,
-        "pr_feedback": None,  # {"ok": bool, "text": str} for the current exercise
+        "pr_feedback": None,  # {"ok": bool, "kind": ..., ...} for the current exercise, worded when drawn
+        "pr_answers": {},  # answer widget key -> the learner's answer, kept across a change of language
         "pr_score": {"attempted": 0, "correct": 0},
         "pr_answered": [],  # (seed, number) pairs already counted in the score
         "pr_items": None,  # the reach exercise's list as the learner reorders it

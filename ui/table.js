@@ -5,6 +5,7 @@
 export default function (component) {
   const { data, parentElement } = component;
   const table = parentElement.querySelector("table");
+  parentElement.querySelector(".ndcg-table").classList.toggle("large", Boolean(data.large));
   table.querySelector("caption").textContent = data.caption;
   const head = table.querySelector("thead");
   const row = document.createElement("tr");

@@ -33,7 +33,7 @@ def _cell(column: str, value: object) -> str:
 
 
 def table_data(frame: pd.DataFrame, headers: Mapping[str, str], caption: str, beyond: str,
-               columns: Sequence[str] = COLUMNS) -> dict:
+               columns: Sequence[str] = COLUMNS, large: bool = False) -> dict:
     """What the browser needs to draw the table (JSON): header labels, formatted cells, rows inside k."""
     values = {c: frame[c].tolist() for c in columns}
     return {
@@ -43,8 +43,11 @@ def table_data(frame: pd.DataFrame, headers: Mapping[str, str], caption: str, be
         "inside": [bool(x) for x in frame["in_top_k"].tolist()],
         "caption": caption,
         "beyond": beyond,
+        "large": large,
     }
 
 
-def breakdown_table(frame: pd.DataFrame, *, headers: Mapping[str, str], caption: str, beyond: str, key: str) -> None:
-    _component(key=key, data=table_data(frame, headers, caption, beyond))
+def breakdown_table(frame: pd.DataFrame, *, headers: Mapping[str, str], caption: str, beyond: str, key: str,
+                    large: bool = False) -> None:
+    """Draw the table; ``large`` for presenter view (type a projector can carry)."""
+    _component(key=key, data=table_data(frame, headers, caption, beyond, large=large))
