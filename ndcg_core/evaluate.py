@@ -1,7 +1,8 @@
 """NDCG over many queries from qrels and a run, with trec_eval's semantics by default.
 
-Ranking: score descending (compared as 32-bit floats, as trec_eval stores them), ties
-broken by docno descending; the run's rank column is ignored. Ideal: every judged
+Ranking: score descending (compared as doubles, as trec_eval 10.0 does; ``float32_scores``
+compares them as 32-bit floats, as trec_eval 9.x and pytrec_eval do), ties broken by docno
+descending; the run's rank column is ignored. Ideal: every judged
 document of the query. Negative grades count as gain 0. Only queries in both files
 count, unless ``complete`` (trec_eval's ``-c``) counts judged queries missing from the
 run as 0. ``max_docs`` (``-M``) keeps the first N documents of each ranking.
@@ -17,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .single import validate_k
+from .single import validate_flag, validate_k
 from .trec_io import Qrels, Run, as_arrow, as_numpy, query_codes
 from .variants import Gain, resolve_discount, resolve_gain, resolve_ties
 
@@ -84,21 +85,31 @@ def _gain_levels(levels: np.ndarray, usable: np.ndarray, gain: Gain) -> np.ndarr
 
 
 def _float32_descending_key(score: np.ndarray) -> np.ndarray:
-    """A uint32 that sorts ascending as the float32 score sorts descending."""
-    as_int = (score.astype(np.float32) + np.float32(0.0)).view(np.int32)  # -0.0 and 0.0 tie, as in C
+    """A uint32 that sorts ascending as the score, rounded to float32, sorts descending."""
+    with np.errstate(over="ignore"):  # beyond float32's range a score becomes an infinity, as in C
+        as_int = (score.astype(np.float32) + np.float32(0.0)).view(np.int32)  # -0.0 and 0.0 tie, as in C
     # Positive floats: flip the 31 low bits (bigger first); negative floats keep their bits (sign bit set, after).
     return (as_int ^ (~(as_int >> 31) & np.int32(0x7FFFFFFF))).view(np.uint32)
 
 
+def _double_descending_key(score: np.ndarray) -> np.ndarray:
+    """A uint64 that sorts ascending as the score (a double) sorts descending."""
+    as_int = (np.asarray(score, dtype=np.float64) + 0.0).view(np.int64)  # -0.0 and 0.0 tie, as in C
+    return (as_int ^ (~(as_int >> 63) & np.int64(0x7FFF_FFFF_FFFF_FFFF))).view(np.uint64)
+
+
 def _sort_run(
-    qslot: np.ndarray, score: np.ndarray, docno: pa.Array, gains: np.ndarray, ties: str
+    qslot: np.ndarray, score: np.ndarray, docno: pa.Array, gains: np.ndarray, ties: str, float32_scores: bool = False
 ) -> tuple[np.ndarray | None, tuple[np.ndarray, np.ndarray] | None, np.ndarray | None]:
     """How to put rows in ranking order: by query, score descending, ties by policy.
 
+    Scores are compared as doubles, or as 32-bit floats with ``float32_scores`` (trec_eval 9.x).
     Returns a full row order (None when the rows are in order already), then the tied rows'
     moves within that order as (to, from) indices (None when nothing is tied), then each
     row's tie-group id in that order (only for the "average" policy, else None).
     """
+    # Query and float32 score fit one uint64, so one sort does the work; rounding to float32 keeps
+    # the order of doubles (it is monotonic), so only rows equal as float32 need their doubles compared.
     composite = (qslot.astype(np.uint64) << np.uint64(32)) | _float32_descending_key(score).astype(np.uint64)
     order: np.ndarray | None = None
     if len(composite) > 1 and (composite[1:] < composite[:-1]).any():
@@ -106,6 +117,8 @@ def _sort_run(
         composite = composite[order]
     same_as_prev = np.zeros(len(composite), dtype=bool)
     same_as_prev[1:] = composite[1:] == composite[:-1]
+    if not float32_scores and same_as_prev.any():
+        order, same_as_prev = _by_doubles(order, same_as_prev, score)
     group = np.cumsum(~same_as_prev) - 1 if ties == "average" else None
     if not same_as_prev.any():
         return order, None, group
@@ -124,6 +137,31 @@ def _sort_run(
         sign = -1.0 if ties == "best" else 1.0
         within = np.lexsort((sign * gains[rows], tie_group))
     return order, (slots, slots[within]), group
+
+
+def _by_doubles(
+    order: np.ndarray | None, same_as_prev: np.ndarray, score: np.ndarray
+) -> tuple[np.ndarray | None, np.ndarray]:
+    """Reorder rows that tie as float32 by their double scores, and mark as tied only equal doubles."""
+    tied = same_as_prev.copy()
+    tied[:-1] |= same_as_prev[1:]
+    slots = np.flatnonzero(tied)
+    rows = slots if order is None else order[slots]
+    keys = _double_descending_key(score[rows])
+    # Each tied slot after the first of its group has its predecessor among the slots.
+    inner = same_as_prev[slots[1:]]
+    misplaced = inner & (keys[1:] < keys[:-1])
+    if misplaced.any():
+        # Sort only the groups with a pair out of order: most groups are exact ties, or in order already.
+        group = np.cumsum(~same_as_prev[slots])
+        sub = np.flatnonzero(np.isin(group, group[1:][misplaced]))
+        sub = sub[np.lexsort((keys[sub], group[sub]))]  # stable: equal doubles keep their order
+        order = np.arange(len(same_as_prev)) if order is None else order.copy()
+        order[slots[np.sort(sub)]] = rows[sub]
+        keys[np.sort(sub)] = keys[sub]
+    same_as_prev = same_as_prev.copy()
+    same_as_prev[slots[1:]] = inner & (keys[1:] == keys[:-1])
+    return order, same_as_prev
 
 
 def _per_query_sums(qidx: np.ndarray, values: np.ndarray, nq: int, mask: np.ndarray | None = None) -> np.ndarray:
@@ -183,6 +221,7 @@ class Settings:
     ideal: str
     complete: bool
     max_docs: int | None
+    float32_scores: bool = False
 
 
 def settings(
@@ -195,6 +234,7 @@ def settings(
     ideal: str = "qrels",
     complete: bool = False,
     max_docs: int | None = None,
+    float32_scores: bool = False,
 ) -> Settings:
     """Check ``evaluate``'s options once; a ValueError names the bad one."""
     if ideal not in IDEALS:
@@ -209,7 +249,9 @@ def settings(
         ideal=ideal,
         complete=bool(complete),
         max_docs=validate_k(max_docs),
+        float32_scores=validate_flag(float32_scores, "float32_scores"),
     )
+
 
 
 def evaluate(
@@ -224,14 +266,17 @@ def evaluate(
     ideal: str = "qrels",
     complete: bool = False,
     max_docs: int | None = None,
+    float32_scores: bool = False,
 ) -> Evaluation:
     """NDCG per query: ``ndcg`` (no cutoff) and ``ndcg_cut_k`` for each cutoff, plus DCG, IDCG and counts.
 
     ``gain`` applies to every measure; ``full_gain`` (trec_eval's ``ndcg.1=3,2=9``) overrides it
     for the no-cutoff ``ndcg`` only, as trec_eval's ``ndcg_cut`` always uses the grades.
+    Scores are compared as doubles (trec_eval 10.0); ``float32_scores=True`` rounds them to
+    32-bit floats first, as trec_eval 9.x and pytrec_eval do, so scores equal as float32 tie.
     """
     chosen = settings(cutoffs=cutoffs, gain=gain, full_gain=full_gain, discount=discount, ties=ties,
-                      ideal=ideal, complete=complete, max_docs=max_docs)
+                      ideal=ideal, complete=complete, max_docs=max_docs, float32_scores=float32_scores)
     return evaluate_with(qrels, run, chosen)
 
 
@@ -272,7 +317,7 @@ def evaluate_with(qrels: Qrels, run: Run, chosen: Settings) -> Evaluation:
     usable = found & (level >= 0)
     r_gain_cut = _gain_levels(level, usable, gain_cut)
 
-    order, moves, group = _sort_run(r_slot, r_score, r_docno, r_gain_cut, policy)
+    order, moves, group = _sort_run(r_slot, r_score, r_docno, r_gain_cut, policy, chosen.float32_scores)
     if order is not None:
         r_slot, level, usable, r_gain_cut = r_slot[order], level[order], usable[order], r_gain_cut[order]
     if moves is not None:
@@ -324,7 +369,8 @@ def evaluate_with(qrels: Qrels, run: Run, chosen: Settings) -> Evaluation:
     columns["in_run"] = in_run[np.flatnonzero(evaluated)]
     qids = [names[r] for r in np.flatnonzero(evaluated)]
     options = dict(gain=gain_cut.name, full_gain=gain_full.name, discount=disc.name, ties=policy, ideal=ideal,
-                   complete=complete, max_docs=max_docs, qrels=qrels.name, run=run.name, tag=run.tag)
+                   complete=complete, max_docs=max_docs, float32_scores=chosen.float32_scores, qrels=qrels.name,
+                   run=run.name, tag=run.tag)
     return Evaluation(qids, columns, cut, options)
 
 
@@ -462,14 +508,19 @@ def _in_trec_eval_order(measures: Sequence[Measure]) -> list[Measure]:
     return [chosen[b] for b in ("ndcg", "ndcg_cut") if b in chosen]
 
 
-def query_ranking(qrels: Qrels, run: Run, qid: str, *, max_docs: int | None = None) -> dict[str, Any]:
-    """One query's ranked docnos with grades (None when unjudged) and its judged grades, for drill-down."""
+def query_ranking(
+    qrels: Qrels, run: Run, qid: str, *, max_docs: int | None = None, float32_scores: bool = False
+) -> dict[str, Any]:
+    """One query's ranked docnos with grades (None when unjudged) and its judged grades, for drill-down.
+
+    The order is ``evaluate``'s: scores compared as doubles, or as 32-bit floats with ``float32_scores``.
+    """
     rows, jrows = _rows_of(run.qid, qid), _rows_of(qrels.qid, qid)
     judged = dict(zip(qrels.docno.take(as_arrow(jrows)).to_pylist(), qrels.rel[jrows].tolist()))
     docnos = run.docno.take(as_arrow(rows)).to_pylist()
     scores = run.score[rows]
-    s32 = scores.astype(np.float32) + np.float32(0.0)
-    order = sorted(range(len(rows)), key=lambda i: (-float(s32[i]), _Desc(docnos[i])))
+    compared = _float32_rounded(scores) if validate_flag(float32_scores, "float32_scores") else scores
+    order = sorted(range(len(rows)), key=lambda i: (-float(compared[i]), _Desc(docnos[i])))
     if max_docs is not None:
         order = order[:max_docs]
     ranked = [docnos[i] for i in order]
@@ -480,6 +531,11 @@ def query_ranking(qrels: Qrels, run: Run, qid: str, *, max_docs: int | None = No
         "scores": [float(scores[i]) for i in order],
         "pool": judged,
     }
+
+
+def _float32_rounded(scores: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):  # beyond float32's range a score becomes an infinity, as in C
+        return np.asarray(scores, dtype=np.float64).astype(np.float32).astype(np.float64)
 
 
 def _rows_of(qids: pa.Array, qid: str) -> np.ndarray:

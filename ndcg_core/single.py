@@ -66,6 +66,13 @@ def validate_k(k: Any, n: int | None = None) -> int | None:
     return int(k)
 
 
+def validate_flag(value: Any, name: str) -> bool:
+    """An on/off option as a bool; anything but True or False (numpy's too) is a ``ValueError``."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
 def _positions(n: int) -> np.ndarray:
     return np.arange(1, n + 1, dtype=np.float64)
 
@@ -231,13 +238,16 @@ def order_by_scores(
     items: Sequence[Any] | None = None,
     *,
     ties: str = "trec_eval",
+    float32_scores: bool = False,
 ) -> np.ndarray:
     """Indices that rank items by score, highest first, ties ordered by the policy.
 
     ``trec_eval``: item id descending as a string; ``best``/``worst``: grade high/low first;
     ``average`` has no single order, so it returns the trec_eval order (use ``ndcg_from_scores``).
+    Scores are compared as doubles (trec_eval 10.0); ``float32_scores=True`` rounds them to 32-bit
+    floats first (trec_eval 9.x, pytrec_eval), so scores equal as float32 tie.
     """
-    s = validate_grades(scores, "score", allow_negative=True)
+    s = _compared_scores(scores, float32_scores)
     g = validate_grades(grades)
     if len(s) != len(g):
         raise ValueError(f"{len(s)} scores for {len(g)} grades")
@@ -252,6 +262,15 @@ def order_by_scores(
     else:
         tie_key = g
     return np.lexsort((tie_key, -s))
+
+
+def _compared_scores(scores: Sequence[Any], float32_scores: bool) -> np.ndarray:
+    """Scores as the ranking compares them: doubles, or doubles holding 32-bit floats."""
+    s = validate_grades(scores, "score", allow_negative=True)
+    if validate_flag(float32_scores, "float32_scores"):
+        with np.errstate(over="ignore"):  # beyond float32's range a score becomes an infinity, as in C
+            s = s.astype(np.float32).astype(np.float64)
+    return s + 0.0  # -0.0 and 0.0 tie, as in C
 
 
 def _descending_string_rank(ids: list[str]) -> np.ndarray:
@@ -270,19 +289,21 @@ def dcg_from_scores(
     ties: str = "trec_eval",
     gain: Any = "linear",
     discount: Any = "log2",
+    float32_scores: bool = False,
 ) -> float:
     """DCG@k of items ranked by their scores, with ties resolved by ``ties``.
 
     ``average`` gives every tied item the mean gain of its group (McSherry and Najork),
-    as scikit-learn's ``dcg_score`` and ``ndcg_score`` do by default.
+    as scikit-learn's ``dcg_score`` and ``ndcg_score`` do by default. Scores are compared as
+    doubles, or as 32-bit floats with ``float32_scores`` (see ``order_by_scores``).
     """
     g_arr = validate_grades(grades)
-    order = order_by_scores(scores, g_arr, items, ties=ties)
+    order = order_by_scores(scores, g_arr, items, ties=ties, float32_scores=float32_scores)
     if resolve_ties(ties) != "average":
         return dcg(g_arr[order], k, gain=gain, discount=discount)
     k = validate_k(k)
     gain_fn, disc_fn = resolve_gain(gain), resolve_discount(discount)
-    ranked_scores = validate_grades(scores, "score", allow_negative=True)[order]
+    ranked_scores = _compared_scores(scores, float32_scores)[order]
     cut = len(g_arr) if k is None else k
     factors = disc_fn(_positions(len(g_arr)))
     factors[cut:] = 0.0
@@ -301,9 +322,15 @@ def ndcg_from_scores(
     gain: Any = "linear",
     discount: Any = "log2",
     ideal: Iterable[Any] | None = None,
+    float32_scores: bool = False,
 ) -> float:
-    """NDCG@k of items ranked by their scores: ``dcg_from_scores`` over the ideal DCG@k."""
-    actual = dcg_from_scores(grades, scores, k, items=items, ties=ties, gain=gain, discount=discount)
+    """NDCG@k of items ranked by their scores: ``dcg_from_scores`` over the ideal DCG@k.
+
+    Scores are compared as doubles (trec_eval 10.0), or as 32-bit floats with ``float32_scores``
+    (trec_eval 9.x, pytrec_eval).
+    """
+    actual = dcg_from_scores(grades, scores, k, items=items, ties=ties, gain=gain, discount=discount,
+                             float32_scores=float32_scores)
     g_arr = validate_grades(grades)
     pool = g_arr if ideal is None else validate_grades(ideal, "judged grade")
     k = validate_k(k)
@@ -316,12 +343,17 @@ def ndcg_bounds(
     grades: Sequence[Any],
     scores: Sequence[Any],
     k: int | None = None,
+    *,
+    float32_scores: bool = False,
     **options: Any,
 ) -> tuple[float, float]:
-    """The worst and best NDCG@k over every order of the tied items."""
+    """The worst and best NDCG@k over every order of the tied items.
+
+    With ``float32_scores`` scores equal as 32-bit floats count as tied; ``options`` go to ``ndcg_from_scores``.
+    """
     return (
-        ndcg_from_scores(grades, scores, k, ties="worst", **options),
-        ndcg_from_scores(grades, scores, k, ties="best", **options),
+        ndcg_from_scores(grades, scores, k, ties="worst", float32_scores=float32_scores, **options),
+        ndcg_from_scores(grades, scores, k, ties="best", float32_scores=float32_scores, **options),
     )
 
 
