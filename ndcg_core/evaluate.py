@@ -458,6 +458,9 @@ def _parse_gain_params(params: str, text: str) -> dict[int, float]:
             raise ValueError(f"measure {text!r}: level {grade} is negative; gains are set for grades 0 and up")
         if not np.isfinite(number):
             raise ValueError(f"measure {text!r}: gain {value!r} for level {grade} is not finite")
+        if grade in gains:
+            # trec_eval would take one gain for the ranking and the other for its ideal.
+            raise ValueError(f"measure {text!r}: level {grade} is given two gains; give each level once")
         gains[grade] = number
     return gains
 
@@ -480,7 +483,7 @@ def _parse_cutoffs(params: str, text: str) -> tuple[int, ...]:
 def format_trec_eval(evaluation: Evaluation, measures: Sequence[Measure], per_query: bool = False) -> str:
     """Lines as trec_eval prints them: ``%-22s\\t%s\\t%6.4f``, per query (if asked) then ``all``."""
     rows: list[tuple[str, str]] = []
-    for measure in _in_trec_eval_order(measures):
+    for measure in trec_eval_measures(measures):
         if measure.base == "ndcg":
             label = "ndcg" if not measure.params else f"ndcg_{measure.params}"
             rows.append((label, "ndcg"))
@@ -500,11 +503,16 @@ def _sequential_mean(values: np.ndarray) -> float:
     return float(np.cumsum(values)[-1] / len(values)) if len(values) else 0.0
 
 
-def _in_trec_eval_order(measures: Sequence[Measure]) -> list[Measure]:
-    # trec_eval prints measures in its own table order (ndcg before ndcg_cut); a repeat's last wins.
+def trec_eval_measures(measures: Sequence[Measure]) -> list[Measure]:
+    """The measures trec_eval computes for these ``-m`` arguments, in the order it prints them.
+
+    Its own table order (ndcg before ndcg_cut); of a measure named more than once, the first
+    with parameters decides (trec_eval reads the first ``-m`` that names it with a "."), else the default.
+    """
     chosen: dict[str, Measure] = {}
     for m in measures:
-        chosen[m.base] = m
+        if m.base not in chosen or (m.params and not chosen[m.base].params):
+            chosen[m.base] = m
     return [chosen[b] for b in ("ndcg", "ndcg_cut") if b in chosen]
 
 
