@@ -154,14 +154,28 @@ def _by_doubles(
     if misplaced.any():
         # Sort only the groups with a pair out of order: most groups are exact ties, or in order already.
         group = np.cumsum(~same_as_prev[slots])
-        sub = np.flatnonzero(np.isin(group, group[1:][misplaced]))
-        sub = sub[np.lexsort((keys[sub], group[sub]))]  # stable: equal doubles keep their order
+        unsorted = np.zeros(int(group[-1]) + 1, dtype=bool)
+        unsorted[group[1:][misplaced]] = True
+        at = np.flatnonzero(unsorted[group])
+        moved = at[_sorted_within_groups(group[at], keys[at])]
         order = np.arange(len(same_as_prev)) if order is None else order.copy()
-        order[slots[np.sort(sub)]] = rows[sub]
-        keys[np.sort(sub)] = keys[sub]
+        order[slots[at]] = rows[moved]
+        keys[at] = keys[moved]
     same_as_prev = same_as_prev.copy()
     same_as_prev[slots[1:]] = inner & (keys[1:] == keys[:-1])
     return order, same_as_prev
+
+
+def _sorted_within_groups(group: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """The stable order of rows by key within each group; ``group`` holds contiguous runs, ascending."""
+    starts = np.flatnonzero(np.concatenate(([True], group[1:] != group[:-1])))
+    sizes = np.diff(np.append(starts, len(group)))
+    offsets = keys - np.repeat(np.minimum.reduceat(keys, starts), sizes)
+    if offsets.max() >> np.uint64(32):
+        # A group's doubles span more than 2^32 keys only past float32's range (infinities, zeros).
+        return np.lexsort((keys, group))
+    dense = np.repeat(np.arange(len(starts), dtype=np.uint64), sizes)
+    return np.argsort((dense << np.uint64(32)) | offsets, kind="stable")
 
 
 def _per_query_sums(qidx: np.ndarray, values: np.ndarray, nq: int, mask: np.ndarray | None = None) -> np.ndarray:

@@ -113,10 +113,12 @@ def test_minus_zero_and_zero_tie_as_in_c():
 
 @pytest.mark.parametrize("low, high", [(1e-50, 2e-50), (-2e-50, -1e-50), (-1e-50, 1e-50), (1e39, 2e39),
                                        (-2e39, -1e39), (16777216.0, 16777217.0)])
-def test_scores_beyond_float32_range_or_precision(low, high):
+@pytest.mark.parametrize("low_first", [False, True])
+def test_scores_beyond_float32_range_or_precision(low, high, low_first):
     # Equal as float32 (0, -0, an infinity, or the same rounding), distinct as doubles: "a" scores higher.
     qrels = read_qrels(QRELS.encode())
-    run = read_run(f"q Q0 a 1 {high!r} t\nq Q0 b 2 {low!r} t\n".encode())
+    lines = [f"q Q0 a 1 {high!r} t\n", f"q Q0 b 2 {low!r} t\n"]
+    run = read_run("".join(lines[::-1] if low_first else lines).encode())
     with np.errstate(over="ignore"):
         assert np.float32(high) == np.float32(low) and high != low
     assert evaluate(qrels, run).columns["ndcg"][0] == AS_DOUBLES
