@@ -2,8 +2,8 @@
 
 Ranking: score descending (compared as doubles, as trec_eval 10.0 does; ``float32_scores``
 compares them as 32-bit floats, as trec_eval 9.x and pytrec_eval do), ties broken by docno
-descending; the run's rank column is ignored. Ideal: every judged
-document of the query. Negative grades count as gain 0. Only queries in both files
+descending; the run's rank column is ignored. Ideal: every judged document of the query.
+Negative grades count as gain 0. Only queries in both files
 count, unless ``complete`` (trec_eval's ``-c``) counts judged queries missing from the
 run as 0. ``max_docs`` (``-M``) keeps the first N documents of each ranking.
 Everything is vectorised with numpy so a 7-million-line run takes seconds.
@@ -265,7 +265,6 @@ def settings(
         max_docs=validate_k(max_docs),
         float32_scores=validate_flag(float32_scores, "float32_scores"),
     )
-
 
 
 def evaluate(
