@@ -46,4 +46,4 @@ else:
 
 st.divider()
 st.markdown(t("home.cli"))
-st.code("python -m ndcg_core -q -m ndcg_cut.5,10 qrels.txt run.txt", language="bash")
+st.code("ndcg-lab-eval -q -m ndcg_cut.5,10 qrels.txt run.txt", language="bash")

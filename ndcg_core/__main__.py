@@ -1,13 +1,5 @@
-"""Run the trec_eval-compatible command line: ``python -m ndcg_core QRELS RUN``."""
+"""Run the trec_eval-compatible command line: ``python -m ndcg_core QRELS RUN``, the same as ``ndcg-lab-eval``."""
 
-import os
-import sys
+from .cli import script
 
-from .cli import keep_freed_memory, main
-
-keep_freed_memory()
-status = main()
-sys.stdout.flush()
-sys.stderr.flush()
-# Skip freeing a few GB of arrays one by one at exit: the process is done with them.
-os._exit(status)
+script()

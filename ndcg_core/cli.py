@@ -1,8 +1,10 @@
-"""``python -m ndcg_core``: trec_eval's NDCG measures from the command line, printed as trec_eval prints them."""
+"""``ndcg-lab-eval`` (also ``python -m ndcg_core``): trec_eval's NDCG measures from the command line,
+printed as trec_eval prints them."""
 
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from typing import Sequence
@@ -13,13 +15,23 @@ from .evaluate import (
     Measure,
     format_trec_eval,
     parse_measure,
+    trec_eval_measures,
 )
 from .errors import InputError
 from .segmented import evaluate_files
 from .variants import GAINS, TIE_POLICIES
 
-PROG = "python -m ndcg_core"
+PROG = "ndcg-lab-eval"  # the console script pyproject.toml declares; python -m ndcg_core is the same program
 ALIASES = {"all_trec": ("ndcg", "ndcg_cut")}  # trec_eval's everything, narrowed to its NDCG measures
+STDIN = "-"
+STDIN_NAME = "standard input"
+MEASURE_HELP = (
+    ("ndcg", "NDCG of the whole ranking"),
+    ("ndcg.LEVEL=GAIN,...", "ndcg with a gain per grade, as ndcg.1=3,2=9"),
+    ("ndcg_cut", f"NDCG@k for k = {','.join(map(str, TREC_EVAL_CUTOFFS))}"),
+    ("ndcg_cut.K,...", "NDCG@k for the cutoffs given, as ndcg_cut.5,10"),
+    ("all_trec", "ndcg and ndcg_cut: trec_eval's all_trec, its NDCG part"),
+)
 
 
 class _OneLineParser(argparse.ArgumentParser):
@@ -31,29 +43,41 @@ class _OneLineParser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    measures = "\n".join(f"  {name:<22}{text}" for name, text in MEASURE_HELP)
     parser = _OneLineParser(
         prog=PROG,
-        description="NDCG of a TREC run against TREC qrels, printed in trec_eval's format.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="NDCG of a TREC run against TREC qrels, printed as trec_eval 10.0 prints it.",
         epilog=(
-            "Measures: ndcg (no cutoff), ndcg.LEVEL=GAIN,... (custom gain per grade, as trec_eval), "
-            f"ndcg_cut (cutoffs {','.join(map(str, TREC_EVAL_CUTOFFS))}) or ndcg_cut.K,K,... "
-            "Default: ndcg and ndcg_cut. Options after the trec_eval ones change the convention and are off by default."
+            f"measures (-m MEASURE, may repeat; without -m: ndcg and ndcg_cut):\n{measures}\n\n"
+            "Scores are compared as doubles, as trec_eval 10.0 does; --float32-scores\n"
+            "compares them as 32-bit floats, as trec_eval 9.x and pytrec_eval do.\n"
+            "RUN may be - to read the run from standard input. The options from --gain\n"
+            "on change the convention and are off by default."
         ),
     )
     parser.add_argument("-q", action="store_true", help="print each query's values before the 'all' line")
-    parser.add_argument("-c", action="store_true", help="count judged queries missing from the run as 0")
+    parser.add_argument("-c", action="store_true",
+                        help="count judged queries missing from the run as 0 (without -c they are left out)")
     parser.add_argument("-M", type=int, metavar="N", help="keep only the first N documents of each ranking")
-    parser.add_argument("-m", action="append", metavar="MEASURE", default=[], help="a measure; may repeat")
+    parser.add_argument("-m", action="append", metavar="MEASURE", default=[],
+                        help="a measure (see the list below); may repeat")
     parser.add_argument("-l", type=int, metavar="LEVEL", default=1,
                         help="accepted for trec_eval compatibility; NDCG does not depend on it")
+    parser.add_argument("--float32-scores", action="store_true",
+                        help="compare scores as 32-bit floats, as trec_eval 9.x and pytrec_eval do "
+                             "(default: as doubles, as trec_eval 10.0)")
     parser.add_argument("--gain", choices=[n for n in GAINS.names() if n != "custom"], default="linear",
                         help="gain applied to every grade (default: linear, as trec_eval)")
     parser.add_argument("--ties", choices=TIE_POLICIES.names(), default="trec_eval",
                         help="how equal scores are ordered (default: trec_eval's docno order)")
     parser.add_argument("--ideal", choices=list(IDEALS), default="qrels",
                         help="ideal ranking from every judged document (default) or from the run only")
-    parser.add_argument("qrels", help="TREC qrels file (qid iter docno rel), CSV/TSV with a header, or .gz")
-    parser.add_argument("run", help="TREC run file (qid Q0 docno rank score tag), CSV/TSV with a header, or .gz")
+    parser.add_argument("qrels", metavar="QRELS",
+                        help="TREC qrels file (qid iter docno rel), CSV/TSV with a header, or .gz")
+    parser.add_argument("run", metavar="RUN",
+                        help="TREC run file (qid Q0 docno rank score tag), CSV/TSV with a header, or .gz; "
+                             "- reads standard input")
     return parser
 
 
@@ -68,16 +92,27 @@ def run(argv: Sequence[str] | None = None) -> str:
     """Parse arguments, evaluate and return the text to print; raises ``InputError`` on bad input."""
     args = build_parser().parse_args(argv)
     measures = _measures(args.m)
-    cut = next((m.cutoffs for m in reversed(measures) if m.base == "ndcg_cut"), ())
-    full = next((m for m in reversed(measures) if m.base == "ndcg"), None)
+    chosen = trec_eval_measures(measures)
+    cut = next((m.cutoffs for m in chosen if m.base == "ndcg_cut"), ())
+    full = next((m for m in chosen if m.base == "ndcg"), None)
     full_gain = dict(full.gains) if full is not None and full.gains else None
     if full_gain is not None and args.gain != "linear":
         raise InputError("cli.gain_and_custom")
+    run_source = _standard_input() if args.run == STDIN else args.run
     result = evaluate_files(
-        args.qrels, args.run, cutoffs=cut, gain=args.gain, full_gain=full_gain, ties=args.ties,
-        ideal=args.ideal, complete=args.c, max_docs=args.M,
+        args.qrels, run_source, cutoffs=cut, gain=args.gain, full_gain=full_gain, ties=args.ties,
+        ideal=args.ideal, complete=args.c, max_docs=args.M, float32_scores=args.float32_scores,
     )
     return format_trec_eval(result, measures, per_query=args.q)
+
+
+def _standard_input() -> io.BytesIO:
+    """The run's bytes from standard input, named for messages; read whole, never mapped."""
+    stream = getattr(sys.stdin, "buffer", sys.stdin)
+    data = stream.read() if stream is not None else b""
+    source = io.BytesIO(data.encode("utf-8") if isinstance(data, str) else data)
+    source.name = STDIN_NAME
+    return source
 
 
 def keep_freed_memory() -> None:
@@ -86,7 +121,7 @@ def keep_freed_memory() -> None:
     Evaluation allocates and frees the same few MB for each segment of a run; on a virtual
     machine a page fault costs microseconds, and giving memory back then faulting it in again
     was a third of a 7M-line run's time. Only for a process that ends after one evaluation
-    (``python -m ndcg_core``), not for a library caller or a server.
+    (``script``), not for a library caller or a server.
     """
     os.environ.setdefault("MIMALLOC_PURGE_DELAY", "-1")  # read by mimalloc on its first large allocation
     try:
@@ -121,3 +156,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         pass
     return 0
+
+
+def script() -> None:
+    """The ``ndcg-lab-eval`` and ``python -m ndcg_core`` process: evaluate, print, and exit with main's status."""
+    keep_freed_memory()
+    status = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Skip freeing a few GB of arrays one by one at exit: the process is done with them.
+    os._exit(status)

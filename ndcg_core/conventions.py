@@ -4,6 +4,7 @@ An ``Example`` is a ranking given as item ids with scores (so ties can happen) a
 plus judged items the system did not retrieve. Each entry of ``CONVENTIONS`` scores it one
 way and carries its formula, where it is used, and (for libraries) a snippet that
 reproduces the number there; the tests run the scikit-learn and pytrec_eval snippets.
+Scores are compared as doubles (trec_eval 10.0), except under ``float32_scores`` (trec_eval 9.x, pytrec_eval).
 """
 
 from __future__ import annotations
@@ -154,8 +155,9 @@ def _sklearn() -> Convention:
 
 
 @CONVENTIONS.register("trec_eval_ndcg", "trec_eval ndcg",
-                      "trec_eval's ndcg (and pytrec_eval's): no cutoff, the ideal from every judged item, ties by "
-                      "item id descending.")
+                      "trec_eval's ndcg: no cutoff, the ideal from every judged item, scores compared as doubles "
+                      "(trec_eval 10.0), ties by item id descending. pytrec_eval agrees unless two scores are "
+                      "equal only as 32-bit floats.")
 def _trec_eval_ndcg() -> Convention:
     return Convention(
         "trec_eval_ndcg",
@@ -173,6 +175,20 @@ def _trec_eval_ndcg_cut() -> Convention:
         "trec_eval_ndcg_cut",
         lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, ideal=ex.pool),
         LINEAR_LOG2 + r",\ \text{ideal from all judgments}",
+        "pytrec_eval", _pytrec_snippet("ndcg_cut.{k}", "ndcg_cut_{k}"),
+    )
+
+
+@CONVENTIONS.register("float32_scores", "Scores as 32-bit floats (trec_eval 9.x, pytrec_eval)",
+                      "trec_eval ndcg_cut with scores rounded to 32-bit floats before ranking, as trec_eval 9.x and "
+                      "pytrec_eval do: scores equal as float32 (1.000000001 and 1.0) tie and go by item id "
+                      "descending. It changes the result only when two scores differ beyond float32 precision "
+                      "(about 7 significant digits).")
+def _float32_scores() -> Convention:
+    return Convention(
+        "float32_scores",
+        lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, ideal=ex.pool, float32_scores=True),
+        LINEAR_LOG2 + r",\ \text{scores rounded to 32-bit floats}",
         "pytrec_eval", _pytrec_snippet("ndcg_cut.{k}", "ndcg_cut_{k}"),
     )
 

@@ -81,7 +81,7 @@ MESSAGES: dict[str, str] = {
     "item.unknown": "no item has id {value}",
     # k and lists of cutoffs.
     "k.not_whole": "{place} must be a whole number, got {value}",
-    "k.too_small": "{place} must be at least 1, got {value}",
+    "k.too_small": "{place} must be at least {low}, got {value}",
     "k.too_large": "{place} must be at most {limit}, got {value}",
     "k.required": "this metric needs k, for example k=10",
     "k.none": "give at least one k, for example 5, 10, 20",
@@ -164,6 +164,8 @@ MESSAGES: dict[str, str] = {
     "measure.not_text": "a measure is a name such as ndcg_cut.10, got {value}",
     "measure.unknown": "unknown measure {value}: this tool computes {families}",
     "measure.gain_pair": "measure {measure}: {value} should be LEVEL=GAIN, such as 2=9",
+    "measure.level_twice": "measure {measure}: level {level} is given two gains; give each level once",
+    "flag.not_bool": "{name} must be True or False, got {value}",
     "cli.gain_and_custom": "--gain cannot be combined with a custom gain per grade (ndcg.LEVEL=GAIN)",
     # A classroom table of queries typed on the Evaluate page.
     "typed.query_blank": "row {row}: the query is blank",

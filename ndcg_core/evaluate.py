@@ -1,8 +1,9 @@
 """NDCG over many queries from qrels and a run, with trec_eval's semantics by default.
 
-Ranking: score descending (compared as 32-bit floats, as trec_eval stores them), ties
-broken by docno descending; the run's rank column is ignored. Ideal: every judged
-document of the query. Negative grades count as gain 0. Only queries in both files
+Ranking: score descending (compared as doubles, as trec_eval 10.0 does; ``float32_scores``
+compares them as 32-bit floats, as trec_eval 9.x and pytrec_eval do), ties broken by docno
+descending; the run's rank column is ignored. Ideal: every judged document of the query.
+Negative grades count as gain 0. Only queries in both files
 count, unless ``complete`` (trec_eval's ``-c``) counts judged queries missing from the
 run as 0. ``max_docs`` (``-M``) keeps the first N documents of each ranking.
 Everything is vectorised with numpy so a 7-million-line run takes seconds.
@@ -19,7 +20,7 @@ import pyarrow.compute as pc
 
 from . import validate
 from .errors import InputError, Place, shown
-from .single import SAFE_LOG2_GAIN
+from .single import SAFE_LOG2_GAIN, validate_flag
 from .trec_io import Qrels, Run, as_arrow, as_numpy, query_codes
 from .variants import Gain, resolve_discount, resolve_gain, resolve_ties
 
@@ -115,21 +116,31 @@ def _query_shifts(pool_q: np.ndarray, pool_levels: np.ndarray, pool_usable: np.n
 
 
 def _float32_descending_key(score: np.ndarray) -> np.ndarray:
-    """A uint32 that sorts ascending as the float32 score sorts descending."""
-    as_int = (score.astype(np.float32) + np.float32(0.0)).view(np.int32)  # -0.0 and 0.0 tie, as in C
+    """A uint32 that sorts ascending as the score, rounded to float32, sorts descending."""
+    with np.errstate(over="ignore"):  # beyond float32's range a score becomes an infinity, as in C
+        as_int = (score.astype(np.float32) + np.float32(0.0)).view(np.int32)  # -0.0 and 0.0 tie, as in C
     # Positive floats: flip the 31 low bits (bigger first); negative floats keep their bits (sign bit set, after).
     return (as_int ^ (~(as_int >> 31) & np.int32(0x7FFFFFFF))).view(np.uint32)
 
 
+def _double_descending_key(score: np.ndarray) -> np.ndarray:
+    """A uint64 that sorts ascending as the score (a double) sorts descending."""
+    as_int = (np.asarray(score, dtype=np.float64) + 0.0).view(np.int64)  # -0.0 and 0.0 tie, as in C
+    return (as_int ^ (~(as_int >> 63) & np.int64(0x7FFF_FFFF_FFFF_FFFF))).view(np.uint64)
+
+
 def _sort_run(
-    qslot: np.ndarray, score: np.ndarray, docno: pa.Array, gains: np.ndarray, ties: str
+    qslot: np.ndarray, score: np.ndarray, docno: pa.Array, gains: np.ndarray, ties: str, float32_scores: bool = False
 ) -> tuple[np.ndarray | None, tuple[np.ndarray, np.ndarray] | None, np.ndarray | None]:
     """How to put rows in ranking order: by query, score descending, ties by policy.
 
+    Scores are compared as doubles, or as 32-bit floats with ``float32_scores`` (trec_eval 9.x).
     Returns a full row order (None when the rows are in order already), then the tied rows'
     moves within that order as (to, from) indices (None when nothing is tied), then each
     row's tie-group id in that order (only for the "average" policy, else None).
     """
+    # Query and float32 score fit one uint64, so one sort does the work; rounding to float32 keeps
+    # the order of doubles (it is monotonic), so only rows equal as float32 need their doubles compared.
     composite = (qslot.astype(np.uint64) << np.uint64(32)) | _float32_descending_key(score).astype(np.uint64)
     order: np.ndarray | None = None
     if len(composite) > 1 and (composite[1:] < composite[:-1]).any():
@@ -137,6 +148,8 @@ def _sort_run(
         composite = composite[order]
     same_as_prev = np.zeros(len(composite), dtype=bool)
     same_as_prev[1:] = composite[1:] == composite[:-1]
+    if not float32_scores and same_as_prev.any():
+        order, same_as_prev = _by_doubles(order, same_as_prev, score)
     group = np.cumsum(~same_as_prev) - 1 if ties == "average" else None
     if not same_as_prev.any():
         return order, None, group
@@ -155,6 +168,45 @@ def _sort_run(
         sign = -1.0 if ties == "best" else 1.0
         within = np.lexsort((sign * gains[rows], tie_group))
     return order, (slots, slots[within]), group
+
+
+def _by_doubles(
+    order: np.ndarray | None, same_as_prev: np.ndarray, score: np.ndarray
+) -> tuple[np.ndarray | None, np.ndarray]:
+    """Reorder rows that tie as float32 by their double scores, and mark as tied only equal doubles."""
+    tied = same_as_prev.copy()
+    tied[:-1] |= same_as_prev[1:]
+    slots = np.flatnonzero(tied)
+    rows = slots if order is None else order[slots]
+    keys = _double_descending_key(score[rows])
+    # Each tied slot after the first of its group has its predecessor among the slots.
+    inner = same_as_prev[slots[1:]]
+    misplaced = inner & (keys[1:] < keys[:-1])
+    if misplaced.any():
+        # Sort only the groups with a pair out of order: most groups are exact ties, or in order already.
+        group = np.cumsum(~same_as_prev[slots])
+        unsorted = np.zeros(int(group[-1]) + 1, dtype=bool)
+        unsorted[group[1:][misplaced]] = True
+        at = np.flatnonzero(unsorted[group])
+        moved = at[_sorted_within_groups(group[at], keys[at])]
+        order = np.arange(len(same_as_prev)) if order is None else order.copy()
+        order[slots[at]] = rows[moved]
+        keys[at] = keys[moved]
+    same_as_prev = same_as_prev.copy()
+    same_as_prev[slots[1:]] = inner & (keys[1:] == keys[:-1])
+    return order, same_as_prev
+
+
+def _sorted_within_groups(group: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """The stable order of rows by key within each group; ``group`` holds contiguous runs, ascending."""
+    starts = np.flatnonzero(np.concatenate(([True], group[1:] != group[:-1])))
+    sizes = np.diff(np.append(starts, len(group)))
+    offsets = keys - np.repeat(np.minimum.reduceat(keys, starts), sizes)
+    if offsets.max() >> np.uint64(32):
+        # A group's doubles span more than 2^32 keys only past float32's range (infinities, zeros).
+        return np.lexsort((keys, group))
+    dense = np.repeat(np.arange(len(starts), dtype=np.uint64), sizes)
+    return np.argsort((dense << np.uint64(32)) | offsets, kind="stable")
 
 
 def _per_query_sums(qidx: np.ndarray, values: np.ndarray, nq: int, mask: np.ndarray | None = None) -> np.ndarray:
@@ -213,6 +265,7 @@ class Settings:
     ideal: str
     complete: bool
     max_docs: int | None
+    float32_scores: bool = False
 
 
 def settings(
@@ -225,6 +278,7 @@ def settings(
     ideal: str = "qrels",
     complete: bool = False,
     max_docs: int | None = None,
+    float32_scores: bool = False,
 ) -> Settings:
     """Check ``evaluate``'s options once; an ``InputError`` names the bad one."""
     if not isinstance(ideal, str) or ideal not in IDEALS:
@@ -239,6 +293,7 @@ def settings(
         ideal=ideal,
         complete=bool(complete),
         max_docs=validate.k(max_docs, Place("option.max_docs")),
+        float32_scores=validate_flag(float32_scores, "float32_scores"),
     )
 
 
@@ -254,14 +309,17 @@ def evaluate(
     ideal: str = "qrels",
     complete: bool = False,
     max_docs: int | None = None,
+    float32_scores: bool = False,
 ) -> Evaluation:
     """NDCG per query: ``ndcg`` (no cutoff) and ``ndcg_cut_k`` for each cutoff, plus DCG, IDCG and counts.
 
     ``gain`` applies to every measure; ``full_gain`` (trec_eval's ``ndcg.1=3,2=9``) overrides it
     for the no-cutoff ``ndcg`` only, as trec_eval's ``ndcg_cut`` always uses the grades.
+    Scores are compared as doubles (trec_eval 10.0); ``float32_scores=True`` rounds them to
+    32-bit floats first, as trec_eval 9.x and pytrec_eval do, so scores equal as float32 tie.
     """
     chosen = settings(cutoffs=cutoffs, gain=gain, full_gain=full_gain, discount=discount, ties=ties,
-                      ideal=ideal, complete=complete, max_docs=max_docs)
+                      ideal=ideal, complete=complete, max_docs=max_docs, float32_scores=float32_scores)
     return evaluate_with(qrels, run, chosen)
 
 
@@ -307,7 +365,7 @@ def evaluate_with(qrels: Qrels, run: Run, chosen: Settings) -> Evaluation:
     r_shift = None if shift_q is None else shift_q[r_slot]
     r_gain_cut = _gain_levels(level, usable, gain_cut, r_shift)
 
-    order, moves, group = _sort_run(r_slot, r_score, r_docno, r_gain_cut, policy)
+    order, moves, group = _sort_run(r_slot, r_score, r_docno, r_gain_cut, policy, chosen.float32_scores)
     if order is not None:
         r_slot, level, usable, r_gain_cut = r_slot[order], level[order], usable[order], r_gain_cut[order]
     if moves is not None:
@@ -362,7 +420,8 @@ def evaluate_with(qrels: Qrels, run: Run, chosen: Settings) -> Evaluation:
     columns["in_run"] = in_run[np.flatnonzero(evaluated)]
     qids = [names[r] for r in np.flatnonzero(evaluated)]
     options = dict(gain=gain_cut.name, full_gain=gain_full.name, discount=disc.name, ties=policy, ideal=ideal,
-                   complete=complete, max_docs=max_docs, qrels=qrels.name, run=run.name, tag=run.tag)
+                   complete=complete, max_docs=max_docs, float32_scores=chosen.float32_scores, qrels=qrels.name,
+                   run=run.name, tag=run.tag)
     return Evaluation(qids, columns, cut, options)
 
 
@@ -453,6 +512,9 @@ def _parse_gain_params(params: str, text: str) -> dict[int, float]:
         if not eq:
             raise InputError("measure.gain_pair", measure=measure, value=shown(pair))
         grade = validate.whole(level, Place("measure.level", measure=measure), low=0)
+        if grade in gains:
+            # trec_eval would take one gain for the ranking and the other for its ideal.
+            raise InputError("measure.level_twice", measure=measure, level=grade)
         gains[grade] = validate.number(value, Place("measure.gain", level=grade, measure=measure))
     return gains
 
@@ -460,7 +522,7 @@ def _parse_gain_params(params: str, text: str) -> dict[int, float]:
 def format_trec_eval(evaluation: Evaluation, measures: Sequence[Measure], per_query: bool = False) -> str:
     """Lines as trec_eval prints them: ``%-22s\\t%s\\t%6.4f``, per query (if asked) then ``all``."""
     rows: list[tuple[str, str]] = []
-    for measure in _in_trec_eval_order(measures):
+    for measure in trec_eval_measures(measures):
         if measure.base == "ndcg":
             label = "ndcg" if not measure.params else f"ndcg_{measure.params}"
             rows.append((label, "ndcg"))
@@ -480,22 +542,32 @@ def _sequential_mean(values: np.ndarray) -> float:
     return float(np.cumsum(values)[-1] / len(values)) if len(values) else 0.0
 
 
-def _in_trec_eval_order(measures: Sequence[Measure]) -> list[Measure]:
-    # trec_eval prints measures in its own table order (ndcg before ndcg_cut); a repeat's last wins.
+def trec_eval_measures(measures: Sequence[Measure]) -> list[Measure]:
+    """The measures trec_eval computes for these ``-m`` arguments, in the order it prints them.
+
+    Its own table order (ndcg before ndcg_cut); of a measure named more than once, the first
+    with parameters decides (trec_eval reads the first ``-m`` that names it with a "."), else the default.
+    """
     chosen: dict[str, Measure] = {}
     for m in measures:
-        chosen[m.base] = m
+        if m.base not in chosen or (m.params and not chosen[m.base].params):
+            chosen[m.base] = m
     return [chosen[b] for b in ("ndcg", "ndcg_cut") if b in chosen]
 
 
-def query_ranking(qrels: Qrels, run: Run, qid: str, *, max_docs: int | None = None) -> dict[str, Any]:
-    """One query's ranked docnos with grades (None when unjudged) and its judged grades, for drill-down."""
+def query_ranking(
+    qrels: Qrels, run: Run, qid: str, *, max_docs: int | None = None, float32_scores: bool = False
+) -> dict[str, Any]:
+    """One query's ranked docnos with grades (None when unjudged) and its judged grades, for drill-down.
+
+    The order is ``evaluate``'s: scores compared as doubles, or as 32-bit floats with ``float32_scores``.
+    """
     rows, jrows = _rows_of(run.qid, qid), _rows_of(qrels.qid, qid)
     judged = dict(zip(qrels.docno.take(as_arrow(jrows)).to_pylist(), qrels.rel[jrows].tolist()))
     docnos = run.docno.take(as_arrow(rows)).to_pylist()
     scores = run.score[rows]
-    s32 = scores.astype(np.float32) + np.float32(0.0)
-    order = sorted(range(len(rows)), key=lambda i: (-float(s32[i]), _Desc(docnos[i])))
+    compared = _float32_rounded(scores) if validate_flag(float32_scores, "float32_scores") else scores
+    order = sorted(range(len(rows)), key=lambda i: (-float(compared[i]), _Desc(docnos[i])))
     if max_docs is not None:
         order = order[:max_docs]
     ranked = [docnos[i] for i in order]
@@ -506,6 +578,11 @@ def query_ranking(qrels: Qrels, run: Run, qid: str, *, max_docs: int | None = No
         "scores": [float(scores[i]) for i in order],
         "pool": judged,
     }
+
+
+def _float32_rounded(scores: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):  # beyond float32's range a score becomes an infinity, as in C
+        return np.asarray(scores, dtype=np.float64).astype(np.float32).astype(np.float64)
 
 
 def _rows_of(qids: pa.Array, qid: str) -> np.ndarray:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 import numpy as np
 
 from . import validate
-from .errors import LARGEST_FLOAT, InputError, number_text
+from .errors import LARGEST_FLOAT, InputError, number_text, shown
 from .variants import Discount, Gain, resolve_discount, resolve_gain, resolve_ties
 
 if TYPE_CHECKING:
@@ -31,6 +31,13 @@ def validate_k(k: Any, n: int | None = None) -> int | None:
 
 
 SAFE_LOG2_GAIN = 900  # gains below 2^900 cannot overflow a sum of a few million terms
+
+
+def validate_flag(value: Any, name: str) -> bool:
+    """An on/off option as a bool; anything but True or False (numpy's too) is an ``InputError``."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise InputError("flag.not_bool", name=name, value=shown(value))
+    return bool(value)
 
 
 def rank_positions(n: int) -> np.ndarray:
@@ -260,13 +267,16 @@ def order_by_scores(
     *,
     ties: str = "trec_eval",
     gain: Any = "linear",
+    float32_scores: bool = False,
 ) -> np.ndarray:
     """Indices that rank items by score, highest first, ties ordered by the policy.
 
     ``trec_eval``: item id descending as a string; ``best``/``worst``: gain high/low first;
     ``average`` has no single order, so it returns the trec_eval order (use ``ndcg_from_scores``).
+    Scores are compared as doubles (trec_eval 10.0); ``float32_scores=True`` rounds them to 32-bit
+    floats first (trec_eval 9.x, pytrec_eval), so scores equal as float32 tie.
     """
-    s = validate_grades(scores, "scores")
+    s = compared_scores(scores, float32_scores)
     g = validate_grades(grades)
     if len(s) != len(g):
         raise InputError("count.scores", scores=len(s), grades=len(g))
@@ -282,6 +292,15 @@ def order_by_scores(
     return np.lexsort((tie_key, -s))
 
 
+def compared_scores(scores: Sequence[Any], float32_scores: bool = False) -> np.ndarray:
+    """Scores as the ranking compares them: doubles, or doubles holding 32-bit floats."""
+    s = validate_grades(scores, "scores")
+    if validate_flag(float32_scores, "float32_scores"):
+        with np.errstate(over="ignore"):  # beyond float32's range a score becomes an infinity, as in C
+            s = s.astype(np.float32).astype(np.float64)
+    return s + 0.0  # -0.0 and 0.0 tie, as in C
+
+
 def _descending_string_rank(ids: list[str]) -> np.ndarray:
     order = sorted(range(len(ids)), key=lambda i: ids[i].encode("utf-8"), reverse=True)
     rank = np.empty(len(ids), dtype=np.int64)
@@ -289,14 +308,14 @@ def _descending_string_rank(ids: list[str]) -> np.ndarray:
     return rank
 
 
-def _ranked_gains(
-    grades: np.ndarray, scores: Sequence[Any], order: np.ndarray, gains: np.ndarray, ties: str
-) -> np.ndarray:
-    """The gains in ranked order; with ``average``, each tied group's mean gain (McSherry and Najork)."""
+def _ranked_gains(scores: np.ndarray, order: np.ndarray, gains: np.ndarray, ties: str) -> np.ndarray:
+    """The gains in ranked order; with ``average``, each tied group's mean gain (McSherry and Najork).
+
+    ``scores`` are as ``compared_scores`` gives them, so what ties is what the ranking treats as tied.
+    """
     if resolve_ties(ties) != "average":
         return gains[order]
-    ranked_scores = validate_grades(scores, "scores")[order]
-    _, group, counts = np.unique(-ranked_scores, return_inverse=True, return_counts=True)
+    _, group, counts = np.unique(-scores[order], return_inverse=True, return_counts=True)
     group_mean = np.bincount(group, weights=gains[order]) / counts
     return group_mean[group]
 
@@ -310,18 +329,20 @@ def dcg_from_scores(
     ties: str = "trec_eval",
     gain: Any = "linear",
     discount: Any = "log2",
+    float32_scores: bool = False,
 ) -> float:
     """DCG@k of items ranked by their scores, with ties resolved by ``ties``.
 
     ``average`` gives every tied item the mean gain of its group (McSherry and Najork),
-    as scikit-learn's ``dcg_score`` and ``ndcg_score`` do by default.
+    as scikit-learn's ``dcg_score`` and ``ndcg_score`` do by default. Scores are compared as
+    doubles, or as 32-bit floats with ``float32_scores`` (see ``order_by_scores``).
     """
     g_arr = validate_grades(grades)
-    order = order_by_scores(scores, g_arr, items, ties=ties, gain=gain)
+    order = order_by_scores(scores, g_arr, items, ties=ties, gain=gain, float32_scores=float32_scores)
     cut = cut_of(validate_k(k), len(g_arr))
     gain_fn, disc_fn = resolve_gain(gain), resolve_discount(discount)
     with np.errstate(over="ignore", invalid="ignore"):
-        ranked = _ranked_gains(g_arr, scores, order, gain_fn(g_arr), ties)
+        ranked = _ranked_gains(compared_scores(scores, float32_scores), order, gain_fn(g_arr), ties)
         return _finite(_sum(ranked[:cut] * disc_fn(rank_positions(cut))), "DCG")
 
 
@@ -335,16 +356,21 @@ def ndcg_from_scores(
     gain: Any = "linear",
     discount: Any = "log2",
     ideal: Iterable[Any] | None = None,
+    float32_scores: bool = False,
 ) -> float:
-    """NDCG@k of items ranked by their scores: ``dcg_from_scores`` over the ideal DCG@k."""
+    """NDCG@k of items ranked by their scores: ``dcg_from_scores`` over the ideal DCG@k.
+
+    Scores are compared as doubles (trec_eval 10.0), or as 32-bit floats with ``float32_scores``
+    (trec_eval 9.x, pytrec_eval).
+    """
     g_arr = validate_grades(grades)
-    order = order_by_scores(scores, g_arr, items, ties=ties, gain=gain)
+    order = order_by_scores(scores, g_arr, items, ties=ties, gain=gain, float32_scores=float32_scores)
     pool = judged_pool(g_arr, ideal)
     k = validate_k(k)
     cut = len(g_arr) if k is None else cut_of(k, max(len(g_arr), len(pool)))
     gain_fn, disc_fn = resolve_gain(gain), resolve_discount(discount)
     gains, pool_gains = gains_for_ratio(gain_fn, g_arr, pool)
-    ranked = _ranked_gains(g_arr, scores, order, gains, ties)[:cut]
+    ranked = _ranked_gains(compared_scores(scores, float32_scores), order, gains, ties)[:cut]
     factors = disc_fn(rank_positions(cut))
     best = ideal_gains_of(pool_gains, cut)
     return ratio(_sum(ranked * factors[: len(ranked)]), _sum(best * factors[: len(best)]))
@@ -354,12 +380,17 @@ def ndcg_bounds(
     grades: Sequence[Any],
     scores: Sequence[Any],
     k: int | None = None,
+    *,
+    float32_scores: bool = False,
     **options: Any,
 ) -> tuple[float, float]:
-    """The worst and best NDCG@k over every order of the tied items."""
+    """The worst and best NDCG@k over every order of the tied items.
+
+    With ``float32_scores`` scores equal as 32-bit floats count as tied; ``options`` go to ``ndcg_from_scores``.
+    """
     return (
-        ndcg_from_scores(grades, scores, k, ties="worst", **options),
-        ndcg_from_scores(grades, scores, k, ties="best", **options),
+        ndcg_from_scores(grades, scores, k, ties="worst", float32_scores=float32_scores, **options),
+        ndcg_from_scores(grades, scores, k, ties="best", float32_scores=float32_scores, **options),
     )
 
 

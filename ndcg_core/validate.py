@@ -130,7 +130,7 @@ def whole(value: Any, place: Place, *, low: int = 1, high: int | None = None, tr
         value = int(value)
     result = int(value)
     if result < low:
-        raise InputError("k.too_small", place=place, value=shown(result))
+        raise InputError("k.too_small", place=place, value=shown(result), low=low)
     if high is not None and result > high:
         raise InputError("k.too_large", place=place, value=shown(result), limit=high)
     return result

@@ -5,7 +5,9 @@ import sys
 from math import log2
 
 import pytest
+from conftest import ROOT
 from sklearn.metrics import ndcg_score
+from streamlit.testing.v1 import AppTest
 
 from ndcg_core.errors import InputError
 from ndcg_core.conventions import (
@@ -35,6 +37,26 @@ def test_snippets_follow_an_edited_example():
     for name in ("sklearn", "trec_eval_ndcg_cut"):
         convention = CONVENTIONS.build(name)
         assert run_snippet(convention.snippet(example)) == f"{round(convention.score(example), 4)}"
+
+
+def test_scores_as_32_bit_floats_change_the_result_only_for_near_ties():
+    # b and c differ only beyond float32 precision: as doubles b (grade 2) ranks first, as float32 they tie
+    # and c (grade 0) goes first by id. The pytrec_eval snippet (32-bit floats) prints the convention's number.
+    near = Example(("a", "b", "c"), (2.0, 1.000000001, 1.0), (1, 2, 0), k=2)
+    float32 = CONVENTIONS.build("float32_scores")
+    assert float32.score(near) == pytest.approx((1 + 0 / log2(3)) / (2 + 1 / log2(3)))
+    assert CONVENTIONS.build("trec_eval_ndcg_cut").score(near) == pytest.approx((1 + 2 / log2(3)) / (2 + 1 / log2(3)))
+    assert run_snippet(float32.snippet(near)) == f"{round(float32.score(near), 4)}"
+    assert score_all(WIKIPEDIA)["float32_scores"] == score_all(WIKIPEDIA)["trec_eval_ndcg_cut"]  # no near tie there
+
+
+def test_the_page_shows_the_near_tie_remark():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.switch_page("pages/4_Conventions.py")
+    at.run()
+    assert not at.exception
+    remark = next(m.value for m in at.markdown if "32-bit" in m.value and "NDCG =" in m.value)
+    assert "**1.000**" in remark and f"**{1 / log2(3):.3f}**" in remark
 
 
 def test_conventions_by_formula_on_the_wikipedia_example():

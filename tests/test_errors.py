@@ -174,6 +174,8 @@ CALLS = {
     "measure.not_text": [lambda: parse_measure(5)],
     "measure.unknown": [lambda: parse_measure("map")],
     "measure.gain_pair": [lambda: parse_measure("ndcg.1")],
+    "measure.level_twice": [lambda: parse_measure("ndcg.1=3,1=5")],
+    "flag.not_bool": [lambda: ndcg_from_scores([1, 0], [2, 1], float32_scores="yes")],
     "cli.gain_and_custom": [lambda: cli_run(["-m", "ndcg.1=3", "--gain", "exponential", QRELS, RESULTS])],
     "typed.query_blank": [lambda: typed_queries_to_trec([{"query": "", "document": "a", "grade": "1"}])],
     "typed.document_blank": [lambda: typed_queries_to_trec([{"query": "q", "document": " ", "grade": "1"}])],
@@ -279,7 +281,7 @@ def test_english_error_templates_live_only_in_the_core():
 # What may stay in Latin letters inside a Chinese message: names of metrics, formats, columns and options.
 ALLOWED_LATIN = {"NDCG", "DCG", "IDCG", "CG", "Lab", "TREC", "UTF", "NUL", "gzip", "NaN", "LEVEL", "GAIN", "qid",
                  "iter", "docno", "rel", "rank", "score", "tag", "ndcg_cut", "ndcg", "max_grade", "n_relevant",
-                 "gain", "k", "b", "M", "Q0"}
+                 "gain", "k", "b", "M", "Q0", "True", "False"}
 
 
 def _user_values(error):

@@ -57,7 +57,7 @@ def test_the_export_is_what_the_command_line_prints():
     page = trec_eval_text(evaluate(read_qrels(qrels), read_run(run), cutoffs=(5, 10, 20)))
     assert page == cli
     at = open_page()
-    assert any("python -m ndcg_core -q -m ndcg -m ndcg_cut.5,10,20" in plain(c.value) for c in at.caption)
+    assert any("ndcg-lab-eval -q -m ndcg -m ndcg_cut.5,10,20" in plain(c.value) for c in at.caption)
 
 
 def test_changing_k_and_the_settings_recomputes_with_ndcg_core():
@@ -166,3 +166,20 @@ def test_queries_without_relevant_judgments_can_be_left_out():
     at.checkbox(key="_w_ev_relevant_only").check().run()
     assert metrics(at)["Mean NDCG@5"] == f"{q1:.4f}"
     assert any("does not do" in c.value for c in at.caption)
+
+
+def test_scores_compared_as_32_bit_floats_is_a_setting_off_by_default():
+    # 1.000000001 and 1.0: two doubles, one float32. As doubles d1 (grade 1) ranks first: NDCG = 1.
+    # As float32 they tie and d2 goes first, by docno descending: NDCG = 1 / log2(3).
+    qrels = b"q1 0 d1 1\nq1 0 d2 0\n"
+    run = b"q1 Q0 d1 1 1.000000001 t\nq1 Q0 d2 2 1.0 t\n"
+    uploads = {"qrels": FileInput("q.txt", "t:q32", qrels), "a": FileInput("r.txt", "t:r32", run)}
+    at = open_page(ev_source="upload", ev_uploads=uploads)
+    assert not at.exception and at.session_state["ev_float32"] is False
+    assert metrics(at)["Mean NDCG"] == "1.0000"
+    at.checkbox(key="_w_ev_float32").check().run()
+    assert not at.exception
+    assert metrics(at)["Mean NDCG"] == f"{1 / log2(3):.4f}"
+    assert any("ndcg-lab-eval -q -m ndcg -m ndcg_cut.5,10,20 --float32-scores q.txt r.txt" in plain(c.value)
+               for c in at.caption)
+    assert at.dataframe[-1].value.iloc[0, 1] == "d2"  # the drill-down ranks as the evaluation does

@@ -1,4 +1,8 @@
-"""Agreement with scikit-learn and pytrec_eval, run here on seeded random data with ties and unjudged documents."""
+"""Agreement with scikit-learn and pytrec_eval, run here on seeded random data with ties and unjudged documents.
+
+pytrec_eval compares scores as 32-bit floats (trec_eval 9.x), so it is compared with ``float32_scores=True``;
+scikit-learn compares doubles, as ndcg_core does by default (trec_eval 10.0).
+"""
 
 import numpy as np
 import pytest
@@ -43,8 +47,11 @@ def test_sklearn_ignore_ties_matches_any_fixed_order_when_scores_are_distinct(se
         )
 
 
+NEAR = 1e-9  # added to a score: a different double, the same float32
+
+
 def _random_collection(rng):
-    """Qrels with grades -1..3 and a run with tied scores and unjudged documents."""
+    """Qrels with grades -1..3 and a run with tied scores, scores equal only as float32, and unjudged documents."""
     qrels_lines, run_lines = [], []
     qrels, run = {}, {}
     for q in range(int(rng.integers(3, 9))):
@@ -61,7 +68,7 @@ def _random_collection(rng):
             continue  # a judged query the run does not answer
         run[qid] = {}
         for d in docs:
-            score = float(rng.integers(0, 8)) / 2  # exact in float32, and tied
+            score = float(rng.integers(0, 8)) / 2 + NEAR * int(rng.integers(0, 2))  # tied, or tied only as float32
             run[qid][d] = score
             run_lines.append(f"{qid}\tQ0\t{d}\t0\t{score}\tsys")
     run_lines.append("zz Q0 d0 1 1.0 sys")  # a query with no judgments is ignored
@@ -72,7 +79,7 @@ def _random_collection(rng):
 @pytest.mark.parametrize("seed", SEEDS)
 def test_pytrec_eval_agrees_per_query_with_ideal_from_the_qrels(seed):
     qrels, run, qrels_text, run_text = _random_collection(np.random.default_rng(seed))
-    ours = evaluate(read_qrels(qrels_text), read_run(run_text), cutoffs=(1, 3, 5, 10)).per_query
+    ours = evaluate(read_qrels(qrels_text), read_run(run_text), cutoffs=(1, 3, 5, 10), float32_scores=True).per_query
     theirs = pytrec_eval.RelevanceEvaluator(
         qrels, {"ndcg", "ndcg_cut.1,3,5,10"}
     ).evaluate({q: d for q, d in run.items() if q in qrels})
@@ -88,22 +95,40 @@ def test_a_custom_gain_per_grade_equals_pytrec_eval_on_regraded_qrels(seed):
     # same qrels with each grade replaced by its integer gain, scored with plain ndcg.
     mapping = {1: 3, 2: 9, 3: 5}
     qrels, run, qrels_text, run_text = _random_collection(np.random.default_rng(100 + seed))
-    ours = evaluate(read_qrels(qrels_text), read_run(run_text), cutoffs=(), full_gain=mapping)
+    ours = evaluate(read_qrels(qrels_text), read_run(run_text), cutoffs=(), full_gain=mapping, float32_scores=True)
     regraded = {q: {d: mapping.get(g, g) for d, g in docs.items()} for q, docs in qrels.items()}
     theirs = pytrec_eval.RelevanceEvaluator(regraded, {"ndcg"}).evaluate({q: d for q, d in run.items() if q in qrels})
     for qid, values in theirs.items():
         assert ours.per_query.loc[qid, "ndcg"] == pytest.approx(values["ndcg"], abs=1e-9)
 
 
-def test_scores_are_compared_as_32_bit_floats_as_trec_eval_does():
-    # 1.0000000001 and 1.0 are one float32: a tie, broken by docno descending ("b" first).
+def test_scores_are_doubles_by_default_and_32_bit_floats_as_pytrec_eval_on_request():
+    # 1.0000000001 and 1.0 are two doubles but one float32. As doubles "a" (grade 1) ranks first:
+    # NDCG@1 = 1, as trec_eval 10.0 prints. As float32 they tie and "b" (grade 0) goes first, by docno
+    # descending: NDCG@1 = 0, as pytrec_eval gives.
     qrels = read_qrels(b"q 0 a 1\nq 0 b 0\n")
     run = read_run(b"q Q0 a 1 1.0000000001 s\nq Q0 b 2 1.0 s\n")
-    ours = evaluate(qrels, run, cutoffs=(1,)).per_query.loc["q", "ndcg_cut_1"]
     theirs = pytrec_eval.RelevanceEvaluator({"q": {"a": 1, "b": 0}}, {"ndcg_cut.1"}).evaluate(
         {"q": {"a": 1.0000000001, "b": 1.0}}
     )["q"]["ndcg_cut_1"]
-    assert ours == theirs == 0.0
+    as_float32 = evaluate(qrels, run, cutoffs=(1,), float32_scores=True).per_query.loc["q", "ndcg_cut_1"]
+    assert as_float32 == theirs == 0.0
+    assert evaluate(qrels, run, cutoffs=(1,)).per_query.loc["q", "ndcg_cut_1"] == 1.0
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_single_lists_with_float32_scores_equal_pytrec_eval(seed):
+    rng = np.random.default_rng(300 + seed)
+    n = int(rng.integers(2, 25))
+    grades = [int(g) for g in rng.integers(0, 4, size=n)]
+    scores = [float(s) / 2 + NEAR * int(rng.integers(0, 2)) for s in rng.integers(0, 5, size=n)]
+    items = [f"d{i}" for i in range(n)]
+    k = int(rng.integers(1, n + 2))
+    theirs = pytrec_eval.RelevanceEvaluator({"q": dict(zip(items, grades))}, {f"ndcg_cut.{k}"}).evaluate(
+        {"q": dict(zip(items, scores))}
+    )["q"][f"ndcg_cut_{k}"]
+    ours = ndcg_from_scores(grades, scores, k, items=items, float32_scores=True)
+    assert ours == pytest.approx(theirs, abs=1e-9)
 
 
 @pytest.mark.parametrize("seed", range(15))

@@ -42,6 +42,45 @@ def test_all_trec_is_narrowed_to_the_ndcg_measures(capsys):
     assert capsys.readouterr().out.splitlines() == expected_ndcg_lines("out.test.a")
 
 
+@pytest.mark.parametrize(
+    "measures, labels",
+    [(["ndcg.1=3", "ndcg.1=5"], ["ndcg_1=3"]),
+     (["ndcg", "ndcg.1=3", "ndcg.1=5"], ["ndcg_1=3"]),
+     (["ndcg_cut.5", "ndcg_cut.10"], ["ndcg_cut_5"]),
+     (["ndcg_cut.5", "ndcg_cut"], ["ndcg_cut_5"]),
+     (["ndcg_cut", "ndcg_cut.5,10"], ["ndcg_cut_5", "ndcg_cut_10"])],
+)
+def test_a_measure_named_twice_takes_the_first_parameters_as_trec_eval(measures, labels, capsys):
+    # trec_eval keeps every "-m name.params" and initialises a measure from the first one naming it;
+    # a bare name only asks for the measure.
+    args = [a for m in measures for a in ("-m", m)]
+    assert main([*args, str(TREC / "qrels.test"), str(TREC / "results.test")]) == 0
+    assert [line.split("\t")[0].rstrip() for line in capsys.readouterr().out.splitlines()] == labels
+
+
+def test_help_lists_every_measure_family_and_option(capsys):
+    assert main(["--help"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("usage: ndcg-lab-eval ")
+    for measure in ("ndcg ", "ndcg.LEVEL=GAIN,...", "ndcg_cut ", "ndcg_cut.K,...", "all_trec"):
+        assert f"\n  {measure}" in text, measure
+    for option in ("-q", "-c", "-M N", "-m MEASURE", "-l LEVEL", "--float32-scores", "--gain", "--ties", "--ideal"):
+        assert f"\n  {option}" in text, option
+    assert "5,10,15,20,30,100,200,500,1000" in text
+    assert "standard input" in text and "32-bit" in text and "trec_eval 10.0" in text
+    assert "python -m" not in text
+
+
+def test_one_program_name_in_pyproject_usage_and_readme():
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert 'ndcg-lab-eval = "ndcg_core.cli:script"' in pyproject  # what python -m ndcg_core runs too
+    assert "from .cli import script" in (ROOT / "ndcg_core" / "__main__.py").read_text()
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Many queries"):readme.index("## How correctness is shown")]
+    assert "ndcg-lab-eval [-q]" in section
+    assert section.count("python -m ndcg_core") == 1  # the one note that it is the same program
+
+
 def test_python_dash_m_runs_in_a_fresh_process():
     done = subprocess.run(
         [sys.executable, "-m", "ndcg_core", "-m", "ndcg_cut.10", str(TREC / "qrels.test"), str(TREC / "results.test")],
@@ -62,7 +101,8 @@ def test_python_dash_m_runs_in_a_fresh_process():
         (["R", "Q"], "looks like a run and"),
         (["-M", "0", "Q", "R"], "-M must be at least 1"),
         (["Q", "missing.txt"], "missing.txt: no such file"),
-        (["Q"], "the following arguments are required: run"),
+        (["Q"], "the following arguments are required: RUN"),
+        (["-m", "ndcg.1=3,1=5", "Q", "R"], "level 1 is given two gains"),
         (["--ties", "random", "Q", "R"], "invalid choice: 'random'"),
     ],
 )
@@ -80,7 +120,7 @@ def test_a_malformed_run_names_file_and_line_in_one_line(tmp_path, capsys):
     run.write_text("301 Q0 a 1 2.0 s\n301 Q0 b 2\n301 Q0 c 3 x s\n")
     assert main([str(TREC / "qrels.test"), str(run)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"python -m ndcg_core: line 2 of {run}: expected at least 6 columns (qid Q0 docno rank score "
+    assert err.startswith(f"ndcg-lab-eval: line 2 of {run}: expected at least 6 columns (qid Q0 docno rank score "
                           "tag), got 4 (the line reads '301 Q0 b 2')")
     assert err.count("\n") == 1 and err.count("expected") == 1  # each problem is said once
 

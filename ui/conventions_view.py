@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ndcg_core import dcg, ndcg_at_k
+from ndcg_core import dcg, ndcg_at_k, ndcg_from_scores
 from ndcg_core.conventions import CONVENTIONS, WIKIPEDIA, Example, example_from_rows
 from ui.format import metric_text
 from ui.i18n import Translator
@@ -82,3 +82,6 @@ def render_page(t: Translator) -> None:
     stops = ndcg_at_k([2, 1], gain=harmful)
     ranked_too = dcg([2, 1], gain=harmful) / dcg([1, 2], gain=harmful)  # an ideal that also ranks the harmful item
     st.markdown(t("conv.negative", stops=f"{stops:.3f}", ranked_too=f"{ranked_too:.3f}"))
+    near = {"grades": [1, 0], "scores": [1.000000001, 1.0], "items": ["a", "b"]}
+    st.markdown(t("conv.float32", double=f"{ndcg_from_scores(**near):.3f}",
+                  single=f"{ndcg_from_scores(**near, float32_scores=True):.3f}"))

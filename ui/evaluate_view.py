@@ -168,7 +168,8 @@ def open_in_playground(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str,
 
     Returns a message if the query cannot be shown there, else ``None``.
     """
-    ranking = query_ranking(qrels, run, qid, max_docs=evaluation.options.get("max_docs"))
+    ranking = query_ranking(qrels, run, qid, max_docs=evaluation.options.get("max_docs"),
+                            float32_scores=evaluation.options.get("float32_scores", False))
     docnos = ranking["docnos"][:MAX_ITEMS]
     # trec_eval's meaning: an unjudged document and a negative grade are worth 0.
     grades = [max(0, g or 0) for g in ranking["grades"][: len(docnos)]]
@@ -233,13 +234,15 @@ def render_settings(t: Translator) -> dict | None:
         a.radio(t("evaluate.ideal"), IDEALS, format_func=lambda n: t(f"evaluate.ideal.{n}"), **bind("ev_ideal"))
         b.checkbox(t("evaluate.complete"), help=t("evaluate.complete_help"), **bind("ev_complete"))
         b.checkbox(t("evaluate.relevant_only"), help=t("evaluate.relevant_only_help"), **bind("ev_relevant_only"))
+        b.checkbox(t("evaluate.float32"), help=t("evaluate.float32_help"), **bind("ev_float32"))
     try:
         cutoffs = parse_cutoffs(st.session_state["ev_cutoffs"])
     except ValueError as err:
         st.error(t("evaluate.bad_cutoffs", message=t.explain(err)))
         return None
     return {"cutoffs": cutoffs, "gain": st.session_state["ev_gain"], "ties": st.session_state["ev_ties"],
-            "ideal": st.session_state["ev_ideal"], "complete": bool(st.session_state["ev_complete"])}
+            "ideal": st.session_state["ev_ideal"], "complete": bool(st.session_state["ev_complete"]),
+            "float32_scores": bool(st.session_state["ev_float32"])}
 
 
 def counted(evaluation: Evaluation) -> Evaluation:
@@ -358,7 +361,8 @@ def render_drill_down(evaluation: Evaluation, qrels: Qrels, inputs: dict[str, Fi
                                                                                    kind="stable").index)
     qid = st.selectbox(t("evaluate.drill.query"), order, key="ev_drill_query", help=t("evaluate.drill.help"))
     run = _query_run(inputs["a"].key, qid, evaluation.queries_in_blocks, inputs["a"])
-    ranking = query_ranking(qrels, run, qid, max_docs=None)
+    ranking = query_ranking(qrels, run, qid, max_docs=None,
+                            float32_scores=evaluation.options.get("float32_scores", False))
     shown = pd.DataFrame({
         t("table.position"): range(1, len(ranking["docnos"]) + 1),
         t("evaluate.col.document"): ranking["docnos"],
@@ -418,7 +422,7 @@ def render_export(evaluation: Evaluation, inputs: dict[str, FileInput], t: Trans
 
 
 def trec_eval_text(evaluation: Evaluation) -> str:
-    """What ``python -m ndcg_core -q -m ndcg -m ndcg_cut.<ks>`` prints for this evaluation."""
+    """What ``ndcg-lab-eval -q -m ndcg -m ndcg_cut.<ks>`` prints for this evaluation."""
     cut = ",".join(str(k) for k in evaluation.cutoffs)
     return format_trec_eval(evaluation, [parse_measure("ndcg"), parse_measure(f"ndcg_cut.{cut}")], per_query=True)
 
@@ -431,13 +435,15 @@ def cli_command(evaluation: Evaluation, inputs: dict[str, FileInput]) -> str | N
     flags = ["-q", "-m ndcg", "-m ndcg_cut." + ",".join(str(k) for k in evaluation.cutoffs)]
     if options.get("complete"):
         flags.insert(0, "-c")
+    if options.get("float32_scores"):
+        flags.append("--float32-scores")
     if options.get("gain") != "linear":
         flags.append(f"--gain {options['gain']}")
     if options.get("ties") != "trec_eval":
         flags.append(f"--ties {options['ties']}")
     if options.get("ideal") != "qrels":
         flags.append(f"--ideal {options['ideal']}")
-    return f"python -m ndcg_core {' '.join(flags)} {inputs['qrels'].name} {inputs['a'].name}"
+    return f"ndcg-lab-eval {' '.join(flags)} {inputs['qrels'].name} {inputs['a'].name}"
 
 
 def render_page(t: Translator) -> None:

@@ -49,6 +49,7 @@ def _evaluate_defaults() -> dict[str, Any]:
         "ev_ties": "trec_eval",
         "ev_ideal": "qrels",
         "ev_complete": False,
+        "ev_float32": False,
         "ev_relevant_only": False,
         "ev_upload_hashes": {},  # upload id -> content hash, so each upload is hashed once
         "ev_uploads": {},  # role -> FileInput kept for a visit to another page (small files only)
