@@ -10,8 +10,11 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping, Sequence
 
+import numpy as np
+
 from . import validate
 from .errors import InputError, Place, shown
+from .moves import ndcg_after_moves, ndcg_after_swaps
 from .registry import Registry
 from .single import breakdown, dcg, idcg, ndcg_at_every_k, ndcg_at_k, validate_k
 from .validate import MAX_TOP_GRADE
@@ -57,6 +60,13 @@ def move(items: Sequence[Item], source: int, target: int) -> list[Item]:
 
 def _one_based(index: Any) -> str:
     return str(index + 1) if isinstance(index, int) and not isinstance(index, bool) else shown(index)
+
+
+def swap(items: Sequence[Item], first: int, second: int) -> list[Item]:
+    """The list with the items at indices ``first`` and ``second`` (0-based) exchanged, as two moves."""
+    low, high = sorted((first, second)) if isinstance(first, int) and isinstance(second, int) else (first, second)
+    out = move(items, high, low)  # checks both indices
+    return move(out, low + 1, high) if low != high else out
 
 
 def index_of(items: Sequence[Item], item_id: Any) -> int:
@@ -173,6 +183,18 @@ def score(items: Sequence[Item], settings: Settings) -> Scores:
         dcg=dcg(grades, k, **options),
         idcg=idcg(grades, k, ideal=pool, **options),
     )
+
+
+def ndcg_after_each_move(items: Sequence[Item], settings: Settings) -> np.ndarray:
+    """NDCG@k after moving the item at i to j, for every (i, j): ``ndcg_core.moves.ndcg_after_moves``."""
+    return ndcg_after_moves([it.grade for it in items], settings.cutoff(len(items)), gain=settings.gain_object(),
+                            discount=settings.discount_object(), ideal=settings.pool(items))
+
+
+def ndcg_after_each_swap(items: Sequence[Item], settings: Settings) -> np.ndarray:
+    """NDCG@k after swapping the items at i and j, for every (i, j): ``ndcg_core.moves.ndcg_after_swaps``."""
+    return ndcg_after_swaps([it.grade for it in items], settings.cutoff(len(items)), gain=settings.gain_object(),
+                            discount=settings.discount_object(), ideal=settings.pool(items))
 
 
 def list_breakdown(items: Sequence[Item], settings: Settings):

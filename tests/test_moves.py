@@ -72,3 +72,19 @@ def test_huge_gains_and_limits():
     with pytest.raises(InputError) as raised:
         ndcg_after_moves([1] * 201)
     assert raised.value.code == "list.too_long"
+
+
+def test_the_lists_preview_holds_ndcg_cores_numbers_rounded_as_shown():
+    from ui.sortable import preview_data
+
+    grades = [3, 2, 3, 0, 1, 2, 0]
+    preview = preview_data(ndcg_after_moves(grades, 3), 3)
+    now = ndcg_at_k(grades, 3)
+    assert preview["k"] == 3 and preview["now"] == round(now, 4)
+    items = make_items([str(i) for i in range(len(grades))], grades)
+    for i in range(len(grades)):
+        # Rows of items below k list only the moves into the top k: the others change nothing.
+        assert len(preview["after"][i]) == (len(grades) if i < 3 else 3)
+        for j, (after, change) in enumerate(zip(preview["after"][i], preview["change"][i])):
+            moved = ndcg_at_k([it.grade for it in move(items, i, j)], 3)
+            assert after == round(moved, 4) and change == round(moved - now, 4)

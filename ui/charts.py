@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 
 import altair as alt
+import numpy as np
 import pandas as pd
 
 ZERO_COLOR = "#d4d4d4"
@@ -22,6 +23,9 @@ ZERO_COLOR = "#d4d4d4"
 _VIRIDIS = ["#bddf26", "#7ad151", "#44bf70", "#22a884", "#21918c", "#2a788e", "#355f8d", "#414487", "#482475", "#440154"]
 
 DEFAULT_TEXTS = {
+    "swap_item": "Item",
+    "swap_with": "Swapped with",
+    "swap_change": "Change in NDCG@k",
     "position": "Position",
     "grade": "Grade",
     "gain": "Gain",
@@ -418,3 +422,44 @@ def difference_chart(values: pd.DataFrame, texts: Mapping[str, str] | None = Non
     ).properties(name="bars")
     zero = alt.Chart(pd.DataFrame({"y": [0]})).mark_rule(color="#333").encode(y="y:Q").properties(name="zero")
     return alt.layer(bars, zero).properties(height=260, width="container")
+
+
+# --- the swap map ------------------------------------------------------------------------------------
+
+def swap_rows(labels: Sequence[str], changes: Sequence[Sequence[float]], k: int) -> pd.DataFrame:
+    """One row per pair of positions (i, j): the change in NDCG@k if their items were swapped."""
+    n = len(labels)
+    names = [f"{p + 1}. {label}" for p, label in enumerate(labels)]
+    return pd.DataFrame({
+        "i": [i for i in range(n) for _ in range(n)],
+        "j": [j for _ in range(n) for j in range(n)],
+        "row": [names[i] for i in range(n) for _ in range(n)],
+        "column": [names[j] for _ in range(n) for j in range(n)],
+        "change": [float(changes[i][j]) for i in range(n) for j in range(n)],
+        "in_top_k": [i < k or j < k for i in range(n) for j in range(n)],
+    })
+
+
+def swap_map_chart(rows: pd.DataFrame, texts: Mapping[str, str] | None = None, *, large: bool = False) -> alt.Chart:
+    """A heatmap of the change in NDCG@k for swapping the items at two positions, the list's order on both
+    axes; blue where a swap raises NDCG, orange where it lowers it, white where it changes nothing. A click on a
+    cell selects the pair (the page performs that swap)."""
+    t = _texts(texts)
+    n = int(np.sqrt(len(rows))) if len(rows) else 0
+    order = list(dict.fromkeys(rows["row"]))
+    reach = max(float(rows["change"].abs().max()) if len(rows) else 0.0, 1e-4)
+    pick = alt.selection_point(name="swap", fields=["i", "j"], on="click", clear=False)
+    # Rows tall enough to read a label on each up to 30 items; beyond that the map is a picture of the list.
+    # (The height covers the axis labels too: about 110 px of it.)
+    height = min((56 if large else 38) * n + 110, 900) if n <= 30 else min(8 * n + 60, 900)
+    labels = n <= 30
+    return alt.Chart(rows).mark_rect(stroke="#ffffff", strokeWidth=0.5 if n <= 30 else 0).encode(
+        x=alt.X("column:N", sort=order, title=t["swap_with"], axis=alt.Axis(labels=labels, labelAngle=-45,
+                                                                           labelLimit=140)),
+        y=alt.Y("row:N", sort=order, title=t["swap_item"], axis=alt.Axis(labels=labels, labelLimit=140)),
+        color=alt.Color("change:Q", title=t["swap_change"],
+                        scale=alt.Scale(scheme="blueorange", reverse=True, domain=[-reach, reach], domainMid=0)),
+        opacity=alt.condition(alt.datum.in_top_k, alt.value(1.0), alt.value(0.85)),
+        tooltip=[alt.Tooltip("row:N", title=t["swap_item"]), alt.Tooltip("column:N", title=t["swap_with"]),
+                 alt.Tooltip("change:Q", title=t["swap_change"], format="+.4f")],
+    ).add_params(pick).properties(width="container", height=height)

@@ -6,12 +6,14 @@ with its own state), shows the formula, and ends with a check answered before mo
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
 from ndcg_core import DISCOUNTS, breakdown, cg, dcg, idcg, ndcg_at_every_k, ndcg_at_k
 from ndcg_core.exercises import parse_number
 from ndcg_core.metrics import precision_at_k, reciprocal_rank
+from ndcg_core.moves import ndcg_after_swaps
 from ndcg_core.ranked_list import Item
 from ui import charts
 from ui.format import metric_text
@@ -276,6 +278,20 @@ def step_6(t: Translator) -> None:
     every = ndcg_at_every_k(NOT_MONOTONE)
     draw_chart(charts.ndcg_by_k_chart(list(every), 1, t.group("chart")))
     st.caption(t("learn.caption.6", values=", ".join(f"NDCG@{i + 1} = {v:.3f}" for i, v in enumerate(every))))
+    render_swap_map(t)
+
+
+def render_swap_map(t: Translator) -> None:
+    """Every swap of the learner's list at once, with what the map shows and why it matters for learning to rank."""
+    g = grades()
+    after = ndcg_after_swaps(g, K)
+    changes = after - np.diag(after)[:, None]
+    st.subheader(t("learn.swap.title"))
+    st.markdown(t("learn.swap.intro", k=K))
+    chart = charts.swap_map_chart(charts.swap_rows([it.label for it in items()], changes, K), t.group("chart"),
+                                  large=st.session_state["presenter"])
+    draw_chart(chart)
+    st.markdown(t("playground.swap.explain"))
 
 
 STEP_VIEWS = {1: step_1, 2: step_2, 3: step_3, 4: step_4, 5: step_5, 6: step_6}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import streamlit as st
@@ -21,9 +22,12 @@ from ndcg_core.ranked_list import (
     Settings,
     ideal_order,
     list_breakdown,
+    ndcg_after_each_move,
+    ndcg_after_each_swap,
     ndcg_for_every_k,
     score,
     shuffled,
+    swap,
     worst_order,
 )
 from ndcg_core.variants import DISCOUNTS, GAINS
@@ -42,7 +46,7 @@ from ui.i18n import Translator
 from ui.page import show_notice
 from ui.qr import render_share_qr
 from ui.share import decode_playground, encode_playground
-from ui.sortable import apply_action, sortable_list
+from ui.sortable import apply_action, preview_data, sortable_list
 from ui.state import bind, page_url, preset_origin, set_link_value
 from ui.table import COLUMNS as TABLE_COLUMNS
 from ui.table import breakdown_table
@@ -293,12 +297,15 @@ def list_caption(t: Translator) -> str:
     return t("playground.list_changed", label=t.entry("preset", PRESETS[name], "label"))
 
 
-def render_list(t: Translator, k: int, summary: dict[str, str]) -> None:
-    """The sortable list (with the headline figure to keep in view on a phone) and the one-click orderings."""
+def render_list(t: Translator, settings: Settings, summary: dict[str, str]) -> None:
+    """The sortable list (with the headline figure to keep in view on a phone, and the NDCG each drop would
+    give) and the one-click orderings."""
     top = st.session_state["pg_top"]
     presenter = st.session_state["presenter"]
+    k = settings.cutoff(len(items()))
+    preview = preview_data(ndcg_after_each_move(items(), settings), k)
     sortable_list(items(), key=LIST_KEY, k=k, top=top, texts=t.group("sortable"), on_action=on_list_action,
-                  large=presenter, readonly=presenter, summary=summary)
+                  large=presenter, readonly=presenter, summary=summary, preview=preview)
     removed = st.session_state["pg_removed"]
     if removed:
         st.button(t("playground.undo_remove", label=removed["label"]), on_click=undo_remove, key="btn_undo_remove",
@@ -384,6 +391,53 @@ def render_order_charts(t: Translator, frame: pd.DataFrame, settings: Settings) 
     st.caption(t("playground.chart.every_k_alt"))
 
 
+
+
+SWAP_MAP_KEY = "pg_swap_map"
+
+
+def on_swap_pick() -> None:
+    """A cell of the swap map clicked: swap the two items (through ``ranked_list.swap``, two moves)."""
+    key = f"{SWAP_MAP_KEY}_{st.session_state['pg_swap_version']}"
+    picked = (st.session_state.get(key) or {}).get("selection", {}).get("swap") or []
+    st.session_state["pg_swap_version"] += 1  # a new chart next run: the pick is not left selected
+    if not picked:
+        return
+    t = Translator(st.session_state["lang"])
+    try:
+        i, j = int(picked[0]["i"]), int(picked[0]["j"])
+        now = items()
+        new = swap(now, i, j)
+    except (KeyError, TypeError, ValueError) as err:
+        st.session_state["pg_error"] = t("playground.rejected", message=t.explain(err))
+        return
+    if i == j:
+        return
+    _set_items(new, t("playground.change.swap", a=md_escape(now[i].label), i=i + 1, b=md_escape(now[j].label),
+                      j=j + 1))
+
+
+def render_swap_map(t: Translator, settings: Settings) -> None:
+    """The change in NDCG@k for every swap of two items, with a passage on what it shows; a click swaps."""
+    listed = items()
+    k = settings.cutoff(len(listed))
+    after = ndcg_after_each_swap(listed, settings)
+    changes = after - np.diag(after)[:, None] if len(listed) else after
+    st.subheader(t("playground.swap.title"))
+    st.markdown(t("playground.swap.intro", k=k))
+    rows = charts.swap_rows([it.label for it in listed], changes, k)
+    chart = charts.swap_map_chart(rows, t.group("chart"), large=st.session_state["presenter"])
+    if st.session_state["presenter"]:
+        chart = charts.altair_for_projector(chart)
+    st.altair_chart(chart, width="stretch", on_select=on_swap_pick, selection_mode="swap",
+                    key=f"{SWAP_MAP_KEY}_{st.session_state['pg_swap_version']}")
+    best = np.unravel_index(int(np.argmax(changes)), changes.shape) if len(listed) else (0, 0)
+    if len(listed) and changes[best] > 0:
+        st.caption(t("playground.swap.alt", n=len(listed), best=f"{changes[best]:+.4f}",
+                     a=md_escape(listed[best[0]].label), b=md_escape(listed[best[1]].label)))
+    else:
+        st.caption(t("playground.swap.alt_none", n=len(listed), k=k))
+    st.markdown(t("playground.swap.explain"))
 
 
 def render_breakdown(t: Translator, frame: pd.DataFrame) -> None:
@@ -553,13 +607,14 @@ def render_live(lang: str) -> None:
     with left:
         render_error()
         now, delta = headline(settings)
-        render_list(t, settings.k, {"label": t("playground.ndcg_at", k=now.k), "value": metric_text(now.ndcg),
+        render_list(t, settings, {"label": t("playground.ndcg_at", k=now.k), "value": metric_text(now.ndcg),
                                     "delta": delta or ""})
         if not st.session_state["presenter"]:  # presenter view hides the editing chrome
             render_editor(t)
     with right:
         render_order_charts(t, frame, settings)
     render_charts(t, frame, settings)
+    render_swap_map(t, settings)
     render_breakdown(t, frame)
     render_export(t, frame, settings)
     write_link(t)

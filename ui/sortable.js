@@ -108,11 +108,41 @@ function announce(root, text) {
   window.setTimeout(() => { live.textContent = text; }, 30);
 }
 
-// Drop preview hook: runs whenever a dragged row would land somewhere else (to = -1 when the drag ends).
-// A per-position label (say the NDCG the drop would give, looked up in an n x n table the server sends
-// as data) belongs here; today it only marks the row being dragged and the position it would take.
+// The NDCG@k that moving the item at `from` to `to` would give, and its change: both computed and rounded
+// by the server (ui/sortable.py preview_data); moves between positions below k change nothing.
+function previewOf(data, from, to) {
+  const p = data.preview;
+  if (!p || from < 0 || to < 0) return null;
+  if (from >= p.k && to >= p.k) return { after: p.now, change: 0 };
+  return { after: p.after[from][to], change: p.change[from][to] };
+}
+
+function previewText(data, from, to) {
+  const p = previewOf(data, from, to);
+  if (!p) return "";
+  const sign = p.change > 0 ? "+" : p.change < 0 ? "\u2212" : "\u00b1";
+  return fill(data.texts.preview, { after: p.after.toFixed(4), change: sign + Math.abs(p.change).toFixed(4) });
+}
+
+// Drop preview: while a row is dragged, the row under the pointer (SortableJS's moving copy of it) and the
+// slot it would drop into say what NDCG@k would be there.
 function dropPreview(root, data, row, from, to) {
   root.dataset.dropAt = to >= 0 ? String(to + 1) : "";
+  const moving = SortableJS.ghost && SortableJS.ghost !== row ? [row, SortableJS.ghost] : [row];
+  for (const node of moving) {
+    if (to >= 0 && data.preview) node.dataset.preview = previewText(data, from, to);
+    else delete node.dataset.preview;
+  }
+}
+
+// Keyboard preview: a focused row says what Alt+Up and Alt+Down would give before the key is pressed.
+function keyPreview(data, row, index, n) {
+  if (!data.preview) return;
+  const parts = [];
+  if (index > 0) parts.push(fill(data.texts.preview_up, { preview: previewText(data, index, index - 1) }));
+  if (index < n - 1) parts.push(fill(data.texts.preview_down, { preview: previewText(data, index, index + 1) }));
+  row.dataset.preview = parts.join("  ");
+  row.setAttribute("aria-description", parts.join("; "));
 }
 
 export default function (component) {
@@ -179,6 +209,18 @@ export default function (component) {
     else if (b.classList.contains("remove")) send({ type: "remove", id: Number(row.dataset.id) });
   }
 
+  function onFocusIn(event) {
+    const row = event.target.closest ? event.target.closest("li.row") : null;
+    if (!row || event.target !== row) return;
+    const rows = rowsOf(list);
+    keyPreview(data, row, rows.indexOf(row), rows.length);
+  }
+
+  function onFocusOut(event) {
+    const row = event.target.closest ? event.target.closest("li.row") : null;
+    if (row && event.target === row && !row.classList.contains("chosen")) delete row.dataset.preview;
+  }
+
   function onChange(event) {
     if (!event.target.classList.contains("grade")) return;
     const row = event.target.closest("li.row");
@@ -202,6 +244,7 @@ export default function (component) {
     ghostClass: "ghost",
     chosenClass: "chosen",
     dragClass: "dragging",
+    onStart: (evt) => dropPreview(root, data, evt.item, evt.oldIndex, evt.oldIndex),
     onChange: (evt) => dropPreview(root, data, evt.item, evt.oldIndex, evt.newIndex),
     onEnd: (evt) => {
       dropPreview(root, data, evt.item, evt.oldIndex, -1);
@@ -212,10 +255,19 @@ export default function (component) {
   list.addEventListener("keydown", onKeyDown);
   list.addEventListener("click", onClick);
   list.addEventListener("change", onChange);
+  list.addEventListener("focusin", onFocusIn);
+  list.addEventListener("focusout", onFocusOut);
+  // Focus kept across the redraw came before the listeners: preview the next step for it now.
+  const focused = root.getRootNode().activeElement;
+  if (focused && focused.matches && focused.matches("li.row") && list.contains(focused)) {
+    keyPreview(data, focused, rowsOf(list).indexOf(focused), rowsOf(list).length);
+  }
   const cleanup = () => {
     list.removeEventListener("keydown", onKeyDown);
     list.removeEventListener("click", onClick);
     list.removeEventListener("change", onChange);
+    list.removeEventListener("focusin", onFocusIn);
+    list.removeEventListener("focusout", onFocusOut);
     sortable.destroy();
     root._cleanup = null;
   };

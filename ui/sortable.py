@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import streamlit as st
 
 from ndcg_core.errors import InputError, Place, shown
@@ -35,10 +36,31 @@ _component = st.components.v2.component(
 )
 
 
+def preview_data(after: np.ndarray, k: int) -> dict:
+    """The drop preview the list shows while an item is dragged: NDCG@k after each move, and its change.
+
+    ``after[i, j]`` is ndcg_core's NDCG@k after moving the item at i to j (``ndcg_after_each_move``); both
+    figures are rounded here to the 4 decimals shown, so the browser only displays them. A move between two
+    positions below k changes nothing, so those rows list only the moves into the top k.
+    """
+    n = len(after)
+    now = float(after[0, 0]) if n else 0.0
+    shown_after = np.round(after, 4)
+    shown_change = np.round(after - now, 4) + 0.0  # + 0.0: no "-0.0000"
+    rows = [slice(None) if i < k else slice(0, min(k, n)) for i in range(n)]
+    return {
+        "k": k,
+        "now": round(now, 4),
+        "after": [shown_after[i, cols].tolist() for i, cols in enumerate(rows)],
+        "change": [shown_change[i, cols].tolist() for i, cols in enumerate(rows)],
+    }
+
+
 def component_data(items: Sequence[Item], k: int, top: int, texts: Mapping[str, str], large: bool = False,
-                   readonly: bool = False, summary: Mapping[str, str] | None = None) -> dict:
+                   readonly: bool = False, summary: Mapping[str, str] | None = None,
+                   preview: Mapping[str, Any] | None = None) -> dict:
     """What the browser needs to draw the list (JSON). ``summary`` ({"label", "value", "delta"}) is the figure
-    kept in view above the list on a narrow screen."""
+    kept in view above the list on a narrow screen; ``preview`` is ``preview_data``."""
     return {
         "items": [
             {
@@ -56,6 +78,7 @@ def component_data(items: Sequence[Item], k: int, top: int, texts: Mapping[str, 
         "large": large,
         "readonly": readonly,
         "summary": dict(summary) if summary else None,
+        "preview": dict(preview) if preview else None,
     }
 
 
@@ -70,11 +93,12 @@ def sortable_list(
     large: bool = False,
     readonly: bool = False,
     summary: Mapping[str, str] | None = None,
+    preview: Mapping[str, Any] | None = None,
 ) -> Any:
     """Draw the list; ``on_action`` runs (before the rerun) when the learner moves, regrades or removes."""
     return _component(
         key=key,
-        data=component_data(items, k, top, texts, large, readonly, summary),
+        data=component_data(items, k, top, texts, large, readonly, summary, preview),
         on_action_change=on_action,
     )
 

@@ -78,6 +78,7 @@ def _playground_defaults() -> dict[str, Any]:
         "pg_removed": None,  # {"before": [Item, ...], "label": str} right after a removal, for Undo
         "pg_editor_version": 0,  # bumped to redraw the data editors from the stored list
         "pg_shuffles": 0,
+        "pg_swap_version": 0,  # bumped after a swap from the swap map, so the clicked cell is not kept selected
         "pg_edit_open": False,  # the table editor is drawn only when open
         "pg_export_open": False,
     }
