@@ -13,6 +13,10 @@ settings.register_profile("ci", max_examples=150, deadline=None, suppress_health
 settings.register_profile("deep", max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
+# The classroom's SQLite file goes to a folder of this test run, never the checkout's data/ (servers the
+# browser tests start inherit it). A test that needs its own database sets the variable itself.
+os.environ.setdefault("NDCG_LAB_DATA_DIR", __import__("tempfile").mkdtemp(prefix="ndcg-lab-tests-"))
+
 
 # ---------------------------------------------------------------- the app in a real browser
 

@@ -15,6 +15,7 @@ PAGES = (
     ("pages/4_Conventions.py", "nav.conventions", ":material/compare_arrows:"),
     ("pages/5_Metrics.py", "nav.metrics", ":material/bar_chart:"),
     ("pages/6_Practice.py", "nav.practice", ":material/edit_note:"),
+    ("pages/7_Classroom.py", "nav.classroom", ":material/groups:"),
 )
 
 PRESENTER_CSS = """

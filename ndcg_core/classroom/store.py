@@ -379,7 +379,7 @@ class Store:
         """
         student_id = rules.read_student_id(student_id)
         name = rules.read_nickname(nickname)
-        source = hashlib.sha256(source.encode("utf-8", "replace")).hexdigest()[:32]
+        source = hashlib.sha256(str(source).encode("utf-8", "replace")).hexdigest()[:32]
         self._check_join_wait(source)
         try:
             code = rules.read_code(code)
