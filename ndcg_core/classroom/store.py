@@ -164,7 +164,6 @@ def database_url(environ: Mapping[str, str] | None = None) -> str:
     if url:
         return url
     folder = Path(environ.get(ENV_DATA_DIR) or Path(__file__).resolve().parents[2] / "data")
-    folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / SQLITE_FILE}"
 
 
@@ -172,6 +171,9 @@ def make_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite gets WAL, a busy timeout, foreign keys, and ``BEGIN IMMEDIATE`` for writes."""
     if not url.startswith("sqlite"):
         return sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    path = sa.engine.make_url(url).database
+    if path and path != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
     engine = sa.create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_SECONDS}, pool_size=10, max_overflow=20)
 
     @event.listens_for(engine, "connect")

@@ -24,7 +24,7 @@ from ndcg_core.classroom.store import ActivityRow, Room
 from ndcg_core.errors import InputError
 from ndcg_core.exercises import exercise
 from ndcg_core.ranked_list import PRESETS, Item
-from ui.database import client_source, store
+from ui.database import client_source, room_revision, store
 from ui.format import md_escape, metric_text
 from ui.i18n import LANGUAGES, Translator
 from ui.practice_view import explain as explain_exercise
@@ -34,7 +34,11 @@ from ui.state import ClassroomState, classroom, page_url, reset_classroom, set_l
 from ui.widgets.browser_memory import browser_memory
 from ui.widgets.qr import qr_png
 
-LIVE_SECONDS = 1.0  # the presenter's panel and each student's watcher poll the database this often
+# How often the presenter's panel and each student's watcher run. Every run of a fragment costs the server about
+# 5 ms of one core whatever it draws, so a class of 200 polling every second would need a whole core for that
+# alone (benchmarks/load_live_room.py); students poll a little less often than the one presenter.
+PRESENTER_SECONDS = 1.0
+STUDENT_SECONDS = 1.5
 SOURCES = ("preset", "random", "playground")
 
 
@@ -364,7 +368,7 @@ def render_download(t: Translator, room: Room) -> None:
                        mime="text/csv", key="btn_cr_csv", icon=":material/download:")
 
 
-@st.fragment(run_every=LIVE_SECONDS)
+@st.fragment(run_every=PRESENTER_SECONDS)
 def live_panel(lang: str, code: str) -> None:
     """The projector's live part: who has joined, the current activity, and the class's answers so far."""
     t = Translator(lang)
@@ -402,9 +406,12 @@ def render_roster(t: Translator, room: Room) -> None:
 
 
 def list_table(t: Translator, labels: tuple[str, ...], grades: tuple[float, ...]) -> None:
-    """A short ranked list as a plain table (no toolbar to get in the way on a phone); labels stay text."""
-    st.table(pd.DataFrame({t("table.item"): labels, t("table.grade"): [metric_text(g, 0) for g in grades]},
-                          index=pd.RangeIndex(1, len(grades) + 1, name=t("table.position"))))
+    """A short ranked list as a Markdown table: no toolbar in the way on a phone, and cheap to send every
+    time the page is drawn (a whole class draws it at once when an activity opens). Labels are escaped."""
+    rows = [f"| {t('table.position')} | {t('table.item')} | {t('table.grade')} |", "|---:|:---|---:|"]
+    rows += [f"| {i} | {md_escape(label)} | {metric_text(grade, 0)} |"
+             for i, (label, grade) in enumerate(zip(labels, grades), start=1)]
+    st.markdown("\n".join(rows))
 
 
 def spec_caption(t: Translator, spec: ListSpec) -> str:
@@ -565,26 +572,23 @@ def render_student(t: Translator, cs: ClassroomState, room: Room) -> None:
     if current is None:
         st.info(t("classroom.waiting"))
         return
-    student_activity(t.lang, current.id)
+    student_activity(t.lang, current)
 
 
-@st.fragment(run_every=LIVE_SECONDS)
+@st.fragment(run_every=STUDENT_SECONDS)
 def watch(code: str) -> None:
     """Rerun the page as soon as the teacher changes anything (a new activity, a lock, a reveal)."""
-    revision = store().revision(code)
+    revision = room_revision(code)
     if revision != classroom().revision:
         st.rerun()
 
 
 @st.fragment
-def student_activity(lang: str, activity_id: int) -> None:
-    """The current activity on a student's phone; answering reruns only this part."""
+def student_activity(lang: str, current: ActivityRow) -> None:
+    """The current activity on a student's phone; answering reruns only this part (a lock, a reveal or a new
+    activity reruns the whole page through the watcher, so ``current`` is never stale for long)."""
     t = Translator(lang)
     cs = classroom()
-    room = store().room(cs.room)
-    current = room.current
-    if current is None or current.id != activity_id:
-        return
     mine = store().my_answers(current.id, cs.student)
     st.markdown(f"**{t('classroom.activity_heading', number=current.number, kind=t(f'classroom.kind.{current.kind}'))}**")
     {"predict": student_predict, "rank": student_rank, "compare": student_compare,
