@@ -20,6 +20,7 @@ from ndcg_core.errors import Place
 from ui.share import whole_number
 from ui.sortable import apply_action, sortable_list
 from ui.state import new_link_value, set_link_value
+from ui.widgets.short_link import short_link_box
 
 STEPS = 6
 K = 5
@@ -233,3 +234,6 @@ def render_page(t: Translator) -> None:
             st.caption(t("learn.answer_first"))
     else:
         forward.page_link("pages/1_Playground.py", label=t("learn.to_playground"), icon=":material/tune:")
+    with st.expander(t("share.heading"), expanded=st.session_state["presenter"]):
+        short_link_box(t, "learn", {"step": str(step), "lang": st.session_state["lang"]},
+                       large=st.session_state["presenter"])

@@ -45,6 +45,7 @@ from ui.sortable import apply_action, sortable_list
 from ui.state import bind, page_url, preset_origin, set_link_value
 from ui.table import COLUMNS as TABLE_COLUMNS
 from ui.table import breakdown_table
+from ui.widgets.short_link import short_link_box
 
 LIST_KEY = "pg_list"
 SHARE_PARAM = "s"
@@ -464,9 +465,11 @@ def write_link(t: Translator) -> None:
     if st.query_params.get(SHARE_PARAM) != param:
         st.query_params[SHARE_PARAM] = param
     set_link_value("lang", st.session_state["lang"])
-    with st.expander(t("share.title")):
+    with st.expander(t("share.title"), expanded=st.session_state["presenter"]):
         st.caption(t("share.help"))
         st.code(page_url({SHARE_PARAM: param, "lang": st.session_state["lang"]}), language=None, wrap_lines=True)
+        short_link_box(t, "playground", {SHARE_PARAM: param, "lang": st.session_state["lang"]},
+                       large=st.session_state["presenter"])
 
 
 def render_page(t: Translator) -> None:

@@ -13,6 +13,7 @@ from ndcg_core.errors import Place
 from ui.share import whole_number
 from ui.sortable import apply_action, sortable_list
 from ui.state import new_link_value, set_link_value
+from ui.widgets.short_link import short_link_box
 
 LIST_KEY = "pr_list"
 
@@ -189,3 +190,7 @@ def render_page(t: Translator) -> None:
     if c.button(t("practice.show_me"), key="btn_pr_show", width="stretch"):
         show_in_playground()
         st.switch_page("pages/1_Playground.py")
+    with st.expander(t("share.heading"), expanded=st.session_state["presenter"]):
+        short_link_box(t, "practice", {"seed": str(st.session_state["pr_seed"]),
+                                       "n": str(st.session_state["pr_number"] + 1), "lang": st.session_state["lang"]},
+                       large=st.session_state["presenter"])

@@ -275,7 +275,8 @@ PAIRS: dict[str, Pair] = {
                     ("成都3天游攻略", "北京旅游", "上海攻略", "广州美食", "深圳购物"), (4, 0, 0, 0, 0),
                     (4, 2, 2, 2, 1, 0, 0, 0, 0)),
     "early_or_many": Pair(("doc A", "doc B", "doc C", "doc D", "doc E"), (3, 0, 0, 0, 0),
-                          ("doc F", "doc G", "doc H", "doc I", "doc J"), (0, 3, 3, 3, 0), (3, 3, 3, 3)),
+                          ("doc F", "doc G", "doc H", "doc I", "doc J"), (0, 3, 3, 3, 0),
+                          (3, 0, 0, 0, 0, 0, 3, 3, 3, 0)),
     "same_precision": Pair(("doc A", "doc B", "doc C", "doc D", "doc E"), (2, 1, 0, 0, 0),
                            ("doc C", "doc D", "doc E", "doc B", "doc A"), (0, 0, 0, 1, 2), (2, 1, 0, 0, 0)),
 }
