@@ -71,6 +71,8 @@ def test_a_class_of_three_phones_runs_all_four_activities(browser, playwright, a
         page.get_by_role("textbox", name="Your estimate of NDCG (0 to 1)").fill(guess)
         send(page)
         expect(answered(teacher)).to_have_text(f"{phones.index(page) + 1} / 3")  # the projector, untouched
+    # The histogram's bars, as its text description says them, also changed with nobody clicking.
+    expect(teacher.get_by_text("Answers by bin: 0.50–0.55: 1 · 0.90–0.95: 1 · 0.95–1.00: 1")).to_be_visible()
     expect(teacher.get_by_text("0.9386")).to_have_count(0)  # hidden until the reveal
     teacher.get_by_role("button", name="Reveal").click()
     expect(teacher.get_by_text("2 of 3 estimates were within 0.05")).to_be_visible()

@@ -142,9 +142,10 @@ def test_rank_compare_and_practice_through_the_page(data_dir):
     next(w for w in bo.text_input if w.key.endswith("_0")).input(f"{first.answer:.3f}")
     next(b for b in bo.button if b.key.startswith("btn_cr_send_")).click().run()
     assert "Saved" in texts(bo)
-    teacher.run()
-    assert "1 right of 1" in " ".join(str(c.proto) for c in teacher.get("arrow_vega_lite_chart")) or \
-        store.answers(store.room(code).current.id)[0].value["right"]
+    [stored] = store.answers(store.room(code).current.id)
+    assert stored.value == {"answer": f"{first.answer:.3f}", "right": True}
+    button(teacher.run(), "btn_cr_reveal").click().run()
+    assert "Right. The term is grade / log2(position + 1)" in texts(bo.run())
     store.close()
 
 

@@ -470,7 +470,7 @@ def test_a_bad_k_on_the_evaluate_page_is_explained_in_the_pages_language(lang, e
 
 def test_no_module_raises_a_bare_value_error_for_bad_input():
     offenders = []
-    for path in [*ROOT.glob("ndcg_core/*.py"), *ROOT.glob("ui/*.py")]:
+    for path in [*ROOT.glob("ndcg_core/**/*.py"), *ROOT.glob("ui/**/*.py")]:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and \
                     getattr(node.exc.func, "id", None) == "ValueError":
@@ -480,7 +480,7 @@ def test_no_module_raises_a_bare_value_error_for_bad_input():
 
 def test_no_module_imports_another_modules_private_name():
     offenders = []
-    for path in [*ROOT.glob("ndcg_core/*.py"), *ROOT.glob("ui/*.py"), ROOT / "app.py", *ROOT.glob("pages/*.py")]:
+    for path in [*ROOT.glob("ndcg_core/**/*.py"), *ROOT.glob("ui/**/*.py"), ROOT / "app.py", *ROOT.glob("pages/*.py")]:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module not in ("__future__",):
                 offenders += [f"{path.name}: {a.name}" for a in node.names if a.name.startswith("_")]

@@ -291,6 +291,15 @@ def render_setup(t: Translator) -> None:
                          format_func=lambda name: t.entry("preset", PRESETS[name], "label"), key="_w_cr_preset")
         elif source == "random":
             st.number_input(t("classroom.seed"), min_value=0, max_value=10**9, value=16, step=1, key="_w_cr_seed")
+        try:
+            spec = base_list()
+        except InputError as err:
+            st.error(t.explain(err))  # for example a Playground list longer than a phone shows
+        else:
+            st.caption(t("classroom.setup_list", grades=", ".join(metric_text(g, 0) for g in spec.grades)))
+            if len(spec.grades) > 1:
+                st.number_input(t("classroom.k"), min_value=1, max_value=len(spec.grades), value=spec.k, step=1,
+                                key=k_key(spec))
         if kind == "rank":
             st.radio(t("classroom.twist"), acts.TWISTS, format_func=lambda w: t(f"classroom.twist.{w}"),
                      horizontal=True, key="_w_cr_twist")
@@ -321,13 +330,26 @@ def playground_list() -> ListSpec:
                     max(1, min(int(st.session_state["pg_k"]), len(items))), gain, pool)
 
 
-def chosen_list() -> ListSpec:
+def base_list() -> ListSpec:
+    """The list the teacher's choices point at, with its own k."""
     source = st.session_state.get("_w_cr_source", "preset")
     if source == "playground":
         return playground_list()
     if source == "random":
         return acts.random_list(st.session_state.get("_w_cr_seed", 16))
     return acts.preset_list(st.session_state.get("_w_cr_preset") or PRESETS.names()[0])
+
+
+def k_key(spec: ListSpec) -> str:
+    """The k box's key: one per list, so choosing another list starts from that list's k."""
+    return "_w_cr_k_" + "_".join(metric_text(g, 0) for g in spec.grades) + f"_{len(spec.labels)}"
+
+
+def chosen_list() -> ListSpec:
+    """The list with the k the teacher set."""
+    spec = base_list()
+    k = int(st.session_state.get(k_key(spec)) or spec.k)
+    return ListSpec(spec.labels, spec.grades, k, spec.gain, spec.pool)
 
 
 def build_activity() -> acts.Activity:
@@ -445,6 +467,12 @@ def histogram_chart(t: Translator, bins: list[acts.Bin], truth: float | None, ax
     return alt.layer(*layers).properties(height=300)
 
 
+def histogram_text(t: Translator, bins: list[acts.Bin]) -> str:
+    """The histogram in words, for a screen reader and for anyone who cannot see the bars."""
+    filled = [t("classroom.bin", low=f"{b.low:.2f}", high=f"{b.high:.2f}", count=b.count) for b in bins if b.count]
+    return t("classroom.bins", bins=" · ".join(filled)) if filled else t("classroom.no_answers")
+
+
 def present_predict(t: Translator, activity: acts.Predict, answers: list[acts.Answer], revealed: bool) -> None:
     spec = activity.spec
     summary = activity.summary(answers)
@@ -453,8 +481,10 @@ def present_predict(t: Translator, activity: acts.Predict, answers: list[acts.An
     with left:
         list_table(t, spec.labels, spec.grades)
         st.caption(spec_caption(t, spec))
-    right.altair_chart(histogram_chart(t, summary.bins, summary.truth if revealed else None,
-                                       t("classroom.guess_axis")), width="stretch")
+    with right:
+        st.altair_chart(histogram_chart(t, summary.bins, summary.truth if revealed else None,
+                                        t("classroom.guess_axis")), width="stretch")
+        st.caption(histogram_text(t, summary.bins))
     if not revealed:
         st.caption(t("classroom.truth_hidden"))
         return
@@ -473,6 +503,7 @@ def present_rank(t: Translator, activity: acts.Rank, answers: list[acts.Answer],
     st.caption(spec_caption(t, spec))
     st.altair_chart(histogram_chart(t, summary.bins, summary.maximum if revealed else None,
                                     t("classroom.reached_axis")), width="stretch")
+    st.caption(histogram_text(t, summary.bins))
     if not revealed:
         return
     st.success(t("classroom.rank_reveal", found=summary.found, count=summary.count,
