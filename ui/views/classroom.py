@@ -250,8 +250,10 @@ def big_qr(t: Translator, url: str, code: str) -> None:
     """The QR code as large as the screen allows, for the back of a lecture hall."""
 
     def show() -> None:
-        st.image(qr_png(url, scale=20), width="stretch")
-        st.code(url, language=None)
+        # As tall as a 720-pixel projector leaves room for: the middle half of a large dialog.
+        _, middle, _ = st.columns([1, 2, 1])
+        middle.image(qr_png(url, scale=20), width="stretch")
+        middle.code(url, language=None, wrap_lines=True)
 
     st.dialog(t("classroom.room_heading_plain", code=code), width="large")(show)()
 
@@ -449,8 +451,9 @@ def _gain_entry(name: str) -> Any:
     return GAINS[name]
 
 
-def histogram_chart(t: Translator, bins: list[acts.Bin], truth: float | None, axis: str) -> alt.LayerChart:
-    """The class's values as bars of width 0.05 over [0, 1], and the true value as a rule once revealed."""
+def histogram_chart(t: Translator, bins: list[acts.Bin], truth: float | None, axis: str,
+                    marker: str = "classroom.truth_label") -> alt.LayerChart:
+    """The class's values as bars of width 0.05 over [0, 1], and the true (or best) value as a rule once revealed."""
     frame = pd.DataFrame({"low": [b.low for b in bins], "high": [b.high for b in bins],
                           "count": [b.count for b in bins]})
     bars = alt.Chart(frame).mark_bar(color="#0b63ce").encode(
@@ -460,7 +463,7 @@ def histogram_chart(t: Translator, bins: list[acts.Bin], truth: float | None, ax
         tooltip=[alt.Tooltip("low:Q", format=".2f"), alt.Tooltip("high:Q", format=".2f"), "count:Q"])
     layers = [bars]
     if truth is not None:
-        rule = pd.DataFrame({"truth": [truth], "label": [t("classroom.truth_label", value=metric_text(truth))]})
+        rule = pd.DataFrame({"truth": [truth], "label": [t(marker, value=metric_text(truth))]})
         layers.append(alt.Chart(rule).mark_rule(color="#d62728", size=3).encode(x="truth:Q"))
         layers.append(alt.Chart(rule).mark_text(color="#d62728", align="left", dx=6, dy=-6, fontSize=16,
                                                 fontWeight="bold").encode(x="truth:Q", y=alt.value(12), text="label:N"))
@@ -502,7 +505,7 @@ def present_rank(t: Translator, activity: acts.Rank, answers: list[acts.Answer],
     st.markdown(t("classroom.rank_question", k=spec.k, twist=t(f"classroom.twist.{activity.twist}")))
     st.caption(spec_caption(t, spec))
     st.altair_chart(histogram_chart(t, summary.bins, summary.maximum if revealed else None,
-                                    t("classroom.reached_axis")), width="stretch")
+                                    t("classroom.reached_axis"), "classroom.best_label"), width="stretch")
     st.caption(histogram_text(t, summary.bins))
     if not revealed:
         return
@@ -556,7 +559,7 @@ def present_practice(t: Translator, activity: acts.Practice, answers: list[acts.
         "text": [t("classroom.share", right=right, answered=answered) for answered, right in summary.parts],
     })
     st.altair_chart(alt.Chart(rows).mark_bar(color="#2a9d55").encode(
-        y=alt.Y("exercise:N", sort=None, title=None),
+        y=alt.Y("exercise:N", sort=None, title=None, axis=alt.Axis(labelLimit=320)),
         x=alt.X("share:Q", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%"), title=t("classroom.share_axis")),
         tooltip=["exercise:N", "text:N"]).properties(height=40 * len(rows) + 40)
         + alt.Chart(rows).mark_text(align="left", dx=4).encode(y=alt.Y("exercise:N", sort=None), x="share:Q",
