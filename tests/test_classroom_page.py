@@ -7,7 +7,6 @@ from conftest import ROOT, plain
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core import ndcg_at_k
-from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom.store import Store
 
 PAGE = "pages/7_Classroom.py"

@@ -8,12 +8,12 @@ built from its JSON payload (what the store keeps), so any replica computes the 
 from __future__ import annotations
 
 import math
-from datetime import datetime, timezone
 import random
 import statistics
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any
 
 from .. import validate
@@ -23,6 +23,7 @@ from ..metrics import precision_at_k, reciprocal_rank
 from ..ranked_list import PRESETS
 from ..single import breakdown, ndcg_at_k
 from ..variants import resolve_gain
+from .rules import csv_safe
 
 KINDS = ("predict", "rank", "compare", "practice")
 TWISTS = ("exponential", "small_k", "pool")
@@ -482,8 +483,6 @@ CSV_COLUMNS = ("activity", "kind", "nickname", "exercise", "answer", "ndcg", "ri
 def result_rows(number: int, activity: Activity, answers: Sequence[Answer], anonymous: str = "student {n}"
                 ) -> list[dict[str, Any]]:
     """The results CSV's rows for one activity: nicknames only (a student without one is "student 3")."""
-    from .rules import csv_safe
-
     rows = []
     for a in sorted(answers, key=lambda a: (a.student, a.part)):
         result = activity.result(a.value, a.part)

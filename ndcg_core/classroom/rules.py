@@ -10,6 +10,7 @@ import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from typing import Any
 
 from ..errors import InputError, Place, shown
 from ..validate import encodable
@@ -42,7 +43,7 @@ class Limits:
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> Limits:
         """The limits, with any ``NDCG_LAB_ROOM_HOURS``-style variable applied (a bad one is an ``InputError``)."""
         environ = os.environ if environ is None else environ
-        values = {}
+        values: dict[str, Any] = {}
         for field in fields(cls):
             name = f"NDCG_LAB_{field.name.upper()}"
             if name in environ:

@@ -222,10 +222,10 @@ class Store:
             yield conn
 
     def _insert(self, table: sa.Table) -> Any:
-        if self.engine.dialect.name == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert
-        else:
-            from sqlalchemy.dialects.sqlite import insert
+        """An INSERT with ``on_conflict_do_update``/``do_nothing``: the one place the two dialects differ."""
+        from sqlalchemy.dialects import postgresql, sqlite
+
+        insert: Any = postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert
         return insert(table)
 
     def create_schema(self) -> None:
@@ -310,7 +310,7 @@ class Store:
         return stored is not None and rules.key_matches(key, stored)
 
     @contextmanager
-    def _as_teacher(self, code: str, key: Any) -> Iterator[tuple[Connection, Mapping[str, Any]]]:
+    def _as_teacher(self, code: str, key: Any) -> Iterator[tuple[Connection, Any]]:
         """A write transaction on a room whose key was checked (a forged key is an ``InputError``)."""
         code = rules.read_code(code)
         with self._write() as conn:
@@ -333,7 +333,7 @@ class Store:
             result = conn.execute(activities.insert().values(
                 room=row["code"], number=number, kind=activity.kind, payload=json.dumps(activity.payload()),
                 phase="open", opened_at=self.clock()))
-            activity_id = result.inserted_primary_key[0]
+            activity_id = int(result.inserted_primary_key[0])  # type: ignore[index]
             self._touch(conn, row["code"], current_activity=activity_id, activity_count=number)
             return self._activity(conn, activity_id)
 

@@ -21,9 +21,10 @@ from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom import rules
 from ndcg_core.classroom.activities import ListSpec
 from ndcg_core.classroom.store import ActivityRow, Room
-from ndcg_core.errors import InputError
+from ndcg_core.errors import InputError, shown
 from ndcg_core.exercises import exercise
 from ndcg_core.ranked_list import PRESETS, Item
+from ndcg_core.variants import GAINS
 from ui.database import client_source, room_revision, store
 from ui.format import md_escape, metric_text
 from ui.i18n import LANGUAGES, Translator
@@ -325,7 +326,7 @@ def playground_list() -> ListSpec:
     """The Playground's current list, k and gain (this session's), as a class list."""
     gain = st.session_state["pg_gain"]
     if gain not in acts.GAINS:
-        raise InputError("activity.gain", value=repr(gain), choices=", ".join(acts.GAINS))
+        raise InputError("activity.gain", value=shown(gain), choices=", ".join(acts.GAINS))
     items = list(st.session_state["pg_items"])
     pool = tuple(it.grade for it in st.session_state["pg_extra"]) if st.session_state["pg_ideal"] == "pool" else ()
     return ListSpec(tuple(it.label for it in items), tuple(it.grade for it in items),
@@ -439,16 +440,10 @@ def list_table(t: Translator, labels: tuple[str, ...], grades: tuple[float, ...]
 
 
 def spec_caption(t: Translator, spec: ListSpec) -> str:
-    text = t("classroom.list_caption", k=spec.k, gain=t.entry("gain", _gain_entry(spec.gain), "label"))
+    text = t("classroom.list_caption", k=spec.k, gain=t.entry("gain", GAINS[spec.gain], "label"))
     if spec.pool:
         text += " " + t("classroom.pool_caption", grades=", ".join(metric_text(g, 0) for g in spec.pool))
     return text
-
-
-def _gain_entry(name: str) -> Any:
-    from ndcg_core.variants import GAINS
-
-    return GAINS[name]
 
 
 def histogram_chart(t: Translator, bins: list[acts.Bin], truth: float | None, axis: str,
@@ -624,7 +619,8 @@ def student_activity(lang: str, current: ActivityRow) -> None:
     t = Translator(lang)
     cs = classroom()
     mine = store().my_answers(current.id, cs.student)
-    st.markdown(f"**{t('classroom.activity_heading', number=current.number, kind=t(f'classroom.kind.{current.kind}'))}**")
+    heading = t("classroom.activity_heading", number=current.number, kind=t(f"classroom.kind.{current.kind}"))
+    st.markdown(f"**{heading}**")
     {"predict": student_predict, "rank": student_rank, "compare": student_compare,
      "practice": student_practice}[current.kind](t, cs, current, mine)
     place = f"answer-{current.id}"
