@@ -1,7 +1,8 @@
 """A live room in Debian's Chromium: one desktop teacher and three phones (iPhone 13 emulation, touch).
 Students join by the link and answer all four activities; the teacher's counts update with nobody clicking;
 after the reveal each phone shows its own result; a student's link cannot lock, reveal or end; a hostile
-nickname stays text; and a restarted server keeps the room and its answers."""
+nickname stays text; the browser remembers who it is in the room; and a restarted server keeps the room and
+its answers."""
 
 import re
 import subprocess
@@ -131,6 +132,13 @@ def test_a_class_of_three_phones_runs_all_four_activities(browser, playwright, a
     expect(forged.get_by_text("this link does not control the room", exact=False)).to_be_visible(timeout=30_000)
     for name in ("Lock answers", "Reveal", "End the room"):
         expect(forged.get_by_role("button", name=name)).to_have_count(0)
+    # The browser remembers: the join link opened again is the same student, the room link is the teacher's again.
+    again = phones[0].context.new_page()
+    again.goto(f"{app_url}/Classroom?room={code}")
+    expect(again.get_by_text("You are Ana.")).to_be_visible(timeout=30_000)
+    reloaded = context.new_page()
+    reloaded.goto(f"{app_url}/Classroom?room={code}")
+    expect(reloaded.get_by_role("button", name="Download the results (CSV)")).to_be_visible(timeout=30_000)
     for page in phones:
         page.context.close()
     context.close()
