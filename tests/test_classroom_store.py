@@ -110,7 +110,6 @@ def test_an_answer_is_an_upsert_and_can_change_until_the_teacher_locks(make_stor
     store.answer(room.code, me.id, activity.id, [(0, "0.5")])
     store.answer(room.code, me.id, activity.id, [(0, " 0.97 ")])
     assert [(a.student, a.nickname, a.value) for a in store.answers(activity.id)] == [(1, "Bo", 0.97)]
-    assert store.answer_count(activity.id) == 1
     store.set_phase(room.code, key, "locked")
     with pytest.raises(InputError) as caught:
         store.answer(room.code, me.id, activity.id, [(0, "0.3")])

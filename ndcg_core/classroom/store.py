@@ -503,12 +503,6 @@ class Store:
                 .where(answers.c.activity_id == activity_id).order_by(students.c.number, answers.c.part)).all()
         return [Answer(r.number, r.nickname, r.part, json.loads(r.value), r.updated_at) for r in rows]
 
-    def answer_count(self, activity_id: int) -> int:
-        """How many students have answered an activity."""
-        with self._read() as conn:
-            return int(conn.execute(sa.select(sa.func.count(sa.distinct(answers.c.student_id)))
-                                    .where(answers.c.activity_id == activity_id)).scalar_one())
-
     def my_answers(self, activity_id: int, student_id: str) -> dict[int, Any]:
         """One student's answers to an activity, by part."""
         with self._read() as conn:

@@ -409,15 +409,14 @@ def live_panel(lang: str, code: str) -> None:
         render_roster(t, room)
         return
     activity = current.activity()
-    answers = store().answers(current.id)
-    answered = len({a.student for a in answers})
+    summary = activity.summary(store().answers(current.id))
     title, a, b = st.columns([3, 1, 1], vertical_alignment="bottom")
     title.subheader(t("classroom.activity_heading", number=current.number, kind=t(f"classroom.kind.{current.kind}")))
-    a.metric(t("classroom.answered"), f"{answered} / {room.students}")
+    a.metric(t("classroom.answered"), f"{summary.count} / {room.students}")
     b.metric(t("classroom.phase"), t(f"classroom.phase.{current.phase}"))
     revealed = current.phase == "revealed"
     {"predict": present_predict, "rank": present_rank, "compare": present_compare,
-     "practice": present_practice}[current.kind](t, activity, answers, revealed)
+     "practice": present_practice}[current.kind](t, activity, summary, revealed)
     render_roster(t, room)
 
 
@@ -471,9 +470,8 @@ def histogram_text(t: Translator, bins: list[acts.Bin]) -> str:
     return t("classroom.bins", bins=" · ".join(filled)) if filled else t("classroom.no_answers")
 
 
-def present_predict(t: Translator, activity: acts.Predict, answers: list[acts.Answer], revealed: bool) -> None:
+def present_predict(t: Translator, activity: acts.Predict, summary: acts.PredictSummary, revealed: bool) -> None:
     spec = activity.spec
-    summary = activity.summary(answers)
     st.markdown(t("classroom.predict_question", k=spec.k))
     left, right = st.columns([2, 3])
     with left:
@@ -494,9 +492,8 @@ def present_predict(t: Translator, activity: acts.Predict, answers: list[acts.An
                  width="stretch")
 
 
-def present_rank(t: Translator, activity: acts.Rank, answers: list[acts.Answer], revealed: bool) -> None:
+def present_rank(t: Translator, activity: acts.Rank, summary: acts.RankSummary, revealed: bool) -> None:
     spec = activity.spec
-    summary = activity.summary(answers)
     st.markdown(t("classroom.rank_question", k=spec.k, twist=t(f"classroom.twist.{activity.twist}")))
     st.caption(spec_caption(t, spec))
     st.altair_chart(histogram_chart(t, summary.bins, summary.maximum if revealed else None,
@@ -522,8 +519,7 @@ def pair_tables(t: Translator, pair: acts.Pair) -> None:
             list_table(t, labels, grades)
 
 
-def present_compare(t: Translator, activity: acts.Compare, answers: list[acts.Answer], revealed: bool) -> None:
-    summary = activity.summary(answers)
+def present_compare(t: Translator, activity: acts.Compare, summary: acts.CompareSummary, revealed: bool) -> None:
     metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
     st.markdown(t("classroom.compare_question", metric=metric))
     pair_tables(t, activity.pair)
@@ -544,8 +540,7 @@ def present_compare(t: Translator, activity: acts.Compare, answers: list[acts.An
                  verdict=t(f"classroom.vote.{activity.verdict(activity.metric)}")))
 
 
-def present_practice(t: Translator, activity: acts.Practice, answers: list[acts.Answer], revealed: bool) -> None:
-    summary = activity.summary(answers)
+def present_practice(t: Translator, activity: acts.Practice, summary: acts.PracticeSummary, revealed: bool) -> None:
     st.markdown(t("classroom.practice_question", seed=activity.seed, count=len(activity.numbers)))
     rows = pd.DataFrame({
         "exercise": [t("classroom.exercise", number=i + 1, kind=t(f"practice.kind.{ex.kind}"))
