@@ -13,6 +13,10 @@ settings.register_profile("ci", max_examples=150, deadline=None, suppress_health
 settings.register_profile("deep", max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
+# The classroom's SQLite file goes to a folder of this test run, never the checkout's data/ (servers the
+# browser tests start inherit it). A test that needs its own database sets the variable itself.
+os.environ.setdefault("NDCG_LAB_DATA_DIR", __import__("tempfile").mkdtemp(prefix="ndcg-lab-tests-"))
+
 
 # ---------------------------------------------------------------- the app in a real browser
 
@@ -108,3 +112,45 @@ def upload(page, uploader, path):
     uploader.locator("input[type=file]").set_input_files(path)
     expect(uploader.get_by_role("button", name=re.compile("^Remove "))).to_have_count(1, timeout=30000)
     wait_for_idle(page)
+
+
+# ---------------------------------------------------------------- a throwaway PostgreSQL cluster
+
+import glob  # noqa: E402
+import os  # noqa: E402
+import shutil  # noqa: E402
+import tempfile  # noqa: E402
+
+
+def _postgres_bin():
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"), key=lambda p: int(p.split("/")[4]))
+    return Path(found[-1]).parent if found else None
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    """A PostgreSQL server of its own on a free loopback port, in a temporary folder, removed afterwards.
+
+    PostgreSQL refuses to run as root, and the suite runs as root in CI: the cluster then belongs to the
+    ``postgres`` user (Debian's package creates it) and is started through ``runuser``. pytest-postgresql
+    starts ``pg_ctl`` as the current user, which is why this small fixture is ours.
+    """
+    bin_dir = _postgres_bin()
+    if bin_dir is None:
+        pytest.skip("PostgreSQL is not installed (apt-get install postgresql)")
+    as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    base = Path(tempfile.mkdtemp(prefix="ndcg-lab-pg-"))
+    if as_postgres:
+        shutil.chown(base, "postgres", "postgres")
+    os.chmod(base, 0o700)
+    data, port = base / "data", _free_port()
+    run = lambda *args: subprocess.run([*as_postgres, *args], check=True, capture_output=True, text=True)  # noqa: E731
+    try:
+        run(str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync")
+        run(str(bin_dir / "pg_ctl"), "-D", str(data), "-w", "-l", str(base / "log"), "-o",
+            f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off", "start")
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([*as_postgres, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                       capture_output=True)
+        shutil.rmtree(base, ignore_errors=True)

@@ -10,7 +10,7 @@ import pytest
 from conftest import wait_for_idle
 from playwright.sync_api import expect
 
-from ui.qr import qr_svg
+from ui.widgets.qr import qr_svg
 
 pytestmark = pytest.mark.browser
 

@@ -49,6 +49,9 @@ from ui.metrics_view import parse_ranking
 from ui.share import decode_playground, encode_playground, whole_number
 from ui.sortable import apply_action
 from ui.stats import paired_comparison
+from ndcg_core.classroom import activities as classroom
+from ndcg_core.classroom import rules as room_rules
+from ndcg_core.classroom.store import Store as ClassroomStore
 
 ITEMS = make_items(["a", "b"], [3, 1])
 QRELS = str(TREC / "qrels.test")
@@ -76,6 +79,66 @@ def over_the_line_limit():
 
 def gap_at_an_unevaluated_k():
     evaluate(read_qrels(QRELS), read_run(RESULTS), cutoffs=(5,)).gap(7)
+
+
+class Classroom:
+    """A room on a temporary SQLite file with tight limits, so each classroom error has a real cause."""
+
+    def __init__(self):
+        import tempfile
+
+        self.url = f"sqlite:///{tempfile.mkdtemp(prefix='ndcg-lab-errors-')}/classroom.sqlite3"
+        self.store = ClassroomStore(self.url, limits=room_rules.Limits(max_students=1, answer_burst=1,
+                                                                        free_join_failures=1))
+        self.room, self.key = self.store.create_room()
+        self.me = self.store.join(self.room.code, room_rules.new_student_id())
+        self.wrong = "ZZZZZZ" if self.room.code != "ZZZZZZ" else "YYYYYY"
+
+    def open(self, activity=None):
+        return self.store.open_activity(self.room.code, self.key, activity or classroom.compare_activity("seed003",
+                                                                                                          "ndcg"))
+
+    def ended_room(self):
+        room, key = self.store.create_room()
+        self.store.end_room(room.code, key)
+        self.store.join(room.code, room_rules.new_student_id())
+
+    def too_fast(self):
+        activity = self.open()
+        self.store.answer(self.room.code, self.me.id, activity.id, [(0, "a")])
+        self.store.answer(self.room.code, self.me.id, activity.id, [(0, "b")])
+
+    def locked(self):
+        activity = self.open()
+        self.store.set_phase(self.room.code, self.key, "locked")
+        self.store.answer(self.room.code, self.me.id, activity.id, [(0, "a")])
+
+    def not_current(self):
+        old = self.open()
+        self.open()
+        self.store.answer(self.room.code, self.me.id, old.id, [(0, "a")])
+
+    def no_activity(self):
+        room, key = self.store.create_room()
+        self.store.set_phase(room.code, key, "revealed")
+
+    def join_wait(self):
+        for _ in range(3):
+            try:
+                self.store.join(self.wrong, room_rules.new_student_id(), source="a guesser")
+            except InputError as error:
+                if error.code == "room.join_wait":
+                    raise
+
+    def newer_schema(self):
+        import sqlalchemy as sa
+
+        with self.store.engine.begin() as conn:
+            conn.execute(sa.text("update meta set value = 99 where name = 'schema_version'"))
+        ClassroomStore(self.url)
+
+
+ROOM = Classroom()
 
 
 # Each code, raised by calling the code with bad input a user could give. The keys must be every code.
@@ -213,6 +276,41 @@ CALLS = {
     "link.not_whole": [lambda: whole_number("two", Place("link.step"), 1, 6),
                        lambda: decode_playground(link_with(gain="custom", m={"x": 1}))],
     "link.range": [lambda: whole_number("9", Place("link.exercise"), 1, 6)],
+    "room.setting": [lambda: room_rules.Limits.from_environment({"NDCG_LAB_ROOM_HOURS": "soon"}),
+                     lambda: room_rules.Limits.from_environment({"NDCG_LAB_MAX_STUDENTS": "0"})],
+    "room.code_blank": [lambda: room_rules.read_code(" - ")],
+    "room.code_length": [lambda: room_rules.read_code("K7P3")],
+    "room.code_letters": [lambda: room_rules.read_code("K0P1QL")],
+    "room.unknown": [lambda: ROOM.store.room(ROOM.wrong), lambda: ROOM.store.join(ROOM.wrong, room_rules.new_student_id())],
+    "room.ended": [ROOM.ended_room],
+    "room.full": [lambda: ROOM.store.join(ROOM.room.code, room_rules.new_student_id())],
+    "room.too_many": [lambda: ClassroomStore(ROOM.url, limits=room_rules.Limits(max_open_rooms=1)).create_room()],
+    "room.join_wait": [ROOM.join_wait],
+    "room.bad_key": [lambda: ROOM.store.set_phase(ROOM.room.code, "forged-key", "revealed"),
+                     lambda: ROOM.store.end_room(ROOM.room.code, None)],
+    "room.bad_student": [lambda: room_rules.read_student_id("<script>")],
+    "room.nickname_long": [lambda: room_rules.read_nickname("x" * 30)],
+    "room.nickname_control": [lambda: room_rules.read_nickname("abc\u202edef")],
+    "room.not_joined": [lambda: ROOM.store.answer(ROOM.room.code, room_rules.new_student_id(), ROOM.open().id,
+                                                  [(0, "a")])],
+    "room.not_current": [ROOM.not_current],
+    "room.locked": [ROOM.locked],
+    "room.too_fast": [ROOM.too_fast],
+    "room.no_activity": [ROOM.no_activity],
+    "room.phase": [lambda: ROOM.store.set_phase(ROOM.room.code, ROOM.key, "paused")],
+    "room.schema": [ROOM.newer_schema],
+    "activity.kind": [lambda: classroom.from_payload("quiz", {})],
+    "activity.gain": [lambda: classroom.ListSpec(("a",), (1,), 1, "custom")],
+    "activity.twist": [lambda: classroom.rank_activity(classroom.random_list(1), "upside_down")],
+    "activity.pair": [lambda: classroom.compare_activity("mine", "ndcg")],
+    "activity.metric": [lambda: classroom.compare_activity("seed003", "map")],
+    "activity.estimate_range": [lambda: classroom.Predict(classroom.random_list(1)).check("1.2")],
+    "activity.order": [lambda: classroom.rank_activity(classroom.random_list(1), "small_k").check([0, 0, 1])],
+    "activity.vote": [lambda: classroom.compare_activity("seed003", "ndcg").check("c")],
+    "activity.part": [lambda: classroom.practice_activity(1, 2).check("1", 5)],
+    "activity.choice": [lambda: classroom.practice_activity(1, 4).check("left", 3)],
+    "go.page": [lambda: ROOM.store.save_link("evaluate", {})],
+    "go.unknown": [lambda: ROOM.store.load_link(ROOM.wrong)],
 }
 # Places that only some of the calls above reach; each must be reached by one.
 EXTRA_PLACE_CALLS = [
@@ -233,6 +331,9 @@ EXTRA_PLACE_CALLS = [
     lambda: check_top_grade("x"),
     lambda: read_qrels(b"q 0 a\n", name="qrels.txt"),
     lambda: example_from_rows([{"item": "a b", "score": 1, "grade": 1}], [{"item": "c d", "grade": 1}], 5),
+    lambda: room_rules.read_nickname("\ud800"),
+    lambda: ROOM.store.load_link(""),
+    lambda: classroom.practice_activity(1, 0),
 ]
 
 
@@ -281,7 +382,8 @@ def test_english_error_templates_live_only_in_the_core():
 # What may stay in Latin letters inside a Chinese message: names of metrics, formats, columns and options.
 ALLOWED_LATIN = {"NDCG", "DCG", "IDCG", "CG", "Lab", "TREC", "UTF", "NUL", "gzip", "NaN", "LEVEL", "GAIN", "qid",
                  "iter", "docno", "rel", "rank", "score", "tag", "ndcg_cut", "ndcg", "max_grade", "n_relevant",
-                 "gain", "k", "b", "M", "Q0", "True", "False"}
+                 "gain", "k", "b", "M", "Q0", "True", "False",
+                 "A", "B", "O", "I", "L"}  # systems A and B; the letters a room code leaves out
 
 
 def _user_values(error):
@@ -371,7 +473,7 @@ def test_a_bad_k_on_the_evaluate_page_is_explained_in_the_pages_language(lang, e
 
 def test_no_module_raises_a_bare_value_error_for_bad_input():
     offenders = []
-    for path in [*ROOT.glob("ndcg_core/*.py"), *ROOT.glob("ui/*.py")]:
+    for path in [*ROOT.glob("ndcg_core/**/*.py"), *ROOT.glob("ui/**/*.py")]:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and \
                     getattr(node.exc.func, "id", None) == "ValueError":
@@ -381,7 +483,7 @@ def test_no_module_raises_a_bare_value_error_for_bad_input():
 
 def test_no_module_imports_another_modules_private_name():
     offenders = []
-    for path in [*ROOT.glob("ndcg_core/*.py"), *ROOT.glob("ui/*.py"), ROOT / "app.py", *ROOT.glob("pages/*.py")]:
+    for path in [*ROOT.glob("ndcg_core/**/*.py"), *ROOT.glob("ui/**/*.py"), ROOT / "app.py", *ROOT.glob("pages/*.py")]:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module not in ("__future__",):
                 offenders += [f"{path.name}: {a.name}" for a in node.names if a.name.startswith("_")]

@@ -194,13 +194,17 @@ def test_presenter_view_comes_from_the_link_and_goes_into_it():
     assert "present" not in at.query_params and not at.get("image")
 
 
-def test_the_qr_code_holds_the_link():
+def test_the_qr_code_is_the_links_and_small_enough_to_scan_from_afar():
     import segno
 
-    from ui.qr import qr_svg
+    from ui.widgets.qr import qr_svg
     link = "http://localhost:8501/Playground?s=eyJ2IjoxfQ&lang=en"
-    assert qr_svg(link) == qr_svg(link) and qr_svg(link) != qr_svg(link + "x")
-    assert segno.make(link, error="m", micro=False).version <= 10  # a code a phone reads from across a room
+    code = segno.make(link, error="m", micro=False)
+    svg = qr_svg(link)
+    side = (len(code.matrix) + 8) * 10  # modules, the quiet zone of 4 on each side, 10 px a module
+    assert f'width="{side}"' in svg and f'height="{side}"' in svg
+    assert svg != qr_svg(link + "x")
+    assert code.version <= 10  # a code a phone reads from across a room
 
 
 def test_users_see_no_developer_controls():

@@ -16,7 +16,7 @@ DISPLAY_CALLS = {
 # Notation, not language: the same in every language.
 NOTATION = re.compile(r"^(NDCG|DCG|IDCG|CG|P|MRR|ERR)(@\d*|@\{k\})?$|^NDCG Lab$|^[^A-Za-z\u4e00-\u9fff]*$"
                       r"|^pages/\w+\.py$")  # a page path (st.page_link's target), not text
-SOURCES = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "ui").glob("*.py"))]
+SOURCES = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "ui").glob("**/*.py"))]
 
 
 def literal_texts(path):

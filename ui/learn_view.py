@@ -21,8 +21,8 @@ from ui.i18n import Translator
 from ndcg_core.errors import Place
 from ui.share import whole_number
 from ui.sortable import apply_action, sortable_list
-from ui.qr import render_share_qr
 from ui.state import bind, new_link_value, page_url, set_link_value
+from ui.widgets.short_link import share_box
 
 STEPS = 6
 K = 5
@@ -334,5 +334,5 @@ def render_page(t: Translator) -> None:
                      width="stretch")
     else:
         st.caption(t("learn.answer_first"))
-    if st.session_state["presenter"]:
-        render_share_qr(t, page_url({"step": str(step), "lang": st.session_state["lang"]}))
+    params = {"step": str(step), "lang": st.session_state["lang"]}
+    share_box(t, "learn", params, page_url(params))

@@ -15,6 +15,7 @@ PAGES = (
     ("pages/4_Conventions.py", "nav.conventions", ":material/compare_arrows:"),
     ("pages/5_Metrics.py", "nav.metrics", ":material/bar_chart:"),
     ("pages/6_Practice.py", "nav.practice", ":material/edit_note:"),
+    ("pages/7_Classroom.py", "nav.classroom", ":material/groups:"),
 )
 
 # Fixed CSS, no user text. On every page: a headline figure shrinks to fit its column rather than being cut
@@ -46,9 +47,15 @@ h1 { font-size: 3rem !important; }
 """
 
 
+SHORT_LINK_PAGES = {"playground.title": "playground", "learn.title": "learn", "practice.title": "practice"}
+
+
 def start_page(title_key: str, icon: str = "📐") -> Translator:
     """Set up a page and return the translator for the chosen language."""
+    from ui.widgets.short_link import follow_short_link  # the database layer loads only when a page runs
+
     init_state()
+    follow_short_link(Translator(st.session_state["lang"]), SHORT_LINK_PAGES.get(title_key))
     lang = new_link_value("lang")
     if lang is not None:
         if lang in LANGUAGES:

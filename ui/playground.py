@@ -44,12 +44,12 @@ from ui.editing import (
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.page import show_notice
-from ui.qr import render_share_qr
 from ui.share import decode_playground, encode_playground
 from ui.sortable import apply_action, preview_data, sortable_list
 from ui.state import bind, page_url, preset_origin, set_link_value
 from ui.table import COLUMNS as TABLE_COLUMNS
 from ui.table import breakdown_table
+from ui.widgets.short_link import share_box
 
 LIST_KEY = "pg_list"
 SHARE_PARAM = "s"
@@ -567,13 +567,8 @@ def write_link(t: Translator) -> None:
     if st.query_params.get(SHARE_PARAM) != param:
         st.query_params[SHARE_PARAM] = param
     set_link_value("lang", st.session_state["lang"])
-    url = page_url({SHARE_PARAM: param, "lang": st.session_state["lang"]})
-    if st.session_state["presenter"]:
-        render_share_qr(t, url)
-        return
-    with st.expander(t("share.title")):
-        st.caption(t("share.help"))
-        st.code(url, language=None, wrap_lines=True)
+    params = {SHARE_PARAM: param, "lang": st.session_state["lang"]}
+    share_box(t, "playground", params, page_url(params), title_key="share.title", help_key="share.help")
 
 
 def render_page(t: Translator) -> None:

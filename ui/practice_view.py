@@ -13,8 +13,8 @@ from ui.playground import restore
 from ndcg_core.errors import Place
 from ui.share import whole_number
 from ui.sortable import apply_action, sortable_list
-from ui.qr import render_share_qr
 from ui.state import new_link_value, page_url, set_link_value
+from ui.widgets.short_link import share_box
 
 LIST_KEY = "pr_list"
 
@@ -249,6 +249,5 @@ def render_page(t: Translator) -> None:
     if c.button(t("practice.show_me"), key="btn_pr_show", width="stretch"):
         show_in_playground()
         st.switch_page("pages/1_Playground.py")
-    if st.session_state["presenter"]:
-        render_share_qr(t, page_url({"seed": str(st.session_state["pr_seed"]), "n": str(ex.number + 1),
-                                     "lang": st.session_state["lang"]}))
+    params = {"seed": str(st.session_state["pr_seed"]), "n": str(ex.number + 1), "lang": st.session_state["lang"]}
+    share_box(t, "practice", params, page_url(params))

@@ -10,6 +10,7 @@ always wins over a widget's stale value, and values survive a visit to another p
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import streamlit as st
@@ -118,6 +119,37 @@ def _compare_defaults() -> dict[str, Any]:
     }
 
 
+@dataclass
+class ClassroomState:
+    """This browser's place in a live classroom (kept under one session-state key, ``classroom``).
+
+    A teacher's session holds the room's key (never the address bar: a projected screen would show it);
+    a student's holds their random id, which is also in their link (``me=``) and the browser's storage.
+    """
+
+    room: str | None = None  # the room this session is in
+    key: str | None = None  # the teacher's key, when this session controls the room
+    keep_link: str | None = None  # the "keep this link" address, shown once after the room starts
+    student: str | None = None  # this browser's id in the room
+    revision: int = -1  # the room's revision last drawn, so a change redraws the page
+    orders: dict[int, list[int]] = field(default_factory=dict)  # Rank it best: activity id -> my current order
+    messages: dict[str, str] = field(default_factory=dict)  # a message per place on the page (errors, "saved")
+    memory: dict | None = None  # what the browser's storage holds for this room, as last reported
+    short_links: dict[str, str] = field(default_factory=dict)  # page link -> its short code, made on request
+
+
+def classroom() -> ClassroomState:
+    """The classroom state of this session (read and changed in place)."""
+    return st.session_state["classroom"]
+
+
+def reset_classroom() -> ClassroomState:
+    """Leave the room: a fresh classroom state, kept short links aside."""
+    fresh = ClassroomState(short_links=classroom().short_links)
+    st.session_state["classroom"] = fresh
+    return fresh
+
+
 def new_link_value(name: str) -> str | None:
     """A URL parameter's value if the link brought a value this session has not applied yet."""
     value = st.query_params.get(name)
@@ -147,7 +179,7 @@ def page_url(params: dict[str, str]) -> str:
 def defaults() -> dict[str, Any]:
     """Every state key and its starting value."""
     return {"lang": DEFAULT_LANGUAGE, "presenter": False, "url_seen": None, "notice": None, "link_seen": {}, **_playground_defaults(), **_evaluate_defaults(),
-            **_learn_defaults(), **_practice_defaults(), **_compare_defaults()}
+            **_learn_defaults(), **_practice_defaults(), **_compare_defaults(), "classroom": ClassroomState()}
 
 
 def init_state() -> None:

@@ -1,0 +1,349 @@
+"""A live room under load: N students (clients of Streamlit's websocket protocol, as load_classroom.py's) join one
+room by its link and answer each activity the teacher opens, while a presenter session shows the class's counts.
+
+    python benchmarks/load_live_room.py [--students 200] [--rounds 3] [--window 20] [--database sqlite|postgresql]
+
+Each client behaves as a browser does: it runs the page, reruns every ``st.fragment(run_every=...)`` fragment at
+the interval the server asks for (the students' watchers and the presenter's panel), and presses buttons with
+their fragment's id. The teacher opens a "Predict the NDCG" activity each round (through the store, as the page's
+button does); each student sees it appear by itself, waits a random time within the window, types an estimate
+and presses Send. Reported:
+
+- answer-to-presenter latency: from a student's Send to the presenter's "Answered" count including it (p50, p95);
+- activity-to-student latency: from the teacher opening the activity to a student's phone showing it;
+- errors (a session that failed, a message other than "Saved", a traceback), and answers lost: acknowledged
+  ("Saved" came back) against stored in the database;
+- the server's resident memory and CPU.
+
+The server runs with its own data folder (SQLite) or, with ``--database postgresql``, against
+``NDCG_LAB_DATABASE_URL`` as given in the environment.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import random
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from load_classroom import ServerMonitor  # noqa: E402
+from server import start_server  # noqa: E402
+
+PAGE = "Classroom"
+
+
+@dataclass
+class Client:
+    """One browser tab, as far as the server can tell: a websocket session running the Classroom page."""
+
+    url: str
+    query: str
+    label: str
+    errors: list
+    ws: object = None
+    widgets: dict = field(default_factory=dict)  # (kind, label) -> (widget id, fragment id)
+    values: dict = field(default_factory=dict)  # widget id -> WidgetState kwargs, as a browser resends them
+    auto: dict = field(default_factory=dict)  # fragment id -> interval (run_every)
+    texts: list = field(default_factory=list)  # what the last run drew: (kind, text)
+    metrics: dict = field(default_factory=dict)  # label -> value
+    page_hash: str = ""  # the page's script hash, which a browser sends with every rerun after the first
+
+    async def connect(self):
+        import websockets
+
+        self.ws = await websockets.connect(self.url.replace("http://", "ws://") + "/_stcore/stream",
+                                           subprotocols=["streamlit"], max_size=None, ping_interval=None)
+
+    async def run(self, fragment_id: str = "", trigger: str | None = None, auto: bool = False) -> float:
+        """Send one rerun (the page, or one fragment) and read until it finishes; the seconds it took."""
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+
+        msg = BackMsg()
+        state = msg.rerun_script
+        state.query_string, state.page_name = self.query, PAGE
+        if self.page_hash:
+            state.page_script_hash = self.page_hash
+        state.is_auto_rerun = auto
+        if fragment_id:
+            state.fragment_id = fragment_id
+        for widget_id, value in self.values.items():
+            w = state.widget_states.widgets.add()
+            w.id = widget_id
+            for name, v in value.items():
+                setattr(w, name, v)
+        if trigger is not None:
+            w = state.widget_states.widgets.add()
+            w.id, w.trigger_value = trigger, True
+        started = time.monotonic()
+        await self.ws.send(msg.SerializeToString())
+        await self.read_until_finished()
+        return time.monotonic() - started
+
+    async def read_until_finished(self) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        self.texts, self.metrics = [], {}
+        while True:
+            fm = ForwardMsg()
+            fm.ParseFromString(await asyncio.wait_for(self.ws.recv(), timeout=60))
+            kind = fm.WhichOneof("type")
+            if kind == "navigation":
+                self.page_hash = fm.navigation.page_script_hash or self.page_hash
+            elif kind == "auto_rerun":
+                self.auto[fm.auto_rerun.fragment_id] = fm.auto_rerun.interval
+            elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
+                self.element(fm.delta.new_element, fm.delta.fragment_id)
+            elif kind == "script_finished":
+                if fm.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                    self.texts, self.metrics = [], {}  # st.rerun(): the page runs again at once
+                    continue
+                return
+
+    def element(self, element, fragment_id: str) -> None:
+        what = element.WhichOneof("type")
+        if what in ("button", "text_input"):
+            widget = getattr(element, what)
+            self.widgets[(what, widget.label)] = (widget.id, fragment_id)
+        elif what == "metric":
+            self.metrics[element.metric.label] = element.metric.body
+        elif what == "alert":
+            self.texts.append(("alert", element.alert.body))
+        elif what == "markdown":
+            self.texts.append(("markdown", element.markdown.body))
+        elif what == "exception":
+            self.errors.append(f"{self.label}: exception on the page: {element.exception.message}")
+
+    def shows(self, text: str) -> bool:
+        return any(text in body for _, body in self.texts)
+
+    def set_text(self, label: str, value: str) -> None:
+        widget_id, _ = self.widgets[("text_input", label)]
+        self.values[widget_id] = {"string_value": value}
+
+    def button(self, label: str) -> tuple[str, str]:
+        return self.widgets[("button", label)]
+
+
+async def keep_fragments_running(client: Client, stop: asyncio.Event, on_run=None) -> None:
+    """Rerun every run_every fragment at its interval, as the browser's timer does (one at a time per tab)."""
+    due: dict[str, float] = {}
+    while not stop.is_set():
+        now = time.monotonic()
+        for fragment_id, interval in list(client.auto.items()):
+            due.setdefault(fragment_id, now + interval)
+            if now >= due[fragment_id]:
+                due[fragment_id] = now + interval
+                async with client.lock:
+                    await client.run(fragment_id, auto=True)
+                if on_run is not None:
+                    on_run(client)
+        await asyncio.sleep(0.05)
+
+
+@dataclass
+class Round:
+    opened: float = 0.0
+    activity_id: int = 0
+    sent: dict = field(default_factory=dict)  # student -> time Send was pressed
+    acked: dict = field(default_factory=dict)  # student -> time "Saved" came back
+    seen: dict = field(default_factory=dict)  # student -> time the activity appeared
+    presenter: list = field(default_factory=list)  # (time, answered count)
+
+
+async def student(url: str, code: str, me: str, number: int, rounds: list, state: dict, errors: list,
+                  stop: asyncio.Event, window: float) -> None:
+    rng = random.Random(number)
+    client = Client(url, f"room={code}&me={me}", f"student {number}", errors)
+    client.lock = asyncio.Lock()
+    try:
+        await client.connect()
+        async with client.lock:
+            await client.run()
+            client.set_text("Nickname (optional)", f"s{number}")
+            join_id, fragment = client.button("Join")
+            await client.run(fragment, trigger=join_id)
+        if not client.shows("You are"):
+            errors.append(f"{client.label}: did not join")
+            return
+        state["joined"] += 1
+
+        def on_run(c: Client) -> None:
+            current = state["round"]
+            if current is not None and number not in current.seen and ("text_input", ESTIMATE) in c.widgets \
+                    and any(ESTIMATE_HEADING in body for _, body in c.texts):
+                current.seen[number] = time.monotonic()
+
+        timer = asyncio.create_task(keep_fragments_running(client, stop, on_run))
+        answered = set()
+        while not stop.is_set():
+            current = state["round"]
+            if current is None or current.activity_id in answered or number not in current.seen:
+                await asyncio.sleep(0.1)
+                continue
+            answered.add(current.activity_id)
+            await asyncio.sleep(rng.uniform(0, window))
+            async with client.lock:
+                client.set_text(ESTIMATE, f"{rng.uniform(0.5, 1.0):.2f}")
+                send_id, fragment = client.button("Send")
+                current.sent[number] = time.monotonic()
+                await client.run(fragment, trigger=send_id)
+                if client.shows("Saved"):
+                    current.acked[number] = time.monotonic()
+                else:
+                    shown = [body for kind, body in client.texts if kind == "alert"]
+                    errors.append(f"{client.label}: not saved: {shown[:1]}")
+        timer.cancel()
+    except Exception as err:  # a broken session is an error of the run, reported below
+        errors.append(f"{client.label}: {type(err).__name__}: {err}")
+    finally:
+        if client.ws is not None:
+            await client.ws.close()
+
+
+ESTIMATE = "Your estimate of NDCG (0 to 1)"
+ESTIMATE_HEADING = "Predict the NDCG"
+
+
+async def presenter(url: str, code: str, key: str, state: dict, errors: list, stop: asyncio.Event) -> None:
+    client = Client(url, f"room={code}&key={key}", "presenter", errors)
+    client.lock = asyncio.Lock()
+
+    def on_run(c: Client) -> None:
+        current, value = state["round"], c.metrics.get("Answered")
+        if current is not None and value:
+            current.presenter.append((time.monotonic(), int(value.split("/")[0])))
+
+    try:
+        await client.connect()
+        await client.run()
+        await keep_fragments_running(client, stop, on_run)
+    except Exception as err:
+        errors.append(f"presenter: {type(err).__name__}: {err}")
+    finally:
+        if client.ws is not None:
+            await client.ws.close()
+
+
+def latencies(r: Round) -> list[float]:
+    """Send-to-presenter time of each acknowledged answer: the j-th answer stored is counted once the presenter
+    shows at least j answers."""
+    order = sorted(r.acked, key=r.acked.get)
+    out = []
+    for j, number in enumerate(order, start=1):
+        shown = next((t for t, n in r.presenter if n >= j and t >= r.acked[number] - 1e-3), None)
+        if shown is not None:
+            out.append(shown - r.sent[number])
+    return out
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def main_async(args) -> None:
+    from ndcg_core.classroom import activities as acts
+    from ndcg_core.classroom import rules
+    from ndcg_core.classroom.rules import Limits
+    from ndcg_core.classroom.store import Store, database_url
+
+    if args.database == "sqlite":
+        os.environ.pop("NDCG_LAB_DATABASE_URL", None)
+        os.environ["NDCG_LAB_DATA_DIR"] = tempfile.mkdtemp(prefix="ndcg-lab-load-")
+    elif not os.environ.get("NDCG_LAB_DATABASE_URL"):
+        raise SystemExit("--database postgresql needs NDCG_LAB_DATABASE_URL")
+    store = Store(database_url(), limits=Limits.from_environment())
+    room, key = store.create_room()
+    server, url = start_server()
+    monitor = ServerMonitor(server.pid)
+    monitor.start()
+    errors: list[str] = []
+    state = {"round": None, "joined": 0}
+    stop = asyncio.Event()
+    rounds: list[Round] = []
+    began = time.monotonic()
+    try:
+        tasks = [asyncio.create_task(presenter(url, room.code, key, state, errors, stop))]
+        for i in range(args.students):
+            tasks.append(asyncio.create_task(student(url, room.code, rules.new_student_id(), i + 1, rounds, state,
+                                                     errors, stop, args.window)))
+            await asyncio.sleep(args.join_spread / args.students)  # a class arrives over a minute or so
+        give_up = time.monotonic() + 120
+        while state["joined"] + len(errors) < args.students and time.monotonic() < give_up:
+            await asyncio.sleep(0.5)
+        print(f"{state['joined']} of {args.students} students joined ({time.monotonic() - began:.0f} s)", flush=True)
+        for number in range(args.rounds):
+            r = Round()
+            activity = store.open_activity(room.code, key, acts.Predict(acts.random_list(number + 1)))
+            r.opened, r.activity_id = time.monotonic(), activity.id
+            state["round"] = r
+            rounds.append(r)
+            deadline = r.opened + args.window + 30
+            while time.monotonic() < deadline:
+                done = len(r.sent) >= state["joined"] and all(n in r.acked for n in r.sent)
+                if done and r.presenter and r.presenter[-1][1] >= len(r.acked):
+                    break
+                await asyncio.sleep(0.2)
+            await asyncio.sleep(1.5)
+            print(f"round {number + 1}: {len(r.seen)} saw it, {len(r.acked)} answers acknowledged", flush=True)
+    finally:
+        stop.set()
+        await asyncio.sleep(2)
+        for task in tasks:
+            task.cancel()
+        monitor.stopped.set()
+        server.terminate()
+    report(args, rounds, store, errors, monitor, began)
+    store.close()
+
+
+def report(args, rounds: list[Round], store, errors: list[str], monitor, began: float) -> None:
+    answer_times, seen_times, acked, lost = [], [], 0, 0
+    for r in rounds:
+        answer_times += latencies(r)
+        seen_times += [t - r.opened for t in r.seen.values()]
+        stored = {a.student for a in store.answers(r.activity_id)}
+        acked += len(r.acked)
+        lost += len(r.acked) - len(stored & {n for n in r.acked})
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+          f"database {args.database}")
+    print(f"{args.students} students, {args.rounds} rounds, answers spread over {args.window:g} s "
+          f"({time.monotonic() - began:.0f} s in all)")
+    if answer_times:
+        print(f"answer to presenter: p50 {statistics.median(answer_times):.2f} s, "
+              f"p95 {percentile(answer_times, 0.95):.2f} s, max {max(answer_times):.2f} s "
+              f"({len(answer_times)} answers)")
+    if seen_times:
+        print(f"activity to student: p50 {statistics.median(seen_times):.2f} s, "
+              f"p95 {percentile(seen_times, 0.95):.2f} s, max {max(seen_times):.2f} s")
+    print(f"answers acknowledged {acked}, lost {lost}")
+    print(f"errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
+    if monitor.samples:
+        cpu = [c for _, c, _ in monitor.samples]
+        rss = [r for _, _, r in monitor.samples]
+        print(f"server CPU: mean {statistics.mean(cpu):.0f}% of one core, max {max(cpu):.0f}%")
+        print(f"server memory: start {rss[0]:.0f} MiB, peak {max(rss):.0f} MiB, end {rss[-1]:.0f} MiB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--window", type=float, default=20.0, help="seconds over which each round's answers come")
+    parser.add_argument("--join-spread", type=float, default=40.0, help="seconds over which the class joins")
+    parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
+    args = parser.parse_args()
+    asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,499 @@
+"""The four classroom activities: what the teacher sends, how a student's answer is checked, and what the
+class's answers add up to (histogram bins, answers within 0.05, verdicts, the most common mistake, CSV rows).
+
+Every number comes from ndcg_core (``ndcg_at_k``, ``breakdown``, ``metrics``, ``exercises``). An activity is
+built from its JSON payload (what the store keeps), so any replica computes the same figures.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from .. import validate
+from ..errors import InputError, Place, number_text, shown
+from ..exercises import Exercise, check, exercise
+from ..metrics import precision_at_k, reciprocal_rank
+from ..ranked_list import PRESETS
+from ..single import breakdown, ndcg_at_k
+from ..variants import resolve_gain
+from .rules import csv_safe
+
+KINDS = ("predict", "rank", "compare", "practice")
+TWISTS = ("exponential", "small_k", "pool")
+METRICS = ("ndcg", "mrr", "precision")
+VOTES = ("a", "b", "same")
+GAINS = ("linear", "exponential")
+WITHIN = 0.05  # a guess this close to the true NDCG counts as right
+BINS = 20  # histogram bins of width 0.05 over [0, 1]
+SMALL_K = 3
+MAX_LIST = 12  # a phone shows this many items comfortably
+MAX_EXERCISES = 10
+_EPS = 1e-9
+
+
+# --- lists ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ListSpec:
+    """A ranked list as the class sees it: labels and grades in order, k, the gain, and any judged items the
+    list did not retrieve (``pool``), which the ideal then includes."""
+
+    labels: tuple[str, ...]
+    grades: tuple[float, ...]
+    k: int
+    gain: str = "linear"
+    pool: tuple[float, ...] = ()
+
+    def __post_init__(self) -> None:
+        if len(self.labels) != len(self.grades):
+            raise InputError("count.labels", labels=len(self.labels), grades=len(self.grades))
+        if not self.grades:
+            raise InputError("list.empty")
+        validate.list_size(len(self.grades), MAX_LIST)
+        validate.numbers(self.grades)
+        validate.numbers(self.pool, "pool")
+        validate.whole(self.k, Place("k"), high=len(self.grades))
+        if self.gain not in GAINS:
+            raise InputError("activity.gain", value=shown(self.gain), choices=", ".join(GAINS))
+
+    def ideal(self) -> list[float] | None:
+        """The grades the ideal comes from: ``None`` (the list's own) unless judged items were not retrieved."""
+        return [*self.grades, *self.pool] if self.pool else None
+
+    def ndcg(self, order: Sequence[int] | None = None) -> float:
+        """NDCG@k of the list in ``order`` (indices into the list; its own order by default)."""
+        grades = self.grades if order is None else [self.grades[i] for i in order]
+        return ndcg_at_k(grades, self.k, gain=self.gain, ideal=self.ideal())
+
+    def best_order(self) -> list[int]:
+        """The indices in an order that reaches the highest NDCG@k: highest gain first, ties as listed."""
+        gains = resolve_gain(self.gain)(list(self.grades))
+        return sorted(range(len(self.grades)), key=lambda i: -gains[i])
+
+    def terms(self, order: Sequence[int] | None = None):
+        """``ndcg_core.breakdown`` of the list: every term, for the worked reveal."""
+        order = list(range(len(self.grades))) if order is None else list(order)
+        return breakdown([self.grades[i] for i in order], self.k, items=[self.labels[i] for i in order],
+                         gain=self.gain, ideal=self.ideal())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"labels": list(self.labels), "grades": [_number(g) for g in self.grades], "k": self.k,
+                "gain": self.gain, "pool": [_number(g) for g in self.pool]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ListSpec:
+        return cls(tuple(str(x) for x in data["labels"]), tuple(float(g) for g in data["grades"]), int(data["k"]),
+                   str(data.get("gain", "linear")), tuple(float(g) for g in data.get("pool", ())))
+
+
+def _number(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else float(x)
+
+
+def preset_list(name: str) -> ListSpec:
+    """One of the Playground's presets (the seeds' worked examples) as a class list."""
+    preset = PRESETS.build(name)
+    items = preset.items()[:MAX_LIST]
+    k = min(preset.k or len(items), len(items))
+    pool = tuple(g for _, g in preset.extra) if preset.ideal == "pool" else ()
+    return ListSpec(tuple(it.label for it in items), tuple(it.grade for it in items), k, pool=pool)
+
+
+def random_list(seed: Any) -> ListSpec:
+    """A seeded random list (5 to 8 items graded 0 to 3, something relevant, not already ideal), the same for
+    everyone who uses the seed."""
+    seed = validate.seed(seed)
+    rng = random.Random(seed * 7919 + 16)
+    n = rng.randint(5, 8)
+    while True:
+        grades = [rng.choice((0, 0, 1, 1, 2, 3)) for _ in range(n)]
+        if sum(grades) and sorted(grades, reverse=True) != grades:
+            break
+    return ListSpec(tuple(f"doc {chr(65 + i)}" for i in range(n)), tuple(float(g) for g in grades),
+                    rng.randint(3, n))
+
+
+# --- histograms and shares ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Bin:
+    low: float
+    high: float
+    count: int
+
+
+def histogram(values: Iterable[float], bins: int = BINS) -> list[Bin]:
+    """Counts of ``values`` in ``bins`` equal bins over [0, 1]; 1.0 falls in the last bin."""
+    counts = [0] * bins
+    for v in values:
+        index = min(bins - 1, max(0, math.floor(v * bins + _EPS)))
+        counts[index] += 1
+    return [Bin(i / bins, (i + 1) / bins, c) for i, c in enumerate(counts)]
+
+
+def within(guess: float, truth: float) -> bool:
+    """Whether a guess is within 0.05 of the true value."""
+    return abs(guess - truth) <= WITHIN + _EPS
+
+
+# --- the activities ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Predict:
+    """Predict the NDCG: each student estimates NDCG@k of one list."""
+
+    spec: ListSpec
+    kind: str = "predict"
+
+    def payload(self) -> dict[str, Any]:
+        return {"list": self.spec.to_json()}
+
+    def truth(self) -> float:
+        return self.spec.ndcg()
+
+    def check(self, raw: Any, part: int = 0) -> float:
+        value = validate.answer(raw)
+        if not 0 <= value <= 1:
+            raise InputError("activity.estimate_range", value=shown(str(raw).strip()[:20]))
+        return value
+
+    def summary(self, answers: Sequence[Answer]) -> PredictSummary:
+        guesses = [float(a.value) for a in answers]
+        truth = self.truth()
+        return PredictSummary(len(guesses), histogram(guesses), truth, sum(within(g, truth) for g in guesses),
+                              statistics.median(guesses) if guesses else None)
+
+    def result(self, value: Any, part: int = 0) -> Result:
+        truth = self.truth()
+        return Result(right=within(float(value), truth), ndcg=truth, answer=number_text(float(value)),
+                      detail={"guess": float(value), "truth": truth, "off": abs(float(value) - truth)})
+
+
+@dataclass(frozen=True)
+class Rank:
+    """Rank it best: each student reorders the list to maximise NDCG@k under a twist."""
+
+    spec: ListSpec
+    twist: str
+    kind: str = "rank"
+
+    def payload(self) -> dict[str, Any]:
+        return {"list": self.spec.to_json(), "twist": self.twist}
+
+    def maximum(self) -> float:
+        return self.spec.ndcg(self.spec.best_order())
+
+    def check(self, raw: Any, part: int = 0) -> list[int]:
+        n = len(self.spec.grades)
+        if not isinstance(raw, (list, tuple)) or len(raw) != n or \
+                sorted(x for x in raw if isinstance(x, int) and not isinstance(x, bool)) != list(range(n)):
+            raise InputError("activity.order", value=shown(raw), count=n)
+        return list(raw)
+
+    def score(self, order: Sequence[int]) -> float:
+        return self.spec.ndcg(order)
+
+    def summary(self, answers: Sequence[Answer]) -> RankSummary:
+        best = self.maximum()
+        scores = [self.score(a.value) for a in answers]
+        found = sum(s >= best - _EPS for s in scores)
+        return RankSummary(len(scores), histogram(scores), scores, best, found,
+                           self.common_mistake([a.value for a, s in zip(answers, scores) if s < best - _EPS]))
+
+    def common_mistake(self, orders: Sequence[Sequence[int]]) -> Mistake | None:
+        """The (item, position) most often found at the first place in the top k where an order falls below
+        the ideal's gain."""
+        gains = resolve_gain(self.spec.gain)(list(self.spec.grades))
+        best = [gains[i] for i in self.spec.best_order()]
+        places: Counter[tuple[int, int]] = Counter()
+        for order in orders:
+            for position, index in enumerate(order[: self.spec.k]):
+                if gains[index] < best[position] - _EPS:
+                    places[(index, position)] += 1
+                    break
+        if not places:
+            return None
+        (index, position), count = min(places.items(), key=lambda kv: (-kv[1], kv[0][1], kv[0][0]))
+        ideal_index = self.spec.best_order()[position]
+        return Mistake(self.spec.labels[index], position + 1, count, self.spec.grades[index],
+                       self.spec.grades[ideal_index])
+
+    def result(self, value: Any, part: int = 0) -> Result:
+        reached, best = self.score(value), self.maximum()
+        return Result(right=reached >= best - _EPS, ndcg=reached,
+                      answer=" > ".join(self.spec.labels[i] for i in value),
+                      detail={"reached": reached, "best": best})
+
+
+def twisted(spec: ListSpec, twist: str) -> ListSpec:
+    """The list under the teacher's twist: exponential gain, a small k, or judged items the list missed."""
+    if twist == "exponential":
+        return ListSpec(spec.labels, spec.grades, spec.k, "exponential", spec.pool)
+    if twist == "small_k":
+        return ListSpec(spec.labels, spec.grades, min(SMALL_K, len(spec.grades)), spec.gain, spec.pool)
+    if twist == "pool":
+        top = max(spec.grades)
+        pool = spec.pool or tuple(g for g in (top, max(top - 1, 1)) if g > 0) or (1.0,)
+        return ListSpec(spec.labels, spec.grades, spec.k, spec.gain, pool)
+    raise InputError("activity.twist", value=shown(twist), choices=", ".join(TWISTS))
+
+
+def rank_activity(spec: ListSpec, twist: str) -> Rank:
+    """A Rank-it-best activity; a list that is already in its best order starts shuffled (the same for all)."""
+    spec = twisted(spec, twist)
+    if spec.ndcg() >= spec.ndcg(spec.best_order()) - _EPS and len(set(spec.grades)) > 1:
+        order = list(range(len(spec.grades)))
+        rng = random.Random(len(order))
+        while spec.ndcg(order) >= spec.ndcg(spec.best_order()) - _EPS:
+            rng.shuffle(order)
+        spec = ListSpec(tuple(spec.labels[i] for i in order), tuple(spec.grades[i] for i in order), spec.k,
+                        spec.gain, spec.pool)
+    return Rank(spec, twist)
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two rankings of one query, and every judged grade (the ideal for NDCG)."""
+
+    labels_a: tuple[str, ...]
+    a: tuple[float, ...]
+    labels_b: tuple[str, ...]
+    b: tuple[float, ...]
+    judged: tuple[float, ...]
+    k: int = 5
+
+
+# The seed note 003's "成都旅游攻略" systems come first: MRR cannot tell them apart, NDCG can.
+PAIRS: dict[str, Pair] = {
+    "seed003": Pair(("成都3天游攻略", "成都美食推荐", "成都交通指南", "成都住宿推荐", "成都历史文化"), (4, 2, 2, 2, 1),
+                    ("成都3天游攻略", "北京旅游", "上海攻略", "广州美食", "深圳购物"), (4, 0, 0, 0, 0),
+                    (4, 2, 2, 2, 1, 0, 0, 0, 0)),
+    "early_or_many": Pair(("doc A", "doc B", "doc C", "doc D", "doc E"), (3, 0, 0, 0, 0),
+                          ("doc F", "doc G", "doc H", "doc I", "doc J"), (0, 3, 3, 3, 0),
+                          (3, 0, 0, 0, 0, 0, 3, 3, 3, 0)),
+    "same_precision": Pair(("doc A", "doc B", "doc C", "doc D", "doc E"), (2, 1, 0, 0, 0),
+                           ("doc C", "doc D", "doc E", "doc B", "doc A"), (0, 0, 0, 1, 2), (2, 1, 0, 0, 0)),
+}
+
+
+@dataclass(frozen=True)
+class Compare:
+    """Which is better? Each student votes A, B or the same under one named metric."""
+
+    pair: Pair
+    metric: str
+    name: str = ""
+    kind: str = "compare"
+
+    def payload(self) -> dict[str, Any]:
+        p = self.pair
+        return {"name": self.name, "metric": self.metric, "k": p.k, "labels_a": list(p.labels_a),
+                "a": [_number(g) for g in p.a], "labels_b": list(p.labels_b), "b": [_number(g) for g in p.b],
+                "judged": [_number(g) for g in p.judged]}
+
+    def values(self, metric: str) -> tuple[float, float]:
+        """The metric's value for A and for B."""
+        p = self.pair
+        if metric == "ndcg":
+            return ndcg_at_k(p.a, p.k, ideal=p.judged), ndcg_at_k(p.b, p.k, ideal=p.judged)
+        if metric == "mrr":
+            return reciprocal_rank(p.a), reciprocal_rank(p.b)
+        return precision_at_k(p.a, p.k), precision_at_k(p.b, p.k)
+
+    def verdict(self, metric: str) -> str:
+        va, vb = self.values(metric)
+        return "same" if abs(va - vb) <= _EPS else "a" if va > vb else "b"
+
+    def check(self, raw: Any, part: int = 0) -> str:
+        if raw in (None, ""):
+            raise InputError("answer.no_choice")
+        if raw not in VOTES:
+            raise InputError("activity.vote", value=shown(raw))
+        return str(raw)
+
+    def summary(self, answers: Sequence[Answer]) -> CompareSummary:
+        votes = Counter(a.value for a in answers)
+        verdicts = {m: (*self.values(m), self.verdict(m)) for m in METRICS}
+        return CompareSummary(len(answers), {v: votes.get(v, 0) for v in VOTES}, verdicts,
+                              votes.get(self.verdict(self.metric), 0))
+
+    def result(self, value: Any, part: int = 0) -> Result:
+        return Result(right=value == self.verdict(self.metric), ndcg=None, answer=str(value),
+                      detail={"verdict": self.verdict(self.metric)})
+
+
+def compare_activity(name: str, metric: str) -> Compare:
+    if name not in PAIRS:
+        raise InputError("activity.pair", value=shown(name), choices=", ".join(PAIRS))
+    if metric not in METRICS:
+        raise InputError("activity.metric", value=shown(metric), choices=", ".join(METRICS))
+    return Compare(PAIRS[name], metric, name)
+
+
+@dataclass(frozen=True)
+class Practice:
+    """Practice together: the whole class works through the same seeded exercises."""
+
+    seed: int
+    numbers: tuple[int, ...]
+    kind: str = "practice"
+
+    def payload(self) -> dict[str, Any]:
+        return {"seed": self.seed, "numbers": list(self.numbers)}
+
+    def exercises(self) -> list[Exercise]:
+        return [exercise(self.seed, n) for n in self.numbers]
+
+    def check(self, raw: Any, part: int = 0) -> dict[str, Any]:
+        if isinstance(part, bool) or not isinstance(part, int) or not 0 <= part < len(self.numbers):
+            raise InputError("activity.part", value=shown(part), count=len(self.numbers))
+        ex = exercise(self.seed, self.numbers[part])
+        if ex.kind not in ("dcg_term", "dcg", "ndcg") and raw not in (None, "") and raw not in choices(ex):
+            raise InputError("activity.choice", value=shown(raw), choices=", ".join(choices(ex)))
+        right = check(ex, raw)
+        return {"answer": str(raw).strip(), "right": bool(right)}
+
+    def summary(self, answers: Sequence[Answer]) -> PracticeSummary:
+        students = {a.student for a in answers}
+        parts = []
+        for part in range(len(self.numbers)):
+            mine = [a for a in answers if a.part == part]
+            parts.append((len(mine), sum(bool(a.value["right"]) for a in mine)))
+        return PracticeSummary(len(students), parts)
+
+    def result(self, value: Any, part: int = 0) -> Result:
+        return Result(right=bool(value["right"]), ndcg=None, answer=str(value["answer"]),
+                      detail={"answer": exercise(self.seed, self.numbers[part]).answer})
+
+
+def choices(ex: Exercise) -> tuple[str, ...]:
+    """The options of a multiple-choice exercise."""
+    if ex.kind == "better_order":
+        return ("a", "b")
+    if ex.kind == "swap":
+        return ("up", "down", "same")
+    if ex.kind == "gap":
+        return tuple(ex.data["queries"])
+    return ()
+
+
+def practice_activity(seed: Any, count: Any) -> Practice:
+    """The first ``count`` exercises of a Practice seed, leaving out the reach exercise (it needs many moves)."""
+    seed = validate.seed(seed)
+    count = validate.whole(count, Place("activity.count"), high=MAX_EXERCISES)
+    numbers = [n for n in range(count + count // 5 + 2) if exercise(seed, n).kind != "reach"][:count]
+    return Practice(seed, tuple(numbers))
+
+
+Activity = Predict | Rank | Compare | Practice
+
+
+def from_payload(kind: str, payload: Mapping[str, Any]) -> Activity:
+    """An activity from what the store keeps."""
+    if kind == "predict":
+        return Predict(ListSpec.from_json(payload["list"]))
+    if kind == "rank":
+        return Rank(ListSpec.from_json(payload["list"]), str(payload["twist"]))
+    if kind == "compare":
+        pair = Pair(tuple(payload["labels_a"]), tuple(payload["a"]), tuple(payload["labels_b"]), tuple(payload["b"]),
+                    tuple(payload["judged"]), int(payload["k"]))
+        return Compare(pair, str(payload["metric"]), str(payload.get("name", "")))
+    if kind == "practice":
+        return Practice(int(payload["seed"]), tuple(int(n) for n in payload["numbers"]))
+    raise InputError("activity.kind", value=shown(kind), choices=", ".join(KINDS))
+
+
+# --- answers and what they add up to ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Answer:
+    """One stored answer: who (a student's number in the room, and nickname), which part, and the value."""
+
+    student: int
+    nickname: str | None
+    part: int
+    value: Any
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class Result:
+    """One answer marked: right or not, the NDCG involved (if any), the answer as text, and details."""
+
+    right: bool
+    ndcg: float | None
+    answer: str
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PredictSummary:
+    count: int
+    bins: list[Bin]
+    truth: float
+    within: int
+    median: float | None
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """The most common first slip in the top k: an item at a position where the ideal has a higher gain."""
+
+    label: str
+    position: int
+    count: int
+    grade: float
+    ideal_grade: float
+
+
+@dataclass(frozen=True)
+class RankSummary:
+    count: int
+    bins: list[Bin]
+    scores: list[float]
+    maximum: float
+    found: int
+    mistake: Mistake | None
+
+
+@dataclass(frozen=True)
+class CompareSummary:
+    count: int
+    votes: dict[str, int]
+    verdicts: dict[str, tuple[float, float, str]]
+    agree: int
+
+
+@dataclass(frozen=True)
+class PracticeSummary:
+    count: int
+    parts: list[tuple[int, int]]  # per exercise: (answered, right)
+
+
+CSV_COLUMNS = ("activity", "kind", "nickname", "exercise", "answer", "ndcg", "right", "answered_at")
+
+
+def result_rows(number: int, activity: Activity, answers: Sequence[Answer], anonymous: str = "student {n}"
+                ) -> list[dict[str, Any]]:
+    """The results CSV's rows for one activity: nicknames only (a student without one is "student 3")."""
+    rows = []
+    for a in sorted(answers, key=lambda a: (a.student, a.part)):
+        result = activity.result(a.value, a.part)
+        rows.append({
+            "activity": number,
+            "kind": activity.kind,
+            "nickname": csv_safe(a.nickname) if a.nickname else anonymous.format(n=a.student),
+            "exercise": a.part + 1 if activity.kind == "practice" else "",
+            "answer": result.answer,
+            "ndcg": "" if result.ndcg is None else f"{result.ndcg:.4f}",
+            "right": "yes" if result.right else "no",
+            "answered_at": datetime.fromtimestamp(a.at, timezone.utc).isoformat(timespec="seconds"),
+        })
+    return rows

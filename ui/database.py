@@ -1,0 +1,76 @@
+"""The classroom store for this server process: one engine per database, shared by every session."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from functools import lru_cache
+
+import streamlit as st
+
+from ndcg_core.classroom.rules import Limits
+from ndcg_core.classroom.store import ENV_DATA_DIR, ENV_URL, Store, database_url
+
+
+@st.cache_resource(show_spinner=False)
+def _store_for(url: str) -> Store:
+    store = Store(url, limits=Limits.from_environment())
+    store.purge()
+    return store
+
+
+@lru_cache(maxsize=8)
+def _url(database: str, data_dir: str) -> str:
+    return database_url({ENV_URL: database, ENV_DATA_DIR: data_dir} if data_dir else {ENV_URL: database})
+
+
+def store() -> Store:
+    """The store for ``NDCG_LAB_DATABASE_URL`` (or the SQLite file in ``NDCG_LAB_DATA_DIR``)."""
+    return _store_for(_url(os.environ.get(ENV_URL, ""), os.environ.get(ENV_DATA_DIR, "")))
+
+
+def client_source() -> str:
+    """Where a request comes from, for slowing wrong join codes: the client's address (or "local").
+
+    X-Forwarded-For is not read: without a proxy that sets it, any client could write its own.
+    """
+    address = st.context.ip_address
+    return address if isinstance(address, str) and address else "local"
+
+
+REVISION_TTL = 0.4  # seconds a room's revision is reused by this process's sessions
+
+
+class _Revisions:
+    """Each room's revision as read lately, so a class's watchers polling within the same moment share one read.
+
+    A cache, not state: a stale entry is at most ``REVISION_TTL`` old and any process reads the same database.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._seen: dict[str, tuple[float, int | None]] = {}
+
+    def get(self, code: str) -> int | None:
+        now = time.monotonic()
+        with self._lock:
+            hit = self._seen.get(code)
+        if hit is not None and now - hit[0] < REVISION_TTL:
+            return hit[1]
+        revision = store().revision(code)
+        with self._lock:
+            if len(self._seen) > 1000:
+                self._seen.clear()
+            self._seen[code] = (now, revision)
+        return revision
+
+
+@st.cache_resource(show_spinner=False)
+def _revisions() -> _Revisions:
+    return _Revisions()
+
+
+def room_revision(code: str) -> int | None:
+    """The room's revision (``None`` if it is gone), read at most every 0.4 s per room by this process."""
+    return _revisions().get(code)

@@ -1,0 +1,768 @@
+"""Classroom: a live room. The teacher starts it and projects its code and QR code; students join on their
+phones and answer four kinds of activity; the class's answers appear on the projector as they arrive.
+
+Everything lives in the database (``ndcg_core.classroom.store``); every number comes from
+``ndcg_core.classroom.activities``. The presenter's panel and each student's watcher are fragments that run
+every second (``st.fragment(run_every=...)``): the presenter redraws its counts and chart, and a student's
+watcher reruns the page only when the teacher has changed something (the room's revision).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom import rules
+from ndcg_core.classroom.activities import ListSpec
+from ndcg_core.classroom.store import ActivityRow, Room
+from ndcg_core.errors import InputError, shown
+from ndcg_core.exercises import exercise
+from ndcg_core.ranked_list import PRESETS, Item
+from ndcg_core.variants import GAINS
+from ui.database import client_source, room_revision, store
+from ui.format import md_escape, metric_text
+from ui.i18n import LANGUAGES, Translator
+from ui.practice_view import explain as explain_exercise
+from ui.practice_view import prompt as exercise_prompt
+from ui.sortable import apply_action, sortable_list
+from ui.state import ClassroomState, classroom, page_url, reset_classroom, set_link_value
+from ui.widgets.browser_memory import browser_memory
+from ui.widgets.qr import qr_png
+
+# How often the presenter's panel and each student's watcher run. Every run of a fragment costs the server about
+# 5 ms of one core whatever it draws, so a class of 200 polling every second would need a whole core for that
+# alone (benchmarks/load_live_room.py); students poll a little less often than the one presenter.
+PRESENTER_SECONDS = 1.0
+STUDENT_SECONDS = 1.5
+SOURCES = ("preset", "random", "playground")
+
+
+# --- the link: ?room=CODE (everyone), &me=ID (a student), &key=SECRET (the teacher's keep link) ----------
+
+def apply_link(t: Translator, cs: ClassroomState) -> ClassroomState:
+    """Take the room, student id and teacher key a link brings (once each); the key leaves the address bar."""
+    params = st.query_params
+    room_param = params.get("room")
+    if room_param and room_param != cs.room:
+        try:
+            code = rules.read_code(room_param)
+        except InputError as err:
+            st.session_state["notice"] = t("classroom.bad_link", message=t.explain(err))
+            del st.query_params["room"]
+        else:
+            if code != cs.room:
+                cs = reset_classroom()
+                cs.room = code
+    if cs.room is None:
+        return cs
+    me = params.get("me")
+    if me and me != cs.student and cs.key is None:
+        try:
+            cs.student = rules.read_student_id(me)
+        except InputError as err:
+            st.session_state["notice"] = t("classroom.bad_link", message=t.explain(err))
+            del st.query_params["me"]
+    key = params.get("key")
+    if key:
+        # Off the address bar at once: a projected screen would show it to the class.
+        del st.query_params["key"]
+        if store().is_teacher(cs.room, key):
+            cs.key, cs.student = key, None
+        else:
+            cs.messages["top"] = t.explain(InputError("room.bad_key"))
+    return cs
+
+
+def on_memory() -> None:
+    """The browser reported what it keeps for this room: adopt a teacher key or a student id from it."""
+    cs = classroom()
+    reported = st.session_state["cr_memory"].get("memory") or {}
+    cs.memory = {"me": reported.get("me"), "key": reported.get("key")}
+    if cs.room is None:
+        return
+    if cs.key is None and cs.memory["key"] and store().is_teacher(cs.room, cs.memory["key"]):
+        cs.key, cs.student = cs.memory["key"], None
+    elif cs.key is None and cs.student is None and cs.memory["me"]:
+        try:
+            me = rules.read_student_id(cs.memory["me"])
+        except InputError:
+            return
+        if store().student(cs.room, me) is not None:
+            cs.student = me
+
+
+def remember(cs: ClassroomState) -> None:
+    """Keep this session's identity in the browser (and learn what the browser already holds)."""
+    if cs.room is None:
+        return
+    identity = {"key": cs.key} if cs.key else {"me": cs.student} if cs.student else None
+    browser_memory(cs.room, known=cs.memory, remember=identity, on_change=on_memory)
+
+
+# --- starting and joining ------------------------------------------------------------------------------
+
+def start_room() -> None:
+    t = Translator(st.session_state["lang"])
+    try:
+        room, key = store().create_room()
+    except InputError as err:
+        classroom().messages["start"] = t.explain(err)
+        return
+    cs = reset_classroom()
+    cs.room, cs.key = room.code, key
+    cs.keep_link = page_url({"room": room.code, "key": key, "lang": st.session_state["lang"]})
+
+
+def join(code: Any) -> None:
+    """Join a room by its code, with the nickname typed (this browser's id, or a new one)."""
+    t = Translator(st.session_state["lang"])
+    cs = classroom()
+    me = cs.student or rules.new_student_id()
+    try:
+        student = store().join(code, me, st.session_state.get("_w_cr_nickname"), source=client_source())
+    except InputError as err:
+        cs.messages["join"] = t.explain(err)
+        return
+    if student.room != cs.room:
+        cs = reset_classroom()
+    cs.room, cs.student = student.room, student.id
+    cs.messages.pop("join", None)
+
+
+def on_join_typed() -> None:
+    join(st.session_state.get("_w_cr_code"))
+
+
+def on_join_here() -> None:
+    join(classroom().room)
+
+
+def leave() -> None:
+    reset_classroom()
+    for name in ("room", "me", "key"):
+        if name in st.query_params:
+            del st.query_params[name]
+
+
+def render_landing(t: Translator, cs: ClassroomState) -> None:
+    """No room yet: join one with a code, or start one."""
+    st.markdown(t("classroom.intro"))
+    left, right = st.columns(2, gap="large")
+    with left:
+        st.subheader(t("classroom.join_heading"))
+        st.text_input(t("classroom.code"), key="_w_cr_code", max_chars=12, placeholder="K7P3QX",
+                      help=t("classroom.code_help"))
+        st.text_input(t("classroom.nickname"), key="_w_cr_nickname", max_chars=rules.MAX_NICKNAME,
+                      help=t("classroom.nickname_help"))
+        st.button(t("classroom.join"), on_click=on_join_typed, type="primary", key="btn_cr_join_code")
+        show_message(cs, "join")
+    with right:
+        st.subheader(t("classroom.start_heading"))
+        st.markdown(t("classroom.start_help"))
+        st.button(t("classroom.start"), on_click=start_room, key="btn_cr_start")
+        show_message(cs, "start")
+
+
+def show_message(cs: ClassroomState, place: str, ok: bool = False) -> None:
+    text = cs.messages.get(place)
+    if text:
+        (st.success if ok else st.error)(text)
+
+
+# --- the page --------------------------------------------------------------------------------------------
+
+def render_page(t: Translator) -> None:
+    cs = apply_link(t, classroom())
+    if cs.room is None:
+        st.title(t("classroom.title"))
+        render_landing(t, cs)
+        return
+    remember(cs)
+    try:
+        room = store().room(cs.room)
+    except InputError as err:
+        st.title(t("classroom.title"))
+        st.error(t.explain(err))
+        st.button(t("classroom.start_over"), on_click=leave, key="btn_cr_leave")
+        return
+    set_link_value("room", room.code)
+    set_link_value("lang", st.session_state["lang"])
+    show_message(cs, "top")
+    if cs.key is not None:
+        render_teacher(t, cs, room)
+    else:
+        render_student(t, cs, room)
+
+
+# --- the teacher -------------------------------------------------------------------------------------------
+
+def teacher_action(action: str, *args: Any) -> None:
+    """Lock, reveal, reopen, show or hide nicknames, or end the room, with this session's key."""
+    t = Translator(st.session_state["lang"])
+    cs = classroom()
+    s = store()
+    try:
+        if action == "phase":
+            s.set_phase(cs.room, cs.key, args[0])
+        elif action == "names":
+            s.show_names(cs.room, cs.key, st.session_state["_w_cr_names"])
+        elif action == "end":
+            s.end_room(cs.room, cs.key)
+        cs.messages.pop("control", None)
+    except InputError as err:
+        cs.messages["control"] = t.explain(err)
+
+
+def render_teacher(t: Translator, cs: ClassroomState, room: Room) -> None:
+    join_url = page_url({"room": room.code})
+    if cs.keep_link:
+        with st.container(border=True):
+            st.warning(t("classroom.keep_link"), icon="🔑")
+            st.code(cs.keep_link, language=None, wrap_lines=True)
+            st.button(t("classroom.kept"), on_click=forget_keep_link, key="btn_cr_kept")
+    qr, heading = st.columns([1, 3], gap="large", vertical_alignment="center")
+    qr.image(qr_png(join_url), width="stretch")
+    with heading:
+        st.markdown(t("classroom.room_heading", code=room.code))
+        st.caption(t("classroom.join_at"))
+        st.code(join_url, language=None, wrap_lines=True)
+        if st.button(t("classroom.big_qr"), key="btn_cr_big_qr", icon=":material/qr_code_2:"):
+            big_qr(t, join_url, room.code)
+    live_panel(t.lang, room.code)
+    show_message(cs, "control")
+    if room.ended:
+        st.info(t("classroom.ended_teacher"))
+    else:
+        render_controls(t, room)
+    render_download(t, room)
+
+
+def forget_keep_link() -> None:
+    classroom().keep_link = None
+
+
+def big_qr(t: Translator, url: str, code: str) -> None:
+    """The QR code as large as the screen allows, for the back of a lecture hall."""
+
+    def show() -> None:
+        # As tall as a 720-pixel projector leaves room for: the middle half of a large dialog.
+        _, middle, _ = st.columns([1, 2, 1])
+        middle.image(qr_png(url, scale=20), width="stretch")
+        middle.code(url, language=None, wrap_lines=True)
+
+    st.dialog(t("classroom.room_heading_plain", code=code), width="large")(show)()
+
+
+def render_controls(t: Translator, room: Room) -> None:
+    current = room.current
+    cols = st.columns(4)
+    if current is not None:
+        if current.phase == "open":
+            cols[0].button(t("classroom.lock"), on_click=teacher_action, args=("phase", "locked"),
+                           key="btn_cr_lock", width="stretch", icon=":material/lock:")
+        else:
+            cols[0].button(t("classroom.unlock"), on_click=teacher_action, args=("phase", "open"),
+                           key="btn_cr_unlock", width="stretch", icon=":material/lock_open:")
+        cols[1].button(t("classroom.reveal"), on_click=teacher_action, args=("phase", "revealed"),
+                       key="btn_cr_reveal", width="stretch", type="primary", disabled=current.phase == "revealed",
+                       icon=":material/visibility:")
+    st.session_state["_w_cr_names"] = room.show_names
+    cols[2].toggle(t("classroom.show_names"), key="_w_cr_names", on_change=teacher_action, args=("names",))
+    with cols[3].popover(t("classroom.end"), icon=":material/stop_circle:", width="stretch"):
+        st.markdown(t("classroom.end_confirm"))
+        st.button(t("classroom.end_now"), on_click=teacher_action, args=("end",), key="btn_cr_end", type="primary")
+    with st.expander(t("classroom.next_heading"), expanded=current is None or current.phase == "revealed"):
+        render_setup(t)
+
+
+def render_setup(t: Translator) -> None:
+    """The next activity: its kind and its options, and the button that opens it for the class."""
+    kind = st.radio(t("classroom.kind"), acts.KINDS, format_func=lambda k: t(f"classroom.kind.{k}"),
+                    horizontal=True, key="_w_cr_kind")
+    st.caption(t(f"classroom.kind_help.{kind}"))
+    if kind in ("predict", "rank"):
+        source = st.radio(t("classroom.source"), SOURCES, format_func=lambda s: t(f"classroom.source.{s}"),
+                          horizontal=True, key="_w_cr_source")
+        if source == "preset":
+            st.selectbox(t("classroom.preset"), PRESETS.names(),
+                         format_func=lambda name: t.entry("preset", PRESETS[name], "label"), key="_w_cr_preset")
+        elif source == "random":
+            st.number_input(t("classroom.seed"), min_value=0, max_value=10**9, value=16, step=1, key="_w_cr_seed")
+        try:
+            spec = base_list()
+        except InputError as err:
+            st.error(t.explain(err))  # for example a Playground list longer than a phone shows
+        else:
+            st.caption(t("classroom.setup_list", grades=", ".join(metric_text(g, 0) for g in spec.grades)))
+            if len(spec.grades) > 1:
+                st.number_input(t("classroom.k"), min_value=1, max_value=len(spec.grades), value=spec.k, step=1,
+                                key=k_key(spec))
+        if kind == "rank":
+            st.radio(t("classroom.twist"), acts.TWISTS, format_func=lambda w: t(f"classroom.twist.{w}"),
+                     horizontal=True, key="_w_cr_twist")
+    elif kind == "compare":
+        st.selectbox(t("classroom.pair"), list(acts.PAIRS), format_func=lambda p: t(f"classroom.pair.{p}"),
+                     key="_w_cr_pair")
+        st.radio(t("classroom.metric"), acts.METRICS, format_func=lambda m: t(f"classroom.metric.{m}", k=5),
+                 horizontal=True, key="_w_cr_metric")
+    else:
+        a, b = st.columns(2)
+        a.number_input(t("classroom.practice_seed"), min_value=0, max_value=10**9,
+                       value=int(st.session_state["pr_seed"]), step=1, key="_w_cr_practice_seed")
+        b.number_input(t("classroom.practice_count"), min_value=1, max_value=acts.MAX_EXERCISES, value=5, step=1,
+                       key="_w_cr_practice_count")
+    st.button(t("classroom.open"), on_click=open_activity, key="btn_cr_open", type="primary",
+              icon=":material/play_arrow:")
+    show_message(classroom(), "open")
+
+
+def playground_list() -> ListSpec:
+    """The Playground's current list, k and gain (this session's), as a class list."""
+    gain = st.session_state["pg_gain"]
+    if gain not in acts.GAINS:
+        raise InputError("activity.gain", value=shown(gain), choices=", ".join(acts.GAINS))
+    items = list(st.session_state["pg_items"])
+    pool = tuple(it.grade for it in st.session_state["pg_extra"]) if st.session_state["pg_ideal"] == "pool" else ()
+    return ListSpec(tuple(it.label for it in items), tuple(it.grade for it in items),
+                    max(1, min(int(st.session_state["pg_k"]), len(items))), gain, pool)
+
+
+def base_list() -> ListSpec:
+    """The list the teacher's choices point at, with its own k."""
+    source = st.session_state.get("_w_cr_source", "preset")
+    if source == "playground":
+        return playground_list()
+    if source == "random":
+        return acts.random_list(st.session_state.get("_w_cr_seed", 16))
+    return acts.preset_list(st.session_state.get("_w_cr_preset") or PRESETS.names()[0])
+
+
+def k_key(spec: ListSpec) -> str:
+    """The k box's key: one per list, so choosing another list starts from that list's k."""
+    return "_w_cr_k_" + "_".join(metric_text(g, 0) for g in spec.grades) + f"_{len(spec.labels)}"
+
+
+def chosen_list() -> ListSpec:
+    """The list with the k the teacher set."""
+    spec = base_list()
+    k = int(st.session_state.get(k_key(spec)) or spec.k)
+    return ListSpec(spec.labels, spec.grades, k, spec.gain, spec.pool)
+
+
+def build_activity() -> acts.Activity:
+    kind = st.session_state.get("_w_cr_kind", "predict")
+    if kind == "predict":
+        return acts.Predict(chosen_list())
+    if kind == "rank":
+        return acts.rank_activity(chosen_list(), st.session_state.get("_w_cr_twist", "exponential"))
+    if kind == "compare":
+        return acts.compare_activity(st.session_state.get("_w_cr_pair", "seed003"),
+                                     st.session_state.get("_w_cr_metric", "ndcg"))
+    return acts.practice_activity(st.session_state.get("_w_cr_practice_seed", 2026),
+                                  st.session_state.get("_w_cr_practice_count", 5))
+
+
+def open_activity() -> None:
+    t = Translator(st.session_state["lang"])
+    cs = classroom()
+    try:
+        store().open_activity(cs.room, cs.key, build_activity())
+    except InputError as err:
+        cs.messages["open"] = t.explain(err)
+        return
+    cs.messages.pop("open", None)
+    cs.keep_link = None  # shown once: the class is about to look at this screen
+
+
+def render_download(t: Translator, room: Room) -> None:
+    def results_csv() -> bytes:
+        rows = store().results(room.code, anonymous=t("classroom.anonymous"))
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=acts.CSV_COLUMNS)
+        writer.writeheader()
+        writer.writerows(rows)
+        return out.getvalue().encode("utf-8-sig")  # with a BOM, so spreadsheets read Chinese nicknames right
+
+    st.download_button(t("classroom.download"), results_csv, file_name=f"ndcg_lab_room_{room.code}.csv",
+                       mime="text/csv", key="btn_cr_csv", icon=":material/download:")
+
+
+@st.fragment(run_every=PRESENTER_SECONDS)
+def live_panel(lang: str, code: str) -> None:
+    """The projector's live part: who has joined, the current activity, and the class's answers so far."""
+    t = Translator(lang)
+    try:
+        room = store().room(code)
+    except InputError as err:
+        st.error(t.explain(err))
+        return
+    current = room.current
+    if current is None:
+        st.metric(t("classroom.joined"), room.students)
+        st.info(t("classroom.no_activity_teacher"))
+        render_roster(t, room)
+        return
+    activity = current.activity()
+    summary = activity.summary(store().answers(current.id))
+    title, a, b = st.columns([3, 1, 1], vertical_alignment="bottom")
+    title.subheader(t("classroom.activity_heading", number=current.number, kind=t(f"classroom.kind.{current.kind}")))
+    a.metric(t("classroom.answered"), f"{summary.count} / {room.students}")
+    b.metric(t("classroom.phase"), t(f"classroom.phase.{current.phase}"))
+    revealed = current.phase == "revealed"
+    {"predict": present_predict, "rank": present_rank, "compare": present_compare,
+     "practice": present_practice}[current.kind](t, activity, summary, revealed)
+    render_roster(t, room)
+
+
+def render_roster(t: Translator, room: Room) -> None:
+    if not room.show_names or not room.students:
+        return
+    names = [s.nickname for s in store().roster(room.code) if s.nickname]
+    if names:
+        st.caption(t("classroom.roster", count=len(names)))
+        st.markdown(" · ".join(md_escape(n) for n in names))
+
+
+def list_table(t: Translator, labels: tuple[str, ...], grades: tuple[float, ...]) -> None:
+    """A short ranked list as a Markdown table: no toolbar in the way on a phone, and cheap to send every
+    time the page is drawn (a whole class draws it at once when an activity opens). Labels are escaped."""
+    rows = [f"| {t('table.position')} | {t('table.item')} | {t('table.grade')} |", "|---:|:---|---:|"]
+    rows += [f"| {i} | {md_escape(label)} | {metric_text(grade, 0)} |"
+             for i, (label, grade) in enumerate(zip(labels, grades), start=1)]
+    st.markdown("\n".join(rows))
+
+
+def spec_caption(t: Translator, spec: ListSpec) -> str:
+    text = t("classroom.list_caption", k=spec.k, gain=t.entry("gain", GAINS[spec.gain], "label"))
+    if spec.pool:
+        text += " " + t("classroom.pool_caption", grades=", ".join(metric_text(g, 0) for g in spec.pool))
+    return text
+
+
+def histogram_chart(t: Translator, bins: list[acts.Bin], truth: float | None, axis: str,
+                    marker: str = "classroom.truth_label") -> alt.LayerChart:
+    """The class's values as bars of width 0.05 over [0, 1], and the true (or best) value as a rule once revealed."""
+    frame = pd.DataFrame({"low": [b.low for b in bins], "high": [b.high for b in bins],
+                          "count": [b.count for b in bins]})
+    bars = alt.Chart(frame).mark_bar(color="#0b63ce").encode(
+        x=alt.X("low:Q", bin="binned", scale=alt.Scale(domain=[0, 1]), title=axis),
+        x2="high:Q", y=alt.Y("count:Q", title=t("classroom.students"), axis=alt.Axis(tickMinStep=1, format="d"),
+                             scale=alt.Scale(domain=[0, max(3, max(b.count for b in bins))])),
+        tooltip=[alt.Tooltip("low:Q", format=".2f"), alt.Tooltip("high:Q", format=".2f"), "count:Q"])
+    layers = [bars]
+    if truth is not None:
+        rule = pd.DataFrame({"truth": [truth], "label": [t(marker, value=metric_text(truth))]})
+        layers.append(alt.Chart(rule).mark_rule(color="#d62728", size=3).encode(x="truth:Q"))
+        layers.append(alt.Chart(rule).mark_text(color="#d62728", align="left", dx=6, dy=-6, fontSize=16,
+                                                fontWeight="bold").encode(x="truth:Q", y=alt.value(12), text="label:N"))
+    return alt.layer(*layers).properties(height=300)
+
+
+def histogram_text(t: Translator, bins: list[acts.Bin]) -> str:
+    """The histogram in words, for a screen reader and for anyone who cannot see the bars."""
+    filled = [t("classroom.bin", low=f"{b.low:.2f}", high=f"{b.high:.2f}", count=b.count) for b in bins if b.count]
+    return t("classroom.bins", bins=" · ".join(filled)) if filled else t("classroom.no_answers")
+
+
+def present_predict(t: Translator, activity: acts.Predict, summary: acts.PredictSummary, revealed: bool) -> None:
+    spec = activity.spec
+    st.markdown(t("classroom.predict_question", k=spec.k))
+    left, right = st.columns([2, 3])
+    with left:
+        list_table(t, spec.labels, spec.grades)
+        st.caption(spec_caption(t, spec))
+    with right:
+        st.altair_chart(histogram_chart(t, summary.bins, summary.truth if revealed else None,
+                                        t("classroom.guess_axis")), width="stretch")
+        st.caption(histogram_text(t, summary.bins))
+    if not revealed:
+        st.caption(t("classroom.truth_hidden"))
+        return
+    st.success(t("classroom.predict_reveal", truth=metric_text(summary.truth), within=summary.within,
+                 count=summary.count))
+    frame = spec.terms()
+    columns = ("position", "item", "grade", "term", "cumulative_dcg", "cumulative_idcg")
+    st.dataframe(frame[list(columns)].rename(columns={c: t(f"table.{c}") for c in columns}), hide_index=True,
+                 width="stretch")
+
+
+def present_rank(t: Translator, activity: acts.Rank, summary: acts.RankSummary, revealed: bool) -> None:
+    spec = activity.spec
+    st.markdown(t("classroom.rank_question", k=spec.k, twist=t(f"classroom.twist.{activity.twist}")))
+    st.caption(spec_caption(t, spec))
+    st.altair_chart(histogram_chart(t, summary.bins, summary.maximum if revealed else None,
+                                    t("classroom.reached_axis"), "classroom.best_label"), width="stretch")
+    st.caption(histogram_text(t, summary.bins))
+    if not revealed:
+        return
+    st.success(t("classroom.rank_reveal", found=summary.found, count=summary.count,
+                 best=metric_text(summary.maximum)))
+    mistake = summary.mistake
+    if mistake is not None:
+        st.warning(t("classroom.rank_mistake", label=md_escape(mistake.label), position=mistake.position,
+                     count=mistake.count, grade=metric_text(mistake.grade, 0),
+                     ideal=metric_text(mistake.ideal_grade, 0)))
+    st.caption(t("classroom.best_order", order=" > ".join(md_escape(spec.labels[i]) for i in spec.best_order())))
+
+
+def pair_tables(t: Translator, pair: acts.Pair) -> None:
+    left, right = st.columns(2)
+    for col, name, labels, grades in ((left, "A", pair.labels_a, pair.a), (right, "B", pair.labels_b, pair.b)):
+        with col:
+            st.markdown(f"**{t('classroom.system', name=name)}**")
+            list_table(t, labels, grades)
+
+
+def present_compare(t: Translator, activity: acts.Compare, summary: acts.CompareSummary, revealed: bool) -> None:
+    metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
+    st.markdown(t("classroom.compare_question", metric=metric))
+    pair_tables(t, activity.pair)
+    votes = pd.DataFrame({"vote": [t(f"classroom.vote.{v}") for v in acts.VOTES],
+                          "count": [summary.votes[v] for v in acts.VOTES]})
+    st.altair_chart(alt.Chart(votes).mark_bar(color="#0b63ce").encode(
+        x=alt.X("vote:N", sort=None, title=None, axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("count:Q", title=t("classroom.students"), axis=alt.Axis(tickMinStep=1, format="d"),
+                scale=alt.Scale(domain=[0, max(3, *summary.votes.values())])),
+        tooltip=["vote:N", "count:Q"]).properties(height=240), width="stretch")
+    if not revealed:
+        return
+    rows = [{t("classroom.metric_column"): t(f"classroom.metric.{m}", k=activity.pair.k), "A": metric_text(va),
+             "B": metric_text(vb), t("classroom.verdict"): t(f"classroom.vote.{verdict}")}
+            for m, (va, vb, verdict) in summary.verdicts.items()]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    st.success(t("classroom.compare_reveal", agree=summary.agree, count=summary.count, metric=metric,
+                 verdict=t(f"classroom.vote.{activity.verdict(activity.metric)}")))
+
+
+def present_practice(t: Translator, activity: acts.Practice, summary: acts.PracticeSummary, revealed: bool) -> None:
+    st.markdown(t("classroom.practice_question", seed=activity.seed, count=len(activity.numbers)))
+    rows = pd.DataFrame({
+        "exercise": [t("classroom.exercise", number=i + 1, kind=t(f"practice.kind.{ex.kind}"))
+                     for i, ex in enumerate(activity.exercises())],
+        "share": [right / answered if answered else 0.0 for answered, right in summary.parts],
+        "text": [t("classroom.share", right=right, answered=answered) for answered, right in summary.parts],
+    })
+    st.altair_chart(alt.Chart(rows).mark_bar(color="#2a9d55").encode(
+        y=alt.Y("exercise:N", sort=None, title=None, axis=alt.Axis(labelLimit=320)),
+        x=alt.X("share:Q", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%"), title=t("classroom.share_axis")),
+        tooltip=["exercise:N", "text:N"]).properties(height=40 * len(rows) + 40)
+        + alt.Chart(rows).mark_text(align="left", dx=4).encode(y=alt.Y("exercise:N", sort=None), x="share:Q",
+                                                                 text="text:N"), width="stretch")
+    if revealed:
+        for i, ex in enumerate(activity.exercises()):
+            st.caption(t("classroom.exercise", number=i + 1, kind=t(f"practice.kind.{ex.kind}")) + " · "
+                       + explain_exercise(ex, t))
+
+
+# --- the student ---------------------------------------------------------------------------------------------
+
+def on_student_lang() -> None:
+    chosen = st.session_state["_w_cr_lang"]
+    if chosen in LANGUAGES:  # a segmented control can be cleared; the language stays then
+        st.session_state["lang"] = chosen
+
+
+def render_student(t: Translator, cs: ClassroomState, room: Room) -> None:
+    top, lang = st.columns([3, 2], vertical_alignment="center")
+    top.markdown(t("classroom.room_heading_small", code=room.code))
+    st.session_state["_w_cr_lang"] = st.session_state["lang"]
+    lang.segmented_control(t("common.language"), list(LANGUAGES), format_func=LANGUAGES.__getitem__,
+                           key="_w_cr_lang", on_change=on_student_lang, label_visibility="collapsed")
+    me = store().student(room.code, cs.student) if cs.student else None
+    if me is None:
+        if room.ended:
+            st.info(t("classroom.ended_student"))
+            return
+        st.text_input(t("classroom.nickname"), key="_w_cr_nickname", max_chars=rules.MAX_NICKNAME,
+                      help=t("classroom.nickname_help"))
+        st.button(t("classroom.join"), on_click=on_join_here, type="primary", key="btn_cr_join_here",
+                  width="stretch")
+        show_message(cs, "join")
+        return
+    set_link_value("me", me.id)
+    st.caption(t("classroom.you_are", name=md_escape(me.nickname)) if me.nickname
+               else t("classroom.you_are_number", number=me.number))
+    cs.revision = room.revision
+    watch(room.code)
+    if room.ended:
+        st.info(t("classroom.ended_student"))
+    current = room.current
+    if current is None:
+        st.info(t("classroom.waiting"))
+        return
+    student_activity(t.lang, current)
+
+
+@st.fragment(run_every=STUDENT_SECONDS)
+def watch(code: str) -> None:
+    """Rerun the page as soon as the teacher changes anything (a new activity, a lock, a reveal)."""
+    revision = room_revision(code)
+    if revision != classroom().revision:
+        st.rerun()
+
+
+@st.fragment
+def student_activity(lang: str, current: ActivityRow) -> None:
+    """The current activity on a student's phone; answering reruns only this part (a lock, a reveal or a new
+    activity reruns the whole page through the watcher, so ``current`` is never stale for long)."""
+    t = Translator(lang)
+    cs = classroom()
+    mine = store().my_answers(current.id, cs.student)
+    heading = t("classroom.activity_heading", number=current.number, kind=t(f"classroom.kind.{current.kind}"))
+    st.markdown(f"**{heading}**")
+    {"predict": student_predict, "rank": student_rank, "compare": student_compare,
+     "practice": student_practice}[current.kind](t, cs, current, mine)
+    place = f"answer-{current.id}"
+    if cs.messages.get(place):
+        ok = cs.messages[place] == t("classroom.saved")
+        show_message(cs, place, ok=ok)
+    if current.phase == "locked":
+        st.info(t("classroom.locked_student"))
+    elif current.phase == "open" and mine:
+        st.caption(t("classroom.change_until_locked"))
+
+
+def submit(activity_id: int, values: list[tuple[int, Any]]) -> None:
+    """Send answers to the store; the message says saved or what is wrong, in this student's language."""
+    t = Translator(st.session_state["lang"])
+    cs = classroom()
+    place = f"answer-{activity_id}"
+    if not values:
+        cs.messages[place] = t.explain(InputError("answer.no_choice"))
+        return
+    try:
+        store().answer(cs.room, cs.student, activity_id, values)
+    except InputError as err:
+        cs.messages[place] = t.explain(err)
+        return
+    cs.messages[place] = t("classroom.saved")
+
+
+def student_predict(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict) -> None:
+    activity = current.activity()
+    spec = activity.spec
+    st.markdown(t("classroom.predict_question", k=spec.k))
+    list_table(t, spec.labels, spec.grades)
+    st.caption(spec_caption(t, spec))
+    key = f"_w_cr_estimate_{current.id}"
+    if current.phase == "open":
+        if key not in st.session_state and 0 in mine:
+            st.session_state[key] = metric_text(mine[0], 2)
+        st.text_input(t("classroom.estimate"), key=key, placeholder="0.75")
+        st.button(t("classroom.send"), on_click=lambda: submit(current.id, [(0, st.session_state.get(key, ""))]),
+                  type="primary", key=f"btn_cr_send_{current.id}", width="stretch")
+    if 0 in mine:
+        st.markdown(t("classroom.your_estimate", value=metric_text(mine[0], 2)))
+    if current.phase == "revealed":
+        result = activity.result(mine[0]) if 0 in mine else None
+        truth = activity.truth()
+        if result is None:
+            st.info(t("classroom.truth_was", truth=metric_text(truth)))
+        else:
+            (st.success if result.right else st.warning)(t(
+                "classroom.your_predict_result", truth=metric_text(truth), off=metric_text(result.detail["off"], 3),
+                verdict=t("classroom.within" if result.right else "classroom.not_within")))
+
+
+def rank_items(spec: ListSpec, order: list[int]) -> list[Item]:
+    """The list in a student's order; an item's id is its place in the teacher's list, plus one."""
+    return [Item(i + 1, spec.labels[i], spec.grades[i]) for i in order]
+
+
+def on_rank_action(activity_id: int, spec: ListSpec) -> None:
+    """A move on the student's list (drag, buttons or keys), kept in this session until sent."""
+    cs = classroom()
+    action = st.session_state[f"cr_rank_{activity_id}"].get("action")
+    if action is None:
+        return
+    order = cs.orders.get(activity_id, list(range(len(spec.grades))))
+    try:
+        moved, _ = apply_action(rank_items(spec, order), action, top=max(spec.grades))
+    except InputError:
+        return  # a malformed action from the browser changes nothing
+    cs.orders[activity_id] = [it.id - 1 for it in moved]
+
+
+def student_rank(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict) -> None:
+    activity = current.activity()
+    spec = activity.spec
+    order = cs.orders.get(current.id) or list(mine.get(0) or range(len(spec.grades)))
+    cs.orders[current.id] = order
+    st.markdown(t("classroom.rank_question", k=spec.k, twist=t(f"classroom.twist.{activity.twist}")))
+    st.caption(spec_caption(t, spec))
+    if current.phase == "open":
+        sortable_list(rank_items(spec, order), key=f"cr_rank_{current.id}", k=spec.k, top=max(4, max(spec.grades)),
+                      texts=t.group("sortable"), on_action=lambda: on_rank_action(current.id, spec), readonly=True)
+        st.button(t("classroom.send_order"), on_click=lambda: submit(current.id, [(0, list(cs.orders[current.id]))]),
+                  type="primary", key=f"btn_cr_send_{current.id}", width="stretch")
+    else:
+        list_table(t, tuple(spec.labels[i] for i in order), tuple(spec.grades[i] for i in order))
+    if current.phase == "revealed" and 0 in mine:
+        result = activity.result(mine[0])
+        (st.success if result.right else st.warning)(t(
+            "classroom.your_rank_result", reached=metric_text(result.detail["reached"]),
+            best=metric_text(result.detail["best"])))
+
+
+def student_compare(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict) -> None:
+    activity = current.activity()
+    metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
+    st.markdown(t("classroom.compare_question", metric=metric))
+    pair_tables(t, activity.pair)
+    key = f"_w_cr_vote_{current.id}"
+    if key not in st.session_state and 0 in mine:
+        st.session_state[key] = mine[0]
+    st.radio(t("classroom.your_vote"), acts.VOTES, format_func=lambda v: t(f"classroom.vote.{v}"), index=None,
+             horizontal=True, key=key, disabled=current.phase != "open")
+    if current.phase == "open":
+        st.button(t("classroom.send"), on_click=lambda: submit(current.id, [(0, st.session_state.get(key))]),
+                  type="primary", key=f"btn_cr_send_{current.id}", width="stretch")
+    if current.phase == "revealed":
+        verdict = activity.verdict(activity.metric)
+        text = t("classroom.your_compare_result", metric=metric, verdict=t(f"classroom.vote.{verdict}"))
+        (st.success if mine.get(0) == verdict else st.warning)(text)
+        for m in acts.METRICS:
+            va, vb = activity.values(m)
+            st.caption(t("classroom.metric_values", metric=t(f"classroom.metric.{m}", k=activity.pair.k),
+                         a=metric_text(va), b=metric_text(vb)))
+
+
+def student_practice(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict) -> None:
+    activity = current.activity()
+    keys = []
+    for part, number in enumerate(activity.numbers):
+        ex = exercise(activity.seed, number)
+        st.markdown(f"**{t('classroom.exercise', number=part + 1, kind=t(f'practice.kind.{ex.kind}'))}**")
+        exercise_prompt(ex, t)
+        key = f"_w_cr_practice_{current.id}_{part}"
+        keys.append(key)
+        if key not in st.session_state and part in mine:
+            st.session_state[key] = mine[part]["answer"]
+        disabled = current.phase != "open"
+        if ex.kind in ("dcg_term", "dcg", "ndcg"):
+            st.text_input(t("practice.your_answer"), key=key, placeholder="0.00", disabled=disabled)
+        else:
+            st.radio(t("practice.your_answer"), acts.choices(ex), index=None, horizontal=True, key=key,
+                     disabled=disabled, format_func=lambda c, kind=ex.kind: t(f"practice.choice.{c}")
+                     if kind != "gap" else c)
+        if current.phase == "revealed":
+            if part in mine:
+                right = mine[part]["right"]
+                (st.success if right else st.error)(t("practice.right" if right else "practice.wrong",
+                                                      why=explain_exercise(ex, t)))
+            else:
+                st.info(explain_exercise(ex, t))
+    if current.phase == "open":
+        def send() -> None:
+            values = [(part, st.session_state.get(key)) for part, key in enumerate(keys)
+                      if st.session_state.get(key) not in (None, "")]
+            submit(current.id, values)
+
+        st.button(t("classroom.send_all"), on_click=send, type="primary", key=f"btn_cr_send_{current.id}",
+                  width="stretch")
