@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 from functools import lru_cache
 
 import altair as alt
@@ -426,40 +427,59 @@ def difference_chart(values: pd.DataFrame, texts: Mapping[str, str] | None = Non
 
 # --- the swap map ------------------------------------------------------------------------------------
 
-def swap_rows(labels: Sequence[str], changes: Sequence[Sequence[float]], k: int) -> pd.DataFrame:
-    """One row per pair of positions (i, j): the change in NDCG@k if their items were swapped."""
+def swap_columns(labels: Sequence[str], changes: np.ndarray, k: int) -> dict[str, np.ndarray | list[str]]:
+    """One row per pair of positions (i, j): the change in NDCG@k if their items were swapped, as columns."""
     n = len(labels)
     names = [f"{p + 1}. {label}" for p, label in enumerate(labels)]
-    return pd.DataFrame({
-        "i": [i for i in range(n) for _ in range(n)],
-        "j": [j for _ in range(n) for j in range(n)],
-        "row": [names[i] for i in range(n) for _ in range(n)],
-        "column": [names[j] for _ in range(n) for j in range(n)],
-        "change": [float(changes[i][j]) for i in range(n) for j in range(n)],
-        "in_top_k": [i < k or j < k for i in range(n) for j in range(n)],
-    })
+    i, j = np.repeat(np.arange(n), n), np.tile(np.arange(n), n)
+    return {
+        "i": i, "j": j,
+        "row": [names[a] for a in i.tolist()], "column": [names[b] for b in j.tolist()],
+        "change": np.asarray(changes, dtype=np.float64).reshape(-1) if n else np.empty(0),
+        "in_top_k": (i < k) | (j < k),
+    }
+
+
+def swap_rows(labels: Sequence[str], changes: np.ndarray, k: int) -> pd.DataFrame:
+    """``swap_columns`` as a frame (for an Altair chart drawn with its data, as on the Learn page)."""
+    return pd.DataFrame(swap_columns(labels, changes, k))
+
+
+def _swap_layers(data: pd.DataFrame | str, t: Mapping[str, str], n: int, large: bool) -> alt.Chart:
+    # Rows tall enough to read a label on each up to 30 items; beyond that the map is a picture of the list.
+    # (The height covers the axis labels too: about 110 px of it.)
+    height = min((56 if large else 38) * n + 110, 900) if n <= 30 else min(8 * n + 60, 900)
+    labels = n <= 30
+    pick = alt.selection_point(name="swap", fields=["i", "j"], on="click", clear=False)
+    return alt.Chart(_source(data)).mark_rect(stroke="#ffffff", strokeWidth=0.5 if labels else 0).encode(
+        x=alt.X("column:N", sort=alt.EncodingSortField("j"), title=t["swap_with"],
+                axis=alt.Axis(labels=labels, labelAngle=-45, labelLimit=140)),
+        y=alt.Y("row:N", sort=alt.EncodingSortField("i"), title=t["swap_item"],
+                axis=alt.Axis(labels=labels, labelLimit=140)),
+        color=alt.Color("change:Q", title=t["swap_change"],
+                        scale=alt.Scale(scheme="blueorange", reverse=True, domainMid=0)),
+        opacity=alt.condition(alt.datum.in_top_k, alt.value(1.0), alt.value(0.85)),
+        tooltip=[alt.Tooltip("row:N", title=t["swap_item"]), alt.Tooltip("column:N", title=t["swap_with"]),
+                 alt.Tooltip("change:Q", title=t["swap_change"], format="+.4f")],
+    ).add_params(pick).properties(width="container", height=height)
 
 
 def swap_map_chart(rows: pd.DataFrame, texts: Mapping[str, str] | None = None, *, large: bool = False) -> alt.Chart:
     """A heatmap of the change in NDCG@k for swapping the items at two positions, the list's order on both
     axes; blue where a swap raises NDCG, orange where it lowers it, white where it changes nothing. A click on a
     cell selects the pair (the page performs that swap)."""
-    t = _texts(texts)
-    n = int(np.sqrt(len(rows))) if len(rows) else 0
-    order = list(dict.fromkeys(rows["row"]))
-    reach = max(float(rows["change"].abs().max()) if len(rows) else 0.0, 1e-4)
-    pick = alt.selection_point(name="swap", fields=["i", "j"], on="click", clear=False)
-    # Rows tall enough to read a label on each up to 30 items; beyond that the map is a picture of the list.
-    # (The height covers the axis labels too: about 110 px of it.)
-    height = min((56 if large else 38) * n + 110, 900) if n <= 30 else min(8 * n + 60, 900)
-    labels = n <= 30
-    return alt.Chart(rows).mark_rect(stroke="#ffffff", strokeWidth=0.5 if n <= 30 else 0).encode(
-        x=alt.X("column:N", sort=order, title=t["swap_with"], axis=alt.Axis(labels=labels, labelAngle=-45,
-                                                                           labelLimit=140)),
-        y=alt.Y("row:N", sort=order, title=t["swap_item"], axis=alt.Axis(labels=labels, labelLimit=140)),
-        color=alt.Color("change:Q", title=t["swap_change"],
-                        scale=alt.Scale(scheme="blueorange", reverse=True, domain=[-reach, reach], domainMid=0)),
-        opacity=alt.condition(alt.datum.in_top_k, alt.value(1.0), alt.value(0.85)),
-        tooltip=[alt.Tooltip("row:N", title=t["swap_item"]), alt.Tooltip("column:N", title=t["swap_with"]),
-                 alt.Tooltip("change:Q", title=t["swap_change"], format="+.4f")],
-    ).add_params(pick).properties(width="container", height=height)
+    n = int(round(np.sqrt(len(rows))))
+    return _swap_layers(rows, _texts(texts), n, large)
+
+
+@lru_cache(maxsize=64)
+def _swap_template(texts: tuple[tuple[str, str], ...], n: int, large: bool) -> str:
+    return json.dumps(_swap_layers(ROWS, dict(texts), n, large).to_dict())
+
+
+def swap_map_spec(labels: Sequence[str], changes: np.ndarray, k: int, texts: Mapping[str, str] | None = None,
+                  *, large: bool = False) -> tuple[dict, dict[str, dict[str, Any]]]:
+    """``swap_map_chart`` as a Vega-Lite spec built once per setting, and its data as columns (for Arrow bytes):
+    100 items make 10,000 cells, too many to build an Altair chart from after every move."""
+    spec = json.loads(_swap_template(tuple(sorted(_texts(texts).items())), len(labels), large))
+    return spec, {ROWS: swap_columns(labels, changes, k)}

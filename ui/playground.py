@@ -425,12 +425,14 @@ def render_swap_map(t: Translator, settings: Settings) -> None:
     changes = after - np.diag(after)[:, None] if len(listed) else after
     st.subheader(t("playground.swap.title"))
     st.markdown(t("playground.swap.intro", k=k))
-    rows = charts.swap_rows([it.label for it in listed], changes, k)
-    chart = charts.swap_map_chart(rows, t.group("chart"), large=st.session_state["presenter"])
+    spec, datasets = charts.swap_map_spec([it.label for it in listed], changes, k, t.group("chart"),
+                                          large=st.session_state["presenter"])
     if st.session_state["presenter"]:
-        chart = charts.altair_for_projector(chart)
-    st.altair_chart(chart, width="stretch", on_select=on_swap_pick, selection_mode="swap",
-                    key=f"{SWAP_MAP_KEY}_{st.session_state['pg_swap_version']}")
+        spec = charts.for_projector(spec)
+    spec["datasets"] = {name: convert_arrow_table_to_arrow_bytes(pa.Table.from_pydict(columns))
+                        for name, columns in datasets.items()}
+    st.vega_lite_chart(spec, width="stretch", on_select=on_swap_pick, selection_mode="swap",
+                       key=f"{SWAP_MAP_KEY}_{st.session_state['pg_swap_version']}")
     best = np.unravel_index(int(np.argmax(changes)), changes.shape) if len(listed) else (0, 0)
     if len(listed) and changes[best] > 0:
         st.caption(t("playground.swap.alt", n=len(listed), best=f"{changes[best]:+.4f}",
