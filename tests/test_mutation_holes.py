@@ -1,0 +1,90 @@
+"""Tests for bugs that planted mutations showed the rest of the suite would let through (issue 18).
+
+Every expected value here is worked out independently of ndcg_core: a DCG written out with its
+log2 terms, a brute force over every order, or a worked example.
+"""
+
+import itertools
+import math
+import random
+
+import pytest
+
+from ndcg_core import evaluate, read_qrels, read_run
+
+
+def hand_dcg(gains, k=None):
+    """DCG written out: the gain at rank i divided by log2(i + 1)."""
+    top = list(gains) if k is None else list(gains)[:k]
+    return sum(g / math.log2(i + 1) for i, g in enumerate(top, start=1))
+
+
+# --- tie policies of the multi-query evaluation -------------------------------------------------
+
+TIED = (
+    b"q1 0 a 1\nq1 0 b 0\n"
+    b"q2 0 c 2\nq2 0 d 0\nq2 0 e 1\n"
+)
+TIED_RUN = (
+    b"q1 Q0 a 1 1.0 s\nq1 Q0 b 2 1.0 s\n"          # a and b tie
+    b"q2 Q0 c 1 0.5 s\nq2 Q0 d 2 0.5 s\nq2 Q0 e 3 0.5 s\n"  # all three tie
+)
+
+
+def test_best_and_worst_ties_in_evaluate_by_hand():
+    qrels, run = read_qrels(TIED), read_run(TIED_RUN)
+    best = evaluate(qrels, run, cutoffs=(1, 3), ties="best").per_query
+    worst = evaluate(qrels, run, cutoffs=(1, 3), ties="worst").per_query
+    trec = evaluate(qrels, run, cutoffs=(1, 3), ties="trec_eval").per_query
+    # q1: best puts a (grade 1) first, worst puts b (grade 0) first.
+    assert best.loc["q1", "ndcg"] == 1.0 and best.loc["q1", "ndcg_cut_1"] == 1.0
+    assert worst.loc["q1", "ndcg"] == pytest.approx((0 + 1 / math.log2(3)) / 1)
+    assert worst.loc["q1", "ndcg_cut_1"] == 0.0
+    # q2: best is c, e, d (2, 1, 0); worst is d, e, c (0, 1, 2); trec_eval is docno descending: e, d, c.
+    ideal_q2 = 2 + 1 / math.log2(3)
+    assert best.loc["q2", "ndcg"] == pytest.approx(1.0)
+    assert worst.loc["q2", "ndcg"] == pytest.approx((0 + 1 / math.log2(3) + 2 / math.log2(4)) / ideal_q2)
+    assert worst.loc["q2", "ndcg_cut_1"] == 0.0
+    assert trec.loc["q2", "ndcg"] == pytest.approx((1 + 0 + 2 / math.log2(4)) / ideal_q2)
+    assert trec.loc["q2", "ndcg_cut_1"] == pytest.approx(1 / 2)
+
+
+def _tied_collection(rng):
+    """A few small queries (at most 6 retrieved each) with many tied scores, for a brute force."""
+    qrels, run = {}, {}
+    for q in range(rng.randint(1, 4)):
+        qid = f"q{q}"
+        docs = [f"d{j}" for j in range(rng.randint(1, 6))]
+        qrels[qid] = {d: rng.randint(-1, 3) for d in docs if rng.random() < 0.8}
+        qrels[qid].update({f"x{j}": rng.randint(0, 3) for j in range(rng.randint(0, 2))})  # never retrieved
+        if not qrels[qid]:
+            qrels[qid]["x9"] = 1
+        run[qid] = {d: float(rng.randint(0, 2)) for d in docs}
+    qrels_text = "".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items() for d, g in docs.items())
+    run_text = "".join(f"{q} Q0 {d} 0 {s} t\n" for q, docs in run.items() for d, s in docs.items())
+    return qrels, run, qrels_text.encode(), run_text.encode()
+
+
+def _brute_force_bounds(judged, scored, k):
+    """The lowest and highest NDCG@k over every order of the run that keeps scores descending."""
+    gain = {d: max(judged.get(d, 0), 0) for d in scored}
+    ideal = hand_dcg(sorted((max(g, 0) for g in judged.values()), reverse=True), k)
+    values = []
+    for order in itertools.permutations(scored):
+        if all(scored[a] >= scored[b] for a, b in zip(order, order[1:])):
+            values.append(hand_dcg([gain[d] for d in order], k) / ideal if ideal > 0 else 0.0)
+    return min(values), max(values)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_best_and_worst_ties_in_evaluate_are_the_brute_force_bounds(seed):
+    qrels, run, qrels_text, run_text = _tied_collection(random.Random(seed))
+    q, r = read_qrels(qrels_text), read_run(run_text)
+    cutoffs = (1, 2, 4)
+    best = evaluate(q, r, cutoffs=cutoffs, ties="best").per_query
+    worst = evaluate(q, r, cutoffs=cutoffs, ties="worst").per_query
+    for qid in run:
+        for k, column in [(None, "ndcg"), *((k, f"ndcg_cut_{k}") for k in cutoffs)]:
+            low, high = _brute_force_bounds(qrels[qid], run[qid], k)
+            assert worst.loc[qid, column] == pytest.approx(low, abs=1e-12), (qid, column)
+            assert best.loc[qid, column] == pytest.approx(high, abs=1e-12), (qid, column)
