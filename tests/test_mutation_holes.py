@@ -88,3 +88,23 @@ def test_best_and_worst_ties_in_evaluate_are_the_brute_force_bounds(seed):
             low, high = _brute_force_bounds(qrels[qid], run[qid], k)
             assert worst.loc[qid, column] == pytest.approx(low, abs=1e-12), (qid, column)
             assert best.loc[qid, column] == pytest.approx(high, abs=1e-12), (qid, column)
+
+
+# --- readers: a qrels line has exactly four columns ---------------------------------------------
+
+@pytest.mark.parametrize("text, line", [
+    (b"q 0 a 1 extra\n", 1),                 # a tidy file (pyarrow's fast path)
+    (b"q 0 a 1\nq 0 b 0 x\n", 2),
+    (b"q\t0\ta\t1\t7\n", 1),                 # tab separated
+    (b"# judged by hand\nq  0 a 1 2\n", 2),  # comments and padding (the normaliser)
+    (b"q 0 a 1\r\nq 0 b 2 0\r\n", 2),        # CRLF
+])
+def test_a_qrels_line_with_more_than_four_columns_is_an_error(text, line):
+    with pytest.raises(ValueError, match="column") as caught:
+        read_qrels(text, name="q.txt")
+    assert f"line {line}" in str(caught.value)
+
+
+def test_a_run_line_may_have_columns_after_the_tag_as_in_trec_eval():
+    run = read_run(b"q Q0 a 1 2.5 tag more words\n")
+    assert run.docno.to_pylist() == ["a"] and run.score.tolist() == [2.5]
