@@ -382,14 +382,17 @@ def _reparse_as_text(data: bytes, read: Any, parse: Any, convert: Any, layout: L
     return pacsv.read_csv(io.BytesIO(data), read_options=read, parse_options=parse, convert_options=convert)
 
 
+# The numbers pyarrow reads as float64. Python's float() takes more ("1_0", "٣", "１"), so it cannot
+# say which value pyarrow refused.
+_ARROW_FLOAT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[+-]?(?:inf|infinity|nan)", re.I | re.A)
+
+
 def _raise_bad_numbers(column: pa.ChunkedArray, name: str, source: bytes, lines: np.ndarray | None,
                        code: str) -> None:
     problems: list[Problem] = []
     total = 0
     for row, text in enumerate(column.to_pylist()):
-        try:
-            float(text)
-        except ValueError:
+        if not _ARROW_FLOAT.fullmatch(text):
             total += 1
             if len(problems) < MAX_QUOTED_LINES:
                 line = int(lines[row]) if lines is not None else row + 1

@@ -108,3 +108,17 @@ def test_a_qrels_line_with_more_than_four_columns_is_an_error(text, line):
 def test_a_run_line_may_have_columns_after_the_tag_as_in_trec_eval():
     run = read_run(b"q Q0 a 1 2.5 tag more words\n")
     assert run.docno.to_pylist() == ["a"] and run.score.tolist() == [2.5]
+
+
+# --- readers: numbers Python reads but pyarrow does not ----------------------------------------
+
+@pytest.mark.parametrize("number", ["1_0", "٣", "１", "1\x1c"])
+@pytest.mark.parametrize("read, line", [(read_qrels, "q 0 b {}"), (read_run, "q Q0 b 2 {} t")])
+@pytest.mark.parametrize("padding", ["", "  "])  # a tidy file, and one the normaliser rewrites
+def test_a_number_pyarrow_cannot_read_is_a_value_error_naming_its_line(number, read, line, padding):
+    # Found by tests/test_fuzz_files.py: this was an AssertionError (a traceback from the command line).
+    good = "q 0 a 1" if read is read_qrels else "q Q0 a 1 1 t"
+    text = f"{good}\n{padding}{line.format(number)}\n".encode()
+    with pytest.raises(ValueError, match="number") as caught:
+        read(text, name="f.txt")
+    assert "line 2" in str(caught.value)
