@@ -311,14 +311,18 @@ def _read_whitespace(data: bytes, name: str, layout: Layout) -> tuple[dict[str, 
 def single_delimiter(data: bytes) -> str | None:
     """The one separator a tidy file seems to use, or None when it needs normalising.
 
-    Only the cheap checks are made here; pyarrow flags any row with a doubled, leading or
-    trailing separator as having the wrong column count, which sends the file to the normaliser.
+    Only the cheap checks are made here. A doubled, leading or trailing separator makes pyarrow
+    count a column too many, which sends the file to the normaliser; where it makes up for a
+    missing column, ``arrow_parse`` finds the empty qid or docno instead. (One that stands in for
+    an ignored column, iter, rank or tag, goes unseen: finding it would cost a pass over the file.)
     """
     if data.startswith((b"#", b" ", b"\t")) or (b"#" in data and b"\n#" in data):
         return None
     first_line = data[: data.find(b"\n")] if b"\n" in data[:65536] else data[:65536]
     sep, other = (b"\t", b" ") if b"\t" in first_line else (b" ", b"\t")
-    if other in data or b"\r" in data[:65536] and b"\r\n" not in data[:65536]:
+    if other in data or b"\x0b" in data or b"\x0c" in data:  # vertical tab and form feed separate, as isspace
+        return None
+    if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):  # a lone CR separates; pyarrow ends a line
         return None
     return sep.decode()
 
@@ -367,11 +371,24 @@ def arrow_parse(
             _raise_bad_numbers(table[layout.number], name, source, lines, layout.not_number)
         raise AssertionError(f"{name}: pyarrow could not read the normalised text ({text})") from None
     table = table.unify_dictionaries()
-    return {
+    columns = {
         "qid": table["qid"].combine_chunks(),
         "docno": table["docno"].combine_chunks(),
         layout.number: as_numpy(table[layout.number]),
     }
+    if original is None and (_has_empty(columns["qid"]) or _has_empty(columns["docno"])):
+        return None  # a leading, trailing or doubled separator made up a missing column: the normaliser says which
+    return columns
+
+
+def _has_empty(values: pa.Array) -> bool:
+    """Whether a string column (or a dictionary-encoded one) holds an empty string."""
+    if pa.types.is_dictionary(values.type):
+        values = values.dictionary
+    if not len(values):
+        return False
+    offsets = np.frombuffer(values.buffers()[1], np.int32, len(values) + 1, values.offset * 4)
+    return bool((offsets[1:] == offsets[:-1]).any())
 
 
 def _reparse_as_text(data: bytes, read: Any, parse: Any, convert: Any, layout: Layout) -> pa.Table:

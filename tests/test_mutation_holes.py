@@ -122,3 +122,59 @@ def test_a_number_pyarrow_cannot_read_is_a_value_error_naming_its_line(number, r
     with pytest.raises(ValueError, match="number") as caught:
         read(text, name="f.txt")
     assert "line 2" in str(caught.value)
+
+
+# --- readers: separators on the fast path (found by the hypothesis tests of garbled files) -------
+
+LONG_CRLF = b"".join(b"q 0 d%d 1\r\n" % i for i in range(8000))  # more than the 64 KiB a reader peeks at
+WHITESPACE_CASES = [
+    # (reader, text, the bad line, the last row read when no line is bad)
+    pytest.param("qrels", b"q 0 a 0\n 0 b 0\n", 2, None, id="leading space: three columns, not a blank qid"),
+    pytest.param("qrels", b"q 0 a 0\nq 0  1\n", 2, None, id="doubled space: three columns, not a blank docno"),
+    pytest.param("run", b"q\tQ0\ta\t1\t2\tt\n\tQ0\tb\t2\t1\tt\n", 2, None, id="leading tab: five columns"),
+    pytest.param("qrels", b"q 0 a 0\nq 0 b\x0b1 0\n", 2, None, id="a vertical tab separates (C isspace)"),
+    pytest.param("run", b"q Q0 a 1 2 t\nq Q0 b\x0c2 1 1 t\n", None, ("q", "b", 1.0), id="so does a form feed"),
+    pytest.param("qrels", LONG_CRLF + b"q 0 x 1\rq 0 y 1\r\n", 8001, None,
+                 id="a lone CR after 64 KiB of CRLF is a separator, not a line end"),
+]
+
+
+@pytest.mark.parametrize("kind, text, bad_line, last_row", WHITESPACE_CASES)
+def test_whitespace_separates_columns_the_same_on_every_reading_path(kind, text, bad_line, last_row):
+    read = read_qrels if kind == "qrels" else read_run
+    if bad_line is None:
+        parsed = read(text, name="f.txt")
+        values = parsed.rel if kind == "qrels" else parsed.score
+        assert (parsed.qid[-1].as_py(), parsed.docno[-1].as_py(), float(values[-1])) == last_row
+        return
+    with pytest.raises(ValueError, match="column") as caught:
+        read(text, name="f.txt")
+    assert f"line {bad_line}" in str(caught.value)
+
+
+@pytest.mark.parametrize("kind, text, bad_line, last_row", [c for c in WHITESPACE_CASES if c.values[0] == "run"])
+def test_the_segmented_reader_agrees_with_read_run_on_separators(tmp_path, kind, text, bad_line, last_row):
+    from ndcg_core.segmented import evaluate_files
+
+    qrels = b"q 0 a 1\nq 0 b 2\n"
+    (tmp_path / "run.txt").write_bytes(text)
+    if bad_line is not None:
+        with pytest.raises(ValueError, match="column"):
+            evaluate_files(qrels, tmp_path / "run.txt", cutoffs=(2,))
+        return
+    whole = evaluate(read_qrels(qrels), read_run(text), cutoffs=(2,))
+    assert evaluate_files(qrels, tmp_path / "run.txt", cutoffs=(2,)).columns["ndcg"].tolist() == \
+        whole.columns["ndcg"].tolist()
+
+
+@pytest.mark.xfail(strict=True, reason="known gap: a tidy file's fast path does not see a doubled, leading or trailing "
+                                       "separator standing in for a column it ignores; finding one costs a pass over "
+                                       "the file (about 0.1 s per 70 MB measured). trec_eval counts a column too few.")
+@pytest.mark.parametrize("kind, text", [
+    pytest.param("qrels", b"q 0 a 0\nq  b 1\n", id="qrels: iter missing, doubled space"),
+    pytest.param("run", b"q Q0 a 1 2 t\nq Q0 b 2 1 \n", id="run: tag missing, trailing space"),
+    pytest.param("run", b"q Q0 a 1 2 t\nq Q0 b  1 t\n", id="run: rank missing, doubled space"),
+])
+def test_a_tidy_line_short_of_an_ignored_column_is_an_error(kind, text):
+    with pytest.raises(ValueError, match="column"):
+        (read_qrels if kind == "qrels" else read_run)(text, name="f.txt")
