@@ -517,9 +517,14 @@ def _csv_header(data: bytes) -> tuple[str, list[str]] | None:
 
 
 def csv_table_header(data: bytes) -> tuple[str, list[str]] | None:
-    """The CSV/TSV header when the text starts with one naming query and document columns, else None."""
+    """The CSV/TSV header when the text starts with one naming query and document columns, else None.
+
+    A line with a number in it is data: a tab-separated TREC line such as ``q 0 doc 1`` is not a header.
+    """
     header = _csv_header(data)
     if header is None or _find(header[1], QID_NAMES) is None or _find(header[1], DOC_NAMES) is None:
+        return None
+    if any(_ARROW_FLOAT.fullmatch(word) for name in header[1] for word in name.split()):
         return None
     return header
 

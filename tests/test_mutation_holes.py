@@ -178,3 +178,23 @@ def test_the_segmented_reader_agrees_with_read_run_on_separators(tmp_path, kind,
 def test_a_tidy_line_short_of_an_ignored_column_is_an_error(kind, text):
     with pytest.raises(ValueError, match="column"):
         (read_qrels if kind == "qrels" else read_run)(text, name="f.txt")
+
+
+# --- readers: a TREC line is data, even when its ids are words a CSV header uses ------------------
+
+@pytest.mark.parametrize("kind, text, rows", [
+    pytest.param("qrels", b"q\t0\tdoc\t1\nq\t0\td2\t0\n", [("q", "doc", 1), ("q", "d2", 0)], id="qrels q/doc"),
+    pytest.param("run", b"topic\tQ0\tdoc\t1\t2.5\tscore\ntopic\tQ0\tpid\t2\t1\tscore\n",
+                 [("topic", "doc", 2.5), ("topic", "pid", 1.0)], id="run topic/doc/score"),
+    pytest.param("run", b"q\tQ0 q 1 0.0\tdoc\n", [("q", "q", 0.0)], id="run with tabs and spaces"),
+])
+def test_a_tab_separated_trec_line_is_not_taken_for_a_csv_header(kind, text, rows):
+    # Found by tests/test_fuzz_files.py: these were "the header has no rel column" errors.
+    parsed = (read_qrels if kind == "qrels" else read_run)(text, name="f.txt")
+    values = parsed.rel if kind == "qrels" else parsed.score
+    assert list(zip(parsed.qid.to_pylist(), parsed.docno.to_pylist(), values.tolist())) == rows
+
+
+def test_a_csv_header_is_still_a_header():
+    run = read_run(b"qid\tdocno\tscore\nq\ta\t0.5\n", name="r.tsv")
+    assert run.docno.to_pylist() == ["a"] and run.score.tolist() == [0.5]
