@@ -283,7 +283,7 @@ class _Segments:
         """Bytes that ``read_run`` treats specially, or that would shift line numbers."""
         other = b"\t" if separator == " " else b" "
         mapped = self.mapped
-        for byte in (b"\x00", b"\r", other):
+        for byte in (b"\x00", b"\r", b"\x0b", b"\x0c", other):
             if mapped.find(byte, start, stop) >= 0:
                 return True
         if mapped.find(b"#", start, stop) >= 0 and mapped.find(b"\n#", max(0, start - 1), stop) >= 0:

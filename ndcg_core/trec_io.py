@@ -311,14 +311,18 @@ def _read_whitespace(data: bytes, name: str, layout: Layout) -> tuple[dict[str, 
 def single_delimiter(data: bytes) -> str | None:
     """The one separator a tidy file seems to use, or None when it needs normalising.
 
-    Only the cheap checks are made here; pyarrow flags any row with a doubled, leading or
-    trailing separator as having the wrong column count, which sends the file to the normaliser.
+    Only the cheap checks are made here. A doubled, leading or trailing separator makes pyarrow
+    count a column too many, which sends the file to the normaliser; where it makes up for a
+    missing column, ``arrow_parse`` finds the empty qid or docno instead. (One that stands in for
+    an ignored column, iter, rank or tag, goes unseen: finding it would cost a pass over the file.)
     """
     if data.startswith((b"#", b" ", b"\t")) or (b"#" in data and b"\n#" in data):
         return None
     first_line = data[: data.find(b"\n")] if b"\n" in data[:65536] else data[:65536]
     sep, other = (b"\t", b" ") if b"\t" in first_line else (b" ", b"\t")
-    if other in data or b"\r" in data[:65536] and b"\r\n" not in data[:65536]:
+    if other in data or b"\x0b" in data or b"\x0c" in data:  # vertical tab and form feed separate, as isspace
+        return None
+    if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):  # a lone CR separates; pyarrow ends a line
         return None
     return sep.decode()
 
@@ -367,11 +371,24 @@ def arrow_parse(
             _raise_bad_numbers(table[layout.number], name, source, lines, layout.not_number)
         raise AssertionError(f"{name}: pyarrow could not read the normalised text ({text})") from None
     table = table.unify_dictionaries()
-    return {
+    columns = {
         "qid": table["qid"].combine_chunks(),
         "docno": table["docno"].combine_chunks(),
         layout.number: as_numpy(table[layout.number]),
     }
+    if original is None and (_has_empty(columns["qid"]) or _has_empty(columns["docno"])):
+        return None  # a leading, trailing or doubled separator made up a missing column: the normaliser says which
+    return columns
+
+
+def _has_empty(values: pa.Array) -> bool:
+    """Whether a string column (or a dictionary-encoded one) holds an empty string."""
+    if pa.types.is_dictionary(values.type):
+        values = values.dictionary
+    if not len(values):
+        return False
+    offsets = np.frombuffer(values.buffers()[1], np.int32, len(values) + 1, values.offset * 4)
+    return bool((offsets[1:] == offsets[:-1]).any())
 
 
 def _reparse_as_text(data: bytes, read: Any, parse: Any, convert: Any, layout: Layout) -> pa.Table:
@@ -382,14 +399,17 @@ def _reparse_as_text(data: bytes, read: Any, parse: Any, convert: Any, layout: L
     return pacsv.read_csv(io.BytesIO(data), read_options=read, parse_options=parse, convert_options=convert)
 
 
+# The numbers pyarrow reads as float64. Python's float() takes more ("1_0", "٣", "１"), so it cannot
+# say which value pyarrow refused.
+_ARROW_FLOAT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[+-]?(?:inf|infinity|nan)", re.I | re.A)
+
+
 def _raise_bad_numbers(column: pa.ChunkedArray, name: str, source: bytes, lines: np.ndarray | None,
                        code: str) -> None:
     problems: list[Problem] = []
     total = 0
     for row, text in enumerate(column.to_pylist()):
-        try:
-            float(text)
-        except ValueError:
+        if not _ARROW_FLOAT.fullmatch(text):
             total += 1
             if len(problems) < MAX_QUOTED_LINES:
                 line = int(lines[row]) if lines is not None else row + 1
@@ -497,9 +517,14 @@ def _csv_header(data: bytes) -> tuple[str, list[str]] | None:
 
 
 def csv_table_header(data: bytes) -> tuple[str, list[str]] | None:
-    """The CSV/TSV header when the text starts with one naming query and document columns, else None."""
+    """The CSV/TSV header when the text starts with one naming query and document columns, else None.
+
+    A line with a number in it is data: a tab-separated TREC line such as ``q 0 doc 1`` is not a header.
+    """
     header = _csv_header(data)
     if header is None or _find(header[1], QID_NAMES) is None or _find(header[1], DOC_NAMES) is None:
+        return None
+    if any(_ARROW_FLOAT.fullmatch(word) for name in header[1] for word in name.split()):
         return None
     return header
 

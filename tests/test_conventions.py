@@ -32,6 +32,41 @@ def test_each_snippet_prints_the_number_the_page_shows(name):
     assert printed == f"{round(convention.score(WIKIPEDIA), 4)}"
 
 
+# The Wikipedia example written out. Ranked by score, ties by item id descending (trec_eval): D1, D3, D2, D4,
+# D5, D6 with grades 3, 3, 2, 0, 1, 2; D2 and D3 tie at 0.8. Unretrieved judged items: D7 (3), D8 (2).
+_DCG5 = 3 + 3 / log2(3) + 2 / log2(4) + 0 + 1 / log2(6)
+_IDEAL_POOL5 = 3 + 3 / log2(3) + 3 / log2(4) + 2 / log2(5) + 2 / log2(6)  # from 3, 3, 3, 2, 2, 2, 1, 0
+_IDEAL_LIST5 = 3 + 3 / log2(3) + 2 / log2(4) + 2 / log2(5) + 1 / log2(6)  # from 3, 3, 2, 2, 1, 0
+_AVERAGED5 = 3 + 2.5 / log2(3) + 2.5 / log2(4) + 0 + 1 / log2(6)  # D2 and D3 share (2 + 3) / 2
+EXPECTED = {
+    "sklearn": _AVERAGED5 / _IDEAL_LIST5,
+    "trec_eval_ndcg": (_DCG5 + 2 / log2(7))
+    / (_IDEAL_POOL5 + 2 / log2(7) + 1 / log2(8)),  # no cutoff: all 6 retrieved, all 8 judged
+    "trec_eval_ndcg_cut": _DCG5 / _IDEAL_POOL5,
+    "burges": (7 + 7 / log2(3) + 3 / log2(4) + 0 + 1 / log2(6))  # gains 2^g - 1
+    / (7 + 7 / log2(3) + 7 / log2(4) + 3 / log2(5) + 3 / log2(6)),
+    "jk": (3 + 3 + 2 / log2(3) + 0 / log2(4) + 1 / log2(5))  # b = 2: ranks 1 and 2 in full, then 1 / log2(i)
+    / (3 + 3 + 3 / log2(3) + 2 / log2(4) + 2 / log2(5)),
+    "ideal_list": _DCG5 / _IDEAL_LIST5,
+    "ties_trec_eval": _DCG5 / _IDEAL_POOL5,
+    "ties_average": _AVERAGED5 / _IDEAL_POOL5,
+    "ties_best": _DCG5 / _IDEAL_POOL5,  # D3 (3) before D2 (2), as trec_eval's order has it
+    "ties_worst": (3 + 2 / log2(3) + 3 / log2(4) + 0 + 1 / log2(6)) / _IDEAL_POOL5,
+}
+
+
+def test_every_convention_scores_the_wikipedia_example_as_written_out():
+    assert sorted(EXPECTED) == sorted(CONVENTIONS.names())
+    for name, expected in EXPECTED.items():
+        assert CONVENTIONS.build(name).score(WIKIPEDIA) == pytest.approx(expected, abs=1e-12), name
+
+
+@pytest.mark.parametrize("name", RUN_BY_TESTS)
+def test_each_snippet_prints_the_number_written_out(name):
+    # The ndcg_core snippets are checked against the formulas, not against ndcg_core.
+    assert run_snippet(CONVENTIONS.build(name).snippet(WIKIPEDIA)) == f"{round(EXPECTED[name], 4)}"
+
+
 def test_snippets_follow_an_edited_example():
     example = Example(("a", "b", "c"), (1.0, 1.0, 0.5), (0, 2, 1), (("z", 3),), k=2)
     for name in ("sklearn", "trec_eval_ndcg_cut"):

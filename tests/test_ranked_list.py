@@ -227,8 +227,25 @@ def test_items_are_immutable_values():
 
 
 def test_the_breakdowns_running_ndcg_is_ndcg_at_every_k():
-    # The Playground draws NDCG@k for every k from the breakdown's ndcg column.
+    # The Playground draws NDCG@k for every k from the breakdown's ndcg column; both are checked against
+    # the values written out (the list 3, 0, 0, 3, 1 in this order).
     items = items_of([3, 0, 0, 3, 1])
-    for settings in (Settings(k=2), Settings(k=4, gain="exponential", ideal="pool",
-                                             extra=tuple(make_items(["x"], [4], first_id=9)))):
-        assert list(list_breakdown(items, settings)["ndcg"]) == ndcg_for_every_k(items, settings)
+    # Linear gain, ideal from the list (3, 3, 1, 0, 0).
+    dcg = [3, 3, 3, 3 + 3 / log2(5), 3 + 3 / log2(5) + 1 / log2(6)]
+    ideal = [3, 3 + 3 / log2(3), 3 + 3 / log2(3) + 1 / log2(4)] + [3 + 3 / log2(3) + 1 / log2(4)] * 2
+    linear = [d / i for d, i in zip(dcg, ideal)]
+    # Exponential gain (7, 0, 0, 7, 1), ideal from the pool with an extra item of grade 4 (15, 7, 7, 1, 0).
+    dcg = [7, 7, 7, 7 + 7 / log2(5), 7 + 7 / log2(5) + 1 / log2(6)]
+    ideal = [15, 15 + 7 / log2(3), 15 + 7 / log2(3) + 7 / log2(4), 15 + 7 / log2(3) + 7 / log2(4) + 1 / log2(5)]
+    ideal.append(ideal[-1])
+    pooled = [d / i for d, i in zip(dcg, ideal)]
+    # Järvelin-Kekäläinen with b = 3: ranks 1 and 2 undiscounted, then 1 / log_3(i); ideal from the list.
+    dcg = [3, 3, 3, 3 + 3 / (log2(4) / log2(3)), 3 + 3 / (log2(4) / log2(3)) + 1 / (log2(5) / log2(3))]
+    ideal = [3, 6, 6 + 1 / 1, 7, 7]
+    jk = [d / i for d, i in zip(dcg, ideal)]
+    extra = tuple(make_items(["x"], [4], first_id=9))
+    for settings, expected in ((Settings(k=2), linear),
+                               (Settings(k=4, gain="exponential", ideal="pool", extra=extra), pooled),
+                               (Settings(k=5, discount="jk", jk_base=3), jk)):
+        assert list(list_breakdown(items, settings)["ndcg"]) == pytest.approx(expected, abs=1e-12)
+        assert ndcg_for_every_k(items, settings) == pytest.approx(expected, abs=1e-12)
