@@ -42,12 +42,21 @@ def test_files_read_as_the_reference_reads_them_and_evaluate_as_pytrec_eval(pair
     assert result.qids == shared  # trec_eval's order: query ids compared as bytes
     ours = result.per_query
 
-    # pytrec_eval on the reference's rows.
-    theirs = pytrec_eval.RelevanceEvaluator(judged, {"ndcg", "ndcg_cut.1,3,10"}).evaluate(
-        {q: ranked[q] for q in shared})
+    # pytrec_eval on the reference's rows. A query judged only with negative grades is left to the rule below:
+    # trec_eval cannot size an empty ideal for it (a listed difference), and pytrec_eval's C code then goes
+    # wrong later in the same process (seen here: a later call never returns).
+    usable = {q: docs for q, docs in judged.items() if any(g >= 0 for g in docs.values())}
+    compared = [q for q in shared if q in usable]
     for q in shared:
-        for measure in MEASURES:
-            assert ours.loc[q, measure] == pytest.approx(theirs[q][measure], abs=1e-9), (q, measure)
+        if q not in usable:
+            assert all(ours.loc[q, measure] == 0.0 for measure in MEASURES), q
+    if compared:
+        theirs = pytrec_eval.RelevanceEvaluator(usable, {"ndcg", "ndcg_cut.1,3,10"}).evaluate(
+            {q: ranked[q] for q in compared})
+        as_float32 = evaluate(qrels, run, cutoffs=CUTOFFS, float32_scores=True).per_query  # as pytrec_eval ranks
+        for q in compared:
+            for measure in MEASURES:
+                assert as_float32.loc[q, measure] == pytest.approx(theirs[q][measure], abs=1e-9), (q, measure)
 
     # Each query on its own gives the same row.
     for q in shared:
