@@ -37,6 +37,7 @@ from .trec_io import (
     duplicate_rows,
     last_tag,
     looks_swapped,
+    padded,
     query_codes,
     read_qrels,
     read_run,
@@ -287,6 +288,8 @@ class _Segments:
             if mapped.find(byte, start, stop) >= 0:
                 return True
         if mapped.find(b"#", start, stop) >= 0 and mapped.find(b"\n#", max(0, start - 1), stop) >= 0:
+            return True
+        if padded(mapped, separator.encode(), max(0, start - 1), stop):
             return True
         return int(np.frombuffer(mapped, np.uint8, stop - start, start).max()) >= 128
 

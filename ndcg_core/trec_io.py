@@ -297,7 +297,7 @@ def _bad_lines(data: bytes, name: str, problems: list[Problem], total: int) -> I
 
 def _read_whitespace(data: bytes, name: str, layout: Layout) -> tuple[dict[str, Any], np.ndarray | None]:
     delimiter = single_delimiter(data)
-    if delimiter is not None:
+    if delimiter is not None and not padded(data, delimiter.encode()):
         columns = arrow_parse(data, name, layout, delimiter)
         if columns is not None:
             return columns, None
@@ -306,6 +306,26 @@ def _read_whitespace(data: bytes, name: str, layout: Layout) -> tuple[dict[str, 
     if columns is None:  # cannot happen: the normalised text has exactly the layout's columns
         raise AssertionError(f"{name}: the normalised text did not parse")
     return columns, lines
+
+
+def padded(data: Any, separator: bytes, start: int = 0, stop: int | None = None) -> bool:
+    """Whether a separator is doubled, or leads or ends a line, between ``start`` and ``stop``.
+
+    Such a line splits into an empty field where a column is missing (``q Q0 b  1 t`` has no rank); pyarrow
+    would read the empty field as that column, trec_eval counts one column too few. The normaliser counts as
+    trec_eval does.
+    """
+    stop = len(data) if stop is None else stop
+    sep = separator[0]
+    # Vectorised over slices: a byte search for two-byte patterns that start with a space is several times slower.
+    for begin in range(start, stop, _CHUNK):
+        end = min(stop, begin + _CHUNK + 1)  # one byte of overlap: a pair may straddle two slices
+        chunk = np.frombuffer(data, np.uint8, end - begin, begin)
+        is_sep = chunk == sep
+        is_newline = chunk == 10
+        if (is_sep[1:] & (is_sep[:-1] | is_newline[:-1])).any() or (is_sep[:-1] & is_newline[1:]).any():
+            return True
+    return False
 
 
 def single_delimiter(data: bytes) -> str | None:

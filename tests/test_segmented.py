@@ -284,3 +284,13 @@ def test_as_arrow_round_trips_numbers():
         assert as_numpy(as_arrow(values)).tolist() == values.tolist()
     with pytest.raises(TypeError):
         as_arrow(np.array(["a"]))
+
+
+@pytest.mark.parametrize("bad", ["2 Q0 c  1 t\n", "2 Q0 c 2 1 \n"])
+def test_a_line_short_of_a_column_behind_a_doubled_separator_is_an_error_in_segments_too(tmp_path, monkeypatch, bad):
+    monkeypatch.setattr(segmented, "SEGMENT_BYTES", 16)
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    (tmp_path / "run.txt").write_text(RUN + bad)
+    with pytest.raises(InputError) as raised:
+        evaluate_files(tmp_path / "qrels.txt", tmp_path / "run.txt")
+    assert raised.value.code == "run.columns" and raised.value.fields["count"] == 5
