@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from benchmarks.server import start_server
-from ndcg_core.ranked_list import make_items
+from ndcg_core.lists.items import make_items
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,53 +1,45 @@
 """ndcg_core: every number NDCG Lab shows, computed without Streamlit.
 
-Single lists: ``dcg``, ``ndcg_at_k``, ``breakdown``, ``ndcg_from_scores``.
-Many queries: ``read_qrels``, ``read_run``, ``evaluate``, ``format_trec_eval``.
-Conventions: the ``GAINS``, ``DISCOUNTS`` and ``TIE_POLICIES`` registries.
-Bad input: every function raises ``InputError`` (a ``ValueError``) with a stable ``code``.
+Rooms by job (see the README's architecture section):
+
+- ``ndcg_core.lists``: one ranked list: gains, discounts, tie policies, DCG and NDCG, every move at once,
+  editable items and presets.
+- ``ndcg_core.trec``: many queries, as trec_eval: readers, the segmented reader, evaluation, measures,
+  output and the command line.
+- ``ndcg_core.teaching``: conventions, practice exercises and NDCG's neighbouring metrics.
+- ``ndcg_core.classroom``: the live classroom's rules and its store.
+- ``errors`` (``InputError``, one English template per code) and ``validate`` (the one place that checks input).
+
+The names below are the public API, importable from ``ndcg_core`` itself.
 """
 
 from .errors import InputError, Place
-from .evaluate import (
-    IDEALS,
-    TREC_EVAL_CUTOFFS,
-    Evaluation,
-    evaluate,
-    format_trec_eval,
-    parse_measure,
-    query_ranking,
-)
-from .registry import Entry, Registry
-from .single import (
+from .lists.discounts import DISCOUNTS, Discount, resolve_discount
+from .lists.gains import GAINS, Gain, resolve_gain
+from .lists.ndcg import (
     breakdown,
     cg,
     dcg,
-    dcg_from_scores,
     idcg,
     ideal_grades,
     ndcg_at_every_k,
     ndcg_at_k,
-    ndcg_bounds,
-    ndcg_from_scores,
-    order_by_scores,
     validate_grades,
     validate_k,
 )
-from .trec_io import Qrels, Run, read_qrels, read_run
-from .variants import (
-    DISCOUNTS,
-    GAINS,
-    TIE_POLICIES,
-    Discount,
-    Gain,
-    resolve_discount,
-    resolve_gain,
-)
+from .lists.scores import dcg_from_scores, ndcg_bounds, ndcg_from_scores
+from .lists.ties import TIE_POLICIES, order_by_scores
+from .registry import Entry, Registry
+from .trec.evaluate import IDEALS, Evaluation, evaluate, query_ranking
+from .trec.measures import TREC_EVAL_CUTOFFS, Measure, parse_measure
+from .trec.output import format_trec_eval
+from .trec.readers import Qrels, Run, read_qrels, read_run
 
 __all__ = [
     "DISCOUNTS", "GAINS", "IDEALS", "TIE_POLICIES", "TREC_EVAL_CUTOFFS",
-    "Discount", "Entry", "Evaluation", "Gain", "InputError", "Place", "Qrels", "Registry", "Run",
-    "breakdown", "cg", "dcg", "dcg_from_scores", "evaluate", "format_trec_eval", "idcg", "ideal_grades", "ndcg_at_every_k",
-    "ndcg_at_k", "ndcg_bounds", "ndcg_from_scores", "order_by_scores", "parse_measure",
+    "Discount", "Entry", "Evaluation", "Gain", "InputError", "Measure", "Place", "Qrels", "Registry", "Run",
+    "breakdown", "cg", "dcg", "dcg_from_scores", "evaluate", "format_trec_eval", "idcg", "ideal_grades",
+    "ndcg_at_every_k", "ndcg_at_k", "ndcg_bounds", "ndcg_from_scores", "order_by_scores", "parse_measure",
     "query_ranking", "read_qrels", "read_run", "resolve_discount", "resolve_gain",
     "validate_grades", "validate_k",
 ]

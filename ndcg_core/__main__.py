@@ -1,5 +1,5 @@
 """Run the trec_eval-compatible command line: ``python -m ndcg_core QRELS RUN``, the same as ``ndcg-lab-eval``."""
 
-from .cli import script
+from .trec.cli import script
 
 script()

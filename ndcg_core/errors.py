@@ -169,6 +169,7 @@ MESSAGES: dict[str, str] = {
     "measure.unknown": "unknown measure {value}: this tool computes {families}",
     "measure.gain_pair": "measure {measure}: {value} should be LEVEL=GAIN, such as 2=9",
     "measure.level_twice": "measure {measure}: level {level} is given two gains; give each level once",
+    "measure.not_one": "{value} names {count} measures; name one, such as ndcg_cut.10",
     "flag.not_bool": "{name} must be True or False, got {value}",
     "cli.gain_and_custom": "--gain cannot be combined with a custom gain per grade (ndcg.LEVEL=GAIN)",
     # A classroom table of queries typed on the Evaluate page.

@@ -29,6 +29,13 @@ _ITEM_PLACES = {"list": ("list.grades", "list.grade"), "pool": ("pool.grades", "
                 "scores": ("list.scores", "list.score")}
 
 
+def flag(value: Any, name: str) -> bool:
+    """An on/off option as a bool; anything but True or False (numpy's too) is an error."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise InputError("flag.not_bool", name=name, value=shown(value))
+    return bool(value)
+
+
 def tokens(text: object) -> list[str]:
     """What a user typed in a box of numbers, split at commas (also Chinese ， and 、) and spaces."""
     return [part for part in _TOKEN_SEPARATORS.split(str(text)) if part]

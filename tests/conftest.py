@@ -95,6 +95,11 @@ def wait_for_idle(page, timeout=30_000):
     )
 
 
+def means(evaluation):
+    """Each measure's mean, keyed by the name trec_eval prints (``ndcg``, ``ndcg_cut_5``)."""
+    return {m.name: evaluation.mean(m) for m in evaluation.measures}
+
+
 def plain(markdown_text):
     """Text as a reader sees it: the backslash escapes that keep user input inert in Markdown removed."""
     import re

@@ -9,7 +9,7 @@ from conftest import wait_for_idle
 from playwright.sync_api import expect
 
 from ndcg_core import ndcg_at_k
-from ndcg_core.ranked_list import PRESETS
+from ndcg_core.lists.presets import PRESETS
 
 pytestmark = pytest.mark.browser
 
@@ -65,12 +65,14 @@ def test_a_dragged_row_previews_the_ndcg_of_each_drop_before_it_is_made(page, ap
     seen = set()
     for step in range(1, 16):
         page.mouse.move(start["x"] + 60, start["y"] + start["height"] / 2 - step * (start["y"] - top["y"]) / 14)
-        moving = page.locator("li.row.sortable-fallback")
-        slot = page.locator("ol > li.row.ghost")
-        if moving.count() and slot.count():
-            position = page.locator("ol > li.row:not(.sortable-fallback)").evaluate_all(
-                "(rows) => rows.findIndex((r) => r.classList.contains('ghost'))")
-            text = moving.get_attribute("data-preview")
+        # One snapshot of slot and preview: SortableJS moves the slot on its own timer while a drag goes on.
+        position, text = page.locator("ol:has(> li.row)").evaluate("""(list) => {
+            const moving = list.getRootNode().querySelector("li.row.sortable-fallback");
+            const rows = [...list.querySelectorAll(":scope > li.row:not(.sortable-fallback)")];
+            const position = rows.findIndex((r) => r.classList.contains("ghost"));
+            return [moving ? position : -1, moving ? moving.dataset.preview ?? null : null];
+        }""")
+        if position >= 0:
             assert text == expected_preview(order, 3, position), (position, text)
             seen.add(position)
     assert len(seen) >= 2  # the preview changed as the row passed other rows

@@ -10,7 +10,7 @@ from conftest import wait_for_idle
 from playwright.sync_api import expect
 
 from ndcg_core import ndcg_at_k
-from ndcg_core.ranked_list import PRESETS
+from ndcg_core.lists.presets import PRESETS
 
 pytestmark = pytest.mark.browser
 

@@ -4,7 +4,8 @@ import re
 
 import pytest
 
-from ndcg_core.ranked_list import Settings, list_breakdown, make_items, ndcg_for_every_k
+from ndcg_core.lists.items import ListSettings as Settings
+from ndcg_core.lists.items import list_breakdown, make_items, ndcg_for_every_k
 from ui import charts
 
 

@@ -9,7 +9,7 @@ import pytest
 from ndcg_core import InputError
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom import rules
-from ndcg_core.exercises import exercise
+from ndcg_core.teaching.exercises import exercise
 
 
 def log2(x):

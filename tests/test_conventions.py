@@ -10,13 +10,7 @@ from sklearn.metrics import ndcg_score
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core.errors import InputError
-from ndcg_core.conventions import (
-    CONVENTIONS,
-    WIKIPEDIA,
-    Example,
-    example_from_rows,
-    score_all,
-)
+from ndcg_core.teaching.conventions import CONVENTIONS, WIKIPEDIA, Example, example_from_rows, score_all
 
 RUN_BY_TESTS = [e.name for e in CONVENTIONS if e.build().library in ("scikit-learn", "pytrec_eval", "ndcg_core")]
 

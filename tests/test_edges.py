@@ -27,9 +27,9 @@ from ndcg_core import (
     read_qrels,
     read_run,
 )
-from ndcg_core.cli import main
-from ndcg_core.evaluate import evaluate
-from ndcg_core.metrics import all_metrics, err
+from ndcg_core.teaching.metrics import all_metrics, err
+from ndcg_core.trec.cli import main
+from ndcg_core.trec.evaluate import evaluate
 
 
 @pytest.fixture(autouse=True)

@@ -26,22 +26,18 @@ from ndcg_core import (
     validate_grades,
     validate_k,
 )
-from ndcg_core.cli import run as cli_run
-from ndcg_core.conventions import CONVENTIONS, example_from_rows
+from ndcg_core.classroom import activities as classroom
+from ndcg_core.classroom import rules as room_rules
+from ndcg_core.classroom.store import Store as ClassroomStore
 from ndcg_core.errors import MESSAGES, PLACES, TEMPLATES, Place, placeholders
-from ndcg_core.evaluate import parse_measure
-from ndcg_core.exercises import Exercise, check, check_seed, fewest_moves, parse_number
-from ndcg_core.metrics import average_precision, err, precision_at_k, recall_at_k
-from ndcg_core.ranked_list import (
-    PRESETS,
-    check_grade,
-    check_label,
-    check_size,
-    check_top_grade,
-    make_items,
-    move,
-)
-from ndcg_core.segmented import evaluate_files
+from ndcg_core.lists.items import check_grade, check_label, check_size, check_top_grade, make_items, move
+from ndcg_core.lists.presets import PRESETS
+from ndcg_core.teaching.conventions import CONVENTIONS, example_from_rows
+from ndcg_core.teaching.exercises import Exercise, check, check_seed, fewest_moves, parse_number
+from ndcg_core.teaching.metrics import average_precision, err, precision_at_k, recall_at_k
+from ndcg_core.trec.cli import run as cli_run
+from ndcg_core.trec.measures import Measure, parse_measure
+from ndcg_core.trec.segmented import evaluate_files
 from ui.editing import apply_table_edits, grades_from_text, parse_gain_mapping, typed_queries_to_trec
 from ui.evaluate_view import parse_cutoffs
 from ui.i18n import Translator, catalogue
@@ -49,9 +45,6 @@ from ui.metrics_view import parse_ranking
 from ui.share import decode_playground, encode_playground, whole_number
 from ui.sortable import apply_action
 from ui.stats import paired_comparison
-from ndcg_core.classroom import activities as classroom
-from ndcg_core.classroom import rules as room_rules
-from ndcg_core.classroom.store import Store as ClassroomStore
 
 ITEMS = make_items(["a", "b"], [3, 1])
 QRELS = str(TREC / "qrels.test")
@@ -238,6 +231,7 @@ CALLS = {
     "measure.unknown": [lambda: parse_measure("map")],
     "measure.gain_pair": [lambda: parse_measure("ndcg.1")],
     "measure.level_twice": [lambda: parse_measure("ndcg.1=3,1=5")],
+    "measure.not_one": [lambda: Measure.parse("ndcg_cut.5,10")],
     "flag.not_bool": [lambda: ndcg_from_scores([1, 0], [2, 1], float32_scores="yes")],
     "cli.gain_and_custom": [lambda: cli_run(["-m", "ndcg.1=3", "--gain", "exponential", QRELS, RESULTS])],
     "typed.query_blank": [lambda: typed_queries_to_trec([{"query": "", "document": "a", "grade": "1"}])],

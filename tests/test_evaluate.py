@@ -4,7 +4,7 @@ from math import log2
 
 import numpy as np
 import pytest
-from conftest import TREC
+from conftest import TREC, means
 
 from ndcg_core import InputError, evaluate, query_ranking, read_qrels, read_run
 
@@ -15,7 +15,7 @@ def sample():
 
 
 def test_means_equal_trec_eval_published_values(sample):
-    mean = evaluate(*sample).mean()
+    mean = means(evaluate(*sample))
     # out.test.a: ndcg 0.4021, ndcg_cut_10 0.3016, ndcg_cut_100 0.3916
     assert round(mean["ndcg"], 4) == 0.4021
     assert round(mean["ndcg_cut_10"], 4) == 0.3016
@@ -23,7 +23,7 @@ def test_means_equal_trec_eval_published_values(sample):
 
 
 def test_per_query_table_has_figures_and_counts(sample):
-    frame = evaluate(*sample, cutoffs=(5, 10)).per_query
+    frame = evaluate(*sample, cutoffs=(5, 10)).table()
     assert list(frame.index) == ["301", "302", "303"]
     assert {"ndcg", "ndcg_cut_5", "ndcg_cut_10", "dcg", "idcg", "dcg_cut_10", "idcg_cut_10",
             "num_ret", "num_judged", "num_rel", "num_rel_ret"} <= set(frame.columns)
@@ -36,21 +36,21 @@ def test_per_query_table_has_figures_and_counts(sample):
 def test_a_tiny_collection_by_formula():
     qrels = read_qrels(b"q 0 a 3\nq 0 b 0\nq 0 c 2\nq 0 x 1\n")  # x is judged but not retrieved
     run = read_run(b"q Q0 a 1 3 s\nq Q0 b 2 2 s\nq Q0 c 3 1 s\nq Q0 u 4 0.5 s\n")  # u is unjudged
-    row = evaluate(qrels, run, cutoffs=(2, 3)).per_query.loc["q"]
+    row = evaluate(qrels, run, cutoffs=(2, 3)).table().loc["q"]
     assert row["dcg_cut_3"] == pytest.approx(3 + 0 + 2 / log2(4))
     assert row["idcg_cut_3"] == pytest.approx(3 + 2 / log2(3) + 1 / log2(4))
     assert row["ndcg"] == pytest.approx((3 + 2 / log2(4)) / (3 + 2 / log2(3) + 1 / log2(4)))
     assert row["num_ret"] == 4 and row["num_judged"] == 4 and row["num_rel_ret"] == 2
-    from_run = evaluate(qrels, run, cutoffs=(3,), ideal="run").per_query.loc["q"]
+    from_run = evaluate(qrels, run, cutoffs=(3,), ideal="run").table().loc["q"]
     assert from_run["ndcg_cut_3"] == pytest.approx((3 + 2 / log2(4)) / (3 + 2 / log2(3)))
 
 
 def test_exponential_gain_and_max_docs():
     qrels = read_qrels(b"q 0 a 1\nq 0 b 3\n")
     run = read_run(b"q Q0 a 1 2 s\nq Q0 b 2 1 s\n")
-    row = evaluate(qrels, run, cutoffs=(2,), gain="exponential").per_query.loc["q"]
+    row = evaluate(qrels, run, cutoffs=(2,), gain="exponential").table().loc["q"]
     assert row["ndcg_cut_2"] == pytest.approx((1 + 7 / log2(3)) / (7 + 1 / log2(3)))
-    cut = evaluate(qrels, run, cutoffs=(2,), max_docs=1).per_query.loc["q"]
+    cut = evaluate(qrels, run, cutoffs=(2,), max_docs=1).table().loc["q"]
     assert cut["num_ret"] == 1 and cut["ndcg"] == pytest.approx(1 / (3 + 1 / log2(3)))
 
 
@@ -98,4 +98,4 @@ def test_gap_is_ideal_dcg_minus_dcg_at_an_evaluated_cutoff():
 def test_complete_with_a_run_that_shares_no_query_scores_the_judged_queries_zero():
     result = evaluate(read_qrels(b"1 0 a 1\n"), read_run(b"2 Q0 a 1 1 s\n"), complete=True, cutoffs=(5,))
     assert result.qids == ["1"]
-    assert result.columns["ndcg"].dtype == np.float64 and result.mean() == {"ndcg": 0.0, "ndcg_cut_5": 0.0}
+    assert result.columns["ndcg"].dtype == np.float64 and means(result) == {"ndcg": 0.0, "ndcg_cut_5": 0.0}

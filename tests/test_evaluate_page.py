@@ -5,7 +5,7 @@ import sys
 from math import log2
 
 import pytest
-from conftest import ROOT, TREC, plain
+from conftest import ROOT, TREC, means, plain
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core import evaluate, query_ranking, read_qrels, read_run
@@ -66,7 +66,8 @@ def test_changing_k_and_the_settings_recomputes_with_ndcg_core():
     at.checkbox(key="_w_ev_complete").check().run()
     at.selectbox(key="_w_ev_gain").set_value("exponential").run()
     expected = evaluate(read_qrels(SAMPLE / "qrels.test"), read_run(SAMPLE / "results.test"), cutoffs=(3, 30),
-                        complete=True, gain="exponential").mean()
+                        complete=True, gain="exponential")
+    expected = means(expected)
     shown = metrics(at)
     assert shown["Mean NDCG@3"] == f"{expected['ndcg_cut_3']:.4f}"
     assert shown["Mean NDCG@30"] == f"{expected['ndcg_cut_30']:.4f}"
@@ -85,8 +86,8 @@ def test_bad_k_values_are_a_message(text, message):
 def test_the_comparison_reports_wins_and_a_reading():
     at = open_page()
     shown = metrics(at)
-    a = evaluate(read_qrels(SAMPLE / "qrels.test"), read_run(SAMPLE / "results.test"), cutoffs=(5, 10, 20)).per_query
-    b = evaluate(read_qrels(SAMPLE / "qrels.test"), read_run(SAMPLE / "results.trunc"), cutoffs=(5, 10, 20)).per_query
+    a = evaluate(read_qrels(SAMPLE / "qrels.test"), read_run(SAMPLE / "results.test"), cutoffs=(5, 10, 20)).table()
+    b = evaluate(read_qrels(SAMPLE / "qrels.test"), read_run(SAMPLE / "results.trunc"), cutoffs=(5, 10, 20)).table()
     common = [q for q in a.index if q in b.index]
     diff = b.loc[common, "ndcg_cut_5"] - a.loc[common, "ndcg_cut_5"]
     assert shown["Mean difference in NDCG@5 (B - A)"] == f"{diff.mean():+.4f}"
@@ -97,7 +98,8 @@ def test_the_comparison_reports_wins_and_a_reading():
 def test_typed_queries_are_evaluated_like_files():
     at = open_page(ev_source="typed")
     qrels_text, run_text = typed_queries_to_trec(EXAMPLE_TYPED_ROWS)
-    expected = evaluate(read_qrels(qrels_text.encode()), read_run(run_text.encode()), cutoffs=(5, 10, 20)).mean()
+    expected = evaluate(read_qrels(qrels_text.encode()), read_run(run_text.encode()), cutoffs=(5, 10, 20))
+    expected = means(expected)
     assert metrics(at)["Mean NDCG@5"] == f"{expected['ndcg_cut_5']:.4f}"
 
 
@@ -128,7 +130,7 @@ def test_open_a_query_in_the_playground():
     items = at.session_state["pg_items"]
     assert at.session_state["pg_ideal"] == "pool"
     qrels, run = read_qrels(SAMPLE / "qrels.test"), read_run(SAMPLE / "results.test")
-    frame = evaluate(qrels, run, cutoffs=(5, 10, 20)).per_query
+    frame = evaluate(qrels, run, cutoffs=(5, 10, 20)).table()
     first = (frame["idcg_cut_5"] - frame["dcg_cut_5"]).idxmax()  # the drill-down opens on the largest gap
     ranking = query_ranking(qrels, run, first)
     assert [it.label for it in items] == ranking["docnos"][:100]

@@ -5,14 +5,7 @@ from itertools import permutations
 
 import pytest
 
-from ndcg_core.exercises import (
-    KINDS,
-    check,
-    check_seed,
-    exercise,
-    fewest_moves,
-    parse_number,
-)
+from ndcg_core.teaching.exercises import KINDS, check, check_seed, exercise, fewest_moves, parse_number
 
 
 def test_the_same_seed_gives_the_same_set():

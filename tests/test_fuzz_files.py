@@ -40,7 +40,7 @@ def test_files_read_as_the_reference_reads_them_and_evaluate_as_pytrec_eval(pair
         return
     result = evaluate(qrels, run, cutoffs=CUTOFFS)
     assert result.qids == shared  # trec_eval's order: query ids compared as bytes
-    ours = result.per_query
+    ours = result.table()
 
     # pytrec_eval on the reference's rows. A query judged only with negative grades is left to the rule below:
     # trec_eval cannot size an empty ideal for it (a listed difference), and pytrec_eval's C code then goes
@@ -53,7 +53,7 @@ def test_files_read_as_the_reference_reads_them_and_evaluate_as_pytrec_eval(pair
     if compared:
         theirs = pytrec_eval.RelevanceEvaluator(usable, {"ndcg", "ndcg_cut.1,3,10"}).evaluate(
             {q: ranked[q] for q in compared})
-        as_float32 = evaluate(qrels, run, cutoffs=CUTOFFS, float32_scores=True).per_query  # as pytrec_eval ranks
+        as_float32 = evaluate(qrels, run, cutoffs=CUTOFFS, float32_scores=True).table()  # as pytrec_eval ranks
         for q in compared:
             for measure in MEASURES:
                 assert as_float32.loc[q, measure] == pytest.approx(theirs[q][measure], abs=1e-9), (q, measure)
@@ -64,12 +64,12 @@ def test_files_read_as_the_reference_reads_them_and_evaluate_as_pytrec_eval(pair
                          read_run(tidy([r for r in ranked_rows if r[0] == q], "run")), cutoffs=CUTOFFS)
         assert alone.qids == [q]
         for measure in MEASURES:
-            assert alone.per_query.loc[q, measure] == ours.loc[q, measure], (q, measure)
+            assert alone.table().loc[q, measure] == ours.loc[q, measure], (q, measure)
 
     # Every policy stays in [0, 1], and worst <= trec_eval, average <= best.
     by_policy = {"trec_eval": ours}
     for ties in ("best", "worst", "average"):
-        by_policy[ties] = evaluate(qrels, run, cutoffs=CUTOFFS, ties=ties).per_query
+        by_policy[ties] = evaluate(qrels, run, cutoffs=CUTOFFS, ties=ties).table()
     for frame in by_policy.values():
         values = frame[list(MEASURES)].to_numpy()
         assert np.all((values >= 0) & (values <= 1 + 1e-12))

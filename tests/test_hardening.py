@@ -12,11 +12,12 @@ from conftest import ROOT, plain
 from hypothesis import event, given
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
+from trec_files import file_pairs, garbled, read_as_the_reference_does
 
 import ndcg_core
-from ndcg_core import conventions, exercises, metrics, ranked_list
+from ndcg_core.lists import items as ranked_list
+from ndcg_core.teaching import conventions, exercises, metrics
 from ui import share
-from trec_files import file_pairs, garbled, read_as_the_reference_does
 from ui.evaluate_view import FileInput
 
 SOURCES = [ROOT / "app.py", *ROOT.glob("pages/*.py"), *ROOT.glob("ui/*.py"), *ROOT.glob("ndcg_core/*.py")]
@@ -72,7 +73,8 @@ def test_no_page_makes_a_network_call(no_network, page):
 
 
 def test_chart_export_makes_no_network_call(no_network):
-    from ndcg_core.ranked_list import Settings, list_breakdown, make_items
+    from ndcg_core.lists.items import ListSettings as Settings
+    from ndcg_core.lists.items import list_breakdown, make_items
     from ui import charts, export
 
     frame = list_breakdown(make_items(["a", "b"], [1, 0]), Settings(k=2))
@@ -290,9 +292,9 @@ def test_single_list_functions_raise_only_value_errors(values):
             assert close(r, sum(s / i * math.prod(1 - x for x in stop[:i - 1]) for i, s in enumerate(stop, start=1)))
         assert 0.0 <= r <= 1.0
     if (r := attempt(ndcg_core.parse_measure, a)) is not REFUSED:
-        assert r.base == a.split(".")[0] and r.base in ("ndcg", "ndcg_cut")
+        assert {m.family for m in r} == {a.split(".")[0]} and a.split(".")[0] in ("ndcg", "ndcg_cut")
         if a.startswith("ndcg_cut."):
-            assert r.cutoffs == tuple(sorted(int(x) for x in a.split(".", 1)[1].split(",")))
+            assert [m.cutoff for m in r] == sorted({int(x) for x in a.split(".", 1)[1].split(",")})
     if (r := attempt(exercises.parse_number, a)) is not REFUSED:
         assert r == float(str(a).strip()) and math.isfinite(r)
     if (r := attempt(exercises.check_seed, a)) is not REFUSED:
@@ -344,7 +346,7 @@ def test_evaluating_arbitrary_text_files_gives_ndcg_in_range_or_a_value_error(te
     event("evaluated, range checked")
     judged = set(qrels.qid.to_pylist()) & set(run.qid.to_pylist())
     assert sorted(result.qids) == sorted(judged)
-    for column in result.measure_columns():
+    for column in [m.column for m in result.measures]:
         values = np.asarray(result.columns[column])
         assert np.all((values >= 0) & (values <= 1))
 

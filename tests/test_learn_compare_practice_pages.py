@@ -6,9 +6,9 @@ from conftest import ROOT, plain
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core import dcg, ndcg_at_k
-from ndcg_core.conventions import CONVENTIONS, WIKIPEDIA
-from ndcg_core.exercises import KINDS, exercise
-from ndcg_core.metrics import all_metrics
+from ndcg_core.teaching.conventions import CONVENTIONS, WIKIPEDIA
+from ndcg_core.teaching.exercises import KINDS, exercise
+from ndcg_core.teaching.metrics import all_metrics
 
 FIVE = [3, 2, 3, 0, 1]
 
@@ -81,7 +81,8 @@ def test_show_the_answer_unlocks_the_next_step():
 
 
 def test_learn_step_4_marks_the_terms_a_move_changed():
-    from ndcg_core.ranked_list import PRESETS, move
+    from ndcg_core.lists.items import move
+    from ndcg_core.lists.presets import PRESETS
     items = PRESETS.build("five").items()
     at = open_page("3_Learn", learn_step=4, learn_items=move(items, 2, 0), learn_prev=items)
     changed = at.dataframe[0].value.iloc[:, 3].tolist()
@@ -178,7 +179,7 @@ def test_practice_malformed_numbers_are_messages_and_not_scored(text, message):
 
 @pytest.mark.parametrize("extra_moves, verdict", [(0, "Right."), (2, "Not this time.")])
 def test_the_reach_exercise_is_right_in_the_fewest_moves_and_explained_otherwise(extra_moves, verdict):
-    from ndcg_core.ranked_list import ideal_order, make_items
+    from ndcg_core.lists.items import ideal_order, make_items
     number = KINDS.index("reach")
     ex = exercise(2026, number)
     at = exercise_page(number)

@@ -7,7 +7,7 @@ import pytrec_eval
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ndcg_core.metrics import (
+from ndcg_core.teaching.metrics import (
     METRICS,
     all_metrics,
     average_precision,

@@ -1,4 +1,4 @@
-"""Every move and every swap at once (ndcg_core.moves): each entry is the NDCG the list has after that move."""
+"""Every move and every swap at once (ndcg_core.lists.moves): each entry is the NDCG the list has after that move."""
 
 from math import log2
 
@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ndcg_core import InputError, ndcg_at_k
-from ndcg_core.moves import ndcg_after_moves, ndcg_after_swaps
-from ndcg_core.ranked_list import make_items, move
+from ndcg_core.lists.items import make_items, move
+from ndcg_core.lists.moves import ndcg_after_moves, ndcg_after_swaps
 
 
 def test_a_worked_example_of_moves():

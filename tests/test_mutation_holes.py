@@ -33,9 +33,9 @@ TIED_RUN = (
 
 def test_best_and_worst_ties_in_evaluate_by_hand():
     qrels, run = read_qrels(TIED), read_run(TIED_RUN)
-    best = evaluate(qrels, run, cutoffs=(1, 3), ties="best").per_query
-    worst = evaluate(qrels, run, cutoffs=(1, 3), ties="worst").per_query
-    trec = evaluate(qrels, run, cutoffs=(1, 3), ties="trec_eval").per_query
+    best = evaluate(qrels, run, cutoffs=(1, 3), ties="best").table()
+    worst = evaluate(qrels, run, cutoffs=(1, 3), ties="worst").table()
+    trec = evaluate(qrels, run, cutoffs=(1, 3), ties="trec_eval").table()
     # q1: best puts a (grade 1) first, worst puts b (grade 0) first.
     assert best.loc["q1", "ndcg"] == 1.0 and best.loc["q1", "ndcg_cut_1"] == 1.0
     assert worst.loc["q1", "ndcg"] == pytest.approx((0 + 1 / math.log2(3)) / 1)
@@ -81,8 +81,8 @@ def test_best_and_worst_ties_in_evaluate_are_the_brute_force_bounds(seed):
     qrels, run, qrels_text, run_text = _tied_collection(random.Random(seed))
     q, r = read_qrels(qrels_text), read_run(run_text)
     cutoffs = (1, 2, 4)
-    best = evaluate(q, r, cutoffs=cutoffs, ties="best").per_query
-    worst = evaluate(q, r, cutoffs=cutoffs, ties="worst").per_query
+    best = evaluate(q, r, cutoffs=cutoffs, ties="best").table()
+    worst = evaluate(q, r, cutoffs=cutoffs, ties="worst").table()
     for qid in run:
         for k, column in [(None, "ndcg"), *((k, f"ndcg_cut_{k}") for k in cutoffs)]:
             low, high = _brute_force_bounds(qrels[qid], run[qid], k)
@@ -154,7 +154,7 @@ def test_whitespace_separates_columns_the_same_on_every_reading_path(kind, text,
 
 @pytest.mark.parametrize("kind, text, bad_line, last_row", [c for c in WHITESPACE_CASES if c.values[0] == "run"])
 def test_the_segmented_reader_agrees_with_read_run_on_separators(tmp_path, kind, text, bad_line, last_row):
-    from ndcg_core.segmented import evaluate_files
+    from ndcg_core.trec.segmented import evaluate_files
 
     qrels = b"q 0 a 1\nq 0 b 2\n"
     (tmp_path / "run.txt").write_bytes(text)

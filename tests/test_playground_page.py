@@ -12,7 +12,8 @@ from conftest import ROOT, plain
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core import dcg, idcg, ndcg_at_k
-from ndcg_core.ranked_list import PRESETS, make_items, move
+from ndcg_core.lists.items import make_items, move
+from ndcg_core.lists.presets import PRESETS
 
 
 def open_page(**state):
@@ -161,7 +162,8 @@ def test_a_label_with_markup_is_kept_as_text():
     at = open_page(pg_items=make_items([label, "b"], [1, 0]))
     assert not at.exception
     assert not any(label in m.value for m in (*at.markdown, *at.caption))  # never written as markdown/HTML
-    from ndcg_core.ranked_list import Settings, list_breakdown
+    from ndcg_core.lists.items import ListSettings as Settings
+    from ndcg_core.lists.items import list_breakdown
     from ui.table import table_data
     frame = list_breakdown(at.session_state["pg_items"], Settings(k=2))
     data = table_data(frame, {c: c for c in frame.columns}, "caption", "beyond")

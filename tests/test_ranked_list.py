@@ -6,13 +6,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ndcg_core.errors import InputError, Place
 from ndcg_core import ndcg_at_k
-from ndcg_core.ranked_list import (
+from ndcg_core.errors import InputError, Place
+from ndcg_core.lists.items import (
     MAX_ITEMS,
-    PRESETS,
     Item,
-    Settings,
     check_grade,
     check_label,
     check_top_grade,
@@ -29,6 +27,8 @@ from ndcg_core.ranked_list import (
     without,
     worst_order,
 )
+from ndcg_core.lists.items import ListSettings as Settings
+from ndcg_core.lists.presets import PRESETS
 
 grades_lists = st.lists(st.integers(0, 4), min_size=1, max_size=30)
 

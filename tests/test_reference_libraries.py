@@ -10,7 +10,7 @@ import pytrec_eval
 from sklearn.metrics import dcg_score, ndcg_score
 
 from ndcg_core import dcg_from_scores, evaluate, ndcg_from_scores
-from ndcg_core.trec_io import read_qrels, read_run
+from ndcg_core.trec.readers import read_qrels, read_run
 
 SEEDS = range(40)
 
@@ -79,7 +79,7 @@ def _random_collection(rng):
 @pytest.mark.parametrize("seed", SEEDS)
 def test_pytrec_eval_agrees_per_query_with_ideal_from_the_qrels(seed):
     qrels, run, qrels_text, run_text = _random_collection(np.random.default_rng(seed))
-    ours = evaluate(read_qrels(qrels_text), read_run(run_text), cutoffs=(1, 3, 5, 10), float32_scores=True).per_query
+    ours = evaluate(read_qrels(qrels_text), read_run(run_text), cutoffs=(1, 3, 5, 10), float32_scores=True).table()
     theirs = pytrec_eval.RelevanceEvaluator(
         qrels, {"ndcg", "ndcg_cut.1,3,5,10"}
     ).evaluate({q: d for q, d in run.items() if q in qrels})
@@ -99,7 +99,7 @@ def test_a_custom_gain_per_grade_equals_pytrec_eval_on_regraded_qrels(seed):
     regraded = {q: {d: mapping.get(g, g) for d, g in docs.items()} for q, docs in qrels.items()}
     theirs = pytrec_eval.RelevanceEvaluator(regraded, {"ndcg"}).evaluate({q: d for q, d in run.items() if q in qrels})
     for qid, values in theirs.items():
-        assert ours.per_query.loc[qid, "ndcg"] == pytest.approx(values["ndcg"], abs=1e-9)
+        assert ours.table().loc[qid, "ndcg"] == pytest.approx(values["ndcg"], abs=1e-9)
 
 
 def test_scores_are_doubles_by_default_and_32_bit_floats_as_pytrec_eval_on_request():
@@ -111,9 +111,9 @@ def test_scores_are_doubles_by_default_and_32_bit_floats_as_pytrec_eval_on_reque
     theirs = pytrec_eval.RelevanceEvaluator({"q": {"a": 1, "b": 0}}, {"ndcg_cut.1"}).evaluate(
         {"q": {"a": 1.0000000001, "b": 1.0}}
     )["q"]["ndcg_cut_1"]
-    as_float32 = evaluate(qrels, run, cutoffs=(1,), float32_scores=True).per_query.loc["q", "ndcg_cut_1"]
+    as_float32 = evaluate(qrels, run, cutoffs=(1,), float32_scores=True).table().loc["q", "ndcg_cut_1"]
     assert as_float32 == theirs == 0.0
-    assert evaluate(qrels, run, cutoffs=(1,)).per_query.loc["q", "ndcg_cut_1"] == 1.0
+    assert evaluate(qrels, run, cutoffs=(1,)).table().loc["q", "ndcg_cut_1"] == 1.0
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -143,4 +143,4 @@ def test_sklearn_agrees_with_evaluate_when_ideal_comes_from_the_run_and_ties_are
         scores = [docs[d] for d in names]
         for k in (3, 10):
             expected = ndcg_score([grades], [scores], k=k) if any(grades) else 0.0
-            assert ours.per_query.loc[qid, f"ndcg_cut_{k}"] == pytest.approx(expected, abs=1e-9), (qid, k)
+            assert ours.table().loc[qid, f"ndcg_cut_{k}"] == pytest.approx(expected, abs=1e-9), (qid, k)

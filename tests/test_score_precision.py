@@ -18,11 +18,12 @@ from ndcg_core import (
     query_ranking,
     read_qrels,
     read_run,
-    segmented,
 )
-from ndcg_core.cli import main
-from ndcg_core.evaluate import evaluate_with, settings
-from ndcg_core.segmented import evaluate_files
+from ndcg_core.trec import segmented
+from ndcg_core.trec.cli import main
+from ndcg_core.trec.evaluate import evaluate_with
+from ndcg_core.trec.evaluate import evaluation_options as settings
+from ndcg_core.trec.segmented import evaluate_files
 
 # The example: 1.000000001 and 1.0 are two doubles but one float32.
 QRELS = "q 0 a 1\nq 0 b 0\n"

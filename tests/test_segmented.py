@@ -7,15 +7,16 @@ import sys
 import numpy as np
 import pyarrow as pa
 import pytest
-from conftest import ROOT, TREC
+from conftest import ROOT, TREC, means
 from hypothesis import given
 from hypothesis import strategies as st
 
+from ndcg_core import evaluate, read_qrels, read_run
+from ndcg_core.arrays import as_arrow, as_numpy
 from ndcg_core.errors import InputError, Place
-from ndcg_core import evaluate, read_qrels, read_run, segmented
-from ndcg_core.cli import main
-from ndcg_core.segmented import evaluate_files
-from ndcg_core.trec_io import as_arrow, as_numpy
+from ndcg_core.trec import segmented
+from ndcg_core.trec.cli import main
+from ndcg_core.trec.segmented import evaluate_files
 
 
 def whole(qrels, run, **options):
@@ -217,7 +218,7 @@ def test_complete_counts_judged_queries_of_a_run_that_retrieves_none_of_them(tmp
     (tmp_path / "run.txt").write_text(RUN)
     result = evaluate_files(tmp_path / "qrels.txt", tmp_path / "run.txt", complete=True, cutoffs=(5,))
     assert result.qids == ["9"]
-    assert result.mean() == {"ndcg": 0.0, "ndcg_cut_5": 0.0}
+    assert means(result) == {"ndcg": 0.0, "ndcg_cut_5": 0.0}
     assert_same(result, whole(tmp_path / "qrels.txt", tmp_path / "run.txt", complete=True, cutoffs=(5,)))
 
 
@@ -253,7 +254,7 @@ def test_random_files_give_the_same_result_or_message(tmp_path_factory, lines, g
 
 def test_the_command_line_does_not_load_pandas():
     # pyarrow's to_numpy() and pa.array() load pandas, a quarter of a second of every run.
-    code = ("import sys; from ndcg_core.cli import main; "
+    code = ("import sys; from ndcg_core.trec.cli import main; "
             f"main(['-m', 'ndcg_cut.10', {str(TREC / 'qrels.test')!r}, {str(TREC / 'results.test')!r}]); "
             "print('pandas' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)

@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core import ndcg_at_k
-from ndcg_core.ranked_list import PRESETS, Settings, list_breakdown, make_items, score
+from ndcg_core.lists.items import ListSettings as Settings
+from ndcg_core.lists.items import list_breakdown, make_items, score
+from ndcg_core.lists.presets import PRESETS
 from ui import charts, export
 from ui.i18n import Translator
 from ui.share import MAX_PARAM_LENGTH, decode_playground, encode_playground

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from ndcg_core import (
-    InputError,
     DISCOUNTS,
     GAINS,
     TIE_POLICIES,
+    InputError,
     breakdown,
     dcg,
     dcg_from_scores,

@@ -8,8 +8,8 @@ from conftest import ROOT, plain
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core import DISCOUNTS, dcg, idcg, ndcg_at_k
-from ndcg_core.exercises import KINDS, exercise
-from ndcg_core.metrics import reciprocal_rank
+from ndcg_core.teaching.exercises import KINDS, exercise
+from ndcg_core.teaching.metrics import reciprocal_rank
 from ui.i18n import Translator
 
 FIVE = [3, 2, 3, 0, 1]
@@ -216,7 +216,7 @@ def test_users_see_no_developer_controls():
 # --- Playground ------------------------------------------------------------------------------------
 
 def test_the_playground_caption_describes_the_list_opened_from_evaluate():
-    from ndcg_core.ranked_list import PRESETS
+    from ndcg_core.lists.presets import PRESETS
     at = open_page("2_Evaluate")
     at.button(key="btn_ev_open_playground").click().run()
     assert not at.exception
@@ -227,7 +227,8 @@ def test_the_playground_caption_describes_the_list_opened_from_evaluate():
 
 
 def test_the_playground_caption_follows_a_change_to_the_example():
-    from ndcg_core.ranked_list import PRESETS, move
+    from ndcg_core.lists.items import move
+    from ndcg_core.lists.presets import PRESETS
     t = Translator("en")
     five = PRESETS.build("five").items()
     at = open_page("1_Playground", pg_items=move(five, 4, 0))
@@ -239,7 +240,8 @@ def test_the_playground_caption_follows_a_change_to_the_example():
 def test_the_tile_chart_wraps_a_long_list_into_readable_lines():
     from test_charts import _same, resolved
 
-    from ndcg_core.ranked_list import Settings, list_breakdown, make_items
+    from ndcg_core.lists.items import ListSettings as Settings
+    from ndcg_core.lists.items import list_breakdown, make_items
     from ui import charts as ui_charts
     items = make_items([f"doc {i}" for i in range(100)], [(i * 7) % 4 for i in range(100)])
     frame = list_breakdown(items, Settings(k=10))
@@ -252,7 +254,8 @@ def test_the_tile_chart_wraps_a_long_list_into_readable_lines():
 
 
 def test_a_removal_offers_undo_that_puts_the_item_back_where_it_was():
-    from ndcg_core.ranked_list import PRESETS, without
+    from ndcg_core.lists.items import without
+    from ndcg_core.lists.presets import PRESETS
     five = PRESETS.build("five").items()
     at = open_page("1_Playground", pg_items=without(five, 3), pg_removed={"before": five, "label": "doc C"})
     undo = at.button(key="btn_undo_remove")

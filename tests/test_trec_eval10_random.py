@@ -7,7 +7,7 @@ from math import log2
 import pytest
 from conftest import DATA
 
-from ndcg_core.cli import main
+from ndcg_core.trec.cli import main
 
 CASES = {c["id"]: c for c in map(json.loads, (DATA / "trec_eval10_random" / "cases.jsonl").read_text().splitlines())}
 

@@ -6,7 +6,7 @@ import sys
 import pytest
 from conftest import ROOT, TREC
 
-from ndcg_core.cli import main
+from ndcg_core.trec.cli import main
 
 # Each expected file with the trec_eval arguments that produced it (see tests/data/trec_eval/README.md).
 CASES = {
@@ -73,8 +73,8 @@ def test_help_lists_every_measure_family_and_option(capsys):
 
 def test_one_program_name_in_pyproject_usage_and_readme():
     pyproject = (ROOT / "pyproject.toml").read_text()
-    assert 'ndcg-lab-eval = "ndcg_core.cli:script"' in pyproject  # what python -m ndcg_core runs too
-    assert "from .cli import script" in (ROOT / "ndcg_core" / "__main__.py").read_text()
+    assert 'ndcg-lab-eval = "ndcg_core.trec.cli:script"' in pyproject  # what python -m ndcg_core runs too
+    assert "from .trec.cli import script" in (ROOT / "ndcg_core" / "__main__.py").read_text()
     readme = (ROOT / "README.md").read_text()
     section = readme[readme.index("## Many queries"):readme.index("## How correctness is shown")]
     assert "ndcg-lab-eval [-q]" in section

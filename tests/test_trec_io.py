@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from conftest import TREC
 
-from ndcg_core.errors import InputError
 from ndcg_core import evaluate, read_qrels, read_run
+from ndcg_core.errors import InputError
 
 
 def test_reads_trec_eval_results_with_tabs_and_leading_spaces():
@@ -43,7 +43,7 @@ def test_gzip_is_recognised_by_its_magic_bytes(tmp_path):
 def test_csv_and_tsv_with_headers():
     qrels = read_qrels(b"query_id,doc_id,relevance\nq,a,3\nq,b,0\n", name="q.csv")
     run = read_run(b"qid\tdocno\tscore\nq\ta\t0.2\nq\tb\t0.9\n", name="r.tsv")
-    assert evaluate(qrels, run, cutoffs=(2,)).per_query.loc["q", "ndcg_cut_2"] == pytest.approx(
+    assert evaluate(qrels, run, cutoffs=(2,)).table().loc["q", "ndcg_cut_2"] == pytest.approx(
         (3 / np.log2(3)) / 3
     )
 
@@ -51,7 +51,7 @@ def test_csv_and_tsv_with_headers():
 def test_a_csv_run_with_only_ranks_ranks_by_them():
     run = read_run(b"qid,docno,rank\nq,a,2\nq,b,1\n")
     qrels = read_qrels(b"q 0 a 0\nq 0 b 1\n")
-    assert evaluate(qrels, run, cutoffs=(1,)).per_query.loc["q", "ndcg_cut_1"] == 1.0
+    assert evaluate(qrels, run, cutoffs=(1,)).table().loc["q", "ndcg_cut_1"] == 1.0
 
 
 @pytest.mark.parametrize(
@@ -112,7 +112,7 @@ def test_a_missing_file_is_a_value_error(tmp_path):
     b"2 Q0 d 1 1 t\n",  # absent
 ])
 def test_one_querys_lines_are_those_a_whole_read_finds(text):
-    from ndcg_core.trec_io import read_query
+    from ndcg_core.trec.readers import read_query
 
     whole = read_run(text)
     rows = [i for i, q in enumerate(whole.qid.to_pylist()) if q == "1"]

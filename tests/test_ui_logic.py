@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from ndcg_core.errors import TEMPLATES
-from ndcg_core.ranked_list import MAX_ITEMS, make_items
+from ndcg_core.lists.items import MAX_ITEMS, make_items
 from ui.editing import (
     apply_table_edits,
     grades_from_text,
@@ -165,7 +165,8 @@ def test_translator_fills_fields_and_falls_back_to_english():
 
 
 def test_breakdown_table_data_formats_cells_and_marks_rows_after_k():
-    from ndcg_core.ranked_list import Settings, list_breakdown
+    from ndcg_core.lists.items import ListSettings as Settings
+    from ndcg_core.lists.items import list_breakdown
     from ui.table import COLUMNS, table_data
 
     frame = list_breakdown(make_items(["a", "<b>"], [3, 0]), Settings(k=1))

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 from functools import lru_cache
+from typing import Any
 
 import altair as alt
 import numpy as np

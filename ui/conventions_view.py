@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from ndcg_core import dcg, ndcg_at_k, ndcg_from_scores
-from ndcg_core.conventions import CONVENTIONS, WIKIPEDIA, Example, example_from_rows
+from ndcg_core.teaching.conventions import CONVENTIONS, WIKIPEDIA, Example, example_from_rows
 from ui.format import metric_text
 from ui.i18n import Translator
 from ui.state import bind

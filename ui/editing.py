@@ -12,7 +12,7 @@ from typing import Any
 
 from ndcg_core import validate
 from ndcg_core.errors import InputError, Place, shown
-from ndcg_core.ranked_list import Item, check_grade, check_label, check_size, next_id
+from ndcg_core.lists.items import Item, check_grade, check_label, check_size, next_id
 
 LABEL, GRADE = "label", "grade"
 

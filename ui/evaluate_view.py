@@ -1,6 +1,6 @@
 """The Evaluate page: NDCG over many queries from TREC files, two systems compared, drill-down, export.
 
-Every figure comes from ``ndcg_core.evaluate`` (the same function the command line uses);
+Every figure comes from ``ndcg_core.trec.evaluate`` (the same function the command line uses);
 this module reads widgets, caches parsed files and evaluations, and renders.
 """
 
@@ -10,7 +10,9 @@ import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -19,20 +21,20 @@ from ndcg_core import (
     IDEALS,
     TIE_POLICIES,
     Evaluation,
-    evaluate,
+    Measure,
     format_trec_eval,
-    parse_measure,
     query_ranking,
+    validate,
 )
-from ndcg_core import validate
 from ndcg_core.errors import InputError
-from ndcg_core.ranked_list import MAX_ITEMS, MAX_TOP_GRADE, make_items
-from ndcg_core.validate import MAX_CUTOFF
-from ndcg_core.segmented import evaluate_files
-from ndcg_core.trec_io import Qrels, Run, looks_swapped, read_qrels, read_query
+from ndcg_core.lists.items import MAX_ITEMS, make_items
+from ndcg_core.trec.measures import ndcg_cut
+from ndcg_core.trec.readers import Qrels, Run, looks_swapped, read_qrels, read_query
+from ndcg_core.trec.segmented import evaluate_files
+from ndcg_core.validate import MAX_CUTOFF, MAX_TOP_GRADE
 from ui import charts
 from ui.cache import ResultCache
-from ui.editing import TYPED_COLUMNS, typed_queries_to_trec, typed_tokens
+from ui.editing import TYPED_COLUMNS, typed_queries_to_trec
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.playground import restore
@@ -293,36 +295,36 @@ def evaluate_all(qrels: Qrels, inputs: dict[str, FileInput], options: dict,
     return out
 
 
-def measure_label(column: str) -> str:
-    return "NDCG" if column == "ndcg" else f"NDCG@{column.rsplit('_', 1)[1]}"
+def _measure_order(evaluation: Evaluation) -> list[Measure]:
+    """The measures as the page lists them: each cutoff, then the whole ranking."""
+    return [*evaluation.measures[1:], evaluation.measures[0]]
 
 
 def per_query_table(evaluation: Evaluation, t: Translator) -> pd.DataFrame:
-    frame = evaluation.per_query
-    first = evaluation.cutoffs[0]
-    columns = {f"ndcg_cut_{k}": f"NDCG@{k}" for k in evaluation.cutoffs}
-    columns.update({
-        "ndcg": "NDCG", f"dcg_cut_{first}": f"DCG@{first}", f"idcg_cut_{first}": f"IDCG@{first}",
-        "num_judged": t("evaluate.col.judged"), "num_rel": t("evaluate.col.relevant"),
-        "num_ret": t("evaluate.col.retrieved"), "num_rel_ret": t("evaluate.col.relevant_retrieved"),
-    })
-    table = frame[list(columns)].rename(columns=columns)
-    table.index.name = t("evaluate.col.query")
+    first = ndcg_cut(evaluation.cutoffs[0])
+    columns: dict[str, Any] = {m.label: evaluation.per_query(m) for m in _measure_order(evaluation)}
+    columns[f"DCG@{first.cutoff}"] = evaluation.dcg(first)
+    columns[f"IDCG@{first.cutoff}"] = evaluation.idcg(first)
+    counts = evaluation.table()
+    for name, key in (("num_judged", "judged"), ("num_rel", "relevant"), ("num_ret", "retrieved"),
+                      ("num_rel_ret", "relevant_retrieved")):
+        columns[t(f"evaluate.col.{key}")] = counts[name].to_numpy()
+    table = pd.DataFrame(columns, index=pd.Index(evaluation.qids, name=t("evaluate.col.query")))
     return table
 
 
 def render_summary(evaluation: Evaluation, t: Translator) -> None:
-    mean, median = evaluation.mean(), evaluation.median()
-    columns = [f"ndcg_cut_{k}" for k in evaluation.cutoffs] + ["ndcg"]
+    measures = _measure_order(evaluation)
     st.markdown(t("evaluate.summary_intro", n=len(evaluation.qids)))
-    for chunk in range(0, len(columns), 4):
+    for chunk in range(0, len(measures), 4):
         cols = st.columns(4)
-        for col, c in zip(cols, columns[chunk:chunk + 4]):
-            col.metric(t("evaluate.mean_of", measure=measure_label(c)), metric_text(mean[c]),
-                       help=t("evaluate.median_is", value=metric_text(median[c])))
-            col.caption(t("evaluate.median_caption", value=metric_text(median[c])))
-    long = pd.concat([pd.DataFrame({"qid": evaluation.qids, "measure": measure_label(c), "value": evaluation.columns[c]})
-                      for c in columns], ignore_index=True)
+        for col, m in zip(cols, measures[chunk:chunk + 4]):
+            median = metric_text(evaluation.median(m))
+            col.metric(t("evaluate.mean_of", measure=m.label), metric_text(evaluation.mean(m)),
+                       help=t("evaluate.median_is", value=median))
+            col.caption(t("evaluate.median_caption", value=median))
+    long = pd.concat([pd.DataFrame({"qid": evaluation.qids, "measure": m.label, "value": evaluation.per_query(m)})
+                      for m in measures], ignore_index=True)
     st.markdown(f"**{t('evaluate.distribution')}**")
     st.altair_chart(charts.distribution_chart(long, t.group("chart")), width="stretch")
     st.caption(t("evaluate.distribution_alt"))
@@ -330,11 +332,11 @@ def render_summary(evaluation: Evaluation, t: Translator) -> None:
 
 def render_gaps(evaluation: Evaluation, t: Translator) -> None:
     k = evaluation.cutoffs[0]
-    frame = evaluation.per_query
+    at_k = ndcg_cut(k)
     gap = pd.DataFrame({
-        t("evaluate.col.query"): frame.index,
+        t("evaluate.col.query"): evaluation.qids,
         t("evaluate.col.gap", k=k): evaluation.gap(k),
-        f"DCG@{k}": frame[f"dcg_cut_{k}"], f"IDCG@{k}": frame[f"idcg_cut_{k}"], f"NDCG@{k}": frame[f"ndcg_cut_{k}"],
+        f"DCG@{k}": evaluation.dcg(at_k), f"IDCG@{k}": evaluation.idcg(at_k), at_k.label: evaluation.per_query(at_k),
     }).sort_values(t("evaluate.col.gap", k=k), ascending=False, kind="stable")
     st.markdown(f"**{t('evaluate.gaps', k=k)}**")
     st.caption(t("evaluate.gaps_help"))
@@ -344,21 +346,22 @@ def render_gaps(evaluation: Evaluation, t: Translator) -> None:
 
 def render_by_k(evaluation: Evaluation, t: Translator) -> None:
     qids = evaluation.qids
-    default = list(evaluation.per_query.sort_values(f"ndcg_cut_{evaluation.cutoffs[0]}").index[:3])
+    first = evaluation.per_query(ndcg_cut(evaluation.cutoffs[0]))
+    default = [qids[i] for i in np.argsort(first, kind="stable")[:3]]
     chosen = st.multiselect(t("evaluate.by_k_queries"), qids, default=default, max_selections=MAX_QUERIES_PLOTTED,
                             key="ev_by_k_choice")
     if not chosen:
         return
-    frame = evaluation.per_query.loc[chosen]
-    rows = [{"qid": q, "k": k, "value": frame.loc[q, f"ndcg_cut_{k}"]} for q in chosen for k in evaluation.cutoffs]
+    where = {q: i for i, q in enumerate(qids)}
+    rows = [{"qid": q, "k": k, "value": float(evaluation.per_query(ndcg_cut(k))[where[q]])}
+            for q in chosen for k in evaluation.cutoffs]
     st.altair_chart(charts.by_k_chart(pd.DataFrame(rows), t.group("chart")), width="stretch")
     st.caption(t("evaluate.by_k_alt"))
 
 
 def render_drill_down(evaluation: Evaluation, qrels: Qrels, inputs: dict[str, FileInput], t: Translator) -> None:
     k = evaluation.cutoffs[0]
-    order = list(evaluation.per_query.assign(gap=evaluation.gap(k)).sort_values("gap", ascending=False,
-                                                                                   kind="stable").index)
+    order = [evaluation.qids[i] for i in np.argsort(-evaluation.gap(k), kind="stable")]
     qid = st.selectbox(t("evaluate.drill.query"), order, key="ev_drill_query", help=t("evaluate.drill.help"))
     run = _query_run(inputs["a"].key, qid, evaluation.queries_in_blocks, inputs["a"])
     ranking = query_ranking(qrels, run, qid, max_docs=None,
@@ -380,22 +383,24 @@ def render_drill_down(evaluation: Evaluation, qrels: Qrels, inputs: dict[str, Fi
 
 def render_comparison(evals: dict[str, Evaluation], inputs: dict[str, FileInput], t: Translator) -> None:
     a, b = evals["a"], evals["b"]
-    column = st.selectbox(t("evaluate.compare.measure"), [f"ndcg_cut_{k}" for k in a.cutoffs] + ["ndcg"],
-                          format_func=measure_label, key="ev_compare_measure")
+    measure = st.selectbox(t("evaluate.compare.measure"), _measure_order(a), format_func=lambda m: m.label,
+                           key="ev_compare_measure")
     common = [q for q in a.qids if q in set(b.qids)]
     if len(common) < 2:
         st.warning(t("evaluate.compare.too_few", n=len(common)))
         return
-    fa, fb = a.per_query.loc[common, column], b.per_query.loc[common, column]
-    result = paired_comparison(fa.to_numpy(), fb.to_numpy())
+    where_a, where_b = {q: i for i, q in enumerate(a.qids)}, {q: i for i, q in enumerate(b.qids)}
+    fa = a.per_query(measure)[[where_a[q] for q in common]]
+    fb = b.per_query(measure)[[where_b[q] for q in common]]
+    result = paired_comparison(fa, fb)
     st.markdown(t("evaluate.compare.systems", a=md_escape(inputs["a"].name), b=md_escape(inputs["b"].name),
                   n=result.n))
     c1, c2, c3, c4 = st.columns(4)
-    c1.metric(t("evaluate.compare.mean_diff", measure=measure_label(column)), f"{result.mean_difference:+.4f}")
+    c1.metric(t("evaluate.compare.mean_diff", measure=measure.label), f"{result.mean_difference:+.4f}")
     c2.metric(t("evaluate.compare.wins"), result.wins)
     c3.metric(t("evaluate.compare.ties"), result.ties)
     c4.metric(t("evaluate.compare.losses"), result.losses)
-    st.altair_chart(charts.difference_chart(pd.DataFrame({"qid": common, "difference": fb.to_numpy() - fa.to_numpy()}),
+    st.altair_chart(charts.difference_chart(pd.DataFrame({"qid": common, "difference": fb - fa}),
                                             t.group("chart")), width="stretch")
     st.caption(t("evaluate.compare.chart_alt"))
     tests = pd.DataFrame({
@@ -423,8 +428,7 @@ def render_export(evaluation: Evaluation, inputs: dict[str, FileInput], t: Trans
 
 def trec_eval_text(evaluation: Evaluation) -> str:
     """What ``ndcg-lab-eval -q -m ndcg -m ndcg_cut.<ks>`` prints for this evaluation."""
-    cut = ",".join(str(k) for k in evaluation.cutoffs)
-    return format_trec_eval(evaluation, [parse_measure("ndcg"), parse_measure(f"ndcg_cut.{cut}")], per_query=True)
+    return format_trec_eval(evaluation, evaluation.measures, per_query=True)
 
 
 def cli_command(evaluation: Evaluation, inputs: dict[str, FileInput]) -> str | None:

@@ -8,7 +8,8 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from ndcg_core.ranked_list import Scores, Settings
+from ndcg_core.lists.items import ListSettings as Settings
+from ndcg_core.lists.items import Scores
 
 
 def breakdown_csv(frame: pd.DataFrame) -> bytes:

@@ -9,9 +9,9 @@ import streamlit as st
 
 from ndcg_core import validate
 from ndcg_core.errors import InputError
-from ndcg_core.metrics import all_metrics
-from ndcg_core.ranked_list import MAX_ITEMS
-from ndcg_core.single import validate_grades
+from ndcg_core.lists.items import MAX_ITEMS
+from ndcg_core.lists.ndcg import validate_grades
+from ndcg_core.teaching.metrics import all_metrics
 from ui import charts
 from ui.editing import typed_tokens
 from ui.format import metric_text

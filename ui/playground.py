@@ -14,12 +14,11 @@ import pyarrow as pa
 import streamlit as st
 from streamlit.dataframe_util import convert_arrow_table_to_arrow_bytes
 
-from ndcg_core.ranked_list import (
+from ndcg_core.lists.gains import GAINS
+from ndcg_core.lists.discounts import DISCOUNTS
+from ndcg_core.lists.items import (
     MAX_ITEMS,
-    MAX_TOP_GRADE,
-    PRESETS,
     Item,
-    Settings,
     ideal_order,
     list_breakdown,
     ndcg_after_each_move,
@@ -30,7 +29,9 @@ from ndcg_core.ranked_list import (
     swap,
     worst_order,
 )
-from ndcg_core.variants import DISCOUNTS, GAINS
+from ndcg_core.lists.items import ListSettings as Settings
+from ndcg_core.lists.presets import PRESETS
+from ndcg_core.validate import MAX_TOP_GRADE
 from ui import charts, export
 from ui.editing import (
     GRADE,

@@ -6,11 +6,12 @@ import pandas as pd
 import streamlit as st
 
 from ndcg_core import DISCOUNTS, ndcg_at_k
-from ndcg_core.exercises import Exercise, check, check_seed, exercise
-from ndcg_core.ranked_list import Settings, make_items, score
+from ndcg_core.errors import Place
+from ndcg_core.lists.items import ListSettings as Settings
+from ndcg_core.lists.items import make_items, score
+from ndcg_core.teaching.exercises import Exercise, check, check_seed, exercise
 from ui.i18n import Translator
 from ui.playground import restore
-from ndcg_core.errors import Place
 from ui.share import whole_number
 from ui.sortable import apply_action, sortable_list
 from ui.state import new_link_value, page_url, set_link_value

@@ -7,7 +7,7 @@ must stay text. streamlit-sortables overwrites reorders made from code unless it
 streamlit-dnd has no keyboard support. The drag itself is SortableJS (vendored as ``Sortable.min.js``,
 MIT): touch-friendly, by a handle on touch screens so a swipe scrolls the page, with auto-scroll.
 The component only reports actions (move, grade, remove); ``apply_action`` turns them into a new list,
-through ``ndcg_core.ranked_list.move`` like every other reordering.
+through ``ndcg_core.lists.items.move`` like every other reordering.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import numpy as np
 import streamlit as st
 
 from ndcg_core.errors import InputError, Place, shown
-from ndcg_core.ranked_list import Item, check_grade, index_of, move, with_grade, without
+from ndcg_core.lists.items import Item, check_grade, index_of, move, with_grade, without
 from ui.charts import grade_color, grade_text_color
 
 _HERE = Path(__file__).parent

@@ -15,7 +15,8 @@ from typing import Any
 
 import streamlit as st
 
-from ndcg_core.ranked_list import PRESETS, default_k
+from ndcg_core.lists.items import default_k
+from ndcg_core.lists.presets import PRESETS
 from ui.i18n import DEFAULT_LANGUAGE
 
 DEFAULT_PRESET = "five"

@@ -18,18 +18,18 @@ from typing import Any
 
 from .. import validate
 from ..errors import InputError, Place, number_text, shown
-from ..exercises import Exercise, check, exercise
-from ..metrics import precision_at_k, reciprocal_rank
-from ..ranked_list import PRESETS
-from ..single import breakdown, ndcg_at_k
-from ..variants import resolve_gain
+from ..lists.gains import resolve_gain
+from ..lists.ndcg import breakdown, ndcg_at_k
+from ..lists.presets import PRESETS
+from ..teaching.exercises import Exercise, check, exercise
+from ..teaching.metrics import precision_at_k, reciprocal_rank
 from .rules import csv_safe
 
 KINDS = ("predict", "rank", "compare", "practice")
 TWISTS = ("exponential", "small_k", "pool")
 METRICS = ("ndcg", "mrr", "precision")
 VOTES = ("a", "b", "same")
-GAINS = ("linear", "exponential")
+ACTIVITY_GAINS = ("linear", "exponential")  # the gains a classroom list may use
 WITHIN = 0.05  # a guess this close to the true NDCG counts as right
 BINS = 20  # histogram bins of width 0.05 over [0, 1]
 SMALL_K = 3
@@ -60,8 +60,8 @@ class ListSpec:
         validate.numbers(self.grades)
         validate.numbers(self.pool, "pool")
         validate.whole(self.k, Place("k"), high=len(self.grades))
-        if self.gain not in GAINS:
-            raise InputError("activity.gain", value=shown(self.gain), choices=", ".join(GAINS))
+        if self.gain not in ACTIVITY_GAINS:
+            raise InputError("activity.gain", value=shown(self.gain), choices=", ".join(ACTIVITY_GAINS))
 
     def ideal(self) -> list[float] | None:
         """The grades the ideal comes from: ``None`` (the list's own) unless judged items were not retrieved."""

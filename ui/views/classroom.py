@@ -22,9 +22,10 @@ from ndcg_core.classroom import rules
 from ndcg_core.classroom.activities import ListSpec
 from ndcg_core.classroom.store import ActivityRow, Room
 from ndcg_core.errors import InputError, shown
-from ndcg_core.exercises import exercise
-from ndcg_core.ranked_list import PRESETS, Item
-from ndcg_core.variants import GAINS
+from ndcg_core.lists.gains import GAINS
+from ndcg_core.lists.items import Item
+from ndcg_core.lists.presets import PRESETS
+from ndcg_core.teaching.exercises import exercise
 from ui.database import client_source, room_revision, store
 from ui.format import md_escape, metric_text
 from ui.i18n import LANGUAGES, Translator
@@ -325,8 +326,8 @@ def render_setup(t: Translator) -> None:
 def playground_list() -> ListSpec:
     """The Playground's current list, k and gain (this session's), as a class list."""
     gain = st.session_state["pg_gain"]
-    if gain not in acts.GAINS:
-        raise InputError("activity.gain", value=shown(gain), choices=", ".join(acts.GAINS))
+    if gain not in acts.ACTIVITY_GAINS:
+        raise InputError("activity.gain", value=shown(gain), choices=", ".join(acts.ACTIVITY_GAINS))
     items = list(st.session_state["pg_items"])
     pool = tuple(it.grade for it in st.session_state["pg_extra"]) if st.session_state["pg_ideal"] == "pool" else ()
     return ListSpec(tuple(it.label for it in items), tuple(it.grade for it in items),

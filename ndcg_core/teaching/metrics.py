@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from . import validate
-from .errors import InputError, Place, number_text, shown
-from .single import dcg, ndcg_at_k, validate_grades, validate_k
+from .. import validate
+from ..errors import InputError, Place, number_text, shown
+from ..lists.ndcg import dcg, ndcg_at_k, validate_grades, validate_k
 
 _cutoff = validate.required_k
 

@@ -9,17 +9,13 @@ import os
 import sys
 from typing import Sequence
 
-from .evaluate import (
-    IDEALS,
-    TREC_EVAL_CUTOFFS,
-    Measure,
-    format_trec_eval,
-    parse_measure,
-    trec_eval_measures,
-)
-from .errors import InputError
+from ..errors import InputError
+from ..lists.gains import GAINS
+from ..lists.ties import TIE_POLICIES
+from .evaluate import IDEALS
+from .measures import TREC_EVAL_CUTOFFS, Measure, parse_measure, trec_eval_measures
+from .output import format_trec_eval
 from .segmented import evaluate_files
-from .variants import GAINS, TIE_POLICIES
 
 PROG = "ndcg-lab-eval"  # the console script pyproject.toml declares; python -m ndcg_core is the same program
 ALIASES = {"all_trec": ("ndcg", "ndcg_cut")}  # trec_eval's everything, narrowed to its NDCG measures
@@ -82,20 +78,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _measures(names: Sequence[str]) -> list[Measure]:
+    """The measures trec_eval prints for these ``-m`` arguments (``all_trec`` names both families)."""
     expanded: list[str] = []
     for name in names or ("ndcg", "ndcg_cut"):
         expanded.extend(ALIASES.get(name, (name,)))
-    return [parse_measure(n) for n in expanded]
+    return trec_eval_measures([parse_measure(n) for n in expanded])
 
 
 def run(argv: Sequence[str] | None = None) -> str:
     """Parse arguments, evaluate and return the text to print; raises ``InputError`` on bad input."""
     args = build_parser().parse_args(argv)
     measures = _measures(args.m)
-    chosen = trec_eval_measures(measures)
-    cut = next((m.cutoffs for m in chosen if m.base == "ndcg_cut"), ())
-    full = next((m for m in chosen if m.base == "ndcg"), None)
-    full_gain = dict(full.gains) if full is not None and full.gains else None
+    cut = tuple(m.cutoff for m in measures if m.cutoff is not None)
+    full = next((m for m in measures if m.family == "ndcg"), None)
+    full_gain = full.gain_mapping if full is not None else None
     if full_gain is not None and args.gain != "linear":
         raise InputError("cli.gain_and_custom")
     run_source = _standard_input() if args.run == STDIN else args.run

@@ -23,16 +23,15 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .errors import InputError
-from .evaluate import Evaluation, Settings, evaluate_with, settings
-from .trec_io import (
+from ..arrays import as_arrow, as_numpy
+from ..errors import InputError
+from .evaluate import Evaluation, EvaluationOptions, evaluate_with, evaluation_options
+from .readers import (
     RUN_LAYOUT,
     Qrels,
     Run,
     Source,
     arrow_parse,
-    as_arrow,
-    as_numpy,
     csv_table_header,
     duplicate_rows,
     last_tag,
@@ -64,7 +63,7 @@ def evaluate_files(qrels_source: Source | Qrels, run_source: Source, *, run_name
     as bytes (an upload) is read in place, never copied. ``progress(fraction)`` is called from the
     calling thread as the run's segments are done.
     """
-    chosen = settings(**options)
+    chosen = evaluation_options(**options)
     if isinstance(qrels_source, Qrels):
         qrels = qrels_source
     else:
@@ -92,7 +91,7 @@ def _name(source: Source) -> str:
     return str(getattr(source, "name", "input"))
 
 
-def _evaluate_mapped(qrels: Qrels, path: Path, chosen: Settings, name: str,
+def _evaluate_mapped(qrels: Qrels, path: Path, chosen: EvaluationOptions, name: str,
                      progress: Progress | None) -> Evaluation | None:
     """The evaluation of a tidy run file, or None when ``read_run`` must read it."""
     try:
@@ -105,7 +104,7 @@ def _evaluate_mapped(qrels: Qrels, path: Path, chosen: Settings, name: str,
     return _evaluate_segments(qrels, mapped, name, chosen, progress)
 
 
-def _evaluate_segments(qrels: Qrels, data: mmap.mmap | bytes | bytearray, name: str, chosen: Settings,
+def _evaluate_segments(qrels: Qrels, data: mmap.mmap | bytes | bytearray, name: str, chosen: EvaluationOptions,
                        progress: Progress | None) -> Evaluation | None:
     try:
         return _Segments(qrels, data, name, chosen, progress).evaluate()
@@ -182,7 +181,7 @@ def _doc_keys(docno: pa.StringArray) -> np.ndarray | None:
 class _Segments:
     """One pass over a mapped run file, segment by segment."""
 
-    def __init__(self, qrels: Qrels, mapped: mmap.mmap | bytes | bytearray, name: str, chosen: Settings,
+    def __init__(self, qrels: Qrels, mapped: mmap.mmap | bytes | bytearray, name: str, chosen: EvaluationOptions,
                  progress: Progress | None = None) -> None:
         self.qrels, self.mapped, self.name, self.chosen = qrels, mapped, name, chosen
         self.progress = progress

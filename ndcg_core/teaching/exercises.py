@@ -12,10 +12,9 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import validate
-from .errors import InputError
-from .single import dcg, idcg, ndcg_at_k
-from .validate import MAX_SEED
+from .. import validate
+from ..errors import InputError
+from ..lists.ndcg import dcg, idcg, ndcg_at_k
 
 KINDS = ("dcg_term", "dcg", "ndcg", "better_order", "swap", "reach", "gap")
 TOLERANCE = 0.01

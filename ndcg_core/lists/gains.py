@@ -1,20 +1,17 @@
-"""Gains, discounts and tie policies: the conventions that make NDCG figures differ.
-
-Every variant is an entry of a registry (``GAINS``, ``DISCOUNTS``, ``TIE_POLICIES``)
-with a one-line description; ``resolve_gain`` and ``resolve_discount`` turn what a
-caller passes (a name, a mapping, or a ready object) into the object the maths uses.
-"""
+"""Gains: how a grade becomes what DCG adds up. Each is an entry of ``GAINS`` the UI lists: linear,
+exponential (2^grade - 1) and a custom gain per grade (trec_eval's ``ndcg.1=3,2=9``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import numpy as np
 
-from . import validate
-from .errors import InputError, Place, shown
-from .registry import Registry
+from .. import validate
+from ..errors import number_text as _num
+from ..registry import Registry
 
 
 @dataclass(frozen=True)
@@ -57,34 +54,7 @@ class Gain:
         return float(np.max(each)) if len(each) else 0.0
 
 
-@dataclass(frozen=True)
-class Discount:
-    """A position-to-discount function; positions count from 1."""
-
-    name: str
-    apply: Callable[[np.ndarray], np.ndarray]
-    formula: Callable[[int], str]
-    divides: bool = True  # whether the term is written "gain / d" rather than "gain x d"
-
-    def __call__(self, positions: Any) -> np.ndarray:
-        return self.apply(np.asarray(positions, dtype=np.float64))
-
-
-@dataclass(frozen=True)
-class TiePolicy:
-    """How items with equal scores are ordered or averaged."""
-
-    name: str
-
-
-def _num(x: float) -> str:
-    """A grade or gain written the short way: 3 rather than 3.0."""
-    return f"{x:g}"
-
-
 GAINS: Registry[Gain] = Registry("gain")
-DISCOUNTS: Registry[Discount] = Registry("discount")
-TIE_POLICIES: Registry[TiePolicy] = Registry("ties")
 
 
 @GAINS.register("linear", "Linear", "The gain is the grade itself (trec_eval, scikit-learn).")
@@ -133,59 +103,6 @@ def custom_gain(mapping: Mapping[Any, Any]) -> Gain:
 validate_gain_mapping = validate.gain_mapping
 
 
-@DISCOUNTS.register("log2", "log2(i + 1)", "Divide the gain at position i by log2(i + 1) (the usual NDCG).")
-def log2_discount() -> Discount:
-    return Discount("log2", lambda p: 1.0 / np.log2(p + 1.0), lambda i: f"log2({i + 1})")
-
-
-@DISCOUNTS.register(
-    "jk",
-    "Järvelin-Kekäläinen",
-    "Järvelin and Kekäläinen (2002): no discount before rank b, then divide by log_b(i).",
-    params={"base": 2.0},
-)
-def jk_discount(base: float = 2.0) -> Discount:
-    b = validate.number(base, Place("discount.base"))
-    if b <= 1.0:
-        raise InputError("discount.base", place=Place("discount.base"), value=shown(base))
-
-    def apply(p: np.ndarray) -> np.ndarray:
-        return np.where(p < b, 1.0, np.log(b) / np.log(np.maximum(p, b)))
-
-    def formula(i: int) -> str:
-        return "1" if i < b else f"log_{_num(b)}({i})"
-
-    return Discount(f"jk(b={_num(b)})", apply, formula)
-
-
-@TIE_POLICIES.register(
-    "trec_eval",
-    "trec_eval order",
-    "Score descending, ties broken by item id descending as a string (trec_eval, pytrec_eval).",
-)
-def trec_eval_ties() -> TiePolicy:
-    return TiePolicy("trec_eval")
-
-
-@TIE_POLICIES.register(
-    "average",
-    "Averaged over ties",
-    "Each tied group shares its average gain (McSherry and Najork 2008; scikit-learn's default).",
-)
-def average_ties() -> TiePolicy:
-    return TiePolicy("average")
-
-
-@TIE_POLICIES.register("best", "Best case", "Tied items in their best order: highest grade first (an upper bound).")
-def best_ties() -> TiePolicy:
-    return TiePolicy("best")
-
-
-@TIE_POLICIES.register("worst", "Worst case", "Tied items in their worst order: lowest grade first (a lower bound).")
-def worst_ties() -> TiePolicy:
-    return TiePolicy("worst")
-
-
 def resolve_gain(gain: Any) -> Gain:
     """A ``Gain`` from a registry name, a grade-to-gain mapping, or a ``Gain``."""
     if isinstance(gain, Gain):
@@ -193,17 +110,3 @@ def resolve_gain(gain: Any) -> Gain:
     if isinstance(gain, Mapping):
         return GAINS.build("custom", mapping=gain)
     return GAINS.build(gain)
-
-
-def resolve_discount(discount: Any) -> Discount:
-    """A ``Discount`` from a registry name or a ``Discount``."""
-    if isinstance(discount, Discount):
-        return discount
-    return DISCOUNTS.build(discount)
-
-
-def resolve_ties(ties: Any) -> str:
-    """The name of a registered tie policy."""
-    if isinstance(ties, TiePolicy):
-        return ties.name
-    return TIE_POLICIES.build(ties).name

@@ -13,10 +13,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import validate
-from .errors import InputError, Place
-from .registry import Registry
-from .single import ndcg_from_scores, validate_grades, validate_k
+from .. import validate
+from ..errors import InputError, Place
+from ..lists.ndcg import validate_grades, validate_k
+from ..lists.scores import ndcg_from_scores
+from ..registry import Registry
 
 
 @dataclass(frozen=True)

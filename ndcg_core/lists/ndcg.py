@@ -1,16 +1,22 @@
-"""NDCG of one ranked list: DCG, IDCG, NDCG@k, ties among scores, and the per-position breakdown."""
+"""NDCG of one ranked list: CG, DCG, IDCG, NDCG@k and the per-position breakdown, exact at the edges.
+
+NDCG is a ratio: when gains would overflow a double, both DCGs are scaled by the same power of two, which
+changes no bit of it. As trec_eval, the ideal ranking stops at gains of 0 or less.
+"""
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import validate
-from .errors import LARGEST_FLOAT, InputError, number_text, shown
-from .variants import Discount, Gain, resolve_discount, resolve_gain, resolve_ties
+from .. import validate
+from ..errors import LARGEST_FLOAT, InputError, number_text
+from .discounts import Discount, resolve_discount
+from .gains import Gain, resolve_gain
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -33,13 +39,6 @@ def validate_k(k: Any, n: int | None = None) -> int | None:
 SAFE_LOG2_GAIN = 900  # gains below 2^900 cannot overflow a sum of a few million terms
 
 
-def validate_flag(value: Any, name: str) -> bool:
-    """An on/off option as a bool; anything but True or False (numpy's too) is an ``InputError``."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise InputError("flag.not_bool", name=name, value=shown(value))
-    return bool(value)
-
-
 def rank_positions(n: int) -> np.ndarray:
     return np.arange(1, n + 1, dtype=np.float64)
 
@@ -49,12 +48,12 @@ def cut_of(k: int | None, n: int) -> int:
     return n if k is None else min(k, n)
 
 
-def _sum(terms: np.ndarray) -> float:
+def sum_in_rank_order(terms: np.ndarray) -> float:
     # Summed in rank order, as trec_eval does, so the breakdown's running totals agree to the bit.
     return float(np.cumsum(terms)[-1]) if len(terms) else 0.0
 
 
-def _finite(value: float, measure: str) -> float:
+def finite_or_error(value: float, measure: str) -> float:
     if not math.isfinite(value):
         raise InputError("result.too_large", measure=measure, limit=number_text(LARGEST_FLOAT))
     return value
@@ -111,9 +110,9 @@ def _ndcg(grades: np.ndarray, pool: np.ndarray, cut: int, gain: Gain, discount: 
     """DCG@cut over ideal DCG@cut, safe from overflow; 0.0 when the ideal DCG is 0."""
     gains, pool_gains = gains_for_ratio(gain, grades[:cut], pool)
     factors = discount(rank_positions(cut))
-    actual = _sum(gains * factors[: len(gains)])
+    actual = sum_in_rank_order(gains * factors[: len(gains)])
     ideal = ideal_gains_of(pool_gains, cut)
-    best = _sum(ideal * factors[: len(ideal)])
+    best = sum_in_rank_order(ideal * factors[: len(ideal)])
     return ratio(actual, best)
 
 
@@ -127,7 +126,7 @@ def cg(rels: Iterable[Any], k: int | None = None, *, gain: Any = "linear") -> fl
     grades = validate_grades(rels)
     top = grades[: cut_of(validate_k(k), len(grades))]
     with np.errstate(over="ignore", invalid="ignore"):
-        return _finite(_sum(resolve_gain(gain)(top)), "CG")
+        return finite_or_error(sum_in_rank_order(resolve_gain(gain)(top)), "CG")
 
 
 def dcg(rels: Iterable[Any], k: int | None = None, *, gain: Any = "linear", discount: Any = "log2") -> float:
@@ -139,7 +138,7 @@ def dcg(rels: Iterable[Any], k: int | None = None, *, gain: Any = "linear", disc
     grades = validate_grades(rels)
     top = grades[: cut_of(validate_k(k), len(grades))]
     with np.errstate(over="ignore", invalid="ignore"):
-        return _finite(_sum(_dcg_terms(top, resolve_gain(gain), resolve_discount(discount))[2]), "DCG")
+        return finite_or_error(sum_in_rank_order(_dcg_terms(top, resolve_gain(gain), resolve_discount(discount))[2]), "DCG")
 
 
 def ideal_grades(rels: Iterable[Any], ideal: Iterable[Any] | None = None) -> np.ndarray:
@@ -163,7 +162,7 @@ def idcg(
     g, d = resolve_gain(gain), resolve_discount(discount)
     best = ideal_gains_of(g(pool), cut)
     with np.errstate(over="ignore", invalid="ignore"):
-        return _finite(_sum(best * d(rank_positions(len(best)))), "IDCG")
+        return finite_or_error(sum_in_rank_order(best * d(rank_positions(len(best)))), "IDCG")
 
 
 def ndcg_at_k(
@@ -225,7 +224,7 @@ def breakdown(
         cum_idcg = np.cumsum(i_contrib)
     for values in (gains, contrib, cum_dcg, cum_idcg):
         if not np.isfinite(values).all():
-            _finite(math.inf, "DCG")
+            finite_or_error(math.inf, "DCG")
     running_ndcg = np.array([ratio(a, b) for a, b in zip(cum_dcg.tolist(), cum_idcg.tolist())])
     cut = cut_of(k, n)
     frame = pd.DataFrame(
@@ -258,140 +257,6 @@ def _term_text(grade: float, gain_value: float, position: int, factor: float, co
     if gain.name != "linear" and numerator != f"{gain_value:g}":
         numerator = f"({numerator})"
     return f"{numerator} / {discount.formula(int(position))} = {contribution:.3f}"
-
-
-def order_by_scores(
-    scores: Sequence[Any],
-    grades: Sequence[Any],
-    items: Sequence[Any] | None = None,
-    *,
-    ties: str = "trec_eval",
-    gain: Any = "linear",
-    float32_scores: bool = False,
-) -> np.ndarray:
-    """Indices that rank items by score, highest first, ties ordered by the policy.
-
-    ``trec_eval``: item id descending as a string; ``best``/``worst``: gain high/low first;
-    ``average`` has no single order, so it returns the trec_eval order (use ``ndcg_from_scores``).
-    Scores are compared as doubles (trec_eval 10.0); ``float32_scores=True`` rounds them to 32-bit
-    floats first (trec_eval 9.x, pytrec_eval), so scores equal as float32 tie.
-    """
-    s = compared_scores(scores, float32_scores)
-    g = validate_grades(grades)
-    if len(s) != len(g):
-        raise InputError("count.scores", scores=len(s), grades=len(g))
-    policy = resolve_ties(ties)
-    ids = validate.item_ids(items, len(s))
-    if policy in ("trec_eval", "average"):
-        tie_key = _descending_string_rank(ids)
-    else:
-        # By gain, not grade: a custom gain need not rise with the grade.
-        with np.errstate(over="ignore"):
-            gains = resolve_gain(gain)(g)
-        tie_key = -gains if policy == "best" else gains
-    return np.lexsort((tie_key, -s))
-
-
-def compared_scores(scores: Sequence[Any], float32_scores: bool = False) -> np.ndarray:
-    """Scores as the ranking compares them: doubles, or doubles holding 32-bit floats."""
-    s = validate_grades(scores, "scores")
-    if validate_flag(float32_scores, "float32_scores"):
-        with np.errstate(over="ignore"):  # beyond float32's range a score becomes an infinity, as in C
-            s = s.astype(np.float32).astype(np.float64)
-    return s + 0.0  # -0.0 and 0.0 tie, as in C
-
-
-def _descending_string_rank(ids: list[str]) -> np.ndarray:
-    order = sorted(range(len(ids)), key=lambda i: ids[i].encode("utf-8"), reverse=True)
-    rank = np.empty(len(ids), dtype=np.int64)
-    rank[order] = np.arange(len(ids))
-    return rank
-
-
-def _ranked_gains(scores: np.ndarray, order: np.ndarray, gains: np.ndarray, ties: str) -> np.ndarray:
-    """The gains in ranked order; with ``average``, each tied group's mean gain (McSherry and Najork).
-
-    ``scores`` are as ``compared_scores`` gives them, so what ties is what the ranking treats as tied.
-    """
-    if resolve_ties(ties) != "average":
-        return gains[order]
-    _, group, counts = np.unique(-scores[order], return_inverse=True, return_counts=True)
-    group_mean = np.bincount(group, weights=gains[order]) / counts
-    return group_mean[group]
-
-
-def dcg_from_scores(
-    grades: Sequence[Any],
-    scores: Sequence[Any],
-    k: int | None = None,
-    *,
-    items: Sequence[Any] | None = None,
-    ties: str = "trec_eval",
-    gain: Any = "linear",
-    discount: Any = "log2",
-    float32_scores: bool = False,
-) -> float:
-    """DCG@k of items ranked by their scores, with ties resolved by ``ties``.
-
-    ``average`` gives every tied item the mean gain of its group (McSherry and Najork),
-    as scikit-learn's ``dcg_score`` and ``ndcg_score`` do by default. Scores are compared as
-    doubles, or as 32-bit floats with ``float32_scores`` (see ``order_by_scores``).
-    """
-    g_arr = validate_grades(grades)
-    order = order_by_scores(scores, g_arr, items, ties=ties, gain=gain, float32_scores=float32_scores)
-    cut = cut_of(validate_k(k), len(g_arr))
-    gain_fn, disc_fn = resolve_gain(gain), resolve_discount(discount)
-    with np.errstate(over="ignore", invalid="ignore"):
-        ranked = _ranked_gains(compared_scores(scores, float32_scores), order, gain_fn(g_arr), ties)
-        return _finite(_sum(ranked[:cut] * disc_fn(rank_positions(cut))), "DCG")
-
-
-def ndcg_from_scores(
-    grades: Sequence[Any],
-    scores: Sequence[Any],
-    k: int | None = None,
-    *,
-    items: Sequence[Any] | None = None,
-    ties: str = "trec_eval",
-    gain: Any = "linear",
-    discount: Any = "log2",
-    ideal: Iterable[Any] | None = None,
-    float32_scores: bool = False,
-) -> float:
-    """NDCG@k of items ranked by their scores: ``dcg_from_scores`` over the ideal DCG@k.
-
-    Scores are compared as doubles (trec_eval 10.0), or as 32-bit floats with ``float32_scores``
-    (trec_eval 9.x, pytrec_eval).
-    """
-    g_arr = validate_grades(grades)
-    order = order_by_scores(scores, g_arr, items, ties=ties, gain=gain, float32_scores=float32_scores)
-    pool = judged_pool(g_arr, ideal)
-    k = validate_k(k)
-    cut = len(g_arr) if k is None else cut_of(k, max(len(g_arr), len(pool)))
-    gain_fn, disc_fn = resolve_gain(gain), resolve_discount(discount)
-    gains, pool_gains = gains_for_ratio(gain_fn, g_arr, pool)
-    ranked = _ranked_gains(compared_scores(scores, float32_scores), order, gains, ties)[:cut]
-    factors = disc_fn(rank_positions(cut))
-    best = ideal_gains_of(pool_gains, cut)
-    return ratio(_sum(ranked * factors[: len(ranked)]), _sum(best * factors[: len(best)]))
-
-
-def ndcg_bounds(
-    grades: Sequence[Any],
-    scores: Sequence[Any],
-    k: int | None = None,
-    *,
-    float32_scores: bool = False,
-    **options: Any,
-) -> tuple[float, float]:
-    """The worst and best NDCG@k over every order of the tied items.
-
-    With ``float32_scores`` scores equal as 32-bit floats count as tied; ``options`` go to ``ndcg_from_scores``.
-    """
-    return (
-        ndcg_from_scores(grades, scores, k, ties="worst", float32_scores=float32_scores, **options),
-        ndcg_from_scores(grades, scores, k, ties="best", float32_scores=float32_scores, **options),
-    )
 
 
 def ndcg_at_every_k(

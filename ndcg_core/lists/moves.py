@@ -14,8 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from . import validate
-from .single import (
+from .. import validate
+from .discounts import resolve_discount
+from .gains import resolve_gain
+from .ndcg import (
     cut_of,
     gains_for_ratio,
     ideal_gains_of,
@@ -24,7 +26,6 @@ from .single import (
     validate_grades,
     validate_k,
 )
-from .variants import resolve_discount, resolve_gain
 
 MAX_MOVE_ITEMS = 200  # n x n x n numbers are made at once: 64 MB at 200 items
 

@@ -1,26 +1,28 @@
-"""A learner's editable ranked list: items, the one move function, orderings, settings and presets.
+"""A learner's editable ranked list: items, the one move function, orderings, checks and scores under settings.
 
-The Playground (and later Learn and Practice) keep a list of ``Item``s in ranked
-order; every way of reordering (drag, keyboard, buttons) goes through ``move``.
+The Playground, Learn and Practice keep a list of ``Item``s in ranked order; every way of reordering (drag,
+keyboard, buttons, the swap map) goes through ``move``.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
-from . import validate
-from .errors import InputError, Place, shown
+from .. import validate
+from ..errors import InputError, Place, shown
+from .discounts import DISCOUNTS, Discount
+from .gains import GAINS, Gain, resolve_gain
 from .moves import ndcg_after_moves, ndcg_after_swaps
-from .registry import Registry
-from .single import breakdown, dcg, idcg, ndcg_at_every_k, ndcg_at_k, validate_k
-from .validate import MAX_TOP_GRADE
-from .variants import DISCOUNTS, GAINS, Discount, Gain, resolve_gain
+from .ndcg import breakdown, dcg, idcg, ndcg_at_every_k, ndcg_at_k, validate_k
 
 MAX_ITEMS = 100
+
+
 DEFAULT_TOP_GRADE = 4
 
 
@@ -44,8 +46,6 @@ def next_id(items: Iterable[Item]) -> int:
     """An id no item in ``items`` uses."""
     return max((it.id for it in items), default=0) + 1
 
-
-# --- the one move function -------------------------------------------------------------------
 
 def move(items: Sequence[Item], source: int, target: int) -> list[Item]:
     """The list with the item at index ``source`` moved to index ``target`` (0-based)."""
@@ -77,8 +77,6 @@ def index_of(items: Sequence[Item], item_id: Any) -> int:
     raise InputError("item.unknown", value=shown(item_id))
 
 
-# --- orderings made from code ------------------------------------------------------------------
-
 def ideal_order(items: Sequence[Item], gain: Any = "linear") -> list[Item]:
     """Highest gain first; equal gains keep their current relative order."""
     g = resolve_gain(gain)
@@ -98,8 +96,6 @@ def shuffled(items: Sequence[Item], seed: int) -> list[Item]:
     return out
 
 
-# --- input checks for what a learner types -------------------------------------------------------
-
 def check_grade(value: Any, top_grade: float, where: Place) -> float:
     """A grade typed by a learner, from 0 to ``top_grade``; an ``InputError`` says what is wrong where."""
     return validate.grade(value, where, top_grade)
@@ -118,10 +114,8 @@ def check_size(n: int) -> None:
     validate.list_size(n, MAX_ITEMS)
 
 
-# --- settings and scores -----------------------------------------------------------------------
-
 @dataclass(frozen=True)
-class Settings:
+class ListSettings:
     """How a list is scored: cutoff, gain, discount and where the ideal comes from."""
 
     k: int | None = None
@@ -171,7 +165,7 @@ class Scores:
     idcg: float
 
 
-def score(items: Sequence[Item], settings: Settings) -> Scores:
+def score(items: Sequence[Item], settings: ListSettings) -> Scores:
     """NDCG@k, DCG@k and IDCG@k of ``items`` in their order."""
     grades = [it.grade for it in items]
     k = settings.cutoff(len(items))
@@ -185,19 +179,19 @@ def score(items: Sequence[Item], settings: Settings) -> Scores:
     )
 
 
-def ndcg_after_each_move(items: Sequence[Item], settings: Settings) -> np.ndarray:
+def ndcg_after_each_move(items: Sequence[Item], settings: ListSettings) -> np.ndarray:
     """NDCG@k after moving the item at i to j, for every (i, j): ``ndcg_core.moves.ndcg_after_moves``."""
     return ndcg_after_moves([it.grade for it in items], settings.cutoff(len(items)), gain=settings.gain_object(),
                             discount=settings.discount_object(), ideal=settings.pool(items))
 
 
-def ndcg_after_each_swap(items: Sequence[Item], settings: Settings) -> np.ndarray:
+def ndcg_after_each_swap(items: Sequence[Item], settings: ListSettings) -> np.ndarray:
     """NDCG@k after swapping the items at i and j, for every (i, j): ``ndcg_core.moves.ndcg_after_swaps``."""
     return ndcg_after_swaps([it.grade for it in items], settings.cutoff(len(items)), gain=settings.gain_object(),
                             discount=settings.discount_object(), ideal=settings.pool(items))
 
 
-def list_breakdown(items: Sequence[Item], settings: Settings):
+def list_breakdown(items: Sequence[Item], settings: ListSettings):
     """``ndcg_core.breakdown`` of the list, with its labels, under ``settings``."""
     return breakdown(
         [it.grade for it in items],
@@ -209,7 +203,7 @@ def list_breakdown(items: Sequence[Item], settings: Settings):
     )
 
 
-def ndcg_for_every_k(items: Sequence[Item], settings: Settings) -> list[float]:
+def ndcg_for_every_k(items: Sequence[Item], settings: ListSettings) -> list[float]:
     """NDCG@1 .. NDCG@n of the list."""
     return list(ndcg_at_every_k(
         [it.grade for it in items],
@@ -217,92 +211,6 @@ def ndcg_for_every_k(items: Sequence[Item], settings: Settings) -> list[float]:
         discount=settings.discount_object(),
         ideal=settings.pool(items),
     ))
-
-
-# --- presets ---------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Preset:
-    """A ready-made list: labels, grades, a k, extra judged items and settings."""
-
-    labels: tuple[str, ...]
-    grades: tuple[float, ...]
-    k: int | None = None
-    extra: tuple[tuple[str, float], ...] = ()
-    ideal: str = "list"
-    top_grade: int = DEFAULT_TOP_GRADE
-    settings: dict = field(default_factory=dict)
-
-    def items(self) -> list[Item]:
-        return make_items(self.labels, self.grades)
-
-    def extra_items(self) -> list[Item]:
-        first = len(self.labels) + 1
-        return make_items([lab for lab, _ in self.extra], [g for _, g in self.extra], first_id=first)
-
-
-PRESETS: Registry[Preset] = Registry("preset")
-
-
-def _docs(n: int, prefix: str = "doc ") -> tuple[str, ...]:
-    return tuple(f"{prefix}{chr(ord('A') + i)}" if n <= 26 else f"{prefix}{i + 1}" for i in range(n))
-
-
-@PRESETS.register("lesson", "Lesson: dcg([3, 0, 2]) = 4.0",
-                  "The lesson's hand check: 3/log2(2) + 0/log2(3) + 2/log2(4) = 3 + 0 + 1.")
-def _lesson() -> Preset:
-    return Preset(_docs(3), (3, 0, 2), k=3, top_grade=3)
-
-
-@PRESETS.register("reversed", "Lesson: a perfect order, reversed",
-                  "Grades 3, 2, 1, 0 in the worst order; press Ideal order to compare with the perfect one.")
-def _reversed() -> Preset:
-    return Preset(_docs(4), (0, 1, 2, 3), k=4, top_grade=3)
-
-
-@PRESETS.register("five", "Five results: 3, 2, 3, 0, 1",
-                  "A common textbook list: NDCG@5 is about 0.972, because one 3 sits below a 2.")
-def _five() -> Preset:
-    return Preset(_docs(5), (3, 2, 3, 0, 1), k=5, top_grade=3)
-
-
-@PRESETS.register("chengdu_trip", "成都三日游 (Chengdu, a 3-day trip)",
-                  "A travel search graded 0-4: DCG@5 about 6.85 against an ideal of about 7.32.")
-def _chengdu_trip() -> Preset:
-    return Preset(("成都3天攻略", "成都美食推荐", "北京旅游", "成都7天游", "成都住宿"), (4, 2, 0, 1, 3), k=5)
-
-
-@PRESETS.register("chengdu_food", "成都美食 (Chengdu, food)",
-                  "A food search graded 0-4: DCG@5 about 7.85 against an ideal of about 8.45.")
-def _chengdu_food() -> Preset:
-    return Preset(("成都火锅大全", "重庆火锅", "成都小吃街", "成都美食地图", "北京烤鸭"), (4, 1, 3, 4, 0), k=5)
-
-
-@PRESETS.register("doc_xyzw", "doc_X, doc_Y, doc_Z, doc_W",
-                  "A highly relevant doc_W retrieved last; swapping it with doc_Z raises NDCG.")
-def _doc_xyzw() -> Preset:
-    return Preset(("doc_X", "doc_Y", "doc_Z", "doc_W"), (4, 2, 0, 3), k=4)
-
-
-@PRESETS.register("wikipedia", "Wikipedia: 3, 2, 3, 0, 1, 2 and two unretrieved",
-                  "Against all judgments (two more items graded 3 and 2) NDCG@6 is 0.785; against the list, 0.961.")
-def _wikipedia() -> Preset:
-    return Preset(tuple(f"D{i}" for i in range(1, 7)), (3, 2, 3, 0, 1, 2), k=6,
-                  extra=(("D7", 3), ("D8", 2)), ideal="pool", top_grade=3)
-
-
-@PRESETS.register("all_zero", "Nothing relevant: all zeros",
-                  "Every grade 0: the ideal DCG is 0 too, and NDCG is defined as 0.0.")
-def _all_zero() -> Preset:
-    return Preset(_docs(5), (0, 0, 0, 0, 0), k=5)
-
-
-@PRESETS.register("long", "A long list of 50",
-                  "Fifty results from a seeded mix of grades, for NDCG@k at many cutoffs.")
-def _long() -> Preset:
-    rng = random.Random(50)
-    grades = tuple(float(rng.choices(range(5), weights=(40, 25, 15, 12, 8))[0]) for _ in range(50))
-    return Preset(tuple(f"result {i}" for i in range(1, 51)), grades, k=10)
 
 
 def with_grade(items: Sequence[Item], item_id: Any, grade: float) -> list[Item]:

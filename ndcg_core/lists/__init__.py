@@ -1,0 +1,1 @@
+"""One ranked list: gains, discounts, tie policies, DCG and NDCG, every move at once, editable items and presets."""

@@ -1,0 +1,98 @@
+"""NDCG of items given as scores: ranked by score, with equal scores settled by a tie policy (``ties``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .discounts import resolve_discount
+from .gains import resolve_gain
+from .ndcg import (
+    cut_of,
+    finite_or_error,
+    gains_for_ratio,
+    ideal_gains_of,
+    judged_pool,
+    rank_positions,
+    ratio,
+    sum_in_rank_order,
+    validate_grades,
+    validate_k,
+)
+from .ties import compared_scores, order_by_scores, ranked_gains
+
+
+def dcg_from_scores(
+    grades: Sequence[Any],
+    scores: Sequence[Any],
+    k: int | None = None,
+    *,
+    items: Sequence[Any] | None = None,
+    ties: str = "trec_eval",
+    gain: Any = "linear",
+    discount: Any = "log2",
+    float32_scores: bool = False,
+) -> float:
+    """DCG@k of items ranked by their scores, with ties resolved by ``ties``.
+
+    ``average`` gives every tied item the mean gain of its group (McSherry and Najork),
+    as scikit-learn's ``dcg_score`` and ``ndcg_score`` do by default. Scores are compared as
+    doubles, or as 32-bit floats with ``float32_scores`` (see ``order_by_scores``).
+    """
+    g_arr = validate_grades(grades)
+    order = order_by_scores(scores, g_arr, items, ties=ties, gain=gain, float32_scores=float32_scores)
+    cut = cut_of(validate_k(k), len(g_arr))
+    gain_fn, disc_fn = resolve_gain(gain), resolve_discount(discount)
+    with np.errstate(over="ignore", invalid="ignore"):
+        ranked = ranked_gains(compared_scores(scores, float32_scores), order, gain_fn(g_arr), ties)
+        return finite_or_error(sum_in_rank_order(ranked[:cut] * disc_fn(rank_positions(cut))), "DCG")
+
+
+def ndcg_from_scores(
+    grades: Sequence[Any],
+    scores: Sequence[Any],
+    k: int | None = None,
+    *,
+    items: Sequence[Any] | None = None,
+    ties: str = "trec_eval",
+    gain: Any = "linear",
+    discount: Any = "log2",
+    ideal: Iterable[Any] | None = None,
+    float32_scores: bool = False,
+) -> float:
+    """NDCG@k of items ranked by their scores: ``dcg_from_scores`` over the ideal DCG@k.
+
+    Scores are compared as doubles (trec_eval 10.0), or as 32-bit floats with ``float32_scores``
+    (trec_eval 9.x, pytrec_eval).
+    """
+    g_arr = validate_grades(grades)
+    order = order_by_scores(scores, g_arr, items, ties=ties, gain=gain, float32_scores=float32_scores)
+    pool = judged_pool(g_arr, ideal)
+    k = validate_k(k)
+    cut = len(g_arr) if k is None else cut_of(k, max(len(g_arr), len(pool)))
+    gain_fn, disc_fn = resolve_gain(gain), resolve_discount(discount)
+    gains, pool_gains = gains_for_ratio(gain_fn, g_arr, pool)
+    ranked = ranked_gains(compared_scores(scores, float32_scores), order, gains, ties)[:cut]
+    factors = disc_fn(rank_positions(cut))
+    best = ideal_gains_of(pool_gains, cut)
+    return ratio(sum_in_rank_order(ranked * factors[: len(ranked)]), sum_in_rank_order(best * factors[: len(best)]))
+
+
+def ndcg_bounds(
+    grades: Sequence[Any],
+    scores: Sequence[Any],
+    k: int | None = None,
+    *,
+    float32_scores: bool = False,
+    **options: Any,
+) -> tuple[float, float]:
+    """The worst and best NDCG@k over every order of the tied items.
+
+    With ``float32_scores`` scores equal as 32-bit floats count as tied; ``options`` go to ``ndcg_from_scores``.
+    """
+    return (
+        ndcg_from_scores(grades, scores, k, ties="worst", float32_scores=float32_scores, **options),
+        ndcg_from_scores(grades, scores, k, ties="best", float32_scores=float32_scores, **options),
+    )
