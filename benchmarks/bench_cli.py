@@ -67,8 +67,10 @@ def main() -> None:
     parser.add_argument("--sizes", nargs="+", default=["1000x1000", "7000x1000"])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    print(f"machine: {platform.processor() or platform.machine()}, {platform.python_version()}, "
-          f"{subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} cores")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {platform.python_version()}, "
+        f"{subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} cores"
+    )
     for size in args.sizes:
         queries, docs = (int(x) for x in size.split("x"))
         folder = HERE / "data" / size
@@ -83,8 +85,10 @@ def main() -> None:
         for _ in range(args.repeat):  # alternate the tools, so that the machine's drift hits both alike
             for label, cmd in tools.items():
                 runs[label].append(measure(cmd))
-        rows = {label: (statistics.median(r[0] for r in done), max(r[1] for r in done), done[0][2])
-                for label, done in runs.items()}
+        rows = {
+            label: (statistics.median(r[0] for r in done), max(r[1] for r in done), done[0][2])
+            for label, done in runs.items()
+        }
         print(f"\n{size} ({queries * docs:,} run lines, {mb:.0f} MB)")
         for label, (sec, mem, out) in rows.items():
             print(f"  {label:<12} {sec:7.2f} s median of {args.repeat}   peak {mem:7.0f} MiB   {out}")

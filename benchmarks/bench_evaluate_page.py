@@ -37,8 +37,10 @@ def page_once(qrels_path: Path, run_path: Path) -> dict[str, float]:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600)
     at.switch_page("pages/2_Evaluate.py")
     at.run()  # the sample: warms imports and Streamlit's own start-up, as a running server has them
-    uploads = {"qrels": FileInput(qrels_path.name, "bench:qrels", qrels_path.read_bytes()),
-               "a": FileInput(run_path.name, "bench:run", run_path.read_bytes())}
+    uploads = {
+        "qrels": FileInput(qrels_path.name, "bench:qrels", qrels_path.read_bytes()),
+        "a": FileInput(run_path.name, "bench:run", run_path.read_bytes()),
+    }
     at.session_state["ev_source"] = "upload"
     at.session_state["ev_uploads"] = uploads
     start = time.perf_counter()
@@ -54,8 +56,13 @@ def page_once(qrels_path: Path, run_path: Path) -> dict[str, float]:
 
 
 def measure_page(qrels_path: Path, run_path: Path) -> dict[str, float]:
-    done = subprocess.run([sys.executable, "-m", "benchmarks.bench_evaluate_page", "--child", str(qrels_path),
-                           str(run_path)], capture_output=True, text=True, check=True, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.bench_evaluate_page", "--child", str(qrels_path), str(run_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -72,8 +79,9 @@ CLI_WRAPPER = (
 def measure_cli(qrels_path: Path, run_path: Path) -> dict[str, float]:
     """Seconds and peak MiB of the command line alone (a wrapper process reports its child's peak)."""
     cmd = [sys.executable, "-m", "ndcg_core", "-m", "ndcg", "-m", "ndcg_cut.5,10,20", str(qrels_path), str(run_path)]
-    done = subprocess.run([sys.executable, "-c", CLI_WRAPPER, *cmd], capture_output=True, text=True, check=True,
-                          cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-c", CLI_WRAPPER, *cmd], capture_output=True, text=True, check=True, cwd=ROOT
+    )
     first, *lines = done.stdout.strip().splitlines()
     seconds, kib = first.split()
     at_10 = next(line for line in lines if line.startswith("ndcg_cut_10 ") and "\tall\t" in line)
@@ -94,8 +102,10 @@ def main() -> None:
     qrels_path, run_path = folder / "qrels.txt", folder / "run.txt"
     if not run_path.exists():
         write_collection(queries, docs, folder)
-    print(f"machine: {platform.machine()}, {subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()}"
-          f" cores, Python {platform.python_version()}")
+    print(
+        f"machine: {platform.machine()}, {subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()}"
+        f" cores, Python {platform.python_version()}"
+    )
     print(f"run: {queries * docs:,} lines, {run_path.stat().st_size / 2**20:.0f} MiB")
     cli, page = [], []
     for _ in range(args.repeat):
@@ -104,13 +114,19 @@ def main() -> None:
     cli_s = statistics.median(c["seconds"] for c in cli)
     page_s = statistics.median(p["first"] for p in page)
     cli_mem, page_mem = max(c["peak"] for c in cli), max(p["peak"] for p in page)
-    print(f"command line:          {cli_s:6.2f} s median of {args.repeat}, peak {cli_mem:5.0f} MiB "
-          f"(all: {[round(c['seconds'], 2) for c in cli]})")
-    print(f"page, first results:   {page_s:6.2f} s median of {args.repeat}, peak {page_mem:5.0f} MiB "
-          f"(all: {[round(p['first'], 2) for p in page]})")
+    print(
+        f"command line:          {cli_s:6.2f} s median of {args.repeat}, peak {cli_mem:5.0f} MiB "
+        f"(all: {[round(c['seconds'], 2) for c in cli]})"
+    )
+    print(
+        f"page, first results:   {page_s:6.2f} s median of {args.repeat}, peak {page_mem:5.0f} MiB "
+        f"(all: {[round(p['first'], 2) for p in page]})"
+    )
     print(f"page, cached rerun:    {statistics.median(p['rerun'] for p in page):6.2f} s")
-    print(f"ratio page / command line: time {page_s / cli_s:.2f} (goal <= 1.5), "
-          f"memory +{page_mem - cli_mem:.0f} MiB (goal <= +300)")
+    print(
+        f"ratio page / command line: time {page_s / cli_s:.2f} (goal <= 1.5), "
+        f"memory +{page_mem - cli_mem:.0f} MiB (goal <= +300)"
+    )
     assert all(p["shown"] == cli[0]["ndcg_cut_10"] for p in page), "the page and the command line disagree"
 
 

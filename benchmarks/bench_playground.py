@@ -53,8 +53,10 @@ def drag_latencies(url: str, n: int, runs: int) -> list[float]:
     grades = ", ".join(str((i * 7) % 4) for i in range(n))
     out = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
-            "--no-sandbox", "--headless", "--disable-background-networking", "--disable-component-update"])
+        browser = p.chromium.launch(
+            executable_path="/usr/bin/chromium",
+            args=["--no-sandbox", "--headless", "--disable-background-networking", "--disable-component-update"],
+        )
         page = browser.new_page(viewport={"width": 1366, "height": 1000})
         page.goto(f"{url}/Playground")
         page.locator("li.row").first.wait_for(timeout=30000)
@@ -76,7 +78,9 @@ def drag_latencies(url: str, n: int, runs: int) -> list[float]:
             page.mouse.up()
             page.wait_for_function(
                 "before => document.querySelector('[data-testid=stMetricValue]').innerText !== before",
-                arg=before, polling="raf", timeout=15000,
+                arg=before,
+                polling="raf",
+                timeout=15000,
             )
             out.append((time.perf_counter() - start) * 1000)
             page.wait_for_timeout(300)
@@ -93,7 +97,10 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[20, 100])
     parser.add_argument("--runs", type=int, default=30)
     args = parser.parse_args()
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}"
+    )
     for n in args.sizes:
         print(f"script run, {n} items: {summary(script_runs(n, args.runs))}")
     server, url = start_server()

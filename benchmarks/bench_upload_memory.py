@@ -47,8 +47,10 @@ def main() -> None:
     at.session_state["ev_source"] = "upload"
     for i in range(args.rounds):
         data = run + f"# upload {i}\n".encode()
-        uploads = {"qrels": FileInput(qrels_path.name, content_key(qrels), qrels),
-                   "a": FileInput(f"run{i}.txt", content_key(data), data)}
+        uploads = {
+            "qrels": FileInput(qrels_path.name, content_key(qrels), qrels),
+            "a": FileInput(f"run{i}.txt", content_key(data), data),
+        }
         at.session_state["ev_uploads"] = uploads
         started = time.perf_counter()
         at.run()

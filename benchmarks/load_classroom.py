@@ -53,8 +53,17 @@ class ServerMonitor(threading.Thread):
             last_cpu, last_t = cpu, now
 
 
-async def learner(browser, url: str, seconds: float, interval: float, seed: int, latencies: list, errors: list,
-                  loaded: list, ready: asyncio.Event) -> None:
+async def learner(
+    browser,
+    url: str,
+    seconds: float,
+    interval: float,
+    seed: int,
+    latencies: list,
+    errors: list,
+    loaded: list,
+    ready: asyncio.Event,
+) -> None:
     rng = random.Random(seed)
     context = await browser.new_context(viewport={"width": 1366, "height": 900})
     page = await context.new_page()
@@ -76,7 +85,11 @@ async def learner(browser, url: str, seconds: float, interval: float, seed: int,
             try:
                 await page.wait_for_function(
                     "t => [...document.querySelectorAll('[data-testid=stCaptionContainer]')]"
-                    ".some(e => e.textContent.includes(t))", arg=expected, timeout=15_000, polling="raf")
+                    ".some(e => e.textContent.includes(t))",
+                    arg=expected,
+                    timeout=15_000,
+                    polling="raf",
+                )
                 latencies.append(time.monotonic() - clicked)
             except Exception as err:  # a timeout is an error of the run, not of this script
                 errors.append(f"no update within 15 s: {type(err).__name__}")
@@ -89,8 +102,16 @@ async def learner(browser, url: str, seconds: float, interval: float, seed: int,
         await context.close()
 
 
-async def ws_learner(url: str, seconds: float, interval: float, seed: int, latencies: list, errors: list,
-                     loaded: list, ready: asyncio.Event) -> None:
+async def ws_learner(
+    url: str,
+    seconds: float,
+    interval: float,
+    seed: int,
+    latencies: list,
+    errors: list,
+    loaded: list,
+    ready: asyncio.Event,
+) -> None:
     """One learner as a client of Streamlit's websocket protocol."""
     import websockets
     from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -160,12 +181,22 @@ async def run(sessions: int, seconds: float, interval: float, client: str = "ws"
     loaded: list[int] = []
     try:
         async with async_playwright() as p:
-            browser = await p.chromium.launch(executable_path="/usr/bin/chromium", args=[
-                "--no-sandbox", "--headless", "--disable-background-networking", "--disable-component-update",
-                "--disable-gpu", "--disable-dev-shm-usage"])
+            browser = await p.chromium.launch(
+                executable_path="/usr/bin/chromium",
+                args=[
+                    "--no-sandbox",
+                    "--headless",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-gpu",
+                    "--disable-dev-shm-usage",
+                ],
+            )
             ready = asyncio.Event()
-            tasks = [asyncio.create_task(learner(browser, url, seconds, interval, i, latencies, errors, loaded, ready))
-                     for i in range(sessions)]
+            tasks = [
+                asyncio.create_task(learner(browser, url, seconds, interval, i, latencies, errors, loaded, ready))
+                for i in range(sessions)
+            ]
             give_up = time.monotonic() + 180
             while len(loaded) < sessions and time.monotonic() < give_up and not all(t.done() for t in tasks):
                 await asyncio.sleep(0.5)  # the whole class opens the page, then starts together
@@ -189,8 +220,10 @@ async def run_ws(sessions: int, seconds: float, interval: float) -> None:
     loaded: list[int] = []
     try:
         ready = asyncio.Event()
-        tasks = [asyncio.create_task(ws_learner(url, seconds, interval, i, latencies, errors, loaded, ready))
-                 for i in range(sessions)]
+        tasks = [
+            asyncio.create_task(ws_learner(url, seconds, interval, i, latencies, errors, loaded, ready))
+            for i in range(sessions)
+        ]
         give_up = time.monotonic() + 120
         while len(loaded) < sessions and time.monotonic() < give_up and not all(t.done() for t in tasks):
             await asyncio.sleep(0.2)
@@ -208,21 +241,27 @@ async def run_ws(sessions: int, seconds: float, interval: float) -> None:
 def report(sessions, seconds, interval, began, latencies, errors, monitor) -> None:
     times = sorted(latencies)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
-    print(f"{sessions} sessions, one reorder every {interval:g} s each, for {seconds:g} s "
-          f"({time.monotonic() - began:.0f} s in all)")
+    print(
+        f"{sessions} sessions, one reorder every {interval:g} s each, for {seconds:g} s "
+        f"({time.monotonic() - began:.0f} s in all)"
+    )
     if times:
         p50 = statistics.median(times) * 1000
         p95 = times[int(0.95 * (len(times) - 1))] * 1000
-        print(f"reorders: {len(times)}; to the updated NDCG: p50 {p50:.0f} ms, p95 {p95:.0f} ms, "
-              f"max {times[-1] * 1000:.0f} ms")
+        print(
+            f"reorders: {len(times)}; to the updated NDCG: p50 {p50:.0f} ms, p95 {p95:.0f} ms, "
+            f"max {times[-1] * 1000:.0f} ms"
+        )
     print(f"errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
     if monitor.samples:
         cpu = [c for _, c, _ in monitor.samples]
         rss = [r for _, _, r in monitor.samples]
         half = len(rss) // 2
         print(f"server CPU: mean {statistics.mean(cpu):.0f}% of one core, max {max(cpu):.0f}%")
-        print(f"server memory: start {rss[0]:.0f} MiB, after the first minute {rss[min(60, len(rss) - 1)]:.0f} MiB, "
-              f"end {rss[-1]:.0f} MiB (second half: {min(rss[half:]):.0f}-{max(rss[half:]):.0f} MiB)")
+        print(
+            f"server memory: start {rss[0]:.0f} MiB, after the first minute {rss[min(60, len(rss) - 1)]:.0f} MiB, "
+            f"end {rss[-1]:.0f} MiB (second half: {min(rss[half:]):.0f}-{max(rss[half:]):.0f} MiB)"
+        )
 
 
 def main() -> None:

@@ -60,8 +60,12 @@ class Client:
     async def connect(self):
         import websockets
 
-        self.ws = await websockets.connect(self.url.replace("http://", "ws://") + "/_stcore/stream",
-                                           subprotocols=["streamlit"], max_size=None, ping_interval=None)
+        self.ws = await websockets.connect(
+            self.url.replace("http://", "ws://") + "/_stcore/stream",
+            subprotocols=["streamlit"],
+            max_size=None,
+            ping_interval=None,
+        )
 
     async def run(self, fragment_id: str = "", trigger: str | None = None, auto: bool = False) -> float:
         """Send one rerun (the page, or one fragment) and read until it finishes; the seconds it took."""
@@ -159,8 +163,17 @@ class Round:
     presenter: list = field(default_factory=list)  # (time, answered count)
 
 
-async def student(url: str, code: str, me: str, number: int, rounds: list, state: dict, errors: list,
-                  stop: asyncio.Event, window: float) -> None:
+async def student(
+    url: str,
+    code: str,
+    me: str,
+    number: int,
+    rounds: list,
+    state: dict,
+    errors: list,
+    stop: asyncio.Event,
+    window: float,
+) -> None:
     rng = random.Random(number)
     client = Client(url, f"room={code}&me={me}", f"student {number}", errors)
     client.lock = asyncio.Lock()
@@ -178,8 +191,12 @@ async def student(url: str, code: str, me: str, number: int, rounds: list, state
 
         def on_run(c: Client) -> None:
             current = state["round"]
-            if current is not None and number not in current.seen and ("text_input", ESTIMATE) in c.widgets \
-                    and any(ESTIMATE_HEADING in body for _, body in c.texts):
+            if (
+                current is not None
+                and number not in current.seen
+                and ("text_input", ESTIMATE) in c.widgets
+                and any(ESTIMATE_HEADING in body for _, body in c.texts)
+            ):
                 current.seen[number] = time.monotonic()
 
         timer = asyncio.create_task(keep_fragments_running(client, stop, on_run))
@@ -274,8 +291,11 @@ async def main_async(args) -> None:
     try:
         tasks = [asyncio.create_task(presenter(url, room.code, key, state, errors, stop))]
         for i in range(args.students):
-            tasks.append(asyncio.create_task(student(url, room.code, rules.new_student_id(), i + 1, rounds, state,
-                                                     errors, stop, args.window)))
+            tasks.append(
+                asyncio.create_task(
+                    student(url, room.code, rules.new_student_id(), i + 1, rounds, state, errors, stop, args.window)
+                )
+            )
             await asyncio.sleep(args.join_spread / args.students)  # a class arrives over a minute or so
         give_up = time.monotonic() + 120
         while state["joined"] + len(errors) < args.students and time.monotonic() < give_up:
@@ -314,17 +334,25 @@ def report(args, rounds: list[Round], store, errors: list[str], monitor, began: 
         stored = {a.student for a in store.answers(r.activity_id)}
         acked += len(r.acked)
         lost += len(r.acked) - len(stored & {n for n in r.acked})
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-          f"database {args.database}")
-    print(f"{args.students} students, {args.rounds} rounds, answers spread over {args.window:g} s "
-          f"({time.monotonic() - began:.0f} s in all)")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"database {args.database}"
+    )
+    print(
+        f"{args.students} students, {args.rounds} rounds, answers spread over {args.window:g} s "
+        f"({time.monotonic() - began:.0f} s in all)"
+    )
     if answer_times:
-        print(f"answer to presenter: p50 {statistics.median(answer_times):.2f} s, "
-              f"p95 {percentile(answer_times, 0.95):.2f} s, max {max(answer_times):.2f} s "
-              f"({len(answer_times)} answers)")
+        print(
+            f"answer to presenter: p50 {statistics.median(answer_times):.2f} s, "
+            f"p95 {percentile(answer_times, 0.95):.2f} s, max {max(answer_times):.2f} s "
+            f"({len(answer_times)} answers)"
+        )
     if seen_times:
-        print(f"activity to student: p50 {statistics.median(seen_times):.2f} s, "
-              f"p95 {percentile(seen_times, 0.95):.2f} s, max {max(seen_times):.2f} s")
+        print(
+            f"activity to student: p50 {statistics.median(seen_times):.2f} s, "
+            f"p95 {percentile(seen_times, 0.95):.2f} s, max {max(seen_times):.2f} s"
+        )
     print(f"answers acknowledged {acked}, lost {lost}")
     print(f"errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
     if monitor.samples:

@@ -1,6 +1,6 @@
 """Seeded TREC qrels and runs for the benchmarks: N queries x D documents, graded 0-4.
 
-    python -m benchmarks.make_data 7000 1000 benchmarks/data/7k
+python -m benchmarks.make_data 7000 1000 benchmarks/data/7k
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ def write_collection(queries: int, docs: int, folder: Path, seed: int = 7) -> tu
             scores = np.sort(rng.random(docs) * 30)[::-1]
             judged = rng.choice(docs, size=min(20, docs), replace=False)
             grades = rng.integers(0, 5, size=len(judged))
-            lines = [f"{qid} 0 D{doc_ids[j]} {g}\n" for j, g in zip(judged, grades)]
+            lines = [f"{qid} 0 D{doc_ids[j]} {g}\n" for j, g in zip(judged, grades, strict=False)]
             lines += [f"{qid} 0 U{q}x{i} {int(rng.integers(1, 5))}\n" for i in range(10)]
             qrels.writelines(lines)
             run.writelines(
-                f"{qid} Q0 D{d} {r + 1} {s:.6f} bench\n" for r, (d, s) in enumerate(zip(doc_ids, scores))
+                f"{qid} Q0 D{d} {r + 1} {s:.6f} bench\n" for r, (d, s) in enumerate(zip(doc_ids, scores, strict=False))
             )
     return qrels_path, run_path
 

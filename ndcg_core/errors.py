@@ -111,9 +111,9 @@ MESSAGES: dict[str, str] = {
     "discount.base": "{place} must be greater than 1, got {value}",
     # Arithmetic at the edges.
     "ideal.lacks_grade": "the ideal pool lacks the grade {value} of position {position}: it must hold every "
-                         "item of the list (and any judged item the list missed)",
+    "item of the list (and any judged item the list missed)",
     "result.too_large": "the {measure} of this list is larger than {limit}, the largest number a float holds; "
-                        "NDCG, a ratio, can still be computed",
+    "NDCG, a ratio, can still be computed",
     # Other metrics.
     "metric.n_relevant": "{place} must be a whole number, 0 or more, got {value}",
     "metric.n_relevant_small": "{place} is {value}, but the list alone holds {count} relevant items",
@@ -142,11 +142,11 @@ MESSAGES: dict[str, str] = {
     "qrels.no_lines": "{file} has no judgments, only comments or blank lines",
     "qrels.grade_not_number": "{place}: grade {value} is not a number",
     "qrels.grade_not_whole": "{place}: grade {value} is not a whole number (TREC grades are integers such as "
-                             "0, 1, 2; -1 marks judged but unusable)",
+    "0, 1, 2; -1 marks judged but unusable)",
     "qrels.grade_too_large": "{place}: grade {value} is beyond {limit}, the largest grade read exactly",
     "qrels.duplicate": "{place}: document {document} of query {query} is judged twice (first on line {first})",
     "qrels.header_missing": "line 1 of {file}: the header has no {column} column for the judgments "
-                            "(looked for {looked}; found {found})",
+    "(looked for {looked}; found {found})",
     "qrels.header_only": "{file} has a header but no judgments",
     # Files: runs.
     "run.columns": "{place}: expected at least 6 columns (qid Q0 docno rank score tag), got {count}",
@@ -157,7 +157,7 @@ MESSAGES: dict[str, str] = {
     "run.rank_not_finite": "{place}: rank {value} is not a finite number",
     "run.duplicate": "{place}: document {document} of query {query} is retrieved twice (first on line {first})",
     "run.header_missing": "line 1 of {file}: the header has no {column} column for the ranking "
-                          "(looked for {looked}; found {found})",
+    "(looked for {looked}; found {found})",
     "run.header_only": "{file} has a header but no ranked documents",
     # Files: CSV/TSV with a header.
     "csv.columns": "{place}: expected {expected} columns like the header, got {count}",
@@ -271,7 +271,8 @@ def placeholders(template: str) -> set[str]:
 
 
 def shown(value: Any, limit: int = 40) -> str:
-    """A value the user gave, as a message quotes it: ``repr`` (so text is quoted and escaped), at most ``limit`` long."""
+    """A value the user gave, as a message quotes it: ``repr`` (so text is quoted and escaped), at most ``limit``
+    long."""
     try:
         text = repr(value)
     except Exception:  # an object whose repr fails is still named by its type
@@ -319,8 +320,9 @@ class InputError(ValueError):
     input (each an ``InputError``) and ``more`` how many more there were beyond those.
     """
 
-    def __init__(self, code: str, /, *, quote: str | None = None, also: tuple[InputError, ...] = (),
-                 more: int = 0, **fields: Any) -> None:
+    def __init__(
+        self, code: str, /, *, quote: str | None = None, also: tuple[InputError, ...] = (), more: int = 0, **fields: Any
+    ) -> None:
         _check(f"error.{code}", fields)
         self.code = code
         self.fields = fields
@@ -338,16 +340,18 @@ class InputError(ValueError):
         """The message in the language ``lookup`` gives, one line per problem."""
         lines = [_one(self, lookup)] + [_one(other, lookup) for other in self.also]
         if self.more:
-            lines.append(_fill(lookup("frame.more_one" if self.more == 1 else "frame.more_many"),
-                               {"count": self.more}, lookup))
+            lines.append(
+                _fill(lookup("frame.more_one" if self.more == 1 else "frame.more_many"), {"count": self.more}, lookup)
+            )
         return "\n".join(lines)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, (self.code, self.fields, self.quote, self.also, self.more))
 
 
-def _rebuild(code: str, fields: dict[str, Any], quote: str | None, also: tuple[InputError, ...],
-             more: int) -> InputError:
+def _rebuild(
+    code: str, fields: dict[str, Any], quote: str | None, also: tuple[InputError, ...], more: int
+) -> InputError:
     return InputError(code, quote=quote, also=also, more=more, **fields)
 
 
@@ -359,9 +363,9 @@ def _one(error: InputError, lookup: Lookup) -> str:
 
 
 def _fill(template: str, fields: Mapping[str, Any], lookup: Lookup) -> str:
-    return template.format(**{
-        name: value.render(lookup) if isinstance(value, Place) else value for name, value in fields.items()
-    })
+    return template.format(
+        **{name: value.render(lookup) if isinstance(value, Place) else value for name, value in fields.items()}
+    )
 
 
 def _check(key: str, fields: Mapping[str, Any]) -> None:

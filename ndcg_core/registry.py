@@ -7,8 +7,9 @@ ir_measures' declared parameters. The UI lists entries; it never hard-codes them
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, Iterator, TypeVar
+from typing import Any, Generic, TypeVar
 
 from .errors import InputError, shown
 
@@ -29,8 +30,12 @@ class Entry(Generic[T]):
         """Build the variant, with declared parameters defaulted."""
         unknown = set(params) - set(self.params)
         if unknown:
-            raise InputError("variant.parameter", variant=shown(self.name), value=shown(sorted(unknown)[0]),
-                             parameters=", ".join(sorted(self.params)) or "-")
+            raise InputError(
+                "variant.parameter",
+                variant=shown(self.name),
+                value=shown(sorted(unknown)[0]),
+                parameters=", ".join(sorted(self.params)) or "-",
+            )
         return self.factory(**{**self.params, **params})
 
 

@@ -25,8 +25,11 @@ MAX_CUTOFFS = 12
 _TOKEN_SEPARATORS = re.compile(r"[\s,，、]+")
 
 # Places of the items of a list, by the kind of list.
-_ITEM_PLACES = {"list": ("list.grades", "list.grade"), "pool": ("pool.grades", "pool.grade"),
-                "scores": ("list.scores", "list.score")}
+_ITEM_PLACES = {
+    "list": ("list.grades", "list.grade"),
+    "pool": ("pool.grades", "pool.grade"),
+    "scores": ("list.scores", "list.score"),
+}
 
 
 def flag(value: Any, name: str) -> bool:
@@ -60,8 +63,9 @@ def number(value: Any, place: Place, *, negative: bool = True) -> float:
             with np.errstate(over="raise"):
                 result = float(value)  # type: ignore[arg-type]
         except (OverflowError, FloatingPointError):
-            raise InputError("number.too_large", place=place, value=shown(value),
-                             limit=number_text(LARGEST_FLOAT)) from None
+            raise InputError(
+                "number.too_large", place=place, value=shown(value), limit=number_text(LARGEST_FLOAT)
+            ) from None
         except (TypeError, ValueError):
             raise InputError("number.not_number", place=place, value=shown(value)) from None
     else:
@@ -157,8 +161,15 @@ def required_k(value: Any) -> int:
     return whole(value, Place("k"))
 
 
-def cutoffs(value: Any, place: Place | None = None, *, limit: int | None = None,
-            max_count: int | None = None, truncate: bool = False, required: bool = True) -> tuple[int, ...]:
+def cutoffs(
+    value: Any,
+    place: Place | None = None,
+    *,
+    limit: int | None = None,
+    max_count: int | None = None,
+    truncate: bool = False,
+    required: bool = True,
+) -> tuple[int, ...]:
     """Cutoffs as sorted distinct whole numbers from text ("5, 10, 20", also with ， 、 or spaces) or a sequence.
 
     A repeated cutoff is the same cutoff: ``5, 10, 5`` is ``(5, 10)``.
@@ -181,8 +192,7 @@ def top_grade(value: Any) -> int:
     try:
         return whole(value, Place("top_grade"), high=MAX_TOP_GRADE)
     except InputError:
-        raise InputError("top_grade.range", place=Place("top_grade"), limit=MAX_TOP_GRADE,
-                         value=shown(value)) from None
+        raise InputError("top_grade.range", place=Place("top_grade"), limit=MAX_TOP_GRADE, value=shown(value)) from None
 
 
 def label(value: Any, place: Place) -> str:
@@ -222,7 +232,7 @@ def item_ids(items: Sequence[Any] | None, n: int, *, what: str = "count.items") 
 def one_word_ids(ids: Sequence[str], places: Sequence[Place]) -> None:
     """Ids that are single words and all distinct (TREC files need both)."""
     seen: set[str] = set()
-    for text, place in zip(ids, places):
+    for text, place in zip(ids, places, strict=False):
         if not text:
             raise InputError("item.blank", place=place)
         encodable(text, place)

@@ -27,8 +27,8 @@ ids = st.one_of(
     st.sampled_from(["q", "query", "topic", "doc", "docno", "pid", "rel", "score"]),  # what a CSV header names
 )
 scores = st.one_of(
-    st.integers(-40, 40).map(lambda i: i / 4),   # exact in float32, and often tied
-    st.floats(-1e6, 1e6, width=32),               # distinct as float32 exactly when distinct
+    st.integers(-40, 40).map(lambda i: i / 4),  # exact in float32, and often tied
+    st.floats(-1e6, 1e6, width=32),  # distinct as float32 exactly when distinct
 )
 SCORE_FORMATS = (repr, lambda x: f"{x:.9e}", lambda x: f"{x:.17g}")
 BAD_NUMBERS = ("x", "1,5", "0x1", "--1", "1e", "nan", "NaN", "", "٣")
@@ -157,6 +157,7 @@ def as_dicts(rows):
 
 # ------------------------------------------------------------------------------------- strategies
 
+
 def distinct(values):
     """The values without repeats, in order (a unique list strategy would log a retry event per repeat)."""
     return list(dict.fromkeys(values))
@@ -166,8 +167,9 @@ def distinct(values):
 def collections(draw):
     """Judgments and a ranking as {qid: {docno: grade}} and {qid: {docno: score}}; they share a query."""
     qids = distinct(draw(st.lists(ids, min_size=1, max_size=4)))
-    qrels = {q: {d: draw(st.integers(-1, 4)) for d in distinct(draw(st.lists(ids, min_size=1, max_size=6)))}
-             for q in qids}
+    qrels = {
+        q: {d: draw(st.integers(-1, 4)) for d in distinct(draw(st.lists(ids, min_size=1, max_size=6)))} for q in qids
+    }
     run_qids = distinct(draw(st.lists(st.sampled_from(qids), min_size=1, max_size=len(qids))))
     run_qids += [q for q in draw(st.lists(ids, max_size=1)) if q not in qrels]  # a query nobody judged
     run = {}
@@ -186,13 +188,32 @@ def _field_lists(draw, kind, model):
                 lines.append([qid, draw(st.sampled_from(["0", "Q0", "1"])), docno, str(value)])
             else:
                 score = draw(st.sampled_from(SCORE_FORMATS))(value)
-                lines.append([qid, "Q0", docno, str(draw(st.sampled_from([rank, 0, 1]))), score,
-                              draw(ids), *draw(st.lists(ids, max_size=2))])
+                lines.append(
+                    [
+                        qid,
+                        "Q0",
+                        docno,
+                        str(draw(st.sampled_from([rank, 0, 1]))),
+                        score,
+                        draw(ids),
+                        *draw(st.lists(ids, max_size=2)),
+                    ]
+                )
     return draw(st.permutations(lines))
 
 
-MUTATIONS = ("none", "none", "none", "drop a field", "add a field", "bad number", "repeat a line", "comment out",
-             "split a line", "join two lines")
+MUTATIONS = (
+    "none",
+    "none",
+    "none",
+    "drop a field",
+    "add a field",
+    "bad number",
+    "repeat a line",
+    "comment out",
+    "split a line",
+    "join two lines",
+)
 
 
 def _mutate(draw, kind, lines):
@@ -214,9 +235,9 @@ def _mutate(draw, kind, lines):
         lines[i][0] = "#" + lines[i][0]
     elif mutation == "split a line":
         cut = draw(st.integers(1, len(lines[i]) - 1))
-        lines[i:i + 1] = [lines[i][:cut], lines[i][cut:]]
+        lines[i : i + 1] = [lines[i][:cut], lines[i][cut:]]
     elif mutation == "join two lines" and i + 1 < len(lines):
-        lines[i:i + 2] = [lines[i] + lines[i + 1]]
+        lines[i : i + 2] = [lines[i] + lines[i + 1]]
     return mutation, lines
 
 
@@ -234,7 +255,7 @@ def render(draw, lines):
         for _ in range(draw(st.integers(0, 1))):
             out.append(draw(st.sampled_from(["", "   ", "\t", "# a comment", "#", "  # indented comment"])))
         seps = [draw(st.sampled_from([" ", "\t", "  ", " \t ", "\t\t"])) for _ in fields]
-        body = "".join(f + s for f, s in zip(fields, seps[:-1] + [""]))
+        body = "".join(f + s for f, s in zip(fields, seps[:-1] + [""], strict=False))
         out.append(draw(st.sampled_from(["", " ", "\t", "  "])) + body + draw(st.sampled_from(["", " ", "\t"])))
     end = "\r\n" if crlf else "\n"
     text = end.join(out) + (end if draw(st.booleans()) else "")
@@ -261,8 +282,27 @@ def file_pairs(draw):
     return f"qrels {q_what}; run {r_what}", q_data, r_data
 
 
-EDIT_BYTES = [b" ", b"\t", b"\n", b"\r", b"\r\n", b"\x0b", b"\x0c", b"#", b",", b"0", b"7", b".", b"-", b"e", b"x",
-              b"\x00", b"\xff", "é".encode(), b"\x1f\x8b"]
+EDIT_BYTES = [
+    b" ",
+    b"\t",
+    b"\n",
+    b"\r",
+    b"\r\n",
+    b"\x0b",
+    b"\x0c",
+    b"#",
+    b",",
+    b"0",
+    b"7",
+    b".",
+    b"-",
+    b"e",
+    b"x",
+    b"\x00",
+    b"\xff",
+    "é".encode(),
+    b"\x1f\x8b",
+]
 
 
 @st.composite
@@ -276,18 +316,19 @@ def garbled(draw, kind):
         if edit == "insert":
             data = data[:at] + piece + data[at:]
         elif edit == "delete":
-            data = data[:at] + data[at + 1:]
+            data = data[:at] + data[at + 1 :]
         else:
-            data = data[:at] + piece + data[at + 1:]
+            data = data[:at] + piece + data[at + 1 :]
     return data
 
 
 # ------------------------------------------------------------------------- checking ndcg_core's readers
 
+
 def rows_of(parsed, kind: str):
     """The rows ndcg_core's reader gave, in the reference's shape."""
     values = parsed.rel.tolist() if kind == "qrels" else parsed.score.tolist()
-    return list(zip(parsed.qid.to_pylist(), parsed.docno.to_pylist(), values))
+    return list(zip(parsed.qid.to_pylist(), parsed.docno.to_pylist(), values, strict=False))
 
 
 def read_as_the_reference_does(data: bytes, kind: str):

@@ -3,7 +3,8 @@
 Each chart is one base chart plus named layers, so tests can find a layer by name in
 ``to_dict()``. Building an Altair chart costs tens of milliseconds, too slow to redo after
 every drag, so the page uses ``chart_spec``: the same layers built once per setting over
-named datasets (cached), with this list's rows put in as data. A test checks both agree. One colour per grade is used everywhere (charts and the sortable list):
+named datasets (cached), with this list's rows put in as data. A test checks both agree. One colour per
+grade is used everywhere (charts and the sortable list):
 grey for 0, then viridis from light to dark as the grade rises, which stays ordered for
 the common kinds of colour blindness and in greyscale; the grade is also written as text.
 """
@@ -21,7 +22,18 @@ import pandas as pd
 
 ZERO_COLOR = "#d4d4d4"
 # viridis at t = 0.9 ... 0.0 (light yellow-green to dark purple): grade 1 is lightest.
-_VIRIDIS = ["#bddf26", "#7ad151", "#44bf70", "#22a884", "#21918c", "#2a788e", "#355f8d", "#414487", "#482475", "#440154"]
+_VIRIDIS = [
+    "#bddf26",
+    "#7ad151",
+    "#44bf70",
+    "#22a884",
+    "#21918c",
+    "#2a788e",
+    "#355f8d",
+    "#414487",
+    "#482475",
+    "#440154",
+]
 
 DEFAULT_TEXTS = {
     "swap_item": "Item",
@@ -56,7 +68,7 @@ def _hex_to_rgb(color: str) -> tuple[int, int, int]:
 
 def _mix(a: str, b: str, t: float) -> str:
     ra, rb = _hex_to_rgb(a), _hex_to_rgb(b)
-    return "#" + "".join(f"{round(x + (y - x) * t):02x}" for x, y in zip(ra, rb))
+    return "#" + "".join(f"{round(x + (y - x) * t):02x}" for x, y in zip(ra, rb, strict=False))
 
 
 def grade_color(grade: float, top: float) -> str:
@@ -109,6 +121,7 @@ def _source(data: pd.DataFrame | str) -> pd.DataFrame | alt.NamedData:
 
 # --- per position: gain, discount, contribution ------------------------------------------------
 
+
 def contribution_rows(frame: pd.DataFrame) -> pd.DataFrame:
     rows = frame[["position", "item", "grade", "gain", "discount", "contribution", "in_top_k"]].copy()
     rows["grade_key"] = _grade_keys(frame["grade"])
@@ -116,8 +129,9 @@ def contribution_rows(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _contribution_layers(rows: pd.DataFrame | str, top: float, domain: tuple[float, ...], t: dict) -> alt.LayerChart:
-    color = alt.Color("grade_key:O", scale=grade_scale(domain, top), title=t["grade"],
-                      legend=alt.Legend(symbolOpacity=1))
+    color = alt.Color(
+        "grade_key:O", scale=grade_scale(domain, top), title=t["grade"], legend=alt.Legend(symbolOpacity=1)
+    )
     inside = alt.condition("datum.in_top_k", alt.value(1.0), alt.value(0.3))
     base = alt.Chart(_source(rows)).encode(
         x=alt.X("position:O", title=t["position"], axis=alt.Axis(labelAngle=0)),
@@ -130,18 +144,26 @@ def _contribution_layers(rows: pd.DataFrame | str, top: float, domain: tuple[flo
             alt.Tooltip("contribution:Q", title=t["contribution"], format=".3f"),
         ],
     )
-    gain = base.mark_bar(opacity=0.35, stroke="#555", strokeWidth=0.5).encode(
-        y=alt.Y("gain:Q", title=f"{t['gain']} / {t['contribution']}"), color=color
-    ).properties(name="gain")
-    contribution = base.mark_bar(width=alt.RelativeBandSize(0.5)).encode(
-        y="contribution:Q", color=color, opacity=inside
-    ).properties(name="contribution")
-    labels = base.mark_text(dy=-6, fontWeight="bold").encode(
-        y="gain:Q", text=alt.Text("grade_key:N"), opacity=inside
-    ).properties(name="grade_labels")
-    discount = base.mark_line(point=True, color="#222222", strokeDash=[4, 3]).encode(
-        y=alt.Y("discount:Q", title=t["discount"], scale=alt.Scale(domain=[0, 1]))
-    ).properties(name="discount")
+    gain = (
+        base.mark_bar(opacity=0.35, stroke="#555", strokeWidth=0.5)
+        .encode(y=alt.Y("gain:Q", title=f"{t['gain']} / {t['contribution']}"), color=color)
+        .properties(name="gain")
+    )
+    contribution = (
+        base.mark_bar(width=alt.RelativeBandSize(0.5))
+        .encode(y="contribution:Q", color=color, opacity=inside)
+        .properties(name="contribution")
+    )
+    labels = (
+        base.mark_text(dy=-6, fontWeight="bold")
+        .encode(y="gain:Q", text=alt.Text("grade_key:N"), opacity=inside)
+        .properties(name="grade_labels")
+    )
+    discount = (
+        base.mark_line(point=True, color="#222222", strokeDash=[4, 3])
+        .encode(y=alt.Y("discount:Q", title=t["discount"], scale=alt.Scale(domain=[0, 1])))
+        .properties(name="discount")
+    )
     bars = alt.layer(gain, contribution, labels).properties(name="bars")
     return alt.layer(bars, discount).resolve_scale(y="independent").properties(height=260, width="container")
 
@@ -153,11 +175,14 @@ def contribution_chart(frame: pd.DataFrame, top: float, texts: Mapping[str, str]
 
 # --- cumulative DCG against the ideal ------------------------------------------------------------
 
+
 def cumulative_rows(frame: pd.DataFrame, t: Mapping[str, str]) -> pd.DataFrame:
     return pd.concat(
         [
             pd.DataFrame({"position": frame["position"], "value": frame["cumulative_dcg"], "series": t["this_order"]}),
-            pd.DataFrame({"position": frame["position"], "value": frame["cumulative_idcg"], "series": t["ideal_order"]}),
+            pd.DataFrame(
+                {"position": frame["position"], "value": frame["cumulative_idcg"], "series": t["ideal_order"]}
+            ),
         ],
         ignore_index=True,
     )
@@ -174,15 +199,20 @@ def _cumulative_layers(rows: pd.DataFrame | str, cutoff: pd.DataFrame | str, t: 
         y=alt.Y("value:Q", title=t["cumulative"]),
         color=alt.Color("series:N", title=t["series"], scale=alt.Scale(domain=series, range=["#0b63ce", "#e66100"])),
         strokeDash=alt.StrokeDash("series:N", scale=alt.Scale(domain=series, range=[[1, 0], [6, 4]]), legend=None),
-        tooltip=[alt.Tooltip("series:N", title=t["series"]), alt.Tooltip("position:Q", title=t["position"]),
-                 alt.Tooltip("value:Q", title=t["cumulative"], format=".3f")],
+        tooltip=[
+            alt.Tooltip("series:N", title=t["series"]),
+            alt.Tooltip("position:Q", title=t["position"]),
+            alt.Tooltip("value:Q", title=t["cumulative"], format=".3f"),
+        ],
     )
     lines = base.mark_line(point=True).properties(name="lines")
     marker = alt.Chart(_source(cutoff)).encode(x="k:Q")
     rule = marker.mark_rule(color="#b00020", strokeWidth=2).properties(name="k_rule")
-    label = marker.mark_text(align="left", dx=4, dy=-6, color="#b00020", fontWeight="bold").encode(
-        text="label:N", y=alt.value(8)
-    ).properties(name="k_label")
+    label = (
+        marker.mark_text(align="left", dx=4, dy=-6, color="#b00020", fontWeight="bold")
+        .encode(text="label:N", y=alt.value(8))
+        .properties(name="k_label")
+    )
     return alt.layer(lines, rule, label).properties(height=260, width="container")
 
 
@@ -215,15 +245,29 @@ def order_rows(frame: pd.DataFrame, t: Mapping[str, str]) -> pd.DataFrame:
     n = len(frame)
     rows = pd.concat(
         [
-            pd.DataFrame({"position": frame["position"], "row": t["this_order"], "grade_key": _grade_keys(frame["grade"]),
-                          "item": frame["item"], "in_top_k": frame["in_top_k"]}),
-            pd.DataFrame({"position": frame["position"], "row": t["ideal_order"],
-                          "grade_key": _grade_keys(frame["ideal_grade"]), "item": "", "in_top_k": frame["in_top_k"]}),
+            pd.DataFrame(
+                {
+                    "position": frame["position"],
+                    "row": t["this_order"],
+                    "grade_key": _grade_keys(frame["grade"]),
+                    "item": frame["item"],
+                    "in_top_k": frame["in_top_k"],
+                }
+            ),
+            pd.DataFrame(
+                {
+                    "position": frame["position"],
+                    "row": t["ideal_order"],
+                    "grade_key": _grade_keys(frame["ideal_grade"]),
+                    "item": "",
+                    "in_top_k": frame["in_top_k"],
+                }
+            ),
         ],
         ignore_index=True,
     )
     rows["column"] = (rows["position"] - 1) % WRAP + 1 if n > WRAP else rows["position"]
-    rows["lane"] = [_lane(r, p, n) for r, p in zip(rows["row"], rows["position"])]
+    rows["lane"] = [_lane(r, p, n) for r, p in zip(rows["row"], rows["position"], strict=False)]
     return rows[rows["grade_key"] != ""].reset_index(drop=True)
 
 
@@ -231,21 +275,34 @@ def _order_layers(rows: pd.DataFrame | str, top: float, domain: tuple[float, ...
     wrapped = n > WRAP
     lanes = _lanes(n, t)
     base = alt.Chart(_source(rows)).encode(
-        x=alt.X("column:O", title=None if wrapped else t["position"],
-                axis=alt.Axis(labelAngle=0, labels=not wrapped, ticks=not wrapped)),
+        x=alt.X(
+            "column:O",
+            title=None if wrapped else t["position"],
+            axis=alt.Axis(labelAngle=0, labels=not wrapped, ticks=not wrapped),
+        ),
         y=alt.Y("lane:N", title=None, sort=lanes),
-        tooltip=[alt.Tooltip("row:N", title=t["series"]), alt.Tooltip("position:O", title=t["position"]),
-                 alt.Tooltip("item:N", title=t["item"]), alt.Tooltip("grade_key:N", title=t["grade"])],
+        tooltip=[
+            alt.Tooltip("row:N", title=t["series"]),
+            alt.Tooltip("position:O", title=t["position"]),
+            alt.Tooltip("item:N", title=t["item"]),
+            alt.Tooltip("grade_key:N", title=t["grade"]),
+        ],
     )
-    tiles = base.mark_rect(stroke="white", strokeWidth=2).encode(
-        color=alt.Color("grade_key:O", scale=grade_scale(domain, top), legend=None),
-        opacity=alt.condition("datum.in_top_k", alt.value(1.0), alt.value(0.35)),
-    ).properties(name="tiles")
+    tiles = (
+        base.mark_rect(stroke="white", strokeWidth=2)
+        .encode(
+            color=alt.Color("grade_key:O", scale=grade_scale(domain, top), legend=None),
+            opacity=alt.condition("datum.in_top_k", alt.value(1.0), alt.value(0.35)),
+        )
+        .properties(name="tiles")
+    )
     light_text = [_grade_key(g) for g in domain if grade_text_color(g, top) == "#ffffff"]
-    text_color = alt.condition(alt.FieldOneOfPredicate(field="grade_key", oneOf=light_text),
-                               alt.value("#ffffff"), alt.value("#000000"))
-    labels = base.mark_text(fontWeight="bold").encode(text="grade_key:N", color=text_color).properties(
-        name="grade_labels")
+    text_color = alt.condition(
+        alt.FieldOneOfPredicate(field="grade_key", oneOf=light_text), alt.value("#ffffff"), alt.value("#000000")
+    )
+    labels = (
+        base.mark_text(fontWeight="bold").encode(text="grade_key:N", color=text_color).properties(name="grade_labels")
+    )
     return alt.layer(tiles, labels).properties(height=110 if not wrapped else 28 * len(lanes), width="container")
 
 
@@ -256,11 +313,13 @@ def order_chart(frame: pd.DataFrame, top: float, texts: Mapping[str, str] | None
     room for its grade.
     """
     t = _texts(texts)
-    return _order_layers(order_rows(frame, t), top, _domain(list(frame["grade"]) + list(frame["ideal_grade"])), t,
-                         len(frame))
+    return _order_layers(
+        order_rows(frame, t), top, _domain(list(frame["grade"]) + list(frame["ideal_grade"])), t, len(frame)
+    )
 
 
 # --- NDCG at every k -----------------------------------------------------------------------------
+
 
 def every_k_rows(values: Sequence[float], k: int) -> pd.DataFrame:
     data = pd.DataFrame({"k": range(1, len(values) + 1), "ndcg": list(values)})
@@ -275,9 +334,11 @@ def _every_k_layers(rows: pd.DataFrame | str, t: dict) -> alt.LayerChart:
         tooltip=[alt.Tooltip("k:Q", title=t["cutoff"]), alt.Tooltip("ndcg:Q", title=t["ndcg"], format=".4f")],
     )
     line = base.mark_line(point=True, color="#0b63ce").properties(name="line")
-    chosen = base.transform_filter("datum.chosen").mark_point(
-        size=180, color="#b00020", filled=True, shape="diamond"
-    ).properties(name="chosen_k")
+    chosen = (
+        base.transform_filter("datum.chosen")
+        .mark_point(size=180, color="#b00020", filled=True, shape="diamond")
+        .properties(name="chosen_k")
+    )
     return alt.layer(line, chosen).properties(height=220, width="container")
 
 
@@ -287,6 +348,7 @@ def ndcg_by_k_chart(values: Sequence[float], k: int, texts: Mapping[str, str] | 
 
 
 # --- the fast path the page uses -----------------------------------------------------------------
+
 
 def _domain(grades: Sequence[float]) -> tuple[float, ...]:
     return tuple(sorted({float(g) for g in grades if not pd.isna(g)}))
@@ -317,14 +379,27 @@ def _fast_rows(kind: str, frame: pd.DataFrame, t: Mapping[str, str], k: int, eve
     position, item, grade, in_top_k = _columns(frame, "position", "item", "grade", "in_top_k")
     if kind == "contribution":
         gain, discount, contribution = _columns(frame, "gain", "discount", "contribution")
-        return {ROWS: [
-            {"position": p, "item": it, "grade": g, "gain": ga, "discount": d, "contribution": c, "in_top_k": ik,
-             "grade_key": _grade_key(g)}
-            for p, it, g, ga, d, c, ik in zip(position, item, grade, gain, discount, contribution, in_top_k)]}
+        return {
+            ROWS: [
+                {
+                    "position": p,
+                    "item": it,
+                    "grade": g,
+                    "gain": ga,
+                    "discount": d,
+                    "contribution": c,
+                    "in_top_k": ik,
+                    "grade_key": _grade_key(g),
+                }
+                for p, it, g, ga, d, c, ik in zip(
+                    position, item, grade, gain, discount, contribution, in_top_k, strict=False
+                )
+            ]
+        }
     if kind == "cumulative":
         dcg, idcg = _columns(frame, "cumulative_dcg", "cumulative_idcg")
-        rows = [{"position": p, "value": v, "series": t["this_order"]} for p, v in zip(position, dcg)]
-        rows += [{"position": p, "value": v, "series": t["ideal_order"]} for p, v in zip(position, idcg)]
+        rows = [{"position": p, "value": v, "series": t["this_order"]} for p, v in zip(position, dcg, strict=False)]
+        rows += [{"position": p, "value": v, "series": t["ideal_order"]} for p, v in zip(position, idcg, strict=False)]
         return {ROWS: rows, CUTOFF: [{"k": k, "label": f"{t['k']} = {k}"}]}
     ideal = frame["ideal_grade"].tolist()
     n = len(position)
@@ -333,16 +408,43 @@ def _fast_rows(kind: str, frame: pd.DataFrame, t: Mapping[str, str], k: int, eve
         return (p - 1) % WRAP + 1 if n > WRAP else p
 
     this, best = t["this_order"], t["ideal_order"]
-    rows = [{"position": p, "row": this, "grade_key": _grade_key(g), "item": it, "in_top_k": ik, "column": column(p),
-             "lane": _lane(this, p, n)} for p, g, it, ik in zip(position, grade, item, in_top_k)]
-    rows += [{"position": p, "row": best, "grade_key": _grade_key(g), "item": "", "in_top_k": ik, "column": column(p),
-              "lane": _lane(best, p, n)}
-             for p, g, ik in zip(position, ideal, in_top_k) if g == g]  # g == g: not NaN
+    rows = [
+        {
+            "position": p,
+            "row": this,
+            "grade_key": _grade_key(g),
+            "item": it,
+            "in_top_k": ik,
+            "column": column(p),
+            "lane": _lane(this, p, n),
+        }
+        for p, g, it, ik in zip(position, grade, item, in_top_k, strict=False)
+    ]
+    rows += [
+        {
+            "position": p,
+            "row": best,
+            "grade_key": _grade_key(g),
+            "item": "",
+            "in_top_k": ik,
+            "column": column(p),
+            "lane": _lane(best, p, n),
+        }
+        for p, g, ik in zip(position, ideal, in_top_k, strict=False)
+        if g == g
+    ]  # g == g: not NaN
     return {ROWS: rows}
 
 
-def chart_spec(kind: str, frame: pd.DataFrame, *, top: float, k: int, every_k: Sequence[float] = (),
-               texts: Mapping[str, str] | None = None) -> dict:
+def chart_spec(
+    kind: str,
+    frame: pd.DataFrame,
+    *,
+    top: float,
+    k: int,
+    every_k: Sequence[float] = (),
+    texts: Mapping[str, str] | None = None,
+) -> dict:
     """The Vega-Lite spec of chart ``kind`` for this breakdown, built from a cached template."""
     t = _texts(texts)
     grades = list(frame["grade"]) + (list(frame["ideal_grade"]) if kind == "order" else [])
@@ -375,6 +477,7 @@ def for_projector(spec: dict) -> dict:
 
 # --- Evaluate: many queries ----------------------------------------------------------------------
 
+
 def distribution_chart(values: pd.DataFrame, texts: Mapping[str, str] | None = None) -> alt.LayerChart:
     """NDCG over queries for each measure: a box plot with every query as a tick.
 
@@ -387,10 +490,17 @@ def distribution_chart(values: pd.DataFrame, texts: Mapping[str, str] | None = N
         y=alt.Y("measure:N", title=None, sort=order),
     )
     box = base.mark_boxplot(extent="min-max", size=26, color="#9ecae1", opacity=0.8).properties(name="box")
-    ticks = base.mark_tick(color="#08519c", opacity=0.5, thickness=1.5).encode(
-        tooltip=[alt.Tooltip("qid:N", title=t["query"]), alt.Tooltip("measure:N", title=t["measure"]),
-                 alt.Tooltip("value:Q", title=t["ndcg"], format=".4f")]
-    ).properties(name="queries")
+    ticks = (
+        base.mark_tick(color="#08519c", opacity=0.5, thickness=1.5)
+        .encode(
+            tooltip=[
+                alt.Tooltip("qid:N", title=t["query"]),
+                alt.Tooltip("measure:N", title=t["measure"]),
+                alt.Tooltip("value:Q", title=t["ndcg"], format=".4f"),
+            ]
+        )
+        .properties(name="queries")
+    )
     return alt.layer(box, ticks).properties(height=max(120, 60 * len(order)), width="container")
 
 
@@ -401,8 +511,11 @@ def by_k_chart(values: pd.DataFrame, texts: Mapping[str, str] | None = None) -> 
         x=alt.X("k:Q", title=t["cutoff"], scale=alt.Scale(type="log"), axis=alt.Axis(format="d")),
         y=alt.Y("value:Q", title=t["ndcg"], scale=alt.Scale(domain=[0, 1])),
         color=alt.Color("qid:N", title=t["query"]),
-        tooltip=[alt.Tooltip("qid:N", title=t["query"]), alt.Tooltip("k:Q", title=t["cutoff"]),
-                 alt.Tooltip("value:Q", title=t["ndcg"], format=".4f")],
+        tooltip=[
+            alt.Tooltip("qid:N", title=t["query"]),
+            alt.Tooltip("k:Q", title=t["cutoff"]),
+            alt.Tooltip("value:Q", title=t["ndcg"], format=".4f"),
+        ],
     )
     return alt.layer(base.mark_line(point=True).properties(name="lines")).properties(height=280, width="container")
 
@@ -415,17 +528,30 @@ def difference_chart(values: pd.DataFrame, texts: Mapping[str, str] | None = Non
     base = alt.Chart(data).encode(
         x=alt.X("qid:N", sort=list(data["qid"]), title=t["query"], axis=alt.Axis(labels=len(data) <= 60)),
         y=alt.Y("difference:Q", title=t["difference"]),
-        tooltip=[alt.Tooltip("qid:N", title=t["query"]), alt.Tooltip("difference:Q", title=t["difference"], format="+.4f")],
+        tooltip=[
+            alt.Tooltip("qid:N", title=t["query"]),
+            alt.Tooltip("difference:Q", title=t["difference"], format="+.4f"),
+        ],
     )
-    bars = base.mark_bar().encode(
-        color=alt.Color("outcome:N", title=None, scale=alt.Scale(
-            domain=[t["b_better"], t["same"], t["a_better"]], range=["#0b63ce", "#999999", "#e66100"]))
-    ).properties(name="bars")
+    bars = (
+        base.mark_bar()
+        .encode(
+            color=alt.Color(
+                "outcome:N",
+                title=None,
+                scale=alt.Scale(
+                    domain=[t["b_better"], t["same"], t["a_better"]], range=["#0b63ce", "#999999", "#e66100"]
+                ),
+            )
+        )
+        .properties(name="bars")
+    )
     zero = alt.Chart(pd.DataFrame({"y": [0]})).mark_rule(color="#333").encode(y="y:Q").properties(name="zero")
     return alt.layer(bars, zero).properties(height=260, width="container")
 
 
 # --- the swap map ------------------------------------------------------------------------------------
+
 
 def swap_columns(labels: Sequence[str], changes: np.ndarray, k: int) -> dict[str, np.ndarray | list[str]]:
     """One row per pair of positions (i, j): the change in NDCG@k if their items were swapped, as columns."""
@@ -433,8 +559,10 @@ def swap_columns(labels: Sequence[str], changes: np.ndarray, k: int) -> dict[str
     names = [f"{p + 1}. {label}" for p, label in enumerate(labels)]
     i, j = np.repeat(np.arange(n), n), np.tile(np.arange(n), n)
     return {
-        "i": i, "j": j,
-        "row": [names[a] for a in i.tolist()], "column": [names[b] for b in j.tolist()],
+        "i": i,
+        "j": j,
+        "row": [names[a] for a in i.tolist()],
+        "column": [names[b] for b in j.tolist()],
         "change": np.asarray(changes, dtype=np.float64).reshape(-1) if n else np.empty(0),
         "in_top_k": (i < k) | (j < k),
     }
@@ -451,17 +579,35 @@ def _swap_layers(data: pd.DataFrame | str, t: Mapping[str, str], n: int, large: 
     height = min((56 if large else 38) * n + 110, 900) if n <= 30 else min(8 * n + 60, 900)
     labels = n <= 30
     pick = alt.selection_point(name="swap", fields=["i", "j"], on="click", clear=False)
-    return alt.Chart(_source(data)).mark_rect(stroke="#ffffff", strokeWidth=0.5 if labels else 0).encode(
-        x=alt.X("column:N", sort=alt.EncodingSortField("j"), title=t["swap_with"],
-                axis=alt.Axis(labels=labels, labelAngle=-45, labelLimit=140)),
-        y=alt.Y("row:N", sort=alt.EncodingSortField("i"), title=t["swap_item"],
-                axis=alt.Axis(labels=labels, labelLimit=140)),
-        color=alt.Color("change:Q", title=t["swap_change"],
-                        scale=alt.Scale(scheme="blueorange", reverse=True, domainMid=0)),
-        opacity=alt.condition(alt.datum.in_top_k, alt.value(1.0), alt.value(0.85)),
-        tooltip=[alt.Tooltip("row:N", title=t["swap_item"]), alt.Tooltip("column:N", title=t["swap_with"]),
-                 alt.Tooltip("change:Q", title=t["swap_change"], format="+.4f")],
-    ).add_params(pick).properties(width="container", height=height)
+    return (
+        alt.Chart(_source(data))
+        .mark_rect(stroke="#ffffff", strokeWidth=0.5 if labels else 0)
+        .encode(
+            x=alt.X(
+                "column:N",
+                sort=alt.EncodingSortField("j"),
+                title=t["swap_with"],
+                axis=alt.Axis(labels=labels, labelAngle=-45, labelLimit=140),
+            ),
+            y=alt.Y(
+                "row:N",
+                sort=alt.EncodingSortField("i"),
+                title=t["swap_item"],
+                axis=alt.Axis(labels=labels, labelLimit=140),
+            ),
+            color=alt.Color(
+                "change:Q", title=t["swap_change"], scale=alt.Scale(scheme="blueorange", reverse=True, domainMid=0)
+            ),
+            opacity=alt.condition(alt.datum.in_top_k, alt.value(1.0), alt.value(0.85)),
+            tooltip=[
+                alt.Tooltip("row:N", title=t["swap_item"]),
+                alt.Tooltip("column:N", title=t["swap_with"]),
+                alt.Tooltip("change:Q", title=t["swap_change"], format="+.4f"),
+            ],
+        )
+        .add_params(pick)
+        .properties(width="container", height=height)
+    )
 
 
 def swap_map_chart(rows: pd.DataFrame, texts: Mapping[str, str] | None = None, *, large: bool = False) -> alt.Chart:
@@ -477,8 +623,9 @@ def _swap_template(texts: tuple[tuple[str, str], ...], n: int, large: bool) -> s
     return json.dumps(_swap_layers(ROWS, dict(texts), n, large).to_dict())
 
 
-def swap_map_spec(labels: Sequence[str], changes: np.ndarray, k: int, texts: Mapping[str, str] | None = None,
-                  *, large: bool = False) -> tuple[dict, dict[str, dict[str, Any]]]:
+def swap_map_spec(
+    labels: Sequence[str], changes: np.ndarray, k: int, texts: Mapping[str, str] | None = None, *, large: bool = False
+) -> tuple[dict, dict[str, dict[str, Any]]]:
     """``swap_map_chart`` as a Vega-Lite spec built once per setting, and its data as columns (for Arrow bytes):
     100 items make 10,000 cells, too many to build an Altair chart from after every move."""
     spec = json.loads(_swap_template(tuple(sorted(_texts(texts).items())), len(labels), large))

@@ -16,7 +16,10 @@ TESTED_SNIPPETS = {"scikit-learn", "pytrec_eval", "ndcg_core"}
 
 
 def example_rows(example: Example) -> tuple[list[dict], list[dict]]:
-    retrieved = [{"item": i, "score": s, "grade": g} for i, s, g in zip(example.items, example.scores, example.grades)]
+    retrieved = [
+        {"item": i, "score": s, "grade": g}
+        for i, s, g in zip(example.items, example.scores, example.grades, strict=False)
+    ]
     return retrieved, [{"item": i, "grade": g} for i, g in example.extra]
 
 
@@ -25,17 +28,31 @@ def read_example(t: Translator) -> Example | None:
     left, right = st.columns([3, 2])
     with left:
         st.markdown(f"**{t('conv.retrieved')}**")
-        edited = st.data_editor(pd.DataFrame(retrieved), num_rows="dynamic", hide_index=True, width="stretch",
-                                key="conv_retrieved", column_config={
-                                    "item": st.column_config.TextColumn(t("conv.col.item")),
-                                    "score": st.column_config.NumberColumn(t("conv.col.score"), format="%.3f"),
-                                    "grade": st.column_config.NumberColumn(t("conv.col.grade"), min_value=0)})
+        edited = st.data_editor(
+            pd.DataFrame(retrieved),
+            num_rows="dynamic",
+            hide_index=True,
+            width="stretch",
+            key="conv_retrieved",
+            column_config={
+                "item": st.column_config.TextColumn(t("conv.col.item")),
+                "score": st.column_config.NumberColumn(t("conv.col.score"), format="%.3f"),
+                "grade": st.column_config.NumberColumn(t("conv.col.grade"), min_value=0),
+            },
+        )
     with right:
         st.markdown(f"**{t('conv.unretrieved')}**")
-        edited_extra = st.data_editor(pd.DataFrame(extra), num_rows="dynamic", hide_index=True, width="stretch",
-                                      key="conv_extra", column_config={
-                                          "item": st.column_config.TextColumn(t("conv.col.item")),
-                                          "grade": st.column_config.NumberColumn(t("conv.col.grade"), min_value=0)})
+        edited_extra = st.data_editor(
+            pd.DataFrame(extra),
+            num_rows="dynamic",
+            hide_index=True,
+            width="stretch",
+            key="conv_extra",
+            column_config={
+                "item": st.column_config.TextColumn(t("conv.col.item")),
+                "grade": st.column_config.NumberColumn(t("conv.col.grade"), min_value=0),
+            },
+        )
         st.number_input(t("conv.k"), min_value=1, max_value=100, step=1, **bind("conv_k"))
     try:
         return example_from_rows(_records(edited), _records(edited_extra), st.session_state["conv_k"])
@@ -57,10 +74,19 @@ def render_page(t: Translator) -> None:
     rows = []
     for entry in CONVENTIONS:
         convention = entry.build()
-        rows.append({t("conv.col.convention"): t.entry("convention", entry, "label"),
-                     "NDCG": round(convention.score(example), 4), t("conv.col.library"): convention.library})
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
-                 column_config={"NDCG": st.column_config.NumberColumn(format="%.4f")})
+        rows.append(
+            {
+                t("conv.col.convention"): t.entry("convention", entry, "label"),
+                "NDCG": round(convention.score(example), 4),
+                t("conv.col.library"): convention.library,
+            }
+        )
+    st.dataframe(
+        pd.DataFrame(rows),
+        hide_index=True,
+        width="stretch",
+        column_config={"NDCG": st.column_config.NumberColumn(format="%.4f")},
+    )
     st.caption(t("conv.table_help"))
     for entry in CONVENTIONS:
         convention = entry.build()
@@ -83,5 +109,10 @@ def render_page(t: Translator) -> None:
     ranked_too = dcg([2, 1], gain=harmful) / dcg([1, 2], gain=harmful)  # an ideal that also ranks the harmful item
     st.markdown(t("conv.negative", stops=f"{stops:.3f}", ranked_too=f"{ranked_too:.3f}"))
     near = {"grades": [1, 0], "scores": [1.000000001, 1.0], "items": ["a", "b"]}
-    st.markdown(t("conv.float32", double=f"{ndcg_from_scores(**near):.3f}",
-                  single=f"{ndcg_from_scores(**near, float32_scores=True):.3f}"))
+    st.markdown(
+        t(
+            "conv.float32",
+            double=f"{ndcg_from_scores(**near):.3f}",
+            single=f"{ndcg_from_scores(**near, float32_scores=True):.3f}",
+        )
+    )

@@ -27,8 +27,9 @@ def table_rows(items: Sequence[Item]) -> list[dict[str, str]]:
     return [{LABEL: it.label, GRADE: grade_text(it.grade)} for it in items]
 
 
-def apply_table_edits(items: Sequence[Item], edits: Mapping[str, Any], top: float, *,
-                      allow_empty: bool = False) -> list[Item]:
+def apply_table_edits(
+    items: Sequence[Item], edits: Mapping[str, Any], top: float, *, allow_empty: bool = False
+) -> list[Item]:
     """The list after the editor's edits; an ``InputError`` naming the row and column if any cell is bad.
 
     Nothing is applied unless every edit is valid, so the last valid list is kept.
@@ -46,7 +47,7 @@ def apply_table_edits(items: Sequence[Item], edits: Mapping[str, Any], top: floa
     deleted = {_row_index(r, len(items)) for r in (edits.get("deleted_rows") or [])}
     out = [it for i, it in enumerate(out) if i not in deleted]
     new_id = next_id(items)
-    for j, added in enumerate(edits.get("added_rows") or []):
+    for added in edits.get("added_rows") or []:
         row = len(out) + 1
         raw_label = added.get(LABEL)
         label = f"item {new_id}" if raw_label in (None, "") else check_label(raw_label, Place("table.label", row=row))
@@ -73,9 +74,9 @@ def grades_from_text(items: Sequence[Item], text: str, top: float) -> list[Item]
         raise InputError("list.none_typed")
     check_size(len(parts))
     grades = [check_grade(p, top, Place("typed.grade", position=i + 1)) for i, p in enumerate(parts)]
-    out = [replace(it, grade=g) for it, g in zip(items, grades)]
+    out = [replace(it, grade=g) for it, g in zip(items, grades, strict=False)]
     new_id = next_id(items)
-    for g in grades[len(items):]:
+    for g in grades[len(items) :]:
         out.append(Item(new_id, f"item {new_id}", g))
         new_id += 1
     return out

@@ -62,6 +62,7 @@ class FileInput:
 
 # --- parsing and evaluating, cached --------------------------------------------------------------
 
+
 def _check_lines(name: str, data: bytes) -> None:
     rows = data.count(b"\n")
     if rows > MAX_ROWS:
@@ -81,8 +82,9 @@ def _evaluations() -> ResultCache:
     return ResultCache(max_entries=16, ttl=3600)
 
 
-def _evaluated(qrels_key: str, options: tuple, qrels: Qrels, run: FileInput,
-               progress: Callable[[float], None]) -> Evaluation:
+def _evaluated(
+    qrels_key: str, options: tuple, qrels: Qrels, run: FileInput, progress: Callable[[float], None]
+) -> Evaluation:
     """A run evaluated once per (files, settings), read in segments in place as the command line reads it.
 
     No parsed copy of the run is kept: only the per-query figures, so a 250 MB upload costs little more
@@ -123,7 +125,10 @@ def sample_inputs() -> dict[str, FileInput]:
 def typed_inputs(rows: Sequence[dict]) -> dict[str, FileInput]:
     qrels_text, run_text = typed_queries_to_trec(rows)
     q, r = qrels_text.encode(), run_text.encode()
-    return {"qrels": FileInput("typed judgments", content_key(q), q), "a": FileInput("typed ranking", content_key(r), r)}
+    return {
+        "qrels": FileInput("typed judgments", content_key(q), q),
+        "a": FileInput("typed ranking", content_key(r), r),
+    }
 
 
 def parse_cutoffs(text: str) -> tuple[int, ...]:
@@ -132,6 +137,7 @@ def parse_cutoffs(text: str) -> tuple[int, ...]:
 
 
 # --- state ---------------------------------------------------------------------------------------
+
 
 def _remember_upload(role: str) -> None:
     uploaded = st.session_state.get(f"_w_ev_upload_{role}")
@@ -170,14 +176,20 @@ def open_in_playground(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str,
 
     Returns a message if the query cannot be shown there, else ``None``.
     """
-    ranking = query_ranking(qrels, run, qid, max_docs=evaluation.options.get("max_docs"),
-                            float32_scores=evaluation.options.get("float32_scores", False))
+    ranking = query_ranking(
+        qrels,
+        run,
+        qid,
+        max_docs=evaluation.options.get("max_docs"),
+        float32_scores=evaluation.options.get("float32_scores", False),
+    )
     docnos = ranking["docnos"][:MAX_ITEMS]
     # trec_eval's meaning: an unjudged document and a negative grade are worth 0.
     grades = [max(0, g or 0) for g in ranking["grades"][: len(docnos)]]
     retrieved = set(ranking["docnos"])
-    unretrieved = sorted(((d, max(0, g)) for d, g in ranking["pool"].items() if d not in retrieved),
-                         key=lambda x: -x[1])[:MAX_ITEMS]
+    unretrieved = sorted(
+        ((d, max(0, g)) for d, g in ranking["pool"].items() if d not in retrieved), key=lambda x: -x[1]
+    )[:MAX_ITEMS]
     top = max([*grades, *(g for _, g in unretrieved), 1])
     if top > MAX_TOP_GRADE:
         return t("evaluate.drill.too_high", top=top, max=MAX_TOP_GRADE)
@@ -192,18 +204,29 @@ def open_in_playground(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str,
 
 # --- drawing -------------------------------------------------------------------------------------
 
+
 def render_inputs(t: Translator) -> dict[str, FileInput] | None:
-    st.radio(t("evaluate.source"), SOURCES, format_func=lambda s: t(f"evaluate.source.{s}"), horizontal=True,
-             **bind("ev_source"))
+    st.radio(
+        t("evaluate.source"),
+        SOURCES,
+        format_func=lambda s: t(f"evaluate.source.{s}"),
+        horizontal=True,
+        **bind("ev_source"),
+    )
     source = st.session_state["ev_source"]
     if source == "sample":
         st.caption(t("evaluate.sample_note"))
         return sample_inputs()
     if source == "upload":
         cols = st.columns(3)
-        for col, role in zip(cols, ROLES):
-            col.file_uploader(t(f"evaluate.upload.{role}"), key=f"_w_ev_upload_{role}",
-                              on_change=_remember_upload, args=(role,), help=t("evaluate.upload_help"))
+        for col, role in zip(cols, ROLES, strict=False):
+            col.file_uploader(
+                t(f"evaluate.upload.{role}"),
+                key=f"_w_ev_upload_{role}",
+                on_change=_remember_upload,
+                args=(role,),
+                help=t("evaluate.upload_help"),
+            )
         st.caption(t("evaluate.upload_limit", megabytes=upload_limit_mb(), lines=f"{MAX_ROWS:,}"))
         kept = uploaded_inputs()
         if "qrels" not in kept or "a" not in kept:
@@ -213,7 +236,10 @@ def render_inputs(t: Translator) -> dict[str, FileInput] | None:
     st.caption(t("evaluate.typed_help"))
     edited = st.data_editor(
         pd.DataFrame(st.session_state["ev_typed_rows"], columns=list(TYPED_COLUMNS)),
-        num_rows="dynamic", hide_index=True, width="stretch", key="ev_typed",
+        num_rows="dynamic",
+        hide_index=True,
+        width="stretch",
+        key="ev_typed",
         column_config={c: st.column_config.TextColumn(t(f"evaluate.typed.{c}")) for c in TYPED_COLUMNS},
     )
     rows = edited.astype(object).where(edited.notna(), None).to_dict("records")
@@ -228,10 +254,18 @@ def render_settings(t: Translator) -> dict | None:
     with st.expander(t("evaluate.settings"), expanded=False):
         a, b = st.columns(2)
         a.text_input(t("evaluate.cutoffs"), help=t("evaluate.cutoffs_help"), **bind("ev_cutoffs"))
-        a.selectbox(t("playground.gain"), [n for n in GAINS.names() if n != "custom"],
-                    format_func=lambda n: t.entry("gain", GAINS[n], "label"), **bind("ev_gain"))
-        b.selectbox(t("evaluate.ties"), TIE_POLICIES.names(),
-                    format_func=lambda n: t.entry("ties", TIE_POLICIES[n], "label"), **bind("ev_ties"))
+        a.selectbox(
+            t("playground.gain"),
+            [n for n in GAINS.names() if n != "custom"],
+            format_func=lambda n: t.entry("gain", GAINS[n], "label"),
+            **bind("ev_gain"),
+        )
+        b.selectbox(
+            t("evaluate.ties"),
+            TIE_POLICIES.names(),
+            format_func=lambda n: t.entry("ties", TIE_POLICIES[n], "label"),
+            **bind("ev_ties"),
+        )
         b.caption(t.entry("ties", TIE_POLICIES[st.session_state["ev_ties"]], "description"))
         a.radio(t("evaluate.ideal"), IDEALS, format_func=lambda n: t(f"evaluate.ideal.{n}"), **bind("ev_ideal"))
         b.checkbox(t("evaluate.complete"), help=t("evaluate.complete_help"), **bind("ev_complete"))
@@ -242,9 +276,14 @@ def render_settings(t: Translator) -> dict | None:
     except ValueError as err:
         st.error(t("evaluate.bad_cutoffs", message=t.explain(err)))
         return None
-    return {"cutoffs": cutoffs, "gain": st.session_state["ev_gain"], "ties": st.session_state["ev_ties"],
-            "ideal": st.session_state["ev_ideal"], "complete": bool(st.session_state["ev_complete"]),
-            "float32_scores": bool(st.session_state["ev_float32"])}
+    return {
+        "cutoffs": cutoffs,
+        "gain": st.session_state["ev_gain"],
+        "ties": st.session_state["ev_ties"],
+        "ideal": st.session_state["ev_ideal"],
+        "complete": bool(st.session_state["ev_complete"]),
+        "float32_scores": bool(st.session_state["ev_float32"]),
+    }
 
 
 def counted(evaluation: Evaluation) -> Evaluation:
@@ -263,8 +302,9 @@ def parse_qrels(inputs: dict[str, FileInput], t: Translator) -> Qrels | None:
         return None
 
 
-def evaluate_all(qrels: Qrels, inputs: dict[str, FileInput], options: dict,
-                 t: Translator) -> dict[str, Evaluation] | None:
+def evaluate_all(
+    qrels: Qrels, inputs: dict[str, FileInput], options: dict, t: Translator
+) -> dict[str, Evaluation] | None:
     out = {}
     frozen = tuple(sorted(options.items()))
     for role in ("a", "b"):
@@ -273,7 +313,7 @@ def evaluate_all(qrels: Qrels, inputs: dict[str, FileInput], options: dict,
         run = inputs[role]
         bar = st.empty()
 
-        def show(fraction: float, run: FileInput = run) -> None:
+        def show(fraction: float, run: FileInput = run, bar: Any = bar) -> None:
             bar.progress(min(1.0, fraction), text=t("evaluate.reading", name=md_escape(run.name)))
 
         try:
@@ -306,8 +346,12 @@ def per_query_table(evaluation: Evaluation, t: Translator) -> pd.DataFrame:
     columns[f"DCG@{first.cutoff}"] = evaluation.dcg(first)
     columns[f"IDCG@{first.cutoff}"] = evaluation.idcg(first)
     counts = evaluation.table()
-    for name, key in (("num_judged", "judged"), ("num_rel", "relevant"), ("num_ret", "retrieved"),
-                      ("num_rel_ret", "relevant_retrieved")):
+    for name, key in (
+        ("num_judged", "judged"),
+        ("num_rel", "relevant"),
+        ("num_ret", "retrieved"),
+        ("num_rel_ret", "relevant_retrieved"),
+    ):
         columns[t(f"evaluate.col.{key}")] = counts[name].to_numpy()
     table = pd.DataFrame(columns, index=pd.Index(evaluation.qids, name=t("evaluate.col.query")))
     return table
@@ -318,13 +362,21 @@ def render_summary(evaluation: Evaluation, t: Translator) -> None:
     st.markdown(t("evaluate.summary_intro", n=len(evaluation.qids)))
     for chunk in range(0, len(measures), 4):
         cols = st.columns(4)
-        for col, m in zip(cols, measures[chunk:chunk + 4]):
+        for col, m in zip(cols, measures[chunk : chunk + 4], strict=False):
             median = metric_text(evaluation.median(m))
-            col.metric(t("evaluate.mean_of", measure=m.label), metric_text(evaluation.mean(m)),
-                       help=t("evaluate.median_is", value=median))
+            col.metric(
+                t("evaluate.mean_of", measure=m.label),
+                metric_text(evaluation.mean(m)),
+                help=t("evaluate.median_is", value=median),
+            )
             col.caption(t("evaluate.median_caption", value=median))
-    long = pd.concat([pd.DataFrame({"qid": evaluation.qids, "measure": m.label, "value": evaluation.per_query(m)})
-                      for m in measures], ignore_index=True)
+    long = pd.concat(
+        [
+            pd.DataFrame({"qid": evaluation.qids, "measure": m.label, "value": evaluation.per_query(m)})
+            for m in measures
+        ],
+        ignore_index=True,
+    )
     st.markdown(f"**{t('evaluate.distribution')}**")
     st.altair_chart(charts.distribution_chart(long, t.group("chart")), width="stretch")
     st.caption(t("evaluate.distribution_alt"))
@@ -333,28 +385,40 @@ def render_summary(evaluation: Evaluation, t: Translator) -> None:
 def render_gaps(evaluation: Evaluation, t: Translator) -> None:
     k = evaluation.cutoffs[0]
     at_k = ndcg_cut(k)
-    gap = pd.DataFrame({
-        t("evaluate.col.query"): evaluation.qids,
-        t("evaluate.col.gap", k=k): evaluation.gap(k),
-        f"DCG@{k}": evaluation.dcg(at_k), f"IDCG@{k}": evaluation.idcg(at_k), at_k.label: evaluation.per_query(at_k),
-    }).sort_values(t("evaluate.col.gap", k=k), ascending=False, kind="stable")
+    gap = pd.DataFrame(
+        {
+            t("evaluate.col.query"): evaluation.qids,
+            t("evaluate.col.gap", k=k): evaluation.gap(k),
+            f"DCG@{k}": evaluation.dcg(at_k),
+            f"IDCG@{k}": evaluation.idcg(at_k),
+            at_k.label: evaluation.per_query(at_k),
+        }
+    ).sort_values(t("evaluate.col.gap", k=k), ascending=False, kind="stable")
     st.markdown(f"**{t('evaluate.gaps', k=k)}**")
     st.caption(t("evaluate.gaps_help"))
-    st.dataframe(gap.head(10), hide_index=True, width="stretch",
-                 column_config={c: st.column_config.NumberColumn(format="%.4f") for c in gap.columns[1:]})
+    st.dataframe(
+        gap.head(10),
+        hide_index=True,
+        width="stretch",
+        column_config={c: st.column_config.NumberColumn(format="%.4f") for c in gap.columns[1:]},
+    )
 
 
 def render_by_k(evaluation: Evaluation, t: Translator) -> None:
     qids = evaluation.qids
     first = evaluation.per_query(ndcg_cut(evaluation.cutoffs[0]))
     default = [qids[i] for i in np.argsort(first, kind="stable")[:3]]
-    chosen = st.multiselect(t("evaluate.by_k_queries"), qids, default=default, max_selections=MAX_QUERIES_PLOTTED,
-                            key="ev_by_k_choice")
+    chosen = st.multiselect(
+        t("evaluate.by_k_queries"), qids, default=default, max_selections=MAX_QUERIES_PLOTTED, key="ev_by_k_choice"
+    )
     if not chosen:
         return
     where = {q: i for i, q in enumerate(qids)}
-    rows = [{"qid": q, "k": k, "value": float(evaluation.per_query(ndcg_cut(k))[where[q]])}
-            for q in chosen for k in evaluation.cutoffs]
+    rows = [
+        {"qid": q, "k": k, "value": float(evaluation.per_query(ndcg_cut(k))[where[q]])}
+        for q in chosen
+        for k in evaluation.cutoffs
+    ]
     st.altair_chart(charts.by_k_chart(pd.DataFrame(rows), t.group("chart")), width="stretch")
     st.caption(t("evaluate.by_k_alt"))
 
@@ -364,14 +428,17 @@ def render_drill_down(evaluation: Evaluation, qrels: Qrels, inputs: dict[str, Fi
     order = [evaluation.qids[i] for i in np.argsort(-evaluation.gap(k), kind="stable")]
     qid = st.selectbox(t("evaluate.drill.query"), order, key="ev_drill_query", help=t("evaluate.drill.help"))
     run = _query_run(inputs["a"].key, qid, evaluation.queries_in_blocks, inputs["a"])
-    ranking = query_ranking(qrels, run, qid, max_docs=None,
-                            float32_scores=evaluation.options.get("float32_scores", False))
-    shown = pd.DataFrame({
-        t("table.position"): range(1, len(ranking["docnos"]) + 1),
-        t("evaluate.col.document"): ranking["docnos"],
-        t("table.grade"): pd.array(ranking["grades"], dtype="Int64"),  # blank where not judged
-        t("evaluate.col.score"): ranking["scores"],
-    })
+    ranking = query_ranking(
+        qrels, run, qid, max_docs=None, float32_scores=evaluation.options.get("float32_scores", False)
+    )
+    shown = pd.DataFrame(
+        {
+            t("table.position"): range(1, len(ranking["docnos"]) + 1),
+            t("evaluate.col.document"): ranking["docnos"],
+            t("table.grade"): pd.array(ranking["grades"], dtype="Int64"),  # blank where not judged
+            t("evaluate.col.score"): ranking["scores"],
+        }
+    )
     st.dataframe(shown.head(200), hide_index=True, width="stretch", height=260)
     if st.button(t("evaluate.drill.open"), key="btn_ev_open_playground", type="primary"):
         problem = open_in_playground(evaluation, qrels, run, qid, k, t)
@@ -383,8 +450,9 @@ def render_drill_down(evaluation: Evaluation, qrels: Qrels, inputs: dict[str, Fi
 
 def render_comparison(evals: dict[str, Evaluation], inputs: dict[str, FileInput], t: Translator) -> None:
     a, b = evals["a"], evals["b"]
-    measure = st.selectbox(t("evaluate.compare.measure"), _measure_order(a), format_func=lambda m: m.label,
-                           key="ev_compare_measure")
+    measure = st.selectbox(
+        t("evaluate.compare.measure"), _measure_order(a), format_func=lambda m: m.label, key="ev_compare_measure"
+    )
     common = [q for q in a.qids if q in set(b.qids)]
     if len(common) < 2:
         st.warning(t("evaluate.compare.too_few", n=len(common)))
@@ -393,34 +461,55 @@ def render_comparison(evals: dict[str, Evaluation], inputs: dict[str, FileInput]
     fa = a.per_query(measure)[[where_a[q] for q in common]]
     fb = b.per_query(measure)[[where_b[q] for q in common]]
     result = paired_comparison(fa, fb)
-    st.markdown(t("evaluate.compare.systems", a=md_escape(inputs["a"].name), b=md_escape(inputs["b"].name),
-                  n=result.n))
+    st.markdown(t("evaluate.compare.systems", a=md_escape(inputs["a"].name), b=md_escape(inputs["b"].name), n=result.n))
     c1, c2, c3, c4 = st.columns(4)
     c1.metric(t("evaluate.compare.mean_diff", measure=measure.label), f"{result.mean_difference:+.4f}")
     c2.metric(t("evaluate.compare.wins"), result.wins)
     c3.metric(t("evaluate.compare.ties"), result.ties)
     c4.metric(t("evaluate.compare.losses"), result.losses)
-    st.altair_chart(charts.difference_chart(pd.DataFrame({"qid": common, "difference": fb - fa}),
-                                            t.group("chart")), width="stretch")
+    st.altair_chart(
+        charts.difference_chart(pd.DataFrame({"qid": common, "difference": fb - fa}), t.group("chart")), width="stretch"
+    )
     st.caption(t("evaluate.compare.chart_alt"))
-    tests = pd.DataFrame({
-        t("evaluate.compare.test"): [t("evaluate.compare.t_test"), t("evaluate.compare.wilcoxon"),
-                                     t("evaluate.compare.randomization")],
-        t("evaluate.compare.p"): [result.t_p_value, result.wilcoxon_p_value, result.randomization_p_value],
-    })
-    st.dataframe(tests, hide_index=True, column_config={t("evaluate.compare.p"): st.column_config.NumberColumn(
-        format="%.4f")})
-    st.info(t(reading_key(result.t_p_value), p=f"{result.t_p_value:.4f}",
-              better=md_escape(inputs["b"].name if result.mean_difference > 0 else inputs["a"].name)))
+    tests = pd.DataFrame(
+        {
+            t("evaluate.compare.test"): [
+                t("evaluate.compare.t_test"),
+                t("evaluate.compare.wilcoxon"),
+                t("evaluate.compare.randomization"),
+            ],
+            t("evaluate.compare.p"): [result.t_p_value, result.wilcoxon_p_value, result.randomization_p_value],
+        }
+    )
+    st.dataframe(
+        tests, hide_index=True, column_config={t("evaluate.compare.p"): st.column_config.NumberColumn(format="%.4f")}
+    )
+    st.info(
+        t(
+            reading_key(result.t_p_value),
+            p=f"{result.t_p_value:.4f}",
+            better=md_escape(inputs["b"].name if result.mean_difference > 0 else inputs["a"].name),
+        )
+    )
 
 
 def render_export(evaluation: Evaluation, inputs: dict[str, FileInput], t: Translator) -> None:
     table = per_query_table(evaluation, t)
-    st.download_button(t("evaluate.export.csv"), table.to_csv().encode("utf-8"), file_name="ndcg_per_query.csv",
-                       mime="text/csv", key="btn_ev_csv")
+    st.download_button(
+        t("evaluate.export.csv"),
+        table.to_csv().encode("utf-8"),
+        file_name="ndcg_per_query.csv",
+        mime="text/csv",
+        key="btn_ev_csv",
+    )
     text = trec_eval_text(evaluation)
-    st.download_button(t("evaluate.export.trec"), text.encode("utf-8"), file_name="ndcg.trec_eval.txt",
-                       mime="text/plain", key="btn_ev_trec")
+    st.download_button(
+        t("evaluate.export.trec"),
+        text.encode("utf-8"),
+        file_name="ndcg.trec_eval.txt",
+        mime="text/plain",
+        key="btn_ev_trec",
+    )
     command = cli_command(evaluation, inputs)
     st.caption(t("evaluate.export.trec_help", command=md_escape(command)) if command else t("evaluate.export.no_cli"))
     st.code(text[-2000:], language=None)
@@ -460,20 +549,33 @@ def render_page(t: Translator) -> None:
     with st.status(t("evaluate.working"), expanded=False) as status:
         qrels = parse_qrels(inputs, t)
         evals = None if qrels is None else evaluate_all(qrels, inputs, options, t)
-        status.update(label=t("evaluate.done") if evals else t("evaluate.failed"),
-                      state="complete" if evals else "error")
+        status.update(
+            label=t("evaluate.done") if evals else t("evaluate.failed"), state="complete" if evals else "error"
+        )
     if not evals:
         return
     evaluation = evals["a"]
-    tabs = st.tabs([t("evaluate.tab.summary"), t("evaluate.tab.queries"), t("evaluate.tab.drill"),
-                    t("evaluate.tab.compare"), t("evaluate.tab.export")])
+    tabs = st.tabs(
+        [
+            t("evaluate.tab.summary"),
+            t("evaluate.tab.queries"),
+            t("evaluate.tab.drill"),
+            t("evaluate.tab.compare"),
+            t("evaluate.tab.export"),
+        ]
+    )
     with tabs[0]:
         render_summary(evaluation, t)
         render_gaps(evaluation, t)
     with tabs[1]:
-        st.dataframe(per_query_table(evaluation, t), width="stretch",
-                     column_config={c: st.column_config.NumberColumn(format="%.4f") for c in
-                                    [*(f"NDCG@{k}" for k in evaluation.cutoffs), "NDCG"]})
+        st.dataframe(
+            per_query_table(evaluation, t),
+            width="stretch",
+            column_config={
+                c: st.column_config.NumberColumn(format="%.4f")
+                for c in [*(f"NDCG@{k}" for k in evaluation.cutoffs), "NDCG"]
+            },
+        )
         render_by_k(evaluation, t)
     with tabs[2]:
         render_drill_down(evaluation, qrels, inputs, t)

@@ -42,7 +42,7 @@ def _latex(expression: str) -> str:
 
 
 def _fraction(term: str) -> str:
-    """"3 / log2(2) = 3.000" -> \\frac{3}{\\log_2(2)}; "3 x 1 = 3.000" -> 3 \\cdot 1."""
+    """ "3 / log2(2) = 3.000" -> \\frac{3}{\\log_2(2)}; "3 x 1 = 3.000" -> 3 \\cdot 1."""
     left = term.split(" = ")[0]
     if " / " in left:
         num, den = left.split(" / ", 1)
@@ -58,11 +58,18 @@ def worked_markdown(frame: pd.DataFrame, settings: Settings, scores: Scores, tex
     lines = [
         f"# {text('export.md.title', k=k)}",
         "",
-        text("export.md.list", grades=", ".join(f"{g:g}" for g in frame["grade"]),
-             items=", ".join(_md(x) for x in frame["item"])),
+        text(
+            "export.md.list",
+            grades=", ".join(f"{g:g}" for g in frame["grade"]),
+            items=", ".join(_md(x) for x in frame["item"]),
+        ),
         "",
-        text("export.md.settings", gain=settings.gain_object().name, discount=settings.discount_object().name,
-             ideal=text(f"playground.ideal.{settings.ideal}")),
+        text(
+            "export.md.settings",
+            gain=settings.gain_object().name,
+            discount=settings.discount_object().name,
+            ideal=text(f"playground.ideal.{settings.ideal}"),
+        ),
         "",
         f"| {text('table.position')} | {text('table.item')} | {text('table.grade')} | {text('table.term')} "
         f"| {text('table.cumulative_dcg')} |",
@@ -70,7 +77,9 @@ def worked_markdown(frame: pd.DataFrame, settings: Settings, scores: Scores, tex
     ]
     for row in frame.itertuples():
         mark = "" if row.in_top_k else " *"
-        lines.append(f"| {row.position}{mark} | {_md(row.item)} | {row.grade:g} | {row.term} | {row.cumulative_dcg:.4f} |")
+        lines.append(
+            f"| {row.position}{mark} | {_md(row.item)} | {row.grade:g} | {row.term} | {row.cumulative_dcg:.4f} |"
+        )
     if not frame["in_top_k"].all():
         lines += ["", text("export.md.beyond", k=k)]
     dcg_terms = " + ".join(_fraction(t) for t in top["term"]) or "0"
@@ -83,8 +92,11 @@ def worked_markdown(frame: pd.DataFrame, settings: Settings, scores: Scores, tex
         "",
         f"$$\\mathrm{{IDCG@{k}}} = {idcg_terms} = {scores.idcg:.4f}$$",
         "",
-        (f"$$\\mathrm{{NDCG@{k}}} = \\frac{{{scores.dcg:.4f}}}{{{scores.idcg:.4f}}} = {scores.ndcg:.4f}$$"
-         if scores.idcg > 0 else text("export.md.zero", k=k)),
+        (
+            f"$$\\mathrm{{NDCG@{k}}} = \\frac{{{scores.dcg:.4f}}}{{{scores.idcg:.4f}}} = {scores.ndcg:.4f}$$"
+            if scores.idcg > 0
+            else text("export.md.zero", k=k)
+        ),
         "",
         text("export.md.footer"),
         "",

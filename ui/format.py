@@ -10,8 +10,6 @@ def metric_text(value: float, decimals: int = DECIMALS) -> str:
     return f"{value:.{decimals}f}"
 
 
-
-
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&:])")
 
 

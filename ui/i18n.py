@@ -8,7 +8,7 @@ names (``gain.linear.label``) and fall back to the registry's English text.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,7 @@ DEFAULT_LANGUAGE = "en"
 _LOCALES = Path(__file__).parent / "locales"
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalogue(lang: str) -> dict[str, str]:
     """Every text of one language, keyed by a dotted name (read once per process; never mutated)."""
     if lang not in LANGUAGES:
@@ -65,6 +65,6 @@ class Translator:
     def group(self, prefix: str) -> dict[str, str]:
         """Every text under ``prefix.``, keyed by the rest of its name (for a component or a chart)."""
         start = prefix + "."
-        base = {k[len(start):]: v for k, v in catalogue(DEFAULT_LANGUAGE).items() if k.startswith(start)}
-        base.update({k[len(start):]: v for k, v in self._texts.items() if k.startswith(start)})
+        base = {k[len(start) :]: v for k, v in catalogue(DEFAULT_LANGUAGE).items() if k.startswith(start)}
+        base.update({k[len(start) :]: v for k, v in self._texts.items() if k.startswith(start)})
         return base

@@ -126,8 +126,12 @@ def why(t: Translator, step: int, answer: float | str) -> str:
         fields = {"mrr": f"{reciprocal_rank(SYSTEM_A):.1f}"}
     elif step == 6:
         every = ndcg_at_every_k(NOT_MONOTONE)
-        fields = {"at1": f"{every[0]:g}", "at4": f"{every[3]:.4f}",
-                  "dcg4": f"{dcg(NOT_MONOTONE, 4):.4f}", "idcg4": f"{idcg(NOT_MONOTONE, 4):.4f}"}
+        fields = {
+            "at1": f"{every[0]:g}",
+            "at4": f"{every[3]:.4f}",
+            "dcg4": f"{dcg(NOT_MONOTONE, 4):.4f}",
+            "idcg4": f"{idcg(NOT_MONOTONE, 4):.4f}",
+        }
     return t(f"learn.why.{step}", **fields)
 
 
@@ -135,8 +139,10 @@ def feedback_text(t: Translator, step: int, entry: dict) -> tuple[bool, str]:
     """The feedback of ``step`` in the current language: (is it good news, the text)."""
     if entry["kind"] == "unreadable":
         return False, t("learn.unreadable", message=t.explain(entry["error"]))
-    text = t({"right": "learn.right", "wrong": "learn.wrong", "revealed": "learn.revealed"}[entry["kind"]],
-             why=why(t, step, entry["answer"]))
+    text = t(
+        {"right": "learn.right", "wrong": "learn.wrong", "revealed": "learn.revealed"}[entry["kind"]],
+        why=why(t, step, entry["answer"]),
+    )
     return entry["kind"] != "wrong", text
 
 
@@ -156,8 +162,16 @@ def draw_chart(chart) -> None:
 
 
 def render_list(t: Translator) -> None:
-    sortable_list(items(), key=LIST_KEY, k=K, top=4, texts=t.group("sortable"), on_action=on_list_action,
-                  large=st.session_state["presenter"], readonly=True)
+    sortable_list(
+        items(),
+        key=LIST_KEY,
+        k=K,
+        top=4,
+        texts=t.group("sortable"),
+        on_action=on_list_action,
+        large=st.session_state["presenter"],
+        readonly=True,
+    )
 
 
 def render_check(t: Translator, step: int, choices: dict[str, str] | None = None) -> None:
@@ -168,13 +182,15 @@ def render_check(t: Translator, step: int, choices: dict[str, str] | None = None
         st.session_state[key] = st.session_state["learn_answers"][step]
     keep = {"key": key, "on_change": store_answer, "args": (step,)}
     if choices:
-        st.radio(t("learn.your_answer"), list(choices), format_func=choices.__getitem__, index=None,
-                 horizontal=True, **keep)
+        st.radio(
+            t("learn.your_answer"), list(choices), format_func=choices.__getitem__, index=None, horizontal=True, **keep
+        )
     else:
         st.text_input(t("learn.your_answer"), placeholder="0.00", **keep)
     a, b = st.columns(2)
-    a.button(t("learn.check_button"), on_click=check_answer, args=(step,), key=f"btn_learn_check_{step}",
-             width="stretch")
+    a.button(
+        t("learn.check_button"), on_click=check_answer, args=(step,), key=f"btn_learn_check_{step}", width="stretch"
+    )
     b.button(t("learn.show_answer"), on_click=reveal, args=(step,), key=f"btn_learn_reveal_{step}", width="stretch")
     entry = st.session_state["learn_feedback"].get(step)
     if entry:
@@ -190,8 +206,13 @@ def step_1(t: Translator) -> None:
     for name, system in (("A", SYSTEM_A), ("B", SYSTEM_B)):
         row = {t("learn.system"): name, t("learn.grades"): ", ".join(str(g) for g in system)}
         if revealed:  # predict first: the metrics that answer the check come after the answer
-            row.update({"P@1": precision_at_k(system, 1), "MRR": reciprocal_rank(system),
-                        "NDCG@5": round(ndcg_at_k(system, K, ideal=pool), 4)})
+            row.update(
+                {
+                    "P@1": precision_at_k(system, 1),
+                    "MRR": reciprocal_rank(system),
+                    "NDCG@5": round(ndcg_at_k(system, K, ideal=pool), 4),
+                }
+            )
         rows.append(row)
     show_table(pd.DataFrame(rows))
     render_check(t, 1, {"a": t("learn.choice.a"), "b": t("learn.choice.b"), "same": t("learn.choice.same")})
@@ -201,14 +222,32 @@ def step_1(t: Translator) -> None:
 
 def render_pools(t: Translator) -> None:
     """Where NDCG's ideal comes from: the judged pool, or a larger one with a page neither system returned."""
-    st.radio(t("learn.pool"), list(POOLS), format_func=lambda name: t(f"learn.pool.{name}"), horizontal=True,
-             **bind("learn_pool"))
+    st.radio(
+        t("learn.pool"),
+        list(POOLS),
+        format_func=lambda name: t(f"learn.pool.{name}"),
+        horizontal=True,
+        **bind("learn_pool"),
+    )
     pool = POOLS[st.session_state["learn_pool"]]
     a, b = (ndcg_at_k(s, K, ideal=pool) for s in (SYSTEM_A, SYSTEM_B))
-    st.caption(t(f"learn.caption.1.{st.session_state['learn_pool']}", pool=", ".join(map(str, pool)),
-                 a=f"{a:.3f}", b=f"{b:.3f}", idcg=f"{idcg(pool, K):.3f}"))
-    st.caption(t("learn.caption.1.ratio", ratio=f"{dcg(SYSTEM_A, K) / dcg(SYSTEM_B, K):.2f}",
-                 dcg_a=f"{dcg(SYSTEM_A, K):.3f}", dcg_b=f"{dcg(SYSTEM_B, K):.3f}"))
+    st.caption(
+        t(
+            f"learn.caption.1.{st.session_state['learn_pool']}",
+            pool=", ".join(map(str, pool)),
+            a=f"{a:.3f}",
+            b=f"{b:.3f}",
+            idcg=f"{idcg(pool, K):.3f}",
+        )
+    )
+    st.caption(
+        t(
+            "learn.caption.1.ratio",
+            ratio=f"{dcg(SYSTEM_A, K) / dcg(SYSTEM_B, K):.2f}",
+            dcg_a=f"{dcg(SYSTEM_A, K):.3f}",
+            dcg_b=f"{dcg(SYSTEM_B, K):.3f}",
+        )
+    )
 
 
 def step_2(t: Translator) -> None:
@@ -231,8 +270,15 @@ def step_3(t: Translator) -> None:
     draw_chart(charts.ndcg_by_k_chart(list(factors), 3, {"ndcg": t("chart.discount"), "cutoff": t("chart.position")}))
     st.caption(t("learn.caption.3"))
     mine = breakdown(grades(), K, items=[it.label for it in items()])
-    show_table(pd.DataFrame({t("table.position"): mine["position"], t("table.item"): mine["item"],
-                             t("chart.discount"): mine["discount"].round(4)}))
+    show_table(
+        pd.DataFrame(
+            {
+                t("table.position"): mine["position"],
+                t("table.item"): mine["item"],
+                t("chart.discount"): mine["discount"].round(4),
+            }
+        )
+    )
 
 
 def step_4(t: Translator) -> None:
@@ -244,10 +290,15 @@ def step_4(t: Translator) -> None:
     changed = [False] * len(now)
     if prev:
         before = breakdown([it.grade for it in prev], K)
-        changed = [abs(a - b) > 1e-12 for a, b in zip(now["contribution"], before["contribution"])]
-    table = pd.DataFrame({t("table.position"): now["position"], t("table.item"): now["item"],
-                          t("table.term"): now["term"],
-                          t("learn.changed"): [t("learn.changed_yes") if c else "" for c in changed]})
+        changed = [abs(a - b) > 1e-12 for a, b in zip(now["contribution"], before["contribution"], strict=False)]
+    table = pd.DataFrame(
+        {
+            t("table.position"): now["position"],
+            t("table.item"): now["item"],
+            t("table.term"): now["term"],
+            t("learn.changed"): [t("learn.changed_yes") if c else "" for c in changed],
+        }
+    )
     show_table(table)
     st.caption(t("learn.caption.4"))
     render_check(t, 4)
@@ -257,8 +308,10 @@ def step_4(t: Translator) -> None:
 
 def step_5(t: Translator) -> None:
     st.markdown(t("learn.body.5"))
-    st.latex(r"\mathrm{NDCG@}k = \frac{\mathrm{DCG@}k}{\mathrm{IDCG@}k}, \qquad \mathrm{NDCG@}k = 0 "
-             r"\text{ when } \mathrm{IDCG@}k = 0")
+    st.latex(
+        r"\mathrm{NDCG@}k = \frac{\mathrm{DCG@}k}{\mathrm{IDCG@}k}, \qquad \mathrm{NDCG@}k = 0 "
+        r"\text{ when } \mathrm{IDCG@}k = 0"
+    )
     render_list(t)
     g = grades()
     a, b, c = st.columns(3)
@@ -288,8 +341,11 @@ def render_swap_map(t: Translator) -> None:
     changes = after - np.diag(after)[:, None]
     st.subheader(t("learn.swap.title"))
     st.markdown(t("learn.swap.intro", k=K))
-    chart = charts.swap_map_chart(charts.swap_rows([it.label for it in items()], changes, K), t.group("chart"),
-                                  large=st.session_state["presenter"])
+    chart = charts.swap_map_chart(
+        charts.swap_rows([it.label for it in items()], changes, K),
+        t.group("chart"),
+        large=st.session_state["presenter"],
+    )
     draw_chart(chart)
     st.markdown(t("playground.swap.explain"))
 
@@ -319,19 +375,26 @@ def render_page(t: Translator) -> None:
     STEP_VIEWS[step](t)
     st.divider()
     back, _, forward = st.columns([1, 2, 1])
-    back.button(t("learn.back"), on_click=go, args=(step - 1,), disabled=step == 1, key="btn_learn_back",
-                width="stretch")
+    back.button(
+        t("learn.back"), on_click=go, args=(step - 1,), disabled=step == 1, key="btn_learn_back", width="stretch"
+    )
     done = step in st.session_state["learn_done"]
     if step < STEPS:
-        forward.button(t("learn.next"), on_click=go, args=(step + 1,), disabled=not done, key="btn_learn_next",
-                       type="primary", width="stretch")
+        forward.button(
+            t("learn.next"),
+            on_click=go,
+            args=(step + 1,),
+            disabled=not done,
+            key="btn_learn_next",
+            type="primary",
+            width="stretch",
+        )
         if not done:
             st.caption(t("learn.answer_first"))
     elif done:
         # A clear finish, and the way on as a full-width link that is never cut short.
         st.success(t("learn.finished", steps=STEPS), icon="🎓")
-        st.page_link("pages/1_Playground.py", label=t("learn.to_playground"), icon=":material/tune:",
-                     width="stretch")
+        st.page_link("pages/1_Playground.py", label=t("learn.to_playground"), icon=":material/tune:", width="stretch")
     else:
         st.caption(t("learn.answer_first"))
     params = {"step": str(step), "lang": st.session_state["lang"]}

@@ -35,20 +35,38 @@ def metrics_chart(values: pd.DataFrame, texts: dict[str, str], large: bool = Fal
     position = alt.Chart(values).encode(
         y=alt.Y("metric:N", title=None, sort=order, axis=alt.Axis(labelLimit=0, labelPadding=6)),
         yOffset=alt.YOffset("ranking:N", sort=rankings),
-        x=alt.X("value:Q", title=None, scale=alt.Scale(domain=[0, 1.15]), axis=alt.Axis(values=[0, 0.25, 0.5, 0.75, 1],
-                                                                                      format=".2f")),
-        tooltip=[alt.Tooltip("ranking:N", title=texts["ranking"]), alt.Tooltip("metric:N", title=texts["metric"]),
-                 alt.Tooltip("value:Q", format=".4f")],
+        x=alt.X(
+            "value:Q",
+            title=None,
+            scale=alt.Scale(domain=[0, 1.15]),
+            axis=alt.Axis(values=[0, 0.25, 0.5, 0.75, 1], format=".2f"),
+        ),
+        tooltip=[
+            alt.Tooltip("ranking:N", title=texts["ranking"]),
+            alt.Tooltip("metric:N", title=texts["metric"]),
+            alt.Tooltip("value:Q", format=".4f"),
+        ],
     )
-    bars = position.mark_bar().encode(
-        color=alt.Color("ranking:N", title=texts["ranking"], sort=rankings, legend=alt.Legend(orient="top")),
-    ).properties(name="bars")
+    bars = (
+        position.mark_bar()
+        .encode(
+            color=alt.Color("ranking:N", title=texts["ranking"], sort=rankings, legend=alt.Legend(orient="top")),
+        )
+        .properties(name="bars")
+    )
     # The values in the text colour, not the bar's: a pale bar's colour is too faint to read as text.
-    labels = position.mark_text(align="left", dx=3, fontSize=font).encode(
-        text=alt.Text("value:Q", format=".3f")).properties(name="values")
+    labels = (
+        position.mark_text(align="left", dx=3, fontSize=font)
+        .encode(text=alt.Text("value:Q", format=".3f"))
+        .properties(name="values")
+    )
     band = (font + 10) * len(rankings) + 12
-    return alt.layer(bars, labels).properties(width="container", height=band * len(order)).configure_axis(
-        labelFontSize=font, titleFontSize=font).configure_legend(labelFontSize=font, titleFontSize=font)
+    return (
+        alt.layer(bars, labels)
+        .properties(width="container", height=band * len(order))
+        .configure_axis(labelFontSize=font, titleFontSize=font)
+        .configure_legend(labelFontSize=font, titleFontSize=font)
+    )
 
 
 def add_ranking() -> None:
@@ -96,8 +114,14 @@ def render_page(t: Translator) -> None:
     a.button(t("metrics.add"), on_click=add_ranking, disabled=len(rankings) >= MAX_RANKINGS, key="btn_cmp_add")
     b.button(t("metrics.remove"), on_click=remove_ranking, disabled=len(rankings) <= 2, key="btn_cmp_remove")
     c.number_input(t("metrics.k"), min_value=1, max_value=MAX_ITEMS, step=1, **bind("cmp_k"))
-    d.number_input(t("metrics.relevant"), min_value=0, max_value=10 * MAX_ITEMS, step=1,
-                   help=t("metrics.relevant_help"), **bind("cmp_relevant"))
+    d.number_input(
+        t("metrics.relevant"),
+        min_value=0,
+        max_value=10 * MAX_ITEMS,
+        step=1,
+        help=t("metrics.relevant_help"),
+        **bind("cmp_relevant"),
+    )
     for problem in problems:
         st.error(problem)
     if problems:
@@ -110,8 +134,10 @@ def render_page(t: Translator) -> None:
             st.error(t("metrics.too_few_relevant", name=name, found=found, given=n_rel))
             return
         values = all_metrics(grades, k, n_relevant=n_rel, max_grade=max(4.0, float(grades.max())))
-        rows += [{"ranking": name, "metric": t(f"metrics.name.{m}", k=k), "value": v, "bounded": m not in UNBOUNDED}
-                 for m, v in values.items()]
+        rows += [
+            {"ranking": name, "metric": t(f"metrics.name.{m}", k=k), "value": v, "bounded": m not in UNBOUNDED}
+            for m, v in values.items()
+        ]
     frame = pd.DataFrame(rows)
     table = frame.pivot(index="metric", columns="ranking", values="value").loc[list(dict.fromkeys(frame["metric"]))]
     table.index.name, table.columns.name = t("metrics.metric"), None
@@ -119,10 +145,15 @@ def render_page(t: Translator) -> None:
     if large:  # a plain table, whose type the presenter style can enlarge (the grid draws on a canvas)
         st.table(table.map(metric_text))
     else:
-        st.dataframe(table, width="stretch", column_config={c: st.column_config.NumberColumn(format="%.4f")
-                                                            for c in table.columns})
+        st.dataframe(
+            table,
+            width="stretch",
+            column_config={c: st.column_config.NumberColumn(format="%.4f") for c in table.columns},
+        )
     chart = frame[frame["bounded"]].drop(columns="bounded")
-    st.altair_chart(metrics_chart(chart, {"ranking": t("metrics.ranking_short"), "metric": t("metrics.metric")},
-                                  large=large), width="stretch")
+    st.altair_chart(
+        metrics_chart(chart, {"ranking": t("metrics.ranking_short"), "metric": t("metrics.metric")}, large=large),
+        width="stretch",
+    )
     st.caption(t("metrics.chart_alt"))
     st.info(t("metrics.notes", k=k))

@@ -38,7 +38,8 @@ section.main .block-container, .stMainBlockContainer { max-width: 100% !importan
   font-size: min(3.6rem, 17cqi) !important; line-height: 1.2; }
 .stApp [data-testid="stMetricLabel"] p { font-size: 1.5rem !important; }
 .stApp [data-testid="stMetricDelta"] div { font-size: 1.3rem !important; }
-.stApp input, .stApp textarea, [role="listbox"] [role="option"], .stApp [data-testid="stTable"] td, .stApp [data-testid="stTable"] th, .stApp [data-testid="stCode"] code,
+.stApp input, .stApp textarea, [role="listbox"] [role="option"],
+.stApp [data-testid="stTable"] td, .stApp [data-testid="stTable"] th, .stApp [data-testid="stCode"] code,
 .stApp [data-testid="stCaptionContainer"], .stApp [data-testid="stCaptionContainer"] p {
   font-size: 1.2rem !important; }
 .stApp [data-testid="stCaptionContainer"], .stApp [data-testid="stCaptionContainer"] p { opacity: 1; }

@@ -14,8 +14,8 @@ import pyarrow as pa
 import streamlit as st
 from streamlit.dataframe_util import convert_arrow_table_to_arrow_bytes
 
-from ndcg_core.lists.gains import GAINS
 from ndcg_core.lists.discounts import DISCOUNTS
+from ndcg_core.lists.gains import GAINS
 from ndcg_core.lists.items import (
     MAX_ITEMS,
     Item,
@@ -60,6 +60,7 @@ IDEALS = ("list", "pool")
 
 # --- reading state ---------------------------------------------------------------------------
 
+
 def items() -> list[Item]:
     return list(st.session_state["pg_items"])
 
@@ -84,6 +85,7 @@ def current_settings() -> Settings:
 
 
 # --- changing state (callbacks run before the rerun, so the new list is drawn at once) ---------
+
 
 def items_before() -> list[Item]:
     """The list before the last change (what Undo puts back after a removal)."""
@@ -120,8 +122,9 @@ def on_list_action() -> None:
         st.session_state["pg_error"] = t.explain(err)
         return
     if moved is not None:
-        change = t("playground.change.move", label=md_escape(items()[moved[0]].label), src=moved[0] + 1,
-                   dst=moved[1] + 1)
+        change = t(
+            "playground.change.move", label=md_escape(items()[moved[0]].label), src=moved[0] + 1, dst=moved[1] + 1
+        )
     elif action.get("type") == "grade":
         change = t("playground.change.grade", label=_label_of(action.get("id")), grade=grade_text(action["grade"]))
     else:
@@ -206,15 +209,17 @@ def on_extra_edit(editor_key: str) -> None:
     """Judged items that were not retrieved, edited in the pool table."""
     t = Translator(st.session_state["lang"])
     try:
-        extra = apply_table_edits(st.session_state["pg_extra"], st.session_state[editor_key],
-                                  st.session_state["pg_top"], allow_empty=True)
+        extra = apply_table_edits(
+            st.session_state["pg_extra"], st.session_state[editor_key], st.session_state["pg_top"], allow_empty=True
+        )
     except ValueError as err:
         st.session_state["pg_error"] = t("playground.rejected", message=t.explain(err))
     else:
         taken = {it.id for it in items()}
         base = max(taken | {0}) + 1000  # ids of the pool never collide with the list's
-        st.session_state["pg_extra"] = [Item(it.id if it.id not in taken else base + i, it.label, it.grade)
-                                        for i, it in enumerate(extra)]
+        st.session_state["pg_extra"] = [
+            Item(it.id if it.id not in taken else base + i, it.label, it.grade) for i, it in enumerate(extra)
+        ]
         st.session_state["pg_error"] = None
     st.session_state["pg_editor_version"] += 1
 
@@ -233,6 +238,7 @@ def on_top_change() -> None:
 
 # --- drawing -----------------------------------------------------------------------------------
 
+
 def render_settings(t: Translator) -> None:
     """The sidebar: k, gain, discount, ideal, top grade."""
     n = len(items())
@@ -244,21 +250,36 @@ def render_settings(t: Translator) -> None:
         else:
             st.caption(t("playground.k_single"))
         gain_names = GAINS.names()
-        st.selectbox(t("playground.gain"), gain_names, format_func=lambda name: t.entry("gain", GAINS[name], "label"),
-                     **bind("pg_gain"))
+        st.selectbox(
+            t("playground.gain"),
+            gain_names,
+            format_func=lambda name: t.entry("gain", GAINS[name], "label"),
+            **bind("pg_gain"),
+        )
         st.caption(t.entry("gain", GAINS[st.session_state["pg_gain"]], "description"))
         if st.session_state["pg_gain"] == "custom":
             render_custom_gain(t)
-        st.selectbox(t("playground.discount"), DISCOUNTS.names(),
-                     format_func=lambda name: t.entry("discount", DISCOUNTS[name], "label"), **bind("pg_discount"))
+        st.selectbox(
+            t("playground.discount"),
+            DISCOUNTS.names(),
+            format_func=lambda name: t.entry("discount", DISCOUNTS[name], "label"),
+            **bind("pg_discount"),
+        )
         st.caption(t.entry("discount", DISCOUNTS[st.session_state["pg_discount"]], "description"))
         if "base" in DISCOUNTS[st.session_state["pg_discount"]].params:
             st.number_input(t("playground.jk_base"), min_value=1.1, max_value=20.0, step=1.0, **bind("pg_jk_base"))
-        st.radio(t("playground.ideal"), IDEALS, format_func=lambda name: t(f"playground.ideal.{name}"),
-                 **bind("pg_ideal"))
+        st.radio(
+            t("playground.ideal"), IDEALS, format_func=lambda name: t(f"playground.ideal.{name}"), **bind("pg_ideal")
+        )
         st.session_state["_w_pg_top_input"] = st.session_state["pg_top"]
-        st.number_input(t("playground.top"), min_value=1, max_value=MAX_TOP_GRADE, step=1,
-                        key="_w_pg_top_input", on_change=on_top_change)
+        st.number_input(
+            t("playground.top"),
+            min_value=1,
+            max_value=MAX_TOP_GRADE,
+            step=1,
+            key="_w_pg_top_input",
+            on_change=on_top_change,
+        )
 
 
 def render_custom_gain(t: Translator) -> None:
@@ -269,8 +290,9 @@ def render_custom_gain(t: Translator) -> None:
     for g in range(top + 1):
         key = f"_w_pg_gain_{g}"
         st.session_state[key] = float(mapping.get(g, g))
-        cols[g % len(cols)].number_input(t("playground.gain_for", grade=g), step=1.0, key=key,
-                                         on_change=_store_custom_gain, args=(g, key))
+        cols[g % len(cols)].number_input(
+            t("playground.gain_for", grade=g), step=1.0, key=key, on_change=_store_custom_gain, args=(g, key)
+        )
 
 
 def _store_custom_gain(grade: int, key: str) -> None:
@@ -282,8 +304,12 @@ def _store_custom_gain(grade: int, key: str) -> None:
 def render_presets(t: Translator) -> None:
     names = PRESETS.names()
     left, right = st.columns([4, 1], vertical_alignment="bottom")
-    left.selectbox(t("playground.preset"), names, format_func=lambda name: t.entry("preset", PRESETS[name], "label"),
-                   **bind("pg_preset_choice"))
+    left.selectbox(
+        t("playground.preset"),
+        names,
+        format_func=lambda name: t.entry("preset", PRESETS[name], "label"),
+        **bind("pg_preset_choice"),
+    )
     right.button(t("playground.load"), on_click=load_preset, width="stretch", key="btn_load_preset")
 
 
@@ -305,15 +331,32 @@ def render_list(t: Translator, settings: Settings, summary: dict[str, str]) -> N
     presenter = st.session_state["presenter"]
     k = settings.cutoff(len(items()))
     preview = preview_data(ndcg_after_each_move(items(), settings), k)
-    sortable_list(items(), key=LIST_KEY, k=k, top=top, texts=t.group("sortable"), on_action=on_list_action,
-                  large=presenter, readonly=presenter, summary=summary, preview=preview)
+    sortable_list(
+        items(),
+        key=LIST_KEY,
+        k=k,
+        top=top,
+        texts=t.group("sortable"),
+        on_action=on_list_action,
+        large=presenter,
+        readonly=presenter,
+        summary=summary,
+        preview=preview,
+    )
     removed = st.session_state["pg_removed"]
     if removed:
-        st.button(t("playground.undo_remove", label=removed["label"]), on_click=undo_remove, key="btn_undo_remove",
-                  icon=":material/undo:", width="stretch")
+        st.button(
+            t("playground.undo_remove", label=removed["label"]),
+            on_click=undo_remove,
+            key="btn_undo_remove",
+            icon=":material/undo:",
+            width="stretch",
+        )
     cols = st.columns(2) + st.columns(2)
-    for col, kind in zip(cols, ("ideal", "worst", "shuffle", "reset")):
-        col.button(t(f"playground.order.{kind}"), on_click=reorder, args=(kind,), width="stretch", key=f"btn_order_{kind}")
+    for col, kind in zip(cols, ("ideal", "worst", "shuffle", "reset"), strict=False):
+        col.button(
+            t(f"playground.order.{kind}"), on_click=reorder, args=(kind,), width="stretch", key=f"btn_order_{kind}"
+        )
 
 
 def render_error() -> None:
@@ -387,11 +430,12 @@ def render_order_charts(t: Translator, frame: pd.DataFrame, settings: Settings) 
     st.caption(t("playground.chart.order_alt"))
     st.markdown(f"**{t('playground.chart.every_k')}**")
     # The breakdown's running NDCG at position i is NDCG@i: the same numbers as ndcg_for_every_k.
-    draw(charts.chart_spec("every_k", frame, top=st.session_state["pg_top"], k=settings.k,
-                           every_k=frame["ndcg"].tolist(), texts=texts))
+    draw(
+        charts.chart_spec(
+            "every_k", frame, top=st.session_state["pg_top"], k=settings.k, every_k=frame["ndcg"].tolist(), texts=texts
+        )
+    )
     st.caption(t("playground.chart.every_k_alt"))
-
-
 
 
 SWAP_MAP_KEY = "pg_swap_map"
@@ -414,8 +458,7 @@ def on_swap_pick() -> None:
         return
     if i == j:
         return
-    _set_items(new, t("playground.change.swap", a=md_escape(now[i].label), i=i + 1, b=md_escape(now[j].label),
-                      j=j + 1))
+    _set_items(new, t("playground.change.swap", a=md_escape(now[i].label), i=i + 1, b=md_escape(now[j].label), j=j + 1))
 
 
 def render_swap_map(t: Translator, settings: Settings) -> None:
@@ -426,18 +469,32 @@ def render_swap_map(t: Translator, settings: Settings) -> None:
     changes = after - np.diag(after)[:, None] if len(listed) else after
     st.subheader(t("playground.swap.title"))
     st.markdown(t("playground.swap.intro", k=k))
-    spec, datasets = charts.swap_map_spec([it.label for it in listed], changes, k, t.group("chart"),
-                                          large=st.session_state["presenter"])
+    spec, datasets = charts.swap_map_spec(
+        [it.label for it in listed], changes, k, t.group("chart"), large=st.session_state["presenter"]
+    )
     if st.session_state["presenter"]:
         spec = charts.for_projector(spec)
-    spec["datasets"] = {name: convert_arrow_table_to_arrow_bytes(pa.Table.from_pydict(columns))
-                        for name, columns in datasets.items()}
-    st.vega_lite_chart(spec, width="stretch", on_select=on_swap_pick, selection_mode="swap",
-                       key=f"{SWAP_MAP_KEY}_{st.session_state['pg_swap_version']}")
+    spec["datasets"] = {
+        name: convert_arrow_table_to_arrow_bytes(pa.Table.from_pydict(columns)) for name, columns in datasets.items()
+    }
+    st.vega_lite_chart(
+        spec,
+        width="stretch",
+        on_select=on_swap_pick,
+        selection_mode="swap",
+        key=f"{SWAP_MAP_KEY}_{st.session_state['pg_swap_version']}",
+    )
     best = np.unravel_index(int(np.argmax(changes)), changes.shape) if len(listed) else (0, 0)
     if len(listed) and changes[best] > 0:
-        st.caption(t("playground.swap.alt", n=len(listed), best=f"{changes[best]:+.4f}",
-                     a=md_escape(listed[best[0]].label), b=md_escape(listed[best[1]].label)))
+        st.caption(
+            t(
+                "playground.swap.alt",
+                n=len(listed),
+                best=f"{changes[best]:+.4f}",
+                a=md_escape(listed[best[0]].label),
+                b=md_escape(listed[best[1]].label),
+            )
+        )
     else:
         st.caption(t("playground.swap.alt_none", n=len(listed), k=k))
     st.markdown(t("playground.swap.explain"))
@@ -445,8 +502,14 @@ def render_swap_map(t: Translator, settings: Settings) -> None:
 
 def render_breakdown(t: Translator, frame: pd.DataFrame) -> None:
     """Every term written out; positions after k greyed."""
-    breakdown_table(frame, headers={c: t(f"table.{c}") for c in TABLE_COLUMNS}, caption=t("playground.table"),
-                    beyond=t("playground.beyond_k"), key="pg_breakdown", large=st.session_state["presenter"])
+    breakdown_table(
+        frame,
+        headers={c: t(f"table.{c}") for c in TABLE_COLUMNS},
+        caption=t("playground.table"),
+        beyond=t("playground.beyond_k"),
+        key="pg_breakdown",
+        large=st.session_state["presenter"],
+    )
 
 
 def render_editor(t: Translator) -> None:
@@ -459,8 +522,12 @@ def render_editor(t: Translator) -> None:
     if st.session_state["pg_edit_open"]:
         st.caption(t("playground.edit_help", top=st.session_state["pg_top"], max=MAX_ITEMS))
         st.session_state[GRADES_TEXT_KEY] = ", ".join(grade_text(it.grade) for it in items())
-        st.text_input(t("playground.grades_text"), key=GRADES_TEXT_KEY, on_change=on_grades_typed,
-                      help=t("playground.grades_text_help", top=st.session_state["pg_top"]))
+        st.text_input(
+            t("playground.grades_text"),
+            key=GRADES_TEXT_KEY,
+            on_change=on_grades_typed,
+            help=t("playground.grades_text_help", top=st.session_state["pg_top"]),
+        )
         key = f"pg_editor_{version}"
         st.data_editor(
             pd.DataFrame(table_rows(items()), columns=[LABEL, GRADE]),
@@ -470,8 +537,9 @@ def render_editor(t: Translator) -> None:
             width="stretch",
             column_config={
                 LABEL: st.column_config.TextColumn(t("playground.col.label"), required=True),
-                GRADE: st.column_config.TextColumn(t("playground.col.grade", top=st.session_state["pg_top"]),
-                                                   required=True),
+                GRADE: st.column_config.TextColumn(
+                    t("playground.col.grade", top=st.session_state["pg_top"]), required=True
+                ),
             },
             on_change=on_table_edit,
             args=(key,),
@@ -506,14 +574,26 @@ def render_export(t: Translator, frame: pd.DataFrame, settings: Settings) -> Non
     # Each file is made only when its button is pressed (a callable), so a rerun pays little for exports.
     current = items()
     a, b = st.columns(2)
-    a.download_button(t("export.csv"), lambda: export.breakdown_csv(frame), file_name="ndcg_breakdown.csv",
-                      mime="text/csv", key="btn_export_csv", width="stretch")
-    b.download_button(t("export.markdown"),
-                      lambda: export.worked_markdown(frame, settings, score(current, settings), t).encode("utf-8"),
-                      file_name="ndcg_worked.md", mime="text/markdown", key="btn_export_md", width="stretch")
+    a.download_button(
+        t("export.csv"),
+        lambda: export.breakdown_csv(frame),
+        file_name="ndcg_breakdown.csv",
+        mime="text/csv",
+        key="btn_export_csv",
+        width="stretch",
+    )
+    b.download_button(
+        t("export.markdown"),
+        lambda: export.worked_markdown(frame, settings, score(current, settings), t).encode("utf-8"),
+        file_name="ndcg_worked.md",
+        mime="text/markdown",
+        key="btn_export_md",
+        width="stretch",
+    )
     c, d, e = st.columns([3, 1, 2], vertical_alignment="bottom")
-    kind = c.selectbox(t("export.chart"), CHART_KINDS, format_func=lambda k: t(f"playground.chart.{k}"),
-                       key="_w_pg_export_chart")
+    kind = c.selectbox(
+        t("export.chart"), CHART_KINDS, format_func=lambda k: t(f"playground.chart.{k}"), key="_w_pg_export_chart"
+    )
     fmt = d.radio(t("export.format"), ("png", "svg"), format_func=str.upper, horizontal=True, key="_w_pg_export_fmt")
     top, texts = st.session_state["pg_top"], t.group("chart")
 
@@ -522,8 +602,14 @@ def render_export(t: Translator, frame: pd.DataFrame, settings: Settings) -> Non
         spec = charts.chart_spec(kind, frame, top=top, k=settings.k, every_k=every, texts=texts)
         return export.chart_png(spec) if fmt == "png" else export.chart_svg(spec)
 
-    e.download_button(t("export.image", format=fmt.upper()), image, file_name=f"ndcg_{kind}.{fmt}",
-                      mime="image/png" if fmt == "png" else "image/svg+xml", key="btn_export_image", width="stretch")
+    e.download_button(
+        t("export.image", format=fmt.upper()),
+        image,
+        file_name=f"ndcg_{kind}.{fmt}",
+        mime="image/png" if fmt == "png" else "image/svg+xml",
+        key="btn_export_image",
+        width="stretch",
+    )
 
 
 CHART_KINDS = ("contribution", "cumulative", "order", "every_k")
@@ -541,26 +627,43 @@ def apply_link(t: Translator) -> None:
         st.session_state["notice"] = t("share.bad_link", message=t.explain(err))
         return
     st.session_state.update(values)
-    st.session_state.update(pg_last=None, pg_error=None, pg_preset=preset_of(values["pg_items"]), pg_origin={
-        "items": values["pg_items"], "extra": values["pg_extra"], "k": values["pg_k"], "top": values["pg_top"],
-        "ideal": values["pg_ideal"]})
+    st.session_state.update(
+        pg_last=None,
+        pg_error=None,
+        pg_preset=preset_of(values["pg_items"]),
+        pg_origin={
+            "items": values["pg_items"],
+            "extra": values["pg_extra"],
+            "k": values["pg_k"],
+            "top": values["pg_top"],
+            "ideal": values["pg_ideal"],
+        },
+    )
     st.session_state["pg_editor_version"] += 1
 
 
 def preset_of(new_items: list[Item]) -> str | None:
     """The example whose list this is (a link to an example names it too), or ``None``."""
     wanted = [(it.label, it.grade) for it in new_items]
-    return next((name for name in PRESETS.names()
-                 if [(it.label, it.grade) for it in PRESETS.build(name).items()] == wanted), None)
+    return next(
+        (name for name in PRESETS.names() if [(it.label, it.grade) for it in PRESETS.build(name).items()] == wanted),
+        None,
+    )
 
 
 def current_link() -> str:
     """The ``s`` parameter for the Playground as it is now."""
     return encode_playground(
-        items(), extra=st.session_state["pg_extra"], k=st.session_state["pg_k"], top=st.session_state["pg_top"],
-        gain=st.session_state["pg_gain"], gain_map=st.session_state["pg_gain_map"],
-        discount=st.session_state["pg_discount"], jk_base=st.session_state["pg_jk_base"],
-        ideal=st.session_state["pg_ideal"])
+        items(),
+        extra=st.session_state["pg_extra"],
+        k=st.session_state["pg_k"],
+        top=st.session_state["pg_top"],
+        gain=st.session_state["pg_gain"],
+        gain_map=st.session_state["pg_gain_map"],
+        discount=st.session_state["pg_discount"],
+        jk_base=st.session_state["pg_jk_base"],
+        ideal=st.session_state["pg_ideal"],
+    )
 
 
 def write_link(t: Translator) -> None:
@@ -605,8 +708,11 @@ def render_live(lang: str) -> None:
     with left:
         render_error()
         now, delta = headline(settings)
-        render_list(t, settings, {"label": t("playground.ndcg_at", k=now.k), "value": metric_text(now.ndcg),
-                                    "delta": delta or ""})
+        render_list(
+            t,
+            settings,
+            {"label": t("playground.ndcg_at", k=now.k), "value": metric_text(now.ndcg), "delta": delta or ""},
+        )
         if not st.session_state["presenter"]:  # presenter view hides the editing chrome
             render_editor(t)
     with right:

@@ -33,8 +33,11 @@ def start(number: int) -> None:
     st.session_state["pr_number"] = max(0, number)
     st.session_state["pr_feedback"] = None
     ex = current()
-    st.session_state["pr_items"] = make_items([f"doc {chr(65 + i)}" for i in range(len(ex.data["grades"]))],
-                                              ex.data["grades"]) if ex.kind == "reach" else None
+    st.session_state["pr_items"] = (
+        make_items([f"doc {chr(65 + i)}" for i in range(len(ex.data["grades"]))], ex.data["grades"])
+        if ex.kind == "reach"
+        else None
+    )
     st.session_state["pr_moves"] = 0
 
 
@@ -76,8 +79,13 @@ def explain(ex: Exercise, t: Translator) -> str:
         return explain_swap(ex, t)
     if ex.kind == "better_order":
         k = d["k"]
-        return t("practice.why.better_order", answer=choice_text(ex, ex.answer, t), k=k,
-                 a=f"{ndcg_at_k(d['a'], k):.4f}", b=f"{ndcg_at_k(d['b'], k):.4f}")
+        return t(
+            "practice.why.better_order",
+            answer=choice_text(ex, ex.answer, t),
+            k=k,
+            a=f"{ndcg_at_k(d['a'], k):.4f}",
+            b=f"{ndcg_at_k(d['b'], k):.4f}",
+        )
     answer = ex.answer if isinstance(ex.answer, str) else f"{ex.answer:.4f}"
     if ex.kind == "gap":
         answer = f"{ex.answer} ({d['gaps'][ex.answer]:.3f})"
@@ -90,7 +98,7 @@ def explain_swap(ex: Exercise, t: Translator) -> str:
     grades, k, i, j = d["grades"], d["k"], d["i"], d["j"]
     swapped = list(grades)
     swapped[i - 1], swapped[j - 1] = swapped[j - 1], swapped[i - 1]
-    factors = dict(zip((i, j), DISCOUNTS.build("log2")([i, j])))
+    factors = dict(zip((i, j), DISCOUNTS.build("log2")([i, j]), strict=False))
 
     def factor(position: int) -> str:
         return f"{factors[position]:.3f}" if position <= k else t("practice.past_k", k=k)
@@ -102,9 +110,20 @@ def explain_swap(ex: Exercise, t: Translator) -> str:
         reason = t("practice.swap.past_k", k=k)
     else:
         reason = t("practice.swap.higher_up" if gj > gi else "practice.swap.higher_down", grade=max(gi, gj))
-    return t("practice.why.swap", answer=choice_text(ex, ex.answer, t), i=i, j=j, gi=gi, gj=gj, fi=factor(i),
-             fj=factor(j), reason=reason, k=k, before=f"{ndcg_at_k(grades, k):.4f}",
-             after=f"{ndcg_at_k(swapped, k):.4f}")
+    return t(
+        "practice.why.swap",
+        answer=choice_text(ex, ex.answer, t),
+        i=i,
+        j=j,
+        gi=gi,
+        gj=gj,
+        fi=factor(i),
+        fj=factor(j),
+        reason=reason,
+        k=k,
+        before=f"{ndcg_at_k(grades, k):.4f}",
+        after=f"{ndcg_at_k(swapped, k):.4f}",
+    )
 
 
 def feedback_text(ex: Exercise, entry: dict, t: Translator) -> str:
@@ -170,24 +189,44 @@ def show_in_playground() -> None:
 def prompt(ex: Exercise, t: Translator) -> None:
     d = ex.data
     if ex.kind in ("dcg_term", "dcg", "ndcg", "swap", "reach"):
-        st.markdown(t(f"practice.prompt.{ex.kind}", grades=", ".join(str(g) for g in d["grades"]),
-                      **{k: v for k, v in d.items() if k in ("k", "position", "i", "j", "target")}))
+        st.markdown(
+            t(
+                f"practice.prompt.{ex.kind}",
+                grades=", ".join(str(g) for g in d["grades"]),
+                **{k: v for k, v in d.items() if k in ("k", "position", "i", "j", "target")},
+            )
+        )
     elif ex.kind == "better_order":
-        st.markdown(t("practice.prompt.better_order", a=", ".join(map(str, d["a"])), b=", ".join(map(str, d["b"])),
-                      k=d["k"]))
+        st.markdown(
+            t("practice.prompt.better_order", a=", ".join(map(str, d["a"])), b=", ".join(map(str, d["b"])), k=d["k"])
+        )
     else:
         st.markdown(t("practice.prompt.gap", k=d["k"]))
-        st.dataframe(pd.DataFrame({t("practice.query"): list(d["queries"]),
-                                   t("practice.grades"): [", ".join(map(str, g)) for g in d["queries"].values()]}),
-                     hide_index=True)
+        st.dataframe(
+            pd.DataFrame(
+                {
+                    t("practice.query"): list(d["queries"]),
+                    t("practice.grades"): [", ".join(map(str, g)) for g in d["queries"].values()],
+                }
+            ),
+            hide_index=True,
+        )
 
 
 def answer_widget(ex: Exercise, t: Translator) -> None:
     if ex.kind == "reach":
         now = score(st.session_state["pr_items"], Settings(k=ex.data["k"])).ndcg
-        sortable_list(st.session_state["pr_items"], key=LIST_KEY, k=ex.data["k"], top=4, texts=t.group("sortable"),
-                      on_action=on_reach_action, readonly=True, large=st.session_state["presenter"],
-                      summary={"label": f"NDCG@{ex.data['k']}", "value": f"{now:.4f}", "delta": ""})
+        sortable_list(
+            st.session_state["pr_items"],
+            key=LIST_KEY,
+            k=ex.data["k"],
+            top=4,
+            texts=t.group("sortable"),
+            on_action=on_reach_action,
+            readonly=True,
+            large=st.session_state["presenter"],
+            summary={"label": f"NDCG@{ex.data['k']}", "value": f"{now:.4f}", "delta": ""},
+        )
         st.metric(f"NDCG@{ex.data['k']}", f"{now:.4f}", help=t("practice.moves", moves=st.session_state["pr_moves"]))
         st.caption(t("practice.moves", moves=st.session_state["pr_moves"]))
         return
@@ -198,10 +237,19 @@ def answer_widget(ex: Exercise, t: Translator) -> None:
     if ex.kind in ("dcg_term", "dcg", "ndcg"):
         st.text_input(t("practice.your_answer"), placeholder="0.00", **keep)
     else:
-        choices = {"better_order": ("a", "b"), "swap": ("up", "down", "same"),
-                   "gap": tuple(ex.data.get("queries", {}))}[ex.kind]
-        st.radio(t("practice.your_answer"), choices, index=None, horizontal=True,
-                 format_func=lambda c: choice_text(ex, c, t), **keep)
+        choices = {
+            "better_order": ("a", "b"),
+            "swap": ("up", "down", "same"),
+            "gap": tuple(ex.data.get("queries", {})),
+        }[ex.kind]
+        st.radio(
+            t("practice.your_answer"),
+            choices,
+            index=None,
+            horizontal=True,
+            format_func=lambda c: choice_text(ex, c, t),
+            **keep,
+        )
     st.button(t("practice.check"), on_click=submit, key="btn_pr_check", type="primary")
 
 
@@ -244,8 +292,14 @@ def render_page(t: Translator) -> None:
     if feedback:
         (st.success if feedback["ok"] else st.error)(feedback_text(ex, feedback, t))
     a, b, c = st.columns(3)
-    a.button(t("practice.previous"), on_click=start, args=(ex.number - 1,), disabled=ex.number == 0,
-             key="btn_pr_prev", width="stretch")
+    a.button(
+        t("practice.previous"),
+        on_click=start,
+        args=(ex.number - 1,),
+        disabled=ex.number == 0,
+        key="btn_pr_prev",
+        width="stretch",
+    )
     b.button(t("practice.next"), on_click=start, args=(ex.number + 1,), key="btn_pr_next", width="stretch")
     if c.button(t("practice.show_me"), key="btn_pr_show", width="stretch"):
         show_in_playground()

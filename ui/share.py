@@ -14,9 +14,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ndcg_core.lists.gains import GAINS
 from ndcg_core.errors import InputError, Place, number_text, shown
 from ndcg_core.lists.discounts import DISCOUNTS
+from ndcg_core.lists.gains import GAINS
 from ndcg_core.lists.items import MAX_ITEMS, Item, check_grade, check_label, check_size, check_top_grade, make_items
 from ndcg_core.validate import MAX_TOP_GRADE
 
@@ -33,8 +33,18 @@ def _b64decode(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
-def encode_playground(items: Sequence[Item], *, extra: Sequence[Item], k: int, top: int, gain: str,
-                      gain_map: Mapping[Any, float], discount: str, jk_base: float, ideal: str) -> str:
+def encode_playground(
+    items: Sequence[Item],
+    *,
+    extra: Sequence[Item],
+    k: int,
+    top: int,
+    gain: str,
+    gain_map: Mapping[Any, float],
+    discount: str,
+    jk_base: float,
+    ideal: str,
+) -> str:
     """The ``s`` parameter for a Playground state."""
     state: dict[str, Any] = {
         "v": VERSION,
@@ -81,8 +91,10 @@ def decode_playground(param: str) -> dict[str, Any]:
     if not labels:
         raise InputError("link.list_empty")
     check_size(len(labels))
-    items = make_items([check_label(x, Place("link.label", position=i + 1)) for i, x in enumerate(labels)],
-                       [check_grade(g, top, Place("typed.grade", position=i + 1)) for i, g in enumerate(grades)])
+    items = make_items(
+        [check_label(x, Place("link.label", position=i + 1)) for i, x in enumerate(labels)],
+        [check_grade(g, top, Place("typed.grade", position=i + 1)) for i, g in enumerate(grades)],
+    )
     k = _field(state, "k", int)
     if not 1 <= k <= len(items):
         raise InputError("link.k", value=shown(k), count=len(items))
@@ -115,10 +127,24 @@ def decode_playground(param: str) -> dict[str, Any]:
     for i, row in enumerate(extra_rows):
         if not isinstance(row, list) or len(row) != 2:
             raise InputError("link.extra_pair", position=i + 1)
-        extra.append(Item(len(items) + i + 1, check_label(row[0], Place("link.extra_label", position=i + 1)),
-                          check_grade(row[1], top, Place("link.extra_grade", position=i + 1))))
-    return {"pg_items": items, "pg_extra": extra, "pg_k": k, "pg_top": top, "pg_gain": gain, "pg_gain_map": gain_map,
-            "pg_discount": discount, "pg_jk_base": jk_base, "pg_ideal": ideal}
+        extra.append(
+            Item(
+                len(items) + i + 1,
+                check_label(row[0], Place("link.extra_label", position=i + 1)),
+                check_grade(row[1], top, Place("link.extra_grade", position=i + 1)),
+            )
+        )
+    return {
+        "pg_items": items,
+        "pg_extra": extra,
+        "pg_k": k,
+        "pg_top": top,
+        "pg_gain": gain,
+        "pg_gain_map": gain_map,
+        "pg_discount": discount,
+        "pg_jk_base": jk_base,
+        "pg_ideal": ideal,
+    }
 
 
 def _field(state: Mapping[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:

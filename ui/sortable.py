@@ -24,15 +24,19 @@ from ndcg_core.lists.items import Item, check_grade, index_of, move, with_grade,
 from ui.charts import grade_color, grade_text_color
 
 _HERE = Path(__file__).parent
-_HTML = ('<div class="ndcg-sortable"><div class="summary" aria-hidden="true" hidden></div><p class="hint"></p><ol></ol>'
-         '<div class="live" aria-live="polite"></div></div>')
+_HTML = (
+    '<div class="ndcg-sortable"><div class="summary" aria-hidden="true" hidden></div><p class="hint"></p><ol></ol>'
+    '<div class="live" aria-live="polite"></div></div>'
+)
 
 _component = st.components.v2.component(
     "ndcg_lab.sortable_list",
     html=_HTML,
     css=(_HERE / "sortable.css").read_text(encoding="utf-8"),
     # SortableJS first (it defines globalThis.Sortable), then our module; nothing is fetched at run time.
-    js=(_HERE / "Sortable.min.js").read_text(encoding="utf-8") + "\n" + (_HERE / "sortable.js").read_text(encoding="utf-8"),
+    js=(_HERE / "Sortable.min.js").read_text(encoding="utf-8")
+    + "\n"
+    + (_HERE / "sortable.js").read_text(encoding="utf-8"),
 )
 
 
@@ -56,9 +60,16 @@ def preview_data(after: np.ndarray, k: int) -> dict:
     }
 
 
-def component_data(items: Sequence[Item], k: int, top: int, texts: Mapping[str, str], large: bool = False,
-                   readonly: bool = False, summary: Mapping[str, str] | None = None,
-                   preview: Mapping[str, Any] | None = None) -> dict:
+def component_data(
+    items: Sequence[Item],
+    k: int,
+    top: int,
+    texts: Mapping[str, str],
+    large: bool = False,
+    readonly: bool = False,
+    summary: Mapping[str, str] | None = None,
+    preview: Mapping[str, Any] | None = None,
+) -> dict:
     """What the browser needs to draw the list (JSON). ``summary`` ({"label", "value", "delta"}) is the figure
     kept in view above the list on a narrow screen; ``preview`` is ``preview_data``."""
     return {

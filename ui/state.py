@@ -28,8 +28,14 @@ def preset_origin(name: str) -> dict[str, Any]:
     """What Reset returns to after a preset is loaded: its list, extra judgments, k, top grade and ideal."""
     preset = PRESETS.build(name)
     items = preset.items()
-    return {"items": items, "extra": preset.extra_items(), "k": preset.k or default_k(len(items)),
-            "top": preset.top_grade, "ideal": preset.ideal, "preset": name}
+    return {
+        "items": items,
+        "extra": preset.extra_items(),
+        "k": preset.k or default_k(len(items)),
+        "top": preset.top_grade,
+        "ideal": preset.ideal,
+        "preset": name,
+    }
 
 
 EXAMPLE_TYPED_ROWS = [
@@ -179,8 +185,19 @@ def page_url(params: dict[str, str]) -> str:
 
 def defaults() -> dict[str, Any]:
     """Every state key and its starting value."""
-    return {"lang": DEFAULT_LANGUAGE, "presenter": False, "url_seen": None, "notice": None, "link_seen": {}, **_playground_defaults(), **_evaluate_defaults(),
-            **_learn_defaults(), **_practice_defaults(), **_compare_defaults(), "classroom": ClassroomState()}
+    return {
+        "lang": DEFAULT_LANGUAGE,
+        "presenter": False,
+        "url_seen": None,
+        "notice": None,
+        "link_seen": {},
+        **_playground_defaults(),
+        **_evaluate_defaults(),
+        **_learn_defaults(),
+        **_practice_defaults(),
+        **_compare_defaults(),
+        "classroom": ClassroomState(),
+    }
 
 
 def init_state() -> None:

@@ -52,10 +52,16 @@ def paired_comparison(a: Sequence[float], b: Sequence[float]) -> Comparison:
             t = stats.ttest_rel(y, x)
             t_stat, p_t = float(t.statistic), float(t.pvalue)
         p_w = float(stats.wilcoxon(y, x, zero_method="wilcox").pvalue)
-        p_r = float(stats.permutation_test(
-            (d,), np.mean, permutation_type="samples", n_resamples=PERMUTATIONS,
-            alternative="two-sided", random_state=SEED,
-        ).pvalue)
+        p_r = float(
+            stats.permutation_test(
+                (d,),
+                np.mean,
+                permutation_type="samples",
+                n_resamples=PERMUTATIONS,
+                alternative="two-sided",
+                random_state=SEED,
+            ).pvalue
+        )
     return Comparison(len(d), wins, len(d) - wins - losses, losses, float(d.mean()), t_stat, p_t, p_w, p_r)
 
 

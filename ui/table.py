@@ -32,8 +32,14 @@ def _cell(column: str, value: object) -> str:
     return str(value)
 
 
-def table_data(frame: pd.DataFrame, headers: Mapping[str, str], caption: str, beyond: str,
-               columns: Sequence[str] = COLUMNS, large: bool = False) -> dict:
+def table_data(
+    frame: pd.DataFrame,
+    headers: Mapping[str, str],
+    caption: str,
+    beyond: str,
+    columns: Sequence[str] = COLUMNS,
+    large: bool = False,
+) -> dict:
     """What the browser needs to draw the table (JSON): header labels, formatted cells, rows inside k."""
     values = {c: frame[c].tolist() for c in columns}
     return {
@@ -47,7 +53,8 @@ def table_data(frame: pd.DataFrame, headers: Mapping[str, str], caption: str, be
     }
 
 
-def breakdown_table(frame: pd.DataFrame, *, headers: Mapping[str, str], caption: str, beyond: str, key: str,
-                    large: bool = False) -> None:
+def breakdown_table(
+    frame: pd.DataFrame, *, headers: Mapping[str, str], caption: str, beyond: str, key: str, large: bool = False
+) -> None:
     """Draw the table; ``large`` for presenter view (type a projector can carry)."""
     _component(key=key, data=table_data(frame, headers, caption, beyond, large=large))

@@ -13,7 +13,7 @@ import statistics
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from .. import validate
@@ -39,6 +39,7 @@ _EPS = 1e-9
 
 
 # --- lists ---------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class ListSpec:
@@ -80,17 +81,32 @@ class ListSpec:
     def terms(self, order: Sequence[int] | None = None):
         """``ndcg_core.breakdown`` of the list: every term, for the worked reveal."""
         order = list(range(len(self.grades))) if order is None else list(order)
-        return breakdown([self.grades[i] for i in order], self.k, items=[self.labels[i] for i in order],
-                         gain=self.gain, ideal=self.ideal())
+        return breakdown(
+            [self.grades[i] for i in order],
+            self.k,
+            items=[self.labels[i] for i in order],
+            gain=self.gain,
+            ideal=self.ideal(),
+        )
 
     def to_json(self) -> dict[str, Any]:
-        return {"labels": list(self.labels), "grades": [_number(g) for g in self.grades], "k": self.k,
-                "gain": self.gain, "pool": [_number(g) for g in self.pool]}
+        return {
+            "labels": list(self.labels),
+            "grades": [_number(g) for g in self.grades],
+            "k": self.k,
+            "gain": self.gain,
+            "pool": [_number(g) for g in self.pool],
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ListSpec:
-        return cls(tuple(str(x) for x in data["labels"]), tuple(float(g) for g in data["grades"]), int(data["k"]),
-                   str(data.get("gain", "linear")), tuple(float(g) for g in data.get("pool", ())))
+        return cls(
+            tuple(str(x) for x in data["labels"]),
+            tuple(float(g) for g in data["grades"]),
+            int(data["k"]),
+            str(data.get("gain", "linear")),
+            tuple(float(g) for g in data.get("pool", ())),
+        )
 
 
 def _number(x: float) -> float | int:
@@ -116,11 +132,11 @@ def random_list(seed: Any) -> ListSpec:
         grades = [rng.choice((0, 0, 1, 1, 2, 3)) for _ in range(n)]
         if sum(grades) and sorted(grades, reverse=True) != grades:
             break
-    return ListSpec(tuple(f"doc {chr(65 + i)}" for i in range(n)), tuple(float(g) for g in grades),
-                    rng.randint(3, n))
+    return ListSpec(tuple(f"doc {chr(65 + i)}" for i in range(n)), tuple(float(g) for g in grades), rng.randint(3, n))
 
 
 # --- histograms and shares ---------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Bin:
@@ -145,6 +161,7 @@ def within(guess: float, truth: float) -> bool:
 
 # --- the activities ----------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Predict:
     """Predict the NDCG: each student estimates NDCG@k of one list."""
@@ -167,13 +184,22 @@ class Predict:
     def summary(self, answers: Sequence[Answer]) -> PredictSummary:
         guesses = [float(a.value) for a in answers]
         truth = self.truth()
-        return PredictSummary(len(guesses), histogram(guesses), truth, sum(within(g, truth) for g in guesses),
-                              statistics.median(guesses) if guesses else None)
+        return PredictSummary(
+            len(guesses),
+            histogram(guesses),
+            truth,
+            sum(within(g, truth) for g in guesses),
+            statistics.median(guesses) if guesses else None,
+        )
 
     def result(self, value: Any, part: int = 0) -> Result:
         truth = self.truth()
-        return Result(right=within(float(value), truth), ndcg=truth, answer=number_text(float(value)),
-                      detail={"guess": float(value), "truth": truth, "off": abs(float(value) - truth)})
+        return Result(
+            right=within(float(value), truth),
+            ndcg=truth,
+            answer=number_text(float(value)),
+            detail={"guess": float(value), "truth": truth, "off": abs(float(value) - truth)},
+        )
 
 
 @dataclass(frozen=True)
@@ -192,8 +218,11 @@ class Rank:
 
     def check(self, raw: Any, part: int = 0) -> list[int]:
         n = len(self.spec.grades)
-        if not isinstance(raw, (list, tuple)) or len(raw) != n or \
-                sorted(x for x in raw if isinstance(x, int) and not isinstance(x, bool)) != list(range(n)):
+        if (
+            not isinstance(raw, (list, tuple))
+            or len(raw) != n
+            or sorted(x for x in raw if isinstance(x, int) and not isinstance(x, bool)) != list(range(n))
+        ):
             raise InputError("activity.order", value=shown(raw), count=n)
         return list(raw)
 
@@ -204,8 +233,14 @@ class Rank:
         best = self.maximum()
         scores = [self.score(a.value) for a in answers]
         found = sum(s >= best - _EPS for s in scores)
-        return RankSummary(len(scores), histogram(scores), scores, best, found,
-                           self.common_mistake([a.value for a, s in zip(answers, scores) if s < best - _EPS]))
+        return RankSummary(
+            len(scores),
+            histogram(scores),
+            scores,
+            best,
+            found,
+            self.common_mistake([a.value for a, s in zip(answers, scores, strict=False) if s < best - _EPS]),
+        )
 
     def common_mistake(self, orders: Sequence[Sequence[int]]) -> Mistake | None:
         """The (item, position) most often found at the first place in the top k where an order falls below
@@ -222,14 +257,18 @@ class Rank:
             return None
         (index, position), count = min(places.items(), key=lambda kv: (-kv[1], kv[0][1], kv[0][0]))
         ideal_index = self.spec.best_order()[position]
-        return Mistake(self.spec.labels[index], position + 1, count, self.spec.grades[index],
-                       self.spec.grades[ideal_index])
+        return Mistake(
+            self.spec.labels[index], position + 1, count, self.spec.grades[index], self.spec.grades[ideal_index]
+        )
 
     def result(self, value: Any, part: int = 0) -> Result:
         reached, best = self.score(value), self.maximum()
-        return Result(right=reached >= best - _EPS, ndcg=reached,
-                      answer=" > ".join(self.spec.labels[i] for i in value),
-                      detail={"reached": reached, "best": best})
+        return Result(
+            right=reached >= best - _EPS,
+            ndcg=reached,
+            answer=" > ".join(self.spec.labels[i] for i in value),
+            detail={"reached": reached, "best": best},
+        )
 
 
 def twisted(spec: ListSpec, twist: str) -> ListSpec:
@@ -253,8 +292,9 @@ def rank_activity(spec: ListSpec, twist: str) -> Rank:
         rng = random.Random(len(order))
         while spec.ndcg(order) >= spec.ndcg(spec.best_order()) - _EPS:
             rng.shuffle(order)
-        spec = ListSpec(tuple(spec.labels[i] for i in order), tuple(spec.grades[i] for i in order), spec.k,
-                        spec.gain, spec.pool)
+        spec = ListSpec(
+            tuple(spec.labels[i] for i in order), tuple(spec.grades[i] for i in order), spec.k, spec.gain, spec.pool
+        )
     return Rank(spec, twist)
 
 
@@ -272,14 +312,27 @@ class Pair:
 
 # The seed note 003's "成都旅游攻略" systems come first: MRR cannot tell them apart, NDCG can.
 PAIRS: dict[str, Pair] = {
-    "seed003": Pair(("成都3天游攻略", "成都美食推荐", "成都交通指南", "成都住宿推荐", "成都历史文化"), (4, 2, 2, 2, 1),
-                    ("成都3天游攻略", "北京旅游", "上海攻略", "广州美食", "深圳购物"), (4, 0, 0, 0, 0),
-                    (4, 2, 2, 2, 1, 0, 0, 0, 0)),
-    "early_or_many": Pair(("doc A", "doc B", "doc C", "doc D", "doc E"), (3, 0, 0, 0, 0),
-                          ("doc F", "doc G", "doc H", "doc I", "doc J"), (0, 3, 3, 3, 0),
-                          (3, 0, 0, 0, 0, 0, 3, 3, 3, 0)),
-    "same_precision": Pair(("doc A", "doc B", "doc C", "doc D", "doc E"), (2, 1, 0, 0, 0),
-                           ("doc C", "doc D", "doc E", "doc B", "doc A"), (0, 0, 0, 1, 2), (2, 1, 0, 0, 0)),
+    "seed003": Pair(
+        ("成都3天游攻略", "成都美食推荐", "成都交通指南", "成都住宿推荐", "成都历史文化"),
+        (4, 2, 2, 2, 1),
+        ("成都3天游攻略", "北京旅游", "上海攻略", "广州美食", "深圳购物"),
+        (4, 0, 0, 0, 0),
+        (4, 2, 2, 2, 1, 0, 0, 0, 0),
+    ),
+    "early_or_many": Pair(
+        ("doc A", "doc B", "doc C", "doc D", "doc E"),
+        (3, 0, 0, 0, 0),
+        ("doc F", "doc G", "doc H", "doc I", "doc J"),
+        (0, 3, 3, 3, 0),
+        (3, 0, 0, 0, 0, 0, 3, 3, 3, 0),
+    ),
+    "same_precision": Pair(
+        ("doc A", "doc B", "doc C", "doc D", "doc E"),
+        (2, 1, 0, 0, 0),
+        ("doc C", "doc D", "doc E", "doc B", "doc A"),
+        (0, 0, 0, 1, 2),
+        (2, 1, 0, 0, 0),
+    ),
 }
 
 
@@ -294,9 +347,16 @@ class Compare:
 
     def payload(self) -> dict[str, Any]:
         p = self.pair
-        return {"name": self.name, "metric": self.metric, "k": p.k, "labels_a": list(p.labels_a),
-                "a": [_number(g) for g in p.a], "labels_b": list(p.labels_b), "b": [_number(g) for g in p.b],
-                "judged": [_number(g) for g in p.judged]}
+        return {
+            "name": self.name,
+            "metric": self.metric,
+            "k": p.k,
+            "labels_a": list(p.labels_a),
+            "a": [_number(g) for g in p.a],
+            "labels_b": list(p.labels_b),
+            "b": [_number(g) for g in p.b],
+            "judged": [_number(g) for g in p.judged],
+        }
 
     def values(self, metric: str) -> tuple[float, float]:
         """The metric's value for A and for B."""
@@ -321,12 +381,17 @@ class Compare:
     def summary(self, answers: Sequence[Answer]) -> CompareSummary:
         votes = Counter(a.value for a in answers)
         verdicts = {m: (*self.values(m), self.verdict(m)) for m in METRICS}
-        return CompareSummary(len(answers), {v: votes.get(v, 0) for v in VOTES}, verdicts,
-                              votes.get(self.verdict(self.metric), 0))
+        return CompareSummary(
+            len(answers), {v: votes.get(v, 0) for v in VOTES}, verdicts, votes.get(self.verdict(self.metric), 0)
+        )
 
     def result(self, value: Any, part: int = 0) -> Result:
-        return Result(right=value == self.verdict(self.metric), ndcg=None, answer=str(value),
-                      detail={"verdict": self.verdict(self.metric)})
+        return Result(
+            right=value == self.verdict(self.metric),
+            ndcg=None,
+            answer=str(value),
+            detail={"verdict": self.verdict(self.metric)},
+        )
 
 
 def compare_activity(name: str, metric: str) -> Compare:
@@ -369,8 +434,12 @@ class Practice:
         return PracticeSummary(len(students), parts)
 
     def result(self, value: Any, part: int = 0) -> Result:
-        return Result(right=bool(value["right"]), ndcg=None, answer=str(value["answer"]),
-                      detail={"answer": exercise(self.seed, self.numbers[part]).answer})
+        return Result(
+            right=bool(value["right"]),
+            ndcg=None,
+            answer=str(value["answer"]),
+            detail={"answer": exercise(self.seed, self.numbers[part]).answer},
+        )
 
 
 def choices(ex: Exercise) -> tuple[str, ...]:
@@ -402,8 +471,14 @@ def from_payload(kind: str, payload: Mapping[str, Any]) -> Activity:
     if kind == "rank":
         return Rank(ListSpec.from_json(payload["list"]), str(payload["twist"]))
     if kind == "compare":
-        pair = Pair(tuple(payload["labels_a"]), tuple(payload["a"]), tuple(payload["labels_b"]), tuple(payload["b"]),
-                    tuple(payload["judged"]), int(payload["k"]))
+        pair = Pair(
+            tuple(payload["labels_a"]),
+            tuple(payload["a"]),
+            tuple(payload["labels_b"]),
+            tuple(payload["b"]),
+            tuple(payload["judged"]),
+            int(payload["k"]),
+        )
         return Compare(pair, str(payload["metric"]), str(payload.get("name", "")))
     if kind == "practice":
         return Practice(int(payload["seed"]), tuple(int(n) for n in payload["numbers"]))
@@ -411,6 +486,7 @@ def from_payload(kind: str, payload: Mapping[str, Any]) -> Activity:
 
 
 # --- answers and what they add up to ---------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Answer:
@@ -480,20 +556,23 @@ class PracticeSummary:
 CSV_COLUMNS = ("activity", "kind", "nickname", "exercise", "answer", "ndcg", "right", "answered_at")
 
 
-def result_rows(number: int, activity: Activity, answers: Sequence[Answer], anonymous: str = "student {n}"
-                ) -> list[dict[str, Any]]:
+def result_rows(
+    number: int, activity: Activity, answers: Sequence[Answer], anonymous: str = "student {n}"
+) -> list[dict[str, Any]]:
     """The results CSV's rows for one activity: nicknames only (a student without one is "student 3")."""
     rows = []
     for a in sorted(answers, key=lambda a: (a.student, a.part)):
         result = activity.result(a.value, a.part)
-        rows.append({
-            "activity": number,
-            "kind": activity.kind,
-            "nickname": csv_safe(a.nickname) if a.nickname else anonymous.format(n=a.student),
-            "exercise": a.part + 1 if activity.kind == "practice" else "",
-            "answer": result.answer,
-            "ndcg": "" if result.ndcg is None else f"{result.ndcg:.4f}",
-            "right": "yes" if result.right else "no",
-            "answered_at": datetime.fromtimestamp(a.at, timezone.utc).isoformat(timespec="seconds"),
-        })
+        rows.append(
+            {
+                "activity": number,
+                "kind": activity.kind,
+                "nickname": csv_safe(a.nickname) if a.nickname else anonymous.format(n=a.student),
+                "exercise": a.part + 1 if activity.kind == "practice" else "",
+                "answer": result.answer,
+                "ndcg": "" if result.ndcg is None else f"{result.ndcg:.4f}",
+                "right": "yes" if result.right else "no",
+                "answered_at": datetime.fromtimestamp(a.at, UTC).isoformat(timespec="seconds"),
+            }
+        )
     return rows

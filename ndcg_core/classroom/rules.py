@@ -73,8 +73,7 @@ def read_code(text: object, place: str = "room.code") -> str:
         raise InputError("room.code_length", place=Place(place), value=shown(raw[:20]), length=CODE_LENGTH)
     bad = sorted({c for c in code if c not in ALPHABET})
     if bad:
-        raise InputError("room.code_letters", place=Place(place), value=shown(raw[:20]),
-                         letters=", ".join(bad))
+        raise InputError("room.code_letters", place=Place(place), value=shown(raw[:20]), letters=", ".join(bad))
     return code
 
 
@@ -120,8 +119,9 @@ def read_nickname(text: object) -> str | None:
     encodable(name, Place("room.nickname"))
     if len(name) > MAX_NICKNAME:
         raise InputError("room.nickname_long", count=len(name), limit=MAX_NICKNAME)
-    if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 or c in "\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
-           for c in name):
+    if any(
+        ord(c) < 32 or 0x7F <= ord(c) < 0xA0 or c in "\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e" for c in name
+    ):
         raise InputError("room.nickname_control", value=shown(name))
     return name
 
@@ -134,7 +134,7 @@ def join_wait(failures: int, seconds_since_last: float, limits: Limits) -> float
     extra = failures - limits.free_join_failures
     if extra <= 0:
         return 0.0
-    wait = min(2.0 ** extra, limits.max_join_wait_seconds)
+    wait = min(2.0**extra, limits.max_join_wait_seconds)
     return max(0.0, wait - seconds_since_last)
 
 

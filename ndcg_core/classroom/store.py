@@ -45,12 +45,14 @@ BUSY_TIMEOUT_SECONDS = 15
 metadata = sa.MetaData()
 
 meta = sa.Table(
-    "meta", metadata,
+    "meta",
+    metadata,
     sa.Column("name", sa.String(40), primary_key=True),
     sa.Column("value", sa.Integer, nullable=False),
 )
 rooms = sa.Table(
-    "rooms", metadata,
+    "rooms",
+    metadata,
     sa.Column("code", sa.String(6), primary_key=True),
     sa.Column("key_hash", sa.String(64), nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),
@@ -63,7 +65,8 @@ rooms = sa.Table(
     sa.Column("activity_count", sa.Integer, nullable=False, default=0),
 )
 students = sa.Table(
-    "students", metadata,
+    "students",
+    metadata,
     sa.Column("room", sa.String(6), sa.ForeignKey("rooms.code", ondelete="CASCADE"), primary_key=True),
     sa.Column("id", sa.String(64), primary_key=True),
     sa.Column("number", sa.Integer, nullable=False),
@@ -74,7 +77,8 @@ students = sa.Table(
     sa.UniqueConstraint("room", "number"),
 )
 activities = sa.Table(
-    "activities", metadata,
+    "activities",
+    metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("room", sa.String(6), sa.ForeignKey("rooms.code", ondelete="CASCADE"), nullable=False),
     sa.Column("number", sa.Integer, nullable=False),
@@ -85,7 +89,8 @@ activities = sa.Table(
     sa.UniqueConstraint("room", "number"),
 )
 answers = sa.Table(
-    "answers", metadata,
+    "answers",
+    metadata,
     sa.Column("activity_id", sa.Integer, sa.ForeignKey("activities.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("student_id", sa.String(64), primary_key=True),
     sa.Column("part", sa.Integer, primary_key=True),
@@ -96,14 +101,16 @@ answers = sa.Table(
     sa.ForeignKeyConstraint(["room", "student_id"], ["students.room", "students.id"], ondelete="CASCADE"),
 )
 join_failures = sa.Table(
-    "join_failures", metadata,
+    "join_failures",
+    metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("source", sa.String(64), nullable=False),
     sa.Column("at", sa.Float, nullable=False),
     sa.Index("ix_join_failures_source_at", "source", "at"),
 )
 short_links = sa.Table(
-    "short_links", metadata,
+    "short_links",
+    metadata,
     sa.Column("code", sa.String(6), primary_key=True),
     sa.Column("digest", sa.String(64), nullable=False, unique=True),
     sa.Column("page", sa.String(16), nullable=False),
@@ -197,8 +204,14 @@ def make_engine(url: str) -> Engine:
 class Store:
     """Every read and write of the live classroom. ``clock`` gives the time (seconds since the epoch)."""
 
-    def __init__(self, url: str | None = None, *, limits: Limits | None = None,
-                 clock: Callable[[], float] = time.time, engine: Engine | None = None) -> None:
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        limits: Limits | None = None,
+        clock: Callable[[], float] = time.time,
+        engine: Engine | None = None,
+    ) -> None:
         self.engine = engine or make_engine(url or database_url())
         self.limits = limits or Limits()
         self.clock = clock
@@ -234,8 +247,9 @@ class Store:
         with self._write() as conn:
             stored = conn.execute(sa.select(meta.c.value).where(meta.c.name == "schema_version")).scalar()
             if stored is None:
-                conn.execute(self._insert(meta).values(name="schema_version", value=SCHEMA_VERSION)
-                             .on_conflict_do_nothing())
+                conn.execute(
+                    self._insert(meta).values(name="schema_version", value=SCHEMA_VERSION).on_conflict_do_nothing()
+                )
                 conn.execute(self._insert(meta).values(name="room_lock", value=0).on_conflict_do_nothing())
             elif stored > SCHEMA_VERSION:
                 raise InputError("room.schema", value=shown(stored), version=SCHEMA_VERSION)
@@ -258,14 +272,27 @@ class Store:
                     # One row lock serialises room creation across processes (PostgreSQL); SQLite's
                     # BEGIN IMMEDIATE already does.
                     conn.execute(sa.update(meta).where(meta.c.name == "room_lock").values(value=meta.c.value + 1))
-                    open_rooms = conn.execute(sa.select(sa.func.count()).select_from(rooms).where(
-                        rooms.c.ended_at.is_(None), rooms.c.expires_at > now)).scalar_one()
+                    open_rooms = conn.execute(
+                        sa.select(sa.func.count())
+                        .select_from(rooms)
+                        .where(rooms.c.ended_at.is_(None), rooms.c.expires_at > now)
+                    ).scalar_one()
                     if open_rooms >= self.limits.max_open_rooms:
                         raise InputError("room.too_many", limit=self.limits.max_open_rooms)
-                    conn.execute(rooms.insert().values(
-                        code=code, key_hash=rules.key_hash(key), created_at=now,
-                        expires_at=now + self.limits.room_hours * 3600, ended_at=None, show_names=False, revision=0,
-                        current_activity=None, student_count=0, activity_count=0))
+                    conn.execute(
+                        rooms.insert().values(
+                            code=code,
+                            key_hash=rules.key_hash(key),
+                            created_at=now,
+                            expires_at=now + self.limits.room_hours * 3600,
+                            ended_at=None,
+                            show_names=False,
+                            revision=0,
+                            current_activity=None,
+                            student_count=0,
+                            activity_count=0,
+                        )
+                    )
             except IntegrityError:
                 continue  # the code is taken: draw another
             return self.room(code), key
@@ -281,8 +308,17 @@ class Store:
             current = None
             if row["current_activity"] is not None:
                 current = self._activity(conn, row["current_activity"])
-        return Room(row["code"], row["created_at"], row["expires_at"], row["ended_at"], bool(row["show_names"]),
-                    row["revision"], row["student_count"], row["activity_count"], current)
+        return Room(
+            row["code"],
+            row["created_at"],
+            row["expires_at"],
+            row["ended_at"],
+            bool(row["show_names"]),
+            row["revision"],
+            row["student_count"],
+            row["activity_count"],
+            current,
+        )
 
     def revision(self, code: str) -> int | None:
         """The room's revision (it changes with every teacher action), or ``None`` if it is gone: a cheap poll."""
@@ -294,13 +330,17 @@ class Store:
 
     def _activity(self, conn: Connection, activity_id: int) -> ActivityRow:
         row = conn.execute(sa.select(activities).where(activities.c.id == activity_id)).mappings().one()
-        return ActivityRow(row["id"], row["number"], row["kind"], json.loads(row["payload"]), row["phase"],
-                           row["opened_at"])
+        return ActivityRow(
+            row["id"], row["number"], row["kind"], json.loads(row["payload"]), row["phase"], row["opened_at"]
+        )
 
     def activity_list(self, code: str) -> list[ActivityRow]:
         with self._read() as conn:
-            ids = conn.execute(sa.select(activities.c.id).where(activities.c.room == code)
-                               .order_by(activities.c.number)).scalars().all()
+            ids = (
+                conn.execute(sa.select(activities.c.id).where(activities.c.room == code).order_by(activities.c.number))
+                .scalars()
+                .all()
+            )
             return [self._activity(conn, i) for i in ids]
 
     def is_teacher(self, code: str, key: Any) -> bool:
@@ -330,9 +370,16 @@ class Store:
         """Open ``activity`` as the room's next one (the previous one closes)."""
         with self._as_teacher(code, key) as (conn, row):
             number = row["activity_count"] + 1
-            result = conn.execute(activities.insert().values(
-                room=row["code"], number=number, kind=activity.kind, payload=json.dumps(activity.payload()),
-                phase="open", opened_at=self.clock()))
+            result = conn.execute(
+                activities.insert().values(
+                    room=row["code"],
+                    number=number,
+                    kind=activity.kind,
+                    payload=json.dumps(activity.payload()),
+                    phase="open",
+                    opened_at=self.clock(),
+                )
+            )
             activity_id = int(result.inserted_primary_key[0])  # type: ignore[index]
             self._touch(conn, row["code"], current_activity=activity_id, activity_count=number)
             return self._activity(conn, activity_id)
@@ -367,8 +414,9 @@ class Store:
             conn.execute(sa.delete(students).where(students.c.room.in_(expired)))
             count = conn.execute(sa.delete(rooms).where(rooms.c.expires_at <= now)).rowcount
             conn.execute(sa.delete(join_failures).where(join_failures.c.at < now - self.limits.join_window_seconds))
-            conn.execute(sa.delete(short_links).where(
-                short_links.c.used_at < now - self.limits.short_link_days * 86400))
+            conn.execute(
+                sa.delete(short_links).where(short_links.c.used_at < now - self.limits.short_link_days * 86400)
+            )
         return count
 
     # --- students --------------------------------------------------------------------------------------
@@ -403,28 +451,48 @@ class Store:
             return None
         if room.ended_at is not None:
             raise InputError("room.ended")
-        existing = conn.execute(sa.select(students).where(students.c.room == code, students.c.id == student_id)
-                                ).mappings().first()
+        existing = (
+            conn.execute(sa.select(students).where(students.c.room == code, students.c.id == student_id))
+            .mappings()
+            .first()
+        )
         if existing is not None:
             if name is not None and name != existing["nickname"]:
-                conn.execute(sa.update(students).where(students.c.room == code, students.c.id == student_id)
-                             .values(nickname=name))
+                conn.execute(
+                    sa.update(students)
+                    .where(students.c.room == code, students.c.id == student_id)
+                    .values(nickname=name)
+                )
             return Student(code, student_id, existing["number"], name or existing["nickname"])
         number = conn.execute(
-            sa.update(rooms).where(rooms.c.code == code, rooms.c.student_count < self.limits.max_students)
-            .values(student_count=rooms.c.student_count + 1).returning(rooms.c.student_count)).scalar()
+            sa.update(rooms)
+            .where(rooms.c.code == code, rooms.c.student_count < self.limits.max_students)
+            .values(student_count=rooms.c.student_count + 1)
+            .returning(rooms.c.student_count)
+        ).scalar()
         if number is None:
             raise InputError("room.full", limit=self.limits.max_students)
-        conn.execute(students.insert().values(room=code, id=student_id, number=number, nickname=name, joined_at=now,
-                                              tokens=float(self.limits.answer_burst), tokens_at=now))
+        conn.execute(
+            students.insert().values(
+                room=code,
+                id=student_id,
+                number=number,
+                nickname=name,
+                joined_at=now,
+                tokens=float(self.limits.answer_burst),
+                tokens_at=now,
+            )
+        )
         return Student(code, student_id, number, name)
 
     def _check_join_wait(self, source: str) -> None:
         now = self.clock()
         with self._read() as conn:
-            count, last = conn.execute(sa.select(sa.func.count(), sa.func.max(join_failures.c.at)).where(
-                join_failures.c.source == source,
-                join_failures.c.at > now - self.limits.join_window_seconds)).one()
+            count, last = conn.execute(
+                sa.select(sa.func.count(), sa.func.max(join_failures.c.at)).where(
+                    join_failures.c.source == source, join_failures.c.at > now - self.limits.join_window_seconds
+                )
+            ).one()
         if count:
             wait = rules.join_wait(count, now - last, self.limits)
             if wait > 0:
@@ -436,14 +504,20 @@ class Store:
 
     def student(self, code: str, student_id: str) -> Student | None:
         with self._read() as conn:
-            row = conn.execute(sa.select(students).where(students.c.room == code, students.c.id == student_id)
-                               ).mappings().first()
+            row = (
+                conn.execute(sa.select(students).where(students.c.room == code, students.c.id == student_id))
+                .mappings()
+                .first()
+            )
         return None if row is None else Student(row["room"], row["id"], row["number"], row["nickname"])
 
     def roster(self, code: str) -> list[Student]:
         with self._read() as conn:
-            rows = conn.execute(sa.select(students).where(students.c.room == code).order_by(students.c.number)
-                                ).mappings().all()
+            rows = (
+                conn.execute(sa.select(students).where(students.c.room == code).order_by(students.c.number))
+                .mappings()
+                .all()
+            )
         return [Student(r["room"], r["id"], r["number"], r["nickname"]) for r in rows]
 
     # --- answers ---------------------------------------------------------------------------------------
@@ -457,41 +531,57 @@ class Store:
         """
         now = self.clock()
         with self._write() as conn:
-            room = conn.execute(sa.select(rooms.c.ended_at, rooms.c.expires_at, rooms.c.current_activity)
-                                .where(rooms.c.code == code)).first()
+            room = conn.execute(
+                sa.select(rooms.c.ended_at, rooms.c.expires_at, rooms.c.current_activity).where(rooms.c.code == code)
+            ).first()
             if room is None or room.expires_at <= now:
                 raise InputError("room.unknown", code=code)
             if room.ended_at is not None:
                 raise InputError("room.ended")
             if room.current_activity != activity_id:
                 raise InputError("room.not_current")
-            row = conn.execute(sa.select(activities).where(activities.c.id == activity_id)
-                               .with_for_update(read=True)).mappings().one()
+            row = (
+                conn.execute(sa.select(activities).where(activities.c.id == activity_id).with_for_update(read=True))
+                .mappings()
+                .one()
+            )
             if row["phase"] != "open":
                 raise InputError("room.locked")
             activity = from_payload(row["kind"], json.loads(row["payload"]))
             checked = [(part, activity.check(value, part)) for part, value in values]
             self._spend_token(conn, code, student_id, now)
             for part, value in checked:
-                stmt = self._insert(answers).values(activity_id=activity_id, student_id=student_id, part=part,
-                                                    room=code, value=json.dumps(value), created_at=now,
-                                                    updated_at=now)
-                conn.execute(stmt.on_conflict_do_update(
-                    index_elements=["activity_id", "student_id", "part"],
-                    set_={"value": stmt.excluded.value, "updated_at": stmt.excluded.updated_at}))
+                stmt = self._insert(answers).values(
+                    activity_id=activity_id,
+                    student_id=student_id,
+                    part=part,
+                    room=code,
+                    value=json.dumps(value),
+                    created_at=now,
+                    updated_at=now,
+                )
+                conn.execute(
+                    stmt.on_conflict_do_update(
+                        index_elements=["activity_id", "student_id", "part"],
+                        set_={"value": stmt.excluded.value, "updated_at": stmt.excluded.updated_at},
+                    )
+                )
 
     def _spend_token(self, conn: Connection, code: str, student_id: str, now: float) -> None:
         """Take one answer from the student's bucket (refilled at the limit's rate), in one conditional update."""
         limits = self.limits
         refilled = students.c.tokens + (now - students.c.tokens_at) * limits.answers_per_second
         capped = sa.case((refilled > limits.answer_burst, float(limits.answer_burst)), else_=refilled)
-        spent = conn.execute(sa.update(students).where(students.c.room == code, students.c.id == student_id,
-                                                       capped >= 1)
-                             .values(tokens=capped - 1, tokens_at=now)).rowcount
+        spent = conn.execute(
+            sa.update(students)
+            .where(students.c.room == code, students.c.id == student_id, capped >= 1)
+            .values(tokens=capped - 1, tokens_at=now)
+        ).rowcount
         if spent:
             return
-        known = conn.execute(sa.select(students.c.id).where(students.c.room == code, students.c.id == student_id)
-                             ).first()
+        known = conn.execute(
+            sa.select(students.c.id).where(students.c.room == code, students.c.id == student_id)
+        ).first()
         raise InputError("room.too_fast" if known else "room.not_joined")
 
     def answers(self, activity_id: int) -> list[Answer]:
@@ -500,14 +590,19 @@ class Store:
             rows = conn.execute(
                 sa.select(students.c.number, students.c.nickname, answers.c.part, answers.c.value, answers.c.updated_at)
                 .join(students, sa.and_(students.c.room == answers.c.room, students.c.id == answers.c.student_id))
-                .where(answers.c.activity_id == activity_id).order_by(students.c.number, answers.c.part)).all()
+                .where(answers.c.activity_id == activity_id)
+                .order_by(students.c.number, answers.c.part)
+            ).all()
         return [Answer(r.number, r.nickname, r.part, json.loads(r.value), r.updated_at) for r in rows]
 
     def my_answers(self, activity_id: int, student_id: str) -> dict[int, Any]:
         """One student's answers to an activity, by part."""
         with self._read() as conn:
-            rows = conn.execute(sa.select(answers.c.part, answers.c.value).where(
-                answers.c.activity_id == activity_id, answers.c.student_id == student_id)).all()
+            rows = conn.execute(
+                sa.select(answers.c.part, answers.c.value).where(
+                    answers.c.activity_id == activity_id, answers.c.student_id == student_id
+                )
+            ).all()
         return {r.part: json.loads(r.value) for r in rows}
 
     def results(self, code: str, anonymous: str = "student {n}") -> list[dict[str, Any]]:
@@ -537,8 +632,11 @@ class Store:
             code = rules.new_code()
             try:
                 with self._write() as conn:
-                    conn.execute(short_links.insert().values(code=code, digest=digest, page=page, params=text,
-                                                             created_at=now, used_at=now))
+                    conn.execute(
+                        short_links.insert().values(
+                            code=code, digest=digest, page=page, params=text, created_at=now, used_at=now
+                        )
+                    )
                 return code
             except IntegrityError:
                 continue  # another process saved the same link, or the code is taken: look again
@@ -548,8 +646,9 @@ class Store:
         """The page and link parameters a short code stands for; an ``InputError`` if there is none."""
         code = rules.read_code(code, "go.code")
         with self._write() as conn:
-            row = conn.execute(sa.select(short_links.c.page, short_links.c.params).where(short_links.c.code == code)
-                               ).first()
+            row = conn.execute(
+                sa.select(short_links.c.page, short_links.c.params).where(short_links.c.code == code)
+            ).first()
             if row is None:
                 raise InputError("go.unknown", code=code)
             conn.execute(sa.update(short_links).where(short_links.c.code == code).values(used_at=self.clock()))

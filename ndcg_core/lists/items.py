@@ -39,7 +39,7 @@ def make_items(labels: Sequence[str], grades: Sequence[float], first_id: int = 1
     """Items with ids ``first_id, first_id + 1, ...`` in the given order."""
     if len(labels) != len(grades):
         raise InputError("count.labels", labels=len(labels), grades=len(grades))
-    return [Item(first_id + i, str(lab), float(g)) for i, (lab, g) in enumerate(zip(labels, grades))]
+    return [Item(first_id + i, str(lab), float(g)) for i, (lab, g) in enumerate(zip(labels, grades, strict=False))]
 
 
 def next_id(items: Iterable[Item]) -> int:
@@ -181,14 +181,24 @@ def score(items: Sequence[Item], settings: ListSettings) -> Scores:
 
 def ndcg_after_each_move(items: Sequence[Item], settings: ListSettings) -> np.ndarray:
     """NDCG@k after moving the item at i to j, for every (i, j): ``ndcg_core.moves.ndcg_after_moves``."""
-    return ndcg_after_moves([it.grade for it in items], settings.cutoff(len(items)), gain=settings.gain_object(),
-                            discount=settings.discount_object(), ideal=settings.pool(items))
+    return ndcg_after_moves(
+        [it.grade for it in items],
+        settings.cutoff(len(items)),
+        gain=settings.gain_object(),
+        discount=settings.discount_object(),
+        ideal=settings.pool(items),
+    )
 
 
 def ndcg_after_each_swap(items: Sequence[Item], settings: ListSettings) -> np.ndarray:
     """NDCG@k after swapping the items at i and j, for every (i, j): ``ndcg_core.moves.ndcg_after_swaps``."""
-    return ndcg_after_swaps([it.grade for it in items], settings.cutoff(len(items)), gain=settings.gain_object(),
-                            discount=settings.discount_object(), ideal=settings.pool(items))
+    return ndcg_after_swaps(
+        [it.grade for it in items],
+        settings.cutoff(len(items)),
+        gain=settings.gain_object(),
+        discount=settings.discount_object(),
+        ideal=settings.pool(items),
+    )
 
 
 def list_breakdown(items: Sequence[Item], settings: ListSettings):
@@ -205,12 +215,14 @@ def list_breakdown(items: Sequence[Item], settings: ListSettings):
 
 def ndcg_for_every_k(items: Sequence[Item], settings: ListSettings) -> list[float]:
     """NDCG@1 .. NDCG@n of the list."""
-    return list(ndcg_at_every_k(
-        [it.grade for it in items],
-        gain=settings.gain_object(),
-        discount=settings.discount_object(),
-        ideal=settings.pool(items),
-    ))
+    return list(
+        ndcg_at_every_k(
+            [it.grade for it in items],
+            gain=settings.gain_object(),
+            discount=settings.discount_object(),
+            ideal=settings.pool(items),
+        )
+    )
 
 
 def with_grade(items: Sequence[Item], item_id: Any, grade: float) -> list[Item]:
@@ -224,4 +236,4 @@ def with_grade(items: Sequence[Item], item_id: Any, grade: float) -> list[Item]:
 def without(items: Sequence[Item], item_id: Any) -> list[Item]:
     """The list with one item removed."""
     i = index_of(items, item_id)
-    return list(items[:i]) + list(items[i + 1:])
+    return list(items[:i]) + list(items[i + 1 :])

@@ -30,8 +30,14 @@ from .ndcg import (
 MAX_MOVE_ITEMS = 200  # n x n x n numbers are made at once: 64 MB at 200 items
 
 
-def _scores(orders_of: Callable[[int], np.ndarray], grades: np.ndarray, k: int | None, gain: Any, discount: Any,
-            ideal: Iterable[Any] | None) -> np.ndarray:
+def _scores(
+    orders_of: Callable[[int], np.ndarray],
+    grades: np.ndarray,
+    k: int | None,
+    gain: Any,
+    discount: Any,
+    ideal: Iterable[Any] | None,
+) -> np.ndarray:
     """NDCG@k after each reordering: ``orders_of(m)`` gives, per reordering, the positions that land at 1..m."""
     pool = judged_pool(grades, ideal)
     n = len(grades)

@@ -138,7 +138,9 @@ def dcg(rels: Iterable[Any], k: int | None = None, *, gain: Any = "linear", disc
     grades = validate_grades(rels)
     top = grades[: cut_of(validate_k(k), len(grades))]
     with np.errstate(over="ignore", invalid="ignore"):
-        return finite_or_error(sum_in_rank_order(_dcg_terms(top, resolve_gain(gain), resolve_discount(discount))[2]), "DCG")
+        return finite_or_error(
+            sum_in_rank_order(_dcg_terms(top, resolve_gain(gain), resolve_discount(discount))[2]), "DCG"
+        )
 
 
 def ideal_grades(rels: Iterable[Any], ideal: Iterable[Any] | None = None) -> np.ndarray:
@@ -194,7 +196,7 @@ def breakdown(
     gain: Any = "linear",
     discount: Any = "log2",
     ideal: Iterable[Any] | None = None,
-) -> "pd.DataFrame":
+) -> pd.DataFrame:
     """One row per position with every term of NDCG, for tables and charts.
 
     Columns: position, item, grade, gain, discount, contribution, cumulative_dcg,
@@ -206,8 +208,7 @@ def breakdown(
 
     grades = validate_grades(rels)
     n = len(grades)
-    labels = [f"item {i + 1}" for i in range(n)] if items is None else validate.item_ids(items, n,
-                                                                                          what="count.labels")
+    labels = [f"item {i + 1}" for i in range(n)] if items is None else validate.item_ids(items, n, what="count.labels")
     pool = judged_pool(grades, ideal)
     k = validate_k(k)
     g, d = resolve_gain(gain), resolve_discount(discount)
@@ -225,7 +226,7 @@ def breakdown(
     for values in (gains, contrib, cum_dcg, cum_idcg):
         if not np.isfinite(values).all():
             finite_or_error(math.inf, "DCG")
-    running_ndcg = np.array([ratio(a, b) for a, b in zip(cum_dcg.tolist(), cum_idcg.tolist())])
+    running_ndcg = np.array([ratio(a, b) for a, b in zip(cum_dcg.tolist(), cum_idcg.tolist(), strict=False)])
     cut = cut_of(k, n)
     frame = pd.DataFrame(
         {
@@ -246,13 +247,14 @@ def breakdown(
     )
     frame["term"] = [
         _term_text(grade, gain_value, pos, factor, c, g, d)
-        for grade, gain_value, pos, factor, c in zip(grades, gains, frame["position"], factors, contrib)
+        for grade, gain_value, pos, factor, c in zip(grades, gains, frame["position"], factors, contrib, strict=False)
     ]
     return frame
 
 
-def _term_text(grade: float, gain_value: float, position: int, factor: float, contribution: float,
-               gain: Gain, discount: Discount) -> str:
+def _term_text(
+    grade: float, gain_value: float, position: int, factor: float, contribution: float, gain: Gain, discount: Discount
+) -> str:
     numerator = gain.formula(grade)
     if gain.name != "linear" and numerator != f"{gain_value:g}":
         numerator = f"({numerator})"
@@ -273,4 +275,4 @@ def ndcg_at_every_k(
     best = ideal_gains_of(pool_gains, n)
     ideal_terms = np.zeros(n)
     ideal_terms[: len(best)] = best * factors[: len(best)]
-    return np.array([ratio(a, b) for a, b in zip(actual.tolist(), np.cumsum(ideal_terms).tolist())])
+    return np.array([ratio(a, b) for a, b in zip(actual.tolist(), np.cumsum(ideal_terms).tolist(), strict=False)])

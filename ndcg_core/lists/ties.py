@@ -150,7 +150,7 @@ class _Descending:
     def __init__(self, s: str) -> None:
         self.b = s.encode("utf-8")
 
-    def __lt__(self, other: "_Descending") -> bool:
+    def __lt__(self, other: _Descending) -> bool:
         return self.b > other.b
 
     def __eq__(self, other: object) -> bool:

@@ -40,8 +40,10 @@ class Example:
             raise InputError("list.empty")
         validate.one_word_ids(
             [*self.items, *(i for i, _ in self.extra)],
-            [*(Place("table.item", row=r) for r in range(1, len(self.items) + 1)),
-             *(Place("extra.item", row=r) for r in range(1, len(self.extra) + 1))],
+            [
+                *(Place("table.item", row=r) for r in range(1, len(self.items) + 1)),
+                *(Place("extra.item", row=r) for r in range(1, len(self.extra) + 1)),
+            ],
         )
         validate_grades(self.scores, "scores")
         validate_grades(self.grades)
@@ -55,7 +57,7 @@ class Example:
         return [*self.grades, *(g for _, g in self.extra)]
 
     def judged(self) -> dict[str, float]:
-        return {**dict(zip(self.items, self.grades)), **dict(self.extra)}
+        return {**dict(zip(self.items, self.grades, strict=False)), **dict(self.extra)}
 
 
 def example_from_rows(rows: Sequence[dict], extra_rows: Sequence[dict], k: Any) -> Example:
@@ -70,7 +72,9 @@ def example_from_rows(rows: Sequence[dict], extra_rows: Sequence[dict], k: Any) 
     for i, row in enumerate(extra_rows, start=1):
         if all(row.get(c) in (None, "") for c in ("item", "grade")):
             continue
-        extra.append((str(row.get("item") or "").strip(), validate.grade(row.get("grade"), Place("extra.grade", row=i))))
+        extra.append(
+            (str(row.get("item") or "").strip(), validate.grade(row.get("grade"), Place("extra.grade", row=i)))
+        )
     return Example(tuple(items), tuple(scores), tuple(grades), tuple(extra), validate_k(k))
 
 
@@ -111,19 +115,21 @@ def _core_snippet(call: str) -> Callable[[Example], str]:
             f"pool = grades + {[g for _, g in ex.extra]!r}  # every judged item\n"
             f"print(round({call.format(k=ex.k)}, 4))\n"
         )
+
     return make
 
 
 def _pytrec_snippet(measure: str, key: str) -> Callable[[Example], str]:
     def make(ex: Example) -> str:
         qrels = {"q": {item: int(g) for item, g in ex.judged().items()}}
-        run = {"q": dict(zip(ex.items, ex.scores))}
+        run = {"q": dict(zip(ex.items, ex.scores, strict=False))}
         return (
             "import pytrec_eval\n"
             f"qrels = {qrels!r}\nrun = {run!r}\n"
             f"result = pytrec_eval.RelevanceEvaluator(qrels, {{{measure.format(k=ex.k)!r}}}).evaluate(run)\n"
             f"print(round(result['q'][{key.format(k=ex.k)!r}], 4))\n"
         )
+
     return make
 
 
@@ -136,79 +142,103 @@ def _sklearn_snippet(ex: Example) -> str:
 
 def _ranx_snippet(ex: Example) -> str:
     qrels = {"q": {item: int(g) for item, g in ex.judged().items()}}
-    run = {"q": dict(zip(ex.items, ex.scores))}
+    run = {"q": dict(zip(ex.items, ex.scores, strict=False))}
     return (
         "from ranx import Qrels, Run, evaluate\n"
         f"print(round(evaluate(Qrels({qrels!r}), Run({run!r}), 'ndcg_burges@{ex.k}'), 4))\n"
     )
 
 
-@CONVENTIONS.register("sklearn", "scikit-learn ndcg_score",
-                      "scikit-learn's ndcg_score(y_true, y_score, k): linear gain, log2 discount, the ideal from the "
-                      "list's own grades, tied scores averaged.")
+@CONVENTIONS.register(
+    "sklearn",
+    "scikit-learn ndcg_score",
+    "scikit-learn's ndcg_score(y_true, y_score, k): linear gain, log2 discount, the ideal from the "
+    "list's own grades, tied scores averaged.",
+)
 def _sklearn() -> Convention:
     return Convention(
         "sklearn",
         lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, ties="average"),
         LINEAR_LOG2 + r",\ \text{ideal from the list, ties averaged}",
-        "scikit-learn", _sklearn_snippet,
+        "scikit-learn",
+        _sklearn_snippet,
     )
 
 
-@CONVENTIONS.register("trec_eval_ndcg", "trec_eval ndcg",
-                      "trec_eval's ndcg: no cutoff, the ideal from every judged item, scores compared as doubles "
-                      "(trec_eval 10.0), ties by item id descending. pytrec_eval agrees unless two scores are "
-                      "equal only as 32-bit floats.")
+@CONVENTIONS.register(
+    "trec_eval_ndcg",
+    "trec_eval ndcg",
+    "trec_eval's ndcg: no cutoff, the ideal from every judged item, scores compared as doubles "
+    "(trec_eval 10.0), ties by item id descending. pytrec_eval agrees unless two scores are "
+    "equal only as 32-bit floats.",
+)
 def _trec_eval_ndcg() -> Convention:
     return Convention(
         "trec_eval_ndcg",
-        lambda ex: ndcg_from_scores(ex.grades, ex.scores, max(len(ex.grades), len(ex.pool)), items=ex.items,
-                                    ideal=ex.pool),
+        lambda ex: ndcg_from_scores(
+            ex.grades, ex.scores, max(len(ex.grades), len(ex.pool)), items=ex.items, ideal=ex.pool
+        ),
         r"\mathrm{NDCG} = \frac{\sum_{i=1}^{n} \mathrm{rel}_i / \log_2(i+1)}{\mathrm{IDCG}_{\text{all judged}}}",
-        "pytrec_eval", _pytrec_snippet("ndcg", "ndcg"),
+        "pytrec_eval",
+        _pytrec_snippet("ndcg", "ndcg"),
     )
 
 
-@CONVENTIONS.register("trec_eval_ndcg_cut", "trec_eval ndcg_cut",
-                      "trec_eval's ndcg_cut.k: as ndcg, cut at k, the ideal's top k from every judged item.")
+@CONVENTIONS.register(
+    "trec_eval_ndcg_cut",
+    "trec_eval ndcg_cut",
+    "trec_eval's ndcg_cut.k: as ndcg, cut at k, the ideal's top k from every judged item.",
+)
 def _trec_eval_ndcg_cut() -> Convention:
     return Convention(
         "trec_eval_ndcg_cut",
         lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, ideal=ex.pool),
         LINEAR_LOG2 + r",\ \text{ideal from all judgments}",
-        "pytrec_eval", _pytrec_snippet("ndcg_cut.{k}", "ndcg_cut_{k}"),
+        "pytrec_eval",
+        _pytrec_snippet("ndcg_cut.{k}", "ndcg_cut_{k}"),
     )
 
 
-@CONVENTIONS.register("float32_scores", "Scores as 32-bit floats (trec_eval 9.x, pytrec_eval)",
-                      "trec_eval ndcg_cut with scores rounded to 32-bit floats before ranking, as trec_eval 9.x and "
-                      "pytrec_eval do: scores equal as float32 (1.000000001 and 1.0) tie and go by item id "
-                      "descending. It changes the result only when two scores differ beyond float32 precision "
-                      "(about 7 significant digits).")
+@CONVENTIONS.register(
+    "float32_scores",
+    "Scores as 32-bit floats (trec_eval 9.x, pytrec_eval)",
+    "trec_eval ndcg_cut with scores rounded to 32-bit floats before ranking, as trec_eval 9.x and "
+    "pytrec_eval do: scores equal as float32 (1.000000001 and 1.0) tie and go by item id "
+    "descending. It changes the result only when two scores differ beyond float32 precision "
+    "(about 7 significant digits).",
+)
 def _float32_scores() -> Convention:
     return Convention(
         "float32_scores",
         lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, ideal=ex.pool, float32_scores=True),
         LINEAR_LOG2 + r",\ \text{scores rounded to 32-bit floats}",
-        "pytrec_eval", _pytrec_snippet("ndcg_cut.{k}", "ndcg_cut_{k}"),
+        "pytrec_eval",
+        _pytrec_snippet("ndcg_cut.{k}", "ndcg_cut_{k}"),
     )
 
 
-@CONVENTIONS.register("burges", "Exponential gain (Burges et al. 2005)",
-                      "Gain 2^rel - 1, which stresses highly relevant items: RankNet/LambdaRank papers, ranx's "
-                      "ndcg_burges, LightGBM and XGBoost's ndcg by default.")
+@CONVENTIONS.register(
+    "burges",
+    "Exponential gain (Burges et al. 2005)",
+    "Gain 2^rel - 1, which stresses highly relevant items: RankNet/LambdaRank papers, ranx's "
+    "ndcg_burges, LightGBM and XGBoost's ndcg by default.",
+)
 def _burges() -> Convention:
     return Convention(
         "burges",
         lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, gain="exponential", ideal=ex.pool),
         r"\mathrm{DCG@}k = \sum_{i=1}^{k} \frac{2^{\mathrm{rel}_i} - 1}{\log_2(i+1)}",
-        "ranx", _ranx_snippet,
+        "ranx",
+        _ranx_snippet,
     )
 
 
-@CONVENTIONS.register("jk", "Järvelin-Kekäläinen (2002), b = 2",
-                      "The original DCG: no discount before rank b, then divide by log_b(i); with b = 2 ranks 1 and "
-                      "2 both count in full.")
+@CONVENTIONS.register(
+    "jk",
+    "Järvelin-Kekäläinen (2002), b = 2",
+    "The original DCG: no discount before rank b, then divide by log_b(i); with b = 2 ranks 1 and "
+    "2 both count in full.",
+)
 def _jk() -> Convention:
     return Convention(
         "jk",
@@ -219,21 +249,28 @@ def _jk() -> Convention:
     )
 
 
-@CONVENTIONS.register("ideal_list", "Ideal from the list only",
-                      "The ideal is the retrieved items re-sorted: judged items the system missed are ignored, so "
-                      "the score is higher (many tutorials, scikit-learn).")
+@CONVENTIONS.register(
+    "ideal_list",
+    "Ideal from the list only",
+    "The ideal is the retrieved items re-sorted: judged items the system missed are ignored, so "
+    "the score is higher (many tutorials, scikit-learn).",
+)
 def _ideal_list() -> Convention:
     return Convention(
         "ideal_list",
         lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items),
         LINEAR_LOG2 + r",\ \text{ideal from the list}",
-        "ndcg_core", _core_snippet("ndcg_from_scores(grades, scores, {k}, items=items)"),
+        "ndcg_core",
+        _core_snippet("ndcg_from_scores(grades, scores, {k}, items=items)"),
     )
 
 
 def _ties(policy: str, label: str) -> None:
-    @CONVENTIONS.register(f"ties_{policy}", f"Ties: {label}",
-                          f"Equal scores ordered by the {policy} policy; the ideal from all judgments, cut at k.")
+    @CONVENTIONS.register(
+        f"ties_{policy}",
+        f"Ties: {label}",
+        f"Equal scores ordered by the {policy} policy; the ideal from all judgments, cut at k.",
+    )
     def _make() -> Convention:
         return Convention(
             f"ties_{policy}",
@@ -244,8 +281,12 @@ def _ties(policy: str, label: str) -> None:
         )
 
 
-for _policy, _label in (("trec_eval", "trec_eval's order"), ("average", "averaged"), ("best", "best order"),
-                        ("worst", "worst order")):
+for _policy, _label in (
+    ("trec_eval", "trec_eval's order"),
+    ("average", "averaged"),
+    ("best", "best order"),
+    ("worst", "worst order"),
+):
     _ties(_policy, _label)
 
 

@@ -55,8 +55,7 @@ def _dcg_term(rng: random.Random, seed: int, number: int) -> Exercise:
     grades = _grades(rng, 5)
     position = rng.choice([p for p in range(2, 6) if grades[p - 1] > 0] or [2])
     grade = grades[position - 1]
-    return Exercise("dcg_term", seed, number, {"grades": grades, "position": position},
-                    grade / math.log2(position + 1))
+    return Exercise("dcg_term", seed, number, {"grades": grades, "position": position}, grade / math.log2(position + 1))
 
 
 def _dcg(rng: random.Random, seed: int, number: int) -> Exercise:
@@ -108,7 +107,7 @@ def fewest_moves(grades: list[float], k: int, target: float = REACH_TARGET) -> i
         if ndcg_at_k(order, k) >= target - 1e-12:
             return moves
         for i in range(len(order)):
-            rest = order[:i] + order[i + 1:]
+            rest = order[:i] + order[i + 1 :]
             for j in range(len(order)):
                 nxt = rest[:j] + (order[i],) + rest[j:]
                 if nxt not in seen:
@@ -123,8 +122,7 @@ def _reach(rng: random.Random, seed: int, number: int) -> Exercise:
         grades = _grades(rng, 6, top=4)
         if ndcg_at_k(grades, k) < REACH_TARGET:
             break
-    return Exercise("reach", seed, number, {"grades": grades, "k": k, "target": REACH_TARGET},
-                    fewest_moves(grades, k))
+    return Exercise("reach", seed, number, {"grades": grades, "k": k, "target": REACH_TARGET}, fewest_moves(grades, k))
 
 
 def _gap(rng: random.Random, seed: int, number: int) -> Exercise:
@@ -137,8 +135,15 @@ def _gap(rng: random.Random, seed: int, number: int) -> Exercise:
     return Exercise("gap", seed, number, {"queries": queries, "k": k, "gaps": gaps}, best)
 
 
-_MAKERS = {"dcg_term": _dcg_term, "dcg": _dcg, "ndcg": _ndcg, "better_order": _better_order, "swap": _swap,
-           "reach": _reach, "gap": _gap}
+_MAKERS = {
+    "dcg_term": _dcg_term,
+    "dcg": _dcg,
+    "ndcg": _ndcg,
+    "better_order": _better_order,
+    "swap": _swap,
+    "reach": _reach,
+    "gap": _gap,
+}
 
 
 parse_number = validate.answer

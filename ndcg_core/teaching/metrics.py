@@ -72,13 +72,11 @@ def err(rels: Iterable[Any], k: int | None = None, *, max_grade: float | None = 
     k = validate_k(k)
     top = grades if k is None else grades[:k]
     place = Place("metric.max_grade")
-    if max_grade is None:
-        top_grade = float(grades.max()) if len(grades) else 0.0
-    else:
-        top_grade = validate.grade(max_grade, place)
+    top_grade = validate.grade(max_grade, place) if max_grade is not None else float(grades.max(initial=0.0))
     if len(grades) and top_grade < grades.max():
-        raise InputError("metric.max_grade_below", place=place, value=number_text(top_grade),
-                         grade=number_text(float(grades.max())))
+        raise InputError(
+            "metric.max_grade_below", place=place, value=number_text(top_grade), grade=number_text(float(grades.max()))
+        )
     # (2^g - 1) / 2^max written as 2^(g - max) - 2^-max: the same bits, and no overflow for large grades.
     stop = np.exp2(top - top_grade) - np.exp2(-top_grade)
     reach = np.concatenate([[1.0], np.cumprod(1.0 - stop)[:-1]])
@@ -96,8 +94,14 @@ METRICS = {
 }
 
 
-def all_metrics(rels: Iterable[Any], k: int, *, n_relevant: int | None = None, max_grade: float | None = None,
-                ideal: Iterable[Any] | None = None) -> dict[str, float]:
+def all_metrics(
+    rels: Iterable[Any],
+    k: int,
+    *,
+    n_relevant: int | None = None,
+    max_grade: float | None = None,
+    ideal: Iterable[Any] | None = None,
+) -> dict[str, float]:
     """Every metric of ``METRICS`` for one list, keyed by its short name."""
     grades = validate_grades(rels)
     return {

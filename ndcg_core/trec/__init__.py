@@ -1,1 +1,2 @@
-"""Many queries, as trec_eval: qrels and run readers, the segmented reader, evaluation, measures, output and the command line."""
+"""Many queries, as trec_eval: qrels and run readers, the segmented reader, evaluation, measures, output and
+the command line."""

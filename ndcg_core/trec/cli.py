@@ -7,7 +7,7 @@ import argparse
 import io
 import os
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..errors import InputError
 from ..lists.gains import GAINS
@@ -53,27 +53,52 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument("-q", action="store_true", help="print each query's values before the 'all' line")
-    parser.add_argument("-c", action="store_true",
-                        help="count judged queries missing from the run as 0 (without -c they are left out)")
+    parser.add_argument(
+        "-c", action="store_true", help="count judged queries missing from the run as 0 (without -c they are left out)"
+    )
     parser.add_argument("-M", type=int, metavar="N", help="keep only the first N documents of each ranking")
-    parser.add_argument("-m", action="append", metavar="MEASURE", default=[],
-                        help="a measure (see the list below); may repeat")
-    parser.add_argument("-l", type=int, metavar="LEVEL", default=1,
-                        help="accepted for trec_eval compatibility; NDCG does not depend on it")
-    parser.add_argument("--float32-scores", action="store_true",
-                        help="compare scores as 32-bit floats, as trec_eval 9.x and pytrec_eval do "
-                             "(default: as doubles, as trec_eval 10.0)")
-    parser.add_argument("--gain", choices=[n for n in GAINS.names() if n != "custom"], default="linear",
-                        help="gain applied to every grade (default: linear, as trec_eval)")
-    parser.add_argument("--ties", choices=TIE_POLICIES.names(), default="trec_eval",
-                        help="how equal scores are ordered (default: trec_eval's docno order)")
-    parser.add_argument("--ideal", choices=list(IDEALS), default="qrels",
-                        help="ideal ranking from every judged document (default) or from the run only")
-    parser.add_argument("qrels", metavar="QRELS",
-                        help="TREC qrels file (qid iter docno rel), CSV/TSV with a header, or .gz")
-    parser.add_argument("run", metavar="RUN",
-                        help="TREC run file (qid Q0 docno rank score tag), CSV/TSV with a header, or .gz; "
-                             "- reads standard input")
+    parser.add_argument(
+        "-m", action="append", metavar="MEASURE", default=[], help="a measure (see the list below); may repeat"
+    )
+    parser.add_argument(
+        "-l",
+        type=int,
+        metavar="LEVEL",
+        default=1,
+        help="accepted for trec_eval compatibility; NDCG does not depend on it",
+    )
+    parser.add_argument(
+        "--float32-scores",
+        action="store_true",
+        help="compare scores as 32-bit floats, as trec_eval 9.x and pytrec_eval do "
+        "(default: as doubles, as trec_eval 10.0)",
+    )
+    parser.add_argument(
+        "--gain",
+        choices=[n for n in GAINS.names() if n != "custom"],
+        default="linear",
+        help="gain applied to every grade (default: linear, as trec_eval)",
+    )
+    parser.add_argument(
+        "--ties",
+        choices=TIE_POLICIES.names(),
+        default="trec_eval",
+        help="how equal scores are ordered (default: trec_eval's docno order)",
+    )
+    parser.add_argument(
+        "--ideal",
+        choices=list(IDEALS),
+        default="qrels",
+        help="ideal ranking from every judged document (default) or from the run only",
+    )
+    parser.add_argument(
+        "qrels", metavar="QRELS", help="TREC qrels file (qid iter docno rel), CSV/TSV with a header, or .gz"
+    )
+    parser.add_argument(
+        "run",
+        metavar="RUN",
+        help="TREC run file (qid Q0 docno rank score tag), CSV/TSV with a header, or .gz; - reads standard input",
+    )
     return parser
 
 
@@ -96,8 +121,16 @@ def run(argv: Sequence[str] | None = None) -> str:
         raise InputError("cli.gain_and_custom")
     run_source = _standard_input() if args.run == STDIN else args.run
     result = evaluate_files(
-        args.qrels, run_source, cutoffs=cut, gain=args.gain, full_gain=full_gain, ties=args.ties,
-        ideal=args.ideal, complete=args.c, max_docs=args.M, float32_scores=args.float32_scores,
+        args.qrels,
+        run_source,
+        cutoffs=cut,
+        gain=args.gain,
+        full_gain=full_gain,
+        ties=args.ties,
+        ideal=args.ideal,
+        complete=args.c,
+        max_docs=args.M,
+        float32_scores=args.float32_scores,
     )
     return format_trec_eval(result, measures, per_query=args.q)
 

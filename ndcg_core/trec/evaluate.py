@@ -61,8 +61,7 @@ class Evaluation:
         if not isinstance(measure, Measure):
             raise InputError("measure.not_text", value=shown(measure))
         if measure.family == "ndcg_cut" and measure.cutoff not in self.cutoffs:
-            raise InputError("k.not_evaluated", value=shown(measure.cutoff),
-                             cutoffs=", ".join(map(str, self.cutoffs)))
+            raise InputError("k.not_evaluated", value=shown(measure.cutoff), cutoffs=", ".join(map(str, self.cutoffs)))
         return self.columns[measure.column.replace("ndcg", kind, 1)]
 
     def per_query(self, measure: Measure) -> np.ndarray:
@@ -128,8 +127,9 @@ def _gain_levels(levels: np.ndarray, usable: np.ndarray, gain: Gain, shift: np.n
     return out
 
 
-def _query_shifts(pool_q: np.ndarray, pool_levels: np.ndarray, pool_usable: np.ndarray, nq: int,
-                  gains: Sequence[Gain]) -> np.ndarray | None:
+def _query_shifts(
+    pool_q: np.ndarray, pool_levels: np.ndarray, pool_usable: np.ndarray, nq: int, gains: Sequence[Gain]
+) -> np.ndarray | None:
     """Per query, a power of two to divide its gains by so that no DCG overflows; None when none would.
 
     Every gain of a query's ranking is a gain of its ideal pool, so the pool's largest gain bounds
@@ -255,8 +255,17 @@ def evaluate(
     Scores are compared as doubles (trec_eval 10.0); ``float32_scores=True`` rounds them to
     32-bit floats first, as trec_eval 9.x and pytrec_eval do, so scores equal as float32 tie.
     """
-    chosen = evaluation_options(cutoffs=cutoffs, gain=gain, full_gain=full_gain, discount=discount, ties=ties,
-                      ideal=ideal, complete=complete, max_docs=max_docs, float32_scores=float32_scores)
+    chosen = evaluation_options(
+        cutoffs=cutoffs,
+        gain=gain,
+        full_gain=full_gain,
+        discount=discount,
+        ties=ties,
+        ideal=ideal,
+        complete=complete,
+        max_docs=max_docs,
+        float32_scores=float32_scores,
+    )
     return evaluate_with(qrels, run, chosen)
 
 
@@ -349,16 +358,29 @@ def evaluate_with(qrels: Qrels, run: Run, chosen: EvaluationOptions) -> Evaluati
         columns[f"ndcg_cut_{k}"] = _ratio(dcg_cut[k], idcg_cut[k])
     columns["dcg"], columns["idcg"] = _unscaled(dcg_full, shift_q), _unscaled(idcg_full, shift_q)
     for k in cut:
-        columns[f"dcg_cut_{k}"], columns[f"idcg_cut_{k}"] = _unscaled(dcg_cut[k], shift_q), _unscaled(idcg_cut[k], shift_q)
+        columns[f"dcg_cut_{k}"], columns[f"idcg_cut_{k}"] = (
+            _unscaled(dcg_cut[k], shift_q),
+            _unscaled(idcg_cut[k], shift_q),
+        )
     columns["num_ret"] = np.bincount(r_slot, minlength=nq)[:nq]
     columns["num_judged"] = np.bincount(jq_slot, minlength=nq)[:nq]
     columns["num_rel"] = np.bincount(jq_slot[j_level >= RELEVANT_FROM], minlength=nq)[:nq]
     columns["num_rel_ret"] = np.bincount(r_slot[usable & (level >= RELEVANT_FROM)], minlength=nq)[:nq]
     columns["in_run"] = in_run[np.flatnonzero(evaluated)]
     qids = [names[r] for r in np.flatnonzero(evaluated)]
-    options = dict(gain=gain_cut.name, full_gain=gain_full.name, discount=disc.name, ties=policy, ideal=ideal,
-                   complete=complete, max_docs=max_docs, float32_scores=chosen.float32_scores, qrels=qrels.name,
-                   run=run.name, tag=run.tag)
+    options = dict(
+        gain=gain_cut.name,
+        full_gain=gain_full.name,
+        discount=disc.name,
+        ties=policy,
+        ideal=ideal,
+        complete=complete,
+        max_docs=max_docs,
+        float32_scores=chosen.float32_scores,
+        qrels=qrels.name,
+        run=run.name,
+        tag=run.tag,
+    )
     return Evaluation(qids, columns, cut, options)
 
 
@@ -410,7 +432,7 @@ def query_ranking(
     The order is ``evaluate``'s: scores compared as doubles, or as 32-bit floats with ``float32_scores``.
     """
     rows, jrows = _rows_of(run.qid, qid), _rows_of(qrels.qid, qid)
-    judged = dict(zip(qrels.docno.take(as_arrow(jrows)).to_pylist(), qrels.rel[jrows].tolist()))
+    judged = dict(zip(qrels.docno.take(as_arrow(jrows)).to_pylist(), qrels.rel[jrows].tolist(), strict=False))
     docnos = run.docno.take(as_arrow(rows)).to_pylist()
     scores = run.score[rows]
     order = ranking_order(scores, docnos, validate.flag(float32_scores, "float32_scores"))

@@ -16,7 +16,7 @@ import re
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, Union
+from typing import Any, BinaryIO
 
 import numpy as np
 import pyarrow as pa
@@ -26,7 +26,7 @@ import pyarrow.csv as pacsv
 from ..arrays import as_arrow, as_numpy
 from ..errors import InputError, Place, shown
 
-Source = Union[str, os.PathLike, bytes, bytearray, memoryview, BinaryIO]
+Source = str | os.PathLike[str] | bytes | bytearray | memoryview | BinaryIO
 
 MAX_QUOTED_LINES = 3
 LARGEST_EXACT_GRADE = 2**53  # beyond it a grade read as a double is no longer a whole number exactly
@@ -87,10 +87,18 @@ class Layout:
     not_number: str  # the error code of a value in the number column that is not a number
 
 
-QRELS_LAYOUT = Layout("qrels", ("qid", "iter", "docno", "rel"), 4, 4, ("qid", "docno", "rel"), "rel",
-                      "qrels.grade_not_number")
-RUN_LAYOUT = Layout("run", ("qid", "iter", "docno", "rank", "score", "tag"), 6, None, ("qid", "docno", "score"),
-                    "score", "run.score_not_number")
+QRELS_LAYOUT = Layout(
+    "qrels", ("qid", "iter", "docno", "rel"), 4, 4, ("qid", "docno", "rel"), "rel", "qrels.grade_not_number"
+)
+RUN_LAYOUT = Layout(
+    "run",
+    ("qid", "iter", "docno", "rank", "score", "tag"),
+    6,
+    None,
+    ("qid", "docno", "score"),
+    "score",
+    "run.score_not_number",
+)
 
 
 def read_qrels(source: Source, name: str | None = None) -> Qrels:
@@ -98,8 +106,9 @@ def read_qrels(source: Source, name: str | None = None) -> Qrels:
     data, name = _load(source, name)
     header = csv_table_header(data)
     if header is not None:
-        columns, lines = _read_csv(data, name, header, {"qid": QID_NAMES, "docno": DOC_NAMES, "rel": REL_NAMES},
-                                   "qrels")
+        columns, lines = _read_csv(
+            data, name, header, {"qid": QID_NAMES, "docno": DOC_NAMES, "rel": REL_NAMES}, "qrels"
+        )
     else:
         columns, lines = _read_whitespace(data, name, QRELS_LAYOUT)
     rel = _integer_grades(columns["rel"], name, lines)
@@ -289,8 +298,13 @@ def _bad_lines(data: bytes, name: str, problems: list[Problem], total: int) -> I
         InputError(code, place=Place("file.line", line=line, file=name), quote=_line_text(data, line), **fields)
         for line, code, fields in problems[:MAX_QUOTED_LINES]
     ]
-    return InputError(errors[0].code, quote=errors[0].quote, also=tuple(errors[1:]),
-                      more=max(0, total - len(errors)), **errors[0].fields)
+    return InputError(
+        errors[0].code,
+        quote=errors[0].quote,
+        also=tuple(errors[1:]),
+        more=max(0, total - len(errors)),
+        **errors[0].fields,
+    )
 
 
 # ---------------------------------------------------------------------------- whitespace tables
@@ -368,14 +382,21 @@ def arrow_parse(
     # A row with more columns than the layout is an error here and sends the caller to the normaliser.
     read = pacsv.ReadOptions(column_names=list(layout.names), block_size=1 << 24, use_threads=use_threads)
     parse = pacsv.ParseOptions(
-        delimiter=delimiter, quote_char=False, double_quote=False, escape_char=False,
+        delimiter=delimiter,
+        quote_char=False,
+        double_quote=False,
+        escape_char=False,
         # A blank line is a bad row here, so the normaliser skips it and every row keeps its line number.
-        newlines_in_values=False, ignore_empty_lines=False,
+        newlines_in_values=False,
+        ignore_empty_lines=False,
     )
     qid_type = pa.dictionary(pa.int32(), pa.string()) if qid_codes else pa.string()
     types = {"qid": qid_type, "docno": pa.string(), layout.number: pa.float64()}
     convert = pacsv.ConvertOptions(
-        column_types=types, include_columns=list(layout.keep), null_values=[], strings_can_be_null=False,
+        column_types=types,
+        include_columns=list(layout.keep),
+        null_values=[],
+        strings_can_be_null=False,
         quoted_strings_can_be_null=False,
     )
     try:
@@ -425,8 +446,7 @@ def _reparse_as_text(data: bytes, read: Any, parse: Any, convert: Any, layout: L
 _ARROW_FLOAT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[+-]?(?:inf|infinity|nan)", re.I | re.A)
 
 
-def _raise_bad_numbers(column: pa.ChunkedArray, name: str, source: bytes, lines: np.ndarray | None,
-                       code: str) -> None:
+def _raise_bad_numbers(column: pa.ChunkedArray, name: str, source: bytes, lines: np.ndarray | None, code: str) -> None:
     problems: list[Problem] = []
     total = 0
     for row, text in enumerate(column.to_pylist()):
@@ -565,8 +585,9 @@ def _read_csv(
     for column, aliases in wanted.items():
         found = _find(names, aliases)
         if found is None:
-            raise InputError(f"{kind}.header_missing", file=name, column=column, looked=", ".join(aliases),
-                             found=", ".join(names))
+            raise InputError(
+                f"{kind}.header_missing", file=name, column=column, looked=", ".join(aliases), found=", ".join(names)
+            )
         chosen[column] = names.index(found)
     problems: list[Problem] = []
     counts = {"bad": 0}
@@ -601,8 +622,9 @@ def _read_csv(
         if column in ("qid", "docno"):
             empty = [i for i, v in enumerate(values) if not v]
             if empty:
-                raise InputError("csv.field_empty", place=Place("file.line", line=line_of_row[empty[0]], file=name),
-                                 column=column)
+                raise InputError(
+                    "csv.field_empty", place=Place("file.line", line=line_of_row[empty[0]], file=name), column=column
+                )
             columns[column] = pa.array(values, type=pa.string())
         else:
             code = {"rel": "qrels.grade_not_number", "score": "run.score_not_number"}.get(column, "run.rank_not_number")
@@ -648,13 +670,15 @@ def _integer_grades(values: np.ndarray, name: str, lines: np.ndarray | None) -> 
     if len(huge):
         row = int(huge[0])
         place = Place("file.line", line=int(lines[row]) if lines is not None else row + 1, file=name)
-        raise InputError("qrels.grade_too_large", place=place, value=f"{values[row]:g}",
-                         limit=f"2^53 = {LARGEST_EXACT_GRADE}")
+        raise InputError(
+            "qrels.grade_too_large", place=place, value=f"{values[row]:g}", limit=f"2^53 = {LARGEST_EXACT_GRADE}"
+        )
     return values.astype(np.int64)
 
 
-def _finite_numbers(values: np.ndarray, name: str, lines: np.ndarray | None, code: str,
-                    allow_inf: bool = False) -> np.ndarray:
+def _finite_numbers(
+    values: np.ndarray, name: str, lines: np.ndarray | None, code: str, allow_inf: bool = False
+) -> np.ndarray:
     values = np.asarray(values, dtype=np.float64)
     bad = np.isnan(values) if allow_inf else ~np.isfinite(values)
     rows = np.flatnonzero(bad)
@@ -676,8 +700,13 @@ def _reject_duplicates(qid: pa.Array, docno: pa.Array, name: str, line_of: Any, 
     if pair is None:
         return
     first, second = pair
-    raise InputError(code, place=Place("file.line", line=line_of(second), file=name),
-                     document=shown(docno[second].as_py()), query=shown(qid[second].as_py()), first=line_of(first))
+    raise InputError(
+        code,
+        place=Place("file.line", line=line_of(second), file=name),
+        document=shown(docno[second].as_py()),
+        query=shown(qid[second].as_py()),
+        first=line_of(first),
+    )
 
 
 def duplicate_rows(qid: pa.Array, docno: pa.Array) -> tuple[int, int] | None:

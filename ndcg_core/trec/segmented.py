@@ -9,15 +9,17 @@ end. The file is never copied, and the whole run never exists as columns at once
 Anything else (gzip, CSV, comments, a bad line, a duplicate, a query split into two blocks)
 goes to ``read_run``, which reads it whole and gives the exact message for bad input.
 """
+
 from __future__ import annotations
 
 import mmap
 import os
 from collections import deque
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -55,8 +57,14 @@ class _NotTidy(Exception):
 Progress = Callable[[float], None]
 
 
-def evaluate_files(qrels_source: Source | Qrels, run_source: Source, *, run_name: str | None = None,
-                   progress: Progress | None = None, **options: Any) -> Evaluation:
+def evaluate_files(
+    qrels_source: Source | Qrels,
+    run_source: Source,
+    *,
+    run_name: str | None = None,
+    progress: Progress | None = None,
+    **options: Any,
+) -> Evaluation:
     """``evaluate(read_qrels(qrels_source), read_run(run_source), **options)``, faster on big tidy files.
 
     ``qrels_source`` may be ``Qrels`` already read. A run given as a path is memory-mapped; one given
@@ -91,8 +99,9 @@ def _name(source: Source) -> str:
     return str(getattr(source, "name", "input"))
 
 
-def _evaluate_mapped(qrels: Qrels, path: Path, chosen: EvaluationOptions, name: str,
-                     progress: Progress | None) -> Evaluation | None:
+def _evaluate_mapped(
+    qrels: Qrels, path: Path, chosen: EvaluationOptions, name: str, progress: Progress | None
+) -> Evaluation | None:
     """The evaluation of a tidy run file, or None when ``read_run`` must read it."""
     try:
         with open(path, "rb") as file:
@@ -104,8 +113,9 @@ def _evaluate_mapped(qrels: Qrels, path: Path, chosen: EvaluationOptions, name: 
     return _evaluate_segments(qrels, mapped, name, chosen, progress)
 
 
-def _evaluate_segments(qrels: Qrels, data: mmap.mmap | bytes | bytearray, name: str, chosen: EvaluationOptions,
-                       progress: Progress | None) -> Evaluation | None:
+def _evaluate_segments(
+    qrels: Qrels, data: mmap.mmap | bytes | bytearray, name: str, chosen: EvaluationOptions, progress: Progress | None
+) -> Evaluation | None:
     try:
         return _Segments(qrels, data, name, chosen, progress).evaluate()
     except (_NotTidy, ValueError):
@@ -181,8 +191,14 @@ def _doc_keys(docno: pa.StringArray) -> np.ndarray | None:
 class _Segments:
     """One pass over a mapped run file, segment by segment."""
 
-    def __init__(self, qrels: Qrels, mapped: mmap.mmap | bytes | bytearray, name: str, chosen: EvaluationOptions,
-                 progress: Progress | None = None) -> None:
+    def __init__(
+        self,
+        qrels: Qrels,
+        mapped: mmap.mmap | bytes | bytearray,
+        name: str,
+        chosen: EvaluationOptions,
+        progress: Progress | None = None,
+    ) -> None:
         self.qrels, self.mapped, self.name, self.chosen = qrels, mapped, name, chosen
         self.progress = progress
         self.buffer = pa.py_buffer(mapped)
@@ -260,8 +276,9 @@ class _Segments:
         """Parse one segment; irregular text raises _NotTidy."""
         if self._irregular(start, stop, separator):
             raise _NotTidy
-        columns = arrow_parse(self.buffer.slice(start, stop - start), self.name, RUN_LAYOUT, separator,
-                               qid_codes=False, use_threads=False)
+        columns = arrow_parse(
+            self.buffer.slice(start, stop - start), self.name, RUN_LAYOUT, separator, qid_codes=False, use_threads=False
+        )
         if columns is None or np.isnan(columns["score"]).any():
             raise _NotTidy
         qid = columns["qid"]
@@ -317,10 +334,12 @@ class _Segments:
         return evaluate_with(self._judgments_of(judged), run, self.chosen)
 
     def _judgments_of(self, names: list[str]) -> Qrels:
-        rows = np.concatenate([
-            self.judged_order[self.judged_bounds[i] : self.judged_bounds[i + 1]]
-            for i in (self.judged_index[n] for n in names)
-        ])
+        rows = np.concatenate(
+            [
+                self.judged_order[self.judged_bounds[i] : self.judged_bounds[i + 1]]
+                for i in (self.judged_index[n] for n in names)
+            ]
+        )
         taken = as_arrow(rows)
         q = self.qrels
         qid = q.qid.take(taken)
@@ -341,9 +360,6 @@ class _Segments:
         """One evaluation from the units', in trec_eval's query order (ids compared as bytes)."""
         qids = [q for result in results for q in result.qids]
         order = sorted(range(len(qids)), key=lambda i: qids[i].encode("utf-8"))
-        columns = {
-            column: np.concatenate([r.columns[column] for r in results])[order]
-            for column in results[0].columns
-        }
+        columns = {column: np.concatenate([r.columns[column] for r in results])[order] for column in results[0].columns}
         options = {**results[0].options, "tag": last_tag(self.mapped)}
         return Evaluation([qids[i] for i in order], columns, self.chosen.cutoffs, options, queries_in_blocks=True)

@@ -46,6 +46,7 @@ SOURCES = ("preset", "random", "playground")
 
 # --- the link: ?room=CODE (everyone), &me=ID (a student), &key=SECRET (the teacher's keep link) ----------
 
+
 def apply_link(t: Translator, cs: ClassroomState) -> ClassroomState:
     """Take the room, student id and teacher key a link brings (once each); the key leaves the address bar."""
     params = st.query_params
@@ -108,6 +109,7 @@ def remember(cs: ClassroomState) -> None:
 
 # --- starting and joining ------------------------------------------------------------------------------
 
+
 def start_room() -> None:
     t = Translator(st.session_state["lang"])
     try:
@@ -157,10 +159,15 @@ def render_landing(t: Translator, cs: ClassroomState) -> None:
     left, right = st.columns(2, gap="large")
     with left:
         st.subheader(t("classroom.join_heading"))
-        st.text_input(t("classroom.code"), key="_w_cr_code", max_chars=12, placeholder="K7P3QX",
-                      help=t("classroom.code_help"))
-        st.text_input(t("classroom.nickname"), key="_w_cr_nickname", max_chars=rules.MAX_NICKNAME,
-                      help=t("classroom.nickname_help"))
+        st.text_input(
+            t("classroom.code"), key="_w_cr_code", max_chars=12, placeholder="K7P3QX", help=t("classroom.code_help")
+        )
+        st.text_input(
+            t("classroom.nickname"),
+            key="_w_cr_nickname",
+            max_chars=rules.MAX_NICKNAME,
+            help=t("classroom.nickname_help"),
+        )
         st.button(t("classroom.join"), on_click=on_join_typed, type="primary", key="btn_cr_join_code")
         show_message(cs, "join")
     with right:
@@ -177,6 +184,7 @@ def show_message(cs: ClassroomState, place: str, ok: bool = False) -> None:
 
 
 # --- the page --------------------------------------------------------------------------------------------
+
 
 def render_page(t: Translator) -> None:
     cs = apply_link(t, classroom())
@@ -202,6 +210,7 @@ def render_page(t: Translator) -> None:
 
 
 # --- the teacher -------------------------------------------------------------------------------------------
+
 
 def teacher_action(action: str, *args: Any) -> None:
     """Lock, reveal, reopen, show or hide nicknames, or end the room, with this session's key."""
@@ -265,14 +274,33 @@ def render_controls(t: Translator, room: Room) -> None:
     cols = st.columns(4)
     if current is not None:
         if current.phase == "open":
-            cols[0].button(t("classroom.lock"), on_click=teacher_action, args=("phase", "locked"),
-                           key="btn_cr_lock", width="stretch", icon=":material/lock:")
+            cols[0].button(
+                t("classroom.lock"),
+                on_click=teacher_action,
+                args=("phase", "locked"),
+                key="btn_cr_lock",
+                width="stretch",
+                icon=":material/lock:",
+            )
         else:
-            cols[0].button(t("classroom.unlock"), on_click=teacher_action, args=("phase", "open"),
-                           key="btn_cr_unlock", width="stretch", icon=":material/lock_open:")
-        cols[1].button(t("classroom.reveal"), on_click=teacher_action, args=("phase", "revealed"),
-                       key="btn_cr_reveal", width="stretch", type="primary", disabled=current.phase == "revealed",
-                       icon=":material/visibility:")
+            cols[0].button(
+                t("classroom.unlock"),
+                on_click=teacher_action,
+                args=("phase", "open"),
+                key="btn_cr_unlock",
+                width="stretch",
+                icon=":material/lock_open:",
+            )
+        cols[1].button(
+            t("classroom.reveal"),
+            on_click=teacher_action,
+            args=("phase", "revealed"),
+            key="btn_cr_reveal",
+            width="stretch",
+            type="primary",
+            disabled=current.phase == "revealed",
+            icon=":material/visibility:",
+        )
     st.session_state["_w_cr_names"] = room.show_names
     cols[2].toggle(t("classroom.show_names"), key="_w_cr_names", on_change=teacher_action, args=("names",))
     with cols[3].popover(t("classroom.end"), icon=":material/stop_circle:", width="stretch"):
@@ -284,15 +312,29 @@ def render_controls(t: Translator, room: Room) -> None:
 
 def render_setup(t: Translator) -> None:
     """The next activity: its kind and its options, and the button that opens it for the class."""
-    kind = st.radio(t("classroom.kind"), acts.KINDS, format_func=lambda k: t(f"classroom.kind.{k}"),
-                    horizontal=True, key="_w_cr_kind")
+    kind = st.radio(
+        t("classroom.kind"),
+        acts.KINDS,
+        format_func=lambda k: t(f"classroom.kind.{k}"),
+        horizontal=True,
+        key="_w_cr_kind",
+    )
     st.caption(t(f"classroom.kind_help.{kind}"))
     if kind in ("predict", "rank"):
-        source = st.radio(t("classroom.source"), SOURCES, format_func=lambda s: t(f"classroom.source.{s}"),
-                          horizontal=True, key="_w_cr_source")
+        source = st.radio(
+            t("classroom.source"),
+            SOURCES,
+            format_func=lambda s: t(f"classroom.source.{s}"),
+            horizontal=True,
+            key="_w_cr_source",
+        )
         if source == "preset":
-            st.selectbox(t("classroom.preset"), PRESETS.names(),
-                         format_func=lambda name: t.entry("preset", PRESETS[name], "label"), key="_w_cr_preset")
+            st.selectbox(
+                t("classroom.preset"),
+                PRESETS.names(),
+                format_func=lambda name: t.entry("preset", PRESETS[name], "label"),
+                key="_w_cr_preset",
+            )
         elif source == "random":
             st.number_input(t("classroom.seed"), min_value=0, max_value=10**9, value=16, step=1, key="_w_cr_seed")
         try:
@@ -302,24 +344,49 @@ def render_setup(t: Translator) -> None:
         else:
             st.caption(t("classroom.setup_list", grades=", ".join(metric_text(g, 0) for g in spec.grades)))
             if len(spec.grades) > 1:
-                st.number_input(t("classroom.k"), min_value=1, max_value=len(spec.grades), value=spec.k, step=1,
-                                key=k_key(spec))
+                st.number_input(
+                    t("classroom.k"), min_value=1, max_value=len(spec.grades), value=spec.k, step=1, key=k_key(spec)
+                )
         if kind == "rank":
-            st.radio(t("classroom.twist"), acts.TWISTS, format_func=lambda w: t(f"classroom.twist.{w}"),
-                     horizontal=True, key="_w_cr_twist")
+            st.radio(
+                t("classroom.twist"),
+                acts.TWISTS,
+                format_func=lambda w: t(f"classroom.twist.{w}"),
+                horizontal=True,
+                key="_w_cr_twist",
+            )
     elif kind == "compare":
-        st.selectbox(t("classroom.pair"), list(acts.PAIRS), format_func=lambda p: t(f"classroom.pair.{p}"),
-                     key="_w_cr_pair")
-        st.radio(t("classroom.metric"), acts.METRICS, format_func=lambda m: t(f"classroom.metric.{m}", k=5),
-                 horizontal=True, key="_w_cr_metric")
+        st.selectbox(
+            t("classroom.pair"), list(acts.PAIRS), format_func=lambda p: t(f"classroom.pair.{p}"), key="_w_cr_pair"
+        )
+        st.radio(
+            t("classroom.metric"),
+            acts.METRICS,
+            format_func=lambda m: t(f"classroom.metric.{m}", k=5),
+            horizontal=True,
+            key="_w_cr_metric",
+        )
     else:
         a, b = st.columns(2)
-        a.number_input(t("classroom.practice_seed"), min_value=0, max_value=10**9,
-                       value=int(st.session_state["pr_seed"]), step=1, key="_w_cr_practice_seed")
-        b.number_input(t("classroom.practice_count"), min_value=1, max_value=acts.MAX_EXERCISES, value=5, step=1,
-                       key="_w_cr_practice_count")
-    st.button(t("classroom.open"), on_click=open_activity, key="btn_cr_open", type="primary",
-              icon=":material/play_arrow:")
+        a.number_input(
+            t("classroom.practice_seed"),
+            min_value=0,
+            max_value=10**9,
+            value=int(st.session_state["pr_seed"]),
+            step=1,
+            key="_w_cr_practice_seed",
+        )
+        b.number_input(
+            t("classroom.practice_count"),
+            min_value=1,
+            max_value=acts.MAX_EXERCISES,
+            value=5,
+            step=1,
+            key="_w_cr_practice_count",
+        )
+    st.button(
+        t("classroom.open"), on_click=open_activity, key="btn_cr_open", type="primary", icon=":material/play_arrow:"
+    )
     show_message(classroom(), "open")
 
 
@@ -330,8 +397,13 @@ def playground_list() -> ListSpec:
         raise InputError("activity.gain", value=shown(gain), choices=", ".join(acts.ACTIVITY_GAINS))
     items = list(st.session_state["pg_items"])
     pool = tuple(it.grade for it in st.session_state["pg_extra"]) if st.session_state["pg_ideal"] == "pool" else ()
-    return ListSpec(tuple(it.label for it in items), tuple(it.grade for it in items),
-                    max(1, min(int(st.session_state["pg_k"]), len(items))), gain, pool)
+    return ListSpec(
+        tuple(it.label for it in items),
+        tuple(it.grade for it in items),
+        max(1, min(int(st.session_state["pg_k"]), len(items))),
+        gain,
+        pool,
+    )
 
 
 def base_list() -> ListSpec:
@@ -363,10 +435,12 @@ def build_activity() -> acts.Activity:
     if kind == "rank":
         return acts.rank_activity(chosen_list(), st.session_state.get("_w_cr_twist", "exponential"))
     if kind == "compare":
-        return acts.compare_activity(st.session_state.get("_w_cr_pair", "seed003"),
-                                     st.session_state.get("_w_cr_metric", "ndcg"))
-    return acts.practice_activity(st.session_state.get("_w_cr_practice_seed", 2026),
-                                  st.session_state.get("_w_cr_practice_count", 5))
+        return acts.compare_activity(
+            st.session_state.get("_w_cr_pair", "seed003"), st.session_state.get("_w_cr_metric", "ndcg")
+        )
+    return acts.practice_activity(
+        st.session_state.get("_w_cr_practice_seed", 2026), st.session_state.get("_w_cr_practice_count", 5)
+    )
 
 
 def open_activity() -> None:
@@ -390,8 +464,14 @@ def render_download(t: Translator, room: Room) -> None:
         writer.writerows(rows)
         return out.getvalue().encode("utf-8-sig")  # with a BOM, so spreadsheets read Chinese nicknames right
 
-    st.download_button(t("classroom.download"), results_csv, file_name=f"ndcg_lab_room_{room.code}.csv",
-                       mime="text/csv", key="btn_cr_csv", icon=":material/download:")
+    st.download_button(
+        t("classroom.download"),
+        results_csv,
+        file_name=f"ndcg_lab_room_{room.code}.csv",
+        mime="text/csv",
+        key="btn_cr_csv",
+        icon=":material/download:",
+    )
 
 
 @st.fragment(run_every=PRESENTER_SECONDS)
@@ -416,8 +496,9 @@ def live_panel(lang: str, code: str) -> None:
     a.metric(t("classroom.answered"), f"{summary.count} / {room.students}")
     b.metric(t("classroom.phase"), t(f"classroom.phase.{current.phase}"))
     revealed = current.phase == "revealed"
-    {"predict": present_predict, "rank": present_rank, "compare": present_compare,
-     "practice": present_practice}[current.kind](t, activity, summary, revealed)
+    {"predict": present_predict, "rank": present_rank, "compare": present_compare, "practice": present_practice}[
+        current.kind
+    ](t, activity, summary, revealed)
     render_roster(t, room)
 
 
@@ -434,8 +515,10 @@ def list_table(t: Translator, labels: tuple[str, ...], grades: tuple[float, ...]
     """A short ranked list as a Markdown table: no toolbar in the way on a phone, and cheap to send every
     time the page is drawn (a whole class draws it at once when an activity opens). Labels are escaped."""
     rows = [f"| {t('table.position')} | {t('table.item')} | {t('table.grade')} |", "|---:|:---|---:|"]
-    rows += [f"| {i} | {md_escape(label)} | {metric_text(grade, 0)} |"
-             for i, (label, grade) in enumerate(zip(labels, grades), start=1)]
+    rows += [
+        f"| {i} | {md_escape(label)} | {metric_text(grade, 0)} |"
+        for i, (label, grade) in enumerate(zip(labels, grades, strict=False), start=1)
+    ]
     st.markdown("\n".join(rows))
 
 
@@ -446,22 +529,37 @@ def spec_caption(t: Translator, spec: ListSpec) -> str:
     return text
 
 
-def histogram_chart(t: Translator, bins: list[acts.Bin], truth: float | None, axis: str,
-                    marker: str = "classroom.truth_label") -> alt.LayerChart:
+def histogram_chart(
+    t: Translator, bins: list[acts.Bin], truth: float | None, axis: str, marker: str = "classroom.truth_label"
+) -> alt.LayerChart:
     """The class's values as bars of width 0.05 over [0, 1], and the true (or best) value as a rule once revealed."""
-    frame = pd.DataFrame({"low": [b.low for b in bins], "high": [b.high for b in bins],
-                          "count": [b.count for b in bins]})
-    bars = alt.Chart(frame).mark_bar(color="#0b63ce").encode(
-        x=alt.X("low:Q", bin="binned", scale=alt.Scale(domain=[0, 1]), title=axis),
-        x2="high:Q", y=alt.Y("count:Q", title=t("classroom.students"), axis=alt.Axis(tickMinStep=1, format="d"),
-                             scale=alt.Scale(domain=[0, max(3, max(b.count for b in bins))])),
-        tooltip=[alt.Tooltip("low:Q", format=".2f"), alt.Tooltip("high:Q", format=".2f"), "count:Q"])
+    frame = pd.DataFrame(
+        {"low": [b.low for b in bins], "high": [b.high for b in bins], "count": [b.count for b in bins]}
+    )
+    bars = (
+        alt.Chart(frame)
+        .mark_bar(color="#0b63ce")
+        .encode(
+            x=alt.X("low:Q", bin="binned", scale=alt.Scale(domain=[0, 1]), title=axis),
+            x2="high:Q",
+            y=alt.Y(
+                "count:Q",
+                title=t("classroom.students"),
+                axis=alt.Axis(tickMinStep=1, format="d"),
+                scale=alt.Scale(domain=[0, max(3, max(b.count for b in bins))]),
+            ),
+            tooltip=[alt.Tooltip("low:Q", format=".2f"), alt.Tooltip("high:Q", format=".2f"), "count:Q"],
+        )
+    )
     layers = [bars]
     if truth is not None:
         rule = pd.DataFrame({"truth": [truth], "label": [t(marker, value=metric_text(truth))]})
         layers.append(alt.Chart(rule).mark_rule(color="#d62728", size=3).encode(x="truth:Q"))
-        layers.append(alt.Chart(rule).mark_text(color="#d62728", align="left", dx=6, dy=-6, fontSize=16,
-                                                fontWeight="bold").encode(x="truth:Q", y=alt.value(12), text="label:N"))
+        layers.append(
+            alt.Chart(rule)
+            .mark_text(color="#d62728", align="left", dx=6, dy=-6, fontSize=16, fontWeight="bold")
+            .encode(x="truth:Q", y=alt.value(12), text="label:N")
+        )
     return alt.layer(*layers).properties(height=300)
 
 
@@ -479,36 +577,50 @@ def present_predict(t: Translator, activity: acts.Predict, summary: acts.Predict
         list_table(t, spec.labels, spec.grades)
         st.caption(spec_caption(t, spec))
     with right:
-        st.altair_chart(histogram_chart(t, summary.bins, summary.truth if revealed else None,
-                                        t("classroom.guess_axis")), width="stretch")
+        st.altair_chart(
+            histogram_chart(t, summary.bins, summary.truth if revealed else None, t("classroom.guess_axis")),
+            width="stretch",
+        )
         st.caption(histogram_text(t, summary.bins))
     if not revealed:
         st.caption(t("classroom.truth_hidden"))
         return
-    st.success(t("classroom.predict_reveal", truth=metric_text(summary.truth), within=summary.within,
-                 count=summary.count))
+    st.success(
+        t("classroom.predict_reveal", truth=metric_text(summary.truth), within=summary.within, count=summary.count)
+    )
     frame = spec.terms()
     columns = ("position", "item", "grade", "term", "cumulative_dcg", "cumulative_idcg")
-    st.dataframe(frame[list(columns)].rename(columns={c: t(f"table.{c}") for c in columns}), hide_index=True,
-                 width="stretch")
+    st.dataframe(
+        frame[list(columns)].rename(columns={c: t(f"table.{c}") for c in columns}), hide_index=True, width="stretch"
+    )
 
 
 def present_rank(t: Translator, activity: acts.Rank, summary: acts.RankSummary, revealed: bool) -> None:
     spec = activity.spec
     st.markdown(t("classroom.rank_question", k=spec.k, twist=t(f"classroom.twist.{activity.twist}")))
     st.caption(spec_caption(t, spec))
-    st.altair_chart(histogram_chart(t, summary.bins, summary.maximum if revealed else None,
-                                    t("classroom.reached_axis"), "classroom.best_label"), width="stretch")
+    st.altair_chart(
+        histogram_chart(
+            t, summary.bins, summary.maximum if revealed else None, t("classroom.reached_axis"), "classroom.best_label"
+        ),
+        width="stretch",
+    )
     st.caption(histogram_text(t, summary.bins))
     if not revealed:
         return
-    st.success(t("classroom.rank_reveal", found=summary.found, count=summary.count,
-                 best=metric_text(summary.maximum)))
+    st.success(t("classroom.rank_reveal", found=summary.found, count=summary.count, best=metric_text(summary.maximum)))
     mistake = summary.mistake
     if mistake is not None:
-        st.warning(t("classroom.rank_mistake", label=md_escape(mistake.label), position=mistake.position,
-                     count=mistake.count, grade=metric_text(mistake.grade, 0),
-                     ideal=metric_text(mistake.ideal_grade, 0)))
+        st.warning(
+            t(
+                "classroom.rank_mistake",
+                label=md_escape(mistake.label),
+                position=mistake.position,
+                count=mistake.count,
+                grade=metric_text(mistake.grade, 0),
+                ideal=metric_text(mistake.ideal_grade, 0),
+            )
+        )
     st.caption(t("classroom.best_order", order=" > ".join(md_escape(spec.labels[i]) for i in spec.best_order())))
 
 
@@ -524,44 +636,87 @@ def present_compare(t: Translator, activity: acts.Compare, summary: acts.Compare
     metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
     st.markdown(t("classroom.compare_question", metric=metric))
     pair_tables(t, activity.pair)
-    votes = pd.DataFrame({"vote": [t(f"classroom.vote.{v}") for v in acts.VOTES],
-                          "count": [summary.votes[v] for v in acts.VOTES]})
-    st.altair_chart(alt.Chart(votes).mark_bar(color="#0b63ce").encode(
-        x=alt.X("vote:N", sort=None, title=None, axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("count:Q", title=t("classroom.students"), axis=alt.Axis(tickMinStep=1, format="d"),
-                scale=alt.Scale(domain=[0, max(3, *summary.votes.values())])),
-        tooltip=["vote:N", "count:Q"]).properties(height=240), width="stretch")
+    votes = pd.DataFrame(
+        {"vote": [t(f"classroom.vote.{v}") for v in acts.VOTES], "count": [summary.votes[v] for v in acts.VOTES]}
+    )
+    st.altair_chart(
+        alt.Chart(votes)
+        .mark_bar(color="#0b63ce")
+        .encode(
+            x=alt.X("vote:N", sort=None, title=None, axis=alt.Axis(labelAngle=0)),
+            y=alt.Y(
+                "count:Q",
+                title=t("classroom.students"),
+                axis=alt.Axis(tickMinStep=1, format="d"),
+                scale=alt.Scale(domain=[0, max(3, *summary.votes.values())]),
+            ),
+            tooltip=["vote:N", "count:Q"],
+        )
+        .properties(height=240),
+        width="stretch",
+    )
     if not revealed:
         return
-    rows = [{t("classroom.metric_column"): t(f"classroom.metric.{m}", k=activity.pair.k), "A": metric_text(va),
-             "B": metric_text(vb), t("classroom.verdict"): t(f"classroom.vote.{verdict}")}
-            for m, (va, vb, verdict) in summary.verdicts.items()]
+    rows = [
+        {
+            t("classroom.metric_column"): t(f"classroom.metric.{m}", k=activity.pair.k),
+            "A": metric_text(va),
+            "B": metric_text(vb),
+            t("classroom.verdict"): t(f"classroom.vote.{verdict}"),
+        }
+        for m, (va, vb, verdict) in summary.verdicts.items()
+    ]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-    st.success(t("classroom.compare_reveal", agree=summary.agree, count=summary.count, metric=metric,
-                 verdict=t(f"classroom.vote.{activity.verdict(activity.metric)}")))
+    st.success(
+        t(
+            "classroom.compare_reveal",
+            agree=summary.agree,
+            count=summary.count,
+            metric=metric,
+            verdict=t(f"classroom.vote.{activity.verdict(activity.metric)}"),
+        )
+    )
 
 
 def present_practice(t: Translator, activity: acts.Practice, summary: acts.PracticeSummary, revealed: bool) -> None:
     st.markdown(t("classroom.practice_question", seed=activity.seed, count=len(activity.numbers)))
-    rows = pd.DataFrame({
-        "exercise": [t("classroom.exercise", number=i + 1, kind=t(f"practice.kind.{ex.kind}"))
-                     for i, ex in enumerate(activity.exercises())],
-        "share": [right / answered if answered else 0.0 for answered, right in summary.parts],
-        "text": [t("classroom.share", right=right, answered=answered) for answered, right in summary.parts],
-    })
-    st.altair_chart(alt.Chart(rows).mark_bar(color="#2a9d55").encode(
-        y=alt.Y("exercise:N", sort=None, title=None, axis=alt.Axis(labelLimit=320)),
-        x=alt.X("share:Q", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%"), title=t("classroom.share_axis")),
-        tooltip=["exercise:N", "text:N"]).properties(height=40 * len(rows) + 40)
-        + alt.Chart(rows).mark_text(align="left", dx=4).encode(y=alt.Y("exercise:N", sort=None), x="share:Q",
-                                                                 text="text:N"), width="stretch")
+    rows = pd.DataFrame(
+        {
+            "exercise": [
+                t("classroom.exercise", number=i + 1, kind=t(f"practice.kind.{ex.kind}"))
+                for i, ex in enumerate(activity.exercises())
+            ],
+            "share": [right / answered if answered else 0.0 for answered, right in summary.parts],
+            "text": [t("classroom.share", right=right, answered=answered) for answered, right in summary.parts],
+        }
+    )
+    st.altair_chart(
+        alt.Chart(rows)
+        .mark_bar(color="#2a9d55")
+        .encode(
+            y=alt.Y("exercise:N", sort=None, title=None, axis=alt.Axis(labelLimit=320)),
+            x=alt.X(
+                "share:Q", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%"), title=t("classroom.share_axis")
+            ),
+            tooltip=["exercise:N", "text:N"],
+        )
+        .properties(height=40 * len(rows) + 40)
+        + alt.Chart(rows)
+        .mark_text(align="left", dx=4)
+        .encode(y=alt.Y("exercise:N", sort=None), x="share:Q", text="text:N"),
+        width="stretch",
+    )
     if revealed:
         for i, ex in enumerate(activity.exercises()):
-            st.caption(t("classroom.exercise", number=i + 1, kind=t(f"practice.kind.{ex.kind}")) + " · "
-                       + explain_exercise(ex, t))
+            st.caption(
+                t("classroom.exercise", number=i + 1, kind=t(f"practice.kind.{ex.kind}"))
+                + " · "
+                + explain_exercise(ex, t)
+            )
 
 
 # --- the student ---------------------------------------------------------------------------------------------
+
 
 def on_student_lang() -> None:
     chosen = st.session_state["_w_cr_lang"]
@@ -573,22 +728,34 @@ def render_student(t: Translator, cs: ClassroomState, room: Room) -> None:
     top, lang = st.columns([3, 2], vertical_alignment="center")
     top.markdown(t("classroom.room_heading_small", code=room.code))
     st.session_state["_w_cr_lang"] = st.session_state["lang"]
-    lang.segmented_control(t("common.language"), list(LANGUAGES), format_func=LANGUAGES.__getitem__,
-                           key="_w_cr_lang", on_change=on_student_lang, label_visibility="collapsed")
+    lang.segmented_control(
+        t("common.language"),
+        list(LANGUAGES),
+        format_func=LANGUAGES.__getitem__,
+        key="_w_cr_lang",
+        on_change=on_student_lang,
+        label_visibility="collapsed",
+    )
     me = store().student(room.code, cs.student) if cs.student else None
     if me is None:
         if room.ended:
             st.info(t("classroom.ended_student"))
             return
-        st.text_input(t("classroom.nickname"), key="_w_cr_nickname", max_chars=rules.MAX_NICKNAME,
-                      help=t("classroom.nickname_help"))
-        st.button(t("classroom.join"), on_click=on_join_here, type="primary", key="btn_cr_join_here",
-                  width="stretch")
+        st.text_input(
+            t("classroom.nickname"),
+            key="_w_cr_nickname",
+            max_chars=rules.MAX_NICKNAME,
+            help=t("classroom.nickname_help"),
+        )
+        st.button(t("classroom.join"), on_click=on_join_here, type="primary", key="btn_cr_join_here", width="stretch")
         show_message(cs, "join")
         return
     set_link_value("me", me.id)
-    st.caption(t("classroom.you_are", name=md_escape(me.nickname)) if me.nickname
-               else t("classroom.you_are_number", number=me.number))
+    st.caption(
+        t("classroom.you_are", name=md_escape(me.nickname))
+        if me.nickname
+        else t("classroom.you_are_number", number=me.number)
+    )
     cs.revision = room.revision
     watch(room.code)
     if room.ended:
@@ -617,8 +784,9 @@ def student_activity(lang: str, current: ActivityRow) -> None:
     mine = store().my_answers(current.id, cs.student)
     heading = t("classroom.activity_heading", number=current.number, kind=t(f"classroom.kind.{current.kind}"))
     st.markdown(f"**{heading}**")
-    {"predict": student_predict, "rank": student_rank, "compare": student_compare,
-     "practice": student_practice}[current.kind](t, cs, current, mine)
+    {"predict": student_predict, "rank": student_rank, "compare": student_compare, "practice": student_practice}[
+        current.kind
+    ](t, cs, current, mine)
     place = f"answer-{current.id}"
     if cs.messages.get(place):
         ok = cs.messages[place] == t("classroom.saved")
@@ -656,8 +824,13 @@ def student_predict(t: Translator, cs: ClassroomState, current: ActivityRow, min
         if key not in st.session_state and 0 in mine:
             st.session_state[key] = metric_text(mine[0], 2)
         st.text_input(t("classroom.estimate"), key=key, placeholder="0.75")
-        st.button(t("classroom.send"), on_click=lambda: submit(current.id, [(0, st.session_state.get(key, ""))]),
-                  type="primary", key=f"btn_cr_send_{current.id}", width="stretch")
+        st.button(
+            t("classroom.send"),
+            on_click=lambda: submit(current.id, [(0, st.session_state.get(key, ""))]),
+            type="primary",
+            key=f"btn_cr_send_{current.id}",
+            width="stretch",
+        )
     if 0 in mine:
         st.markdown(t("classroom.your_estimate", value=metric_text(mine[0], 2)))
     if current.phase == "revealed":
@@ -666,9 +839,14 @@ def student_predict(t: Translator, cs: ClassroomState, current: ActivityRow, min
         if result is None:
             st.info(t("classroom.truth_was", truth=metric_text(truth)))
         else:
-            (st.success if result.right else st.warning)(t(
-                "classroom.your_predict_result", truth=metric_text(truth), off=metric_text(result.detail["off"], 3),
-                verdict=t("classroom.within" if result.right else "classroom.not_within")))
+            (st.success if result.right else st.warning)(
+                t(
+                    "classroom.your_predict_result",
+                    truth=metric_text(truth),
+                    off=metric_text(result.detail["off"], 3),
+                    verdict=t("classroom.within" if result.right else "classroom.not_within"),
+                )
+            )
 
 
 def rank_items(spec: ListSpec, order: list[int]) -> list[Item]:
@@ -698,17 +876,33 @@ def student_rank(t: Translator, cs: ClassroomState, current: ActivityRow, mine: 
     st.markdown(t("classroom.rank_question", k=spec.k, twist=t(f"classroom.twist.{activity.twist}")))
     st.caption(spec_caption(t, spec))
     if current.phase == "open":
-        sortable_list(rank_items(spec, order), key=f"cr_rank_{current.id}", k=spec.k, top=max(4, max(spec.grades)),
-                      texts=t.group("sortable"), on_action=lambda: on_rank_action(current.id, spec), readonly=True)
-        st.button(t("classroom.send_order"), on_click=lambda: submit(current.id, [(0, list(cs.orders[current.id]))]),
-                  type="primary", key=f"btn_cr_send_{current.id}", width="stretch")
+        sortable_list(
+            rank_items(spec, order),
+            key=f"cr_rank_{current.id}",
+            k=spec.k,
+            top=max(4, max(spec.grades)),
+            texts=t.group("sortable"),
+            on_action=lambda: on_rank_action(current.id, spec),
+            readonly=True,
+        )
+        st.button(
+            t("classroom.send_order"),
+            on_click=lambda: submit(current.id, [(0, list(cs.orders[current.id]))]),
+            type="primary",
+            key=f"btn_cr_send_{current.id}",
+            width="stretch",
+        )
     else:
         list_table(t, tuple(spec.labels[i] for i in order), tuple(spec.grades[i] for i in order))
     if current.phase == "revealed" and 0 in mine:
         result = activity.result(mine[0])
-        (st.success if result.right else st.warning)(t(
-            "classroom.your_rank_result", reached=metric_text(result.detail["reached"]),
-            best=metric_text(result.detail["best"])))
+        (st.success if result.right else st.warning)(
+            t(
+                "classroom.your_rank_result",
+                reached=metric_text(result.detail["reached"]),
+                best=metric_text(result.detail["best"]),
+            )
+        )
 
 
 def student_compare(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict) -> None:
@@ -719,19 +913,37 @@ def student_compare(t: Translator, cs: ClassroomState, current: ActivityRow, min
     key = f"_w_cr_vote_{current.id}"
     if key not in st.session_state and 0 in mine:
         st.session_state[key] = mine[0]
-    st.radio(t("classroom.your_vote"), acts.VOTES, format_func=lambda v: t(f"classroom.vote.{v}"), index=None,
-             horizontal=True, key=key, disabled=current.phase != "open")
+    st.radio(
+        t("classroom.your_vote"),
+        acts.VOTES,
+        format_func=lambda v: t(f"classroom.vote.{v}"),
+        index=None,
+        horizontal=True,
+        key=key,
+        disabled=current.phase != "open",
+    )
     if current.phase == "open":
-        st.button(t("classroom.send"), on_click=lambda: submit(current.id, [(0, st.session_state.get(key))]),
-                  type="primary", key=f"btn_cr_send_{current.id}", width="stretch")
+        st.button(
+            t("classroom.send"),
+            on_click=lambda: submit(current.id, [(0, st.session_state.get(key))]),
+            type="primary",
+            key=f"btn_cr_send_{current.id}",
+            width="stretch",
+        )
     if current.phase == "revealed":
         verdict = activity.verdict(activity.metric)
         text = t("classroom.your_compare_result", metric=metric, verdict=t(f"classroom.vote.{verdict}"))
         (st.success if mine.get(0) == verdict else st.warning)(text)
         for m in acts.METRICS:
             va, vb = activity.values(m)
-            st.caption(t("classroom.metric_values", metric=t(f"classroom.metric.{m}", k=activity.pair.k),
-                         a=metric_text(va), b=metric_text(vb)))
+            st.caption(
+                t(
+                    "classroom.metric_values",
+                    metric=t(f"classroom.metric.{m}", k=activity.pair.k),
+                    a=metric_text(va),
+                    b=metric_text(vb),
+                )
+            )
 
 
 def student_practice(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict) -> None:
@@ -749,21 +961,33 @@ def student_practice(t: Translator, cs: ClassroomState, current: ActivityRow, mi
         if ex.kind in ("dcg_term", "dcg", "ndcg"):
             st.text_input(t("practice.your_answer"), key=key, placeholder="0.00", disabled=disabled)
         else:
-            st.radio(t("practice.your_answer"), acts.choices(ex), index=None, horizontal=True, key=key,
-                     disabled=disabled, format_func=lambda c, kind=ex.kind: t(f"practice.choice.{c}")
-                     if kind != "gap" else c)
+            st.radio(
+                t("practice.your_answer"),
+                acts.choices(ex),
+                index=None,
+                horizontal=True,
+                key=key,
+                disabled=disabled,
+                format_func=lambda c, kind=ex.kind: t(f"practice.choice.{c}") if kind != "gap" else c,
+            )
         if current.phase == "revealed":
             if part in mine:
                 right = mine[part]["right"]
-                (st.success if right else st.error)(t("practice.right" if right else "practice.wrong",
-                                                      why=explain_exercise(ex, t)))
+                (st.success if right else st.error)(
+                    t("practice.right" if right else "practice.wrong", why=explain_exercise(ex, t))
+                )
             else:
                 st.info(explain_exercise(ex, t))
     if current.phase == "open":
+
         def send() -> None:
-            values = [(part, st.session_state.get(key)) for part, key in enumerate(keys)
-                      if st.session_state.get(key) not in (None, "")]
+            values = [
+                (part, st.session_state.get(key))
+                for part, key in enumerate(keys)
+                if st.session_state.get(key) not in (None, "")
+            ]
             submit(current.id, values)
 
-        st.button(t("classroom.send_all"), on_click=send, type="primary", key=f"btn_cr_send_{current.id}",
-                  width="stretch")
+        st.button(
+            t("classroom.send_all"), on_click=send, type="primary", key=f"btn_cr_send_{current.id}", width="stretch"
+        )

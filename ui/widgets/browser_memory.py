@@ -17,9 +17,21 @@ _component = st.components.v2.component(
 )
 
 
-def browser_memory(room: str, *, known: dict | None, remember: dict | None = None, forget: bool = False,
-                   on_change: Callable[[], None], key: str = "cr_memory") -> Any:
+def browser_memory(
+    room: str,
+    *,
+    known: dict | None,
+    remember: dict | None = None,
+    forget: bool = False,
+    on_change: Callable[[], None],
+    key: str = "cr_memory",
+) -> Any:
     """Keep ``remember`` ({"me": id} or {"key": key}) for ``room`` in this browser, or ``forget`` the room; the
     browser reports what it holds for the room (``on_change`` runs when that differs from ``known``)."""
-    return _component(key=key, data={"room": room, "remember": remember, "forget": forget, "known": known},
-                      default={"memory": None}, on_memory_change=on_change, height=0)
+    return _component(
+        key=key,
+        data={"room": room, "remember": remember, "forget": forget, "known": known},
+        default={"memory": None},
+        on_memory_change=on_change,
+        height=0,
+    )

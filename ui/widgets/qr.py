@@ -15,8 +15,9 @@ def qr_png(text: str, scale: int = 12) -> bytes:
     Dark on white whatever the theme: a phone's camera reads that best from the back of a hall.
     """
     buffer = io.BytesIO()
-    segno.make(text, error="m", micro=False).save(buffer, kind="png", scale=scale, border=4, dark="#000000",
-                                                  light="#ffffff")
+    segno.make(text, error="m", micro=False).save(
+        buffer, kind="png", scale=scale, border=4, dark="#000000", light="#ffffff"
+    )
     return buffer.getvalue()
 
 
@@ -27,6 +28,7 @@ QR_MIN_PX = 320  # on a 1280 px projector image, about a quarter of the screen's
 def qr_svg(text: str) -> str:
     """The QR code of ``text`` as SVG text: black on white, with the standard quiet zone of 4 modules."""
     out = io.BytesIO()
-    segno.make(text, error="m", micro=False).save(out, kind="svg", scale=10, border=4, dark="#000000",
-                                                  light="#ffffff", xmldecl=False, svgclass="ndcg-qr")
+    segno.make(text, error="m", micro=False).save(
+        out, kind="svg", scale=10, border=4, dark="#000000", light="#ffffff", xmldecl=False, svgclass="ndcg-qr"
+    )
     return out.getvalue().decode("ascii")

@@ -55,8 +55,15 @@ def _slot(page: str, params: dict[str, str]) -> str:
     return page + json.dumps(params, sort_keys=True)
 
 
-def share_box(t: Translator, page: str, params: dict[str, str], url: str, *, title_key: str = "share.heading",
-              help_key: str | None = None) -> None:
+def share_box(
+    t: Translator,
+    page: str,
+    params: dict[str, str],
+    url: str,
+    *,
+    title_key: str = "share.heading",
+    help_key: str | None = None,
+) -> None:
     """How to pass this state on. In presenter view: the QR code of the shortest link there is (the short one
     once made), large, beside the link and the button that makes a short one. Otherwise the link and that
     button in an expander."""
@@ -78,8 +85,14 @@ def share_box(t: Translator, page: str, params: dict[str, str], url: str, *, tit
         st.markdown(t("share.qr_help"))
         st.code(link, language=None, wrap_lines=True)
         if not code:
-            st.button(t("share.short"), on_click=_make, args=(page, params, slot), key=f"btn_short_{page}",
-                      icon=":material/link:", help=t("share.short_help"))
+            st.button(
+                t("share.short"),
+                on_click=_make,
+                args=(page, params, slot),
+                key=f"btn_short_{page}",
+                icon=":material/link:",
+                help=t("share.short_help"),
+            )
 
 
 def short_link_box(t: Translator, page: str, params: dict[str, str], *, large: bool = False) -> None:
@@ -87,8 +100,14 @@ def short_link_box(t: Translator, page: str, params: dict[str, str], *, large: b
     slot = _slot(page, params)
     code = classroom().short_links.get(slot)
     if not code:
-        st.button(t("share.short"), on_click=_make, args=(page, params, slot), key=f"btn_short_{page}",
-                  icon=":material/link:", help=t("share.short_help"))
+        st.button(
+            t("share.short"),
+            on_click=_make,
+            args=(page, params, slot),
+            key=f"btn_short_{page}",
+            icon=":material/link:",
+            help=t("share.short_help"),
+        )
         return
     url = short_url(code)
     left, right = st.columns([1, 2] if large else [1, 3], vertical_alignment="center")

@@ -1,0 +1,209 @@
+"""A live room in Debian's Chromium: one desktop teacher and three phones (iPhone 13 emulation, touch).
+Students join by the link and answer all four activities; the teacher's counts update with nobody clicking;
+after the reveal each phone shows its own result; a student's link cannot lock, reveal or end; a hostile
+nickname stays text; the browser remembers who it is in the room; and a restarted server keeps the room and
+its answers."""
+
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+from support import ROOT, free_port
+
+pytestmark = pytest.mark.browser
+
+HOSTILE = "<img src=x onerror=1>"
+
+
+def start_room(browser, url):
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    teacher = context.new_page()
+    teacher.goto(f"{url}/Classroom")
+    teacher.get_by_role("button", name="Start a room").click()
+    expect(teacher.get_by_text("Keep this link to get back to your room")).to_be_visible(timeout=30_000)
+    keep = teacher.get_by_test_id("stCode").filter(has_text="key=").inner_text()
+    code = re.search(r"room=([A-Z0-9]{6})", teacher.url).group(1)
+    assert "key=" not in teacher.url  # the address bar, which a projector shows, never holds the key
+    teacher.get_by_role("button", name="I have kept it").click()
+    return context, teacher, code, re.sub(r"\s+", "", keep)
+
+
+def phone(browser, playwright, url, code, nickname):
+    context = browser.new_context(**playwright.devices["iPhone 13"])
+    page = context.new_page()
+    page.goto(f"{url}/Classroom?room={code}")
+    box = page.get_by_role("textbox", name="Nickname (optional)")
+    box.fill(nickname)
+    box.press("Enter")
+    page.get_by_role("button", name="Join").tap()
+    expect(page.get_by_text(f"You are {nickname}.")).to_be_visible(timeout=30_000)
+    return page
+
+
+def open_activity(teacher, kind=None):
+    if kind is not None:
+        teacher.get_by_text(kind, exact=True).click()
+    teacher.get_by_role("button", name="Open for the class").click()
+
+
+def answered(teacher):
+    return teacher.get_by_test_id("stMetric").filter(has_text="Answered").get_by_test_id("stMetricValue")
+
+
+def send(page, name="Send"):
+    page.get_by_role("button", name=name).tap()
+    expect(page.get_by_text("Saved. You can change it")).to_be_visible()
+
+
+def test_a_class_of_three_phones_runs_all_four_activities(browser, playwright, app_url):
+    context, teacher, code, _ = start_room(browser, app_url)
+    phones = [phone(browser, playwright, app_url, code, name) for name in ("Ana", "李雷", HOSTILE)]
+    expect(phones[0].get_by_text("Wait for the teacher to open an activity")).to_be_visible()
+    expect(teacher.get_by_test_id("stMetricValue").first).to_have_text("3")  # live, no click
+
+    # 1. Predict the NDCG (the first example: grades 3, 0, 2 at k = 3, NDCG 0.9386).
+    open_activity(teacher)
+    for page, guess in zip(phones, ("0.9", "0.95", "0.5"), strict=False):
+        expect(page.get_by_text("Activity 1: Predict the NDCG")).to_be_visible()  # appeared by itself
+        page.get_by_role("textbox", name="Your estimate of NDCG (0 to 1)").fill(guess)
+        send(page)
+        expect(answered(teacher)).to_have_text(f"{phones.index(page) + 1} / 3")  # the projector, untouched
+    # The histogram's bars, as its text description says them, also changed with nobody clicking.
+    expect(teacher.get_by_text("Answers by bin: 0.50–0.55: 1 · 0.90–0.95: 1 · 0.95–1.00: 1")).to_be_visible()
+    expect(teacher.get_by_text("0.9386")).to_have_count(0)  # hidden until the reveal
+    teacher.get_by_role("button", name="Reveal").click()
+    expect(teacher.get_by_text("2 of 3 estimates were within 0.05")).to_be_visible()
+    expect(phones[0].get_by_text("you were 0.039 away: within 0.05")).to_be_visible()
+    expect(phones[2].get_by_text("you were 0.439 away: more than 0.05 away")).to_be_visible()
+
+    # 2. Rank it best: doc C (grade 2) moves above doc B (grade 0), by touch on its button.
+    open_activity(teacher, "Rank it best")
+    for page in phones[:2]:
+        expect(page.get_by_text("Activity 2: Rank it best")).to_be_visible()
+        page.get_by_role("button", name="Move doc C up").tap()
+        send(page, "Send my order")
+    expect(phones[2].get_by_text("Activity 2: Rank it best")).to_be_visible()
+    send(phones[2], "Send my order")  # the list as dealt
+    expect(answered(teacher)).to_have_text("3 / 3")
+    teacher.get_by_role("button", name="Reveal").click()
+    expect(teacher.get_by_text("2 of 3 found the highest NDCG@k, 1.0000")).to_be_visible()
+    expect(teacher.get_by_text("Most common mistake, made by 1: doc B at position 2")).to_be_visible()
+    expect(phones[0].get_by_text("Your order reaches NDCG@k = 1.0000")).to_be_visible()
+
+    # 3. Which is better? Seed 003's systems, the first pair, under NDCG@5 (the first metric): A.
+    open_activity(teacher, "Which is better?")
+    for page, vote in zip(phones, ("A", "The same", "B"), strict=False):
+        expect(page.get_by_text("Activity 3: Which is better?")).to_be_visible()
+        page.get_by_test_id("stRadio").get_by_text(vote, exact=True).tap()
+        send(page)
+    expect(answered(teacher)).to_have_text("3 / 3")
+    teacher.get_by_role("button", name="Reveal").click()
+    expect(teacher.get_by_text("1 of 3 votes agree with NDCG@5, which says: A.")).to_be_visible()
+    expect(phones[1].get_by_text("the answer is: A")).to_be_visible()
+
+    # 4. Practice together.
+    open_activity(teacher, "Practice together")
+    for page in phones:
+        expect(page.get_by_text("Activity 4: Practice together")).to_be_visible()
+        page.get_by_role("textbox", name="Your answer").first.fill("1")
+        send(page, "Send my answers")
+    expect(answered(teacher)).to_have_text("3 / 3")
+    teacher.get_by_role("button", name="Reveal").click()
+    for page in phones:
+        expect(
+            page.get_by_test_id("stAlertContentSuccess").or_(page.get_by_test_id("stAlertContentError")).first
+        ).to_be_visible()
+
+    # The hostile nickname is text on the phone and on the projector; nothing ran, no image was made.
+    expect(phones[2].get_by_text(f"You are {HOSTILE}.")).to_be_visible()
+    teacher.get_by_text("Show nicknames").click()
+    expect(teacher.get_by_text(HOSTILE)).to_be_visible()
+    for page in (teacher, phones[2]):
+        assert page.locator("img[src='x']").count() == 0
+
+    # A student's page has no controls, and a forged key gets none either.
+    for name in ("Lock answers", "Reveal", "End the room", "Open for the class"):
+        expect(phones[0].get_by_role("button", name=name)).to_have_count(0)
+    forged = phones[0].context.new_page()
+    forged.goto(f"{app_url}/Classroom?room={code}&key={'x' * 43}")
+    expect(forged.get_by_text("this link does not control the room", exact=False)).to_be_visible(timeout=30_000)
+    for name in ("Lock answers", "Reveal", "End the room"):
+        expect(forged.get_by_role("button", name=name)).to_have_count(0)
+    # The browser remembers: the join link opened again is the same student, the room link is the teacher's again.
+    again = phones[0].context.new_page()
+    again.goto(f"{app_url}/Classroom?room={code}")
+    expect(again.get_by_text("You are Ana.")).to_be_visible(timeout=30_000)
+    reloaded = context.new_page()
+    reloaded.goto(f"{app_url}/Classroom?room={code}")
+    expect(reloaded.get_by_role("button", name="Download the results (CSV)")).to_be_visible(timeout=30_000)
+    for page in phones:
+        page.context.close()
+    context.close()
+
+
+def _serve(port, data_dir, log):
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--server.headless",
+            "true",
+            "--server.fileWatcherType",
+            "none",
+        ],
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env={**__import__("os").environ, "NDCG_LAB_DATA_DIR": str(data_dir)},
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2)
+            return server
+        except OSError:
+            time.sleep(0.3)
+    server.kill()
+    raise RuntimeError("Streamlit did not start")
+
+
+def test_a_restarted_server_keeps_the_room_and_its_answers(browser, playwright, tmp_path):
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    with open(tmp_path / "server.log", "w") as log:
+        server = _serve(port, tmp_path, log)
+        try:
+            context, teacher, code, keep = start_room(browser, url)
+            open_activity(teacher)
+            student = phone(browser, playwright, url, code, "Ana")
+            student.get_by_role("textbox", name="Your estimate of NDCG (0 to 1)").fill("0.9")
+            send(student)
+            expect(answered(teacher)).to_have_text("1 / 1")
+            student_link = student.url
+        finally:
+            server.terminate()
+            server.wait(timeout=20)
+        server = _serve(port, tmp_path, log)  # the same data folder, a fresh process
+        try:
+            back = context.new_page()
+            back.goto(keep)
+            expect(answered(back)).to_have_text("1 / 1", timeout=30_000)
+            assert "key=" not in back.url
+            again = student.context.new_page()
+            again.goto(student_link)  # a reload: the same browser id in the link
+            expect(again.get_by_text("Your estimate: 0.90")).to_be_visible(timeout=30_000)
+        finally:
+            server.terminate()
+            server.wait(timeout=20)

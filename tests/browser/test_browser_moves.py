@@ -1,0 +1,106 @@
+"""Every move before making it, in Debian's Chromium: the drop preview while dragging, the keyboard preview on a
+focused row, and the swap map whose click performs a swap. Each number seen is checked against ndcg_core's
+NDCG of the list that move would make."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from ndcg_core import ndcg_at_k
+from ndcg_core.lists.presets import PRESETS
+from support import wait_for_idle
+
+pytestmark = pytest.mark.browser
+
+FIVE = dict(zip(PRESETS.build("five").labels, PRESETS.build("five").grades, strict=False))
+K = 5
+
+
+def open_playground(page, app_url):
+    page.set_viewport_size({"width": 1366, "height": 1000})
+    page.goto(f"{app_url}/Playground")
+    expect(page.locator("ol > li.row")).to_have_count(5, timeout=30000)
+    wait_for_idle(page)
+
+
+def labels(page):
+    return page.locator("ol > li.row:not(.sortable-fallback) .label").all_inner_texts()
+
+
+def expected_preview(order, source, target):
+    """The preview's text for moving the item at ``source`` to ``target``, from ndcg_core."""
+    moved = list(order)
+    moved.insert(target, moved.pop(source))
+    now = ndcg_at_k([FIVE[x] for x in order], K)
+    after = ndcg_at_k([FIVE[x] for x in moved], K)
+    change = after - now
+    sign = "+" if round(change, 4) > 0 else "\u2212" if round(change, 4) < 0 else "\u00b1"
+    return f"NDCG {after:.4f} ({sign}{abs(change):.4f})"
+
+
+def test_a_focused_row_previews_its_next_keyboard_moves(page, app_url):
+    open_playground(page, app_url)
+    order = labels(page)
+    row = page.locator("ol > li.row").nth(2)
+    row.focus()
+    expect(row).to_have_attribute(
+        "data-preview", f"Alt+\u2191 {expected_preview(order, 2, 1)}  Alt+\u2193 {expected_preview(order, 2, 3)}"
+    )
+    page.keyboard.press("Alt+ArrowUp")  # the move the preview announced, then the next step's preview
+    expect(page.locator("ol > li.row").nth(1).locator(".label")).to_have_text(order[2])
+    moved = labels(page)
+    expect(page.locator("ol > li.row").nth(1)).to_have_attribute(
+        "data-preview",
+        f"Alt+\u2191 {expected_preview(moved, 1, 0)}  Alt+\u2193 {expected_preview(moved, 1, 2)}",
+        timeout=15000,
+    )
+
+
+def test_a_dragged_row_previews_the_ndcg_of_each_drop_before_it_is_made(page, app_url):
+    open_playground(page, app_url)
+    order = labels(page)
+    rows = page.locator("ol > li.row")
+    start, top = rows.nth(3).bounding_box(), rows.nth(0).bounding_box()
+    page.mouse.move(start["x"] + 60, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    seen = set()
+    for step in range(1, 16):
+        page.mouse.move(start["x"] + 60, start["y"] + start["height"] / 2 - step * (start["y"] - top["y"]) / 14)
+        # One snapshot of slot and preview: SortableJS moves the slot on its own timer while a drag goes on.
+        position, text = page.locator("ol:has(> li.row)").evaluate("""(list) => {
+            const moving = list.getRootNode().querySelector("li.row.sortable-fallback");
+            const rows = [...list.querySelectorAll(":scope > li.row:not(.sortable-fallback)")];
+            const position = rows.findIndex((r) => r.classList.contains("ghost"));
+            return [moving ? position : -1, moving ? moving.dataset.preview ?? null : null];
+        }""")
+        if position >= 0:
+            assert text == expected_preview(order, 3, position), (position, text)
+            seen.add(position)
+    assert len(seen) >= 2  # the preview changed as the row passed other rows
+    page.mouse.up()
+    expect(page.locator('[data-testid="stMetricValue"]').first).to_have_text(
+        f"{ndcg_at_k([FIVE[x] for x in order[3:4] + order[:3] + order[4:]], K):.4f}", timeout=15000
+    )
+
+
+def test_a_click_on_the_swap_map_swaps_the_two_items(page, app_url):
+    open_playground(page, app_url)
+    before = labels(page)
+    title = page.get_by_text("Swap map: what every swap would do")
+    title.scroll_into_view_if_needed()
+    chart = page.locator('[data-testid="stVegaLiteChart"]').last  # the last chart on the page
+    expect(chart.locator("canvas, svg").first).to_be_visible()
+    box = chart.locator("canvas, svg").first.bounding_box()
+    # Somewhere inside the plot, away from the axes: whichever pair is there is swapped.
+    page.mouse.click(box["x"] + box["width"] * 0.55, box["y"] + box["height"] * 0.25)
+    caption = page.get_by_text(re.compile(r"after swapping"))
+    expect(caption).to_be_visible(timeout=15000)
+    found = re.search(r"swapping (.+) \(position (\d)\) and (.+) \(position (\d)\)", caption.inner_text())
+    i, j = int(found.group(2)) - 1, int(found.group(4)) - 1
+    swapped = list(before)
+    swapped[i], swapped[j] = swapped[j], swapped[i]
+    expect(page.locator("ol > li.row .label")).to_have_text(swapped)
+    expect(page.locator('[data-testid="stMetricValue"]').first).to_have_text(
+        f"{ndcg_at_k([FIVE[x] for x in swapped], K):.4f}"
+    )

@@ -1,0 +1,262 @@
+"""The Playground's model: the one move function, orderings, presets, settings and input checks."""
+
+from math import log2
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ndcg_core import ndcg_at_k
+from ndcg_core.errors import InputError, Place
+from ndcg_core.lists.items import (
+    MAX_ITEMS,
+    Item,
+    check_grade,
+    check_label,
+    check_top_grade,
+    default_k,
+    ideal_order,
+    index_of,
+    list_breakdown,
+    make_items,
+    move,
+    ndcg_for_every_k,
+    score,
+    shuffled,
+    with_grade,
+    without,
+    worst_order,
+)
+from ndcg_core.lists.items import ListSettings as Settings
+from ndcg_core.lists.presets import PRESETS
+
+grades_lists = st.lists(st.integers(0, 4), min_size=1, max_size=30)
+
+
+def items_of(grades):
+    return make_items([f"doc {i}" for i in range(len(grades))], grades)
+
+
+def preset_scores(name, **overrides):
+    preset = PRESETS.build(name)
+    settings = Settings(k=preset.k, ideal=preset.ideal, extra=tuple(preset.extra_items()), **overrides)
+    return score(preset.items(), settings)
+
+
+@given(grades_lists, st.data())
+def test_move_is_a_permutation_and_moving_back_undoes_it(grades, data):
+    items = items_of(grades)
+    source = data.draw(st.integers(0, len(items) - 1))
+    target = data.draw(st.integers(0, len(items) - 1))
+    moved = move(items, source, target)
+    assert sorted(it.id for it in moved) == sorted(it.id for it in items)
+    assert moved[target] == items[source]
+    assert move(moved, target, source) == items
+
+
+def test_move_down_and_up_shift_the_items_between():
+    items = items_of([4, 2, 0, 3])
+    assert [it.grade for it in move(items, 3, 1)] == [4, 3, 2, 0]
+    assert [it.grade for it in move(items, 0, 2)] == [2, 0, 4, 3]
+
+
+@pytest.mark.parametrize("source, target", [(-1, 0), (0, 4), (1.5, 0), (True, 0), ("1", 0)])
+def test_move_rejects_positions_outside_the_list(source, target):
+    with pytest.raises(ValueError, match="the list has positions 1 to 4"):
+        move(items_of([1, 2, 3, 4]), source, target)
+
+
+@given(grades_lists)
+def test_ideal_order_scores_one_and_worst_order_scores_least(grades):
+    items = items_of(grades)
+    settings = Settings()
+    if sum(grades) == 0:
+        assert score(ideal_order(items), settings).ndcg == 0.0
+        return
+    assert score(ideal_order(items), settings).ndcg == pytest.approx(1.0, abs=1e-12)
+    worst = score(worst_order(items), settings).ndcg
+    assert worst <= score(items, settings).ndcg + 1e-12
+    assert worst <= score(shuffled(items, seed=7), settings).ndcg + 1e-12
+
+
+def test_ideal_order_follows_the_gain_not_the_grade():
+    items = items_of([1, 2, 3])
+    custom = {1: 10, 2: 1, 3: 5}  # grade 1 is worth most
+    assert [it.grade for it in ideal_order(items, custom)] == [1, 3, 2]
+
+
+def test_ideal_order_keeps_tied_items_in_their_current_order():
+    items = make_items(["a", "b", "c", "d"], [2, 3, 2, 3])
+    assert [it.label for it in ideal_order(items)] == ["b", "d", "a", "c"]
+
+
+def test_shuffled_is_fixed_by_its_seed():
+    items = items_of(list(range(5)) * 4)
+    assert shuffled(items, 3) == shuffled(items, 3)
+    assert shuffled(items, 3) != shuffled(items, 4)
+
+
+def test_regrading_and_removing_keep_the_other_items():
+    items = items_of([3, 0, 2])
+    assert [it.grade for it in with_grade(items, items[1].id, 4)] == [3, 4, 2]
+    assert [it.id for it in without(items, items[0].id)] == [items[1].id, items[2].id]
+    with pytest.raises(ValueError, match="no item has id 99"):
+        index_of(items, 99)
+
+
+# --- presets are the seeds' worked examples ----------------------------------------------------
+
+
+def test_lesson_preset_is_the_hand_check():
+    assert preset_scores("lesson").dcg == 3 + 0 + 2 / log2(4) == 4.0
+
+
+def test_five_results_preset_scores_about_0_972():
+    assert round(preset_scores("five").ndcg, 3) == 0.972  # seed 002 quotes "about 0.972"
+
+
+def test_chengdu_presets_match_the_notes_rounded_figures():
+    trip, food = preset_scores("chengdu_trip"), preset_scores("chengdu_food")
+    # The note rounds each term to two decimals, so its totals are only close to the exact ones.
+    assert (trip.dcg, trip.idcg) == (pytest.approx(6.85, abs=0.005), pytest.approx(7.32, abs=0.005))
+    assert (food.dcg, food.idcg) == (pytest.approx(7.85, abs=0.005), pytest.approx(8.45, abs=0.005))
+    assert PRESETS.build("chengdu_food").labels[0] == "成都火锅大全"
+
+
+def test_wikipedia_preset_against_the_pool_and_against_the_list():
+    assert round(preset_scores("wikipedia").ndcg, 3) == 0.785
+    preset = PRESETS.build("wikipedia")
+    assert round(score(preset.items(), Settings(k=6, ideal="list")).ndcg, 3) == 0.961
+
+
+def test_doc_xyzw_preset_improves_when_w_and_z_swap():
+    preset = PRESETS.build("doc_xyzw")
+    items, settings = preset.items(), Settings(k=preset.k)
+    assert score(move(items, 3, 2), settings).ndcg > score(items, settings).ndcg
+
+
+def test_all_zero_and_long_presets():
+    assert preset_scores("all_zero").ndcg == 0.0
+    long = PRESETS.build("long")
+    assert len(long.items()) == 50 and long.k == 10
+    assert 0.0 < preset_scores("long").ndcg < 1.0
+
+
+@pytest.mark.parametrize("name", PRESETS.names())
+def test_every_preset_loads_with_grades_on_its_scale(name):
+    preset = PRESETS.build(name)
+    assert 1 <= len(preset.items()) <= MAX_ITEMS
+    assert max(preset.grades + tuple(g for _, g in preset.extra)) <= preset.top_grade
+    assert PRESETS[name].description
+
+
+# --- settings ----------------------------------------------------------------------------------
+
+
+def test_cutoff_is_clamped_to_the_list_and_defaults_to_min_10_n():
+    assert Settings(k=8).cutoff(5) == 5
+    assert Settings(k=None).cutoff(7) == 7
+    assert (default_k(3), default_k(50)) == (3, 10)
+    with pytest.raises(ValueError, match="k must be at least 1"):
+        Settings(k=0).cutoff(5)
+
+
+def test_score_with_exponential_gain_and_jk_discount_is_written_out():
+    items = items_of([3, 0, 2])
+    expo = score(items, Settings(k=3, gain="exponential"))
+    assert expo.dcg == pytest.approx(7 + 0 + 3 / log2(4), abs=1e-12)
+    jk = score(items, Settings(k=3, discount="jk", jk_base=3))
+    assert jk.dcg == pytest.approx(3 + 0 + 2 / 1, abs=1e-12)  # ranks 1-2 undiscounted, rank 3 by log_3(3) = 1
+    custom = score(items, Settings(k=3, gain="custom", gain_mapping={3: 9, 2: 5}))
+    assert custom.dcg == pytest.approx(9 + 5 / log2(4), abs=1e-12)
+
+
+def test_pool_settings_use_the_extra_items_for_the_ideal():
+    items = items_of([3, 2, 3, 0, 1, 2])
+    extra = tuple(make_items(["D7", "D8"], [3, 2], first_id=7))
+    pooled = score(items, Settings(k=6, ideal="pool", extra=extra))
+    assert pooled.ndcg == ndcg_at_k([3, 2, 3, 0, 1, 2], 6, ideal=[3, 2, 3, 0, 1, 2, 3, 2])
+    assert pooled.idcg == pytest.approx(3 + 3 / log2(3) + 3 / log2(4) + 2 / log2(5) + 2 / log2(6) + 2 / log2(7))
+    with pytest.raises(InputError, match="unknown ideal 'judges'; choose one of list, pool"):
+        score(items, Settings(ideal="judges"))
+
+
+def test_breakdown_and_every_k_come_from_the_core():
+    items = items_of([3, 2, 3, 0, 1])
+    frame = list_breakdown(items, Settings(k=3))
+    assert list(frame["item"]) == [it.label for it in items]
+    assert list(frame["in_top_k"]) == [True, True, True, False, False]
+    every = ndcg_for_every_k(items, Settings())
+    assert every[-1] == pytest.approx(ndcg_at_k([3, 2, 3, 0, 1], 5))
+
+
+# --- input checks ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "value, code, message",
+    [
+        ("", "number.blank", "row 2, grade is blank"),
+        ("abc", "number.not_number", "row 2, grade is 'abc': not a number"),
+        ("-1", "grade.negative", "cannot be negative"),
+        ("5", "grade.above_top", "the top grade is 4"),
+        ("nan", "number.nan", "NaN"),
+        (None, "number.not_number", "not a number"),
+        (True, "number.bool", "not true or false"),
+    ],
+)
+def test_check_grade_names_the_problem(value, code, message):
+    with pytest.raises(InputError, match=message) as raised:
+        check_grade(value, 4, Place("table.grade", row=2))
+    assert raised.value.code == code
+
+
+def test_check_grade_accepts_fractions_up_to_the_top():
+    assert check_grade(" 2.5 ", 4, Place("new.grade")) == 2.5
+
+
+def test_check_label_keeps_html_as_text_and_rejects_blank_or_long():
+    assert check_label("  <script>alert(1)</script> ", Place("table.label", row=1)) == "<script>alert(1)</script>"
+    with pytest.raises(InputError, match="blank"):
+        check_label("   ", Place("table.label", row=1))
+    with pytest.raises(InputError, match="at most 60"):
+        check_label("x" * 61, Place("table.label", row=1))
+
+
+@pytest.mark.parametrize("value", [0, 11, 2.5, "x"])
+def test_check_top_grade_is_one_to_ten(value):
+    with pytest.raises(ValueError):
+        check_top_grade(value)
+
+
+def test_items_are_immutable_values():
+    item = Item(1, "a", 2.0)
+    with pytest.raises(AttributeError):
+        item.grade = 3  # type: ignore[misc]
+
+
+def test_the_breakdowns_running_ndcg_is_ndcg_at_every_k():
+    # The Playground draws NDCG@k for every k from the breakdown's ndcg column; both are checked against
+    # the values written out (the list 3, 0, 0, 3, 1 in this order).
+    items = items_of([3, 0, 0, 3, 1])
+    # Linear gain, ideal from the list (3, 3, 1, 0, 0).
+    dcg = [3, 3, 3, 3 + 3 / log2(5), 3 + 3 / log2(5) + 1 / log2(6)]
+    ideal = [3, 3 + 3 / log2(3), 3 + 3 / log2(3) + 1 / log2(4)] + [3 + 3 / log2(3) + 1 / log2(4)] * 2
+    linear = [d / i for d, i in zip(dcg, ideal, strict=False)]
+    # Exponential gain (7, 0, 0, 7, 1), ideal from the pool with an extra item of grade 4 (15, 7, 7, 1, 0).
+    dcg = [7, 7, 7, 7 + 7 / log2(5), 7 + 7 / log2(5) + 1 / log2(6)]
+    ideal = [15, 15 + 7 / log2(3), 15 + 7 / log2(3) + 7 / log2(4), 15 + 7 / log2(3) + 7 / log2(4) + 1 / log2(5)]
+    ideal.append(ideal[-1])
+    pooled = [d / i for d, i in zip(dcg, ideal, strict=False)]
+    # Järvelin-Kekäläinen with b = 3: ranks 1 and 2 undiscounted, then 1 / log_3(i); ideal from the list.
+    dcg = [3, 3, 3, 3 + 3 / (log2(4) / log2(3)), 3 + 3 / (log2(4) / log2(3)) + 1 / (log2(5) / log2(3))]
+    ideal = [3, 6, 6 + 1 / 1, 7, 7]
+    jk = [d / i for d, i in zip(dcg, ideal, strict=False)]
+    extra = tuple(make_items(["x"], [4], first_id=9))
+    for settings, expected in (
+        (Settings(k=2), linear),
+        (Settings(k=4, gain="exponential", ideal="pool", extra=extra), pooled),
+        (Settings(k=5, discount="jk", jk_base=3), jk),
+    ):
+        assert list(list_breakdown(items, settings)["ndcg"]) == pytest.approx(expected, abs=1e-12)
+        assert ndcg_for_every_k(items, settings) == pytest.approx(expected, abs=1e-12)

@@ -1,0 +1,44 @@
+"""What tests share besides fixtures: the checkout's paths and small helpers for pages and evaluations."""
+
+import re
+import socket
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+TREC = DATA / "trec_eval"
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def means(evaluation):
+    """Each measure's mean, keyed by the name trec_eval prints (``ndcg``, ``ndcg_cut_5``)."""
+    return {m.name: evaluation.mean(m) for m in evaluation.measures}
+
+
+def plain(markdown_text):
+    """Text as a reader sees it: the backslash escapes that keep user input inert in Markdown removed."""
+    return re.sub(r"\\(.)", r"\1", str(markdown_text))
+
+
+def wait_for_idle(page, timeout=30_000):
+    """Wait until Streamlit has run the script a click or an edit asked for and is idle again."""
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=stApp]')?.dataset.testScriptState === 'notRunning'",
+        timeout=timeout,
+    )
+
+
+def upload(page, uploader, path):
+    """Give a file to one Streamlit uploader and wait until the page has taken it (a rerun may redraw it)."""
+    from playwright.sync_api import expect
+
+    wait_for_idle(page)
+    uploader.locator("input[type=file]").set_input_files(path)
+    expect(uploader.get_by_role("button", name=re.compile("^Remove "))).to_have_count(1, timeout=30000)
+    wait_for_idle(page)

@@ -1,0 +1,560 @@
+"""One error contract: every code raised from real bad input, one English template per code, the same
+fields in Chinese, and Chinese with no English left outside the user's own values."""
+
+import ast
+import base64
+import json
+import math
+import re
+from unittest import mock
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from ndcg_core import (
+    DISCOUNTS,
+    GAINS,
+    InputError,
+    breakdown,
+    dcg,
+    evaluate,
+    ndcg_at_k,
+    ndcg_from_scores,
+    read_qrels,
+    read_run,
+    validate_grades,
+    validate_k,
+)
+from ndcg_core.classroom import activities as classroom
+from ndcg_core.classroom import rules as room_rules
+from ndcg_core.classroom.store import Store as ClassroomStore
+from ndcg_core.errors import MESSAGES, PLACES, TEMPLATES, Place, placeholders
+from ndcg_core.lists.items import check_grade, check_label, check_size, check_top_grade, make_items, move
+from ndcg_core.lists.presets import PRESETS
+from ndcg_core.teaching.conventions import CONVENTIONS, example_from_rows
+from ndcg_core.teaching.exercises import Exercise, check, check_seed, fewest_moves, parse_number
+from ndcg_core.teaching.metrics import average_precision, err, precision_at_k, recall_at_k
+from ndcg_core.trec.cli import run as cli_run
+from ndcg_core.trec.measures import Measure, parse_measure
+from ndcg_core.trec.segmented import evaluate_files
+from support import ROOT, TREC, plain
+from ui.editing import apply_table_edits, grades_from_text, parse_gain_mapping, typed_queries_to_trec
+from ui.evaluate_view import parse_cutoffs
+from ui.i18n import Translator, catalogue
+from ui.metrics_view import parse_ranking
+from ui.share import decode_playground, encode_playground, whole_number
+from ui.sortable import apply_action
+from ui.stats import paired_comparison
+
+ITEMS = make_items(["a", "b"], [3, 1])
+QRELS = str(TREC / "qrels.test")
+RESULTS = str(TREC / "results.test")
+
+
+def link_with(**changes):
+    """A valid Playground link with some fields replaced, as a tampered link would have."""
+    param = encode_playground(
+        ITEMS, extra=[], k=2, top=4, gain="linear", gain_map={}, discount="log2", jk_base=2.0, ideal="list"
+    )
+    state = json.loads(base64.urlsafe_b64decode(param + "=" * (-len(param) % 4)))
+    state.update(changes)
+    for key in [k for k, v in changes.items() if v is None]:
+        del state[key]
+    return base64.urlsafe_b64encode(json.dumps(state).encode()).decode().rstrip("=")
+
+
+def over_the_line_limit():
+    from ui import evaluate_view
+
+    with mock.patch.object(evaluate_view, "MAX_ROWS", 1):
+        evaluate_view._parsed_qrels.clear()
+        evaluate_view._parsed_qrels("over-limit", "big.txt", b"1 0 a 1\n1 0 b 0\n")
+
+
+def gap_at_an_unevaluated_k():
+    evaluate(read_qrels(QRELS), read_run(RESULTS), cutoffs=(5,)).gap(7)
+
+
+class Classroom:
+    """A room on a temporary SQLite file with tight limits, so each classroom error has a real cause."""
+
+    def __init__(self):
+        import tempfile
+
+        self.url = f"sqlite:///{tempfile.mkdtemp(prefix='ndcg-lab-errors-')}/classroom.sqlite3"
+        self.store = ClassroomStore(
+            self.url, limits=room_rules.Limits(max_students=1, answer_burst=1, free_join_failures=1)
+        )
+        self.room, self.key = self.store.create_room()
+        self.me = self.store.join(self.room.code, room_rules.new_student_id())
+        self.wrong = "ZZZZZZ" if self.room.code != "ZZZZZZ" else "YYYYYY"
+
+    def open(self, activity=None):
+        return self.store.open_activity(
+            self.room.code, self.key, activity or classroom.compare_activity("seed003", "ndcg")
+        )
+
+    def ended_room(self):
+        room, key = self.store.create_room()
+        self.store.end_room(room.code, key)
+        self.store.join(room.code, room_rules.new_student_id())
+
+    def too_fast(self):
+        activity = self.open()
+        self.store.answer(self.room.code, self.me.id, activity.id, [(0, "a")])
+        self.store.answer(self.room.code, self.me.id, activity.id, [(0, "b")])
+
+    def locked(self):
+        activity = self.open()
+        self.store.set_phase(self.room.code, self.key, "locked")
+        self.store.answer(self.room.code, self.me.id, activity.id, [(0, "a")])
+
+    def not_current(self):
+        old = self.open()
+        self.open()
+        self.store.answer(self.room.code, self.me.id, old.id, [(0, "a")])
+
+    def no_activity(self):
+        room, key = self.store.create_room()
+        self.store.set_phase(room.code, key, "revealed")
+
+    def join_wait(self):
+        for _ in range(3):
+            try:
+                self.store.join(self.wrong, room_rules.new_student_id(), source="a guesser")
+            except InputError as error:
+                if error.code == "room.join_wait":
+                    raise
+
+    def newer_schema(self):
+        import sqlalchemy as sa
+
+        with self.store.engine.begin() as conn:
+            conn.execute(sa.text("update meta set value = 99 where name = 'schema_version'"))
+        ClassroomStore(self.url)
+
+
+ROOM = Classroom()
+
+
+# Each code, raised by calling the code with bad input a user could give. The keys must be every code.
+CALLS = {
+    "number.not_list": [
+        lambda: validate_grades("321"),
+        lambda: ndcg_at_k([1], ideal="32"),
+        lambda: validate_grades(7, "scores"),
+    ],
+    "number.blank": [lambda: validate_grades(["3", " "])],
+    "number.bool": [lambda: validate_grades([True])],
+    "number.not_number": [
+        lambda: validate_grades(["3", "x"]),
+        lambda: ndcg_at_k([1], ideal=[1, "x"]),
+        lambda: grades_from_text(ITEMS, "3, x", 4),
+        lambda: validate_grades(["a"], "scores"),
+        lambda: GAINS.build("custom", mapping={"x": 1}),
+    ],
+    "number.complex": [lambda: ndcg_at_k([1j])],
+    "number.nan": [lambda: validate_grades([math.nan])],
+    "number.infinite": [lambda: validate_grades([math.inf])],
+    "number.too_large": [lambda: ndcg_at_k([10**400]), lambda: ndcg_from_scores([1], [10**400])],
+    "grade.negative": [
+        lambda: validate_grades([2, -1]),
+        lambda: example_from_rows([], [{"item": "x", "grade": -1}], 5),
+    ],
+    "grade.above_top": [
+        lambda: check_grade(9, 4, Place("table.grade", row=2)),
+        lambda: apply_action(ITEMS, {"type": "grade", "id": 1, "grade": 7}, 4),
+    ],
+    "top_grade.range": [lambda: check_top_grade(99)],
+    "label.blank": [lambda: check_label(" ", Place("table.label", row=3))],
+    "label.too_long": [lambda: check_label("x" * 500, Place("table.label", row=3))],
+    "item.not_text": [lambda: ndcg_from_scores([1, 2], [1, 1], items=["a", "\ud800"])],
+    "item.blank": [lambda: example_from_rows([{"item": "", "score": 1, "grade": 1}], [], 5)],
+    "item.space": [lambda: example_from_rows([{"item": "a b", "score": 1, "grade": 1}], [], 5)],
+    "item.repeated": [
+        lambda: example_from_rows([{"item": "a", "score": 1, "grade": 1}], [{"item": "a", "grade": 1}], 5)
+    ],
+    "item.unknown": [lambda: apply_action(ITEMS, {"type": "move", "id": 99, "to": 0}, 4)],
+    "k.not_whole": [lambda: validate_k(1.5), lambda: parse_measure("ndcg_cut.x"), lambda: parse_measure("ndcg.x=1")],
+    "k.too_small": [
+        lambda: validate_k(0),
+        lambda: evaluate(read_qrels(QRELS), read_run(RESULTS), max_docs=0),
+        lambda: parse_measure("ndcg_cut.0"),
+    ],
+    "k.too_large": [lambda: parse_cutoffs("20000")],
+    "k.required": [lambda: precision_at_k([1], None)],
+    "k.none": [lambda: parse_cutoffs(" ")],
+    "k.too_many": [lambda: parse_cutoffs(" ".join(str(k) for k in range(1, 40)))],
+    "k.not_evaluated": [gap_at_an_unevaluated_k],
+    "count.items": [lambda: ndcg_from_scores([1, 2], [1, 2], items=["a"])],
+    "count.scores": [lambda: ndcg_from_scores([1, 2], [1])],
+    "count.labels": [lambda: breakdown([1, 2], items=["a"])],
+    "list.empty": [
+        lambda: apply_table_edits(make_items(["a"], [1]), {"deleted_rows": [0]}, 4),
+        lambda: apply_action(make_items(["a"], [1]), {"type": "remove", "id": 1}, 4),
+    ],
+    "list.none_typed": [lambda: grades_from_text(ITEMS, " , ", 4), lambda: parse_ranking(" ")],
+    "list.too_long": [lambda: check_size(10_000), lambda: parse_ranking("1 " * 500)],
+    "list.move": [lambda: move(ITEMS, 0, 5)],
+    "gain.unknown": [lambda: dcg([1], gain="cubic")],
+    "discount.unknown": [lambda: dcg([1], discount="ln")],
+    "ties.unknown": [lambda: ndcg_from_scores([1], [1], ties="random")],
+    "ideal.unknown": [lambda: evaluate(read_qrels(QRELS), read_run(RESULTS), ideal="pool")],
+    "preset.unknown": [lambda: PRESETS["nope"]],
+    "convention.unknown": [lambda: CONVENTIONS["nope"]],
+    "variant.parameter": [lambda: GAINS["linear"].build(base=2)],
+    "gain.not_mapping": [lambda: GAINS.build("custom", mapping=[1, 2])],
+    "discount.base": [lambda: DISCOUNTS.build("jk", base=1)],
+    "ideal.lacks_grade": [lambda: ndcg_at_k([3], ideal=[1])],
+    "result.too_large": [lambda: dcg([1.7e308, 1.7e308])],
+    "metric.n_relevant": [lambda: average_precision([1], n_relevant=-1)],
+    "metric.n_relevant_small": [lambda: recall_at_k([1, 1], 1, n_relevant=1)],
+    "metric.max_grade_below": [lambda: err([3], max_grade=2)],
+    "seed.not_whole": [lambda: check_seed("abc")],
+    "seed.range": [lambda: check_seed(-4)],
+    "answer.blank": [lambda: parse_number(" ")],
+    "answer.comma": [lambda: parse_number("0,5")],
+    "answer.not_number": [lambda: parse_number("half")],
+    "answer.infinite": [lambda: parse_number("inf")],
+    "answer.no_choice": [lambda: check(Exercise("better_order", 1, 1, {}, "a"), None)],
+    "reach.too_long": [lambda: fewest_moves([1] * 8, 3)],
+    "file.missing": [lambda: read_run(ROOT / "no-such-run.txt")],
+    "file.folder": [lambda: read_run(ROOT / "tests")],
+    "file.unreadable": [lambda: read_run("x" * 5000)],
+    "file.source": [lambda: read_run(42)],
+    "file.gzip": [lambda: read_run(b"\x1f\x8bgarbage", name="run.gz")],
+    "file.empty": [lambda: read_run(b"", name="run.txt")],
+    "file.nul": [lambda: read_run(b"\x89PNG\r\n\x1a\n\x00\x00", name="run.txt")],
+    "file.not_utf8": [lambda: read_run(b"q Q0 \xff\xfe 1 1 s\n", name="run.txt")],
+    "file.too_long": [over_the_line_limit],
+    "qrels.columns": [lambda: read_qrels(b"q 0 a\nq 0 b\nq 0 c\nq 0 d\nq 0 e\n", name="qrels.txt")],
+    "qrels.no_lines": [lambda: read_qrels(b"# nothing\n", name="qrels.txt")],
+    "qrels.grade_not_number": [lambda: read_qrels(b"q 0 a x\n", name="qrels.txt")],
+    "qrels.grade_not_whole": [lambda: read_qrels(b"q 0 a 1.5\n", name="qrels.txt")],
+    "qrels.grade_too_large": [lambda: read_qrels(b"q 0 a 1e300\n", name="qrels.txt")],
+    "qrels.duplicate": [lambda: read_qrels(b"q 0 a 1\nq 0 a 2\n", name="qrels.txt")],
+    "qrels.header_missing": [lambda: read_qrels(b"qid,docno\nq,a\n", name="qrels.csv")],
+    "qrels.header_only": [lambda: read_qrels(b"qid,docno,rel\n", name="qrels.csv")],
+    "run.columns": [lambda: read_run(b"q Q0 a 1\n", name="run.txt")],
+    "run.no_lines": [lambda: read_run(b"# nothing\n", name="run.txt")],
+    "run.score_not_number": [lambda: read_run(b"q Q0 a 1 high s\n", name="run.txt")],
+    "run.score_nan": [lambda: read_run(b"q Q0 a 1 nan s\n", name="run.txt")],
+    "run.rank_not_number": [lambda: read_run(b"qid,docno,rank\nq,a,first\n", name="run.csv")],
+    "run.rank_not_finite": [lambda: read_run(b"qid,docno,rank\nq,a,inf\n", name="run.csv")],
+    "run.duplicate": [lambda: read_run(b"q Q0 a 1 2 s\nq Q0 a 2 1 s\n", name="run.txt")],
+    "run.header_missing": [lambda: read_run(b"qid,docno,weight\nq,a,1\n", name="run.csv")],
+    "run.header_only": [lambda: read_run(b"qid,docno,score\n", name="run.csv")],
+    "csv.columns": [lambda: read_run(b"qid,docno,score\nq,a,1\nq,b\n", name="run.csv")],
+    "csv.field_empty": [lambda: read_run(b"qid,docno,score\nq,,1\n", name="run.csv")],
+    "files.no_shared_query": [
+        lambda: evaluate(read_qrels(b"1 0 a 1\n", name="q.txt"), read_run(b"2 Q0 a 1 1 s\n", name="r.txt"))
+    ],
+    "files.swapped": [lambda: evaluate_files(RESULTS, QRELS)],
+    "measure.not_text": [lambda: parse_measure(5)],
+    "measure.unknown": [lambda: parse_measure("map")],
+    "measure.gain_pair": [lambda: parse_measure("ndcg.1")],
+    "measure.level_twice": [lambda: parse_measure("ndcg.1=3,1=5")],
+    "measure.not_one": [lambda: Measure.parse("ndcg_cut.5,10")],
+    "flag.not_bool": [lambda: ndcg_from_scores([1, 0], [2, 1], float32_scores="yes")],
+    "cli.gain_and_custom": [lambda: cli_run(["-m", "ndcg.1=3", "--gain", "exponential", QRELS, RESULTS])],
+    "typed.query_blank": [lambda: typed_queries_to_trec([{"query": "", "document": "a", "grade": "1"}])],
+    "typed.document_blank": [lambda: typed_queries_to_trec([{"query": "q", "document": " ", "grade": "1"}])],
+    "typed.query_space": [lambda: typed_queries_to_trec([{"query": "q 1", "document": "a", "grade": "1"}])],
+    "typed.document_space": [lambda: typed_queries_to_trec([{"query": "q", "document": "a b", "grade": "1"}])],
+    "typed.needs_grade_or_rank": [lambda: typed_queries_to_trec([{"query": "q", "document": "a"}])],
+    "typed.grade_not_number": [lambda: typed_queries_to_trec([{"query": "q", "document": "a", "grade": "x"}])],
+    "typed.grade_not_whole": [lambda: typed_queries_to_trec([{"query": "q", "document": "a", "grade": "1.5"}])],
+    "typed.rank_not_whole": [lambda: typed_queries_to_trec([{"query": "q", "document": "a", "rank": "1.5"}])],
+    "typed.rank_too_small": [lambda: typed_queries_to_trec([{"query": "q", "document": "a", "rank": "0"}])],
+    "typed.no_grades": [lambda: typed_queries_to_trec([{"query": "q", "document": "a", "rank": "1"}])],
+    "typed.no_ranks": [lambda: typed_queries_to_trec([{"query": "q", "document": "a", "grade": "1"}])],
+    "paired.mismatch": [lambda: paired_comparison([0.1, 0.2], [0.3])],
+    "paired.too_few": [lambda: paired_comparison([0.1], [0.3])],
+    "editor.row": [lambda: apply_table_edits(ITEMS, {"edited_rows": {"9": {"grade": 1}}}, 4)],
+    "action.not_action": [lambda: apply_action(ITEMS, "drop table", 4)],
+    "action.unknown": [lambda: apply_action(ITEMS, {"type": "fly", "id": 1}, 4)],
+    "link.empty": [lambda: decode_playground("")],
+    "link.too_long": [lambda: decode_playground("x" * 100_000)],
+    "link.damaged": [lambda: decode_playground("%%%")],
+    "link.not_settings": [lambda: decode_playground(base64.urlsafe_b64encode(b"[1, 2]").decode())],
+    "link.version": [lambda: decode_playground(link_with(v=99))],
+    "link.counts": [lambda: decode_playground(link_with(g=[1]))],
+    "link.list_empty": [lambda: decode_playground(link_with(l=[], g=[]))],
+    "link.k": [lambda: decode_playground(link_with(k=9))],
+    "link.gain": [lambda: decode_playground(link_with(gain="cubic"))],
+    "link.discount": [lambda: decode_playground(link_with(d="ln"))],
+    "link.ideal": [lambda: decode_playground(link_with(i="judges"))],
+    "link.custom_gain": [lambda: decode_playground(link_with(gain="custom", m={str(g): g for g in range(20)}))],
+    "link.base": [lambda: decode_playground(link_with(d="jk", b=0.5))],
+    "link.extra": [lambda: decode_playground(link_with(x="none"))],
+    "link.extra_pair": [lambda: decode_playground(link_with(x=[["c"]]))],
+    "link.lacks": [lambda: decode_playground(link_with(k=None))],
+    "link.kind": [lambda: decode_playground(link_with(k="two"))],
+    "link.not_whole": [
+        lambda: whole_number("two", Place("link.step"), 1, 6),
+        lambda: decode_playground(link_with(gain="custom", m={"x": 1})),
+    ],
+    "link.range": [lambda: whole_number("9", Place("link.exercise"), 1, 6)],
+    "room.setting": [
+        lambda: room_rules.Limits.from_environment({"NDCG_LAB_ROOM_HOURS": "soon"}),
+        lambda: room_rules.Limits.from_environment({"NDCG_LAB_MAX_STUDENTS": "0"}),
+    ],
+    "room.code_blank": [lambda: room_rules.read_code(" - ")],
+    "room.code_length": [lambda: room_rules.read_code("K7P3")],
+    "room.code_letters": [lambda: room_rules.read_code("K0P1QL")],
+    "room.unknown": [
+        lambda: ROOM.store.room(ROOM.wrong),
+        lambda: ROOM.store.join(ROOM.wrong, room_rules.new_student_id()),
+    ],
+    "room.ended": [ROOM.ended_room],
+    "room.full": [lambda: ROOM.store.join(ROOM.room.code, room_rules.new_student_id())],
+    "room.too_many": [lambda: ClassroomStore(ROOM.url, limits=room_rules.Limits(max_open_rooms=1)).create_room()],
+    "room.join_wait": [ROOM.join_wait],
+    "room.bad_key": [
+        lambda: ROOM.store.set_phase(ROOM.room.code, "forged-key", "revealed"),
+        lambda: ROOM.store.end_room(ROOM.room.code, None),
+    ],
+    "room.bad_student": [lambda: room_rules.read_student_id("<script>")],
+    "room.nickname_long": [lambda: room_rules.read_nickname("x" * 30)],
+    "room.nickname_control": [lambda: room_rules.read_nickname("abc\u202edef")],
+    "room.not_joined": [
+        lambda: ROOM.store.answer(ROOM.room.code, room_rules.new_student_id(), ROOM.open().id, [(0, "a")])
+    ],
+    "room.not_current": [ROOM.not_current],
+    "room.locked": [ROOM.locked],
+    "room.too_fast": [ROOM.too_fast],
+    "room.no_activity": [ROOM.no_activity],
+    "room.phase": [lambda: ROOM.store.set_phase(ROOM.room.code, ROOM.key, "paused")],
+    "room.schema": [ROOM.newer_schema],
+    "activity.kind": [lambda: classroom.from_payload("quiz", {})],
+    "activity.gain": [lambda: classroom.ListSpec(("a",), (1,), 1, "custom")],
+    "activity.twist": [lambda: classroom.rank_activity(classroom.random_list(1), "upside_down")],
+    "activity.pair": [lambda: classroom.compare_activity("mine", "ndcg")],
+    "activity.metric": [lambda: classroom.compare_activity("seed003", "map")],
+    "activity.estimate_range": [lambda: classroom.Predict(classroom.random_list(1)).check("1.2")],
+    "activity.order": [lambda: classroom.rank_activity(classroom.random_list(1), "small_k").check([0, 0, 1])],
+    "activity.vote": [lambda: classroom.compare_activity("seed003", "ndcg").check("c")],
+    "activity.part": [lambda: classroom.practice_activity(1, 2).check("1", 5)],
+    "activity.choice": [lambda: classroom.practice_activity(1, 4).check("left", 3)],
+    "go.page": [lambda: ROOM.store.save_link("evaluate", {})],
+    "go.unknown": [lambda: ROOM.store.load_link(ROOM.wrong)],
+}
+# Places that only some of the calls above reach; each must be reached by one.
+EXTRA_PLACE_CALLS = [
+    lambda: decode_playground(link_with(l=["a", ""])),
+    lambda: decode_playground(link_with(g=[1, 9])),
+    lambda: decode_playground(link_with(x=[["", 1]])),
+    lambda: decode_playground(link_with(x=[["c", 9]])),
+    lambda: decode_playground(link_with(gain="custom", m={"1": "x"})),
+    lambda: example_from_rows([{"item": "a", "score": "x", "grade": 1}], [], 5),
+    lambda: example_from_rows([{"item": "a", "score": 1, "grade": "x"}], [], 5),
+    lambda: parse_gain_mapping({1: "x"}, 4),
+    lambda: DISCOUNTS.build("jk", base="x"),
+    lambda: err([1], max_grade="x"),
+    lambda: recall_at_k([1], 1, n_relevant=0),
+    lambda: check_seed(10**12),
+    lambda: parse_measure("ndcg.1=x"),
+    lambda: check_grade("x", 4, Place("new.grade")),
+    lambda: check_top_grade("x"),
+    lambda: read_qrels(b"q 0 a\n", name="qrels.txt"),
+    lambda: example_from_rows([{"item": "a b", "score": 1, "grade": 1}], [{"item": "c d", "grade": 1}], 5),
+    lambda: room_rules.read_nickname("\ud800"),
+    lambda: ROOM.store.load_link(""),
+    lambda: classroom.practice_activity(1, 0),
+]
+
+
+def raised(call):
+    try:
+        call()
+    except InputError as error:
+        return error
+    raise AssertionError("no InputError")
+
+
+ERRORS = {code: [raised(call) for call in calls] for code, calls in CALLS.items()}
+
+
+def test_every_code_is_raised_by_real_bad_input():
+    assert set(CALLS) == set(MESSAGES)
+    for code, errors in ERRORS.items():
+        assert [e.code for e in errors] == [code] * len(errors), code
+
+
+def _places(error):
+    for value in error.fields.values():
+        if isinstance(value, Place):
+            yield value.code
+    for other in error.also:
+        yield from _places(other)
+
+
+def test_every_place_is_reached_by_real_bad_input():
+    reached = {place for errors in ERRORS.values() for e in errors for place in _places(e)}
+    reached |= {place for call in EXTRA_PLACE_CALLS for place in _places(raised(call))}
+    assert reached == set(PLACES)
+
+
+@pytest.mark.parametrize("key", sorted(TEMPLATES))
+def test_chinese_has_a_template_with_exactly_the_english_fields(key):
+    zh = catalogue("zh")[key]
+    assert placeholders(zh) == placeholders(TEMPLATES[key])
+    assert re.search(r"[\u4e00-\u9fff]", zh) or key in ("place.k", "place.option.max_docs"), zh
+
+
+def test_english_error_templates_live_only_in_the_core():
+    assert not [key for key in catalogue("en") if key.startswith(("error.", "place.", "frame."))]
+
+
+# What may stay in Latin letters inside a Chinese message: names of metrics, formats, columns and options.
+ALLOWED_LATIN = {
+    "NDCG",
+    "DCG",
+    "IDCG",
+    "CG",
+    "Lab",
+    "TREC",
+    "UTF",
+    "NUL",
+    "gzip",
+    "NaN",
+    "LEVEL",
+    "GAIN",
+    "qid",
+    "iter",
+    "docno",
+    "rel",
+    "rank",
+    "score",
+    "tag",
+    "ndcg_cut",
+    "ndcg",
+    "max_grade",
+    "n_relevant",
+    "gain",
+    "k",
+    "b",
+    "M",
+    "Q0",
+    "True",
+    "False",
+    "A",
+    "B",
+    "O",
+    "I",
+    "L",
+}  # systems A and B; the letters a room code leaves out
+
+
+def _user_values(error):
+    for value in error.fields.values():
+        if isinstance(value, Place):
+            yield from (str(v) for v in value.fields.values())
+        else:
+            yield str(value)
+    if error.quote is not None:
+        yield repr(error.quote)
+    for other in error.also:
+        yield from _user_values(other)
+
+
+@pytest.mark.parametrize("code", sorted(MESSAGES))
+def test_a_page_shows_every_error_in_both_languages(code):
+    for error in ERRORS[code]:
+        english = plain(Translator("en").explain(error))
+        assert english.replace("  \n", "\n").lower() == str(error).lower()  # only a capital first letter differs
+        chinese = plain(Translator("zh").explain(error))
+        assert "{" not in chinese and re.search(r"[\u4e00-\u9fff]", chinese), chinese
+        rest = chinese
+        for value in sorted(_user_values(error), key=len, reverse=True):
+            rest = re.sub(rf"(?<![A-Za-z]){re.escape(value)}(?![A-Za-z])", " ", rest)
+        latin = set(re.findall(r"[A-Za-z][A-Za-z_0-9]*", rest)) - ALLOWED_LATIN
+        assert not latin, (chinese, latin)
+
+
+def test_a_file_error_quotes_each_bad_line_once_and_counts_the_rest():
+    error = ERRORS["qrels.columns"][0]
+    assert str(error).split("\n") == [
+        "line 1 of qrels.txt: expected 4 columns (qid iter docno rel), got 3 (the line reads 'q 0 a')",
+        "line 2 of qrels.txt: expected 4 columns (qid iter docno rel), got 3 (the line reads 'q 0 b')",
+        "line 3 of qrels.txt: expected 4 columns (qid iter docno rel), got 3 (the line reads 'q 0 c')",
+        "2 more bad lines",
+    ]
+    assert plain(Translator("zh").explain(error)).split("  \n") == [
+        "qrels.txt 第 1 行：应有 4 列（qid iter docno rel），实际有 3 列（该行内容为 'q 0 a'）",
+        "qrels.txt 第 2 行：应有 4 列（qid iter docno rel），实际有 3 列（该行内容为 'q 0 b'）",
+        "qrels.txt 第 3 行：应有 4 列（qid iter docno rel），实际有 3 列（该行内容为 'q 0 c'）",
+        "另有 2 行有误",
+    ]
+
+
+def test_an_error_keeps_its_code_and_fields_through_pickling():
+    import pickle
+
+    error = ERRORS["qrels.columns"][0]
+    copy = pickle.loads(pickle.dumps(error))
+    assert (copy.code, copy.fields, copy.quote, copy.more, str(copy)) == (
+        error.code,
+        error.fields,
+        error.quote,
+        error.more,
+        str(error),
+    )
+
+
+def test_a_code_raised_with_other_fields_than_its_template_is_a_bug_caught_at_once():
+    with pytest.raises(TypeError, match="takes the fields"):
+        InputError("grade.negative", value="'-1'")
+
+
+# ---------------------------------------------------------------- the same errors on real pages
+
+
+def _page(path, lang):
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    if path != "app.py":
+        at.switch_page(path)
+    at.session_state["lang"] = lang
+    return at.run()
+
+
+@pytest.mark.parametrize(
+    "lang, expected", [("en", "Grade at position 2 is 'x': not a number"), ("zh", "第 2 位的等级是 'x'：这不是数字")]
+)
+def test_a_bad_grade_on_the_home_page_is_explained_in_the_pages_language(lang, expected):
+    at = _page("app.py", lang)
+    at.text_input(key="home_grades").set_value("3, x, 2").run()
+    assert not at.exception
+    assert expected in plain(at.error[0].value)
+
+
+@pytest.mark.parametrize(
+    "lang, expected", [("en", "k must be a whole number, got 'ten'"), ("zh", "k必须是整数，现在是 'ten'")]
+)
+def test_a_bad_k_on_the_evaluate_page_is_explained_in_the_pages_language(lang, expected):
+    at = _page("pages/2_Evaluate.py", lang)
+    at.text_input(key="_w_ev_cutoffs").input("5, ten").run()
+    assert not at.exception
+    assert any(expected in plain(e.value) for e in at.error)
+
+
+def test_no_module_raises_a_bare_value_error_for_bad_input():
+    offenders = []
+    for path in [*ROOT.glob("ndcg_core/**/*.py"), *ROOT.glob("ui/**/*.py")]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Raise)
+                and isinstance(node.exc, ast.Call)
+                and getattr(node.exc.func, "id", None) == "ValueError"
+            ):
+                offenders.append(f"{path.name}:{node.lineno}")
+    assert not offenders
+
+
+def test_no_module_imports_another_modules_private_name():
+    offenders = []
+    for path in [*ROOT.glob("ndcg_core/**/*.py"), *ROOT.glob("ui/**/*.py"), ROOT / "app.py", *ROOT.glob("pages/*.py")]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module not in ("__future__",):
+                offenders += [f"{path.name}: {a.name}" for a in node.names if a.name.startswith("_")]
+    assert not offenders
