@@ -1,49 +1,6 @@
 """NDCG Lab home page: what NDCG is, in one live example, and where to go next."""
 
-import streamlit as st
-
-import ndcg_core
-from ui.editing import typed_tokens
-from ui.format import metric_text
 from ui.page import start_page
+from ui.views.home import render_page
 
-t = start_page("home.title")
-
-st.title("NDCG Lab")
-st.markdown(t("home.intro"))
-# A student arriving alone gets one path: learn the idea, play with it, then test it.
-st.subheader(t("home.path"))
-st.page_link("pages/3_Learn.py", label=t("home.path.learn"), icon="📘", width="stretch")
-st.page_link("pages/1_Playground.py", label=t("home.path.playground"), icon="🎛️", width="stretch")
-st.page_link("pages/6_Practice.py", label=t("home.path.practice"), icon="✏️", width="stretch")
-
-st.subheader(t("home.try"))
-left, right = st.columns([3, 1])
-grades_text = left.text_input(t("home.grades"), value="3, 2, 3, 0, 1, 2", key="home_grades", help=t("home.grades_help"))
-k = right.number_input(t("home.k"), min_value=1, max_value=100, value=6, step=1, key="home_k")
-
-try:
-    grades = ndcg_core.validate_grades(typed_tokens(grades_text))
-except ValueError as err:
-    st.error(t("home.bad_grades", message=t.explain(err)))
-else:
-    if len(grades) == 0:
-        st.info(t("home.empty"))
-    else:
-        k = int(k)
-        frame = ndcg_core.breakdown(grades, k)
-        a, b, c = st.columns(3)
-        a.metric(t("playground.ndcg_at", k=k), metric_text(ndcg_core.ndcg_at_k(grades, k)))
-        b.metric(t("playground.dcg_at", k=k), metric_text(ndcg_core.dcg(grades, k)))
-        c.metric(t("playground.idcg_at", k=k), metric_text(ndcg_core.idcg(grades, k)))
-        st.caption(t("home.caption"))
-        columns = ("position", "grade", "term", "cumulative_dcg", "ideal_grade", "cumulative_idcg", "in_top_k")
-        st.dataframe(
-            frame[list(columns)].rename(columns={c: t(f"table.{c}") for c in columns}),
-            hide_index=True,
-            width="stretch",
-        )
-
-st.divider()
-st.markdown(t("home.cli"))
-st.code("ndcg-lab-eval -q -m ndcg_cut.5,10 qrels.txt run.txt", language="bash")
+render_page(start_page("home.title"))

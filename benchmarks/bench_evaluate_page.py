@@ -32,7 +32,7 @@ def page_once(qrels_path: Path, run_path: Path) -> dict[str, float]:
     """In this process: the page's first results and a cached rerun, in seconds, and the peak memory."""
     from streamlit.testing.v1 import AppTest
 
-    from ui.evaluate_view import FileInput
+    from ui.views.evaluate import FileInput
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600)
     at.switch_page("pages/2_Evaluate.py")

@@ -38,7 +38,7 @@ def main() -> None:
 
     from streamlit.testing.v1 import AppTest
 
-    from ui.evaluate_view import FileInput, content_key
+    from ui.views.evaluate import FileInput, content_key
 
     qrels, run = qrels_path.read_bytes(), run_path.read_bytes()
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores; run {len(run) / 2**20:.0f} MiB per upload")

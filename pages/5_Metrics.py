@@ -1,6 +1,6 @@
 """Metrics: NDCG beside P@k, recall@k, reciprocal rank, AP and ERR on rankings the learner edits."""
 
-from ui.metrics_view import render_page
 from ui.page import start_page
+from ui.views.metrics import render_page
 
 render_page(start_page("metrics.title", icon="📏"))

@@ -100,7 +100,7 @@ def _learn_defaults() -> dict[str, Any]:
         "learn_feedback": {},  # step -> {"kind": "right" | "wrong" | "revealed" | "unreadable", ...}, worded when drawn
         "learn_answers": {},  # step -> the learner's answer, kept across a change of language
         "learn_done": [],  # steps whose check is answered
-        "learn_pool": "judged",  # step 1: the judged pages, or a larger pool (see ui.learn_view.POOLS)
+        "learn_pool": "judged",  # step 1: the judged pages, or a larger pool (see ui.views.learn.POOLS)
     }
 
 

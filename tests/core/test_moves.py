@@ -76,7 +76,7 @@ def test_huge_gains_and_limits():
 
 
 def test_the_lists_preview_holds_ndcg_cores_numbers_rounded_as_shown():
-    from ui.sortable import preview_data
+    from ui.widgets.sortable import preview_data
 
     grades = [3, 2, 3, 0, 1, 2, 0]
     preview = preview_data(ndcg_after_moves(grades, 3), 3)

@@ -39,12 +39,12 @@ from ndcg_core.trec.measures import Measure, parse_measure
 from ndcg_core.trec.segmented import evaluate_files
 from support import ROOT, TREC, plain
 from ui.editing import apply_table_edits, grades_from_text, parse_gain_mapping, typed_queries_to_trec
-from ui.evaluate_view import parse_cutoffs
 from ui.i18n import Translator, catalogue
-from ui.metrics_view import parse_ranking
 from ui.share import decode_playground, encode_playground, whole_number
-from ui.sortable import apply_action
 from ui.stats import paired_comparison
+from ui.views.evaluate import parse_cutoffs
+from ui.views.metrics import parse_ranking
+from ui.widgets.sortable import apply_action
 
 ITEMS = make_items(["a", "b"], [3, 1])
 QRELS = str(TREC / "qrels.test")
@@ -64,7 +64,7 @@ def link_with(**changes):
 
 
 def over_the_line_limit():
-    from ui import evaluate_view
+    from ui.views import evaluate as evaluate_view
 
     with mock.patch.object(evaluate_view, "MAX_ROWS", 1):
         evaluate_view._parsed_qrels.clear()

@@ -10,8 +10,8 @@ from streamlit.testing.v1 import AppTest
 from ndcg_core import evaluate, query_ranking, read_qrels, read_run
 from support import ROOT, TREC, means, plain
 from ui.editing import typed_queries_to_trec
-from ui.evaluate_view import FileInput, parse_cutoffs, trec_eval_text
 from ui.state import EXAMPLE_TYPED_ROWS
+from ui.views.evaluate import FileInput, parse_cutoffs, trec_eval_text
 
 SAMPLE = ROOT / "ui" / "sample"
 

@@ -18,7 +18,7 @@ from ndcg_core.teaching import conventions, exercises, metrics
 from support import ROOT, plain
 from trec_files import file_pairs, garbled, read_as_the_reference_does
 from ui import share
-from ui.evaluate_view import FileInput
+from ui.views.evaluate import FileInput
 
 SOURCES = [ROOT / "app.py", *ROOT.glob("pages/*.py"), *ROOT.glob("ui/*.py"), *ROOT.glob("ndcg_core/*.py")]
 
@@ -85,7 +85,7 @@ def test_chart_export_makes_no_network_call(no_network):
 
 
 def test_an_upload_over_the_row_limit_is_a_message(monkeypatch):
-    import ui.evaluate_view as view
+    import ui.views.evaluate as view
 
     monkeypatch.setattr(view, "MAX_ROWS", 3)
     view._parsed_qrels.clear()

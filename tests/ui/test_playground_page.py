@@ -169,7 +169,7 @@ def test_a_label_with_markup_is_kept_as_text():
     assert not any(label in m.value for m in (*at.markdown, *at.caption))  # never written as markdown/HTML
     from ndcg_core.lists.items import ListSettings as Settings
     from ndcg_core.lists.items import list_breakdown
-    from ui.table import table_data
+    from ui.widgets.table import table_data
 
     frame = list_breakdown(at.session_state["pg_items"], Settings(k=2))
     data = table_data(frame, {c: c for c in frame.columns}, "caption", "beyond")

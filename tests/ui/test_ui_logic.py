@@ -15,7 +15,7 @@ from ui.editing import (
     table_rows,
 )
 from ui.i18n import LANGUAGES, Translator, catalogue
-from ui.sortable import apply_action, component_data
+from ui.widgets.sortable import apply_action, component_data
 
 
 def five():
@@ -149,7 +149,7 @@ def test_component_data_carries_labels_as_data_and_one_colour_per_grade():
 
 
 def test_the_component_never_parses_labels_as_html():
-    js = (ROOT / "ui" / "sortable.js").read_text()
+    js = (ROOT / "ui" / "widgets" / "sortable.js").read_text()
     assert "innerHTML" not in js.replace("never innerHTML", "")
     assert "label.textContent = item.label" in js
 
@@ -192,7 +192,7 @@ def test_translator_fills_fields_and_falls_back_to_english():
 def test_breakdown_table_data_formats_cells_and_marks_rows_after_k():
     from ndcg_core.lists.items import ListSettings as Settings
     from ndcg_core.lists.items import list_breakdown
-    from ui.table import COLUMNS, table_data
+    from ui.widgets.table import COLUMNS, table_data
 
     frame = list_breakdown(make_items(["a", "<b>"], [3, 0]), Settings(k=1))
     data = table_data(frame, {c: c.upper() for c in COLUMNS}, "cap", "not counted")
@@ -200,5 +200,5 @@ def test_breakdown_table_data_formats_cells_and_marks_rows_after_k():
     assert data["rows"][0] == ["1", "a", "3", "3 / log2(2) = 3.000", "3.0000", "3", "3.0000", "1.0000"]
     assert data["rows"][1][1] == "<b>"
     assert data["numeric"] == [True, False, True, False, True, True, True, True]
-    js = (ROOT / "ui" / "table.js").read_text()
+    js = (ROOT / "ui" / "widgets" / "table.js").read_text()
     assert "innerHTML" not in js and "td.textContent = cell" in js

@@ -27,14 +27,14 @@ from ndcg_core.lists.items import Item
 from ndcg_core.lists.presets import PRESETS
 from ndcg_core.teaching.exercises import exercise
 from ui.database import client_source, room_revision, store
+from ui.exercise_text import explain as explain_exercise
+from ui.exercise_text import prompt as exercise_prompt
 from ui.format import md_escape, metric_text
 from ui.i18n import LANGUAGES, Translator
-from ui.practice_view import explain as explain_exercise
-from ui.practice_view import prompt as exercise_prompt
-from ui.sortable import apply_action, sortable_list
 from ui.state import ClassroomState, classroom, page_url, reset_classroom, set_link_value
 from ui.widgets.browser_memory import browser_memory
 from ui.widgets.qr import qr_png
+from ui.widgets.sortable import apply_action, sortable_list
 
 # How often the presenter's panel and each student's watcher run. Every run of a fragment costs the server about
 # 5 ms of one core whatever it draws, so a class of 200 polling every second would need a whole core for that

@@ -20,9 +20,9 @@ from ui import charts
 from ui.format import metric_text
 from ui.i18n import Translator
 from ui.share import whole_number
-from ui.sortable import apply_action, sortable_list
 from ui.state import bind, new_link_value, page_url, set_link_value
 from ui.widgets.short_link import share_box
+from ui.widgets.sortable import apply_action, sortable_list
 
 STEPS = 6
 K = 5

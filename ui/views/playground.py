@@ -46,11 +46,11 @@ from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.page import show_notice
 from ui.share import decode_playground, encode_playground
-from ui.sortable import apply_action, preview_data, sortable_list
 from ui.state import bind, page_url, preset_origin, set_link_value
-from ui.table import COLUMNS as TABLE_COLUMNS
-from ui.table import breakdown_table
 from ui.widgets.short_link import share_box
+from ui.widgets.sortable import apply_action, preview_data, sortable_list
+from ui.widgets.table import COLUMNS as TABLE_COLUMNS
+from ui.widgets.table import breakdown_table
 
 LIST_KEY = "pg_list"
 SHARE_PARAM = "s"

@@ -37,11 +37,11 @@ from ui.cache import ResultCache
 from ui.editing import TYPED_COLUMNS, typed_queries_to_trec
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
-from ui.playground import restore
 from ui.state import bind
 from ui.stats import paired_comparison, reading_key
+from ui.views.playground import restore
 
-SAMPLE = Path(__file__).parent / "sample"
+SAMPLE = Path(__file__).parent.parent / "sample"
 SAMPLE_FILES = {"qrels": "qrels.test", "a": "results.test", "b": "results.trunc"}
 SOURCES = ("sample", "upload", "typed")
 ROLES = ("qrels", "a", "b")

@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
-from ndcg_core import DISCOUNTS, ndcg_at_k
 from ndcg_core.errors import Place
 from ndcg_core.lists.items import ListSettings as Settings
 from ndcg_core.lists.items import make_items, score
 from ndcg_core.teaching.exercises import Exercise, check, check_seed, exercise
+from ui.exercise_text import choice_text, explain, prompt
 from ui.i18n import Translator
-from ui.playground import restore
 from ui.share import whole_number
-from ui.sortable import apply_action, sortable_list
 from ui.state import new_link_value, page_url, set_link_value
+from ui.views.playground import restore
 from ui.widgets.short_link import share_box
+from ui.widgets.sortable import apply_action, sortable_list
 
 LIST_KEY = "pr_list"
 
@@ -65,65 +64,6 @@ def record(ok: bool, entry: dict) -> None:
         score_now["attempted"] += 1
         score_now["correct"] += int(ok)
         st.session_state["pr_score"] = score_now
-
-
-def choice_text(ex: Exercise, choice: str, t: Translator) -> str:
-    """A choice as the learner saw it on its button."""
-    return choice if ex.kind == "gap" else t(f"practice.choice.{choice}")
-
-
-def explain(ex: Exercise, t: Translator) -> str:
-    """Why the answer is right, in the learner's words and language; every number from ndcg_core."""
-    d = ex.data
-    if ex.kind == "swap":
-        return explain_swap(ex, t)
-    if ex.kind == "better_order":
-        k = d["k"]
-        return t(
-            "practice.why.better_order",
-            answer=choice_text(ex, ex.answer, t),
-            k=k,
-            a=f"{ndcg_at_k(d['a'], k):.4f}",
-            b=f"{ndcg_at_k(d['b'], k):.4f}",
-        )
-    answer = ex.answer if isinstance(ex.answer, str) else f"{ex.answer:.4f}"
-    if ex.kind == "gap":
-        answer = f"{ex.answer} ({d['gaps'][ex.answer]:.3f})"
-    return t(f"practice.why.{ex.kind}", answer=answer, **{k: v for k, v in d.items() if k in ("k", "position")})
-
-
-def explain_swap(ex: Exercise, t: Translator) -> str:
-    """Which gain moved to which discount factor, and what that did to NDCG@k."""
-    d = ex.data
-    grades, k, i, j = d["grades"], d["k"], d["i"], d["j"]
-    swapped = list(grades)
-    swapped[i - 1], swapped[j - 1] = swapped[j - 1], swapped[i - 1]
-    factors = dict(zip((i, j), DISCOUNTS.build("log2")([i, j]), strict=False))
-
-    def factor(position: int) -> str:
-        return f"{factors[position]:.3f}" if position <= k else t("practice.past_k", k=k)
-
-    gi, gj = grades[i - 1], grades[j - 1]
-    if gi == gj:
-        reason = t("practice.swap.equal")
-    elif i > k:
-        reason = t("practice.swap.past_k", k=k)
-    else:
-        reason = t("practice.swap.higher_up" if gj > gi else "practice.swap.higher_down", grade=max(gi, gj))
-    return t(
-        "practice.why.swap",
-        answer=choice_text(ex, ex.answer, t),
-        i=i,
-        j=j,
-        gi=gi,
-        gj=gj,
-        fi=factor(i),
-        fj=factor(j),
-        reason=reason,
-        k=k,
-        before=f"{ndcg_at_k(grades, k):.4f}",
-        after=f"{ndcg_at_k(swapped, k):.4f}",
-    )
 
 
 def feedback_text(ex: Exercise, entry: dict, t: Translator) -> str:
@@ -184,33 +124,6 @@ def show_in_playground() -> None:
     grades = ex.data.get("grades") or ex.data.get("a") or next(iter(ex.data["queries"].values()))
     items = make_items([f"doc {chr(65 + i)}" for i in range(len(grades))], grades)
     restore({"items": items, "extra": [], "k": min(ex.data.get("k", 5), len(items)), "top": 4, "ideal": "list"})
-
-
-def prompt(ex: Exercise, t: Translator) -> None:
-    d = ex.data
-    if ex.kind in ("dcg_term", "dcg", "ndcg", "swap", "reach"):
-        st.markdown(
-            t(
-                f"practice.prompt.{ex.kind}",
-                grades=", ".join(str(g) for g in d["grades"]),
-                **{k: v for k, v in d.items() if k in ("k", "position", "i", "j", "target")},
-            )
-        )
-    elif ex.kind == "better_order":
-        st.markdown(
-            t("practice.prompt.better_order", a=", ".join(map(str, d["a"])), b=", ".join(map(str, d["b"])), k=d["k"])
-        )
-    else:
-        st.markdown(t("practice.prompt.gap", k=d["k"]))
-        st.dataframe(
-            pd.DataFrame(
-                {
-                    t("practice.query"): list(d["queries"]),
-                    t("practice.grades"): [", ".join(map(str, g)) for g in d["queries"].values()],
-                }
-            ),
-            hide_index=True,
-        )
 
 
 def answer_widget(ex: Exercise, t: Translator) -> None:

@@ -1,0 +1,100 @@
+"""How an exercise reads: its prompt, the words of its choices, and why its answer is right.
+
+Practice and the Classroom's "Practice together" show the same exercises; both word them here. Every number
+comes from ndcg_core at render time.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from ndcg_core import DISCOUNTS, ndcg_at_k
+from ndcg_core.teaching.exercises import Exercise
+from ui.i18n import Translator
+
+
+def choice_text(ex: Exercise, choice: str, t: Translator) -> str:
+    """A choice as the learner saw it on its button."""
+    return choice if ex.kind == "gap" else t(f"practice.choice.{choice}")
+
+
+def explain(ex: Exercise, t: Translator) -> str:
+    """Why the answer is right, in the learner's words and language; every number from ndcg_core."""
+    d = ex.data
+    if ex.kind == "swap":
+        return explain_swap(ex, t)
+    if ex.kind == "better_order":
+        k = d["k"]
+        return t(
+            "practice.why.better_order",
+            answer=choice_text(ex, ex.answer, t),
+            k=k,
+            a=f"{ndcg_at_k(d['a'], k):.4f}",
+            b=f"{ndcg_at_k(d['b'], k):.4f}",
+        )
+    answer = ex.answer if isinstance(ex.answer, str) else f"{ex.answer:.4f}"
+    if ex.kind == "gap":
+        answer = f"{ex.answer} ({d['gaps'][ex.answer]:.3f})"
+    return t(f"practice.why.{ex.kind}", answer=answer, **{k: v for k, v in d.items() if k in ("k", "position")})
+
+
+def explain_swap(ex: Exercise, t: Translator) -> str:
+    """Which gain moved to which discount factor, and what that did to NDCG@k."""
+    d = ex.data
+    grades, k, i, j = d["grades"], d["k"], d["i"], d["j"]
+    swapped = list(grades)
+    swapped[i - 1], swapped[j - 1] = swapped[j - 1], swapped[i - 1]
+    factors = dict(zip((i, j), DISCOUNTS.build("log2")([i, j]), strict=False))
+
+    def factor(position: int) -> str:
+        return f"{factors[position]:.3f}" if position <= k else t("practice.past_k", k=k)
+
+    gi, gj = grades[i - 1], grades[j - 1]
+    if gi == gj:
+        reason = t("practice.swap.equal")
+    elif i > k:
+        reason = t("practice.swap.past_k", k=k)
+    else:
+        reason = t("practice.swap.higher_up" if gj > gi else "practice.swap.higher_down", grade=max(gi, gj))
+    return t(
+        "practice.why.swap",
+        answer=choice_text(ex, ex.answer, t),
+        i=i,
+        j=j,
+        gi=gi,
+        gj=gj,
+        fi=factor(i),
+        fj=factor(j),
+        reason=reason,
+        k=k,
+        before=f"{ndcg_at_k(grades, k):.4f}",
+        after=f"{ndcg_at_k(swapped, k):.4f}",
+    )
+
+
+def prompt(ex: Exercise, t: Translator) -> None:
+    d = ex.data
+    if ex.kind in ("dcg_term", "dcg", "ndcg", "swap", "reach"):
+        st.markdown(
+            t(
+                f"practice.prompt.{ex.kind}",
+                grades=", ".join(str(g) for g in d["grades"]),
+                **{k: v for k, v in d.items() if k in ("k", "position", "i", "j", "target")},
+            )
+        )
+    elif ex.kind == "better_order":
+        st.markdown(
+            t("practice.prompt.better_order", a=", ".join(map(str, d["a"])), b=", ".join(map(str, d["b"])), k=d["k"])
+        )
+    else:
+        st.markdown(t("practice.prompt.gap", k=d["k"]))
+        st.dataframe(
+            pd.DataFrame(
+                {
+                    t("practice.query"): list(d["queries"]),
+                    t("practice.grades"): [", ".join(map(str, g)) for g in d["queries"].values()],
+                }
+            ),
+            hide_index=True,
+        )
