@@ -113,6 +113,7 @@ def app_url(tmp_path_factory):
         server.wait(timeout=10)
     except subprocess.TimeoutExpired:
         server.kill()
+        server.wait(timeout=10)
 
 
 @pytest.fixture(scope="session", autouse=True)

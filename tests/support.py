@@ -42,3 +42,27 @@ def upload(page, uploader, path):
     uploader.locator("input[type=file]").set_input_files(path)
     expect(uploader.get_by_role("button", name=re.compile("^Remove "))).to_have_count(1, timeout=30000)
     wait_for_idle(page)
+
+
+SECTIONS = {
+    "pg_": "playground",
+    "ev_": "evaluate",
+    "learn_": "learn",
+    "pr_": "practice",
+    "cmp_": "metrics",
+    "conv_": "conventions",
+}
+
+
+def seed_state(at, **values):
+    """Give an AppTest session state before its first run, by the names a page's state fields have with their
+    page's prefix (``pg_items=...``, ``pr_seed=3``, ``lang="zh"``): each page's state starts from its defaults."""
+    from ui.state import SECTIONS as MAKERS
+
+    for name, value in values.items():
+        prefix = next((p for p in SECTIONS if name.startswith(p)), "")
+        section = SECTIONS.get(prefix, "app")
+        if section not in at.session_state:
+            at.session_state[section] = MAKERS[section]()
+        setattr(at.session_state[section], name[len(prefix) :], value)
+    return at

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.i18n import LANGUAGES, Translator
-from ui.state import PRESENT_PARAM, bind, init_state, new_link_value, set_link_value
+from ui.state import PRESENT_PARAM, app_state, bind, init_state, new_link_value, set_link_value
 
 PAGES = (
     ("app.py", "nav.home", ":material/home:"),
@@ -56,18 +56,18 @@ def start_page(title_key: str, icon: str = "📐") -> Translator:
     from ui.widgets.short_link import follow_short_link  # the database layer loads only when a page runs
 
     init_state()
-    follow_short_link(Translator(st.session_state["lang"]), SHORT_LINK_PAGES.get(title_key))
+    follow_short_link(Translator(app_state().lang), SHORT_LINK_PAGES.get(title_key))
     lang = new_link_value("lang")
     if lang is not None:
         if lang in LANGUAGES:
-            st.session_state["lang"] = lang
+            app_state().lang = lang
         else:
-            st.session_state["notice"] = Translator(st.session_state["lang"])("share.bad_lang", lang=lang[:20])
+            app_state().notice = Translator(app_state().lang)("share.bad_lang", lang=lang[:20])
     present = new_link_value(PRESENT_PARAM)
     if present is not None:
         # A prepared deep link opens in presenter view; "0" (or anything else) opens the usual view.
-        st.session_state["presenter"] = present == "1"
-    t = Translator(st.session_state["lang"])
+        app_state().presenter = present == "1"
+    t = Translator(app_state().lang)
     st.set_page_config(page_title=f"{t(title_key)} · NDCG Lab", page_icon=icon, layout="wide")
     with st.sidebar:
         for path, key, page_icon in PAGES:
@@ -77,27 +77,27 @@ def start_page(title_key: str, icon: str = "📐") -> Translator:
             t("common.language"),
             list(LANGUAGES),
             format_func=LANGUAGES.__getitem__,
-            **bind("lang"),
+            **bind(app_state(), "lang"),
         )
-        st.toggle(t("common.presenter"), help=t("common.presenter_help"), **bind("presenter"))
+        st.toggle(t("common.presenter"), help=t("common.presenter_help"), **bind(app_state(), "presenter"))
     show_notice()
     write_present_param()
-    st.html(BASE_CSS + (PRESENTER_CSS if st.session_state["presenter"] else ""))
+    st.html(BASE_CSS + (PRESENTER_CSS if app_state().presenter else ""))
     return t
 
 
 def write_present_param() -> None:
     """Presenter view is part of the address (``present=1``), so a reload or a bookmark keeps it."""
-    if st.session_state["presenter"]:
+    if app_state().presenter:
         set_link_value(PRESENT_PARAM, "1")
     elif PRESENT_PARAM in st.query_params:
         del st.query_params[PRESENT_PARAM]
-        st.session_state["link_seen"] = {**st.session_state["link_seen"], PRESENT_PARAM: None}
+        app_state().link_seen = {**app_state().link_seen, PRESENT_PARAM: None}
 
 
 def show_notice() -> None:
     """A one-time notice (for example about a link that could not be read), shown once and then cleared."""
-    notice = st.session_state["notice"]
+    notice = app_state().notice
     if notice:
         st.warning(notice, icon="🔗")
-        st.session_state["notice"] = None
+        app_state().notice = None

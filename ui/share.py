@@ -135,15 +135,15 @@ def decode_playground(param: str) -> dict[str, Any]:
             )
         )
     return {
-        "pg_items": items,
-        "pg_extra": extra,
-        "pg_k": k,
-        "pg_top": top,
-        "pg_gain": gain,
-        "pg_gain_map": gain_map,
-        "pg_discount": discount,
-        "pg_jk_base": jk_base,
-        "pg_ideal": ideal,
+        "items": items,
+        "extra": extra,
+        "k": k,
+        "top": top,
+        "gain": gain,
+        "gain_map": gain_map,
+        "discount": discount,
+        "jk_base": jk_base,
+        "ideal": ideal,
     }
 
 

@@ -1,21 +1,23 @@
-"""Session state: every key the app keeps is created here, from one table of defaults.
+"""Session state: the only module that creates or reads ``st.session_state``.
 
-Widgets never own a value. Each value lives under its own key and a widget is bound to it
-through ``bind``: the widget is given the stored value before it is drawn, and copies the
-learner's change back. So a change made from code (ideal order, reset, a preset, a link)
-always wins over a widget's stale value, and values survive a visit to another page
-(Streamlit drops the state of widgets a page does not draw).
+Each page keeps its state in one small dataclass below (``PlaygroundState``, ``LearnState``, ...), stored
+under one session key and reached through a typed accessor (``playground_state()``), so a reader sees every
+piece of state a page holds in one place. Widgets never own a value: a widget is bound to a field through
+``bind``: the widget is given the stored value before it is drawn, and copies the learner's change back.
+So a change made from code (ideal order, reset, a preset, a link) always wins over a widget's stale value,
+and values survive a visit to another page (Streamlit drops the state of widgets a page does not draw).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import streamlit as st
 
-from ndcg_core.lists.items import default_k
+from ndcg_core.lists.items import Item, default_k
 from ndcg_core.lists.presets import PRESETS
 from ui.i18n import DEFAULT_LANGUAGE
 
@@ -49,81 +51,136 @@ EXAMPLE_TYPED_ROWS = [
 ]
 
 
-def _evaluate_defaults() -> dict[str, Any]:
-    return {
-        "ev_source": "sample",
-        "ev_cutoffs": "5, 10, 20",
-        "ev_gain": "linear",
-        "ev_ties": "trec_eval",
-        "ev_ideal": "qrels",
-        "ev_complete": False,
-        "ev_float32": False,
-        "ev_relevant_only": False,
-        "ev_upload_hashes": {},  # upload id -> content hash, so each upload is hashed once
-        "ev_uploads": {},  # role -> FileInput kept for a visit to another page (small files only)
-        "ev_typed_rows": EXAMPLE_TYPED_ROWS,
-    }
+@dataclass
+class AppState:
+    """What every page shares: the language, presenter view, and which link values were applied."""
+
+    PREFIX: ClassVar[str] = ""
+    lang: str = DEFAULT_LANGUAGE
+    presenter: bool = False
+    url_seen: str | None = None  # the Playground link (``s=``) last applied or written
+    notice: str | None = None  # a message for the next page drawn (a bad link, a bad short link)
+    link_seen: dict[str, str | None] = field(default_factory=dict)  # URL parameter -> the value applied
 
 
-def _playground_defaults() -> dict[str, Any]:
-    preset = PRESETS.build(DEFAULT_PRESET)
-    items = preset.items()
-    return {
-        "pg_origin": preset_origin(DEFAULT_PRESET),
-        "pg_items": items,
-        "pg_extra": preset.extra_items(),
-        "pg_preset": DEFAULT_PRESET,
-        "pg_preset_choice": DEFAULT_PRESET,
-        "pg_k": preset.k or default_k(len(items)),
-        "pg_top": preset.top_grade,
-        "pg_gain": "linear",
-        "pg_gain_map": {},
-        "pg_discount": "log2",
-        "pg_jk_base": 2.0,
-        "pg_ideal": preset.ideal,
-        "pg_last": None,  # {"text": ..., "before": [Item, ...]}: the last change, for the headline's delta
-        "pg_error": None,  # a message about the last rejected edit
-        "pg_removed": None,  # {"before": [Item, ...], "label": str} right after a removal, for Undo
-        "pg_editor_version": 0,  # bumped to redraw the data editors from the stored list
-        "pg_shuffles": 0,
-        "pg_swap_version": 0,  # bumped after a swap from the swap map, so the clicked cell is not kept selected
-        "pg_edit_open": False,  # the table editor is drawn only when open
-        "pg_export_open": False,
-    }
+@dataclass
+class PlaygroundState:
+    """The Playground's list, its settings, and what its controls need to remember."""
+
+    PREFIX: ClassVar[str] = "pg_"
+    origin: dict[str, Any]  # what Reset returns to (see preset_origin)
+    items: list[Item]
+    extra: list[Item]  # judged items outside the list (the judged pool as the ideal)
+    preset: str | None  # the example on screen; None for a list from a link, another page or edits
+    preset_choice: str
+    k: int
+    top: int
+    ideal: str
+    gain: str = "linear"
+    gain_map: dict[float, float] = field(default_factory=dict)
+    discount: str = "log2"
+    jk_base: float = 2.0
+    last: dict[str, Any] | None = None  # {"text": ..., "before": [Item, ...]}: the last change, for the delta
+    error: str | None = None  # a message about the last rejected edit
+    removed: dict[str, Any] | None = None  # {"before": [Item, ...], "label": str} right after a removal, for Undo
+    editor_version: int = 0  # bumped to redraw the data editors from the stored list
+    shuffles: int = 0
+    swap_version: int = 0  # bumped after a swap from the swap map, so the clicked cell is not kept selected
+    edit_open: bool = False  # the table editor is drawn only when open
+    export_open: bool = False
+
+    @classmethod
+    def from_preset(cls, name: str = DEFAULT_PRESET) -> PlaygroundState:
+        origin = preset_origin(name)
+        return cls(
+            origin=origin,
+            items=list(origin["items"]),
+            extra=list(origin["extra"]),
+            preset=name,
+            preset_choice=name,
+            k=origin["k"],
+            top=origin["top"],
+            ideal=origin["ideal"],
+        )
+
+    def restore(self, origin: dict[str, Any]) -> None:
+        """Put back a starting point (a preset, or a list opened from another page); Reset returns to it."""
+        self.removed = None
+        self.origin = origin
+        self.preset = origin.get("preset")  # None: a list from another page, which the caption does not describe
+        self.items = list(origin["items"])
+        self.extra = list(origin["extra"])
+        self.k = origin["k"]
+        self.top = origin["top"]
+        self.ideal = origin["ideal"]
+        self.last = None
+        self.error = None
+        self.editor_version += 1
 
 
-def _learn_defaults() -> dict[str, Any]:
-    return {
-        "learn_step": 1,
-        "learn_items": PRESETS.build(DEFAULT_PRESET).items(),
-        "learn_prev": None,  # the list before the last move, to show which DCG term changed
-        "learn_feedback": {},  # step -> {"kind": "right" | "wrong" | "revealed" | "unreadable", ...}, worded when drawn
-        "learn_answers": {},  # step -> the learner's answer, kept across a change of language
-        "learn_done": [],  # steps whose check is answered
-        "learn_pool": "judged",  # step 1: the judged pages, or a larger pool (see ui.views.learn.POOLS)
-    }
+@dataclass
+class EvaluateState:
+    """The Evaluate page's source, settings, and the files it was given."""
+
+    PREFIX: ClassVar[str] = "ev_"
+    source: str = "sample"
+    cutoffs: str = "5, 10, 20"
+    gain: str = "linear"
+    ties: str = "trec_eval"
+    ideal: str = "qrels"
+    complete: bool = False
+    float32: bool = False
+    relevant_only: bool = False
+    upload_hashes: dict[str, str] = field(default_factory=dict)  # upload id -> content hash, hashed once
+    uploads: dict[str, Any] = field(default_factory=dict)  # role -> FileInput kept for a visit elsewhere (small)
+    typed_rows: list[dict[str, Any]] = field(default_factory=lambda: [dict(row) for row in EXAMPLE_TYPED_ROWS])
 
 
-def _practice_defaults() -> dict[str, Any]:
-    return {
-        "pr_seed": 2026,
-        "pr_number": 0,
-        "pr_feedback": None,  # {"ok": bool, "kind": ..., ...} for the current exercise, worded when drawn
-        "pr_answers": {},  # answer widget key -> the learner's answer, kept across a change of language
-        "pr_score": {"attempted": 0, "correct": 0},
-        "pr_answered": [],  # (seed, number) pairs already counted in the score
-        "pr_items": None,  # the reach exercise's list as the learner reorders it
-        "pr_moves": 0,
-    }
+@dataclass
+class LearnState:
+    """Where the learner is in Learn, the list they move, and their answers."""
+
+    PREFIX: ClassVar[str] = "learn_"
+    step: int = 1
+    items: list[Item] = field(default_factory=lambda: PRESETS.build(DEFAULT_PRESET).items())
+    prev: list[Item] | None = None  # the list before the last move, to show which DCG term changed
+    feedback: dict[int, dict[str, Any]] = field(default_factory=dict)  # step -> {"kind": ...}, worded when drawn
+    answers: dict[int, Any] = field(default_factory=dict)  # step -> the answer, kept across a change of language
+    done: list[int] = field(default_factory=list)  # steps whose check is answered
+    pool: str = "judged"  # step 1: the judged pages, or a larger pool (see ui.views.learn.POOLS)
 
 
-def _compare_defaults() -> dict[str, Any]:
-    return {
-        "cmp_rankings": ["3, 2, 3, 0, 1", "3, 0, 2, 3, 1"],
-        "cmp_k": 5,
-        "cmp_relevant": 4,
-        "conv_k": 5,
-    }
+@dataclass
+class PracticeState:
+    """The Practice seed, the exercise on screen, the learner's answers and score."""
+
+    PREFIX: ClassVar[str] = "pr_"
+    seed: int = 2026
+    number: int = 0
+    feedback: dict[str, Any] | None = None  # {"ok": bool, "kind": ...} for the current exercise, worded when drawn
+    answers: dict[str, Any] = field(default_factory=dict)  # answer widget key -> answer, kept across languages
+    score: dict[str, int] = field(default_factory=lambda: {"attempted": 0, "correct": 0})
+    answered: list[tuple[int, int]] = field(default_factory=list)  # (seed, number) pairs already counted
+    items: list[Item] | None = None  # the reach exercise's list as the learner reorders it
+    moves: int = 0
+
+
+@dataclass
+class MetricsState:
+    """The Metrics page's two rankings, k and the number of relevant items."""
+
+    PREFIX: ClassVar[str] = "cmp_"
+    rankings: list[str] = field(default_factory=lambda: ["3, 2, 3, 0, 1", "3, 0, 2, 3, 1"])
+    k: int = 5
+    relevant: int = 4
+
+
+@dataclass
+class ConventionsState:
+    """The Conventions page's cutoff."""
+
+    PREFIX: ClassVar[str] = "conv_"
+    k: int = 5
 
 
 @dataclass
@@ -145,14 +202,76 @@ class ClassroomState:
     short_links: dict[str, str] = field(default_factory=dict)  # page link -> its short code, made on request
 
 
-def classroom() -> ClassroomState:
+Section = AppState | PlaygroundState | EvaluateState | LearnState | PracticeState | MetricsState | ConventionsState
+SECTIONS: dict[str, Callable[[], Any]] = {
+    "app": AppState,
+    "playground": PlaygroundState.from_preset,
+    "evaluate": EvaluateState,
+    "learn": LearnState,
+    "practice": PracticeState,
+    "metrics": MetricsState,
+    "conventions": ConventionsState,
+    "classroom": ClassroomState,
+}
+
+
+def init_state() -> None:
+    """Create any missing section with its defaults (called at the top of every page)."""
+    for key, make in SECTIONS.items():
+        if key not in st.session_state:
+            st.session_state[key] = make()
+
+
+def app_state() -> AppState:
+    """The language, presenter view and link bookkeeping of this session (read and changed in place)."""
+    return st.session_state["app"]  # type: ignore[no-any-return]
+
+
+def playground_state() -> PlaygroundState:
+    """The Playground's state of this session (read and changed in place)."""
+    return st.session_state["playground"]  # type: ignore[no-any-return]
+
+
+def evaluate_state() -> EvaluateState:
+    """The Evaluate page's state of this session (read and changed in place)."""
+    return st.session_state["evaluate"]  # type: ignore[no-any-return]
+
+
+def learn_state() -> LearnState:
+    """Learn's state of this session (read and changed in place)."""
+    return st.session_state["learn"]  # type: ignore[no-any-return]
+
+
+def practice_state() -> PracticeState:
+    """Practice's state of this session (read and changed in place)."""
+    return st.session_state["practice"]  # type: ignore[no-any-return]
+
+
+def metrics_state() -> MetricsState:
+    """The Metrics page's state of this session (read and changed in place)."""
+    return st.session_state["metrics"]  # type: ignore[no-any-return]
+
+
+def conventions_state() -> ConventionsState:
+    """The Conventions page's state of this session (read and changed in place)."""
+    return st.session_state["conventions"]  # type: ignore[no-any-return]
+
+
+def classroom_state() -> ClassroomState:
     """The classroom state of this session (read and changed in place)."""
-    return st.session_state["classroom"]
+    return st.session_state["classroom"]  # type: ignore[no-any-return]
+
+
+def reset_playground() -> PlaygroundState:
+    """The Playground back to its defaults."""
+    fresh = PlaygroundState.from_preset()
+    st.session_state["playground"] = fresh
+    return fresh
 
 
 def reset_classroom() -> ClassroomState:
     """Leave the room: a fresh classroom state, kept short links aside."""
-    fresh = ClassroomState(short_links=classroom().short_links)
+    fresh = ClassroomState(short_links=classroom_state().short_links)
     st.session_state["classroom"] = fresh
     return fresh
 
@@ -160,67 +279,55 @@ def reset_classroom() -> ClassroomState:
 def new_link_value(name: str) -> str | None:
     """A URL parameter's value if the link brought a value this session has not applied yet."""
     value = st.query_params.get(name)
-    seen = st.session_state["link_seen"]
-    if value is None or seen.get(name) == value:
+    state = app_state()
+    if value is None or state.link_seen.get(name) == value:
         return None
-    st.session_state["link_seen"] = {**seen, name: value}
+    state.link_seen = {**state.link_seen, name: value}
     return value
 
 
-def set_link_value(name: str, value: str) -> None:
+def set_link_value(name: str, value: str | None) -> None:
     """Write a URL parameter (so the address bar is a link to this state) and mark it as applied."""
-    st.session_state["link_seen"] = {**st.session_state["link_seen"], name: value}
-    if st.query_params.get(name) != value:
+    state = app_state()
+    state.link_seen = {**state.link_seen, name: value}
+    if value is not None and st.query_params.get(name) != value:
         st.query_params[name] = value
 
 
 def page_url(params: dict[str, str]) -> str:
     """This page's address with ``params`` as its query string (for a link to share)."""
-    from urllib.parse import urlencode, urlsplit, urlunsplit
-
     base = st.context.url or ""
     parts = urlsplit(base)
     return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(params), ""))
 
 
-def defaults() -> dict[str, Any]:
-    """Every state key and its starting value."""
-    return {
-        "lang": DEFAULT_LANGUAGE,
-        "presenter": False,
-        "url_seen": None,
-        "notice": None,
-        "link_seen": {},
-        **_playground_defaults(),
-        **_evaluate_defaults(),
-        **_learn_defaults(),
-        **_practice_defaults(),
-        **_compare_defaults(),
-        "classroom": ClassroomState(),
-    }
+# Widgets. A widget's own value lives under its key (``_w_...`` for bound widgets); pages read and set it
+# through these functions so that this module stays the one place that touches st.session_state.
 
 
-def init_state() -> None:
-    """Create any missing key with its default (called at the top of every page)."""
-    for key, value in defaults().items():
-        if key not in st.session_state:
-            st.session_state[key] = value
+def widget_value(key: str, default: Any = None) -> Any:
+    """The value the widget ``key`` holds, or ``default`` before it is drawn."""
+    return st.session_state.get(key, default)
 
 
-def reset_playground() -> None:
-    """Every Playground key back to its default."""
-    for key, value in _playground_defaults().items():
-        st.session_state[key] = value
+def set_widget_value(key: str, value: Any) -> None:
+    """Give the widget ``key`` a value before it is drawn (a change from code)."""
+    st.session_state[key] = value
 
 
-def _copy_back(widget_key: str, key: str, after: Callable[[], None] | None) -> None:
-    st.session_state[key] = st.session_state[widget_key]
+def has_widget_value(key: str) -> bool:
+    """Whether the widget ``key`` holds a value already."""
+    return key in st.session_state
+
+
+def _copy_back(widget_key: str, section: Section, name: str, after: Callable[[], None] | None) -> None:
+    setattr(section, name, st.session_state[widget_key])
     if after is not None:
         after()
 
 
-def bind(key: str, after: Callable[[], None] | None = None) -> dict[str, Any]:
-    """Keyword arguments that bind a widget to the stored value ``key`` (see the module docstring)."""
-    widget_key = WIDGET_PREFIX + key
-    st.session_state[widget_key] = st.session_state[key]
-    return {"key": widget_key, "on_change": _copy_back, "args": (widget_key, key, after)}
+def bind(section: Section, name: str, after: Callable[[], None] | None = None) -> dict[str, Any]:
+    """Keyword arguments that bind a widget to ``section.name`` (see the module docstring)."""
+    widget_key = f"{WIDGET_PREFIX}{section.PREFIX}{name}"
+    st.session_state[widget_key] = getattr(section, name)
+    return {"key": widget_key, "on_change": _copy_back, "args": (widget_key, section, name, after)}

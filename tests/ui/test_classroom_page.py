@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from ndcg_core import ndcg_at_k
 from ndcg_core.classroom.store import Store
-from support import ROOT, plain
+from support import ROOT, plain, seed_state
 
 PAGE = "pages/7_Classroom.py"
 
@@ -21,7 +21,7 @@ def data_dir(tmp_path, monkeypatch):
 def session(lang="en", **params):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.switch_page(PAGE)
-    at.session_state["lang"] = lang
+    seed_state(at, lang=lang)
     for name, value in params.items():
         at.query_params[name] = value
     return at.run()

@@ -37,7 +37,7 @@ from ndcg_core.teaching.metrics import average_precision, err, precision_at_k, r
 from ndcg_core.trec.cli import run as cli_run
 from ndcg_core.trec.measures import Measure, parse_measure
 from ndcg_core.trec.segmented import evaluate_files
-from support import ROOT, TREC, plain
+from support import ROOT, TREC, plain, seed_state
 from ui.editing import apply_table_edits, grades_from_text, parse_gain_mapping, typed_queries_to_trec
 from ui.i18n import Translator, catalogue
 from ui.share import decode_playground, encode_playground, whole_number
@@ -514,7 +514,7 @@ def _page(path, lang):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     if path != "app.py":
         at.switch_page(path)
-    at.session_state["lang"] = lang
+    seed_state(at, lang=lang)
     return at.run()
 
 

@@ -8,7 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core import evaluate, query_ranking, read_qrels, read_run
-from support import ROOT, TREC, means, plain
+from support import ROOT, TREC, means, plain, seed_state
 from ui.editing import typed_queries_to_trec
 from ui.state import EXAMPLE_TYPED_ROWS
 from ui.views.evaluate import FileInput, parse_cutoffs, trec_eval_text
@@ -28,8 +28,7 @@ def published_all(name):
 def open_page(**state):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.switch_page("pages/2_Evaluate.py")
-    for key, value in state.items():
-        at.session_state[key] = value
+    seed_state(at, **state)
     return at.run()
 
 
@@ -144,8 +143,8 @@ def test_open_a_query_in_the_playground():
     at = open_page()
     at.button(key="btn_ev_open_playground").click().run()
     assert not at.exception
-    items = at.session_state["pg_items"]
-    assert at.session_state["pg_ideal"] == "pool"
+    items = at.session_state["playground"].items
+    assert at.session_state["playground"].ideal == "pool"
     qrels, run = read_qrels(SAMPLE / "qrels.test"), read_run(SAMPLE / "results.test")
     frame = evaluate(qrels, run, cutoffs=(5, 10, 20)).table()
     first = (frame["idcg_cut_5"] - frame["dcg_cut_5"]).idxmax()  # the drill-down opens on the largest gap
@@ -196,7 +195,7 @@ def test_scores_compared_as_32_bit_floats_is_a_setting_off_by_default():
     run = b"q1 Q0 d1 1 1.000000001 t\nq1 Q0 d2 2 1.0 t\n"
     uploads = {"qrels": FileInput("q.txt", "t:q32", qrels), "a": FileInput("r.txt", "t:r32", run)}
     at = open_page(ev_source="upload", ev_uploads=uploads)
-    assert not at.exception and at.session_state["ev_float32"] is False
+    assert not at.exception and at.session_state["evaluate"].float32 is False
     assert metrics(at)["Mean NDCG"] == "1.0000"
     at.checkbox(key="_w_ev_float32").check().run()
     assert not at.exception

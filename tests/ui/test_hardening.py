@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 import ndcg_core
 from ndcg_core.lists import items as ranked_list
 from ndcg_core.teaching import conventions, exercises, metrics
-from support import ROOT, plain
+from support import ROOT, plain, seed_state
 from trec_files import file_pairs, garbled, read_as_the_reference_does
 from ui import share
 from ui.views.evaluate import FileInput
@@ -93,8 +93,7 @@ def test_an_upload_over_the_row_limit_is_a_message(monkeypatch):
     uploads = {"qrels": FileInput("q.txt", "limit:q", b"1 0 d1 1\n"), "a": FileInput("big.txt", "limit:r", run)}
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.switch_page("pages/2_Evaluate.py")
-    at.session_state["ev_source"] = "upload"
-    at.session_state["ev_uploads"] = uploads
+    seed_state(at, ev_source="upload", ev_uploads=uploads)
     at.run()
     assert "big.txt has 5 lines; NDCG Lab reads at most 3" in plain(" ".join(e.value for e in at.error))
     assert not at.metric
@@ -448,20 +447,20 @@ def test_share_links_decode_or_give_a_value_error(text):
     state = attempt(share.decode_playground, text)
     if state is REFUSED:
         return
-    items, top, k = state["pg_items"], state["pg_top"], state["pg_k"]
+    items, top, k = state["items"], state["top"], state["k"]
     assert 1 <= len(items) <= ranked_list.MAX_ITEMS and 1 <= k <= len(items) and 1 <= top <= 10
-    assert all(0 <= it.grade <= top and it.label == it.label.strip() and it.label for it in items + state["pg_extra"])
+    assert all(0 <= it.grade <= top and it.label == it.label.strip() and it.label for it in items + state["extra"])
     # What a link gives, written again, gives the same state.
     again = share.encode_playground(
         items,
-        extra=state["pg_extra"],
+        extra=state["extra"],
         k=k,
         top=top,
-        gain=state["pg_gain"],
-        gain_map=state["pg_gain_map"],
-        discount=state["pg_discount"],
-        jk_base=state["pg_jk_base"],
-        ideal=state["pg_ideal"],
+        gain=state["gain"],
+        gain_map=state["gain_map"],
+        discount=state["discount"],
+        jk_base=state["jk_base"],
+        ideal=state["ideal"],
     )
     assert share.decode_playground(again) == state
 

@@ -8,7 +8,7 @@ from ndcg_core import dcg, ndcg_at_k
 from ndcg_core.teaching.conventions import CONVENTIONS, WIKIPEDIA
 from ndcg_core.teaching.exercises import KINDS, exercise
 from ndcg_core.teaching.metrics import all_metrics
-from support import ROOT, plain
+from support import ROOT, plain, seed_state
 
 FIVE = [3, 2, 3, 0, 1]
 
@@ -16,8 +16,7 @@ FIVE = [3, 2, 3, 0, 1]
 def open_page(page, **state):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.switch_page(f"pages/{page}.py")
-    for key, value in state.items():
-        at.session_state[key] = value
+    seed_state(at, **state)
     return at.run()
 
 
@@ -49,7 +48,7 @@ def answer(at, step, value):
 def test_the_lesson_walks_from_step_1_to_6_with_right_answers():
     at = open_page("3_Learn")
     for step in range(1, 7):
-        assert at.session_state["learn_step"] == step
+        assert at.session_state["learn"].step == step
         assert at.header[0].value.startswith(f"{step}.")
         if step < 6:
             assert at.button(key="btn_learn_next").disabled  # answer first
@@ -201,7 +200,7 @@ def test_the_reach_exercise_is_right_in_the_fewest_moves_and_explained_otherwise
     number = KINDS.index("reach")
     ex = exercise(2026, number)
     at = exercise_page(number)
-    assert not at.exception and at.session_state["pr_moves"] == 0 and not feedback(at)
+    assert not at.exception and at.session_state["practice"].moves == 0 and not feedback(at)
     # The component cannot render in AppTest: inject the learner's finished order and move count.
     items = ideal_order(make_items([f"doc {chr(65 + i)}" for i in range(6)], ex.data["grades"]))
     at = open_page("6_Practice", pr_seed=2026, pr_number=number, pr_items=items, pr_moves=ex.answer + extra_moves)
@@ -214,10 +213,10 @@ def test_the_reach_exercise_is_right_in_the_fewest_moves_and_explained_otherwise
 def test_a_new_seed_gives_a_new_set_and_a_bad_seed_a_message():
     at = exercise_page(0)
     at.text_input(key="_w_pr_seed").input("12").run()
-    assert at.session_state["pr_seed"] == 12 and at.session_state["pr_number"] == 0
+    assert at.session_state["practice"].seed == 12 and at.session_state["practice"].number == 0
     at.text_input(key="_w_pr_seed").input("twelve").run()
     assert "the seed must be a whole number" in feedback(at).lower()
-    assert at.session_state["pr_seed"] == 12
+    assert at.session_state["practice"].seed == 12
 
 
 def test_show_me_opens_the_exercise_in_the_playground():
@@ -226,4 +225,4 @@ def test_show_me_opens_the_exercise_in_the_playground():
     at = exercise_page(number)
     at.button(key="btn_pr_show").click().run()
     assert not at.exception
-    assert [it.grade for it in at.session_state["pg_items"]] == ex.data["grades"]
+    assert [it.grade for it in at.session_state["playground"].items] == ex.data["grades"]

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from ndcg_core import dcg, idcg, ndcg_at_k
 from ndcg_core.lists.items import make_items, move
 from ndcg_core.lists.presets import PRESETS
-from support import ROOT, plain
+from support import ROOT, plain, seed_state
 
 
 def open_page(**state):
@@ -21,8 +21,7 @@ def open_page(**state):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
     at.switch_page("pages/1_Playground.py")
     state.setdefault("pg_edit_open", True)  # the editor (and its grades box) is drawn only when open
-    for key, value in state.items():
-        at.session_state[key] = value
+    seed_state(at, **state)
     return at.run()
 
 
@@ -36,7 +35,7 @@ def shown_ndcg(at):
 
 
 def grades_of(at):
-    return [it.grade for it in at.session_state["pg_items"]]
+    return [it.grade for it in at.session_state["playground"].items]
 
 
 def test_opens_on_the_five_results_example_with_ndcg_core_figures():
@@ -89,7 +88,7 @@ def test_every_preset_loads_in_one_click_with_ndcg_core_figures(name):
     k = preset.k or min(10, len(preset.grades))
     pool = None if preset.ideal == "list" else list(preset.grades) + [g for _, g in preset.extra]
     assert shown_ndcg(at) == (k, f"{ndcg_at_k(preset.grades, k, ideal=pool):.4f}")
-    assert [it.label for it in at.session_state["pg_items"]] == list(preset.labels)
+    assert [it.label for it in at.session_state["playground"].items] == list(preset.labels)
 
 
 def test_wikipedia_preset_switches_between_pool_and_list():
@@ -157,9 +156,9 @@ def test_top_grade_cannot_drop_below_a_grade_in_use():
     at = open_page()
     at.number_input(key="_w_pg_top_input").set_value(2).run()
     assert "an item has grade 3" in " ".join(e.value for e in at.error)
-    assert at.session_state["pg_top"] == 3
+    assert at.session_state["playground"].top == 3
     at.number_input(key="_w_pg_top_input").set_value(5).run()
-    assert at.session_state["pg_top"] == 5 and not at.error
+    assert at.session_state["playground"].top == 5 and not at.error
 
 
 def test_a_label_with_markup_is_kept_as_text():
@@ -171,7 +170,7 @@ def test_a_label_with_markup_is_kept_as_text():
     from ndcg_core.lists.items import list_breakdown
     from ui.widgets.table import table_data
 
-    frame = list_breakdown(at.session_state["pg_items"], Settings(k=2))
+    frame = list_breakdown(at.session_state["playground"].items, Settings(k=2))
     data = table_data(frame, {c: c for c in frame.columns}, "caption", "beyond")
     assert data["rows"][0][1] == label  # the table component sets it as text (textContent)
 

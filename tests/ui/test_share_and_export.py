@@ -14,7 +14,7 @@ from ndcg_core import ndcg_at_k
 from ndcg_core.lists.items import ListSettings as Settings
 from ndcg_core.lists.items import list_breakdown, make_items, score
 from ndcg_core.lists.presets import PRESETS
-from support import ROOT
+from support import ROOT, seed_state
 from ui import charts, export
 from ui.i18n import Translator
 from ui.share import MAX_PARAM_LENGTH, decode_playground, encode_playground
@@ -56,13 +56,13 @@ def test_a_link_restores_exactly_the_state_it_was_made_from(rows, data):
             items, k=k, gain=gain, gain_map={0: 0.0, 3: 9.0}, discount=discount, jk_base=3.0, ideal="pool", extra=extra
         )
     )
-    assert [(it.label, it.grade) for it in state["pg_items"]] == [(it.label, it.grade) for it in items]
-    assert (state["pg_k"], state["pg_gain"], state["pg_discount"], state["pg_ideal"]) == (k, gain, discount, "pool")
-    assert [(it.label, it.grade) for it in state["pg_extra"]] == [("x", 4), ("y", 1)]
+    assert [(it.label, it.grade) for it in state["items"]] == [(it.label, it.grade) for it in items]
+    assert (state["k"], state["gain"], state["discount"], state["ideal"]) == (k, gain, discount, "pool")
+    assert [(it.label, it.grade) for it in state["extra"]] == [("x", 4), ("y", 1)]
     if gain == "custom":
-        assert state["pg_gain_map"] == {0: 0.0, 3: 9.0}
+        assert state["gain_map"] == {0: 0.0, 3: 9.0}
     if discount == "jk":
-        assert state["pg_jk_base"] == 3.0
+        assert state["jk_base"] == 3.0
 
 
 @pytest.mark.parametrize(
@@ -104,8 +104,7 @@ def open_page(page, query=None, **state):
     at.switch_page(f"pages/{page}.py")
     for key, value in (query or {}).items():
         at.query_params[key] = value
-    for key, value in state.items():
-        at.session_state[key] = value
+    seed_state(at, **state)
     return at.run()
 
 
@@ -117,7 +116,7 @@ def test_opening_a_link_restores_the_playground():
     items = make_items(["x", "y", "z"], [0, 1, 3])
     at = open_page("1_Playground", {"s": link(items, k=2, gain="exponential", top=3)})
     assert not at.exception and not at.warning
-    assert [it.label for it in at.session_state["pg_items"]] == ["x", "y", "z"]
+    assert [it.label for it in at.session_state["playground"].items] == ["x", "y", "z"]
     assert shown_ndcg(at) == ("NDCG@2", f"{ndcg_at_k([0, 1, 3], 2, gain='exponential'):.4f}")
     assert at.query_params["s"] == link(items, k=2, gain="exponential", top=3)  # the address bar holds it
 
@@ -144,9 +143,9 @@ def test_learn_and_practice_links():
     at = open_page("3_Learn", {"step": "99"})
     assert at.header[0].value.startswith("1.") and "1 to 6" in " ".join(w.value for w in at.warning)
     at = open_page("6_Practice", {"seed": "12", "n": "3"})
-    assert (at.session_state["pr_seed"], at.session_state["pr_number"]) == (12, 2)
+    assert (at.session_state["practice"].seed, at.session_state["practice"].number) == (12, 2)
     at = open_page("6_Practice", {"seed": "-5"})
-    assert at.session_state["pr_seed"] == 2026 and "seed" in " ".join(w.value for w in at.warning)
+    assert at.session_state["practice"].seed == 2026 and "seed" in " ".join(w.value for w in at.warning)
 
 
 # --- export ---------------------------------------------------------------------------------------

@@ -33,12 +33,12 @@ def made_code(at, page_key):
 def test_a_playground_state_travels_by_short_link_to_a_new_session(data_dir):
     first = page("pages/1_Playground.py")
     next(b for b in first.button if b.key == "btn_order_worst").click().run()
-    order = [it.label for it in first.session_state["pg_items"]]
+    order = [it.label for it in first.session_state["playground"].items]
     code = made_code(first, "playground")
     assert len(code) == 6
     second = page(go=code)  # the home page hands it to the Playground
     assert not second.exception
-    assert [it.label for it in second.session_state["pg_items"]] == order
+    assert [it.label for it in second.session_state["playground"].items] == order
     assert "go" not in second.query_params
 
 
@@ -46,11 +46,11 @@ def test_learn_and_practice_short_links_open_the_same_step_and_exercise(data_dir
     learn = page("pages/3_Learn.py", step="4", lang="zh")
     code = made_code(learn, "learn")
     again = page(go=code)
-    assert again.session_state["learn_step"] == 4 and again.session_state["lang"] == "zh"
+    assert again.session_state["learn"].step == 4 and again.session_state["app"].lang == "zh"
     practice = page("pages/6_Practice.py", seed="77", n="3")
     code = made_code(practice, "practice")
     opened = page("pages/6_Practice.py", go=code)  # read on the page itself too
-    assert (opened.session_state["pr_seed"], opened.session_state["pr_number"]) == (77, 2)
+    assert (opened.session_state["practice"].seed, opened.session_state["practice"].number) == (77, 2)
 
 
 def test_an_unknown_or_malformed_short_code_is_a_notice(data_dir):

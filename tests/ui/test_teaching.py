@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 from ndcg_core import DISCOUNTS, dcg, idcg, ndcg_at_k
 from ndcg_core.teaching.exercises import KINDS, exercise
 from ndcg_core.teaching.metrics import reciprocal_rank
-from support import ROOT, plain
+from support import ROOT, plain, seed_state
 from ui.i18n import Translator
 
 FIVE = [3, 2, 3, 0, 1]
@@ -20,8 +20,7 @@ SYSTEM_A, SYSTEM_B = [4, 2, 2, 2, 1], [4, 0, 0, 0, 0]
 def open_page(page, **state):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.switch_page(f"pages/{page}.py")
-    for key, value in state.items():
-        at.session_state[key] = value
+    seed_state(at, **state)
     return at.run()
 
 
@@ -192,7 +191,7 @@ def test_presenter_view_comes_from_the_link_and_goes_into_it():
     at.switch_page("pages/1_Playground.py")
     at.query_params["present"] = "1"
     at.run()
-    assert at.session_state["presenter"] and at.query_params["present"] in ("1", ["1"])
+    assert at.session_state["app"].presenter and at.query_params["present"] in ("1", ["1"])
     assert at.get("image")  # the QR code of the link
     at.toggle(key="_w_presenter").set_value(False).run()
     assert "present" not in at.query_params and not at.get("image")
@@ -231,7 +230,7 @@ def test_the_playground_caption_describes_the_list_opened_from_evaluate():
     captions = [c.value for c in at.caption]
     t = Translator("en")
     assert t.entry("preset", PRESETS["five"], "description") not in captions
-    assert t("playground.list_from_elsewhere", n=len(at.session_state["pg_items"])) in captions
+    assert t("playground.list_from_elsewhere", n=len(at.session_state["playground"].items)) in captions
 
 
 def test_the_playground_caption_follows_a_change_to_the_example():
@@ -272,7 +271,7 @@ def test_a_removal_offers_undo_that_puts_the_item_back_where_it_was():
     undo = at.button(key="btn_undo_remove")
     assert undo.label == Translator("en")("playground.undo_remove", label="doc C")
     undo.click().run()
-    assert at.session_state["pg_items"] == five and at.session_state["pg_removed"] is None
+    assert at.session_state["playground"].items == five and at.session_state["playground"].removed is None
 
 
 def test_the_metrics_chart_is_one_responsive_chart_with_no_empty_panel():

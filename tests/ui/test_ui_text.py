@@ -7,7 +7,7 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from support import ROOT
+from support import ROOT, seed_state
 
 DISPLAY_CALLS = {
     "title",
@@ -74,7 +74,7 @@ def test_no_page_shows_a_bare_catalogue_key(page, lang):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     if page != "app.py":
         at.switch_page(page)
-    at.session_state["lang"] = lang
+    seed_state(at, lang=lang)
     at.run()
     assert not at.exception
     texts = [

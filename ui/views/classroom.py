@@ -31,7 +31,19 @@ from ui.exercise_text import explain as explain_exercise
 from ui.exercise_text import prompt as exercise_prompt
 from ui.format import md_escape, metric_text
 from ui.i18n import LANGUAGES, Translator
-from ui.state import ClassroomState, classroom, page_url, reset_classroom, set_link_value
+from ui.state import (
+    ClassroomState,
+    app_state,
+    classroom_state,
+    has_widget_value,
+    page_url,
+    playground_state,
+    practice_state,
+    reset_classroom,
+    set_link_value,
+    set_widget_value,
+    widget_value,
+)
 from ui.widgets.browser_memory import browser_memory
 from ui.widgets.qr import qr_png
 from ui.widgets.sortable import apply_action, sortable_list
@@ -55,7 +67,7 @@ def apply_link(t: Translator, cs: ClassroomState) -> ClassroomState:
         try:
             code = rules.read_code(room_param)
         except InputError as err:
-            st.session_state["notice"] = t("classroom.bad_link", message=t.explain(err))
+            app_state().notice = t("classroom.bad_link", message=t.explain(err))
             del st.query_params["room"]
         else:
             if code != cs.room:
@@ -68,7 +80,7 @@ def apply_link(t: Translator, cs: ClassroomState) -> ClassroomState:
         try:
             cs.student = rules.read_student_id(me)
         except InputError as err:
-            st.session_state["notice"] = t("classroom.bad_link", message=t.explain(err))
+            app_state().notice = t("classroom.bad_link", message=t.explain(err))
             del st.query_params["me"]
     key = params.get("key")
     if key:
@@ -83,8 +95,8 @@ def apply_link(t: Translator, cs: ClassroomState) -> ClassroomState:
 
 def on_memory() -> None:
     """The browser reported what it keeps for this room: adopt a teacher key or a student id from it."""
-    cs = classroom()
-    reported = st.session_state["cr_memory"].get("memory") or {}
+    cs = classroom_state()
+    reported = widget_value("cr_memory").get("memory") or {}
     cs.memory = {"me": reported.get("me"), "key": reported.get("key")}
     if cs.room is None:
         return
@@ -111,24 +123,24 @@ def remember(cs: ClassroomState) -> None:
 
 
 def start_room() -> None:
-    t = Translator(st.session_state["lang"])
+    t = Translator(app_state().lang)
     try:
         room, key = store().create_room()
     except InputError as err:
-        classroom().messages["start"] = t.explain(err)
+        classroom_state().messages["start"] = t.explain(err)
         return
     cs = reset_classroom()
     cs.room, cs.key = room.code, key
-    cs.keep_link = page_url({"room": room.code, "key": key, "lang": st.session_state["lang"]})
+    cs.keep_link = page_url({"room": room.code, "key": key, "lang": app_state().lang})
 
 
 def join(code: Any) -> None:
     """Join a room by its code, with the nickname typed (this browser's id, or a new one)."""
-    t = Translator(st.session_state["lang"])
-    cs = classroom()
+    t = Translator(app_state().lang)
+    cs = classroom_state()
     me = cs.student or rules.new_student_id()
     try:
-        student = store().join(code, me, st.session_state.get("_w_cr_nickname"), source=client_source())
+        student = store().join(code, me, widget_value("_w_cr_nickname"), source=client_source())
     except InputError as err:
         cs.messages["join"] = t.explain(err)
         return
@@ -139,11 +151,11 @@ def join(code: Any) -> None:
 
 
 def on_join_typed() -> None:
-    join(st.session_state.get("_w_cr_code"))
+    join(widget_value("_w_cr_code"))
 
 
 def on_join_here() -> None:
-    join(classroom().room)
+    join(classroom_state().room)
 
 
 def leave() -> None:
@@ -187,7 +199,7 @@ def show_message(cs: ClassroomState, place: str, ok: bool = False) -> None:
 
 
 def render_page(t: Translator) -> None:
-    cs = apply_link(t, classroom())
+    cs = apply_link(t, classroom_state())
     if cs.room is None:
         st.title(t("classroom.title"))
         render_landing(t, cs)
@@ -201,7 +213,7 @@ def render_page(t: Translator) -> None:
         st.button(t("classroom.start_over"), on_click=leave, key="btn_cr_leave")
         return
     set_link_value("room", room.code)
-    set_link_value("lang", st.session_state["lang"])
+    set_link_value("lang", app_state().lang)
     show_message(cs, "top")
     if cs.key is not None:
         render_teacher(t, cs, room)
@@ -214,14 +226,14 @@ def render_page(t: Translator) -> None:
 
 def teacher_action(action: str, *args: Any) -> None:
     """Lock, reveal, reopen, show or hide nicknames, or end the room, with this session's key."""
-    t = Translator(st.session_state["lang"])
-    cs = classroom()
+    t = Translator(app_state().lang)
+    cs = classroom_state()
     s = store()
     try:
         if action == "phase":
             s.set_phase(cs.room, cs.key, args[0])
         elif action == "names":
-            s.show_names(cs.room, cs.key, st.session_state["_w_cr_names"])
+            s.show_names(cs.room, cs.key, widget_value("_w_cr_names"))
         elif action == "end":
             s.end_room(cs.room, cs.key)
         cs.messages.pop("control", None)
@@ -254,7 +266,7 @@ def render_teacher(t: Translator, cs: ClassroomState, room: Room) -> None:
 
 
 def forget_keep_link() -> None:
-    classroom().keep_link = None
+    classroom_state().keep_link = None
 
 
 def big_qr(t: Translator, url: str, code: str) -> None:
@@ -301,7 +313,7 @@ def render_controls(t: Translator, room: Room) -> None:
             disabled=current.phase == "revealed",
             icon=":material/visibility:",
         )
-    st.session_state["_w_cr_names"] = room.show_names
+    set_widget_value("_w_cr_names", room.show_names)
     cols[2].toggle(t("classroom.show_names"), key="_w_cr_names", on_change=teacher_action, args=("names",))
     with cols[3].popover(t("classroom.end"), icon=":material/stop_circle:", width="stretch"):
         st.markdown(t("classroom.end_confirm"))
@@ -372,7 +384,7 @@ def render_setup(t: Translator) -> None:
             t("classroom.practice_seed"),
             min_value=0,
             max_value=10**9,
-            value=int(st.session_state["pr_seed"]),
+            value=int(practice_state().seed),
             step=1,
             key="_w_cr_practice_seed",
         )
@@ -387,20 +399,20 @@ def render_setup(t: Translator) -> None:
     st.button(
         t("classroom.open"), on_click=open_activity, key="btn_cr_open", type="primary", icon=":material/play_arrow:"
     )
-    show_message(classroom(), "open")
+    show_message(classroom_state(), "open")
 
 
 def playground_list() -> ListSpec:
     """The Playground's current list, k and gain (this session's), as a class list."""
-    gain = st.session_state["pg_gain"]
+    gain = playground_state().gain
     if gain not in acts.ACTIVITY_GAINS:
         raise InputError("activity.gain", value=shown(gain), choices=", ".join(acts.ACTIVITY_GAINS))
-    items = list(st.session_state["pg_items"])
-    pool = tuple(it.grade for it in st.session_state["pg_extra"]) if st.session_state["pg_ideal"] == "pool" else ()
+    items = list(playground_state().items)
+    pool = tuple(it.grade for it in playground_state().extra) if playground_state().ideal == "pool" else ()
     return ListSpec(
         tuple(it.label for it in items),
         tuple(it.grade for it in items),
-        max(1, min(int(st.session_state["pg_k"]), len(items))),
+        max(1, min(int(playground_state().k), len(items))),
         gain,
         pool,
     )
@@ -408,12 +420,12 @@ def playground_list() -> ListSpec:
 
 def base_list() -> ListSpec:
     """The list the teacher's choices point at, with its own k."""
-    source = st.session_state.get("_w_cr_source", "preset")
+    source = widget_value("_w_cr_source", "preset")
     if source == "playground":
         return playground_list()
     if source == "random":
-        return acts.random_list(st.session_state.get("_w_cr_seed", 16))
-    return acts.preset_list(st.session_state.get("_w_cr_preset") or PRESETS.names()[0])
+        return acts.random_list(widget_value("_w_cr_seed", 16))
+    return acts.preset_list(widget_value("_w_cr_preset") or PRESETS.names()[0])
 
 
 def k_key(spec: ListSpec) -> str:
@@ -424,28 +436,24 @@ def k_key(spec: ListSpec) -> str:
 def chosen_list() -> ListSpec:
     """The list with the k the teacher set."""
     spec = base_list()
-    k = int(st.session_state.get(k_key(spec)) or spec.k)
+    k = int(widget_value(k_key(spec)) or spec.k)
     return ListSpec(spec.labels, spec.grades, k, spec.gain, spec.pool)
 
 
 def build_activity() -> acts.Activity:
-    kind = st.session_state.get("_w_cr_kind", "predict")
+    kind = widget_value("_w_cr_kind", "predict")
     if kind == "predict":
         return acts.Predict(chosen_list())
     if kind == "rank":
-        return acts.rank_activity(chosen_list(), st.session_state.get("_w_cr_twist", "exponential"))
+        return acts.rank_activity(chosen_list(), widget_value("_w_cr_twist", "exponential"))
     if kind == "compare":
-        return acts.compare_activity(
-            st.session_state.get("_w_cr_pair", "seed003"), st.session_state.get("_w_cr_metric", "ndcg")
-        )
-    return acts.practice_activity(
-        st.session_state.get("_w_cr_practice_seed", 2026), st.session_state.get("_w_cr_practice_count", 5)
-    )
+        return acts.compare_activity(widget_value("_w_cr_pair", "seed003"), widget_value("_w_cr_metric", "ndcg"))
+    return acts.practice_activity(widget_value("_w_cr_practice_seed", 2026), widget_value("_w_cr_practice_count", 5))
 
 
 def open_activity() -> None:
-    t = Translator(st.session_state["lang"])
-    cs = classroom()
+    t = Translator(app_state().lang)
+    cs = classroom_state()
     try:
         store().open_activity(cs.room, cs.key, build_activity())
     except InputError as err:
@@ -719,15 +727,15 @@ def present_practice(t: Translator, activity: acts.Practice, summary: acts.Pract
 
 
 def on_student_lang() -> None:
-    chosen = st.session_state["_w_cr_lang"]
+    chosen = widget_value("_w_cr_lang")
     if chosen in LANGUAGES:  # a segmented control can be cleared; the language stays then
-        st.session_state["lang"] = chosen
+        app_state().lang = chosen
 
 
 def render_student(t: Translator, cs: ClassroomState, room: Room) -> None:
     top, lang = st.columns([3, 2], vertical_alignment="center")
     top.markdown(t("classroom.room_heading_small", code=room.code))
-    st.session_state["_w_cr_lang"] = st.session_state["lang"]
+    set_widget_value("_w_cr_lang", app_state().lang)
     lang.segmented_control(
         t("common.language"),
         list(LANGUAGES),
@@ -771,7 +779,7 @@ def render_student(t: Translator, cs: ClassroomState, room: Room) -> None:
 def watch(code: str) -> None:
     """Rerun the page as soon as the teacher changes anything (a new activity, a lock, a reveal)."""
     revision = room_revision(code)
-    if revision != classroom().revision:
+    if revision != classroom_state().revision:
         st.rerun()
 
 
@@ -780,7 +788,7 @@ def student_activity(lang: str, current: ActivityRow) -> None:
     """The current activity on a student's phone; answering reruns only this part (a lock, a reveal or a new
     activity reruns the whole page through the watcher, so ``current`` is never stale for long)."""
     t = Translator(lang)
-    cs = classroom()
+    cs = classroom_state()
     mine = store().my_answers(current.id, cs.student)
     heading = t("classroom.activity_heading", number=current.number, kind=t(f"classroom.kind.{current.kind}"))
     st.markdown(f"**{heading}**")
@@ -799,8 +807,8 @@ def student_activity(lang: str, current: ActivityRow) -> None:
 
 def submit(activity_id: int, values: list[tuple[int, Any]]) -> None:
     """Send answers to the store; the message says saved or what is wrong, in this student's language."""
-    t = Translator(st.session_state["lang"])
-    cs = classroom()
+    t = Translator(app_state().lang)
+    cs = classroom_state()
     place = f"answer-{activity_id}"
     if not values:
         cs.messages[place] = t.explain(InputError("answer.no_choice"))
@@ -821,12 +829,12 @@ def student_predict(t: Translator, cs: ClassroomState, current: ActivityRow, min
     st.caption(spec_caption(t, spec))
     key = f"_w_cr_estimate_{current.id}"
     if current.phase == "open":
-        if key not in st.session_state and 0 in mine:
-            st.session_state[key] = metric_text(mine[0], 2)
+        if not has_widget_value(key) and 0 in mine:
+            set_widget_value(key, metric_text(mine[0], 2))
         st.text_input(t("classroom.estimate"), key=key, placeholder="0.75")
         st.button(
             t("classroom.send"),
-            on_click=lambda: submit(current.id, [(0, st.session_state.get(key, ""))]),
+            on_click=lambda: submit(current.id, [(0, widget_value(key, ""))]),
             type="primary",
             key=f"btn_cr_send_{current.id}",
             width="stretch",
@@ -856,8 +864,8 @@ def rank_items(spec: ListSpec, order: list[int]) -> list[Item]:
 
 def on_rank_action(activity_id: int, spec: ListSpec) -> None:
     """A move on the student's list (drag, buttons or keys), kept in this session until sent."""
-    cs = classroom()
-    action = st.session_state[f"cr_rank_{activity_id}"].get("action")
+    cs = classroom_state()
+    action = widget_value(f"cr_rank_{activity_id}").get("action")
     if action is None:
         return
     order = cs.orders.get(activity_id, list(range(len(spec.grades))))
@@ -911,8 +919,8 @@ def student_compare(t: Translator, cs: ClassroomState, current: ActivityRow, min
     st.markdown(t("classroom.compare_question", metric=metric))
     pair_tables(t, activity.pair)
     key = f"_w_cr_vote_{current.id}"
-    if key not in st.session_state and 0 in mine:
-        st.session_state[key] = mine[0]
+    if not has_widget_value(key) and 0 in mine:
+        set_widget_value(key, mine[0])
     st.radio(
         t("classroom.your_vote"),
         acts.VOTES,
@@ -925,7 +933,7 @@ def student_compare(t: Translator, cs: ClassroomState, current: ActivityRow, min
     if current.phase == "open":
         st.button(
             t("classroom.send"),
-            on_click=lambda: submit(current.id, [(0, st.session_state.get(key))]),
+            on_click=lambda: submit(current.id, [(0, widget_value(key))]),
             type="primary",
             key=f"btn_cr_send_{current.id}",
             width="stretch",
@@ -955,8 +963,8 @@ def student_practice(t: Translator, cs: ClassroomState, current: ActivityRow, mi
         exercise_prompt(ex, t)
         key = f"_w_cr_practice_{current.id}_{part}"
         keys.append(key)
-        if key not in st.session_state and part in mine:
-            st.session_state[key] = mine[part]["answer"]
+        if not has_widget_value(key) and part in mine:
+            set_widget_value(key, mine[part]["answer"])
         disabled = current.phase != "open"
         if ex.kind in ("dcg_term", "dcg", "ndcg"):
             st.text_input(t("practice.your_answer"), key=key, placeholder="0.00", disabled=disabled)
@@ -981,11 +989,7 @@ def student_practice(t: Translator, cs: ClassroomState, current: ActivityRow, mi
     if current.phase == "open":
 
         def send() -> None:
-            values = [
-                (part, st.session_state.get(key))
-                for part, key in enumerate(keys)
-                if st.session_state.get(key) not in (None, "")
-            ]
+            values = [(part, widget_value(key)) for part, key in enumerate(keys) if widget_value(key) not in (None, "")]
             submit(current.id, values)
 
         st.button(

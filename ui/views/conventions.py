@@ -9,7 +9,7 @@ from ndcg_core import dcg, ndcg_at_k, ndcg_from_scores
 from ndcg_core.teaching.conventions import CONVENTIONS, WIKIPEDIA, Example, example_from_rows
 from ui.format import metric_text
 from ui.i18n import Translator
-from ui.state import bind
+from ui.state import bind, conventions_state
 
 # Libraries whose snippets the test suite runs, checking they print the number shown here.
 TESTED_SNIPPETS = {"scikit-learn", "pytrec_eval", "ndcg_core"}
@@ -53,9 +53,9 @@ def read_example(t: Translator) -> Example | None:
                 "grade": st.column_config.NumberColumn(t("conv.col.grade"), min_value=0),
             },
         )
-        st.number_input(t("conv.k"), min_value=1, max_value=100, step=1, **bind("conv_k"))
+        st.number_input(t("conv.k"), min_value=1, max_value=100, step=1, **bind(conventions_state(), "k"))
     try:
-        return example_from_rows(_records(edited), _records(edited_extra), st.session_state["conv_k"])
+        return example_from_rows(_records(edited), _records(edited_extra), conventions_state().k)
     except ValueError as err:
         st.error(t("conv.bad_example", message=t.explain(err)))
         return None

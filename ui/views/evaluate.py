@@ -37,9 +37,8 @@ from ui.cache import ResultCache
 from ui.editing import TYPED_COLUMNS, typed_queries_to_trec
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
-from ui.state import bind
+from ui.state import bind, evaluate_state, playground_state, widget_value
 from ui.stats import paired_comparison, reading_key
-from ui.views.playground import restore
 
 SAMPLE = Path(__file__).parent.parent / "sample"
 SAMPLE_FILES = {"qrels": "qrels.test", "a": "results.test", "b": "results.trunc"}
@@ -140,8 +139,8 @@ def parse_cutoffs(text: str) -> tuple[int, ...]:
 
 
 def _remember_upload(role: str) -> None:
-    uploaded = st.session_state.get(f"_w_ev_upload_{role}")
-    kept = dict(st.session_state["ev_uploads"])
+    uploaded = widget_value(f"_w_ev_upload_{role}")
+    kept = dict(evaluate_state().uploads)
     if uploaded is None:
         kept.pop(role, None)
     else:
@@ -150,7 +149,7 @@ def _remember_upload(role: str) -> None:
             kept[role] = FileInput(uploaded.name, content_key(data), data)
         else:
             kept.pop(role, None)
-    st.session_state["ev_uploads"] = kept
+    evaluate_state().uploads = kept
 
 
 def uploaded_inputs() -> dict[str, FileInput]:
@@ -159,10 +158,10 @@ def uploaded_inputs() -> dict[str, FileInput]:
     Each upload's content is hashed once (then remembered by its upload id), so the same
     content uploaded again is not parsed again.
     """
-    out = dict(st.session_state["ev_uploads"])
-    hashes = st.session_state["ev_upload_hashes"]
+    out = dict(evaluate_state().uploads)
+    hashes = evaluate_state().upload_hashes
     for role in ROLES:
-        uploaded = st.session_state.get(f"_w_ev_upload_{role}")
+        uploaded = widget_value(f"_w_ev_upload_{role}")
         if uploaded is not None:
             data = uploaded.getvalue()
             if uploaded.file_id not in hashes:
@@ -197,8 +196,9 @@ def open_in_playground(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str,
     extra = make_items([d for d, _ in unretrieved], [g for _, g in unretrieved], first_id=len(items) + 1)
     if not items:
         return t("evaluate.drill.empty", qid=md_escape(qid))
-    restore({"items": items, "extra": extra, "k": min(k, len(items)), "top": int(top), "ideal": "pool"})
-    st.session_state.update(pg_gain="linear", pg_discount="log2")
+    playground = playground_state()
+    playground.restore({"items": items, "extra": extra, "k": min(k, len(items)), "top": int(top), "ideal": "pool"})
+    playground.gain, playground.discount = "linear", "log2"
     return None
 
 
@@ -211,9 +211,9 @@ def render_inputs(t: Translator) -> dict[str, FileInput] | None:
         SOURCES,
         format_func=lambda s: t(f"evaluate.source.{s}"),
         horizontal=True,
-        **bind("ev_source"),
+        **bind(evaluate_state(), "source"),
     )
-    source = st.session_state["ev_source"]
+    source = evaluate_state().source
     if source == "sample":
         st.caption(t("evaluate.sample_note"))
         return sample_inputs()
@@ -235,7 +235,7 @@ def render_inputs(t: Translator) -> dict[str, FileInput] | None:
         return kept
     st.caption(t("evaluate.typed_help"))
     edited = st.data_editor(
-        pd.DataFrame(st.session_state["ev_typed_rows"], columns=list(TYPED_COLUMNS)),
+        pd.DataFrame(evaluate_state().typed_rows, columns=list(TYPED_COLUMNS)),
         num_rows="dynamic",
         hide_index=True,
         width="stretch",
@@ -253,42 +253,51 @@ def render_inputs(t: Translator) -> dict[str, FileInput] | None:
 def render_settings(t: Translator) -> dict | None:
     with st.expander(t("evaluate.settings"), expanded=False):
         a, b = st.columns(2)
-        a.text_input(t("evaluate.cutoffs"), help=t("evaluate.cutoffs_help"), **bind("ev_cutoffs"))
+        a.text_input(t("evaluate.cutoffs"), help=t("evaluate.cutoffs_help"), **bind(evaluate_state(), "cutoffs"))
         a.selectbox(
             t("playground.gain"),
             [n for n in GAINS.names() if n != "custom"],
             format_func=lambda n: t.entry("gain", GAINS[n], "label"),
-            **bind("ev_gain"),
+            **bind(evaluate_state(), "gain"),
         )
         b.selectbox(
             t("evaluate.ties"),
             TIE_POLICIES.names(),
             format_func=lambda n: t.entry("ties", TIE_POLICIES[n], "label"),
-            **bind("ev_ties"),
+            **bind(evaluate_state(), "ties"),
         )
-        b.caption(t.entry("ties", TIE_POLICIES[st.session_state["ev_ties"]], "description"))
-        a.radio(t("evaluate.ideal"), IDEALS, format_func=lambda n: t(f"evaluate.ideal.{n}"), **bind("ev_ideal"))
-        b.checkbox(t("evaluate.complete"), help=t("evaluate.complete_help"), **bind("ev_complete"))
-        b.checkbox(t("evaluate.relevant_only"), help=t("evaluate.relevant_only_help"), **bind("ev_relevant_only"))
-        b.checkbox(t("evaluate.float32"), help=t("evaluate.float32_help"), **bind("ev_float32"))
+        b.caption(t.entry("ties", TIE_POLICIES[evaluate_state().ties], "description"))
+        a.radio(
+            t("evaluate.ideal"),
+            IDEALS,
+            format_func=lambda n: t(f"evaluate.ideal.{n}"),
+            **bind(evaluate_state(), "ideal"),
+        )
+        b.checkbox(t("evaluate.complete"), help=t("evaluate.complete_help"), **bind(evaluate_state(), "complete"))
+        b.checkbox(
+            t("evaluate.relevant_only"),
+            help=t("evaluate.relevant_only_help"),
+            **bind(evaluate_state(), "relevant_only"),
+        )
+        b.checkbox(t("evaluate.float32"), help=t("evaluate.float32_help"), **bind(evaluate_state(), "float32"))
     try:
-        cutoffs = parse_cutoffs(st.session_state["ev_cutoffs"])
+        cutoffs = parse_cutoffs(evaluate_state().cutoffs)
     except ValueError as err:
         st.error(t("evaluate.bad_cutoffs", message=t.explain(err)))
         return None
     return {
         "cutoffs": cutoffs,
-        "gain": st.session_state["ev_gain"],
-        "ties": st.session_state["ev_ties"],
-        "ideal": st.session_state["ev_ideal"],
-        "complete": bool(st.session_state["ev_complete"]),
-        "float32_scores": bool(st.session_state["ev_float32"]),
+        "gain": evaluate_state().gain,
+        "ties": evaluate_state().ties,
+        "ideal": evaluate_state().ideal,
+        "complete": bool(evaluate_state().complete),
+        "float32_scores": bool(evaluate_state().float32),
     }
 
 
 def counted(evaluation: Evaluation) -> Evaluation:
     """The evaluation over the queries the learner chose to count."""
-    return evaluation.with_relevant_only() if st.session_state["ev_relevant_only"] else evaluation
+    return evaluation.with_relevant_only() if evaluate_state().relevant_only else evaluation
 
 
 def parse_qrels(inputs: dict[str, FileInput], t: Translator) -> Qrels | None:

@@ -20,7 +20,16 @@ from ui import charts
 from ui.format import metric_text
 from ui.i18n import Translator
 from ui.share import whole_number
-from ui.state import bind, new_link_value, page_url, set_link_value
+from ui.state import (
+    app_state,
+    bind,
+    learn_state,
+    new_link_value,
+    page_url,
+    set_link_value,
+    set_widget_value,
+    widget_value,
+)
 from ui.widgets.short_link import share_box
 from ui.widgets.sortable import apply_action, sortable_list
 
@@ -37,7 +46,7 @@ NOT_MONOTONE = (3, 0, 0, 3)
 
 
 def items() -> list[Item]:
-    return list(st.session_state["learn_items"])
+    return list(learn_state().items)
 
 
 def grades() -> list[float]:
@@ -58,19 +67,19 @@ def expected_answer(step: int) -> float | str:
 
 
 def on_list_action() -> None:
-    action = st.session_state[LIST_KEY].get("action")
+    action = widget_value(LIST_KEY).get("action")
     if action is None:
         return
     try:
         new, _ = apply_action(items(), action, top=4)
     except ValueError:
         return  # a malformed action from the browser changes nothing
-    st.session_state["learn_prev"] = items()
-    st.session_state["learn_items"] = new
+    learn_state().prev = items()
+    learn_state().items = new
 
 
 def go(step: int) -> None:
-    st.session_state["learn_step"] = max(1, min(STEPS, step))
+    learn_state().step = max(1, min(STEPS, step))
 
 
 def answer_key(step: int) -> str:
@@ -79,12 +88,12 @@ def answer_key(step: int) -> str:
 
 def store_answer(step: int) -> None:
     """Keep the learner's answer to ``step`` (so it survives a redraw in another language)."""
-    raw = st.session_state.get(answer_key(step))
-    st.session_state["learn_answers"] = {**st.session_state["learn_answers"], step: raw}
+    raw = widget_value(answer_key(step))
+    learn_state().answers = {**learn_state().answers, step: raw}
 
 
 def _keep_feedback(step: int, entry: dict) -> None:
-    st.session_state["learn_feedback"] = {**st.session_state["learn_feedback"], step: entry}
+    learn_state().feedback = {**learn_state().feedback, step: entry}
 
 
 def check_answer(step: int) -> None:
@@ -93,7 +102,7 @@ def check_answer(step: int) -> None:
     The right answer is kept too: steps 4 and 5 ask about the list as it was when the learner answered.
     """
     right = expected_answer(step)
-    raw = st.session_state.get(answer_key(step))
+    raw = widget_value(answer_key(step))
     store_answer(step)
     if isinstance(right, str):
         ok = raw == right
@@ -105,17 +114,17 @@ def check_answer(step: int) -> None:
             return
     _keep_feedback(step, {"kind": "right" if ok else "wrong", "answer": right})
     if ok:
-        st.session_state["learn_done"] = sorted(set(st.session_state["learn_done"]) | {step})
+        learn_state().done = sorted(set(learn_state().done) | {step})
 
 
 def reveal(step: int) -> None:
     _keep_feedback(step, {"kind": "revealed", "answer": expected_answer(step)})
-    st.session_state["learn_done"] = sorted(set(st.session_state["learn_done"]) | {step})
+    learn_state().done = sorted(set(learn_state().done) | {step})
 
 
 def answered(step: int) -> bool:
     """Whether the learner has answered ``step`` (or asked for its answer): its numbers may be shown."""
-    entry = st.session_state["learn_feedback"].get(step)
+    entry = learn_state().feedback.get(step)
     return bool(entry) and entry["kind"] != "unreadable"
 
 
@@ -148,7 +157,7 @@ def feedback_text(t: Translator, step: int, entry: dict) -> tuple[bool, str]:
 
 def show_table(table: pd.DataFrame) -> None:
     """A small table: a plain one in presenter view, whose type the projector style enlarges."""
-    if st.session_state["presenter"]:
+    if app_state().presenter:
         st.table(table.set_index(table.columns[0]))
     else:
         st.dataframe(table, hide_index=True, width="stretch")
@@ -156,7 +165,7 @@ def show_table(table: pd.DataFrame) -> None:
 
 def draw_chart(chart) -> None:
     """An Altair chart, with the projector's type sizes in presenter view."""
-    if st.session_state["presenter"]:
+    if app_state().presenter:
         chart = charts.altair_for_projector(chart)
     st.altair_chart(chart, width="stretch")
 
@@ -169,7 +178,7 @@ def render_list(t: Translator) -> None:
         top=4,
         texts=t.group("sortable"),
         on_action=on_list_action,
-        large=st.session_state["presenter"],
+        large=app_state().presenter,
         readonly=True,
     )
 
@@ -178,8 +187,8 @@ def render_check(t: Translator, step: int, choices: dict[str, str] | None = None
     st.markdown(f"**{t('learn.check')}** {t(f'learn.question.{step}')}")
     key = answer_key(step)
     # The answer is kept under its own key, so a redraw in another language shows what the learner chose.
-    if step in st.session_state["learn_answers"]:
-        st.session_state[key] = st.session_state["learn_answers"][step]
+    if step in learn_state().answers:
+        set_widget_value(key, learn_state().answers[step])
     keep = {"key": key, "on_change": store_answer, "args": (step,)}
     if choices:
         st.radio(
@@ -192,7 +201,7 @@ def render_check(t: Translator, step: int, choices: dict[str, str] | None = None
         t("learn.check_button"), on_click=check_answer, args=(step,), key=f"btn_learn_check_{step}", width="stretch"
     )
     b.button(t("learn.show_answer"), on_click=reveal, args=(step,), key=f"btn_learn_reveal_{step}", width="stretch")
-    entry = st.session_state["learn_feedback"].get(step)
+    entry = learn_state().feedback.get(step)
     if entry:
         good, text = feedback_text(t, step, entry)
         (st.success if good else st.error)(text)
@@ -201,7 +210,7 @@ def render_check(t: Translator, step: int, choices: dict[str, str] | None = None
 def step_1(t: Translator) -> None:
     st.markdown(t("learn.body.1"))
     revealed = answered(1)
-    pool = POOLS[st.session_state["learn_pool"]]
+    pool = POOLS[learn_state().pool]
     rows = []
     for name, system in (("A", SYSTEM_A), ("B", SYSTEM_B)):
         row = {t("learn.system"): name, t("learn.grades"): ", ".join(str(g) for g in system)}
@@ -227,13 +236,13 @@ def render_pools(t: Translator) -> None:
         list(POOLS),
         format_func=lambda name: t(f"learn.pool.{name}"),
         horizontal=True,
-        **bind("learn_pool"),
+        **bind(learn_state(), "pool"),
     )
-    pool = POOLS[st.session_state["learn_pool"]]
+    pool = POOLS[learn_state().pool]
     a, b = (ndcg_at_k(s, K, ideal=pool) for s in (SYSTEM_A, SYSTEM_B))
     st.caption(
         t(
-            f"learn.caption.1.{st.session_state['learn_pool']}",
+            f"learn.caption.1.{learn_state().pool}",
             pool=", ".join(map(str, pool)),
             a=f"{a:.3f}",
             b=f"{b:.3f}",
@@ -286,7 +295,7 @@ def step_4(t: Translator) -> None:
     st.latex(r"\mathrm{DCG@}k = \sum_{i=1}^{k} \frac{\mathrm{rel}_i}{\log_2(i+1)}")
     render_list(t)
     now = breakdown(grades(), K, items=[it.label for it in items()])
-    prev = st.session_state["learn_prev"]
+    prev = learn_state().prev
     changed = [False] * len(now)
     if prev:
         before = breakdown([it.grade for it in prev], K)
@@ -344,7 +353,7 @@ def render_swap_map(t: Translator) -> None:
     chart = charts.swap_map_chart(
         charts.swap_rows([it.label for it in items()], changes, K),
         t.group("chart"),
-        large=st.session_state["presenter"],
+        large=app_state().presenter,
     )
     draw_chart(chart)
     st.markdown(t("playground.swap.explain"))
@@ -359,7 +368,7 @@ def apply_link(t: Translator) -> None:
     if value is None:
         return
     try:
-        st.session_state["learn_step"] = whole_number(value, Place("link.step"), 1, STEPS)
+        learn_state().step = whole_number(value, Place("link.step"), 1, STEPS)
     except ValueError as err:
         st.warning(t("share.bad_link_here", message=t.explain(err)), icon="🔗")
 
@@ -367,9 +376,9 @@ def apply_link(t: Translator) -> None:
 def render_page(t: Translator) -> None:
     apply_link(t)
     st.title(t("learn.title"))
-    step = st.session_state["learn_step"]
+    step = learn_state().step
     set_link_value("step", str(step))
-    set_link_value("lang", st.session_state["lang"])
+    set_link_value("lang", app_state().lang)
     st.progress(step / STEPS, text=t("learn.progress", step=step, steps=STEPS))
     st.header(t(f"learn.step.{step}"))
     STEP_VIEWS[step](t)
@@ -378,7 +387,7 @@ def render_page(t: Translator) -> None:
     back.button(
         t("learn.back"), on_click=go, args=(step - 1,), disabled=step == 1, key="btn_learn_back", width="stretch"
     )
-    done = step in st.session_state["learn_done"]
+    done = step in learn_state().done
     if step < STEPS:
         forward.button(
             t("learn.next"),
@@ -397,5 +406,5 @@ def render_page(t: Translator) -> None:
         st.page_link("pages/1_Playground.py", label=t("learn.to_playground"), icon=":material/tune:", width="stretch")
     else:
         st.caption(t("learn.answer_first"))
-    params = {"step": str(step), "lang": st.session_state["lang"]}
+    params = {"step": str(step), "lang": app_state().lang}
     share_box(t, "learn", params, page_url(params))

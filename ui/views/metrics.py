@@ -16,7 +16,7 @@ from ui import charts
 from ui.editing import typed_tokens
 from ui.format import metric_text
 from ui.i18n import Translator
-from ui.state import bind
+from ui.state import app_state, bind, metrics_state, set_widget_value, widget_value
 
 MAX_RANKINGS = 4
 
@@ -70,21 +70,21 @@ def metrics_chart(values: pd.DataFrame, texts: dict[str, str], large: bool = Fal
 
 
 def add_ranking() -> None:
-    rankings = list(st.session_state["cmp_rankings"])
+    rankings = list(metrics_state().rankings)
     if len(rankings) < MAX_RANKINGS:
-        st.session_state["cmp_rankings"] = rankings + [rankings[-1]]
+        metrics_state().rankings = rankings + [rankings[-1]]
 
 
 def remove_ranking() -> None:
-    rankings = list(st.session_state["cmp_rankings"])
+    rankings = list(metrics_state().rankings)
     if len(rankings) > 2:
-        st.session_state["cmp_rankings"] = rankings[:-1]
+        metrics_state().rankings = rankings[:-1]
 
 
 def _store_ranking(i: int) -> None:
-    rankings = list(st.session_state["cmp_rankings"])
-    rankings[i] = st.session_state[f"_w_cmp_ranking_{i}"]
-    st.session_state["cmp_rankings"] = rankings
+    rankings = list(metrics_state().rankings)
+    rankings[i] = widget_value(f"_w_cmp_ranking_{i}")
+    metrics_state().rankings = rankings
 
 
 def parse_ranking(text: str) -> np.ndarray:
@@ -99,12 +99,12 @@ def parse_ranking(text: str) -> np.ndarray:
 def render_page(t: Translator) -> None:
     st.title(t("metrics.title"))
     st.markdown(t("metrics.intro"))
-    rankings = st.session_state["cmp_rankings"]
+    rankings = metrics_state().rankings
     parsed, problems = {}, []
     for i, text in enumerate(rankings):
         name = chr(ord("A") + i)
         key = f"_w_cmp_ranking_{i}"
-        st.session_state[key] = text
+        set_widget_value(key, text)
         st.text_input(t("metrics.ranking", name=name), key=key, on_change=_store_ranking, args=(i,))
         try:
             parsed[name] = parse_ranking(text)
@@ -113,20 +113,20 @@ def render_page(t: Translator) -> None:
     a, b, c, d = st.columns(4)
     a.button(t("metrics.add"), on_click=add_ranking, disabled=len(rankings) >= MAX_RANKINGS, key="btn_cmp_add")
     b.button(t("metrics.remove"), on_click=remove_ranking, disabled=len(rankings) <= 2, key="btn_cmp_remove")
-    c.number_input(t("metrics.k"), min_value=1, max_value=MAX_ITEMS, step=1, **bind("cmp_k"))
+    c.number_input(t("metrics.k"), min_value=1, max_value=MAX_ITEMS, step=1, **bind(metrics_state(), "k"))
     d.number_input(
         t("metrics.relevant"),
         min_value=0,
         max_value=10 * MAX_ITEMS,
         step=1,
         help=t("metrics.relevant_help"),
-        **bind("cmp_relevant"),
+        **bind(metrics_state(), "relevant"),
     )
     for problem in problems:
         st.error(problem)
     if problems:
         return
-    k, n_rel = int(st.session_state["cmp_k"]), int(st.session_state["cmp_relevant"])
+    k, n_rel = int(metrics_state().k), int(metrics_state().relevant)
     rows = []
     for name, grades in parsed.items():
         found = int((grades >= 1).sum())
@@ -141,7 +141,7 @@ def render_page(t: Translator) -> None:
     frame = pd.DataFrame(rows)
     table = frame.pivot(index="metric", columns="ranking", values="value").loc[list(dict.fromkeys(frame["metric"]))]
     table.index.name, table.columns.name = t("metrics.metric"), None
-    large = st.session_state["presenter"]
+    large = app_state().presenter
     if large:  # a plain table, whose type the presenter style can enlarge (the grid draws on a canvas)
         st.table(table.map(metric_text))
     else:

@@ -46,7 +46,16 @@ from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.page import show_notice
 from ui.share import decode_playground, encode_playground
-from ui.state import bind, page_url, preset_origin, set_link_value
+from ui.state import (
+    app_state,
+    bind,
+    page_url,
+    playground_state,
+    preset_origin,
+    set_link_value,
+    set_widget_value,
+    widget_value,
+)
 from ui.widgets.short_link import share_box
 from ui.widgets.sortable import apply_action, preview_data, sortable_list
 from ui.widgets.table import COLUMNS as TABLE_COLUMNS
@@ -62,24 +71,24 @@ IDEALS = ("list", "pool")
 
 
 def items() -> list[Item]:
-    return list(st.session_state["pg_items"])
+    return list(playground_state().items)
 
 
 def current_settings() -> Settings:
     """The scoring settings the learner has chosen (k clamped to the list)."""
     stored = items()
-    gain = st.session_state["pg_gain"]
+    gain = playground_state().gain
     mapping = None
     if gain == "custom":
-        mapping = parse_gain_mapping(st.session_state["pg_gain_map"], st.session_state["pg_top"])
+        mapping = parse_gain_mapping(playground_state().gain_map, playground_state().top)
     settings = Settings(
-        k=st.session_state["pg_k"],
+        k=playground_state().k,
         gain=gain,
         gain_mapping=mapping,
-        discount=st.session_state["pg_discount"],
-        jk_base=float(st.session_state["pg_jk_base"]),
-        ideal=st.session_state["pg_ideal"],
-        extra=tuple(st.session_state["pg_extra"]),
+        discount=playground_state().discount,
+        jk_base=float(playground_state().jk_base),
+        ideal=playground_state().ideal,
+        extra=tuple(playground_state().extra),
     )
     return Settings(**{**settings.__dict__, "k": settings.cutoff(len(stored))})
 
@@ -89,37 +98,37 @@ def current_settings() -> Settings:
 
 def items_before() -> list[Item]:
     """The list before the last change (what Undo puts back after a removal)."""
-    return list(st.session_state["pg_last"]["before"])
+    return list(playground_state().last["before"])
 
 
 def undo_remove() -> None:
     """Put back the item the learner removed last, where it was."""
-    removed = st.session_state["pg_removed"]
+    removed = playground_state().removed
     if removed:
         _set_items(list(removed["before"]), None)
 
 
 def _set_items(new_items: list[Item], change: str | None) -> None:
     before = items()
-    st.session_state["pg_removed"] = None  # Undo is offered only right after a removal
-    st.session_state["pg_items"] = new_items
-    st.session_state["pg_error"] = None
-    st.session_state["pg_last"] = {"text": change, "before": before} if change else None
-    st.session_state["pg_editor_version"] += 1
-    k = st.session_state["pg_k"]
-    st.session_state["pg_k"] = max(1, min(int(k), len(new_items)))
+    playground_state().removed = None  # Undo is offered only right after a removal
+    playground_state().items = new_items
+    playground_state().error = None
+    playground_state().last = {"text": change, "before": before} if change else None
+    playground_state().editor_version += 1
+    k = playground_state().k
+    playground_state().k = max(1, min(int(k), len(new_items)))
 
 
 def on_list_action() -> None:
     """A move, regrade or removal reported by the sortable list."""
-    action = st.session_state[LIST_KEY].get("action")
+    action = widget_value(LIST_KEY).get("action")
     if action is None:
         return
-    t = Translator(st.session_state["lang"])
+    t = Translator(app_state().lang)
     try:
-        new_items, moved = apply_action(items(), action, st.session_state["pg_top"])
+        new_items, moved = apply_action(items(), action, playground_state().top)
     except ValueError as err:
-        st.session_state["pg_error"] = t.explain(err)
+        playground_state().error = t.explain(err)
         return
     if moved is not None:
         change = t(
@@ -131,7 +140,7 @@ def on_list_action() -> None:
         change = t("playground.change.remove", label=_label_of(action.get("id")))
         removed = next(it.label for it in items() if it.id == action.get("id"))
         _set_items(new_items, change)
-        st.session_state["pg_removed"] = {"before": items_before(), "label": removed}
+        playground_state().removed = {"before": items_before(), "label": removed}
         return
     _set_items(new_items, change)
 
@@ -143,97 +152,80 @@ def _label_of(item_id: Any) -> str:
 
 def load_preset() -> None:
     """Load the preset chosen in the select box: list, extra judgments, k, top grade and ideal."""
-    name = st.session_state["pg_preset_choice"]
-    st.session_state["pg_preset"] = name
-    restore(preset_origin(name))
-
-
-def restore(origin: dict) -> None:
-    """Put back a starting point (a preset, or a query opened from Evaluate); Reset returns to it."""
-    st.session_state.update(
-        pg_removed=None,
-        pg_origin=origin,
-        pg_preset=origin.get("preset"),  # None: a list from another page, which the example's caption does not describe
-        pg_items=list(origin["items"]),
-        pg_extra=list(origin["extra"]),
-        pg_k=origin["k"],
-        pg_top=origin["top"],
-        pg_ideal=origin["ideal"],
-        pg_last=None,
-        pg_error=None,
-    )
-    st.session_state["pg_editor_version"] += 1
+    name = playground_state().preset_choice
+    playground_state().preset = name
+    playground_state().restore(preset_origin(name))
 
 
 def reorder(kind: str) -> None:
     """Ideal, worst, shuffled, or the preset's own order (reset), made from code."""
-    t = Translator(st.session_state["lang"])
+    t = Translator(app_state().lang)
     gain = current_settings().gain_object()
     if kind == "ideal":
         new = ideal_order(items(), gain)
     elif kind == "worst":
         new = worst_order(items(), gain)
     elif kind == "shuffle":
-        st.session_state["pg_shuffles"] += 1
-        new = shuffled(items(), seed=st.session_state["pg_shuffles"])
+        playground_state().shuffles += 1
+        new = shuffled(items(), seed=playground_state().shuffles)
     else:
-        restore(st.session_state["pg_origin"])
+        playground_state().restore(playground_state().origin)
         return
     _set_items(new, t(f"playground.change.{kind}"))
 
 
 def on_table_edit(editor_key: str) -> None:
     """Labels and grades typed into the table, or rows added and deleted."""
-    t = Translator(st.session_state["lang"])
+    t = Translator(app_state().lang)
     try:
-        new = apply_table_edits(items(), st.session_state[editor_key], st.session_state["pg_top"])
+        new = apply_table_edits(items(), widget_value(editor_key), playground_state().top)
     except ValueError as err:
-        st.session_state["pg_error"] = t("playground.rejected", message=t.explain(err))
-        st.session_state["pg_editor_version"] += 1
+        playground_state().error = t("playground.rejected", message=t.explain(err))
+        playground_state().editor_version += 1
         return
     _set_items(new, t("playground.change.table"))
 
 
 def on_grades_typed() -> None:
     """Grades typed as text ("3, 2, 0") replace the list's grades in order; labels are kept or made up."""
-    t = Translator(st.session_state["lang"])
+    t = Translator(app_state().lang)
     try:
-        new = grades_from_text(items(), st.session_state[GRADES_TEXT_KEY], st.session_state["pg_top"])
+        new = grades_from_text(items(), widget_value(GRADES_TEXT_KEY), playground_state().top)
     except ValueError as err:
-        st.session_state["pg_error"] = t("playground.rejected", message=t.explain(err))
+        playground_state().error = t("playground.rejected", message=t.explain(err))
         return
     _set_items(new, t("playground.change.typed"))
 
 
 def on_extra_edit(editor_key: str) -> None:
     """Judged items that were not retrieved, edited in the pool table."""
-    t = Translator(st.session_state["lang"])
+    t = Translator(app_state().lang)
     try:
         extra = apply_table_edits(
-            st.session_state["pg_extra"], st.session_state[editor_key], st.session_state["pg_top"], allow_empty=True
+            playground_state().extra, widget_value(editor_key), playground_state().top, allow_empty=True
         )
     except ValueError as err:
-        st.session_state["pg_error"] = t("playground.rejected", message=t.explain(err))
+        playground_state().error = t("playground.rejected", message=t.explain(err))
     else:
         taken = {it.id for it in items()}
         base = max(taken | {0}) + 1000  # ids of the pool never collide with the list's
-        st.session_state["pg_extra"] = [
+        playground_state().extra = [
             Item(it.id if it.id not in taken else base + i, it.label, it.grade) for i, it in enumerate(extra)
         ]
-        st.session_state["pg_error"] = None
-    st.session_state["pg_editor_version"] += 1
+        playground_state().error = None
+    playground_state().editor_version += 1
 
 
 def on_top_change() -> None:
     """A new top grade, unless an item already has a higher grade."""
-    t = Translator(st.session_state["lang"])
-    new_top = int(st.session_state["_w_pg_top_input"])
-    highest = max((it.grade for it in items() + list(st.session_state["pg_extra"])), default=0)
+    t = Translator(app_state().lang)
+    new_top = int(widget_value("_w_pg_top_input"))
+    highest = max((it.grade for it in items() + list(playground_state().extra)), default=0)
     if highest > new_top:
-        st.session_state["pg_error"] = t("playground.top_too_low", top=new_top, grade=grade_text(highest))
+        playground_state().error = t("playground.top_too_low", top=new_top, grade=grade_text(highest))
         return
-    st.session_state["pg_top"] = new_top
-    st.session_state["pg_error"] = None
+    playground_state().top = new_top
+    playground_state().error = None
 
 
 # --- drawing -----------------------------------------------------------------------------------
@@ -242,11 +234,17 @@ def on_top_change() -> None:
 def render_settings(t: Translator) -> None:
     """The sidebar: k, gain, discount, ideal, top grade."""
     n = len(items())
-    st.session_state["pg_k"] = max(1, min(int(st.session_state["pg_k"]), n))
+    playground_state().k = max(1, min(int(playground_state().k), n))
     with st.sidebar:
         st.header(t("playground.settings"))
         if n > 1:
-            st.slider(t("playground.k"), min_value=1, max_value=n, help=t("playground.k_help"), **bind("pg_k"))
+            st.slider(
+                t("playground.k"),
+                min_value=1,
+                max_value=n,
+                help=t("playground.k_help"),
+                **bind(playground_state(), "k"),
+            )
         else:
             st.caption(t("playground.k_single"))
         gain_names = GAINS.names()
@@ -254,24 +252,29 @@ def render_settings(t: Translator) -> None:
             t("playground.gain"),
             gain_names,
             format_func=lambda name: t.entry("gain", GAINS[name], "label"),
-            **bind("pg_gain"),
+            **bind(playground_state(), "gain"),
         )
-        st.caption(t.entry("gain", GAINS[st.session_state["pg_gain"]], "description"))
-        if st.session_state["pg_gain"] == "custom":
+        st.caption(t.entry("gain", GAINS[playground_state().gain], "description"))
+        if playground_state().gain == "custom":
             render_custom_gain(t)
         st.selectbox(
             t("playground.discount"),
             DISCOUNTS.names(),
             format_func=lambda name: t.entry("discount", DISCOUNTS[name], "label"),
-            **bind("pg_discount"),
+            **bind(playground_state(), "discount"),
         )
-        st.caption(t.entry("discount", DISCOUNTS[st.session_state["pg_discount"]], "description"))
-        if "base" in DISCOUNTS[st.session_state["pg_discount"]].params:
-            st.number_input(t("playground.jk_base"), min_value=1.1, max_value=20.0, step=1.0, **bind("pg_jk_base"))
+        st.caption(t.entry("discount", DISCOUNTS[playground_state().discount], "description"))
+        if "base" in DISCOUNTS[playground_state().discount].params:
+            st.number_input(
+                t("playground.jk_base"), min_value=1.1, max_value=20.0, step=1.0, **bind(playground_state(), "jk_base")
+            )
         st.radio(
-            t("playground.ideal"), IDEALS, format_func=lambda name: t(f"playground.ideal.{name}"), **bind("pg_ideal")
+            t("playground.ideal"),
+            IDEALS,
+            format_func=lambda name: t(f"playground.ideal.{name}"),
+            **bind(playground_state(), "ideal"),
         )
-        st.session_state["_w_pg_top_input"] = st.session_state["pg_top"]
+        set_widget_value("_w_pg_top_input", playground_state().top)
         st.number_input(
             t("playground.top"),
             min_value=1,
@@ -284,21 +287,21 @@ def render_settings(t: Translator) -> None:
 
 def render_custom_gain(t: Translator) -> None:
     """One number per grade: the gain that grade is worth."""
-    top = st.session_state["pg_top"]
-    mapping = dict(st.session_state["pg_gain_map"])
+    top = playground_state().top
+    mapping = dict(playground_state().gain_map)
     cols = st.columns(min(top + 1, 4))
     for g in range(top + 1):
         key = f"_w_pg_gain_{g}"
-        st.session_state[key] = float(mapping.get(g, g))
+        set_widget_value(key, float(mapping.get(g, g)))
         cols[g % len(cols)].number_input(
             t("playground.gain_for", grade=g), step=1.0, key=key, on_change=_store_custom_gain, args=(g, key)
         )
 
 
 def _store_custom_gain(grade: int, key: str) -> None:
-    mapping = dict(st.session_state["pg_gain_map"])
-    mapping[grade] = float(st.session_state[key])
-    st.session_state["pg_gain_map"] = mapping
+    mapping = dict(playground_state().gain_map)
+    mapping[grade] = float(widget_value(key))
+    playground_state().gain_map = mapping
 
 
 def render_presets(t: Translator) -> None:
@@ -308,15 +311,15 @@ def render_presets(t: Translator) -> None:
         t("playground.preset"),
         names,
         format_func=lambda name: t.entry("preset", PRESETS[name], "label"),
-        **bind("pg_preset_choice"),
+        **bind(playground_state(), "preset_choice"),
     )
     right.button(t("playground.load"), on_click=load_preset, width="stretch", key="btn_load_preset")
 
 
 def list_caption(t: Translator) -> str:
     """What the list on screen is: the example as loaded, an example changed since, or a list from elsewhere."""
-    name = st.session_state["pg_preset"]
-    origin = [(it.label, it.grade) for it in st.session_state["pg_origin"]["items"]]
+    name = playground_state().preset
+    origin = [(it.label, it.grade) for it in playground_state().origin["items"]]
     if name is None:
         return t("playground.list_from_elsewhere", n=len(items()))
     if [(it.label, it.grade) for it in items()] == origin:
@@ -327,8 +330,8 @@ def list_caption(t: Translator) -> str:
 def render_list(t: Translator, settings: Settings, summary: dict[str, str]) -> None:
     """The sortable list (with the headline figure to keep in view on a phone, and the NDCG each drop would
     give) and the one-click orderings."""
-    top = st.session_state["pg_top"]
-    presenter = st.session_state["presenter"]
+    top = playground_state().top
+    presenter = app_state().presenter
     k = settings.cutoff(len(items()))
     preview = preview_data(ndcg_after_each_move(items(), settings), k)
     sortable_list(
@@ -343,7 +346,7 @@ def render_list(t: Translator, settings: Settings, summary: dict[str, str]) -> N
         summary=summary,
         preview=preview,
     )
-    removed = st.session_state["pg_removed"]
+    removed = playground_state().removed
     if removed:
         st.button(
             t("playground.undo_remove", label=removed["label"]),
@@ -360,14 +363,14 @@ def render_list(t: Translator, settings: Settings, summary: dict[str, str]) -> N
 
 
 def render_error() -> None:
-    if st.session_state["pg_error"]:
-        st.error(st.session_state["pg_error"], icon="⚠️")
+    if playground_state().error:
+        st.error(playground_state().error, icon="⚠️")
 
 
 def headline(settings: Settings):
     """The scores now, and the change in NDCG the last edit caused (text, or None)."""
     now = score(items(), settings)
-    last = st.session_state["pg_last"]
+    last = playground_state().last
     delta = None
     if last and last.get("before"):
         before = score(last["before"], Settings(**{**settings.__dict__, "k": settings.cutoff(len(last["before"]))}))
@@ -378,7 +381,7 @@ def headline(settings: Settings):
 def render_headline(t: Translator, settings: Settings) -> None:
     """NDCG@k with the change the last edit caused, and DCG@k and IDCG@k beside it."""
     now, delta = headline(settings)
-    last = st.session_state["pg_last"]
+    last = playground_state().last
     # NDCG on a row of its own, so it keeps a projector's type size beside the list; DCG and IDCG below it.
     st.metric(t("playground.ndcg_at", k=now.k), metric_text(now.ndcg), delta=delta)
     b, c = st.columns(2)
@@ -396,7 +399,7 @@ def draw(spec: dict) -> None:
     Its datasets go to the browser as Arrow bytes made here with pyarrow: Streamlit would otherwise
     build a pandas frame per dataset, which cost more than the rest of the chart under load.
     """
-    if st.session_state["presenter"]:
+    if app_state().presenter:
         spec = charts.for_projector(spec)
     spec = {**spec, "datasets": {name: _arrow_bytes(rows) for name, rows in spec["datasets"].items()}}
     st.vega_lite_chart(spec, width="stretch")
@@ -409,7 +412,7 @@ def _arrow_bytes(rows: list[dict]) -> bytes:
 
 def render_charts(t: Translator, frame: pd.DataFrame, settings: Settings) -> None:
     """Per-position terms and the running sums, side by side."""
-    top = st.session_state["pg_top"]
+    top = playground_state().top
     texts = t.group("chart")
     left, right = st.columns(2, gap="large")
     with left:
@@ -426,13 +429,13 @@ def render_order_charts(t: Translator, frame: pd.DataFrame, settings: Settings) 
     """The order beside the ideal one, and NDCG at every k (next to the list, so moves show at once)."""
     texts = t.group("chart")
     st.markdown(f"**{t('playground.chart.order')}**")
-    draw(charts.chart_spec("order", frame, top=st.session_state["pg_top"], k=settings.k, texts=texts))
+    draw(charts.chart_spec("order", frame, top=playground_state().top, k=settings.k, texts=texts))
     st.caption(t("playground.chart.order_alt"))
     st.markdown(f"**{t('playground.chart.every_k')}**")
     # The breakdown's running NDCG at position i is NDCG@i: the same numbers as ndcg_for_every_k.
     draw(
         charts.chart_spec(
-            "every_k", frame, top=st.session_state["pg_top"], k=settings.k, every_k=frame["ndcg"].tolist(), texts=texts
+            "every_k", frame, top=playground_state().top, k=settings.k, every_k=frame["ndcg"].tolist(), texts=texts
         )
     )
     st.caption(t("playground.chart.every_k_alt"))
@@ -443,18 +446,18 @@ SWAP_MAP_KEY = "pg_swap_map"
 
 def on_swap_pick() -> None:
     """A cell of the swap map clicked: swap the two items (through ``ranked_list.swap``, two moves)."""
-    key = f"{SWAP_MAP_KEY}_{st.session_state['pg_swap_version']}"
-    picked = (st.session_state.get(key) or {}).get("selection", {}).get("swap") or []
-    st.session_state["pg_swap_version"] += 1  # a new chart next run: the pick is not left selected
+    key = f"{SWAP_MAP_KEY}_{playground_state().swap_version}"
+    picked = (widget_value(key) or {}).get("selection", {}).get("swap") or []
+    playground_state().swap_version += 1  # a new chart next run: the pick is not left selected
     if not picked:
         return
-    t = Translator(st.session_state["lang"])
+    t = Translator(app_state().lang)
     try:
         i, j = int(picked[0]["i"]), int(picked[0]["j"])
         now = items()
         new = swap(now, i, j)
     except (KeyError, TypeError, ValueError) as err:
-        st.session_state["pg_error"] = t("playground.rejected", message=t.explain(err))
+        playground_state().error = t("playground.rejected", message=t.explain(err))
         return
     if i == j:
         return
@@ -470,9 +473,9 @@ def render_swap_map(t: Translator, settings: Settings) -> None:
     st.subheader(t("playground.swap.title"))
     st.markdown(t("playground.swap.intro", k=k))
     spec, datasets = charts.swap_map_spec(
-        [it.label for it in listed], changes, k, t.group("chart"), large=st.session_state["presenter"]
+        [it.label for it in listed], changes, k, t.group("chart"), large=app_state().presenter
     )
-    if st.session_state["presenter"]:
+    if app_state().presenter:
         spec = charts.for_projector(spec)
     spec["datasets"] = {
         name: convert_arrow_table_to_arrow_bytes(pa.Table.from_pydict(columns)) for name, columns in datasets.items()
@@ -482,7 +485,7 @@ def render_swap_map(t: Translator, settings: Settings) -> None:
         width="stretch",
         on_select=on_swap_pick,
         selection_mode="swap",
-        key=f"{SWAP_MAP_KEY}_{st.session_state['pg_swap_version']}",
+        key=f"{SWAP_MAP_KEY}_{playground_state().swap_version}",
     )
     best = np.unravel_index(int(np.argmax(changes)), changes.shape) if len(listed) else (0, 0)
     if len(listed) and changes[best] > 0:
@@ -508,25 +511,25 @@ def render_breakdown(t: Translator, frame: pd.DataFrame) -> None:
         caption=t("playground.table"),
         beyond=t("playground.beyond_k"),
         key="pg_breakdown",
-        large=st.session_state["presenter"],
+        large=app_state().presenter,
     )
 
 
 def render_editor(t: Translator) -> None:
     """Labels and grades as a table: edit, add and delete rows."""
-    version = st.session_state["pg_editor_version"]
-    if st.session_state["pg_error"]:
-        st.session_state["pg_edit_open"] = True
+    version = playground_state().editor_version
+    if playground_state().error:
+        playground_state().edit_open = True
     # A toggle rather than an expander: a closed editor is not drawn at all, so moves do not pay for it.
-    st.toggle(t("playground.edit"), **bind("pg_edit_open"))
-    if st.session_state["pg_edit_open"]:
-        st.caption(t("playground.edit_help", top=st.session_state["pg_top"], max=MAX_ITEMS))
-        st.session_state[GRADES_TEXT_KEY] = ", ".join(grade_text(it.grade) for it in items())
+    st.toggle(t("playground.edit"), **bind(playground_state(), "edit_open"))
+    if playground_state().edit_open:
+        st.caption(t("playground.edit_help", top=playground_state().top, max=MAX_ITEMS))
+        set_widget_value(GRADES_TEXT_KEY, ", ".join(grade_text(it.grade) for it in items()))
         st.text_input(
             t("playground.grades_text"),
             key=GRADES_TEXT_KEY,
             on_change=on_grades_typed,
-            help=t("playground.grades_text_help", top=st.session_state["pg_top"]),
+            help=t("playground.grades_text_help", top=playground_state().top),
         )
         key = f"pg_editor_{version}"
         st.data_editor(
@@ -538,25 +541,25 @@ def render_editor(t: Translator) -> None:
             column_config={
                 LABEL: st.column_config.TextColumn(t("playground.col.label"), required=True),
                 GRADE: st.column_config.TextColumn(
-                    t("playground.col.grade", top=st.session_state["pg_top"]), required=True
+                    t("playground.col.grade", top=playground_state().top), required=True
                 ),
             },
             on_change=on_table_edit,
             args=(key,),
         )
-    if st.session_state["pg_ideal"] == "pool":
+    if playground_state().ideal == "pool":
         with st.expander(t("playground.pool"), expanded=True):
             st.caption(t("playground.pool_help"))
             pool_key = f"pg_pool_{version}"
             st.data_editor(
-                pd.DataFrame(table_rows(st.session_state["pg_extra"]), columns=[LABEL, GRADE]),
+                pd.DataFrame(table_rows(playground_state().extra), columns=[LABEL, GRADE]),
                 key=pool_key,
                 num_rows="dynamic",
                 hide_index=True,
                 width="stretch",
                 column_config={
                     LABEL: st.column_config.TextColumn(t("playground.col.label")),
-                    GRADE: st.column_config.TextColumn(t("playground.col.grade", top=st.session_state["pg_top"])),
+                    GRADE: st.column_config.TextColumn(t("playground.col.grade", top=playground_state().top)),
                 },
                 on_change=on_extra_edit,
                 args=(pool_key,),
@@ -568,8 +571,8 @@ def render_export(t: Translator, frame: pd.DataFrame, settings: Settings) -> Non
 
     Charts are drawn to files only when a button is pressed (a callable), so the page stays fast.
     """
-    st.toggle(t("export.title"), **bind("pg_export_open"))
-    if not st.session_state["pg_export_open"]:
+    st.toggle(t("export.title"), **bind(playground_state(), "export_open"))
+    if not playground_state().export_open:
         return
     # Each file is made only when its button is pressed (a callable), so a rerun pays little for exports.
     current = items()
@@ -595,7 +598,7 @@ def render_export(t: Translator, frame: pd.DataFrame, settings: Settings) -> Non
         t("export.chart"), CHART_KINDS, format_func=lambda k: t(f"playground.chart.{k}"), key="_w_pg_export_chart"
     )
     fmt = d.radio(t("export.format"), ("png", "svg"), format_func=str.upper, horizontal=True, key="_w_pg_export_fmt")
-    top, texts = st.session_state["pg_top"], t.group("chart")
+    top, texts = playground_state().top, t.group("chart")
 
     def image() -> bytes | str:
         every = ndcg_for_every_k(current, settings) if kind == "every_k" else ()
@@ -618,28 +621,20 @@ CHART_KINDS = ("contribution", "cumulative", "order", "every_k")
 def apply_link(t: Translator) -> None:
     """Restore the state a shared link holds (once per link); a bad link leaves a notice and the defaults."""
     param = st.query_params.get(SHARE_PARAM)
-    if not param or param == st.session_state["url_seen"]:
+    if not param or param == app_state().url_seen:
         return
-    st.session_state["url_seen"] = param
+    app_state().url_seen = param
     try:
         values = decode_playground(param)
     except ValueError as err:
-        st.session_state["notice"] = t("share.bad_link", message=t.explain(err))
+        app_state().notice = t("share.bad_link", message=t.explain(err))
         return
-    st.session_state.update(values)
-    st.session_state.update(
-        pg_last=None,
-        pg_error=None,
-        pg_preset=preset_of(values["pg_items"]),
-        pg_origin={
-            "items": values["pg_items"],
-            "extra": values["pg_extra"],
-            "k": values["pg_k"],
-            "top": values["pg_top"],
-            "ideal": values["pg_ideal"],
-        },
-    )
-    st.session_state["pg_editor_version"] += 1
+    state = playground_state()
+    for name, value in values.items():
+        setattr(state, name, value)
+    state.last, state.error, state.preset = None, None, preset_of(values["items"])
+    state.origin = {name: values[name] for name in ("items", "extra", "k", "top", "ideal")}
+    state.editor_version += 1
 
 
 def preset_of(new_items: list[Item]) -> str | None:
@@ -655,25 +650,25 @@ def current_link() -> str:
     """The ``s`` parameter for the Playground as it is now."""
     return encode_playground(
         items(),
-        extra=st.session_state["pg_extra"],
-        k=st.session_state["pg_k"],
-        top=st.session_state["pg_top"],
-        gain=st.session_state["pg_gain"],
-        gain_map=st.session_state["pg_gain_map"],
-        discount=st.session_state["pg_discount"],
-        jk_base=st.session_state["pg_jk_base"],
-        ideal=st.session_state["pg_ideal"],
+        extra=playground_state().extra,
+        k=playground_state().k,
+        top=playground_state().top,
+        gain=playground_state().gain,
+        gain_map=playground_state().gain_map,
+        discount=playground_state().discount,
+        jk_base=playground_state().jk_base,
+        ideal=playground_state().ideal,
     )
 
 
 def write_link(t: Translator) -> None:
     """Keep the address bar in step with the state, and offer the link to copy."""
     param = current_link()
-    st.session_state["url_seen"] = param
+    app_state().url_seen = param
     if st.query_params.get(SHARE_PARAM) != param:
         st.query_params[SHARE_PARAM] = param
-    set_link_value("lang", st.session_state["lang"])
-    params = {SHARE_PARAM: param, "lang": st.session_state["lang"]}
+    set_link_value("lang", app_state().lang)
+    params = {SHARE_PARAM: param, "lang": app_state().lang}
     share_box(t, "playground", params, page_url(params), title_key="share.title", help_key="share.help")
 
 
@@ -713,7 +708,7 @@ def render_live(lang: str) -> None:
             settings,
             {"label": t("playground.ndcg_at", k=now.k), "value": metric_text(now.ndcg), "delta": delta or ""},
         )
-        if not st.session_state["presenter"]:  # presenter view hides the editing chrome
+        if not app_state().presenter:  # presenter view hides the editing chrome
             render_editor(t)
     with right:
         render_order_charts(t, frame, settings)

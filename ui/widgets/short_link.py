@@ -11,7 +11,7 @@ import streamlit as st
 from ndcg_core.errors import InputError
 from ui.database import store
 from ui.i18n import Translator
-from ui.state import classroom, new_link_value
+from ui.state import app_state, classroom_state, new_link_value
 from ui.widgets.qr import qr_png, qr_svg
 
 PAGE_FILES = {"playground": "pages/1_Playground.py", "learn": "pages/3_Learn.py", "practice": "pages/6_Practice.py"}
@@ -27,7 +27,7 @@ def follow_short_link(t: Translator, here: str | None) -> None:
     try:
         page, params = store().load_link(code)
     except InputError as err:
-        st.session_state["notice"] = t("share.bad_short", message=t.explain(err))
+        app_state().notice = t("share.bad_short", message=t.explain(err))
         return
     if page != here:
         st.switch_page(PAGE_FILES[page], query_params=params)
@@ -43,12 +43,12 @@ def short_url(code: str) -> str:
 
 
 def _make(page: str, params: dict[str, str], slot: str) -> None:
-    t = Translator(st.session_state["lang"])
+    t = Translator(app_state().lang)
     try:
-        classroom().short_links[slot] = store().save_link(page, params)
+        classroom_state().short_links[slot] = store().save_link(page, params)
     except InputError as err:
-        classroom().short_links[slot] = ""
-        st.session_state["notice"] = t("share.bad_short", message=t.explain(err))
+        classroom_state().short_links[slot] = ""
+        app_state().notice = t("share.bad_short", message=t.explain(err))
 
 
 def _slot(page: str, params: dict[str, str]) -> str:
@@ -67,7 +67,7 @@ def share_box(
     """How to pass this state on. In presenter view: the QR code of the shortest link there is (the short one
     once made), large, beside the link and the button that makes a short one. Otherwise the link and that
     button in an expander."""
-    if not st.session_state["presenter"]:
+    if not app_state().presenter:
         with st.expander(t(title_key)):
             if help_key:
                 st.caption(t(help_key))
@@ -75,7 +75,7 @@ def share_box(
             short_link_box(t, page, params)
         return
     slot = _slot(page, params)
-    code = classroom().short_links.get(slot)
+    code = classroom_state().short_links.get(slot)
     link = short_url(code) if code else url
     st.subheader(t("share.qr_title"))
     left, right = st.columns(2, gap="large", vertical_alignment="center")
@@ -98,7 +98,7 @@ def share_box(
 def short_link_box(t: Translator, page: str, params: dict[str, str], *, large: bool = False) -> None:
     """A "short link" button; once pressed, the short link and its QR code for exactly this state."""
     slot = _slot(page, params)
-    code = classroom().short_links.get(slot)
+    code = classroom_state().short_links.get(slot)
     if not code:
         st.button(
             t("share.short"),

@@ -1,0 +1,132 @@
+"""The house rules a newcomer can rely on, checked on the source: layers, one state module, no import circle."""
+
+import ast
+from pathlib import Path
+
+import pytest
+from support import ROOT
+
+PACKAGES = ("ndcg_core", "ui")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def sources() -> dict[str, Path]:
+    found = {module_name(p): p for package in PACKAGES for p in (ROOT / package).rglob("*.py")}
+    found.update({f"pages.{p.stem}": p for p in (ROOT / "pages").glob("*.py")})
+    found["app"] = ROOT / "app.py"
+    return found
+
+
+def imports_of(name: str, path: Path) -> set[str]:
+    """Every module of this project that ``name`` imports, at the top or inside a function."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    modules = sources()
+    return {m for m in found if m in modules and m != name}
+
+
+GRAPH = {name: imports_of(name, path) for name, path in sources().items()}
+
+
+def test_the_graph_sees_the_imports_it_should():
+    # A check that cannot fail is a defect: the graph must hold edges we know are there.
+    assert "ui.state" in GRAPH["ui.views.playground"]
+    assert "ndcg_core.lists.ties" in GRAPH["ndcg_core.lists.scores"]  # a relative import
+    assert "ui.views.classroom" in GRAPH["pages.7_Classroom"]
+
+
+def test_the_core_never_imports_streamlit_or_the_ui():
+    for name, path in sources().items():
+        if name.startswith("ndcg_core"):
+            text = path.read_text(encoding="utf-8")
+            assert "import streamlit" not in text and "from streamlit" not in text, name
+            assert not {m for m in GRAPH[name] if m.split(".")[0] == "ui"}, name
+
+
+def test_no_view_imports_another_view():
+    for name, imported in GRAPH.items():
+        if name.startswith("ui.views."):
+            assert not {m for m in imported if m.startswith("ui.views.")}, name
+
+
+def test_pages_are_thin_they_start_the_page_and_call_its_view():
+    for path in sorted((ROOT / "pages").glob("*.py")):
+        imported = GRAPH[f"pages.{path.stem}"]
+        views = {m for m in imported if m.startswith("ui.views.")}
+        assert len(views) == 1 and imported - views <= {"ui.page", "ui.page.start_page"}, path.name
+        assert len(path.read_text(encoding="utf-8").splitlines()) <= 10, path.name
+
+
+def test_only_ui_state_touches_session_state():
+    for name, path in sources().items():
+        if name == "ui.state":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        touching = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "session_state"]
+        assert not touching, f"{name} uses st.session_state on lines {touching}: add a field or accessor to ui/state.py"
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import circle, as the modules along it, or None."""
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt) :] + [nxt]
+            if nxt not in state and (cycle := visit(nxt)):
+                return cycle
+        state[node] = 2
+        path.pop()
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (cycle := visit(node)):
+            return cycle
+    return None
+
+
+def module_graph() -> dict[str, set[str]]:
+    """Imports between modules; ``from pkg import name`` counts for the module ``pkg.name`` when it is one,
+    and a package's own ``__init__`` re-exports are not a circle with the modules it gathers."""
+    graph = {}
+    for name, imported in GRAPH.items():
+        edges = set()
+        for m in imported:
+            parent = m.rpartition(".")[0]
+            if f"{m}" in GRAPH and (m not in PACKAGES or parent == ""):
+                edges.add(m)
+            elif parent in GRAPH:
+                edges.add(parent)
+        graph[name] = {m for m in edges if not (name.startswith(m + ".") and GRAPH.get(m) is not None)}
+    return graph
+
+
+def test_find_cycle_finds_a_circle():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+@pytest.mark.parametrize("package", ["ndcg_core", "ui"])
+def test_no_import_circle(package):
+    graph = {n: {m for m in e if m.startswith(package)} for n, e in module_graph().items() if n.startswith(package)}
+    assert find_cycle(graph) is None
