@@ -128,7 +128,9 @@ def contribution_rows(frame: pd.DataFrame) -> pd.DataFrame:
     return rows
 
 
-def _contribution_layers(rows: pd.DataFrame | str, top: float, domain: tuple[float, ...], t: dict) -> alt.LayerChart:
+def _contribution_layers(
+    rows: pd.DataFrame | str, top: float, domain: tuple[float, ...], t: dict
+) -> alt.LayerChart | alt.FacetChart:
     color = alt.Color(
         "grade_key:O", scale=grade_scale(domain, top), title=t["grade"], legend=alt.Legend(symbolOpacity=1)
     )
@@ -168,7 +170,9 @@ def _contribution_layers(rows: pd.DataFrame | str, top: float, domain: tuple[flo
     return alt.layer(bars, discount).resolve_scale(y="independent").properties(height=260, width="container")
 
 
-def contribution_chart(frame: pd.DataFrame, top: float, texts: Mapping[str, str] | None = None) -> alt.LayerChart:
+def contribution_chart(
+    frame: pd.DataFrame, top: float, texts: Mapping[str, str] | None = None
+) -> alt.LayerChart | alt.FacetChart:
     """Per position: the gain (pale bar), the DCG contribution (solid bar), the discount factor (line)."""
     return _contribution_layers(contribution_rows(frame), top, _domain(frame["grade"]), _texts(texts))
 
@@ -192,7 +196,9 @@ def cutoff_rows(k: int, t: Mapping[str, str]) -> pd.DataFrame:
     return pd.DataFrame({"k": [k], "label": [f"{t['k']} = {k}"]})
 
 
-def _cumulative_layers(rows: pd.DataFrame | str, cutoff: pd.DataFrame | str, t: dict) -> alt.LayerChart:
+def _cumulative_layers(
+    rows: pd.DataFrame | str, cutoff: pd.DataFrame | str, t: dict
+) -> alt.LayerChart | alt.FacetChart:
     series = [t["this_order"], t["ideal_order"]]
     base = alt.Chart(_source(rows)).encode(
         x=alt.X("position:Q", title=t["position"], axis=alt.Axis(tickMinStep=1, format="d")),
@@ -216,7 +222,9 @@ def _cumulative_layers(rows: pd.DataFrame | str, cutoff: pd.DataFrame | str, t: 
     return alt.layer(lines, rule, label).properties(height=260, width="container")
 
 
-def cumulative_chart(frame: pd.DataFrame, k: int, texts: Mapping[str, str] | None = None) -> alt.LayerChart:
+def cumulative_chart(
+    frame: pd.DataFrame, k: int, texts: Mapping[str, str] | None = None
+) -> alt.LayerChart | alt.FacetChart:
     """Cumulative DCG of this order against the ideal's, over the positions, with k marked."""
     t = _texts(texts)
     return _cumulative_layers(cumulative_rows(frame, t), cutoff_rows(k, t), t)
@@ -271,7 +279,9 @@ def order_rows(frame: pd.DataFrame, t: Mapping[str, str]) -> pd.DataFrame:
     return rows[rows["grade_key"] != ""].reset_index(drop=True)
 
 
-def _order_layers(rows: pd.DataFrame | str, top: float, domain: tuple[float, ...], t: dict, n: int) -> alt.LayerChart:
+def _order_layers(
+    rows: pd.DataFrame | str, top: float, domain: tuple[float, ...], t: dict, n: int
+) -> alt.LayerChart | alt.FacetChart:
     wrapped = n > WRAP
     lanes = _lanes(n, t)
     base = alt.Chart(_source(rows)).encode(
@@ -306,7 +316,9 @@ def _order_layers(rows: pd.DataFrame | str, top: float, domain: tuple[float, ...
     return alt.layer(tiles, labels).properties(height=110 if not wrapped else 28 * len(lanes), width="container")
 
 
-def order_chart(frame: pd.DataFrame, top: float, texts: Mapping[str, str] | None = None) -> alt.LayerChart:
+def order_chart(
+    frame: pd.DataFrame, top: float, texts: Mapping[str, str] | None = None
+) -> alt.LayerChart | alt.FacetChart:
     """The current order beside the ideal order: one tile per position, coloured and labelled by grade.
 
     A list longer than ``WRAP`` wraps onto more lines (positions 1-20, 21-40, ...), so every tile keeps
@@ -327,7 +339,7 @@ def every_k_rows(values: Sequence[float], k: int) -> pd.DataFrame:
     return data
 
 
-def _every_k_layers(rows: pd.DataFrame | str, t: dict) -> alt.LayerChart:
+def _every_k_layers(rows: pd.DataFrame | str, t: dict) -> alt.LayerChart | alt.FacetChart:
     base = alt.Chart(_source(rows)).encode(
         x=alt.X("k:Q", title=t["cutoff"], axis=alt.Axis(tickMinStep=1, format="d")),
         y=alt.Y("ndcg:Q", title=t["ndcg"], scale=alt.Scale(domain=[0, 1])),
@@ -342,7 +354,9 @@ def _every_k_layers(rows: pd.DataFrame | str, t: dict) -> alt.LayerChart:
     return alt.layer(line, chosen).properties(height=220, width="container")
 
 
-def ndcg_by_k_chart(values: Sequence[float], k: int, texts: Mapping[str, str] | None = None) -> alt.LayerChart:
+def ndcg_by_k_chart(
+    values: Sequence[float], k: int, texts: Mapping[str, str] | None = None
+) -> alt.LayerChart | alt.FacetChart:
     """NDCG@k for every k from 1 to n, the chosen k highlighted: it need not rise with k."""
     return _every_k_layers(every_k_rows(values, k), _texts(texts))
 
@@ -478,7 +492,7 @@ def for_projector(spec: dict) -> dict:
 # --- Evaluate: many queries ----------------------------------------------------------------------
 
 
-def distribution_chart(values: pd.DataFrame, texts: Mapping[str, str] | None = None) -> alt.LayerChart:
+def distribution_chart(values: pd.DataFrame, texts: Mapping[str, str] | None = None) -> alt.LayerChart | alt.FacetChart:
     """NDCG over queries for each measure: a box plot with every query as a tick.
 
     ``values`` has columns qid, measure (a label such as "NDCG@10") and value.
@@ -504,7 +518,7 @@ def distribution_chart(values: pd.DataFrame, texts: Mapping[str, str] | None = N
     return alt.layer(box, ticks).properties(height=max(120, 60 * len(order)), width="container")
 
 
-def by_k_chart(values: pd.DataFrame, texts: Mapping[str, str] | None = None) -> alt.LayerChart:
+def by_k_chart(values: pd.DataFrame, texts: Mapping[str, str] | None = None) -> alt.LayerChart | alt.FacetChart:
     """NDCG@k against k for a few queries (columns qid, k, value)."""
     t = _texts(texts)
     base = alt.Chart(values).encode(
@@ -520,7 +534,7 @@ def by_k_chart(values: pd.DataFrame, texts: Mapping[str, str] | None = None) -> 
     return alt.layer(base.mark_line(point=True).properties(name="lines")).properties(height=280, width="container")
 
 
-def difference_chart(values: pd.DataFrame, texts: Mapping[str, str] | None = None) -> alt.LayerChart:
+def difference_chart(values: pd.DataFrame, texts: Mapping[str, str] | None = None) -> alt.LayerChart | alt.FacetChart:
     """Per-query difference B - A, sorted, blue for B better and orange for A better (columns qid, difference)."""
     t = _texts(texts)
     data = values.sort_values("difference", ascending=False, kind="stable").reset_index(drop=True)

@@ -224,42 +224,42 @@ def init_state() -> None:
 
 def app_state() -> AppState:
     """The language, presenter view and link bookkeeping of this session (read and changed in place)."""
-    return st.session_state["app"]  # type: ignore[no-any-return]
+    return st.session_state["app"]
 
 
 def playground_state() -> PlaygroundState:
     """The Playground's state of this session (read and changed in place)."""
-    return st.session_state["playground"]  # type: ignore[no-any-return]
+    return st.session_state["playground"]
 
 
 def evaluate_state() -> EvaluateState:
     """The Evaluate page's state of this session (read and changed in place)."""
-    return st.session_state["evaluate"]  # type: ignore[no-any-return]
+    return st.session_state["evaluate"]
 
 
 def learn_state() -> LearnState:
     """Learn's state of this session (read and changed in place)."""
-    return st.session_state["learn"]  # type: ignore[no-any-return]
+    return st.session_state["learn"]
 
 
 def practice_state() -> PracticeState:
     """Practice's state of this session (read and changed in place)."""
-    return st.session_state["practice"]  # type: ignore[no-any-return]
+    return st.session_state["practice"]
 
 
 def metrics_state() -> MetricsState:
     """The Metrics page's state of this session (read and changed in place)."""
-    return st.session_state["metrics"]  # type: ignore[no-any-return]
+    return st.session_state["metrics"]
 
 
 def conventions_state() -> ConventionsState:
     """The Conventions page's state of this session (read and changed in place)."""
-    return st.session_state["conventions"]  # type: ignore[no-any-return]
+    return st.session_state["conventions"]
 
 
 def classroom_state() -> ClassroomState:
     """The classroom state of this session (read and changed in place)."""
-    return st.session_state["classroom"]  # type: ignore[no-any-return]
+    return st.session_state["classroom"]
 
 
 def reset_playground() -> PlaygroundState:

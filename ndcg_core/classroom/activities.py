@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+import pandas as pd
+
 from .. import validate
 from ..errors import InputError, Place, number_text, shown
 from ..lists.gains import resolve_gain
@@ -78,7 +80,7 @@ class ListSpec:
         gains = resolve_gain(self.gain)(list(self.grades))
         return sorted(range(len(self.grades)), key=lambda i: -gains[i])
 
-    def terms(self, order: Sequence[int] | None = None):
+    def terms(self, order: Sequence[int] | None = None) -> pd.DataFrame:
         """``ndcg_core.breakdown`` of the list: every term, for the worked reveal."""
         order = list(range(len(self.grades))) if order is None else list(order)
         return breakdown(

@@ -628,7 +628,7 @@ class Store:
                 found = conn.execute(sa.select(short_links.c.code).where(short_links.c.digest == digest)).scalar()
                 if found is not None:
                     conn.execute(sa.update(short_links).where(short_links.c.code == found).values(used_at=now))
-                    return found
+                    return str(found)
             code = rules.new_code()
             try:
                 with self._write() as conn:

@@ -37,16 +37,16 @@ class Gain:
         """``gain * 2**-shift``; ``shift`` is a whole number or one per grade."""
         values = np.asarray(grades, dtype=np.float64)
         if self.scaled_apply is not None:
-            return self.scaled_apply(values, shift)
-        return np.ldexp(self.apply(values), -np.asarray(shift, dtype=np.int64))
+            return np.asarray(self.scaled_apply(values, shift))
+        return np.asarray(np.ldexp(self.apply(values), -np.asarray(shift, dtype=np.int64)))
 
     def log2_each(self, grades: Any) -> np.ndarray:
         """An upper bound of log2 |gain| for each grade (-inf for a gain of 0)."""
         values = np.asarray(grades, dtype=np.float64)
         if self.log2_of_each is not None:
-            return self.log2_of_each(values)
+            return np.asarray(self.log2_of_each(values))
         with np.errstate(divide="ignore"):
-            return np.log2(np.abs(self.apply(values)))
+            return np.asarray(np.log2(np.abs(self.apply(values))))
 
     def log2_bound(self, grades: Any) -> float:
         """An upper bound of log2 of the largest |gain| (0.0 for no grades)."""

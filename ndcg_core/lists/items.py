@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from .. import validate
 from ..errors import InputError, Place, shown
@@ -80,7 +81,7 @@ def index_of(items: Sequence[Item], item_id: Any) -> int:
 def ideal_order(items: Sequence[Item], gain: Any = "linear") -> list[Item]:
     """Highest gain first; equal gains keep their current relative order."""
     g = resolve_gain(gain)
-    gains = g([it.grade for it in items]) if items else []
+    gains: Sequence[float] | np.ndarray = g([it.grade for it in items]) if items else []
     return [items[i] for i in sorted(range(len(items)), key=lambda i: -gains[i])]
 
 
@@ -201,7 +202,7 @@ def ndcg_after_each_swap(items: Sequence[Item], settings: ListSettings) -> np.nd
     )
 
 
-def list_breakdown(items: Sequence[Item], settings: ListSettings):
+def list_breakdown(items: Sequence[Item], settings: ListSettings) -> pd.DataFrame:
     """``ndcg_core.breakdown`` of the list, with its labels, under ``settings``."""
     return breakdown(
         [it.grade for it in items],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..registry import Registry
 from .items import DEFAULT_TOP_GRADE, Item, make_items
@@ -19,7 +20,7 @@ class Preset:
     extra: tuple[tuple[str, float], ...] = ()
     ideal: str = "list"
     top_grade: int = DEFAULT_TOP_GRADE
-    settings: dict = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)
 
     def items(self) -> list[Item]:
         return make_items(self.labels, self.grades)

@@ -72,8 +72,8 @@ def resolve_ties(ties: Any) -> str:
 
 
 def order_by_scores(
-    scores: Sequence[Any],
-    grades: Sequence[Any],
+    scores: Sequence[Any] | np.ndarray,
+    grades: Sequence[Any] | np.ndarray,
     items: Sequence[Any] | None = None,
     *,
     ties: str = "trec_eval",
@@ -103,7 +103,7 @@ def order_by_scores(
     return np.lexsort((tie_key, -s))
 
 
-def compared_scores(scores: Sequence[Any], float32_scores: bool = False) -> np.ndarray:
+def compared_scores(scores: Sequence[Any] | np.ndarray, float32_scores: bool = False) -> np.ndarray:
     """Scores as the ranking compares them: doubles, or doubles holding 32-bit floats."""
     s = validate.numbers(scores, "scores")
     if validate.flag(float32_scores, "float32_scores"):
@@ -125,7 +125,7 @@ def ranked_gains(scores: np.ndarray, order: np.ndarray, gains: np.ndarray, ties:
     ``scores`` are as ``compared_scores`` gives them, so what ties is what the ranking treats as tied.
     """
     if resolve_ties(ties) != "average":
-        return gains[order]
+        return np.asarray(gains[order])
     _, group, counts = np.unique(-scores[order], return_inverse=True, return_counts=True)
     group_mean = np.bincount(group, weights=gains[order]) / counts
     return group_mean[group]

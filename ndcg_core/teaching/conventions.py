@@ -29,7 +29,7 @@ class Example:
     scores: tuple[float, ...]
     grades: tuple[float, ...]
     extra: tuple[tuple[str, float], ...] = ()
-    k: int = 5
+    k: int | None = 5  # None: the whole list
 
     def __post_init__(self) -> None:
         if len(self.items) != len(self.grades):
@@ -60,7 +60,7 @@ class Example:
         return {**dict(zip(self.items, self.grades, strict=False)), **dict(self.extra)}
 
 
-def example_from_rows(rows: Sequence[dict], extra_rows: Sequence[dict], k: Any) -> Example:
+def example_from_rows(rows: Sequence[dict[str, Any]], extra_rows: Sequence[dict[str, Any]], k: Any) -> Example:
     """An ``Example`` from table rows ({item, score, grade}); an ``InputError`` names the row and column."""
     items, scores, grades, extra = [], [], [], []
     for i, row in enumerate(rows, start=1):

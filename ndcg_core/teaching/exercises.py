@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import random
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,7 +94,7 @@ def _swap(rng: random.Random, seed: int, number: int) -> Exercise:
     return Exercise("swap", seed, number, {"grades": grades, "k": k, "i": i + 1, "j": j + 1}, answer)
 
 
-def fewest_moves(grades: list[float], k: int, target: float = REACH_TARGET) -> int:
+def fewest_moves(grades: Sequence[float], k: int, target: float = REACH_TARGET) -> int:
     """The fewest single-item moves (take one item, put it anywhere) to reach NDCG@k >= target.
 
     Breadth-first search over orders; lists here have at most 7 items.
@@ -152,9 +153,9 @@ parse_number = validate.answer
 def check(ex: Exercise, answer: Any) -> bool:
     """Whether ``answer`` is right: numbers within 0.01, choices exactly. ``InputError`` if unreadable."""
     if ex.kind in ("dcg_term", "dcg", "ndcg"):
-        return abs(parse_number(answer) - ex.answer) <= TOLERANCE + 1e-12
+        return bool(abs(parse_number(answer) - ex.answer) <= TOLERANCE + 1e-12)
     if ex.kind == "reach":
         return bool(answer)  # the page checks the learner's own order; here a reached flag
     if answer in (None, ""):
         raise InputError("answer.no_choice")
-    return answer == ex.answer
+    return bool(answer == ex.answer)

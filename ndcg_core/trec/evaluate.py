@@ -156,14 +156,14 @@ def _per_query_sums(qidx: np.ndarray, values: np.ndarray, nq: int, mask: np.ndar
 
 def _query_positions(qidx: np.ndarray, nq: int) -> np.ndarray:
     starts = np.searchsorted(qidx, np.arange(nq))
-    return np.arange(len(qidx)) - starts[qidx]
+    return np.asarray(np.arange(len(qidx)) - starts[qidx])
 
 
 def _terms(gains: np.ndarray, positions: np.ndarray, discount: Any) -> np.ndarray:
     if discount.name == "log2":
         # Divide, as trec_eval does, rather than multiply by 1/log2: the same bits.
-        return gains / np.log2(positions + 2.0)
-    return gains * discount(positions + 1.0)
+        return np.asarray(gains / np.log2(positions + 2.0))
+    return np.asarray(gains * discount(positions + 1.0))
 
 
 def _ideal_sums(
@@ -182,7 +182,7 @@ def _ideal_sums(
 def _ratio(dcg: np.ndarray, idcg: np.ndarray) -> np.ndarray:
     ratio = np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
     # Rounding can put a perfect order a hair above its ideal: NDCG is at most 1.
-    return np.minimum(ratio, 1.0, out=ratio)
+    return np.asarray(np.minimum(ratio, 1.0, out=ratio))
 
 
 def validate_cutoffs(cutoffs: Any) -> tuple[int, ...]:
@@ -327,6 +327,7 @@ def evaluate_with(qrels: Qrels, run: Run, chosen: EvaluationOptions) -> Evaluati
     r_shift = None if shift_q is None else shift_q[r_slot]
     r_gain_full = r_gain_cut if gain_full is gain_cut else _gain_levels(level, usable, gain_full, r_shift)
     if policy == "average":
+        assert group is not None  # sort_run gives the tied groups under this policy
         r_gain_cut = tie_averaged(r_gain_cut, group)
         r_gain_full = r_gain_cut if gain_full is gain_cut else tie_averaged(r_gain_full, group)
 
@@ -389,7 +390,7 @@ def _unscaled(values: np.ndarray, shift: np.ndarray | None) -> np.ndarray:
     if shift is None:
         return values
     with np.errstate(over="ignore"):
-        return np.ldexp(values, shift)
+        return np.asarray(np.ldexp(values, shift))
 
 
 def _grades_of(
@@ -420,7 +421,7 @@ def _vocabulary_index(docno: pa.Array, vocabulary: pa.Array) -> np.ndarray:
     if pa.types.is_dictionary(docno.type):
         # Look each distinct document up once, then spread to the rows.
         distinct = as_numpy(pc.index_in(docno.dictionary, value_set=vocabulary), fill=-1)
-        return distinct[as_numpy(docno.indices)]
+        return np.asarray(distinct[as_numpy(docno.indices)])
     return as_numpy(pc.index_in(docno, value_set=vocabulary), fill=-1)
 
 

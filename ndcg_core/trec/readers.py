@@ -104,6 +104,7 @@ RUN_LAYOUT = Layout(
 def read_qrels(source: Source, name: str | None = None) -> Qrels:
     """Read TREC qrels (``qid iter docno rel``) or a CSV/TSV with qid, docno and rel columns."""
     data, name = _load(source, name)
+    lines: np.ndarray | None
     header = csv_table_header(data)
     if header is not None:
         columns, lines = _read_csv(
@@ -120,6 +121,7 @@ def read_qrels(source: Source, name: str | None = None) -> Qrels:
 def read_run(source: Source, name: str | None = None) -> Run:
     """Read a TREC run (``qid Q0 docno rank score tag``) or a CSV/TSV with qid, docno and score (or rank)."""
     data, name = _load(source, name)
+    lines: np.ndarray | None
     header = csv_table_header(data)
     if header is not None:
         wanted = {"qid": QID_NAMES, "docno": DOC_NAMES, "score": SCORE_NAMES}
@@ -536,7 +538,7 @@ def last_tag(data: Any) -> str:
     for raw in reversed(data[-65536:].rstrip().splitlines()[-50:]):
         fields = raw.split()
         if len(fields) >= 6 and not fields[0].startswith(b"#"):
-            return fields[5].decode("utf-8", errors="replace")
+            return str(fields[5].decode("utf-8", errors="replace"))
     return ""
 
 

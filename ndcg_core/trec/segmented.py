@@ -208,7 +208,7 @@ class _Segments:
         self.judged_index = {n: i for i, n in enumerate(names)}
 
     def evaluate(self) -> Evaluation | None:
-        head = self.mapped[:65536]
+        head = bytes(self.mapped[:65536])
         if head[:2] == b"\x1f\x8b" or csv_table_header(head) is not None:
             return None
         separator = single_delimiter(head)
@@ -228,7 +228,7 @@ class _Segments:
                 for future, _ in queue:
                     future.cancel()
                 raise
-        results = [d.inner for d in done if d.inner is not None]
+        results: list[Evaluation | None] = [d.inner for d in done if d.inner is not None]
         names = [n for d in done for n in d.inner_names]
         edge_names, edges = self._join_edges([e for d in done for e in d.edges])
         names += edge_names
@@ -237,8 +237,8 @@ class _Segments:
         results.append(self._evaluate_unit(edges, edge_names))
         if self.chosen.complete:
             results.append(self._unretrieved(set(names)))
-        results = [r for r in results if r is not None]
-        return self._merged(results) if results else None
+        finished = [r for r in results if r is not None]
+        return self._merged(finished) if finished else None
 
     def _collect(self, pending: tuple[Future[_Done], int]) -> _Done:
         """A segment's result, waited for in the calling thread, which also reports the progress."""

@@ -4,6 +4,7 @@ import ast
 from pathlib import Path
 
 import pytest
+
 from support import ROOT
 
 PACKAGES = ("ndcg_core", "ui")

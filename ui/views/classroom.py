@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import altair as alt
@@ -27,6 +29,7 @@ from ndcg_core.lists.items import Item
 from ndcg_core.lists.presets import PRESETS
 from ndcg_core.teaching.exercises import exercise
 from ui.database import client_source, room_revision, store
+from ui.exercise_text import choice_text
 from ui.exercise_text import explain as explain_exercise
 from ui.exercise_text import prompt as exercise_prompt
 from ui.format import md_escape, metric_text
@@ -231,11 +234,11 @@ def teacher_action(action: str, *args: Any) -> None:
     s = store()
     try:
         if action == "phase":
-            s.set_phase(cs.room, cs.key, args[0])
+            s.set_phase(cs.room or "", cs.key or "", args[0])
         elif action == "names":
-            s.show_names(cs.room, cs.key, widget_value("_w_cr_names"))
+            s.show_names(cs.room or "", cs.key or "", widget_value("_w_cr_names"))
         elif action == "end":
-            s.end_room(cs.room, cs.key)
+            s.end_room(cs.room or "", cs.key or "")
         cs.messages.pop("control", None)
     except InputError as err:
         cs.messages["control"] = t.explain(err)
@@ -455,7 +458,7 @@ def open_activity() -> None:
     t = Translator(app_state().lang)
     cs = classroom_state()
     try:
-        store().open_activity(cs.room, cs.key, build_activity())
+        store().open_activity(cs.room or "", cs.key or "", build_activity())
     except InputError as err:
         cs.messages["open"] = t.explain(err)
         return
@@ -504,9 +507,13 @@ def live_panel(lang: str, code: str) -> None:
     a.metric(t("classroom.answered"), f"{summary.count} / {room.students}")
     b.metric(t("classroom.phase"), t(f"classroom.phase.{current.phase}"))
     revealed = current.phase == "revealed"
-    {"predict": present_predict, "rank": present_rank, "compare": present_compare, "practice": present_practice}[
-        current.kind
-    ](t, activity, summary, revealed)
+    presenters: dict[str, Callable[..., None]] = {
+        "predict": present_predict,
+        "rank": present_rank,
+        "compare": present_compare,
+        "practice": present_practice,
+    }
+    presenters[current.kind](t, activity, summary, revealed)
     render_roster(t, room)
 
 
@@ -539,7 +546,7 @@ def spec_caption(t: Translator, spec: ListSpec) -> str:
 
 def histogram_chart(
     t: Translator, bins: list[acts.Bin], truth: float | None, axis: str, marker: str = "classroom.truth_label"
-) -> alt.LayerChart:
+) -> alt.LayerChart | alt.FacetChart:
     """The class's values as bars of width 0.05 over [0, 1], and the true (or best) value as a rule once revealed."""
     frame = pd.DataFrame(
         {"low": [b.low for b in bins], "high": [b.high for b in bins], "count": [b.count for b in bins]}
@@ -789,7 +796,7 @@ def student_activity(lang: str, current: ActivityRow) -> None:
     activity reruns the whole page through the watcher, so ``current`` is never stale for long)."""
     t = Translator(lang)
     cs = classroom_state()
-    mine = store().my_answers(current.id, cs.student)
+    mine = store().my_answers(current.id, cs.student or "")
     heading = t("classroom.activity_heading", number=current.number, kind=t(f"classroom.kind.{current.kind}"))
     st.markdown(f"**{heading}**")
     {"predict": student_predict, "rank": student_rank, "compare": student_compare, "practice": student_practice}[
@@ -814,7 +821,7 @@ def submit(activity_id: int, values: list[tuple[int, Any]]) -> None:
         cs.messages[place] = t.explain(InputError("answer.no_choice"))
         return
     try:
-        store().answer(cs.room, cs.student, activity_id, values)
+        store().answer(cs.room or "", cs.student or "", activity_id, values)
     except InputError as err:
         cs.messages[place] = t.explain(err)
         return
@@ -823,6 +830,7 @@ def submit(activity_id: int, values: list[tuple[int, Any]]) -> None:
 
 def student_predict(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict) -> None:
     activity = current.activity()
+    assert isinstance(activity, acts.Predict)  # the caller chose this view by the activity's kind
     spec = activity.spec
     st.markdown(t("classroom.predict_question", k=spec.k))
     list_table(t, spec.labels, spec.grades)
@@ -870,7 +878,7 @@ def on_rank_action(activity_id: int, spec: ListSpec) -> None:
         return
     order = cs.orders.get(activity_id, list(range(len(spec.grades))))
     try:
-        moved, _ = apply_action(rank_items(spec, order), action, top=max(spec.grades))
+        moved, _ = apply_action(rank_items(spec, order), action, top=int(max(spec.grades)))
     except InputError:
         return  # a malformed action from the browser changes nothing
     cs.orders[activity_id] = [it.id - 1 for it in moved]
@@ -878,6 +886,7 @@ def on_rank_action(activity_id: int, spec: ListSpec) -> None:
 
 def student_rank(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict) -> None:
     activity = current.activity()
+    assert isinstance(activity, acts.Rank)  # the caller chose this view by the activity's kind
     spec = activity.spec
     order = cs.orders.get(current.id) or list(mine.get(0) or range(len(spec.grades)))
     cs.orders[current.id] = order
@@ -888,7 +897,7 @@ def student_rank(t: Translator, cs: ClassroomState, current: ActivityRow, mine: 
             rank_items(spec, order),
             key=f"cr_rank_{current.id}",
             k=spec.k,
-            top=max(4, max(spec.grades)),
+            top=int(max(4, max(spec.grades))),
             texts=t.group("sortable"),
             on_action=lambda: on_rank_action(current.id, spec),
             readonly=True,
@@ -915,6 +924,7 @@ def student_rank(t: Translator, cs: ClassroomState, current: ActivityRow, mine: 
 
 def student_compare(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict) -> None:
     activity = current.activity()
+    assert isinstance(activity, acts.Compare)  # the caller chose this view by the activity's kind
     metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
     st.markdown(t("classroom.compare_question", metric=metric))
     pair_tables(t, activity.pair)
@@ -956,6 +966,7 @@ def student_compare(t: Translator, cs: ClassroomState, current: ActivityRow, min
 
 def student_practice(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict) -> None:
     activity = current.activity()
+    assert isinstance(activity, acts.Practice)  # the caller chose this view by the activity's kind
     keys = []
     for part, number in enumerate(activity.numbers):
         ex = exercise(activity.seed, number)
@@ -976,7 +987,7 @@ def student_practice(t: Translator, cs: ClassroomState, current: ActivityRow, mi
                 horizontal=True,
                 key=key,
                 disabled=disabled,
-                format_func=lambda c, kind=ex.kind: t(f"practice.choice.{c}") if kind != "gap" else c,
+                format_func=partial(choice_text, ex, t=t),
             )
         if current.phase == "revealed":
             if part in mine:
