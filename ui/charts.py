@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypedDict, TypeVar
 
 import altair as alt
 import numpy as np
@@ -34,6 +34,9 @@ _VIRIDIS = [
     "#482475",
     "#440154",
 ]
+
+# An Altair chart that Streamlit draws; Altair's ``configure`` returns one of the same kind.
+AltairChart = TypeVar("AltairChart", bound=alt.TopLevelMixin)
 
 DEFAULT_TEXTS = {
     "swap_item": "Item",
@@ -372,7 +375,7 @@ def _domain(grades: Sequence[float]) -> tuple[float, ...]:
 def _template(kind: str, top: float, domain: tuple[float, ...], texts: tuple[tuple[str, str], ...], n: int) -> str:
     """A chart's spec over named datasets, as JSON (cached: it depends on settings, not on the order)."""
     t = dict(texts)
-    builders: dict[str, Callable[[], alt.LayerChart]] = {
+    builders: dict[str, Callable[[], alt.LayerChart | alt.FacetChart]] = {
         "contribution": lambda: _contribution_layers(ROWS, top, domain, t),
         "cumulative": lambda: _cumulative_layers(ROWS, CUTOFF, t),
         "order": lambda: _order_layers(ROWS, top, domain, t, n),
@@ -469,14 +472,24 @@ def chart_spec(
 
 
 PROJECTOR_FONT = 18  # px: the smallest chart text a projected room can read
-PROJECTOR_CONFIG = {
+
+
+class ProjectorConfig(TypedDict):
+    """Vega-Lite config sections (each a keyword of Altair's ``configure``)."""
+
+    axis: dict[str, int]
+    legend: dict[str, int]
+    text: dict[str, int]
+
+
+PROJECTOR_CONFIG: ProjectorConfig = {
     "axis": {"labelFontSize": PROJECTOR_FONT, "titleFontSize": PROJECTOR_FONT + 2},
     "legend": {"labelFontSize": PROJECTOR_FONT, "titleFontSize": PROJECTOR_FONT + 2, "symbolSize": 200},
     "text": {"fontSize": PROJECTOR_FONT},
 }
 
 
-def altair_for_projector(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
+def altair_for_projector(chart: AltairChart) -> AltairChart:
     """An Altair chart with the projector's type sizes (presenter view)."""
     return chart.configure(**PROJECTOR_CONFIG)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 import pandas as pd
 
@@ -104,7 +105,8 @@ def worked_markdown(frame: pd.DataFrame, settings: Settings, scores: Scores, tex
     return "\n".join(lines)
 
 
-def _ideal_term(row, settings: Settings) -> str:
+def _ideal_term(row: Any, settings: Settings) -> str:
+    """One IDCG term, from a row of the ideal frame's ``itertuples()`` (a named tuple of its columns)."""
     gain, discount = settings.gain_object(), settings.discount_object()
     numerator = _latex(gain.formula(row.ideal_grade))
     factor = _latex(discount.formula(int(row.position)))

@@ -40,7 +40,7 @@ def preset_origin(name: str) -> dict[str, Any]:
     }
 
 
-EXAMPLE_TYPED_ROWS = [
+EXAMPLE_TYPED_ROWS: list[dict[str, str | None]] = [
     {"query": "q1", "document": "d1", "grade": "3", "rank": "2"},
     {"query": "q1", "document": "d2", "grade": "0", "rank": "1"},
     {"query": "q1", "document": "d3", "grade": "2", "rank": "3"},

@@ -32,7 +32,7 @@ class Comparison:
     randomization_p_value: float
 
 
-def paired_comparison(a: Sequence[float], b: Sequence[float]) -> Comparison:
+def paired_comparison(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> Comparison:
     """Paired t-test, Wilcoxon signed-rank test and a randomization test of B - A (two-sided)."""
     from scipy import stats  # imported here: only the comparison needs SciPy
 

@@ -108,11 +108,11 @@ def render_page(t: Translator) -> None:
     stops = ndcg_at_k([2, 1], gain=harmful)
     ranked_too = dcg([2, 1], gain=harmful) / dcg([1, 2], gain=harmful)  # an ideal that also ranks the harmful item
     st.markdown(t("conv.negative", stops=f"{stops:.3f}", ranked_too=f"{ranked_too:.3f}"))
-    near = {"grades": [1, 0], "scores": [1.000000001, 1.0], "items": ["a", "b"]}
+    near_grades, near_scores, near_items = [1, 0], [1.000000001, 1.0], ["a", "b"]
     st.markdown(
         t(
             "conv.float32",
-            double=f"{ndcg_from_scores(**near):.3f}",
-            single=f"{ndcg_from_scores(**near, float32_scores=True):.3f}",
+            double=f"{ndcg_from_scores(near_grades, near_scores, items=near_items):.3f}",
+            single=f"{ndcg_from_scores(near_grades, near_scores, items=near_items, float32_scores=True):.3f}",
         )
     )

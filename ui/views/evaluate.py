@@ -314,7 +314,7 @@ def parse_qrels(inputs: dict[str, FileInput], t: Translator) -> Qrels | None:
 def evaluate_all(
     qrels: Qrels, inputs: dict[str, FileInput], options: dict, t: Translator
 ) -> dict[str, Evaluation] | None:
-    out = {}
+    out: dict[str, Evaluation] = {}
     frozen = tuple(sorted(options.items()))
     for role in ("a", "b"):
         if role not in inputs:
@@ -561,7 +561,7 @@ def render_page(t: Translator) -> None:
         status.update(
             label=t("evaluate.done") if evals else t("evaluate.failed"), state="complete" if evals else "error"
         )
-    if not evals:
+    if qrels is None or not evals:  # no qrels means no evaluations either
         return
     evaluation = evals["a"]
     tabs = st.tabs(

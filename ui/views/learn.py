@@ -6,6 +6,9 @@ with its own state), shows the formula, and ends with a check answered before mo
 
 from __future__ import annotations
 
+from typing import Any
+
+import altair as alt
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -56,14 +59,15 @@ def grades() -> list[float]:
 def expected_answer(step: int) -> float | str:
     """The right answer to the check of ``step``, from ndcg_core."""
     g = grades()
-    return {
+    answers: dict[int, float | str] = {
         1: "same",
         2: cg(g, K),
         3: float(DISCOUNTS.build("log2")([3])[0]),
         4: dcg(g, 3),
         5: ndcg_at_k(g, K),
         6: "k1",
-    }[step]
+    }
+    return answers[step]
 
 
 def on_list_action() -> None:
@@ -125,7 +129,9 @@ def reveal(step: int) -> None:
 def answered(step: int) -> bool:
     """Whether the learner has answered ``step`` (or asked for its answer): its numbers may be shown."""
     entry = learn_state().feedback.get(step)
-    return bool(entry) and entry["kind"] != "unreadable"
+    if not entry:
+        return False
+    return entry["kind"] != "unreadable"
 
 
 def why(t: Translator, step: int, answer: float | str) -> str:
@@ -163,7 +169,7 @@ def show_table(table: pd.DataFrame) -> None:
         st.dataframe(table, hide_index=True, width="stretch")
 
 
-def draw_chart(chart) -> None:
+def draw_chart(chart: alt.Chart | alt.LayerChart | alt.FacetChart) -> None:
     """An Altair chart, with the projector's type sizes in presenter view."""
     if app_state().presenter:
         chart = charts.altair_for_projector(chart)
@@ -189,7 +195,7 @@ def render_check(t: Translator, step: int, choices: dict[str, str] | None = None
     # The answer is kept under its own key, so a redraw in another language shows what the learner chose.
     if step in learn_state().answers:
         set_widget_value(key, learn_state().answers[step])
-    keep = {"key": key, "on_change": store_answer, "args": (step,)}
+    keep: dict[str, Any] = {"key": key, "on_change": store_answer, "args": (step,)}
     if choices:
         st.radio(
             t("learn.your_answer"), list(choices), format_func=choices.__getitem__, index=None, horizontal=True, **keep
@@ -213,7 +219,7 @@ def step_1(t: Translator) -> None:
     pool = POOLS[learn_state().pool]
     rows = []
     for name, system in (("A", SYSTEM_A), ("B", SYSTEM_B)):
-        row = {t("learn.system"): name, t("learn.grades"): ", ".join(str(g) for g in system)}
+        row: dict[str, str | float] = {t("learn.system"): name, t("learn.grades"): ", ".join(str(g) for g in system)}
         if revealed:  # predict first: the metrics that answer the check come after the answer
             row.update(
                 {

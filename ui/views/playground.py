@@ -19,6 +19,7 @@ from ndcg_core.lists.gains import GAINS
 from ndcg_core.lists.items import (
     MAX_ITEMS,
     Item,
+    Scores,
     ideal_order,
     list_breakdown,
     ndcg_after_each_move,
@@ -97,8 +98,9 @@ def current_settings() -> Settings:
 
 
 def items_before() -> list[Item]:
-    """The list before the last change (what Undo puts back after a removal)."""
-    return list(playground_state().last["before"])
+    """The list before the last change (what Undo puts back after a removal); the list itself if none."""
+    last = playground_state().last
+    return list(last["before"]) if last else items()
 
 
 def undo_remove() -> None:
@@ -367,7 +369,7 @@ def render_error() -> None:
         st.error(playground_state().error, icon="⚠️")
 
 
-def headline(settings: Settings):
+def headline(settings: Settings) -> tuple[Scores, str | None]:
     """The scores now, and the change in NDCG the last edit caused (text, or None)."""
     now = score(items(), settings)
     last = playground_state().last
@@ -410,32 +412,38 @@ def _arrow_bytes(rows: list[dict]) -> bytes:
     return convert_arrow_table_to_arrow_bytes(pa.Table.from_pydict(columns))
 
 
+def chart_k(frame: pd.DataFrame, settings: Settings) -> int:
+    """The k the charts mark: ``settings.k``, which ``current_settings`` has clamped to the list (one row of
+    ``frame`` per item) already, so clamping it again keeps it."""
+    return settings.cutoff(len(frame))
+
+
 def render_charts(t: Translator, frame: pd.DataFrame, settings: Settings) -> None:
     """Per-position terms and the running sums, side by side."""
-    top = playground_state().top
+    top, k = playground_state().top, chart_k(frame, settings)
     texts = t.group("chart")
     left, right = st.columns(2, gap="large")
     with left:
         st.markdown(f"**{t('playground.chart.contribution')}**")
-        draw(charts.chart_spec("contribution", frame, top=top, k=settings.k, texts=texts))
+        draw(charts.chart_spec("contribution", frame, top=top, k=k, texts=texts))
         st.caption(t("playground.chart.contribution_alt"))
     with right:
         st.markdown(f"**{t('playground.chart.cumulative')}**")
-        draw(charts.chart_spec("cumulative", frame, top=top, k=settings.k, texts=texts))
-        st.caption(t("playground.chart.cumulative_alt", k=settings.k))
+        draw(charts.chart_spec("cumulative", frame, top=top, k=k, texts=texts))
+        st.caption(t("playground.chart.cumulative_alt", k=k))
 
 
 def render_order_charts(t: Translator, frame: pd.DataFrame, settings: Settings) -> None:
     """The order beside the ideal one, and NDCG at every k (next to the list, so moves show at once)."""
-    texts = t.group("chart")
+    texts, k = t.group("chart"), chart_k(frame, settings)
     st.markdown(f"**{t('playground.chart.order')}**")
-    draw(charts.chart_spec("order", frame, top=playground_state().top, k=settings.k, texts=texts))
+    draw(charts.chart_spec("order", frame, top=playground_state().top, k=k, texts=texts))
     st.caption(t("playground.chart.order_alt"))
     st.markdown(f"**{t('playground.chart.every_k')}**")
     # The breakdown's running NDCG at position i is NDCG@i: the same numbers as ndcg_for_every_k.
     draw(
         charts.chart_spec(
-            "every_k", frame, top=playground_state().top, k=settings.k, every_k=frame["ndcg"].tolist(), texts=texts
+            "every_k", frame, top=playground_state().top, k=k, every_k=frame["ndcg"].tolist(), texts=texts
         )
     )
     st.caption(t("playground.chart.every_k_alt"))
@@ -598,11 +606,11 @@ def render_export(t: Translator, frame: pd.DataFrame, settings: Settings) -> Non
         t("export.chart"), CHART_KINDS, format_func=lambda k: t(f"playground.chart.{k}"), key="_w_pg_export_chart"
     )
     fmt = d.radio(t("export.format"), ("png", "svg"), format_func=str.upper, horizontal=True, key="_w_pg_export_fmt")
-    top, texts = playground_state().top, t.group("chart")
+    top, texts, k = playground_state().top, t.group("chart"), chart_k(frame, settings)
 
     def image() -> bytes | str:
         every = ndcg_for_every_k(current, settings) if kind == "every_k" else ()
-        spec = charts.chart_spec(kind, frame, top=top, k=settings.k, every_k=every, texts=texts)
+        spec = charts.chart_spec(kind, frame, top=top, k=k, every_k=every, texts=texts)
         return export.chart_png(spec) if fmt == "png" else export.chart_svg(spec)
 
     e.download_button(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from ndcg_core.errors import Place
@@ -66,8 +68,8 @@ def record(ok: bool, entry: dict) -> None:
     """Feedback for the current exercise (data, worded when drawn); the score counts each exercise once."""
     practice_state().feedback = {"ok": ok, **entry}
     done = (practice_state().seed, practice_state().number)
-    if list(done) not in [list(x) for x in practice_state().answered]:
-        practice_state().answered = [*practice_state().answered, list(done)]
+    if done not in practice_state().answered:
+        practice_state().answered = [*practice_state().answered, done]
         score_now = dict(practice_state().score)
         score_now["attempted"] += 1
         score_now["correct"] += int(ok)
@@ -104,10 +106,11 @@ def submit() -> None:
 def on_reach_action() -> None:
     """A move in the reach exercise: counted, and checked against the target."""
     action = widget_value(LIST_KEY).get("action")
-    if action is None or practice_state().items is None:
+    items = practice_state().items
+    if action is None or items is None:
         return
     try:
-        new, moved = apply_action(practice_state().items, action, top=4)
+        new, moved = apply_action(items, action, top=4)
     except ValueError:
         return
     if moved is None:
@@ -118,9 +121,10 @@ def on_reach_action() -> None:
 
 def check_reached(ex: Exercise, t: Translator) -> None:
     """Once the learner's list reaches the target, mark it: right if in the fewest possible moves."""
-    if practice_state().feedback is not None:
+    items = practice_state().items
+    if practice_state().feedback is not None or items is None:  # render_page calls this only with a list
         return
-    if score(practice_state().items, Settings(k=ex.data["k"])).ndcg < ex.data["target"] - 1e-12:
+    if score(items, Settings(k=ex.data["k"])).ndcg < ex.data["target"] - 1e-12:
         return
     moves = practice_state().moves
     record(moves <= ex.answer, {"kind": "reached", "moves": moves, "best": ex.answer})
@@ -138,9 +142,12 @@ def show_in_playground() -> None:
 
 def answer_widget(ex: Exercise, t: Translator) -> None:
     if ex.kind == "reach":
-        now = score(practice_state().items, Settings(k=ex.data["k"])).ndcg
+        items = practice_state().items
+        if items is None:  # render_page starts a reach exercise (which makes its list) before drawing it
+            return
+        now = score(items, Settings(k=ex.data["k"])).ndcg
         sortable_list(
-            practice_state().items,
+            items,
             key=LIST_KEY,
             k=ex.data["k"],
             top=4,
@@ -156,7 +163,7 @@ def answer_widget(ex: Exercise, t: Translator) -> None:
     # The answer is kept under its own key, so a redraw in another language shows what the learner chose.
     if answer_key() in practice_state().answers:
         set_widget_value(answer_key(), practice_state().answers[answer_key()])
-    keep = {"key": answer_key(), "on_change": store_answer}
+    keep: dict[str, Any] = {"key": answer_key(), "on_change": store_answer}
     if ex.kind in ("dcg_term", "dcg", "ndcg"):
         st.text_input(t("practice.your_answer"), placeholder="0.00", **keep)
     else:

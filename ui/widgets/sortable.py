@@ -124,7 +124,7 @@ def apply_action(items: Sequence[Item], action: Any, top: int) -> tuple[list[Ite
     kind = action.get("type")
     item_id = action.get("id")
     if kind == "move":
-        to = action.get("to")
+        to: Any = action.get("to")  # from the browser: move() checks it is an index into the list
         if isinstance(to, float) and to.is_integer():
             to = int(to)
         source = index_of(items, item_id)
