@@ -1,7 +1,7 @@
 """A live room under load: N students (clients of Streamlit's websocket protocol, as load_classroom.py's) join one
 room by its link and answer each activity the teacher opens, while a presenter session shows the class's counts.
 
-    python benchmarks/load_live_room.py [--students 200] [--rounds 3] [--window 20] [--database sqlite|postgresql]
+    python -m benchmarks.load_live_room [--students 200] [--rounds 3] [--window 20] [--database sqlite|postgresql]
 
 Each client behaves as a browser does: it runs the page, reruns every ``st.fragment(run_every=...)`` fragment at
 the interval the server asks for (the students' watchers and the presenter's panel), and presses buttons with
@@ -27,16 +27,12 @@ import os
 import platform
 import random
 import statistics
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from load_classroom import ServerMonitor  # noqa: E402
-from server import start_server  # noqa: E402
+from benchmarks.load_classroom import ServerMonitor
+from benchmarks.server import start_server
 
 PAGE = "Classroom"
 
