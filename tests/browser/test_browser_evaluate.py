@@ -4,7 +4,8 @@ and open a query in the Playground."""
 import pytest
 from playwright.sync_api import expect
 
-from support import ROOT, upload
+from ndcg_core import query_ranking, read_qrels, read_run
+from support import ROOT, TREC, upload, wait_for_idle
 
 pytestmark = pytest.mark.browser
 
@@ -12,21 +13,45 @@ pytestmark = pytest.mark.browser
 SAMPLE = ROOT / "ui" / "sample"
 
 
-def test_upload_the_sample_and_open_a_query_in_the_playground(page, app_url, tmp_path):
+def published(name, qid, out="out.test.aq"):
+    """trec_eval's own value of a measure for one query (``-q``) or for ``all``."""
+    for line in (TREC / out).read_text().splitlines():
+        measure, q, value = line.split()
+        if measure == name and q == qid:
+            return value
+    raise KeyError((name, qid))
+
+
+def test_upload_the_sample_and_open_a_query_in_the_playground(page, app_url):
     page.set_viewport_size({"width": 1366, "height": 1000})
     page.goto(f"{app_url}/Evaluate")
     expect(page.get_by_role("heading", name="Evaluate")).to_be_visible(timeout=30000)
+    wait_for_idle(page)
     page.get_by_text("Upload files").click()
     uploaders = page.get_by_test_id("stFileUploader")
     expect(uploaders).to_have_count(3, timeout=30000)
     upload(page, uploaders.nth(0), str(SAMPLE / "qrels.test"))
     upload(page, uploaders.nth(1), str(SAMPLE / "results.test"))
     means = page.locator('[data-testid="stMetric"]')
-    expect(means.filter(has_text="Mean NDCG@10")).to_contain_text("0.3016", timeout=30000)  # trec_eval's out.test.a
-    expect(means.filter(has_text="Mean NDCG@5")).to_contain_text("0.2768", timeout=30000)
-    page.screenshot(path=str(tmp_path / "evaluate.png"))
+    for k in (5, 10):
+        expect(means.filter(has_text=f"Mean NDCG@{k}").get_by_test_id("stMetricValue")).to_have_text(
+            published(f"ndcg_cut_{k}", "all", "out.test.a"), timeout=30000
+        )
     page.get_by_role("tab", name="Open a query").click()
+    # Query 302, the one whose NDCG@5 is not 0: the Playground must show trec_eval's value for it.
+    query = page.get_by_role("combobox", name="Query (largest gap first)")
+    expect(query).to_have_value("301")  # the largest gap first
+    query.click()
+    page.get_by_role("option", name="302", exact=True).click()
+    expect(query).to_have_value("302")
+    wait_for_idle(page)
     page.get_by_role("button", name="Open in the Playground").click()
     expect(page.get_by_role("heading", name="Playground")).to_be_visible(timeout=30000)
-    expect(page.locator("li.row")).to_have_count(100, timeout=30000)  # the first 100 of the query's 500
-    expect(page.get_by_role("radio", name="all judgments (this list + unretrieved items)")).to_be_checked(timeout=30000)
+    ranking = query_ranking(read_qrels(SAMPLE / "qrels.test"), read_run(SAMPLE / "results.test"), "302")
+    assert len(ranking["docnos"]) == 500
+    expect(page.locator("li.row .label")).to_have_text(ranking["docnos"][:100], timeout=30000)  # the first 100
+    headline = page.get_by_test_id("stMetric").filter(has_text="NDCG@").first
+    expect(headline.get_by_test_id("stMetricLabel")).to_have_text("NDCG@5")
+    expect(headline.get_by_test_id("stMetricValue")).to_have_text(published("ndcg_cut_5", "302"))
+    assert published("ndcg_cut_5", "302") == "0.8304"
+    expect(page.get_by_role("radio", name="all judgments (this list + unretrieved items)")).to_be_checked()

@@ -1,9 +1,11 @@
 """The lesson in Debian's Chromium, from step 1 to step 6, answering each check."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
-from ndcg_core import dcg, ndcg_at_k
+from ndcg_core import cg, dcg, ndcg_at_k
 from support import wait_for_idle
 
 pytestmark = pytest.mark.browser
@@ -22,18 +24,28 @@ def test_walk_the_lesson_from_step_1_to_6(page, app_url):
         5: f"{ndcg_at_k(FIVE, 5):.3f}",
         6: "NDCG@1",
     }
+    # The feedback of each step says its own number, so a previous step's "Right." cannot pass for it.
+    right = {
+        1: "Right. MRR is 1.0 for both",
+        2: f"Right. CG@5 is the plain sum of the top five grades: {cg(FIVE, 5):.4f}.",
+        3: "Right. 1/log2(3 + 1) = 1/log2(4) = 1/2 = 0.5000.",
+        4: f"Right. Add grade/log2(i + 1) for positions 1 to 3: {dcg(FIVE, 3):.4f}.",
+        5: f"Right. DCG@5 divided by the DCG@5 of the ideal order: {ndcg_at_k(FIVE, 5):.4f}.",
+        6: "Right. NDCG@1 = 3/3 = 1,",
+    }
     for step in range(1, 7):
-        expect(page.get_by_role("heading", name=f"{step}.")).to_be_visible(timeout=30000)
-        wait_for_idle(page)  # the previous step's answer box is gone
+        expect(page.get_by_role("heading", name=re.compile(rf"^{step}\. "))).to_be_visible(timeout=30000)
+        wait_for_idle(page)  # the step's run has begun (its heading is drawn): wait for the last one's box to go
+        feedback = page.get_by_test_id("stAlert").filter(has_text=right[step])
+        expect(feedback).to_have_count(0)  # not before the answer
         if step in (1, 6):
             page.get_by_text(answers[step], exact=True).click()
         else:
             box = page.get_by_role("textbox", name="Your answer")
             box.fill(answers[step])
             box.press("Enter")
-            wait_for_idle(page)
         page.get_by_role("button", name="Check my answer").click()
-        expect(page.get_by_test_id("stAlert").filter(has_text="Right.")).to_be_visible()
+        expect(feedback).to_be_visible()
         if step < 6:
             page.get_by_role("button", name="Next step").click()
     expect(page.get_by_text("Next: try it in the Playground")).to_be_visible()
@@ -52,10 +64,12 @@ def test_the_lesson_ends_with_a_finish_and_a_whole_link_onward(browser, playwrig
     page.goto(f"{app_url}/Learn?step=6" + ("&present=1" if device == "projector" else ""))
     expect(page.get_by_role("heading", name="6. NDCG@k")).to_be_visible(timeout=30000)
     wait_for_idle(page)
+    link = page.get_by_role("link", name="Next: try it in the Playground")
+    expect(link).to_have_count(0)  # the way on comes with the answer
     page.get_by_text("NDCG@1", exact=True).click()
     page.get_by_role("button", name="Check my answer").click()
+    expect(page.get_by_test_id("stAlert").filter(has_text="Right. NDCG@1 = 3/3 = 1,")).to_be_visible()
     expect(page.get_by_test_id("stAlert").filter(has_text="finished all 6 steps")).to_be_visible()
-    link = page.get_by_role("link", name="Next: try it in the Playground")
     expect(link).to_be_visible()
     assert not link.evaluate(CUT_LINK)
     main = page.get_by_test_id("stMain").locator("[data-testid=stMainBlockContainer]").bounding_box()

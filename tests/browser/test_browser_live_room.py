@@ -13,6 +13,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
+from ndcg_core.classroom.activities import practice_activity
 from support import ROOT, free_port
 
 pytestmark = pytest.mark.browser
@@ -30,6 +31,7 @@ def start_room(browser, url):
     code = re.search(r"room=([A-Z0-9]{6})", teacher.url).group(1)
     assert "key=" not in teacher.url  # the address bar, which a projector shows, never holds the key
     teacher.get_by_role("button", name="I have kept it").click()
+    expect(teacher.get_by_test_id("stCode").filter(has_text="key=")).to_have_count(0)  # shown only until kept
     return context, teacher, code, re.sub(r"\s+", "", keep)
 
 
@@ -106,21 +108,28 @@ def test_a_class_of_three_phones_runs_all_four_activities(browser, playwright, a
     expect(teacher.get_by_text("1 of 3 votes agree with NDCG@5, which says: A.")).to_be_visible()
     expect(phones[1].get_by_text("the answer is: A")).to_be_visible()
 
-    # 4. Practice together.
+    # 4. Practice together: seed 2026's first exercise is a DCG term, 3/log2(3 + 1) = 1.5; Ana gets it right.
+    practice = practice_activity(2026, 5)
+    first = practice.exercises()[0]
+    assert first.kind == "dcg_term" and first.answer == 1.5
+    assert practice.check("1.5")["right"] and not practice.check("1")["right"]
     open_activity(teacher, "Practice together")
-    for page in phones:
+    for page, answer in zip(phones, ("1.5", "1", "1"), strict=True):
         expect(page.get_by_text("Activity 4: Practice together")).to_be_visible()
-        page.get_by_role("textbox", name="Your answer").first.fill("1")
+        page.get_by_role("textbox", name="Your answer").first.fill(answer)
         send(page, "Send my answers")
     expect(answered(teacher)).to_have_text("3 / 3")
     teacher.get_by_role("button", name="Reveal").click()
-    for page in phones:
-        expect(
-            page.get_by_test_id("stAlertContentSuccess").or_(page.get_by_test_id("stAlertContentError")).first
-        ).to_be_visible()
+    # Each phone marks its own answer to exercise 1 (the others, unanswered, show the explanation only).
+    expect(phones[0].get_by_test_id("stAlertContentSuccess").filter(has_text="Right. The term is")).to_be_visible()
+    expect(phones[0].get_by_test_id("stAlertContentError")).to_have_count(0)
+    for page in phones[1:]:
+        expect(page.get_by_test_id("stAlertContentError").filter(has_text="Not this time. The term is")).to_be_visible()
+        expect(page.get_by_test_id("stAlertContentSuccess").filter(has_text="Right.")).to_have_count(0)
 
     # The hostile nickname is text on the phone and on the projector; nothing ran, no image was made.
     expect(phones[2].get_by_text(f"You are {HOSTILE}.")).to_be_visible()
+    expect(teacher.get_by_text(HOSTILE)).to_have_count(0)  # nicknames are hidden until the teacher shows them
     teacher.get_by_text("Show nicknames").click()
     expect(teacher.get_by_text(HOSTILE)).to_be_visible()
     for page in (teacher, phones[2]):
@@ -174,7 +183,7 @@ def _serve(port, data_dir, log):
             urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2)
             return server
         except OSError:
-            time.sleep(0.3)
+            time.sleep(0.3)  # polling a server that is starting: there is no event to wait on
     server.kill()
     raise RuntimeError("Streamlit did not start")
 

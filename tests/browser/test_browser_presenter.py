@@ -102,9 +102,12 @@ def test_presenter_view_is_in_the_link_survives_a_reload_and_shows_a_qr_code_of_
     for developer in ("Rerun", "Clear cache", "Developer"):
         assert developer not in menu.inner_text()
     page.keyboard.press("Escape")
+    expect(menu).to_be_hidden()
+    expect(page.locator(".ndcg-sortable.readonly")).to_have_count(0)
+    expect(page.get_by_role("img", name="QR code of the link to this page, in this state")).to_have_count(0)
     page.get_by_test_id("stSidebar").get_by_text("Presenter view").click()
     expect(page.locator(".ndcg-sortable.readonly")).to_have_count(1)
-    page.wait_for_function("() => location.search.includes('present=1')")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('present') === '1'")
     page.reload()
     expect(page.locator(".ndcg-sortable.readonly")).to_have_count(1, timeout=30000)
     qr = page.get_by_role("img", name="QR code of the link to this page, in this state")

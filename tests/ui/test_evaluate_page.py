@@ -153,6 +153,24 @@ def test_open_a_query_in_the_playground():
     assert [it.grade for it in items] == [max(0, g or 0) for g in ranking["grades"][:100]]
 
 
+def test_a_query_opened_in_the_playground_keeps_judged_documents_below_its_first_100_in_the_ideal(tmp_path):
+    # d150 (grade 3) is retrieved at rank 150: the Playground shows ranks 1 to 100, yet NDCG@5's ideal has d150.
+    run = "".join(f"q1 Q0 d{i} {i} {200 - i} t\n" for i in range(1, 151)).encode()
+    qrels = b"q1 0 d1 1\nq1 0 d150 3\n"
+    uploads = {"qrels": FileInput("qrels.txt", "below:q", qrels), "a": FileInput("run.txt", "below:a", run)}
+    at = open_page(ev_source="upload", ev_uploads=uploads, ev_cutoffs="5")
+    at.button(key="btn_ev_open_playground").click().run()
+    assert not at.exception
+    assert len(at.session_state["pg_items"]) == 100
+    assert [(it.label, it.grade) for it in at.session_state["pg_extra"]] == [("d150", 3)]
+    (tmp_path / "qrels").write_bytes(qrels)
+    (tmp_path / "run").write_bytes(run)
+    trec = evaluate(read_qrels(tmp_path / "qrels"), read_run(tmp_path / "run"), cutoffs=(5,)).table()
+    expected = 1 / (3 + 1 / log2(3))  # DCG@5 is d1's 1; IDCG@5 is 3, then 1 at position 2
+    assert trec.loc["q1", "ndcg_cut_5"] == pytest.approx(expected)
+    assert metrics(at)["NDCG@5"] == f"{expected:.4f}"
+
+
 def test_parse_cutoffs_sorts_and_deduplicates():
     assert parse_cutoffs("20, 5，10 5") == (5, 10, 20)
     with pytest.raises(ValueError, match="at most 8"):

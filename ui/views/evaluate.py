@@ -185,7 +185,8 @@ def open_in_playground(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str,
     docnos = ranking["docnos"][:MAX_ITEMS]
     # trec_eval's meaning: an unjudged document and a negative grade are worth 0.
     grades = [max(0, g or 0) for g in ranking["grades"][: len(docnos)]]
-    retrieved = set(ranking["docnos"])
+    # The ideal needs every judged document the list does not show, including those ranked below its end.
+    retrieved = set(docnos)
     unretrieved = sorted(
         ((d, max(0, g)) for d, g in ranking["pool"].items() if d not in retrieved), key=lambda x: -x[1]
     )[:MAX_ITEMS]
