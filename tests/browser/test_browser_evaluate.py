@@ -54,4 +54,4 @@ def test_upload_the_sample_and_open_a_query_in_the_playground(page, app_url):
     expect(headline.get_by_test_id("stMetricLabel")).to_have_text("NDCG@5")
     expect(headline.get_by_test_id("stMetricValue")).to_have_text(published("ndcg_cut_5", "302"))
     assert published("ndcg_cut_5", "302") == "0.8304"
-    expect(page.get_by_role("radio", name="all judgments (this list + unretrieved items)")).to_be_checked()
+    expect(page.get_by_role("radio", name="all judgments (this list + judged items not in it)")).to_be_checked()
