@@ -48,8 +48,8 @@ def test_a_shared_link_restores_order_and_ndcg_in_a_new_browser(browser, app_url
     page.wait_for_function(LINK_HOLDS, arg=order)  # the address bar is written after the list is drawn
     shared = page.url
     state = decode_playground(parse_qs(urlsplit(shared).query)["s"][0])
-    assert [(it.label, it.grade) for it in state["pg_items"]] == [(x, FIVE[x]) for x in order]
-    assert state["pg_k"] == 5
+    assert [(it.label, it.grade) for it in state["items"]] == [(x, FIVE[x]) for x in order]
+    assert state["k"] == 5
     first.close()
 
     second = browser.new_context(viewport={"width": 1366, "height": 1000})  # no cookies, no session
