@@ -197,7 +197,7 @@ def test_a_custom_gain_for_grade_0_can_need_scaling_too():
     # Three documents of grade 0 with gain 1e308: their DCG overflows unless scaled.
     qrels = qrels_of("q1 0 a 0\nq1 0 b 0\nq1 0 c 0\n")
     ev = evaluate(qrels, run_of(ranked("q1", "a", "b", "c")), cutoffs=(3,), full_gain={0: 1e308})
-    assert ev.per_query(NDCG)[0] == 1.0 and ev.dcg(NDCG)[0] == math.inf
+    assert ev.per_query(NDCG)[0] == 1.0 and ev.dcg(NDCG)[0] == math.inf and ev.idcg(NDCG)[0] == math.inf
 
 
 def test_averaged_ties_with_max_docs():
@@ -238,3 +238,72 @@ def test_query_ranking_compares_doubles_and_cuts_at_max_docs():
     assert query_ranking(qrels, run, "q3")["pool"] == {} and query_ranking(qrels, run, "q3")["docnos"] == ["c"]
     error = error_of(query_ranking, qrels, run, "q1", float32_scores="yes")
     assert (error.code, error.fields) == ("flag.not_bool", {"name": "float32_scores", "value": "'yes'"})
+
+
+def test_options_counts_and_in_run_of_an_evaluation():
+    qrels = qrels_of("q1 0 a 1\nq1 0 b 2\nq1 0 c 0\nq2 0 d 1\n")
+    ev = evaluate(qrels, run_of(ranked("q1", "a", "b", "c", "x")), cutoffs=(2,), complete=True, max_docs=3)
+    assert ev.options == {
+        "gain": "linear",
+        "full_gain": "linear",
+        "discount": "log2",
+        "ties": "trec_eval",
+        "ideal": "qrels",
+        "complete": True,
+        "max_docs": 3,
+        "float32_scores": False,
+        "qrels": "input",
+        "run": "input",
+        "tag": "t",
+    }
+    assert ev.columns["in_run"].tolist() == [True, False]
+    assert ev.columns["num_ret"].tolist() == [3, 0] and ev.columns["num_judged"].tolist() == [3, 1]
+    assert ev.columns["num_rel"].tolist() == [2, 1] and ev.columns["num_rel_ret"].tolist() == [2, 0]
+    custom = evaluate(qrels, run_of(ranked("q1", "a")), full_gain={1: 3})
+    assert (custom.options["gain"], custom.options["full_gain"]) == ("linear", "custom(1=3)")
+
+
+def test_a_cut_gain_counts_where_the_custom_ndcg_gain_is_0():
+    qrels = qrels_of("q1 0 a 1\nq1 0 b 2\n")
+    ev = evaluate(qrels, run_of(ranked("q1", "a", "b")), cutoffs=(2,), full_gain={1: 0})
+    assert ev.dcg(ndcg_cut(2))[0] == 1 + 2 / log2(3)  # the grades themselves at the cutoffs
+    assert ev.dcg(NDCG)[0] == 2 / log2(3)  # grade 1 gains 0 for ndcg
+
+
+def test_averaged_ties_average_the_custom_ndcg_gain_too():
+    qrels = qrels_of("q1 0 a 1\nq1 0 b 2\n")
+    run = run_of("q1 Q0 a 1 1.0 t\nq1 Q0 b 2 1.0 t\n")
+    ev = evaluate(qrels, run, cutoffs=(2,), ties="average", full_gain={1: 10, 2: 20})
+    assert ev.dcg(NDCG)[0] == pytest.approx(15 + 15 / log2(3), abs=1e-12)
+    assert ev.dcg(ndcg_cut(2))[0] == pytest.approx(1.5 + 1.5 / log2(3), abs=1e-12)
+
+
+def test_evaluate_names_a_bad_ideal_and_a_bad_flag():
+    qrels, run = qrels_of("q1 0 a 1\n"), run_of(ranked("q1", "a"))
+    error = error_of(evaluate, qrels, run, ideal="pool")
+    assert (error.code, error.fields) == ("ideal.unknown", {"value": "'pool'", "choices": "qrels, run"})
+    error = error_of(evaluate, qrels, run, float32_scores=1)
+    assert (error.code, error.fields) == ("flag.not_bool", {"name": "float32_scores", "value": "1"})
+
+
+def test_minus_zero_and_zero_tie_as_in_c():
+    qrels = qrels_of("q1 0 a 0\nq1 0 b 1\n")
+    # a scores 0.0 and b -0.0: tied, so b (the larger docno) ranks first and NDCG@1 is 1.
+    ev = evaluate(qrels, run_of("q1 Q0 a 1 0.0 t\nq1 Q0 b 2 -0.0 t\n"), cutoffs=(1,))
+    assert ev.per_query(ndcg_cut(1))[0] == 1.0
+
+
+def test_averaged_ties_cut_by_max_docs_keep_the_larger_docnos():
+    qrels = qrels_of("q1 0 a 1\nq1 0 b 0\nq1 0 c 2\n")
+    run = run_of("q1 Q0 a 1 1.0 t\nq1 Q0 b 2 1.0 t\nq1 Q0 c 3 1.0 t\n")
+    ev = evaluate(qrels, run, cutoffs=(2,), ties="average", max_docs=2)
+    # All three tie; -M 2 keeps c and b (docno descending), each counting (2 + 0) / 2.
+    assert ev.dcg(NDCG)[0] == pytest.approx(1 + 1 / log2(3), abs=1e-15)
+
+
+def test_tied_dictionary_encoded_docnos_are_ordered_by_their_text():
+    qrels = qrels_of("q1 0 a 1\nq1 0 b 2\n")
+    plain = run_of("q1 Q0 a 1 1.0 t\nq1 Q0 b 2 1.0 t\n")
+    encoded = Run(plain.qid, plain.docno.dictionary_encode(), plain.score, "run", "t")
+    ev = evaluate(qrels, encoded, cutoffs=(1,))
+    assert ev.per_query(ndcg_cut(1))[0] == 1.0  # b (grade 2) before a
