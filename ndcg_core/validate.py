@@ -112,7 +112,8 @@ def _number_array(values: np.ndarray, item_place: str, *, negative: bool) -> np.
         if not bad.any():
             return out
         first = int(np.flatnonzero(bad)[0])
-        number(values[first], Place(item_place, position=first + 1), negative=negative)
+        # .item(): quoted as the Python number, as the loop below and a list quote it (not "np.float64(-2.0)")
+        number(values[first].item(), Place(item_place, position=first + 1), negative=negative)
     out = np.empty(len(values), dtype=np.float64)
     for i, value in enumerate(values.tolist()):
         out[i] = number(value, Place(item_place, position=i + 1), negative=negative)

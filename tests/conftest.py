@@ -22,6 +22,15 @@ from support import ROOT, free_port
 
 settings.register_profile("ci", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("deep", max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Mutation testing (README, "Mutation score") runs the suite thousands of times: fewer examples, always the same.
+settings.register_profile(
+    "mutation",
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 # The classroom's SQLite file goes to a folder of this test run, never the checkout's data/ (servers the

@@ -16,6 +16,17 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def error_of(call, *args, **kwargs):
+    """The ``InputError`` a call raises, for tests that check its code and every field, not only its message."""
+    import pytest
+
+    from ndcg_core import InputError
+
+    with pytest.raises(InputError) as info:
+        call(*args, **kwargs)
+    return info.value
+
+
 def means(evaluation):
     """Each measure's mean, keyed by the name trec_eval prints (``ndcg``, ``ndcg_cut_5``)."""
     return {m.name: evaluation.mean(m) for m in evaluation.measures}

@@ -304,10 +304,10 @@ def evaluate_with(qrels: Qrels, run: Run, chosen: EvaluationOptions) -> Evaluati
     r_docno = run.docno if everything else run.docno.take(as_arrow(np.flatnonzero(rk)))
     found, level = _grades_of(r_slot, r_docno, jq_slot, j_docno, j_level)
     usable = found & (level >= 0)
-    if ideal == "qrels":
-        shift_q = _query_shifts(jq_slot, j_level, j_level >= 0, nq, (gain_cut, gain_full))
-    else:
-        shift_q = _query_shifts(r_slot, level, usable, nq, (gain_cut, gain_full))
+    # Each gain gets its own scale: one shared with a far larger gain would round the smaller one's to 0.
+    pool_q, pool_levels, pool_usable = (jq_slot, j_level, j_level >= 0) if ideal == "qrels" else (r_slot, level, usable)
+    shift_q = _query_shifts(pool_q, pool_levels, pool_usable, nq, (gain_cut,))
+    shift_full = shift_q if gain_full is gain_cut else _query_shifts(pool_q, pool_levels, pool_usable, nq, (gain_full,))
     r_shift = None if shift_q is None else shift_q[r_slot]
     r_gain_cut = _gain_levels(level, usable, gain_cut, r_shift)
 
@@ -324,7 +324,7 @@ def evaluate_with(qrels: Qrels, run: Run, chosen: EvaluationOptions) -> Evaluati
         keep = pos < max_docs
         r_slot, level, usable, r_gain_cut, pos = (a[keep] for a in (r_slot, level, usable, r_gain_cut, pos))
         group = group[keep] if group is not None else None
-    r_shift = None if shift_q is None else shift_q[r_slot]
+    r_shift = None if shift_full is None else shift_full[r_slot]
     r_gain_full = r_gain_cut if gain_full is gain_cut else _gain_levels(level, usable, gain_full, r_shift)
     if policy == "average":
         assert group is not None  # sort_run gives the tied groups under this policy
@@ -351,13 +351,15 @@ def evaluate_with(qrels: Qrels, run: Run, chosen: EvaluationOptions) -> Evaluati
     if gain_full is gain_cut:
         idcg_full = idcg_full_cutgain
     else:
-        full_gains = _gain_levels(ideal_levels, ideal_usable, gain_full, i_shift)
+        full_gains = _gain_levels(
+            ideal_levels, ideal_usable, gain_full, None if shift_full is None else shift_full[ideal_q]
+        )
         idcg_full, _ = _ideal_sums(ideal_q, full_gains, nq, (), disc)
 
     columns: dict[str, np.ndarray] = {"ndcg": _ratio(dcg_full, idcg_full)}
     for k in cut:
         columns[f"ndcg_cut_{k}"] = _ratio(dcg_cut[k], idcg_cut[k])
-    columns["dcg"], columns["idcg"] = _unscaled(dcg_full, shift_q), _unscaled(idcg_full, shift_q)
+    columns["dcg"], columns["idcg"] = _unscaled(dcg_full, shift_full), _unscaled(idcg_full, shift_full)
     for k in cut:
         columns[f"dcg_cut_{k}"], columns[f"idcg_cut_{k}"] = (
             _unscaled(dcg_cut[k], shift_q),

@@ -1,0 +1,60 @@
+"""``ndcg_core.errors``, checked where mutation testing found it loose: quoting, places, rendering, pickling."""
+
+import pickle
+
+from ndcg_core.errors import InputError, Place, english, shown
+
+
+class Unprintable:
+    def __repr__(self):
+        raise RuntimeError("no repr")
+
+
+def test_shown_quotes_at_most_40_characters():
+    assert shown("x" * 38) == repr("x" * 38)  # 40 characters with the quotes: kept whole
+    assert shown("x" * 39) == repr("x" * 39)[:37] + "..."
+    assert len(shown("x" * 100)) == 40 and shown("x" * 100).endswith("x...")
+    assert shown("abcdefghij", limit=8) == "'abcd..."
+    assert shown(Unprintable()) == "<Unprintable>"
+
+
+def test_shown_writes_a_long_whole_number_by_its_digits():
+    assert shown(10**39) == str(10**39)  # 40 digits: kept whole
+    assert shown(10**40) == "100000000000...(41 digits)"
+    assert shown(True) == "True"
+
+
+def test_places_are_equal_only_with_the_same_code_and_fields():
+    assert Place("list.grade", position=1) == Place("list.grade", position=1)
+    assert Place("list.grade", position=1) != Place("list.grade", position=2)
+    assert Place("k") != Place("seed") and Place("k") != "k"
+    assert len({Place("k"), Place("k"), Place("seed")}) == 2
+
+
+def test_an_error_says_only_its_message_unless_there_is_more():
+    assert str(InputError("k.required")) == "this metric needs k, for example k=10"
+    assert str(InputError("k.required", more=1)).endswith("\n1 more bad line")
+    assert str(InputError("k.required", more=2)).endswith("\n2 more bad lines")
+
+
+def test_a_quoted_line_is_shortened_at_80_characters():
+    line = "q1 0 " + "d" * 100
+    error = InputError("qrels.no_lines", file="f", quote=line)
+    assert str(error) == f"f has no judgments, only comments or blank lines (the line reads {repr(line)[:77]}...)"
+    assert len(shown(line, 80)) == 80
+
+
+def test_a_page_renders_places_in_its_own_language():
+    def other(key):
+        return "Note {position}" if key == "place.list.grade" else english(key)
+
+    error = InputError("number.nan", place=Place("list.grade", position=2))
+    assert error.render(other) == "Note 2 is NaN: enter a number"
+
+
+def test_an_error_survives_pickling():
+    inner = InputError("k.required")
+    error = InputError("qrels.no_lines", file="f", quote="x y", also=(inner,), more=3)
+    again = pickle.loads(pickle.dumps(error))
+    assert (again.code, again.fields, again.quote, again.more) == ("qrels.no_lines", {"file": "f"}, "x y", 3)
+    assert [e.code for e in again.also] == ["k.required"] and str(again) == str(error)
