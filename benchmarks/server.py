@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -18,8 +19,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server() -> tuple[subprocess.Popen, str]:
-    """Start ``streamlit run app.py`` and return the process and its base URL once it answers."""
+def start_server(env: dict[str, str] | None = None) -> tuple[subprocess.Popen, str]:
+    """Start ``streamlit run app.py`` and return the process and its base URL once it answers; ``env`` adds
+    variables to the server's environment."""
     port = free_port()
     server = subprocess.Popen(
         [
@@ -38,6 +40,7 @@ def start_server() -> tuple[subprocess.Popen, str]:
             "none",
         ],
         cwd=ROOT,
+        env={**os.environ, **(env or {})},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
