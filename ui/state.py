@@ -85,6 +85,7 @@ def _playground_defaults() -> dict[str, Any]:
         "pg_error": None,  # a message about the last rejected edit
         "pg_removed": None,  # {"before": [Item, ...], "label": str} right after a removal, for Undo
         "pg_editor_version": 0,  # bumped to redraw the data editors from the stored list
+        "pg_drawn_version": 0,  # the pg_editor_version last drawn: a newer one is a change, whose headline leads
         "pg_shuffles": 0,
         "pg_swap_version": 0,  # bumped after a swap from the swap map, so the clicked cell is not kept selected
         "pg_edit_open": False,  # the table editor is drawn only when open
