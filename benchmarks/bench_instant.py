@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmarks.load_classroom import ServerMonitor
-from benchmarks.server import start_server
+from benchmarks.server import end_with_parent, start_server
 from ndcg_core import ndcg_at_k
 from ui.format import metric_text
 
@@ -272,6 +272,7 @@ def start_others(url: str, sessions: int, pace: float, seconds: float) -> subpro
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,
+        preexec_fn=end_with_parent,
     )
     line = child.stdout.readline()
     if not line.startswith("ready"):
@@ -284,9 +285,11 @@ def start_others(url: str, sessions: int, pace: float, seconds: float) -> subpro
 
 
 def stop_others(child: subprocess.Popen) -> dict:
+    fields = Path(f"/proc/{child.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # the load's own cost, on the same cores
     child.send_signal(signal.SIGTERM)
     out, _ = child.communicate(timeout=60)
-    return json.loads(out.strip().splitlines()[-1])
+    return {**json.loads(out.strip().splitlines()[-1]), "cpu_seconds": cpu}
 
 
 # --- the measured learner, in Chromium ----------------------------------------------------------------------
@@ -401,6 +404,15 @@ def breakdown(record: dict, marks: dict[str, list[tuple[str, float]]]) -> tuple[
     parts["long tasks"] = sum(d for _, d in record["longtasks"])
     if finished_frame is not None and send is not None:
         parts["send to script_finished frame"] = finished_frame - send
+    # The same time in three places: the browser's work, the server's, and the way between them.
+    if "script to headline" in parts and "frame to DOM" in parts:
+        parts["BROWSER (input to send, frame to DOM, DOM to paint)"] = (
+            parts["input to send"] + parts["frame to DOM"] + parts["DOM to paint"]
+        )
+        parts["SERVER (send to script start, script to headline)"] = (
+            parts["send to script start"] + parts["script to headline"]
+        )
+        parts["WEBSOCKET (headline to its frame)"] = parts["headline to its frame"]
     return parts, session
 
 
@@ -515,6 +527,9 @@ def load() -> str:
 
 
 PART_ORDER = (
+    "BROWSER (input to send, frame to DOM, DOM to paint)",
+    "SERVER (send to script start, script to headline)",
+    "WEBSOCKET (headline to its frame)",
     "input to send",
     "send to script start",
     "script to headline",
@@ -539,7 +554,7 @@ def report(others: int, moves: list[Move], errors: list[str], other_stats: dict 
         for name in PART_ORDER:
             values = [m.parts[name] for m in moves if name in m.parts]
             if values:
-                print(f"  {name:30s} {figure(values)}")
+                print(f"  {name:52s} {figure(values)}")
     if monitor is not None and monitor.samples:
         cpu = [c for _, c, _ in monitor.samples]
         print(f"server CPU: mean {statistics.mean(cpu):.0f}% of one core, max {max(cpu):.0f}%")
@@ -549,6 +564,7 @@ def report(others: int, moves: list[Move], errors: list[str], other_stats: dict 
             f"other sessions: {other_stats['opened']} opened, {len(done)} moves, send to headline frame "
             f"{figure([1000 * x for x in done])}, to the end of the run {figure([1000 * x for x in finished])}"
         )
+        print(f"the other sessions' client process used {other_stats['cpu_seconds']:.1f} s of CPU")
         errors = errors + other_stats["errors"]
     print(f"errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -17,6 +20,13 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def end_with_parent() -> None:
+    """In a child process (``preexec_fn``): ask Linux to end it when the benchmark that started it dies, so a
+    benchmark killed part-way leaves no server or load behind."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 def start_server(env: dict[str, str] | None = None) -> tuple[subprocess.Popen, str]:
@@ -41,6 +51,7 @@ def start_server(env: dict[str, str] | None = None) -> tuple[subprocess.Popen, s
         ],
         cwd=ROOT,
         env={**os.environ, **(env or {})},
+        preexec_fn=end_with_parent,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
