@@ -63,9 +63,9 @@ def freeze_startup_objects() -> None:
     as long as the server) aside from the garbage collector, once, at the first page run.
 
     Python's full collections walk every tracked object. With these included, each one held the server for
-    about 300 ms under a class's load (with 30 learners moving, four or five every 20 s: a tenth of the server's
-    time, and a pause in every session's next figure); without them, about 60 ms. ``gc.freeze`` leaves them out
-    of every later collection; objects made afterwards (sessions, their lists) are collected as before.
+    about 300 ms under a class's load (with 30 learners moving, about five every 20 s, and a pause in every
+    session's next figure); without them, about 40 ms. ``gc.freeze`` leaves them out of every later collection;
+    objects made afterwards (sessions, their lists) are collected as before.
     """
     global _frozen
     with _freeze_lock:

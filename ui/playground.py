@@ -399,8 +399,8 @@ def give_headline_a_head_start() -> None:
     """After a change, give the browser a moment to draw the new headline before the rest of the part follows.
 
     The browser draws what has arrived in one go: sent together, the new NDCG waited behind the list, four charts,
-    the swap map and the table (``benchmarks/bench_instant.py``: 40-60 ms from its frame to the screen, and more
-    under load); sent alone it is on screen in about 25. The rest arrives ``HEADLINE_HEAD_START`` later; the
+    the swap map and the table (``benchmarks/bench_instant.py``: 60-85 ms from its frame to the screen, and more
+    under load); sent alone it is on screen in under 20. The rest arrives ``HEADLINE_HEAD_START`` later; the
     script's thread sleeps meanwhile, so the server's other sessions lose nothing.
     """
     version = st.session_state["pg_editor_version"]
