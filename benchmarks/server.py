@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -18,8 +22,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server() -> tuple[subprocess.Popen, str]:
-    """Start ``streamlit run app.py`` and return the process and its base URL once it answers."""
+def end_with_parent() -> None:
+    """In a child process (``preexec_fn``): ask Linux to end it when the benchmark that started it dies, so a
+    benchmark killed part-way leaves no server or load behind."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def start_server(env: dict[str, str] | None = None) -> tuple[subprocess.Popen, str]:
+    """Start ``streamlit run app.py`` and return the process and its base URL once it answers; ``env`` adds
+    variables to the server's environment."""
     port = free_port()
     server = subprocess.Popen(
         [
@@ -38,6 +50,8 @@ def start_server() -> tuple[subprocess.Popen, str]:
             "none",
         ],
         cwd=ROOT,
+        env={**os.environ, **(env or {})},
+        preexec_fn=end_with_parent,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

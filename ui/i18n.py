@@ -64,7 +64,13 @@ class Translator:
 
     def group(self, prefix: str) -> dict[str, str]:
         """Every text under ``prefix.``, keyed by the rest of its name (for a component or a chart)."""
-        start = prefix + "."
-        base = {k[len(start) :]: v for k, v in catalogue(DEFAULT_LANGUAGE).items() if k.startswith(start)}
-        base.update({k[len(start) :]: v for k, v in self._texts.items() if k.startswith(start)})
-        return base
+        return dict(_group(self.lang, prefix))
+
+
+@cache
+def _group(lang: str, prefix: str) -> dict[str, str]:
+    """``Translator.group``, worked out once per language and prefix (the page asks after every move)."""
+    start = prefix + "."
+    base = {k[len(start) :]: v for k, v in catalogue(DEFAULT_LANGUAGE).items() if k.startswith(start)}
+    base.update({k[len(start) :]: v for k, v in catalogue(lang).items() if k.startswith(start)})
+    return base

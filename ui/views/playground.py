@@ -1,18 +1,18 @@
 """The Playground's controller: callbacks that change the stored list, and the parts of the page.
 
 Every number drawn here comes from ``ndcg_core`` (``score``, ``list_breakdown``,
-``ndcg_for_every_k``); this module only reads state, calls the core and renders.
+``ndcg_for_every_k``); this module only reads state, calls the core and renders. What a move changes is
+worked out through ``ui.live``, which keeps the core's results for lists and settings seen before.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 import streamlit as st
-from streamlit.dataframe_util import convert_arrow_table_to_arrow_bytes
 
 from ndcg_core.lists.discounts import DISCOUNTS
 from ndcg_core.lists.gains import GAINS
@@ -21,9 +21,6 @@ from ndcg_core.lists.items import (
     Item,
     Scores,
     ideal_order,
-    list_breakdown,
-    ndcg_after_each_move,
-    ndcg_after_each_swap,
     ndcg_for_every_k,
     score,
     shuffled,
@@ -33,7 +30,7 @@ from ndcg_core.lists.items import (
 from ndcg_core.lists.items import ListSettings as Settings
 from ndcg_core.lists.presets import PRESETS
 from ndcg_core.validate import MAX_TOP_GRADE
-from ui import charts, export
+from ui import charts, export, live, timing
 from ui.editing import (
     GRADE,
     LABEL,
@@ -58,9 +55,9 @@ from ui.state import (
     widget_value,
 )
 from ui.widgets.short_link import share_box
-from ui.widgets.sortable import apply_action, preview_data, sortable_list
+from ui.widgets.sortable import apply_action, sortable_list
 from ui.widgets.table import COLUMNS as TABLE_COLUMNS
-from ui.widgets.table import breakdown_table
+from ui.widgets.table import show_table
 
 LIST_KEY = "pg_list"
 SHARE_PARAM = "s"
@@ -335,7 +332,7 @@ def render_list(t: Translator, settings: Settings, summary: dict[str, str]) -> N
     top = playground_state().top
     presenter = app_state().presenter
     k = settings.cutoff(len(items()))
-    preview = preview_data(ndcg_after_each_move(items(), settings), k)
+    preview = live.preview(items(), settings, k)
     sortable_list(
         items(),
         key=LIST_KEY,
@@ -357,11 +354,13 @@ def render_list(t: Translator, settings: Settings, summary: dict[str, str]) -> N
             icon=":material/undo:",
             width="stretch",
         )
-    cols = st.columns(2) + st.columns(2)
-    for col, kind in zip(cols, ("ideal", "worst", "shuffle", "reset"), strict=False):
-        col.button(
-            t(f"playground.order.{kind}"), on_click=reorder, args=(kind,), width="stretch", key=f"btn_order_{kind}"
-        )
+    # Two columns of two buttons: fewer blocks to send after every move than two rows of two columns, and the
+    # same order (ideal, worst, shuffle, reset) where a phone stacks the columns.
+    for col, kinds in zip(st.columns(2), (("ideal", "worst"), ("shuffle", "reset")), strict=True):
+        for kind in kinds:
+            col.button(
+                t(f"playground.order.{kind}"), on_click=reorder, args=(kind,), width="stretch", key=f"btn_order_{kind}"
+            )
 
 
 def render_error() -> None:
@@ -371,11 +370,13 @@ def render_error() -> None:
 
 def headline(settings: Settings) -> tuple[Scores, str | None]:
     """The scores now, and the change in NDCG the last edit caused (text, or None)."""
-    now = score(items(), settings)
+    now = live.scores(items(), settings)
     last = playground_state().last
     delta = None
     if last and last.get("before"):
-        before = score(last["before"], Settings(**{**settings.__dict__, "k": settings.cutoff(len(last["before"]))}))
+        before = live.scores(
+            last["before"], Settings(**{**settings.__dict__, "k": settings.cutoff(len(last["before"]))})
+        )
         delta = f"{now.ndcg - before.ndcg:+.4f}"
     return now, delta
 
@@ -386,66 +387,63 @@ def render_headline(t: Translator, settings: Settings) -> None:
     last = playground_state().last
     # NDCG on a row of its own, so it keeps a projector's type size beside the list; DCG and IDCG below it.
     st.metric(t("playground.ndcg_at", k=now.k), metric_text(now.ndcg), delta=delta)
-    b, c = st.columns(2)
-    b.metric(t("playground.dcg_at", k=now.k), metric_text(now.dcg))
-    c.metric(t("playground.idcg_at", k=now.k), metric_text(now.idcg))
+    with st.container(horizontal=True, gap="medium"):  # side by side in one block (columns would be three)
+        st.metric(t("playground.dcg_at", k=now.k), metric_text(now.dcg), width="stretch")
+        st.metric(t("playground.idcg_at", k=now.k), metric_text(now.idcg), width="stretch")
     if last and last.get("text"):
         st.caption(t("playground.after", delta=delta, change=last["text"]))
     if now.idcg == 0:
         st.info(t("playground.zero_idcg"))
 
 
-def draw(spec: dict) -> None:
-    """A chart spec from ``ui.charts.chart_spec`` (the same layers as its Altair builders).
+# Seconds the rest of the live part waits after the headline of a change (see give_headline_a_head_start).
+HEADLINE_HEAD_START = 0.05
 
-    Its datasets go to the browser as Arrow bytes made here with pyarrow: Streamlit would otherwise
-    build a pandas frame per dataset, which cost more than the rest of the chart under load.
+
+def give_headline_a_head_start() -> None:
+    """After a change, give the browser a moment to draw the new headline before the rest of the part follows.
+
+    The browser draws what has arrived in one go: sent together, the new NDCG waited behind the list, four charts,
+    the swap map and the table (``benchmarks/bench_instant.py``: 60-85 ms from its frame to the screen, and more
+    under load); sent alone it is on screen in under 20. The rest arrives ``HEADLINE_HEAD_START`` later; the
+    script's thread sleeps meanwhile, so the server's other sessions lose nothing.
     """
-    if app_state().presenter:
-        spec = charts.for_projector(spec)
-    spec = {**spec, "datasets": {name: _arrow_bytes(rows) for name, rows in spec["datasets"].items()}}
+    state = playground_state()
+    if state.editor_version != state.drawn_version:
+        state.drawn_version = state.editor_version
+        time.sleep(HEADLINE_HEAD_START)
+
+
+def draw(kind: str, settings: Settings, texts: dict[str, str]) -> None:
+    """Chart ``kind`` of the list (``ui.charts.chart_spec``: the same layers as its Altair builders), its
+    datasets as Arrow bytes (``ui.live.chart``): Streamlit would otherwise build a pandas frame per dataset,
+    which cost more than the rest of the chart under load."""
+    spec = live.chart(kind, items(), settings, top=playground_state().top, texts=texts, presenter=app_state().presenter)
     st.vega_lite_chart(spec, width="stretch")
 
 
-def _arrow_bytes(rows: list[dict]) -> bytes:
-    columns = {name: [row[name] for row in rows] for name in (rows[0] if rows else {})}
-    return convert_arrow_table_to_arrow_bytes(pa.Table.from_pydict(columns))
-
-
-def chart_k(frame: pd.DataFrame, settings: Settings) -> int:
-    """The k the charts mark: ``settings.k``, which ``current_settings`` has clamped to the list (one row of
-    ``frame`` per item) already, so clamping it again keeps it."""
-    return settings.cutoff(len(frame))
-
-
-def render_charts(t: Translator, frame: pd.DataFrame, settings: Settings) -> None:
+def render_charts(t: Translator, settings: Settings) -> None:
     """Per-position terms and the running sums, side by side."""
-    top, k = playground_state().top, chart_k(frame, settings)
     texts = t.group("chart")
     left, right = st.columns(2, gap="large")
     with left:
         st.markdown(f"**{t('playground.chart.contribution')}**")
-        draw(charts.chart_spec("contribution", frame, top=top, k=k, texts=texts))
+        draw("contribution", settings, texts)
         st.caption(t("playground.chart.contribution_alt"))
     with right:
         st.markdown(f"**{t('playground.chart.cumulative')}**")
-        draw(charts.chart_spec("cumulative", frame, top=top, k=k, texts=texts))
-        st.caption(t("playground.chart.cumulative_alt", k=k))
+        draw("cumulative", settings, texts)
+        st.caption(t("playground.chart.cumulative_alt", k=settings.cutoff(len(items()))))
 
 
-def render_order_charts(t: Translator, frame: pd.DataFrame, settings: Settings) -> None:
+def render_order_charts(t: Translator, settings: Settings) -> None:
     """The order beside the ideal one, and NDCG at every k (next to the list, so moves show at once)."""
-    texts, k = t.group("chart"), chart_k(frame, settings)
+    texts = t.group("chart")
     st.markdown(f"**{t('playground.chart.order')}**")
-    draw(charts.chart_spec("order", frame, top=playground_state().top, k=k, texts=texts))
+    draw("order", settings, texts)
     st.caption(t("playground.chart.order_alt"))
     st.markdown(f"**{t('playground.chart.every_k')}**")
-    # The breakdown's running NDCG at position i is NDCG@i: the same numbers as ndcg_for_every_k.
-    draw(
-        charts.chart_spec(
-            "every_k", frame, top=playground_state().top, k=k, every_k=frame["ndcg"].tolist(), texts=texts
-        )
-    )
+    draw("every_k", settings, texts)  # the breakdown's running NDCG: NDCG@1 .. NDCG@n, as ndcg_for_every_k
     st.caption(t("playground.chart.every_k_alt"))
 
 
@@ -476,18 +474,9 @@ def render_swap_map(t: Translator, settings: Settings) -> None:
     """The change in NDCG@k for every swap of two items, with a passage on what it shows; a click swaps."""
     listed = items()
     k = settings.cutoff(len(listed))
-    after = ndcg_after_each_swap(listed, settings)
-    changes = after - np.diag(after)[:, None] if len(listed) else after
+    spec, changes = live.swap_map(listed, settings, texts=t.group("chart"), presenter=app_state().presenter)
     st.subheader(t("playground.swap.title"))
     st.markdown(t("playground.swap.intro", k=k))
-    spec, datasets = charts.swap_map_spec(
-        [it.label for it in listed], changes, k, t.group("chart"), large=app_state().presenter
-    )
-    if app_state().presenter:
-        spec = charts.for_projector(spec)
-    spec["datasets"] = {
-        name: convert_arrow_table_to_arrow_bytes(pa.Table.from_pydict(columns)) for name, columns in datasets.items()
-    }
     st.vega_lite_chart(
         spec,
         width="stretch",
@@ -511,16 +500,17 @@ def render_swap_map(t: Translator, settings: Settings) -> None:
     st.markdown(t("playground.swap.explain"))
 
 
-def render_breakdown(t: Translator, frame: pd.DataFrame) -> None:
+def render_breakdown(t: Translator, settings: Settings) -> None:
     """Every term written out; positions after k greyed."""
-    breakdown_table(
-        frame,
+    data = live.table(
+        items(),
+        settings,
         headers={c: t(f"table.{c}") for c in TABLE_COLUMNS},
         caption=t("playground.table"),
         beyond=t("playground.beyond_k"),
-        key="pg_breakdown",
         large=app_state().presenter,
     )
+    show_table(data, key="pg_breakdown")
 
 
 def render_editor(t: Translator) -> None:
@@ -606,7 +596,7 @@ def render_export(t: Translator, frame: pd.DataFrame, settings: Settings) -> Non
         t("export.chart"), CHART_KINDS, format_func=lambda k: t(f"playground.chart.{k}"), key="_w_pg_export_chart"
     )
     fmt = d.radio(t("export.format"), ("png", "svg"), format_func=str.upper, horizontal=True, key="_w_pg_export_fmt")
-    top, texts, k = playground_state().top, t.group("chart"), chart_k(frame, settings)
+    top, texts, k = playground_state().top, t.group("chart"), settings.cutoff(len(frame))
 
     def image() -> bytes | str:
         every = ndcg_for_every_k(current, settings) if kind == "every_k" else ()
@@ -700,14 +690,17 @@ def render_page(t: Translator) -> None:
 def render_live(lang: str) -> None:
     """Everything a move changes. A move, a button or an edit inside reruns only this part, so a class's
     moves do not redraw the sidebar, the page links and the presets (a third of the server's work)."""
+    timing.mark("start")
     t = Translator(lang)
     settings = current_settings()
-    frame = list_breakdown(items(), settings)
+    frame = live.breakdown(items(), settings)
     st.caption(list_caption(t))  # inside the live part: a move can make the example's description untrue
     left, right = st.columns([1, 1], gap="large")
     with right:
-        # The headline is sent first, so the new NDCG is on screen before the rest is redrawn.
+        # The headline is sent first, with a head start, so the new NDCG is on screen before the rest is redrawn.
         render_headline(t, settings)
+    timing.mark("headline")
+    give_headline_a_head_start()
     with left:
         render_error()
         now, delta = headline(settings)
@@ -719,9 +712,10 @@ def render_live(lang: str) -> None:
         if not app_state().presenter:  # presenter view hides the editing chrome
             render_editor(t)
     with right:
-        render_order_charts(t, frame, settings)
-    render_charts(t, frame, settings)
+        render_order_charts(t, settings)
+    render_charts(t, settings)
     render_swap_map(t, settings)
-    render_breakdown(t, frame)
+    render_breakdown(t, settings)
     render_export(t, frame, settings)
     write_link(t)
+    timing.mark("end")

@@ -57,4 +57,9 @@ def breakdown_table(
     frame: pd.DataFrame, *, headers: Mapping[str, str], caption: str, beyond: str, key: str, large: bool = False
 ) -> None:
     """Draw the table; ``large`` for presenter view (type a projector can carry)."""
-    _component(key=key, data=table_data(frame, headers, caption, beyond, large=large))
+    show_table(table_data(frame, headers, caption, beyond, large=large), key=key)
+
+
+def show_table(data: dict, *, key: str) -> None:
+    """Draw a table from ``table_data`` made beforehand."""
+    _component(key=key, data=data)
