@@ -696,12 +696,6 @@ def render_live(lang: str) -> None:
     """Everything a move changes. A move, a button or an edit inside reruns only this part, so a class's
     moves do not redraw the sidebar, the page links and the presets (a third of the server's work)."""
     timing.mark("start")
-    import os
-
-    if os.environ.get("NDCG_SWITCH"):
-        import sys
-
-        sys.setswitchinterval(float(os.environ["NDCG_SWITCH"]))
     t = Translator(lang)
     settings = current_settings()
     frame = live.breakdown(items(), settings)
