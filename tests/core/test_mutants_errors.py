@@ -2,6 +2,8 @@
 
 import pickle
 
+import pytest
+
 from ndcg_core.errors import InputError, Place, english, shown
 
 
@@ -58,3 +60,12 @@ def test_an_error_survives_pickling():
     again = pickle.loads(pickle.dumps(error))
     assert (again.code, again.fields, again.quote, again.more) == ("qrels.no_lines", {"file": "f"}, "x y", 3)
     assert [e.code for e in again.also] == ["k.required"] and str(again) == str(error)
+
+
+def test_a_code_or_fields_without_a_template_are_our_bug_and_say_so():
+    with pytest.raises(KeyError, match="^'no template for error.no.such'$"):
+        InputError("no.such")
+    with pytest.raises(TypeError, match=r"^error\.k\.required takes the fields \[\], got \['extra'\]$"):
+        InputError("k.required", extra=1)
+    with pytest.raises(TypeError, match=r"^place\.list\.grade takes the fields \['position'\], got \[\]$"):
+        Place("list.grade")

@@ -126,7 +126,7 @@ def test_every_move_and_swap_of_a_list_under_its_settings():
     assert it.ndcg_after_each_swap(items, pool)[0].tolist() == [0, 1 / 4, 2 / 4]
     assert it.ndcg_after_each_move(items, pool)[2].tolist() == [2 / 4, 0, 0]
     jk = ListSettings(k=3, discount="jk", jk_base=3.0)  # ranks 1 and 2 in full, rank 3 divided by log_3(3) = 1
-    assert np.allclose(it.ndcg_after_each_swap(items, jk), 1.0)
+    assert np.allclose(it.ndcg_after_each_swap(items, jk), 1.0) and np.allclose(it.ndcg_after_each_move(items, jk), 1.0)
 
 
 # --- ndcg: errors name the measure, the pool and the position ---------------------------------------

@@ -223,6 +223,8 @@ def test_dictionary_encoded_docnos_are_looked_up_as_plain_ones():
 
 def test_query_ranking_compares_doubles_and_cuts_at_max_docs():
     qrels = qrels_of("q1 0 a 1\nq2 0 z 1\n")
+    run = run_of("q1 Q0 a 1 1.000000000001 t\nq1 Q0 b 2 1.0 t\nq3 Q0 c 1 1 t\n")
+    assert query_ranking(qrels, run, "q1")["docnos"] == ["a", "b"]  # as doubles, a scores higher
     run = run_of("q1 Q0 a 1 1.0 t\nq1 Q0 b 2 1.000000000001 t\nq3 Q0 c 1 1 t\n")
     result = query_ranking(qrels, run, "q1")
     assert result == {
@@ -307,3 +309,17 @@ def test_tied_dictionary_encoded_docnos_are_ordered_by_their_text():
     encoded = Run(plain.qid, plain.docno.dictionary_encode(), plain.score, "run", "t")
     ev = evaluate(qrels, encoded, cutoffs=(1,))
     assert ev.per_query(ndcg_cut(1))[0] == 1.0  # b (grade 2) before a
+
+
+def test_a_custom_ndcg_gain_is_scaled_with_its_ideal():
+    # Gains of 1e300 need scaling; the run has the smaller one first.
+    qrels = qrels_of("q1 0 a 0\nq1 0 b 1\n")
+    ev = evaluate(qrels, run_of(ranked("q1", "b", "a")), cutoffs=(1,), full_gain={0: 1e300, 1: 5e299})
+    expected = (5e299 + 1e300 / log2(3)) / (1e300 + 5e299 / log2(3))
+    assert ev.per_query(NDCG)[0] == pytest.approx(expected, rel=1e-12)
+
+
+def test_the_relevant_only_evaluation_keeps_how_the_run_was_read():
+    blocks = Evaluation(["q1", "q2"], {"ndcg": np.array([0.5, 0.0]), "num_rel": np.array([1, 0])}, (), {}, True)
+    kept = blocks.with_relevant_only()
+    assert kept.qids == ["q1"] and kept.queries_in_blocks is True and kept.options == {"relevant_only": True}

@@ -186,3 +186,36 @@ def test_an_array_of_nothing_but_nan_or_a_long_double_beyond_a_float_is_refused(
     if huge.dtype.itemsize > 8:  # where a long double is wider than a double (x86-64 Linux)
         error = error_of(validate.numbers, huge)
         assert (error.code, error.fields["place"]) == ("number.infinite", Place("list.grade", position=2))
+
+
+def test_cutoffs_from_text_or_a_sequence():
+    assert validate.cutoffs("10, 5，20 5") == (5, 10, 20) and validate.cutoffs([3, "1"]) == (1, 3)
+    error = error_of(validate.cutoffs, "2.5")  # whole numbers unless asked to truncate
+    assert (error.code, error.fields) == ("k.not_whole", {"place": Place("k"), "value": "2.5"})
+    assert validate.cutoffs("2.5", truncate=True) == (2,)
+    error = error_of(validate.cutoffs, " ")
+    assert (error.code, error.fields) == ("k.none", {})
+    assert validate.cutoffs("", required=False) == ()
+
+
+def test_cutoffs_have_a_largest_value_and_count():
+    place = Place("measure.cutoff", measure="'m'")
+    error = error_of(validate.cutoffs, "5, 20", place, limit=10)
+    assert (error.code, error.fields) == ("k.too_large", {"place": place, "value": "20", "limit": 10})
+    assert validate.cutoffs("1, 2, 3, 3", max_count=3) == (1, 2, 3)
+    error = error_of(validate.cutoffs, "1, 2, 3, 4", max_count=3)
+    assert (error.code, error.fields) == ("k.too_many", {"limit": 3, "count": 4})
+
+
+@pytest.mark.parametrize("value, quoted", [(True, "True"), ([1], "[1]"), (2.5, "2.5"), (float("inf"), "inf")])
+def test_a_whole_number_is_not_a_flag_a_list_or_a_fraction(value, quoted):
+    place = Place("option.max_docs")
+    error = error_of(validate.whole, value, place)
+    assert (error.code, error.fields) == ("k.not_whole", {"place": place, "value": quoted})
+
+
+def test_a_whole_number_has_a_largest_value():
+    place = Place("top_grade")
+    assert validate.whole(10, place, high=10) == 10
+    error = error_of(validate.whole, 11, place, high=10)
+    assert (error.code, error.fields) == ("k.too_large", {"place": place, "value": "11", "limit": 10})
