@@ -368,3 +368,71 @@ def test_one_block_finds_where_a_querys_lines_are(data, key, expected):
     assert _one_block(data, key) == expected
     if expected == "scattered":  # a caller that checked the file takes the first block
         assert isinstance(_one_block(data, key, checked=True), tuple)
+
+
+# --- loading: sources, folders, NUL bytes, bad UTF-8 --------------------------------------------
+
+
+def test_every_kind_of_source_is_read_and_named(tmp_path):
+    assert read_qrels(io.StringIO("q 0 dé 1\n")).docno.to_pylist() == ["dé"]
+    assert read_qrels(io.BytesIO(b"q 0 d 1\n")).name == "input"
+    error = error_of(read_qrels, 5)
+    assert (error.code, error.fields) == ("file.source", {"kind": "int"})
+    error = error_of(read_qrels, tmp_path)
+    assert (error.code, error.fields) == ("file.folder", {"file": str(tmp_path)})
+    long_name = "x" * 5000
+    error = error_of(read_qrels, long_name)
+    assert (error.code, error.fields) == ("file.unreadable", {"file": long_name, "reason": "File name too long"})
+
+
+@pytest.mark.parametrize(
+    "data, line",
+    [(b"\x00q 0 d 1\n", 1), (b"q 0 a 1\nq 0 \x00 1\nq 0 \x00 2\n", 2), (b"\nq 0 a 1\nq 0 \x00 1\n", 3)],
+)
+def test_a_nul_byte_names_the_line_of_the_first(data, line):
+    error = error_of(read_qrels, data)
+    assert (error.code, error.fields) == ("file.nul", {"place": at(line)})
+
+
+@pytest.mark.parametrize("data, line", [(b"\xffq 0 d 1\n", 1), (b"q 0 d 1\n\xc3", 2)])
+def test_text_that_is_not_utf8_at_either_end(data, line):
+    error = error_of(read_qrels, data)
+    assert (error.code, error.fields) == ("file.not_utf8", {"place": at(line)})
+
+
+def test_an_incomplete_character_at_the_end_of_the_last_chunk(small_chunks):
+    data = b"q 0 d 1\nq 0 e 1\xc3"
+    assert len(data) == 16  # exactly one chunk
+    error = error_of(read_qrels, data)
+    assert (error.code, error.fields) == ("file.not_utf8", {"place": at(2)})
+
+
+def test_read_query_of_text_that_is_not_utf8_says_so():
+    error = error_of(read_query, b"q1 Q0 d\xff 1 1 t\n", "q1")
+    assert (error.code, error.fields) == ("file.not_utf8", {"place": at(1)})
+
+
+# --- which reader: TREC text or a CSV header ----------------------------------------------------------
+
+
+def test_a_tab_or_space_inside_a_field_of_a_tidy_file_is_a_separator():
+    assert error_of(read_qrels, b"q1\t0\td 1\t1\n").fields == {"place": at(1), "count": 5}
+    assert error_of(read_qrels, b"q1 0 d\tx 1\n").fields == {"place": at(1), "count": 5}
+    # A lone CR separates fields as trec_eval's isspace does; it does not end a line.
+    assert error_of(read_qrels, b"q1 0 d 1\rq2 0 e 2\n").fields == {"place": at(1), "count": 8}
+
+
+def test_a_csv_header_is_looked_for_in_the_first_50_lines_and_64_kib():
+    error = error_of(read_run, b"#\n" * 50 + b"qid,docno,score\nq1,d1,1\n")
+    assert (error.code, error.fields) == ("run.columns", {"place": at(51), "count": 1})
+    assert readers.csv_table_header(b"#\n" * 49 + b"qid,docno,score\n") == (",", ["qid", "docno", "score"])
+    cut = b"#" * (65536 - 8 - 1) + b"\n" + b"qid,docno,score\n"  # the first 64 KiB end at "qid,docn"
+    assert readers.csv_table_header(cut) is None
+
+
+def test_a_csv_header_needs_query_and_document_columns_by_their_names():
+    assert readers.csv_table_header(b'"QID","DocNo","Score"\n') == (",", ["qid", "docno", "score"])
+    assert readers.csv_table_header(b"qid,Xdocno,score\n") is None
+    assert readers.csv_table_header(b"qid,rel\n") is None
+    error = error_of(read_qrels, b"qid,rel\nq1,1\n")
+    assert (error.code, error.fields) == ("qrels.columns", {"place": at(1), "count": 1})
