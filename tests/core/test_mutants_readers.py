@@ -436,3 +436,22 @@ def test_a_csv_header_needs_query_and_document_columns_by_their_names():
     assert readers.csv_table_header(b"qid,rel\n") is None
     error = error_of(read_qrels, b"qid,rel\nq1,1\n")
     assert (error.code, error.fields) == ("qrels.columns", {"place": at(1), "count": 1})
+
+
+def test_a_last_line_is_quoted_whole_with_or_without_a_line_end():
+    error = error_of(read_run, b"qid,docno,score\nq1,d1,x", "r.csv")
+    assert (error.fields, error.quote) == ({"place": at(2, "r.csv"), "value": "'x'"}, "q1,d1,x")
+    assert error_of(read_qrels, b"q 0 a 1\nq 0 b 1 X\n").quote == "q 0 b 1 X"
+    run = read_run(b"qid,score,docno\nq1,1,DOCX\r\nq1,2,ABC\n")
+    assert run.docno.to_pylist() == ["DOCX", "ABC"]
+
+
+@pytest.mark.parametrize("value", [b"2020-01-01", b"true"])
+def test_a_grade_pyarrow_would_take_for_another_type_is_quoted_as_written(value):
+    error = error_of(read_qrels, b"# c\nq 0 a " + value + b"\n")
+    assert (error.code, error.fields) == ("qrels.grade_not_number", {"place": at(2), "value": repr(value.decode())})
+
+
+def test_read_query_names_its_file_in_errors_of_a_csv():
+    error = error_of(read_query, b"qid,docno,score\nq1,d1,x\n", "q1", "r.csv")
+    assert (error.code, error.fields) == ("run.score_not_number", {"place": at(2, "r.csv"), "value": "'x'"})
