@@ -455,3 +455,40 @@ def test_a_grade_pyarrow_would_take_for_another_type_is_quoted_as_written(value)
 def test_read_query_names_its_file_in_errors_of_a_csv():
     error = error_of(read_query, b"qid,docno,score\nq1,d1,x\n", "q1", "r.csv")
     assert (error.code, error.fields) == ("run.score_not_number", {"place": at(2, "r.csv"), "value": "'x'"})
+
+
+# --- each helper's own checks, where the readers' earlier checks keep them from being reached ---------
+
+
+def test_arrow_parse_refuses_text_that_is_not_utf8_naming_the_line_of_the_original():
+    error = error_of(arrow_parse, b"q1 Q0 d\xff 1 1 t\n", "r", RUN_LAYOUT, " ")
+    assert (error.code, error.fields) == ("file.not_utf8", {"place": at(1, "r")})
+    original = b"# c\nq 0 \xff 1\n"
+    clean = b"q 0 \xff 1\n"
+    error = error_of(arrow_parse, clean, "f", readers.QRELS_LAYOUT, " ", lines=np.array([2]), original=original)
+    assert (error.code, error.fields) == ("file.not_utf8", {"place": at(2, "f")})
+
+
+def test_arrow_parse_gives_up_on_an_empty_docno_or_qid():
+    assert arrow_parse(b"q1 Q0  1 1.0 t\n", "r", RUN_LAYOUT, " ") is None
+    assert arrow_parse(b"\tQ0\td\t1\t1.0\tt\n", "r", RUN_LAYOUT, "\t") is None
+
+
+def test_read_csv_refuses_text_that_is_not_utf8():
+    header = (",", ["qid", "docno", "score"])
+    wanted = {"qid": readers.QID_NAMES, "docno": readers.DOC_NAMES, "score": readers.SCORE_NAMES}
+    error = error_of(readers._read_csv, b"qid,docno,score\nq1,d\xff,1\n", "r.csv", header, wanted, "run")
+    assert (error.code, error.fields) == ("file.not_utf8", {"place": at(2, "r.csv")})
+    assert readers._is_utf8(b"d\xc3\xa9") and not readers._is_utf8(b"d\xff")
+
+
+def test_line_helpers_at_their_edges():
+    assert readers._first_bad_utf8_line(b"all\ngood\n") == 1  # the fallback when no line is bad
+    assert readers._line_text(b"\nabc\n", 1) == "" and readers._line_text(b"\nabc\n", 2) == "abc"
+    column = pa.chunked_array([["1", "x", "2", "y"]])
+    with pytest.raises(InputError) as info:
+        readers._raise_bad_numbers(column, "f", b"a 1\nb x\nc 2\nd y\n", None, "qrels.grade_not_number")
+    assert info.value.fields == {"place": at(2, "f"), "value": "'x'"} and info.value.also[0].fields["place"] == at(
+        4, "f"
+    )
+    assert padded(b"  a\n", b" ") and padded(b" \na\n", b" ")
