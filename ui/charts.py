@@ -1,10 +1,9 @@
 """Altair charts of a ranked list, all drawn from ``ndcg_core.breakdown``'s frame.
 
-Each chart is one base chart plus named layers, so tests can find a layer by name in
-``to_dict()``. Building an Altair chart costs tens of milliseconds, too slow to redo after
-every drag, so the page uses ``chart_spec``: the same layers built once per setting over
-named datasets (cached), with this list's rows put in as data. A test checks both agree. One colour per
-grade is used everywhere (charts and the sortable list):
+Each chart is one base chart plus named layers, so tests can find a layer by name. Building an Altair
+chart costs tens of milliseconds, too slow to redo after every drag, so the Playground's charts come from
+``chart_spec``: the layers are built once per setting over named datasets (cached as JSON), and this list's
+rows are put in as plain records. One colour per grade is used everywhere (charts and the sortable list):
 grey for 0, then viridis from light to dark as the grade rises, which stays ordered for
 the common kinds of colour blindness and in greyscale; the grade is also written as text.
 """
@@ -125,15 +124,7 @@ def _source(data: pd.DataFrame | str) -> pd.DataFrame | alt.NamedData:
 # --- per position: gain, discount, contribution ------------------------------------------------
 
 
-def contribution_rows(frame: pd.DataFrame) -> pd.DataFrame:
-    rows = frame[["position", "item", "grade", "gain", "discount", "contribution", "in_top_k"]].copy()
-    rows["grade_key"] = _grade_keys(frame["grade"])
-    return rows
-
-
-def _contribution_layers(
-    rows: pd.DataFrame | str, top: float, domain: tuple[float, ...], t: dict
-) -> alt.LayerChart | alt.FacetChart:
+def _contribution_layers(rows: str, top: float, domain: tuple[float, ...], t: dict) -> alt.LayerChart | alt.FacetChart:
     color = alt.Color(
         "grade_key:O", scale=grade_scale(domain, top), title=t["grade"], legend=alt.Legend(symbolOpacity=1)
     )
@@ -173,35 +164,10 @@ def _contribution_layers(
     return alt.layer(bars, discount).resolve_scale(y="independent").properties(height=260, width="container")
 
 
-def contribution_chart(
-    frame: pd.DataFrame, top: float, texts: Mapping[str, str] | None = None
-) -> alt.LayerChart | alt.FacetChart:
-    """Per position: the gain (pale bar), the DCG contribution (solid bar), the discount factor (line)."""
-    return _contribution_layers(contribution_rows(frame), top, _domain(frame["grade"]), _texts(texts))
-
-
 # --- cumulative DCG against the ideal ------------------------------------------------------------
 
 
-def cumulative_rows(frame: pd.DataFrame, t: Mapping[str, str]) -> pd.DataFrame:
-    return pd.concat(
-        [
-            pd.DataFrame({"position": frame["position"], "value": frame["cumulative_dcg"], "series": t["this_order"]}),
-            pd.DataFrame(
-                {"position": frame["position"], "value": frame["cumulative_idcg"], "series": t["ideal_order"]}
-            ),
-        ],
-        ignore_index=True,
-    )
-
-
-def cutoff_rows(k: int, t: Mapping[str, str]) -> pd.DataFrame:
-    return pd.DataFrame({"k": [k], "label": [f"{t['k']} = {k}"]})
-
-
-def _cumulative_layers(
-    rows: pd.DataFrame | str, cutoff: pd.DataFrame | str, t: dict
-) -> alt.LayerChart | alt.FacetChart:
+def _cumulative_layers(rows: str, cutoff: str, t: dict) -> alt.LayerChart | alt.FacetChart:
     series = [t["this_order"], t["ideal_order"]]
     base = alt.Chart(_source(rows)).encode(
         x=alt.X("position:Q", title=t["position"], axis=alt.Axis(tickMinStep=1, format="d")),
@@ -225,14 +191,6 @@ def _cumulative_layers(
     return alt.layer(lines, rule, label).properties(height=260, width="container")
 
 
-def cumulative_chart(
-    frame: pd.DataFrame, k: int, texts: Mapping[str, str] | None = None
-) -> alt.LayerChart | alt.FacetChart:
-    """Cumulative DCG of this order against the ideal's, over the positions, with k marked."""
-    t = _texts(texts)
-    return _cumulative_layers(cumulative_rows(frame, t), cutoff_rows(k, t), t)
-
-
 # --- this order beside the ideal order -----------------------------------------------------------
 
 WRAP = 20  # positions per line of tiles: a longer list wraps, so 100 positions stay 100 readable tiles
@@ -252,39 +210,7 @@ def _lanes(n: int, t: Mapping[str, str]) -> list[str]:
     return [_lane(row, p, n) for p in starts for row in (t["this_order"], t["ideal_order"])]
 
 
-def order_rows(frame: pd.DataFrame, t: Mapping[str, str]) -> pd.DataFrame:
-    n = len(frame)
-    rows = pd.concat(
-        [
-            pd.DataFrame(
-                {
-                    "position": frame["position"],
-                    "row": t["this_order"],
-                    "grade_key": _grade_keys(frame["grade"]),
-                    "item": frame["item"],
-                    "in_top_k": frame["in_top_k"],
-                }
-            ),
-            pd.DataFrame(
-                {
-                    "position": frame["position"],
-                    "row": t["ideal_order"],
-                    "grade_key": _grade_keys(frame["ideal_grade"]),
-                    "item": "",
-                    "in_top_k": frame["in_top_k"],
-                }
-            ),
-        ],
-        ignore_index=True,
-    )
-    rows["column"] = (rows["position"] - 1) % WRAP + 1 if n > WRAP else rows["position"]
-    rows["lane"] = [_lane(r, p, n) for r, p in zip(rows["row"], rows["position"], strict=False)]
-    return rows[rows["grade_key"] != ""].reset_index(drop=True)
-
-
-def _order_layers(
-    rows: pd.DataFrame | str, top: float, domain: tuple[float, ...], t: dict, n: int
-) -> alt.LayerChart | alt.FacetChart:
+def _order_layers(rows: str, top: float, domain: tuple[float, ...], t: dict, n: int) -> alt.LayerChart | alt.FacetChart:
     wrapped = n > WRAP
     lanes = _lanes(n, t)
     base = alt.Chart(_source(rows)).encode(
@@ -317,20 +243,6 @@ def _order_layers(
         base.mark_text(fontWeight="bold").encode(text="grade_key:N", color=text_color).properties(name="grade_labels")
     )
     return alt.layer(tiles, labels).properties(height=110 if not wrapped else 28 * len(lanes), width="container")
-
-
-def order_chart(
-    frame: pd.DataFrame, top: float, texts: Mapping[str, str] | None = None
-) -> alt.LayerChart | alt.FacetChart:
-    """The current order beside the ideal order: one tile per position, coloured and labelled by grade.
-
-    A list longer than ``WRAP`` wraps onto more lines (positions 1-20, 21-40, ...), so every tile keeps
-    room for its grade.
-    """
-    t = _texts(texts)
-    return _order_layers(
-        order_rows(frame, t), top, _domain(list(frame["grade"]) + list(frame["ideal_grade"])), t, len(frame)
-    )
 
 
 # --- NDCG at every k -----------------------------------------------------------------------------
@@ -389,8 +301,8 @@ def _columns(frame: pd.DataFrame, *names: str) -> list[list]:
 
 
 def _fast_rows(kind: str, frame: pd.DataFrame, t: Mapping[str, str], k: int, every_k: Sequence[float]) -> dict:
-    """The datasets of chart ``kind`` as plain records: the same rows as the ``*_rows`` frames, built without
-    pandas (a few hundred microseconds instead of milliseconds; the page builds them after every move)."""
+    """The datasets of chart ``kind`` as plain records, built without pandas (a few hundred microseconds
+    instead of milliseconds; the page builds them after every move)."""
     if kind == "every_k":
         return {ROWS: [{"k": i + 1, "ndcg": float(v), "chosen": i + 1 == k} for i, v in enumerate(every_k)]}
     position, item, grade, in_top_k = _columns(frame, "position", "item", "grade", "in_top_k")

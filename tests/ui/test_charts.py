@@ -1,7 +1,9 @@
 """Chart specs through ``to_dict()``: named layers, data from the breakdown, one colour per grade, k marked."""
 
 import re
+from math import log2
 
+import altair as alt
 import pytest
 
 from ndcg_core.lists.items import ListSettings as Settings
@@ -20,20 +22,32 @@ def layer_names(spec):
 
 
 def values(spec, layer=None):
-    """The data rows of a layer (Altair moves inline data into top-level datasets)."""
+    """The data rows of a layer (the page's specs keep their data in top-level named datasets)."""
     data = (layer or spec).get("data") or spec.get("data")
     return spec["datasets"][data["name"]]
 
 
+def spec_of(kind, frame, top, k, every=(), texts=None):
+    """The spec the page draws, checked against the Vega-Lite schema by Altair on the way."""
+    spec = charts.chart_spec(kind, frame, top=top, k=k, every_k=every, texts=texts)
+    alt.LayerChart.from_dict(spec)  # raises ValidationError if the spec is not valid Vega-Lite
+    return spec
+
+
 def test_contribution_chart_layers_and_tooltips():
     _, frame = frame_of([3, 2, 3, 0, 1], k=3)
-    spec = charts.contribution_chart(frame, top=4).to_dict()
+    spec = spec_of("contribution", frame, top=4, k=3)
     assert layer_names(spec) == ["bars", "discount"]
     assert layer_names(spec["layer"][0]) == ["gain", "contribution", "grade_labels"]
     assert spec["resolve"]["scale"]["y"] == "independent"
     rows = values(spec)
-    assert [r["contribution"] for r in rows] == pytest.approx(list(frame["contribution"]))
+    idcg = 3 + 3 / log2(3) + 2 / log2(4)
+    assert [r["contribution"] for r in rows] == pytest.approx([3, 2 / log2(3), 3 / log2(4), 0, 1 / log2(6)])
+    assert sum(r["contribution"] for r in rows if r["in_top_k"]) / idcg == pytest.approx(
+        (3 + 2 / log2(3) + 3 / log2(4)) / idcg
+    )
     assert [r["in_top_k"] for r in rows] == [True, True, True, False, False]
+    assert [r["grade_key"] for r in rows] == ["3", "2", "3", "0", "1"]
     tooltip = {t["field"] for t in spec["layer"][0]["layer"][1]["encoding"]["tooltip"]}  # hovering a bar
     assert tooltip == {"position", "item", "grade", "gain", "discount", "contribution"}
     discount = spec["layer"][1]["encoding"]["y"]
@@ -42,8 +56,8 @@ def test_contribution_chart_layers_and_tooltips():
 
 def test_grade_colours_are_the_same_in_every_chart_and_in_the_list():
     _, frame = frame_of([4, 0, 2], k=3)
-    scale = charts.contribution_chart(frame, top=4).to_dict()["layer"][0]["layer"][0]["encoding"]["color"]["scale"]
-    tiles = charts.order_chart(frame, top=4).to_dict()["layer"][0]["encoding"]["color"]["scale"]
+    scale = spec_of("contribution", frame, top=4, k=3)["layer"][0]["layer"][0]["encoding"]["color"]["scale"]
+    tiles = spec_of("order", frame, top=4, k=3)["layer"][0]["encoding"]["color"]["scale"]
     assert scale == tiles
     assert scale["domain"] == ["0", "1", "2", "3", "4"]
     assert scale["range"] == [charts.grade_color(g, 4) for g in range(5)]
@@ -63,19 +77,21 @@ def test_grade_colours_get_darker_as_the_grade_rises():
 
 def test_cumulative_chart_has_both_series_and_a_rule_at_k():
     _, frame = frame_of([3, 2, 3, 0, 1], k=4)
-    spec = charts.cumulative_chart(frame, 4).to_dict()
+    spec = spec_of("cumulative", frame, top=3, k=4)
     assert layer_names(spec) == ["lines", "k_rule", "k_label"]
     rows = values(spec, spec["layer"][0])
     this = [r["value"] for r in rows if r["series"] == "This order"]
     ideal = [r["value"] for r in rows if r["series"] == "Ideal order"]
-    assert this == pytest.approx(list(frame["cumulative_dcg"]))
-    assert ideal == pytest.approx(list(frame["cumulative_idcg"]))
+    third = 3 + 2 / log2(3) + 3 / log2(4)
+    assert this == pytest.approx([3, 3 + 2 / log2(3), third, third, third + 1 / log2(6)])
+    fourth = 3 + 3 / log2(3) + 2 / log2(4) + 1 / log2(5)
+    assert ideal == pytest.approx([3, 3 + 3 / log2(3), 3 + 3 / log2(3) + 2 / log2(4), fourth, fourth])
     assert values(spec, spec["layer"][1]) == [{"k": 4, "label": "k = 4"}]
 
 
 def test_order_chart_puts_the_ideal_grades_beside_the_current_ones():
     _, frame = frame_of([0, 3, 1], k=3)
-    spec = charts.order_chart(frame, top=3).to_dict()
+    spec = spec_of("order", frame, top=3, k=3)
     assert layer_names(spec) == ["tiles", "grade_labels"]
     rows = values(spec, spec["layer"][0])
     assert [r["grade_key"] for r in rows if r["row"] == "This order"] == ["0", "3", "1"]
@@ -85,24 +101,33 @@ def test_order_chart_puts_the_ideal_grades_beside_the_current_ones():
 def test_ndcg_by_k_chart_marks_the_chosen_k_and_shows_a_dip():
     items, _ = frame_of([3, 0, 0, 3], k=2)
     every = ndcg_for_every_k(items, Settings())
-    spec = charts.ndcg_by_k_chart(every, 2).to_dict()
-    assert layer_names(spec) == ["line", "chosen_k"]
-    rows = values(spec, spec["layer"][0])
-    assert [r["ndcg"] for r in rows] == pytest.approx(list(every))
+    assert list(every) == pytest.approx(
+        [1, 3 / (3 + 3 / log2(3)), 3 / (3 + 3 / log2(3)), (3 + 3 / log2(5)) / (3 + 3 / log2(3))]
+    )
+    for spec in (
+        charts.ndcg_by_k_chart(every, 2).to_dict(),
+        spec_of("every_k", frame_of([3, 0, 0, 3], k=2)[1], 3, 2, every),
+    ):
+        assert layer_names(spec) == ["line", "chosen_k"]
+        rows = values(spec, spec["layer"][0])
+        assert [r["ndcg"] for r in rows] == pytest.approx(list(every))
+        assert [r["k"] for r in rows if r["chosen"]] == [2]
     assert any(b < a for a, b in zip(every, every[1:], strict=False)), "this list's NDCG@k is not monotone"
-    assert [r["k"] for r in rows if r["chosen"]] == [2]
 
 
 def test_chart_texts_can_be_translated():
     _, frame = frame_of([1, 2], k=2)
-    spec = charts.cumulative_chart(frame, 2, {"this_order": "本排序", "ideal_order": "理想排序", "k": "k"}).to_dict()
+    spec = spec_of("cumulative", frame, 2, 2, texts={"this_order": "本排序", "ideal_order": "理想排序", "k": "k"})
     assert {r["series"] for r in values(spec, spec["layer"][0])} == {"本排序", "理想排序"}
+    assert {t.get("title") for t in spec["layer"][0]["encoding"]["tooltip"]} >= {"Cumulative DCG"}
 
 
 def test_pool_ideal_longer_than_the_list_and_fractional_grades_draw():
     _, frame = frame_of([2.5, 0], k=2, ideal="pool", extra=tuple(make_items(["x", "y"], [3, 3], first_id=3)))
-    for chart in (charts.contribution_chart(frame, 3), charts.order_chart(frame, 3), charts.cumulative_chart(frame, 2)):
-        chart.to_dict()  # validates against the Vega-Lite schema
+    for kind in ("contribution", "order", "cumulative"):
+        spec_of(kind, frame, 3, 2)
+    ideal = [r["grade_key"] for r in values(spec_of("order", frame, 3, 2)) if r["row"] == "Ideal order"]
+    assert ideal == ["3", "3"]  # the judged pool's best two, not this list's
     scale = charts.grade_scale([2.5], 3).to_dict()
     assert "2.5" in scale["domain"]
 
@@ -126,18 +151,22 @@ def resolved(spec):
     return walk(spec)
 
 
-@pytest.mark.parametrize("kind", ["contribution", "cumulative", "order", "every_k"])
-def test_the_pages_fast_spec_is_the_altair_chart(kind):
-    items, frame = frame_of([3, 2, 3, 0, 1, 2], k=4)
+def test_the_every_k_spec_is_learns_altair_chart():
+    items, _ = frame_of([3, 2, 3, 0, 1, 2], k=4)
     every = ndcg_for_every_k(items, Settings())
-    altair_spec = {
-        "contribution": lambda: charts.contribution_chart(frame, 3),
-        "cumulative": lambda: charts.cumulative_chart(frame, 4),
-        "order": lambda: charts.order_chart(frame, 3),
-        "every_k": lambda: charts.ndcg_by_k_chart(every, 4),
-    }[kind]().to_dict()
-    fast = charts.chart_spec(kind, frame, top=3, k=4, every_k=every)
-    assert _same(resolved(fast), resolved(altair_spec))
+    fast = spec_of("every_k", frame_of([3, 2, 3, 0, 1, 2], k=4)[1], 3, 4, every)
+    assert _same(resolved(fast), resolved(charts.ndcg_by_k_chart(every, 4).to_dict()))
+
+
+def test_a_new_setting_reuses_no_stale_template():
+    _, frame = frame_of([2, 1], k=2)
+    english = spec_of("contribution", frame, 2, 2)
+    chinese = spec_of("contribution", frame, 2, 2, texts={"position": "位置"})
+    assert english["layer"][0]["layer"][0]["encoding"]["x"]["title"] == "Position"
+    assert chinese["layer"][0]["layer"][0]["encoding"]["x"]["title"] == "位置"
+    assert spec_of("contribution", frame_of([4, 1], k=2)[1], 4, 2)["layer"][0]["layer"][0]["encoding"]["color"][
+        "scale"
+    ]["domain"] == ["0", "1", "2", "3", "4"]
 
 
 def _same(a, b):

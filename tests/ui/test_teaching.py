@@ -246,7 +246,7 @@ def test_the_playground_caption_follows_a_change_to_the_example():
 
 
 def test_the_tile_chart_wraps_a_long_list_into_readable_lines():
-    from test_charts import _same, resolved
+    import altair as alt
 
     from ndcg_core.lists.items import ListSettings as Settings
     from ndcg_core.lists.items import list_breakdown, make_items
@@ -259,7 +259,9 @@ def test_the_tile_chart_wraps_a_long_list_into_readable_lines():
     assert max(r["column"] for r in rows) <= 20  # at most 20 tiles a line, each wide enough for its grade
     assert len({(r["lane"], r["column"]) for r in rows}) == len(rows) == 200  # every tile its own place
     assert len({r["lane"] for r in rows}) == 10 and spec["height"] >= 10 * 24
-    assert _same(resolved(spec), resolved(ui_charts.order_chart(frame, 3).to_dict()))
+    lanes = spec["layer"][0]["encoding"]["y"]["sort"]
+    assert lanes[:4] == ["This order 1–20", "Ideal order 1–20", "This order 21–40", "Ideal order 21–40"]
+    alt.LayerChart.from_dict(spec)  # valid Vega-Lite
 
 
 def test_a_removal_offers_undo_that_puts_the_item_back_where_it_was():
