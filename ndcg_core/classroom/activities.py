@@ -66,14 +66,15 @@ class ListSpec:
         if self.gain not in ACTIVITY_GAINS:
             raise InputError("activity.gain", value=shown(self.gain), choices=", ".join(ACTIVITY_GAINS))
 
-    def ideal(self) -> list[float] | None:
-        """The grades the ideal comes from: ``None`` (the list's own) unless judged items were not retrieved."""
+    def judged_pool(self) -> list[float] | None:
+        """Every judged grade, the ideal's source: ``None`` (the list's own) unless judged items were not
+        retrieved."""
         return [*self.grades, *self.pool] if self.pool else None
 
     def ndcg(self, order: Sequence[int] | None = None) -> float:
         """NDCG@k of the list in ``order`` (indices into the list; its own order by default)."""
         grades = self.grades if order is None else [self.grades[i] for i in order]
-        return ndcg_at_k(grades, self.k, gain=self.gain, ideal=self.ideal())
+        return ndcg_at_k(grades, self.k, gain=self.gain, pool=self.judged_pool())
 
     def best_order(self) -> list[int]:
         """The indices in an order that reaches the highest NDCG@k: highest gain first, ties as listed."""
@@ -88,7 +89,7 @@ class ListSpec:
             self.k,
             items=[self.labels[i] for i in order],
             gain=self.gain,
-            ideal=self.ideal(),
+            pool=self.judged_pool(),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -364,7 +365,7 @@ class Compare:
         """The metric's value for A and for B."""
         p = self.pair
         if metric == "ndcg":
-            return ndcg_at_k(p.a, p.k, ideal=p.judged), ndcg_at_k(p.b, p.k, ideal=p.judged)
+            return ndcg_at_k(p.a, p.k, pool=p.judged), ndcg_at_k(p.b, p.k, pool=p.judged)
         if metric == "mrr":
             return reciprocal_rank(p.a), reciprocal_rank(p.b)
         return precision_at_k(p.a, p.k), precision_at_k(p.b, p.k)

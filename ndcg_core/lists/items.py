@@ -174,9 +174,9 @@ def score(items: Sequence[Item], settings: ListSettings) -> Scores:
     pool = settings.pool(items)
     return Scores(
         k=k,
-        ndcg=ndcg_at_k(grades, k, ideal=pool, **options),
+        ndcg=ndcg_at_k(grades, k, pool=pool, **options),
         dcg=dcg(grades, k, **options),
-        idcg=idcg(grades, k, ideal=pool, **options),
+        idcg=idcg(grades, k, pool=pool, **options),
     )
 
 
@@ -187,7 +187,7 @@ def ndcg_after_each_move(items: Sequence[Item], settings: ListSettings) -> np.nd
         settings.cutoff(len(items)),
         gain=settings.gain_object(),
         discount=settings.discount_object(),
-        ideal=settings.pool(items),
+        pool=settings.pool(items),
     )
 
 
@@ -198,7 +198,7 @@ def ndcg_after_each_swap(items: Sequence[Item], settings: ListSettings) -> np.nd
         settings.cutoff(len(items)),
         gain=settings.gain_object(),
         discount=settings.discount_object(),
-        ideal=settings.pool(items),
+        pool=settings.pool(items),
     )
 
 
@@ -210,7 +210,7 @@ def list_breakdown(items: Sequence[Item], settings: ListSettings) -> pd.DataFram
         items=[it.label for it in items],
         gain=settings.gain_object(),
         discount=settings.discount_object(),
-        ideal=settings.pool(items),
+        pool=settings.pool(items),
     )
 
 
@@ -221,7 +221,7 @@ def ndcg_for_every_k(items: Sequence[Item], settings: ListSettings) -> list[floa
             [it.grade for it in items],
             gain=settings.gain_object(),
             discount=settings.discount_object(),
-            ideal=settings.pool(items),
+            pool=settings.pool(items),
         )
     )
 

@@ -36,14 +36,13 @@ def _scores(
     k: int | None,
     gain: Any,
     discount: Any,
-    ideal: Iterable[Any] | None,
+    judged: np.ndarray,
 ) -> np.ndarray:
     """NDCG@k after each reordering: ``orders_of(m)`` gives, per reordering, the positions that land at 1..m."""
-    pool = judged_pool(grades, ideal)
     n = len(grades)
-    cut = n if k is None else cut_of(k, max(n, len(pool)))
+    cut = n if k is None else cut_of(k, max(n, len(judged)))
     g, d = resolve_gain(gain), resolve_discount(discount)
-    gains, pool_gains = gains_for_ratio(g, grades, pool)
+    gains, pool_gains = gains_for_ratio(g, grades, judged)
     shown = min(cut, n)
     factors = d(rank_positions(cut))
     orders = orders_of(shown)  # only the top positions count: at k = 10 of 100 items, a tenth of the work
@@ -67,6 +66,7 @@ def ndcg_after_moves(
     *,
     gain: Any = "linear",
     discount: Any = "log2",
+    pool: Iterable[Any] | None = None,
     ideal: Iterable[Any] | None = None,
 ) -> np.ndarray:
     """An n x n array: entry [i, j] is NDCG@k after moving the item at position i to position j (0-based).
@@ -74,6 +74,7 @@ def ndcg_after_moves(
     The diagonal is the list's own NDCG@k. Options are those of ``ndcg_at_k``.
     """
     grades = validate_grades(ranked_rels)
+    judged = judged_pool(grades, pool, ideal)
     _check_size(grades)
     n = len(grades)
 
@@ -86,7 +87,7 @@ def ndcg_after_moves(
         up = (source > target) & (position > target) & (position <= source)
         return np.where(position == target, source, np.where(down, position + 1, np.where(up, position - 1, position)))
 
-    return _scores(orders_of, grades, validate_k(k), gain, discount, ideal)
+    return _scores(orders_of, grades, validate_k(k), gain, discount, judged)
 
 
 def ndcg_after_swaps(
@@ -95,6 +96,7 @@ def ndcg_after_swaps(
     *,
     gain: Any = "linear",
     discount: Any = "log2",
+    pool: Iterable[Any] | None = None,
     ideal: Iterable[Any] | None = None,
 ) -> np.ndarray:
     """An n x n symmetric array: entry [i, j] is NDCG@k after swapping the items at positions i and j.
@@ -102,6 +104,7 @@ def ndcg_after_swaps(
     The diagonal is the list's own NDCG@k; subtract it for the change a swap makes.
     """
     grades = validate_grades(ranked_rels)
+    judged = judged_pool(grades, pool, ideal)
     _check_size(grades)
     n = len(grades)
 
@@ -112,4 +115,4 @@ def ndcg_after_swaps(
         orders = np.where(position == first, second, np.where(position == second, first, position))
         return np.broadcast_to(orders, (n, n, shown))
 
-    return _scores(orders_of, grades, validate_k(k), gain, discount, ideal)
+    return _scores(orders_of, grades, validate_k(k), gain, discount, judged)

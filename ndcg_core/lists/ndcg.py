@@ -98,12 +98,21 @@ def _check_pool(grades: np.ndarray, pool: np.ndarray) -> None:
         available[grade] -= 1
 
 
-def judged_pool(grades: np.ndarray, ideal: Iterable[Any] | None) -> np.ndarray:
-    if ideal is None:
+def judged_pool(grades: np.ndarray, pool: Iterable[Any] | None, ideal: Iterable[Any] | None = None) -> np.ndarray:
+    """The grades the ideal ranking is taken from: ``pool`` (every judged item's grade) or, without one, the
+    list's own ``grades``.
+
+    ``ideal`` is ``pool``'s older name, still accepted from callers of the public functions.
+    """
+    if ideal is not None:
+        if pool is not None:
+            raise TypeError("pass the judged grades once, as pool= (ideal= is its older name)")
+        pool = ideal
+    if pool is None:
         return grades
-    pool = validate_grades(ideal, "pool")
-    _check_pool(grades, pool)
-    return pool
+    judged = validate_grades(pool, "pool")
+    _check_pool(grades, judged)
+    return judged
 
 
 def _ndcg(grades: np.ndarray, pool: np.ndarray, cut: int, gain: Gain, discount: Discount) -> float:
@@ -143,10 +152,12 @@ def dcg(rels: Iterable[Any], k: int | None = None, *, gain: Any = "linear", disc
         )
 
 
-def ideal_grades(rels: Iterable[Any], ideal: Iterable[Any] | None = None) -> np.ndarray:
-    """The grades of the ideal ranking: the list's own (``ideal=None``) or a judgment pool's, best first."""
+def ideal_grades(
+    rels: Iterable[Any], pool: Iterable[Any] | None = None, *, ideal: Iterable[Any] | None = None
+) -> np.ndarray:
+    """The grades of the ideal ranking: the list's own (``pool=None``) or a judgment pool's, best first."""
     grades = validate_grades(rels)
-    return np.sort(judged_pool(grades, ideal))[::-1]
+    return np.sort(judged_pool(grades, pool, ideal))[::-1]
 
 
 def idcg(
@@ -155,14 +166,17 @@ def idcg(
     *,
     gain: Any = "linear",
     discount: Any = "log2",
+    pool: Iterable[Any] | None = None,
     ideal: Iterable[Any] | None = None,
 ) -> float:
-    """DCG of the ideal top ``k``: the list's own grades (``ideal=None``) or a judgment pool's, best gain first."""
+    """DCG of the ideal top ``k``: the list's own grades (``pool=None``) or a judgment pool's, best gain first.
+
+    ``ideal`` is ``pool``'s older name."""
     grades = validate_grades(rels)
-    pool = judged_pool(grades, ideal)
-    cut = cut_of(validate_k(k), max(len(grades), len(pool))) if k is not None else len(grades)
+    judged = judged_pool(grades, pool, ideal)
+    cut = cut_of(validate_k(k), max(len(grades), len(judged))) if k is not None else len(grades)
     g, d = resolve_gain(gain), resolve_discount(discount)
-    best = ideal_gains_of(g(pool), cut)
+    best = ideal_gains_of(g(judged), cut)
     with np.errstate(over="ignore", invalid="ignore"):
         return finite_or_error(sum_in_rank_order(best * d(rank_positions(len(best)))), "IDCG")
 
@@ -173,19 +187,21 @@ def ndcg_at_k(
     *,
     gain: Any = "linear",
     discount: Any = "log2",
+    pool: Iterable[Any] | None = None,
     ideal: Iterable[Any] | None = None,
 ) -> float:
     """DCG of the top ``k`` divided by the DCG of the ideal top ``k``; 0.0 when the ideal DCG is 0.
 
-    ``ideal=None`` takes the ideal from the list itself; otherwise ``ideal`` holds the
-    grades of every judged item (retrieved or not), and the ideal is their best order.
-    ``k=None`` means the whole list. As trec_eval, the ideal stops at gains of 0 or less.
+    ``pool=None`` takes the ideal from the list itself; otherwise ``pool`` holds the
+    grades of every judged item (retrieved or not), and the ideal is their best order
+    (``ideal`` is ``pool``'s older name). ``k=None`` means the whole list. As trec_eval, the ideal stops
+    at gains of 0 or less.
     """
     grades = validate_grades(ranked_rels)
-    pool = judged_pool(grades, ideal)
+    judged = judged_pool(grades, pool, ideal)
     k = validate_k(k)
-    cut = len(grades) if k is None else cut_of(k, max(len(grades), len(pool)))
-    return _ndcg(grades, pool, cut, resolve_gain(gain), resolve_discount(discount))
+    cut = len(grades) if k is None else cut_of(k, max(len(grades), len(judged)))
+    return _ndcg(grades, judged, cut, resolve_gain(gain), resolve_discount(discount))
 
 
 def breakdown(
@@ -195,6 +211,7 @@ def breakdown(
     items: Sequence[Any] | None = None,
     gain: Any = "linear",
     discount: Any = "log2",
+    pool: Iterable[Any] | None = None,
     ideal: Iterable[Any] | None = None,
 ) -> pd.DataFrame:
     """One row per position with every term of NDCG, for tables and charts.
@@ -202,18 +219,18 @@ def breakdown(
     Columns: position, item, grade, gain, discount, contribution, cumulative_dcg,
     ideal_grade, ideal_gain, ideal_contribution, cumulative_idcg, ndcg, in_top_k,
     term (the contribution written out, e.g. ``3 / log2(2) = 3.000``).
-    ``discount`` is the factor the gain is multiplied by (1/log2(i+1) for log2).
+    ``discount`` is the factor the gain is multiplied by (1/log2(i+1) for log2). ``pool`` as for ``ndcg_at_k``.
     """
     import pandas as pd  # imported here so the command line does not pay for it
 
     grades = validate_grades(rels)
     n = len(grades)
     labels = [f"item {i + 1}" for i in range(n)] if items is None else validate.item_ids(items, n, what="count.labels")
-    pool = judged_pool(grades, ideal)
+    judged = judged_pool(grades, pool, ideal)
     k = validate_k(k)
     g, d = resolve_gain(gain), resolve_discount(discount)
     gains, factors, contrib = _dcg_terms(grades, g, d)
-    ideal_all = pool[np.argsort(-g(pool), kind="stable")]  # by gain, not grade: a custom gain need not rise
+    ideal_all = judged[np.argsort(-g(judged), kind="stable")]  # by gain, not grade: a custom gain need not rise
     ideal_top = np.zeros(n)
     ideal_top[: min(n, len(ideal_all))] = ideal_all[:n]
     has_ideal = np.arange(n) < len(ideal_all)
@@ -262,14 +279,19 @@ def _term_text(
 
 
 def ndcg_at_every_k(
-    ranked_rels: Iterable[Any], *, gain: Any = "linear", discount: Any = "log2", ideal: Iterable[Any] | None = None
+    ranked_rels: Iterable[Any],
+    *,
+    gain: Any = "linear",
+    discount: Any = "log2",
+    pool: Iterable[Any] | None = None,
+    ideal: Iterable[Any] | None = None,
 ) -> np.ndarray:
     """NDCG@k for k = 1..n: each computed as ``ndcg_at_k`` does, safe from overflow."""
     grades = validate_grades(ranked_rels)
-    pool = judged_pool(grades, ideal)
+    judged = judged_pool(grades, pool, ideal)
     g, d = resolve_gain(gain), resolve_discount(discount)
     n = len(grades)
-    gains, pool_gains = gains_for_ratio(g, grades, pool)
+    gains, pool_gains = gains_for_ratio(g, grades, judged)
     factors = d(rank_positions(n))
     actual = np.cumsum(gains * factors)
     best = ideal_gains_of(pool_gains, n)

@@ -59,21 +59,22 @@ def ndcg_from_scores(
     ties: str = "trec_eval",
     gain: Any = "linear",
     discount: Any = "log2",
+    pool: Iterable[Any] | None = None,
     ideal: Iterable[Any] | None = None,
     float32_scores: bool = False,
 ) -> float:
     """NDCG@k of items ranked by their scores: ``dcg_from_scores`` over the ideal DCG@k.
 
     Scores are compared as doubles (trec_eval 10.0), or as 32-bit floats with ``float32_scores``
-    (trec_eval 9.x, pytrec_eval).
+    (trec_eval 9.x, pytrec_eval). ``pool`` (or its older name ``ideal``) as for ``ndcg_at_k``.
     """
     g_arr = validate_grades(grades)
     order = order_by_scores(scores, g_arr, items, ties=ties, gain=gain, float32_scores=float32_scores)
-    pool = judged_pool(g_arr, ideal)
+    judged = judged_pool(g_arr, pool, ideal)
     k = validate_k(k)
-    cut = len(g_arr) if k is None else cut_of(k, max(len(g_arr), len(pool)))
+    cut = len(g_arr) if k is None else cut_of(k, max(len(g_arr), len(judged)))
     gain_fn, disc_fn = resolve_gain(gain), resolve_discount(discount)
-    gains, pool_gains = gains_for_ratio(gain_fn, g_arr, pool)
+    gains, pool_gains = gains_for_ratio(gain_fn, g_arr, judged)
     ranked = ranked_gains(compared_scores(scores, float32_scores), order, gains, ties)[:cut]
     factors = disc_fn(rank_positions(cut))
     best = ideal_gains_of(pool_gains, cut)

@@ -176,7 +176,7 @@ def _trec_eval_ndcg() -> Convention:
     return Convention(
         "trec_eval_ndcg",
         lambda ex: ndcg_from_scores(
-            ex.grades, ex.scores, max(len(ex.grades), len(ex.pool)), items=ex.items, ideal=ex.pool
+            ex.grades, ex.scores, max(len(ex.grades), len(ex.pool)), items=ex.items, pool=ex.pool
         ),
         r"\mathrm{NDCG} = \frac{\sum_{i=1}^{n} \mathrm{rel}_i / \log_2(i+1)}{\mathrm{IDCG}_{\text{all judged}}}",
         "pytrec_eval",
@@ -192,7 +192,7 @@ def _trec_eval_ndcg() -> Convention:
 def _trec_eval_ndcg_cut() -> Convention:
     return Convention(
         "trec_eval_ndcg_cut",
-        lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, ideal=ex.pool),
+        lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, pool=ex.pool),
         LINEAR_LOG2 + r",\ \text{ideal from all judgments}",
         "pytrec_eval",
         _pytrec_snippet("ndcg_cut.{k}", "ndcg_cut_{k}"),
@@ -210,7 +210,7 @@ def _trec_eval_ndcg_cut() -> Convention:
 def _float32_scores() -> Convention:
     return Convention(
         "float32_scores",
-        lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, ideal=ex.pool, float32_scores=True),
+        lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, pool=ex.pool, float32_scores=True),
         LINEAR_LOG2 + r",\ \text{scores rounded to 32-bit floats}",
         "pytrec_eval",
         _pytrec_snippet("ndcg_cut.{k}", "ndcg_cut_{k}"),
@@ -226,7 +226,7 @@ def _float32_scores() -> Convention:
 def _burges() -> Convention:
     return Convention(
         "burges",
-        lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, gain="exponential", ideal=ex.pool),
+        lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, gain="exponential", pool=ex.pool),
         r"\mathrm{DCG@}k = \sum_{i=1}^{k} \frac{2^{\mathrm{rel}_i} - 1}{\log_2(i+1)}",
         "ranx",
         _ranx_snippet,
@@ -242,10 +242,10 @@ def _burges() -> Convention:
 def _jk() -> Convention:
     return Convention(
         "jk",
-        lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, discount="jk", ideal=ex.pool),
+        lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, discount="jk", pool=ex.pool),
         r"\mathrm{DCG@}k = \sum_{i<b} \mathrm{rel}_i + \sum_{b \le i \le k} \frac{\mathrm{rel}_i}{\log_b i}",
         "ndcg_core",
-        _core_snippet('ndcg_from_scores(grades, scores, {k}, items=items, discount="jk", ideal=pool)'),
+        _core_snippet('ndcg_from_scores(grades, scores, {k}, items=items, discount="jk", pool=pool)'),
     )
 
 
@@ -274,10 +274,10 @@ def _ties(policy: str, label: str) -> None:
     def _make() -> Convention:
         return Convention(
             f"ties_{policy}",
-            lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, ties=policy, ideal=ex.pool),
+            lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, ties=policy, pool=ex.pool),
             LINEAR_LOG2 + rf",\ \text{{ties: {policy}}}",
             "ndcg_core",
-            _core_snippet(f'ndcg_from_scores(grades, scores, {{k}}, items=items, ties="{policy}", ideal=pool)'),
+            _core_snippet(f'ndcg_from_scores(grades, scores, {{k}}, items=items, ties="{policy}", pool=pool)'),
         )
 
 

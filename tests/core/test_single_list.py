@@ -266,3 +266,24 @@ def test_cumulative_gain_ignores_positions():
 
     assert cg([3, 2, 3, 0, 1], 5) == 3 + 2 + 3 + 0 + 1 == cg([1, 0, 3, 2, 3], 5)
     assert cg([3, 2, 3], 2, gain="exponential") == (2**3 - 1) + (2**2 - 1)
+
+
+def test_the_judged_pool_is_passed_as_pool_and_its_older_name_ideal_still_works():
+    from ndcg_core import breakdown, idcg, ideal_grades, ndcg_at_every_k, ndcg_from_scores
+    from ndcg_core.lists.moves import ndcg_after_moves, ndcg_after_swaps
+    from ndcg_core.teaching.metrics import all_metrics
+
+    grades, judged = [3, 2, 3, 0, 1, 2], [3, 2, 3, 0, 1, 2, 3, 2]
+    best = 3 + 3 / log2(3) + 3 / log2(4) + 2 / log2(5) + 2 / log2(6) + 2 / log2(7)
+    own = 3 + 2 / log2(3) + 3 / log2(4) + 1 / log2(6) + 2 / log2(7)
+    assert ndcg_at_k(grades, 6, pool=judged) == ndcg_at_k(grades, 6, ideal=judged) == pytest.approx(own / best)
+    assert idcg(grades, 6, pool=judged) == pytest.approx(best)
+    assert list(ideal_grades(grades, judged)) == list(ideal_grades(grades, pool=judged)) == [3, 3, 3, 2, 2, 2, 1, 0]
+    assert breakdown(grades, 6, pool=judged)["ndcg"].iloc[-1] == pytest.approx(own / best)
+    assert ndcg_at_every_k(grades, pool=judged)[-1] == pytest.approx(own / best)
+    assert ndcg_from_scores(grades, [6, 5, 4, 3, 2, 1], 6, pool=judged) == pytest.approx(own / best)
+    assert ndcg_after_moves(grades, 6, pool=judged)[0, 0] == pytest.approx(own / best)
+    assert ndcg_after_swaps(grades, 6, pool=judged)[0, 0] == pytest.approx(own / best)
+    assert all_metrics(grades, 6, pool=judged)["ndcg"] == pytest.approx(own / best)
+    with pytest.raises(TypeError, match="pool="):
+        ndcg_at_k(grades, 6, pool=judged, ideal=judged)

@@ -99,7 +99,7 @@ def render_page(t: Translator) -> None:
                 if convention.library not in TESTED_SNIPPETS:
                     st.caption(t("conv.not_run", library=convention.library))
     st.subheader(t("conv.remarks"))
-    pool, own = ndcg_at_k([3, 2, 3, 0, 1, 2], 6, ideal=[3, 2, 3, 0, 1, 2, 3, 2]), ndcg_at_k([3, 2, 3, 0, 1, 2], 6)
+    pool, own = ndcg_at_k([3, 2, 3, 0, 1, 2], 6, pool=[3, 2, 3, 0, 1, 2, 3, 2]), ndcg_at_k([3, 2, 3, 0, 1, 2], 6)
     st.markdown(t("conv.wikipedia", pool=f"{pool:.3f}", own=f"{own:.3f}"))
     linear = ndcg_at_k([2, 3], 2)
     expo = ndcg_at_k([2, 3], 2, gain="exponential")

@@ -225,7 +225,7 @@ def step_1(t: Translator) -> None:
                 {
                     "P@1": precision_at_k(system, 1),
                     "MRR": reciprocal_rank(system),
-                    "NDCG@5": round(ndcg_at_k(system, K, ideal=pool), 4),
+                    "NDCG@5": round(ndcg_at_k(system, K, pool=pool), 4),
                 }
             )
         rows.append(row)
@@ -245,7 +245,7 @@ def render_pools(t: Translator) -> None:
         **bind(learn_state(), "pool"),
     )
     pool = POOLS[learn_state().pool]
-    a, b = (ndcg_at_k(s, K, ideal=pool) for s in (SYSTEM_A, SYSTEM_B))
+    a, b = (ndcg_at_k(s, K, pool=pool) for s in (SYSTEM_A, SYSTEM_B))
     st.caption(
         t(
             f"learn.caption.1.{learn_state().pool}",
