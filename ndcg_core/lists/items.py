@@ -170,13 +170,13 @@ def score(items: Sequence[Item], settings: ListSettings) -> Scores:
     """NDCG@k, DCG@k and IDCG@k of ``items`` in their order."""
     grades = [it.grade for it in items]
     k = settings.cutoff(len(items))
-    options = {"gain": settings.gain_object(), "discount": settings.discount_object()}
+    gain, discount = settings.gain_object(), settings.discount_object()
     pool = settings.pool(items)
     return Scores(
         k=k,
-        ndcg=ndcg_at_k(grades, k, pool=pool, **options),
-        dcg=dcg(grades, k, **options),
-        idcg=idcg(grades, k, pool=pool, **options),
+        ndcg=ndcg_at_k(grades, k, gain=gain, discount=discount, pool=pool),
+        dcg=dcg(grades, k, gain=gain, discount=discount),
+        idcg=idcg(grades, k, gain=gain, discount=discount, pool=pool),
     )
 
 
