@@ -2,7 +2,7 @@
 
     python -m benchmarks.bench_instant [--others 0 40] [--moves 60] [--pace 1.0] [--kinds keyboard button drag order]
 
-The app runs on 127.0.0.1 (``streamlit run app.py``, a free port). One Chromium page opens the Playground and
+The app runs on 127.0.0.1 (``streamlit run serve.py``, a free port). One Chromium page opens the Playground and
 makes ``--moves`` moves, one every ``--pace`` seconds, cycling through the kinds: Alt+Arrow on a focused row,
 a row's up/down button, a drag to the top, and the "Worst order" / "Ideal order" buttons. Each is timed in the
 page (``performance.now()``) from the input event (the key's or the click's ``timeStamp``, the pointer-up that

@@ -4,7 +4,8 @@ room by its link and answer each activity the teacher opens, while a presenter s
     python -m benchmarks.load_live_room [--students 200] [--rounds 3] [--window 20] [--database sqlite|postgresql]
 
 Each client behaves as a browser does: it runs the page, reruns every ``st.fragment(run_every=...)`` fragment at
-the interval the server asks for (the students' watchers and the presenter's panel), and presses buttons with
+the interval the server asks for (the presenter's panel), asks for the room's revision over HTTP as a phone's room
+watcher does (``ui/widgets/room_watch.js``) and sends its trigger when the revision changes, and presses buttons with
 their fragment's id. The teacher opens a "Predict the NDCG" activity each round (through the store, as the page's
 button does); each student sees it appear by itself, waits a random time within the window, types an estimate
 and presses Send. Reported:
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import platform
 import random
@@ -52,6 +54,7 @@ class Client:
     texts: list = field(default_factory=list)  # what the last run drew: (kind, text)
     metrics: dict = field(default_factory=dict)  # label -> value
     page_hash: str = ""  # the page's script hash, which a browser sends with every rerun after the first
+    watch: tuple = ()  # the room watcher: (component id, fragment id, its data {url, revision, every, ...})
 
     async def connect(self):
         import websockets
@@ -63,7 +66,9 @@ class Client:
             ping_interval=None,
         )
 
-    async def run(self, fragment_id: str = "", trigger: str | None = None, auto: bool = False) -> float:
+    async def run(
+        self, fragment_id: str = "", trigger: str | None = None, auto: bool = False, component: tuple = ()
+    ) -> float:
         """Send one rerun (the page, or one fragment) and read until it finishes; the seconds it took."""
         from streamlit.proto.BackMsg_pb2 import BackMsg
 
@@ -83,6 +88,14 @@ class Client:
         if trigger is not None:
             w = state.widget_states.widgets.add()
             w.id, w.trigger_value = trigger, True
+        if component:
+            # A component's trigger, as the browser sends it: its (empty) state and the event.
+            component_id, event, value = component
+            w = state.widget_states.widgets.add()
+            w.id, w.json_value = component_id, "{}"
+            w = state.widget_states.widgets.add()
+            w.id = f"$$STREAMLIT_INTERNAL_KEY_{component_id}__events"
+            w.json_trigger_value = json.dumps([{"event": event, "value": value}])
         started = time.monotonic()
         await self.ws.send(msg.SerializeToString())
         await self.read_until_finished()
@@ -121,6 +134,8 @@ class Client:
             self.texts.append(("markdown", element.markdown.body))
         elif what == "exception":
             self.errors.append(f"{self.label}: exception on the page: {element.exception.message}")
+        elif what == "bidi_component" and element.bidi_component.component_name == "ndcg_lab.room_watch":
+            self.watch = (element.bidi_component.id, fragment_id, json.loads(element.bidi_component.json))
 
     def shows(self, text: str) -> bool:
         return any(text in body for _, body in self.texts)
@@ -147,6 +162,57 @@ async def keep_fragments_running(client: Client, stop: asyncio.Event, on_run=Non
                 if on_run is not None:
                     on_run(client)
         await asyncio.sleep(0.05)
+
+
+async def http_get_json(host: str, port: int, path: str, conn: dict) -> tuple[int, dict | None]:
+    """One GET on a kept-alive HTTP/1.1 connection (opened on first use), as a phone's fetch() sends it."""
+    for attempt in range(2):
+        if "writer" not in conn:
+            conn["reader"], conn["writer"] = await asyncio.open_connection(host, port)
+        reader, writer = conn["reader"], conn["writer"]
+        try:
+            writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: application/json\r\n\r\n".encode())
+            await writer.drain()
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=30)
+            lines = head.decode("latin-1").split("\r\n")
+            status = int(lines[0].split()[1])
+            headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:] if line)}
+            body = await reader.readexactly(int(headers.get("content-length", "0")))
+            if headers.get("connection", "").lower() == "close":
+                writer.close()
+                conn.clear()
+            is_json = "json" in headers.get("content-type", "")
+            return status, (json.loads(body) if is_json else None)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            conn.clear()
+            if attempt:
+                raise
+    raise AssertionError("not reached")
+
+
+async def watch_room(client: Client, stop: asyncio.Event, on_run) -> None:
+    """What ``ui/widgets/room_watch.js`` does on a phone: ask for the room's revision every ``every`` ms over HTTP
+    and, when it differs from the one drawn, send the component's trigger (which reruns the student's fragment)."""
+    from urllib.parse import urlparse
+
+    address = urlparse(client.url)
+    conn: dict = {}
+    try:
+        while not stop.is_set():
+            component_id, fragment_id, data = client.watch
+            await asyncio.sleep(data["every"] / 1000)
+            status, body = await http_get_json(address.hostname, address.port, data["url"], conn)
+            if body is None:
+                client.errors.append(f"{client.label}: the revision route is missing (status {status})")
+                return
+            if status == 404 or body.get("revision") != data["revision"]:
+                value = {"revision": body.get("revision"), "nonce": time.time() * 1000 + random.random()}
+                async with client.lock:
+                    await client.run(fragment_id, component=(component_id, "changed", value))
+                on_run(client)
+    finally:
+        if "writer" in conn:
+            conn["writer"].close()
 
 
 @dataclass
@@ -195,7 +261,10 @@ async def student(
             ):
                 current.seen[number] = time.monotonic()
 
-        timer = asyncio.create_task(keep_fragments_running(client, stop, on_run))
+        if not client.watch:
+            errors.append(f"{client.label}: no room watcher on the page")
+            return
+        timer = asyncio.create_task(watch_room(client, stop, on_run))
         answered = set()
         while not stop.is_set():
             current = state["round"]

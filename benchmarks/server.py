@@ -30,7 +30,7 @@ def end_with_parent() -> None:
 
 
 def start_server(env: dict[str, str] | None = None) -> tuple[subprocess.Popen, str]:
-    """Start ``streamlit run app.py`` and return the process and its base URL once it answers; ``env`` adds
+    """Start ``streamlit run serve.py`` and return the process and its base URL once it answers; ``env`` adds
     variables to the server's environment."""
     port = free_port()
     server = subprocess.Popen(
@@ -39,7 +39,7 @@ def start_server(env: dict[str, str] | None = None) -> tuple[subprocess.Popen, s
             "-m",
             "streamlit",
             "run",
-            "app.py",
+            "serve.py",
             "--server.port",
             str(port),
             "--server.address",

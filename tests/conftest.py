@@ -9,16 +9,13 @@ import importlib.util
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 
-from support import ROOT, free_port
+from support import free_port, start_app, stop_app
 
 settings.register_profile("ci", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("deep", max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -77,52 +74,16 @@ if importlib.util.find_spec("pytest_playwright") is not None:
 
 @pytest.fixture(scope="session")
 def app_url(tmp_path_factory):
-    """A Streamlit server for this test session on a free loopback port."""
+    """The app (``streamlit run serve.py``) for this test session on a free loopback port."""
     port = free_port()
     log = tmp_path_factory.mktemp("server") / "streamlit.log"
     with open(log, "w") as out:
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "streamlit",
-                "run",
-                "app.py",
-                "--server.port",
-                str(port),
-                "--server.address",
-                "127.0.0.1",
-                "--server.headless",
-                "true",
-                "--browser.gatherUsageStats",
-                "false",
-                "--server.fileWatcherType",
-                "none",
-            ],
-            cwd=ROOT,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
         try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
-                if reply.status == 200:
-                    break
-        except OSError:
-            pass
-        if server.poll() is not None or time.monotonic() > deadline:
-            server.kill()
-            raise RuntimeError(f"Streamlit did not start:\n{log.read_text()}")
-        time.sleep(0.3)  # polling a server that is starting: there is no event to wait on
-    yield url
-    server.terminate()
-    try:
-        server.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.kill()
-        server.wait(timeout=10)
+            server = start_app(port, out)
+        except RuntimeError as err:
+            raise RuntimeError(f"{err}:\n{log.read_text()}") from None
+    yield f"http://127.0.0.1:{port}"
+    stop_app(server)
 
 
 @pytest.fixture(scope="session", autouse=True)

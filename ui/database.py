@@ -52,18 +52,29 @@ class _Revisions:
         self._lock = threading.Lock()
         self._seen: dict[str, tuple[float, int | None]] = {}
 
-    def get(self, code: str) -> int | None:
-        now = time.monotonic()
+    def fresh(self, code: str) -> tuple[bool, int | None]:
+        """Whether a read of ``code`` within ``REVISION_TTL`` is at hand, and what it gave; never reads."""
         with self._lock:
             hit = self._seen.get(code)
-        if hit is not None and now - hit[0] < REVISION_TTL:
-            return hit[1]
+        if hit is not None and time.monotonic() - hit[0] < REVISION_TTL:
+            return True, hit[1]
+        return False, None
+
+    def get(self, code: str) -> int | None:
+        known, revision = self.fresh(code)
+        if known:
+            return revision
+        now = time.monotonic()
         revision = store().revision(code)
         with self._lock:
             if len(self._seen) > 1000:
                 self._seen.clear()
             self._seen[code] = (now, revision)
         return revision
+
+    def forget(self, code: str) -> None:
+        with self._lock:
+            self._seen.pop(code, None)
 
 
 @st.cache_resource(show_spinner=False)
@@ -74,3 +85,14 @@ def _revisions() -> _Revisions:
 def room_revision(code: str) -> int | None:
     """The room's revision (``None`` if it is gone), read at most every 0.4 s per room by this process."""
     return _revisions().get(code)
+
+
+def fresh_revision(code: str) -> tuple[bool, int | None]:
+    """``room_revision`` if it is at hand without reading the database: (whether it was, the revision)."""
+    return _revisions().fresh(code)
+
+
+def room_changed(code: str) -> None:
+    """The teacher changed the room through this process: its phones here learn it at their next poll, not up to
+    ``REVISION_TTL`` later (other processes read the database's new revision within that time)."""
+    _revisions().forget(code)

@@ -196,7 +196,6 @@ class ClassroomState:
     key: str | None = None  # the teacher's key, when this session controls the room
     keep_link: str | None = None  # the "keep this link" address, shown once after the room starts
     student: str | None = None  # this browser's id in the room
-    revision: int = -1  # the room's revision last drawn, so a change redraws the page
     orders: dict[int, list[int]] = field(default_factory=dict)  # Rank it best: activity id -> my current order
     messages: dict[str, str] = field(default_factory=dict)  # a message per place on the page (errors, "saved")
     memory: dict | None = None  # what the browser's storage holds for this room, as last reported

@@ -5,16 +5,12 @@ nickname stays text; the browser remembers who it is in the room; and a restarte
 its answers."""
 
 import re
-import subprocess
-import sys
-import time
-import urllib.request
 
 import pytest
 from playwright.sync_api import expect
 
 from ndcg_core.classroom.activities import practice_activity
-from support import ROOT, free_port
+from support import free_port, start_app
 
 pytestmark = pytest.mark.browser
 
@@ -156,36 +152,7 @@ def test_a_class_of_three_phones_runs_all_four_activities(browser, playwright, a
 
 
 def _serve(port, data_dir, log):
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "app.py",
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--server.headless",
-            "true",
-            "--server.fileWatcherType",
-            "none",
-        ],
-        cwd=ROOT,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env={**__import__("os").environ, "NDCG_LAB_DATA_DIR": str(data_dir)},
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2)
-            return server
-        except OSError:
-            time.sleep(0.3)  # polling a server that is starting: there is no event to wait on
-    server.kill()
-    raise RuntimeError("Streamlit did not start")
+    return start_app(port, log, {"NDCG_LAB_DATA_DIR": str(data_dir)})
 
 
 def test_a_restarted_server_keeps_the_room_and_its_answers(browser, playwright, tmp_path):

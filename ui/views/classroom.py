@@ -2,9 +2,10 @@
 phones and answer four kinds of activity; the class's answers appear on the projector as they arrive.
 
 Everything lives in the database (``ndcg_core.classroom.store``); every number comes from
-``ndcg_core.classroom.activities``. The presenter's panel and each student's watcher are fragments that run
-every second (``st.fragment(run_every=...)``): the presenter redraws its counts and chart, and a student's
-watcher reruns the page only when the teacher has changed something (the room's revision).
+``ndcg_core.classroom.activities``. The presenter's panel is a fragment that runs every second
+(``st.fragment(run_every=...)``) and redraws the counts and chart. A student's phone asks the server for the room's
+revision over plain HTTP every second (``ui.widgets.room_watch``) and reruns its part of the page only when the
+teacher has changed something.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from ndcg_core.lists.gains import GAINS
 from ndcg_core.lists.items import Item
 from ndcg_core.lists.presets import PRESETS
 from ndcg_core.teaching.exercises import exercise
-from ui.database import client_source, room_revision, store
+from ui.database import client_source, room_changed, store
 from ui.exercise_text import choice_text
 from ui.exercise_text import explain as explain_exercise
 from ui.exercise_text import prompt as exercise_prompt
@@ -49,13 +50,13 @@ from ui.state import (
 )
 from ui.widgets.browser_memory import browser_memory
 from ui.widgets.qr import qr_png
+from ui.widgets.room_watch import room_watch
 from ui.widgets.sortable import apply_action, sortable_list
 
-# How often the presenter's panel and each student's watcher run. Every run of a fragment costs the server about
-# 5 ms of one core whatever it draws, so a class of 200 polling every second would need a whole core for that
-# alone (benchmarks/load_live_room.py); students poll a little less often than the one presenter.
+# How often the presenter's panel runs. Every run of a fragment costs the server about 5 ms of one core whatever
+# it draws, which is why students do not poll this way (a class of 200 would need a whole core for it alone,
+# benchmarks/load_live_room.py) but through ui.widgets.room_watch.
 PRESENTER_SECONDS = 1.0
-STUDENT_SECONDS = 1.5
 SOURCES = ("preset", "random", "playground")
 
 
@@ -239,6 +240,7 @@ def teacher_action(action: str, *args: Any) -> None:
             s.show_names(cs.room or "", cs.key or "", widget_value("_w_cr_names"))
         elif action == "end":
             s.end_room(cs.room or "", cs.key or "")
+        room_changed(cs.room or "")
         cs.messages.pop("control", None)
     except InputError as err:
         cs.messages["control"] = t.explain(err)
@@ -462,6 +464,7 @@ def open_activity() -> None:
     except InputError as err:
         cs.messages["open"] = t.explain(err)
         return
+    room_changed(cs.room or "")
     cs.messages.pop("open", None)
     cs.keep_link = None  # shown once: the class is about to look at this screen
 
@@ -771,31 +774,31 @@ def render_student(t: Translator, cs: ClassroomState, room: Room) -> None:
         if me.nickname
         else t("classroom.you_are_number", number=me.number)
     )
-    cs.revision = room.revision
-    watch(room.code)
+    student_room(t.lang, room.code)
+
+
+@st.fragment
+def student_room(lang: str, code: str) -> None:
+    """Everything on a student's phone that the teacher changes: the current activity, a lock, a reveal, the end.
+
+    The room's watcher (``ui.widgets.room_watch``) reruns only this part when the room's revision changes, and
+    answering reruns it too, so neither redraws the sidebar and the rest of the page (a third of the server's
+    work per phone when a class of 200 gets a new activity at once).
+    """
+    t = Translator(lang)
+    cs = classroom_state()
+    try:
+        room = store().room(code)
+    except InputError as err:
+        st.error(t.explain(err))
+        return
+    room_watch(room.code, room.revision)
     if room.ended:
         st.info(t("classroom.ended_student"))
     current = room.current
     if current is None:
         st.info(t("classroom.waiting"))
         return
-    student_activity(t.lang, current)
-
-
-@st.fragment(run_every=STUDENT_SECONDS)
-def watch(code: str) -> None:
-    """Rerun the page as soon as the teacher changes anything (a new activity, a lock, a reveal)."""
-    revision = room_revision(code)
-    if revision != classroom_state().revision:
-        st.rerun()
-
-
-@st.fragment
-def student_activity(lang: str, current: ActivityRow) -> None:
-    """The current activity on a student's phone; answering reruns only this part (a lock, a reveal or a new
-    activity reruns the whole page through the watcher, so ``current`` is never stale for long)."""
-    t = Translator(lang)
-    cs = classroom_state()
     mine = store().my_answers(current.id, cs.student or "")
     heading = t("classroom.activity_heading", number=current.number, kind=t(f"classroom.kind.{current.kind}"))
     st.markdown(f"**{heading}**")

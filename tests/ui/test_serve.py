@@ -1,0 +1,69 @@
+"""``serve.py``: the JSON route the classroom's phones poll, and Nagle's algorithm off on the server's sockets."""
+
+import asyncio
+import json
+import socket
+
+import pytest
+from starlette.requests import Request
+
+from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.store import Store, database_url
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("NDCG_LAB_DATA_DIR", str(tmp_path))
+    return tmp_path
+
+
+def get(code):
+    from ui.routes import room_revision_route
+
+    request = Request({"type": "http", "method": "GET", "path_params": {"code": code}})
+    reply = asyncio.run(room_revision_route(request))
+    return reply.status_code, json.loads(reply.body), reply.headers.get("cache-control")
+
+
+def test_the_route_gives_a_rooms_revision_and_the_teachers_change_at_once(data_dir):
+    from ui.database import room_changed
+
+    store = Store(database_url())
+    room, key = store.create_room()
+    assert get(room.code) == (200, {"revision": 0}, "no-store")
+    assert get(room.code.lower()) == (200, {"revision": 0}, "no-store")  # read as typed, as the join box does
+    store.open_activity(room.code, key, acts.Predict(acts.random_list(1)))
+    room_changed(room.code)  # what the teacher's page does after every action
+    assert get(room.code) == (200, {"revision": 1}, "no-store")
+    store.close()
+
+
+def test_an_unknown_or_malformed_room_is_a_404_with_the_error_code(data_dir):
+    assert get("ABCDEF") == (404, {"error": "room.unknown"}, "no-store")
+    assert get("AB0") == (404, {"error": "room.code_length"}, "no-store")
+    status, body, _ = get("<b>ABCD</b>")
+    assert status == 404 and body["error"].startswith("room.")
+
+
+def test_serve_turns_nagle_off_on_sockets_bound_as_streamlit_binds_them():
+    import serve  # noqa: F401  (its import sets the server's socket option)
+
+    async def accepted_option():
+        listener = socket.socket(family=socket.AF_INET)  # proto 0, as Streamlit binds: asyncio alone skips it
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        seen = asyncio.get_running_loop().create_future()
+
+        class Probe(asyncio.Protocol):
+            def connection_made(self, transport):
+                sock = transport.get_extra_info("socket")
+                seen.set_result(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+
+        server = await asyncio.get_running_loop().create_server(Probe, sock=listener)
+        _, writer = await asyncio.open_connection(*listener.getsockname())
+        value = await asyncio.wait_for(seen, 10)
+        writer.close()
+        server.close()
+        return value
+
+    assert asyncio.run(accepted_option()) != 0

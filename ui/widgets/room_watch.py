@@ -1,0 +1,38 @@
+"""A student's phone watching its classroom room: a small ``st.components.v2`` component with no visible part.
+
+It polls ``GET /api/room/CODE/revision`` (``ui.routes``, served by ``serve.py``) from the browser, which costs the
+server no page run, and sends a trigger only when the revision differs from the one it was drawn with; placed
+inside a fragment, that trigger reruns only the fragment. Without the route it triggers every ``fallback``
+seconds, so the page still follows the teacher.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+_component = st.components.v2.component(
+    "ndcg_lab.room_watch",
+    html="<span hidden></span>",
+    js=(Path(__file__).parent / "room_watch.js").read_text(encoding="utf-8"),
+)
+
+POLL_SECONDS = 1.0  # a phone asks this often: an HTTP request of well under a millisecond of the server's time
+FALLBACK_SECONDS = 2.0
+
+
+def room_watch(code: str, revision: int, *, key: str = "cr_watch") -> Any:
+    """Watch room ``code``, drawn at ``revision``; a change reruns the fragment this is in (or the page)."""
+    return _component(
+        key=key,
+        data={
+            "url": f"/api/room/{code}/revision",
+            "revision": revision,
+            "every": int(POLL_SECONDS * 1000),
+            "fallback": int(FALLBACK_SECONDS * 1000),
+        },
+        on_changed_change=lambda: None,
+        height=0,
+    )
