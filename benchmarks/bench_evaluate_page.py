@@ -41,8 +41,8 @@ def page_once(qrels_path: Path, run_path: Path) -> dict[str, float]:
         "qrels": FileInput(qrels_path.name, "bench:qrels", qrels_path.read_bytes()),
         "a": FileInput(run_path.name, "bench:run", run_path.read_bytes()),
     }
-    at.session_state["ev_source"] = "upload"
-    at.session_state["ev_uploads"] = uploads
+    state = at.session_state["evaluate"]
+    state.source, state.uploads = "upload", uploads
     start = time.perf_counter()
     at.run()
     first = time.perf_counter() - start

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from benchmarks.server import start_server
+from ndcg_core import ndcg_at_k
 from ndcg_core.lists.items import make_items
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,20 +31,27 @@ def sample_items(n: int):
 def script_runs(n: int, runs: int) -> list[float]:
     from streamlit.testing.v1 import AppTest
 
+    from ui.format import metric_text
+    from ui.state import PlaygroundState
+
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.switch_page("pages/1_Playground.py")
-    at.session_state["pg_items"] = sample_items(n)
-    at.session_state["pg_k"] = 10
+    state = PlaygroundState.from_preset()
+    state.items, state.k = sample_items(n), 10
+    at.session_state["playground"] = state
     at.run()
     times = []
     for i in range(runs):
-        items = list(at.session_state["pg_items"])
+        state = at.session_state["playground"]
+        items = list(state.items)
         items.insert(0, items.pop(i % n))  # a different order each run, as after a move
-        at.session_state["pg_items"] = items
+        state.items = items
         start = time.perf_counter()
         at.run()
         times.append((time.perf_counter() - start) * 1000)
         assert not at.exception, at.exception
+        shown = next(m.value for m in at.metric if m.label == "NDCG@10")
+        assert shown == metric_text(ndcg_at_k([it.grade for it in items], 10)), "the page did not draw this order"
     return times
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -26,6 +28,18 @@ def rss_mib() -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
+
+
+def command_line_ndcg10(qrels_path: Path, run_path: Path) -> float:
+    """Mean NDCG@10 as ``python -m ndcg_core`` prints it (4 decimals, as the page shows it)."""
+    out = subprocess.run(
+        [sys.executable, "-m", "ndcg_core", "-m", "ndcg_cut.10", str(qrels_path), str(run_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    ).stdout
+    return float(next(line for line in out.splitlines() if "\tall\t" in line).split()[-1])
 
 
 def main() -> None:
@@ -44,17 +58,21 @@ def main() -> None:
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores; run {len(run) / 2**20:.0f} MiB per upload")
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=900)
     at.switch_page("pages/2_Evaluate.py")
-    at.session_state["ev_source"] = "upload"
+    expected = command_line_ndcg10(qrels_path, run_path)
+    at.run()  # the sample first, as a visitor arrives
+    at.session_state["evaluate"].source = "upload"
     for i in range(args.rounds):
         data = run + f"# upload {i}\n".encode()
         uploads = {
             "qrels": FileInput(qrels_path.name, content_key(qrels), qrels),
             "a": FileInput(f"run{i}.txt", content_key(data), data),
         }
-        at.session_state["ev_uploads"] = uploads
+        at.session_state["evaluate"].uploads = uploads
         started = time.perf_counter()
         at.run()
         assert not at.exception, at.exception
+        shown = next(m.value for m in at.metric if m.label == "Mean NDCG@10")
+        assert float(shown) == expected, f"the page shows {shown}, the command line {expected}: not this upload"
         del data, uploads
         print(f"upload {i + 1}: {time.perf_counter() - started:.1f} s, resident memory {rss_mib():.0f} MiB")
 
