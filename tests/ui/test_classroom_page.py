@@ -99,6 +99,7 @@ def test_predict_the_ndcg_from_join_to_reveal(data_dir):
     assert f"The true NDCG is {truth:.4f}. 1 of 1 estimates were within 0.05." in texts(teacher)
     ana.run()
     assert f"The true NDCG is {truth:.4f}; you were 0.022 away: within 0.05" in texts(ana)
+    assert "until the teacher locks" not in texts(ana)  # the saved note is not true any more
 
 
 def test_a_student_chooses_chinese_on_the_phone_and_sees_messages_in_it(data_dir):

@@ -806,6 +806,8 @@ def student_room(lang: str, code: str) -> None:
         current.kind
     ](t, cs, current, mine)
     place = f"answer-{current.id}"
+    if cs.messages.get(place) == t("classroom.saved") and current.phase != "open":
+        del cs.messages[place]  # "you can change it until the teacher locks" is no longer true
     if cs.messages.get(place):
         ok = cs.messages[place] == t("classroom.saved")
         show_message(cs, place, ok=ok)
