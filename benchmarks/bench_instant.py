@@ -338,6 +338,16 @@ def plan(kind: str, rows: list[tuple[str, int]], k: int, step: int) -> tuple[lis
     return candidates[step % len(candidates)] if candidates else None
 
 
+def box(row) -> dict:
+    """A row's box once it is on screen (the list may be in the middle of the server's redraw)."""
+    for _ in range(50):
+        row.wait_for(state="visible", timeout=15_000)
+        found = row.bounding_box()
+        if found is not None:
+            return found
+    raise RuntimeError("the list's row never settled on screen")
+
+
 def make_move(page, kind: str, how: dict) -> None:
     rows = page.locator("ol > li.row")
     if kind == "keyboard":
@@ -346,7 +356,7 @@ def make_move(page, kind: str, how: dict) -> None:
     elif kind == "button":
         rows.nth(how["source"]).locator("button.up" if how["target"] < how["source"] else "button.down").click()
     elif kind == "drag":
-        source, top = rows.nth(how["source"]).bounding_box(), rows.nth(0).bounding_box()
+        source, top = box(rows.nth(how["source"])), box(rows.nth(0))
         page.mouse.move(source["x"] + 60, source["y"] + source["height"] / 2)
         page.mouse.down()
         page.mouse.move(top["x"] + 60, top["y"] + 2, steps=10)
