@@ -10,7 +10,7 @@ from functools import lru_cache
 import streamlit as st
 
 from ndcg_core.classroom.rules import Limits
-from ndcg_core.classroom.store import ENV_DATA_DIR, ENV_URL, Store, database_url
+from ndcg_core.classroom.store import ENV_DATA_DIR, ENV_URL, Room, Store, database_url
 
 
 @st.cache_resource(show_spinner=False)
@@ -45,12 +45,14 @@ REVISION_TTL = 0.4  # seconds a room's revision is reused by this process's sess
 class _Revisions:
     """Each room's revision as read lately, so a class's watchers polling within the same moment share one read.
 
-    A cache, not state: a stale entry is at most ``REVISION_TTL`` old and any process reads the same database.
+    A cache, not state: a stale entry is at most ``REVISION_TTL`` old and any process reads the same database. A
+    room is kept with the revision it was read at and used only while that is still the revision.
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._seen: dict[str, tuple[float, int | None]] = {}
+        self._rooms: dict[str, Room] = {}  # by code: a room changes only with its revision (every teacher action)
 
     def fresh(self, code: str) -> tuple[bool, int | None]:
         """Whether a read of ``code`` within ``REVISION_TTL`` is at hand, and what it gave; never reads."""
@@ -75,6 +77,22 @@ class _Revisions:
     def forget(self, code: str) -> None:
         with self._lock:
             self._seen.pop(code, None)
+            self._rooms.pop(code, None)
+
+    def room(self, code: str) -> Room:
+        """The room as stored at its current revision: read once per revision by this process (a class's phones
+        all redraw at once when the teacher opens an activity), then shared."""
+        revision = self.get(code)
+        with self._lock:
+            hit = self._rooms.get(code)
+        if hit is not None and revision is not None and hit.revision == revision:
+            return hit
+        room = store().room(code)  # an InputError if the room is gone
+        with self._lock:
+            if len(self._rooms) > 1000:
+                self._rooms.clear()
+            self._rooms[code] = room
+        return room
 
 
 @st.cache_resource(show_spinner=False)
@@ -85,6 +103,12 @@ def _revisions() -> _Revisions:
 def room_revision(code: str) -> int | None:
     """The room's revision (``None`` if it is gone), read at most every 0.4 s per room by this process."""
     return _revisions().get(code)
+
+
+def room_now(code: str) -> Room:
+    """``Store.room`` for a student's phone, read once per revision of the room by this process (its student count
+    may lag behind joins, which do not change the revision; the teacher's page reads ``store().room``)."""
+    return _revisions().room(code)
 
 
 def fresh_revision(code: str) -> tuple[bool, int | None]:

@@ -29,7 +29,7 @@ from ndcg_core.lists.gains import GAINS
 from ndcg_core.lists.items import Item
 from ndcg_core.lists.presets import PRESETS
 from ndcg_core.teaching.exercises import exercise
-from ui.database import client_source, room_changed, store
+from ui.database import client_source, room_changed, room_now, store
 from ui.exercise_text import choice_text
 from ui.exercise_text import explain as explain_exercise
 from ui.exercise_text import prompt as exercise_prompt
@@ -788,7 +788,7 @@ def student_room(lang: str, code: str) -> None:
     t = Translator(lang)
     cs = classroom_state()
     try:
-        room = store().room(code)
+        room = room_now(code)
     except InputError as err:
         st.error(t.explain(err))
         return

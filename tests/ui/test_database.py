@@ -1,0 +1,60 @@
+"""``ui.database``: the per-process caches of a room's revision and of the room at that revision."""
+
+import pytest
+
+from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.store import Store, database_url
+from ndcg_core.errors import InputError
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("NDCG_LAB_DATA_DIR", str(tmp_path))
+    return tmp_path
+
+
+def test_a_phone_sees_the_room_as_it_is_after_each_teacher_action(data_dir, monkeypatch):
+    from ui import database
+
+    clock = [1000.0]
+    monkeypatch.setattr(database.time, "monotonic", lambda: clock[0])
+    store = Store(database_url())
+    room, key = store.create_room()
+    assert database.room_now(room.code).current is None
+    first = store.open_activity(room.code, key, acts.Predict(acts.random_list(1)))
+    assert database.room_now(room.code).current is None  # within REVISION_TTL: the revision read is reused
+    clock[0] += database.REVISION_TTL + 0.01
+    assert database.room_now(room.code).current == first  # the new revision, read once
+    store.set_phase(room.code, key, "locked")
+    database.room_changed(room.code)  # the teacher's page on this process: no wait at all
+    assert database.room_now(room.code).current.phase == "locked"
+    store.end_room(room.code, key)
+    database.room_changed(room.code)
+    assert database.room_now(room.code).ended
+    store.close()
+
+
+def test_a_room_read_at_one_revision_is_shared_until_the_next(data_dir, monkeypatch):
+    from ui import database
+
+    store = Store(database_url())
+    room, key = store.create_room()
+    reads = []
+    real = database.Store.room
+    monkeypatch.setattr(database.Store, "room", lambda self, code: reads.append(code) or real(self, code))
+    for _ in range(5):
+        database.room_now(room.code)
+    assert len(reads) == 1
+    store.open_activity(room.code, key, acts.Predict(acts.random_list(1)))
+    database.room_changed(room.code)
+    database.room_now(room.code)
+    assert len(reads) == 2
+    store.close()
+
+
+def test_a_room_that_is_gone_is_an_input_error(data_dir):
+    from ui import database
+
+    with pytest.raises(InputError) as err:
+        database.room_now("ABCDEF")
+    assert err.value.code == "room.unknown"
