@@ -53,6 +53,7 @@ class _Revisions:
         self._lock = threading.Lock()
         self._seen: dict[str, tuple[float, int | None]] = {}
         self._rooms: dict[str, Room] = {}  # by code: a room changes only with its revision (every teacher action)
+        self._members: set[tuple[str, str]] = set()  # (room, student id) pairs seen in the database: joins last
 
     def fresh(self, code: str) -> tuple[bool, int | None]:
         """Whether a read of ``code`` within ``REVISION_TTL`` is at hand, and what it gave; never reads."""
@@ -78,6 +79,22 @@ class _Revisions:
         with self._lock:
             self._seen.pop(code, None)
             self._rooms.pop(code, None)
+
+    def known_member(self, code: str, student_id: str) -> bool:
+        with self._lock:
+            return (code, student_id) in self._members
+
+    def is_member(self, code: str, student_id: str) -> bool:
+        """Whether ``student_id`` has joined room ``code`` (read once per pair; a join is never undone)."""
+        if self.known_member(code, student_id):
+            return True
+        if store().student(code, student_id) is None:
+            return False
+        with self._lock:
+            if len(self._members) > 100_000:
+                self._members.clear()
+            self._members.add((code, student_id))
+        return True
 
     def room(self, code: str) -> Room:
         """The room as stored at its current revision: read once per revision by this process (a class's phones
@@ -109,6 +126,16 @@ def room_now(code: str) -> Room:
     """``Store.room`` for a student's phone, read once per revision of the room by this process (its student count
     may lag behind joins, which do not change the revision; the teacher's page reads ``store().room``)."""
     return _revisions().room(code)
+
+
+def is_member(code: str, student_id: str) -> bool:
+    """Whether the student ``student_id`` has joined room ``code`` (asked of the database once per pair)."""
+    return _revisions().is_member(code, student_id)
+
+
+def known_member(code: str, student_id: str) -> bool:
+    """``is_member`` if this process has seen the pair before, without reading the database (``False`` otherwise)."""
+    return _revisions().known_member(code, student_id)
 
 
 def fresh_revision(code: str) -> tuple[bool, int | None]:

@@ -3,11 +3,13 @@
 import asyncio
 import json
 import socket
+from urllib.parse import urlencode
 
 import pytest
 from starlette.requests import Request
 
 from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom import rules
 from ndcg_core.classroom.store import Store, database_url
 
 
@@ -17,32 +19,45 @@ def data_dir(tmp_path, monkeypatch):
     return tmp_path
 
 
-def get(code):
+def get(code, me=None):
     from ui.routes import room_revision_route
 
-    request = Request({"type": "http", "method": "GET", "path_params": {"code": code}})
+    query = urlencode({"me": me}).encode() if me is not None else b""
+    request = Request({"type": "http", "method": "GET", "path_params": {"code": code}, "query_string": query})
     reply = asyncio.run(room_revision_route(request))
     return reply.status_code, json.loads(reply.body), reply.headers.get("cache-control")
 
 
-def test_the_route_gives_a_rooms_revision_and_the_teachers_change_at_once(data_dir):
+def test_the_route_gives_a_student_the_rooms_revision_and_the_teachers_change_at_once(data_dir):
     from ui.database import room_changed
 
     store = Store(database_url())
     room, key = store.create_room()
-    assert get(room.code) == (200, {"revision": 0}, "no-store")
-    assert get(room.code.lower()) == (200, {"revision": 0}, "no-store")  # read as typed, as the join box does
+    me = rules.new_student_id()
+    store.join(room.code, me, None, source="test")
+    assert get(room.code, me) == (200, {"revision": 0}, "no-store")
+    assert get(room.code.lower(), me) == (200, {"revision": 0}, "no-store")  # read as typed, as the join box does
     store.open_activity(room.code, key, acts.Predict(acts.random_list(1)))
     room_changed(room.code)  # what the teacher's page does after every action
-    assert get(room.code) == (200, {"revision": 1}, "no-store")
+    assert get(room.code, me) == (200, {"revision": 1}, "no-store")
     store.close()
 
 
-def test_an_unknown_or_malformed_room_is_a_404_with_the_error_code(data_dir):
-    assert get("ABCDEF") == (404, {"error": "room.unknown"}, "no-store")
-    assert get("AB0") == (404, {"error": "room.code_length"}, "no-store")
-    status, body, _ = get("<b>ABCD</b>")
-    assert status == 404 and body["error"].startswith("room.")
+def test_the_route_tells_a_stranger_nothing_about_which_rooms_exist(data_dir):
+    store = Store(database_url())
+    room, _ = store.create_room()
+    other, _ = store.create_room()
+    me, stranger = rules.new_student_id(), rules.new_student_id()
+    store.join(other.code, me, None, source="test")
+    gone = (404, {"error": "room.unknown"}, "no-store")
+    assert get(room.code) == gone  # no student id
+    assert get(room.code, stranger) == gone  # an id that never joined
+    assert get(room.code, me) == gone  # a student of another room
+    assert get(room.code, "<b>x</b>") == gone
+    assert get("ABCDEF", me) == gone  # no such room: the same answer
+    assert get("AB0", me) == gone  # not a code at all
+    assert get(other.code, me)[0] == 200
+    store.close()
 
 
 def test_serve_turns_nagle_off_on_sockets_bound_as_streamlit_binds_them():

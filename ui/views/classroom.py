@@ -792,7 +792,7 @@ def student_room(lang: str, code: str) -> None:
     except InputError as err:
         st.error(t.explain(err))
         return
-    room_watch(room.code, room.revision)
+    room_watch(room.code, cs.student or "", room.revision)
     if room.ended:
         st.info(t("classroom.ended_student"))
     current = room.current

@@ -1,8 +1,8 @@
 """A student's phone watching its classroom room: a small ``st.components.v2`` component with no visible part.
 
-It polls ``GET /api/room/CODE/revision`` (``ui.routes``, served by ``serve.py``) from the browser, which costs the
-server no page run, and sends a trigger only when the revision differs from the one it was drawn with; placed
-inside a fragment, that trigger reruns only the fragment. Without the route it triggers every ``fallback``
+It polls ``GET /api/room/CODE/revision?me=STUDENT`` (``ui.routes``, served by ``serve.py``) from the browser,
+which costs the server no page run, and sends a trigger only when the revision differs from the one it was drawn
+with; placed inside a fragment, that trigger reruns only the fragment. Without the route it triggers every ``fallback``
 seconds, so the page still follows the teacher.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import streamlit as st
 
@@ -23,12 +24,13 @@ POLL_SECONDS = 1.0  # a phone asks this often: an HTTP request of well under a m
 FALLBACK_SECONDS = 2.0
 
 
-def room_watch(code: str, revision: int, *, key: str = "cr_watch") -> Any:
-    """Watch room ``code``, drawn at ``revision``; a change reruns the fragment this is in (or the page)."""
+def room_watch(code: str, student: str, revision: int, *, key: str = "cr_watch") -> Any:
+    """Watch room ``code`` as its ``student``, drawn at ``revision``; a change reruns the fragment this is in (or
+    the page). The route answers only a student of the room."""
     return _component(
         key=key,
         data={
-            "url": f"/api/room/{code}/revision",
+            "url": f"/api/room/{code}/revision?{urlencode({'me': student})}",
             "revision": revision,
             "every": int(POLL_SECONDS * 1000),
             "fallback": int(FALLBACK_SECONDS * 1000),
