@@ -2,12 +2,14 @@
 room by its link and answer each activity the teacher opens, while a presenter session shows the class's counts.
 
     python -m benchmarks.load_live_room [--students 200] [--rounds 3] [--window 20] [--database sqlite|postgresql]
+                                        [--teacher page|store]
 
 Each client behaves as a browser does: it runs the page, reruns every ``st.fragment(run_every=...)`` fragment at
 the interval the server asks for (the presenter's panel), asks for the room's revision over HTTP as a phone's room
 watcher does (``ui/widgets/room_watch.js``) and sends its trigger when the revision changes, and presses buttons with
-their fragment's id. The teacher opens a "Predict the NDCG" activity each round (through the store, as the page's
-button does); each student sees it appear by itself, waits a random time within the window, types an estimate
+their fragment's id. Each round the teacher opens a "Predict the NDCG" activity by pressing "Open for the class" on
+the projector's page (or, with ``--teacher store``, through the database, as a teacher connected to another server
+process would); each student sees it appear by itself, waits a random time within the window, types an estimate
 and presses Send. Reported:
 
 - answer-to-presenter latency: from a student's Send to the presenter's "Answered" count including it (p50, p95);
@@ -217,6 +219,7 @@ async def watch_room(client: Client, stop: asyncio.Event, on_run) -> None:
 
 @dataclass
 class Round:
+    number: int = 0
     opened: float = 0.0
     activity_id: int = 0
     sent: dict = field(default_factory=dict)  # student -> time Send was pressed
@@ -268,10 +271,10 @@ async def student(
         answered = set()
         while not stop.is_set():
             current = state["round"]
-            if current is None or current.activity_id in answered or number not in current.seen:
+            if current is None or current.number in answered or number not in current.seen:
                 await asyncio.sleep(0.1)
                 continue
-            answered.add(current.activity_id)
+            answered.add(current.number)
             await asyncio.sleep(rng.uniform(0, window))
             async with client.lock:
                 client.set_text(ESTIMATE, f"{rng.uniform(0.5, 1.0):.2f}")
@@ -293,6 +296,7 @@ async def student(
 
 ESTIMATE = "Your estimate of NDCG (0 to 1)"
 ESTIMATE_HEADING = "Predict the NDCG"
+OPEN = "Open for the class"
 
 
 async def presenter(url: str, code: str, key: str, state: dict, errors: list, stop: asyncio.Event) -> None:
@@ -307,6 +311,7 @@ async def presenter(url: str, code: str, key: str, state: dict, errors: list, st
     try:
         await client.connect()
         await client.run()
+        state["presenter"] = client
         await keep_fragments_running(client, stop, on_run)
     except Exception as err:
         errors.append(f"presenter: {type(err).__name__}: {err}")
@@ -348,8 +353,10 @@ async def main_async(args) -> None:
     server, url = start_server()
     monitor = ServerMonitor(server.pid)
     monitor.start()
+    clients = ServerMonitor(os.getpid())  # this process: every simulated phone and the projector
+    clients.start()
     errors: list[str] = []
-    state = {"round": None, "joined": 0}
+    state: dict = {"round": None, "joined": 0, "presenter": None}
     stop = asyncio.Event()
     rounds: list[Round] = []
     began = time.monotonic()
@@ -367,10 +374,21 @@ async def main_async(args) -> None:
             await asyncio.sleep(0.5)
         print(f"{state['joined']} of {args.students} students joined ({time.monotonic() - began:.0f} s)", flush=True)
         for number in range(args.rounds):
-            r = Round()
-            activity = store.open_activity(room.code, key, acts.Predict(acts.random_list(number + 1)))
-            r.opened, r.activity_id = time.monotonic(), activity.id
-            state["round"] = r
+            r = Round(number=number)
+            if args.teacher == "page":
+                # The teacher presses "Open for the class" on the projector's page: the same server process.
+                projector = state["presenter"]
+                button_id, fragment = projector.button(OPEN)
+                r.opened = time.monotonic()
+                state["round"] = r
+                async with projector.lock:
+                    await projector.run(fragment, trigger=button_id)
+                r.activity_id = store.room(room.code).current.id
+            else:
+                # A teacher on another process: only the database tells this one (within REVISION_TTL).
+                activity = store.open_activity(room.code, key, acts.Predict(acts.random_list(number + 1)))
+                r.opened, r.activity_id = time.monotonic(), activity.id
+                state["round"] = r
             rounds.append(r)
             deadline = r.opened + args.window + 30
             while time.monotonic() < deadline:
@@ -386,8 +404,15 @@ async def main_async(args) -> None:
         for task in tasks:
             task.cancel()
         monitor.stopped.set()
+        clients.stopped.set()
         server.terminate()
     report(args, rounds, store, errors, monitor, began)
+    if clients.samples:
+        cpu = [c for _, c, _ in clients.samples]
+        print(
+            f"the clients' own process (all phones and the projector, on the same cores): CPU mean "
+            f"{statistics.mean(cpu):.0f}% of one core, max {max(cpu):.0f}%"
+        )
     store.close()
 
 
@@ -434,6 +459,13 @@ def main() -> None:
     parser.add_argument("--window", type=float, default=20.0, help="seconds over which each round's answers come")
     parser.add_argument("--join-spread", type=float, default=40.0, help="seconds over which the class joins")
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
+    parser.add_argument(
+        "--teacher",
+        choices=["page", "store"],
+        default="page",
+        help="open each activity by the projector's button (page) or through the database, as a teacher on another "
+        "server process would (store)",
+    )
     args = parser.parse_args()
     asyncio.run(main_async(args))
 

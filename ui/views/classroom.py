@@ -801,10 +801,10 @@ def student_room(lang: str, code: str) -> None:
         return
     mine = store().my_answers(current.id, cs.student or "")
     heading = t("classroom.activity_heading", number=current.number, kind=t(f"classroom.kind.{current.kind}"))
-    st.markdown(f"**{heading}**")
+    # The heading goes out with each activity's first paragraph: one element fewer for every phone to redraw at once.
     {"predict": student_predict, "rank": student_rank, "compare": student_compare, "practice": student_practice}[
         current.kind
-    ](t, cs, current, mine)
+    ](t, cs, current, mine, f"**{heading}**\n\n")
     place = f"answer-{current.id}"
     if cs.messages.get(place) == t("classroom.saved") and current.phase != "open":
         del cs.messages[place]  # "you can change it until the teacher locks" is no longer true
@@ -833,11 +833,11 @@ def submit(activity_id: int, values: list[tuple[int, Any]]) -> None:
     cs.messages[place] = t("classroom.saved")
 
 
-def student_predict(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict) -> None:
+def student_predict(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict, lead: str) -> None:
     activity = current.activity()
     assert isinstance(activity, acts.Predict)  # the caller chose this view by the activity's kind
     spec = activity.spec
-    st.markdown(t("classroom.predict_question", k=spec.k))
+    st.markdown(lead + t("classroom.predict_question", k=spec.k))
     list_table(t, spec.labels, spec.grades)
     st.caption(spec_caption(t, spec))
     key = f"_w_cr_estimate_{current.id}"
@@ -889,13 +889,13 @@ def on_rank_action(activity_id: int, spec: ListSpec) -> None:
     cs.orders[activity_id] = [it.id - 1 for it in moved]
 
 
-def student_rank(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict) -> None:
+def student_rank(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict, lead: str) -> None:
     activity = current.activity()
     assert isinstance(activity, acts.Rank)  # the caller chose this view by the activity's kind
     spec = activity.spec
     order = cs.orders.get(current.id) or list(mine.get(0) or range(len(spec.grades)))
     cs.orders[current.id] = order
-    st.markdown(t("classroom.rank_question", k=spec.k, twist=t(f"classroom.twist.{activity.twist}")))
+    st.markdown(lead + t("classroom.rank_question", k=spec.k, twist=t(f"classroom.twist.{activity.twist}")))
     st.caption(spec_caption(t, spec))
     if current.phase == "open":
         sortable_list(
@@ -927,11 +927,11 @@ def student_rank(t: Translator, cs: ClassroomState, current: ActivityRow, mine: 
         )
 
 
-def student_compare(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict) -> None:
+def student_compare(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict, lead: str) -> None:
     activity = current.activity()
     assert isinstance(activity, acts.Compare)  # the caller chose this view by the activity's kind
     metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
-    st.markdown(t("classroom.compare_question", metric=metric))
+    st.markdown(lead + t("classroom.compare_question", metric=metric))
     pair_tables(t, activity.pair)
     key = f"_w_cr_vote_{current.id}"
     if not has_widget_value(key) and 0 in mine:
@@ -969,9 +969,10 @@ def student_compare(t: Translator, cs: ClassroomState, current: ActivityRow, min
             )
 
 
-def student_practice(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict) -> None:
+def student_practice(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict, lead: str) -> None:
     activity = current.activity()
     assert isinstance(activity, acts.Practice)  # the caller chose this view by the activity's kind
+    st.markdown(lead)
     keys = []
     for part, number in enumerate(activity.numbers):
         ex = exercise(activity.seed, number)
