@@ -5,6 +5,7 @@ limits and their messages' fields, what a purge keeps, rejoining, the rate limit
 """
 
 import json
+import threading
 from pathlib import Path
 
 import pytest
@@ -104,10 +105,11 @@ def test_the_schema_records_its_version_and_refuses_a_newer_one(make, tmp_path):
     s.create_room()
     s.create_room()
     assert {r["name"]: r["value"] for r in table(s, "meta")} == {"schema_version": 1, "room_lock": 2}
+    assert s.schema_version() == 1
     with s.engine.begin() as conn:
-        conn.execute(sa.update(store.meta).where(store.meta.c.name == "schema_version").values(value=2))
+        conn.execute(sa.update(store.meta).where(store.meta.c.name == "schema_version").values(value=7))
     error = error_of(make)
-    assert fields(error) == ("room.schema", {"value": "2", "version": 1})
+    assert fields(error) == ("room.schema", {"value": "7", "version": 1})
 
 
 # --- rooms ---------------------------------------------------------------------------------------------
@@ -254,6 +256,8 @@ def test_wrong_codes_slow_joining_from_their_source(make, clock):
     assert s.join(room.code, sid(1), source="elsewhere").number == 1
     clock.now = T0 + 600  # the failures are exactly 600 s old: outside the window
     assert s.join(room.code, sid(2)).number == 2
+    assert error_of(s.join, "ABCDEF", sid(3)).code == "room.unknown"  # one failure in the window: free
+    assert s.join(room.code, sid(3)).number == 3
 
 
 def test_a_source_that_is_not_text_is_still_counted(make):
@@ -289,6 +293,7 @@ def test_answers_come_back_by_student_then_part_with_their_time(make, clock):
     ]
     assert got[2].value == {"answer": "b", "right": True}  # part 1 is checked as part 1
     assert s.my_answers(activity.id, sid(2)) == {0: {"answer": "2", "right": False}, 1: {"answer": "b", "right": True}}
+    assert s.my_answers(activity.id, sid(1)) == {1: {"answer": "a", "right": False}}
     assert s.my_answers(elsewhere.id, sid(2)) == {0: {"answer": "1.5", "right": True}}
     rows = s.results(room.code)
     assert [(r["activity"], r["nickname"], r["exercise"], r["right"]) for r in rows] == [
@@ -297,6 +302,15 @@ def test_answers_come_back_by_student_then_part_with_their_time(make, clock):
         (1, "student 2", 2, "yes"),
     ]
     assert s.results(room.code, "élève {n}")[1]["nickname"] == "élève 2"
+    second = s.open_activity(room.code, key, predict())
+    s.answer(room.code, sid(1), second.id, [(0, "0.5")])
+    rows = s.results(room.code)
+    assert [(r["activity"], r["kind"], r["nickname"]) for r in rows] == [
+        (1, "practice", "Ana"),
+        (1, "practice", "student 2"),
+        (1, "practice", "student 2"),
+        (2, "predict", "Ana"),
+    ]
 
 
 def test_the_answer_bucket_refills_at_its_rate_from_the_last_answer(make, clock):
@@ -365,3 +379,57 @@ def test_a_taken_link_code_is_drawn_again_twenty_times_at_most(make, monkeypatch
     with pytest.raises(RuntimeError, match="^could not draw a free short-link code$"):
         s.save_link("learn", {"a": "3"})
     assert len(drawn) == 20
+
+
+def test_each_database_gets_its_own_insert_with_on_conflict():
+    from types import SimpleNamespace
+
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    server = SimpleNamespace(engine=make_engine("postgresql+psycopg://u@localhost/lab"))
+    assert isinstance(Store._insert(server, store.meta), postgresql.Insert)
+    embedded = SimpleNamespace(engine=make_engine("sqlite://"))
+    made = Store._insert(embedded, store.meta)
+    assert isinstance(made, sqlite.Insert) and not isinstance(made, postgresql.Insert)
+    embedded.engine.dispose()
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:"])
+def test_a_classroom_in_memory(url, clock):
+    # These URLs were refused with a TypeError (pool sizes given to SQLite's in-memory pool).
+    s = Store(url, clock=clock)
+    try:
+        room, key = s.create_room()
+        assert s.join(room.code, sid(1), "Ana") == Student(room.code, sid(1), 1, "Ana")
+        joined = []  # a second thread (as the app's server uses) sees the same database
+        helper = threading.Thread(target=lambda: joined.append(s.join(room.code, sid(2))))
+        helper.start()
+        helper.join()
+        assert joined == [Student(room.code, sid(2), 2, None)]
+        assert s.room(room.code).students == 2 and s.is_teacher(room.code, key)
+    finally:
+        s.close()
+
+
+def test_the_roster_is_in_joining_order(make):
+    s = make()
+    room, _ = s.create_room()
+    s.join(room.code, sid(9), "first")
+    s.join(room.code, sid(1), "second")
+    assert [(st.number, st.nickname) for st in s.roster(room.code)] == [(1, "first"), (2, "second")]
+
+
+def test_answers_spend_and_check_the_student_of_that_room(make):
+    s = make(answer_burst=1, answers_per_second=0.001)
+    a, a_key = s.create_room()
+    b, b_key = s.create_room()
+    in_a = s.open_activity(a.code, a_key, predict())
+    in_b = s.open_activity(b.code, b_key, predict())
+    s.join(a.code, sid(1))
+    s.join(b.code, sid(1))  # the same browser in both rooms
+    s.answer(a.code, sid(1), in_a.id, [(0, "0.5")])
+    s.answer(b.code, sid(1), in_b.id, [(0, "0.5")])  # room B's bucket is its own
+    assert fields(error_of(s.answer, a.code, sid(1), in_a.id, [(0, "0.5")])) == ("room.too_fast", {})
+    c, c_key = s.create_room()
+    in_c = s.open_activity(c.code, c_key, predict())
+    assert fields(error_of(s.answer, c.code, sid(1), in_c.id, [(0, "0.5")])) == ("room.not_joined", {})
