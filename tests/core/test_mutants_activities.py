@@ -105,6 +105,8 @@ def test_a_seeded_random_list_is_the_same_for_everyone():
     assert A.random_list(2026) == ListSpec(
         ("doc A", "doc B", "doc C", "doc D", "doc E", "doc F"), (0, 1, 2, 0, 0, 0), 4
     )
+    # Seed 114 first draws 3, 3, 2, 1, 1, already in the best order: it draws again.
+    assert A.random_list(114) == ListSpec(("doc A", "doc B", "doc C", "doc D", "doc E"), (1, 0, 1, 1, 3), 3)
     made = [A.random_list(seed) for seed in range(80)]
     assert {len(s.grades) for s in made} == {5, 6, 7, 8}
     assert {g for s in made for g in s.grades} == {0, 1, 2, 3}
@@ -247,12 +249,12 @@ def test_a_rank_activity_shuffles_only_a_list_already_in_its_best_order():
 # --- compare ----------------------------------------------------------------------------------------------
 
 
-PAIR = Pair(("p", "q", "r"), (0, 0, 3), ("s", "t", "u"), (1, 0, 0), (3, 1, 0, 0), 2)
+PAIR = Pair(("p", "q", "r"), (0, 0, 3), ("s", "t", "u"), (1, 0, 2), (3, 2, 1, 0, 0), 2)  # both have relevant beyond k
 
 
 def test_compare_values_are_cut_at_the_pairs_k():
     compare = A.Compare(PAIR, "ndcg", "mine")
-    assert compare.values("ndcg") == pytest.approx((0.0, 1 / (3 + 1 / log2(3))))
+    assert compare.values("ndcg") == pytest.approx((0.0, 1 / (3 + 2 / log2(3))))
     assert compare.values("mrr") == pytest.approx((1 / 3, 1.0))
     assert compare.values("precision") == pytest.approx((0.0, 0.5))
     assert compare.verdict("ndcg") == "b" and compare.verdict("mrr") == "b"
@@ -269,8 +271,8 @@ def test_the_compare_payload_and_back():
         "labels_a": ["p", "q", "r"],
         "a": [0, 0, 3],
         "labels_b": ["s", "t", "u"],
-        "b": [1, 0, 0],
-        "judged": [3, 1, 0, 0],
+        "b": [1, 0, 2],
+        "judged": [3, 2, 1, 0, 0],
     }
     assert A.from_payload("compare", payload) == compare
     del payload["name"]
@@ -290,7 +292,7 @@ def test_the_compare_summary_and_one_result():
     compare = A.Compare(PAIR, "precision")  # P@2: 0 against 0.5, so B
     summary = compare.summary([Answer(1, None, 0, "a"), Answer(2, None, 0, "same")])
     assert summary.count == 2 and summary.votes == {"a": 1, "b": 0, "same": 1} and summary.agree == 0
-    ndcg_b = 1 / (3 + 1 / log2(3))
+    ndcg_b = 1 / (3 + 2 / log2(3))
     assert summary.verdicts == {
         "ndcg": (0.0, pytest.approx(ndcg_b), "b"),
         "mrr": (pytest.approx(1 / 3), 1.0, "b"),
@@ -299,6 +301,13 @@ def test_the_compare_summary_and_one_result():
     assert compare.summary([Answer(1, None, 0, "b")]).agree == 1
     assert compare.result("a") == Result(right=False, ndcg=None, answer="a", detail={"verdict": "b"})
     assert compare.result("b", 1) == Result(right=True, ndcg=None, answer="b", detail={"verdict": "b"})
+
+
+def test_each_metric_has_its_own_verdict():
+    compare = A.compare_activity("seed003", "mrr")  # MRR cannot tell the systems apart; P@5 and NDCG@5 can
+    verdicts = compare.summary([]).verdicts
+    assert {m: v[2] for m, v in verdicts.items()} == {"ndcg": "a", "mrr": "same", "precision": "a"}
+    assert compare.result("same") == Result(right=True, ndcg=None, answer="same", detail={"verdict": "same"})
 
 
 def test_an_unknown_pair_or_metric():

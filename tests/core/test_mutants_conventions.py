@@ -54,3 +54,23 @@ def test_the_ranx_snippet_of_the_wikipedia_example():
         "'D8': 2}}), Run({'q': {'D1': 0.9, 'D2': 0.8, 'D3': 0.8, 'D4': 0.6, 'D5': 0.5, 'D6': 0.4}}), "
         "'ndcg_burges@5'), 4))\n"
     )
+
+
+def test_a_row_with_any_cell_filled_is_read():
+    for filled in ({"item": "a"}, {"score": 1}, {"grade": 1}):
+        row = {"item": "", "score": "", "grade": "", **filled}
+        error = error_of(example_from_rows, [{"item": "b", "score": 2, "grade": 1}, row], [], 1)
+        assert error.fields["place"].fields == {"row": 2}  # not skipped as blank
+    error = error_of(example_from_rows, [{"item": "b", "score": 2, "grade": 1}], [{"grade": 2}], 1)
+    assert error.fields["place"] == Place("extra.item", row=1)  # a judged item needs a name
+
+
+def test_the_ndcg_core_snippet_of_the_wikipedia_example():
+    assert CONVENTIONS["jk"].build().snippet(WIKIPEDIA) == (
+        "from ndcg_core import ndcg_from_scores\n"
+        "grades = [3, 2, 3, 0, 1, 2]\n"
+        "scores = [0.9, 0.8, 0.8, 0.6, 0.5, 0.4]\n"
+        "items = ['D1', 'D2', 'D3', 'D4', 'D5', 'D6']\n"
+        "pool = grades + [3, 2]  # every judged item\n"
+        'print(round(ndcg_from_scores(grades, scores, 5, items=items, discount="jk", ideal=pool), 4))\n'
+    )
