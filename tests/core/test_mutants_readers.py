@@ -492,3 +492,9 @@ def test_line_helpers_at_their_edges():
         4, "f"
     )
     assert padded(b"  a\n", b" ") and padded(b" \na\n", b" ")
+
+
+def test_a_duplicate_judgment_names_lines_counting_comments_and_blank_lines():
+    error = error_of(read_qrels, b"# note\nq 0 a 1\n\nq 0 a 2\n")
+    assert error.code == "qrels.duplicate"
+    assert (error.fields["place"], error.fields["first"]) == (Place("file.line", line=4, file="input"), 2)
