@@ -99,7 +99,7 @@ def test_a_server_engine_checks_connections_before_use():
     assert str(engine.url) == "postgresql+psycopg://u@localhost/lab"
 
 
-def test_the_schema_records_its_version_and_refuses_a_newer_one(make, tmp_path):
+def test_the_schema_version_is_read_back_and_a_newer_one_refused(make, tmp_path):
     s = make()
     assert {r["name"]: r["value"] for r in table(s, "meta")} == {"schema_version": 1, "room_lock": 0}
     s.create_room()
