@@ -179,9 +179,16 @@ def make_engine(url: str) -> Engine:
     if not url.startswith("sqlite"):
         return sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
     path = sa.engine.make_url(url).database
-    if path and path != ":memory:":
+    if not path or path == ":memory:":
+        # One database per connection in memory: every thread shares the one connection.
+        engine = sa.create_engine(
+            url,
+            connect_args={"timeout": BUSY_TIMEOUT_SECONDS, "check_same_thread": False},
+            poolclass=sa.pool.StaticPool,
+        )
+    else:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-    engine = sa.create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_SECONDS}, pool_size=10, max_overflow=20)
+        engine = sa.create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_SECONDS}, pool_size=10, max_overflow=20)
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:

@@ -492,3 +492,24 @@ def test_line_helpers_at_their_edges():
         4, "f"
     )
     assert padded(b"  a\n", b" ") and padded(b" \na\n", b" ")
+
+
+def test_a_duplicate_judgment_names_lines_counting_comments_and_blank_lines():
+    error = error_of(read_qrels, b"# note\nq 0 a 1\n\nq 0 a 2\n")
+    assert error.code == "qrels.duplicate"
+    assert (error.fields["place"], error.fields["first"]) == (Place("file.line", line=4, file="input"), 2)
+
+
+def test_the_first_duplicate_of_a_long_unsorted_run_is_the_one_a_plain_scan_finds():
+    # 200 lines over 3 queries, many documents repeated: enough for an unstable sort to swap equal keys.
+    rng = np.random.default_rng(0)
+    queries, docnos = rng.integers(0, 3, 200).tolist(), rng.integers(0, 200, 200).tolist()
+    text = "".join(f"q{q} Q0 d{d} 1 1 t\n" for q, d in zip(queries, docnos, strict=True))
+    seen, first = {}, None
+    for line, pair in enumerate(zip(queries, docnos, strict=True), start=1):
+        if pair in seen:
+            first = (seen[pair], line)
+            break
+        seen[pair] = line
+    error = error_of(readers.read_run, text.encode())
+    assert (error.fields["first"], error.fields["place"].fields["line"]) == first
