@@ -50,8 +50,8 @@ def test_a_list_names_what_is_wrong_with_it():
 
 
 def test_the_ideal_comes_from_the_pool_only_when_there_is_one():
-    assert ListSpec(("a", "b"), (1, 0), 2).ideal() is None
-    assert ListSpec(("a", "b"), (1, 0), 2, pool=(3,)).ideal() == [1, 0, 3]
+    assert ListSpec(("a", "b"), (1, 0), 2).judged_pool() is None
+    assert ListSpec(("a", "b"), (1, 0), 2, pool=(3,)).judged_pool() == [1, 0, 3]
 
 
 def test_a_lists_ndcg_is_cut_at_its_k():

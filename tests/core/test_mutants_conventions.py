@@ -72,5 +72,5 @@ def test_the_ndcg_core_snippet_of_the_wikipedia_example():
         "scores = [0.9, 0.8, 0.8, 0.6, 0.5, 0.4]\n"
         "items = ['D1', 'D2', 'D3', 'D4', 'D5', 'D6']\n"
         "pool = grades + [3, 2]  # every judged item\n"
-        'print(round(ndcg_from_scores(grades, scores, 5, items=items, discount="jk", ideal=pool), 4))\n'
+        'print(round(ndcg_from_scores(grades, scores, 5, items=items, discount="jk", pool=pool), 4))\n'
     )
