@@ -276,14 +276,28 @@ def test_the_judged_pool_is_passed_as_pool_and_its_older_name_ideal_still_works(
     grades, judged = [3, 2, 3, 0, 1, 2], [3, 2, 3, 0, 1, 2, 3, 2]
     best = 3 + 3 / log2(3) + 3 / log2(4) + 2 / log2(5) + 2 / log2(6) + 2 / log2(7)
     own = 3 + 2 / log2(3) + 3 / log2(4) + 1 / log2(6) + 2 / log2(7)
-    assert ndcg_at_k(grades, 6, pool=judged) == ndcg_at_k(grades, 6, ideal=judged) == pytest.approx(own / best)
-    assert idcg(grades, 6, pool=judged) == pytest.approx(best)
-    assert list(ideal_grades(grades, judged)) == list(ideal_grades(grades, pool=judged)) == [3, 3, 3, 2, 2, 2, 1, 0]
-    assert breakdown(grades, 6, pool=judged)["ndcg"].iloc[-1] == pytest.approx(own / best)
-    assert ndcg_at_every_k(grades, pool=judged)[-1] == pytest.approx(own / best)
-    assert ndcg_from_scores(grades, [6, 5, 4, 3, 2, 1], 6, pool=judged) == pytest.approx(own / best)
-    assert ndcg_after_moves(grades, 6, pool=judged)[0, 0] == pytest.approx(own / best)
-    assert ndcg_after_swaps(grades, 6, pool=judged)[0, 0] == pytest.approx(own / best)
-    assert all_metrics(grades, 6, pool=judged)["ndcg"] == pytest.approx(own / best)
-    with pytest.raises(TypeError, match="pool="):
+    for way in ({"pool": judged}, {"ideal": judged}):  # the name, and its older spelling
+        assert ndcg_at_k(grades, 6, **way) == pytest.approx(own / best)
+        assert idcg(grades, 6, **way) == pytest.approx(best)
+        assert list(ideal_grades(grades, **way)) == [3, 3, 3, 2, 2, 2, 1, 0]
+        assert breakdown(grades, 6, **way)["ndcg"].iloc[-1] == pytest.approx(own / best)
+        assert ndcg_at_every_k(grades, **way)[-1] == pytest.approx(own / best)
+        assert ndcg_from_scores(grades, [6, 5, 4, 3, 2, 1], 6, **way) == pytest.approx(own / best)
+        assert ndcg_after_moves(grades, 6, **way)[0, 0] == pytest.approx(own / best)
+        assert ndcg_after_swaps(grades, 6, **way)[0, 0] == pytest.approx(own / best)
+        assert all_metrics(grades, 6, **way)["ndcg"] == pytest.approx(own / best)
+    assert list(ideal_grades(grades, judged)) == [3, 3, 3, 2, 2, 2, 1, 0]  # second place: the pool
+    message = r"^pass the judged grades once, as pool= \(ideal= is its older name\)$"
+    with pytest.raises(TypeError, match=message):
         ndcg_at_k(grades, 6, pool=judged, ideal=judged)
+
+
+def test_a_lists_score_uses_its_discount_for_both_dcg_and_the_ideal():
+    from ndcg_core.lists.items import ListSettings, make_items, score
+
+    # Jarvelin-Kekalainen with base 2 does not discount ranks 1 and 2: [1, 3] is as good as [3, 1].
+    scores = score(make_items(["a", "b"], [1, 3]), ListSettings(discount="jk", jk_base=2.0))
+    assert (scores.dcg, scores.idcg, scores.ndcg) == (4.0, 4.0, 1.0)
+    with_log2 = score(make_items(["a", "b"], [1, 3]), ListSettings())
+    assert with_log2.idcg == pytest.approx(3 + 1 / log2(3))
+    assert with_log2.ndcg == pytest.approx((1 + 3 / log2(3)) / (3 + 1 / log2(3)))
