@@ -34,10 +34,12 @@ from ui import charts
 from ui.widgets.sortable import preview_data
 from ui.widgets.table import table_data
 
-# Entries kept: a list's figures are a few kilobytes (the swap map of 100 items about 400 KB, hence its smaller
-# cache), so the caches stay within tens of megabytes.
+# Entries kept: a list's figures are a few kilobytes, so the caches stay within tens of megabytes. A swap map
+# grows with the square of the list (about 400 KB at 100 items), so maps of long lists have a smaller cache of
+# their own; the short lists a class works on (five items have 120 orders) keep all theirs.
 ENTRIES = 512
 SWAP_ENTRIES = 64
+LONG_LIST = 20
 
 
 def _key(items: Sequence[Item], settings: ListSettings) -> tuple[tuple[Item, ...], ListSettings]:
@@ -129,12 +131,12 @@ def swap_map(
 ) -> tuple[dict, np.ndarray]:
     """The swap map's spec (datasets as Arrow bytes) and the change in NDCG@k for every swap (i, j), from
     ndcg_core's NDCG after each swap."""
-    spec, changes = _swap_map(*_key(items, settings), _texts(texts), presenter)
+    made = _swap_map if len(items) <= LONG_LIST else _long_swap_map
+    spec, changes = made(*_key(items, settings), _texts(texts), presenter)
     return dict(spec), changes
 
 
-@lru_cache(maxsize=SWAP_ENTRIES)
-def _swap_map(
+def _make_swap_map(
     items: tuple[Item, ...], settings: ListSettings, texts: tuple[tuple[str, str], ...], presenter: bool
 ) -> tuple[dict, np.ndarray]:
     after = ndcg_after_each_swap(items, settings)
@@ -146,6 +148,10 @@ def _swap_map(
         spec = charts.for_projector(spec)
     spec["datasets"] = {name: arrow_bytes(columns) for name, columns in datasets.items()}
     return spec, changes
+
+
+_swap_map = lru_cache(maxsize=ENTRIES)(_make_swap_map)
+_long_swap_map = lru_cache(maxsize=SWAP_ENTRIES)(_make_swap_map)
 
 
 def table(

@@ -120,7 +120,7 @@ def write_present_param() -> None:
         set_link_value(PRESENT_PARAM, "1")
     elif PRESENT_PARAM in st.query_params:
         del st.query_params[PRESENT_PARAM]
-        app_state().link_seen = {**app_state().link_seen, PRESENT_PARAM: None}
+        set_link_value(PRESENT_PARAM, None)
 
 
 def show_notice() -> None:

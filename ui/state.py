@@ -10,6 +10,7 @@ and values survive a visit to another page (Streamlit drops the state of widgets
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -58,9 +59,10 @@ class AppState:
     PREFIX: ClassVar[str] = ""
     lang: str = DEFAULT_LANGUAGE
     presenter: bool = False
-    url_seen: str | None = None  # the Playground link (``s=``) last applied or written
     notice: str | None = None  # a message for the next page drawn (a bad link, a bad short link)
     link_seen: dict[str, str | None] = field(default_factory=dict)  # URL parameter -> the value applied
+    # URL parameter -> {a value this session replaced: when (time.monotonic())}, to tell an echo from a link
+    link_replaced: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
 @dataclass
@@ -276,22 +278,45 @@ def reset_classroom() -> ClassroomState:
     return fresh
 
 
+# Seconds after this session replaced a URL parameter's value during which that value coming back is an echo:
+# a rerun the browser asked for (a second key press, a click) before the new address reached it carries the old
+# one, which must not undo the change just made. Later, the old value is a link again (the browser's Back button).
+ECHO_SECONDS = 5.0
+
+
 def new_link_value(name: str) -> str | None:
-    """A URL parameter's value if the link brought a value this session has not applied yet."""
+    """A URL parameter's value if the link brought a value this session has not applied yet (and did not just
+    replace: see ``ECHO_SECONDS``)."""
     value = st.query_params.get(name)
     state = app_state()
     if value is None or state.link_seen.get(name) == value:
         return None
-    state.link_seen = {**state.link_seen, name: value}
+    replaced = state.link_replaced.get(name, {}).get(value)
+    if replaced is not None and time.monotonic() - replaced < ECHO_SECONDS:
+        return None
+    _seen(state, name, value)
     return value
 
 
 def set_link_value(name: str, value: str | None) -> None:
     """Write a URL parameter (so the address bar is a link to this state) and mark it as applied."""
     state = app_state()
-    state.link_seen = {**state.link_seen, name: value}
+    _seen(state, name, value)
     if value is not None and st.query_params.get(name) != value:
         st.query_params[name] = value
+
+
+def _seen(state: AppState, name: str, value: str | None) -> None:
+    """Make ``value`` the parameter's current value, noting the one it replaces."""
+    now = time.monotonic()
+    replaced = {old: at for old, at in state.link_replaced.get(name, {}).items() if now - at < ECHO_SECONDS}
+    old = state.link_seen.get(name)
+    if old is not None and old != value:
+        replaced[old] = now
+    if value is not None:
+        replaced.pop(value, None)
+    state.link_replaced = {**state.link_replaced, name: replaced}
+    state.link_seen = {**state.link_seen, name: value}
 
 
 def page_url(params: dict[str, str]) -> str:

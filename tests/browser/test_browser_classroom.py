@@ -41,7 +41,7 @@ def test_a_shared_link_restores_order_and_ndcg_in_a_new_browser(browser, app_url
         ("Move doc B up", ["doc D", "doc B", "doc E", "doc C", "doc A"]),
     ]
     for button, order in steps:
-        page.get_by_role("button", name=button).click()
+        page.get_by_role("button", name=button, exact=True).click()
         expect(labels).to_have_text(order)
         expect(value).to_have_text(ndcg_text(order))
     assert value.inner_text() != ndcg_text(list(FIVE))
@@ -68,7 +68,7 @@ def test_the_chinese_interface_and_a_tampered_link(page, app_url):
     expect(page.get_by_text("无法读取这个链接")).to_be_visible()
     expect(page.locator("li.row .label")).to_have_text(list(FIVE))  # the defaults, not the link's
     expect(page.get_by_test_id("stMetricValue").first).to_have_text(ndcg_text(list(FIVE)))
-    page.get_by_role("button", name="理想排序").click()
+    page.get_by_role("button", name="理想排序", exact=True).click()
     ideal = ["doc A", "doc C", "doc B", "doc E", "doc D"]  # grades 3, 3, 2, 1, 0; ties keep their order
     expect(page.locator("li.row .label")).to_have_text(ideal)
     expect(page.get_by_test_id("stMetricValue").first).to_have_text("1.0000")

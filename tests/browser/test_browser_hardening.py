@@ -34,7 +34,7 @@ def test_two_sessions_editing_at_once_never_see_each_other(browser, app_url):
         return page.get_by_label(f"Grade of {item}")
 
     # Interleaved edits while both sessions are open on the same server.
-    one.get_by_role("button", name="Worst order").click()
+    one.get_by_role("button", name="Worst order", exact=True).click()
     two.get_by_role("button", name="Move doc E up").click()
     worst = ["doc D", "doc E", "doc B", "doc C", "doc A"]
     mine = ["doc A", "doc B", "doc C", "doc E", "doc D"]

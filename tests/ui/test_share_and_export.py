@@ -121,6 +121,26 @@ def test_opening_a_link_restores_the_playground():
     assert at.query_params["s"] == link(items, k=2, gain="exponential", top=3)  # the address bar holds it
 
 
+def test_an_address_the_browser_sends_late_does_not_undo_a_change_but_back_still_works(monkeypatch):
+    """A second click sent before the browser had the new address carries the old one: it is an echo of a
+    link this session replaced a moment ago, not a link to open (the list stays as the first click left it).
+    Later the old address is a link again: the browser's Back button brings the old state back."""
+    at = open_page("1_Playground", {})
+    before = at.query_params["s"]
+    next(b for b in at.button if b.key == "btn_order_worst").click().run()
+    worst = [it.label for it in at.session_state["playground"].items]
+    assert at.query_params["s"] != before and worst != ["doc A", "doc B", "doc C", "doc D", "doc E"]
+    at.query_params["s"] = before  # the browser has not yet applied the address the click wrote
+    at.run()
+    assert [it.label for it in at.session_state["playground"].items] == worst
+    assert shown_ndcg(at) == ("NDCG@5", f"{ndcg_at_k([0, 1, 2, 3, 3], 5):.4f}")
+    monkeypatch.setattr("ui.state.ECHO_SECONDS", 0.0)  # as if the learner pressed Back much later
+    at.query_params["s"] = before
+    at.run()
+    assert [it.label for it in at.session_state["playground"].items] == ["doc A", "doc B", "doc C", "doc D", "doc E"]
+    assert shown_ndcg(at) == ("NDCG@5", "0.9724")
+
+
 @pytest.mark.parametrize("param", ["garbage", raw({**GOOD, "gain": "cubic"}), "A" * (MAX_PARAM_LENGTH + 5)])
 def test_a_tampered_link_opens_the_default_example_with_a_notice(param):
     at = open_page("1_Playground", {"s": param})

@@ -24,6 +24,9 @@ def page(path="app.py", **params):
 
 
 def made_code(at, page_key):
+    assert not [b for b in at.button if b.key == f"btn_short_{page_key}"]  # drawn only once the box is opened
+    at.session_state[f"share_open_{page_key}"] = True
+    at.run()
     next(b for b in at.button if b.key == f"btn_short_{page_key}").click().run()
     assert not at.exception
     [url] = [c.value for c in at.code if "?go=" in c.value]

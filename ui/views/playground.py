@@ -47,6 +47,7 @@ from ui.share import decode_playground, encode_playground
 from ui.state import (
     app_state,
     bind,
+    new_link_value,
     page_url,
     playground_state,
     preset_origin,
@@ -354,11 +355,10 @@ def render_list(t: Translator, settings: Settings, summary: dict[str, str]) -> N
             icon=":material/undo:",
             width="stretch",
         )
-    # Two columns of two buttons: fewer blocks to send after every move than two rows of two columns, and the
-    # same order (ideal, worst, shuffle, reset) where a phone stacks the columns.
-    for col, kinds in zip(st.columns(2), (("ideal", "worst"), ("shuffle", "reset")), strict=True):
-        for kind in kinds:
-            col.button(
+    # One row that wraps (on a phone, two by two): one block to send after every move, where columns were three.
+    with st.container(horizontal=True, gap="small"):
+        for kind in ("ideal", "worst", "shuffle", "reset"):
+            st.button(
                 t(f"playground.order.{kind}"), on_click=reorder, args=(kind,), width="stretch", key=f"btn_order_{kind}"
             )
 
@@ -414,12 +414,22 @@ def give_headline_a_head_start() -> None:
         time.sleep(HEADLINE_HEAD_START)
 
 
-def draw(kind: str, settings: Settings, texts: dict[str, str]) -> None:
-    """Chart ``kind`` of the list (``ui.charts.chart_spec``: the same layers as its Altair builders), its
-    datasets as Arrow bytes (``ui.live.chart``): Streamlit would otherwise build a pandas frame per dataset,
-    which cost more than the rest of the chart under load."""
+def small_print(text: str) -> str:
+    """Markdown for text set like a caption (small, grey), to share an element with what it explains."""
+    return f":small[:gray[{text}]]"
+
+
+def draw(kind: str, settings: Settings, t: Translator, texts: dict[str, str], **alt_values: object) -> None:
+    """Chart ``kind`` of the list under its title and how to read it (one element, as a move redraws every
+    element here; the reading is the chart's text alternative too).
+
+    The spec is ``ui.charts.chart_spec`` (the same layers as its Altair builders) with its datasets as Arrow
+    bytes (``ui.live.chart``): Streamlit would otherwise build a pandas frame per dataset, which cost more than
+    the rest of the chart under load."""
+    reading = t(f"playground.chart.{kind}_alt", **alt_values)
+    st.markdown(f"**{t(f'playground.chart.{kind}')}**  \n{small_print(reading)}")
     spec = live.chart(kind, items(), settings, top=playground_state().top, texts=texts, presenter=app_state().presenter)
-    st.vega_lite_chart(spec, width="stretch")
+    st.vega_lite_chart(spec, width="stretch", alt=reading)
 
 
 def render_charts(t: Translator, settings: Settings) -> None:
@@ -427,24 +437,16 @@ def render_charts(t: Translator, settings: Settings) -> None:
     texts = t.group("chart")
     left, right = st.columns(2, gap="large")
     with left:
-        st.markdown(f"**{t('playground.chart.contribution')}**")
-        draw("contribution", settings, texts)
-        st.caption(t("playground.chart.contribution_alt"))
+        draw("contribution", settings, t, texts)
     with right:
-        st.markdown(f"**{t('playground.chart.cumulative')}**")
-        draw("cumulative", settings, texts)
-        st.caption(t("playground.chart.cumulative_alt", k=settings.cutoff(len(items()))))
+        draw("cumulative", settings, t, texts, k=settings.cutoff(len(items())))
 
 
 def render_order_charts(t: Translator, settings: Settings) -> None:
     """The order beside the ideal one, and NDCG at every k (next to the list, so moves show at once)."""
     texts = t.group("chart")
-    st.markdown(f"**{t('playground.chart.order')}**")
-    draw("order", settings, texts)
-    st.caption(t("playground.chart.order_alt"))
-    st.markdown(f"**{t('playground.chart.every_k')}**")
-    draw("every_k", settings, texts)  # the breakdown's running NDCG: NDCG@1 .. NDCG@n, as ndcg_for_every_k
-    st.caption(t("playground.chart.every_k_alt"))
+    draw("order", settings, t, texts)
+    draw("every_k", settings, t, texts)  # the breakdown's running NDCG: NDCG@1 .. NDCG@n, as ndcg_for_every_k
 
 
 SWAP_MAP_KEY = "pg_swap_map"
@@ -475,29 +477,28 @@ def render_swap_map(t: Translator, settings: Settings) -> None:
     listed = items()
     k = settings.cutoff(len(listed))
     spec, changes = live.swap_map(listed, settings, texts=t.group("chart"), presenter=app_state().presenter)
-    st.subheader(t("playground.swap.title"))
-    st.markdown(t("playground.swap.intro", k=k))
+    best = np.unravel_index(int(np.argmax(changes)), changes.shape) if len(listed) else (0, 0)
+    if len(listed) and changes[best] > 0:
+        reading = t(
+            "playground.swap.alt",
+            n=len(listed),
+            best=f"{changes[best]:+.4f}",
+            a=md_escape(listed[best[0]].label),
+            b=md_escape(listed[best[1]].label),
+        )
+    else:
+        reading = t("playground.swap.alt_none", n=len(listed), k=k)
+    # Title and introduction in one element, the reading and the explanation in another: a move redraws them all.
+    st.markdown(f"### {t('playground.swap.title')}\n\n{t('playground.swap.intro', k=k)}")
     st.vega_lite_chart(
         spec,
         width="stretch",
         on_select=on_swap_pick,
         selection_mode="swap",
         key=f"{SWAP_MAP_KEY}_{playground_state().swap_version}",
+        alt=reading,
     )
-    best = np.unravel_index(int(np.argmax(changes)), changes.shape) if len(listed) else (0, 0)
-    if len(listed) and changes[best] > 0:
-        st.caption(
-            t(
-                "playground.swap.alt",
-                n=len(listed),
-                best=f"{changes[best]:+.4f}",
-                a=md_escape(listed[best[0]].label),
-                b=md_escape(listed[best[1]].label),
-            )
-        )
-    else:
-        st.caption(t("playground.swap.alt_none", n=len(listed), k=k))
-    st.markdown(t("playground.swap.explain"))
+    st.markdown(f"{small_print(reading)}\n\n{t('playground.swap.explain')}")
 
 
 def render_breakdown(t: Translator, settings: Settings) -> None:
@@ -618,10 +619,9 @@ CHART_KINDS = ("contribution", "cumulative", "order", "every_k")
 
 def apply_link(t: Translator) -> None:
     """Restore the state a shared link holds (once per link); a bad link leaves a notice and the defaults."""
-    param = st.query_params.get(SHARE_PARAM)
-    if not param or param == app_state().url_seen:
+    param = new_link_value(SHARE_PARAM)
+    if not param:
         return
-    app_state().url_seen = param
     try:
         values = decode_playground(param)
     except ValueError as err:
@@ -662,9 +662,7 @@ def current_link() -> str:
 def write_link(t: Translator) -> None:
     """Keep the address bar in step with the state, and offer the link to copy."""
     param = current_link()
-    app_state().url_seen = param
-    if st.query_params.get(SHARE_PARAM) != param:
-        st.query_params[SHARE_PARAM] = param
+    set_link_value(SHARE_PARAM, param)
     set_link_value("lang", app_state().lang)
     params = {SHARE_PARAM: param, "lang": app_state().lang}
     share_box(t, "playground", params, page_url(params), title_key="share.title", help_key="share.help")

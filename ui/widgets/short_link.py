@@ -66,13 +66,17 @@ def share_box(
 ) -> None:
     """How to pass this state on. In presenter view: the QR code of the shortest link there is (the short one
     once made), large, beside the link and the button that makes a short one. Otherwise the link and that
-    button in an expander."""
+    button in an expander, drawn only while it is open."""
     if not app_state().presenter:
-        with st.expander(t(title_key)):
-            if help_key:
-                st.caption(t(help_key))
-            st.code(url, language=None, wrap_lines=True)
-            short_link_box(t, page, params)
+        # Drawn only while open (a closed expander is one element): the link changes with every move, and
+        # moves are what a class's server does most.
+        box = st.expander(t(title_key), key=f"share_open_{page}", on_change="rerun")
+        if box.open:
+            with box:
+                if help_key:
+                    st.caption(t(help_key))
+                st.code(url, language=None, wrap_lines=True)
+                short_link_box(t, page, params)
         return
     slot = _slot(page, params)
     code = classroom_state().short_links.get(slot)
