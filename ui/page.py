@@ -43,7 +43,9 @@ section.main .block-container, .stMainBlockContainer { max-width: 100% !importan
 .stApp [data-testid="stMetricDelta"] div { font-size: 1.3rem !important; }
 .stApp input, .stApp textarea, [role="listbox"] [role="option"],
 .stApp [data-testid="stTable"] td, .stApp [data-testid="stTable"] th, .stApp [data-testid="stCode"] code,
-.stApp [data-testid="stCaptionContainer"], .stApp [data-testid="stCaptionContainer"] p {
+.stApp [data-testid="stCaptionContainer"], .stApp [data-testid="stCaptionContainer"] p,
+/* Small print set with :small[...] (a chart's reading under its title) carries its size inline. */
+.stApp [data-testid="stMarkdownContainer"] span[style*="font-size"] {
   font-size: 1.2rem !important; }
 .stApp [data-testid="stCaptionContainer"], .stApp [data-testid="stCaptionContainer"] p { opacity: 1; }
 h1 { font-size: 3rem !important; }

@@ -20,14 +20,15 @@ CUT = """() => [...document.querySelectorAll('[data-testid=stMetricValue] > div'
 FONT = "e => parseFloat(getComputedStyle(e).fontSize)"
 AT_LEAST_18PX = re.compile(r"^(1[89]|[2-9]\d|\d{3,})(\.\d+)?px$")
 
-# The contrast of each caption's text against the page, as WCAG 2 defines it (opacity blends into the background).
+# The contrast of each caption's text (and each chart's reading in grey) against the page, as WCAG 2 defines it (opacity blends into the background).
 CAPTION_CONTRAST = """() => {
   const rgb = s => s.match(/[\\d.]+/g).slice(0, 3).map(Number);
   const lum = c => { const [r, g, b] = c.map(v => {
                        v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
                      return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
   const bg = rgb(getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor);
-  return [...document.querySelectorAll('[data-testid=stCaptionContainer]')].map(e => {
+  const small = '[data-testid=stCaptionContainer], [data-testid=stMarkdownContainer] .stMarkdownColoredText';
+  return [...document.querySelectorAll(small)].map(e => {
     let alpha = 1;
     for (let n = e; n && n.nodeType === 1; n = n.parentElement) alpha *= Number(getComputedStyle(n).opacity);
     const fg = rgb(getComputedStyle(e).color).map((v, i) => v * alpha + bg[i] * (1 - alpha));
@@ -61,6 +62,8 @@ def test_on_a_projector_figures_are_whole_and_type_is_large(browser, app_url, wi
     example = page.get_by_test_id("stSelectbox").filter(has_text="Example").locator("input")
     expect(example).to_have_css("font-size", AT_LEAST_18PX)
     expect(page.locator(".ndcg-table td").first).to_have_css("font-size", AT_LEAST_18PX)  # the worked terms
+    reading = page.get_by_test_id("stMarkdownContainer").filter(has_text="Each tile is a position")
+    expect(reading.locator("span[style*='font-size']")).to_have_css("font-size", AT_LEAST_18PX)  # a chart's reading
     assert min(page.evaluate(CAPTION_CONTRAST)) >= 4.5
     if width == 1280 and scale == 1:
         for path in ("Metrics?present=1", "Learn?step=5&present=1"):

@@ -432,21 +432,18 @@ def draw(kind: str, settings: Settings, t: Translator, texts: dict[str, str], **
     st.vega_lite_chart(spec, width="stretch", alt=reading)
 
 
-def render_charts(t: Translator, settings: Settings) -> None:
-    """Per-position terms and the running sums, side by side."""
-    texts = t.group("chart")
-    left, right = st.columns(2, gap="large")
-    with left:
-        draw("contribution", settings, t, texts)
-    with right:
-        draw("cumulative", settings, t, texts, k=settings.cutoff(len(items())))
+def render_list_chart(t: Translator, settings: Settings) -> None:
+    """Under the list: each position's gain, discount and DCG contribution."""
+    draw("contribution", settings, t, t.group("chart"))
 
 
-def render_order_charts(t: Translator, settings: Settings) -> None:
-    """The order beside the ideal one, and NDCG at every k (next to the list, so moves show at once)."""
+def render_figure_charts(t: Translator, settings: Settings) -> None:
+    """Beside the list, under the headline: the order beside the ideal one, NDCG at every k, and the running
+    sums of DCG against the ideal (in the two columns already there: a move sends no further blocks)."""
     texts = t.group("chart")
     draw("order", settings, t, texts)
     draw("every_k", settings, t, texts)  # the breakdown's running NDCG: NDCG@1 .. NDCG@n, as ndcg_for_every_k
+    draw("cumulative", settings, t, texts, k=settings.cutoff(len(items())))
 
 
 SWAP_MAP_KEY = "pg_swap_map"
@@ -709,9 +706,9 @@ def render_live(lang: str) -> None:
         )
         if not app_state().presenter:  # presenter view hides the editing chrome
             render_editor(t)
+        render_list_chart(t, settings)
     with right:
-        render_order_charts(t, settings)
-    render_charts(t, settings)
+        render_figure_charts(t, settings)
     render_swap_map(t, settings)
     render_breakdown(t, settings)
     render_export(t, frame, settings)
