@@ -148,6 +148,7 @@ class Other:
     page_hash: str = ""
     component: tuple[str, str, str] = ("", "", "")  # (state widget id, events widget id, fragment id)
     order: list[int] = field(default_factory=list)  # the list's item ids, as the server last drew them
+    query: str = ""  # the address's query string, as the server last wrote it (a browser sends it back)
 
     async def connect(self) -> None:
         import websockets
@@ -169,6 +170,7 @@ class Other:
         msg.rerun_script.page_name = "Playground"
         if self.page_hash:
             msg.rerun_script.page_script_hash = self.page_hash
+        msg.rerun_script.query_string = self.query
         if event is not None:
             state_id, events_id, fragment_id = self.component
             # The component's (empty) state, and the move as its trigger: what the list sends on a move.
@@ -187,6 +189,8 @@ class Other:
             kind = fm.WhichOneof("type")
             if kind == "new_session":
                 self.page_hash = fm.new_session.page_script_hash or self.page_hash
+            elif kind == "page_info_changed":
+                self.query = fm.page_info_changed.query_string
             elif kind == "delta" and fm.delta.WhichOneof("type") == "new_element":
                 element = fm.delta.new_element
                 what = element.WhichOneof("type")
@@ -195,7 +199,7 @@ class Other:
                 elif what == "bidi_component" and element.bidi_component.component_name == COMPONENT:
                     state_id = element.bidi_component.id
                     self.component = (state_id, f"$$STREAMLIT_INTERNAL_KEY_{state_id}__events", fm.delta.fragment_id)
-                    self.order = [it["id"] for it in json.loads(element.bidi_component.json)["items"]]
+                    self.order = [it["id"] for it in json.loads(json.loads(element.bidi_component.json))["items"]]
                 elif what == "exception":
                     self.errors.append(f"exception on the page: {element.exception.message}")
             elif kind == "script_finished":
@@ -363,7 +367,7 @@ def make_move(page, kind: str, how: dict) -> None:
         page.wait_for_timeout(150)  # SortableJS settles the slot on its own timer
         page.mouse.up()
     else:
-        page.get_by_role("button", name=how["button"]).click()
+        page.get_by_role("button", name=how["button"], exact=True).click()
 
 
 def input_event(kind: str, how: dict) -> tuple[str, str | None]:
@@ -428,7 +432,8 @@ def breakdown(record: dict, marks: dict[str, list[tuple[str, float]]]) -> tuple[
 
 def read_marks(path: Path, seen: int) -> tuple[dict[str, list[tuple[str, float]]], int]:
     marks: dict[str, list[tuple[str, float]]] = {"start": [], "headline": [], "end": []}
-    lines = path.read_text().splitlines() if path.exists() else []
+    # Only whole lines: the server may be half-way through writing the last one.
+    lines = path.read_text().split("\n")[:-1] if path.exists() else []
     for line in lines[seen:]:
         m = json.loads(line)
         marks.setdefault(m["mark"], []).append((m["session"], m["t"]))

@@ -20,7 +20,8 @@ CUT = """() => [...document.querySelectorAll('[data-testid=stMetricValue] > div'
 FONT = "e => parseFloat(getComputedStyle(e).fontSize)"
 AT_LEAST_18PX = re.compile(r"^(1[89]|[2-9]\d|\d{3,})(\.\d+)?px$")
 
-# The contrast of each caption's text (and each chart's reading in grey) against the page, as WCAG 2 defines it (opacity blends into the background).
+# The contrast of each caption's text (and each chart's reading in grey) against the page, as WCAG 2 defines it
+# (opacity blends into the background).
 CAPTION_CONTRAST = """() => {
   const rgb = s => s.match(/[\\d.]+/g).slice(0, 3).map(Number);
   const lum = c => { const [r, g, b] = c.map(v => {

@@ -281,3 +281,11 @@ def test_bounds_use_k_float32_and_the_options():
     assert ndcg_bounds(grades, near, 2, float32_scores=True)[1] == pytest.approx((2 / log2(3)) / ideal2, abs=1e-15)
     ideal2_exp = 3 + 1 / log2(3)  # 2^2 - 1, 2^1 - 1
     assert ndcg_bounds(grades, scores, 2, gain="exponential")[1] == pytest.approx((3 / log2(3)) / ideal2_exp, abs=1e-15)
+
+
+def test_a_gain_scales_by_whole_shifts_given_as_floats():
+    """``evaluate`` keeps each query's shift in a float array of whole numbers: a gain without its own scaled
+    form still takes them, as exact powers of two."""
+    shifts = np.array([0.0, 1.0, 3.0])
+    assert GAINS.build("linear").scaled([3, 2, 8], shifts).tolist() == [3.0, 1.0, 1.0]
+    assert GAINS.build("custom", mapping={0: 0, 1: 6}).scaled([1, 1, 0], shifts).tolist() == [6.0, 3.0, 0.0]

@@ -146,7 +146,8 @@ function keyPreview(data, row, index, n) {
 }
 
 export default function (component) {
-  const { data, parentElement, setTriggerValue } = component;
+  const { parentElement, setTriggerValue } = component;
+  const data = JSON.parse(component.data); // JSON text: see ui/widgets/__init__.py
   const root = parentElement.querySelector(".ndcg-sortable");
   const list = root.querySelector("ol");
   const touch = touchFirst();

@@ -22,6 +22,7 @@ import streamlit as st
 from ndcg_core.errors import InputError, Place, shown
 from ndcg_core.lists.items import Item, check_grade, index_of, move, with_grade, without
 from ui.charts import grade_color, grade_text_color
+from ui.widgets import as_json
 
 _HERE = Path(__file__).parent
 _HTML = (
@@ -109,7 +110,7 @@ def sortable_list(
     """Draw the list; ``on_action`` runs (before the rerun) when the learner moves, regrades or removes."""
     return _component(
         key=key,
-        data=component_data(items, k, top, texts, large, readonly, summary, preview),
+        data=as_json(component_data(items, k, top, texts, large, readonly, summary, preview)),
         on_action_change=on_action,
     )
 

@@ -3,7 +3,8 @@
 // server sends a few hundred bytes of JSON per move instead of an Arrow table with styles.
 
 export default function (component) {
-  const { data, parentElement } = component;
+  const { parentElement } = component;
+  const data = JSON.parse(component.data); // JSON text: see ui/widgets/__init__.py
   const table = parentElement.querySelector("table");
   parentElement.querySelector(".ndcg-table").classList.toggle("large", Boolean(data.large));
   table.querySelector("caption").textContent = data.caption;

@@ -12,6 +12,8 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from ui.widgets import as_json
+
 _HERE = Path(__file__).parent
 _component = st.components.v2.component(
     "ndcg_lab.breakdown_table",
@@ -62,4 +64,4 @@ def breakdown_table(
 
 def show_table(data: dict, *, key: str) -> None:
     """Draw a table from ``table_data`` made beforehand."""
-    _component(key=key, data=data)
+    _component(key=key, data=as_json(data))
