@@ -284,8 +284,8 @@ def test_bounds_use_k_float32_and_the_options():
 
 
 def test_a_gain_scales_by_whole_shifts_given_as_floats():
-    """``evaluate`` keeps each query's shift in a float array of whole numbers: a gain without its own scaled
-    form still takes them, as exact powers of two."""
+    """A shift is a whole number, which may come as a float (3.0): a gain without a scaled form of its own
+    still divides by exact powers of two."""
     shifts = np.array([0.0, 1.0, 3.0])
     assert GAINS.build("linear").scaled([3, 2, 8], shifts).tolist() == [3.0, 1.0, 1.0]
     assert GAINS.build("custom", mapping={0: 0, 1: 6}).scaled([1, 1, 0], shifts).tolist() == [6.0, 3.0, 0.0]

@@ -167,6 +167,19 @@ def test_each_gain_is_scaled_on_its_own():
     assert ev.per_query(ndcg_cut(1))[0] == 1.0
 
 
+def test_a_negative_grade_takes_no_part_in_its_query_scale():
+    # Negative grades add nothing (as in trec_eval), and neither do they raise the power of two a query's gains
+    # are divided by when another query's gains are huge: |-9| would divide q2's tiny gain by 16, into the
+    # subnormal range, where its last bits are lost.
+    tiny = 3e-308
+    qrels = qrels_of("q1 0 a 2\nq2 0 b 1\nq2 0 z -9\n")
+    ev = evaluate(qrels, run_of(ranked("q1", "a") + ranked("q2", "b", "z")), cutoffs=(1,), gain={1: tiny, 2: 1e300})
+    assert ev.dcg(ndcg_cut(1))[1] == tiny and ev.dcg(NDCG)[1] == tiny
+    assert ev.per_query(NDCG).tolist() == [1.0, 1.0]
+    only_ndcg = evaluate(qrels, run_of(ranked("q1", "a") + ranked("q2", "b", "z")), full_gain={1: tiny, 2: 1e300})
+    assert only_ndcg.dcg(NDCG)[1] == tiny  # ndcg's own gain is scaled on its own (ndcg_cut's is linear)
+
+
 def test_huge_gains_are_scaled_by_their_own_query_and_pool():
     qrels = qrels_of("q1 0 a 2000\nq1 0 b 1999\nq2 0 c 1\nq2 0 d 2\n")
     ev = evaluate(qrels, run_of(ranked("q1", "b", "a") + ranked("q2", "c", "d")), cutoffs=(2,), gain="exponential")
