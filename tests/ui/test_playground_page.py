@@ -161,6 +161,14 @@ def test_top_grade_cannot_drop_below_a_grade_in_use():
     assert at.session_state["playground"].top == 5 and not at.error
 
 
+def test_the_swap_maps_reading_writes_labels_as_typed_in_its_alt_text_and_escaped_on_screen():
+    at = open_page(pg_items=make_items(["a-1*", "b_[2]"], [0, 3]))
+    swap_map = at.get("vega_lite_chart")[-1]
+    assert swap_map.proto.alt.endswith("(swapping a-1* and b_[2]).")  # a screen reader reads the labels as typed
+    [shown] = [m.value for m in at.markdown if m.value.startswith(":small[:gray[Heatmap")]
+    assert "a\\-1\\* and b\\_\\[2\\]" in shown  # on screen, Markdown shows them as typed too
+
+
 def test_a_label_with_markup_is_kept_as_text():
     label = "<script>alert('x')</script><img src=x onerror=alert(1)>"
     at = open_page(pg_items=make_items([label, "b"], [1, 0]))

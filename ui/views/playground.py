@@ -8,6 +8,7 @@ worked out through ``ui.live``, which keeps the core's results for lists and set
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -475,16 +476,14 @@ def render_swap_map(t: Translator, settings: Settings) -> None:
     k = settings.cutoff(len(listed))
     spec, changes = live.swap_map(listed, settings, texts=t.group("chart"), presenter=app_state().presenter)
     best = np.unravel_index(int(np.argmax(changes)), changes.shape) if len(listed) else (0, 0)
-    if len(listed) and changes[best] > 0:
-        reading = t(
-            "playground.swap.alt",
-            n=len(listed),
-            best=f"{changes[best]:+.4f}",
-            a=md_escape(listed[best[0]].label),
-            b=md_escape(listed[best[1]].label),
-        )
-    else:
-        reading = t("playground.swap.alt_none", n=len(listed), k=k)
+
+    def reading(label: Callable[[str], str]) -> str:
+        """What the map shows, in words; ``label`` writes an item's label (escaped for Markdown, or as typed)."""
+        if len(listed) and changes[best] > 0:
+            a, b = label(listed[best[0]].label), label(listed[best[1]].label)
+            return t("playground.swap.alt", n=len(listed), best=f"{changes[best]:+.4f}", a=a, b=b)
+        return t("playground.swap.alt_none", n=len(listed), k=k)
+
     # Title and introduction in one element, the reading and the explanation in another: a move redraws them all.
     st.markdown(f"### {t('playground.swap.title')}\n\n{t('playground.swap.intro', k=k)}")
     st.vega_lite_chart(
@@ -493,9 +492,9 @@ def render_swap_map(t: Translator, settings: Settings) -> None:
         on_select=on_swap_pick,
         selection_mode="swap",
         key=f"{SWAP_MAP_KEY}_{playground_state().swap_version}",
-        alt=reading,
+        alt=reading(str),  # read out as plain text: the labels as typed
     )
-    st.markdown(f"{small_print(reading)}\n\n{t('playground.swap.explain')}")
+    st.markdown(f"{small_print(reading(md_escape))}\n\n{t('playground.swap.explain')}")
 
 
 def render_breakdown(t: Translator, settings: Settings) -> None:
