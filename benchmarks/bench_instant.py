@@ -44,6 +44,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from benchmarks import percentile
 from benchmarks.load_classroom import ServerMonitor
 from benchmarks.server import end_with_parent, start_server
 from ndcg_core import ndcg_at_k
@@ -506,16 +507,11 @@ def measure(url: str, marks_path: Path, args, deadline: float) -> tuple[list[Mov
 # --- report -------------------------------------------------------------------------------------------------
 
 
-def p90(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(0.9 * len(ordered)) - 1)]
-
-
 def figure(values: list[float]) -> str:
     values = [v for v in values if not math.isnan(v)]
     if not values:
         return "n/a"
-    return f"median {statistics.median(values):5.0f} ms, p90 {p90(values):5.0f} ms"
+    return f"median {statistics.median(values):5.0f} ms, p90 {percentile(values, 0.9):5.0f} ms"
 
 
 def machine() -> str:

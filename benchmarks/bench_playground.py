@@ -17,6 +17,7 @@ import statistics
 import time
 from pathlib import Path
 
+from benchmarks import percentile
 from benchmarks.server import start_server
 from ndcg_core import ndcg_at_k
 from ndcg_core.lists.items import make_items
@@ -97,7 +98,7 @@ def drag_latencies(url: str, n: int, runs: int) -> list[float]:
 
 
 def summary(times: list[float]) -> str:
-    return f"median {statistics.median(times):.0f} ms, p90 {sorted(times)[int(0.9 * (len(times) - 1))]:.0f} ms"
+    return f"median {statistics.median(times):.0f} ms, p90 {percentile(times, 0.9):.0f} ms"
 
 
 def main() -> None:

@@ -22,6 +22,7 @@ import threading
 import time
 from pathlib import Path
 
+from benchmarks import percentile
 from benchmarks.server import start_server
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -247,7 +248,7 @@ def report(sessions, seconds, interval, began, latencies, errors, monitor) -> No
     )
     if times:
         p50 = statistics.median(times) * 1000
-        p95 = times[int(0.95 * (len(times) - 1))] * 1000
+        p95 = percentile(times, 0.95) * 1000
         print(
             f"reorders: {len(times)}; to the updated NDCG: p50 {p50:.0f} ms, p95 {p95:.0f} ms, "
             f"max {times[-1] * 1000:.0f} ms"

@@ -35,6 +35,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 
+from benchmarks import percentile
 from benchmarks.load_classroom import ServerMonitor
 from benchmarks.server import start_server
 
@@ -330,11 +331,6 @@ def latencies(r: Round) -> list[float]:
         if shown is not None:
             out.append(shown - r.sent[number])
     return out
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 async def main_async(args) -> None:
