@@ -242,7 +242,8 @@ def _order_layers(rows: str, top: float, domain: tuple[float, ...], t: dict, n: 
     labels = (
         base.mark_text(fontWeight="bold").encode(text="grade_key:N", color=text_color).properties(name="grade_labels")
     )
-    return alt.layer(tiles, labels).properties(height=110 if not wrapped else 28 * len(lanes), width="container")
+    # Tall enough that the two lanes' labels never touch (at 110 px, Chinese labels overlapped).
+    return alt.layer(tiles, labels).properties(height=140 if not wrapped else 28 * len(lanes), width="container")
 
 
 # --- NDCG at every k -----------------------------------------------------------------------------
@@ -512,7 +513,17 @@ def swap_rows(labels: Sequence[str], changes: np.ndarray, k: int) -> pd.DataFram
     return pd.DataFrame(swap_columns(labels, changes, k))
 
 
-def _swap_layers(data: pd.DataFrame | str, t: Mapping[str, str], n: int, large: bool) -> alt.Chart:
+def swap_reach(changes: Any) -> float | None:
+    """How far the swap map's colours reach on either side of 0: the largest change either way, so a gain and a
+    loss of the same size are the same depth of blue and orange (None when no swap changes anything)."""
+    values = np.abs(np.asarray(changes, dtype=np.float64))
+    reach = float(values.max()) if values.size else 0.0
+    return reach if reach > 0 else None
+
+
+def _swap_layers(
+    data: pd.DataFrame | str, t: Mapping[str, str], n: int, large: bool, reach: float | None = None
+) -> alt.Chart:
     # Rows tall enough to read a label on each up to 30 items; beyond that the map is a picture of the list.
     # (The height covers the axis labels too: about 110 px of it.)
     height = min((56 if large else 38) * n + 110, 900) if n <= 30 else min(8 * n + 60, 900)
@@ -534,9 +545,7 @@ def _swap_layers(data: pd.DataFrame | str, t: Mapping[str, str], n: int, large: 
                 title=t["swap_item"],
                 axis=alt.Axis(labels=labels, labelLimit=140),
             ),
-            color=alt.Color(
-                "change:Q", title=t["swap_change"], scale=alt.Scale(scheme="blueorange", reverse=True, domainMid=0)
-            ),
+            color=alt.Color("change:Q", title=t["swap_change"], scale=_swap_scale(reach)),
             opacity=alt.condition(alt.datum.in_top_k, alt.value(1.0), alt.value(0.85)),
             tooltip=[
                 alt.Tooltip("row:N", title=t["swap_item"]),
@@ -549,12 +558,18 @@ def _swap_layers(data: pd.DataFrame | str, t: Mapping[str, str], n: int, large: 
     )
 
 
+def _swap_scale(reach: float | None) -> alt.Scale:
+    if reach is None:
+        return alt.Scale(scheme="blueorange", reverse=True, domainMid=0)
+    return alt.Scale(scheme="blueorange", reverse=True, domainMid=0, domain=[-reach, reach])
+
+
 def swap_map_chart(rows: pd.DataFrame, texts: Mapping[str, str] | None = None, *, large: bool = False) -> alt.Chart:
     """A heatmap of the change in NDCG@k for swapping the items at two positions, the list's order on both
     axes; blue where a swap raises NDCG, orange where it lowers it, white where it changes nothing. A click on a
     cell selects the pair (the page performs that swap)."""
     n = int(round(np.sqrt(len(rows))))
-    return _swap_layers(rows, _texts(texts), n, large)
+    return _swap_layers(rows, _texts(texts), n, large, swap_reach(rows["change"]))
 
 
 @lru_cache(maxsize=64)
@@ -568,4 +583,7 @@ def swap_map_spec(
     """``swap_map_chart`` as a Vega-Lite spec built once per setting, and its data as columns (for Arrow bytes):
     100 items make 10,000 cells, too many to build an Altair chart from after every move."""
     spec = json.loads(_swap_template(tuple(sorted(_texts(texts).items())), len(labels), large))
+    reach = swap_reach(changes)
+    if reach is not None:  # the one part of the spec that depends on the list, so it is not in the template
+        spec["encoding"]["color"]["scale"]["domain"] = [-reach, reach]
     return spec, {ROWS: swap_columns(labels, changes, k)}

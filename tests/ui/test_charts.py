@@ -178,3 +178,21 @@ def _same(a, b):
     if isinstance(a, float) or isinstance(b, float):
         return a == pytest.approx(b, rel=1e-12, abs=1e-12)
     return a == b
+
+
+def test_the_swap_map_spec_is_its_altair_chart_with_colours_as_deep_for_a_gain_as_for_an_equal_loss():
+    items = make_items(["a", "b", "c"], [1, 3, 0])
+    from ndcg_core.lists.items import ndcg_after_each_swap
+
+    after = ndcg_after_each_swap(items, Settings(k=2))
+    changes = after - after[0, 0]
+    spec, data = charts.swap_map_spec(["a", "b", "c"], changes, 2)
+    chart = charts.swap_map_chart(charts.swap_rows(["a", "b", "c"], changes, 2)).to_dict()
+    for part in (spec, chart):
+        scale = part["encoding"]["color"]["scale"]
+        biggest = max(abs(changes.min()), abs(changes.max()))
+        assert scale["domain"] == [-biggest, biggest] and scale["domainMid"] == 0
+    assert spec["encoding"] == chart["encoding"] and spec["mark"] == chart["mark"]
+    alt.Chart.from_dict({**spec, "data": {"values": []}, "datasets": {}})  # a valid Vega-Lite spec
+    nothing = charts.swap_map_spec(["a", "b"], changes[:2, :2] * 0, 2)[0]
+    assert "domain" not in nothing["encoding"]["color"]["scale"]  # no swap changes anything: no range to fix

@@ -356,12 +356,18 @@ def render_list(t: Translator, settings: Settings, summary: dict[str, str]) -> N
             icon=":material/undo:",
             width="stretch",
         )
-    # One row that wraps (on a phone, two by two): one block to send after every move, where columns were three.
-    with st.container(horizontal=True, gap="small"):
-        for kind in ("ideal", "worst", "shuffle", "reset"):
-            st.button(
-                t(f"playground.order.{kind}"), on_click=reorder, args=(kind,), width="stretch", key=f"btn_order_{kind}"
-            )
+    # Two rows of two (the same on a phone and a projector, where one row of four wrapped three and one): two
+    # blocks to send after every move, where two columns were three.
+    for kinds in (("ideal", "worst"), ("shuffle", "reset")):
+        with st.container(horizontal=True, gap="small"):
+            for kind in kinds:
+                st.button(
+                    t(f"playground.order.{kind}"),
+                    on_click=reorder,
+                    args=(kind,),
+                    width="stretch",
+                    key=f"btn_order_{kind}",
+                )
 
 
 def render_error() -> None:
