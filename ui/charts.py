@@ -525,8 +525,8 @@ def _swap_layers(
     data: pd.DataFrame | str, t: Mapping[str, str], n: int, large: bool, reach: float | None = None
 ) -> alt.Chart:
     # Rows tall enough to read a label on each up to 30 items; beyond that the map is a picture of the list.
-    # (The height covers the axis labels too: about 110 px of it.)
-    height = min((56 if large else 38) * n + 110, 900) if n <= 30 else min(8 * n + 60, 900)
+    # (The height covers the axis labels and the legend below too: about 180 px of it.)
+    height = min((56 if large else 38) * n + 180, 970) if n <= 30 else min(8 * n + 130, 970)
     labels = n <= 30
     pick = alt.selection_point(name="swap", fields=["i", "j"], on="click", clear=False)
     return (
@@ -545,7 +545,10 @@ def _swap_layers(
                 title=t["swap_item"],
                 axis=alt.Axis(labels=labels, labelLimit=140),
             ),
-            color=alt.Color("change:Q", title=t["swap_change"], scale=_swap_scale(reach)),
+            # The legend below the map, so a phone gives the map its whole width.
+            color=alt.Color(
+                "change:Q", title=t["swap_change"], scale=_swap_scale(reach), legend=alt.Legend(orient="bottom")
+            ),
             opacity=alt.condition(alt.datum.in_top_k, alt.value(1.0), alt.value(0.85)),
             tooltip=[
                 alt.Tooltip("row:N", title=t["swap_item"]),
