@@ -63,6 +63,8 @@ def test_on_a_projector_figures_are_whole_and_type_is_large(browser, app_url, wi
     example = page.get_by_test_id("stSelectbox").filter(has_text="Example").locator("input")
     expect(example).to_have_css("font-size", AT_LEAST_18PX)
     expect(page.locator(".ndcg-table td").first).to_have_css("font-size", AT_LEAST_18PX)  # the worked terms
+    if scale == 1:  # all eight columns in view beside the sidebar, headings wrapped (at 150% zoom it scrolls)
+        assert page.locator(".ndcg-table").evaluate("e => e.scrollWidth <= e.clientWidth")
     reading = page.get_by_test_id("stMarkdownContainer").filter(has_text="Each tile is a position")
     expect(reading.locator("span[style*='font-size']")).to_have_css("font-size", AT_LEAST_18PX)  # a chart's reading
     assert min(page.evaluate(CAPTION_CONTRAST)) >= 4.5
