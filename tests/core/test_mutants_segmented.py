@@ -64,17 +64,9 @@ TIDY_QRELS = "1 0 a 1\n1 0 b 2\n2 0 c 3\n"
 
 
 @pytest.fixture
-def read_runs(monkeypatch):
+def read_runs(segments):
     """One-line segments, and a count of the files handed to read_run."""
-    monkeypatch.setattr(segmented, "SEGMENT_BYTES", 1)
-    calls = []
-
-    def counted(*args, **kwargs):
-        calls.append(args)
-        return read_run(*args, **kwargs)
-
-    monkeypatch.setattr(segmented, "read_run", counted)
-    return calls
+    return segments(1)
 
 
 def outcome(function):

@@ -44,17 +44,9 @@ def in_segments(monkeypatch):
 
 
 @pytest.fixture
-def fallbacks(monkeypatch):
+def fallbacks(segments):
     """Small segments, and a count of the files handed to read_run."""
-    monkeypatch.setattr(segmented, "SEGMENT_BYTES", 64)
-    calls = []
-
-    def counted(*args, **kwargs):
-        calls.append(args)
-        return read_run(*args, **kwargs)
-
-    monkeypatch.setattr(segmented, "read_run", counted)
-    return calls
+    return segments(64)
 
 
 def collection(seed=3, queries=12, docs=15):
