@@ -426,7 +426,7 @@ def small_print(text: str) -> str:
     return f":small[:gray[{text}]]"
 
 
-def draw(kind: str, settings: Settings, t: Translator, texts: dict[str, str], **alt_values: object) -> None:
+def draw(kind: str, settings: Settings, t: Translator, **alt_values: object) -> None:
     """Chart ``kind`` of the list under its title and how to read it (one element, as a move redraws every
     element here; the reading is the chart's text alternative too).
 
@@ -435,22 +435,22 @@ def draw(kind: str, settings: Settings, t: Translator, texts: dict[str, str], **
     the rest of the chart under load."""
     reading = t(f"playground.chart.{kind}_alt", **alt_values)
     st.markdown(f"**{t(f'playground.chart.{kind}')}**  \n{small_print(reading)}")
+    texts = t.group("chart")
     spec = live.chart(kind, items(), settings, top=playground_state().top, texts=texts, presenter=app_state().presenter)
     st.vega_lite_chart(spec, width="stretch", alt=reading)
 
 
 def render_list_chart(t: Translator, settings: Settings) -> None:
     """Under the list: each position's gain, discount and DCG contribution."""
-    draw("contribution", settings, t, t.group("chart"))
+    draw("contribution", settings, t)
 
 
 def render_figure_charts(t: Translator, settings: Settings) -> None:
     """Beside the list, under the headline: the order beside the ideal one, NDCG at every k, and the running
     sums of DCG against the ideal (in the two columns already there: a move sends no further blocks)."""
-    texts = t.group("chart")
-    draw("order", settings, t, texts)
-    draw("every_k", settings, t, texts)  # the breakdown's running NDCG: NDCG@1 .. NDCG@n, as ndcg_for_every_k
-    draw("cumulative", settings, t, texts, k=settings.cutoff(len(items())))
+    draw("order", settings, t)
+    draw("every_k", settings, t)  # the breakdown's running NDCG: NDCG@1 .. NDCG@n, as ndcg_for_every_k
+    draw("cumulative", settings, t, k=settings.cutoff(len(items())))
 
 
 SWAP_MAP_KEY = "pg_swap_map"
