@@ -196,8 +196,8 @@ class ClassroomState:
 
     room: str | None = None  # the room this session is in
     key: str | None = None  # the teacher's key, when this session controls the room
-    keep_link: str | None = None  # the "keep this link" address, shown once after the room starts
     student: str | None = None  # this browser's id in the room
+    control_revision: int | None = None  # the room's revision the teacher's controls were last drawn for
     orders: dict[int, list[int]] = field(default_factory=dict)  # Rank it best: activity id -> my current order
     messages: dict[str, str] = field(default_factory=dict)  # a message per place on the page (errors, "saved")
     memory: dict | None = None  # what the browser's storage holds for this room, as last reported

@@ -18,16 +18,19 @@ HOSTILE = "<img src=x onerror=1>"
 
 
 def start_room(browser, url):
+    """A teacher at 1280x720 starts a room; the control link (with the key) is read from its popover."""
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     teacher = context.new_page()
     teacher.goto(f"{url}/Classroom")
     teacher.get_by_role("button", name="Start a room").click()
-    expect(teacher.get_by_text("Keep this link to get back to your room")).to_be_visible(timeout=30_000)
-    keep = teacher.get_by_test_id("stCode").filter(has_text="key=").inner_text()
+    expect(teacher.get_by_text("Open the projector view")).to_be_visible(timeout=30_000)
     code = re.search(r"room=([A-Z0-9]{6})", teacher.url).group(1)
-    assert "key=" not in teacher.url  # the address bar, which a projector shows, never holds the key
-    teacher.get_by_role("button", name="I have kept it").click()
-    expect(teacher.get_by_test_id("stCode").filter(has_text="key=")).to_have_count(0)  # shown only until kept
+    assert "key=" not in teacher.url  # the address bar, which a projector may show, never holds the key
+    expect(teacher.get_by_test_id("stCode").filter(has_text="key=")).to_have_count(0)  # not on the page until asked
+    teacher.get_by_text("Open the controls on another device").click()
+    keep = teacher.get_by_test_id("stCode").filter(has_text="key=").inner_text()
+    teacher.keyboard.press("Escape")
+    expect(teacher.get_by_test_id("stCode").filter(has_text="key=")).to_have_count(0)
     return context, teacher, code, re.sub(r"\s+", "", keep)
 
 

@@ -69,15 +69,42 @@ def open_activity(teacher, kind, **choices):
     assert not teacher.exception, teacher.exception
 
 
-def test_a_teacher_starts_a_room_and_sees_its_code_qr_and_a_keep_link_once(data_dir):
+def codes_in(node, inside=None, found=None):
+    """Every code block of the page as (text, whether it is inside a popover)."""
+    found = [] if found is None else found
+    kind = getattr(node, "type", None)
+    if kind == "code":
+        found.append((node.value, bool(inside)))
+    for child in getattr(node, "children", {}).values():
+        codes_in(child, inside or kind == "popover", found)
+    return found
+
+
+def test_a_teacher_starts_a_room_and_the_control_link_is_only_in_its_popover(data_dir):
     teacher, code = start_room(data_dir)
-    assert f"Room {code}" in texts(teacher)
-    assert len(teacher.get("imgs")) >= 1 or teacher.get("image")
-    keep = [c.value for c in teacher.code if "key=" in c.value]
-    assert len(keep) == 1 and f"room={code}" in keep[0]
+    assert f"Room {code}: controls" in texts(teacher)
     assert teacher.query_params.get("room") == code and "key" not in teacher.query_params
-    button(teacher, "btn_cr_kept").click().run()
-    assert not [c.value for c in teacher.code if "key=" in c.value]
+    codes = codes_in(teacher._tree)
+    keyed = [(text, inside) for text, inside in codes if "key=" in text]
+    # The link that controls the room exists only behind "Open the controls on another device".
+    assert len(keyed) == 1 and keyed[0][1] and f"room={code}" in keyed[0][0]
+    assert teacher.session_state["classroom"].key in keyed[0][0]
+    assert f"?room={code}" in texts(teacher) and "key=" not in texts(teacher)  # the join link, for all
+
+
+def test_the_projector_view_has_no_controls_and_a_student_browser_gets_the_student_page(data_dir):
+    teacher, code = start_room(data_dir)
+    open_activity(teacher, "predict", _w_cr_source="preset", _w_cr_preset="five")
+    screen = session(room=code, view="screen")
+    screen.session_state["classroom"].key = teacher.session_state["classroom"].key  # as the browser's memory does
+    screen.run()
+    assert not screen.exception
+    assert [b.key for b in screen.button] == ["btn_cr_big_qr"]  # no lock, reveal, setup or end
+    assert not screen.expander and not [c for c, _ in codes_in(screen._tree) if "key=" in c]
+    assert "Activity 1: Predict the NDCG" in texts(screen)
+    assert next(m for m in screen.metric if m.label == "Answered").value == "0 / 0"
+    stranger = session(room=code, view="screen")  # another browser: no key, so a student's join form
+    assert [b.key for b in stranger.button] == ["btn_cr_join_here"]
 
 
 def test_predict_the_ndcg_from_join_to_reveal(data_dir):

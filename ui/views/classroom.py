@@ -58,6 +58,30 @@ from ui.widgets.sortable import apply_action, sortable_list
 # benchmarks/load_live_room.py) but through ui.widgets.room_watch.
 PRESENTER_SECONDS = 1.0
 SOURCES = ("preset", "random", "playground")
+# The projector view is the room's address with view=screen, opened from the control page in the teacher's
+# browser, which holds the key: the address itself gives nothing away, and any other browser gets a student's page.
+VIEW_PARAM, SCREEN = "view", "screen"
+# Fixed CSS, no user text, for the projector view only: no sidebar, toolbar or top padding in the way, and every
+# text at 20 px or more (Altair's labels are set on the charts themselves, see big_chart).
+SCREEN_CSS = """
+<style>
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stExpandSidebarButton"],
+header[data-testid="stHeader"] { display: none !important; }
+section.main .block-container, .stMainBlockContainer {
+  max-width: 100% !important; padding: 0.75rem 2rem 1rem !important; }
+.stApp p, .stApp li, .stApp label, .stApp .stMarkdown, .stApp td, .stApp th,
+.stApp [data-testid="stCaptionContainer"], .stApp [data-testid="stCaptionContainer"] p,
+.stApp [data-testid="stCode"] code, .stApp button p, .stApp p code { font-size: 1.35rem !important; }
+.stApp [data-testid="stCaptionContainer"], .stApp [data-testid="stCaptionContainer"] p { opacity: 1; }
+.stApp [data-testid="stMetricLabel"] p { font-size: 1.35rem !important; }
+.stApp [data-testid="stMetricValue"] > div, .stApp [data-testid="stMetricValue"] p {
+  font-size: min(3rem, 17cqi) !important; line-height: 1.15; }
+.stApp h3 { font-size: 2rem !important; padding: 0.25rem 0 !important; }
+.stApp [data-testid="stImage"] img { image-rendering: pixelated; }
+</style>
+"""
+# Chart text on the projector view: 20 px at least, as every other text there.
+SCREEN_FONT = 20
 
 
 # --- the link: ?room=CODE (everyone), &me=ID (a student), &key=SECRET (the teacher's keep link) ----------
@@ -135,7 +159,6 @@ def start_room() -> None:
         return
     cs = reset_classroom()
     cs.room, cs.key = room.code, key
-    cs.keep_link = page_url({"room": room.code, "key": key, "lang": app_state().lang})
 
 
 def join(code: Any) -> None:
@@ -219,8 +242,10 @@ def render_page(t: Translator) -> None:
     set_link_value("room", room.code)
     set_link_value("lang", app_state().lang)
     show_message(cs, "top")
-    if cs.key is not None:
-        render_teacher(t, cs, room)
+    if cs.key is not None and st.query_params.get(VIEW_PARAM) == SCREEN:
+        render_screen(t, room)
+    elif cs.key is not None:
+        render_control(t, cs, room)
     else:
         render_student(t, cs, room)
 
@@ -246,32 +271,68 @@ def teacher_action(action: str, *args: Any) -> None:
         cs.messages["control"] = t.explain(err)
 
 
-def render_teacher(t: Translator, cs: ClassroomState, room: Room) -> None:
-    join_url = page_url({"room": room.code})
-    if cs.keep_link:
-        with st.container(border=True):
-            st.warning(t("classroom.keep_link"), icon="🔑")
-            st.code(cs.keep_link, language=None, wrap_lines=True)
-            st.button(t("classroom.kept"), on_click=forget_keep_link, key="btn_cr_kept")
-    qr, heading = st.columns([1, 3], gap="large", vertical_alignment="center")
-    qr.image(qr_png(join_url), width="stretch")
-    with heading:
-        st.markdown(t("classroom.room_heading", code=room.code))
-        st.caption(t("classroom.join_at"))
-        st.code(join_url, language=None, wrap_lines=True)
-        if st.button(t("classroom.big_qr"), key="btn_cr_big_qr", icon=":material/qr_code_2:"):
-            big_qr(t, join_url, room.code)
-    live_panel(t.lang, room.code)
+def control_link(room: Room) -> str:
+    """The link that gives control of the room on another device (it holds the key)."""
+    key = classroom_state().key or ""
+    return page_url({"room": room.code, "key": key, "lang": app_state().lang})
+
+
+def screen_link(room: Room) -> str:
+    return page_url({"room": room.code, VIEW_PARAM: SCREEN, "lang": app_state().lang})
+
+
+def render_control(t: Translator, cs: ClassroomState, room: Room) -> None:
+    """The teacher's control page: the buttons first (it works as a phone remote too), then the way to the
+    projector view, what the class sees now, the next activity and the results. The key is shown only on request."""
+    st.markdown(t("classroom.control_heading", code=room.code))
+    cs.control_revision = room.revision
     show_message(cs, "control")
     if room.ended:
         st.info(t("classroom.ended_teacher"))
     else:
         render_controls(t, room)
+    projector, other = st.columns(2, vertical_alignment="center")
+    projector.link_button(
+        t("classroom.open_screen"), screen_link(room), icon=":material/present_to_all:", width="stretch", type="primary"
+    )
+    with other.popover(t("classroom.other_device"), icon=":material/phonelink_lock:", width="stretch"):
+        st.warning(t("classroom.other_device_warning"), icon="🔑")
+        link = control_link(room)
+        st.image(qr_png(link), width=220)
+        st.code(link, language=None, wrap_lines=True)
+    st.caption(t("classroom.screen_help"))
+    render_join_info(t, room, compact=True)
+    live_panel(t.lang, room.code)
+    if not room.ended:
+        current = room.current
+        with st.expander(t("classroom.next_heading"), expanded=current is None):
+            render_setup(t)
     render_download(t, room)
 
 
-def forget_keep_link() -> None:
-    classroom_state().keep_link = None
+def render_join_info(t: Translator, room: Room, compact: bool) -> None:
+    """How to join: the code, the link and its QR code (small; "show large" fills the screen)."""
+    join_url = page_url({"room": room.code})
+    if compact:
+        st.markdown(t("classroom.join_line", code=room.code, url=md_link_text(join_url)))
+        return
+    qr, text, large = st.columns([1, 8, 2], vertical_alignment="center")
+    qr.image(qr_png(join_url), width=110)
+    text.markdown(t("classroom.join_bar", code=room.code, url=md_link_text(join_url)))
+    if large.button(t("classroom.big_qr_short"), key="btn_cr_big_qr", icon=":material/qr_code_2:", width="stretch"):
+        big_qr(t, join_url, room.code)
+
+
+def md_link_text(url: str) -> str:
+    """A URL shown as text, not a link Markdown would make (the link is for reading out and typing)."""
+    return "`" + url.replace("`", "") + "`"
+
+
+def render_screen(t: Translator, room: Room) -> None:
+    """The projector view: a slim join bar, the question, the live count and chart, and the reveal. No controls."""
+    st.html(SCREEN_CSS)
+    render_join_info(t, room, compact=False)
+    screen_panel(t.lang, room.code)
 
 
 def big_qr(t: Translator, url: str, code: str) -> None:
@@ -323,8 +384,6 @@ def render_controls(t: Translator, room: Room) -> None:
     with cols[3].popover(t("classroom.end"), icon=":material/stop_circle:", width="stretch"):
         st.markdown(t("classroom.end_confirm"))
         st.button(t("classroom.end_now"), on_click=teacher_action, args=("end",), key="btn_cr_end", type="primary")
-    with st.expander(t("classroom.next_heading"), expanded=current is None or current.phase == "revealed"):
-        render_setup(t)
 
 
 def render_setup(t: Translator) -> None:
@@ -466,7 +525,6 @@ def open_activity() -> None:
         return
     room_changed(cs.room or "")
     cs.messages.pop("open", None)
-    cs.keep_link = None  # shown once: the class is about to look at this screen
 
 
 def render_download(t: Translator, room: Room) -> None:
@@ -490,17 +548,32 @@ def render_download(t: Translator, room: Room) -> None:
 
 @st.fragment(run_every=PRESENTER_SECONDS)
 def live_panel(lang: str, code: str) -> None:
-    """The projector's live part: who has joined, the current activity, and the class's answers so far."""
-    t = Translator(lang)
+    """The control page's live part: who has joined, the current activity, and the class's answers so far."""
+    draw_live(Translator(lang), code, screen=False)
+
+
+@st.fragment(run_every=PRESENTER_SECONDS)
+def screen_panel(lang: str, code: str) -> None:
+    """The projector view's live part: the same as the control page's, at projector size, with no controls."""
+    draw_live(Translator(lang), code, screen=True)
+
+
+def draw_live(t: Translator, code: str, screen: bool) -> None:
     try:
         room = store().room(code)
     except InputError as err:
         st.error(t.explain(err))
         return
+    if not screen and room.revision != classroom_state().control_revision:
+        # Changed from another device (the lecturer's phone, or a second window): the buttons follow.
+        st.rerun(scope="app")
     current = room.current
-    if current is None:
+    if current is None or (screen and room.ended):
         st.metric(t("classroom.joined"), room.students)
-        st.info(t("classroom.no_activity_teacher"))
+        if room.ended:
+            st.info(t("classroom.ended_screen"))
+        else:
+            st.info(t("classroom.no_activity_screen" if screen else "classroom.no_activity_teacher"))
         render_roster(t, room)
         return
     activity = current.activity()
@@ -516,8 +589,25 @@ def live_panel(lang: str, code: str) -> None:
         "compare": present_compare,
         "practice": present_practice,
     }
-    presenters[current.kind](t, activity, summary, revealed)
+    presenters[current.kind](t, activity, summary, revealed, screen)
     render_roster(t, room)
+
+
+def big_chart(chart: Any, screen: bool) -> None:
+    """Draw an Altair chart as wide as its column; on the projector view every label and number at 20 px or more."""
+    if screen:
+        chart = chart.configure_axis(
+            labelFontSize=SCREEN_FONT, titleFontSize=SCREEN_FONT, labelLimit=600
+        ).configure_text(fontSize=SCREEN_FONT)
+    st.altair_chart(chart, width="stretch")
+
+
+def worked_table(frame: pd.DataFrame, screen: bool) -> None:
+    """A table of figures: a plain table on the projector view (its text scales with the page), else a grid."""
+    if screen:
+        st.table(frame.set_index(frame.columns[0]))
+    else:
+        st.dataframe(frame, hide_index=True, width="stretch")
 
 
 def render_roster(t: Translator, room: Room) -> None:
@@ -573,9 +663,17 @@ def histogram_chart(
     if truth is not None:
         rule = pd.DataFrame({"truth": [truth], "label": [t(marker, value=metric_text(truth))]})
         layers.append(alt.Chart(rule).mark_rule(color="#d62728", size=3).encode(x="truth:Q"))
+        right = truth > 0.7  # the label on the rule's inner side, so it never runs past the chart's edge
         layers.append(
             alt.Chart(rule)
-            .mark_text(color="#d62728", align="left", dx=6, dy=-6, fontSize=16, fontWeight="bold")
+            .mark_text(
+                color="#d62728",
+                align="right" if right else "left",
+                dx=-6 if right else 6,
+                dy=-6,
+                fontSize=SCREEN_FONT,
+                fontWeight="bold",
+            )
             .encode(x="truth:Q", y=alt.value(12), text="label:N")
         )
     return alt.layer(*layers).properties(height=300)
@@ -587,7 +685,9 @@ def histogram_text(t: Translator, bins: list[acts.Bin]) -> str:
     return t("classroom.bins", bins=" · ".join(filled)) if filled else t("classroom.no_answers")
 
 
-def present_predict(t: Translator, activity: acts.Predict, summary: acts.PredictSummary, revealed: bool) -> None:
+def present_predict(
+    t: Translator, activity: acts.Predict, summary: acts.PredictSummary, revealed: bool, screen: bool = False
+) -> None:
     spec = activity.spec
     st.markdown(t("classroom.predict_question", k=spec.k))
     left, right = st.columns([2, 3])
@@ -595,9 +695,8 @@ def present_predict(t: Translator, activity: acts.Predict, summary: acts.Predict
         list_table(t, spec.labels, spec.grades)
         st.caption(spec_caption(t, spec))
     with right:
-        st.altair_chart(
-            histogram_chart(t, summary.bins, summary.truth if revealed else None, t("classroom.guess_axis")),
-            width="stretch",
+        big_chart(
+            histogram_chart(t, summary.bins, summary.truth if revealed else None, t("classroom.guess_axis")), screen
         )
         st.caption(histogram_text(t, summary.bins))
     if not revealed:
@@ -608,20 +707,20 @@ def present_predict(t: Translator, activity: acts.Predict, summary: acts.Predict
     )
     frame = spec.terms()
     columns = ("position", "item", "grade", "term", "cumulative_dcg", "cumulative_idcg")
-    st.dataframe(
-        frame[list(columns)].rename(columns={c: t(f"table.{c}") for c in columns}), hide_index=True, width="stretch"
-    )
+    worked_table(frame[list(columns)].rename(columns={c: t(f"table.{c}") for c in columns}), screen)
 
 
-def present_rank(t: Translator, activity: acts.Rank, summary: acts.RankSummary, revealed: bool) -> None:
+def present_rank(
+    t: Translator, activity: acts.Rank, summary: acts.RankSummary, revealed: bool, screen: bool = False
+) -> None:
     spec = activity.spec
     st.markdown(t("classroom.rank_question", k=spec.k, twist=t(f"classroom.twist.{activity.twist}")))
     st.caption(spec_caption(t, spec))
-    st.altair_chart(
+    big_chart(
         histogram_chart(
             t, summary.bins, summary.maximum if revealed else None, t("classroom.reached_axis"), "classroom.best_label"
         ),
-        width="stretch",
+        screen,
     )
     st.caption(histogram_text(t, summary.bins))
     if not revealed:
@@ -642,22 +741,30 @@ def present_rank(t: Translator, activity: acts.Rank, summary: acts.RankSummary, 
     st.caption(t("classroom.best_order", order=" > ".join(md_escape(spec.labels[i]) for i in spec.best_order())))
 
 
-def pair_tables(t: Translator, pair: acts.Pair) -> None:
-    left, right = st.columns(2)
+def pair_tables(t: Translator, pair: acts.Pair, columns: Any = None) -> None:
+    left, right = columns if columns is not None else st.columns(2)
     for col, name, labels, grades in ((left, "A", pair.labels_a, pair.a), (right, "B", pair.labels_b, pair.b)):
         with col:
             st.markdown(f"**{t('classroom.system', name=name)}**")
             list_table(t, labels, grades)
 
 
-def present_compare(t: Translator, activity: acts.Compare, summary: acts.CompareSummary, revealed: bool) -> None:
+def present_compare(
+    t: Translator, activity: acts.Compare, summary: acts.CompareSummary, revealed: bool, screen: bool = False
+) -> None:
     metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
     st.markdown(t("classroom.compare_question", metric=metric))
-    pair_tables(t, activity.pair)
+    if screen:
+        # Side by side on a projector: the two rankings and the votes all above the fold at 1280x720.
+        a_col, b_col, chart_col = st.columns(3, gap="medium")
+        pair_tables(t, activity.pair, (a_col, b_col))
+    else:
+        pair_tables(t, activity.pair)
+        chart_col = st.container()
     votes = pd.DataFrame(
         {"vote": [t(f"classroom.vote.{v}") for v in acts.VOTES], "count": [summary.votes[v] for v in acts.VOTES]}
     )
-    st.altair_chart(
+    chart = (
         alt.Chart(votes)
         .mark_bar(color="#0b63ce")
         .encode(
@@ -670,9 +777,10 @@ def present_compare(t: Translator, activity: acts.Compare, summary: acts.Compare
             ),
             tooltip=["vote:N", "count:Q"],
         )
-        .properties(height=240),
-        width="stretch",
+        .properties(height=240)
     )
+    with chart_col:
+        big_chart(chart, screen)
     if not revealed:
         return
     rows = [
@@ -684,7 +792,7 @@ def present_compare(t: Translator, activity: acts.Compare, summary: acts.Compare
         }
         for m, (va, vb, verdict) in summary.verdicts.items()
     ]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    worked_table(pd.DataFrame(rows), screen)
     st.success(
         t(
             "classroom.compare_reveal",
@@ -696,7 +804,9 @@ def present_compare(t: Translator, activity: acts.Compare, summary: acts.Compare
     )
 
 
-def present_practice(t: Translator, activity: acts.Practice, summary: acts.PracticeSummary, revealed: bool) -> None:
+def present_practice(
+    t: Translator, activity: acts.Practice, summary: acts.PracticeSummary, revealed: bool, screen: bool = False
+) -> None:
     st.markdown(t("classroom.practice_question", seed=activity.seed, count=len(activity.numbers)))
     rows = pd.DataFrame(
         {
@@ -708,7 +818,7 @@ def present_practice(t: Translator, activity: acts.Practice, summary: acts.Pract
             "text": [t("classroom.share", right=right, answered=answered) for answered, right in summary.parts],
         }
     )
-    st.altair_chart(
+    big_chart(
         alt.Chart(rows)
         .mark_bar(color="#2a9d55")
         .encode(
@@ -722,7 +832,7 @@ def present_practice(t: Translator, activity: acts.Practice, summary: acts.Pract
         + alt.Chart(rows)
         .mark_text(align="left", dx=4)
         .encode(y=alt.Y("exercise:N", sort=None), x="share:Q", text="text:N"),
-        width="stretch",
+        screen,
     )
     if revealed:
         for i, ex in enumerate(activity.exercises()):
