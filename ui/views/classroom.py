@@ -10,8 +10,6 @@ teacher has changed something.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -29,6 +27,8 @@ from ndcg_core.lists.gains import GAINS
 from ndcg_core.lists.items import Item
 from ndcg_core.lists.presets import PRESETS
 from ndcg_core.teaching.exercises import exercise
+from ui import classroom_results
+from ui.classroom_results import render_class_summary
 from ui.database import client_source, room_changed, room_now, store
 from ui.exercise_text import choice_text
 from ui.exercise_text import explain as explain_exercise
@@ -229,13 +229,16 @@ def render_page(t: Translator) -> None:
 
 
 def teacher_action(action: str, *args: Any) -> None:
-    """Lock, reveal, reopen, show or hide nicknames, or end the room, with this session's key."""
+    """Lock, reveal, take answers again, run again, show or hide nicknames, or end the room, with this session's
+    key."""
     t = Translator(app_state().lang)
     cs = classroom_state()
     s = store()
     try:
         if action == "phase":
             s.set_phase(cs.room or "", cs.key or "", args[0])
+        elif action == "again":
+            s.run_again(cs.room or "", cs.key or "")
         elif action == "names":
             s.show_names(cs.room or "", cs.key or "", widget_value("_w_cr_names"))
         elif action == "end":
@@ -265,6 +268,7 @@ def render_teacher(t: Translator, cs: ClassroomState, room: Room) -> None:
     show_message(cs, "control")
     if room.ended:
         st.info(t("classroom.ended_teacher"))
+        render_class_summary(t, store().class_summary(room.code))
     else:
         render_controls(t, room)
     render_download(t, room)
@@ -298,6 +302,16 @@ def render_controls(t: Translator, room: Room) -> None:
                 key="btn_cr_lock",
                 width="stretch",
                 icon=":material/lock:",
+            )
+        elif current.phase == "revealed":
+            # A reveal is final (the store refuses to reopen it): the same activity runs again as a new round.
+            cols[0].button(
+                t("classroom.again"),
+                on_click=teacher_action,
+                args=("again",),
+                key="btn_cr_again",
+                width="stretch",
+                icon=":material/replay:",
             )
         else:
             cols[0].button(
@@ -471,12 +485,7 @@ def open_activity() -> None:
 
 def render_download(t: Translator, room: Room) -> None:
     def results_csv() -> bytes:
-        rows = store().results(room.code, anonymous=t("classroom.anonymous"))
-        out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=acts.CSV_COLUMNS)
-        writer.writeheader()
-        writer.writerows(rows)
-        return out.getvalue().encode("utf-8-sig")  # with a BOM, so spreadsheets read Chinese nicknames right
+        return classroom_results.results_csv(t, store().results(room.code))
 
     st.download_button(
         t("classroom.download"),
@@ -506,7 +515,7 @@ def live_panel(lang: str, code: str) -> None:
     activity = current.activity()
     summary = activity.summary(store().answers(current.id))
     title, a, b = st.columns([3, 1, 1], vertical_alignment="bottom")
-    title.subheader(t("classroom.activity_heading", number=current.number, kind=t(f"classroom.kind.{current.kind}")))
+    title.subheader(activity_heading(t, current))
     a.metric(t("classroom.answered"), f"{summary.count} / {room.students}")
     b.metric(t("classroom.phase"), t(f"classroom.phase.{current.phase}"))
     revealed = current.phase == "revealed"
@@ -518,6 +527,12 @@ def live_panel(lang: str, code: str) -> None:
     }
     presenters[current.kind](t, activity, summary, revealed)
     render_roster(t, room)
+
+
+def activity_heading(t: Translator, current: ActivityRow) -> str:
+    """ "Activity 3: Which is better?", and "· Round 2" when it is run again."""
+    heading = t("classroom.activity_heading", number=current.number, kind=t(f"classroom.kind.{current.kind}"))
+    return heading + (" · " + t("classroom.round", round=current.round) if current.round > 1 else "")
 
 
 def render_roster(t: Translator, room: Room) -> None:
@@ -800,7 +815,7 @@ def student_room(lang: str, code: str) -> None:
         st.info(t("classroom.waiting"))
         return
     mine = store().my_answers(current.id, cs.student or "")
-    heading = t("classroom.activity_heading", number=current.number, kind=t(f"classroom.kind.{current.kind}"))
+    heading = activity_heading(t, current)
     # The heading goes out with each activity's first paragraph: one element fewer for every phone to redraw at once.
     {"predict": student_predict, "rank": student_rank, "compare": student_compare, "practice": student_practice}[
         current.kind
