@@ -687,7 +687,7 @@ class Store:
         taken = []
         for i, row in enumerate(listed):
             closed_at = listed[i + 1].opened_at if i + 1 < len(listed) else float("inf")
-            present = tuple(Member(s.number, s.nickname) for s in joined if s.joined_at < closed_at)
+            present = tuple(Member(s.number, s.nickname) for s in joined if s.joined_at <= closed_at)
             taken.append(Taken(row.number, row.round, row.activity(), tuple(self.answers(row.id)), present))
         return room_results(taken)
 
