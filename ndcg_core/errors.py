@@ -231,6 +231,9 @@ MESSAGES: dict[str, str] = {
     "room.too_fast": "too many answers too fast: wait a second and send it again",
     "room.no_activity": "open an activity first",
     "room.phase": "unknown phase {value}; choose one of {choices}",
+    "room.revealed_final": (
+        "this activity has been revealed, so its answers are final: run it again as a new round to take answers"
+    ),
     "room.schema": "the classroom database has schema version {value}; this NDCG Lab reads version {version}",
     "activity.kind": "unknown activity {value}; choose one of {choices}",
     "activity.gain": "the classroom scores with gain {choices}, not {value}",

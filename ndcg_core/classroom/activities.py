@@ -13,7 +13,6 @@ import statistics
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 import pandas as pd
@@ -25,7 +24,6 @@ from ..lists.ndcg import breakdown, ndcg_at_k
 from ..lists.presets import PRESETS
 from ..teaching.exercises import Exercise, check, exercise
 from ..teaching.metrics import precision_at_k, reciprocal_rank
-from .rules import csv_safe
 
 KINDS = ("predict", "rank", "compare", "practice")
 TWISTS = ("exponential", "small_k", "pool")
@@ -556,26 +554,194 @@ class PracticeSummary:
     parts: list[tuple[int, int]]  # per exercise: (answered, right)
 
 
-CSV_COLUMNS = ("activity", "kind", "nickname", "exercise", "answer", "ndcg", "right", "answered_at")
+# --- results: one row per student present and question, totals per student, and the class's outcome -------
 
 
-def result_rows(
-    number: int, activity: Activity, answers: Sequence[Answer], anonymous: str = "student {n}"
-) -> list[dict[str, Any]]:
-    """The results CSV's rows for one activity: nicknames only (a student without one is "student 3")."""
+@dataclass(frozen=True)
+class Member:
+    """A student as the results name them: their number in the room and optional nickname."""
+
+    student: int
+    nickname: str | None
+
+
+@dataclass(frozen=True)
+class Taken:
+    """An activity as the class took it: its number and round, the activity, every answer to it, and the students
+    in the room while it ran (those who joined before the next activity opened)."""
+
+    number: int
+    round: int
+    activity: Activity
+    answers: tuple[Answer, ...]
+    present: tuple[Member, ...]
+
+
+@dataclass(frozen=True)
+class StudentResult:
+    """One student's answer to one question (a part: an exercise of a Practice, else 0), or its absence.
+
+    ``value`` is the answer as given (``None``: no answer): an estimate (a float), an order (indices into the
+    list), a vote (``a``, ``b``, ``same``) or an exercise's answer as typed or chosen (``up``, ``1.26``).
+    ``right`` is ``None`` without an answer; ``ndcg`` is the NDCG@k a Rank-it-best order reaches (else ``None``).
+    """
+
+    student: int
+    nickname: str | None
+    part: int
+    value: Any
+    right: bool | None
+    ndcg: float | None
+    answered_at: float | None
+
+
+@dataclass(frozen=True)
+class ActivityResults:
+    """An activity's results: its number, round, the activity itself, the right answer of each part (predict: the
+    true NDCG; rank: the highest NDCG@k; compare: the verdict under the activity's metric; practice: each
+    exercise's answer), and one row per student present and part, in the students' order."""
+
+    number: int
+    round: int
+    activity: Activity
+    solutions: tuple[Any, ...]
+    rows: tuple[StudentResult, ...]
+
+    @property
+    def kind(self) -> str:
+        return self.activity.kind
+
+
+@dataclass(frozen=True)
+class StudentTotal:
+    """One student over the whole room: questions they were present for, how many they answered and got right,
+    and the mean NDCG@k their Rank-it-best orders reached (``None`` without one)."""
+
+    student: int
+    nickname: str | None
+    questions: int
+    answered: int
+    right: int
+    mean_ndcg: float | None
+
+
+@dataclass(frozen=True)
+class RoomResults:
+    activities: tuple[ActivityResults, ...]
+    totals: tuple[StudentTotal, ...]
+
+
+@dataclass(frozen=True)
+class PartOutcome:
+    """One question of an activity: how many answered it and how many were right."""
+
+    answered: int
+    right: int
+
+    @property
+    def share_right(self) -> float | None:
+        return self.right / self.answered if self.answered else None
+
+
+@dataclass(frozen=True)
+class ActivityOutcome:
+    """What one activity came to, for the end-of-class summary: the students present (``joined``), how many
+    answered at least one question, and per question (one, or one per Practice exercise) answered and right."""
+
+    number: int
+    kind: str
+    round: int
+    joined: int
+    answered: int
+    parts: tuple[PartOutcome, ...]
+
+    @property
+    def answers(self) -> int:
+        """Answers given over every question."""
+        return sum(p.answered for p in self.parts)
+
+    @property
+    def right(self) -> int:
+        """Right answers over every question."""
+        return sum(p.right for p in self.parts)
+
+    @property
+    def share_right(self) -> float | None:
+        """Right answers as a share of the answers given (``None`` when nobody answered)."""
+        return self.right / self.answers if self.answers else None
+
+    @property
+    def participation(self) -> float | None:
+        """Students who answered as a share of those present (``None`` when nobody was there)."""
+        return self.answered / self.joined if self.joined else None
+
+
+def parts_of(activity: Activity) -> int:
+    """How many questions an activity asks: one per exercise of a Practice, else one."""
+    return len(activity.numbers) if isinstance(activity, Practice) else 1
+
+
+def solutions(activity: Activity) -> tuple[Any, ...]:
+    """The right answer of each part (see ``ActivityResults``)."""
+    if isinstance(activity, Predict):
+        return (activity.truth(),)
+    if isinstance(activity, Rank):
+        return (activity.maximum(),)
+    if isinstance(activity, Compare):
+        return (activity.verdict(activity.metric),)
+    return tuple(ex.answer for ex in activity.exercises())
+
+
+def activity_results(taken: Taken) -> ActivityResults:
+    """One row per student present (and anyone who answered) and part, marked; no answer is a row too."""
+    activity = taken.activity
+    given = {(a.student, a.part): a for a in taken.answers}
+    members = {m.student: m for m in taken.present}
+    members.update({a.student: Member(a.student, a.nickname) for a in taken.answers if a.student not in members})
     rows = []
-    for a in sorted(answers, key=lambda a: (a.student, a.part)):
-        result = activity.result(a.value, a.part)
-        rows.append(
-            {
-                "activity": number,
-                "kind": activity.kind,
-                "nickname": csv_safe(a.nickname) if a.nickname else anonymous.format(n=a.student),
-                "exercise": a.part + 1 if activity.kind == "practice" else "",
-                "answer": result.answer,
-                "ndcg": "" if result.ndcg is None else f"{result.ndcg:.4f}",
-                "right": "yes" if result.right else "no",
-                "answered_at": datetime.fromtimestamp(a.at, UTC).isoformat(timespec="seconds"),
-            }
+    for number in sorted(members):
+        for part in range(parts_of(activity)):
+            answer = given.get((number, part))
+            if answer is None:
+                rows.append(StudentResult(number, members[number].nickname, part, None, None, None, None))
+                continue
+            result = activity.result(answer.value, part)
+            value = answer.value["answer"] if isinstance(activity, Practice) else answer.value
+            ndcg = result.ndcg if isinstance(activity, Rank) else None
+            rows.append(StudentResult(number, answer.nickname, part, value, result.right, ndcg, answer.at))
+    return ActivityResults(taken.number, taken.round, activity, solutions(activity), tuple(rows))
+
+
+def room_results(taken: Sequence[Taken]) -> RoomResults:
+    """Every activity's results and each student's totals (students in number order)."""
+    results = tuple(activity_results(t) for t in taken)
+    rows: dict[int, list[StudentResult]] = {}
+    for result in results:
+        for row in result.rows:
+            rows.setdefault(row.student, []).append(row)
+    totals = []
+    for number in sorted(rows):
+        mine = rows[number]
+        reached = [r.ndcg for r in mine if r.ndcg is not None]
+        totals.append(
+            StudentTotal(
+                number,
+                mine[-1].nickname,
+                len(mine),
+                sum(r.right is not None for r in mine),
+                sum(r.right is True for r in mine),
+                statistics.fmean(reached) if reached else None,
+            )
         )
-    return rows
+    return RoomResults(results, tuple(totals))
+
+
+def outcome(result: ActivityResults) -> ActivityOutcome:
+    """One activity's participation and right answers, from its results."""
+    parts = []
+    for part in range(parts_of(result.activity)):
+        rows = [r for r in result.rows if r.part == part]
+        parts.append(PartOutcome(sum(r.right is not None for r in rows), sum(r.right is True for r in rows)))
+    students = {r.student for r in result.rows}
+    answered = {r.student for r in result.rows if r.right is not None}
+    return ActivityOutcome(result.number, result.kind, result.round, len(students), len(answered), tuple(parts))

@@ -30,7 +30,17 @@ from sqlalchemy.exc import IntegrityError
 
 from ..errors import InputError, shown
 from . import rules
-from .activities import Activity, Answer, from_payload, result_rows
+from .activities import (
+    Activity,
+    ActivityOutcome,
+    Answer,
+    Member,
+    RoomResults,
+    Taken,
+    from_payload,
+    outcome,
+    room_results,
+)
 from .rules import Limits
 
 SCHEMA_VERSION = 1
@@ -122,7 +132,9 @@ short_links = sa.Table(
 
 @dataclass(frozen=True)
 class ActivityRow:
-    """An activity as stored: its id, its number in the room (1, 2, ...), kind, payload and phase."""
+    """An activity as stored: its id, its number in the room (1, 2, ...), kind, payload and phase, and its round:
+    1 plus the number of earlier activities of the room with the same kind and payload (run again, or opened
+    again with the same choices). Rounds are worked out, not stored, so older databases need no new column."""
 
     id: int
     number: int
@@ -130,6 +142,7 @@ class ActivityRow:
     payload: dict[str, Any]
     phase: str
     opened_at: float
+    round: int = 1
 
     def activity(self) -> Activity:
         return from_payload(self.kind, self.payload)
@@ -337,18 +350,51 @@ class Store:
 
     def _activity(self, conn: Connection, activity_id: int) -> ActivityRow:
         row = conn.execute(sa.select(activities).where(activities.c.id == activity_id)).mappings().one()
+        earlier = conn.execute(
+            sa.select(sa.func.count())
+            .select_from(activities)
+            .where(
+                activities.c.room == row["room"],
+                activities.c.number < row["number"],
+                activities.c.kind == row["kind"],
+                activities.c.payload == row["payload"],
+            )
+        ).scalar_one()
         return ActivityRow(
-            row["id"], row["number"], row["kind"], json.loads(row["payload"]), row["phase"], row["opened_at"]
+            row["id"],
+            row["number"],
+            row["kind"],
+            json.loads(row["payload"]),
+            row["phase"],
+            row["opened_at"],
+            int(earlier) + 1,
         )
 
     def activity_list(self, code: str) -> list[ActivityRow]:
+        """Every activity of a room in order, each with its round."""
         with self._read() as conn:
-            ids = (
-                conn.execute(sa.select(activities.c.id).where(activities.c.room == code).order_by(activities.c.number))
-                .scalars()
+            rows = (
+                conn.execute(sa.select(activities).where(activities.c.room == code).order_by(activities.c.number))
+                .mappings()
                 .all()
             )
-            return [self._activity(conn, i) for i in ids]
+        seen: dict[tuple[str, str], int] = {}
+        listed = []
+        for row in rows:
+            same = (row["kind"], row["payload"])
+            seen[same] = seen.get(same, 0) + 1
+            listed.append(
+                ActivityRow(
+                    row["id"],
+                    row["number"],
+                    row["kind"],
+                    json.loads(row["payload"]),
+                    row["phase"],
+                    row["opened_at"],
+                    seen[same],
+                )
+            )
+        return listed
 
     def is_teacher(self, code: str, key: Any) -> bool:
         """Whether ``key`` controls the room (a student link, no key or a forged key: ``False``)."""
@@ -376,28 +422,43 @@ class Store:
     def open_activity(self, code: str, key: Any, activity: Activity) -> ActivityRow:
         """Open ``activity`` as the room's next one (the previous one closes)."""
         with self._as_teacher(code, key) as (conn, row):
-            number = row["activity_count"] + 1
-            result = conn.execute(
-                activities.insert().values(
-                    room=row["code"],
-                    number=number,
-                    kind=activity.kind,
-                    payload=json.dumps(activity.payload()),
-                    phase="open",
-                    opened_at=self.clock(),
-                )
+            return self._open(conn, row, activity.kind, json.dumps(activity.payload()))
+
+    def run_again(self, code: str, key: Any) -> ActivityRow:
+        """Open the current activity again as the room's next one, a new round with the same kind and payload:
+        the earlier round keeps its answers and its reveal."""
+        with self._as_teacher(code, key) as (conn, row):
+            if row["current_activity"] is None:
+                raise InputError("room.no_activity")
+            current = conn.execute(
+                sa.select(activities.c.kind, activities.c.payload).where(activities.c.id == row["current_activity"])
+            ).one()
+            return self._open(conn, row, current.kind, current.payload)
+
+    def _open(self, conn: Connection, row: Any, kind: str, payload: str) -> ActivityRow:
+        number = row["activity_count"] + 1
+        result = conn.execute(
+            activities.insert().values(
+                room=row["code"], number=number, kind=kind, payload=payload, phase="open", opened_at=self.clock()
             )
-            activity_id = int(result.inserted_primary_key[0])  # type: ignore[index]
-            self._touch(conn, row["code"], current_activity=activity_id, activity_count=number)
-            return self._activity(conn, activity_id)
+        )
+        activity_id = int(result.inserted_primary_key[0])  # type: ignore[index]
+        self._touch(conn, row["code"], current_activity=activity_id, activity_count=number)
+        return self._activity(conn, activity_id)
 
     def set_phase(self, code: str, key: Any, phase: str) -> None:
-        """Lock the current activity's answers (``locked``), reveal it (``revealed``), or open it again."""
+        """Lock the current activity's answers (``locked``), reveal it (``revealed``), or take answers again
+        (``open``) before the reveal. A reveal is final: the activity can then only be run again as a new round."""
         if phase not in PHASES:
             raise InputError("room.phase", value=shown(phase), choices=", ".join(PHASES))
         with self._as_teacher(code, key) as (conn, row):
             if row["current_activity"] is None:
                 raise InputError("room.no_activity")
+            now = conn.execute(
+                sa.select(activities.c.phase).where(activities.c.id == row["current_activity"]).with_for_update()
+            ).scalar_one()
+            if now == "revealed" and phase != "revealed":
+                raise InputError("room.revealed_final")
             conn.execute(sa.update(activities).where(activities.c.id == row["current_activity"]).values(phase=phase))
             self._touch(conn, row["code"])
 
@@ -612,12 +673,28 @@ class Store:
             ).all()
         return {r.part: json.loads(r.value) for r in rows}
 
-    def results(self, code: str, anonymous: str = "student {n}") -> list[dict[str, Any]]:
-        """The results CSV's rows for every activity of a room (nicknames only)."""
-        rows = []
-        for row in self.activity_list(code):
-            rows += result_rows(row.number, row.activity(), self.answers(row.id), anonymous)
-        return rows
+    def results(self, code: str) -> RoomResults:
+        """Every activity of a room marked, one row per student present and question (an unanswered one too),
+        and each student's totals. A student counts as present for an activity if they joined before the next
+        activity opened."""
+        listed = self.activity_list(code)
+        with self._read() as conn:
+            joined = conn.execute(
+                sa.select(students.c.number, students.c.nickname, students.c.joined_at)
+                .where(students.c.room == code)
+                .order_by(students.c.number)
+            ).all()
+        taken = []
+        for i, row in enumerate(listed):
+            closed_at = listed[i + 1].opened_at if i + 1 < len(listed) else float("inf")
+            present = tuple(Member(s.number, s.nickname) for s in joined if s.joined_at <= closed_at)
+            taken.append(Taken(row.number, row.round, row.activity(), tuple(self.answers(row.id)), present))
+        return room_results(taken)
+
+    def class_summary(self, code: str) -> list[ActivityOutcome]:
+        """Per activity (number, kind, round): the students present, how many answered, and per question how many
+        answered and were right; for the end-of-class summary."""
+        return [outcome(result) for result in self.results(code).activities]
 
     # --- short links -------------------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from ndcg_core import InputError
+from ndcg_core import InputError, ndcg_at_k
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom import rules
 from ndcg_core.teaching.exercises import exercise
@@ -155,12 +155,18 @@ def test_practice_together_marks_each_exercise_with_the_practice_rules():
     assert summary.count == 2 and summary.parts[:2] == [(2, 1), (1, 1)]
 
 
-def test_results_rows_hold_nicknames_only_and_defuse_formulas():
+def test_results_rows_mark_each_answer_and_keep_a_row_for_a_student_who_did_not_answer():
     activity = acts.Predict(acts.preset_list("five"))
-    rows = acts.result_rows(1, activity, [acts.Answer(1, "=1+1", 0, 0.97, 0.0), acts.Answer(2, None, 0, 0.5, 0.0)])
-    assert [r["nickname"] for r in rows] == ["'=1+1", "student 2"]
-    assert set(rows[0]) == set(acts.CSV_COLUMNS)
-    assert (rows[0]["right"], rows[1]["right"], rows[0]["ndcg"]) == ("yes", "no", "0.9724")
+    truth = ndcg_at_k([3, 2, 3, 0, 1], 5)
+    present = (acts.Member(1, "=1+1"), acts.Member(2, None), acts.Member(3, "Cai"))
+    answers = (acts.Answer(1, "=1+1", 0, 0.97, 10.0), acts.Answer(2, None, 0, 0.5, 11.0))
+    result = acts.activity_results(acts.Taken(1, 1, activity, answers, present))
+    assert result.solutions == (pytest.approx(truth),)
+    assert [(r.student, r.nickname, r.value, r.right, r.ndcg, r.answered_at) for r in result.rows] == [
+        (1, "=1+1", 0.97, abs(0.97 - truth) <= 0.05, None, 10.0),  # the raw nickname: the CSV makes it safe
+        (2, None, 0.5, False, None, 11.0),
+        (3, "Cai", None, None, None, None),
+    ]
 
 
 @pytest.mark.parametrize("name", list(acts.PAIRS))

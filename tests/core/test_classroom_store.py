@@ -258,9 +258,10 @@ def test_an_ended_room_refuses_joins_and_answers_but_keeps_its_results(make_stor
         with pytest.raises(InputError) as caught:
             call()
         assert caught.value.code == "room.ended"
-    [row] = store.results(room.code)
-    assert row["nickname"] == "'=cmd|' /C calc'!A0"  # a formula in a spreadsheet stays text
-    assert (row["answer"], row["right"]) == ("same", "yes")  # MRR: both put a perfect result first
+    [result] = store.results(room.code).activities
+    [row] = result.rows
+    assert row.nickname == "=cmd|' /C calc'!A0"  # as typed: the CSV (ui.classroom_results) quotes it
+    assert (row.value, row.right) == ("same", True)  # MRR: both put a perfect result first
 
 
 def test_a_restart_loses_no_room_and_no_answer(url, clock):
@@ -292,3 +293,107 @@ def test_short_links_are_stable_and_unknown_ones_are_errors(make_store):
     with pytest.raises(InputError) as caught:
         store.save_link("evaluate", {})
     assert caught.value.code == "go.page"
+
+
+def test_a_revealed_activity_is_final_it_cannot_be_reopened_or_locked_and_takes_no_answer(make_store):
+    store = make_store()
+    room, key = store.create_room()
+    ana, bo = store.join(room.code, student_id(), "Ana"), store.join(room.code, student_id(), "Bo")
+    activity = store.open_activity(room.code, key, A.compare_activity("seed003", "ndcg"))  # NDCG@5 says A
+    store.answer(room.code, ana.id, activity.id, [(0, "b")])
+    store.set_phase(room.code, key, "locked")
+    store.set_phase(room.code, key, "open")  # before the reveal, answers can be taken again
+    store.answer(room.code, bo.id, activity.id, [(0, "a")])
+    store.set_phase(room.code, key, "revealed")
+    revision = store.room(room.code).revision
+    for phase in ("open", "locked"):
+        with pytest.raises(InputError) as caught:
+            store.set_phase(room.code, key, phase)
+        assert caught.value.code == "room.revealed_final"
+    with pytest.raises(InputError) as caught:
+        store.answer(room.code, ana.id, activity.id, [(0, "a")])  # Ana's wrong vote cannot become right
+    assert caught.value.code == "room.locked"
+    room_now = store.room(room.code)
+    assert (room_now.current.phase, room_now.revision) == ("revealed", revision)  # nothing changed
+    [result] = store.results(room.code).activities
+    assert [(r.nickname, r.value, r.right) for r in result.rows] == [("Ana", "b", False), ("Bo", "a", True)]
+
+
+def test_run_again_opens_round_two_with_the_same_content_and_keeps_round_ones_answers(make_store, clock):
+    store = make_store()
+    room, key = store.create_room()
+    ana, bo = store.join(room.code, student_id(), "Ana"), store.join(room.code, student_id())
+    first = store.open_activity(room.code, key, A.compare_activity("seed003", "ndcg"))
+    store.answer(room.code, ana.id, first.id, [(0, "b")])
+    store.set_phase(room.code, key, "revealed")
+    clock.now += 60
+    second = store.run_again(room.code, key)
+    assert (first.round, second.number, second.round, second.phase) == (1, 2, 2, "open")
+    assert (second.kind, second.payload) == (first.kind, first.payload)
+    assert store.room(room.code).current == second
+    store.answer(room.code, ana.id, second.id, [(0, "a")])
+    store.answer(room.code, bo.id, second.id, [(0, "same")])
+    assert store.my_answers(first.id, ana.id) == {0: "b"}  # round 1 untouched
+    store.set_phase(room.code, key, "revealed")
+    third = store.run_again(room.code, key)
+    other = store.open_activity(room.code, key, A.compare_activity("seed003", "mrr"))  # another metric: round 1
+    assert [(a.number, a.round) for a in store.activity_list(room.code)] == [(1, 1), (2, 2), (3, 3), (4, 1)]
+    assert (third.round, other.round) == (3, 1)
+    results = store.results(room.code)
+    assert [(r.number, r.round, [(x.student, x.value, x.right) for x in r.rows]) for r in results.activities] == [
+        (1, 1, [(1, "b", False), (2, None, None)]),
+        (2, 2, [(1, "a", True), (2, "same", False)]),
+        (3, 3, [(1, None, None), (2, None, None)]),
+        (4, 1, [(1, None, None), (2, None, None)]),
+    ]
+    assert [(t.nickname, t.questions, t.answered, t.right) for t in results.totals] == [
+        ("Ana", 4, 2, 1),
+        (None, 4, 1, 0),
+    ]
+    summary = store.class_summary(room.code)
+    assert [(o.number, o.kind, o.round, o.joined, o.answered, o.right, o.share_right) for o in summary] == [
+        (1, "compare", 1, 2, 1, 0, 0.0),
+        (2, "compare", 2, 2, 2, 1, 0.5),
+        (3, "compare", 3, 2, 0, 0, None),
+        (4, "compare", 1, 2, 0, 0, None),
+    ]
+    with pytest.raises(InputError) as caught:
+        store.run_again(store.create_room()[0].code, key)
+    assert caught.value.code == "room.bad_key"
+
+
+def test_results_count_a_student_from_the_activity_they_joined_in_with_totals_and_the_summary(make_store, clock):
+    store = make_store()
+    room, key = store.create_room()
+    ana = store.join(room.code, student_id(), "Ana")
+    rank = store.open_activity(room.code, key, A.rank_activity(A.preset_list("five"), "small_k"))
+    spec = rank.activity().spec
+    best, dealt = spec.best_order(), list(range(len(spec.grades)))
+    store.answer(room.code, ana.id, rank.id, [(0, best)])
+    clock.now += 30
+    practice = store.open_activity(room.code, key, A.practice_activity(2026, 2))  # 1.5, then a choice
+    clock.now += 30
+    late = store.join(room.code, student_id(), "Late")  # joined while the practice ran: not present for the rank
+    store.answer(room.code, late.id, practice.id, [(0, "1.5")])
+    store.answer(room.code, ana.id, practice.id, [(0, "1"), (1, practice.activity().exercises()[1].answer)])
+    store.set_phase(room.code, key, "revealed")
+    results = store.results(room.code)
+    [rank_rows, practice_rows] = [r.rows for r in results.activities]
+    assert [(r.nickname, r.value, r.right, r.ndcg) for r in rank_rows] == [("Ana", best, True, pytest.approx(1.0))]
+    assert [(r.nickname, r.part, r.right) for r in practice_rows] == [
+        ("Ana", 0, False),
+        ("Ana", 1, True),
+        ("Late", 0, True),
+        ("Late", 1, None),
+    ]
+    assert [(t.nickname, t.questions, t.answered, t.right, t.mean_ndcg) for t in results.totals] == [
+        ("Ana", 3, 3, 2, pytest.approx(1.0)),
+        ("Late", 2, 1, 1, None),
+    ]
+    assert spec.ndcg(dealt) < 1.0  # the dealt order is not already the best: finding it meant something
+    summary = store.class_summary(room.code)
+    assert [(o.kind, o.joined, o.answered, [(p.answered, p.right) for p in o.parts]) for o in summary] == [
+        ("rank", 1, 1, [(1, 1)]),
+        ("practice", 2, 2, [(2, 1), (1, 1)]),
+    ]
+    assert (summary[1].answers, summary[1].right, summary[1].share_right, summary[1].participation) == (3, 2, 2 / 3, 1)

@@ -396,19 +396,14 @@ def test_every_activity_comes_back_from_its_payload():
 
 def test_results_rows_of_a_practice_and_of_a_compare():
     at = datetime(2027, 1, 15, 8, 30, tzinfo=UTC).timestamp()
-    rows = A.result_rows(3, PRACTICE, [Answer(2, "Ana", 1, {"answer": "a", "right": False}, at)])
-    assert rows == [
-        {
-            "activity": 3,
-            "kind": "practice",
-            "nickname": "Ana",
-            "exercise": 2,
-            "answer": "a",
-            "ndcg": "",
-            "right": "no",
-            "answered_at": "2027-01-15T08:30:00+00:00",
-        }
-    ]
-    rows = A.result_rows(1, A.Compare(PAIR, "mrr"), [Answer(4, None, 0, "b", at)], "élève {n}")
-    assert rows[0]["exercise"] == "" and rows[0]["ndcg"] == "" and rows[0]["nickname"] == "élève 4"
-    assert rows[0]["right"] == "yes"
+    ana, bo = A.Member(2, "Ana"), A.Member(4, None)
+    taken = A.Taken(3, 2, PRACTICE, (Answer(2, "Ana", 1, {"answer": "a", "right": False}, at),), (bo, ana))
+    result = A.activity_results(taken)
+    assert (result.number, result.round, result.kind) == (3, 2, "practice")
+    assert result.solutions == tuple(PRACTICE.exercises()[i].answer for i in range(5))
+    assert len(result.rows) == 10  # two students present, five exercises each, in the students' order
+    assert result.rows[1] == A.StudentResult(2, "Ana", 1, "a", False, None, at)
+    assert [r.value for r in result.rows if r.student == 4] == [None] * 5
+    compare = A.activity_results(A.Taken(1, 1, A.Compare(PAIR, "mrr"), (Answer(4, None, 0, "b", at),), ()))
+    assert compare.rows == (A.StudentResult(4, None, 0, "b", True, None, at),)  # an answer counts them present
+    assert compare.solutions == ("b",)

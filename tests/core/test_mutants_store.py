@@ -295,21 +295,24 @@ def test_answers_come_back_by_student_then_part_with_their_time(make, clock):
     assert s.my_answers(activity.id, sid(2)) == {0: {"answer": "2", "right": False}, 1: {"answer": "b", "right": True}}
     assert s.my_answers(activity.id, sid(1)) == {1: {"answer": "a", "right": False}}
     assert s.my_answers(elsewhere.id, sid(2)) == {0: {"answer": "1.5", "right": True}}
-    rows = s.results(room.code)
-    assert [(r["activity"], r["nickname"], r["exercise"], r["right"]) for r in rows] == [
-        (1, "Ana", 2, "no"),
-        (1, "student 2", 1, "no"),
-        (1, "student 2", 2, "yes"),
+    [result] = s.results(room.code).activities
+    assert [(r.student, r.nickname, r.part, r.value, r.right, r.answered_at) for r in result.rows] == [
+        (1, "Ana", 0, None, None, None),  # Ana left exercise 1 unanswered: a row all the same
+        (1, "Ana", 1, "a", False, T0 + 7),
+        (2, None, 0, "2", False, T0 + 7),
+        (2, None, 1, "b", True, T0 + 7),
     ]
-    assert s.results(room.code, "élève {n}")[1]["nickname"] == "élève 2"
+    assert (result.number, result.round, result.solutions) == (1, 1, (1.5, "b"))
     second = s.open_activity(room.code, key, predict())
     s.answer(room.code, sid(1), second.id, [(0, "0.5")])
-    rows = s.results(room.code)
-    assert [(r["activity"], r["kind"], r["nickname"]) for r in rows] == [
-        (1, "practice", "Ana"),
-        (1, "practice", "student 2"),
-        (1, "practice", "student 2"),
-        (2, "predict", "Ana"),
+    results = s.results(room.code)
+    assert [(r.number, r.kind, [(x.student, x.value) for x in r.rows]) for r in results.activities] == [
+        (1, "practice", [(1, None), (1, "a"), (2, "2"), (2, "b")]),
+        (2, "predict", [(1, 0.5), (2, None)]),
+    ]
+    assert [(x.student, x.questions, x.answered, x.right, x.mean_ndcg) for x in results.totals] == [
+        (1, 3, 2, int(A.within(0.5, predict().truth())), None),
+        (2, 3, 2, 1, None),
     ]
 
 

@@ -186,3 +186,32 @@ def test_a_student_session_never_gets_controls_and_a_forged_key_is_refused(data_
     assert "does not control the room" in texts(forged)
     assert not {b.key for b in forged.button} & {"btn_cr_lock", "btn_cr_reveal", "btn_cr_end", "btn_cr_open"}
     assert "<b>Eve</b>" in texts(eve) or "\\<b\\>Eve\\</b\\>" in " ".join(m.value for m in eve.caption)
+
+
+def test_after_the_reveal_the_teacher_runs_it_again_as_round_two_and_the_end_shows_the_summary(data_dir):
+    teacher, code = start_room(data_dir)
+    open_activity(teacher, "compare", _w_cr_pair="seed003", _w_cr_metric="ndcg")
+    bo = join(code, "Bo")
+    next(r for r in bo.radio if r.key.startswith("_w_cr_vote_")).set_value("b").run()
+    next(b for b in bo.button if b.key.startswith("btn_cr_send_")).click().run()
+    keys = {b.key for b in teacher.run().button}
+    assert "btn_cr_lock" in keys and not keys & {"btn_cr_unlock", "btn_cr_again"}
+    button(teacher, "btn_cr_reveal").click().run()
+    keys = {b.key for b in teacher.button}
+    assert "btn_cr_again" in keys and "btn_cr_unlock" not in keys  # a reveal is final: no taking answers again
+    assert next(b for b in teacher.button if b.key == "btn_cr_again").label == "Run it again (new round)"
+    button(teacher, "btn_cr_again").click().run()
+    assert not teacher.exception
+    assert "Activity 2: Which is better? · Round 2" in texts(teacher)
+    assert "Activity 2: Which is better? · Round 2" in texts(bo.run())
+    next(r for r in bo.radio if r.key.startswith("_w_cr_vote_")).set_value("a").run()
+    next(b for b in bo.button if b.key.startswith("btn_cr_send_")).click().run()
+    assert "Saved" in texts(bo)
+    teacher.run()
+    next(b for b in teacher.button if b.key == "btn_cr_end").click().run()
+    assert "How the class did" in texts(teacher)
+    [table] = [d.value for d in teacher.dataframe if "Share right" in d.value.columns]
+    assert table.values.tolist() == [
+        ["Activity 1: Which is better?", "1 of 1", "0 of 1", "0%"],
+        ["Activity 2: Which is better? · Round 2", "1 of 1", "1 of 1", "100%"],
+    ]

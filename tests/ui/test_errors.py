@@ -114,6 +114,11 @@ class Classroom:
         self.open()
         self.store.answer(self.room.code, self.me.id, old.id, [(0, "a")])
 
+    def revealed_final(self):
+        self.open()
+        self.store.set_phase(self.room.code, self.key, "revealed")
+        self.store.set_phase(self.room.code, self.key, "open")
+
     def no_activity(self):
         room, key = self.store.create_room()
         self.store.set_phase(room.code, key, "revealed")
@@ -325,6 +330,7 @@ CALLS = {
     "room.too_fast": [ROOM.too_fast],
     "room.no_activity": [ROOM.no_activity],
     "room.phase": [lambda: ROOM.store.set_phase(ROOM.room.code, ROOM.key, "paused")],
+    "room.revealed_final": [ROOM.revealed_final],
     "room.schema": [ROOM.newer_schema],
     "activity.kind": [lambda: classroom.from_payload("quiz", {})],
     "activity.gain": [lambda: classroom.ListSpec(("a",), (1,), 1, "custom")],

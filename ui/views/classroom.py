@@ -10,8 +10,6 @@ teacher has changed something.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -29,12 +27,15 @@ from ndcg_core.lists.gains import GAINS
 from ndcg_core.lists.items import Item
 from ndcg_core.lists.presets import PRESETS
 from ndcg_core.teaching.exercises import exercise
+from ui import classroom_results
+from ui.classroom_results import render_class_summary
 from ui.database import client_source, room_changed, room_now, store
 from ui.exercise_text import choice_text
 from ui.exercise_text import explain as explain_exercise
 from ui.exercise_text import prompt as exercise_prompt
 from ui.format import md_escape, metric_text
 from ui.i18n import LANGUAGES, Translator
+from ui.projector import PROJECTOR_FONT, big_chart, worked_table
 from ui.state import (
     ClassroomState,
     app_state,
@@ -254,13 +255,16 @@ def render_page(t: Translator) -> None:
 
 
 def teacher_action(action: str, *args: Any) -> None:
-    """Lock, reveal, reopen, show or hide nicknames, or end the room, with this session's key."""
+    """Lock, reveal, take answers again, run again, show or hide nicknames, or end the room, with this session's
+    key."""
     t = Translator(app_state().lang)
     cs = classroom_state()
     s = store()
     try:
         if action == "phase":
             s.set_phase(cs.room or "", cs.key or "", args[0])
+        elif action == "again":
+            s.run_again(cs.room or "", cs.key or "")
         elif action == "names":
             s.show_names(cs.room or "", cs.key or "", widget_value("_w_cr_names"))
         elif action == "end":
@@ -289,6 +293,7 @@ def render_control(t: Translator, cs: ClassroomState, room: Room) -> None:
     show_message(cs, "control")
     if room.ended:
         st.info(t("classroom.ended_teacher"))
+        render_class_summary(t, store().class_summary(room.code))
     else:
         render_controls(t, room)
     projector, other = st.columns(2, vertical_alignment="center")
@@ -359,6 +364,16 @@ def render_controls(t: Translator, room: Room) -> None:
                 key="btn_cr_lock",
                 width="stretch",
                 icon=":material/lock:",
+            )
+        elif current.phase == "revealed":
+            # A reveal is final (the store refuses to reopen it): the same activity runs again as a new round.
+            cols[0].button(
+                t("classroom.again"),
+                on_click=teacher_action,
+                args=("again",),
+                key="btn_cr_again",
+                width="stretch",
+                icon=":material/replay:",
             )
         else:
             cols[0].button(
@@ -529,12 +544,7 @@ def open_activity() -> None:
 
 def render_download(t: Translator, room: Room) -> None:
     def results_csv() -> bytes:
-        rows = store().results(room.code, anonymous=t("classroom.anonymous"))
-        out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=acts.CSV_COLUMNS)
-        writer.writeheader()
-        writer.writerows(rows)
-        return out.getvalue().encode("utf-8-sig")  # with a BOM, so spreadsheets read Chinese nicknames right
+        return classroom_results.results_csv(t, store().results(room.code))
 
     st.download_button(
         t("classroom.download"),
@@ -568,7 +578,11 @@ def draw_live(t: Translator, code: str, screen: bool) -> None:
         # Changed from another device (the lecturer's phone, or a second window): the buttons follow.
         st.rerun(scope="app")
     current = room.current
-    if current is None or (screen and room.ended):
+    if screen and room.ended:
+        st.info(t("classroom.ended_screen"))
+        render_class_summary(t, store().class_summary(room.code), screen=True)
+        return
+    if current is None:
         st.metric(t("classroom.joined"), room.students)
         if room.ended:
             st.info(t("classroom.ended_screen"))
@@ -579,7 +593,7 @@ def draw_live(t: Translator, code: str, screen: bool) -> None:
     activity = current.activity()
     summary = activity.summary(store().answers(current.id))
     title, a, b = st.columns([3, 1, 1], vertical_alignment="bottom")
-    title.subheader(t("classroom.activity_heading", number=current.number, kind=t(f"classroom.kind.{current.kind}")))
+    title.subheader(activity_heading(t, current))
     a.metric(t("classroom.answered"), f"{summary.count} / {room.students}")
     b.metric(t("classroom.phase"), t(f"classroom.phase.{current.phase}"))
     revealed = current.phase == "revealed"
@@ -593,21 +607,10 @@ def draw_live(t: Translator, code: str, screen: bool) -> None:
     render_roster(t, room)
 
 
-def big_chart(chart: Any, screen: bool) -> None:
-    """Draw an Altair chart as wide as its column; on the projector view every label and number at 20 px or more."""
-    if screen:
-        chart = chart.configure_axis(
-            labelFontSize=SCREEN_FONT, titleFontSize=SCREEN_FONT, labelLimit=600
-        ).configure_text(fontSize=SCREEN_FONT)
-    st.altair_chart(chart, width="stretch")
-
-
-def worked_table(frame: pd.DataFrame, screen: bool) -> None:
-    """A table of figures: a plain table on the projector view (its text scales with the page), else a grid."""
-    if screen:
-        st.table(frame.set_index(frame.columns[0]))
-    else:
-        st.dataframe(frame, hide_index=True, width="stretch")
+def activity_heading(t: Translator, current: ActivityRow) -> str:
+    """ "Activity 3: Which is better?", and "· Round 2" when it is run again."""
+    heading = t("classroom.activity_heading", number=current.number, kind=t(f"classroom.kind.{current.kind}"))
+    return heading + (" · " + t("classroom.round", round=current.round) if current.round > 1 else "")
 
 
 def render_roster(t: Translator, room: Room) -> None:
@@ -671,7 +674,7 @@ def histogram_chart(
                 align="right" if right else "left",
                 dx=-6 if right else 6,
                 dy=-6,
-                fontSize=SCREEN_FONT,
+                fontSize=PROJECTOR_FONT,
                 fontWeight="bold",
             )
             .encode(x="truth:Q", y=alt.value(12), text="label:N")
@@ -910,7 +913,7 @@ def student_room(lang: str, code: str) -> None:
         st.info(t("classroom.waiting"))
         return
     mine = store().my_answers(current.id, cs.student or "")
-    heading = t("classroom.activity_heading", number=current.number, kind=t(f"classroom.kind.{current.kind}"))
+    heading = activity_heading(t, current)
     # The heading goes out with each activity's first paragraph: one element fewer for every phone to redraw at once.
     {"predict": student_predict, "rank": student_rank, "compare": student_compare, "practice": student_practice}[
         current.kind

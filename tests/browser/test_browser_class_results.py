@@ -1,0 +1,100 @@
+"""Results a lecturer can use, in Debian's Chromium: a desktop teacher and two iPhone 13 phones. A Which-is-better
+round is revealed and cannot take answers again; it runs again as round 2; the downloaded CSV words every vote as
+the phones showed it, has a row for each student who did not answer and a total per student."""
+
+import csv
+import io
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def start_room(browser, url):
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    teacher = context.new_page()
+    teacher.goto(f"{url}/Classroom")
+    teacher.get_by_role("button", name="Start a room").click()
+    expect(teacher.get_by_text("Keep this link to get back to your room")).to_be_visible(timeout=30_000)
+    code = re.search(r"room=([A-Z0-9]{6})", teacher.url).group(1)
+    teacher.get_by_role("button", name="I have kept it").click()
+    return context, teacher, code
+
+
+def phone(browser, playwright, url, code, nickname):
+    context = browser.new_context(**playwright.devices["iPhone 13"])
+    page = context.new_page()
+    page.goto(f"{url}/Classroom?room={code}")
+    box = page.get_by_role("textbox", name="Nickname (optional)")
+    box.fill(nickname)
+    box.press("Enter")
+    page.get_by_role("button", name="Join").tap()
+    expect(page.get_by_text(f"You are {nickname}.")).to_be_visible(timeout=30_000)
+    return page
+
+
+def answered(teacher):
+    return teacher.get_by_test_id("stMetric").filter(has_text="Answered").get_by_test_id("stMetricValue")
+
+
+def vote(page, label):
+    page.get_by_test_id("stRadio").get_by_text(label, exact=True).tap()
+    page.get_by_role("button", name="Send").tap()
+    expect(page.get_by_text("Saved. You can change it")).to_be_visible()
+
+
+def test_a_revealed_round_is_final_round_two_runs_again_and_the_csv_says_what_students_saw(
+    browser, playwright, app_url
+):
+    context, teacher, code = start_room(browser, app_url)
+    ana, bo = (phone(browser, playwright, app_url, code, name) for name in ("Ana", "Bo"))
+    expect(teacher.get_by_test_id("stMetricValue").first).to_have_text("2")
+
+    # Round 1: seed 003's systems under NDCG@5, which says A. Ana votes B; Bo does not vote.
+    teacher.get_by_text("Which is better?", exact=True).click()
+    teacher.get_by_role("button", name="Open for the class").click()
+    expect(ana.get_by_text("Activity 1: Which is better?")).to_be_visible()
+    expect(bo.get_by_text("Activity 1: Which is better?")).to_be_visible()
+    vote(ana, "B")
+    expect(answered(teacher)).to_have_text("1 / 2")
+    teacher.get_by_role("button", name="Reveal").click()
+    expect(teacher.get_by_text("0 of 1 votes agree with NDCG@5, which says: A.")).to_be_visible()
+    expect(ana.get_by_text("the answer is: A")).to_be_visible()
+    # A reveal is final: no "Take answers again", no lock; the phone cannot send another vote.
+    expect(teacher.get_by_role("button", name="Run it again (new round)")).to_be_visible()
+    expect(teacher.get_by_role("button", name="Take answers again")).to_have_count(0)
+    expect(teacher.get_by_role("button", name="Lock answers")).to_have_count(0)
+    expect(ana.get_by_role("button", name="Send")).to_have_count(0)
+
+    # Round 2: the same question as a new activity; Bo votes A this time, Ana does not.
+    teacher.get_by_role("button", name="Run it again (new round)").click()
+    expect(teacher.get_by_text("Activity 2: Which is better? · Round 2")).to_be_visible()
+    expect(bo.get_by_text("Activity 2: Which is better? · Round 2")).to_be_visible()
+    expect(answered(teacher)).to_have_text("0 / 2")
+    vote(bo, "A")
+    expect(answered(teacher)).to_have_text("1 / 2")
+    teacher.get_by_role("button", name="Reveal").click()
+    expect(teacher.get_by_text("1 of 1 votes agree with NDCG@5, which says: A.")).to_be_visible()
+
+    with teacher.expect_download() as download:
+        teacher.get_by_role("button", name="Download the results (CSV)").click()
+    assert download.value.suggested_filename == f"ndcg_lab_room_{code}.csv"
+    data = download.value.path().read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf")
+    header, *rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
+    assert header[:3] == ["Activity", "Round", "Kind"]
+    assert header[5:9] == ["Student", "Answer", "Correct answer", "Right"]
+    assert all(r[2] == "Which is better?" and r[3].startswith("under NDCG@5; A: 成都3天游攻略:4") for r in rows[:4])
+    assert [r[:2] + r[5:9] for r in rows] == [
+        ["1", "1", "Ana", "B", "A", "no"],
+        ["1", "1", "Bo", "", "A", "no answer"],  # joined, did not answer: a row all the same
+        ["2", "2", "Ana", "", "A", "no answer"],
+        ["2", "2", "Bo", "A", "A", "yes"],
+        ["total", "", "Ana", "answered 1 of 2", "", "0 right"],
+        ["total", "", "Bo", "answered 1 of 2", "", "1 right"],
+    ]
+    for page in (ana, bo):
+        page.context.close()
+    context.close()

@@ -1,0 +1,239 @@
+"""A room's results in the teacher's words: the CSV a lecturer downloads, and the end-of-class summary.
+
+The core (``ndcg_core.classroom``) marks every answer and counts; this module only words what it returns, in the
+translator's language: option labels as students saw them (a vote "A", a Practice choice "It rises", an order as
+its labels), each activity's details, one row per student present and question (an unanswered one too) and one
+"total" row per student.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.rules import csv_safe
+from ndcg_core.errors import number_text
+from ndcg_core.lists.gains import GAINS
+from ndcg_core.teaching.exercises import exercise
+from ui.exercise_text import choice_text
+from ui.format import metric_text
+from ui.i18n import Translator
+from ui.projector import big_chart, worked_table
+
+COLUMNS = (
+    "activity",
+    "round",
+    "kind",
+    "details",
+    "exercise",
+    "student",
+    "answer",
+    "solution",
+    "right",
+    "ndcg",
+    "answered_at",
+)
+
+
+def student_name(t: Translator, number: int, nickname: str | None) -> str:
+    """A nickname, or "student 3" for a student without one."""
+    return nickname if nickname else t("classroom.anonymous", n=number)
+
+
+def labelled(labels: Sequence[str], grades: Sequence[float]) -> str:
+    """A list as ``label:grade`` pairs in order."""
+    return ", ".join(f"{label}:{number_text(float(g))}" for label, g in zip(labels, grades, strict=False))
+
+
+def list_details(t: Translator, spec: acts.ListSpec) -> str:
+    ideal = (
+        t("classroom.csv.ideal_pool", grades=", ".join(number_text(g) for g in spec.pool))
+        if spec.pool
+        else t("classroom.csv.ideal_list")
+    )
+    return t(
+        "classroom.csv.list",
+        items=labelled(spec.labels, spec.grades),
+        k=spec.k,
+        gain=t.entry("gain", GAINS[spec.gain], "label"),
+        ideal=ideal,
+    )
+
+
+def details(t: Translator, activity: acts.Activity, part: int) -> str:
+    """What the question was: the list (labels:grades), k, gain and ideal; the metric and pair; the twist; the seed
+    and exercise."""
+    if isinstance(activity, acts.Predict):
+        return list_details(t, activity.spec)
+    if isinstance(activity, acts.Rank):
+        return (
+            list_details(t, activity.spec)
+            + "; "
+            + t("classroom.csv.twist", twist=t(f"classroom.twist.{activity.twist}"))
+        )
+    if isinstance(activity, acts.Compare):
+        pair = activity.pair
+        return t(
+            "classroom.csv.compare",
+            metric=t(f"classroom.metric.{activity.metric}", k=pair.k),
+            k=pair.k,
+            a=labelled(pair.labels_a, pair.a),
+            b=labelled(pair.labels_b, pair.b),
+            judged=", ".join(number_text(float(g)) for g in pair.judged),
+        )
+    ex = exercise(activity.seed, activity.numbers[part])
+    return t(
+        "classroom.csv.practice",
+        seed=activity.seed,
+        number=part + 1,
+        count=len(activity.numbers),
+        kind=t(f"practice.kind.{ex.kind}"),
+    )
+
+
+def answer_text(t: Translator, activity: acts.Activity, part: int, value: Any) -> str:
+    """An answer as the student saw it on the phone ("" for no answer)."""
+    if value is None:
+        return ""
+    if isinstance(activity, acts.Predict):
+        return number_text(float(value))
+    if isinstance(activity, acts.Rank):
+        return " > ".join(activity.spec.labels[i] for i in value)
+    if isinstance(activity, acts.Compare):
+        return t(f"classroom.vote.{value}")
+    ex = exercise(activity.seed, activity.numbers[part])
+    return choice_text(ex, str(value), t) if acts.choices(ex) else str(value)
+
+
+def solution_text(t: Translator, activity: acts.Activity, part: int, solution: Any) -> str:
+    """The right answer in the same words as the answers."""
+    if isinstance(activity, acts.Predict):
+        return metric_text(float(solution))
+    if isinstance(activity, acts.Rank):
+        order = " > ".join(activity.spec.labels[i] for i in activity.spec.best_order())
+        return t("classroom.csv.best", order=order, value=metric_text(float(solution)))
+    if isinstance(activity, acts.Compare):
+        return t(f"classroom.vote.{solution}")
+    ex = exercise(activity.seed, activity.numbers[part])
+    return choice_text(ex, str(solution), t) if acts.choices(ex) else metric_text(float(solution))
+
+
+def right_text(t: Translator, right: bool | None) -> str:
+    return t("classroom.csv.no_answer") if right is None else t("classroom.csv.yes" if right else "classroom.csv.no")
+
+
+def when(at: float | None) -> str:
+    return "" if at is None else datetime.fromtimestamp(at, UTC).isoformat(timespec="seconds")
+
+
+def csv_rows(t: Translator, results: acts.RoomResults) -> list[list[str]]:
+    """The CSV's rows after its header: each activity's rows, then one total row per student."""
+    rows = []
+    for result in results.activities:
+        activity = result.activity
+        kind = t(f"classroom.kind.{result.kind}")
+        for r in result.rows:
+            rows.append(
+                [
+                    str(result.number),
+                    str(result.round),
+                    kind,
+                    details(t, activity, r.part),
+                    str(r.part + 1) if isinstance(activity, acts.Practice) else "",
+                    student_name(t, r.student, r.nickname),
+                    answer_text(t, activity, r.part, r.value),
+                    solution_text(t, activity, r.part, result.solutions[r.part]),
+                    right_text(t, r.right),
+                    "" if r.ndcg is None else metric_text(r.ndcg),
+                    when(r.answered_at),
+                ]
+            )
+    for total in results.totals:
+        rows.append(
+            [
+                t("classroom.csv.total"),
+                "",
+                "",
+                "",
+                "",
+                student_name(t, total.student, total.nickname),
+                t("classroom.csv.total_answered", answered=total.answered, questions=total.questions),
+                "",
+                t("classroom.csv.total_right", right=total.right),
+                "" if total.mean_ndcg is None else metric_text(total.mean_ndcg),
+                "",
+            ]
+        )
+    return rows
+
+
+def results_csv(t: Translator, results: acts.RoomResults) -> bytes:
+    """The results as CSV in UTF-8 with a BOM (so spreadsheets read Chinese right); every cell that a spreadsheet
+    would take for a formula (a nickname or label starting with = + - @) starts with a quote."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow([t(f"classroom.csv.{c}") for c in COLUMNS])
+    writer.writerows([[csv_safe(cell) for cell in row] for row in csv_rows(t, results)])
+    return out.getvalue().encode("utf-8-sig")
+
+
+def activity_name(t: Translator, outcome: acts.ActivityOutcome) -> str:
+    name = t("classroom.activity_heading", number=outcome.number, kind=t(f"classroom.kind.{outcome.kind}"))
+    return name + (" · " + t("classroom.round", round=outcome.round) if outcome.round > 1 else "")
+
+
+def summary_frame(t: Translator, summary: Sequence[acts.ActivityOutcome]) -> pd.DataFrame:
+    """The summary as a table: per activity, students present, answered, right answers and the share right."""
+    return pd.DataFrame(
+        {
+            t("classroom.summary.activity"): [activity_name(t, o) for o in summary],
+            t("classroom.summary.answered"): [
+                t("classroom.summary.of", count=o.answered, total=o.joined) for o in summary
+            ],
+            t("classroom.summary.right"): [t("classroom.summary.of", count=o.right, total=o.answers) for o in summary],
+            t("classroom.summary.share"): ["" if o.share_right is None else f"{o.share_right:.0%}" for o in summary],
+        }
+    )
+
+
+def render_class_summary(t: Translator, summary: Sequence[acts.ActivityOutcome], screen: bool = False) -> None:
+    """The end-of-class summary: participation and the share of right answers per activity, as a table and bars."""
+    st.subheader(t("classroom.summary.heading"))
+    if not summary:
+        st.caption(t("classroom.summary.none"))
+        return
+    worked_table(summary_frame(t, summary), screen)
+    bars = pd.DataFrame(
+        {
+            "activity": [activity_name(t, o) for o in summary],
+            "share": [o.share_right or 0.0 for o in summary],
+            "text": [t("classroom.share", right=o.right, answered=o.answers) for o in summary],
+        }
+    )
+    big_chart(
+        alt.Chart(bars)
+        .mark_bar(color="#2a9d55")
+        .encode(
+            y=alt.Y("activity:N", sort=None, title=None, axis=alt.Axis(labelLimit=320)),
+            x=alt.X(
+                "share:Q", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%"), title=t("classroom.share_axis")
+            ),
+            tooltip=["activity:N", "text:N"],
+        )
+        .properties(height=40 * len(bars) + 40),
+        screen,
+    )
+    st.caption(
+        t(
+            "classroom.summary.text",
+            rows=" · ".join(f"{name}: {text}" for name, text in zip(bars["activity"], bars["text"], strict=True)),
+        )
+    )

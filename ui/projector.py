@@ -1,0 +1,29 @@
+"""Drawing at projector size: the classroom's projector view shows every chart label and table text at 20 px or
+more; elsewhere the same calls draw as usual."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+# Chart text on the classroom's projector view: 20 px or more, as every other text there.
+PROJECTOR_FONT = 20
+
+
+def big_chart(chart: Any, screen: bool) -> None:
+    """Draw an Altair chart as wide as its column; on the projector view every label and number at 20 px or more."""
+    if screen:
+        chart = chart.configure_axis(
+            labelFontSize=PROJECTOR_FONT, titleFontSize=PROJECTOR_FONT, labelLimit=600
+        ).configure_text(fontSize=PROJECTOR_FONT)
+    st.altair_chart(chart, width="stretch")
+
+
+def worked_table(frame: pd.DataFrame, screen: bool) -> None:
+    """A table of figures: a plain table on the projector view (its text scales with the page), else a grid."""
+    if screen:
+        st.table(frame.set_index(frame.columns[0]))
+    else:
+        st.dataframe(frame, hide_index=True, width="stretch")
