@@ -35,6 +35,7 @@ from ui.exercise_text import explain as explain_exercise
 from ui.exercise_text import prompt as exercise_prompt
 from ui.format import md_escape, metric_text
 from ui.i18n import LANGUAGES, Translator
+from ui.join_link import join_link, join_note
 from ui.state import (
     ClassroomState,
     app_state,
@@ -247,20 +248,23 @@ def teacher_action(action: str, *args: Any) -> None:
 
 
 def render_teacher(t: Translator, cs: ClassroomState, room: Room) -> None:
-    join_url = page_url({"room": room.code})
+    link = join_link(room.code)
     if cs.keep_link:
         with st.container(border=True):
             st.warning(t("classroom.keep_link"), icon="🔑")
             st.code(cs.keep_link, language=None, wrap_lines=True)
             st.button(t("classroom.kept"), on_click=forget_keep_link, key="btn_cr_kept")
     qr, heading = st.columns([1, 3], gap="large", vertical_alignment="center")
-    qr.image(qr_png(join_url), width="stretch")
+    if link.url is not None:  # no QR code of an address no phone could open
+        qr.image(qr_png(link.url), width="stretch")
     with heading:
         st.markdown(t("classroom.room_heading", code=room.code))
-        st.caption(t("classroom.join_at"))
-        st.code(join_url, language=None, wrap_lines=True)
-        if st.button(t("classroom.big_qr"), key="btn_cr_big_qr", icon=":material/qr_code_2:"):
-            big_qr(t, join_url, room.code)
+        if link.url is not None:
+            st.caption(t("classroom.join_at"))
+            st.code(link.url, language=None, wrap_lines=True)
+        join_note(t, link)
+        if link.url is not None and st.button(t("classroom.big_qr"), key="btn_cr_big_qr", icon=":material/qr_code_2:"):
+            big_qr(t, link.url, room.code)
     live_panel(t.lang, room.code)
     show_message(cs, "control")
     if room.ended:
