@@ -69,10 +69,12 @@ def open_activity(teacher, kind, **choices):
     assert not teacher.exception, teacher.exception
 
 
-def test_a_teacher_starts_a_room_and_sees_its_code_qr_and_a_keep_link_once(data_dir):
+def test_a_teacher_starts_a_room_and_sees_its_code_qr_and_a_keep_link_once(data_dir, monkeypatch):
+    monkeypatch.setenv("NDCG_LAB_PUBLIC_URL", "https://ndcg.example.edu")  # AppTest's page has no address
     teacher, code = start_room(data_dir)
     assert f"Room {code}" in texts(teacher)
     assert len(teacher.get("imgs")) >= 1 or teacher.get("image")
+    assert f"https://ndcg.example.edu/Classroom?room={code}" in [c.value for c in teacher.code]
     keep = [c.value for c in teacher.code if "key=" in c.value]
     assert len(keep) == 1 and f"room={code}" in keep[0]
     assert teacher.query_params.get("room") == code and "key" not in teacher.query_params
