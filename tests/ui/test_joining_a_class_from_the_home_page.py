@@ -26,7 +26,8 @@ def send(code, lang="en"):
 
 
 @pytest.mark.parametrize(
-    "lang, heading, label", [("en", "Join a class", "Room code from the teacher's screen"), ("zh", "加入课堂", "老师屏幕上的房间码")]
+    "lang, heading, label",
+    [("en", "Join a class", "Room code from the teacher's screen"), ("zh", "加入课堂", "老师屏幕上的房间码")],
 )
 def test_the_box_is_on_the_home_page_in_both_languages(lang, heading, label):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
