@@ -4,6 +4,7 @@ alone, and the command line."""
 import streamlit as st
 
 import ndcg_core
+from ndcg_core.classroom import rules
 from ndcg_core.errors import InputError
 from ui.database import store
 from ui.editing import typed_tokens
@@ -69,7 +70,7 @@ def render_join(t: Translator) -> None:
         sent = st.form_submit_button(t("home.join_go"), type="primary", icon=":material/login:")
         if sent:
             try:
-                code = store().room(typed).code  # the code read as typed (case, spaces, dashes), and open now
+                code = store().room(rules.read_code(typed)).code  # forgiving case, spaces, dashes; open now
             except InputError as err:
                 st.error(t.explain(err))
             else:
