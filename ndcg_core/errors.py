@@ -235,6 +235,10 @@ MESSAGES: dict[str, str] = {
         "this activity has been revealed, so its answers are final: run it again as a new round to take answers"
     ),
     "room.schema": "the classroom database has schema version {value}; this NDCG Lab reads version {version}",
+    "room.public_url_scheme": "{name} is {value}: it must start with http:// or https://, e.g. https://ndcg.example.edu",
+    "room.public_url_host": "{name} is {value}: it has no host name, or a bad port; e.g. https://ndcg.example.edu",
+    "room.public_url_extra": "{name} is {value}: give the app's address alone, with no user name, ? query or # part",
+    "room.public_url_space": "{name} is {value}: an address cannot hold spaces or control characters",
     "activity.kind": "unknown activity {value}; choose one of {choices}",
     "activity.gain": "the classroom scores with gain {choices}, not {value}",
     "activity.twist": "unknown twist {value}; choose one of {choices}",

@@ -4,35 +4,12 @@ the phones showed it, has a row for each student who did not answer and a total 
 
 import csv
 import io
-import re
 
 import pytest
 from playwright.sync_api import expect
+from test_browser_live_room import phone, start_room
 
 pytestmark = pytest.mark.browser
-
-
-def start_room(browser, url):
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    teacher = context.new_page()
-    teacher.goto(f"{url}/Classroom")
-    teacher.get_by_role("button", name="Start a room").click()
-    expect(teacher.get_by_text("Keep this link to get back to your room")).to_be_visible(timeout=30_000)
-    code = re.search(r"room=([A-Z0-9]{6})", teacher.url).group(1)
-    teacher.get_by_role("button", name="I have kept it").click()
-    return context, teacher, code
-
-
-def phone(browser, playwright, url, code, nickname):
-    context = browser.new_context(**playwright.devices["iPhone 13"])
-    page = context.new_page()
-    page.goto(f"{url}/Classroom?room={code}")
-    box = page.get_by_role("textbox", name="Nickname (optional)")
-    box.fill(nickname)
-    box.press("Enter")
-    page.get_by_role("button", name="Join").tap()
-    expect(page.get_by_text(f"You are {nickname}.")).to_be_visible(timeout=30_000)
-    return page
 
 
 def answered(teacher):
@@ -48,7 +25,7 @@ def vote(page, label):
 def test_a_revealed_round_is_final_round_two_runs_again_and_the_csv_says_what_students_saw(
     browser, playwright, app_url
 ):
-    context, teacher, code = start_room(browser, app_url)
+    context, teacher, code, _ = start_room(browser, app_url)
     ana, bo = (phone(browser, playwright, app_url, code, name) for name in ("Ana", "Bo"))
     expect(teacher.get_by_test_id("stMetricValue").first).to_have_text("2")
 

@@ -35,6 +35,7 @@ from ui.exercise_text import explain as explain_exercise
 from ui.exercise_text import prompt as exercise_prompt
 from ui.format import md_escape, metric_text
 from ui.i18n import LANGUAGES, Translator
+from ui.join_link import join_link, join_note
 from ui.projector import PROJECTOR_FONT, big_chart, worked_table
 from ui.state import (
     ClassroomState,
@@ -316,16 +317,24 @@ def render_control(t: Translator, cs: ClassroomState, room: Room) -> None:
 
 
 def render_join_info(t: Translator, room: Room, compact: bool) -> None:
-    """How to join: the code, the link and its QR code (small; "show large" fills the screen)."""
-    join_url = page_url({"room": room.code})
+    """How to join: the code, the link and its QR code (small; "show large" fills the screen), or why phones cannot
+    open a link from here."""
+    link = join_link(room.code)
+    if link.url is None:  # no QR code of an address no phone could open
+        st.markdown(t("classroom.join_code_only", code=room.code))
+        join_note(t, link)
+        return
     if compact:
-        st.markdown(t("classroom.join_line", code=room.code, url=md_link_text(join_url)))
+        st.markdown(t("classroom.join_line", code=room.code, url=md_link_text(link.url)))
+        join_note(t, link)
         return
     qr, text, large = st.columns([1, 8, 2], vertical_alignment="center")
-    qr.image(qr_png(join_url), width=110)
-    text.markdown(t("classroom.join_bar", code=room.code, url=md_link_text(join_url)))
+    qr.image(qr_png(link.url), width=110)
+    with text:
+        st.markdown(t("classroom.join_bar", code=room.code, url=md_link_text(link.url)))
+        join_note(t, link)
     if large.button(t("classroom.big_qr_short"), key="btn_cr_big_qr", icon=":material/qr_code_2:", width="stretch"):
-        big_qr(t, join_url, room.code)
+        big_qr(t, link.url, room.code)
 
 
 def md_link_text(url: str) -> str:

@@ -1,8 +1,12 @@
-"""Home: what NDCG is, in one live example, the path for a student alone, and the command line."""
+"""Home: what NDCG is, in one live example, a box to join a class by its room code, the path for a student
+alone, and the command line."""
 
 import streamlit as st
 
 import ndcg_core
+from ndcg_core.classroom import rules
+from ndcg_core.errors import InputError
+from ui.database import store
 from ui.editing import typed_tokens
 from ui.format import metric_text
 from ui.i18n import Translator
@@ -11,6 +15,7 @@ from ui.i18n import Translator
 def render_page(t: Translator) -> None:
     st.title("NDCG Lab")
     st.markdown(t("home.intro"))
+    render_join(t)
     # A student arriving alone gets one path: learn the idea, play with it, then test it.
     st.subheader(t("home.path"))
     st.page_link("pages/3_Learn.py", label=t("home.path.learn"), icon="📘", width="stretch")
@@ -49,3 +54,24 @@ def render_page(t: Translator) -> None:
     st.divider()
     st.markdown(t("home.cli"))
     st.code("ndcg-lab-eval -q -m ndcg_cut.5,10 qrels.txt run.txt", language="bash")
+
+
+def render_join(t: Translator) -> None:
+    """A student in a class types the code on the projector and lands on the room's page (``/Classroom?room=``);
+    a code that does not read, or no open room, is a message here.
+
+    A form, so Enter on a phone's keyboard sends it and what was typed stays in the box beside a bad code's message.
+    """
+    with st.form("home_join", border=True):
+        st.subheader(t("home.join"))
+        typed = st.text_input(
+            t("home.join_code"), key="home_join_code", max_chars=20, placeholder="K7P3QX", help=t("home.join_help")
+        )
+        sent = st.form_submit_button(t("home.join_go"), type="primary", icon=":material/login:")
+        if sent:
+            try:
+                code = store().room(rules.read_code(typed)).code  # forgiving case, spaces, dashes; open now
+            except InputError as err:
+                st.error(t.explain(err))
+            else:
+                st.switch_page("pages/7_Classroom.py", query_params={"room": code})

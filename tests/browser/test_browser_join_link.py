@@ -1,0 +1,105 @@
+"""Phones can join from the first try, in Debian's Chromium: a teacher who opened the app at localhost projects a
+QR code of this machine's network address (decoded here as a phone's camera would), a server with
+NDCG_LAB_PUBLIC_URL projects that address, and the home page's Join box takes a student to the room."""
+
+import io
+import re
+import socket
+
+import pytest
+import zxingcpp
+from PIL import Image
+from playwright.sync_api import expect
+
+from support import free_port, start_app, stop_app
+
+pytestmark = pytest.mark.browser
+
+
+def this_machines_address():
+    """The outgoing interface's IPv4 address, found here independently of ui.join_link (another probe address),
+    or None when the machine has no network."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("198.51.100.7", 9))  # TEST-NET-2: a UDP connect sends no packet
+        except OSError:
+            return None
+        address = probe.getsockname()[0]
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
+def start_room(browser, url):
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    teacher = context.new_page()
+    teacher.goto(f"{url}/Classroom")
+    teacher.get_by_role("button", name="Start a room").click()
+    expect(teacher.get_by_text("Keep this link to get back to your room")).to_be_visible(timeout=30_000)
+    code = re.search(r"room=([A-Z0-9]{6})", teacher.url).group(1)
+    teacher.get_by_role("button", name="I have kept it").click()
+    expect(teacher.get_by_test_id("stCode").filter(has_text="key=")).to_have_count(0)
+    return context, teacher, code
+
+
+def qr_codes(teacher):
+    """The texts of the QR codes in the page's images, read from what the screen shows."""
+    found = []
+    for image in teacher.get_by_test_id("stImage").locator("img").all():
+        expect(image).to_have_js_property("complete", True)
+        picture = Image.open(io.BytesIO(image.screenshot()))
+        found += [b.text for b in zxingcpp.read_barcodes(picture) if b.format == zxingcpp.BarcodeFormat.QRCode]
+    return found
+
+
+def test_a_teacher_at_localhost_projects_this_machines_network_address(browser, app_url, tmp_path):
+    port = int(app_url.rsplit(":", 1)[1])
+    context, teacher, code = start_room(browser, f"http://localhost:{port}")
+    teacher.screenshot(path=str(tmp_path / "teacher-at-localhost.png"))
+    address = this_machines_address()
+    if address is None:  # no network: a warning, and no QR code of an address no phone could open
+        expect(teacher.get_by_text("No join link a phone could open")).to_be_visible()
+        assert qr_codes(teacher) == []
+    else:
+        join = f"http://{address}:{port}/Classroom?room={code}"
+        expect(teacher.get_by_test_id("stCode").filter(has_text="/Classroom?room=")).to_have_text(join)
+        assert qr_codes(teacher) == [join]
+        # The test server listens on 127.0.0.1 only (support.start_app): the page says phones cannot reach it.
+        expect(teacher.get_by_text("This server listens only on this computer's own address")).to_be_visible()
+    context.close()
+
+
+def test_a_server_with_a_public_url_projects_it(browser, tmp_path):
+    port = free_port()
+    with open(tmp_path / "server.log", "w") as log:
+        server = start_app(
+            port, log, env={"NDCG_LAB_PUBLIC_URL": "https://ndcg.example.edu", "NDCG_LAB_DATA_DIR": str(tmp_path)}
+        )
+    try:
+        context, teacher, code = start_room(browser, f"http://127.0.0.1:{port}")
+        join = f"https://ndcg.example.edu/Classroom?room={code}"
+        expect(teacher.get_by_test_id("stCode").filter(has_text="/Classroom?room=")).to_have_text(join)
+        assert qr_codes(teacher) == [join]
+        expect(teacher.get_by_text("This server listens only")).to_have_count(0)  # the proxy reaches it
+        context.close()
+    finally:
+        stop_app(server)
+
+
+def test_the_home_pages_join_box_takes_a_phone_to_the_room(browser, playwright, app_url):
+    context, _teacher, code = start_room(browser, app_url)
+    phone = browser.new_context(**playwright.devices["iPhone 13"])
+    page = phone.new_page()
+    page.goto(app_url)
+    box = page.get_by_role("textbox", name="Room code from the teacher's screen")
+    box.fill("zzz")
+    page.get_by_role("button", name="Join the class").tap()
+    expect(page.get_by_text("The room code 'zzz' does not have 6 characters")).to_be_visible(timeout=30_000)
+    expect(box).to_have_value("zzz")  # what was typed stays, to be corrected
+    typed = f"{code[:3].lower()}-{code[3:].lower()}"
+    box.fill(typed)
+    page.get_by_role("button", name="Join the class").tap()
+    expect(page).to_have_url(re.compile(rf"/Classroom\?(.*&)?room={code}(&|$)"), timeout=30_000)
+    expect(page.get_by_role("textbox", name="Nickname (optional)")).to_be_visible()
+    page.get_by_role("button", name="Join", exact=True).tap()
+    expect(page.get_by_text("You joined as student 1.")).to_be_visible(timeout=30_000)
+    phone.close()
+    context.close()
