@@ -94,7 +94,8 @@ def test_a_teacher_starts_a_room_and_the_control_link_is_only_in_its_popover(dat
     assert "key=" not in texts(teacher)
 
 
-def test_the_projector_view_has_no_controls_and_a_student_browser_gets_the_student_page(data_dir):
+def test_the_projector_view_has_no_controls_and_a_student_browser_gets_the_student_page(data_dir, monkeypatch):
+    monkeypatch.setenv("NDCG_LAB_PUBLIC_URL", "https://ndcg.example.edu")  # AppTest's page has no address
     teacher, code = start_room(data_dir)
     open_activity(teacher, "predict", _w_cr_source="preset", _w_cr_preset="five")
     screen = session(room=code, view="screen")
