@@ -306,6 +306,9 @@ def test_practice_names_the_exercise_of_a_bad_answer_and_saves_the_others(data_d
     assert sorted(a.part for a in practice.answers(activity.id)) == [0, 2]
     assert next(w for w in bo.text_input if w.key.endswith("_1")).value == "abc"  # kept in its box
     assert "Saved." not in phone
+    button(teacher.run(), "btn_cr_lock").click().run()
+    phone = texts(bo.run())  # exercises 1 and 3 were saved as typed; exercise 2's "abc" was not
+    assert "Locked: your answers to exercise 2 were not sent." in phone and "Exercise 2: 'abc'" not in phone
     practice.close()
 
 
