@@ -288,3 +288,15 @@ def answer(text: Any) -> float:
     if not math.isfinite(value):
         raise InputError("answer.infinite", value=shown(raw))
     return value
+
+
+def comma_decimal(text: Any) -> float | None:
+    """The number a typed answer with one decimal comma means ("0,75" is 0.75), or ``None`` if it is not one
+    (no comma, two commas, or not a number around it)."""
+    raw = "" if text is None else str(text).strip().replace("，", ",")
+    if raw.count(",") != 1:
+        return None
+    whole, _, fraction = raw.partition(",")
+    if not fraction.isdigit() or not (whole.lstrip("+-").isdigit() or whole.lstrip("+-") == ""):
+        return None
+    return float(f"{whole or '0'}.{fraction}")

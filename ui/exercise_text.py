@@ -10,8 +10,24 @@ import pandas as pd
 import streamlit as st
 
 from ndcg_core import DISCOUNTS, ndcg_at_k
-from ndcg_core.teaching.exercises import Exercise
+from ndcg_core.teaching.exercises import Conventions, Exercise, conventions
 from ui.i18n import Translator
+
+
+def conventions_text(conv: Conventions, t: Translator) -> str:
+    """The sentence that states what a question is scored under, in the reader's language: for NDCG the gain,
+    the discount, k and where the ideal comes from; for DCG the gain, the discount and k; for MRR and
+    precision what counts as relevant."""
+    if conv.metric in ("mrr", "precision"):
+        return t(f"conventions.{conv.metric}", k=conv.k)
+    fields = {
+        "gain": t(f"conventions.gain.{conv.gain}"),
+        "discount": t(f"conventions.discount.{conv.discount}"),
+        "k": conv.k,
+    }
+    if conv.metric == "ndcg":
+        return t("conventions.ndcg", ideal=t(f"conventions.ideal.{conv.ideal}"), **fields)
+    return t("conventions.dcg" if conv.k is not None else "conventions.dcg_term", **fields)
 
 
 def choice_text(ex: Exercise, choice: str, t: Translator) -> str:
@@ -74,6 +90,12 @@ def explain_swap(ex: Exercise, t: Translator) -> str:
 
 
 def prompt(ex: Exercise, t: Translator) -> None:
+    """The exercise's question, then the conventions its answer is checked under (gain, discount, k)."""
+    question(ex, t)
+    st.caption(conventions_text(conventions(ex), t))
+
+
+def question(ex: Exercise, t: Translator) -> None:
     d = ex.data
     if ex.kind in ("dcg_term", "dcg", "ndcg", "swap", "reach"):
         st.markdown(

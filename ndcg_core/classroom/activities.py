@@ -22,7 +22,8 @@ from ..errors import InputError, Place, number_text, shown
 from ..lists.gains import resolve_gain
 from ..lists.ndcg import breakdown, ndcg_at_k
 from ..lists.presets import PRESETS
-from ..teaching.exercises import Exercise, check, exercise
+from ..lists.results import RESULTS
+from ..teaching.exercises import Conventions, Exercise, check, conventions, exercise
 from ..teaching.metrics import precision_at_k, reciprocal_rank
 
 KINDS = ("predict", "rank", "compare", "practice")
@@ -30,6 +31,7 @@ TWISTS = ("exponential", "small_k", "pool")
 METRICS = ("ndcg", "mrr", "precision")
 VOTES = ("a", "b", "same")
 ACTIVITY_GAINS = ("linear", "exponential")  # the gains a classroom list may use
+DISCOUNT = "log2"  # the discount every classroom NDCG uses (ndcg_at_k's default)
 WITHIN = 0.05  # a guess this close to the true NDCG counts as right
 BINS = 20  # histogram bins of width 0.05 over [0, 1]
 SMALL_K = 3
@@ -43,14 +45,16 @@ _EPS = 1e-9
 
 @dataclass(frozen=True)
 class ListSpec:
-    """A ranked list as the class sees it: labels and grades in order, k, the gain, and any judged items the
-    list did not retrieve (``pool``), which the ideal then includes."""
+    """A ranked list as the class sees it: labels and grades in order, k, the gain, any judged items the
+    list did not retrieve (``pool``), which the ideal then includes, and the query the list answers (``""``:
+    none given, for lists of "doc A", "doc B")."""
 
     labels: tuple[str, ...]
     grades: tuple[float, ...]
     k: int
     gain: str = "linear"
     pool: tuple[float, ...] = ()
+    query: str = ""
 
     def __post_init__(self) -> None:
         if len(self.labels) != len(self.grades):
@@ -68,6 +72,14 @@ class ListSpec:
         """Every judged grade, the ideal's source: ``None`` (the list's own) unless judged items were not
         retrieved."""
         return [*self.grades, *self.pool] if self.pool else None
+
+    def conventions(self) -> Conventions:
+        """What NDCG@k of this list is computed under: the gain, the log2 discount, k, and the ideal's source."""
+        return Conventions("ndcg", self.k, self.gain, DISCOUNT, "pool" if self.pool else "list")
+
+    def with_k(self, k: int) -> ListSpec:
+        """The same list with another cutoff."""
+        return ListSpec(self.labels, self.grades, k, self.gain, self.pool, self.query)
 
     def ndcg(self, order: Sequence[int] | None = None) -> float:
         """NDCG@k of the list in ``order`` (indices into the list; its own order by default)."""
@@ -97,6 +109,7 @@ class ListSpec:
             "k": self.k,
             "gain": self.gain,
             "pool": [_number(g) for g in self.pool],
+            "query": self.query,
         }
 
     @classmethod
@@ -107,6 +120,7 @@ class ListSpec:
             int(data["k"]),
             str(data.get("gain", "linear")),
             tuple(float(g) for g in data.get("pool", ())),
+            str(data.get("query", "")),
         )
 
 
@@ -121,6 +135,12 @@ def preset_list(name: str) -> ListSpec:
     k = min(preset.k or len(items), len(items))
     pool = tuple(g for _, g in preset.extra) if preset.ideal == "pool" else ()
     return ListSpec(tuple(it.label for it in items), tuple(it.grade for it in items), k, pool=pool)
+
+
+def result_list(name: str) -> ListSpec:
+    """One of the real result lists (``ndcg_core.lists.results.RESULTS``): its query, titles, grades and k."""
+    results = RESULTS.build(name)
+    return ListSpec(results.titles[:MAX_LIST], results.grades[:MAX_LIST], results.k, query=results.query)
 
 
 def random_list(seed: Any) -> ListSpec:
@@ -176,10 +196,24 @@ class Predict:
     def truth(self) -> float:
         return self.spec.ndcg()
 
+    def conventions(self, part: int = 0) -> Conventions:
+        return self.spec.conventions()
+
     def check(self, raw: Any, part: int = 0) -> float:
-        value = validate.answer(raw)
+        """An estimate from 0 to 1. A decimal comma suggests the same number with a point only when that number
+        is an estimate at all ("0,75": did you mean 0.75?); "1,5" gets the range message."""
+        text = shown(str(raw).strip()[:20])
+        try:
+            value = validate.answer(raw)
+        except InputError as err:
+            meant = validate.comma_decimal(raw) if err.code == "answer.comma" else None
+            if meant is None:
+                raise
+            if not 0 <= meant <= 1:
+                raise InputError("activity.estimate_range", value=text) from None
+            raise InputError("activity.estimate_comma", value=text, meant=number_text(meant)) from None
         if not 0 <= value <= 1:
-            raise InputError("activity.estimate_range", value=shown(str(raw).strip()[:20]))
+            raise InputError("activity.estimate_range", value=text)
         return value
 
     def summary(self, answers: Sequence[Answer]) -> PredictSummary:
@@ -205,14 +239,21 @@ class Predict:
 
 @dataclass(frozen=True)
 class Rank:
-    """Rank it best: each student reorders the list to maximise NDCG@k under a twist."""
+    """Rank it best: each student reorders the list to maximise NDCG@k under a twist. With ``show_grades``
+    off (a new activity's default) the phones show the results without their grades: the class judges
+    relevance from the titles, and the grades appear at the reveal. A payload stored before the option
+    existed had them shown, and reads back so."""
 
     spec: ListSpec
     twist: str
+    show_grades: bool = False
     kind: str = "rank"
 
     def payload(self) -> dict[str, Any]:
-        return {"list": self.spec.to_json(), "twist": self.twist}
+        return {"list": self.spec.to_json(), "twist": self.twist, "show_grades": self.show_grades}
+
+    def conventions(self, part: int = 0) -> Conventions:
+        return self.spec.conventions()
 
     def maximum(self) -> float:
         return self.spec.ndcg(self.spec.best_order())
@@ -275,18 +316,19 @@ class Rank:
 def twisted(spec: ListSpec, twist: str) -> ListSpec:
     """The list under the teacher's twist: exponential gain, a small k, or judged items the list missed."""
     if twist == "exponential":
-        return ListSpec(spec.labels, spec.grades, spec.k, "exponential", spec.pool)
+        return ListSpec(spec.labels, spec.grades, spec.k, "exponential", spec.pool, spec.query)
     if twist == "small_k":
-        return ListSpec(spec.labels, spec.grades, min(SMALL_K, len(spec.grades)), spec.gain, spec.pool)
+        return spec.with_k(min(SMALL_K, len(spec.grades)))
     if twist == "pool":
         top = max(spec.grades)
         pool = spec.pool or tuple(g for g in (top, max(top - 1, 1)) if g > 0) or (1.0,)
-        return ListSpec(spec.labels, spec.grades, spec.k, spec.gain, pool)
+        return ListSpec(spec.labels, spec.grades, spec.k, spec.gain, pool, spec.query)
     raise InputError("activity.twist", value=shown(twist), choices=", ".join(TWISTS))
 
 
-def rank_activity(spec: ListSpec, twist: str) -> Rank:
-    """A Rank-it-best activity; a list that is already in its best order starts shuffled (the same for all)."""
+def rank_activity(spec: ListSpec, twist: str, show_grades: bool = False) -> Rank:
+    """A Rank-it-best activity, grades hidden on the phones unless ``show_grades``; a list that is already in
+    its best order starts shuffled (the same for all)."""
     spec = twisted(spec, twist)
     if spec.ndcg() >= spec.ndcg(spec.best_order()) - _EPS and len(set(spec.grades)) > 1:
         order = list(range(len(spec.grades)))
@@ -294,9 +336,14 @@ def rank_activity(spec: ListSpec, twist: str) -> Rank:
         while spec.ndcg(order) >= spec.ndcg(spec.best_order()) - _EPS:
             rng.shuffle(order)
         spec = ListSpec(
-            tuple(spec.labels[i] for i in order), tuple(spec.grades[i] for i in order), spec.k, spec.gain, spec.pool
+            tuple(spec.labels[i] for i in order),
+            tuple(spec.grades[i] for i in order),
+            spec.k,
+            spec.gain,
+            spec.pool,
+            spec.query,
         )
-    return Rank(spec, twist)
+    return Rank(spec, twist, bool(show_grades))
 
 
 @dataclass(frozen=True)
@@ -359,6 +406,15 @@ class Compare:
             "judged": [_number(g) for g in p.judged],
         }
 
+    def conventions(self, part: int = 0, metric: str | None = None) -> Conventions:
+        """What the vote is judged under (the activity's metric unless ``metric``): NDCG@k with linear gain,
+        the log2 discount and every judged result as the ideal; MRR over the whole list; precision at k. For
+        MRR and precision a result counts as relevant from grade 1."""
+        metric = metric or self.metric
+        if metric == "ndcg":
+            return Conventions("ndcg", self.pair.k, "linear", DISCOUNT, "pool")
+        return Conventions(metric, None if metric == "mrr" else self.pair.k)
+
     def values(self, metric: str) -> tuple[float, float]:
         """The metric's value for A and for B."""
         p = self.pair
@@ -417,6 +473,10 @@ class Practice:
     def exercises(self) -> list[Exercise]:
         return [exercise(self.seed, n) for n in self.numbers]
 
+    def conventions(self, part: int = 0) -> Conventions:
+        """The conventions exercise ``part`` is scored under."""
+        return conventions(exercise(self.seed, self.numbers[part]))
+
     def check(self, raw: Any, part: int = 0) -> dict[str, Any]:
         if isinstance(part, bool) or not isinstance(part, int) or not 0 <= part < len(self.numbers):
             raise InputError("activity.part", value=shown(part), count=len(self.numbers))
@@ -470,7 +530,8 @@ def from_payload(kind: str, payload: Mapping[str, Any]) -> Activity:
     if kind == "predict":
         return Predict(ListSpec.from_json(payload["list"]))
     if kind == "rank":
-        return Rank(ListSpec.from_json(payload["list"]), str(payload["twist"]))
+        # Before the option existed every phone showed the grades: an old payload keeps them shown.
+        return Rank(ListSpec.from_json(payload["list"]), str(payload["twist"]), bool(payload.get("show_grades", True)))
     if kind == "compare":
         pair = Pair(
             tuple(payload["labels_a"]),

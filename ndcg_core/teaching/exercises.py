@@ -18,6 +18,8 @@ from ..errors import InputError
 from ..lists.ndcg import dcg, idcg, ndcg_at_k
 
 KINDS = ("dcg_term", "dcg", "ndcg", "better_order", "swap", "reach", "gap")
+GAIN = "linear"  # every exercise scores a grade as its own gain ...
+DISCOUNT = "log2"  # ... divided by log2(position + 1); ``conventions`` says so to the learner
 TOLERANCE = 0.01
 REACH_TARGET = 0.95
 MAX_REACH_ITEMS = 7
@@ -32,6 +34,28 @@ class Exercise:
     number: int
     data: dict[str, Any] = field(default_factory=dict)
     answer: Any = None
+
+
+@dataclass(frozen=True)
+class Conventions:
+    """What a question is scored under, stated with the question: the metric (``ndcg``, ``dcg``, ``mrr`` or
+    ``precision``), the cutoff ``k`` (``None``: the whole list or, for one DCG term, none), and for DCG and
+    NDCG the gain and the discount (registry names in ``GAINS`` and ``DISCOUNTS``) and, for NDCG, where the
+    ideal comes from: ``list`` (the list's own grades, sorted) or ``pool`` (every judged item, including
+    judged items the list did not retrieve)."""
+
+    metric: str
+    k: int | None
+    gain: str | None = None
+    discount: str | None = None
+    ideal: str | None = None
+
+
+def conventions(ex: Exercise) -> Conventions:
+    """The conventions an exercise's answer is computed (and checked) under."""
+    metric = {"dcg_term": "dcg", "dcg": "dcg", "gap": "dcg"}.get(ex.kind, "ndcg")
+    k = None if ex.kind == "dcg_term" else int(ex.data["k"])
+    return Conventions(metric, k, GAIN, DISCOUNT, "list" if metric == "ndcg" else None)
 
 
 check_seed = validate.seed
@@ -56,19 +80,23 @@ def _dcg_term(rng: random.Random, seed: int, number: int) -> Exercise:
     grades = _grades(rng, 5)
     position = rng.choice([p for p in range(2, 6) if grades[p - 1] > 0] or [2])
     grade = grades[position - 1]
-    return Exercise("dcg_term", seed, number, {"grades": grades, "position": position}, grade / math.log2(position + 1))
+    return Exercise(
+        "dcg_term", seed, number, {"grades": grades, "position": position}, grade / math.log2(position + 1)
+    )  # linear gain, log2 discount
 
 
 def _dcg(rng: random.Random, seed: int, number: int) -> Exercise:
     grades = _grades(rng, rng.randint(3, 5))
     k = rng.randint(2, len(grades))
-    return Exercise("dcg", seed, number, {"grades": grades, "k": k}, dcg(grades, k))
+    return Exercise("dcg", seed, number, {"grades": grades, "k": k}, dcg(grades, k, gain=GAIN, discount=DISCOUNT))
 
 
 def _ndcg(rng: random.Random, seed: int, number: int) -> Exercise:
     grades = _grades(rng, rng.randint(3, 5))
     k = rng.randint(2, len(grades))
-    return Exercise("ndcg", seed, number, {"grades": grades, "k": k}, ndcg_at_k(grades, k))
+    return Exercise(
+        "ndcg", seed, number, {"grades": grades, "k": k}, ndcg_at_k(grades, k, gain=GAIN, discount=DISCOUNT)
+    )
 
 
 def _better_order(rng: random.Random, seed: int, number: int) -> Exercise:
@@ -77,7 +105,7 @@ def _better_order(rng: random.Random, seed: int, number: int) -> Exercise:
     while True:
         other = grades[:]
         rng.shuffle(other)
-        a, b = ndcg_at_k(grades, k), ndcg_at_k(other, k)
+        a, b = ndcg_at_k(grades, k, gain=GAIN, discount=DISCOUNT), ndcg_at_k(other, k, gain=GAIN, discount=DISCOUNT)
         if abs(a - b) > 1e-9:
             break
     return Exercise("better_order", seed, number, {"a": grades, "b": other, "k": k}, "a" if a > b else "b")
@@ -89,7 +117,10 @@ def _swap(rng: random.Random, seed: int, number: int) -> Exercise:
     i, j = sorted(rng.sample(range(5), 2))
     swapped = grades[:]
     swapped[i], swapped[j] = swapped[j], swapped[i]
-    before, after = ndcg_at_k(grades, k), ndcg_at_k(swapped, k)
+    before, after = (
+        ndcg_at_k(grades, k, gain=GAIN, discount=DISCOUNT),
+        ndcg_at_k(swapped, k, gain=GAIN, discount=DISCOUNT),
+    )
     answer = "up" if after > before + 1e-12 else "down" if after < before - 1e-12 else "same"
     return Exercise("swap", seed, number, {"grades": grades, "k": k, "i": i + 1, "j": j + 1}, answer)
 
@@ -105,7 +136,7 @@ def fewest_moves(grades: Sequence[float], k: int, target: float = REACH_TARGET) 
     seen, queue = {start}, deque([(start, 0)])
     while queue:
         order, moves = queue.popleft()
-        if ndcg_at_k(order, k) >= target - 1e-12:
+        if ndcg_at_k(order, k, gain=GAIN, discount=DISCOUNT) >= target - 1e-12:
             return moves
         for i in range(len(order)):
             rest = order[:i] + order[i + 1 :]
@@ -121,7 +152,7 @@ def _reach(rng: random.Random, seed: int, number: int) -> Exercise:
     k = 5
     while True:
         grades = _grades(rng, 6, top=4)
-        if ndcg_at_k(grades, k) < REACH_TARGET:
+        if ndcg_at_k(grades, k, gain=GAIN, discount=DISCOUNT) < REACH_TARGET:
             break
     return Exercise("reach", seed, number, {"grades": grades, "k": k, "target": REACH_TARGET}, fewest_moves(grades, k))
 
@@ -131,7 +162,10 @@ def _gap(rng: random.Random, seed: int, number: int) -> Exercise:
     queries = {}
     for q in range(rng.randint(3, 4)):
         queries[f"q{q + 1}"] = _grades(rng, 5)
-    gaps = {q: idcg(g, k) - dcg(g, k) for q, g in queries.items()}
+    gaps = {
+        q: idcg(g, k, gain=GAIN, discount=DISCOUNT) - dcg(g, k, gain=GAIN, discount=DISCOUNT)
+        for q, g in queries.items()
+    }
     best = max(gaps, key=lambda q: (gaps[q], q))
     return Exercise("gap", seed, number, {"queries": queries, "k": k, "gaps": gaps}, best)
 

@@ -68,6 +68,7 @@ def test_a_class_of_three_phones_runs_all_four_activities(browser, playwright, a
     expect(teacher.get_by_test_id("stMetricValue").first).to_have_text("3")  # live, no click
 
     # 1. Predict the NDCG (the first example: grades 3, 0, 2 at k = 3, NDCG 0.9386).
+    teacher.get_by_text("An example", exact=True).click()  # the list source Rank it best keeps too
     open_activity(teacher)
     for page, guess in zip(phones, ("0.9", "0.95", "0.5"), strict=False):
         expect(page.get_by_text("Activity 1: Predict the NDCG")).to_be_visible()  # appeared by itself
@@ -165,6 +166,7 @@ def test_a_restarted_server_keeps_the_room_and_its_answers(browser, playwright, 
         server = _serve(port, tmp_path, log)
         try:
             context, teacher, code, keep = start_room(browser, url)
+            teacher.get_by_text("An example", exact=True).click()
             open_activity(teacher)
             student = phone(browser, playwright, url, code, "Ana")
             student.get_by_role("textbox", name="Your estimate of NDCG (0 to 1)").fill("0.9")

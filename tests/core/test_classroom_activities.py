@@ -6,10 +6,10 @@ import math
 
 import pytest
 
-from ndcg_core import InputError, ndcg_at_k
+from ndcg_core import InputError, ndcg_at_k, validate
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom import rules
-from ndcg_core.teaching.exercises import exercise
+from ndcg_core.teaching.exercises import KINDS, Conventions, conventions, exercise
 
 
 def log2(x):
@@ -175,3 +175,132 @@ def test_every_pair_is_scored_under_every_metric_with_its_judged_pool(name):
     for metric in acts.METRICS:
         a, b = compare.values(metric)
         assert 0 <= a <= 1 and 0 <= b <= 1
+
+
+# --- activities that teach: stated conventions, hidden grades, real result lists ---------------------------
+
+
+def test_predict_and_rank_state_gain_discount_k_and_the_ideal_source():
+    food = acts.result_list("chengdu_food")
+    assert acts.Predict(food).conventions() == Conventions("ndcg", 5, "linear", "log2", "list")
+    exp = acts.rank_activity(food, "exponential")
+    assert exp.conventions() == Conventions("ndcg", 5, "exponential", "log2", "list")
+    assert acts.rank_activity(food, "small_k").conventions() == Conventions("ndcg", 3, "linear", "log2", "list")
+    assert acts.rank_activity(food, "pool").conventions() == Conventions("ndcg", 5, "linear", "log2", "pool")
+    # Stated and computed agree: the exponential gain is 2^g - 1 over the log2 discount.
+    g = [2**x - 1 for x in (4, 1, 3, 4, 0)]
+    dcg = g[0] + g[1] / log2(3) + g[2] / 2 + g[3] / log2(5)
+    ideal = g[0] + g[3] / log2(3) + g[2] / 2 + g[1] / log2(5)
+    assert exp.spec.ndcg() == pytest.approx(dcg / ideal)
+
+
+def test_compare_states_its_metric_k_and_for_ndcg_the_gain_and_judged_pool():
+    assert acts.compare_activity("seed003", "ndcg").conventions() == Conventions("ndcg", 5, "linear", "log2", "pool")
+    assert acts.compare_activity("seed003", "mrr").conventions() == Conventions("mrr", None)
+    assert acts.compare_activity("seed003", "precision").conventions() == Conventions("precision", 5)
+    # The stated pool is the one scored: B's NDCG@5 against every judged grade of seed 003.
+    b = 4 / (4 + 2 / log2(3) + 2 / 2 + 2 / log2(5) + 1 / log2(6))
+    assert acts.compare_activity("seed003", "ndcg").values("ndcg")[1] == pytest.approx(b)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_exercise_kind_states_linear_gain_and_log2_and_is_scored_so(kind):
+    ex = exercise(7, KINDS.index(kind))
+    conv = conventions(ex)
+    assert (conv.gain, conv.discount) == ("linear", "log2")
+    assert conv.metric == ("dcg" if kind in ("dcg_term", "dcg", "gap") else "ndcg")
+    assert conv.k == (None if kind == "dcg_term" else ex.data["k"])
+    assert conv.ideal == ("list" if conv.metric == "ndcg" else None)
+    if kind == "dcg_term":  # the linear answer is right, the exponential one is not
+        grade, position = ex.data["grades"][ex.data["position"] - 1], ex.data["position"]
+        assert ex.answer == pytest.approx(grade / log2(position + 1))
+        if grade > 1:
+            assert not acts.practice_activity(7, 1).check(f"{(2**grade - 1) / log2(position + 1):.3f}")["right"]
+    if kind == "ndcg":
+        assert ex.answer == pytest.approx(ndcg_at_k(ex.data["grades"], ex.data["k"], gain="linear"))
+
+
+def test_practice_states_each_exercise_s_conventions():
+    practice = acts.practice_activity(2026, 5)
+    assert [practice.conventions(p) for p in range(5)] == [conventions(ex) for ex in practice.exercises()]
+    assert practice.conventions(0) == Conventions("dcg", None, "linear", "log2", None)  # the DCG term
+
+
+def test_the_rank_payload_keeps_show_grades_and_an_old_payload_reads_as_shown():
+    spec = acts.result_list("sourdough")
+    hidden = acts.rank_activity(spec, "small_k")
+    assert hidden.show_grades is False and hidden.payload()["show_grades"] is False
+    assert acts.from_payload("rank", hidden.payload()) == hidden
+    drill = acts.rank_activity(spec, "small_k", show_grades=True)
+    assert acts.from_payload("rank", drill.payload()) == drill and drill.show_grades
+    old = {"list": {k: v for k, v in spec.to_json().items() if k != "query"}, "twist": "small_k"}
+    again = acts.from_payload("rank", old)
+    assert again.show_grades is True and again.spec.query == "" and again.spec.grades == spec.grades
+
+
+@pytest.mark.parametrize(
+    "name, query, grades, k, expected",
+    [
+        # Seed 003: DCG@5 = 4.0 + 0.63 + 1.5 + 1.72 + 0 = 7.85 against 4.0 + 2.52 + 1.5 + 0.43 = 8.45: 0.929.
+        (
+            "chengdu_food",
+            "成都美食推荐",
+            (4, 1, 3, 4, 0),
+            5,
+            (4 + 1 / log2(3) + 3 / 2 + 4 / log2(5)) / (4 + 4 / log2(3) + 3 / 2 + 1 / log2(5)),
+        ),
+        # Seed 003: 6.85 against 7.32: 0.936.
+        (
+            "chengdu_trip",
+            "成都3天游",
+            (4, 2, 0, 1, 3),
+            5,
+            (4 + 2 / log2(3) + 1 / log2(5) + 3 / log2(6)) / (4 + 3 / log2(3) + 2 / 2 + 1 / log2(5)),
+        ),
+        (
+            "sourdough",
+            "how to make a sourdough starter",
+            (3, 1, 2, 1, 0, 3, 0, 2),
+            5,
+            (3 + 1 / log2(3) + 2 / 2 + 1 / log2(5)) / (3 + 3 / log2(3) + 2 / 2 + 2 / log2(5) + 1 / log2(6)),
+        ),
+        (
+            "python_sort",
+            "python sort list of dicts by key",
+            (2, 3, 1, 1, 0, 2, 0),
+            5,
+            (2 + 3 / log2(3) + 1 / 2 + 1 / log2(5)) / (3 + 2 / log2(3) + 2 / 2 + 1 / log2(5) + 1 / log2(6)),
+        ),
+    ],
+)
+def test_the_real_result_lists_and_their_ndcg(name, query, grades, k, expected):
+    spec = acts.result_list(name)
+    assert (spec.query, spec.grades, spec.k) == (query, grades, k)
+    assert len(set(spec.labels)) == len(spec.labels)
+    assert spec.ndcg() == pytest.approx(expected)
+    if name == "chengdu_food":
+        assert spec.labels == ("成都火锅大全", "重庆火锅", "成都小吃街", "成都美食地图", "北京烤鸭")
+        assert round(spec.ndcg(), 3) == 0.929  # the seed's figure
+
+
+@pytest.mark.parametrize(
+    "raw, code, meant",
+    [
+        ("0,75", "activity.estimate_comma", "0.75"),
+        ("0，5", "activity.estimate_comma", "0.5"),
+        ("1,5", "activity.estimate_range", None),
+        ("1,2,3", "answer.comma", None),
+    ],
+)
+def test_a_comma_estimate_suggests_a_point_only_inside_0_to_1(raw, code, meant):
+    with pytest.raises(InputError) as caught:
+        acts.Predict(acts.random_list(1)).check(raw)
+    assert caught.value.code == code
+    assert caught.value.fields.get("meant") == meant
+    assert "1.5" not in str(caught.value) or code == "answer.comma"
+
+
+def test_comma_decimal_reads_one_decimal_comma_only():
+    assert validate.comma_decimal("0,75") == 0.75 and validate.comma_decimal(" -0,5 ") == -0.5
+    assert validate.comma_decimal(",5") == 0.5
+    assert [validate.comma_decimal(x) for x in ("1,2,3", "a,5", "0,", "1,5e3", "0.5", None)] == [None] * 6

@@ -81,7 +81,7 @@ def test_a_list_as_json_and_back():
     spec = ListSpec(("a", "b"), (3, 2.5), 2, "exponential", (1, 0.5))
     data = spec.to_json()
     assert json.dumps(data) == (
-        '{"labels": ["a", "b"], "grades": [3, 2.5], "k": 2, "gain": "exponential", "pool": [1, 0.5]}'
+        '{"labels": ["a", "b"], "grades": [3, 2.5], "k": 2, "gain": "exponential", "pool": [1, 0.5], "query": ""}'
     )
     assert ListSpec.from_json(data) == spec
     bare = ListSpec.from_json({"labels": [1, "b"], "grades": ["2", 0], "k": "1"})
@@ -168,7 +168,7 @@ def test_an_order_is_every_index_once():
 def test_the_rank_payload_and_one_result():
     spec = ListSpec(("x", "y", "z"), (1, 3, 0), 3)
     rank = A.Rank(spec, "pool")
-    assert rank.payload() == {"list": spec.to_json(), "twist": "pool"}
+    assert rank.payload() == {"list": spec.to_json(), "twist": "pool", "show_grades": False}
     best = 3 + 1 / log2(3)
     worse = 1 + 3 / log2(3)
     result = rank.result([0, 1, 2])

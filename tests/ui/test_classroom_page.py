@@ -2,10 +2,13 @@
 runs each activity, students join by the link and answer, bad answers are messages in the student's
 language, and a student's session never controls the room."""
 
+import json
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core import ndcg_at_k
+from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom.store import Store
 from support import ROOT, plain, seed_state
 
@@ -63,7 +66,8 @@ def answer_text(at, value):
 def open_activity(teacher, kind, **choices):
     teacher.radio(key="_w_cr_kind").set_value(kind).run()
     for key, value in choices.items():
-        widget = next(w for w in (*teacher.radio, *teacher.selectbox, *teacher.number_input) if w.key == key)
+        widgets = (*teacher.radio, *teacher.selectbox, *teacher.number_input, *teacher.checkbox)
+        widget = next(w for w in widgets if w.key == key)
         widget.set_value(value).run()
     button(teacher, "btn_cr_open").click().run()
     assert not teacher.exception, teacher.exception
@@ -115,7 +119,12 @@ def test_predict_the_ndcg_from_join_to_reveal(data_dir):
     open_activity(teacher, "predict", _w_cr_source="preset", _w_cr_preset="five")
     ana = join(code, "Ana")
     assert "Predict the NDCG" in texts(ana)
-    for bad, message in (("abc", "'abc' is not a number"), ("1,5", "has a comma"), ("1.5", "outside 0 to 1")):
+    for bad, message in (
+        ("abc", "'abc' is not a number"),
+        ("1,5", "'1,5' is outside 0 to 1"),
+        ("0,75", "did you mean 0.75?"),
+        ("1.5", "outside 0 to 1"),
+    ):
         answer_text(ana, bad)
         assert message in texts(ana), texts(ana)
     answer_text(ana, "0.95")
@@ -218,3 +227,166 @@ def test_after_the_reveal_the_teacher_runs_it_again_as_round_two_and_the_end_sho
         ["Activity 1: Which is better?", "1 of 1", "0 of 1", "0%"],
         ["Activity 2: Which is better? · Round 2", "1 of 1", "1 of 1", "100%"],
     ]
+
+
+# --- activities that teach: hidden grades, stated conventions, one clear status line ---------------------------
+
+FOOD = ("成都火锅大全", "重庆火锅", "成都小吃街", "成都美食地图", "北京烤鸭")
+
+
+def sortable_data(at):
+    """What the phone's sortable list sends to the browser (the component's JSON)."""
+    [element] = [e for e in at.get("bidi_component") if e.proto.component_name == "ndcg_lab.sortable_list"]
+    data = json.loads(element.proto.json)
+    while isinstance(data, str):
+        data = json.loads(data)
+    return data
+
+
+def markdown_tables(at):
+    return [m.value for m in at.markdown if m.value.startswith("| ")]
+
+
+def send(at):
+    next(b for b in at.button if b.key.startswith("btn_cr_send_")).click().run()
+    assert not at.exception, at.exception
+
+
+def test_rank_it_best_hides_the_grades_on_the_phone_until_the_reveal(data_dir):
+    teacher, code = start_room(data_dir)
+    bo = join(code, "Bo")
+    open_activity(teacher, "rank", _w_cr_source="results", _w_cr_results="chengdu_food", _w_cr_twist="pool")
+    data = sortable_data(bo.run())
+    # The browser gets the titles only: no grade, no grade colour, and the list says so.
+    assert data["show_grades"] is False
+    assert [it["label"] for it in data["items"]] == list(FOOD)
+    assert all(set(it) == {"id", "label"} for it in data["items"])
+    phone = texts(bo)
+    assert "Query: 成都美食推荐" in phone and "Judge from the titles" in phone
+    assert (
+        "Conventions: linear (gain = grade) gain, discount 1/log2(position + 1), k = 5, ideal order from every "
+        "judged result, including those the list missed." in phone
+    )
+    # The pool twist's caption says how many judged results the list missed, not their grades.
+    assert "The ideal also counts 2 judged results the list missed." in phone and "graded" not in phone
+    projector = texts(teacher.run())
+    assert "graded" not in projector and "Grades in order" not in projector
+    send(bo)  # the list as dealt
+    button(teacher, "btn_cr_lock").click().run()
+    bo.run()
+    [table] = markdown_tables(bo)  # positions and titles only
+    assert "| 1 | 成都火锅大全 |" in table
+    assert "Grade" not in markdown_tables(bo)[0] and "Grades are hidden until the reveal." in texts(bo)
+    button(teacher, "btn_cr_reveal").click().run()
+    bo.run()
+    spec = acts.result_list("chengdu_food")
+    pool = [4, 1, 3, 4, 0, 4, 3]  # the pool twist adds judged results graded 4 and 3
+    dealt = (4 + 1 / log2(3) + 3 / 2 + 4 / log2(5)) / (4 + 4 / log2(3) + 4 / 2 + 3 / log2(5) + 3 / log2(6))
+    assert ndcg_at_k(spec.grades, 5, pool=pool) == pytest.approx(dealt)
+    phone = texts(bo)
+    assert "Your order, with the judged grades:" in phone
+    assert "| 1 | 成都火锅大全 | 4 |" in markdown_tables(bo)[0] and "| 2 | 重庆火锅 | 1 |" in markdown_tables(bo)[0]
+    assert f"Your order reaches NDCG@k = {dealt:.4f}" in phone
+    assert "A best order: 成都火锅大全 (4) > 成都美食地图 (4) > 成都小吃街 (3) > 重庆火锅 (1) > 北京烤鸭 (0)" in phone
+    assert "The ideal also counts judged results the list missed, graded 4, 3." in phone
+
+
+def test_show_the_grades_is_a_drill_the_teacher_chooses(data_dir):
+    teacher, code = start_room(data_dir)
+    bo = join(code, "Bo")
+    open_activity(
+        teacher,
+        "rank",
+        _w_cr_source="results",
+        _w_cr_results="sourdough",
+        _w_cr_twist="exponential",
+        _w_cr_show_grades=True,
+    )
+    data = sortable_data(bo.run())
+    assert data["show_grades"] is True
+    assert [it["grade"] for it in data["items"]] == [3, 1, 2, 1, 0, 3, 0, 2]
+    assert "Reorder the list to get the highest NDCG@5. Twist: exponential gain" in texts(bo)
+    assert "Conventions: exponential (gain = 2^grade − 1) gain" in texts(bo)
+
+
+def log2(x):
+    import math
+
+    return math.log2(x)
+
+
+def test_every_question_states_its_conventions_in_the_reader_s_language(data_dir):
+    teacher, code = start_room(data_dir)
+    ana, li = join(code, "Ana"), join(code, "李雷", lang="zh")
+    open_activity(teacher, "predict", _w_cr_source="results", _w_cr_results="chengdu_trip")
+    ana.run(), li.run()
+    assert (
+        "Conventions: linear (gain = grade) gain, discount 1/log2(position + 1), k = 5, ideal order from the "
+        "list's own grades." in texts(ana)
+    )
+    assert "约定：线性（增益 = 等级）增益，折扣 1/log2(位置 + 1)，k = 5，理想排序取自列表自身的等级。" in texts(li)
+    assert "Query: 成都3天游" in texts(teacher.run())  # and on the projector
+    assert "Conventions: linear (gain = grade) gain" in texts(teacher)
+
+    open_activity(teacher, "compare", _w_cr_pair="seed003", _w_cr_metric="mrr")
+    ana.run(), li.run()
+    assert "Conventions: 1 / the position of the first relevant result (grade 1 or more)" in texts(ana)
+    assert "约定：第一个相关结果（等级 ≥ 1）所在位置的倒数" in texts(li)
+    open_activity(teacher, "compare", _w_cr_pair="seed003", _w_cr_metric="ndcg")
+    assert "ideal order from every judged result, including those the list missed" in texts(ana.run())
+
+    open_activity(teacher, "practice", _w_cr_practice_seed=2026, _w_cr_practice_count=3)
+    ana.run(), li.run()
+    # Exercise 1 is a DCG term: its gain and discount are stated, so the exponential gain is not a fair reading.
+    assert "Conventions: linear (gain = grade) gain, discount 1/log2(position + 1)." in texts(ana)
+    assert "Conventions: linear (gain = grade) gain, discount 1/log2(position + 1), k = " in texts(ana)
+    assert "约定：线性（增益 = 等级）增益，折扣 1/log2(位置 + 1)。" in texts(li)
+    assert "Exercise 1: Conventions: linear (gain = grade) gain" in texts(teacher.run())
+
+
+def test_practice_names_the_exercise_of_a_bad_answer_and_saves_the_others(data_dir):
+    teacher, code = start_room(data_dir)
+    bo = join(code, "Bo")
+    open_activity(teacher, "practice", _w_cr_practice_seed=2026, _w_cr_practice_count=3)
+    bo.run()
+    practice = Store(f"sqlite:///{data_dir / 'classroom.sqlite3'}")
+    activity = practice.room(code).current
+    first, _, third = activity.activity().exercises()
+    boxes = {w.key[-1]: w for w in bo.text_input if w.key.startswith("_w_cr_practice_")}
+    boxes["0"].input(f"{first.answer:.3f}")
+    boxes["1"].input("abc")
+    boxes["2"].input(f"{third.answer:.3f}")
+    send(bo)
+    phone = texts(bo)
+    assert (
+        "Exercise 2: 'abc' is not a number: type digits, for example 0.75 Your other answers were saved; "
+        "correct this one and send again." in phone
+    )
+    assert sorted(a.part for a in practice.answers(activity.id)) == [0, 2]
+    assert next(w for w in bo.text_input if w.key.endswith("_1")).value == "abc"  # kept in its box
+    assert "Saved." not in phone
+    button(teacher.run(), "btn_cr_lock").click().run()
+    phone = texts(bo.run())  # exercises 1 and 3 were saved as typed; exercise 2's "abc" was not
+    assert "Locked: your answers to exercise 2 were not sent." in phone and "Exercise 2: 'abc'" not in phone
+    practice.close()
+
+
+def test_one_status_line_and_an_unsent_estimate_is_named_at_the_lock(data_dir):
+    teacher, code = start_room(data_dir)
+    open_activity(teacher, "predict", _w_cr_source="preset", _w_cr_preset="five")
+    ana, bo, cy = join(code, "Ana"), join(code, "Bo"), join(code, "Cy")
+    answer_text(ana, "0.95")
+    assert "Saved. You can change it until the teacher locks answers." in texts(ana)
+    assert "You can change your answer until" not in texts(ana)  # one status line, not two
+    next(w for w in ana.text_input if w.key.startswith("_w_cr_estimate_")).input("0.8").run()  # typed, not sent
+    next(w for w in bo.text_input if w.key.startswith("_w_cr_estimate_")).input("0,7").run()  # typed, never sent
+    button(teacher, "btn_cr_lock").click().run()
+    phone = texts(ana.run())
+    assert "Locked: your estimate 0.8 was not sent. What you sent before counts." in phone
+    assert "Saved" not in phone and "Answers are locked" not in phone
+    assert "Your estimate: 0.95" in phone
+
+    phone = texts(bo.run())
+    assert "Locked: your estimate 0,7 was not sent." in phone and "What you sent before" not in phone
+    cy.run()  # nothing typed: the plain locked line
+    assert "Answers are locked. Wait for the reveal." in texts(cy) and "Locked:" not in texts(cy)

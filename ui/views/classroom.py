@@ -23,14 +23,14 @@ from ndcg_core.classroom import rules
 from ndcg_core.classroom.activities import ListSpec
 from ndcg_core.classroom.store import ActivityRow, Room
 from ndcg_core.errors import InputError, shown
-from ndcg_core.lists.gains import GAINS
 from ndcg_core.lists.items import Item
 from ndcg_core.lists.presets import PRESETS
+from ndcg_core.lists.results import RESULTS
 from ndcg_core.teaching.exercises import exercise
 from ui import classroom_results
 from ui.classroom_results import render_class_summary
 from ui.database import client_source, room_changed, room_now, store
-from ui.exercise_text import choice_text
+from ui.exercise_text import choice_text, conventions_text
 from ui.exercise_text import explain as explain_exercise
 from ui.exercise_text import prompt as exercise_prompt
 from ui.format import md_escape, metric_text
@@ -59,7 +59,7 @@ from ui.widgets.sortable import apply_action, sortable_list
 # it draws, which is why students do not poll this way (a class of 200 would need a whole core for it alone,
 # benchmarks/load_live_room.py) but through ui.widgets.room_watch.
 PRESENTER_SECONDS = 1.0
-SOURCES = ("preset", "random", "playground")
+SOURCES = ("results", "preset", "random", "playground")
 # The projector view is the room's address with view=screen, opened from the control page in the teacher's
 # browser, which holds the key: the address itself gives nothing away, and any other browser gets a student's page.
 VIEW_PARAM, SCREEN = "view", "screen"
@@ -82,8 +82,6 @@ section.main .block-container, .stMainBlockContainer {
 .stApp [data-testid="stImage"] img { image-rendering: pixelated; }
 </style>
 """
-# Chart text on the projector view: 20 px at least, as every other text there.
-SCREEN_FONT = 20
 
 
 # --- the link: ?room=CODE (everyone), &me=ID (a student), &key=SECRET (the teacher's keep link) ----------
@@ -428,7 +426,14 @@ def render_setup(t: Translator) -> None:
             horizontal=True,
             key="_w_cr_source",
         )
-        if source == "preset":
+        if source == "results":
+            st.selectbox(
+                t("classroom.results"),
+                RESULTS.names(),
+                format_func=lambda name: t.entry("results", RESULTS[name], "label"),
+                key="_w_cr_results",
+            )
+        elif source == "preset":
             st.selectbox(
                 t("classroom.preset"),
                 PRESETS.names(),
@@ -437,12 +442,20 @@ def render_setup(t: Translator) -> None:
             )
         elif source == "random":
             st.number_input(t("classroom.seed"), min_value=0, max_value=10**9, value=16, step=1, key="_w_cr_seed")
+        if kind == "rank":
+            st.checkbox(t("classroom.show_grades"), key="_w_cr_show_grades", help=t("classroom.show_grades_help"))
         try:
             spec = base_list()
         except InputError as err:
             st.error(t.explain(err))  # for example a Playground list longer than a phone shows
         else:
-            st.caption(t("classroom.setup_list", grades=", ".join(metric_text(g, 0) for g in spec.grades)))
+            # The teacher's screen is often the projector's: a Rank list's grades stay off it too.
+            hidden = kind == "rank" and not widget_value("_w_cr_show_grades", False)
+            st.caption(
+                t("classroom.setup_hidden")
+                if hidden
+                else t("classroom.setup_list", grades=", ".join(metric_text(g, 0) for g in spec.grades))
+            )
             if len(spec.grades) > 1:
                 st.number_input(
                     t("classroom.k"), min_value=1, max_value=len(spec.grades), value=spec.k, step=1, key=k_key(spec)
@@ -513,6 +526,8 @@ def base_list() -> ListSpec:
         return playground_list()
     if source == "random":
         return acts.random_list(widget_value("_w_cr_seed", 16))
+    if source == "results":
+        return acts.result_list(widget_value("_w_cr_results") or RESULTS.names()[0])
     return acts.preset_list(widget_value("_w_cr_preset") or PRESETS.names()[0])
 
 
@@ -524,8 +539,7 @@ def k_key(spec: ListSpec) -> str:
 def chosen_list() -> ListSpec:
     """The list with the k the teacher set."""
     spec = base_list()
-    k = int(widget_value(k_key(spec)) or spec.k)
-    return ListSpec(spec.labels, spec.grades, k, spec.gain, spec.pool)
+    return spec.with_k(int(widget_value(k_key(spec)) or spec.k))
 
 
 def build_activity() -> acts.Activity:
@@ -533,7 +547,9 @@ def build_activity() -> acts.Activity:
     if kind == "predict":
         return acts.Predict(chosen_list())
     if kind == "rank":
-        return acts.rank_activity(chosen_list(), widget_value("_w_cr_twist", "exponential"))
+        return acts.rank_activity(
+            chosen_list(), widget_value("_w_cr_twist", "exponential"), bool(widget_value("_w_cr_show_grades", False))
+        )
     if kind == "compare":
         return acts.compare_activity(widget_value("_w_cr_pair", "seed003"), widget_value("_w_cr_metric", "ndcg"))
     return acts.practice_activity(widget_value("_w_cr_practice_seed", 2026), widget_value("_w_cr_practice_count", 5))
@@ -631,21 +647,37 @@ def render_roster(t: Translator, room: Room) -> None:
         st.markdown(" · ".join(md_escape(n) for n in names))
 
 
-def list_table(t: Translator, labels: tuple[str, ...], grades: tuple[float, ...]) -> None:
+def list_table(t: Translator, labels: tuple[str, ...], grades: tuple[float, ...] | None) -> None:
     """A short ranked list as a Markdown table: no toolbar in the way on a phone, and cheap to send every
-    time the page is drawn (a whole class draws it at once when an activity opens). Labels are escaped."""
-    rows = [f"| {t('table.position')} | {t('table.item')} | {t('table.grade')} |", "|---:|:---|---:|"]
-    rows += [
-        f"| {i} | {md_escape(label)} | {metric_text(grade, 0)} |"
-        for i, (label, grade) in enumerate(zip(labels, grades, strict=False), start=1)
-    ]
+    time the page is drawn (a whole class draws it at once when an activity opens). Labels are escaped.
+    ``grades=None``: positions and labels only (grades hidden until the reveal)."""
+    if grades is None:
+        rows = [f"| {t('table.position')} | {t('table.item')} |", "|---:|:---|"]
+        rows += [f"| {i} | {md_escape(label)} |" for i, label in enumerate(labels, start=1)]
+    else:
+        rows = [f"| {t('table.position')} | {t('table.item')} | {t('table.grade')} |", "|---:|:---|---:|"]
+        rows += [
+            f"| {i} | {md_escape(label)} | {metric_text(grade, 0)} |"
+            for i, (label, grade) in enumerate(zip(labels, grades, strict=False), start=1)
+        ]
     st.markdown("\n".join(rows))
 
 
-def spec_caption(t: Translator, spec: ListSpec) -> str:
-    text = t("classroom.list_caption", k=spec.k, gain=t.entry("gain", GAINS[spec.gain], "label"))
+def query_line(t: Translator, spec: ListSpec) -> str:
+    """The query the list answers, as a Markdown paragraph (escaped), or nothing for a list without one."""
+    return t("classroom.query", query=md_escape(spec.query)) + "\n\n" if spec.query else ""
+
+
+def spec_caption(t: Translator, spec: ListSpec, grades_shown: bool = True) -> str:
+    """The conventions the list's NDCG@k is computed under (gain, discount, k, the ideal's source) and, for a
+    judged pool, what it adds: its grades, or only how many items while the grades are hidden."""
+    text = conventions_text(spec.conventions(), t)
     if spec.pool:
-        text += " " + t("classroom.pool_caption", grades=", ".join(metric_text(g, 0) for g in spec.pool))
+        text += " " + (
+            t("classroom.pool_caption", grades=", ".join(metric_text(g, 0) for g in spec.pool))
+            if grades_shown
+            else t("classroom.pool_caption_hidden", count=len(spec.pool))
+        )
     return text
 
 
@@ -701,7 +733,7 @@ def present_predict(
     t: Translator, activity: acts.Predict, summary: acts.PredictSummary, revealed: bool, screen: bool = False
 ) -> None:
     spec = activity.spec
-    st.markdown(t("classroom.predict_question", k=spec.k))
+    st.markdown(query_line(t, spec) + t("classroom.predict_question", k=spec.k))
     left, right = st.columns([2, 3])
     with left:
         list_table(t, spec.labels, spec.grades)
@@ -722,12 +754,22 @@ def present_predict(
     worked_table(frame[list(columns)].rename(columns={c: t(f"table.{c}") for c in columns}), screen)
 
 
+def rank_question(t: Translator, activity: acts.Rank) -> str:
+    question = "classroom.rank_question" if activity.show_grades else "classroom.rank_question_hidden"
+    return query_line(t, activity.spec) + t(question, k=activity.spec.k, twist=t(f"classroom.twist.{activity.twist}"))
+
+
+def graded_order(t: Translator, spec: ListSpec, order: list[int]) -> str:
+    """An order as "title (grade) > title (grade)", titles escaped: for the reveal."""
+    return " > ".join(f"{md_escape(spec.labels[i])} ({metric_text(spec.grades[i], 0)})" for i in order)
+
+
 def present_rank(
     t: Translator, activity: acts.Rank, summary: acts.RankSummary, revealed: bool, screen: bool = False
 ) -> None:
     spec = activity.spec
-    st.markdown(t("classroom.rank_question", k=spec.k, twist=t(f"classroom.twist.{activity.twist}")))
-    st.caption(spec_caption(t, spec))
+    st.markdown(rank_question(t, activity))
+    st.caption(spec_caption(t, spec, activity.show_grades or revealed))
     big_chart(
         histogram_chart(
             t, summary.bins, summary.maximum if revealed else None, t("classroom.reached_axis"), "classroom.best_label"
@@ -750,7 +792,7 @@ def present_rank(
                 ideal=metric_text(mistake.ideal_grade, 0),
             )
         )
-    st.caption(t("classroom.best_order", order=" > ".join(md_escape(spec.labels[i]) for i in spec.best_order())))
+    st.caption(t("classroom.best_order", order=graded_order(t, spec, spec.best_order())))
 
 
 def pair_tables(t: Translator, pair: acts.Pair, columns: Any = None) -> None:
@@ -766,6 +808,7 @@ def present_compare(
 ) -> None:
     metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
     st.markdown(t("classroom.compare_question", metric=metric))
+    st.caption(conventions_text(activity.conventions(), t))
     if screen:
         # Side by side on a projector: the two rankings and the votes all above the fold at 1280x720.
         a_col, b_col, chart_col = st.columns(3, gap="medium")
@@ -846,6 +889,11 @@ def present_practice(
         .encode(y=alt.Y("exercise:N", sort=None), x="share:Q", text="text:N"),
         screen,
     )
+    if not revealed:
+        for part in range(len(activity.numbers)):
+            st.caption(
+                t("classroom.exercise_note", number=part + 1, text=conventions_text(activity.conventions(part), t))
+            )
     if revealed:
         for i, ex in enumerate(activity.exercises()):
             st.caption(
@@ -924,19 +972,37 @@ def student_room(lang: str, code: str) -> None:
     mine = store().my_answers(current.id, cs.student or "")
     heading = activity_heading(t, current)
     # The heading goes out with each activity's first paragraph: one element fewer for every phone to redraw at once.
-    {"predict": student_predict, "rank": student_rank, "compare": student_compare, "practice": student_practice}[
-        current.kind
-    ](t, cs, current, mine, f"**{heading}**\n\n")
+    views: dict[str, Callable[..., str | None]] = {
+        "predict": student_predict,
+        "rank": student_rank,
+        "compare": student_compare,
+        "practice": student_practice,
+    }
+    unsent = views[current.kind](t, cs, current, mine, f"**{heading}**\n\n")
+    status_line(t, cs, current, bool(mine), unsent)
+
+
+def status_line(t: Translator, cs: ClassroomState, current: ActivityRow, answered: bool, unsent: str | None) -> None:
+    """One status line at a time under the answer: while open, the last send's message (saved, or what was
+    wrong), else "you can change it" once something is saved; once locked, what was typed but not sent, else
+    that answers are locked."""
     place = f"answer-{current.id}"
-    if cs.messages.get(place) == t("classroom.saved") and current.phase != "open":
-        del cs.messages[place]  # "you can change it until the teacher locks" is no longer true
-    if cs.messages.get(place):
-        ok = cs.messages[place] == t("classroom.saved")
-        show_message(cs, place, ok=ok)
-    if current.phase == "locked":
-        st.info(t("classroom.locked_student"))
-    elif current.phase == "open" and mine:
+    if current.phase != "open":
+        cs.messages.pop(place, None)  # "saved, you can change it" and an old error are no longer true
+        if unsent:
+            st.warning(unsent)
+        elif current.phase == "locked":
+            st.info(t("classroom.locked_student"))
+    elif cs.messages.get(place):
+        show_message(cs, place, ok=cs.messages[place] == t("classroom.saved"))
+    elif answered:
         st.caption(t("classroom.change_until_locked"))
+
+
+def unsent_text(t: Translator, key: str, sent_before: bool, **fields: Any) -> str:
+    """A value typed but not sent when answers closed, and whether an earlier answer counts instead."""
+    text = t(f"classroom.unsent.{key}", **fields)
+    return text + " " + t("classroom.unsent_earlier") if sent_before else text
 
 
 def submit(activity_id: int, values: list[tuple[int, Any]]) -> None:
@@ -955,18 +1021,33 @@ def submit(activity_id: int, values: list[tuple[int, Any]]) -> None:
     cs.messages[place] = t("classroom.saved")
 
 
-def student_predict(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict, lead: str) -> None:
+def typed(value: Any) -> str:
+    return "" if value is None else str(value).strip()
+
+
+def same_number(text: str, sent: float) -> bool:
+    """Whether a typed estimate is the one stored ("0.80" is 0.8)."""
+    try:
+        return float(text) == float(sent)
+    except ValueError:
+        return False
+
+
+def student_predict(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict, lead: str) -> str | None:
     activity = current.activity()
     assert isinstance(activity, acts.Predict)  # the caller chose this view by the activity's kind
     spec = activity.spec
-    st.markdown(lead + t("classroom.predict_question", k=spec.k))
+    st.markdown(lead + query_line(t, spec) + t("classroom.predict_question", k=spec.k))
     list_table(t, spec.labels, spec.grades)
     st.caption(spec_caption(t, spec))
     key = f"_w_cr_estimate_{current.id}"
-    if current.phase == "open":
+    unsent = None
+    if current.phase != "revealed":
         if not has_widget_value(key) and 0 in mine:
             set_widget_value(key, metric_text(mine[0], 2))
-        st.text_input(t("classroom.estimate"), key=key, placeholder="0.75")
+        # Still drawn (disabled) once locked, so what was typed and not sent can be named.
+        st.text_input(t("classroom.estimate"), key=key, placeholder="0.75", disabled=current.phase != "open")
+    if current.phase == "open":
         st.button(
             t("classroom.send"),
             on_click=lambda: submit(current.id, [(0, widget_value(key, ""))]),
@@ -974,6 +1055,10 @@ def student_predict(t: Translator, cs: ClassroomState, current: ActivityRow, min
             key=f"btn_cr_send_{current.id}",
             width="stretch",
         )
+    else:
+        value = typed(widget_value(key))
+        if value and not (0 in mine and same_number(value, mine[0])):
+            unsent = unsent_text(t, "estimate", 0 in mine, value=md_escape(value[:20]))
     if 0 in mine:
         st.markdown(t("classroom.your_estimate", value=metric_text(mine[0], 2)))
     if current.phase == "revealed":
@@ -990,6 +1075,7 @@ def student_predict(t: Translator, cs: ClassroomState, current: ActivityRow, min
                     verdict=t("classroom.within" if result.right else "classroom.not_within"),
                 )
             )
+    return unsent
 
 
 def rank_items(spec: ListSpec, order: list[int]) -> list[Item]:
@@ -1011,14 +1097,19 @@ def on_rank_action(activity_id: int, spec: ListSpec) -> None:
     cs.orders[activity_id] = [it.id - 1 for it in moved]
 
 
-def student_rank(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict, lead: str) -> None:
+def student_rank(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict, lead: str) -> str | None:
+    """Reorder the list. Unless the teacher chose to show them, the grades stay off the phone (the browser is
+    never sent them) until the reveal, which shows the judged grades of the student's order, its NDCG@k and
+    the best order."""
     activity = current.activity()
     assert isinstance(activity, acts.Rank)  # the caller chose this view by the activity's kind
     spec = activity.spec
-    order = cs.orders.get(current.id) or list(mine.get(0) or range(len(spec.grades)))
+    dealt = list(range(len(spec.grades)))
+    order = cs.orders.get(current.id) or list(mine.get(0) or dealt)
     cs.orders[current.id] = order
-    st.markdown(lead + t("classroom.rank_question", k=spec.k, twist=t(f"classroom.twist.{activity.twist}")))
-    st.caption(spec_caption(t, spec))
+    revealed = current.phase == "revealed"
+    st.markdown(lead + rank_question(t, activity))
+    st.caption(spec_caption(t, spec, activity.show_grades or revealed))
     if current.phase == "open":
         sortable_list(
             rank_items(spec, order),
@@ -1028,6 +1119,7 @@ def student_rank(t: Translator, cs: ClassroomState, current: ActivityRow, mine: 
             texts=t.group("sortable"),
             on_action=lambda: on_rank_action(current.id, spec),
             readonly=True,
+            show_grades=activity.show_grades,
         )
         st.button(
             t("classroom.send_order"),
@@ -1036,10 +1128,23 @@ def student_rank(t: Translator, cs: ClassroomState, current: ActivityRow, mine: 
             key=f"btn_cr_send_{current.id}",
             width="stretch",
         )
-    else:
-        list_table(t, tuple(spec.labels[i] for i in order), tuple(spec.grades[i] for i in order))
-    if current.phase == "revealed" and 0 in mine:
-        result = activity.result(mine[0])
+        return None
+    if not revealed:
+        shown_grades = tuple(spec.grades[i] for i in order) if activity.show_grades else None
+        list_table(t, tuple(spec.labels[i] for i in order), shown_grades)
+        if not activity.show_grades:
+            st.caption(t("classroom.grades_hidden"))
+    unsent = None
+    if order != list(mine.get(0) or dealt):
+        unsent = unsent_text(t, "order", 0 in mine)
+    if not revealed:
+        return unsent
+    best = activity.maximum()
+    if 0 in mine:
+        sent = list(mine[0])
+        st.markdown(t("classroom.your_order_graded"))
+        list_table(t, tuple(spec.labels[i] for i in sent), tuple(spec.grades[i] for i in sent))
+        result = activity.result(sent)
         (st.success if result.right else st.warning)(
             t(
                 "classroom.your_rank_result",
@@ -1047,13 +1152,18 @@ def student_rank(t: Translator, cs: ClassroomState, current: ActivityRow, mine: 
                 best=metric_text(result.detail["best"]),
             )
         )
+    else:
+        st.info(t("classroom.rank_not_sent", k=spec.k, best=metric_text(best)))
+    st.caption(t("classroom.best_order", order=graded_order(t, spec, spec.best_order())))
+    return unsent
 
 
-def student_compare(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict, lead: str) -> None:
+def student_compare(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict, lead: str) -> str | None:
     activity = current.activity()
     assert isinstance(activity, acts.Compare)  # the caller chose this view by the activity's kind
     metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
     st.markdown(lead + t("classroom.compare_question", metric=metric))
+    st.caption(conventions_text(activity.conventions(), t))
     pair_tables(t, activity.pair)
     key = f"_w_cr_vote_{current.id}"
     if not has_widget_value(key) and 0 in mine:
@@ -1075,6 +1185,11 @@ def student_compare(t: Translator, cs: ClassroomState, current: ActivityRow, min
             key=f"btn_cr_send_{current.id}",
             width="stretch",
         )
+        return None
+    vote = widget_value(key)
+    unsent = (
+        unsent_text(t, "vote", 0 in mine, value=t(f"classroom.vote.{vote}")) if vote and vote != mine.get(0) else None
+    )
     if current.phase == "revealed":
         verdict = activity.verdict(activity.metric)
         text = t("classroom.your_compare_result", metric=metric, verdict=t(f"classroom.vote.{verdict}"))
@@ -1089,13 +1204,43 @@ def student_compare(t: Translator, cs: ClassroomState, current: ActivityRow, min
                     b=metric_text(vb),
                 )
             )
+    return unsent
 
 
-def student_practice(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict, lead: str) -> None:
+def send_practice(t: Translator, activity: acts.Practice, activity_id: int, keys: list[str]) -> None:
+    """Send every typed answer. Each is checked first: the readable ones are saved, and each unreadable one is
+    named by its exercise; every typed value stays in its box either way."""
+    values, errors = [], []
+    for part, key in enumerate(keys):
+        raw = widget_value(key)
+        if raw in (None, ""):
+            continue
+        try:
+            activity.check(raw, part)
+        except InputError as err:
+            errors.append(t("classroom.exercise_note", number=part + 1, text=t.explain(err)))
+        else:
+            values.append((part, raw))
+    if not errors:
+        submit(activity_id, values)
+        return
+    place = f"answer-{activity_id}"
+    if values:
+        submit(activity_id, values)
+    saved = classroom_state().messages.get(place) == t("classroom.saved")
+    if values and not saved:  # the store refused them (locked meanwhile, too fast): that message stays
+        return
+    classroom_state().messages[place] = " ".join(
+        [*errors, t("classroom.others_saved" if saved else "classroom.nothing_saved")]
+    )
+
+
+def student_practice(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict, lead: str) -> str | None:
     activity = current.activity()
     assert isinstance(activity, acts.Practice)  # the caller chose this view by the activity's kind
     st.markdown(lead)
     keys = []
+    unsent = []
     for part, number in enumerate(activity.numbers):
         ex = exercise(activity.seed, number)
         st.markdown(f"**{t('classroom.exercise', number=part + 1, kind=t(f'practice.kind.{ex.kind}'))}**")
@@ -1104,6 +1249,9 @@ def student_practice(t: Translator, cs: ClassroomState, current: ActivityRow, mi
         keys.append(key)
         if not has_widget_value(key) and part in mine:
             set_widget_value(key, mine[part]["answer"])
+        value = typed(widget_value(key))
+        if value and value != (mine[part]["answer"] if part in mine else None):
+            unsent.append(part + 1)
         disabled = current.phase != "open"
         if ex.kind in ("dcg_term", "dcg", "ndcg"):
             st.text_input(t("practice.your_answer"), key=key, placeholder="0.00", disabled=disabled)
@@ -1126,11 +1274,14 @@ def student_practice(t: Translator, cs: ClassroomState, current: ActivityRow, mi
             else:
                 st.info(explain_exercise(ex, t))
     if current.phase == "open":
-
-        def send() -> None:
-            values = [(part, widget_value(key)) for part, key in enumerate(keys) if widget_value(key) not in (None, "")]
-            submit(current.id, values)
-
         st.button(
-            t("classroom.send_all"), on_click=send, type="primary", key=f"btn_cr_send_{current.id}", width="stretch"
+            t("classroom.send_all"),
+            on_click=partial(send_practice, t, activity, current.id, keys),
+            type="primary",
+            key=f"btn_cr_send_{current.id}",
+            width="stretch",
         )
+        return None
+    if not unsent:
+        return None
+    return unsent_text(t, "practice", any(n - 1 in mine for n in unsent), numbers=", ".join(map(str, unsent)))

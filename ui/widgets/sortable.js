@@ -31,10 +31,11 @@ function button(className, text, label) {
 function renderRow(item, index, data) {
   const t = data.texts;
   const n = data.items.length;
+  const showGrades = data.show_grades !== false;
   const row = el("li", "row" + (index < data.k ? "" : " beyond-k"), {
     tabindex: "0",
     "data-id": String(item.id),
-    "aria-label": fill(t.row, { label: item.label, grade: item.grade, position: index + 1, n }),
+    "aria-label": fill(showGrades ? t.row : t.row_plain, { label: item.label, grade: item.grade, position: index + 1, n }),
   });
   const handle = el("span", "handle", { "aria-hidden": "true", title: t.handle });
   handle.textContent = "⠿";
@@ -42,6 +43,17 @@ function renderRow(item, index, data) {
   pos.textContent = String(index + 1);
   const label = el("span", "label");
   label.textContent = item.label;
+  const up = button("up", "▲", fill(t.up, { label: item.label }));
+  const down = button("down", "▼", fill(t.down, { label: item.label }));
+  up.disabled = index === 0;
+  down.disabled = index === n - 1;
+  const actions = el("span", "actions");
+  actions.append(up, down);
+  if (!showGrades) {
+    // A class judging relevance from the titles: no grade is drawn (the server sent none), nothing to remove.
+    row.append(handle, pos, label, actions);
+    return row;
+  }
   const grade = el("select", "grade", { "aria-label": fill(t.grade, { label: item.label }) });
   for (let g = 0; g <= data.top; g += 1) {
     const option = el("option", "", { value: String(g) });
@@ -64,12 +76,6 @@ function renderRow(item, index, data) {
     shownGrade.style.background = item.color;
     shownGrade.style.color = item.text_color;
   }
-  const up = button("up", "▲", fill(t.up, { label: item.label }));
-  const down = button("down", "▼", fill(t.down, { label: item.label }));
-  up.disabled = index === 0;
-  down.disabled = index === n - 1;
-  const actions = el("span", "actions");
-  actions.append(up, down);
   if (!data.readonly) {
     const remove = button("remove", "✕", fill(t.remove, { label: item.label }));
     remove.disabled = n <= 1;
@@ -155,6 +161,7 @@ export default function (component) {
   list.setAttribute("aria-label", data.texts.list);
   root.classList.toggle("large", Boolean(data.large));
   root.classList.toggle("readonly", Boolean(data.readonly));
+  root.classList.toggle("no-grades", data.show_grades === false);
   root.classList.toggle("touch", touch);
   renderSummary(root, data.summary);
 

@@ -70,9 +70,11 @@ def component_data(
     readonly: bool = False,
     summary: Mapping[str, str] | None = None,
     preview: Mapping[str, Any] | None = None,
+    show_grades: bool = True,
 ) -> dict:
     """What the browser needs to draw the list (JSON). ``summary`` ({"label", "value", "delta"}) is the figure
-    kept in view above the list on a narrow screen; ``preview`` is ``preview_data``."""
+    kept in view above the list on a narrow screen; ``preview`` is ``preview_data``. Without ``show_grades``
+    (a class judging relevance from the titles) no grade is sent to the browser at all, only the labels."""
     return {
         "items": [
             {
@@ -82,8 +84,11 @@ def component_data(
                 "color": grade_color(it.grade, top),
                 "text_color": grade_text_color(it.grade, top),
             }
+            if show_grades
+            else {"id": it.id, "label": it.label}
             for it in items
         ],
+        "show_grades": show_grades,
         "k": k,
         "top": top,
         "texts": dict(texts),
@@ -106,11 +111,13 @@ def sortable_list(
     readonly: bool = False,
     summary: Mapping[str, str] | None = None,
     preview: Mapping[str, Any] | None = None,
+    show_grades: bool = True,
 ) -> Any:
-    """Draw the list; ``on_action`` runs (before the rerun) when the learner moves, regrades or removes."""
+    """Draw the list; ``on_action`` runs (before the rerun) when the learner moves, regrades or removes.
+    ``show_grades=False`` draws the labels only (read-only: there is no grade to edit)."""
     return _component(
         key=key,
-        data=as_json(component_data(items, k, top, texts, large, readonly, summary, preview)),
+        data=as_json(component_data(items, k, top, texts, large, readonly, summary, preview, show_grades)),
         on_action_change=on_action,
     )
 

@@ -1,0 +1,93 @@
+"""Rank it best with hidden grades, in Debian's Chromium: a desktop teacher (1280 x 720) opens seed 003's
+成都美食推荐 results, and a phone (iPhone 13 emulation, touch) shows the titles with no grade anywhere, is
+reordered by tapping ▲, and after the reveal shows the judged grades, the best order and its own NDCG@k."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from ndcg_core import ndcg_at_k
+from ndcg_core.classroom.activities import result_list
+
+pytestmark = pytest.mark.browser
+
+FOOD = result_list("chengdu_food")
+GRADE = dict(zip(FOOD.labels, FOOD.grades, strict=True))
+
+
+def start_room(browser, url):
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    teacher = context.new_page()
+    teacher.goto(f"{url}/Classroom")
+    teacher.get_by_role("button", name="Start a room").click()
+    expect(teacher.get_by_text("Keep this link to get back to your room")).to_be_visible(timeout=30_000)
+    teacher.get_by_role("button", name="I have kept it").click()
+    code = re.search(r"room=([A-Z0-9]{6})", teacher.url).group(1)
+    return context, teacher, code
+
+
+def join(browser, playwright, url, code, nickname):
+    context = browser.new_context(**playwright.devices["iPhone 13"])
+    page = context.new_page()
+    page.goto(f"{url}/Classroom?room={code}")
+    box = page.get_by_role("textbox", name="Nickname (optional)")
+    box.fill(nickname)
+    box.press("Enter")
+    page.get_by_role("button", name="Join").tap()
+    expect(page.get_by_text(f"You are {nickname}.")).to_be_visible(timeout=30_000)
+    return page
+
+
+def test_a_phone_ranks_real_results_without_grades_and_sees_them_at_the_reveal(browser, playwright, app_url):
+    context, teacher, code = start_room(browser, app_url)
+    page = join(browser, playwright, app_url, code, "Ana")
+    teacher.get_by_text("Rank it best", exact=True).click()
+    # A real query's results is the first list source, seed 003's food search its first entry; grades hidden.
+    expect(teacher.get_by_text("The phones show these results without grades until you reveal.")).to_be_visible()
+    teacher.get_by_role("button", name="Open for the class").click()
+
+    expect(page.get_by_text("Query: 成都美食推荐")).to_be_visible(timeout=30_000)
+    rows = page.locator(".ndcg-sortable li.row")
+    expect(page.locator(".ndcg-sortable li.row .label")).to_have_text(list(FOOD.labels))
+    # No grade anywhere on the phone: no grade chip or box in the list, no grade in a row's spoken label.
+    expect(page.locator(".ndcg-sortable .chip, .ndcg-sortable select")).to_have_count(0)
+    assert all("grade" not in (rows.nth(i).get_attribute("aria-label") or "") for i in range(rows.count()))
+    assert "Grade" not in page.get_by_test_id("stMain").inner_text()
+    expect(page.get_by_text("Conventions: exponential (gain = 2^grade − 1) gain")).to_be_visible()
+    # Every row fits the phone's width, its title wrapped rather than cut, and its buttons are 44 px or more.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    up = page.get_by_role("button", name="Move 成都美食地图 up")
+    box = up.bounding_box()
+    assert box["height"] >= 44 and box["width"] >= 44
+    page.screenshot(path="/tmp/rank_hidden_phone.png", full_page=True)
+    page.locator(".ndcg-sortable").screenshot(path="/tmp/rank_hidden_phone_list.png")
+
+    # The best order by tapping: 成都美食地图 up twice, then 成都小吃街 up once.
+    best = ["成都火锅大全", "成都美食地图", "成都小吃街", "重庆火锅", "北京烤鸭"]
+    for label, after in (
+        ("成都美食地图", ["成都火锅大全", "重庆火锅", "成都美食地图", "成都小吃街", "北京烤鸭"]),
+        ("成都美食地图", ["成都火锅大全", "成都美食地图", "重庆火锅", "成都小吃街", "北京烤鸭"]),
+        ("成都小吃街", best),
+    ):
+        page.get_by_role("button", name=f"Move {label} up").tap()
+        expect(page.locator(".ndcg-sortable li.row .label")).to_have_text(after)
+    page.get_by_role("button", name="Send my order").tap()
+    expect(page.get_by_text("Saved. You can change it")).to_be_visible()
+    expect(page.get_by_text("You can change your answer until")).to_have_count(0)
+
+    teacher.get_by_role("button", name="Reveal").click()
+    expect(teacher.get_by_text("1 of 1 found the highest NDCG@k, 1.0000")).to_be_visible(timeout=30_000)
+    reached = ndcg_at_k([GRADE[x] for x in best], 5, gain="exponential")
+    assert reached == pytest.approx(1.0)
+    expect(page.get_by_text(f"Your order reaches NDCG@k = {reached:.4f}")).to_be_visible(timeout=30_000)
+    table = page.get_by_test_id("stMarkdown").filter(has_text="Your order, with the judged grades:")
+    expect(table).to_be_visible()
+    cells = page.locator("table").first.locator("tbody tr")
+    expect(cells).to_have_count(5)
+    for i, label in enumerate(best):
+        expect(cells.nth(i)).to_have_text(re.compile(rf"^\s*{i + 1}\s*{label}\s*{GRADE[label]:g}\s*$"))
+    expect(page.get_by_text("A best order: 成都火锅大全 (4) > 成都美食地图 (4) > 成都小吃街 (3)")).to_be_visible()
+    page.screenshot(path="/tmp/rank_hidden_phone_revealed.png", full_page=True)
+    page.context.close()
+    context.close()
