@@ -7,9 +7,11 @@ import re
 import socket
 
 import pytest
+import test_browser_live_room as live_room
 import zxingcpp
 from PIL import Image
 from playwright.sync_api import expect
+from test_browser_projector_view import open_screen
 
 from support import free_port, start_app, stop_app
 
@@ -29,15 +31,14 @@ def this_machines_address():
 
 
 def start_room(browser, url):
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    teacher = context.new_page()
-    teacher.goto(f"{url}/Classroom")
-    teacher.get_by_role("button", name="Start a room").click()
-    expect(teacher.get_by_text("Keep this link to get back to your room")).to_be_visible(timeout=30_000)
-    code = re.search(r"room=([A-Z0-9]{6})", teacher.url).group(1)
-    teacher.get_by_role("button", name="I have kept it").click()
-    expect(teacher.get_by_test_id("stCode").filter(has_text="key=")).to_have_count(0)
-    return context, teacher, code
+    """A teacher starts a room at ``url``, and opens its projector view (where the QR code is) from the control page."""
+    context, teacher, code, _ = live_room.start_room(browser, url)
+    return context, teacher, open_screen(teacher), code
+
+
+def join_link_text(page):
+    """The join link as the page writes it (inline code in the join line)."""
+    return page.get_by_test_id("stMarkdownContainer").locator("code").filter(has_text="/Classroom?room=")
 
 
 def qr_codes(teacher):
@@ -52,18 +53,21 @@ def qr_codes(teacher):
 
 def test_a_teacher_at_localhost_projects_this_machines_network_address(browser, app_url, tmp_path):
     port = int(app_url.rsplit(":", 1)[1])
-    context, teacher, code = start_room(browser, f"http://localhost:{port}")
-    teacher.screenshot(path=str(tmp_path / "teacher-at-localhost.png"))
+    context, teacher, screen, code = start_room(browser, f"http://localhost:{port}")
+    screen.screenshot(path=str(tmp_path / "projector-at-localhost.png"))
     address = this_machines_address()
     if address is None:  # no network: a warning, and no QR code of an address no phone could open
-        expect(teacher.get_by_text("No join link a phone could open")).to_be_visible()
-        assert qr_codes(teacher) == []
+        expect(screen.get_by_text("No join link a phone could open")).to_be_visible()
+        assert qr_codes(screen) == []
     else:
         join = f"http://{address}:{port}/Classroom?room={code}"
-        expect(teacher.get_by_test_id("stCode").filter(has_text="/Classroom?room=")).to_have_text(join)
-        assert qr_codes(teacher) == [join]
-        # The test server listens on 127.0.0.1 only (support.start_app): the page says phones cannot reach it.
+        for page in (teacher, screen):
+            expect(join_link_text(page)).to_have_text(join)
+        assert qr_codes(screen) == [join]
+        # The test server listens on 127.0.0.1 only (support.start_app): the control page says phones cannot reach
+        # it; the class's screen is spared the note.
         expect(teacher.get_by_text("This server listens only on this computer's own address")).to_be_visible()
+        expect(screen.get_by_text("This server listens only")).to_have_count(0)
     context.close()
 
 
@@ -74,10 +78,10 @@ def test_a_server_with_a_public_url_projects_it(browser, tmp_path):
             port, log, env={"NDCG_LAB_PUBLIC_URL": "https://ndcg.example.edu", "NDCG_LAB_DATA_DIR": str(tmp_path)}
         )
     try:
-        context, teacher, code = start_room(browser, f"http://127.0.0.1:{port}")
+        context, teacher, screen, code = start_room(browser, f"http://127.0.0.1:{port}")
         join = f"https://ndcg.example.edu/Classroom?room={code}"
-        expect(teacher.get_by_test_id("stCode").filter(has_text="/Classroom?room=")).to_have_text(join)
-        assert qr_codes(teacher) == [join]
+        expect(join_link_text(screen)).to_have_text(join)
+        assert qr_codes(screen) == [join]
         expect(teacher.get_by_text("This server listens only")).to_have_count(0)  # the proxy reaches it
         context.close()
     finally:
@@ -85,7 +89,7 @@ def test_a_server_with_a_public_url_projects_it(browser, tmp_path):
 
 
 def test_the_home_pages_join_box_takes_a_phone_to_the_room(browser, playwright, app_url):
-    context, _teacher, code = start_room(browser, app_url)
+    context, _teacher, _screen, code = start_room(browser, app_url)
     phone = browser.new_context(**playwright.devices["iPhone 13"])
     page = phone.new_page()
     page.goto(app_url)

@@ -46,7 +46,15 @@ def phone(browser, playwright, url, code, nickname):
     return page
 
 
+def setup(teacher):
+    """Open the control page's "Open the next activity" panel (open by itself only before the first activity)."""
+    if not teacher.get_by_role("button", name="Open for the class").is_visible():
+        teacher.get_by_text("Open the next activity").click()
+    expect(teacher.get_by_role("button", name="Open for the class")).to_be_visible()
+
+
 def open_activity(teacher, kind=None):
+    setup(teacher)
     if kind is not None:
         teacher.get_by_text(kind, exact=True).click()
     teacher.get_by_role("button", name="Open for the class").click()

@@ -57,6 +57,7 @@ def test_the_projector_view_shows_the_class_everything_but_the_controls(browser,
     expect(screen.get_by_text("Students in the room")).to_be_visible()
     phones = [phone(browser, playwright, app_url, code, name) for name in ("Ana", "Bo")]
 
+    teacher.get_by_text("An example", exact=True).click()  # the first example: grades 3, 0, 2 at k = 3
     teacher.get_by_role("button", name="Open for the class").click()
     expect(screen.get_by_text("Activity 1: Predict the NDCG")).to_be_visible()
     phones[0].get_by_role("textbox", name="Your estimate of NDCG (0 to 1)").fill("0.9")

@@ -6,6 +6,8 @@ import re
 
 import pytest
 from playwright.sync_api import expect
+from test_browser_live_room import phone as join
+from test_browser_live_room import start_room
 
 from ndcg_core import ndcg_at_k
 from ndcg_core.classroom.activities import result_list
@@ -16,31 +18,8 @@ FOOD = result_list("chengdu_food")
 GRADE = dict(zip(FOOD.labels, FOOD.grades, strict=True))
 
 
-def start_room(browser, url):
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    teacher = context.new_page()
-    teacher.goto(f"{url}/Classroom")
-    teacher.get_by_role("button", name="Start a room").click()
-    expect(teacher.get_by_text("Keep this link to get back to your room")).to_be_visible(timeout=30_000)
-    teacher.get_by_role("button", name="I have kept it").click()
-    code = re.search(r"room=([A-Z0-9]{6})", teacher.url).group(1)
-    return context, teacher, code
-
-
-def join(browser, playwright, url, code, nickname):
-    context = browser.new_context(**playwright.devices["iPhone 13"])
-    page = context.new_page()
-    page.goto(f"{url}/Classroom?room={code}")
-    box = page.get_by_role("textbox", name="Nickname (optional)")
-    box.fill(nickname)
-    box.press("Enter")
-    page.get_by_role("button", name="Join").tap()
-    expect(page.get_by_text(f"You are {nickname}.")).to_be_visible(timeout=30_000)
-    return page
-
-
 def test_a_phone_ranks_real_results_without_grades_and_sees_them_at_the_reveal(browser, playwright, app_url):
-    context, teacher, code = start_room(browser, app_url)
+    context, teacher, code, _ = start_room(browser, app_url)
     page = join(browser, playwright, app_url, code, "Ana")
     teacher.get_by_text("Rank it best", exact=True).click()
     # A real query's results is the first list source, seed 003's food search its first entry; grades hidden.

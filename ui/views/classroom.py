@@ -328,9 +328,8 @@ def render_join_info(t: Translator, room: Room, compact: bool) -> None:
         return
     qr, text, large = st.columns([1, 8, 2], vertical_alignment="center")
     qr.image(qr_png(link.url), width=110)
-    with text:
-        st.markdown(t("classroom.join_bar", code=room.code, url=md_link_text(link.url)))
-        join_note(t, link)
+    # The notes on reaching this computer are for the teacher (the control page has them), not the class's screen.
+    text.markdown(t("classroom.join_bar", code=room.code, url=md_link_text(link.url)))
     if large.button(t("classroom.big_qr_short"), key="btn_cr_big_qr", icon=":material/qr_code_2:", width="stretch"):
         big_qr(t, link.url, room.code)
 
