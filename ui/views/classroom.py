@@ -360,7 +360,9 @@ def big_qr(t: Translator, url: str, code: str) -> None:
 
 def render_controls(t: Translator, room: Room) -> None:
     current = room.current
-    cols = st.columns(4)
+    # Two rows of two: every label whole at projector type on a laptop, and a phone stacks them anyway.
+    top, bottom = st.columns(2), st.columns(2, vertical_alignment="center")
+    cols = [*top, *bottom]
     if current is not None:
         if current.phase == "open":
             cols[0].button(
@@ -616,8 +618,12 @@ def draw_live(t: Translator, code: str, screen: bool) -> None:
         return
     activity = current.activity()
     summary = activity.summary(store().answers(current.id))
-    title, a, b = st.columns([3, 1, 1], vertical_alignment="bottom")
-    title.subheader(activity_heading(t, current))
+    if screen:
+        title, a, b = st.columns([3, 1, 1], vertical_alignment="bottom")
+        title.subheader(activity_heading(t, current))
+    else:  # beside the sidebar, the figures get a column each of their own width
+        st.subheader(activity_heading(t, current))
+        a, b = st.columns(2)
     a.metric(t("classroom.answered"), f"{summary.count} / {room.students}")
     b.metric(t("classroom.phase"), t(f"classroom.phase.{current.phase}"))
     revealed = current.phase == "revealed"
