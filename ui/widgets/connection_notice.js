@@ -5,6 +5,14 @@
 //
 // Signal: Streamlit writes its connection state on its app element, data-test-connection-state="CONNECTED" |
 // "PINGING_SERVER" | "CONNECTING" | "DISCONNECTED_FOREVER" (its status widget and its dialog follow the same state).
+//
+// Back: the server behind the new connection holds a new session, which has not run the page, and drops a click
+// on a widget it has not drawn (or in a fragment it has not run). Streamlit asks for a run by itself only when one
+// was under way or a fragment runs on a timer; otherwise the watcher sends a trigger after BACK_MS, which runs the
+// whole page in the new session. The notice stays, and the page takes no clicks, until that run has finished (at
+// most RESUME_MS).
+const BACK_MS = 400;
+const RESUME_MS = 8000;
 
 const HIDE_CSS = `
 [data-testid="stConnectionStatus"] { display: none !important; }
@@ -21,6 +29,7 @@ const HIDE_CSS = `
   font-size: 1rem; line-height: 1.35;
 }
 #ndcg-connection-notice[hidden] { display: none; }
+body.ndcg-resuming [data-testid="stAppViewContainer"] { pointer-events: none; }
 #ndcg-connection-notice .ndcg-spin {
   flex: none; width: 1.1rem; height: 1.1rem; border-radius: 50%;
   border: 0.18rem solid #e0b000; border-top-color: transparent;
@@ -35,9 +44,13 @@ const HIDE_CSS = `
 // Streamlit's own texts for a lost connection (its dialog's title and messages), to find that dialog.
 const STREAMLIT_TEXTS = ["Connection error", "Is Streamlit still running", "Streamlit server is not responding"];
 
+function app() {
+  return document.querySelector('[data-testid="stApp"]');
+}
+
 function connected() {
-  const app = document.querySelector('[data-testid="stApp"]');
-  const state = app && app.getAttribute("data-test-connection-state");
+  const root = app();
+  const state = root && root.getAttribute("data-test-connection-state");
   // No app element or no state yet: nothing to say. STATIC_CONNECTED is a connected app too.
   return !state || state === "CONNECTED" || state === "STATIC_CONNECTED" || state === "INITIAL";
 }
@@ -66,7 +79,30 @@ function install() {
 
   const watch = {
     texts: { title: "", detail: "", lang: "en" },
-    lost: false,
+    lost: false, // the notice is up: the connection is lost, or back and the page not yet run again
+    resuming: false, // connected again, waiting for the page's first run in the new session to finish
+    ran: false, // a run started since the connection came back
+    rerun: null, // the latest mounted component's trigger
+    timers: [],
+    back() {
+      watch.resuming = true;
+      watch.ran = false;
+      document.body.classList.add("ndcg-resuming");
+      watch.timers.forEach(clearTimeout);
+      watch.timers = [
+        setTimeout(() => {
+          if (watch.resuming && !watch.ran && watch.rerun) watch.rerun();
+        }, BACK_MS),
+        setTimeout(() => watch.resumed(), RESUME_MS),
+      ];
+    },
+    resumed() {
+      if (!watch.resuming || !connected()) return;
+      watch.resuming = false;
+      watch.lost = false;
+      document.body.classList.remove("ndcg-resuming");
+      box.hidden = true;
+    },
     show() {
       // textContent only: the texts come from the app's locale files, and even so never become markup.
       title.textContent = watch.texts.title;
@@ -75,17 +111,25 @@ function install() {
     },
     check() {
       const lost = !connected();
+      const running = app()?.getAttribute("data-test-script-state") === "running";
       if (lost) {
         // Streamlit's dialog about the connection (English, for a developer): kept out of sight.
         for (const dialog of document.querySelectorAll('[data-testid="stDialog"]:not([data-ndcg-connection-dialog])')) {
           const text = dialog.textContent || "";
           if (STREAMLIT_TEXTS.some((s) => text.includes(s))) dialog.setAttribute("data-ndcg-connection-dialog", "");
         }
-      }
-      if (lost !== watch.lost) {
-        watch.lost = lost;
-        if (lost) watch.show();
-        box.hidden = !lost;
+        watch.resuming = false;
+        document.body.classList.remove("ndcg-resuming");
+        if (!watch.lost) {
+          watch.lost = true;
+          watch.show();
+          box.hidden = false;
+        }
+      } else if (watch.lost && !watch.resuming) {
+        watch.back();
+      } else if (watch.resuming) {
+        if (running) watch.ran = true;
+        else if (watch.ran) watch.resumed(); // the new session's first run is done
       }
     },
   };
@@ -94,16 +138,17 @@ function install() {
     subtree: true,
     childList: true,
     attributes: true,
-    attributeFilter: ["data-test-connection-state"],
+    attributeFilter: ["data-test-connection-state", "data-test-script-state"],
   });
   window.__ndcgConnection = watch;
   return watch;
 }
 
 export default function (component) {
-  const { data } = component;
+  const { data, setTriggerValue } = component;
   if (!data) return;
   const watch = window.__ndcgConnection || install();
+  watch.rerun = () => setTriggerValue("back", Date.now());
   watch.texts = { title: data.title || "", detail: data.detail || "", lang: data.lang || "" };
   watch.show();
   watch.check();
