@@ -9,6 +9,7 @@ import streamlit as st
 
 from ui.i18n import LANGUAGES, Translator
 from ui.state import PRESENT_PARAM, app_state, bind, init_state, new_link_value, set_link_value
+from ui.widgets.connection_notice import connection_notice
 
 PAGES = (
     ("app.py", "nav.home", ":material/home:"),
@@ -113,6 +114,9 @@ def start_page(title_key: str, icon: str = "📐") -> Translator:
     show_notice()
     write_present_param()
     st.html(BASE_CSS + (PRESENTER_CSS if app_state().presenter else ""))
+    # The "Reconnecting…" notice's texts, in the page before the connection can drop (the server cannot send
+    # them then); its watcher replaces Streamlit's developer dialog while the server is away.
+    connection_notice(t)
     return t
 
 

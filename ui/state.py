@@ -200,7 +200,8 @@ class ClassroomState:
     control_revision: int | None = None  # the room's revision the teacher's controls were last drawn for
     orders: dict[int, list[int]] = field(default_factory=dict)  # Rank it best: activity id -> my current order
     messages: dict[str, str] = field(default_factory=dict)  # a message per place on the page (errors, "saved")
-    memory: dict | None = None  # what the browser's storage holds for this room, as last reported
+    memory: dict | None = None  # what the browser's storage holds for this room, as last reported: {room, me, key}
+    memory_wait: float | None = None  # when (time.monotonic()) the page began to wait for that report
     short_links: dict[str, str] = field(default_factory=dict)  # page link -> its short code, made on request
 
 

@@ -11,6 +11,7 @@ from ndcg_core import ndcg_at_k
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom.store import Store
 from support import ROOT, plain, seed_state
+from ui.state import ClassroomState
 
 PAGE = "pages/7_Classroom.py"
 
@@ -21,10 +22,15 @@ def data_dir(tmp_path, monkeypatch):
     return tmp_path
 
 
-def session(lang="en", **params):
+def session(lang="en", kept=None, **params):
+    """A page run with the link ``params``; ``kept`` is what the browser's memory reported for the room (AppTest
+    runs no component script), for example ``{"me": None, "key": None}``: nothing kept."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.switch_page(PAGE)
     seed_state(at, lang=lang)
+    if kept is not None:
+        room = params["room"]
+        at.session_state["classroom"] = ClassroomState(room=room, memory={"room": room, **kept})
     for name, value in params.items():
         at.query_params[name] = value
     return at.run()
@@ -48,7 +54,7 @@ def start_room(data_dir):
 
 
 def join(code, nickname="", lang="en"):
-    student = session(lang, room=code)
+    student = session(lang, kept={"me": None, "key": None}, room=code)
     assert not student.exception
     student.text_input(key="_w_cr_nickname").input(nickname)
     button(student, "btn_cr_join_here").click().run()
@@ -110,7 +116,7 @@ def test_the_projector_view_has_no_controls_and_a_student_browser_gets_the_stude
     assert not screen.expander and not [c for c, _ in codes_in(screen._tree) if "key=" in c]
     assert "Activity 1: Predict the NDCG" in texts(screen)
     assert next(m for m in screen.metric if m.label == "Answered").value == "0 / 0"
-    stranger = session(room=code, view="screen")  # another browser: no key, so a student's join form
+    stranger = session(room=code, view="screen", kept={"me": None, "key": None})  # another browser: a student's page
     assert [b.key for b in stranger.button] == ["btn_cr_join_here"]
 
 

@@ -10,6 +10,7 @@ teacher has changed something.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -82,6 +83,10 @@ section.main .block-container, .stMainBlockContainer {
 .stApp [data-testid="stImage"] img { image-rendering: pixelated; }
 </style>
 """
+# How long a page with a room but no identity waits for the browser to say what it keeps (its report comes within
+# a fraction of a second) before it offers the join form anyway, and how often it looks meanwhile.
+MEMORY_WAIT_SECONDS = 2.0
+MEMORY_LOOK_SECONDS = 0.5
 
 
 # --- the link: ?room=CODE (everyone), &me=ID (a student), &key=SECRET (the teacher's keep link) ----------
@@ -122,17 +127,25 @@ def apply_link(t: Translator, cs: ClassroomState) -> ClassroomState:
 
 
 def on_memory() -> None:
-    """The browser reported what it keeps for this room: adopt a teacher key or a student id from it."""
-    cs = classroom_state()
-    reported = widget_value("cr_memory").get("memory") or {}
-    cs.memory = {"me": reported.get("me"), "key": reported.get("key")}
-    if cs.room is None:
+    """The browser reported what it keeps for this room (before the page runs): adopt it."""
+    adopt_memory(classroom_state(), widget_value("cr_memory").get("memory"))
+
+
+def adopt_memory(cs: ClassroomState, reported: Any) -> None:
+    """Take what this browser keeps for the room (``{"room", "me", "key"}``) as this session's identity: a teacher
+    key the store accepts, or a student id the room knows. The same for whichever of the teacher's views the page
+    draws: it asks only whether this browser holds the key for this room."""
+    if cs.room is None or not isinstance(reported, dict) or reported.get("room") != cs.room:
+        return  # nothing reported yet, or a report about another room
+    memory = {"room": cs.room, "me": reported.get("me"), "key": reported.get("key")}
+    if memory == cs.memory:
         return
-    if cs.key is None and cs.memory["key"] and store().is_teacher(cs.room, cs.memory["key"]):
-        cs.key, cs.student = cs.memory["key"], None
-    elif cs.key is None and cs.student is None and cs.memory["me"]:
+    cs.memory = memory
+    if cs.key is None and memory["key"] and store().is_teacher(cs.room, memory["key"]):
+        cs.key, cs.student = memory["key"], None
+    elif cs.key is None and cs.student is None and memory["me"]:
         try:
-            me = rules.read_student_id(cs.memory["me"])
+            me = rules.read_student_id(memory["me"])
         except InputError:
             return
         if store().student(cs.room, me) is not None:
@@ -140,11 +153,24 @@ def on_memory() -> None:
 
 
 def remember(cs: ClassroomState) -> None:
-    """Keep this session's identity in the browser (and learn what the browser already holds)."""
+    """Keep this session's identity in the browser, and learn what the browser already holds.
+
+    The browser's report is read from the component's value on every run, not only in ``on_memory``: a new server
+    session (the server restarted, or the page reconnected to another server process) gets the value the browser
+    already holds with its first run, and Streamlit calls no ``on_change`` for a widget the session has not drawn
+    yet, nor later, since the value does not change. Reading it here makes a teacher's page come back to the
+    teacher's controls by itself.
+    """
     if cs.room is None:
         return
     identity = {"key": cs.key} if cs.key else {"me": cs.student} if cs.student else None
-    browser_memory(cs.room, known=cs.memory, remember=identity, on_change=on_memory)
+    held = browser_memory(cs.room, known=cs.memory, remember=identity, on_change=on_memory)
+    adopt_memory(cs, held.get("memory"))
+
+
+def memory_reported(cs: ClassroomState) -> bool:
+    """Whether this browser has said what it keeps for the room (or was given up on, ``MEMORY_WAIT_SECONDS``)."""
+    return cs.memory is not None and cs.memory.get("room") == cs.room
 
 
 # --- starting and joining ------------------------------------------------------------------------------
@@ -934,6 +960,13 @@ def render_student(t: Translator, cs: ClassroomState, room: Room) -> None:
         if room.ended:
             st.info(t("classroom.ended_student"))
             return
+        if not memory_reported(cs):
+            # Not the join form yet: this browser may hold the teacher's key or a student id for the room (a
+            # new page, a restarted server). Its report reruns the page; "Join" here would make a teacher a student.
+            if cs.memory_wait is None:
+                cs.memory_wait = time.monotonic()
+            checking_identity(t.lang)
+            return
         st.text_input(
             t("classroom.nickname"),
             key="_w_cr_nickname",
@@ -950,6 +983,19 @@ def render_student(t: Translator, cs: ClassroomState, room: Room) -> None:
         else t("classroom.you_are_number", number=me.number)
     )
     student_room(t.lang, room.code)
+
+
+@st.fragment(run_every=MEMORY_LOOK_SECONDS)
+def checking_identity(lang: str) -> None:
+    """A short "Checking who you are…" while the browser's memory has not reported; after
+    ``MEMORY_WAIT_SECONDS`` without a report (its script blocked, say), the page offers the join form."""
+    cs = classroom_state()
+    if memory_reported(cs):
+        st.rerun(scope="app")
+    if time.monotonic() - (cs.memory_wait or 0.0) >= MEMORY_WAIT_SECONDS:
+        cs.memory = {"room": cs.room, "me": None, "key": None}  # as if the browser kept nothing for the room
+        st.rerun(scope="app")
+    st.info(Translator(lang)("classroom.checking"), icon=":material/hourglass_empty:")
 
 
 @st.fragment

@@ -1,7 +1,9 @@
 // What this browser remembers of classroom rooms, in its own storage (localStorage), so that opening the
 // join link again, or reloading the teacher's page, finds the same student id or teacher key.
-// The server sends {room, remember, forget, known}; the component reports the room's entry when it differs
-// from what the server already knows (so it never reruns the page in a loop).
+// The server sends {room, remember, forget, known}; the component reports the room's entry, {room, me, key}
+// (nulls for nothing kept), when it differs from what the server already knows (so it never reruns the page in a
+// loop). A server session that knows nothing yet (a new page, a restarted server) always gets a report, even
+// "nothing kept": the page waits for it before it offers the join form.
 const STORE = "ndcg-lab.classroom";
 const KEEP = 20; // rooms remembered at most
 
@@ -35,6 +37,7 @@ export default function (component) {
     save(all);
   }
   const mine = all[data.room] || {};
-  const entry = { me: mine.me || null, key: mine.key || null };
-  if (JSON.stringify(entry) !== JSON.stringify(data.known || null)) setStateValue("memory", entry);
+  const entry = { room: data.room, me: mine.me || null, key: mine.key || null };
+  const known = data.known || {};
+  if (known.room !== entry.room || known.me !== entry.me || known.key !== entry.key) setStateValue("memory", entry);
 }

@@ -1,0 +1,159 @@
+"""A server that goes away and comes back, in Debian's Chromium, with a server of the test's own (its SQLite file
+in the test's folder, so a restart keeps the rooms). While it is away every page shows a short notice in the
+reader's language, not Streamlit's developer dialog; when it is back the notice goes by itself and the page works.
+A teacher's page comes back to the teacher's controls by itself, never offering "Join" on the way, and a
+student's phone keeps its identity and answer, both without a reload."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from support import free_port, start_app, stop_app, wait_for_idle
+
+pytestmark = pytest.mark.browser
+
+NOTICE = "#ndcg-connection-notice"
+STREAMLIT_TEXTS = ("Is Streamlit still running", "streamlit run", "Connection error", "not responding")
+
+# Installed in a page before the server goes: records whether a "Join" button or a nickname box is ever in the
+# page (a teacher must never be offered them), and a marker a reload would lose.
+WATCH_JOIN = """() => {
+  window.__stillThisPage = true;
+  window.__sawJoin = false;
+  const look = () => {
+    const join = [...document.querySelectorAll('button')].some((b) => /^(Join|加入)$/.test(b.innerText.trim()));
+    const nickname = document.querySelector('input[aria-label^="Nickname"], input[aria-label^="昵称"]');
+    if (join || nickname) window.__sawJoin = true;
+  };
+  new MutationObserver(look).observe(document.body, { subtree: true, childList: true });
+  look();
+}"""
+
+
+@pytest.fixture
+def server(tmp_path):
+    """Start, stop and start again the app on one port, over one data folder."""
+
+    class Server:
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        log = open(tmp_path / "server.log", "w")  # noqa: SIM115 (closed below)
+        process = None
+
+        def start(self):
+            self.process = start_app(self.port, self.log, env={"NDCG_LAB_DATA_DIR": str(tmp_path)})
+
+        def stop(self):
+            if self.process is not None:
+                stop_app(self.process)
+                self.process = None
+
+    s = Server()
+    s.start()
+    yield s
+    s.stop()
+    s.log.close()
+
+
+def settle(page):
+    """Let a page finish loading Streamlit's parts: a server stopped while it still loads them leaves it broken
+    for good (the browser keeps a failed module load), which no class's restart does to a page open a while."""
+    wait_for_idle(page)
+    page.wait_for_load_state("networkidle")
+
+
+def expect_no_streamlit_dialog(page):
+    # Streamlit opens its dialog after some failed pings (about three seconds): it is in the page, never seen.
+    page.wait_for_selector("[data-testid=stDialog]", state="attached", timeout=30_000)
+    expect(page.get_by_test_id("stDialog")).to_be_hidden()
+    for text in STREAMLIT_TEXTS:
+        for match in page.get_by_text(text).all():
+            expect(match).to_be_hidden()
+    expect(page.get_by_test_id("stConnectionStatus")).to_be_hidden()
+
+
+def test_every_page_says_reconnecting_in_its_language_and_recovers_by_itself(browser, playwright, server):
+    desktop = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    desktop.goto(f"{server.url}/Playground")
+    expect(desktop.get_by_text("NDCG@5").first).to_be_visible(timeout=30_000)
+    phone = browser.new_context(**playwright.devices["iPhone 13"]).new_page()
+    phone.goto(f"{server.url}/Learn?lang=zh")
+    expect(phone.get_by_role("heading", level=1)).to_be_visible(timeout=30_000)
+    for page in (desktop, phone):
+        settle(page)
+        expect(page.locator(NOTICE)).to_be_hidden()  # in the page, out of sight while connected
+
+    server.stop()
+    expect(desktop.locator(NOTICE)).to_be_visible(timeout=10_000)
+    expect(desktop.locator(NOTICE)).to_contain_text("Reconnecting…")
+    expect(phone.locator(NOTICE)).to_be_visible(timeout=10_000)
+    expect(phone.locator(NOTICE)).to_contain_text("正在重新连接…")
+    expect(phone.locator(NOTICE)).not_to_contain_text("Reconnecting")
+    for page in (desktop, phone):
+        expect_no_streamlit_dialog(page)
+    desktop.screenshot(path="/tmp/reconnect-notice-desktop.png")
+    phone.screenshot(path="/tmp/reconnect-notice-phone.png")
+
+    server.start()
+    for page in (desktop, phone):
+        expect(page.locator(NOTICE)).to_be_hidden(timeout=15_000)
+        expect(page.get_by_test_id("stDialog")).to_have_count(0)
+    # The page works: a new session on the restarted server, and its buttons act.
+    desktop.get_by_role("button", name="Worst order").click()
+    expect(desktop.get_by_text("NDCG@5").first).to_be_visible()
+    expect(desktop.get_by_test_id("stMetricValue").first).not_to_have_text("0.9724", timeout=15_000)
+
+
+def start_room(context, url):
+    teacher = context.new_page()
+    teacher.goto(f"{url}/Classroom")
+    teacher.get_by_role("button", name="Start a room").click()
+    expect(teacher.get_by_text("Keep this link to get back to your room")).to_be_visible(timeout=30_000)
+    teacher.get_by_role("button", name="I have kept it").click()
+    code = re.search(r"room=([A-Z0-9]{6})", teacher.url).group(1)
+    teacher.get_by_role("button", name="Open for the class").click()
+    expect(teacher.get_by_role("button", name="Reveal")).to_be_visible()
+    return teacher, code
+
+
+def answered(teacher):
+    return teacher.get_by_test_id("stMetric").filter(has_text="Answered").get_by_test_id("stMetricValue")
+
+
+def test_a_restart_brings_the_teacher_back_to_the_controls_and_the_phone_to_its_answer(browser, playwright, server):
+    teacher, code = start_room(browser.new_context(viewport={"width": 1280, "height": 720}), server.url)
+    phone = browser.new_context(**playwright.devices["iPhone 13"]).new_page()
+    phone.goto(f"{server.url}/Classroom?room={code}")
+    phone.get_by_role("textbox", name="Nickname (optional)").fill("Ana")
+    phone.get_by_role("button", name="Join").tap()
+    phone.get_by_role("textbox", name="Your estimate of NDCG (0 to 1)").fill("0.9")
+    phone.get_by_role("button", name="Send").tap()
+    expect(phone.get_by_text("Saved. You can change it")).to_be_visible(timeout=30_000)
+    expect(answered(teacher)).to_have_text("1 / 1", timeout=30_000)
+    teacher_url = teacher.url
+    for page in (teacher, phone):
+        settle(page)
+        page.evaluate(WATCH_JOIN)
+        assert page.evaluate("window.__sawJoin") is False
+
+    server.stop()  # every session is gone with the process; the database stays
+    expect(teacher.locator(NOTICE)).to_be_visible(timeout=10_000)
+    server.start()
+
+    # Within 10 seconds of the server answering again, with no reload and no "Join" on the way.
+    expect(teacher.get_by_role("button", name="Reveal")).to_be_enabled(timeout=10_000)
+    expect(teacher.get_by_role("button", name="Lock answers")).to_be_visible()
+    expect(answered(teacher)).to_have_text("1 / 1")
+    expect(teacher.locator(NOTICE)).to_be_hidden()
+    expect(phone.get_by_text("You are Ana.")).to_be_visible(timeout=10_000)
+    expect(phone.get_by_text("Your estimate: 0.90")).to_be_visible()
+    for page in (teacher, phone):
+        assert page.evaluate("window.__stillThisPage") is True  # never reloaded
+        assert page.evaluate("window.__sawJoin") is False
+    assert teacher.url == teacher_url and "key=" not in teacher.url
+
+    # Both pages work on the new server: the teacher reveals, the phone follows by itself.
+    teacher.get_by_role("button", name="Reveal").click()
+    expect(teacher.get_by_text("1 of 1 estimates were within 0.05")).to_be_visible(timeout=15_000)
+    expect(phone.get_by_text("you were 0.039 away: within 0.05")).to_be_visible(timeout=15_000)

@@ -1,0 +1,56 @@
+"""Who a browser is in a room, through Streamlit's AppTest: a page opened with a room's link shows "Checking who
+you are…", not the join form, until the browser's memory has reported (a teacher's browser must not be offered
+"Join"); without a report the join form comes after a short wait. (AppTest runs no component script; the
+browser's reports are tested in Chromium, tests/browser/test_browser_reconnect.py.)"""
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from ndcg_core.classroom.store import Store
+from support import ROOT, seed_state
+from ui.state import ClassroomState
+from ui.views.classroom import MEMORY_WAIT_SECONDS
+
+PAGE = "pages/7_Classroom.py"
+
+
+@pytest.fixture
+def room(tmp_path, monkeypatch):
+    monkeypatch.setenv("NDCG_LAB_DATA_DIR", str(tmp_path))
+    store = Store()  # the database the page uses: NDCG_LAB_DATA_DIR's
+    try:
+        made, _ = store.create_room()
+    finally:
+        store.close()
+    return made.code
+
+
+def page(code, lang="en", kept=None):
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.switch_page(PAGE)
+    seed_state(at, lang=lang)
+    at.query_params["room"] = code
+    if kept is not None:
+        at.session_state["classroom"] = ClassroomState(room=code, memory={"room": code, **kept})
+    return at.run()
+
+
+def keys(at):
+    return {w.key for w in (*at.button, *at.text_input)}
+
+
+@pytest.mark.parametrize(("lang", "text"), [("en", "Checking who you are…"), ("zh", "正在确认你的身份…")])
+def test_a_room_link_checks_the_browsers_memory_before_it_offers_join(room, lang, text):
+    at = page(room, lang)
+    assert not at.exception
+    assert [i.value for i in at.info] == [text]
+    assert not keys(at) & {"_w_cr_nickname", "btn_cr_join_here"}
+
+
+def test_without_a_report_the_join_form_comes_after_the_wait(room):
+    at = page(room)
+    at.session_state["classroom"].memory_wait -= MEMORY_WAIT_SECONDS  # as if the wait were over
+    at.run()
+    assert not at.exception
+    assert {"_w_cr_nickname", "btn_cr_join_here"} <= keys(at)
+    assert not at.info
