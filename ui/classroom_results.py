@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-import altair as alt
 import pandas as pd
 import streamlit as st
 
@@ -26,7 +25,7 @@ from ndcg_core.teaching.exercises import exercise
 from ui.exercise_text import choice_text
 from ui.format import metric_text
 from ui.i18n import Translator
-from ui.projector import big_chart, worked_table
+from ui.projector import big_chart, share_bars, worked_table
 
 COLUMNS = (
     "activity",
@@ -211,29 +210,12 @@ def render_class_summary(t: Translator, summary: Sequence[acts.ActivityOutcome],
         st.caption(t("classroom.summary.none"))
         return
     worked_table(summary_frame(t, summary), screen)
-    bars = pd.DataFrame(
-        {
-            "activity": [activity_name(t, o) for o in summary],
-            "share": [o.share_right or 0.0 for o in summary],
-            "text": [t("classroom.share", right=o.right, answered=o.answers) for o in summary],
-        }
-    )
-    big_chart(
-        alt.Chart(bars)
-        .mark_bar(color="#2a9d55")
-        .encode(
-            y=alt.Y("activity:N", sort=None, title=None, axis=alt.Axis(labelLimit=320)),
-            x=alt.X(
-                "share:Q", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%"), title=t("classroom.share_axis")
-            ),
-            tooltip=["activity:N", "text:N"],
-        )
-        .properties(height=40 * len(bars) + 40),
-        screen,
-    )
+    names = [activity_name(t, o) for o in summary]
+    texts = [t("classroom.share", right=o.right, answered=o.answers) for o in summary]
+    big_chart(share_bars(names, [o.share_right or 0.0 for o in summary], texts, t("classroom.share_axis")), screen)
     st.caption(
         t(
             "classroom.summary.text",
-            rows=" · ".join(f"{name}: {text}" for name, text in zip(bars["activity"], bars["text"], strict=True)),
+            rows=" · ".join(f"{name}: {text}" for name, text in zip(names, texts, strict=True)),
         )
     )

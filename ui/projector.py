@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import altair as alt
 import pandas as pd
 import streamlit as st
 
@@ -27,3 +28,20 @@ def worked_table(frame: pd.DataFrame, screen: bool) -> None:
         st.table(frame.set_index(frame.columns[0]))
     else:
         st.dataframe(frame, hide_index=True, width="stretch")
+
+
+def share_bars(names: list[str], shares: list[float], texts: list[str], axis_title: str) -> alt.LayerChart:
+    """One bar per name: its share of right answers over [0, 1], with its figures ("3 right of 4") beside it."""
+    frame = pd.DataFrame({"name": names, "share": shares, "text": texts})
+    y = alt.Y("name:N", sort=None, title=None, axis=alt.Axis(labelLimit=320))
+    bars = (
+        alt.Chart(frame)
+        .mark_bar(color="#2a9d55")
+        .encode(
+            y=y,
+            x=alt.X("share:Q", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%"), title=axis_title),
+            tooltip=["name:N", "text:N"],
+        )
+        .properties(height=40 * len(frame) + 40)
+    )
+    return bars + alt.Chart(frame).mark_text(align="left", dx=4).encode(y=y, x="share:Q", text="text:N")

@@ -360,15 +360,7 @@ class Store:
                 activities.c.payload == row["payload"],
             )
         ).scalar_one()
-        return ActivityRow(
-            row["id"],
-            row["number"],
-            row["kind"],
-            json.loads(row["payload"]),
-            row["phase"],
-            row["opened_at"],
-            int(earlier) + 1,
-        )
+        return _activity_row(row, int(earlier) + 1)
 
     def activity_list(self, code: str) -> list[ActivityRow]:
         """Every activity of a room in order, each with its round."""
@@ -383,17 +375,7 @@ class Store:
         for row in rows:
             same = (row["kind"], row["payload"])
             seen[same] = seen.get(same, 0) + 1
-            listed.append(
-                ActivityRow(
-                    row["id"],
-                    row["number"],
-                    row["kind"],
-                    json.loads(row["payload"]),
-                    row["phase"],
-                    row["opened_at"],
-                    seen[same],
-                )
-            )
+            listed.append(_activity_row(row, seen[same]))
         return listed
 
     def is_teacher(self, code: str, key: Any) -> bool:
@@ -737,3 +719,10 @@ class Store:
                 raise InputError("go.unknown", code=code)
             conn.execute(sa.update(short_links).where(short_links.c.code == code).values(used_at=self.clock()))
         return row.page, json.loads(row.params)
+
+
+def _activity_row(row: sa.RowMapping, round_: int) -> ActivityRow:
+    """An activity as read from its table row, with its round worked out by the caller."""
+    return ActivityRow(
+        row["id"], row["number"], row["kind"], json.loads(row["payload"]), row["phase"], row["opened_at"], round_
+    )

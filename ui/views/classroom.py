@@ -37,7 +37,7 @@ from ui.exercise_text import prompt as exercise_prompt
 from ui.format import md_escape, metric_text
 from ui.i18n import LANGUAGES, Translator
 from ui.join_link import join_link, join_note
-from ui.projector import PROJECTOR_FONT, big_chart, worked_table
+from ui.projector import PROJECTOR_FONT, big_chart, share_bars, worked_table
 from ui.state import (
     ClassroomState,
     app_state,
@@ -894,32 +894,13 @@ def present_practice(
     t: Translator, activity: acts.Practice, summary: acts.PracticeSummary, revealed: bool, screen: bool = False
 ) -> None:
     st.markdown(t("classroom.practice_question", seed=activity.seed, count=len(activity.numbers)))
-    rows = pd.DataFrame(
-        {
-            "exercise": [
-                t("classroom.exercise", number=i + 1, kind=t(f"practice.kind.{ex.kind}"))
-                for i, ex in enumerate(activity.exercises())
-            ],
-            "share": [right / answered if answered else 0.0 for answered, right in summary.parts],
-            "text": [t("classroom.share", right=right, answered=answered) for answered, right in summary.parts],
-        }
-    )
-    big_chart(
-        alt.Chart(rows)
-        .mark_bar(color="#2a9d55")
-        .encode(
-            y=alt.Y("exercise:N", sort=None, title=None, axis=alt.Axis(labelLimit=320)),
-            x=alt.X(
-                "share:Q", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%"), title=t("classroom.share_axis")
-            ),
-            tooltip=["exercise:N", "text:N"],
-        )
-        .properties(height=40 * len(rows) + 40)
-        + alt.Chart(rows)
-        .mark_text(align="left", dx=4)
-        .encode(y=alt.Y("exercise:N", sort=None), x="share:Q", text="text:N"),
-        screen,
-    )
+    names = [
+        t("classroom.exercise", number=i + 1, kind=t(f"practice.kind.{ex.kind}"))
+        for i, ex in enumerate(activity.exercises())
+    ]
+    shares = [right / answered if answered else 0.0 for answered, right in summary.parts]
+    texts = [t("classroom.share", right=right, answered=answered) for answered, right in summary.parts]
+    big_chart(share_bars(names, shares, texts, t("classroom.share_axis")), screen)
     if not revealed:
         for part in range(len(activity.numbers)):
             st.caption(
