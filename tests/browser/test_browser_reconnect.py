@@ -9,6 +9,7 @@ import time
 
 import pytest
 from playwright.sync_api import expect
+from test_browser_projector_view import open_screen
 
 from support import free_port, start_app, stop_app, wait_for_idle
 from ui.views.classroom import MEMORY_WAIT_SECONDS
@@ -111,9 +112,9 @@ def start_room(context, url):
     teacher = context.new_page()
     teacher.goto(f"{url}/Classroom")
     teacher.get_by_role("button", name="Start a room").click()
-    expect(teacher.get_by_text("Keep this link to get back to your room")).to_be_visible(timeout=30_000)
-    teacher.get_by_role("button", name="I have kept it").click()
+    expect(teacher.get_by_text("Open the projector view")).to_be_visible(timeout=30_000)
     code = re.search(r"room=([A-Z0-9]{6})", teacher.url).group(1)
+    teacher.get_by_text("An example", exact=True).click()  # grades 3, 0, 2 at k = 3: NDCG 0.9386
     teacher.get_by_role("button", name="Open for the class").click()
     expect(teacher.get_by_role("button", name="Reveal")).to_be_visible()
     return teacher, code
@@ -125,6 +126,8 @@ def answered(teacher):
 
 def test_a_restart_brings_the_teacher_back_to_the_controls_and_the_phone_to_its_answer(browser, playwright, server):
     teacher, code = start_room(browser.new_context(viewport={"width": 1280, "height": 720}), server.url)
+    screen = open_screen(teacher)  # the projector view, in a second tab of the teacher's browser
+    expect(screen.get_by_text("Activity 1: Predict the NDCG")).to_be_visible()
     phone = browser.new_context(**playwright.devices["iPhone 13"]).new_page()
     phone.goto(f"{server.url}/Classroom?room={code}")
     phone.get_by_role("textbox", name="Nickname (optional)").fill("Ana")
@@ -134,7 +137,7 @@ def test_a_restart_brings_the_teacher_back_to_the_controls_and_the_phone_to_its_
     expect(phone.get_by_text("Saved. You can change it")).to_be_visible(timeout=30_000)
     expect(answered(teacher)).to_have_text("1 / 1", timeout=30_000)
     teacher_url = teacher.url
-    for page in (teacher, phone):
+    for page in (teacher, screen, phone):
         settle(page)
         page.evaluate(WATCH_JOIN)
         assert page.evaluate("window.__sawJoin") is False
@@ -157,7 +160,11 @@ def test_a_restart_brings_the_teacher_back_to_the_controls_and_the_phone_to_its_
     # Longer than a page waits for the browser's memory before it offers the join form: still none.
     teacher.wait_for_timeout(MEMORY_WAIT_SECONDS * 1000 + 1500)
     expect(teacher.get_by_role("button", name="Reveal")).to_be_enabled()
-    for page in (teacher, phone):
+    # The projector view came back by itself too: the same key from the browser's memory, no join form.
+    expect(screen.locator(NOTICE)).to_be_hidden(timeout=10_000)
+    expect(screen.get_by_text("Activity 1: Predict the NDCG")).to_be_visible()
+    expect(screen.get_by_test_id("stMetric").filter(has_text="Answered")).to_contain_text("1 / 1")
+    for page in (teacher, screen, phone):
         assert page.evaluate("window.__stillThisPage") is True  # never reloaded
         assert page.evaluate("window.__sawJoin") is False
     assert teacher.url == teacher_url and "key=" not in teacher.url
