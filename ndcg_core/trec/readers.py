@@ -342,7 +342,8 @@ def padded(data: Any, separator: bytes, start: int = 0, stop: int | None = None)
         is_newline = chunk == 10
         if (is_sep[1:] & (is_sep[:-1] | is_newline[:-1])).any() or (is_sep[:-1] & is_newline[1:]).any():
             return True
-    return False
+    # The last line may end the file with no newline after it: a separator there ends a line too.
+    return stop == len(data) and stop > start and data[stop - 1] == sep
 
 
 def single_delimiter(data: bytes) -> str | None:

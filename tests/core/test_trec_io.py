@@ -127,3 +127,13 @@ def test_one_querys_lines_are_those_a_whole_read_finds(text):
         part = read_query(data, "1", "f.txt")
         assert part.docno.to_pylist() == [whole.docno[i].as_py() for i in rows]
         assert part.score.tolist() == [whole.score[i] for i in rows]
+
+
+@pytest.mark.parametrize("data", [b"a Q0 d 1 0 ", b"b Q0 d 1 0 x\na Q0 d 1 0 ", b"\x01 \x01 \xe1\x80\x80 \x01 0 "])
+def test_a_run_line_that_ends_the_file_with_a_space_still_lacks_its_tag(data):
+    # Found by the hardening test's fuzzing: the last line, with no newline after it, ended in a separator that the
+    # fast path read as an empty sixth column; trec_eval (and tests/trec_files.py's reference) count five.
+    with pytest.raises(InputError) as err:
+        read_run(data, name="r")
+    assert err.value.code == "run.columns"
+    assert read_qrels(b"a 0 d 1 ", name="q").qid.to_pylist() == ["a"]  # four columns and a space: a whole qrels line
