@@ -233,6 +233,13 @@ def test_after_the_reveal_the_teacher_runs_it_again_as_round_two_and_the_end_sho
         ["Activity 1: Which is better?", "1 of 1", "0 of 1", "0%"],
         ["Activity 2: Which is better? · Round 2", "1 of 1", "1 of 1", "100%"],
     ]
+    # The projector view shows the class the same summary, as a plain table at projector size.
+    screen = session(room=code, view="screen")
+    screen.session_state["classroom"].key = teacher.session_state["classroom"].key
+    screen.run()
+    assert "How the class did" in texts(screen) and not screen.dataframe
+    [shown] = screen.table
+    assert shown.value.index.tolist() == ["Activity 1: Which is better?", "Activity 2: Which is better? · Round 2"]
 
 
 # --- activities that teach: hidden grades, stated conventions, one clear status line ---------------------------
