@@ -297,6 +297,8 @@ def comma_decimal(text: Any) -> float | None:
     if raw.count(",") != 1:
         return None
     whole, _, fraction = raw.partition(",")
-    if not fraction.isdigit() or not (whole.lstrip("+-").isdigit() or whole.lstrip("+-") == ""):
+    digits = whole.lstrip("+-")
+    # ASCII digits only: str.isdigit also takes "²" and "٣", which float() refuses.
+    if not (fraction.isascii() and fraction.isdigit()) or not (digits == "" or (digits.isascii() and digits.isdigit())):
         return None
     return float(f"{whole or '0'}.{fraction}")

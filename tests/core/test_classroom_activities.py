@@ -290,6 +290,10 @@ def test_the_real_result_lists_and_their_ndcg(name, query, grades, k, expected):
         ("0，5", "activity.estimate_comma", "0.5"),
         ("1,5", "activity.estimate_range", None),
         ("1,2,3", "answer.comma", None),
+        # Digits str.isdigit takes and float() refuses: a message, never a traceback (a review found "0,²").
+        ("0,²", "answer.comma", None),
+        ("²,5", "answer.comma", None),
+        ("٣,5", "answer.comma", None),
     ],
 )
 def test_a_comma_estimate_suggests_a_point_only_inside_0_to_1(raw, code, meant):

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from functools import partial
 from typing import Any
+from urllib.parse import urlencode
 
 import altair as alt
 import pandas as pd
@@ -300,10 +301,14 @@ def teacher_action(action: str, *args: Any) -> None:
         cs.messages["control"] = t.explain(err)
 
 
-def control_link(room: Room) -> str:
-    """The link that gives control of the room on another device (it holds the key)."""
-    key = classroom_state().key or ""
-    return page_url({"room": room.code, "key": key, "lang": app_state().lang})
+def control_link(room: Room) -> tuple[str, bool]:
+    """The link that gives control of the room on another device (it holds the key), on the address phones can
+    open (the join link's), and whether a phone can open it at all (else no QR code is drawn)."""
+    secret = urlencode({"key": classroom_state().key or "", "lang": app_state().lang})
+    joining = join_link(room.code).url
+    if joining is None:
+        return f"{page_url({'room': room.code})}&{secret}", False
+    return f"{joining}&{secret}", True
 
 
 def screen_link(room: Room) -> str:
@@ -327,8 +332,9 @@ def render_control(t: Translator, cs: ClassroomState, room: Room) -> None:
     )
     with other.popover(t("classroom.other_device"), icon=":material/phonelink_lock:", width="stretch"):
         st.warning(t("classroom.other_device_warning"), icon="🔑")
-        link = control_link(room)
-        st.image(qr_png(link), width=220)
+        link, reachable = control_link(room)
+        if reachable:
+            st.image(qr_png(link), width=220)
         st.code(link, language=None, wrap_lines=True)
     st.caption(t("classroom.screen_help"))
     render_join_info(t, room, compact=True)
@@ -346,7 +352,10 @@ def render_join_info(t: Translator, room: Room, compact: bool) -> None:
     link = join_link(room.code)
     if link.url is None:  # no QR code of an address no phone could open
         st.markdown(t("classroom.join_code_only", code=room.code))
-        join_note(t, link)
+        if compact:
+            join_note(t, link)
+        else:  # the class's screen says only that there is no link; the why is on the control page
+            st.warning(t("classroom.join_note.none"), icon=":material/wifi_off:")
         return
     if compact:
         st.markdown(t("classroom.join_line", code=room.code, url=md_link_text(link.url)))
