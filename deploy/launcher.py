@@ -10,6 +10,8 @@ process group, so their children too) and removes its temporary folder.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
 import os
 import secrets
 import shutil
@@ -184,7 +186,7 @@ class Deployment:
             ]
             self.apps.append(self._spawn(command, f"replica-{number}.log", env))
         for number, (app, port) in enumerate(zip(self.apps, ports, strict=True), start=1):
-            self._wait(f"replica {number}", lambda port=port: answers(f"http://127.0.0.1:{port}{HEALTH}"), app)
+            self._wait(f"replica {number}", functools.partial(answers, f"http://127.0.0.1:{port}{HEALTH}"), app)
             say(f"replica {number} pid {app.pid} port {port}")
 
         conf = self.run_dir / "nginx.conf"
@@ -193,7 +195,7 @@ class Deployment:
         nginx = [NGINX, "-c", str(conf), "-p", str(self.run_dir), "-e", str(self.run_dir / "nginx-error.log")]
         self.nginx = self._spawn(nginx, "nginx.out")
         public = f"http://127.0.0.1:{self.port}"
-        self._wait("nginx", lambda: answers(public + HEALTH), self.nginx)
+        self._wait("nginx", functools.partial(answers, public + HEALTH), self.nginx)
         say(f"nginx pid {self.nginx.pid} port {self.port}")
         say(f"ready {public}")
 
@@ -231,10 +233,8 @@ class Deployment:
 
 
 def _signal_group(process: subprocess.Popen[bytes], sig: signal.Signals) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # already gone
         os.killpg(process.pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass  # already gone
 
 
 def _without_password(url: str) -> str:
