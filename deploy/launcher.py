@@ -29,7 +29,7 @@ from pathlib import Path
 from types import FrameType
 from typing import NoReturn
 
-from deploy.postgres import Cluster, postgres_bin, start_cluster
+from deploy.postgres import postgres_bin, start_cluster, stop_cluster
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = Path(__file__).resolve().parent / "nginx.conf.template"
@@ -121,7 +121,8 @@ class Deployment:
         # Traversable, not listable: nginx's workers (not root when the master is) reach their temp paths in it,
         # and the postgres user its cluster.
         os.chmod(self.run_dir, 0o711)
-        self.cluster: Cluster | None = None
+        # The cluster's data folder and bin folder, known before it starts: a signal may come while it starts.
+        self.postgres: tuple[Path, Path] | None = None
         self.apps: list[subprocess.Popen[bytes]] = []
         self.nginx: subprocess.Popen[bytes] | None = None
 
@@ -153,13 +154,14 @@ class Deployment:
                 raise StartError(f"PostgreSQL is not installed (apt-get install postgresql), nor is {DATABASE_ENV} set")
             base = self.run_dir / "postgres"
             base.mkdir()
+            self.postgres = (base / "data", bin_dir)
             try:
-                self.cluster = start_cluster(base, bin_dir)
+                cluster = start_cluster(base, bin_dir)
             except subprocess.CalledProcessError as error:
                 raise StartError(f"PostgreSQL did not start: {(error.stderr or '').strip()}") from None
-            url = self.cluster.url
-            pid = (self.cluster.datadir / "postmaster.pid").read_text().split()[0]
-            say(f"database {url} datadir {self.cluster.datadir} pid {pid}")
+            url = cluster.url
+            pid = (cluster.datadir / "postmaster.pid").read_text().split()[0]
+            say(f"database {url} datadir {cluster.datadir} pid {pid}")
 
         # One secret for all: Streamlit signs cookies and derives the XSRF token for uploads from it, and a client
         # may be served by another replica after a failover. Given in the environment, not on the command line,
@@ -227,8 +229,8 @@ class Deployment:
                 process.wait(timeout=10)
             # The group may outlive its leader (a child Streamlit started): end what is left of it.
             _signal_group(process, signal.SIGKILL)
-        if self.cluster is not None:
-            self.cluster.stop()
+        if self.postgres is not None:
+            stop_cluster(*self.postgres)
         shutil.rmtree(self.run_dir, ignore_errors=True)
 
 

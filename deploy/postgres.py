@@ -33,9 +33,15 @@ class Cluster:
     bin_dir: Path
 
     def stop(self) -> None:
-        """Stop the server at once: nothing in a throwaway cluster needs a clean shutdown."""
+        """Stop the server at once (the folder stays)."""
+        stop_cluster(self.datadir, self.bin_dir)
+
+
+def stop_cluster(datadir: Path, bin_dir: Path) -> None:
+    """Stop the server of ``datadir`` at once, if one runs: nothing in a throwaway cluster needs a clean shutdown."""
+    if (datadir / "postmaster.pid").exists():
         subprocess.run(
-            [*_as_postgres(), str(self.bin_dir / "pg_ctl"), "-D", str(self.datadir), "-m", "immediate", "stop"],
+            [*_as_postgres(), str(bin_dir / "pg_ctl"), "-D", str(datadir), "-m", "immediate", "stop"],
             capture_output=True,
         )
 

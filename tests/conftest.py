@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from deploy.postgres import postgres_bin, start_cluster
+from deploy.postgres import postgres_bin, start_cluster, stop_cluster
 from support import free_port, start_app, stop_app
 
 settings.register_profile("ci", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -107,11 +107,8 @@ def postgres_url():
     if bin_dir is None:
         pytest.skip("PostgreSQL is not installed (apt-get install postgresql)")
     base = Path(tempfile.mkdtemp(prefix="ndcg-lab-pg-"))
-    cluster = None
     try:
-        cluster = start_cluster(base, bin_dir)
-        yield cluster.url
+        yield start_cluster(base, bin_dir).url
     finally:
-        if cluster is not None:
-            cluster.stop()
+        stop_cluster(base / "data", bin_dir)
         shutil.rmtree(base, ignore_errors=True)
