@@ -4,17 +4,16 @@ Helpers that are not fixtures (paths, ``plain``, ``upload``) live in ``support.p
 ``browser`` marker: ``pytest -m "not browser"`` is the quick loop.
 """
 
-import glob
 import importlib.util
 import os
 import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 
+from deploy.postgres import postgres_bin, start_cluster, stop_cluster
 from support import free_port, start_app, stop_app
 
 settings.register_profile("ci", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -95,48 +94,21 @@ def _patient_expectations():
         expect.set_options(timeout=15_000)
 
 
-def _postgres_bin():
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"), key=lambda p: int(p.split("/")[4]))
-    return Path(found[-1]).parent if found else None
-
-
 @pytest.fixture(scope="session")
 def postgres_url():
     """A PostgreSQL server of its own on a free loopback port, in a temporary folder, removed afterwards.
 
     PostgreSQL refuses to run as root, and the suite runs as root in CI: the cluster then belongs to the
-    ``postgres`` user (Debian's package creates it) and is started through ``runuser``. pytest-postgresql
-    starts ``pg_ctl`` as the current user, which is why this small fixture is ours.
+    ``postgres`` user (Debian's package creates it) and is started through ``runuser``
+    (``deploy/postgres.py``, which ``python -m deploy up`` uses too). pytest-postgresql starts ``pg_ctl`` as the
+    current user, which is why this small fixture is ours.
     """
-    bin_dir = _postgres_bin()
+    bin_dir = postgres_bin()
     if bin_dir is None:
         pytest.skip("PostgreSQL is not installed (apt-get install postgresql)")
-    as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
     base = Path(tempfile.mkdtemp(prefix="ndcg-lab-pg-"))
-    if as_postgres:
-        shutil.chown(base, "postgres", "postgres")
-    os.chmod(base, 0o700)
-    data, port = base / "data", free_port()
-
-    def run(*args):
-        return subprocess.run([*as_postgres, *args], check=True, capture_output=True, text=True)
-
     try:
-        run(str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync")
-        run(
-            str(bin_dir / "pg_ctl"),
-            "-D",
-            str(data),
-            "-w",
-            "-l",
-            str(base / "log"),
-            "-o",
-            f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off",
-            "start",
-        )
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+        yield start_cluster(base, bin_dir).url
     finally:
-        subprocess.run(
-            [*as_postgres, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], capture_output=True
-        )
+        stop_cluster(base / "data", bin_dir)
         shutil.rmtree(base, ignore_errors=True)

@@ -1,0 +1,300 @@
+"""Start the app as N Streamlit processes behind nginx on this machine, in the foreground, and stop it all.
+
+``python -m deploy up --replicas N --port P``: a throwaway PostgreSQL cluster (unless ``NDCG_LAB_DATABASE_URL``
+is set), N replicas of ``serve.py`` on free loopback ports sharing that database and one ``server.cookieSecret``,
+and nginx on 127.0.0.1:P with cookie affinity, websockets and failover (``deploy/nginx.conf.template``). It prints
+one line per part, then ``ready http://127.0.0.1:P``; SIGINT or SIGTERM stops every process it started (by
+process group, so their children too) and removes its temporary folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import os
+import secrets
+import shutil
+import signal
+import socket
+import string
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+import urllib.request
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import FrameType
+from typing import NoReturn
+
+from deploy.postgres import postgres_bin, start_cluster, stop_cluster
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATE = Path(__file__).resolve().parent / "nginx.conf.template"
+DATABASE_ENV = "NDCG_LAB_DATABASE_URL"
+NGINX = "/usr/sbin/nginx"
+HEALTH = "/_stcore/health"
+START_TIMEOUT = 90.0  # seconds: N Streamlit processes importing at once on two cores
+
+
+class NginxTemplate(string.Template):
+    """``string.Template`` with ``@{name}`` placeholders, since nginx's own variables are written ``$name``."""
+
+    delimiter = "@"
+
+
+def max_upload_mb(config: Path = ROOT / ".streamlit" / "config.toml") -> int:
+    """The app's ``server.maxUploadSize`` (megabytes), so that nginx lets the same uploads through."""
+    try:
+        size = tomllib.loads(config.read_text(encoding="utf-8")).get("server", {}).get("maxUploadSize", 200)
+    except (OSError, tomllib.TOMLDecodeError):
+        size = 200  # Streamlit's default
+    return int(size)
+
+
+def render_nginx_conf(run_dir: Path, port: int, replica_ports: Sequence[int], upload_mb: int) -> str:
+    """nginx's configuration for replicas 1..N on ``replica_ports`` (127.0.0.1), listening on ``port``."""
+    names = [str(i) for i in range(1, len(replica_ports) + 1)]
+    upstreams = []
+    for name, own in zip(names, replica_ports, strict=True):
+        servers = [f"        server 127.0.0.1:{own} max_fails=1 fail_timeout=10s;"]
+        servers += [f"        server 127.0.0.1:{other} backup;" for other in replica_ports if other != own]
+        upstreams.append(f"    upstream replica_{name} {{\n" + "\n".join(servers) + "\n    }")
+    # split_clients takes percentages with at most two decimals; the last replica takes the rest ("*").
+    share = int(10000 / len(names)) / 100
+    split = [f'        {share:.2f}% "replica_{name}";' for name in names[:-1]] + [f'        * "replica_{names[-1]}";']
+    return NginxTemplate(TEMPLATE.read_text(encoding="utf-8")).substitute(
+        run_dir=str(run_dir),
+        port=port,
+        max_upload_mb=upload_mb,
+        upstreams="\n".join(upstreams),
+        split="\n".join(split),
+        known_replicas="\n".join(f'        "{name}" "replica_{name}";' for name in names),
+        # The last address tried is the one that answered: "127.0.0.1:a, 127.0.0.1:b" after a failover.
+        answered="\n".join(f'        "~:{p}$" "{name}";' for name, p in zip(names, replica_ports, strict=True)),
+    )
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def port_is_free(port: int) -> bool:
+    """Whether this process could listen on 127.0.0.1:``port`` now."""
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+def answers(url: str) -> bool:
+    """Whether ``url`` answers 200 now."""
+    try:
+        with urllib.request.urlopen(url, timeout=2) as reply:
+            return bool(reply.status == 200)
+    except OSError:
+        return False
+
+
+class Stop(Exception):
+    """SIGINT or SIGTERM arrived: unwind to the clean-up."""
+
+
+class StartError(Exception):
+    """A part did not start; the message says which."""
+
+
+class Deployment:
+    """The processes and folder of one ``up``: started by :meth:`start`, all ended by :meth:`stop`."""
+
+    def __init__(self, replicas: int, port: int) -> None:
+        self.replicas, self.port = replicas, port
+        self.run_dir = Path(tempfile.mkdtemp(prefix="ndcg-lab-deploy-"))
+        # Traversable, not listable: nginx's workers (not root when the master is) reach their temp paths in it,
+        # and the postgres user its cluster.
+        os.chmod(self.run_dir, 0o711)
+        # The cluster's data folder and bin folder, known before it starts: a signal may come while it starts.
+        self.postgres: tuple[Path, Path] | None = None
+        self.apps: list[subprocess.Popen[bytes]] = []
+        self.nginx: subprocess.Popen[bytes] | None = None
+
+    def _spawn(self, command: list[str], log_name: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+        with open(self.run_dir / log_name, "wb") as log:
+            # A session of its own: the process group is stopped as a whole, and a terminal's Ctrl-C reaches
+            # only the launcher, which then stops the parts in order.
+            return subprocess.Popen(
+                command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
+            )
+
+    def _wait(self, what: str, ready: Callable[[], bool], process: subprocess.Popen[bytes] | None) -> None:
+        deadline = time.monotonic() + START_TIMEOUT
+        while not ready():
+            if process is not None and process.poll() is not None:
+                raise StartError(f"{what} exited with code {process.returncode} while starting")
+            if time.monotonic() > deadline:
+                raise StartError(f"{what} did not answer within {START_TIMEOUT:.0f} s")
+            time.sleep(0.3)  # polling a server that is starting: there is no event to wait on
+
+    def start(self, say: Callable[[str], None]) -> None:
+        """Start the database, the replicas and nginx, saying one line for each, then ``ready <url>``."""
+        url = os.environ.get(DATABASE_ENV)
+        if url:
+            say(f"database {_without_password(url)} (from {DATABASE_ENV})")
+        else:
+            bin_dir = postgres_bin()
+            if bin_dir is None:
+                raise StartError(f"PostgreSQL is not installed (apt-get install postgresql), nor is {DATABASE_ENV} set")
+            base = self.run_dir / "postgres"
+            base.mkdir()
+            self.postgres = (base / "data", bin_dir)
+            try:
+                cluster = start_cluster(base, bin_dir)
+            except subprocess.CalledProcessError as error:
+                raise StartError(f"PostgreSQL did not start: {(error.stderr or '').strip()}") from None
+            url = cluster.url
+            pid = (cluster.datadir / "postmaster.pid").read_text().split()[0]
+            say(f"database {url} datadir {cluster.datadir} pid {pid}")
+
+        # One secret for all: Streamlit signs cookies and derives the XSRF token for uploads from it, and a client
+        # may be served by another replica after a failover. Given in the environment, not on the command line,
+        # where any local user could read it in ps.
+        env = {**os.environ, DATABASE_ENV: url, "STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32)}
+        ports = [free_port() for _ in range(self.replicas)]
+        for number, port in enumerate(ports, start=1):
+            command = [
+                sys.executable,
+                "-m",
+                "streamlit",
+                "run",
+                "serve.py",
+                "--server.port",
+                str(port),
+                "--server.address",
+                "127.0.0.1",
+                "--server.headless",
+                "true",
+                "--browser.gatherUsageStats",
+                "false",
+                "--server.fileWatcherType",
+                "none",
+            ]
+            self.apps.append(self._spawn(command, f"replica-{number}.log", env))
+        for number, (app, port) in enumerate(zip(self.apps, ports, strict=True), start=1):
+            self._wait(f"replica {number}", functools.partial(answers, f"http://127.0.0.1:{port}{HEALTH}"), app)
+            say(f"replica {number} pid {app.pid} port {port}")
+
+        conf = self.run_dir / "nginx.conf"
+        conf.write_text(render_nginx_conf(self.run_dir, self.port, ports, max_upload_mb()), encoding="utf-8")
+        # -e: the error log before the configuration is read, which otherwise is /var/log/nginx (root's).
+        nginx = [NGINX, "-c", str(conf), "-p", str(self.run_dir), "-e", str(self.run_dir / "nginx-error.log")]
+        self.nginx = self._spawn(nginx, "nginx.out")
+        public = f"http://127.0.0.1:{self.port}"
+        self._wait("nginx", functools.partial(answers, public + HEALTH), self.nginx)
+        say(f"nginx pid {self.nginx.pid} port {self.port}")
+        say(f"ready {public}")
+
+    def watch(self, warn: Callable[[str], None]) -> int:
+        """Stay in the foreground until a signal (raises :class:`Stop`) or nginx's end (returns 1)."""
+        reported: set[int] = set()
+        while True:
+            assert self.nginx is not None
+            if self.nginx.poll() is not None:
+                warn(f"nginx exited with code {self.nginx.returncode}; stopping")
+                return 1
+            for number, app in enumerate(self.apps, start=1):
+                # nginx sends its clients to the others: say so once, and keep going.
+                if app.poll() is not None and number not in reported:
+                    reported.add(number)
+                    warn(f"replica {number} (pid {app.pid}) exited with code {app.returncode}")
+            time.sleep(0.5)
+
+    def stop(self) -> None:
+        """End nginx, the replicas and the cluster (each process group: SIGTERM, then SIGKILL after 10 s), and
+        remove the temporary folder."""
+        for process in [p for p in (self.nginx, *self.apps) if p is not None]:
+            _signal_group(process, signal.SIGTERM)
+        for process in [p for p in (self.nginx, *self.apps) if p is not None]:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                _signal_group(process, signal.SIGKILL)
+                process.wait(timeout=10)
+            # The group may outlive its leader (a child Streamlit started): end what is left of it.
+            _signal_group(process, signal.SIGKILL)
+        if self.postgres is not None:
+            stop_cluster(*self.postgres)
+        shutil.rmtree(self.run_dir, ignore_errors=True)
+
+
+def _signal_group(process: subprocess.Popen[bytes], sig: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # already gone
+        os.killpg(process.pid, sig)
+
+
+def _without_password(url: str) -> str:
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "(unparsable URL)"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # One clear line, not argparse's usage block: a launcher's misuse is read in a terminal or a log.
+        self.exit(2, f"deploy: {message} (python -m deploy up --replicas N --port P)\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m deploy", description=__doc__.split("\n\n")[0] if __doc__ else None)
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    up = commands.add_parser("up", help="start the database, N replicas and nginx; stop them on SIGINT/SIGTERM")
+    up.add_argument("--replicas", type=int, default=2, help="number of app processes (default 2)")
+    up.add_argument("--port", type=int, default=8080, help="nginx's port on 127.0.0.1 (default 8080)")
+    return parser
+
+
+def main(argv: Sequence[str]) -> int:
+    """Run ``python -m deploy``; returns the exit code (2 for bad arguments)."""
+    args = _parser().parse_args(argv)
+    if args.replicas < 1:
+        return _usage_error(f"--replicas must be at least 1, not {args.replicas}")
+    if not 1 <= args.port <= 65535:
+        return _usage_error(f"--port must be between 1 and 65535, not {args.port}")
+    if not port_is_free(args.port):
+        return _usage_error(f"port {args.port} on 127.0.0.1 is in use")
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        raise Stop
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    deployment = Deployment(args.replicas, args.port)
+    try:
+        deployment.start(lambda line: print(line, flush=True))
+        return deployment.watch(lambda line: print(f"deploy: {line}", file=sys.stderr, flush=True))
+    except StartError as error:
+        print(f"deploy: {error}", file=sys.stderr, flush=True)
+        return 1
+    except Stop:
+        return 0
+    finally:
+        # A second signal during the clean-up must not leave processes behind.
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        deployment.stop()
+
+
+def _usage_error(message: str) -> int:
+    print(f"deploy: {message}", file=sys.stderr)
+    return 2

@@ -1,0 +1,71 @@
+"""A throwaway PostgreSQL cluster on a free loopback port in a folder of its own, for the launcher and the tests."""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def postgres_bin() -> Path | None:
+    """The newest installed PostgreSQL's ``bin`` folder (Debian's layout), or None when there is none."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"), key=lambda p: int(p.split("/")[4]))
+    return Path(found[-1]).parent if found else None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@dataclass
+class Cluster:
+    """A running cluster: its SQLAlchemy URL and data folder; :meth:`stop` ends it (the folder stays)."""
+
+    url: str
+    datadir: Path
+    bin_dir: Path
+
+    def stop(self) -> None:
+        """Stop the server at once (the folder stays)."""
+        stop_cluster(self.datadir, self.bin_dir)
+
+
+def stop_cluster(datadir: Path, bin_dir: Path) -> None:
+    """Stop the server of ``datadir`` at once, if one runs: nothing in a throwaway cluster needs a clean shutdown."""
+    if (datadir / "postmaster.pid").exists():
+        subprocess.run(
+            [*_as_postgres(), str(bin_dir / "pg_ctl"), "-D", str(datadir), "-m", "immediate", "stop"],
+            capture_output=True,
+        )
+
+
+def _as_postgres() -> list[str]:
+    # PostgreSQL refuses to run as root: as root, the cluster belongs to Debian's ``postgres`` user.
+    return ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+
+
+def start_cluster(base: Path, bin_dir: Path) -> Cluster:
+    """Create and start a cluster in ``base`` (an empty folder, which this makes the server's own).
+
+    Trust authentication on 127.0.0.1 only and no fsync: it is for one machine's tests and demonstrations.
+    Raises ``subprocess.CalledProcessError`` when ``initdb`` or ``pg_ctl`` fails.
+    """
+    if _as_postgres():
+        shutil.chown(base, "postgres", "postgres")
+    os.chmod(base, 0o700)
+    data, port = base / "data", _free_port()
+
+    def run(*args: str) -> None:
+        subprocess.run([*_as_postgres(), *args], check=True, capture_output=True, text=True)
+
+    run(str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync")
+    options = f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
+    run(str(bin_dir / "pg_ctl"), "-D", str(data), "-w", "-l", str(base / "log"), "-o", options, "start")
+    return Cluster(f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres", data, bin_dir)

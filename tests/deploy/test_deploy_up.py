@@ -1,0 +1,182 @@
+"""``python -m deploy up``: nginx in front of two replicas, through plain HTTP and a websocket handshake."""
+
+import asyncio
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+import websockets
+
+from deploy.launcher import NginxTemplate, render_nginx_conf
+from support import ROOT, free_port
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("nginx", path="/usr/sbin:/usr/bin") is None, reason="nginx is not installed (apt-get install nginx)"
+)
+NGINX = shutil.which("nginx", path="/usr/sbin:/usr/bin") or "nginx"
+
+
+def _env():
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    env.pop("NDCG_LAB_DATABASE_URL", None)
+    return env
+
+
+@pytest.fixture
+def deployment():
+    """A running ``up --replicas 2``: its process, the public URL, and what it printed before ``ready``."""
+    port = free_port()
+    launcher = subprocess.Popen(
+        [sys.executable, "-m", "deploy", "up", "--replicas", "2", "--port", str(port)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(),
+    )
+    lines = []
+    deadline = time.monotonic() + 90
+    try:
+        for line in launcher.stdout:
+            lines.append(line.strip())
+            if line.startswith("ready ") or time.monotonic() > deadline:
+                break
+        assert lines and lines[-1] == f"ready http://127.0.0.1:{port}", (lines, launcher.stderr)
+        yield launcher, f"http://127.0.0.1:{port}", lines
+    finally:
+        if launcher.poll() is None:
+            launcher.send_signal(signal.SIGTERM)
+            launcher.wait(timeout=60)
+        launcher.stdout.close()
+        launcher.stderr.close()
+
+
+def _printed(lines):
+    """{"database": pid, "1": pid, "2": pid, "nginx": pid} and the temporary folder, from the launcher's lines."""
+    pids = {}
+    for line in lines:
+        if found := re.match(r"replica (\d+) pid (\d+) port \d+$", line):
+            pids[found[1]] = int(found[2])
+        elif found := re.match(r"nginx pid (\d+) port \d+$", line):
+            pids["nginx"] = int(found[1])
+        elif found := re.match(r"database postgresql\+psycopg://\S+ datadir (\S+) pid (\d+)$", line):
+            pids["database"] = int(found[2])
+            run_dir = Path(found[1]).parent.parent
+    return pids, run_dir
+
+
+def _get(url, cookie=None):
+    request = urllib.request.Request(url, headers={"Cookie": f"ndcg_replica={cookie}"} if cookie else {})
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        return reply.status, reply.headers
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie (exited, not yet reaped by its parent) is gone for our purpose.
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_affinity_spread_websocket_failover_and_stop(deployment):
+    launcher, url, lines = deployment
+    pids, run_dir = _printed(lines)
+    assert set(pids) == {"database", "1", "2", "nginx"}, lines
+    assert run_dir.is_dir()
+
+    status, headers = _get(url + "/")
+    assert status == 200
+    replica = headers["X-Replica"]
+    assert replica in {"1", "2"}
+    assert headers["Set-Cookie"].startswith(f"ndcg_replica={replica};")
+
+    # With the cookie: the same replica every time, and no new cookie.
+    for _ in range(5):
+        status, headers = _get(url + "/", cookie=replica)
+        assert (status, headers["X-Replica"], headers["Set-Cookie"]) == (200, replica, None)
+
+    # Without it: nginx spreads new clients over both.
+    assert {_get(url + "/_stcore/health")[1]["X-Replica"] for _ in range(20)} == {"1", "2"}
+
+    async def handshake():
+        host = url.removeprefix("http://")
+        async with websockets.connect(
+            f"ws://{host}/_stcore/stream",
+            origin=url,
+            subprotocols=["streamlit"],
+            additional_headers={"Cookie": f"ndcg_replica={replica}"},
+        ) as socket_:
+            return socket_.response.status_code, socket_.response.headers["X-Replica"]
+
+    assert asyncio.run(handshake()) == (101, replica)
+
+    # The replica the cookie names goes away: the next request is answered by the other, which the cookie now names.
+    os.kill(pids[replica], signal.SIGKILL)
+    other = "2" if replica == "1" else "1"
+    status, headers = _get(url + "/", cookie=replica)
+    assert (status, headers["X-Replica"]) == (200, other)
+    assert headers["Set-Cookie"].startswith(f"ndcg_replica={other};")
+
+    launcher.send_signal(signal.SIGTERM)
+    assert launcher.wait(timeout=60) == 0
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in pids.values()) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert [name for name, pid in pids.items() if _alive(pid)] == []
+    assert not run_dir.exists()
+
+
+def test_bad_arguments_give_one_line_and_exit_2():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        for args, says in [
+            (["--replicas", "0", "--port", str(free_port())], "--replicas must be at least 1"),
+            (["--replicas", "x"], "invalid int value"),
+            (["--replicas", "2", "--port", str(port)], f"port {port} on 127.0.0.1 is in use"),
+        ]:
+            done = subprocess.run(
+                [sys.executable, "-m", "deploy", "up", *args], cwd=ROOT, capture_output=True, text=True, env=_env()
+            )
+            assert done.returncode == 2
+            assert done.stdout == ""
+            assert done.stderr.count("\n") == 1 and says in done.stderr, done.stderr
+            assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("replicas", [1, 2, 3, 7])
+def test_template_is_filled_and_nginx_accepts_it(tmp_path, replicas):
+    ports = [free_port() + i for i in range(replicas)]
+    text = render_nginx_conf(tmp_path, 8080, ports, 300)
+    assert "@" not in text
+    template = NginxTemplate((ROOT / "deploy" / "nginx.conf.template").read_text())
+    assert template.is_valid()
+    assert set(template.get_identifiers()) == {
+        "run_dir", "port", "max_upload_mb", "upstreams", "split", "known_replicas", "answered"
+    }  # fmt: skip
+    for needed in ["client_max_body_size 300m;", "proxy_read_timeout 4h;", "proxy_send_timeout 4h;", "daemon off;"]:
+        assert needed in text
+    assert "ip_hash" not in text
+    for port in ports:
+        assert f"server 127.0.0.1:{port} max_fails=1" in text
+    conf = tmp_path / "nginx.conf"
+    conf.write_text(text)
+    checked = subprocess.run(
+        [NGINX, "-t", "-c", str(conf), "-p", str(tmp_path), "-e", str(tmp_path / "error.log")],
+        capture_output=True,
+        text=True,
+    )
+    assert checked.returncode == 0, checked.stderr
+    assert "syntax is ok" in checked.stderr
