@@ -8,10 +8,11 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
+
+from deploy import app_command
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,21 +35,7 @@ def start_server(env: dict[str, str] | None = None) -> tuple[subprocess.Popen, s
     variables to the server's environment."""
     port = free_port()
     server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "serve.py",
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--server.headless",
-            "true",
-            "--server.fileWatcherType",
-            "none",
-        ],
+        app_command(port),
         cwd=ROOT,
         env={**os.environ, **(env or {})},
         preexec_fn=end_with_parent,

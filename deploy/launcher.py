@@ -29,6 +29,7 @@ from pathlib import Path
 from types import FrameType
 from typing import NoReturn
 
+from deploy import app_command
 from deploy.postgres import postgres_bin, start_cluster, stop_cluster
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -169,24 +170,7 @@ class Deployment:
         env = {**os.environ, DATABASE_ENV: url, "STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32)}
         ports = [free_port() for _ in range(self.replicas)]
         for number, port in enumerate(ports, start=1):
-            command = [
-                sys.executable,
-                "-m",
-                "streamlit",
-                "run",
-                "serve.py",
-                "--server.port",
-                str(port),
-                "--server.address",
-                "127.0.0.1",
-                "--server.headless",
-                "true",
-                "--browser.gatherUsageStats",
-                "false",
-                "--server.fileWatcherType",
-                "none",
-            ]
-            self.apps.append(self._spawn(command, f"replica-{number}.log", env))
+            self.apps.append(self._spawn(app_command(port), f"replica-{number}.log", env))
         for number, (app, port) in enumerate(zip(self.apps, ports, strict=True), start=1):
             self._wait(f"replica {number}", functools.partial(answers, f"http://127.0.0.1:{port}{HEALTH}"), app)
             say(f"replica {number} pid {app.pid} port {port}")

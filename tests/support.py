@@ -4,10 +4,11 @@ import os
 import re
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
+
+from deploy import app_command
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -24,23 +25,7 @@ def free_port() -> int:
 def start_app(port: int, log, env: dict | None = None) -> subprocess.Popen:
     """The app as the README starts it (``streamlit run serve.py``) on 127.0.0.1:``port``, once it answers."""
     server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "serve.py",
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--server.headless",
-            "true",
-            "--browser.gatherUsageStats",
-            "false",
-            "--server.fileWatcherType",
-            "none",
-        ],
+        app_command(port),
         cwd=ROOT,
         stdout=log,
         stderr=subprocess.STDOUT,

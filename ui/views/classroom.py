@@ -462,19 +462,13 @@ def render_setup(t: Translator) -> None:
             horizontal=True,
             key="_w_cr_source",
         )
-        if source == "results":
+        if source in ("results", "preset"):  # a named list from a registry: real results, or a worked example
+            registry: Any = RESULTS if source == "results" else PRESETS
             st.selectbox(
-                t("classroom.results"),
-                RESULTS.names(),
-                format_func=lambda name: t.entry("results", RESULTS[name], "label"),
-                key="_w_cr_results",
-            )
-        elif source == "preset":
-            st.selectbox(
-                t("classroom.preset"),
-                PRESETS.names(),
-                format_func=lambda name: t.entry("preset", PRESETS[name], "label"),
-                key="_w_cr_preset",
+                t(f"classroom.{source}"),
+                registry.names(),
+                format_func=lambda name: t.entry(source, registry[name], "label"),
+                key=f"_w_cr_{source}",
             )
         elif source == "random":
             st.number_input(t("classroom.seed"), min_value=0, max_value=10**9, value=16, step=1, key="_w_cr_seed")
