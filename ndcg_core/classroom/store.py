@@ -21,6 +21,7 @@ opened ``after`` a revision is not opened twice, ending an ended room is nothing
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import json
@@ -31,7 +32,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
@@ -392,6 +393,14 @@ class Store:
     def close(self) -> None:
         """Close every pooled connection."""
         self.engine.dispose()
+
+    def without_retries(self) -> Store:
+        """This store, on the same engine and pool, trying each call once: for a poll that asks again anyway
+        (a class's phones waiting out a restart would otherwise hold the server's threads)."""
+        once = copy.copy(self)
+        once.settings = replace(self.settings, retry_seconds=0.0)
+        once._calls = threading.local()
+        return once
 
     # --- plumbing ----------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""The Classroom page through Streamlit's AppTest, on a temporary SQLite file: a teacher starts a room and
+"""The Classroom page through Streamlit's AppTest, on a temporary SQLite file and on PostgreSQL: a teacher starts a room and
 runs each activity, students join by the link and answer, bad answers are messages in the student's
 language, and a student's session never controls the room."""
 
@@ -17,9 +17,9 @@ PAGE = "pages/7_Classroom.py"
 
 
 @pytest.fixture
-def data_dir(tmp_path, monkeypatch):
-    monkeypatch.setenv("NDCG_LAB_DATA_DIR", str(tmp_path))
-    return tmp_path
+def data_dir(classroom_db):
+    """Every test of this module on SQLite and on PostgreSQL: the database's URL."""
+    return classroom_db
 
 
 def session(lang="en", kept=None, **params):
@@ -166,7 +166,7 @@ def test_rank_compare_and_practice_through_the_page(data_dir):
     next(b for b in bo.button if b.key.startswith("btn_cr_send_")).click().run()
     assert "Saved" in texts(bo)
     button(teacher, "btn_cr_reveal").click().run()
-    store = Store(f"sqlite:///{data_dir / 'classroom.sqlite3'}")
+    store = Store(data_dir)
     rank = store.room(code).current.activity()
     start = rank.spec.ndcg()
     assert "0 of 1 found the highest NDCG@k, 1.0000" in texts(teacher)
@@ -362,7 +362,7 @@ def test_practice_names_the_exercise_of_a_bad_answer_and_saves_the_others(data_d
     bo = join(code, "Bo")
     open_activity(teacher, "practice", _w_cr_practice_seed=2026, _w_cr_practice_count=3)
     bo.run()
-    practice = Store(f"sqlite:///{data_dir / 'classroom.sqlite3'}")
+    practice = Store(data_dir)
     activity = practice.room(code).current
     first, _, third = activity.activity().exercises()
     boxes = {w.key[-1]: w for w in bo.text_input if w.key.startswith("_w_cr_practice_")}
