@@ -52,6 +52,7 @@ from ui.state import (
     set_link_value,
     set_widget_value,
     widget_value,
+    widget_values,
 )
 from ui.widgets.browser_memory import browser_memory
 from ui.widgets.qr import qr_png
@@ -292,9 +293,16 @@ def show_message(cs: ClassroomState, place: str, ok: bool = False) -> None:
 
 def render_page(t: Translator) -> None:
     """The Classroom page; when the database cannot serve, a short notice, and the page comes back by itself."""
+    cs = classroom_state()
+    for key, value in cs.typed.items():  # what was typed before an outage cut a run short, back in its widget
+        if not has_widget_value(key):
+            set_widget_value(key, value)
+    cs.typed = {}
     try:
         draw_page(t)
     except StoreUnavailable as err:
+        # The widgets this run did not draw lose their values: kept here until the page is drawn again.
+        cs.typed = widget_values("_w_cr_")
         st.warning(outage_text(t, err), icon=":material/cloud_off:")
         database_back(t.lang)
 
