@@ -26,15 +26,37 @@ def _free_port() -> int:
 
 @dataclass
 class Cluster:
-    """A running cluster: its SQLAlchemy URL and data folder; :meth:`stop` ends it (the folder stays)."""
+    """A running cluster: its SQLAlchemy URL and data folder; :meth:`stop` ends it (the folder stays),
+    :meth:`start` starts it again on the same port, :meth:`restart` does both (for fault tests)."""
 
     url: str
     datadir: Path
     bin_dir: Path
+    options: str = ""  # the server's command-line options (port, socket folder, ...), for starting it again
 
     def stop(self) -> None:
         """Stop the server at once (the folder stays)."""
         stop_cluster(self.datadir, self.bin_dir)
+
+    def start(self) -> None:
+        """Start the stopped server again with its options, and wait until it takes connections."""
+        log = str(self.datadir.parent / "log")
+        subprocess.run(
+            [*_as_postgres(), str(self.bin_dir / "pg_ctl"), "-D", str(self.datadir), "-w", "-l", log]
+            + ["-o", self.options, "start"],
+            check=True,
+            capture_output=True,
+        )
+
+    def restart(self) -> None:
+        """Restart the server as a crash would (``immediate``: every connection is cut), and wait for it."""
+        restart_cluster(self)
+
+
+def restart_cluster(cluster: Cluster) -> None:
+    """Stop ``cluster``'s server at once and start it again on the same port and folder."""
+    cluster.stop()
+    cluster.start()
 
 
 def stop_cluster(datadir: Path, bin_dir: Path) -> None:
@@ -68,4 +90,4 @@ def start_cluster(base: Path, bin_dir: Path) -> Cluster:
     run(str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync")
     options = f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
     run(str(bin_dir / "pg_ctl"), "-D", str(data), "-w", "-l", str(base / "log"), "-o", options, "start")
-    return Cluster(f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres", data, bin_dir)
+    return Cluster(f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres", data, bin_dir, options)

@@ -214,6 +214,7 @@ MESSAGES: dict[str, str] = {
     "link.range": "the link's {place} is {value}; it must be {low} to {high}",
     # The live classroom: rooms, joining, answering.
     "room.setting": "the setting {name} is {value}: it must be a number above 0",
+    "store.setting": "the setting {name} is {value}: it must be a whole number, {low} or more",
     "room.code_blank": "{place} is blank: type the 6 characters shown on the screen",
     "room.code_length": "{place} {value} does not have {length} characters",
     "room.code_letters": "{place} {value} has {letters}, which no code uses (codes have no 0, O, 1, I or L)",
@@ -255,6 +256,14 @@ MESSAGES: dict[str, str] = {
     "go.unknown": "there is no short link {code}: check the code",
 }
 
+# When the classroom's database cannot serve (``StoreUnavailable``): not bad input, nothing the user can fix by
+# typing; the message says what happened and that what they did was not saved.
+OUTAGES: dict[str, str] = {
+    "store.unavailable": "the classroom's database is not answering: this was not saved; try again in a moment",
+    "store.read_only": "the classroom cannot save: its database is read-only (ask whoever runs this server)",
+    "store.full": "the classroom cannot save: its database's disk is full (ask whoever runs this server)",
+}
+
 # How messages are put together: a quoted line after its problem, and the count of further problems.
 FRAMES: dict[str, str] = {
     "quote": "{message} (the line reads {quote})",
@@ -264,6 +273,7 @@ FRAMES: dict[str, str] = {
 
 TEMPLATES: dict[str, str] = {
     **{f"error.{code}": text for code, text in MESSAGES.items()},
+    **{f"error.{code}": text for code, text in OUTAGES.items()},
     **{f"place.{code}": text for code, text in PLACES.items()},
     **{f"frame.{name}": text for name, text in FRAMES.items()},
 }
@@ -356,6 +366,33 @@ class InputError(ValueError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, (self.code, self.fields, self.quote, self.also, self.more))
+
+
+class StoreUnavailable(RuntimeError):
+    """The classroom's database cannot serve now: not answering (``store.unavailable``, after retries), read-only
+    (``store.read_only``) or out of disk (``store.full``). Whatever the call would have written was rolled back.
+
+    Like an ``InputError`` it has a stable ``code`` and renders in a page's language with ``render(lookup)``; it is
+    not a ``ValueError``, so no caller mistakes it for a refusal of what the user typed.
+    """
+
+    def __init__(self, code: str, /, **fields: Any) -> None:
+        if code not in OUTAGES:
+            raise KeyError(f"no outage {code}")
+        _check(f"error.{code}", fields)
+        self.code = code
+        self.fields = fields
+        super().__init__(self.render())
+
+    def render(self, lookup: Lookup = english) -> str:
+        return _fill(lookup(f"error.{self.code}"), self.fields, lookup)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_outage, (self.code, self.fields))
+
+
+def _rebuild_outage(code: str, fields: dict[str, Any]) -> StoreUnavailable:
+    return StoreUnavailable(code, **fields)
 
 
 def _rebuild(

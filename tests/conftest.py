@@ -95,8 +95,9 @@ def _patient_expectations():
 
 
 @pytest.fixture(scope="session")
-def postgres_url():
-    """A PostgreSQL server of its own on a free loopback port, in a temporary folder, removed afterwards.
+def postgres_cluster():
+    """A PostgreSQL server of its own on a free loopback port, in a temporary folder, removed afterwards
+    (``deploy.postgres.Cluster``: its ``url``; ``stop``, ``start`` and ``restart`` for fault tests).
 
     PostgreSQL refuses to run as root, and the suite runs as root in CI: the cluster then belongs to the
     ``postgres`` user (Debian's package creates it) and is started through ``runuser``
@@ -108,7 +109,13 @@ def postgres_url():
         pytest.skip("PostgreSQL is not installed (apt-get install postgresql)")
     base = Path(tempfile.mkdtemp(prefix="ndcg-lab-pg-"))
     try:
-        yield start_cluster(base, bin_dir).url
+        yield start_cluster(base, bin_dir)
     finally:
         stop_cluster(base / "data", bin_dir)
         shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_url(postgres_cluster):
+    """The SQLAlchemy URL of the test session's PostgreSQL (``postgres_cluster``)."""
+    return postgres_cluster.url

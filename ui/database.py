@@ -5,19 +5,28 @@ from __future__ import annotations
 import os
 import threading
 import time
+from contextlib import suppress
 from functools import lru_cache
 
 import streamlit as st
 
 from ndcg_core.classroom.rules import Limits
-from ndcg_core.classroom.store import ENV_DATA_DIR, ENV_URL, Room, Store, database_url
+from ndcg_core.classroom.store import ENV_DATA_DIR, ENV_URL, DatabaseSettings, Room, Store, database_url
+from ndcg_core.errors import StoreUnavailable
 
 
 @st.cache_resource(show_spinner=False)
 def _store_for(url: str) -> Store:
-    store = Store(url, limits=Limits.from_environment())
-    store.purge()
+    # A StoreUnavailable here (the database down at start) is not cached: the next call tries again.
+    store = Store(url, limits=Limits.from_environment(), settings=DatabaseSettings.from_environment())
+    with suppress(StoreUnavailable):  # a read-only or full database still shows its rooms; a new room purges
+        store.purge()
     return store
+
+
+@st.cache_resource(show_spinner=False)
+def _quick_store_for(url: str) -> Store:
+    return _store_for(url).without_retries()
 
 
 @lru_cache(maxsize=8)
@@ -28,6 +37,11 @@ def _url(database: str, data_dir: str) -> str:
 def store() -> Store:
     """The store for ``NDCG_LAB_DATABASE_URL`` (or the SQLite file in ``NDCG_LAB_DATA_DIR``)."""
     return _store_for(_url(os.environ.get(ENV_URL, ""), os.environ.get(ENV_DATA_DIR, "")))
+
+
+def quick_store() -> Store:
+    """``store()`` trying each call once (``Store.without_retries``), for the phones' polls."""
+    return _quick_store_for(_url(os.environ.get(ENV_URL, ""), os.environ.get(ENV_DATA_DIR, "")))
 
 
 def client_source() -> str:
@@ -63,12 +77,12 @@ class _Revisions:
             return True, hit[1]
         return False, None
 
-    def get(self, code: str) -> int | None:
+    def get(self, code: str, quick: bool = False) -> int | None:
         known, revision = self.fresh(code)
         if known:
             return revision
         now = time.monotonic()
-        revision = store().revision(code)
+        revision = (quick_store() if quick else store()).revision(code)
         with self._lock:
             if len(self._seen) > 1000:
                 self._seen.clear()
@@ -85,16 +99,22 @@ class _Revisions:
             return (code, student_id) in self._members
 
     def is_member(self, code: str, student_id: str) -> bool:
-        """Whether ``student_id`` has joined room ``code`` (read once per pair; a join is never undone)."""
+        """Whether ``student_id`` has joined room ``code`` (read once per pair; a join is never undone; tried once,
+        for the phones' polls)."""
         if self.known_member(code, student_id):
             return True
-        if store().student(code, student_id) is None:
+        if quick_store().student(code, student_id) is None:
             return False
         with self._lock:
             if len(self._members) > 100_000:
                 self._members.clear()
             self._members.add((code, student_id))
         return True
+
+    def last(self, code: str) -> Room | None:
+        """The room as this process last read it, if it did; never reads."""
+        with self._lock:
+            return self._rooms.get(code)
 
     def room(self, code: str) -> Room:
         """The room as stored at its current revision: read once per revision by this process (a class's phones
@@ -117,15 +137,22 @@ def _revisions() -> _Revisions:
     return _Revisions()
 
 
-def room_revision(code: str) -> int | None:
-    """The room's revision (``None`` if it is gone), read at most every 0.4 s per room by this process."""
-    return _revisions().get(code)
+def room_revision(code: str, quick: bool = False) -> int | None:
+    """The room's revision (``None`` if it is gone), read at most every 0.4 s per room by this process; ``quick``:
+    tried once (a ``StoreUnavailable`` at once when the database is down)."""
+    return _revisions().get(code, quick)
 
 
 def room_now(code: str) -> Room:
     """``Store.room`` for a student's phone, read once per revision of the room by this process (its student count
     may lag behind joins, which do not change the revision; the teacher's page reads ``store().room``)."""
     return _revisions().room(code)
+
+
+def last_room(code: str) -> Room | None:
+    """The room as this process last read it for a phone (``room_now``), without reading: what a phone keeps
+    showing while the database is not answering."""
+    return _revisions().last(code)
 
 
 def is_member(code: str, student_id: str) -> bool:

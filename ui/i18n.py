@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ndcg_core.errors import InputError, english
+from ndcg_core.errors import InputError, StoreUnavailable, english
 
 from .format import sentence
 
@@ -52,9 +52,9 @@ class Translator:
     def explain(self, err: Exception) -> str:
         """An error as sentences on screen (Markdown, user text escaped), one line per problem.
 
-        An ``InputError`` is translated by its code; anything else is shown as it came.
+        An ``InputError`` or a ``StoreUnavailable`` is translated by its code; anything else is shown as it came.
         """
-        text = err.render(self.template) if isinstance(err, InputError) else str(err)
+        text = err.render(self.template) if isinstance(err, (InputError, StoreUnavailable)) else str(err)
         return "  \n".join(sentence(line) for line in text.split("\n"))
 
     def entry(self, kind: str, entry: Any, part: str) -> str:

@@ -203,6 +203,7 @@ class ClassroomState:
     memory: dict | None = None  # what the browser's storage holds for this room, as last reported: {room, me, key}
     memory_wait: float | None = None  # when (time.monotonic()) the page began to wait for that report
     short_links: dict[str, str] = field(default_factory=dict)  # page link -> its short code, made on request
+    typed: dict[str, Any] = field(default_factory=dict)  # widget values kept through a run the database cut short
 
 
 Section = AppState | PlaygroundState | EvaluateState | LearnState | PracticeState | MetricsState | ConventionsState
@@ -339,6 +340,11 @@ def widget_value(key: str, default: Any = None) -> Any:
 def set_widget_value(key: str, value: Any) -> None:
     """Give the widget ``key`` a value before it is drawn (a change from code)."""
     st.session_state[key] = value
+
+
+def widget_values(prefix: str) -> dict[str, Any]:
+    """Every value held by a widget whose key starts with ``prefix``."""
+    return {k: v for k, v in st.session_state.items() if isinstance(k, str) and k.startswith(prefix)}
 
 
 def has_widget_value(key: str) -> bool:

@@ -9,26 +9,39 @@ short links, through SQLAlchemy 2 Core with one code path for two databases.
 Nothing a second app process would need is held in this one: rate limits, the slowing of wrong join codes and
 every room's state live in the database. The schema is created on first use and carries a version (``meta``).
 Every bad input is an ``InputError``.
+
+Faults: every public method runs through ``_resilient``, which retries a call that lost its connection or met a
+database that is restarting, with exponential backoff and jitter for at most ``DatabaseSettings.retry_seconds``,
+then raises ``StoreUnavailable`` (``store.unavailable``); a read-only database or a full disk is a
+``StoreUnavailable`` at once (``store.read_only``, ``store.full``). A transaction that fails rolls back whole. Since
+a retried write may have committed before its connection was lost, every write is idempotent: an answer equal to
+the one stored is stored once (and spends no rate-limit token), joining again is the same student, an activity
+opened ``after`` a revision is not opened twice, ending an ended room is nothing, short links go by their digest.
 """
 
 from __future__ import annotations
 
+import copy
+import functools
 import hashlib
 import json
 import os
+import random
+import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from ..errors import InputError, shown
+from ..errors import InputError, StoreUnavailable, shown
 from . import rules
 from .activities import (
     Activity,
@@ -51,6 +64,124 @@ ENV_URL = "NDCG_LAB_DATABASE_URL"
 ENV_DATA_DIR = "NDCG_LAB_DATA_DIR"
 SQLITE_FILE = "classroom.sqlite3"
 BUSY_TIMEOUT_SECONDS = 15
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class DatabaseSettings:
+    """How this process talks to the database; each can be set by ``NDCG_LAB_DB_<NAME>`` (seconds for times).
+
+    The pool is per process: N processes hold up to N x (``pool_size`` + ``max_overflow``) connections, which must
+    stay under PostgreSQL's ``max_connections`` (100 by default, 3 of them kept for superusers): 5 + 10 lets six
+    processes share a default server. The timeouts apply on PostgreSQL (SQLite has its busy timeout).
+    """
+
+    pool_size: int = 5  # connections kept open
+    max_overflow: int = 10  # more opened under load, closed when returned
+    pool_timeout: float = 10.0  # waiting for a free connection of the pool
+    connect_timeout: int = 5  # opening a connection to the server
+    statement_timeout: float = 15.0  # one statement; a class's queries take milliseconds
+    lock_timeout: float = 10.0  # waiting for a row lock
+    idle_in_transaction_timeout: float = 60.0  # a transaction left open by a stuck process is ended by the server
+    retry_seconds: float = 8.0  # retrying a lost connection or a restarting server, in all, before giving up
+
+    @classmethod
+    def from_environment(cls, environ: Mapping[str, str] | None = None) -> DatabaseSettings:
+        """The settings, with any ``NDCG_LAB_DB_POOL_SIZE``-style variable applied (a bad one is an ``InputError``
+        naming it). Counts are whole numbers; ``max_overflow`` may be 0, every other one must be above 0."""
+        environ = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for field in fields(cls):
+            name = f"NDCG_LAB_DB_{field.name.upper()}"
+            if name not in environ:
+                continue
+            whole = field.type in ("int", int)
+            low = 0 if field.name == "max_overflow" else 1
+            try:
+                value = int(environ[name]) if whole else float(environ[name])
+            except ValueError:
+                value = None
+            if whole and (value is None or value < low):
+                raise InputError("store.setting", name=name, value=shown(environ[name]), low=low)
+            if not whole and (value is None or not 0 < value < float("inf")):
+                raise InputError("room.setting", name=name, value=shown(environ[name]))
+            values[field.name] = value
+        return cls(**values)
+
+
+# PostgreSQL's SQLSTATEs of a connection lost or a server not (yet) serving: a retry may well succeed. Class 08 is
+# every connection exception; 57P01-57P03 an administrator's or a crash's shutdown and "cannot connect now" (the
+# server starting); 40001 and 40P01 a serialisation failure and a deadlock, whose transaction was rolled back.
+RETRIED_STATES = ("08", "57P01", "57P02", "57P03", "40001", "40P01")
+# SQLite's result codes (Python 3.11's ``sqlite_errorname``, extended codes start with these) that no retry mends.
+SQLITE_OUTAGES = {
+    "SQLITE_READONLY": "store.read_only",
+    "SQLITE_CANTOPEN": "store.read_only",
+    "SQLITE_FULL": "store.full",
+}
+# PostgreSQL's: disk full (53100), a read-only server (25006: a hot standby, or default_transaction_read_only),
+# and timeouts, the statement's (57014) or a lock's (55P03): the database is too busy now, not gone.
+POSTGRES_OUTAGES = {
+    "53100": "store.full",
+    "25006": "store.read_only",
+    "57014": "store.unavailable",
+    "55P03": "store.unavailable",
+}
+BACKOFF_FIRST = 0.1  # seconds before the first retry; each next one waits twice as long...
+BACKOFF_MOST = 2.0  # ...up to this, less a random part (jitter, so a class's processes do not retry in step)
+
+
+def fault(error: BaseException) -> tuple[bool, str | None]:
+    """What a database error means: (whether retrying may help, the ``StoreUnavailable`` code to give up with).
+
+    ``(False, None)`` is a bug or bad data (a constraint violated, a table missing): raised as it is.
+    """
+    if isinstance(error, sa.exc.TimeoutError):  # no free connection in the pool after pool_timeout: too busy
+        return False, "store.unavailable"
+    if not isinstance(error, sa.exc.DBAPIError) or isinstance(error, IntegrityError):
+        return False, None
+    if error.connection_invalidated:
+        return True, "store.unavailable"
+    orig = error.orig
+    if isinstance(orig, sqlite3.Error):
+        name = str(getattr(orig, "sqlite_errorname", ""))
+        for prefix, code in SQLITE_OUTAGES.items():
+            if name.startswith(prefix):
+                return False, code
+        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):  # still locked after the busy timeout
+            return True, "store.unavailable"
+        return False, None
+    state = getattr(orig, "sqlstate", None)
+    if isinstance(state, str):
+        if state in POSTGRES_OUTAGES:
+            return False, POSTGRES_OUTAGES[state]
+        return state.startswith(RETRIED_STATES), "store.unavailable" if state.startswith(RETRIED_STATES) else None
+    # No SQLSTATE: the driver's own failure to reach the server (refused, reset, closed).
+    if isinstance(error, (sa.exc.OperationalError, sa.exc.InterfaceError)):
+        return True, "store.unavailable"
+    return False, None
+
+
+def _resilient(method: Callable[P, R]) -> Callable[P, R]:
+    """A ``Store`` method that retries, as a whole, a call whose database was lost or restarting (backoff with jitter,
+    ``retry_seconds`` in all), then raises ``StoreUnavailable``; a read-only or full database raises it at once.
+    A call inside another (``create_room`` reads the room it made) runs as part of the outer one's attempt."""
+
+    @functools.wraps(method)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        store: Store = args[0]  # type: ignore[assignment]
+        if getattr(store._calls, "inside", False):
+            return method(*args, **kwargs)
+        store._calls.inside = True
+        try:
+            return store._attempts(functools.partial(method, *args, **kwargs))
+        finally:
+            store._calls.inside = False
+
+    return run
+
 
 metadata = sa.MetaData()
 
@@ -187,10 +318,28 @@ def database_url(environ: Mapping[str, str] | None = None) -> str:
     return f"sqlite:///{folder / SQLITE_FILE}"
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets WAL, a busy timeout, foreign keys, and ``BEGIN IMMEDIATE`` for writes."""
+def make_engine(url: str, settings: DatabaseSettings | None = None) -> Engine:
+    """An engine for ``url`` with the pool of ``settings``; a server gets its timeouts and connections checked
+    before use; SQLite gets WAL, a busy timeout, foreign keys, and ``BEGIN IMMEDIATE`` for writes."""
+    settings = settings or DatabaseSettings()
+    pool = {
+        "pool_size": settings.pool_size,
+        "max_overflow": settings.max_overflow,
+        "pool_timeout": settings.pool_timeout,
+    }
     if not url.startswith("sqlite"):
-        return sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+        connect_args: dict[str, Any] = {}
+        if url.startswith("postgresql"):
+            options = {
+                "statement_timeout": settings.statement_timeout,
+                "lock_timeout": settings.lock_timeout,
+                "idle_in_transaction_session_timeout": settings.idle_in_transaction_timeout,
+            }
+            connect_args = {
+                "connect_timeout": settings.connect_timeout,
+                "options": " ".join(f"-c {name}={round(seconds * 1000)}" for name, seconds in options.items()),
+            }
+        return sa.create_engine(url, pool_pre_ping=True, connect_args=connect_args, **pool)
     path = sa.engine.make_url(url).database
     if not path or path == ":memory:":
         # One database per connection in memory: every thread shares the one connection.
@@ -201,7 +350,7 @@ def make_engine(url: str) -> Engine:
         )
     else:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = sa.create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_SECONDS}, pool_size=10, max_overflow=20)
+        engine = sa.create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_SECONDS}, **pool)
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -231,18 +380,45 @@ class Store:
         limits: Limits | None = None,
         clock: Callable[[], float] = time.time,
         engine: Engine | None = None,
+        settings: DatabaseSettings | None = None,
     ) -> None:
-        self.engine = engine or make_engine(url or database_url())
+        self.settings = settings or DatabaseSettings()
+        self.engine = engine or make_engine(url or database_url(), self.settings)
         self.limits = limits or Limits()
         self.clock = clock
         self._writer = self.engine.execution_options(ndcg_write=True)
+        self._calls = threading.local()  # whether this thread is inside a call already (retries are the outer's)
         self.create_schema()
 
     def close(self) -> None:
         """Close every pooled connection."""
         self.engine.dispose()
 
+    def without_retries(self) -> Store:
+        """This store, on the same engine and pool, trying each call once: for a poll that asks again anyway
+        (a class's phones waiting out a restart would otherwise hold the server's threads)."""
+        once = copy.copy(self)
+        once.settings = replace(self.settings, retry_seconds=0.0)
+        once._calls = threading.local()
+        return once
+
     # --- plumbing ----------------------------------------------------------------------------------
+
+    def _attempts(self, call: Callable[[], R]) -> R:
+        """``call`` until it succeeds, it fails for good, or ``retry_seconds`` are spent on retryable faults."""
+        start, wait = time.monotonic(), BACKOFF_FIRST
+        while True:
+            try:
+                return call()
+            except (sa.exc.DBAPIError, sa.exc.TimeoutError) as error:
+                retry, code = fault(error)
+                if code is None:
+                    raise
+                pause = wait * random.uniform(0.5, 1.0)
+                if not retry or time.monotonic() - start + pause > self.settings.retry_seconds:
+                    raise StoreUnavailable(code) from error
+            time.sleep(pause)
+            wait = min(wait * 2, BACKOFF_MOST)
 
     @contextmanager
     def _write(self) -> Iterator[Connection]:
@@ -261,25 +437,29 @@ class Store:
         insert: Any = postgresql.insert if self.engine.dialect.name == "postgresql" else sqlite.insert
         return insert(table)
 
+    @_resilient
     def create_schema(self) -> None:
         """Create the tables if missing and record the schema version; a newer version is refused."""
         metadata.create_all(self.engine, checkfirst=True)
-        with self._write() as conn:
+        with self._read() as conn:  # a read first: a read-only database can still show its rooms
             stored = conn.execute(sa.select(meta.c.value).where(meta.c.name == "schema_version")).scalar()
-            if stored is None:
+        if stored is None:
+            with self._write() as conn:
                 conn.execute(
                     self._insert(meta).values(name="schema_version", value=SCHEMA_VERSION).on_conflict_do_nothing()
                 )
                 conn.execute(self._insert(meta).values(name="room_lock", value=0).on_conflict_do_nothing())
-            elif stored > SCHEMA_VERSION:
-                raise InputError("room.schema", value=shown(stored), version=SCHEMA_VERSION)
+        elif stored > SCHEMA_VERSION:
+            raise InputError("room.schema", value=shown(stored), version=SCHEMA_VERSION)
 
+    @_resilient
     def schema_version(self) -> int:
         with self._read() as conn:
             return int(conn.execute(sa.select(meta.c.value).where(meta.c.name == "schema_version")).scalar_one())
 
     # --- rooms ---------------------------------------------------------------------------------------
 
+    @_resilient
     def create_room(self) -> tuple[Room, str]:
         """A new room and its teacher's key (the key is returned once; only its hash is kept)."""
         now = self.clock()
@@ -318,6 +498,7 @@ class Store:
             return self.room(code), key
         raise RuntimeError("could not draw a free room code")  # 887 million codes: not reached in practice
 
+    @_resilient
     def room(self, code: str) -> Room:
         """The room ``code`` (read as typed); an ``InputError`` if there is none or it has expired."""
         code = rules.read_code(code)
@@ -340,6 +521,7 @@ class Store:
             current,
         )
 
+    @_resilient
     def revision(self, code: str) -> int | None:
         """The room's revision (it changes with every teacher action), or ``None`` if it is gone: a cheap poll."""
         with self._read() as conn:
@@ -362,6 +544,7 @@ class Store:
         ).scalar_one()
         return _activity_row(row, int(earlier) + 1)
 
+    @_resilient
     def activity_list(self, code: str) -> list[ActivityRow]:
         """Every activity of a room in order, each with its round."""
         with self._read() as conn:
@@ -378,6 +561,7 @@ class Store:
             listed.append(_activity_row(row, seen[same]))
         return listed
 
+    @_resilient
     def is_teacher(self, code: str, key: Any) -> bool:
         """Whether ``key`` controls the room (a student link, no key or a forged key: ``False``)."""
         with self._read() as conn:
@@ -385,8 +569,9 @@ class Store:
         return stored is not None and rules.key_matches(key, stored)
 
     @contextmanager
-    def _as_teacher(self, code: str, key: Any) -> Iterator[tuple[Connection, Any]]:
-        """A write transaction on a room whose key was checked (a forged key is an ``InputError``)."""
+    def _as_teacher(self, code: str, key: Any, *, ended: bool = False) -> Iterator[tuple[Connection, Any]]:
+        """A write transaction on a room whose key was checked (a forged key is an ``InputError``), not ended
+        unless ``ended``."""
         code = rules.read_code(code)
         with self._write() as conn:
             row = conn.execute(sa.select(rooms).where(rooms.c.code == code).with_for_update()).mappings().first()
@@ -394,30 +579,46 @@ class Store:
                 raise InputError("room.unknown", code=code)
             if not rules.key_matches(key, row["key_hash"]):
                 raise InputError("room.bad_key")
-            if row["ended_at"] is not None:
+            if row["ended_at"] is not None and not ended:
                 raise InputError("room.ended")
             yield conn, row
 
     def _touch(self, conn: Connection, code: str, **values: Any) -> None:
         conn.execute(sa.update(rooms).where(rooms.c.code == code).values(revision=rooms.c.revision + 1, **values))
 
-    def open_activity(self, code: str, key: Any, activity: Activity) -> ActivityRow:
-        """Open ``activity`` as the room's next one (the previous one closes)."""
-        with self._as_teacher(code, key) as (conn, row):
-            return self._open(conn, row, activity.kind, json.dumps(activity.payload()))
+    @_resilient
+    def open_activity(self, code: str, key: Any, activity: Activity, *, after: int | None = None) -> ActivityRow:
+        """Open ``activity`` as the room's next one (the previous one closes).
 
-    def run_again(self, code: str, key: Any) -> ActivityRow:
+        ``after`` is the room's revision the teacher's page acted on: if the room is one revision past it and its
+        current activity is this one, that opening already happened (a retry after a commit whose answer was lost,
+        or a second click) and the activity is returned, not opened again.
+        """
+        with self._as_teacher(code, key) as (conn, row):
+            return self._open(conn, row, activity.kind, json.dumps(activity.payload()), after)
+
+    @_resilient
+    def run_again(self, code: str, key: Any, *, after: int | None = None) -> ActivityRow:
         """Open the current activity again as the room's next one, a new round with the same kind and payload:
-        the earlier round keeps its answers and its reveal."""
+        the earlier round keeps its answers and its reveal. ``after`` as for ``open_activity``: the round opened
+        one revision past it is not opened twice."""
         with self._as_teacher(code, key) as (conn, row):
             if row["current_activity"] is None:
                 raise InputError("room.no_activity")
             current = conn.execute(
                 sa.select(activities.c.kind, activities.c.payload).where(activities.c.id == row["current_activity"])
             ).one()
-            return self._open(conn, row, current.kind, current.payload)
+            return self._open(conn, row, current.kind, current.payload, after)
 
-    def _open(self, conn: Connection, row: Any, kind: str, payload: str) -> ActivityRow:
+    def _open(self, conn: Connection, row: Any, kind: str, payload: str, after: int | None) -> ActivityRow:
+        if after is not None and row["revision"] == after + 1 and row["current_activity"] is not None:
+            current = conn.execute(
+                sa.select(activities.c.kind, activities.c.payload, activities.c.phase).where(
+                    activities.c.id == row["current_activity"]
+                )
+            ).one()
+            if tuple(current) == (kind, payload, "open"):  # opened by this very request: its commit happened
+                return self._activity(conn, row["current_activity"])
         number = row["activity_count"] + 1
         result = conn.execute(
             activities.insert().values(
@@ -428,6 +629,7 @@ class Store:
         self._touch(conn, row["code"], current_activity=activity_id, activity_count=number)
         return self._activity(conn, activity_id)
 
+    @_resilient
     def set_phase(self, code: str, key: Any, phase: str) -> None:
         """Lock the current activity's answers (``locked``), reveal it (``revealed``), or take answers again
         (``open``) before the reveal. A reveal is final: the activity can then only be run again as a new round."""
@@ -444,15 +646,20 @@ class Store:
             conn.execute(sa.update(activities).where(activities.c.id == row["current_activity"]).values(phase=phase))
             self._touch(conn, row["code"])
 
+    @_resilient
     def show_names(self, code: str, key: Any, show: bool) -> None:
         with self._as_teacher(code, key) as (conn, row):
             self._touch(conn, row["code"], show_names=bool(show))
 
+    @_resilient
     def end_room(self, code: str, key: Any) -> None:
-        """End the room: no more joining or answering; its results stay until it expires."""
-        with self._as_teacher(code, key) as (conn, row):
-            self._touch(conn, row["code"], ended_at=self.clock())
+        """End the room: no more joining or answering; its results stay until it expires. Ending it again is
+        nothing (a retry whose first try did end it)."""
+        with self._as_teacher(code, key, ended=True) as (conn, row):
+            if row["ended_at"] is None:
+                self._touch(conn, row["code"], ended_at=self.clock())
 
+    @_resilient
     def purge(self) -> int:
         """Delete every expired room with its students, activities and answers, old wrong-code records and
         short links unused for a year; the number of rooms deleted."""
@@ -471,6 +678,7 @@ class Store:
 
     # --- students --------------------------------------------------------------------------------------
 
+    @_resilient
     def join(self, code: Any, student_id: str, nickname: Any = None, *, source: str = "") -> Student:
         """Join a room by its code (typed, or from a link); joining again with the same id is the same student.
 
@@ -552,6 +760,7 @@ class Store:
         with self._write() as conn:
             conn.execute(join_failures.insert().values(source=source, at=self.clock()))
 
+    @_resilient
     def student(self, code: str, student_id: str) -> Student | None:
         with self._read() as conn:
             row = (
@@ -561,6 +770,7 @@ class Store:
             )
         return None if row is None else Student(row["room"], row["id"], row["number"], row["nickname"])
 
+    @_resilient
     def roster(self, code: str) -> list[Student]:
         with self._read() as conn:
             rows = (
@@ -572,12 +782,15 @@ class Store:
 
     # --- answers ---------------------------------------------------------------------------------------
 
+    @_resilient
     def answer(self, code: str, student_id: str, activity_id: int, values: Sequence[tuple[int, Any]]) -> None:
         """Store a student's answer(s) to the current activity: one per part, replacing any earlier one.
 
         ``values`` are (part, raw answer) pairs, each checked by the activity (an ``InputError`` in the student's
         language on the page). Refused when the room has ended, the activity is not the current one or is locked,
-        the student has not joined, or answers come faster than the rate limit.
+        the student has not joined, or answers come faster than the rate limit. Answers equal to those stored are
+        stored once and spend no token: a resend after a lost connection (whose first try may have committed) is
+        never refused as too fast.
         """
         now = self.clock()
         with self._write() as conn:
@@ -598,7 +811,16 @@ class Store:
             if row["phase"] != "open":
                 raise InputError("room.locked")
             activity = from_payload(row["kind"], json.loads(row["payload"]))
-            checked = [(part, activity.check(value, part)) for part, value in values]
+            checked = [(part, json.dumps(activity.check(value, part))) for part, value in values]
+            stored = dict(
+                conn.execute(
+                    sa.select(answers.c.part, answers.c.value).where(
+                        answers.c.activity_id == activity_id, answers.c.student_id == student_id
+                    )
+                ).all()
+            )
+            if checked and all(stored.get(part) == value for part, value in checked):
+                return  # stored already, as sent
             self._spend_token(conn, code, student_id, now)
             for part, value in checked:
                 stmt = self._insert(answers).values(
@@ -606,7 +828,7 @@ class Store:
                     student_id=student_id,
                     part=part,
                     room=code,
-                    value=json.dumps(value),
+                    value=value,
                     created_at=now,
                     updated_at=now,
                 )
@@ -634,6 +856,7 @@ class Store:
         ).first()
         raise InputError("room.too_fast" if known else "room.not_joined")
 
+    @_resilient
     def answers(self, activity_id: int) -> list[Answer]:
         """Every answer to an activity, with each student's number and nickname."""
         with self._read() as conn:
@@ -645,6 +868,7 @@ class Store:
             ).all()
         return [Answer(r.number, r.nickname, r.part, json.loads(r.value), r.updated_at) for r in rows]
 
+    @_resilient
     def my_answers(self, activity_id: int, student_id: str) -> dict[int, Any]:
         """One student's answers to an activity, by part."""
         with self._read() as conn:
@@ -655,6 +879,7 @@ class Store:
             ).all()
         return {r.part: json.loads(r.value) for r in rows}
 
+    @_resilient
     def results(self, code: str) -> RoomResults:
         """Every activity of a room marked, one row per student present and question (an unanswered one too),
         and each student's totals. A student counts as present for an activity if they joined before the next
@@ -673,6 +898,7 @@ class Store:
             taken.append(Taken(row.number, row.round, row.activity(), tuple(self.answers(row.id)), present))
         return room_results(taken)
 
+    @_resilient
     def class_summary(self, code: str) -> list[ActivityOutcome]:
         """Per activity (number, kind, round): the students present, how many answered, and per question how many
         answered and were right; for the end-of-class summary."""
@@ -680,6 +906,7 @@ class Store:
 
     # --- short links -------------------------------------------------------------------------------------
 
+    @_resilient
     def save_link(self, page: str, params: Mapping[str, str]) -> str:
         """A short code for a page's link parameters; the same parameters always get the same code."""
         if page not in SHORT_LINK_PAGES:
@@ -708,6 +935,7 @@ class Store:
                 continue  # another process saved the same link, or the code is taken: look again
         raise RuntimeError("could not draw a free short-link code")
 
+    @_resilient
     def load_link(self, code: Any) -> tuple[str, dict[str, str]]:
         """The page and link parameters a short code stands for; an ``InputError`` if there is none."""
         code = rules.read_code(code, "go.code")

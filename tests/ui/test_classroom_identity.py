@@ -15,9 +15,8 @@ PAGE = "pages/7_Classroom.py"
 
 
 @pytest.fixture
-def room(tmp_path, monkeypatch):
-    monkeypatch.setenv("NDCG_LAB_DATA_DIR", str(tmp_path))
-    store = Store()  # the database the page uses: NDCG_LAB_DATA_DIR's
+def room(classroom_db):
+    store = Store(classroom_db)  # the database the page uses (SQLite, or PostgreSQL)
     try:
         made, _ = store.create_room()
     finally:

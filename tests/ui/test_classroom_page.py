@@ -1,10 +1,11 @@
-"""The Classroom page through Streamlit's AppTest, on a temporary SQLite file: a teacher starts a room and
-runs each activity, students join by the link and answer, bad answers are messages in the student's
-language, and a student's session never controls the room."""
+"""The Classroom page through Streamlit's AppTest, on a temporary SQLite file and on PostgreSQL: a teacher starts a
+room and runs each activity, students join by the link and answer, bad answers are messages in the student's
+language, a student's session never controls the room, and a database outage is a notice that loses nothing."""
 
 import json
 
 import pytest
+import sqlalchemy as sa
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core import ndcg_at_k
@@ -17,9 +18,9 @@ PAGE = "pages/7_Classroom.py"
 
 
 @pytest.fixture
-def data_dir(tmp_path, monkeypatch):
-    monkeypatch.setenv("NDCG_LAB_DATA_DIR", str(tmp_path))
-    return tmp_path
+def data_dir(classroom_db):
+    """Every test of this module on SQLite and on PostgreSQL: the database's URL."""
+    return classroom_db
 
 
 def session(lang="en", kept=None, **params):
@@ -166,7 +167,7 @@ def test_rank_compare_and_practice_through_the_page(data_dir):
     next(b for b in bo.button if b.key.startswith("btn_cr_send_")).click().run()
     assert "Saved" in texts(bo)
     button(teacher, "btn_cr_reveal").click().run()
-    store = Store(f"sqlite:///{data_dir / 'classroom.sqlite3'}")
+    store = Store(data_dir)
     rank = store.room(code).current.activity()
     start = rank.spec.ndcg()
     assert "0 of 1 found the highest NDCG@k, 1.0000" in texts(teacher)
@@ -362,7 +363,7 @@ def test_practice_names_the_exercise_of_a_bad_answer_and_saves_the_others(data_d
     bo = join(code, "Bo")
     open_activity(teacher, "practice", _w_cr_practice_seed=2026, _w_cr_practice_count=3)
     bo.run()
-    practice = Store(f"sqlite:///{data_dir / 'classroom.sqlite3'}")
+    practice = Store(data_dir)
     activity = practice.room(code).current
     first, _, third = activity.activity().exercises()
     boxes = {w.key[-1]: w for w in bo.text_input if w.key.startswith("_w_cr_practice_")}
@@ -403,3 +404,44 @@ def test_one_status_line_and_an_unsent_estimate_is_named_at_the_lock(data_dir):
     assert "Locked: your estimate 0,7 was not sent." in phone and "What you sent before" not in phone
     cy.run()  # nothing typed: the plain locked line
     assert "Answers are locked. Wait for the reveal." in texts(cy) and "Locked:" not in texts(cy)
+
+
+def test_a_database_outage_is_a_notice_and_the_page_comes_back_with_what_was_typed(data_dir, monkeypatch):
+    monkeypatch.setenv("NDCG_LAB_DB_RETRY_SECONDS", "0.2")  # the page's store, made by this test's first run
+    teacher, code = start_room(data_dir)
+    open_activity(teacher, "predict", _w_cr_source="preset", _w_cr_preset="five")
+    ana = join(code, "Ana")
+    answer_text(ana, "0.95")  # acknowledged
+    assert "Saved" in texts(ana)
+
+    def down(self):
+        raise sa.exc.OperationalError("SELECT 1", {}, ConnectionError("server closed the connection"), True)
+
+    with monkeypatch.context() as outage:  # every connection of the page's store is lost
+        outage.setattr(Store, "_read", down)
+        outage.setattr(Store, "_write", down)
+        box = next(w for w in ana.text_input if w.key.startswith("_w_cr_estimate_"))
+        box.input("0.4")
+        next(b for b in ana.button if b.key.startswith("btn_cr_send_")).click().run()
+        notice = "The classroom's database is not answering"
+        assert not ana.exception and notice in texts(ana), texts(ana)
+        typed = ana.session_state["classroom"].typed  # a whole run cut short: the box is kept until it is drawn
+        assert [v for k, v in typed.items() if k.startswith("_w_cr_estimate_")] == ["0.4"]
+        teacher.run()
+        assert not teacher.exception and notice in texts(teacher)
+        assert not session(room=code, kept={"me": None, "key": None}).exception  # a new page too
+        ana.run()  # a second run in the outage: still kept
+        assert not ana.exception and notice in texts(ana)
+        assert "this page tries again by itself" in texts(ana)
+    ana.run()  # the database is back: the page is whole again, the box still holds what was typed
+    assert "this page tries again by itself" not in texts(ana) and "Your estimate: 0.95" in texts(ana)
+    assert "this was not saved; try again in a moment" in texts(ana)  # the failed send's own line stays
+    assert next(w for w in ana.text_input if w.key.startswith("_w_cr_estimate_")).value == "0.4"
+    next(b for b in ana.button if b.key.startswith("btn_cr_send_")).click().run()
+    assert "Saved" in texts(ana)
+    teacher.run()
+    assert next(m for m in teacher.metric if m.label == "Answered").value == "1 / 1"
+    store = Store(data_dir)
+    [stored] = store.answers(store.room(code).current.id)
+    assert stored.value == 0.4
+    store.close()

@@ -1,6 +1,6 @@
 """The results CSV and the end-of-class summary in the teacher's words: option labels students saw rather than
 codes, each question's details, a row for a student who did not answer, per-student totals, in English and
-Chinese, from a real room on a temporary SQLite file."""
+Chinese, from a real room on a temporary SQLite file and on PostgreSQL."""
 
 import csv
 import io
@@ -17,12 +17,12 @@ T0 = 1_800_000_000.0
 
 
 @pytest.fixture
-def room(tmp_path):
+def room(classroom_db):
     """A compare (Ana votes B, wrong; the other student does not vote), revealed, run again (Ana votes A, the
     other "the same"); a Practice of 5 (Ana: exercise 5, a swap, "up"; the other: exercise 1, 1.5); a rank (Ana
     sends the best order). The second student has no nickname."""
     now = [T0]
-    store = Store(f"sqlite:///{tmp_path / 'classroom.sqlite3'}", clock=lambda: now[0])
+    store = Store(classroom_db, clock=lambda: now[0])
     code, key = store.create_room()
     code = code.code
     ana, other = rules.new_student_id(), rules.new_student_id()

@@ -28,8 +28,9 @@ from ndcg_core import (
 from ndcg_core.classroom import activities as classroom
 from ndcg_core.classroom import rules as room_rules
 from ndcg_core.classroom.joining import read_public_url
+from ndcg_core.classroom.store import DatabaseSettings
 from ndcg_core.classroom.store import Store as ClassroomStore
-from ndcg_core.errors import MESSAGES, PLACES, TEMPLATES, Place, placeholders
+from ndcg_core.errors import MESSAGES, OUTAGES, PLACES, TEMPLATES, Place, StoreUnavailable, placeholders
 from ndcg_core.lists.items import check_grade, check_label, check_size, check_top_grade, make_items, move
 from ndcg_core.lists.presets import PRESETS
 from ndcg_core.teaching.conventions import CONVENTIONS, example_from_rows
@@ -306,6 +307,10 @@ CALLS = {
         lambda: room_rules.Limits.from_environment({"NDCG_LAB_ROOM_HOURS": "soon"}),
         lambda: room_rules.Limits.from_environment({"NDCG_LAB_MAX_STUDENTS": "0"}),
     ],
+    "store.setting": [
+        lambda: DatabaseSettings.from_environment({"NDCG_LAB_DB_POOL_SIZE": "many"}),
+        lambda: DatabaseSettings.from_environment({"NDCG_LAB_DB_MAX_OVERFLOW": "-1"}),
+    ],
     "room.code_blank": [lambda: room_rules.read_code(" - ")],
     "room.code_length": [lambda: room_rules.read_code("K7P3")],
     "room.code_letters": [lambda: room_rules.read_code("K0P1QL")],
@@ -491,6 +496,17 @@ def test_a_page_shows_every_error_in_both_languages(code):
             rest = re.sub(rf"(?<![A-Za-z]){re.escape(value)}(?![A-Za-z])", " ", rest)
         latin = set(re.findall(r"[A-Za-z][A-Za-z_0-9]*", rest)) - ALLOWED_LATIN
         assert not latin, (chinese, latin)
+
+
+@pytest.mark.parametrize("code", sorted(OUTAGES))
+def test_a_database_outage_is_shown_in_both_languages_and_is_no_input_error(code):
+    error = StoreUnavailable(code)
+    assert not isinstance(error, ValueError)  # nobody catches it as a refusal of what was typed
+    assert plain(Translator("en").explain(error)).lower() == str(error).lower()
+    chinese = plain(Translator("zh").explain(error))
+    assert re.search(r"[\u4e00-\u9fff]", chinese) and not re.search(r"[A-Za-z]", chinese), chinese
+    with pytest.raises(KeyError):
+        StoreUnavailable("store.gone")
 
 
 def test_a_file_error_quotes_each_bad_line_once_and_counts_the_rest():

@@ -43,6 +43,35 @@ def test_the_route_gives_a_student_the_rooms_revision_and_the_teachers_change_at
     store.close()
 
 
+def test_the_route_answers_503_tried_once_when_the_database_is_not_answering_and_200_once_it_is_back(
+    data_dir, monkeypatch
+):
+    import sqlalchemy as sa
+
+    from ui import database
+
+    store = Store(database_url())
+    room, _ = store.create_room()
+    me, later = rules.new_student_id(), rules.new_student_id()
+    store.join(room.code, me, None, source="test")
+    store.join(room.code, later, None, source="test")
+    assert get(room.code, me)[0] == 200  # known to this process now
+    tries = []
+
+    def down(self):
+        tries.append(1)
+        raise sa.exc.OperationalError("SELECT", {}, ConnectionError("server closed the connection"), True)
+
+    with monkeypatch.context() as outage:
+        outage.setattr(Store, "_read", down)
+        outage.setattr(database, "REVISION_TTL", 0.0)  # every poll reads
+        assert get(room.code, me) == (503, {"error": "unavailable"}, "no-store")
+        assert get(room.code, later) == (503, {"error": "unavailable"}, "no-store")  # not yet known: membership
+        assert len(tries) == 2  # each tried once: the phone asks again anyway
+    assert get(room.code, later) == (200, {"revision": 0}, "no-store")
+    store.close()
+
+
 def test_the_route_tells_a_stranger_nothing_about_which_rooms_exist(data_dir):
     store = Store(database_url())
     room, _ = store.create_room()

@@ -11,7 +11,8 @@ teacher has changed something.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from functools import partial
 from typing import Any
 from urllib.parse import urlencode
@@ -24,14 +25,14 @@ from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom import rules
 from ndcg_core.classroom.activities import ListSpec
 from ndcg_core.classroom.store import ActivityRow, Room
-from ndcg_core.errors import InputError, shown
+from ndcg_core.errors import InputError, StoreUnavailable, shown
 from ndcg_core.lists.items import Item
 from ndcg_core.lists.presets import PRESETS
 from ndcg_core.lists.results import RESULTS
 from ndcg_core.teaching.exercises import exercise
 from ui import classroom_results
 from ui.classroom_results import render_class_summary
-from ui.database import client_source, room_changed, room_now, store
+from ui.database import client_source, last_room, quick_store, room_changed, room_now, store
 from ui.exercise_text import choice_text, conventions_text
 from ui.exercise_text import explain as explain_exercise
 from ui.exercise_text import prompt as exercise_prompt
@@ -51,6 +52,7 @@ from ui.state import (
     set_link_value,
     set_widget_value,
     widget_value,
+    widget_values,
 )
 from ui.widgets.browser_memory import browser_memory
 from ui.widgets.qr import qr_png
@@ -88,6 +90,40 @@ section.main .block-container, .stMainBlockContainer {
 # a fraction of a second) before it offers the join form anyway, and how often it looks meanwhile.
 MEMORY_WAIT_SECONDS = 2.0
 MEMORY_LOOK_SECONDS = 0.5
+# What a store call may answer instead of doing it: bad input, or a database that cannot serve now (down, read-only,
+# full). A callback shows either where the user acted; what they typed stays in its widget, to be sent again.
+REFUSALS = (InputError, StoreUnavailable)
+# How often a page that could not be drawn for a database outage looks whether the database answers again.
+OUTAGE_LOOK_SECONDS = 3.0
+
+
+# --- a database that is not answering ------------------------------------------------------------------------
+
+
+def outage_text(t: Translator, err: StoreUnavailable) -> str:
+    """A short notice for a page or a part of it that could not be drawn: not answering (it comes back by itself),
+    or the error's own words (read-only, full: only whoever runs the server can mend it)."""
+    return t("classroom.outage") if err.code == "store.unavailable" else t.explain(err)
+
+
+@contextmanager
+def outage_notice(t: Translator) -> Iterator[None]:
+    """Draw a part of the page that reads the store; if the database cannot serve, a short notice ends that part
+    instead of a traceback (a fragment that runs every second draws itself again once the database is back)."""
+    try:
+        yield
+    except StoreUnavailable as err:
+        st.warning(outage_text(t, err), icon=":material/cloud_off:")
+
+
+@st.fragment(run_every=OUTAGE_LOOK_SECONDS)
+def database_back(lang: str) -> None:
+    """Under the notice of a page that could not be drawn: redraw the whole page once the database answers."""
+    try:
+        quick_store().schema_version()
+    except StoreUnavailable:
+        return
+    st.rerun(scope="app")
 
 
 # --- the link: ?room=CODE (everyone), &me=ID (a student), &key=SECRET (the teacher's keep link) ----------
@@ -128,8 +164,10 @@ def apply_link(t: Translator, cs: ClassroomState) -> ClassroomState:
 
 
 def on_memory() -> None:
-    """The browser reported what it keeps for this room (before the page runs): adopt it."""
-    adopt_memory(classroom_state(), widget_value("cr_memory").get("memory"))
+    """The browser reported what it keeps for this room (before the page runs): adopt it (if the database is not
+    answering, the page's run that follows shows the notice, and adopts it once the database is back)."""
+    with suppress(StoreUnavailable):
+        adopt_memory(classroom_state(), widget_value("cr_memory").get("memory"))
 
 
 def adopt_memory(cs: ClassroomState, reported: Any) -> None:
@@ -141,16 +179,17 @@ def adopt_memory(cs: ClassroomState, reported: Any) -> None:
     memory = {"room": cs.room, "me": reported.get("me"), "key": reported.get("key")}
     if memory == cs.memory:
         return
-    cs.memory = memory
+    # Taken as reported only once the store has answered: a report met by a database outage is looked at again.
     if cs.key is None and memory["key"] and store().is_teacher(cs.room, memory["key"]):
         cs.key, cs.student = memory["key"], None
     elif cs.key is None and cs.student is None and memory["me"]:
         try:
             me = rules.read_student_id(memory["me"])
         except InputError:
-            return
-        if store().student(cs.room, me) is not None:
+            me = None
+        if me is not None and store().student(cs.room, me) is not None:
             cs.student = me
+    cs.memory = memory
 
 
 def remember(cs: ClassroomState) -> None:
@@ -181,7 +220,7 @@ def start_room() -> None:
     t = Translator(app_state().lang)
     try:
         room, key = store().create_room()
-    except InputError as err:
+    except REFUSALS as err:
         classroom_state().messages["start"] = t.explain(err)
         return
     cs = reset_classroom()
@@ -195,7 +234,7 @@ def join(code: Any) -> None:
     me = cs.student or rules.new_student_id()
     try:
         student = store().join(code, me, widget_value("_w_cr_nickname"), source=client_source())
-    except InputError as err:
+    except REFUSALS as err:
         cs.messages["join"] = t.explain(err)
         return
     if student.room != cs.room:
@@ -253,6 +292,22 @@ def show_message(cs: ClassroomState, place: str, ok: bool = False) -> None:
 
 
 def render_page(t: Translator) -> None:
+    """The Classroom page; when the database cannot serve, a short notice, and the page comes back by itself."""
+    cs = classroom_state()
+    for key, value in cs.typed.items():  # what was typed before an outage cut a run short, back in its widget
+        if not has_widget_value(key):
+            set_widget_value(key, value)
+    cs.typed = {}
+    try:
+        draw_page(t)
+    except StoreUnavailable as err:
+        # The widgets this run did not draw lose their values: kept here until the page is drawn again.
+        cs.typed = widget_values("_w_cr_")
+        st.warning(outage_text(t, err), icon=":material/cloud_off:")
+        database_back(t.lang)
+
+
+def draw_page(t: Translator) -> None:
     cs = apply_link(t, classroom_state())
     if cs.room is None:
         st.title(t("classroom.title"))
@@ -282,22 +337,22 @@ def render_page(t: Translator) -> None:
 
 def teacher_action(action: str, *args: Any) -> None:
     """Lock, reveal, take answers again, run again, show or hide nicknames, or end the room, with this session's
-    key."""
+    key. Running again names the revision the page showed: a retry, or a second click, opens one round."""
     t = Translator(app_state().lang)
     cs = classroom_state()
-    s = store()
     try:
+        s = store()
         if action == "phase":
             s.set_phase(cs.room or "", cs.key or "", args[0])
         elif action == "again":
-            s.run_again(cs.room or "", cs.key or "")
+            s.run_again(cs.room or "", cs.key or "", after=cs.control_revision)
         elif action == "names":
             s.show_names(cs.room or "", cs.key or "", widget_value("_w_cr_names"))
         elif action == "end":
             s.end_room(cs.room or "", cs.key or "")
         room_changed(cs.room or "")
         cs.messages.pop("control", None)
-    except InputError as err:
+    except REFUSALS as err:
         cs.messages["control"] = t.explain(err)
 
 
@@ -586,11 +641,12 @@ def build_activity() -> acts.Activity:
 
 
 def open_activity() -> None:
+    """Open the activity set up, as of the revision the page showed (a retry, or a second click, opens it once)."""
     t = Translator(app_state().lang)
     cs = classroom_state()
     try:
-        store().open_activity(cs.room or "", cs.key or "", build_activity())
-    except InputError as err:
+        store().open_activity(cs.room or "", cs.key or "", build_activity(), after=cs.control_revision)
+    except REFUSALS as err:
         cs.messages["open"] = t.explain(err)
         return
     room_changed(cs.room or "")
@@ -614,13 +670,17 @@ def render_download(t: Translator, room: Room) -> None:
 @st.fragment(run_every=PRESENTER_SECONDS)
 def live_panel(lang: str, code: str) -> None:
     """The control page's live part: who has joined, the current activity, and the class's answers so far."""
-    draw_live(Translator(lang), code, screen=False)
+    t = Translator(lang)
+    with outage_notice(t):
+        draw_live(t, code, screen=False)
 
 
 @st.fragment(run_every=PRESENTER_SECONDS)
 def screen_panel(lang: str, code: str) -> None:
     """The projector view's live part: the same as the control page's, at projector size, with no controls."""
-    draw_live(Translator(lang), code, screen=True)
+    t = Translator(lang)
+    with outage_notice(t):
+        draw_live(t, code, screen=True)
 
 
 def draw_live(t: Translator, code: str, screen: bool) -> None:
@@ -992,19 +1052,35 @@ def student_room(lang: str, code: str) -> None:
     """
     t = Translator(lang)
     cs = classroom_state()
+    outage: StoreUnavailable | None = None
     try:
         room = room_now(code)
     except InputError as err:
         st.error(t.explain(err))
         return
-    room_watch(room.code, cs.student or "", room.revision)
+    except StoreUnavailable as err:
+        # The room as last seen stays on the phone, with a notice, so what the student typed stays in its box;
+        # the watcher (drawn at no revision) redraws this part once the database answers again.
+        outage, known = err, last_room(code)
+        st.warning(outage_text(t, err), icon=":material/cloud_off:")
+        room_watch(code, cs.student or "", OUTAGE_REVISION)
+        if known is None:
+            return
+        room = known
+    else:
+        room_watch(room.code, cs.student or "", room.revision)
     if room.ended:
         st.info(t("classroom.ended_student"))
     current = room.current
     if current is None:
         st.info(t("classroom.waiting"))
         return
-    mine = store().my_answers(current.id, cs.student or "")
+    try:
+        mine = store().my_answers(current.id, cs.student or "")
+    except StoreUnavailable as err:
+        if outage is None:  # the watcher tells this part when the database is back (its 503s, then a revision)
+            st.warning(outage_text(t, err), icon=":material/cloud_off:")
+        mine = {}
     heading = activity_heading(t, current)
     # The heading goes out with each activity's first paragraph: one element fewer for every phone to redraw at once.
     views: dict[str, Callable[..., str | None]] = {
@@ -1015,6 +1091,9 @@ def student_room(lang: str, code: str) -> None:
     }
     unsent = views[current.kind](t, cs, current, mine, f"**{heading}**\n\n")
     status_line(t, cs, current, bool(mine), unsent)
+
+
+OUTAGE_REVISION = -1  # no room has it: the watcher's first answer after an outage differs, and redraws
 
 
 def status_line(t: Translator, cs: ClassroomState, current: ActivityRow, answered: bool, unsent: str | None) -> None:
@@ -1050,7 +1129,7 @@ def submit(activity_id: int, values: list[tuple[int, Any]]) -> None:
         return
     try:
         store().answer(cs.room or "", cs.student or "", activity_id, values)
-    except InputError as err:
+    except REFUSALS as err:
         cs.messages[place] = t.explain(err)
         return
     cs.messages[place] = t("classroom.saved")

@@ -5,7 +5,7 @@ import streamlit as st
 
 import ndcg_core
 from ndcg_core.classroom import rules
-from ndcg_core.errors import InputError
+from ndcg_core.errors import InputError, StoreUnavailable
 from ui.database import store
 from ui.editing import typed_tokens
 from ui.format import metric_text
@@ -71,7 +71,7 @@ def render_join(t: Translator) -> None:
         if sent:
             try:
                 code = store().room(rules.read_code(typed)).code  # forgiving case, spaces, dashes; open now
-            except InputError as err:
+            except (InputError, StoreUnavailable) as err:
                 st.error(t.explain(err))
             else:
                 st.switch_page("pages/7_Classroom.py", query_params={"room": code})

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import streamlit as st
 
-from ndcg_core.errors import InputError
+from ndcg_core.errors import InputError, StoreUnavailable
 from ui.database import store
 from ui.i18n import Translator
 from ui.state import app_state, classroom_state, new_link_value
@@ -26,7 +26,7 @@ def follow_short_link(t: Translator, here: str | None) -> None:
         return
     try:
         page, params = store().load_link(code)
-    except InputError as err:
+    except (InputError, StoreUnavailable) as err:
         app_state().notice = t("share.bad_short", message=t.explain(err))
         return
     if page != here:
@@ -46,7 +46,7 @@ def _make(page: str, params: dict[str, str], slot: str) -> None:
     t = Translator(app_state().lang)
     try:
         classroom_state().short_links[slot] = store().save_link(page, params)
-    except InputError as err:
+    except (InputError, StoreUnavailable) as err:
         classroom_state().short_links[slot] = ""
         app_state().notice = t("share.bad_short", message=t.explain(err))
 

@@ -1,0 +1,36 @@
+"""Fixtures the page tests share: the classroom's database, SQLite or PostgreSQL."""
+
+import pytest
+import sqlalchemy as sa
+
+from ndcg_core.classroom.store import database_url, metadata
+
+
+def forget_stores():
+    """Close the stores this process's pages made and empty ``ui.database``'s caches (a new database each test)."""
+    from ui import database
+
+    for cached in (database._quick_store_for, database._store_for, database._revisions):
+        cached.clear()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def classroom_db(request, tmp_path, monkeypatch):
+    """The database the Classroom page uses for this test, empty: a SQLite file in a temporary
+    ``NDCG_LAB_DATA_DIR``, or the session's PostgreSQL through ``NDCG_LAB_DATABASE_URL``; its URL."""
+    monkeypatch.setenv("NDCG_LAB_DATA_DIR", str(tmp_path))
+    if request.param == "sqlite":
+        monkeypatch.delenv("NDCG_LAB_DATABASE_URL", raising=False)
+    else:
+        url = request.getfixturevalue("postgres_url")
+        engine = sa.create_engine(url)
+        metadata.drop_all(engine)
+        engine.dispose()
+        monkeypatch.setenv("NDCG_LAB_DATABASE_URL", url)
+    forget_stores()
+    yield database_url()
+    if request.param == "postgresql":
+        from ui import database
+
+        database.store().close()
+    forget_stores()
