@@ -576,8 +576,8 @@ class Judge:
     def __post_init__(self) -> None:
         for position, grade in enumerate(self.spec.grades, start=1):
             if grade not in self.scale.grades:
-                scale = {"low": self.scale.low, "high": self.scale.high}
-                raise InputError("activity.off_scale", position=position, value=number_text(grade), **scale)
+                low, high = self.scale.low, self.scale.high
+                raise InputError("activity.off_scale", position=position, value=number_text(grade), low=low, high=high)
 
     def payload(self) -> dict[str, Any]:
         return {"list": self.spec.to_json(), "scale": [self.scale.low, self.scale.high]}

@@ -113,7 +113,7 @@ LESSON_FIELDS = (
 
 _COMMON = (
     Field("kind", "choice", True, ("predict", "rank", "compare", "practice", "judge"), "What the class does."),
-    Field("question", "wording", description="The question's own wording: { en = \"...\", zh = \"...\" }."),
+    Field("question", "wording", description='The question\'s own wording: { en = "...", zh = "..." }.'),
     Field("time_limit", "whole", description=f"Seconds to answer ({TIME_LIMITS[0]} to {TIME_LIMITS[1]})."),
 )
 _LIST = (
@@ -150,7 +150,7 @@ ACTIVITY_FIELDS: dict[str, tuple[Field, ...]] = {
             "exercises",
             True,
             PRACTICE_KINDS,
-            f"How many exercises (1 to {MAX_EXERCISES}), or which kinds in order, such as [\"dcg\", \"swap\"].",
+            f'How many exercises (1 to {MAX_EXERCISES}), or which kinds in order, such as ["dcg", "swap"].',
         ),
     ),
     "judge": (
@@ -224,7 +224,7 @@ def lesson_from_data(data: Mapping[str, Any]) -> Lesson:
     if version != FORMAT:
         raise InputError("lesson.format", place=top.place("format"), value=shown(version), version=FORMAT)
     title = top.text("title", MAX_TITLE)
-    scores = top.bool("scores", False)
+    scores = top.flag("scores", False)
     scale = top.scale("scale", Scale())
     activities = data.get("activity")
     if activities is None or activities == []:
@@ -244,7 +244,7 @@ def _step(number: int, table: Any, scale: Scale) -> Step:
     kinds = ACTIVITY_FIELDS.keys()
     if kind is None:
         raise InputError("lesson.missing", place=Place("lesson.activity_field", number=number, kind="?", field="kind"))
-    if kind not in kinds:
+    if not isinstance(kind, str) or kind not in kinds:
         place = Place("lesson.activity_field", number=number, kind="?", field="kind")
         raise InputError("lesson.choice", place=place, value=shown(kind), choices=", ".join(kinds))
     fields = ACTIVITY_FIELDS[kind]
@@ -257,7 +257,8 @@ def _step(number: int, table: Any, scale: Scale) -> Step:
         if error.code.startswith("lesson."):
             raise
         # A check of the activity itself (a grade, k, a list too long): said with the activity it is in.
-        raise InputError("lesson.problem", place=Place("lesson.activity", number=number, kind=kind), problem=error)
+        place = Place("lesson.activity", number=number, kind=kind)
+        raise InputError("lesson.problem", place=place, problem=error) from None
     return Step(activity, question, time_limit)
 
 
@@ -304,7 +305,7 @@ class _Reader:
             )
         return value
 
-    def bool(self, name: str, default: bool) -> bool:
+    def flag(self, name: str, default: bool) -> bool:
         value = self._get(name, False)
         if value is None:
             return default
@@ -403,7 +404,7 @@ def _predict(r: _Reader, scale: Scale) -> Activity:
 
 
 def _rank(r: _Reader, scale: Scale) -> Activity:
-    return Rank(_spec(r), "", r.bool("show_grades", False))
+    return Rank(_spec(r), "", r.flag("show_grades", False))
 
 
 def _compare(r: _Reader, scale: Scale) -> Activity:

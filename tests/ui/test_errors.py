@@ -57,6 +57,8 @@ def lesson_with(top=None, **activity):
     table = {"kind": "predict", "items": ["a", "b"], "grades": [3, 1], "k": 2, **activity}
     data = {"format": 1, "title": "t", **(top or {}), "activity": [{k: v for k, v in table.items() if v is not None}]}
     return lesson_from_data({k: v for k, v in data.items() if v is not None})
+
+
 QRELS = str(TREC / "qrels.test")
 RESULTS = str(TREC / "results.test")
 
@@ -388,8 +390,12 @@ CALLS = {
     "lesson.count": [lambda: lesson_with(grades=[3, 1, 2])],
     "lesson.grade_disagrees": [
         lambda: lesson_with(
-            kind="compare", items=None, grades=None, metric="mrr",
-            a={"items": ["x", "y"], "grades": [3, 0]}, b={"items": ["y", "x"], "grades": [0, 2]},
+            kind="compare",
+            items=None,
+            grades=None,
+            metric="mrr",
+            a={"items": ["x", "y"], "grades": [3, 0]},
+            b={"items": ["y", "x"], "grades": [0, 2]},
         )
     ],
     "lesson.exercise_kind": [
