@@ -41,6 +41,8 @@ BINS = 20  # histogram bins of width 0.05 over [0, 1]
 SMALL_K = 3
 MAX_LIST = 12  # a phone shows this many items comfortably
 MAX_EXERCISES = 10
+POINTS = 100  # the most one question scores when a lesson keeps scores
+NO_POINTS_OFF = 0.5  # a Predict estimate this far from the true NDCG, or farther, scores nothing
 MAX_SCALE_STEPS = 10  # a judging scale holds at most 11 grades: a phone shows them as one row of buttons
 _EPS = 1e-9
 
@@ -248,6 +250,7 @@ class Predict:
             ndcg=truth,
             answer=number_text(float(value)),
             detail={"guess": float(value), "truth": truth, "off": abs(float(value) - truth)},
+            points=closeness_points(float(value), truth),
         )
 
 
@@ -324,6 +327,8 @@ class Rank:
             ndcg=reached,
             answer=" > ".join(self.spec.labels[i] for i in value),
             detail={"reached": reached, "best": best},
+            # The share of the best NDCG@k reached (a list whose best is 0 cannot be ranked wrong).
+            points=round(POINTS * min(1.0, reached / best)) if best > 0 else POINTS,
         )
 
 
@@ -457,6 +462,7 @@ class Compare:
             ndcg=None,
             answer=str(value),
             detail={"verdict": self.verdict(self.metric)},
+            points=POINTS if value == self.verdict(self.metric) else 0,
         )
 
 
@@ -509,7 +515,14 @@ class Practice:
             ndcg=None,
             answer=str(value["answer"]),
             detail={"answer": exercise(self.seed, self.numbers[part]).answer},
+            points=POINTS if value["right"] else 0,
         )
+
+
+def closeness_points(guess: float, truth: float) -> int:
+    """Points for an estimate: all of them at the true NDCG, falling in a straight line to none at
+    ``NO_POINTS_OFF`` away (an estimate within 0.05, counted right, scores at least 90)."""
+    return round(POINTS * max(0.0, 1 - abs(guess - truth) / NO_POINTS_OFF))
 
 
 def choices(ex: Exercise) -> tuple[str, ...]:
@@ -567,7 +580,8 @@ class JudgeSummary:
 class Judge:
     """Judge the results: each student grades every result of a query on the scale (one answer per result,
     its part); the class sees each result's grade distribution, how far the judges agree, and NDCG@k of the
-    list under the class's median grades beside the teacher's grades (``spec.grades``)."""
+    list under the class's median grades beside the teacher's grades (``spec.grades``). It scores no points:
+    a grade is a judgement, and the activity is there to show that judges differ."""
 
     spec: ListSpec
     scale: Scale = Scale()
@@ -698,12 +712,14 @@ class Answer:
 
 @dataclass(frozen=True)
 class Result:
-    """One answer marked: right or not, the NDCG involved (if any), the answer as text, and details."""
+    """One answer marked: right or not, the NDCG involved (if any), the answer as text, details, and the points it
+    scores when a lesson keeps scores (0 to ``POINTS``; ``None``: the activity scores none)."""
 
     right: bool
     ndcg: float | None
     answer: str
     detail: dict[str, Any] = field(default_factory=dict)
+    points: int | None = None
 
 
 @dataclass(frozen=True)
@@ -779,7 +795,8 @@ class StudentResult:
 
     ``value`` is the answer as given (``None``: no answer): an estimate (a float), an order (indices into the
     list), a vote (``a``, ``b``, ``same``) or an exercise's answer as typed or chosen (``up``, ``1.26``).
-    ``right`` is ``None`` without an answer; ``ndcg`` is the NDCG@k a Rank-it-best order reaches (else ``None``).
+    ``right`` is ``None`` without an answer; ``ndcg`` is the NDCG@k a Rank-it-best order reaches (else ``None``);
+    ``points`` what the answer scores when the lesson keeps scores (``None``: no answer, or a Judge grade).
     """
 
     student: int
@@ -789,6 +806,7 @@ class StudentResult:
     right: bool | None
     ndcg: float | None
     answered_at: float | None
+    points: int | None = None
 
 
 @dataclass(frozen=True)
@@ -811,7 +829,7 @@ class ActivityResults:
 @dataclass(frozen=True)
 class StudentTotal:
     """One student over the whole room: questions they were present for, how many they answered and got right,
-    and the mean NDCG@k their Rank-it-best orders reached (``None`` without one)."""
+    the mean NDCG@k their Rank-it-best orders reached (``None`` without one) and their points."""
 
     student: int
     nickname: str | None
@@ -819,6 +837,18 @@ class StudentTotal:
     answered: int
     right: int
     mean_ndcg: float | None
+    points: int = 0
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A line of the leaderboard: the place (students with the same points share it: 1, 2, 2, 4), the student's
+    number and nickname, and their points."""
+
+    place: int
+    student: int
+    nickname: str | None
+    points: int
 
 
 @dataclass(frozen=True)
@@ -910,7 +940,9 @@ def activity_results(taken: Taken) -> ActivityResults:
             result = activity.result(answer.value, part)
             value = answer.value["answer"] if isinstance(activity, Practice) else answer.value
             ndcg = result.ndcg if isinstance(activity, Rank) else None
-            rows.append(StudentResult(number, answer.nickname, part, value, result.right, ndcg, answer.at))
+            rows.append(
+                StudentResult(number, answer.nickname, part, value, result.right, ndcg, answer.at, result.points)
+            )
     return ActivityResults(taken.number, taken.round, activity, solutions(activity), tuple(rows))
 
 
@@ -933,9 +965,23 @@ def room_results(taken: Sequence[Taken]) -> RoomResults:
                 sum(r.right is not None for r in mine),
                 sum(r.right is True for r in mine),
                 statistics.fmean(reached) if reached else None,
+                sum(r.points or 0 for r in mine),
             )
         )
     return RoomResults(results, tuple(totals))
+
+
+def leaderboard(results: RoomResults, top: int = 10) -> tuple[Standing, ...]:
+    """The students with the most points, most first (ties by student number), down to the ``top``-th place
+    (everyone sharing that place is listed); students who answered nothing are left out."""
+    ranked = sorted((t for t in results.totals if t.answered), key=lambda t: (-t.points, t.student))
+    standings: list[Standing] = []
+    for i, total in enumerate(ranked):
+        place = standings[-1].place if standings and standings[-1].points == total.points else i + 1
+        if place > top:
+            break
+        standings.append(Standing(place, total.student, total.nickname, total.points))
+    return tuple(standings)
 
 
 def outcome(result: ActivityResults) -> ActivityOutcome:
