@@ -60,6 +60,9 @@ PLACES: dict[str, str] = {
     "go.code": "the short link's code",
     "room.nickname": "the nickname",
     "activity.count": "the number of exercises",
+    "lesson.field": "field {field}",
+    "lesson.activity_field": "activity {number} ({kind}), field {field}",
+    "lesson.activity": "activity {number} ({kind})",
 }
 
 MESSAGES: dict[str, str] = {
@@ -252,6 +255,41 @@ MESSAGES: dict[str, str] = {
     "activity.vote": "{value} is not a vote: choose A, B or the same",
     "activity.part": "there is no exercise {value}; this set has {count}",
     "activity.choice": "{value} is not one of the choices {choices}",
+    "activity.scale": "a judging scale runs from a whole number, 0 or more, to a higher one at most {steps} above "
+    "it; {low} to {high} is not one",
+    "activity.off_scale": "the grade {value} at position {position} is outside the judging scale {low} to {high}",
+    "activity.result": "there is no result {value}; this list has {count}",
+    "activity.grade": "{value} is not a grade of the scale: choose a whole number from {low} to {high}",
+    # Lessons (TOML files): where a problem is names the activity and the field.
+    "lesson.too_large": "{file} has {count} bytes; a lesson file holds at most {limit}",
+    "lesson.syntax": "{file}, line {line}, column {column}: this is not valid TOML ({reason})",
+    "lesson.syntax_end": "{file}: this is not valid TOML; it ends too soon ({reason})",
+    "lesson.format": "{place} is {value}: this NDCG Lab reads lesson format {version}",
+    "lesson.missing": "{place} is missing",
+    "lesson.unknown_field": "{place} is not a field of the format here; the fields are {fields}",
+    "lesson.not_text": "{place} is {value}: write text in quotes",
+    "lesson.text_blank": "{place} is blank",
+    "lesson.text_long": "{place} has {count} characters; at most {limit} fit",
+    "lesson.not_whole": "{place} is {value}: write a whole number",
+    "lesson.out_of_range": "{place} is {value}: it must be {low} to {high}",
+    "lesson.not_bool": "{place} is {value}: write true or false",
+    "lesson.choice": "{place} is {value}; choose one of {choices}",
+    "lesson.not_list": "{place} is {value}: write a list in brackets, such as [3, 0, 2]",
+    "lesson.not_table": "{place} is {value}: write a table of its fields in braces",
+    "lesson.grade": "{place}: grade {position} is {value}, not a number",
+    "lesson.grade_negative": "{place}: grade {position} is {value}; grades cannot be negative",
+    "lesson.item_not_text": "{place}: item {position} is {value}; write it as text in quotes",
+    "lesson.item_blank": "{place}: item {position} is blank",
+    "lesson.item_long": "{place}: item {position} has {count} characters; at most {limit} fit",
+    "lesson.count": "{place}: {grades} grades for {items} items; give one grade per item",
+    "lesson.grade_disagrees": "{place}: {value} has grade {first} in one ranking and {second} in the other; a result "
+    "has one grade",
+    "lesson.exercise_kind": "{place}: exercise {position} is {value}; choose from {choices}",
+    "lesson.scale": "{place} is {value}: write two whole numbers, such as [0, 4]",
+    "lesson.not_activity": "activity {number} is {value}: write each activity as an [[activity]] table",
+    "lesson.no_activities": "the lesson has no activities: add at least one [[activity]] table",
+    "lesson.too_many": "the lesson has {count} activities; at most {limit} fit",
+    "lesson.problem": "{place}: {problem}",
     "go.page": "a short link cannot hold page {value}; it holds {choices}",
     "go.unknown": "there is no short link {code}: check the code",
 }
@@ -409,8 +447,12 @@ def _one(error: InputError, lookup: Lookup) -> str:
 
 
 def _fill(template: str, fields: Mapping[str, Any], lookup: Lookup) -> str:
+    # A place, or a problem inside another (a lesson's activity), is rendered in the same language.
     return template.format(
-        **{name: value.render(lookup) if isinstance(value, Place) else value for name, value in fields.items()}
+        **{
+            name: value.render(lookup) if isinstance(value, Place | InputError) else value
+            for name, value in fields.items()
+        }
     )
 
 

@@ -73,6 +73,8 @@ def details(t: Translator, activity: acts.Activity, part: int) -> str:
     if isinstance(activity, acts.Predict):
         return list_details(t, activity.spec)
     if isinstance(activity, acts.Rank):
+        if not activity.twist:  # a lesson's list, ranked as the lesson states it
+            return list_details(t, activity.spec)
         return (
             list_details(t, activity.spec)
             + "; "
@@ -87,6 +89,15 @@ def details(t: Translator, activity: acts.Activity, part: int) -> str:
             a=labelled(pair.labels_a, pair.a),
             b=labelled(pair.labels_b, pair.b),
             judged=", ".join(number_text(float(g)) for g in pair.judged),
+        )
+    if isinstance(activity, acts.Judge):
+        return t(
+            "classroom.csv.judge",
+            number=part + 1,
+            count=len(activity.spec.labels),
+            label=activity.spec.labels[part],
+            low=activity.scale.low,
+            high=activity.scale.high,
         )
     ex = exercise(activity.seed, activity.numbers[part])
     return t(
@@ -108,6 +119,8 @@ def answer_text(t: Translator, activity: acts.Activity, part: int, value: Any) -
         return " > ".join(activity.spec.labels[i] for i in value)
     if isinstance(activity, acts.Compare):
         return t(f"classroom.vote.{value}")
+    if isinstance(activity, acts.Judge):
+        return str(int(value))
     ex = exercise(activity.seed, activity.numbers[part])
     return choice_text(ex, str(value), t) if acts.choices(ex) else str(value)
 
@@ -121,6 +134,8 @@ def solution_text(t: Translator, activity: acts.Activity, part: int, solution: A
         return t("classroom.csv.best", order=order, value=metric_text(float(solution)))
     if isinstance(activity, acts.Compare):
         return t(f"classroom.vote.{solution}")
+    if isinstance(activity, acts.Judge):
+        return t("classroom.csv.teacher_grade", grade=int(solution))
     ex = exercise(activity.seed, activity.numbers[part])
     return choice_text(ex, str(solution), t) if acts.choices(ex) else metric_text(float(solution))
 

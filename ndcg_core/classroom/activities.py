@@ -1,5 +1,6 @@
-"""The four classroom activities: what the teacher sends, how a student's answer is checked, and what the
-class's answers add up to (histogram bins, answers within 0.05, verdicts, the most common mistake, CSV rows).
+"""The five classroom activities: what the teacher sends, how a student's answer is checked, and what the
+class's answers add up to (histogram bins, answers within 0.05, verdicts, the most common mistake, grade
+distributions and agreement, CSV rows).
 
 Every number comes from ndcg_core (``ndcg_at_k``, ``breakdown``, ``metrics``, ``exercises``). An activity is
 built from its JSON payload (what the store keeps), so any replica computes the same figures.
@@ -12,13 +13,16 @@ import random
 import statistics
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+import krippendorff
+import numpy as np
 import pandas as pd
 
 from .. import validate
 from ..errors import InputError, Place, number_text, shown
+from ..lists.discounts import DISCOUNTS
 from ..lists.gains import resolve_gain
 from ..lists.ndcg import breakdown, ndcg_at_k
 from ..lists.presets import PRESETS
@@ -26,17 +30,20 @@ from ..lists.results import RESULTS
 from ..teaching.exercises import Conventions, Exercise, check, conventions, exercise
 from ..teaching.metrics import precision_at_k, reciprocal_rank
 
-KINDS = ("predict", "rank", "compare", "practice")
+KINDS = ("predict", "rank", "compare", "practice", "judge")
 TWISTS = ("exponential", "small_k", "pool")
 METRICS = ("ndcg", "mrr", "precision")
 VOTES = ("a", "b", "same")
 ACTIVITY_GAINS = ("linear", "exponential")  # the gains a classroom list may use
-DISCOUNT = "log2"  # the discount every classroom NDCG uses (ndcg_at_k's default)
+DISCOUNT = "log2"  # the discount a classroom NDCG uses unless a lesson names another (ndcg_at_k's default)
 WITHIN = 0.05  # a guess this close to the true NDCG counts as right
 BINS = 20  # histogram bins of width 0.05 over [0, 1]
 SMALL_K = 3
 MAX_LIST = 12  # a phone shows this many items comfortably
 MAX_EXERCISES = 10
+POINTS = 100  # the most one question scores when a lesson keeps scores
+NO_POINTS_OFF = 0.5  # a Predict estimate this far from the true NDCG, or farther, scores nothing
+MAX_SCALE_STEPS = 10  # a judging scale holds at most 11 grades: a phone shows them as one row of buttons
 _EPS = 1e-9
 
 
@@ -46,8 +53,8 @@ _EPS = 1e-9
 @dataclass(frozen=True)
 class ListSpec:
     """A ranked list as the class sees it: labels and grades in order, k, the gain, any judged items the
-    list did not retrieve (``pool``), which the ideal then includes, and the query the list answers (``""``:
-    none given, for lists of "doc A", "doc B")."""
+    list did not retrieve (``pool``), which the ideal then includes, the query the list answers (``""``:
+    none given, for lists of "doc A", "doc B") and the discount (a name in ``DISCOUNTS``)."""
 
     labels: tuple[str, ...]
     grades: tuple[float, ...]
@@ -55,6 +62,7 @@ class ListSpec:
     gain: str = "linear"
     pool: tuple[float, ...] = ()
     query: str = ""
+    discount: str = DISCOUNT
 
     def __post_init__(self) -> None:
         if len(self.labels) != len(self.grades):
@@ -67,6 +75,8 @@ class ListSpec:
         validate.whole(self.k, Place("k"), high=len(self.grades))
         if self.gain not in ACTIVITY_GAINS:
             raise InputError("activity.gain", value=shown(self.gain), choices=", ".join(ACTIVITY_GAINS))
+        if self.discount not in DISCOUNTS.names():
+            raise InputError("discount.unknown", value=shown(self.discount), choices=", ".join(DISCOUNTS.names()))
 
     def judged_pool(self) -> list[float] | None:
         """Every judged grade, the ideal's source: ``None`` (the list's own) unless judged items were not
@@ -75,16 +85,16 @@ class ListSpec:
 
     def conventions(self) -> Conventions:
         """What NDCG@k of this list is computed under: the gain, the log2 discount, k, and the ideal's source."""
-        return Conventions("ndcg", self.k, self.gain, DISCOUNT, "pool" if self.pool else "list")
+        return Conventions("ndcg", self.k, self.gain, self.discount, "pool" if self.pool else "list")
 
     def with_k(self, k: int) -> ListSpec:
         """The same list with another cutoff."""
-        return ListSpec(self.labels, self.grades, k, self.gain, self.pool, self.query)
+        return replace(self, k=k)
 
     def ndcg(self, order: Sequence[int] | None = None) -> float:
         """NDCG@k of the list in ``order`` (indices into the list; its own order by default)."""
         grades = self.grades if order is None else [self.grades[i] for i in order]
-        return ndcg_at_k(grades, self.k, gain=self.gain, pool=self.judged_pool())
+        return ndcg_at_k(grades, self.k, gain=self.gain, discount=self.discount, pool=self.judged_pool())
 
     def best_order(self) -> list[int]:
         """The indices in an order that reaches the highest NDCG@k: highest gain first, ties as listed."""
@@ -99,10 +109,14 @@ class ListSpec:
             self.k,
             items=[self.labels[i] for i in order],
             gain=self.gain,
+            discount=self.discount,
             pool=self.judged_pool(),
         )
 
     def to_json(self) -> dict[str, Any]:
+        # The discount only when it is not the usual one: a list's payload stays what it was before lessons could
+        # name a discount, so its rounds still count.
+        extra = {} if self.discount == DISCOUNT else {"discount": self.discount}
         return {
             "labels": list(self.labels),
             "grades": [_number(g) for g in self.grades],
@@ -110,6 +124,7 @@ class ListSpec:
             "gain": self.gain,
             "pool": [_number(g) for g in self.pool],
             "query": self.query,
+            **extra,
         }
 
     @classmethod
@@ -121,6 +136,7 @@ class ListSpec:
             str(data.get("gain", "linear")),
             tuple(float(g) for g in data.get("pool", ())),
             str(data.get("query", "")),
+            str(data.get("discount", DISCOUNT)),
         )
 
 
@@ -234,6 +250,7 @@ class Predict:
             ndcg=truth,
             answer=number_text(float(value)),
             detail={"guess": float(value), "truth": truth, "off": abs(float(value) - truth)},
+            points=closeness_points(float(value), truth),
         )
 
 
@@ -310,19 +327,21 @@ class Rank:
             ndcg=reached,
             answer=" > ".join(self.spec.labels[i] for i in value),
             detail={"reached": reached, "best": best},
+            # The share of the best NDCG@k reached (a list whose best is 0 cannot be ranked wrong).
+            points=round(POINTS * min(1.0, reached / best)) if best > 0 else POINTS,
         )
 
 
 def twisted(spec: ListSpec, twist: str) -> ListSpec:
     """The list under the teacher's twist: exponential gain, a small k, or judged items the list missed."""
     if twist == "exponential":
-        return ListSpec(spec.labels, spec.grades, spec.k, "exponential", spec.pool, spec.query)
+        return replace(spec, gain="exponential")
     if twist == "small_k":
         return spec.with_k(min(SMALL_K, len(spec.grades)))
     if twist == "pool":
         top = max(spec.grades)
         pool = spec.pool or tuple(g for g in (top, max(top - 1, 1)) if g > 0) or (1.0,)
-        return ListSpec(spec.labels, spec.grades, spec.k, spec.gain, pool, spec.query)
+        return replace(spec, pool=pool)
     raise InputError("activity.twist", value=shown(twist), choices=", ".join(TWISTS))
 
 
@@ -335,14 +354,7 @@ def rank_activity(spec: ListSpec, twist: str, show_grades: bool = False) -> Rank
         rng = random.Random(len(order))
         while spec.ndcg(order) >= spec.ndcg(spec.best_order()) - _EPS:
             rng.shuffle(order)
-        spec = ListSpec(
-            tuple(spec.labels[i] for i in order),
-            tuple(spec.grades[i] for i in order),
-            spec.k,
-            spec.gain,
-            spec.pool,
-            spec.query,
-        )
+        spec = replace(spec, labels=tuple(spec.labels[i] for i in order), grades=tuple(spec.grades[i] for i in order))
     return Rank(spec, twist, bool(show_grades))
 
 
@@ -391,11 +403,13 @@ class Compare:
     pair: Pair
     metric: str
     name: str = ""
+    query: str = ""
     kind: str = "compare"
 
     def payload(self) -> dict[str, Any]:
         p = self.pair
         return {
+            **({"query": self.query} if self.query else {}),
             "name": self.name,
             "metric": self.metric,
             "k": p.k,
@@ -448,6 +462,7 @@ class Compare:
             ndcg=None,
             answer=str(value),
             detail={"verdict": self.verdict(self.metric)},
+            points=POINTS if value == self.verdict(self.metric) else 0,
         )
 
 
@@ -500,7 +515,14 @@ class Practice:
             ndcg=None,
             answer=str(value["answer"]),
             detail={"answer": exercise(self.seed, self.numbers[part]).answer},
+            points=POINTS if value["right"] else 0,
         )
+
+
+def closeness_points(guess: float, truth: float) -> int:
+    """Points for an estimate: all of them at the true NDCG, falling in a straight line to none at
+    ``NO_POINTS_OFF`` away (an estimate within 0.05, counted right, scores at least 90)."""
+    return round(POINTS * max(0.0, 1 - abs(guess - truth) / NO_POINTS_OFF))
 
 
 def choices(ex: Exercise) -> tuple[str, ...]:
@@ -522,7 +544,131 @@ def practice_activity(seed: Any, count: Any) -> Practice:
     return Practice(seed, tuple(numbers))
 
 
-Activity = Predict | Rank | Compare | Practice
+@dataclass(frozen=True)
+class Scale:
+    """The grades judges may give: every whole number from ``low`` to ``high`` (0 to 4 unless a lesson says)."""
+
+    low: int = 0
+    high: int = 4
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.low < self.high <= self.low + MAX_SCALE_STEPS:
+            raise InputError("activity.scale", low=self.low, high=self.high, steps=MAX_SCALE_STEPS)
+
+    @property
+    def grades(self) -> tuple[int, ...]:
+        return tuple(range(self.low, self.high + 1))
+
+
+@dataclass(frozen=True)
+class JudgeSummary:
+    """What the class's grades add up to. Per result, in list order: how many students gave each grade of the
+    scale (``counts[i][g - low]``) and the median grade (``None`` before anyone graded it). ``alpha`` is
+    Krippendorff's alpha for ordinal data over every student's grades (``None`` until two students graded the
+    same result and the grades vary); ``class_ndcg`` is NDCG@k of the list under the medians (``None`` until
+    every result has a grade) and ``teacher_ndcg`` under the teacher's grades."""
+
+    count: int
+    counts: tuple[tuple[int, ...], ...]
+    medians: tuple[float | None, ...]
+    alpha: float | None
+    class_ndcg: float | None
+    teacher_ndcg: float
+
+
+@dataclass(frozen=True)
+class Judge:
+    """Judge the results: each student grades every result of a query on the scale (one answer per result,
+    its part); the class sees each result's grade distribution, how far the judges agree, and NDCG@k of the
+    list under the class's median grades beside the teacher's grades (``spec.grades``). It scores no points:
+    a grade is a judgement, and the activity is there to show that judges differ."""
+
+    spec: ListSpec
+    scale: Scale = Scale()
+    kind: str = "judge"
+
+    def __post_init__(self) -> None:
+        for position, grade in enumerate(self.spec.grades, start=1):
+            if grade not in self.scale.grades:
+                low, high = self.scale.low, self.scale.high
+                raise InputError("activity.off_scale", position=position, value=number_text(grade), low=low, high=high)
+
+    def payload(self) -> dict[str, Any]:
+        return {"list": self.spec.to_json(), "scale": [self.scale.low, self.scale.high]}
+
+    def conventions(self, part: int = 0) -> Conventions:
+        return self.spec.conventions()
+
+    def check(self, raw: Any, part: int = 0) -> int:
+        """A grade of the scale for result ``part``: a whole number, as typed or chosen."""
+        if isinstance(part, bool) or not isinstance(part, int) or not 0 <= part < len(self.spec.grades):
+            raise InputError("activity.result", value=shown(part), count=len(self.spec.grades))
+        if raw in (None, ""):
+            raise InputError("answer.no_choice")
+        try:
+            value = validate.answer(raw)
+        except InputError:
+            raise InputError("activity.grade", value=shown(raw), low=self.scale.low, high=self.scale.high) from None
+        if value not in self.scale.grades:
+            raise InputError("activity.grade", value=shown(raw), low=self.scale.low, high=self.scale.high)
+        return int(value)
+
+    def summary(self, answers: Sequence[Answer]) -> JudgeSummary:
+        n = len(self.spec.grades)
+        by_result: list[list[int]] = [[] for _ in range(n)]
+        for a in answers:
+            by_result[a.part].append(int(a.value))
+        counts = tuple(tuple(grades.count(g) for g in self.scale.grades) for grades in by_result)
+        medians = tuple(statistics.median(grades) if grades else None for grades in by_result)
+        class_ndcg = None
+        if all(m is not None for m in medians):
+            class_ndcg = ndcg_at_k(
+                [float(m) for m in medians if m is not None],
+                self.spec.k,
+                gain=self.spec.gain,
+                discount=self.spec.discount,
+                pool=[*(float(m) for m in medians if m is not None), *self.spec.pool] if self.spec.pool else None,
+            )
+        return JudgeSummary(
+            len({a.student for a in answers}),
+            counts,
+            medians,
+            agreement(answers, n, self.scale),
+            class_ndcg,
+            self.spec.ndcg(),
+        )
+
+    def result(self, value: Any, part: int = 0) -> Result:
+        teacher = self.spec.grades[part]
+        return Result(
+            right=int(value) == teacher,
+            ndcg=None,
+            answer=str(int(value)),
+            detail={"teacher": teacher, "off": abs(int(value) - teacher)},
+        )
+
+
+def agreement(answers: Sequence[Answer], results: int, scale: Scale) -> float | None:
+    """Krippendorff's alpha (ordinal) of the students' grades (students as coders, results as units), from the
+    ``krippendorff`` package; ``None`` when it is not defined (fewer than two grades of one result, or no variation
+    at all)."""
+    students = sorted({a.student for a in answers})
+    if len(students) < 2:
+        return None
+    row = {s: i for i, s in enumerate(students)}
+    data = np.full((len(students), results), np.nan)
+    for a in answers:
+        data[row[a.student], a.part] = float(a.value)
+    if not any(np.count_nonzero(~np.isnan(data[:, j])) >= 2 for j in range(results)):
+        return None
+    with np.errstate(invalid="ignore", divide="ignore"):
+        alpha = float(
+            krippendorff.alpha(reliability_data=data, level_of_measurement="ordinal", value_domain=scale.grades)
+        )
+    return None if math.isnan(alpha) else alpha
+
+
+Activity = Predict | Rank | Compare | Practice | Judge
 
 
 def from_payload(kind: str, payload: Mapping[str, Any]) -> Activity:
@@ -541,9 +687,12 @@ def from_payload(kind: str, payload: Mapping[str, Any]) -> Activity:
             tuple(payload["judged"]),
             int(payload["k"]),
         )
-        return Compare(pair, str(payload["metric"]), str(payload.get("name", "")))
+        return Compare(pair, str(payload["metric"]), str(payload.get("name", "")), str(payload.get("query", "")))
     if kind == "practice":
         return Practice(int(payload["seed"]), tuple(int(n) for n in payload["numbers"]))
+    if kind == "judge":
+        low, high = payload["scale"]
+        return Judge(ListSpec.from_json(payload["list"]), Scale(int(low), int(high)))
     raise InputError("activity.kind", value=shown(kind), choices=", ".join(KINDS))
 
 
@@ -563,12 +712,14 @@ class Answer:
 
 @dataclass(frozen=True)
 class Result:
-    """One answer marked: right or not, the NDCG involved (if any), the answer as text, and details."""
+    """One answer marked: right or not, the NDCG involved (if any), the answer as text, details, and the points it
+    scores when a lesson keeps scores (0 to ``POINTS``; ``None``: the activity scores none)."""
 
     right: bool
     ndcg: float | None
     answer: str
     detail: dict[str, Any] = field(default_factory=dict)
+    points: int | None = None
 
 
 @dataclass(frozen=True)
@@ -644,7 +795,8 @@ class StudentResult:
 
     ``value`` is the answer as given (``None``: no answer): an estimate (a float), an order (indices into the
     list), a vote (``a``, ``b``, ``same``) or an exercise's answer as typed or chosen (``up``, ``1.26``).
-    ``right`` is ``None`` without an answer; ``ndcg`` is the NDCG@k a Rank-it-best order reaches (else ``None``).
+    ``right`` is ``None`` without an answer; ``ndcg`` is the NDCG@k a Rank-it-best order reaches (else ``None``);
+    ``points`` what the answer scores when the lesson keeps scores (``None``: no answer, or a Judge grade).
     """
 
     student: int
@@ -654,6 +806,7 @@ class StudentResult:
     right: bool | None
     ndcg: float | None
     answered_at: float | None
+    points: int | None = None
 
 
 @dataclass(frozen=True)
@@ -676,7 +829,7 @@ class ActivityResults:
 @dataclass(frozen=True)
 class StudentTotal:
     """One student over the whole room: questions they were present for, how many they answered and got right,
-    and the mean NDCG@k their Rank-it-best orders reached (``None`` without one)."""
+    the mean NDCG@k their Rank-it-best orders reached (``None`` without one) and their points."""
 
     student: int
     nickname: str | None
@@ -684,6 +837,18 @@ class StudentTotal:
     answered: int
     right: int
     mean_ndcg: float | None
+    points: int = 0
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A line of the leaderboard: the place (students with the same points share it: 1, 2, 2, 4), the student's
+    number and nickname, and their points."""
+
+    place: int
+    student: int
+    nickname: str | None
+    points: int
 
 
 @dataclass(frozen=True)
@@ -738,8 +903,12 @@ class ActivityOutcome:
 
 
 def parts_of(activity: Activity) -> int:
-    """How many questions an activity asks: one per exercise of a Practice, else one."""
-    return len(activity.numbers) if isinstance(activity, Practice) else 1
+    """How many questions an activity asks: one per exercise of a Practice, one per result to Judge, else one."""
+    if isinstance(activity, Practice):
+        return len(activity.numbers)
+    if isinstance(activity, Judge):
+        return len(activity.spec.grades)
+    return 1
 
 
 def solutions(activity: Activity) -> tuple[Any, ...]:
@@ -750,6 +919,8 @@ def solutions(activity: Activity) -> tuple[Any, ...]:
         return (activity.maximum(),)
     if isinstance(activity, Compare):
         return (activity.verdict(activity.metric),)
+    if isinstance(activity, Judge):
+        return tuple(int(g) for g in activity.spec.grades)
     return tuple(ex.answer for ex in activity.exercises())
 
 
@@ -769,7 +940,9 @@ def activity_results(taken: Taken) -> ActivityResults:
             result = activity.result(answer.value, part)
             value = answer.value["answer"] if isinstance(activity, Practice) else answer.value
             ndcg = result.ndcg if isinstance(activity, Rank) else None
-            rows.append(StudentResult(number, answer.nickname, part, value, result.right, ndcg, answer.at))
+            rows.append(
+                StudentResult(number, answer.nickname, part, value, result.right, ndcg, answer.at, result.points)
+            )
     return ActivityResults(taken.number, taken.round, activity, solutions(activity), tuple(rows))
 
 
@@ -792,9 +965,23 @@ def room_results(taken: Sequence[Taken]) -> RoomResults:
                 sum(r.right is not None for r in mine),
                 sum(r.right is True for r in mine),
                 statistics.fmean(reached) if reached else None,
+                sum(r.points or 0 for r in mine),
             )
         )
     return RoomResults(results, tuple(totals))
+
+
+def leaderboard(results: RoomResults, top: int = 10) -> tuple[Standing, ...]:
+    """The students with the most points, most first (ties by student number), down to the ``top``-th place
+    (everyone sharing that place is listed); students who answered nothing are left out."""
+    ranked = sorted((t for t in results.totals if t.answered), key=lambda t: (-t.points, t.student))
+    standings: list[Standing] = []
+    for i, total in enumerate(ranked):
+        place = standings[-1].place if standings and standings[-1].points == total.points else i + 1
+        if place > top:
+            break
+        standings.append(Standing(place, total.student, total.nickname, total.points))
+    return tuple(standings)
 
 
 def outcome(result: ActivityResults) -> ActivityOutcome:

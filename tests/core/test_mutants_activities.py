@@ -151,6 +151,7 @@ def test_the_predict_summary_and_one_result():
         ndcg=pytest.approx(truth),
         answer="0.25",
         detail=pytest.approx({"guess": 0.25, "truth": truth, "off": truth - 0.25}),
+        points=round(100 * (1 - (truth - 0.25) / 0.5)),
     )
     assert predict.result(0.6).right and predict.result(0.6).answer == "0.6"
 
@@ -177,6 +178,7 @@ def test_the_rank_payload_and_one_result():
         ndcg=pytest.approx(worse / best),
         answer="x > y > z",
         detail=pytest.approx({"reached": worse / best, "best": 1.0}),
+        points=round(100 * worse / best),
     )
     top = rank.result([1, 0, 2], 2)
     assert top.right and top.ndcg == pytest.approx(1.0) and top.answer == "y > x > z"
@@ -299,15 +301,17 @@ def test_the_compare_summary_and_one_result():
         "precision": (0.0, 0.5, "b"),
     }
     assert compare.summary([Answer(1, None, 0, "b")]).agree == 1
-    assert compare.result("a") == Result(right=False, ndcg=None, answer="a", detail={"verdict": "b"})
-    assert compare.result("b", 1) == Result(right=True, ndcg=None, answer="b", detail={"verdict": "b"})
+    assert compare.result("a") == Result(right=False, ndcg=None, answer="a", detail={"verdict": "b"}, points=0)
+    assert compare.result("b", 1) == Result(right=True, ndcg=None, answer="b", detail={"verdict": "b"}, points=100)
 
 
 def test_each_metric_has_its_own_verdict():
     compare = A.compare_activity("seed003", "mrr")  # MRR cannot tell the systems apart; P@5 and NDCG@5 can
     verdicts = compare.summary([]).verdicts
     assert {m: v[2] for m, v in verdicts.items()} == {"ndcg": "a", "mrr": "same", "precision": "a"}
-    assert compare.result("same") == Result(right=True, ndcg=None, answer="same", detail={"verdict": "same"})
+    assert compare.result("same") == Result(
+        right=True, ndcg=None, answer="same", detail={"verdict": "same"}, points=100
+    )
 
 
 def test_an_unknown_pair_or_metric():
@@ -361,9 +365,9 @@ def test_practice_answers_are_checked_by_part():
 
 def test_a_practice_result():
     result = PRACTICE.result({"answer": "a", "right": False}, 1)
-    assert result == Result(right=False, ndcg=None, answer="a", detail={"answer": "b"})
+    assert result == Result(right=False, ndcg=None, answer="a", detail={"answer": "b"}, points=0)
     first = PRACTICE.result({"answer": "1.5", "right": 1})
-    assert first == Result(right=True, ndcg=None, answer="1.5", detail={"answer": 1.5})
+    assert first == Result(right=True, ndcg=None, answer="1.5", detail={"answer": 1.5}, points=100)
 
 
 def test_a_practice_activity_leaves_out_reach_exercises():
@@ -390,7 +394,7 @@ def test_every_activity_comes_back_from_its_payload():
         assert again == activity
     assert fields(error_of(A.from_payload, "quiz", {})) == (
         "activity.kind",
-        {"value": "'quiz'", "choices": "predict, rank, compare, practice"},
+        {"value": "'quiz'", "choices": "predict, rank, compare, practice, judge"},
     )
 
 
@@ -402,8 +406,8 @@ def test_results_rows_of_a_practice_and_of_a_compare():
     assert (result.number, result.round, result.kind) == (3, 2, "practice")
     assert result.solutions == tuple(PRACTICE.exercises()[i].answer for i in range(5))
     assert len(result.rows) == 10  # two students present, five exercises each, in the students' order
-    assert result.rows[1] == A.StudentResult(2, "Ana", 1, "a", False, None, at)
+    assert result.rows[1] == A.StudentResult(2, "Ana", 1, "a", False, None, at, 0)
     assert [r.value for r in result.rows if r.student == 4] == [None] * 5
     compare = A.activity_results(A.Taken(1, 1, A.Compare(PAIR, "mrr"), (Answer(4, None, 0, "b", at),), ()))
-    assert compare.rows == (A.StudentResult(4, None, 0, "b", True, None, at),)  # an answer counts them present
+    assert compare.rows == (A.StudentResult(4, None, 0, "b", True, None, at, 100),)  # an answer counts them present
     assert compare.solutions == ("b",)

@@ -28,6 +28,7 @@ from ndcg_core import (
 from ndcg_core.classroom import activities as classroom
 from ndcg_core.classroom import rules as room_rules
 from ndcg_core.classroom.joining import read_public_url
+from ndcg_core.classroom.lessons import lesson_from_data, read_lesson
 from ndcg_core.classroom.store import DatabaseSettings
 from ndcg_core.classroom.store import Store as ClassroomStore
 from ndcg_core.errors import MESSAGES, OUTAGES, PLACES, TEMPLATES, Place, StoreUnavailable, placeholders
@@ -49,6 +50,16 @@ from ui.views.metrics import parse_ranking
 from ui.widgets.sortable import apply_action
 
 ITEMS = make_items(["a", "b"], [3, 1])
+JUDGE = classroom.Judge(classroom.ListSpec(("a", "b"), (3, 1), 2))
+
+
+def lesson_with(top=None, **activity):
+    """A one-activity lesson (a Predict of two results) with some fields changed (``None``: left out)."""
+    table = {"kind": "predict", "items": ["a", "b"], "grades": [3, 1], "k": 2, **activity}
+    data = {"format": 1, "title": "t", **(top or {}), "activity": [{k: v for k, v in table.items() if v is not None}]}
+    return lesson_from_data({k: v for k, v in data.items() if v is not None})
+
+
 QRELS = str(TREC / "qrels.test")
 RESULTS = str(TREC / "results.test")
 
@@ -357,6 +368,49 @@ CALLS = {
     "activity.vote": [lambda: classroom.compare_activity("seed003", "ndcg").check("c")],
     "activity.part": [lambda: classroom.practice_activity(1, 2).check("1", 5)],
     "activity.choice": [lambda: classroom.practice_activity(1, 4).check("left", 3)],
+    "activity.scale": [lambda: classroom.Scale(3, 1)],
+    "activity.off_scale": [lambda: classroom.Judge(classroom.ListSpec(("a",), (5,), 1))],
+    "activity.result": [lambda: JUDGE.check("2", 7)],
+    "activity.grade": [lambda: JUDGE.check("2.5", 0), lambda: JUDGE.check("x", 0)],
+    "lesson.too_large": [lambda: read_lesson(b"#" * 1_000_001, "big.toml")],
+    "lesson.syntax": [lambda: read_lesson("format = \ntitle = 'x'", "mine.toml")],
+    "lesson.syntax_end": [lambda: read_lesson("title = 'x", "mine.toml")],
+    "lesson.format": [lambda: lesson_with(top={"format": 2})],
+    "lesson.missing": [lambda: lesson_with(top={"title": None}), lambda: lesson_with(k=None)],
+    "lesson.unknown_field": [lambda: lesson_with(top={"author": "me"}), lambda: lesson_with(colour="red")],
+    "lesson.not_text": [lambda: lesson_with(top={"title": 3})],
+    "lesson.text_blank": [lambda: lesson_with(top={"title": " "})],
+    "lesson.text_long": [lambda: lesson_with(query="q" * 201)],
+    "lesson.not_whole": [lambda: lesson_with(k=2.5)],
+    "lesson.out_of_range": [lambda: lesson_with(time_limit=1)],
+    "lesson.not_bool": [lambda: lesson_with(top={"scores": "yes"})],
+    "lesson.choice": [lambda: lesson_with(gain="cubic"), lambda: lesson_with(kind="quiz")],
+    "lesson.not_list": [lambda: lesson_with(grades=3)],
+    "lesson.not_table": [lambda: lesson_with(question="Why?")],
+    "lesson.grade": [lambda: lesson_with(grades=[3, "x"])],
+    "lesson.grade_negative": [lambda: lesson_with(grades=[3, -1])],
+    "lesson.item_not_text": [lambda: lesson_with(items=["a", 2])],
+    "lesson.item_blank": [lambda: lesson_with(items=["a", " "])],
+    "lesson.item_long": [lambda: lesson_with(items=["a", "b" * 121])],
+    "lesson.count": [lambda: lesson_with(grades=[3, 1, 2])],
+    "lesson.grade_disagrees": [
+        lambda: lesson_with(
+            kind="compare",
+            items=None,
+            grades=None,
+            metric="mrr",
+            a={"items": ["x", "y"], "grades": [3, 0]},
+            b={"items": ["y", "x"], "grades": [0, 2]},
+        )
+    ],
+    "lesson.exercise_kind": [
+        lambda: lesson_with(kind="practice", items=None, grades=None, k=None, seed=1, exercises=["dcg", "reach"])
+    ],
+    "lesson.scale": [lambda: lesson_with(top={"scale": [0, 2.5]})],
+    "lesson.not_activity": [lambda: lesson_from_data({"format": 1, "title": "t", "activity": [3]})],
+    "lesson.no_activities": [lambda: lesson_from_data({"format": 1, "title": "t"})],
+    "lesson.too_many": [lambda: lesson_from_data({"format": 1, "title": "t", "activity": [{}] * 51})],
+    "lesson.problem": [lambda: lesson_with(k=3), lambda: lesson_with(top={"scale": [2, 1]})],
     "go.page": [lambda: ROOM.store.save_link("evaluate", {})],
     "go.unknown": [lambda: ROOM.store.load_link(ROOM.wrong)],
 }
@@ -420,7 +474,8 @@ def test_every_place_is_reached_by_real_bad_input():
 def test_chinese_has_a_template_with_exactly_the_english_fields(key):
     zh = catalogue("zh")[key]
     assert placeholders(zh) == placeholders(TEMPLATES[key])
-    assert re.search(r"[\u4e00-\u9fff]", zh) or key in ("place.k", "place.option.max_docs"), zh
+    # A problem inside an activity of a lesson is only a frame: both parts are in Chinese.
+    assert re.search(r"[\u4e00-\u9fff]", zh) or key in ("place.k", "place.option.max_docs", "error.lesson.problem"), zh
 
 
 def test_english_error_templates_live_only_in_the_core():
@@ -468,12 +523,19 @@ ALLOWED_LATIN = {
     "https",
     "example",
     "edu",
+    "TOML",
+    "true",
+    "false",
+    "activity",
+    "zh",
 }  # systems A and B; the letters a room code leaves out; an example address (https://ndcg.example.edu)
 
 
 def _user_values(error):
     for value in error.fields.values():
-        if isinstance(value, Place):
+        if isinstance(value, InputError):
+            yield from _user_values(value)
+        elif isinstance(value, Place):
             yield from (str(v) for v in value.fields.values())
         else:
             yield str(value)

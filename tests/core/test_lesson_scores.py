@@ -1,0 +1,59 @@
+"""Scores, when a lesson keeps them: closeness for Predict, the share of the best NDCG@k for Rank, right answers
+for the rest, none for judging; and a leaderboard where equal points share a place."""
+
+from math import log2
+
+import pytest
+
+from ndcg_core.classroom import activities as A
+from ndcg_core.classroom.activities import Answer, ListSpec, Member, Taken, leaderboard, room_results
+
+SPEC = ListSpec(("a", "b", "c"), (0, 3, 1), 3)
+
+
+@pytest.mark.parametrize(("off", "points"), [(0, 100), (0.05, 90), (0.25, 50), (0.49, 2), (0.5, 0), (0.8, 0)])
+def test_an_estimate_scores_by_how_close_it_is(off, points):
+    assert A.closeness_points(0.4 + off, 0.4) == points == A.closeness_points(0.4 - off, 0.4)
+
+
+def test_a_predict_answer_scores_its_closeness_to_the_true_ndcg():
+    predict = A.Predict(SPEC)
+    truth = (3 / log2(3) + 1 / log2(4)) / (3 + 1 / log2(3))
+    assert predict.result(0.5).points == round(100 * (1 - abs(0.5 - truth) / 0.5))
+
+
+def test_a_ranking_scores_the_share_of_the_best_ndcg_it_reaches():
+    rank = A.Rank(SPEC, "small_k")
+    best = 3 + 1 / log2(3)
+    assert rank.result([1, 2, 0]).points == 100
+    assert rank.result([0, 2, 1]).points == round(100 * (1 / log2(3) + 3 / log2(4)) / best)
+    nothing = A.Rank(ListSpec(("a", "b"), (0, 0), 2), "small_k")
+    assert nothing.result([1, 0]).points == 100  # no order can do better or worse
+
+
+def test_judging_scores_nothing():
+    judge = A.Judge(ListSpec(("a", "b"), (1, 2), 2))
+    assert judge.result(1, 0).points is None and judge.result(0, 0).points is None
+
+
+def test_totals_add_points_and_the_leaderboard_shares_places():
+    compare = A.compare_activity("seed003", "ndcg")  # the verdict is a
+    members = tuple(Member(n, name) for n, name in ((1, "Ana"), (2, None), (3, "Bo"), (4, "Cy"), (5, "Di")))
+    votes = {1: "a", 2: "a", 3: "b", 4: "a"}  # student 5 answers nothing
+    taken = [
+        Taken(1, 1, compare, tuple(Answer(n, None, 0, v) for n, v in votes.items()), members),
+        Taken(2, 1, A.Predict(SPEC), (Answer(1, "Ana", 0, 0.5), Answer(3, "Bo", 0, SPEC.ndcg())), members),
+    ]
+    results = room_results(taken)
+    points = {t.student: t.points for t in results.totals}
+    assert points == {1: 100 + A.closeness_points(0.5, SPEC.ndcg()), 2: 100, 3: 0 + 100, 4: 100, 5: 0}
+    board = leaderboard(results)
+    assert [(s.place, s.student, s.points) for s in board] == [
+        (1, 1, points[1]),
+        (2, 2, 100),
+        (2, 3, 100),
+        (2, 4, 100),
+    ]
+    assert board[0].nickname == "Ana" and board[1].nickname is None
+    assert [s.student for s in leaderboard(results, top=1)] == [1]
+    assert [s.student for s in leaderboard(results, top=2)] == [1, 2, 3, 4]  # everyone sharing 2nd place
