@@ -63,6 +63,7 @@ PLACES: dict[str, str] = {
     "lesson.field": "field {field}",
     "lesson.activity_field": "activity {number} ({kind}), field {field}",
     "lesson.activity": "activity {number} ({kind})",
+    "lesson.code": "the lesson's code",
 }
 
 MESSAGES: dict[str, str] = {
@@ -290,6 +291,10 @@ MESSAGES: dict[str, str] = {
     "lesson.no_activities": "the lesson has no activities: add at least one [[activity]] table",
     "lesson.too_many": "the lesson has {count} activities; at most {limit} fit",
     "lesson.problem": "{place}: {problem}",
+    "lesson.unknown": "there is no saved lesson {code}: check the code",
+    "room.no_lesson": "this room runs no lesson: choose one first",
+    "room.lesson_step": "there is no activity {value} in this lesson; it has {count}",
+    "room.time_up": "time is up: answers closed when the countdown reached zero",
     "go.page": "a short link cannot hold page {value}; it holds {choices}",
     "go.unknown": "there is no short link {code}: check the code",
 }

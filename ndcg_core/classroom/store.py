@@ -54,9 +54,12 @@ from .activities import (
     outcome,
     room_results,
 )
+from .lessons import Lesson, Step, Wording, lesson_to_toml, read_lesson
 from .rules import Limits
 
 SCHEMA_VERSION = 1
+STEP_KEY = "lesson"  # a lesson step's own wording and time limit, kept in its activity's payload
+TIME_GRACE_SECONDS = 1.0  # an answer sent as the countdown reaches zero is still taken (network and clocks)
 PHASES = ("open", "locked", "revealed")
 SHORT_LINK_PAGES = ("playground", "learn", "practice")
 MAX_LINK_PARAMS = 25_000  # characters of a short link's saved parameters
@@ -259,6 +262,32 @@ short_links = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("used_at", sa.Float, nullable=False, index=True),
 )
+lessons = sa.Table(
+    "lessons",
+    metadata,
+    sa.Column("code", sa.String(6), primary_key=True),
+    sa.Column("digest", sa.String(64), nullable=False, unique=True),
+    sa.Column("title", sa.Text, nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("used_at", sa.Float, nullable=False),
+)
+# A room run from a lesson: the lesson as it was when the room took it, and the activity each step opened (Back
+# shows that activity again, with its answers; Next opens a step's activity only the first time).
+room_lessons = sa.Table(
+    "room_lessons",
+    metadata,
+    sa.Column("room", sa.String(6), sa.ForeignKey("rooms.code", ondelete="CASCADE"), primary_key=True),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("step", sa.Integer, nullable=False),
+)
+lesson_steps = sa.Table(
+    "lesson_steps",
+    metadata,
+    sa.Column("room", sa.String(6), sa.ForeignKey("rooms.code", ondelete="CASCADE"), primary_key=True),
+    sa.Column("step", sa.Integer, primary_key=True),
+    sa.Column("activity_id", sa.Integer, sa.ForeignKey("activities.id", ondelete="CASCADE"), nullable=False),
+)
 
 
 @dataclass(frozen=True)
@@ -277,6 +306,37 @@ class ActivityRow:
 
     def activity(self) -> Activity:
         return from_payload(self.kind, self.payload)
+
+    @property
+    def question(self) -> Wording:
+        """The question's own wording, from a lesson (empty otherwise)."""
+        own = self.payload.get(STEP_KEY, {}).get("question", {})
+        return Wording(str(own.get("en", "")), str(own.get("zh", "")))
+
+    @property
+    def time_limit(self) -> int | None:
+        """Seconds to answer, from a lesson (``None``: no limit)."""
+        limit = self.payload.get(STEP_KEY, {}).get("time_limit")
+        return None if limit is None else int(limit)
+
+    @property
+    def closes_at(self) -> float | None:
+        """When answers close by the time limit (seconds since the epoch), or ``None``."""
+        return None if self.time_limit is None else self.opened_at + self.time_limit
+
+
+@dataclass(frozen=True)
+class LessonProgress:
+    """Where a room is in its lesson: the lesson, the step shown (0-based; -1 before the first) and the number of
+    steps opened so far (Next opens the next; Back shows earlier ones again)."""
+
+    lesson: Lesson
+    step: int
+    opened: int
+
+    @property
+    def count(self) -> int:
+        return len(self.lesson.steps)
 
 
 @dataclass(frozen=True)
@@ -661,11 +721,13 @@ class Store:
 
     @_resilient
     def purge(self) -> int:
-        """Delete every expired room with its students, activities and answers, old wrong-code records and
-        short links unused for a year; the number of rooms deleted."""
+        """Delete every expired room with its students, activities, answers and lesson, old wrong-code records and
+        short links unused for a year (saved lessons stay); the number of rooms deleted."""
         now = self.clock()
         with self._write() as conn:
             expired = sa.select(rooms.c.code).where(rooms.c.expires_at <= now)
+            conn.execute(sa.delete(lesson_steps).where(lesson_steps.c.room.in_(expired)))
+            conn.execute(sa.delete(room_lessons).where(room_lessons.c.room.in_(expired)))
             conn.execute(sa.delete(answers).where(answers.c.room.in_(expired)))
             conn.execute(sa.delete(activities).where(activities.c.room.in_(expired)))
             conn.execute(sa.delete(students).where(students.c.room.in_(expired)))
@@ -810,7 +872,11 @@ class Store:
             )
             if row["phase"] != "open":
                 raise InputError("room.locked")
-            activity = from_payload(row["kind"], json.loads(row["payload"]))
+            payload = json.loads(row["payload"])
+            limit = payload.get(STEP_KEY, {}).get("time_limit")
+            if limit is not None and now > row["opened_at"] + limit + TIME_GRACE_SECONDS:
+                raise InputError("room.time_up")
+            activity = from_payload(row["kind"], payload)
             checked = [(part, json.dumps(activity.check(value, part))) for part, value in values]
             stored = dict(
                 conn.execute(
@@ -947,6 +1013,115 @@ class Store:
                 raise InputError("go.unknown", code=code)
             conn.execute(sa.update(short_links).where(short_links.c.code == code).values(used_at=self.clock()))
         return row.page, json.loads(row.params)
+
+    # --- lessons -------------------------------------------------------------------------------------------
+
+    @_resilient
+    def save_lesson(self, lesson: Lesson) -> str:
+        """A code for a lesson (``?lesson=CODE``); the same lesson always gets the same code. Saved lessons do not
+        expire with rooms."""
+        text = lesson_to_toml(lesson)
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        now = self.clock()
+        for _ in range(20):
+            with self._write() as conn:
+                found = conn.execute(sa.select(lessons.c.code).where(lessons.c.digest == digest)).scalar()
+                if found is not None:
+                    conn.execute(sa.update(lessons).where(lessons.c.code == found).values(used_at=now))
+                    return str(found)
+            code = rules.new_code()
+            try:
+                with self._write() as conn:
+                    conn.execute(
+                        lessons.insert().values(
+                            code=code, digest=digest, title=lesson.title, text=text, created_at=now, used_at=now
+                        )
+                    )
+                return code
+            except IntegrityError:
+                continue  # another process saved the same lesson, or the code is taken: look again
+        raise RuntimeError("could not draw a free lesson code")
+
+    @_resilient
+    def load_lesson(self, code: Any) -> Lesson:
+        """The lesson saved under ``code``; an ``InputError`` if there is none."""
+        code = rules.read_code(code, "lesson.code")
+        with self._write() as conn:
+            text = conn.execute(sa.select(lessons.c.text).where(lessons.c.code == code)).scalar()
+            if text is None:
+                raise InputError("lesson.unknown", code=code)
+            conn.execute(sa.update(lessons).where(lessons.c.code == code).values(used_at=self.clock()))
+        return read_lesson(text)
+
+    @_resilient
+    def use_lesson(self, code: str, key: Any, lesson: Lesson) -> None:
+        """Run ``lesson`` in the room, step by step (``lesson_step``). Taking another lesson replaces it; the
+        activities its steps opened keep their answers and stay in the results."""
+        with self._as_teacher(code, key) as (conn, row):
+            stmt = self._insert(room_lessons).values(room=row["code"], text=lesson_to_toml(lesson), step=-1)
+            conn.execute(
+                stmt.on_conflict_do_update(index_elements=["room"], set_={"text": stmt.excluded.text, "step": -1})
+            )
+            conn.execute(sa.delete(lesson_steps).where(lesson_steps.c.room == row["code"]))
+            self._touch(conn, row["code"])
+
+    @_resilient
+    def lesson_step(self, code: str, key: Any, step: int) -> ActivityRow:
+        """Show step ``step`` (from 0) of the room's lesson: the activity it opened before, as it was (Back, or Next
+        after Back), or else a new one. Going to the step already shown changes nothing, so a second click or a
+        retry after a lost commit opens nothing twice."""
+        with self._as_teacher(code, key) as (conn, row):
+            held = conn.execute(
+                sa.select(room_lessons.c.text, room_lessons.c.step).where(room_lessons.c.room == row["code"])
+            ).first()
+            if held is None:
+                raise InputError("room.no_lesson")
+            lesson = read_lesson(held.text)
+            if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step < len(lesson.steps):
+                raise InputError("room.lesson_step", value=shown(step), count=len(lesson.steps))
+            opened = conn.execute(
+                sa.select(lesson_steps.c.activity_id).where(
+                    lesson_steps.c.room == row["code"], lesson_steps.c.step == step
+                )
+            ).scalar()
+            if opened is None:
+                shown_row = self._open(
+                    conn, row, lesson.steps[step].activity.kind, step_payload(lesson.steps[step]), None
+                )
+                conn.execute(lesson_steps.insert().values(room=row["code"], step=step, activity_id=shown_row.id))
+            else:
+                if row["current_activity"] != opened:
+                    self._touch(conn, row["code"], current_activity=opened)
+                shown_row = self._activity(conn, opened)
+            if held.step != step:
+                conn.execute(sa.update(room_lessons).where(room_lessons.c.room == row["code"]).values(step=step))
+            return shown_row
+
+    @_resilient
+    def lesson_progress(self, code: str) -> LessonProgress | None:
+        """The room's lesson and where it is (``None``: the room runs no lesson)."""
+        with self._read() as conn:
+            held = conn.execute(
+                sa.select(room_lessons.c.text, room_lessons.c.step).where(room_lessons.c.room == code)
+            ).first()
+            if held is None:
+                return None
+            opened = conn.execute(
+                sa.select(sa.func.count()).select_from(lesson_steps).where(lesson_steps.c.room == code)
+            ).scalar_one()
+        return LessonProgress(read_lesson(held.text), int(held.step), int(opened))
+
+
+def step_payload(step: Step) -> str:
+    """What the store keeps of a lesson's step: its activity's payload, with the step's own wording and time limit
+    when it has them."""
+    payload = step.activity.payload()
+    extra: dict[str, Any] = {}
+    if step.question.en or step.question.zh:
+        extra["question"] = {lang: text for lang, text in (("en", step.question.en), ("zh", step.question.zh)) if text}
+    if step.time_limit is not None:
+        extra["time_limit"] = step.time_limit
+    return json.dumps({**payload, STEP_KEY: extra} if extra else payload)
 
 
 def _activity_row(row: sa.RowMapping, round_: int) -> ActivityRow:

@@ -1151,3 +1151,102 @@ def test_postgresql_down_longer_than_the_retries_is_unavailable_and_nothing_ackn
         assert [(a.student, a.value) for a in s.answers(activity.id)] == [(1, 0.5), (2, 0.25)]
     finally:
         s.close()
+
+
+# --- lessons: saved under a code, run step by step, time limits ------------------------------------------------
+
+
+def _lesson(title="A lesson", limit=None):
+    from ndcg_core.classroom.lessons import Lesson, Step, Wording
+
+    spec = A.ListSpec(("a", "b", "c"), (0, 3, 1), 3)
+    return Lesson(
+        title,
+        (
+            Step(A.Predict(spec), Wording("Guess it.", "猜一猜。"), limit),
+            Step(A.Rank(spec, "")),
+            Step(A.Compare(A.PAIRS["seed003"], "mrr")),
+        ),
+    )
+
+
+def test_a_saved_lesson_keeps_its_code_and_comes_back_whole(make, clock):
+    store = make()
+    code = store.save_lesson(_lesson())
+    assert store.save_lesson(_lesson()) == code != store.save_lesson(_lesson("Another"))
+    assert store.load_lesson(code.lower()) == _lesson()
+    clock.now += 400 * 86400  # saved lessons outlive rooms and short links
+    store.purge()
+    assert store.load_lesson(code) == _lesson()
+    assert fields(error_of(store.load_lesson, "K7P3QX")) == ("lesson.unknown", {"code": "K7P3QX"})
+    assert error_of(store.load_lesson, "K7").code == "room.code_length"
+    assert error_of(store.load_lesson, "K7").fields["place"] == Place("lesson.code")
+
+
+def test_a_room_runs_a_lesson_step_by_step_and_back(make):
+    store = make()
+    room, key = store.create_room()
+    assert store.lesson_progress(room.code) is None
+    assert error_of(store.lesson_step, room.code, key, 0).code == "room.no_lesson"
+    store.use_lesson(room.code, key, _lesson())
+    progress = store.lesson_progress(room.code)
+    assert (progress.step, progress.opened, progress.count) == (-1, 0, 3)
+    first = store.lesson_step(room.code, key, 0)
+    assert first.kind == "predict" and first.question.get("zh") == "猜一猜。" and first.time_limit is None
+    second = store.lesson_step(room.code, key, 1)
+    assert second.kind == "rank" and second.number == 2 and second.question.get("en") == ""
+    me = student_id()
+    store.join(room.code, me)
+    store.answer(room.code, me, second.id, [(0, [1, 2, 0])])
+    back = store.lesson_step(room.code, key, 0)  # Back: the same activity, not a new one
+    assert back.id == first.id and store.room(room.code).current.id == first.id
+    again = store.lesson_step(room.code, key, 1)  # Next again: the rank with its answer
+    assert again.id == second.id and store.my_answers(second.id, me) == {0: [1, 2, 0]}
+    assert store.room(room.code).activities == 2
+    progress = store.lesson_progress(room.code)
+    assert (progress.step, progress.opened) == (1, 2)
+    for bad in (3, -1, True, "1"):
+        assert fields(error_of(store.lesson_step, room.code, key, bad)) == (
+            "room.lesson_step",
+            {"value": repr(bad), "count": 3},
+        )
+    assert error_of(store.lesson_step, room.code, "forged", 2).code == "room.bad_key"
+
+
+def test_going_to_the_step_shown_changes_nothing(make):
+    store = make()
+    room, key = store.create_room()
+    store.use_lesson(room.code, key, _lesson())
+    first = store.lesson_step(room.code, key, 0)
+    revision = store.revision(room.code)
+    assert store.lesson_step(room.code, key, 0) == first  # a second click, or a retry after a lost commit
+    assert store.revision(room.code) == revision and store.room(room.code).activities == 1
+
+
+def test_a_lessons_results_are_the_rooms_results(make):
+    store = make()
+    room, key = store.create_room()
+    store.use_lesson(room.code, key, _lesson())
+    me = student_id()
+    store.join(room.code, me)
+    for step in range(3):
+        row = store.lesson_step(room.code, key, step)
+        store.answer(room.code, me, row.id, [(0, {0: "0.5", 1: [1, 2, 0], 2: "same"}[step])])
+    results = store.results(room.code)
+    assert [r.kind for r in results.activities] == ["predict", "rank", "compare"]
+    assert [r.rows[0].right for r in results.activities] == [False, True, True]
+
+
+def test_answers_close_when_the_time_limit_runs_out(make, clock):
+    store = make()
+    room, key = store.create_room()
+    store.use_lesson(room.code, key, _lesson(limit=30))
+    me = student_id()
+    store.join(room.code, me)
+    row = store.lesson_step(room.code, key, 0)
+    assert row.time_limit == 30 and row.closes_at == row.opened_at + 30
+    clock.now += 30.5  # within the grace for an answer sent as the countdown reaches zero
+    store.answer(room.code, me, row.id, [(0, "0.5")])
+    clock.now += 1
+    assert error_of(store.answer, room.code, me, row.id, [(0, "0.6")]).code == "room.time_up"
+    assert store.my_answers(row.id, me) == {0: 0.5}

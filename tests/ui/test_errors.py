@@ -144,6 +144,25 @@ class Classroom:
                 if error.code == "room.join_wait":
                     raise
 
+    def lesson_room(self):
+        room, key = self.store.create_room()
+        self.store.use_lesson(room.code, key, lesson_with().__class__("t", (lesson_with().steps[0],)))
+        return room.code, key
+
+    def time_up(self):
+        from ndcg_core.classroom.lessons import Step
+
+        room, key = self.store.create_room()
+        lesson = lesson_with()
+        self.store.use_lesson(room.code, key, lesson.__class__("t", (Step(lesson.steps[0].activity, time_limit=5),)))
+        me = self.store.join(room.code, room_rules.new_student_id())
+        row = self.store.lesson_step(room.code, key, 0)
+        self.store.clock = lambda: row.opened_at + 60
+        try:
+            self.store.answer(room.code, me.id, row.id, [(0, "0.5")])
+        finally:
+            self.store.clock = __import__("time").time
+
     def newer_schema(self):
         import sqlalchemy as sa
 
@@ -411,6 +430,10 @@ CALLS = {
     "lesson.no_activities": [lambda: lesson_from_data({"format": 1, "title": "t"})],
     "lesson.too_many": [lambda: lesson_from_data({"format": 1, "title": "t", "activity": [{}] * 51})],
     "lesson.problem": [lambda: lesson_with(k=3), lambda: lesson_with(top={"scale": [2, 1]})],
+    "lesson.unknown": [lambda: ROOM.store.load_lesson(ROOM.wrong)],
+    "room.no_lesson": [lambda: ROOM.store.lesson_step(ROOM.room.code, ROOM.key, 0)],
+    "room.lesson_step": [lambda: ROOM.store.lesson_step(*ROOM.lesson_room(), 1)],
+    "room.time_up": [ROOM.time_up],
     "go.page": [lambda: ROOM.store.save_link("evaluate", {})],
     "go.unknown": [lambda: ROOM.store.load_link(ROOM.wrong)],
 }
@@ -436,6 +459,7 @@ EXTRA_PLACE_CALLS = [
     lambda: room_rules.read_nickname("\ud800"),
     lambda: ROOM.store.load_link(""),
     lambda: classroom.practice_activity(1, 0),
+    lambda: ROOM.store.load_lesson(""),
 ]
 
 
