@@ -99,7 +99,9 @@ def test_a_replica_killed_mid_activity_loses_no_student_and_no_answer(browser, p
         killed = time.monotonic()
         os.killpg(victim.pid, signal.SIGKILL)
         victim.wait(timeout=10)
-        on_victim = [(page, nickname) for page, (nickname, replica, _, _) in zip(phones, CLASS, strict=True) if replica == 2]
+        on_victim = [
+            (page, nickname) for page, (nickname, replica, _, _) in zip(phones, CLASS, strict=True) if replica == 2
+        ]
         phones[0].wait_for_timeout(300)
         phones[0].screenshot(path="/tmp/replica-killed-phone-after-kill.png")
 
@@ -117,7 +119,7 @@ def test_a_replica_killed_mid_activity_loses_no_student_and_no_answer(browser, p
         phones[0].screenshot(path="/tmp/replica-killed-phone-recovered.png", full_page=True)
 
         # The same students, their acknowledged answers, now on replica 1 by the cookie nginx updated.
-        for page, (nickname, replica, first, _) in zip(phones, CLASS, strict=True):
+        for page, (nickname, _, first, _) in zip(phones, CLASS, strict=True):
             expect(page.get_by_text(f"You are {nickname}.")).to_be_visible()
             expect(page.get_by_text(f"Your estimate: {float(first):.2f}")).to_be_visible()
             assert cookie(page.context) == "1", (nickname, page.context.cookies())

@@ -30,6 +30,7 @@ SITE = ROOT / "deploy" / "nginx-site.conf.example"
 TEMPLATE = ROOT / "deploy" / "nginx.conf.template"
 UNIT = ROOT / "deploy" / "systemd" / "ndcg-lab@.service"
 DOMAIN = "ndcg.example.edu"
+TEMP_PATHS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
 
 needs_nginx = pytest.mark.skipif(NGINX is None or OPENSSL is None, reason="nginx and openssl are needed")
 
@@ -102,7 +103,7 @@ def _filled(folder, http_port, https_port, backends):
         f"daemon off;\nworker_processes 1;\npid {folder}/nginx.pid;\nerror_log {folder}/error.log warn;\n"
         "events { worker_connections 64; }\n"
         f"http {{\n    access_log {folder}/access.log;\n"
-        + "".join(f"    {kind}_temp_path {folder}/{kind};\n" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        + "".join(f"    {kind}_temp_path {folder}/{kind};\n" for kind in TEMP_PATHS)
         + f"    include {folder}/site.conf;\n}}\n"
     )  # fmt: skip
     return cert
@@ -163,9 +164,8 @@ def test_the_site_passes_nginx_t_and_serves_with_tls_affinity_and_failover():
             assert (status, headers["X-Replica"], headers["Set-Cookie"]) == (200, first, None)
 
         # Websocket headers, the name and the scheme reach the process.
-        status, headers = _get(
-            https_port, "/_stcore/stream", cafile=cert, cookie="2", headers={"Upgrade": "websocket", "Connection": "Upgrade"}
-        )
+        upgrade = {"Upgrade": "websocket", "Connection": "Upgrade"}
+        status, headers = _get(https_port, "/_stcore/stream", cafile=cert, cookie="2", headers=upgrade)
         seen = {name.lower(): value for name, value in backends[1].seen.items()}
         assert (seen["upgrade"], seen["connection"], seen["host"], seen["x-forwarded-proto"]) == (
             "websocket", "upgrade", DOMAIN, "https"
