@@ -1,5 +1,7 @@
 """What tests share besides fixtures: the checkout's paths and small helpers for pages and evaluations."""
 
+import asyncio
+import concurrent.futures
 import contextlib
 import os
 import re
@@ -76,6 +78,13 @@ def pin(context, url: str, replica: int) -> None:
     """Send a Playwright browser context to replica ``replica`` of a deployment at ``url``: nginx's affinity
     cookie, set before its first request (its value is the replica's number, as nginx sets it)."""
     context.add_cookies([{"name": "ndcg_replica", "value": str(replica), "url": url}])
+
+
+def run_coroutine(coroutine):
+    """``asyncio.run(coroutine)`` in a thread of its own: once a browser test has run in this pytest process,
+    Playwright's sync API keeps an event loop running in the main thread, where ``asyncio.run`` refuses to start."""
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
 
 
 def error_of(call, *args, **kwargs):
