@@ -24,7 +24,7 @@ import tempfile
 import time
 import tomllib
 import urllib.request
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import FrameType
 from typing import NoReturn
@@ -116,8 +116,10 @@ class StartError(Exception):
 class Deployment:
     """The processes and folder of one ``up``: started by :meth:`start`, all ended by :meth:`stop`."""
 
-    def __init__(self, replicas: int, port: int) -> None:
+    def __init__(self, replicas: int, port: int, env: Mapping[str, str] | None = None) -> None:
+        """``env``: variables for the replicas besides this process's own (e.g. ``NDCG_LAB_PUBLIC_URL``)."""
         self.replicas, self.port = replicas, port
+        self.env = dict(env or {})
         self.run_dir = Path(tempfile.mkdtemp(prefix="ndcg-lab-deploy-"))
         # Traversable, not listable: nginx's workers (not root when the master is) reach their temp paths in it,
         # and the postgres user its cluster.
@@ -167,7 +169,7 @@ class Deployment:
         # One secret for all: Streamlit signs cookies and derives the XSRF token for uploads from it, and a client
         # may be served by another replica after a failover. Given in the environment, not on the command line,
         # where any local user could read it in ps.
-        env = {**os.environ, DATABASE_ENV: url, "STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32)}
+        env = {**os.environ, **self.env, DATABASE_ENV: url, "STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32)}
         ports = [free_port() for _ in range(self.replicas)]
         for number, port in enumerate(ports, start=1):
             self.apps.append(self._spawn(app_command(port), f"replica-{number}.log", env))

@@ -1,5 +1,8 @@
 """What tests share besides fixtures: the checkout's paths and small helpers for pages and evaluations."""
 
+import asyncio
+import concurrent.futures
+import contextlib
 import os
 import re
 import socket
@@ -52,6 +55,36 @@ def stop_app(server: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         server.kill()
         server.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def deployment(replicas: int):
+    """``python -m deploy up --replicas N`` run by this process (``deploy.launcher.Deployment``): a throwaway
+    PostgreSQL, N replicas and nginx on a free port; yields (the deployment, nginx's URL). The replicas' join links
+    go through nginx (``NDCG_LAB_PUBLIC_URL``), as behind a real proxy."""
+    from deploy.launcher import Deployment
+
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    running = Deployment(replicas, port, env={"NDCG_LAB_PUBLIC_URL": url})
+    try:
+        running.start(lambda line: None)
+        yield running, url
+    finally:
+        running.stop()
+
+
+def pin(context, url: str, replica: int) -> None:
+    """Send a Playwright browser context to replica ``replica`` of a deployment at ``url``: nginx's affinity
+    cookie, set before its first request (its value is the replica's number, as nginx sets it)."""
+    context.add_cookies([{"name": "ndcg_replica", "value": str(replica), "url": url}])
+
+
+def run_coroutine(coroutine):
+    """``asyncio.run(coroutine)`` in a thread of its own: once a browser test has run in this pytest process,
+    Playwright's sync API keeps an event loop running in the main thread, where ``asyncio.run`` refuses to start."""
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
 
 
 def error_of(call, *args, **kwargs):

@@ -17,9 +17,10 @@ pytestmark = pytest.mark.browser
 HOSTILE = "<img src=x onerror=1>"
 
 
-def start_room(browser, url):
-    """A teacher at 1280x720 starts a room; the control link (with the key) is read from its popover."""
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
+def start_room(browser, url, context=None):
+    """A teacher at 1280x720 (or in ``context``) starts a room; the control link (with the key) is read from its
+    popover."""
+    context = context or browser.new_context(viewport={"width": 1280, "height": 720})
     teacher = context.new_page()
     teacher.goto(f"{url}/Classroom")
     teacher.get_by_role("button", name="Start a room").click()
@@ -38,8 +39,9 @@ def start_room(browser, url):
     return context, teacher, code, url + keep[keep.index("/Classroom") :]
 
 
-def phone(browser, playwright, url, code, nickname):
-    context = browser.new_context(**playwright.devices["iPhone 13"])
+def phone(browser, playwright, url, code, nickname, context=None):
+    """A student joins from an iPhone 13 (or from ``context``) by the room's link, with a nickname."""
+    context = context or browser.new_context(**playwright.devices["iPhone 13"])
     page = context.new_page()
     page.goto(f"{url}/Classroom?room={code}")
     box = page.get_by_role("textbox", name="Nickname (optional)")

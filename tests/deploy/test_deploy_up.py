@@ -1,6 +1,5 @@
 """``python -m deploy up``: nginx in front of two replicas, through plain HTTP and a websocket handshake."""
 
-import asyncio
 import os
 import re
 import shutil
@@ -16,7 +15,7 @@ import pytest
 import websockets
 
 from deploy.launcher import NginxTemplate, render_nginx_conf
-from support import ROOT, free_port
+from support import ROOT, free_port, run_coroutine
 
 pytestmark = pytest.mark.skipif(
     shutil.which("nginx", path="/usr/sbin:/usr/bin") is None, reason="nginx is not installed (apt-get install nginx)"
@@ -119,7 +118,7 @@ def test_affinity_spread_websocket_failover_and_stop(deployment):
         ) as socket_:
             return socket_.response.status_code, socket_.response.headers["X-Replica"]
 
-    assert asyncio.run(handshake()) == (101, replica)
+    assert run_coroutine(handshake()) == (101, replica)
 
     # The replica the cookie names goes away: the next request is answered by the other, which the cookie now names.
     os.kill(pids[replica], signal.SIGKILL)

@@ -11,6 +11,7 @@ from starlette.requests import Request
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom import rules
 from ndcg_core.classroom.store import Store, database_url
+from support import run_coroutine
 
 
 @pytest.fixture
@@ -24,7 +25,7 @@ def get(code, me=None):
 
     query = urlencode({"me": me}).encode() if me is not None else b""
     request = Request({"type": "http", "method": "GET", "path_params": {"code": code}, "query_string": query})
-    reply = asyncio.run(room_revision_route(request))
+    reply = run_coroutine(room_revision_route(request))
     return reply.status_code, json.loads(reply.body), reply.headers.get("cache-control")
 
 
@@ -110,4 +111,4 @@ def test_serve_turns_nagle_off_on_sockets_bound_as_streamlit_binds_them():
         server.close()
         return value
 
-    assert asyncio.run(accepted_option()) != 0
+    assert run_coroutine(accepted_option()) != 0
