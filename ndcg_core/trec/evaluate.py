@@ -12,7 +12,7 @@ Everything is vectorised with numpy so a 7-million-line run takes seconds.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 from .. import validate
 from ..arrays import as_arrow, as_numpy
 from ..errors import InputError, Place, shown
-from ..lists.discounts import resolve_discount
+from ..lists.discounts import Discount, resolve_discount
 from ..lists.gains import Gain, resolve_gain
 from ..lists.ndcg import SAFE_LOG2_GAIN
 from ..lists.ties import ranking_order, resolve_ties, sort_run, tie_averaged
@@ -42,15 +42,71 @@ IDEALS = {
 RELEVANT_FROM = 1  # trec_eval's default relevance level for counting relevant documents
 
 
-@dataclass
+@dataclass(frozen=True)
+class EvaluationOptions:
+    """Checked options of an evaluation (see ``evaluate``); ``evaluation_options`` makes one.
+
+    Equal options are equal values with one hash (a gain or discount is known by its name), so a page can
+    key its cache of evaluations by them.
+    """
+
+    cutoffs: tuple[int, ...]
+    gain_cut: Gain
+    gain_full: Gain
+    discount: Discount
+    ties: str
+    ideal: str
+    complete: bool
+    max_docs: int | None
+    float32_scores: bool = False
+
+
+def evaluation_options(
+    *,
+    cutoffs: Sequence[int] = TREC_EVAL_CUTOFFS,
+    gain: Any = "linear",
+    full_gain: Any = None,
+    discount: Any = "log2",
+    ties: str = "trec_eval",
+    ideal: str = "qrels",
+    complete: bool = False,
+    max_docs: int | None = None,
+    float32_scores: bool = False,
+) -> EvaluationOptions:
+    """Check ``evaluate``'s options once; an ``InputError`` names the bad one."""
+    if not isinstance(ideal, str) or ideal not in IDEALS:
+        raise InputError("ideal.unknown", value=shown(ideal), choices=", ".join(IDEALS))
+    gain_cut = resolve_gain(gain)
+    return EvaluationOptions(
+        cutoffs=validate_cutoffs(cutoffs),
+        gain_cut=gain_cut,
+        gain_full=gain_cut if full_gain is None else resolve_gain(full_gain),
+        discount=resolve_discount(discount),
+        ties=resolve_ties(ties),
+        ideal=ideal,
+        complete=bool(complete),
+        max_docs=validate.k(max_docs, Place("option.max_docs")),
+        float32_scores=validate.flag(float32_scores, "float32_scores"),
+    )
+
+
+@dataclass(frozen=True)
 class Evaluation:
-    """Per-query NDCG figures (in trec_eval's query order) and the settings that produced them."""
+    """Per-query NDCG figures (in trec_eval's query order), the options that produced them, and what was read."""
 
     qids: list[str]
     columns: dict[str, np.ndarray]
-    cutoffs: tuple[int, ...]
-    options: dict[str, Any] = field(default_factory=dict)
+    options: EvaluationOptions
+    qrels_name: str = "input"
+    run_name: str = "input"
+    tag: str = ""  # the run's tag (its last line's, for a run read in segments)
+    relevant_only: bool = False  # only queries with a relevant judgment count (``with_relevant_only``)
     queries_in_blocks: bool = False  # the run was read in segments: each query's lines were one block
+
+    @property
+    def cutoffs(self) -> tuple[int, ...]:
+        """The k of each ``ndcg_cut`` column."""
+        return self.options.cutoffs
 
     @property
     def measures(self) -> tuple[Measure, ...]:
@@ -106,12 +162,11 @@ class Evaluation:
     def with_relevant_only(self) -> Evaluation:
         """The queries with at least one relevant judgment (trec_eval counts the others as 0)."""
         keep = np.flatnonzero(self.columns["num_rel"] > 0)
-        return Evaluation(
-            [self.qids[i] for i in keep],
-            {name: values[keep] for name, values in self.columns.items()},
-            self.cutoffs,
-            {**self.options, "relevant_only": True},
-            self.queries_in_blocks,
+        return replace(
+            self,
+            qids=[self.qids[i] for i in keep],
+            columns={name: values[keep] for name, values in self.columns.items()},
+            relevant_only=True,
         )
 
 
@@ -159,7 +214,7 @@ def _query_positions(qidx: np.ndarray, nq: int) -> np.ndarray:
     return np.asarray(np.arange(len(qidx)) - starts[qidx])
 
 
-def _terms(gains: np.ndarray, positions: np.ndarray, discount: Any) -> np.ndarray:
+def _terms(gains: np.ndarray, positions: np.ndarray, discount: Discount) -> np.ndarray:
     if discount.name == "log2":
         # Divide, as trec_eval does, rather than multiply by 1/log2: the same bits.
         return np.asarray(gains / np.log2(positions + 2.0))
@@ -167,7 +222,7 @@ def _terms(gains: np.ndarray, positions: np.ndarray, discount: Any) -> np.ndarra
 
 
 def _ideal_sums(
-    qidx: np.ndarray, gains: np.ndarray, nq: int, cutoffs: Sequence[int], discount: Any
+    qidx: np.ndarray, gains: np.ndarray, nq: int, cutoffs: Sequence[int], discount: Discount
 ) -> tuple[np.ndarray, dict[int, np.ndarray]]:
     positive = gains > 0
     qidx, gains = qidx[positive], gains[positive]
@@ -188,50 +243,6 @@ def _ratio(dcg: np.ndarray, idcg: np.ndarray) -> np.ndarray:
 def validate_cutoffs(cutoffs: Any) -> tuple[int, ...]:
     """Cutoffs as sorted distinct ints >= 1 (``validate.cutoffs``)."""
     return validate.cutoffs(cutoffs, required=False)
-
-
-@dataclass(frozen=True)
-class EvaluationOptions:
-    """Validated options of an evaluation (see ``evaluate``)."""
-
-    cutoffs: tuple[int, ...]
-    gain_cut: Gain
-    gain_full: Gain
-    discount: Any
-    ties: str
-    ideal: str
-    complete: bool
-    max_docs: int | None
-    float32_scores: bool = False
-
-
-def evaluation_options(
-    *,
-    cutoffs: Sequence[int] = TREC_EVAL_CUTOFFS,
-    gain: Any = "linear",
-    full_gain: Any = None,
-    discount: Any = "log2",
-    ties: str = "trec_eval",
-    ideal: str = "qrels",
-    complete: bool = False,
-    max_docs: int | None = None,
-    float32_scores: bool = False,
-) -> EvaluationOptions:
-    """Check ``evaluate``'s options once; an ``InputError`` names the bad one."""
-    if not isinstance(ideal, str) or ideal not in IDEALS:
-        raise InputError("ideal.unknown", value=shown(ideal), choices=", ".join(IDEALS))
-    gain_cut = resolve_gain(gain)
-    return EvaluationOptions(
-        cutoffs=validate_cutoffs(cutoffs),
-        gain_cut=gain_cut,
-        gain_full=gain_cut if full_gain is None else resolve_gain(full_gain),
-        discount=resolve_discount(discount),
-        ties=resolve_ties(ties),
-        ideal=ideal,
-        complete=bool(complete),
-        max_docs=validate.k(max_docs, Place("option.max_docs")),
-        float32_scores=validate.flag(float32_scores, "float32_scores"),
-    )
 
 
 def evaluate(
@@ -371,20 +382,7 @@ def evaluate_with(qrels: Qrels, run: Run, chosen: EvaluationOptions) -> Evaluati
     columns["num_rel_ret"] = np.bincount(r_slot[usable & (level >= RELEVANT_FROM)], minlength=nq)[:nq]
     columns["in_run"] = in_run[np.flatnonzero(evaluated)]
     qids = [names[r] for r in np.flatnonzero(evaluated)]
-    options = dict(
-        gain=gain_cut.name,
-        full_gain=gain_full.name,
-        discount=disc.name,
-        ties=policy,
-        ideal=ideal,
-        complete=complete,
-        max_docs=max_docs,
-        float32_scores=chosen.float32_scores,
-        qrels=qrels.name,
-        run=run.name,
-        tag=run.tag,
-    )
-    return Evaluation(qids, columns, cut, options)
+    return Evaluation(qids, columns, chosen, qrels_name=qrels.name, run_name=run.name, tag=run.tag)
 
 
 def _unscaled(values: np.ndarray, shift: np.ndarray | None) -> np.ndarray:

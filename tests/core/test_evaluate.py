@@ -5,7 +5,8 @@ from math import log2
 import numpy as np
 import pytest
 
-from ndcg_core import InputError, evaluate, query_ranking, read_qrels, read_run
+from ndcg_core import InputError, evaluate, evaluation_options, query_ranking, read_qrels, read_run
+from ndcg_core.lists.discounts import jk_discount
 from support import TREC, means
 
 
@@ -116,3 +117,32 @@ def test_complete_with_a_run_that_shares_no_query_scores_the_judged_queries_zero
     result = evaluate(read_qrels(b"1 0 a 1\n"), read_run(b"2 Q0 a 1 1 s\n"), complete=True, cutoffs=(5,))
     assert result.qids == ["1"]
     assert result.columns["ndcg"].dtype == np.float64 and means(result) == {"ndcg": 0.0, "ndcg_cut_5": 0.0}
+
+
+def test_equal_options_are_one_value_so_a_page_can_key_its_cache_by_them():
+    same = [evaluation_options(gain=g, discount=d, cutoffs=(5, 10)) for g, d in (("linear", "log2"),) * 2]
+    assert same[0] == same[1] and hash(same[0]) == hash(same[1])
+    assert evaluation_options(gain={1: 3}) == evaluation_options(gain={1: 3.0})
+    different = [
+        evaluation_options(),
+        evaluation_options(gain="exponential"),
+        evaluation_options(gain={1: 3}),
+        evaluation_options(gain={1: 4}),
+        evaluation_options(full_gain={1: 3}),
+        evaluation_options(discount="jk"),
+        evaluation_options(discount=jk_discount(3)),
+        evaluation_options(cutoffs=(5,)),
+        evaluation_options(float32_scores=True),
+    ]
+    assert len(set(different)) == len(different)
+
+
+def test_the_evaluation_carries_its_options_and_what_it_read(sample):
+    chosen = evaluation_options(cutoffs=(5,), gain="exponential", ties="average")
+    evaluation = evaluate(*sample, cutoffs=(5,), gain="exponential", ties="average")
+    assert evaluation.options == chosen and evaluation.cutoffs == (5,)
+    assert (evaluation.qrels_name, evaluation.run_name, evaluation.relevant_only) == (
+        str(TREC / "qrels.test"),
+        str(TREC / "results.test"),
+        False,
+    )

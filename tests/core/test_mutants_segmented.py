@@ -120,11 +120,11 @@ def test_names_and_progress_of_runs_read_in_segments_or_whole(tmp_path, monkeypa
     (tmp_path / "run").write_text(TIDY_RUN)
     reported = []
     result = evaluate_files(str(tmp_path / "qrels"), str(tmp_path / "run"), progress=reported.append)
-    assert result.options["run"] == str(tmp_path / "run")
+    assert result.run_name == str(tmp_path / "run")
     assert reported == sorted(reported) and reported[-1] == 1.0 and len(reported) == 5  # 4 lines, then done
-    assert evaluate_files(TIDY_QRELS.encode(), TIDY_RUN.encode()).options["run"] == "input"
+    assert evaluate_files(TIDY_QRELS.encode(), TIDY_RUN.encode()).run_name == "input"
     untidy = ("# a note\n" + TIDY_RUN).encode()  # read whole by read_run, under the name given
-    assert evaluate_files(TIDY_QRELS.encode(), untidy, run_name="mine.run").options["run"] == "mine.run"
+    assert evaluate_files(TIDY_QRELS.encode(), untidy, run_name="mine.run").run_name == "mine.run"
 
 
 def test_swapped_files_given_as_paths_are_named_by_their_paths(tmp_path):

@@ -13,7 +13,7 @@ import pytest
 from ndcg_core import evaluate, read_qrels, read_run
 from ndcg_core.errors import Place
 from ndcg_core.lists.discounts import jk_discount
-from ndcg_core.trec.evaluate import Evaluation, query_ranking
+from ndcg_core.trec.evaluate import Evaluation, evaluation_options, query_ranking
 from ndcg_core.trec.measures import NDCG, Measure, ndcg_cut, parse_measure
 from ndcg_core.trec.output import format_trec_eval
 from ndcg_core.trec.readers import Run
@@ -101,7 +101,7 @@ def test_median_mean_and_the_table(three):
     assert three.per_query(NDCG).tolist() == pytest.approx([q1, 0.0, q3], abs=1e-15)
     assert three.median(NDCG) == pytest.approx(q3, abs=1e-15)  # q1 is about 0.86, q3 about 0.63
     assert three.table().index.name == "qid" and three.table().index.tolist() == ["q1", "q2", "q3"]
-    empty = Evaluation([], {"ndcg": np.array([])}, ())
+    empty = Evaluation([], {"ndcg": np.array([])}, evaluation_options(cutoffs=()))
     assert empty.mean(NDCG) == 0.0 and empty.median(NDCG) == 0.0
     assert format_trec_eval(empty, [NDCG]) == "ndcg                  \tall\t0.0000\n"
 
@@ -111,7 +111,7 @@ def test_the_relevant_only_evaluation_drops_queries_without_a_relevant_judgment(
     assert kept.qids == ["q1", "q3"] and kept.cutoffs == (1, 5)
     assert kept.per_query(ndcg_cut(1)).tolist() == [1 / 2, 0.0]  # a (1) above b (2); x (unjudged) above d
     assert kept.columns["num_rel"].tolist() == [2, 1]
-    assert kept.options["relevant_only"] is True and kept.options["ties"] == "trec_eval"
+    assert kept.relevant_only is True and kept.options == three.options and not three.relevant_only
     assert kept.queries_in_blocks is False
 
 
@@ -258,24 +258,16 @@ def test_query_ranking_compares_doubles_and_cuts_at_max_docs():
 def test_options_counts_and_in_run_of_an_evaluation():
     qrels = qrels_of("q1 0 a 1\nq1 0 b 2\nq1 0 c 0\nq2 0 d 1\n")
     ev = evaluate(qrels, run_of(ranked("q1", "a", "b", "c", "x")), cutoffs=(2,), complete=True, max_docs=3)
-    assert ev.options == {
-        "gain": "linear",
-        "full_gain": "linear",
-        "discount": "log2",
-        "ties": "trec_eval",
-        "ideal": "qrels",
-        "complete": True,
-        "max_docs": 3,
-        "float32_scores": False,
-        "qrels": "input",
-        "run": "input",
-        "tag": "t",
-    }
+    assert ev.options == evaluation_options(cutoffs=(2,), complete=True, max_docs=3)
+    gains = (ev.options.gain_cut.name, ev.options.gain_full.name, ev.options.discount.name)
+    assert gains == ("linear", "linear", "log2")
+    assert (ev.options.ties, ev.options.ideal, ev.options.float32_scores) == ("trec_eval", "qrels", False)
+    assert (ev.qrels_name, ev.run_name, ev.tag, ev.relevant_only) == ("input", "input", "t", False)
     assert ev.columns["in_run"].tolist() == [True, False]
     assert ev.columns["num_ret"].tolist() == [3, 0] and ev.columns["num_judged"].tolist() == [3, 1]
     assert ev.columns["num_rel"].tolist() == [2, 1] and ev.columns["num_rel_ret"].tolist() == [2, 0]
     custom = evaluate(qrels, run_of(ranked("q1", "a")), full_gain={1: 3})
-    assert (custom.options["gain"], custom.options["full_gain"]) == ("linear", "custom(1=3)")
+    assert (custom.options.gain_cut.name, custom.options.gain_full.name) == ("linear", "custom(1=3)")
 
 
 def test_a_cut_gain_counts_where_the_custom_ndcg_gain_is_0():
@@ -333,6 +325,7 @@ def test_a_custom_ndcg_gain_is_scaled_with_its_ideal():
 
 
 def test_the_relevant_only_evaluation_keeps_how_the_run_was_read():
-    blocks = Evaluation(["q1", "q2"], {"ndcg": np.array([0.5, 0.0]), "num_rel": np.array([1, 0])}, (), {}, True)
+    columns = {"ndcg": np.array([0.5, 0.0]), "num_rel": np.array([1, 0])}
+    blocks = Evaluation(["q1", "q2"], columns, evaluation_options(cutoffs=()), queries_in_blocks=True)
     kept = blocks.with_relevant_only()
-    assert kept.qids == ["q1"] and kept.queries_in_blocks is True and kept.options == {"relevant_only": True}
+    assert kept.qids == ["q1"] and kept.queries_in_blocks is True and kept.relevant_only is True

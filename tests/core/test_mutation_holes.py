@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from ndcg_core import evaluate, read_qrels, read_run
+from ndcg_core import evaluate, evaluation_options, read_qrels, read_run
 
 
 def hand_dcg(gains, k=None):
@@ -167,11 +167,11 @@ def test_the_segmented_reader_agrees_with_read_run_on_separators(tmp_path, kind,
     (tmp_path / "run.txt").write_bytes(text)
     if bad_line is not None:
         with pytest.raises(ValueError, match="column"):
-            evaluate_files(qrels, tmp_path / "run.txt", cutoffs=(2,))
+            evaluate_files(qrels, tmp_path / "run.txt", evaluation_options(cutoffs=(2,)))
         return
     whole = evaluate(read_qrels(qrels), read_run(text), cutoffs=(2,))
     assert (
-        evaluate_files(qrels, tmp_path / "run.txt", cutoffs=(2,)).columns["ndcg"].tolist()
+        evaluate_files(qrels, tmp_path / "run.txt", evaluation_options(cutoffs=(2,))).columns["ndcg"].tolist()
         == whole.columns["ndcg"].tolist()
     )
 
