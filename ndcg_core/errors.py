@@ -111,8 +111,9 @@ MESSAGES: dict[str, str] = {
     "gain.not_mapping": "a custom gain needs a mapping of grade to gain, got {value}",
     "discount.base": "{place} must be greater than 1, got {value}",
     # Arithmetic at the edges.
-    "ideal.lacks_grade": "the ideal pool lacks the grade {value} of position {position}: it must hold every "
-    "item of the list (and any judged item the list missed)",
+    "ideal.lacks_grade": "the judged pool lacks the grade {value} of position {position}: each grade of the "
+    "list that has a positive gain must be in the pool as often as in the list (an unjudged item counts 0 "
+    "and needs no entry)",
     "result.too_large": "the {measure} of this list is larger than {limit}, the largest number a float holds; "
     "NDCG, a ratio, can still be computed",
     # Other metrics.

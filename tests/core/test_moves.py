@@ -48,12 +48,12 @@ options = st.fixed_dictionaries(
 @given(grades, options, st.booleans())
 def test_each_move_scores_as_the_moved_list_does_to_the_bit(values, opts, with_pool):
     pool = [*values, 4, 2] if with_pool else None
-    moves = ndcg_after_moves(values, opts["k"], gain=opts["gain"], discount=opts["discount"], ideal=pool)
+    moves = ndcg_after_moves(values, opts["k"], gain=opts["gain"], discount=opts["discount"], pool=pool)
     items = make_items([str(i) for i in range(len(values))], values)
     for i in range(len(values)):
         for j in range(len(values)):
             moved = [it.grade for it in move(items, i, j)]
-            assert moves[i, j] == ndcg_at_k(moved, opts["k"], gain=opts["gain"], discount=opts["discount"], ideal=pool)
+            assert moves[i, j] == ndcg_at_k(moved, opts["k"], gain=opts["gain"], discount=opts["discount"], pool=pool)
 
 
 @given(grades, options)

@@ -150,21 +150,21 @@ def test_a_sum_beyond_a_float_names_its_measure(call, measure):
 
 
 def test_a_pool_is_checked_as_judged_grades_and_must_hold_the_list():
-    error = error_of(ndcg_at_k, [1], ideal=[1, -1])
+    error = error_of(ndcg_at_k, [1], pool=[1, -1])
     assert (error.code, error.fields) == ("grade.negative", {"place": Place("pool.grade", position=2), "value": "-1"})
-    error = error_of(ndcg_at_k, [2, 1], ideal=[2, 0])
+    error = error_of(ndcg_at_k, [2, 1], pool=[2, 0])
     assert (error.code, error.fields) == ("ideal.lacks_grade", {"value": "1", "position": 2})
 
 
 def test_ideal_grades_are_the_list_or_the_pool_best_first():
     assert ideal_grades([1, 3, 2]).tolist() == [3, 2, 1]
-    assert ideal_grades([3, 0], ideal=[0, 3, 2]).tolist() == [3, 2, 0]
+    assert ideal_grades([3, 0], pool=[0, 3, 2]).tolist() == [3, 2, 0]
 
 
 def test_idcg_cuts_at_k_of_the_pool_and_otherwise_at_the_list():
     assert idcg([1, 1], k=1) == 1.0
-    assert idcg([1, 0], k=2, ideal=[1, 0, 1]) == 1 + 1 / log2(3)
-    assert idcg([1], ideal=[1, 1]) == 1.0  # no k: as deep as the list
+    assert idcg([1, 0], k=2, pool=[1, 0, 1]) == 1 + 1 / log2(3)
+    assert idcg([1], pool=[1, 1]) == 1.0  # no k: as deep as the list
 
 
 def test_breakdown_labels_counts_and_ideal_columns():

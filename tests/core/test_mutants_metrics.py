@@ -49,7 +49,7 @@ def test_err_is_cut_at_k_and_scaled_by_the_top_grade():
 
 def test_all_metrics_pass_on_k_the_pool_and_the_top_grade():
     grades = [0, 2, 1]
-    got = M.all_metrics(grades, 2, n_relevant=4, max_grade=3, ideal=[2, 2, 1, 0])
+    got = M.all_metrics(grades, 2, n_relevant=4, max_grade=3, pool=[2, 2, 1, 0])
     r1, r2 = 0.0, 3 / 8  # (2^g - 1) / 2^3
     assert got == pytest.approx(
         {

@@ -175,7 +175,7 @@ def test_pool_settings_use_the_extra_items_for_the_ideal():
     items = items_of([3, 2, 3, 0, 1, 2])
     extra = tuple(make_items(["D7", "D8"], [3, 2], first_id=7))
     pooled = score(items, Settings(k=6, ideal="pool", extra=extra))
-    assert pooled.ndcg == ndcg_at_k([3, 2, 3, 0, 1, 2], 6, ideal=[3, 2, 3, 0, 1, 2, 3, 2])
+    assert pooled.ndcg == ndcg_at_k([3, 2, 3, 0, 1, 2], 6, pool=[3, 2, 3, 0, 1, 2, 3, 2])
     assert pooled.idcg == pytest.approx(3 + 3 / log2(3) + 3 / log2(4) + 2 / log2(5) + 2 / log2(6) + 2 / log2(7))
     with pytest.raises(InputError, match="unknown ideal 'judges'; choose one of list, pool"):
         score(items, Settings(ideal="judges"))

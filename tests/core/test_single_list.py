@@ -84,10 +84,10 @@ def test_doc_x_to_w_example_and_swapping_w_and_z_helps():
 def test_wikipedia_example_against_the_pool_and_against_the_list():
     ranked = [3, 2, 3, 0, 1, 2]
     pool = ranked + [3, 2]  # two judged items the system did not retrieve
-    assert round(ndcg_at_k(ranked, 6, ideal=pool), 3) == 0.785
+    assert round(ndcg_at_k(ranked, 6, pool=pool), 3) == 0.785
     assert round(ndcg_at_k(ranked, 6), 3) == 0.961
     idcg_pool = 3 + 3 / log2(3) + 3 / log2(4) + 2 / log2(5) + 2 / log2(6) + 2 / log2(7)
-    assert ndcg_at_k(ranked, 6, ideal=pool) == pytest.approx(dcg(ranked) / idcg_pool, abs=1e-12)
+    assert ndcg_at_k(ranked, 6, pool=pool) == pytest.approx(dcg(ranked) / idcg_pool, abs=1e-12)
 
 
 # ---------------------------------------------------------------- truncation, gains, discounts
@@ -214,9 +214,9 @@ def test_ndcg_at_every_k_is_not_monotone():
 
 
 def test_breakdown_with_a_pool_longer_than_the_list():
-    frame = breakdown([3, 2, 3, 0, 1, 2], 6, ideal=[3, 2, 3, 0, 1, 2, 3, 2])
+    frame = breakdown([3, 2, 3, 0, 1, 2], 6, pool=[3, 2, 3, 0, 1, 2, 3, 2])
     assert frame["ideal_grade"].tolist() == [3, 3, 3, 2, 2, 2]
-    assert frame["ndcg"].iloc[-1] == pytest.approx(ndcg_at_k([3, 2, 3, 0, 1, 2], 6, ideal=[3, 2, 3, 0, 1, 2, 3, 2]))
+    assert frame["ndcg"].iloc[-1] == pytest.approx(ndcg_at_k([3, 2, 3, 0, 1, 2], 6, pool=[3, 2, 3, 0, 1, 2, 3, 2]))
 
 
 # ---------------------------------------------------------------- bad input
@@ -268,7 +268,7 @@ def test_cumulative_gain_ignores_positions():
     assert cg([3, 2, 3], 2, gain="exponential") == (2**3 - 1) + (2**2 - 1)
 
 
-def test_the_judged_pool_is_passed_as_pool_and_its_older_name_ideal_still_works():
+def test_every_single_list_score_takes_the_judged_pool_as_pool_and_only_so():
     from ndcg_core import breakdown, idcg, ideal_grades, ndcg_at_every_k, ndcg_from_scores
     from ndcg_core.lists.moves import ndcg_after_moves, ndcg_after_swaps
     from ndcg_core.teaching.metrics import all_metrics
@@ -276,20 +276,30 @@ def test_the_judged_pool_is_passed_as_pool_and_its_older_name_ideal_still_works(
     grades, judged = [3, 2, 3, 0, 1, 2], [3, 2, 3, 0, 1, 2, 3, 2]
     best = 3 + 3 / log2(3) + 3 / log2(4) + 2 / log2(5) + 2 / log2(6) + 2 / log2(7)
     own = 3 + 2 / log2(3) + 3 / log2(4) + 1 / log2(6) + 2 / log2(7)
-    for way in ({"pool": judged}, {"ideal": judged}):  # the name, and its older spelling
-        assert ndcg_at_k(grades, 6, **way) == pytest.approx(own / best)
-        assert idcg(grades, 6, **way) == pytest.approx(best)
-        assert list(ideal_grades(grades, **way)) == [3, 3, 3, 2, 2, 2, 1, 0]
-        assert breakdown(grades, 6, **way)["ndcg"].iloc[-1] == pytest.approx(own / best)
-        assert ndcg_at_every_k(grades, **way)[-1] == pytest.approx(own / best)
-        assert ndcg_from_scores(grades, [6, 5, 4, 3, 2, 1], 6, **way) == pytest.approx(own / best)
-        assert ndcg_after_moves(grades, 6, **way)[0, 0] == pytest.approx(own / best)
-        assert ndcg_after_swaps(grades, 6, **way)[0, 0] == pytest.approx(own / best)
-        assert all_metrics(grades, 6, **way)["ndcg"] == pytest.approx(own / best)
+    assert ndcg_at_k(grades, 6, pool=judged) == pytest.approx(own / best)
+    assert idcg(grades, 6, pool=judged) == pytest.approx(best)
+    assert list(ideal_grades(grades, pool=judged)) == [3, 3, 3, 2, 2, 2, 1, 0]
+    assert breakdown(grades, 6, pool=judged)["ndcg"].iloc[-1] == pytest.approx(own / best)
+    assert ndcg_at_every_k(grades, pool=judged)[-1] == pytest.approx(own / best)
+    assert ndcg_from_scores(grades, [6, 5, 4, 3, 2, 1], 6, pool=judged) == pytest.approx(own / best)
+    assert ndcg_after_moves(grades, 6, pool=judged)[0, 0] == pytest.approx(own / best)
+    assert ndcg_after_swaps(grades, 6, pool=judged)[0, 0] == pytest.approx(own / best)
+    assert all_metrics(grades, 6, pool=judged)["ndcg"] == pytest.approx(own / best)
     assert list(ideal_grades(grades, judged)) == [3, 3, 3, 2, 2, 2, 1, 0]  # second place: the pool
-    message = r"^pass the judged grades once, as pool= \(ideal= is its older name\)$"
-    with pytest.raises(TypeError, match=message):
-        ndcg_at_k(grades, 6, pool=judged, ideal=judged)
+    # ideal=, pool's older name, is gone from every signature.
+    for call in (
+        lambda: ndcg_at_k(grades, 6, ideal=judged),
+        lambda: idcg(grades, 6, ideal=judged),
+        lambda: ideal_grades(grades, ideal=judged),
+        lambda: breakdown(grades, 6, ideal=judged),
+        lambda: ndcg_at_every_k(grades, ideal=judged),
+        lambda: ndcg_from_scores(grades, [6, 5, 4, 3, 2, 1], 6, ideal=judged),
+        lambda: ndcg_after_moves(grades, 6, ideal=judged),
+        lambda: ndcg_after_swaps(grades, 6, ideal=judged),
+        lambda: all_metrics(grades, 6, ideal=judged),
+    ):
+        with pytest.raises(TypeError, match="unexpected keyword argument 'ideal'"):
+            call()
 
 
 def test_a_lists_score_uses_its_discount_for_both_dcg_and_the_ideal():

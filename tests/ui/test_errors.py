@@ -147,14 +147,14 @@ ROOM = Classroom()
 CALLS = {
     "number.not_list": [
         lambda: validate_grades("321"),
-        lambda: ndcg_at_k([1], ideal="32"),
+        lambda: ndcg_at_k([1], pool="32"),
         lambda: validate_grades(7, "scores"),
     ],
     "number.blank": [lambda: validate_grades(["3", " "])],
     "number.bool": [lambda: validate_grades([True])],
     "number.not_number": [
         lambda: validate_grades(["3", "x"]),
-        lambda: ndcg_at_k([1], ideal=[1, "x"]),
+        lambda: ndcg_at_k([1], pool=[1, "x"]),
         lambda: grades_from_text(ITEMS, "3, x", 4),
         lambda: validate_grades(["a"], "scores"),
         lambda: GAINS.build("custom", mapping={"x": 1}),
@@ -212,7 +212,7 @@ CALLS = {
     "variant.parameter": [lambda: GAINS["linear"].build(base=2)],
     "gain.not_mapping": [lambda: GAINS.build("custom", mapping=[1, 2])],
     "discount.base": [lambda: DISCOUNTS.build("jk", base=1)],
-    "ideal.lacks_grade": [lambda: ndcg_at_k([3], ideal=[1])],
+    "ideal.lacks_grade": [lambda: ndcg_at_k([3], pool=[1])],
     "result.too_large": [lambda: dcg([1.7e308, 1.7e308])],
     "metric.n_relevant": [lambda: average_precision([1], n_relevant=-1)],
     "metric.n_relevant_small": [lambda: recall_at_k([1, 1], 1, n_relevant=1)],
