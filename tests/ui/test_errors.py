@@ -29,7 +29,9 @@ from ndcg_core.classroom import activities as classroom
 from ndcg_core.classroom import rules as room_rules
 from ndcg_core.classroom.joining import read_public_url
 from ndcg_core.classroom.store import Store as ClassroomStore
-from ndcg_core.errors import MESSAGES, PLACES, TEMPLATES, Place, placeholders
+from ndcg_core.errors import MESSAGES as CORE_MESSAGES
+from ndcg_core.errors import PLACES as CORE_PLACES
+from ndcg_core.errors import TEMPLATES, Place, placeholders, register
 from ndcg_core.lists.items import check_grade, check_label, check_size, check_top_grade, make_items, move
 from ndcg_core.lists.presets import PRESETS
 from ndcg_core.teaching.conventions import CONVENTIONS, example_from_rows
@@ -39,6 +41,7 @@ from ndcg_core.trec.cli import run as cli_run
 from ndcg_core.trec.measures import Measure, parse_measure
 from ndcg_core.trec.segmented import evaluate_files
 from support import ROOT, TREC, plain, seed_state
+from ui import errors as ui_errors
 from ui.editing import apply_table_edits, grades_from_text, parse_gain_mapping, typed_queries_to_trec
 from ui.i18n import Translator, catalogue
 from ui.share import decode_playground, encode_playground, whole_number
@@ -141,6 +144,11 @@ class Classroom:
 
 
 ROOM = Classroom()
+
+
+# Every code: the core's and the UI's own (ui/errors.py), one template each.
+MESSAGES = {**CORE_MESSAGES, **ui_errors.MESSAGES}
+PLACES = {**CORE_PLACES, **ui_errors.PLACES}
 
 
 # Each code, raised by calling the code with bad input a user could give. The keys must be every code.
@@ -418,8 +426,27 @@ def test_chinese_has_a_template_with_exactly_the_english_fields(key):
     assert re.search(r"[\u4e00-\u9fff]", zh) or key in ("place.k", "place.option.max_docs"), zh
 
 
-def test_english_error_templates_live_only_in_the_core():
+def test_english_error_templates_live_only_in_the_core_and_the_uis_registry():
     assert not [key for key in catalogue("en") if key.startswith(("error.", "place.", "frame."))]
+    assert not set(CORE_MESSAGES) & set(ui_errors.MESSAGES) and not set(CORE_PLACES) & set(ui_errors.PLACES)
+    assert all(TEMPLATES[f"error.{code}"] == text for code, text in ui_errors.MESSAGES.items())
+
+
+def test_the_uis_codes_are_raised_by_the_ui_alone_and_the_cores_by_the_core():
+    # The UI's own codes appear in no module of the core, so the core never depends on the UI's registry.
+    core_text = "\n".join(p.read_text() for p in (ROOT / "ndcg_core").rglob("*.py") if p.name != "errors.py")
+    assert [code for code in ui_errors.MESSAGES if f'"{code}"' in core_text] == []
+    assert [code for code in ui_errors.PLACES if f'"{code}"' in core_text] == []
+    assert not any(code.startswith(("typed.", "editor.", "action.")) for code in CORE_MESSAGES)
+
+
+def test_a_second_template_for_a_code_is_refused_and_the_same_one_changes_nothing():
+    before = dict(TEMPLATES)
+    register(messages=ui_errors.MESSAGES, places=ui_errors.PLACES)  # a module imported again
+    assert before == TEMPLATES
+    with pytest.raises(KeyError, match="error.k.none, error.link.range, place.link.step"):
+        register(messages={"k.none": "another", "link.range": "another"}, places={"link.step": "another"})
+    assert before == TEMPLATES
 
 
 # What may stay in Latin letters inside a Chinese message: names of metrics, formats, columns and options.
