@@ -502,10 +502,11 @@ def render_comparison(evals: dict[str, Evaluation], inputs: dict[str, FileInput]
 
 
 def render_export(evaluation: Evaluation, inputs: dict[str, FileInput], t: Translator) -> None:
-    table = per_query_table(evaluation, t)
+    # The CSV is made when it is asked for, not on every run: for thousands of queries it cost a tenth of the
+    # page's first results.
     st.download_button(
         t("evaluate.export.csv"),
-        table.to_csv().encode("utf-8"),
+        lambda: per_query_table(evaluation, t).to_csv().encode("utf-8"),
         file_name="ndcg_per_query.csv",
         mime="text/csv",
         key="btn_ev_csv",
