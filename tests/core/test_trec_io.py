@@ -773,3 +773,15 @@ def test_a_tab_separated_trec_line_is_not_taken_for_a_csv_header(kind, text, row
 def test_a_csv_header_is_still_a_header():
     run = read_run(b"qid\tdocno\tscore\nq\ta\t0.5\n", name="r.tsv")
     assert run.docno.to_pylist() == ["a"] and run.score.tolist() == [0.5]
+
+
+def test_one_querys_block_starts_at_its_first_line_whichever_separator_each_line_uses():
+    # The block is found by its first line, separated by a space or by a tab; the search for the other
+    # separator stops at the first found, so a tab line before a space line must still start the block.
+    for first, second in ((" ", "\t"), ("\t", " ")):
+        data = f"q0 Q0 z 1 9 t\nq1{first}Q0 a 1 3 t\nq1{second}Q0 b 2 2 t\nq2 Q0 c 1 1 t\nq10 Q0 d 1 1 t\n".encode()
+        for one_block in (True, False):
+            assert read_query(data, "q1", one_block=one_block).docno.to_pylist() == ["a", "b"]
+            assert read_query(data, "q1", one_block=one_block).score.tolist() == [3.0, 2.0]
+    assert read_query(b"q1\tQ0 a 1 3 t\n", "q1").docno.to_pylist() == ["a"]
+    assert len(read_query(b"q10 Q0 a 1 3 t\n", "q1").docno) == 0
