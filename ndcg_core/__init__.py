@@ -30,7 +30,7 @@ from .lists.ndcg import (
 from .lists.scores import dcg_from_scores, ndcg_bounds, ndcg_from_scores
 from .lists.ties import TIE_POLICIES, order_by_scores
 from .registry import Entry, Registry
-from .trec.evaluate import IDEALS, Evaluation, evaluate, query_ranking
+from .trec.evaluate import IDEALS, Evaluation, EvaluationOptions, evaluate, evaluation_options, query_ranking
 from .trec.measures import TREC_EVAL_CUTOFFS, Measure, parse_measure
 from .trec.output import format_trec_eval
 from .trec.readers import Qrels, Run, read_qrels, read_run
@@ -44,6 +44,7 @@ __all__ = [
     "Discount",
     "Entry",
     "Evaluation",
+    "EvaluationOptions",
     "Gain",
     "InputError",
     "Measure",
@@ -56,6 +57,7 @@ __all__ = [
     "dcg",
     "dcg_from_scores",
     "evaluate",
+    "evaluation_options",
     "format_trec_eval",
     "idcg",
     "ideal_grades",

@@ -7,7 +7,9 @@ Where the value was is a ``Place``, itself a code with fields, so "grade at posi
 renders the same error in its own language with ``error.render(lookup)``, where ``lookup`` maps a
 key (``error.<code>``, ``place.<code>``, ``frame.<name>``) to that language's template.
 
-Every template is here, in ``TEMPLATES``: the one English text of every message.
+Every template of the core's codes is here, in ``TEMPLATES``: the one English text of each message. Codes
+only another layer raises (the UI's editors, actions and page links) are that layer's, added to ``TEMPLATES``
+with ``register`` (see ``ui/errors.py``) under the same rule of one template per code.
 """
 
 from __future__ import annotations
@@ -29,7 +31,6 @@ PLACES: dict[str, str] = {
     "list.item": "item id at position {position}",
     "pool.grades": "the judged grades (the ideal)",
     "pool.grade": "judged grade at position {position}",
-    "typed.grade": "grade {position}",
     "table.grade": "row {row}, grade",
     "table.label": "row {row}, label",
     "table.score": "row {row}, score",
@@ -54,8 +55,6 @@ PLACES: dict[str, str] = {
     "link.extra_label": "unretrieved label {position}",
     "link.extra_grade": "unretrieved grade {position}",
     "link.gain_grade": "custom-gain grade",
-    "link.step": "step",
-    "link.exercise": "exercise number",
     "room.code": "the room code",
     "go.code": "the short link's code",
     "room.nickname": "the nickname",
@@ -115,8 +114,9 @@ MESSAGES: dict[str, str] = {
     "gain.not_mapping": "a custom gain needs a mapping of grade to gain, got {value}",
     "discount.base": "{place} must be greater than 1, got {value}",
     # Arithmetic at the edges.
-    "ideal.lacks_grade": "the ideal pool lacks the grade {value} of position {position}: it must hold every "
-    "item of the list (and any judged item the list missed)",
+    "ideal.lacks_grade": "the judged pool lacks the grade {value} of position {position}: each grade of the "
+    "list that has a positive gain must be in the pool as often as in the list (an unjudged item counts 0 "
+    "and needs no entry)",
     "result.too_large": "the {measure} of this list is larger than {limit}, the largest number a float holds; "
     "NDCG, a ratio, can still be computed",
     # Other metrics.
@@ -177,26 +177,10 @@ MESSAGES: dict[str, str] = {
     "measure.not_one": "{value} names {count} measures; name one, such as ndcg_cut.10",
     "flag.not_bool": "{name} must be True or False, got {value}",
     "cli.gain_and_custom": "--gain cannot be combined with a custom gain per grade (ndcg.LEVEL=GAIN)",
-    # A classroom table of queries typed on the Evaluate page.
-    "typed.query_blank": "row {row}: the query is blank",
-    "typed.document_blank": "row {row}: the document is blank",
-    "typed.query_space": "row {row}: the query {value} has a space; use one word",
-    "typed.document_space": "row {row}: the document {value} has a space; use one word",
-    "typed.needs_grade_or_rank": "row {row}: give a grade, a rank, or both",
-    "typed.grade_not_number": "row {row}: the grade {value} is not a number",
-    "typed.grade_not_whole": "row {row}: the grade {value} must be a whole number",
-    "typed.rank_not_whole": "row {row}: the rank {value} is not a whole number",
-    "typed.rank_too_small": "row {row}: the rank must be 1 or more, got {value}",
-    "typed.no_grades": "the table has no grades: judge at least one document",
-    "typed.no_ranks": "the table has no ranks: rank at least one document",
     # Comparing two systems.
     "paired.mismatch": "the two systems have {a} and {b} queries; compare the same queries",
     "paired.too_few": "a paired test needs at least 2 queries, got {count}",
-    # What the browser sends back (a table edit, a list action).
-    "editor.row": "the table reported row {value}, but it has {count} rows",
-    "action.not_action": "the list sent {value}, not an action",
-    "action.unknown": "unknown action {value}",
-    # Shared links.
+    # A Playground link's state (ui/share.py decodes it today; the core's list value will own this codec).
     "link.empty": "the link holds no state",
     "link.too_long": "the link's state is {count} characters long; at most {limit} are read",
     "link.damaged": "the link's state is damaged (it may have been cut short or edited)",
@@ -214,8 +198,6 @@ MESSAGES: dict[str, str] = {
     "link.extra_pair": "unretrieved item {position} is not a (label, grade) pair",
     "link.lacks": "the link lacks its {name} part",
     "link.kind": "the link's {name} part is {value}, not the expected kind of value",
-    "link.not_whole": "the link's {place} {value} is not a whole number",
-    "link.range": "the link's {place} is {value}; it must be {low} to {high}",
     # The live classroom: rooms, joining, answering.
     "room.setting": "the setting {name} is {value}: it must be a number above 0",
     "store.setting": "the setting {name} is {value}: it must be a whole number, {low} or more",
@@ -320,6 +302,20 @@ TEMPLATES: dict[str, str] = {
     **{f"place.{code}": text for code, text in PLACES.items()},
     **{f"frame.{name}": text for name, text in FRAMES.items()},
 }
+
+
+def register(*, messages: Mapping[str, str], places: Mapping[str, str] | None = None) -> None:
+    """Add another layer's own codes (the UI's: its editors, actions and page links) with their English templates.
+
+    One template per code: a code that already has another template is refused (registering the same table
+    again, as a module imported twice does, changes nothing).
+    """
+    table = {f"error.{code}": text for code, text in messages.items()}
+    table.update({f"place.{code}": text for code, text in (places or {}).items()})
+    clashes = sorted(key for key, text in table.items() if TEMPLATES.get(key, text) != text)
+    if clashes:
+        raise KeyError(f"these codes have a template already: {', '.join(clashes)}")
+    TEMPLATES.update(table)
 
 
 def english(key: str) -> str:

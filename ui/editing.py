@@ -11,8 +11,8 @@ from dataclasses import replace
 from typing import Any
 
 from ndcg_core import validate
-from ndcg_core.errors import InputError, Place, shown
 from ndcg_core.lists.items import Item, check_grade, check_label, check_size, next_id
+from ui.errors import InputError, Place, shown
 
 LABEL, GRADE = "label", "grade"
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ndcg_core.errors import InputError, StoreUnavailable, english
+from ui import errors as _ui_errors  # noqa: F401  (registers the UI's own codes, so every code has its template)
 
 from .format import sentence
 

@@ -14,11 +14,12 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ndcg_core.errors import InputError, Place, number_text, shown
+from ndcg_core.errors import number_text
 from ndcg_core.lists.discounts import DISCOUNTS
 from ndcg_core.lists.gains import GAINS
 from ndcg_core.lists.items import MAX_ITEMS, Item, check_grade, check_label, check_size, check_top_grade, make_items
 from ndcg_core.validate import MAX_TOP_GRADE
+from ui.errors import InputError, Place, shown
 
 VERSION = 1
 MAX_PARAM_LENGTH = 20_000  # characters of the encoded state; a full 100-item list needs far less

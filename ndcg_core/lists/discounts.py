@@ -4,7 +4,7 @@ one, and Järvelin and Kekäläinen's original with a base b."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -20,8 +20,9 @@ class Discount:
     """A position-to-discount function; positions count from 1."""
 
     name: str
-    apply: Callable[[np.ndarray], np.ndarray]
-    formula: Callable[[int], str]
+    # Equal, and hashed alike, by name (a base is part of it), as ``Gain``.
+    apply: Callable[[np.ndarray], np.ndarray] = field(compare=False)
+    formula: Callable[[int], str] = field(compare=False)
     divides: bool = True  # whether the term is written "gain / d" rather than "gain x d"
 
     def __call__(self, positions: Any) -> np.ndarray:

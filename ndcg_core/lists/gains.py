@@ -4,7 +4,7 @@ exponential (2^grade - 1) and a custom gain per grade (trec_eval's ``ndcg.1=3,2=
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -24,10 +24,12 @@ class Gain:
     """
 
     name: str
-    apply: Callable[[np.ndarray], np.ndarray]
-    formula: Callable[[float], str]
-    scaled_apply: Callable[[np.ndarray, Any], np.ndarray] | None = None
-    log2_of_each: Callable[[np.ndarray], np.ndarray] | None = None
+    # The name says the whole function (a custom gain's carries its table), so two gains are equal, and hash
+    # alike, by name: settings that hold one can key a cache.
+    apply: Callable[[np.ndarray], np.ndarray] = field(compare=False)
+    formula: Callable[[float], str] = field(compare=False)
+    scaled_apply: Callable[[np.ndarray, Any], np.ndarray] | None = field(default=None, compare=False)
+    log2_of_each: Callable[[np.ndarray], np.ndarray] | None = field(default=None, compare=False)
 
     def __call__(self, grades: Any) -> np.ndarray:
         with np.errstate(over="ignore"):  # an overflow becomes inf, which callers check

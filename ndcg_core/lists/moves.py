@@ -15,36 +15,17 @@ from typing import Any
 import numpy as np
 
 from .. import validate
-from .discounts import resolve_discount
-from .gains import resolve_gain
-from .ndcg import (
-    cut_of,
-    gains_for_ratio,
-    ideal_gains_of,
-    judged_pool,
-    rank_positions,
-    validate_grades,
-    validate_k,
-)
+from .ndcg import CheckedList, checked_list, gains_for_ratio, ideal_gains_of, rank_positions
 
 MAX_MOVE_ITEMS = 200  # n x n x n numbers are made at once: 64 MB at 200 items
 
 
-def _scores(
-    orders_of: Callable[[int], np.ndarray],
-    grades: np.ndarray,
-    k: int | None,
-    gain: Any,
-    discount: Any,
-    judged: np.ndarray,
-) -> np.ndarray:
+def _scores(orders_of: Callable[[int], np.ndarray], scored: CheckedList) -> np.ndarray:
     """NDCG@k after each reordering: ``orders_of(m)`` gives, per reordering, the positions that land at 1..m."""
-    n = len(grades)
-    cut = n if k is None else cut_of(k, max(n, len(judged)))
-    g, d = resolve_gain(gain), resolve_discount(discount)
-    gains, pool_gains = gains_for_ratio(g, grades, judged)
+    n, cut = len(scored.grades), scored.cut
+    gains, pool_gains = gains_for_ratio(scored.gain, scored.grades, scored.pool)
     shown = min(cut, n)
-    factors = d(rank_positions(cut))
+    factors = scored.discount(rank_positions(cut))
     orders = orders_of(shown)  # only the top positions count: at k = 10 of 100 items, a tenth of the work
     terms = gains[orders] * factors[:shown]
     # Summed in rank order along each row, as ndcg_at_k sums: the same bits.
@@ -56,8 +37,13 @@ def _scores(
     return np.minimum(actual / ideal_dcg, 1.0)
 
 
-def _check_size(grades: np.ndarray) -> None:
-    validate.list_size(len(grades), MAX_MOVE_ITEMS)
+def _checked_moves(
+    ranked_rels: Iterable[Any], k: Any, gain: Any, discount: Any, pool: Iterable[Any] | None
+) -> CheckedList:
+    """``checked_list``, then the size: n x n x n numbers are made at once."""
+    scored = checked_list(ranked_rels, k, gain=gain, discount=discount, pool=pool)
+    validate.list_size(len(scored.grades), MAX_MOVE_ITEMS)
+    return scored
 
 
 def ndcg_after_moves(
@@ -67,16 +53,13 @@ def ndcg_after_moves(
     gain: Any = "linear",
     discount: Any = "log2",
     pool: Iterable[Any] | None = None,
-    ideal: Iterable[Any] | None = None,
 ) -> np.ndarray:
     """An n x n array: entry [i, j] is NDCG@k after moving the item at position i to position j (0-based).
 
     The diagonal is the list's own NDCG@k. Options are those of ``ndcg_at_k``.
     """
-    grades = validate_grades(ranked_rels)
-    judged = judged_pool(grades, pool, ideal)
-    _check_size(grades)
-    n = len(grades)
+    scored = _checked_moves(ranked_rels, k, gain, discount, pool)
+    n = len(scored.grades)
 
     def orders_of(shown: int) -> np.ndarray:
         source = np.arange(n)[:, None, None]
@@ -87,7 +70,7 @@ def ndcg_after_moves(
         up = (source > target) & (position > target) & (position <= source)
         return np.where(position == target, source, np.where(down, position + 1, np.where(up, position - 1, position)))
 
-    return _scores(orders_of, grades, validate_k(k), gain, discount, judged)
+    return _scores(orders_of, scored)
 
 
 def ndcg_after_swaps(
@@ -97,16 +80,13 @@ def ndcg_after_swaps(
     gain: Any = "linear",
     discount: Any = "log2",
     pool: Iterable[Any] | None = None,
-    ideal: Iterable[Any] | None = None,
 ) -> np.ndarray:
     """An n x n symmetric array: entry [i, j] is NDCG@k after swapping the items at positions i and j.
 
     The diagonal is the list's own NDCG@k; subtract it for the change a swap makes.
     """
-    grades = validate_grades(ranked_rels)
-    judged = judged_pool(grades, pool, ideal)
-    _check_size(grades)
-    n = len(grades)
+    scored = _checked_moves(ranked_rels, k, gain, discount, pool)
+    n = len(scored.grades)
 
     def orders_of(shown: int) -> np.ndarray:
         first = np.arange(n)[:, None, None]
@@ -115,4 +95,4 @@ def ndcg_after_swaps(
         orders = np.where(position == first, second, np.where(position == second, first, position))
         return np.broadcast_to(orders, (n, n, shown))
 
-    return _scores(orders_of, grades, validate_k(k), gain, discount, judged)
+    return _scores(orders_of, scored)

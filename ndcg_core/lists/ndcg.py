@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -89,30 +90,60 @@ def ideal_gains_of(pool_gains: np.ndarray, cut: int) -> np.ndarray:
     return -np.sort(-positive)[:cut]
 
 
-def _check_pool(grades: np.ndarray, pool: np.ndarray) -> None:
-    """The judged pool must hold every item of the list: each grade at least as often as the list has it."""
+def _check_pool(grades: np.ndarray, pool: np.ndarray, gain: Gain) -> None:
+    """Refuse a pool that contradicts the list: one lacking a grade with a positive gain that the list has.
+
+    Each such grade must be in the pool at least as often as in the list, or the list would beat its own
+    ideal. A grade whose gain is 0 or less adds nothing to an ideal, so it needs no entry: an unjudged
+    item counts 0, as in trec_eval's, ranx's, Spark's and Elasticsearch's judgments.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflowing gain is inf: positive
+        counted = gain(grades) > 0
     available = Counter(pool.tolist())
-    for position, grade in enumerate(grades.tolist(), start=1):
+    for position, (grade, positive) in enumerate(zip(grades.tolist(), counted.tolist(), strict=True), start=1):
+        if not positive:
+            continue
         if available[grade] == 0:
             raise InputError("ideal.lacks_grade", value=number_text(grade), position=position)
         available[grade] -= 1
 
 
-def judged_pool(grades: np.ndarray, pool: Iterable[Any] | None, ideal: Iterable[Any] | None = None) -> np.ndarray:
-    """The grades the ideal ranking is taken from: ``pool`` (every judged item's grade) or, without one, the
-    list's own ``grades``.
+@dataclass(frozen=True)
+class CheckedList:
+    """The checked opening every single-list score shares: grades, the pool the ideal comes from, k, gain, discount.
 
-    ``ideal`` is ``pool``'s older name, still accepted from callers of the public functions.
+    ``pool`` holds the judged grades, or the list's own when none were given; ``cut`` is how many
+    positions the score looks at (a k beyond the list still reaches a longer pool's ideal).
     """
-    if ideal is not None:
-        if pool is not None:
-            raise TypeError("pass the judged grades once, as pool= (ideal= is its older name)")
-        pool = ideal
-    if pool is None:
-        return grades
-    judged = validate_grades(pool, "pool")
-    _check_pool(grades, judged)
-    return judged
+
+    grades: np.ndarray
+    pool: np.ndarray
+    k: int | None
+    gain: Gain
+    discount: Discount
+
+    @property
+    def cut(self) -> int:
+        n = len(self.grades)
+        return n if self.k is None else cut_of(self.k, max(n, len(self.pool)))
+
+
+def checked_list(
+    rels: Iterable[Any],
+    k: Any = None,
+    *,
+    gain: Any = "linear",
+    discount: Any = "log2",
+    pool: Iterable[Any] | None = None,
+) -> CheckedList:
+    """Check a ranked list's grades, its judged ``pool`` (``None``: the list itself), k, gain and discount, in
+    that order; an ``InputError`` names the first bad one."""
+    grades = validate_grades(rels)
+    judged = grades if pool is None else validate_grades(pool, "pool")
+    checked = CheckedList(grades, judged, validate_k(k), resolve_gain(gain), resolve_discount(discount))
+    if pool is not None:
+        _check_pool(grades, judged, checked.gain)
+    return checked
 
 
 def _ndcg(grades: np.ndarray, pool: np.ndarray, cut: int, gain: Gain, discount: Discount) -> float:
@@ -152,12 +183,11 @@ def dcg(rels: Iterable[Any], k: int | None = None, *, gain: Any = "linear", disc
         )
 
 
-def ideal_grades(
-    rels: Iterable[Any], pool: Iterable[Any] | None = None, *, ideal: Iterable[Any] | None = None
-) -> np.ndarray:
-    """The grades of the ideal ranking: the list's own (``pool=None``) or a judgment pool's, best first."""
-    grades = validate_grades(rels)
-    return np.sort(judged_pool(grades, pool, ideal))[::-1]
+def ideal_grades(rels: Iterable[Any], pool: Iterable[Any] | None = None, *, gain: Any = "linear") -> np.ndarray:
+    """The grades of the ideal ranking: the list's own (``pool=None``) or a judgment pool's, best first.
+
+    ``gain`` only says which grades of the list the pool must hold (those with a positive gain)."""
+    return np.sort(checked_list(rels, gain=gain, pool=pool).pool)[::-1]
 
 
 def idcg(
@@ -167,18 +197,12 @@ def idcg(
     gain: Any = "linear",
     discount: Any = "log2",
     pool: Iterable[Any] | None = None,
-    ideal: Iterable[Any] | None = None,
 ) -> float:
-    """DCG of the ideal top ``k``: the list's own grades (``pool=None``) or a judgment pool's, best gain first.
-
-    ``ideal`` is ``pool``'s older name."""
-    grades = validate_grades(rels)
-    judged = judged_pool(grades, pool, ideal)
-    cut = cut_of(validate_k(k), max(len(grades), len(judged))) if k is not None else len(grades)
-    g, d = resolve_gain(gain), resolve_discount(discount)
-    best = ideal_gains_of(g(judged), cut)
+    """DCG of the ideal top ``k``: the list's own grades (``pool=None``) or a judgment pool's, best gain first."""
+    scored = checked_list(rels, k, gain=gain, discount=discount, pool=pool)
+    best = ideal_gains_of(scored.gain(scored.pool), scored.cut)
     with np.errstate(over="ignore", invalid="ignore"):
-        return finite_or_error(sum_in_rank_order(best * d(rank_positions(len(best)))), "IDCG")
+        return finite_or_error(sum_in_rank_order(best * scored.discount(rank_positions(len(best)))), "IDCG")
 
 
 def ndcg_at_k(
@@ -188,20 +212,16 @@ def ndcg_at_k(
     gain: Any = "linear",
     discount: Any = "log2",
     pool: Iterable[Any] | None = None,
-    ideal: Iterable[Any] | None = None,
 ) -> float:
     """DCG of the top ``k`` divided by the DCG of the ideal top ``k``; 0.0 when the ideal DCG is 0.
 
-    ``pool=None`` takes the ideal from the list itself; otherwise ``pool`` holds the
-    grades of every judged item (retrieved or not), and the ideal is their best order
-    (``ideal`` is ``pool``'s older name). ``k=None`` means the whole list. As trec_eval, the ideal stops
-    at gains of 0 or less.
+    ``pool=None`` takes the ideal from the list itself; otherwise ``pool`` holds the grades of the
+    judged items (retrieved or not), and the ideal is their best order. As in trec_eval's, ranx's or
+    Spark's judgments, an unjudged item counts 0: the pool needs only the grades with a positive gain
+    (see ``checked_list``). ``k=None`` means the whole list. As trec_eval, the ideal stops at gains of 0 or less.
     """
-    grades = validate_grades(ranked_rels)
-    judged = judged_pool(grades, pool, ideal)
-    k = validate_k(k)
-    cut = len(grades) if k is None else cut_of(k, max(len(grades), len(judged)))
-    return _ndcg(grades, judged, cut, resolve_gain(gain), resolve_discount(discount))
+    scored = checked_list(ranked_rels, k, gain=gain, discount=discount, pool=pool)
+    return _ndcg(scored.grades, scored.pool, scored.cut, scored.gain, scored.discount)
 
 
 def breakdown(
@@ -212,7 +232,6 @@ def breakdown(
     gain: Any = "linear",
     discount: Any = "log2",
     pool: Iterable[Any] | None = None,
-    ideal: Iterable[Any] | None = None,
 ) -> pd.DataFrame:
     """One row per position with every term of NDCG, for tables and charts.
 
@@ -223,12 +242,10 @@ def breakdown(
     """
     import pandas as pd  # imported here so the command line does not pay for it
 
-    grades = validate_grades(rels)
+    scored = checked_list(rels, k, gain=gain, discount=discount, pool=pool)
+    grades, judged, k, g, d = scored.grades, scored.pool, scored.k, scored.gain, scored.discount
     n = len(grades)
     labels = [f"item {i + 1}" for i in range(n)] if items is None else validate.item_ids(items, n, what="count.labels")
-    judged = judged_pool(grades, pool, ideal)
-    k = validate_k(k)
-    g, d = resolve_gain(gain), resolve_discount(discount)
     gains, factors, contrib = _dcg_terms(grades, g, d)
     ideal_all = judged[np.argsort(-g(judged), kind="stable")]  # by gain, not grade: a custom gain need not rise
     ideal_top = np.zeros(n)
@@ -284,12 +301,10 @@ def ndcg_at_every_k(
     gain: Any = "linear",
     discount: Any = "log2",
     pool: Iterable[Any] | None = None,
-    ideal: Iterable[Any] | None = None,
 ) -> np.ndarray:
     """NDCG@k for k = 1..n: each computed as ``ndcg_at_k`` does, safe from overflow."""
-    grades = validate_grades(ranked_rels)
-    judged = judged_pool(grades, pool, ideal)
-    g, d = resolve_gain(gain), resolve_discount(discount)
+    scored = checked_list(ranked_rels, gain=gain, discount=discount, pool=pool)
+    grades, judged, g, d = scored.grades, scored.pool, scored.gain, scored.discount
     n = len(grades)
     gains, pool_gains = gains_for_ratio(g, grades, judged)
     factors = d(rank_positions(n))

@@ -10,11 +10,11 @@ import numpy as np
 from .discounts import resolve_discount
 from .gains import resolve_gain
 from .ndcg import (
+    checked_list,
     cut_of,
     finite_or_error,
     gains_for_ratio,
     ideal_gains_of,
-    judged_pool,
     rank_positions,
     ratio,
     sum_in_rank_order,
@@ -60,23 +60,20 @@ def ndcg_from_scores(
     gain: Any = "linear",
     discount: Any = "log2",
     pool: Iterable[Any] | None = None,
-    ideal: Iterable[Any] | None = None,
     float32_scores: bool = False,
 ) -> float:
     """NDCG@k of items ranked by their scores: ``dcg_from_scores`` over the ideal DCG@k.
 
     Scores are compared as doubles (trec_eval 10.0), or as 32-bit floats with ``float32_scores``
-    (trec_eval 9.x, pytrec_eval). ``pool`` (or its older name ``ideal``) as for ``ndcg_at_k``.
+    (trec_eval 9.x, pytrec_eval). ``pool`` as for ``ndcg_at_k``.
     """
     g_arr = validate_grades(grades)
     order = order_by_scores(scores, g_arr, items, ties=ties, gain=gain, float32_scores=float32_scores)
-    judged = judged_pool(g_arr, pool, ideal)
-    k = validate_k(k)
-    cut = len(g_arr) if k is None else cut_of(k, max(len(g_arr), len(judged)))
-    gain_fn, disc_fn = resolve_gain(gain), resolve_discount(discount)
-    gains, pool_gains = gains_for_ratio(gain_fn, g_arr, judged)
+    scored = checked_list(g_arr, k, gain=gain, discount=discount, pool=pool)
+    cut = scored.cut
+    gains, pool_gains = gains_for_ratio(scored.gain, g_arr, scored.pool)
     ranked = ranked_gains(compared_scores(scores, float32_scores), order, gains, ties)[:cut]
-    factors = disc_fn(rank_positions(cut))
+    factors = scored.discount(rank_positions(cut))
     best = ideal_gains_of(pool_gains, cut)
     return ratio(sum_in_rank_order(ranked * factors[: len(ranked)]), sum_in_rank_order(best * factors[: len(best)]))
 

@@ -101,7 +101,6 @@ def all_metrics(
     n_relevant: int | None = None,
     max_grade: float | None = None,
     pool: Iterable[Any] | None = None,
-    ideal: Iterable[Any] | None = None,
 ) -> dict[str, float]:
     """Every metric of ``METRICS`` for one list, keyed by its short name (``pool`` as for ``ndcg_at_k``)."""
     grades = validate_grades(rels)
@@ -112,5 +111,5 @@ def all_metrics(
         "ap": average_precision(grades, n_relevant=n_relevant),
         "err": err(grades, k, max_grade=max_grade),
         "dcg": dcg(grades, k),
-        "ndcg": ndcg_at_k(grades, k, pool=pool, ideal=ideal),
+        "ndcg": ndcg_at_k(grades, k, pool=pool),
     }

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from ..errors import InputError
 from ..lists.gains import GAINS
 from ..lists.ties import TIE_POLICIES
-from .evaluate import IDEALS
+from .evaluate import IDEALS, evaluation_options
 from .measures import TREC_EVAL_CUTOFFS, Measure, parse_measure, trec_eval_measures
 from .output import format_trec_eval
 from .segmented import evaluate_files
@@ -119,10 +119,7 @@ def run(argv: Sequence[str] | None = None) -> str:
     full_gain = full.gain_mapping if full is not None else None
     if full_gain is not None and args.gain != "linear":
         raise InputError("cli.gain_and_custom")
-    run_source = _standard_input() if args.run == STDIN else args.run
-    result = evaluate_files(
-        args.qrels,
-        run_source,
+    options = evaluation_options(
         cutoffs=cut,
         gain=args.gain,
         full_gain=full_gain,
@@ -132,6 +129,8 @@ def run(argv: Sequence[str] | None = None) -> str:
         max_docs=args.M,
         float32_scores=args.float32_scores,
     )
+    run_source = _standard_input() if args.run == STDIN else args.run
+    result = evaluate_files(args.qrels, run_source, options)
     return format_trec_eval(result, measures, per_query=args.q)
 
 

@@ -12,7 +12,7 @@ Everything is vectorised with numpy so a 7-million-line run takes seconds.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 from .. import validate
 from ..arrays import as_arrow, as_numpy
 from ..errors import InputError, Place, shown
-from ..lists.discounts import resolve_discount
+from ..lists.discounts import Discount, resolve_discount
 from ..lists.gains import Gain, resolve_gain
 from ..lists.ndcg import SAFE_LOG2_GAIN
 from ..lists.ties import ranking_order, resolve_ties, sort_run, tie_averaged
@@ -42,15 +42,71 @@ IDEALS = {
 RELEVANT_FROM = 1  # trec_eval's default relevance level for counting relevant documents
 
 
-@dataclass
+@dataclass(frozen=True)
+class EvaluationOptions:
+    """Checked options of an evaluation (see ``evaluate``); ``evaluation_options`` makes one.
+
+    Equal options are equal values with one hash (a gain or discount is known by its name), so a page can
+    key its cache of evaluations by them.
+    """
+
+    cutoffs: tuple[int, ...]
+    gain_cut: Gain
+    gain_full: Gain
+    discount: Discount
+    ties: str
+    ideal: str
+    complete: bool
+    max_docs: int | None
+    float32_scores: bool = False
+
+
+def evaluation_options(
+    *,
+    cutoffs: Sequence[int] = TREC_EVAL_CUTOFFS,
+    gain: Any = "linear",
+    full_gain: Any = None,
+    discount: Any = "log2",
+    ties: str = "trec_eval",
+    ideal: str = "qrels",
+    complete: bool = False,
+    max_docs: int | None = None,
+    float32_scores: bool = False,
+) -> EvaluationOptions:
+    """Check ``evaluate``'s options once; an ``InputError`` names the bad one."""
+    if not isinstance(ideal, str) or ideal not in IDEALS:
+        raise InputError("ideal.unknown", value=shown(ideal), choices=", ".join(IDEALS))
+    gain_cut = resolve_gain(gain)
+    return EvaluationOptions(
+        cutoffs=validate_cutoffs(cutoffs),
+        gain_cut=gain_cut,
+        gain_full=gain_cut if full_gain is None else resolve_gain(full_gain),
+        discount=resolve_discount(discount),
+        ties=resolve_ties(ties),
+        ideal=ideal,
+        complete=bool(complete),
+        max_docs=validate.k(max_docs, Place("option.max_docs")),
+        float32_scores=validate.flag(float32_scores, "float32_scores"),
+    )
+
+
+@dataclass(frozen=True)
 class Evaluation:
-    """Per-query NDCG figures (in trec_eval's query order) and the settings that produced them."""
+    """Per-query NDCG figures (in trec_eval's query order), the options that produced them, and what was read."""
 
     qids: list[str]
     columns: dict[str, np.ndarray]
-    cutoffs: tuple[int, ...]
-    options: dict[str, Any] = field(default_factory=dict)
+    options: EvaluationOptions
+    qrels_name: str = "input"
+    run_name: str = "input"
+    tag: str = ""  # the run's tag (its last line's, for a run read in segments)
+    relevant_only: bool = False  # only queries with a relevant judgment count (``with_relevant_only``)
     queries_in_blocks: bool = False  # the run was read in segments: each query's lines were one block
+
+    @property
+    def cutoffs(self) -> tuple[int, ...]:
+        """The k of each ``ndcg_cut`` column."""
+        return self.options.cutoffs
 
     @property
     def measures(self) -> tuple[Measure, ...]:
@@ -106,12 +162,11 @@ class Evaluation:
     def with_relevant_only(self) -> Evaluation:
         """The queries with at least one relevant judgment (trec_eval counts the others as 0)."""
         keep = np.flatnonzero(self.columns["num_rel"] > 0)
-        return Evaluation(
-            [self.qids[i] for i in keep],
-            {name: values[keep] for name, values in self.columns.items()},
-            self.cutoffs,
-            {**self.options, "relevant_only": True},
-            self.queries_in_blocks,
+        return replace(
+            self,
+            qids=[self.qids[i] for i in keep],
+            columns={name: values[keep] for name, values in self.columns.items()},
+            relevant_only=True,
         )
 
 
@@ -159,7 +214,7 @@ def _query_positions(qidx: np.ndarray, nq: int) -> np.ndarray:
     return np.asarray(np.arange(len(qidx)) - starts[qidx])
 
 
-def _terms(gains: np.ndarray, positions: np.ndarray, discount: Any) -> np.ndarray:
+def _terms(gains: np.ndarray, positions: np.ndarray, discount: Discount) -> np.ndarray:
     if discount.name == "log2":
         # Divide, as trec_eval does, rather than multiply by 1/log2: the same bits.
         return np.asarray(gains / np.log2(positions + 2.0))
@@ -167,7 +222,7 @@ def _terms(gains: np.ndarray, positions: np.ndarray, discount: Any) -> np.ndarra
 
 
 def _ideal_sums(
-    qidx: np.ndarray, gains: np.ndarray, nq: int, cutoffs: Sequence[int], discount: Any
+    qidx: np.ndarray, gains: np.ndarray, nq: int, cutoffs: Sequence[int], discount: Discount
 ) -> tuple[np.ndarray, dict[int, np.ndarray]]:
     positive = gains > 0
     qidx, gains = qidx[positive], gains[positive]
@@ -188,50 +243,6 @@ def _ratio(dcg: np.ndarray, idcg: np.ndarray) -> np.ndarray:
 def validate_cutoffs(cutoffs: Any) -> tuple[int, ...]:
     """Cutoffs as sorted distinct ints >= 1 (``validate.cutoffs``)."""
     return validate.cutoffs(cutoffs, required=False)
-
-
-@dataclass(frozen=True)
-class EvaluationOptions:
-    """Validated options of an evaluation (see ``evaluate``)."""
-
-    cutoffs: tuple[int, ...]
-    gain_cut: Gain
-    gain_full: Gain
-    discount: Any
-    ties: str
-    ideal: str
-    complete: bool
-    max_docs: int | None
-    float32_scores: bool = False
-
-
-def evaluation_options(
-    *,
-    cutoffs: Sequence[int] = TREC_EVAL_CUTOFFS,
-    gain: Any = "linear",
-    full_gain: Any = None,
-    discount: Any = "log2",
-    ties: str = "trec_eval",
-    ideal: str = "qrels",
-    complete: bool = False,
-    max_docs: int | None = None,
-    float32_scores: bool = False,
-) -> EvaluationOptions:
-    """Check ``evaluate``'s options once; an ``InputError`` names the bad one."""
-    if not isinstance(ideal, str) or ideal not in IDEALS:
-        raise InputError("ideal.unknown", value=shown(ideal), choices=", ".join(IDEALS))
-    gain_cut = resolve_gain(gain)
-    return EvaluationOptions(
-        cutoffs=validate_cutoffs(cutoffs),
-        gain_cut=gain_cut,
-        gain_full=gain_cut if full_gain is None else resolve_gain(full_gain),
-        discount=resolve_discount(discount),
-        ties=resolve_ties(ties),
-        ideal=ideal,
-        complete=bool(complete),
-        max_docs=validate.k(max_docs, Place("option.max_docs")),
-        float32_scores=validate.flag(float32_scores, "float32_scores"),
-    )
 
 
 def evaluate(
@@ -270,11 +281,47 @@ def evaluate(
 
 
 def evaluate_with(qrels: Qrels, run: Run, chosen: EvaluationOptions) -> Evaluation:
-    """``evaluate`` with options already checked by ``settings``."""
-    cut, max_docs, ideal, complete = chosen.cutoffs, chosen.max_docs, chosen.ideal, chosen.complete
-    policy, gain_cut, gain_full, disc = chosen.ties, chosen.gain_cut, chosen.gain_full, chosen.discount
+    """``evaluate`` with options already checked by ``evaluation_options``."""
+    queries = _queries(qrels, run, chosen.complete)
+    judged, judged_docno = _judgments(qrels, queries)
+    retrieved, score, docno = _retrieved(run, queries, judged, judged_docno)
+    # Scales come from the pool before the ranking is cut, as the ideal of "run" is cut with it.
+    scales = _scales(judged if chosen.ideal == "qrels" else retrieved, queries.count, chosen)
+    ranking = _ranking(retrieved, score, docno, scales, chosen, queries.count)
+    pool = judged if chosen.ideal == "qrels" else ranking.graded
+    dcg_full, dcg_cut = _dcg_sums(ranking, queries.count, chosen)
+    idcg_full, idcg_cut = _idcg_sums(pool, scales, queries.count, chosen)
+    columns: dict[str, np.ndarray] = {"ndcg": _ratio(dcg_full, idcg_full)}
+    for k in chosen.cutoffs:
+        columns[f"ndcg_cut_{k}"] = _ratio(dcg_cut[k], idcg_cut[k])
+    columns["dcg"], columns["idcg"] = _unscaled(dcg_full, scales.full), _unscaled(idcg_full, scales.full)
+    for k in chosen.cutoffs:
+        columns[f"dcg_cut_{k}"] = _unscaled(dcg_cut[k], scales.cut)
+        columns[f"idcg_cut_{k}"] = _unscaled(idcg_cut[k], scales.cut)
+    columns.update(_counts(queries, judged, ranking.graded))
+    qids = [queries.names[r] for r in np.flatnonzero(queries.evaluated)]
+    return Evaluation(qids, columns, chosen, qrels_name=qrels.name, run_name=run.name, tag=run.tag)
 
-    # Queries: ranked by id as bytes, as trec_eval's strcmp sorts them.
+
+@dataclass(frozen=True)
+class _Queries:
+    """Every query named in either file, in trec_eval's order (ids as bytes, as its strcmp sorts them).
+
+    ``q_rank`` and ``r_rank`` give each judgment's and each run row's query; ``evaluated`` says which
+    queries get a row of the result and ``slot`` which row (``count`` rows in all).
+    """
+
+    names: list[str]
+    q_rank: np.ndarray
+    r_rank: np.ndarray
+    in_run: np.ndarray
+    evaluated: np.ndarray
+    slot: np.ndarray
+    count: int
+
+
+def _queries(qrels: Qrels, run: Run, complete: bool) -> _Queries:
+    """The queries of both files and which are evaluated: those judged and retrieved (or only judged, ``complete``)."""
     q_names, q_codes = query_codes(qrels.qid)
     r_names, r_codes = query_codes(run.qid)
     names = sorted(set(q_names) | set(r_names), key=lambda n: n.encode("utf-8"))
@@ -288,103 +335,142 @@ def evaluate_with(qrels: Qrels, run: Run, chosen: EvaluationOptions) -> Evaluati
     evaluated = in_qrels & (in_run | complete)
     if not evaluated.any():
         raise InputError("files.no_shared_query", run=run.name, qrels=qrels.name)
-    slot = np.cumsum(evaluated) - 1  # rank -> row of the result table
-    nq = int(evaluated.sum())
+    slot = np.cumsum(evaluated) - 1
+    return _Queries(names, q_rank, r_rank, in_run, evaluated, slot, int(evaluated.sum()))
 
-    # Judgments of the evaluated queries.
-    jq = evaluated[q_rank]
-    jq_slot, j_level = slot[q_rank[jq]], qrels.rel[jq]
-    j_docno = qrels.docno if jq.all() else qrels.docno.take(as_arrow(np.flatnonzero(jq)))
 
-    # Run rows of the evaluated queries, with their grades.
-    rk = evaluated[r_rank]
-    everything = bool(rk.all())
-    r_slot = slot[r_rank if everything else r_rank[rk]]
-    r_score = run.score if everything else run.score[rk]
-    r_docno = run.docno if everything else run.docno.take(as_arrow(np.flatnonzero(rk)))
-    found, level = _grades_of(r_slot, r_docno, jq_slot, j_docno, j_level)
-    usable = found & (level >= 0)
-    # Each gain gets its own scale: one shared with a far larger gain would round the smaller one's to 0.
-    pool_q, pool_levels, pool_usable = (jq_slot, j_level, j_level >= 0) if ideal == "qrels" else (r_slot, level, usable)
-    shift_q = _query_shifts(pool_q, pool_levels, pool_usable, nq, (gain_cut,))
-    shift_full = shift_q if gain_full is gain_cut else _query_shifts(pool_q, pool_levels, pool_usable, nq, (gain_full,))
-    r_shift = None if shift_q is None else shift_q[r_slot]
-    r_gain_cut = _gain_levels(level, usable, gain_cut, r_shift)
+@dataclass(frozen=True)
+class _Graded:
+    """Documents of the evaluated queries: each one's result row, grade, and whether it has a gain.
 
-    order, moves, group = sort_run(r_slot, r_score, r_docno, r_gain_cut, policy, chosen.float32_scores)
+    A judged document has a gain unless its grade is negative; a retrieved one, only if judged too.
+    """
+
+    slot: np.ndarray
+    level: np.ndarray
+    usable: np.ndarray
+
+
+def _judgments(qrels: Qrels, queries: _Queries) -> tuple[_Graded, pa.Array]:
+    """The judgments of the evaluated queries, and their docnos."""
+    keep = queries.evaluated[queries.q_rank]
+    level = qrels.rel[keep]
+    docno = qrels.docno if keep.all() else qrels.docno.take(as_arrow(np.flatnonzero(keep)))
+    return _Graded(queries.slot[queries.q_rank[keep]], level, level >= 0), docno
+
+
+def _retrieved(
+    run: Run, queries: _Queries, judged: _Graded, judged_docno: pa.Array
+) -> tuple[_Graded, np.ndarray, pa.Array]:
+    """The run's rows of the evaluated queries with their grades, in the file's order; their scores and docnos."""
+    keep = queries.evaluated[queries.r_rank]
+    everything = bool(keep.all())
+    slot = queries.slot[queries.r_rank if everything else queries.r_rank[keep]]
+    score = run.score if everything else run.score[keep]
+    docno = run.docno if everything else run.docno.take(as_arrow(np.flatnonzero(keep)))
+    found, level = _grades_of(slot, docno, judged.slot, judged_docno, judged.level)
+    return _Graded(slot, level, found & (level >= 0)), score, docno
+
+
+@dataclass(frozen=True)
+class _Scales:
+    """Per query, the power of two each gain is divided by (see ``_query_shifts``); None where none is needed.
+
+    Each gain gets its own: one shared with a far larger gain would round the smaller one's to 0.
+    """
+
+    cut: np.ndarray | None
+    full: np.ndarray | None
+
+
+def _scales(pool: _Graded, nq: int, chosen: EvaluationOptions) -> _Scales:
+    cut = _query_shifts(pool.slot, pool.level, pool.usable, nq, (chosen.gain_cut,))
+    if chosen.gain_full is chosen.gain_cut:
+        return _Scales(cut, cut)
+    return _Scales(cut, _query_shifts(pool.slot, pool.level, pool.usable, nq, (chosen.gain_full,)))
+
+
+@dataclass(frozen=True)
+class _Ranking:
+    """The run's rows in ranking order, cut at ``max_docs``: graded, each with its position and its two gains.
+
+    ``gain_full`` is ``gain_cut`` itself when the no-cutoff NDCG uses the same gain.
+    """
+
+    graded: _Graded
+    position: np.ndarray
+    gain_cut: np.ndarray
+    gain_full: np.ndarray
+
+
+def _ranking(
+    rows: _Graded, score: np.ndarray, docno: pa.Array, scales: _Scales, chosen: EvaluationOptions, nq: int
+) -> _Ranking:
+    """Sort the rows by query and score, settle ties by the policy, cut each query at ``max_docs``, and gain them."""
+    gain_cut, gain_full = chosen.gain_cut, chosen.gain_full
+    slot, level, usable = rows.slot, rows.level, rows.usable
+    gains = _gain_levels(level, usable, gain_cut, None if scales.cut is None else scales.cut[slot])
+    order, moves, group = sort_run(slot, score, docno, gains, chosen.ties, chosen.float32_scores)
     if order is not None:
-        r_slot, level, usable, r_gain_cut = r_slot[order], level[order], usable[order], r_gain_cut[order]
+        slot, level, usable, gains = slot[order], level[order], usable[order], gains[order]
     if moves is not None:
         # Tied rows share a query, so only the per-document arrays (all made here) move.
         to, source = moves
-        for values in (level, usable, r_gain_cut):
+        for values in (level, usable, gains):
             values[to] = values[source]
-    pos = _query_positions(r_slot, nq)
-    if max_docs is not None:
-        keep = pos < max_docs
-        r_slot, level, usable, r_gain_cut, pos = (a[keep] for a in (r_slot, level, usable, r_gain_cut, pos))
+    position = _query_positions(slot, nq)
+    if chosen.max_docs is not None:
+        keep = position < chosen.max_docs
+        slot, level, usable, gains, position = (a[keep] for a in (slot, level, usable, gains, position))
         group = group[keep] if group is not None else None
-    r_shift = None if shift_full is None else shift_full[r_slot]
-    r_gain_full = r_gain_cut if gain_full is gain_cut else _gain_levels(level, usable, gain_full, r_shift)
-    if policy == "average":
+    full_shift = None if scales.full is None else scales.full[slot]
+    gains_full = gains if gain_full is gain_cut else _gain_levels(level, usable, gain_full, full_shift)
+    if chosen.ties == "average":
         assert group is not None  # sort_run gives the tied groups under this policy
-        r_gain_cut = tie_averaged(r_gain_cut, group)
-        r_gain_full = r_gain_cut if gain_full is gain_cut else tie_averaged(r_gain_full, group)
+        gains = tie_averaged(gains, group)
+        gains_full = gains if gain_full is gain_cut else tie_averaged(gains_full, group)
+    return _Ranking(_Graded(slot, level, usable), position, gains, gains_full)
 
+
+def _dcg_sums(ranking: _Ranking, nq: int, chosen: EvaluationOptions) -> tuple[np.ndarray, dict[int, np.ndarray]]:
+    """Each query's DCG of the whole ranking (with the full gain) and at each cutoff (with the cut gain)."""
+    same = ranking.gain_full is ranking.gain_cut
     # Only rows with a gain add to DCG (adding 0.0 leaves a sum's bits as they are), and most rows
     # of a real run are unjudged: compute the terms for the others only.
-    has_gain = r_gain_cut != 0 if r_gain_full is r_gain_cut else (r_gain_cut != 0) | (r_gain_full != 0)
+    has_gain = ranking.gain_cut != 0 if same else (ranking.gain_cut != 0) | (ranking.gain_full != 0)
     scoring = np.flatnonzero(has_gain)
-    s_slot, s_pos = r_slot[scoring], pos[scoring]
-    terms_cut = _terms(r_gain_cut[scoring], s_pos, disc)
-    terms_full = terms_cut if r_gain_full is r_gain_cut else _terms(r_gain_full[scoring], s_pos, disc)
-    dcg_full = _per_query_sums(s_slot, terms_full, nq)
-    dcg_cut = {k: _per_query_sums(s_slot, terms_cut, nq, s_pos < k) for k in cut}
+    slot, position = ranking.graded.slot[scoring], ranking.position[scoring]
+    terms_cut = _terms(ranking.gain_cut[scoring], position, chosen.discount)
+    terms_full = terms_cut if same else _terms(ranking.gain_full[scoring], position, chosen.discount)
+    full = _per_query_sums(slot, terms_full, nq)
+    return full, {k: _per_query_sums(slot, terms_cut, nq, position < k) for k in chosen.cutoffs}
 
-    if ideal == "qrels":
-        ideal_q, ideal_levels, ideal_usable = jq_slot, j_level, j_level >= 0
-    else:
-        ideal_q, ideal_levels, ideal_usable = r_slot, level, usable
-    i_shift = None if shift_q is None else shift_q[ideal_q]
-    ideal_cut_gains = _gain_levels(ideal_levels, ideal_usable, gain_cut, i_shift)
-    idcg_full_cutgain, idcg_cut = _ideal_sums(ideal_q, ideal_cut_gains, nq, cut, disc)
-    if gain_full is gain_cut:
-        idcg_full = idcg_full_cutgain
-    else:
-        full_gains = _gain_levels(
-            ideal_levels, ideal_usable, gain_full, None if shift_full is None else shift_full[ideal_q]
-        )
-        idcg_full, _ = _ideal_sums(ideal_q, full_gains, nq, (), disc)
 
-    columns: dict[str, np.ndarray] = {"ndcg": _ratio(dcg_full, idcg_full)}
-    for k in cut:
-        columns[f"ndcg_cut_{k}"] = _ratio(dcg_cut[k], idcg_cut[k])
-    columns["dcg"], columns["idcg"] = _unscaled(dcg_full, shift_full), _unscaled(idcg_full, shift_full)
-    for k in cut:
-        columns[f"dcg_cut_{k}"], columns[f"idcg_cut_{k}"] = (
-            _unscaled(dcg_cut[k], shift_q),
-            _unscaled(idcg_cut[k], shift_q),
-        )
-    columns["num_ret"] = np.bincount(r_slot, minlength=nq)[:nq]
-    columns["num_judged"] = np.bincount(jq_slot, minlength=nq)[:nq]
-    columns["num_rel"] = np.bincount(jq_slot[j_level >= RELEVANT_FROM], minlength=nq)[:nq]
-    columns["num_rel_ret"] = np.bincount(r_slot[usable & (level >= RELEVANT_FROM)], minlength=nq)[:nq]
-    columns["in_run"] = in_run[np.flatnonzero(evaluated)]
-    qids = [names[r] for r in np.flatnonzero(evaluated)]
-    options = dict(
-        gain=gain_cut.name,
-        full_gain=gain_full.name,
-        discount=disc.name,
-        ties=policy,
-        ideal=ideal,
-        complete=complete,
-        max_docs=max_docs,
-        float32_scores=chosen.float32_scores,
-        qrels=qrels.name,
-        run=run.name,
-        tag=run.tag,
-    )
-    return Evaluation(qids, columns, cut, options)
+def _idcg_sums(
+    pool: _Graded, scales: _Scales, nq: int, chosen: EvaluationOptions
+) -> tuple[np.ndarray, dict[int, np.ndarray]]:
+    """Each query's ideal DCG from its pool, of the whole ideal ranking and at each cutoff, as ``_dcg_sums``."""
+    cut_shift = None if scales.cut is None else scales.cut[pool.slot]
+    cut_gains = _gain_levels(pool.level, pool.usable, chosen.gain_cut, cut_shift)
+    full, at_cutoffs = _ideal_sums(pool.slot, cut_gains, nq, chosen.cutoffs, chosen.discount)
+    if chosen.gain_full is not chosen.gain_cut:
+        full_shift = None if scales.full is None else scales.full[pool.slot]
+        full_gains = _gain_levels(pool.level, pool.usable, chosen.gain_full, full_shift)
+        full, _ = _ideal_sums(pool.slot, full_gains, nq, (), chosen.discount)
+    return full, at_cutoffs
+
+
+def _counts(queries: _Queries, judged: _Graded, retrieved: _Graded) -> dict[str, np.ndarray]:
+    """trec_eval's counts per query: documents retrieved, judged, relevant, relevant and retrieved; in the run."""
+    nq = queries.count
+    relevant_retrieved = retrieved.slot[retrieved.usable & (retrieved.level >= RELEVANT_FROM)]
+    return {
+        "num_ret": np.bincount(retrieved.slot, minlength=nq)[:nq],
+        "num_judged": np.bincount(judged.slot, minlength=nq)[:nq],
+        "num_rel": np.bincount(judged.slot[judged.level >= RELEVANT_FROM], minlength=nq)[:nq],
+        "num_rel_ret": np.bincount(relevant_retrieved, minlength=nq)[:nq],
+        "in_run": queries.in_run[np.flatnonzero(queries.evaluated)],
+    }
 
 
 def _unscaled(values: np.ndarray, shift: np.ndarray | None) -> np.ndarray:

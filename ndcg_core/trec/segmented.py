@@ -17,9 +17,8 @@ import os
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -60,18 +59,19 @@ Progress = Callable[[float], None]
 def evaluate_files(
     qrels_source: Source | Qrels,
     run_source: Source,
+    options: EvaluationOptions | None = None,
     *,
     run_name: str | None = None,
     progress: Progress | None = None,
-    **options: Any,
 ) -> Evaluation:
-    """``evaluate(read_qrels(qrels_source), read_run(run_source), **options)``, faster on big tidy files.
+    """``evaluate_with(read_qrels(qrels_source), read_run(run_source), options)``, faster on big tidy files.
 
-    ``qrels_source`` may be ``Qrels`` already read. A run given as a path is memory-mapped; one given
+    ``options`` come from ``evaluation_options`` (trec_eval's defaults when None). ``qrels_source`` may be
+    ``Qrels`` already read. A run given as a path is memory-mapped; one given
     as bytes (an upload) is read in place, never copied. ``progress(fraction)`` is called from the
     calling thread as the run's segments are done.
     """
-    chosen = evaluation_options(**options)
+    chosen = evaluation_options() if options is None else options
     if isinstance(qrels_source, Qrels):
         qrels = qrels_source
     else:
@@ -361,5 +361,10 @@ class _Segments:
         qids = [q for result in results for q in result.qids]
         order = sorted(range(len(qids)), key=lambda i: qids[i].encode("utf-8"))
         columns = {column: np.concatenate([r.columns[column] for r in results])[order] for column in results[0].columns}
-        options = {**results[0].options, "tag": last_tag(self.mapped)}
-        return Evaluation([qids[i] for i in order], columns, self.chosen.cutoffs, options, queries_in_blocks=True)
+        return replace(
+            results[0],
+            qids=[qids[i] for i in order],
+            columns=columns,
+            tag=last_tag(self.mapped),
+            queries_in_blocks=True,
+        )

@@ -55,3 +55,27 @@ def test_upload_the_sample_and_open_a_query_in_the_playground(page, app_url):
     expect(headline.get_by_test_id("stMetricValue")).to_have_text(published("ndcg_cut_5", "302"))
     assert published("ndcg_cut_5", "302") == "0.8304"
     expect(page.get_by_role("radio", name="all judgments (this list + judged items not in it)")).to_be_checked()
+
+
+def test_the_per_query_csv_is_made_when_its_button_is_pressed_and_holds_every_query(page, app_url):
+    import csv
+    import io
+    from pathlib import Path
+
+    from ndcg_core import evaluate
+
+    page.set_viewport_size({"width": 1366, "height": 1000})
+    page.goto(f"{app_url}/Evaluate")
+    expect(page.get_by_role("heading", name="Evaluate")).to_be_visible(timeout=30000)
+    wait_for_idle(page)  # the bundled sample is evaluated at once
+    page.get_by_role("tab", name="Export").click()
+    button = page.get_by_role("button", name="Download the per-query table (CSV)")
+    expect(button).to_be_visible(timeout=30000)
+    page.screenshot(path="/tmp/evaluate_export_tab.png")
+    with page.expect_download(timeout=30000) as caught:
+        button.click()
+    rows = list(csv.DictReader(io.StringIO(Path(caught.value.path()).read_text(encoding="utf-8"))))
+    expected = evaluate(read_qrels(SAMPLE / "qrels.test"), read_run(SAMPLE / "results.test"), cutoffs=(5, 10, 20))
+    assert [row["Query"] for row in rows] == expected.qids
+    at_10 = [float(row["NDCG@10"]) for row in rows]
+    assert at_10 == pytest.approx(expected.table()["ndcg_cut_10"].tolist(), abs=1e-12)

@@ -102,14 +102,14 @@ def test_load_a_preset_and_order_it_ideally(page, app_url):
     grades = dict(zip(wikipedia.labels, wikipedia.grades, strict=False))
     pool = [*grades.values(), *(g for _, g in wikipedia.extra)]  # the two judged items the system did not retrieve
     expect(page.locator("li.row .label")).to_have_text(list(grades))
-    expect_ndcg(page, "NDCG@6", f"{ndcg_at_k(list(grades.values()), 6, ideal=pool):.4f}")
-    assert f"{ndcg_at_k(list(grades.values()), 6, ideal=pool):.4f}" == "0.7850"
+    expect_ndcg(page, "NDCG@6", f"{ndcg_at_k(list(grades.values()), 6, pool=pool):.4f}")
+    assert f"{ndcg_at_k(list(grades.values()), 6, pool=pool):.4f}" == "0.7850"
     page.get_by_role("button", name="Ideal order", exact=True).click()
     ideal = [it.label for it in ideal_order(wikipedia.items())]
     assert [grades[x] for x in ideal] == [3, 3, 2, 2, 1, 0]
     expect(page.locator("li.row .label")).to_have_text(ideal)
     # Not 1: the ideal of all judgments has the unretrieved 3 and 2 in it.
-    expect_ndcg(page, "NDCG@6", f"{ndcg_at_k([grades[x] for x in ideal], 6, ideal=pool):.4f}")
+    expect_ndcg(page, "NDCG@6", f"{ndcg_at_k([grades[x] for x in ideal], 6, pool=pool):.4f}")
 
 
 # The element's box is the same over three animation frames in a row: the grid has finished laying out.

@@ -2,14 +2,20 @@
 histogram bins, estimates within 0.05, the verdicts on seed 003's two systems, the most common mistake,
 practice marking and the results rows."""
 
+import json
 import math
+from datetime import UTC, datetime
 
 import pytest
 
 from ndcg_core import InputError, ndcg_at_k, validate
+from ndcg_core.classroom import activities as A
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom import rules
+from ndcg_core.classroom.activities import Answer, ListSpec, Pair, Result
+from ndcg_core.errors import Place
 from ndcg_core.teaching.exercises import KINDS, Conventions, conventions, exercise
+from support import error_of
 
 
 def log2(x):
@@ -308,3 +314,402 @@ def test_comma_decimal_reads_one_decimal_comma_only():
     assert validate.comma_decimal("0,75") == 0.75 and validate.comma_decimal(" -0,5 ") == -0.5
     assert validate.comma_decimal(",5") == 0.5
     assert [validate.comma_decimal(x) for x in ("1,2,3", "a,5", "0,", "1,5e3", "0.5", None)] == [None] * 6
+
+
+# --- activities one by one: lists, answers, aggregates, payloads, error fields --------------------------------------
+
+# Expected NDCGs are DCGs written out term by term; error codes and every field of their messages are checked,
+# since the page shows them to a student.
+
+
+def fields(error):
+    return error.code, error.fields
+
+
+# --- lists ---------------------------------------------------------------------------------------
+
+
+def test_a_list_names_what_is_wrong_with_it():
+    assert fields(error_of(ListSpec, ("a",), (1, 2), 1)) == ("count.labels", {"labels": 1, "grades": 2})
+    assert fields(error_of(ListSpec, (), (), 1)) == ("list.empty", {})
+    assert fields(error_of(ListSpec, ("a",), (1,), 1, pool=(-1,))) == (
+        "grade.negative",
+        {"place": Place("pool.grade", position=1), "value": "-1"},
+    )
+    assert fields(error_of(ListSpec, ("a", "b"), (1, 0), 3)) == (
+        "k.too_large",
+        {"place": Place("k"), "value": "3", "limit": 2},
+    )
+    assert fields(error_of(ListSpec, ("a", "b"), (1, 0), 0)) == (
+        "k.too_small",
+        {"place": Place("k"), "value": "0", "low": 1},
+    )
+    assert fields(error_of(ListSpec, ("a",), (1,), 1, "log")) == (
+        "activity.gain",
+        {"value": "'log'", "choices": "linear, exponential"},
+    )
+    ListSpec(("a", "b"), (1, 0), 2, "exponential", (2.5,))  # the largest k, the other gain and a pool are fine
+
+
+def test_the_ideal_comes_from_the_pool_only_when_there_is_one():
+    assert ListSpec(("a", "b"), (1, 0), 2).judged_pool() is None
+    assert ListSpec(("a", "b"), (1, 0), 2, pool=(3,)).judged_pool() == [1, 0, 3]
+
+
+def test_a_lists_ndcg_is_cut_at_its_k():
+    spec = ListSpec(("a", "b", "c"), (0, 0, 3), 1)
+    assert spec.ndcg() == 0.0  # only the first item counts, and it is not relevant
+    assert spec.ndcg([2, 0, 1]) == 1.0
+    two = ListSpec(("a", "b", "c"), (1, 0, 3), 2)
+    assert two.ndcg() == pytest.approx(1 / (3 + 1 / log2(3)))
+
+
+def test_the_worked_terms_follow_the_order_given():
+    spec = ListSpec(("a", "b", "c"), (0, 3, 1), 2, pool=(2,))
+    own = spec.terms()
+    assert own["item"].tolist() == ["a", "b", "c"] and own["grade"].tolist() == [0, 3, 1]
+    assert own["in_top_k"].tolist() == [True, True, False]
+    assert own["ideal_grade"].tolist() == [3, 2, 1]  # the pool's 2 is in the ideal
+    assert own["contribution"].tolist() == pytest.approx([0, 3 / log2(3), 1 / 2])
+    assert own["ndcg"].iloc[1] == pytest.approx((3 / log2(3)) / (3 + 2 / log2(3)))
+    moved = spec.terms([1, 2, 0])
+    assert moved["item"].tolist() == ["b", "c", "a"] and moved["grade"].tolist() == [3, 1, 0]
+    assert moved["ndcg"].iloc[1] == pytest.approx((3 + 1 / log2(3)) / (3 + 2 / log2(3)))
+    exponential = ListSpec(("a", "b"), (0, 2), 2, "exponential").terms()
+    assert exponential["gain"].tolist() == [0, 3]
+
+
+def test_a_list_as_json_and_back():
+    spec = ListSpec(("a", "b"), (3, 2.5), 2, "exponential", (1, 0.5))
+    data = spec.to_json()
+    assert json.dumps(data) == (
+        '{"labels": ["a", "b"], "grades": [3, 2.5], "k": 2, "gain": "exponential", "pool": [1, 0.5], "query": ""}'
+    )
+    assert ListSpec.from_json(data) == spec
+    bare = ListSpec.from_json({"labels": [1, "b"], "grades": ["2", 0], "k": "1"})
+    assert bare == ListSpec(("1", "b"), (2.0, 0.0), 1, "linear", ())
+
+
+def test_a_preset_as_a_class_list():
+    long = A.preset_list("long")  # 50 results at k = 10: a phone shows the first 12
+    assert len(long.labels) == 12 and long.k == 10 and long.labels[0] == "result 1"
+    wikipedia = A.preset_list("wikipedia")  # D7 (3) and D8 (2) are judged and not retrieved
+    assert wikipedia.pool == (3.0, 2.0) and wikipedia.k == 6
+    assert A.preset_list("five").pool == ()
+
+
+def test_a_seeded_random_list_is_the_same_for_everyone():
+    # Written out: a seed names the same list for the whole class.
+    assert A.random_list(0) == ListSpec(
+        ("doc A", "doc B", "doc C", "doc D", "doc E", "doc F", "doc G"), (1, 1, 1, 1, 0, 1, 0), 6
+    )
+    assert A.random_list("1") == ListSpec(("doc A", "doc B", "doc C", "doc D", "doc E", "doc F"), (3, 0, 1, 1, 0, 0), 4)
+    assert A.random_list(2026) == ListSpec(
+        ("doc A", "doc B", "doc C", "doc D", "doc E", "doc F"), (0, 1, 2, 0, 0, 0), 4
+    )
+    # Seed 114 first draws 3, 3, 2, 1, 1, already in the best order: it draws again.
+    assert A.random_list(114) == ListSpec(("doc A", "doc B", "doc C", "doc D", "doc E"), (1, 0, 1, 1, 3), 3)
+    made = [A.random_list(seed) for seed in range(80)]
+    assert {len(s.grades) for s in made} == {5, 6, 7, 8}
+    assert {g for s in made for g in s.grades} == {0, 1, 2, 3}
+    assert {s.k for s in made} == {3, 4, 5, 6, 7, 8}
+    for s in made:
+        assert s.labels == tuple(f"doc {letter}" for letter in "ABCDEFGH"[: len(s.grades)])
+        assert sum(s.grades) > 0 and sorted(s.grades, reverse=True) != list(s.grades)
+        assert 3 <= s.k <= len(s.grades)
+
+
+def test_within_0_05_counts_the_edge():
+    assert A.within(0.0, 0.05) and A.within(0.5, 0.45)
+    assert A.within(0.0, 0.05 + 1e-9)  # the tolerance of rounding
+    assert not A.within(0.0, 0.0501)
+
+
+# --- predict -----------------------------------------------------------------------------------------
+
+
+def test_an_estimate_is_a_number_from_0_to_1():
+    predict = A.Predict(A.preset_list("five"))
+    assert predict.check("0") == 0.0 and predict.check(" 1 ") == 1.0 and predict.check("0.5", 3) == 0.5
+    assert fields(error_of(predict.check, " 1.5 ")) == ("activity.estimate_range", {"value": "'1.5'"})
+    assert fields(error_of(predict.check, "-0.1")) == ("activity.estimate_range", {"value": "'-0.1'"})
+    long = "2.000000000000000000001"  # quoted up to 20 characters
+    assert fields(error_of(predict.check, long)) == ("activity.estimate_range", {"value": "'2.000000000000000000'"})
+
+
+def test_the_predict_summary_and_one_result():
+    spec = ListSpec(("a", "b"), (0, 1), 2)
+    truth = (1 / log2(3)) / 1  # 0.6309
+    predict = A.Predict(spec)
+    summary = predict.summary([Answer(i, None, 0, g) for i, g in enumerate([0.2, 0.9, 0.6, 0.62])])
+    assert summary.count == 4 and summary.truth == pytest.approx(truth)
+    assert [b.count for b in summary.bins] == [0] * 4 + [1] + [0] * 7 + [2] + [0] * 5 + [1] + [0]
+    assert summary.within == 2 and summary.median == pytest.approx((0.6 + 0.62) / 2)
+    empty = predict.summary([])
+    assert (empty.count, empty.within, empty.median) == (0, 0, None)
+    result = predict.result(0.25)
+    assert result == Result(
+        right=False,
+        ndcg=pytest.approx(truth),
+        answer="0.25",
+        detail=pytest.approx({"guess": 0.25, "truth": truth, "off": truth - 0.25}),
+        points=round(100 * (1 - (truth - 0.25) / 0.5)),
+    )
+    assert predict.result(0.6).right and predict.result(0.6).answer == "0.6"
+
+
+# --- rank ----------------------------------------------------------------------------------------------
+
+
+def test_an_order_is_every_index_once():
+    rank = A.Rank(ListSpec(("a", "b"), (0, 1), 2), "small_k")
+    assert rank.check([1, 0]) == [1, 0] and rank.check((0, 1)) == [0, 1]
+    for raw in ([0, True], [0, 1, "x"], [0], "01", None, [0, 0], [1, 2]):
+        assert fields(error_of(rank.check, raw)) == ("activity.order", {"value": repr(raw), "count": 2})
+
+
+def test_the_rank_payload_and_one_result():
+    spec = ListSpec(("x", "y", "z"), (1, 3, 0), 3)
+    rank = A.Rank(spec, "pool")
+    assert rank.payload() == {"list": spec.to_json(), "twist": "pool", "show_grades": False}
+    best = 3 + 1 / log2(3)
+    worse = 1 + 3 / log2(3)
+    result = rank.result([0, 1, 2])
+    assert result == Result(
+        right=False,
+        ndcg=pytest.approx(worse / best),
+        answer="x > y > z",
+        detail=pytest.approx({"reached": worse / best, "best": 1.0}),
+        points=round(100 * worse / best),
+    )
+    top = rank.result([1, 0, 2], 2)
+    assert top.right and top.ndcg == pytest.approx(1.0) and top.answer == "y > x > z"
+
+
+def test_the_rank_summary():
+    spec = ListSpec(("w", "x", "y", "z"), (0, 3, 1, 2), 3, pool=(3,))  # the pool's 3 caps the best below 1
+    rank = A.Rank(spec, "pool")
+    best = (3 + 2 / log2(3) + 1 / 2) / (3 + 3 / log2(3) + 2 / 2)
+    slip = (2 + 3 / log2(3) + 1 / 2) / (3 + 3 / log2(3) + 2 / 2)  # z, x, y
+    summary = rank.summary([Answer(1, None, 0, [1, 3, 2, 0]), Answer(2, None, 0, [3, 1, 2, 0])])
+    assert (summary.count, summary.found) == (2, 1)
+    assert summary.maximum == pytest.approx(best) and summary.scores == pytest.approx([best, slip])
+    assert [b.count for b in summary.bins] == [0] * 14 + [1, 0, 1] + [0] * 3  # 0.745 and 0.808
+    m = summary.mistake
+    assert (m.label, m.position, m.count, m.grade, m.ideal_grade) == ("z", 1, 1, 2, 3)
+
+
+def test_an_order_within_1e_9_of_the_best_is_found_and_no_slip():
+    # Two grades 1e-6 apart: swapping them costs far less than 1e-9 of NDCG, but their gains differ by more.
+    rank = A.Rank(ListSpec(("a", "b"), (1000, 1000.000001), 2), "small_k")
+    summary = rank.summary([Answer(1, None, 0, [0, 1])])
+    assert summary.found == 1 and summary.mistake is None
+
+
+def test_a_gain_within_1e_9_of_the_ideals_is_no_slip():
+    rank = A.Rank(ListSpec(("a", "b", "c"), (0, 1e-9, 5), 3), "small_k")
+    assert rank.common_mistake([[2, 0, 1]]) is None
+
+
+def test_the_most_common_slip_wins_then_the_earliest_then_the_first_item():
+    rank = A.Rank(ListSpec(("w", "x", "y", "z"), (0, 3, 1, 2), 4), "small_k")  # ideal x(3) z(2) y(1) w(0)
+    z_first, y_second = [3, 1, 2, 0], [1, 2, 3, 0]
+    m = rank.common_mistake([z_first, z_first, y_second])
+    assert (m.label, m.position, m.count, m.grade, m.ideal_grade) == ("z", 1, 2, 2, 3)
+    m = rank.common_mistake([y_second, z_first])  # once each: the earlier position
+    assert (m.label, m.position, m.count) == ("z", 1, 1)
+    y_first = [2, 1, 3, 0]
+    m = rank.common_mistake([z_first, y_first])  # once each at position 1: the item listed first (y)
+    assert (m.label, m.position, m.count, m.grade) == ("y", 1, 1, 1)
+
+
+def test_twists_keep_the_pool_and_add_one_when_there_is_none():
+    spec = ListSpec(("a", "b", "c", "d"), (3, 0, 1, 2), 4, pool=(2,))
+    assert A.twisted(spec, "exponential") == ListSpec(spec.labels, spec.grades, 4, "exponential", (2,))
+    assert A.twisted(spec, "small_k") == ListSpec(spec.labels, spec.grades, 3, "linear", (2,))
+    assert A.twisted(spec, "pool").pool == (2,)
+    bare = ListSpec(("a", "b", "c", "d"), (3, 0, 1, 2), 4)
+    assert A.twisted(bare, "pool").pool == (3, 2)  # the top grade and the one below it
+    assert A.twisted(ListSpec(("a", "b"), (0, 0), 2), "pool").pool == (1,)  # 0 and max(-1, 1): no 0
+    assert A.twisted(ListSpec(("a", "b"), (1, 0), 2), "pool").pool == (1, 1)  # 1 and max(0, 1)
+    assert fields(error_of(A.twisted, spec, "swap")) == (
+        "activity.twist",
+        {"value": "'swap'", "choices": "exponential, small_k, pool"},
+    )
+
+
+def test_a_rank_activity_shuffles_only_a_list_already_in_its_best_order():
+    ideal = ListSpec(("a", "b", "c"), (1, 1, 0), 3)  # two distinct grades, already best
+    shuffled = A.rank_activity(ideal, "pool")
+    assert shuffled.twist == "pool" and shuffled.spec.pool == (1, 1)
+    assert sorted(shuffled.spec.grades) == [0, 1, 1] and shuffled.spec.grades != (1, 1, 0)
+    assert dict(zip(shuffled.spec.labels, shuffled.spec.grades, strict=True)) == {"a": 1, "b": 1, "c": 0}
+    same = ListSpec(("a", "b", "c"), (1, 1, 1), 3)  # every order is best: nothing to shuffle
+    assert A.rank_activity(same, "small_k").spec == ListSpec(("a", "b", "c"), (1, 1, 1), 3)
+    loose = ListSpec(("a", "b", "c"), (0, 1, 1), 2)
+    assert A.rank_activity(loose, "exponential").spec == ListSpec(("a", "b", "c"), (0, 1, 1), 2, "exponential")
+
+
+# --- compare ----------------------------------------------------------------------------------------------
+
+
+PAIR = Pair(("p", "q", "r"), (0, 0, 3), ("s", "t", "u"), (1, 0, 2), (3, 2, 1, 0, 0), 2)  # both have relevant beyond k
+
+
+def test_compare_values_are_cut_at_the_pairs_k():
+    compare = A.Compare(PAIR, "ndcg", "mine")
+    assert compare.values("ndcg") == pytest.approx((0.0, 1 / (3 + 2 / log2(3))))
+    assert compare.values("mrr") == pytest.approx((1 / 3, 1.0))
+    assert compare.values("precision") == pytest.approx((0.0, 0.5))
+    assert compare.verdict("ndcg") == "b" and compare.verdict("mrr") == "b"
+    assert A.Compare(Pair(("a",), (1,), ("b",), (0,), (1, 0), 1), "ndcg").verdict("ndcg") == "a"
+
+
+def test_the_compare_payload_and_back():
+    compare = A.Compare(PAIR, "precision", "mine")
+    payload = compare.payload()
+    assert payload == {
+        "name": "mine",
+        "metric": "precision",
+        "k": 2,
+        "labels_a": ["p", "q", "r"],
+        "a": [0, 0, 3],
+        "labels_b": ["s", "t", "u"],
+        "b": [1, 0, 2],
+        "judged": [3, 2, 1, 0, 0],
+    }
+    assert A.from_payload("compare", payload) == compare
+    del payload["name"]
+    assert A.from_payload("compare", payload) == A.Compare(PAIR, "precision", "")
+
+
+def test_a_vote_is_a_b_or_same():
+    compare = A.compare_activity("seed003", "ndcg")
+    assert compare.name == "seed003" and compare.metric == "ndcg"
+    assert [compare.check(v) for v in ("a", "b", "same")] == ["a", "b", "same"]
+    assert fields(error_of(compare.check, "")) == ("answer.no_choice", {})
+    assert fields(error_of(compare.check, None)) == ("answer.no_choice", {})
+    assert fields(error_of(compare.check, "c")) == ("activity.vote", {"value": "'c'"})
+
+
+def test_the_compare_summary_and_one_result():
+    compare = A.Compare(PAIR, "precision")  # P@2: 0 against 0.5, so B
+    summary = compare.summary([Answer(1, None, 0, "a"), Answer(2, None, 0, "same")])
+    assert summary.count == 2 and summary.votes == {"a": 1, "b": 0, "same": 1} and summary.agree == 0
+    ndcg_b = 1 / (3 + 2 / log2(3))
+    assert summary.verdicts == {
+        "ndcg": (0.0, pytest.approx(ndcg_b), "b"),
+        "mrr": (pytest.approx(1 / 3), 1.0, "b"),
+        "precision": (0.0, 0.5, "b"),
+    }
+    assert compare.summary([Answer(1, None, 0, "b")]).agree == 1
+    assert compare.result("a") == Result(right=False, ndcg=None, answer="a", detail={"verdict": "b"}, points=0)
+    assert compare.result("b", 1) == Result(right=True, ndcg=None, answer="b", detail={"verdict": "b"}, points=100)
+
+
+def test_each_metric_has_its_own_verdict():
+    compare = A.compare_activity("seed003", "mrr")  # MRR cannot tell the systems apart; P@5 and NDCG@5 can
+    verdicts = compare.summary([]).verdicts
+    assert {m: v[2] for m, v in verdicts.items()} == {"ndcg": "a", "mrr": "same", "precision": "a"}
+    assert compare.result("same") == Result(
+        right=True, ndcg=None, answer="same", detail={"verdict": "same"}, points=100
+    )
+
+
+def test_an_unknown_pair_or_metric():
+    assert fields(error_of(A.compare_activity, "mine", "ndcg")) == (
+        "activity.pair",
+        {"value": "'mine'", "choices": "seed003, early_or_many, same_precision"},
+    )
+    assert fields(error_of(A.compare_activity, "seed003", "map")) == (
+        "activity.metric",
+        {"value": "'map'", "choices": "ndcg, mrr, precision"},
+    )
+
+
+# --- practice ---------------------------------------------------------------------------------------------
+
+# Set 2026: 0 dcg_term (1.5), 3 better_order (b), 4 swap (down), 6 gap (q1), 2 ndcg (0.6788).
+PRACTICE = A.Practice(2026, (0, 3, 4, 6, 2))
+
+
+def test_practice_exercises_are_the_sets():
+    assert [(e.seed, e.number, e.kind) for e in PRACTICE.exercises()] == [
+        (2026, 0, "dcg_term"),
+        (2026, 3, "better_order"),
+        (2026, 4, "swap"),
+        (2026, 6, "gap"),
+        (2026, 2, "ndcg"),
+    ]
+
+
+def test_choices_of_each_kind_of_exercise():
+    first, order, swap, gap, ndcg = PRACTICE.exercises()
+    assert A.choices(order) == ("a", "b") and A.choices(swap) == ("up", "down", "same")
+    assert A.choices(gap) == ("q1", "q2", "q3", "q4") and A.choices(first) == () and A.choices(ndcg) == ()
+
+
+def test_practice_answers_are_checked_by_part():
+    assert PRACTICE.check("1.5") == {"answer": "1.5", "right": True}
+    assert PRACTICE.check("b", 1) == {"answer": "b", "right": True}
+    assert PRACTICE.check("up", 2) == {"answer": "up", "right": False}
+    assert PRACTICE.check("q1", 3) == {"answer": "q1", "right": True}
+    assert PRACTICE.check("0.679", 4) == {"answer": "0.679", "right": True}  # a number, not a choice
+    assert fields(error_of(PRACTICE.check, "", 1)) == ("answer.no_choice", {})  # blank: chosen nothing
+    assert fields(error_of(PRACTICE.check, "c", 1)) == ("activity.choice", {"value": "'c'", "choices": "a, b"})
+    assert fields(error_of(PRACTICE.check, "left", 2)) == (
+        "activity.choice",
+        {"value": "'left'", "choices": "up, down, same"},
+    )
+    for part in (5, -1, True, "0", 1.0):
+        assert fields(error_of(PRACTICE.check, "1.5", part)) == ("activity.part", {"value": repr(part), "count": 5})
+
+
+def test_a_practice_result():
+    result = PRACTICE.result({"answer": "a", "right": False}, 1)
+    assert result == Result(right=False, ndcg=None, answer="a", detail={"answer": "b"}, points=0)
+    first = PRACTICE.result({"answer": "1.5", "right": 1})
+    assert first == Result(right=True, ndcg=None, answer="1.5", detail={"answer": 1.5}, points=100)
+
+
+def test_a_practice_activity_leaves_out_reach_exercises():
+    # Kinds repeat every 7 exercises and the sixth (5, 12, ...) is reach.
+    assert A.practice_activity(2026, 10) == A.Practice(2026, (0, 1, 2, 3, 4, 6, 7, 8, 9, 10))
+    assert A.practice_activity("7", 1) == A.Practice(7, (0,))
+    assert fields(error_of(A.practice_activity, 2026, 11)) == (
+        "k.too_large",
+        {"place": Place("activity.count"), "value": "11", "limit": 10},
+    )
+    assert fields(error_of(A.practice_activity, 2026, 0)) == (
+        "k.too_small",
+        {"place": Place("activity.count"), "value": "0", "low": 1},
+    )
+
+
+# --- payloads and rows ----------------------------------------------------------------------------------------
+
+
+def test_every_activity_comes_back_from_its_payload():
+    spec = ListSpec(("a", "b"), (1, 2.5), 1, "exponential", (3,))
+    for activity in (A.Predict(spec), A.Rank(spec, "pool"), A.Compare(PAIR, "mrr", "mine"), PRACTICE):
+        again = A.from_payload(activity.kind, json.loads(json.dumps(activity.payload())))
+        assert again == activity
+    assert fields(error_of(A.from_payload, "quiz", {})) == (
+        "activity.kind",
+        {"value": "'quiz'", "choices": "predict, rank, compare, practice, judge"},
+    )
+
+
+def test_results_rows_of_a_practice_and_of_a_compare():
+    at = datetime(2027, 1, 15, 8, 30, tzinfo=UTC).timestamp()
+    ana, bo = A.Member(2, "Ana"), A.Member(4, None)
+    taken = A.Taken(3, 2, PRACTICE, (Answer(2, "Ana", 1, {"answer": "a", "right": False}, at),), (bo, ana))
+    result = A.activity_results(taken)
+    assert (result.number, result.round, result.kind) == (3, 2, "practice")
+    assert result.solutions == tuple(PRACTICE.exercises()[i].answer for i in range(5))
+    assert len(result.rows) == 10  # two students present, five exercises each, in the students' order
+    assert result.rows[1] == A.StudentResult(2, "Ana", 1, "a", False, None, at, 0)
+    assert [r.value for r in result.rows if r.student == 4] == [None] * 5
+    compare = A.activity_results(A.Taken(1, 1, A.Compare(PAIR, "mrr"), (Answer(4, None, 0, "b", at),), ()))
+    assert compare.rows == (A.StudentResult(4, None, 0, "b", True, None, at, 100),)  # an answer counts them present
+    assert compare.solutions == ("b",)

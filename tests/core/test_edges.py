@@ -118,14 +118,14 @@ def test_evaluate_scales_each_query_by_itself():
     "call, code",
     [
         (lambda: ndcg_at_k([10**400]), "number.too_large"),
-        (lambda: ndcg_at_k([1, 2], ideal=[10**400]), "number.too_large"),
+        (lambda: ndcg_at_k([1, 2], pool=[10**400]), "number.too_large"),
         (lambda: ndcg_from_scores([1, 0], [10**400, 1]), "number.too_large"),
         (lambda: ndcg_at_k([1j]), "number.complex"),
         (lambda: ndcg_at_k(np.array([1 + 0j, 2])), "number.complex"),
         (lambda: ndcg_from_scores([1, 0], [np.complex128(2), 1]), "number.complex"),
         (lambda: ndcg_at_k([1, 2], k=2.5), "k.not_whole"),
-        (lambda: ndcg_at_k([3], ideal=[1]), "ideal.lacks_grade"),
-        (lambda: ndcg_at_k([3, 3], ideal=[3, 2, 1]), "ideal.lacks_grade"),
+        (lambda: ndcg_at_k([3], pool=[1]), "ideal.lacks_grade"),
+        (lambda: ndcg_at_k([3, 3], pool=[3, 2, 1]), "ideal.lacks_grade"),
         (lambda: ndcg_from_scores([1, 2], [1, 1], items=["a", "\ud800"]), "item.not_text"),
         (lambda: breakdown([1, 2], items=["a", "\udfff"]), "item.not_text"),
     ],
@@ -215,13 +215,13 @@ def test_single_list_functions_give_a_finite_number_or_an_input_error(grades, k,
     options = {"gain": gain, "discount": discount}
     pool = [*grades, 3, 1] if with_pool else None
     try:
-        value = ndcg_at_k(grades, k, ideal=pool, **options)
+        value = ndcg_at_k(grades, k, pool=pool, **options)
     except InputError:
         event("rejected")
         return
     event("accepted")
     _check_ndcg(value, gain)
-    every = ndcg_at_every_k(grades, ideal=pool, **options)
+    every = ndcg_at_every_k(grades, pool=pool, **options)
     assert len(every) == len(grades)
     for v in every:
         _check_ndcg(v, gain)
@@ -231,13 +231,13 @@ def test_single_list_functions_give_a_finite_number_or_an_input_error(grades, k,
         except InputError as error:
             assert error.code == "result.too_large"
     scores = list(range(len(grades), 0, -1))  # scores that give the list's own order
-    assert ndcg_from_scores(grades, scores, k, ideal=pool, **options) == pytest.approx(value, rel=1e-9, abs=1e-300)
+    assert ndcg_from_scores(grades, scores, k, pool=pool, **options) == pytest.approx(value, rel=1e-9, abs=1e-300)
     low, high = ndcg_bounds(grades, [1] * len(grades), k, **options)
     _check_ndcg(low, gain)
     _check_ndcg(high, gain)
     assert low <= high
     try:
-        frame = breakdown(grades, k, ideal=pool, **options)
+        frame = breakdown(grades, k, pool=pool, **options)
     except InputError as error:
         assert error.code == "result.too_large"
     else:

@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ndcg_core import InputError, ndcg_at_k
+from ndcg_core.lists.discounts import jk_discount
 from ndcg_core.lists.items import make_items, move
 from ndcg_core.lists.moves import ndcg_after_moves, ndcg_after_swaps
 
@@ -48,12 +49,12 @@ options = st.fixed_dictionaries(
 @given(grades, options, st.booleans())
 def test_each_move_scores_as_the_moved_list_does_to_the_bit(values, opts, with_pool):
     pool = [*values, 4, 2] if with_pool else None
-    moves = ndcg_after_moves(values, opts["k"], gain=opts["gain"], discount=opts["discount"], ideal=pool)
+    moves = ndcg_after_moves(values, opts["k"], gain=opts["gain"], discount=opts["discount"], pool=pool)
     items = make_items([str(i) for i in range(len(values))], values)
     for i in range(len(values)):
         for j in range(len(values)):
             moved = [it.grade for it in move(items, i, j)]
-            assert moves[i, j] == ndcg_at_k(moved, opts["k"], gain=opts["gain"], discount=opts["discount"], ideal=pool)
+            assert moves[i, j] == ndcg_at_k(moved, opts["k"], gain=opts["gain"], discount=opts["discount"], pool=pool)
 
 
 @given(grades, options)
@@ -89,3 +90,16 @@ def test_the_lists_preview_holds_ndcg_cores_numbers_rounded_as_shown():
         for j, (after, change) in enumerate(zip(preview["after"][i], preview["change"][i], strict=False)):
             moved = ndcg_at_k([it.grade for it in move(items, i, j)], 3)
             assert after == round(moved, 4) and change == round(moved - now, 4)
+
+
+# --- moves: negative gains and rounding -----------------------------------------------------------------------------
+
+
+def test_moves_of_a_list_with_only_negative_gains_score_0():
+    assert ndcg_after_moves([1, 0], gain={1: -1}).tolist() == [[0, 0], [0, 0]]
+
+
+def test_moves_never_score_above_1_when_rounding_favours_the_list():
+    # Ranks 1 to 3 all keep their gain (b = 3): 0.1 + 0.2 + 0.3 rounds above 0.3 + 0.2 + 0.1.
+    assert 0.1 + 0.2 + 0.3 > 0.3 + 0.2 + 0.1
+    assert ndcg_after_moves([0.1, 0.2, 0.3], discount=jk_discount(3.0)).max() == 1.0

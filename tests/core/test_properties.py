@@ -35,7 +35,7 @@ def test_zero_graded_items_after_position_k_change_nothing(rels, k, extra, gain)
 @given(grades, ks)
 def test_a_pool_that_adds_judged_items_never_raises_ndcg(rels, k):
     pool = rels + [3, 1]
-    assert ndcg_at_k(rels, k, ideal=pool) <= ndcg_at_k(rels, k) + 1e-12
+    assert ndcg_at_k(rels, k, pool=pool) <= ndcg_at_k(rels, k) + 1e-12
 
 
 @given(grades)

@@ -2,15 +2,18 @@
 
 from math import log2
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from ndcg_core import ndcg_at_k
 from ndcg_core.errors import InputError, Place
+from ndcg_core.lists import items as it
 from ndcg_core.lists.items import (
     MAX_ITEMS,
     Item,
+    ListSettings,
     check_grade,
     check_label,
     check_top_grade,
@@ -28,7 +31,8 @@ from ndcg_core.lists.items import (
     worst_order,
 )
 from ndcg_core.lists.items import ListSettings as Settings
-from ndcg_core.lists.presets import PRESETS
+from ndcg_core.lists.presets import PRESETS, _docs
+from support import error_of
 
 grades_lists = st.lists(st.integers(0, 4), min_size=1, max_size=30)
 
@@ -175,7 +179,7 @@ def test_pool_settings_use_the_extra_items_for_the_ideal():
     items = items_of([3, 2, 3, 0, 1, 2])
     extra = tuple(make_items(["D7", "D8"], [3, 2], first_id=7))
     pooled = score(items, Settings(k=6, ideal="pool", extra=extra))
-    assert pooled.ndcg == ndcg_at_k([3, 2, 3, 0, 1, 2], 6, ideal=[3, 2, 3, 0, 1, 2, 3, 2])
+    assert pooled.ndcg == ndcg_at_k([3, 2, 3, 0, 1, 2], 6, pool=[3, 2, 3, 0, 1, 2, 3, 2])
     assert pooled.idcg == pytest.approx(3 + 3 / log2(3) + 3 / log2(4) + 2 / log2(5) + 2 / log2(6) + 2 / log2(7))
     with pytest.raises(InputError, match="unknown ideal 'judges'; choose one of list, pool"):
         score(items, Settings(ideal="judges"))
@@ -260,3 +264,121 @@ def test_the_breakdowns_running_ndcg_is_ndcg_at_every_k():
     ):
         assert list(list_breakdown(items, settings)["ndcg"]) == pytest.approx(expected, abs=1e-12)
         assert ndcg_for_every_k(items, settings) == pytest.approx(expected, abs=1e-12)
+
+
+# --- items: making, moving, swapping, scoring under settings --------------------------------------------------------
+
+
+def labels(items):
+    return [x.label for x in items]
+
+
+ABCD = make_items(["a", "b", "c", "d"], [3, 0, 2, 1])
+
+
+def test_items_are_numbered_from_1_or_from_first_id():
+    assert make_items(["a", "b"], [2, 1]) == [Item(1, "a", 2.0), Item(2, "b", 1.0)]
+    assert make_items(["a", "b", "c"], [0, 1, 2], first_id=7) == [
+        Item(7, "a", 0.0),
+        Item(8, "b", 1.0),
+        Item(9, "c", 2.0),
+    ]
+    error = error_of(make_items, ["a", "b"], [1])
+    assert (error.code, error.fields) == ("count.labels", {"labels": 2, "grades": 1})
+
+
+def test_next_id_is_one_past_the_largest():
+    assert it.next_id([]) == 1
+    assert it.next_id([Item(4, "x", 0), Item(2, "y", 1)]) == 5
+
+
+@pytest.mark.parametrize(
+    "source, target, fields",
+    [
+        (4, 0, {"source": "5", "target": "1", "count": 4}),
+        (0, -1, {"source": "1", "target": "0", "count": 4}),
+        (True, 1, {"source": "True", "target": "2", "count": 4}),
+        (0, "2", {"source": "1", "target": "'2'", "count": 4}),
+        (1.0, 2, {"source": "1.0", "target": "3", "count": 4}),
+    ],
+)
+def test_a_move_off_the_list_names_both_positions_counted_from_1(source, target, fields):
+    error = error_of(it.move, ABCD, source, target)
+    assert (error.code, error.fields) == ("list.move", fields)
+
+
+@pytest.mark.parametrize(
+    "first, second, expected",
+    [
+        (0, 3, ["d", "b", "c", "a"]),
+        (3, 0, ["d", "b", "c", "a"]),
+        (1, 2, ["a", "c", "b", "d"]),
+        (2, 1, ["a", "c", "b", "d"]),
+        (0, 1, ["b", "a", "c", "d"]),
+        (2, 2, ["a", "b", "c", "d"]),
+    ],
+)
+def test_a_swap_exchanges_two_items_and_nothing_else(first, second, expected):
+    assert labels(it.swap(ABCD, first, second)) == expected
+
+
+def test_a_swap_off_the_list_is_a_move_error():
+    error = error_of(it.swap, ABCD, 1, 4)
+    assert (error.code, error.fields) == ("list.move", {"source": "5", "target": "2", "count": 4})
+    error = error_of(it.swap, ABCD, "x", 1)
+    assert (error.code, error.fields) == ("list.move", {"source": "2", "target": "'x'", "count": 4})
+
+
+def test_worst_order_follows_the_gain_not_the_grade():
+    items = make_items(["two", "one", "zero"], [2, 1, 0])
+    assert labels(it.worst_order(items, {1: 10, 2: 1})) == ["zero", "two", "one"]
+    assert labels(it.ideal_order([], "linear")) == []
+
+
+def test_check_label_names_its_place_and_check_size_allows_100():
+    place = Place("table.label", row=2)
+    assert (error_of(it.check_label, " ", place).fields) == {"place": place}
+    it.check_size(100)
+    error = error_of(it.check_size, 101)
+    assert (error.code, error.fields) == ("list.too_long", {"count": 101, "limit": 100})
+
+
+def test_the_cutoff_is_k_clamped_to_the_list_and_at_least_1():
+    assert ListSettings().cutoff(0) == 1 and ListSettings().cutoff(1) == 1 and ListSettings().cutoff(7) == 7
+    assert ListSettings(k=1).cutoff(5) == 1 and ListSettings(k=5).cutoff(1) == 1 and ListSettings(k=5).cutoff(0) == 1
+    assert ListSettings(k=3).cutoff(5) == 3
+    assert [it.default_k(n) for n in (0, 1, 7, 10, 15)] == [1, 1, 7, 10, 10]
+
+
+def test_score_uses_k_and_the_settings_gain():
+    # 3, 0, 2, 1 at k = 2 with 2^g - 1: DCG 7 + 0, ideal 7 + 3 / log2(3).
+    scores = it.score(ABCD, ListSettings(k=2, gain="exponential"))
+    ideal = 7 + 3 / log2(3)
+    assert scores.k == 2 and scores.dcg == 7.0
+    assert scores.idcg == pytest.approx(ideal, abs=1e-12) and scores.ndcg == pytest.approx(7 / ideal, abs=1e-12)
+
+
+def test_every_move_and_swap_of_a_list_under_its_settings():
+    items = make_items(["a", "b", "c"], [0, 1, 2])
+    settings = ListSettings(k=1, gain="exponential")  # NDCG@1: the top gain over 2^2 - 1 = 3
+    moves = it.ndcg_after_each_move(items, settings)
+    # Moving the item at i to the top puts its gain there; moving a down lifts b to the top; others keep a there.
+    assert moves.tolist() == [[0, 1 / 3, 1 / 3], [1 / 3, 0, 0], [1, 0, 0]]
+    swaps = it.ndcg_after_each_swap(items, settings)
+    assert swaps.tolist() == [[0, 1 / 3, 1], [1 / 3, 0, 0], [1, 0, 0]]
+    pool = ListSettings(k=1, ideal="pool", extra=(Item(9, "z", 4),))  # the ideal top is 4 now
+    assert it.ndcg_after_each_swap(items, pool)[0].tolist() == [0, 1 / 4, 2 / 4]
+    assert it.ndcg_after_each_move(items, pool)[2].tolist() == [2 / 4, 0, 0]
+    jk = ListSettings(k=3, discount="jk", jk_base=3.0)  # ranks 1 and 2 in full, rank 3 divided by log_3(3) = 1
+    assert np.allclose(it.ndcg_after_each_swap(items, jk), 1.0) and np.allclose(it.ndcg_after_each_move(items, jk), 1.0)
+
+
+# --- presets: labels and the ids of extra items ---------------------------------------------------------------------
+
+
+def test_preset_labels_and_the_ids_of_extra_items():
+    assert PRESETS.build("lesson").labels == ("doc A", "doc B", "doc C")
+    wikipedia = PRESETS.build("wikipedia")
+    assert [(x.id, x.label, x.grade) for x in wikipedia.extra_items()] == [(7, "D7", 3.0), (8, "D8", 2.0)]
+    assert _docs(26)[-1] == "doc Z"
+    assert _docs(27)[:2] == ("doc 1", "doc 2") and _docs(27)[-1] == "doc 27"

@@ -4,12 +4,14 @@ pytrec_eval compares scores as 32-bit floats (trec_eval 9.x), so it is compared 
 scikit-learn compares doubles, as ndcg_core does by default (trec_eval 10.0).
 """
 
+from math import log2
+
 import numpy as np
 import pytest
 import pytrec_eval
 from sklearn.metrics import dcg_score, ndcg_score
 
-from ndcg_core import dcg_from_scores, evaluate, ndcg_from_scores
+from ndcg_core import InputError, dcg_from_scores, evaluate, ndcg_at_k, ndcg_from_scores
 from ndcg_core.trec.readers import read_qrels, read_run
 
 SEEDS = range(40)
@@ -144,3 +146,54 @@ def test_sklearn_agrees_with_evaluate_when_ideal_comes_from_the_run_and_ties_are
         for k in (3, 10):
             expected = ndcg_score([grades], [scores], k=k) if any(grades) else 0.0
             assert ours.table().loc[qid, f"ndcg_cut_{k}"] == pytest.approx(expected, abs=1e-9), (qid, k)
+
+
+# --- a judged pool as peer libraries pass it: the judged grades only, unjudged results count 0 -------------------
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_pool_of_the_qrels_alone_scores_a_ranking_with_unjudged_documents_as_pytrec_eval(seed):
+    # trec_eval's qrels judge some documents; the ranking also retrieves unjudged ones, which gain 0.
+    rng = np.random.default_rng(500 + seed)
+    n = int(rng.integers(3, 25))
+    items = [f"d{i}" for i in range(n)]
+    unjudged = items[int(rng.integers(0, n))]  # at least one, anywhere in the ranking
+    judged = {d: int(rng.integers(0, 4)) for d in items if d != unjudged and rng.random() < 0.5}
+    judged.update({f"x{j}": int(rng.integers(1, 4)) for j in range(int(rng.integers(0, 4)))})  # never retrieved
+    judged.setdefault("x_last", 2)  # at least one relevant judgment, so NDCG is defined
+    scores = {d: float(n - i) for i, d in enumerate(items)}  # distinct: no tie to settle
+    k = int(rng.integers(1, n + 3))
+    theirs = pytrec_eval.RelevanceEvaluator({"q": judged}, {f"ndcg_cut.{k}"}).evaluate({"q": scores})["q"]
+    grades = [judged.get(d, 0) for d in items]
+    assert ndcg_at_k(grades, k, pool=list(judged.values())) == pytest.approx(theirs[f"ndcg_cut_{k}"], abs=1e-12)
+
+
+def test_ranx_style_qrels_hold_only_the_relevant_documents():
+    # ranx: qrels {"q": {"d1": 2, "d3": 1, "d4": 3}}, run d1 > d2 > d3; d2 is unjudged and counts 0.
+    ranked, pool = [2, 0, 1], [2, 1, 3]
+    expected = (2 + 0 / log2(3) + 1 / 2) / (3 + 2 / log2(3) + 1 / 2)
+    assert ndcg_at_k(ranked, 3, pool=pool) == pytest.approx(expected, abs=1e-15)
+    assert ndcg_at_k(ranked, 1, pool=pool) == pytest.approx(2 / 3, abs=1e-15)
+
+
+def test_spark_and_elasticsearch_style_ratings_with_the_exponential_gain():
+    # Spark's RankingMetrics.ndcgAt with relevance values, and Elasticsearch's rank_eval dcg with
+    # normalize: gains 2^rating - 1, unrated hits count 0, the ideal from the ratings given.
+    ranked, ratings = [0, 3, 0, 1], [1, 3, 2]  # hits 1 and 3 unrated; a rated document (2) never retrieved
+    dcg_4 = 7 / log2(3) + 1 / log2(5)
+    idcg_4 = 7 + 3 / log2(3) + 1 / log2(4)
+    assert ndcg_at_k(ranked, 4, gain="exponential", pool=ratings) == pytest.approx(dcg_4 / idcg_4, abs=1e-15)
+
+
+def test_a_pool_needs_only_the_grades_whose_gain_is_positive():
+    assert ndcg_at_k([0, 2], pool=[2]) == pytest.approx(1 / log2(3), abs=1e-15)
+    # Under a custom gain, a grade that gains 0 or less needs no entry either; one that gains more does.
+    assert ndcg_at_k([1, 2], pool=[2], gain={1: 0}) == pytest.approx(1 / log2(3), abs=1e-15)
+    assert ndcg_at_k([1, 2], pool=[2], gain={1: -1}) == pytest.approx((-1 + 2 / log2(3)) / 2, abs=1e-15)
+    for gain in ({1: 0.5}, "linear", "exponential"):
+        with pytest.raises(InputError) as caught:
+            ndcg_at_k([1, 2], pool=[2], gain=gain)
+        assert (caught.value.code, caught.value.fields) == ("ideal.lacks_grade", {"value": "1", "position": 1})
+    # Each positive grade as often as the list has it: two 2s need two.
+    with pytest.raises(InputError, match="position 2"):
+        ndcg_at_k([2, 2, 0], pool=[2, 1])

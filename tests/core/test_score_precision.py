@@ -48,15 +48,15 @@ def test_evaluate_and_settings(files):
     chosen = settings(cutoffs=(2,), float32_scores=True)
     assert chosen.float32_scores is True
     assert evaluate_with(qrels, run, chosen).columns["ndcg_cut_2"][0] == pytest.approx(AS_FLOAT32)
-    assert evaluate(qrels, run, float32_scores=True).options["float32_scores"] is True
+    assert evaluate(qrels, run, float32_scores=True).options.float32_scores is True
 
 
 @pytest.mark.parametrize("float32_scores, expected", [(False, AS_DOUBLES), (True, AS_FLOAT32)])
 def test_evaluate_files_in_segments_and_whole(files, monkeypatch, float32_scores, expected):
-    whole = evaluate_files(files[0], files[1].read_bytes(), float32_scores=float32_scores)  # bytes: read_run
-    mapped = evaluate_files(*files, float32_scores=float32_scores)
+    whole = evaluate_files(files[0], files[1].read_bytes(), settings(float32_scores=float32_scores))  # bytes: read_run
+    mapped = evaluate_files(*files, settings(float32_scores=float32_scores))
     monkeypatch.setattr(segmented, "SEGMENT_BYTES", 8)
-    small = evaluate_files(*files, float32_scores=float32_scores)
+    small = evaluate_files(*files, settings(float32_scores=float32_scores))
     for result in (whole, mapped, small):
         assert result.columns["ndcg"][0] == pytest.approx(expected, abs=1e-15)
 
@@ -186,7 +186,7 @@ def test_random_near_ties_rank_as_written_out_in_both_modes(tmp_path_factory, ro
                 float32_scores=float32_scores,
             )
             mapped = evaluate_files(
-                folder / "qrels.txt", folder / "run.txt", cutoffs=(1,), float32_scores=float32_scores
+                folder / "qrels.txt", folder / "run.txt", settings(cutoffs=(1,), float32_scores=float32_scores)
             )
             for result in (whole, mapped):
                 assert dict(zip(result.qids, result.columns["ndcg"], strict=False)) == pytest.approx(

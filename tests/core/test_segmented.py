@@ -1,6 +1,7 @@
 """evaluate_files reads big tidy run files in segments and gives exactly what read_run + evaluate give."""
 
 import gzip
+import io
 import subprocess
 import sys
 
@@ -15,8 +16,9 @@ from ndcg_core.arrays import as_arrow, as_numpy
 from ndcg_core.errors import InputError, Place
 from ndcg_core.trec import segmented
 from ndcg_core.trec.cli import main
+from ndcg_core.trec.evaluate import evaluation_options
 from ndcg_core.trec.segmented import evaluate_files
-from support import ROOT, TREC, means
+from support import ROOT, TREC, error_of, means
 
 
 def whole(qrels, run, **options):
@@ -94,7 +96,7 @@ OPTIONS = [
 
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: ",".join(o) or "defaults")
 def test_a_tidy_file_read_in_segments_gives_the_same_evaluation(files, in_segments, options):
-    ours = evaluate_files(*files, **options)
+    ours = evaluate_files(*files, evaluation_options(**options))
     assert len(ours.qids) >= 10
     assert_same(ours, whole(*files, **options))
 
@@ -102,14 +104,14 @@ def test_a_tidy_file_read_in_segments_gives_the_same_evaluation(files, in_segmen
 @pytest.mark.parametrize("segment", [1, 40, 500, 1 << 24])
 def test_any_segment_size_gives_the_same_evaluation(files, in_segments, monkeypatch, segment):
     monkeypatch.setattr(segmented, "SEGMENT_BYTES", segment)
-    assert_same(evaluate_files(*files, cutoffs=(3, 10)), whole(*files, cutoffs=(3, 10)))
+    assert_same(evaluate_files(*files, evaluation_options(cutoffs=(3, 10))), whole(*files, cutoffs=(3, 10)))
 
 
 def test_a_last_line_without_a_line_end_is_read(tmp_path, in_segments):
     (tmp_path / "qrels.txt").write_text(QRELS)
     (tmp_path / "run.txt").write_text(RUN.rstrip("\n"))
     paths = tmp_path / "qrels.txt", tmp_path / "run.txt"
-    assert_same(evaluate_files(*paths, cutoffs=(1, 2)), whole(*paths, cutoffs=(1, 2)))
+    assert_same(evaluate_files(*paths, evaluation_options(cutoffs=(1, 2))), whole(*paths, cutoffs=(1, 2)))
 
 
 def test_trec_eval_expected_lines_come_out_of_the_segmented_path(tmp_path, in_segments, capsys):
@@ -174,7 +176,7 @@ def test_gzip_and_open_files_go_to_read_run(tmp_path, fallbacks):
     )
     with open(tmp_path / "run.gz", "rb") as file:
         assert_same(
-            evaluate_files(tmp_path / "qrels.txt", file, cutoffs=(1,)),
+            evaluate_files(tmp_path / "qrels.txt", file, evaluation_options(cutoffs=(1,))),
             evaluate(read_qrels(tmp_path / "qrels.txt"), read_run(tmp_path / "run.gz"), cutoffs=(1,)),
         )
     assert len(fallbacks) == 2
@@ -184,9 +186,11 @@ def test_an_upload_in_memory_is_read_in_segments_in_place(tmp_path, in_segments)
     run = "".join(f"{q} Q0 d{i} {i + 1} {10 - i} t\n" for q in range(1, 9) for i in range(6)).encode()
     qrels = "".join(f"{q} 0 d{i} {(q + i) % 4}\n" for q in range(1, 9) for i in range(0, 8, 2)).encode()
     reported = []
-    result = evaluate_files(read_qrels(qrels), run, run_name="run.txt", cutoffs=(1, 3), progress=reported.append)
+    result = evaluate_files(
+        read_qrels(qrels), run, evaluation_options(cutoffs=(1, 3)), run_name="run.txt", progress=reported.append
+    )
     assert_same(result, evaluate(read_qrels(qrels), read_run(run, "run.txt"), cutoffs=(1, 3)))
-    assert result.options["run"] == "run.txt"
+    assert result.run_name == "run.txt"
     assert reported == sorted(reported) and reported[-1] == 1.0 and len(reported) > 4
 
 
@@ -214,7 +218,8 @@ def test_no_shared_query_is_the_same_error(tmp_path, in_segments, monkeypatch):
 def test_complete_counts_judged_queries_of_a_run_that_retrieves_none_of_them(tmp_path, in_segments):
     (tmp_path / "qrels.txt").write_text("9 0 a 1\n")
     (tmp_path / "run.txt").write_text(RUN)
-    result = evaluate_files(tmp_path / "qrels.txt", tmp_path / "run.txt", complete=True, cutoffs=(5,))
+    chosen = evaluation_options(complete=True, cutoffs=(5,))
+    result = evaluate_files(tmp_path / "qrels.txt", tmp_path / "run.txt", chosen)
     assert result.qids == ["9"]
     assert means(result) == {"ndcg": 0.0, "ndcg_cut_5": 0.0}
     assert_same(result, whole(tmp_path / "qrels.txt", tmp_path / "run.txt", complete=True, cutoffs=(5,)))
@@ -249,7 +254,7 @@ def test_random_files_give_the_same_result_or_message(tmp_path_factory, lines, g
     previous = segmented.SEGMENT_BYTES
     segmented.SEGMENT_BYTES = segment
     try:
-        ours = outcome(lambda: evaluate_files(*paths, cutoffs=(1, 3)))
+        ours = outcome(lambda: evaluate_files(*paths, evaluation_options(cutoffs=(1, 3))))
     finally:
         segmented.SEGMENT_BYTES = previous
     theirs = outcome(lambda: whole(*paths, cutoffs=(1, 3)))
@@ -307,3 +312,128 @@ def test_a_line_short_of_a_column_behind_a_doubled_separator_is_an_error_in_segm
     with pytest.raises(InputError) as raised:
         evaluate_files(tmp_path / "qrels.txt", tmp_path / "run.txt")
     assert raised.value.code == "run.columns" and raised.value.fields["count"] == 5
+
+
+# --- duplicates, names, progress and fallbacks, wherever a query lies in its segment --------------------------------
+
+# A document twice in one query is read_run's run.duplicate, wherever the query lies in its segment and however
+# long its docnos are.
+
+FOUR_QUERIES = "".join(f"q{q} 0 {d} {g}\n" for q in range(1, 5) for d, g in (("a", 1), ("b", 2), ("c", 0)))
+
+
+def lines(qid, *docnos):
+    return "".join(f"{qid} Q0 {d} {i} {10 - i} t\n" for i, d in enumerate(docnos, start=1))
+
+
+def expected_error(qrels, run):
+    return error_of(lambda: evaluate(read_qrels(qrels.encode()), read_run(run.encode())))
+
+
+@pytest.mark.parametrize("long", [False, True], ids=["short docnos", "docnos over 8 bytes"])
+@pytest.mark.parametrize("queries, where", [(4, 2), (4, 3), (3, 2)], ids=["second of 4", "third of 4", "only inner"])
+@pytest.mark.parametrize("docnos", [("a", "b", "b"), ("a", "a", "b"), ("b", "b")])
+def test_a_duplicate_in_an_inner_query_is_the_same_error(tmp_path, long, queries, where, docnos):
+    name = (lambda d: f"document-{d}") if long else (lambda d: d)
+    qrels = FOUR_QUERIES.replace(" a ", f" {name('a')} ").replace(" b ", f" {name('b')} ")
+    run = "".join(
+        lines(f"q{q}", *(map(name, docnos if q == where else ("a", "b", "c")))) for q in range(1, queries + 1)
+    )  # the first and last queries are the segment's edges; the others lie inside it
+    (tmp_path / "qrels").write_text(qrels)
+    (tmp_path / "run").write_text(run)
+    error = error_of(evaluate_files, str(tmp_path / "qrels"), str(tmp_path / "run"))
+    wanted = expected_error(qrels, run)  # the same run read whole: named "input" instead of the file
+    assert error.code == wanted.code == "run.duplicate" and error.fields["first"] == wanted.fields["first"]
+    assert error.fields["place"].fields["line"] == wanted.fields["place"].fields["line"]
+
+
+def test_a_segmented_evaluation_says_its_queries_came_in_blocks(tmp_path):
+    run = "".join(lines(f"q{q}", "a", "b", "c") for q in range(1, 5))
+    (tmp_path / "qrels").write_text(FOUR_QUERIES)
+    (tmp_path / "run").write_text(run)
+    result = evaluate_files(str(tmp_path / "qrels"), str(tmp_path / "run"))
+    assert result.queries_in_blocks is True and result.qids == ["q1", "q2", "q3", "q4"]
+
+
+def test_swapped_files_are_named_as_given(monkeypatch):
+    run = lines("q1", "a", "b").encode()
+    named = io.BytesIO(run)
+    named.name = "my.run"
+    error = error_of(evaluate_files, named, FOUR_QUERIES.encode())
+    assert (error.code, error.fields) == ("files.swapped", {"qrels": "my.run", "run": "input"})
+    error = error_of(evaluate_files, run, FOUR_QUERIES.encode())
+    assert (error.code, error.fields) == ("files.swapped", {"qrels": "input", "run": "input"})
+
+
+@pytest.fixture
+def read_runs(segments):
+    """One-line segments, and a count of the files handed to read_run."""
+    return segments(1)
+
+
+def evaluated_or_message(function):
+    try:
+        result = function()
+    except ValueError as err:
+        return str(err)
+    return result.qids, {name: values.tolist() for name, values in result.columns.items()}
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        RUN.replace(" a 1 3", " a#1 1 3"),  # a '#' inside a line is no comment
+        RUN.replace(" ", "\t"),  # tabs throughout
+    ],
+    ids=["a # inside a docno", "tab separated"],
+)
+def test_tidy_files_stay_in_segments(tmp_path, read_runs, run):
+    (tmp_path / "qrels").write_bytes(QRELS.replace(" a ", " a#1 ").encode())
+    (tmp_path / "run").write_bytes(run.encode())
+    paths = str(tmp_path / "qrels"), str(tmp_path / "run")
+    ours = evaluated_or_message(lambda: evaluate_files(*paths))
+    assert read_runs == [] and ours == evaluated_or_message(lambda: evaluate(read_qrels(paths[0]), read_run(paths[1])))
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        RUN.replace(" c ", " c\x00 "),
+        RUN.replace(" c ", " c\x0b "),
+        RUN.replace(" c ", " c\x0c "),
+        RUN.replace(" c ", " c\x80 "),
+        RUN.replace(" ", "\t").replace("2\tQ0\tc", "2\tQ0 c"),
+        RUN.replace("2 Q0 a", "# a note\n2 Q0 a"),
+        RUN.replace("2 Q0 c", "2 Q0  c"),
+    ],
+    ids=["NUL", "vertical tab", "form feed", "byte 128", "a space among tabs", "a comment line", "padded"],
+)
+def test_untidy_bytes_in_any_segment_go_to_read_run(tmp_path, read_runs, run):
+    (tmp_path / "qrels").write_bytes(QRELS.encode())
+    (tmp_path / "run").write_bytes(run.encode("latin-1"))
+    paths = str(tmp_path / "qrels"), str(tmp_path / "run")
+    ours = evaluated_or_message(lambda: evaluate_files(*paths))
+    assert read_runs and ours == evaluated_or_message(lambda: evaluate(read_qrels(paths[0]), read_run(paths[1])))
+
+
+def test_names_and_progress_of_runs_read_in_segments_or_whole(tmp_path, monkeypatch):
+    monkeypatch.setattr(segmented, "SEGMENT_BYTES", 1)
+    (tmp_path / "qrels").write_text(QRELS)
+    (tmp_path / "run").write_text(RUN)
+    reported = []
+    result = evaluate_files(str(tmp_path / "qrels"), str(tmp_path / "run"), progress=reported.append)
+    assert result.run_name == str(tmp_path / "run")
+    assert reported == sorted(reported) and reported[-1] == 1.0 and len(reported) == 5  # 4 lines, then done
+    assert evaluate_files(QRELS.encode(), RUN.encode()).run_name == "input"
+    untidy = ("# a note\n" + RUN).encode()  # read whole by read_run, under the name given
+    assert evaluate_files(QRELS.encode(), untidy, run_name="mine.run").run_name == "mine.run"
+
+
+def test_swapped_files_given_as_paths_are_named_by_their_paths(tmp_path):
+    (tmp_path / "a.run").write_text(RUN)
+    (tmp_path / "b.qrels").write_text(QRELS)
+    error = error_of(evaluate_files, str(tmp_path / "a.run"), str(tmp_path / "b.qrels"))
+    assert (error.code, error.fields) == (
+        "files.swapped",
+        {"qrels": str(tmp_path / "a.run"), "run": str(tmp_path / "b.qrels")},
+    )

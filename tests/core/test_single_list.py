@@ -20,8 +20,11 @@ from ndcg_core import (
     ndcg_from_scores,
     order_by_scores,
 )
-
-# ---------------------------------------------------------------- seeds' worked examples
+from ndcg_core.errors import Place
+from ndcg_core.lists.items import ListSettings, make_items
+from ndcg_core.lists.moves import ndcg_after_moves
+from ndcg_core.lists.ndcg import cg, idcg, ideal_grades
+from support import error_of
 
 
 def test_lesson_hand_check_dcg_3_0_2_is_exactly_4():
@@ -84,10 +87,10 @@ def test_doc_x_to_w_example_and_swapping_w_and_z_helps():
 def test_wikipedia_example_against_the_pool_and_against_the_list():
     ranked = [3, 2, 3, 0, 1, 2]
     pool = ranked + [3, 2]  # two judged items the system did not retrieve
-    assert round(ndcg_at_k(ranked, 6, ideal=pool), 3) == 0.785
+    assert round(ndcg_at_k(ranked, 6, pool=pool), 3) == 0.785
     assert round(ndcg_at_k(ranked, 6), 3) == 0.961
     idcg_pool = 3 + 3 / log2(3) + 3 / log2(4) + 2 / log2(5) + 2 / log2(6) + 2 / log2(7)
-    assert ndcg_at_k(ranked, 6, ideal=pool) == pytest.approx(dcg(ranked) / idcg_pool, abs=1e-12)
+    assert ndcg_at_k(ranked, 6, pool=pool) == pytest.approx(dcg(ranked) / idcg_pool, abs=1e-12)
 
 
 # ---------------------------------------------------------------- truncation, gains, discounts
@@ -214,9 +217,9 @@ def test_ndcg_at_every_k_is_not_monotone():
 
 
 def test_breakdown_with_a_pool_longer_than_the_list():
-    frame = breakdown([3, 2, 3, 0, 1, 2], 6, ideal=[3, 2, 3, 0, 1, 2, 3, 2])
+    frame = breakdown([3, 2, 3, 0, 1, 2], 6, pool=[3, 2, 3, 0, 1, 2, 3, 2])
     assert frame["ideal_grade"].tolist() == [3, 3, 3, 2, 2, 2]
-    assert frame["ndcg"].iloc[-1] == pytest.approx(ndcg_at_k([3, 2, 3, 0, 1, 2], 6, ideal=[3, 2, 3, 0, 1, 2, 3, 2]))
+    assert frame["ndcg"].iloc[-1] == pytest.approx(ndcg_at_k([3, 2, 3, 0, 1, 2], 6, pool=[3, 2, 3, 0, 1, 2, 3, 2]))
 
 
 # ---------------------------------------------------------------- bad input
@@ -268,32 +271,42 @@ def test_cumulative_gain_ignores_positions():
     assert cg([3, 2, 3], 2, gain="exponential") == (2**3 - 1) + (2**2 - 1)
 
 
-def test_the_judged_pool_is_passed_as_pool_and_its_older_name_ideal_still_works():
+def test_every_single_list_score_takes_the_judged_pool_as_pool_and_only_so():
     from ndcg_core import breakdown, idcg, ideal_grades, ndcg_at_every_k, ndcg_from_scores
-    from ndcg_core.lists.moves import ndcg_after_moves, ndcg_after_swaps
+    from ndcg_core.lists.moves import ndcg_after_swaps
     from ndcg_core.teaching.metrics import all_metrics
 
     grades, judged = [3, 2, 3, 0, 1, 2], [3, 2, 3, 0, 1, 2, 3, 2]
     best = 3 + 3 / log2(3) + 3 / log2(4) + 2 / log2(5) + 2 / log2(6) + 2 / log2(7)
     own = 3 + 2 / log2(3) + 3 / log2(4) + 1 / log2(6) + 2 / log2(7)
-    for way in ({"pool": judged}, {"ideal": judged}):  # the name, and its older spelling
-        assert ndcg_at_k(grades, 6, **way) == pytest.approx(own / best)
-        assert idcg(grades, 6, **way) == pytest.approx(best)
-        assert list(ideal_grades(grades, **way)) == [3, 3, 3, 2, 2, 2, 1, 0]
-        assert breakdown(grades, 6, **way)["ndcg"].iloc[-1] == pytest.approx(own / best)
-        assert ndcg_at_every_k(grades, **way)[-1] == pytest.approx(own / best)
-        assert ndcg_from_scores(grades, [6, 5, 4, 3, 2, 1], 6, **way) == pytest.approx(own / best)
-        assert ndcg_after_moves(grades, 6, **way)[0, 0] == pytest.approx(own / best)
-        assert ndcg_after_swaps(grades, 6, **way)[0, 0] == pytest.approx(own / best)
-        assert all_metrics(grades, 6, **way)["ndcg"] == pytest.approx(own / best)
+    assert ndcg_at_k(grades, 6, pool=judged) == pytest.approx(own / best)
+    assert idcg(grades, 6, pool=judged) == pytest.approx(best)
+    assert list(ideal_grades(grades, pool=judged)) == [3, 3, 3, 2, 2, 2, 1, 0]
+    assert breakdown(grades, 6, pool=judged)["ndcg"].iloc[-1] == pytest.approx(own / best)
+    assert ndcg_at_every_k(grades, pool=judged)[-1] == pytest.approx(own / best)
+    assert ndcg_from_scores(grades, [6, 5, 4, 3, 2, 1], 6, pool=judged) == pytest.approx(own / best)
+    assert ndcg_after_moves(grades, 6, pool=judged)[0, 0] == pytest.approx(own / best)
+    assert ndcg_after_swaps(grades, 6, pool=judged)[0, 0] == pytest.approx(own / best)
+    assert all_metrics(grades, 6, pool=judged)["ndcg"] == pytest.approx(own / best)
     assert list(ideal_grades(grades, judged)) == [3, 3, 3, 2, 2, 2, 1, 0]  # second place: the pool
-    message = r"^pass the judged grades once, as pool= \(ideal= is its older name\)$"
-    with pytest.raises(TypeError, match=message):
-        ndcg_at_k(grades, 6, pool=judged, ideal=judged)
+    # ideal=, pool's older name, is gone from every signature.
+    for call in (
+        lambda: ndcg_at_k(grades, 6, ideal=judged),
+        lambda: idcg(grades, 6, ideal=judged),
+        lambda: ideal_grades(grades, ideal=judged),
+        lambda: breakdown(grades, 6, ideal=judged),
+        lambda: ndcg_at_every_k(grades, ideal=judged),
+        lambda: ndcg_from_scores(grades, [6, 5, 4, 3, 2, 1], 6, ideal=judged),
+        lambda: ndcg_after_moves(grades, 6, ideal=judged),
+        lambda: ndcg_after_swaps(grades, 6, ideal=judged),
+        lambda: all_metrics(grades, 6, ideal=judged),
+    ):
+        with pytest.raises(TypeError, match="unexpected keyword argument 'ideal'"):
+            call()
 
 
 def test_a_lists_score_uses_its_discount_for_both_dcg_and_the_ideal():
-    from ndcg_core.lists.items import ListSettings, make_items, score
+    from ndcg_core.lists.items import score
 
     # Jarvelin-Kekalainen with base 2 does not discount ranks 1 and 2: [1, 3] is as good as [3, 1].
     scores = score(make_items(["a", "b"], [1, 3]), ListSettings(discount="jk", jk_base=2.0))
@@ -301,3 +314,70 @@ def test_a_lists_score_uses_its_discount_for_both_dcg_and_the_ideal():
     with_log2 = score(make_items(["a", "b"], [1, 3]), ListSettings())
     assert with_log2.idcg == pytest.approx(3 + 1 / log2(3))
     assert with_log2.ndcg == pytest.approx((1 + 3 / log2(3)) / (3 + 1 / log2(3)))
+
+
+# --- ndcg: errors name the measure, the pool and the position -------------------------------------------------------
+
+TOO_LARGE = "1.79769e+308"
+
+
+@pytest.mark.parametrize(
+    "call, measure",
+    [
+        (lambda: cg([2000], gain="exponential"), "CG"),
+        (lambda: dcg([2000], gain="exponential"), "DCG"),
+        (lambda: idcg([2000], gain="exponential"), "IDCG"),
+        (lambda: breakdown([2000], gain="exponential"), "DCG"),
+        (lambda: dcg_from_scores([2000], [1.0], gain="exponential"), "DCG"),
+    ],
+)
+def test_a_sum_beyond_a_float_names_its_measure(call, measure):
+    error = error_of(call)
+    assert (error.code, error.fields) == ("result.too_large", {"measure": measure, "limit": TOO_LARGE})
+
+
+def test_a_pool_is_checked_as_judged_grades_and_must_hold_the_list():
+    error = error_of(ndcg_at_k, [1], pool=[1, -1])
+    assert (error.code, error.fields) == ("grade.negative", {"place": Place("pool.grade", position=2), "value": "-1"})
+    error = error_of(ndcg_at_k, [2, 1], pool=[2, 0])
+    assert (error.code, error.fields) == ("ideal.lacks_grade", {"value": "1", "position": 2})
+
+
+def test_ideal_grades_are_the_list_or_the_pool_best_first():
+    assert ideal_grades([1, 3, 2]).tolist() == [3, 2, 1]
+    assert ideal_grades([3, 0], pool=[0, 3, 2]).tolist() == [3, 2, 0]
+
+
+def test_idcg_cuts_at_k_of_the_pool_and_otherwise_at_the_list():
+    assert idcg([1, 1], k=1) == 1.0
+    assert idcg([1, 0], k=2, pool=[1, 0, 1]) == 1 + 1 / log2(3)
+    assert idcg([1], pool=[1, 1]) == 1.0  # no k: as deep as the list
+
+
+def test_breakdown_labels_counts_and_ideal_columns():
+    frame = breakdown([0, 2])
+    assert frame["item"].tolist() == ["item 1", "item 2"]
+    assert frame["ideal_grade"].dtype == np.float64 and frame["ideal_grade"].tolist() == [2, 0]
+    assert frame["ideal_gain"].tolist() == [2.0, 0.0]
+    error = error_of(breakdown, [1, 0], items=["a"])
+    assert (error.code, error.fields) == ("count.labels", {"labels": 1, "grades": 2})
+
+
+def test_breakdown_keeps_the_list_order_among_equal_gains_in_the_ideal():
+    grades = [1, 2, 0] * 7  # 1 and 2 both gain 5: the ideal keeps them in the list's order
+    frame = breakdown(grades, gain={1: 5, 2: 5})
+    assert frame["ideal_grade"].tolist() == [1, 2] * 7 + [0] * 7
+
+
+def test_breakdown_terms_bracket_only_a_gain_written_as_a_formula():
+    assert breakdown([1], gain={1: 3})["term"].tolist() == ["3 / log2(2) = 3.000"]
+    assert breakdown([2], gain="exponential")["term"].tolist() == ["(2^2 - 1) / log2(2) = 3.000"]
+    assert breakdown([2])["term"].tolist() == ["2 / log2(2) = 2.000"]
+
+
+# --- gains: the bound of no grades ----------------------------------------------------------------------------------
+
+
+def test_the_log2_bound_of_no_grades_is_0():
+    assert GAINS.build("linear").log2_bound([]) == 0.0
+    assert GAINS.build("exponential").log2_bound([3, 5]) == 5.0

@@ -31,7 +31,9 @@ from ndcg_core.classroom.joining import read_public_url
 from ndcg_core.classroom.lessons import lesson_from_data, read_lesson
 from ndcg_core.classroom.store import DatabaseSettings
 from ndcg_core.classroom.store import Store as ClassroomStore
-from ndcg_core.errors import MESSAGES, OUTAGES, PLACES, TEMPLATES, Place, StoreUnavailable, placeholders
+from ndcg_core.errors import MESSAGES as CORE_MESSAGES
+from ndcg_core.errors import OUTAGES, TEMPLATES, Place, StoreUnavailable, placeholders, register
+from ndcg_core.errors import PLACES as CORE_PLACES
 from ndcg_core.lists.items import check_grade, check_label, check_size, check_top_grade, make_items, move
 from ndcg_core.lists.presets import PRESETS
 from ndcg_core.teaching.conventions import CONVENTIONS, example_from_rows
@@ -41,6 +43,7 @@ from ndcg_core.trec.cli import run as cli_run
 from ndcg_core.trec.measures import Measure, parse_measure
 from ndcg_core.trec.segmented import evaluate_files
 from support import ROOT, TREC, plain, seed_state
+from ui import errors as ui_errors
 from ui.editing import apply_table_edits, grades_from_text, parse_gain_mapping, typed_queries_to_trec
 from ui.i18n import Translator, catalogue
 from ui.share import decode_playground, encode_playground, whole_number
@@ -174,18 +177,23 @@ class Classroom:
 ROOM = Classroom()
 
 
+# Every code: the core's and the UI's own (ui/errors.py), one template each.
+MESSAGES = {**CORE_MESSAGES, **ui_errors.MESSAGES}
+PLACES = {**CORE_PLACES, **ui_errors.PLACES}
+
+
 # Each code, raised by calling the code with bad input a user could give. The keys must be every code.
 CALLS = {
     "number.not_list": [
         lambda: validate_grades("321"),
-        lambda: ndcg_at_k([1], ideal="32"),
+        lambda: ndcg_at_k([1], pool="32"),
         lambda: validate_grades(7, "scores"),
     ],
     "number.blank": [lambda: validate_grades(["3", " "])],
     "number.bool": [lambda: validate_grades([True])],
     "number.not_number": [
         lambda: validate_grades(["3", "x"]),
-        lambda: ndcg_at_k([1], ideal=[1, "x"]),
+        lambda: ndcg_at_k([1], pool=[1, "x"]),
         lambda: grades_from_text(ITEMS, "3, x", 4),
         lambda: validate_grades(["a"], "scores"),
         lambda: GAINS.build("custom", mapping={"x": 1}),
@@ -243,7 +251,7 @@ CALLS = {
     "variant.parameter": [lambda: GAINS["linear"].build(base=2)],
     "gain.not_mapping": [lambda: GAINS.build("custom", mapping=[1, 2])],
     "discount.base": [lambda: DISCOUNTS.build("jk", base=1)],
-    "ideal.lacks_grade": [lambda: ndcg_at_k([3], ideal=[1])],
+    "ideal.lacks_grade": [lambda: ndcg_at_k([3], pool=[1])],
     "result.too_large": [lambda: dcg([1.7e308, 1.7e308])],
     "metric.n_relevant": [lambda: average_precision([1], n_relevant=-1)],
     "metric.n_relevant_small": [lambda: recall_at_k([1, 1], 1, n_relevant=1)],
@@ -502,8 +510,27 @@ def test_chinese_has_a_template_with_exactly_the_english_fields(key):
     assert re.search(r"[\u4e00-\u9fff]", zh) or key in ("place.k", "place.option.max_docs", "error.lesson.problem"), zh
 
 
-def test_english_error_templates_live_only_in_the_core():
+def test_english_error_templates_live_only_in_the_core_and_the_uis_registry():
     assert not [key for key in catalogue("en") if key.startswith(("error.", "place.", "frame."))]
+    assert not set(CORE_MESSAGES) & set(ui_errors.MESSAGES) and not set(CORE_PLACES) & set(ui_errors.PLACES)
+    assert all(TEMPLATES[f"error.{code}"] == text for code, text in ui_errors.MESSAGES.items())
+
+
+def test_the_uis_codes_are_raised_by_the_ui_alone_and_the_cores_by_the_core():
+    # The UI's own codes appear in no module of the core, so the core never depends on the UI's registry.
+    core_text = "\n".join(p.read_text() for p in (ROOT / "ndcg_core").rglob("*.py") if p.name != "errors.py")
+    assert [code for code in ui_errors.MESSAGES if f'"{code}"' in core_text] == []
+    assert [code for code in ui_errors.PLACES if f'"{code}"' in core_text] == []
+    assert not any(code.startswith(("typed.", "editor.", "action.")) for code in CORE_MESSAGES)
+
+
+def test_a_second_template_for_a_code_is_refused_and_the_same_one_changes_nothing():
+    before = dict(TEMPLATES)
+    register(messages=ui_errors.MESSAGES, places=ui_errors.PLACES)  # a module imported again
+    assert before == TEMPLATES
+    with pytest.raises(KeyError, match="error.k.none, error.link.range, place.link.step"):
+        register(messages={"k.none": "another", "link.range": "another"}, places={"link.step": "another"})
+    assert before == TEMPLATES
 
 
 # What may stay in Latin letters inside a Chinese message: names of metrics, formats, columns and options.

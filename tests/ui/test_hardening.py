@@ -274,7 +274,7 @@ def test_single_list_functions_raise_only_value_errors(values):
             assert close(r, expected(3, gain=gain_of(c)))
         if (r := attempt(fn, a, 3, discount=c)) is not REFUSED:
             assert close(r, expected(3, discount=discount_of(c)))
-        if ideal_from and (r := attempt(fn, a, 3, ideal=b)) is not REFUSED:
+        if ideal_from and (r := attempt(fn, a, 3, pool=b)) is not REFUSED:
             assert close(r, expected(3, pool=None if b is None else as_floats(b)))
             if fn is ndcg_core.ndcg_at_k:
                 assert 0.0 <= r <= 1.0
@@ -285,7 +285,7 @@ def test_single_list_functions_raise_only_value_errors(values):
             assert frame["ndcg"].between(0, 1).all()
     if (r := attempt(ndcg_core.ideal_grades, a, b)) is not REFUSED:
         assert list(r) == sorted(as_floats(a if b is None else b), reverse=True)
-    if (r := attempt(ndcg_core.ndcg_at_every_k, a, ideal=b)) is not REFUSED:
+    if (r := attempt(ndcg_core.ndcg_at_every_k, a, pool=b)) is not REFUSED:
         pool = None if b is None else as_floats(b)
         assert len(r) == len(a) and all(close(v, hand_ndcg(as_floats(a), i, pool=pool)) for i, v in enumerate(r, 1))
     if (r := attempt(ndcg_core.validate_grades, a)) is not REFUSED:
@@ -366,7 +366,7 @@ def test_ndcg_stays_in_zero_one_for_non_negative_gains(grades, k, gain, discount
     every = list(ndcg_core.ndcg_at_every_k(grades, gain=gain, discount=discount)) if grades else []
     for value in (
         ndcg_core.ndcg_at_k(grades, k, gain=gain, discount=discount),
-        ndcg_core.ndcg_at_k(grades, k, gain=gain, discount=discount, ideal=list(grades) + extra),
+        ndcg_core.ndcg_at_k(grades, k, gain=gain, discount=discount, pool=list(grades) + extra),
         *every,
     ):
         assert 0.0 <= value <= 1.0 + 1e-12 and math.isfinite(value)

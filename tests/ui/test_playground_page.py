@@ -87,7 +87,7 @@ def test_every_preset_loads_in_one_click_with_ndcg_core_figures(name):
     preset = PRESETS.build(name)
     k = preset.k or min(10, len(preset.grades))
     pool = None if preset.ideal == "list" else list(preset.grades) + [g for _, g in preset.extra]
-    assert shown_ndcg(at) == (k, f"{ndcg_at_k(preset.grades, k, ideal=pool):.4f}")
+    assert shown_ndcg(at) == (k, f"{ndcg_at_k(preset.grades, k, pool=pool):.4f}")
     assert [it.label for it in at.session_state["playground"].items] == list(preset.labels)
 
 

@@ -92,6 +92,9 @@ def test_the_route_tells_a_stranger_nothing_about_which_rooms_exist(data_dir):
 
 def test_serve_turns_nagle_off_on_sockets_bound_as_streamlit_binds_them():
     import serve  # noqa: F401  (its import sets the server's socket option)
+    from ui.server_tuning import set_nodelay
+
+    assert asyncio.base_events._set_nodelay is set_nodelay
 
     async def accepted_option():
         listener = socket.socket(family=socket.AF_INET)  # proto 0, as Streamlit binds: asyncio alone skips it
@@ -112,3 +115,27 @@ def test_serve_turns_nagle_off_on_sockets_bound_as_streamlit_binds_them():
         return value
 
     assert run_coroutine(accepted_option()) != 0
+
+
+def test_the_private_asyncio_name_the_server_tuning_replaces_is_still_where_asyncio_calls_it():
+    # Fails loudly when asyncio moves or renames it: then Nagle would silently stay on (40 ms per message).
+    import asyncio.base_events
+    import asyncio.selector_events
+    import inspect
+
+    from ui.server_tuning import PRIVATE_NAME
+
+    assert callable(getattr(asyncio.base_events, PRIVATE_NAME))
+    transport_init = inspect.getsource(asyncio.selector_events._SelectorSocketTransport.__init__)
+    assert f"base_events.{PRIVATE_NAME}(self._sock)" in transport_init
+
+
+def test_turning_nagle_off_refuses_when_the_private_name_is_gone(monkeypatch):
+    import asyncio.base_events
+
+    from ui import server_tuning
+
+    monkeypatch.delattr(asyncio.base_events, server_tuning.PRIVATE_NAME)
+    with pytest.raises(RuntimeError, match="_set_nodelay is gone"):
+        server_tuning.turn_nagle_off()
+    assert not hasattr(asyncio.base_events, server_tuning.PRIVATE_NAME)

@@ -28,6 +28,7 @@ from ndcg_core import (
 )
 from ndcg_core.errors import InputError
 from ndcg_core.lists.items import MAX_ITEMS, make_items
+from ndcg_core.trec.evaluate import EvaluationOptions, evaluation_options
 from ndcg_core.trec.measures import ndcg_cut
 from ndcg_core.trec.readers import Qrels, Run, looks_swapped, read_qrels, read_query
 from ndcg_core.trec.segmented import evaluate_files
@@ -82,7 +83,7 @@ def _evaluations() -> ResultCache:
 
 
 def _evaluated(
-    qrels_key: str, options: tuple, qrels: Qrels, run: FileInput, progress: Callable[[float], None]
+    qrels_key: str, options: EvaluationOptions, qrels: Qrels, run: FileInput, progress: Callable[[float], None]
 ) -> Evaluation:
     """A run evaluated once per (files, settings), read in segments in place as the command line reads it.
 
@@ -93,7 +94,7 @@ def _evaluated(
     evaluation = _evaluations().get(key)
     if evaluation is None:
         _check_lines(run.name, run.data)
-        evaluation = evaluate_files(qrels, run.data, run_name=run.name, progress=progress, **dict(options))
+        evaluation = evaluate_files(qrels, run.data, options, run_name=run.name, progress=progress)
         _evaluations().put(key, evaluation)
     return evaluation
 
@@ -179,8 +180,8 @@ def open_in_playground(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str,
         qrels,
         run,
         qid,
-        max_docs=evaluation.options.get("max_docs"),
-        float32_scores=evaluation.options.get("float32_scores", False),
+        max_docs=evaluation.options.max_docs,
+        float32_scores=evaluation.options.float32_scores,
     )
     docnos = ranking["docnos"][:MAX_ITEMS]
     # trec_eval's meaning: an unjudged document and a negative grade are worth 0.
@@ -251,7 +252,7 @@ def render_inputs(t: Translator) -> dict[str, FileInput] | None:
         return None
 
 
-def render_settings(t: Translator) -> dict | None:
+def render_settings(t: Translator) -> EvaluationOptions | None:
     with st.expander(t("evaluate.settings"), expanded=False):
         a, b = st.columns(2)
         a.text_input(t("evaluate.cutoffs"), help=t("evaluate.cutoffs_help"), **bind(evaluate_state(), "cutoffs"))
@@ -286,14 +287,14 @@ def render_settings(t: Translator) -> dict | None:
     except ValueError as err:
         st.error(t("evaluate.bad_cutoffs", message=t.explain(err)))
         return None
-    return {
-        "cutoffs": cutoffs,
-        "gain": evaluate_state().gain,
-        "ties": evaluate_state().ties,
-        "ideal": evaluate_state().ideal,
-        "complete": bool(evaluate_state().complete),
-        "float32_scores": bool(evaluate_state().float32),
-    }
+    return evaluation_options(
+        cutoffs=cutoffs,
+        gain=evaluate_state().gain,
+        ties=evaluate_state().ties,
+        ideal=evaluate_state().ideal,
+        complete=bool(evaluate_state().complete),
+        float32_scores=bool(evaluate_state().float32),
+    )
 
 
 def counted(evaluation: Evaluation) -> Evaluation:
@@ -313,10 +314,9 @@ def parse_qrels(inputs: dict[str, FileInput], t: Translator) -> Qrels | None:
 
 
 def evaluate_all(
-    qrels: Qrels, inputs: dict[str, FileInput], options: dict, t: Translator
+    qrels: Qrels, inputs: dict[str, FileInput], options: EvaluationOptions, t: Translator
 ) -> dict[str, Evaluation] | None:
     out: dict[str, Evaluation] = {}
-    frozen = tuple(sorted(options.items()))
     for role in ("a", "b"):
         if role not in inputs:
             continue
@@ -327,7 +327,7 @@ def evaluate_all(
             bar.progress(min(1.0, fraction), text=t("evaluate.reading", name=md_escape(run.name)))
 
         try:
-            evaluation = _evaluated(inputs["qrels"].key, frozen, qrels, run, show)
+            evaluation = _evaluated(inputs["qrels"].key, options, qrels, run, show)
         except InputError as err:
             if err.code != "files.no_shared_query":
                 bar.empty()
@@ -438,9 +438,7 @@ def render_drill_down(evaluation: Evaluation, qrels: Qrels, inputs: dict[str, Fi
     order = [evaluation.qids[i] for i in np.argsort(-evaluation.gap(k), kind="stable")]
     qid = st.selectbox(t("evaluate.drill.query"), order, key="ev_drill_query", help=t("evaluate.drill.help"))
     run = _query_run(inputs["a"].key, qid, evaluation.queries_in_blocks, inputs["a"])
-    ranking = query_ranking(
-        qrels, run, qid, max_docs=None, float32_scores=evaluation.options.get("float32_scores", False)
-    )
+    ranking = query_ranking(qrels, run, qid, max_docs=None, float32_scores=evaluation.options.float32_scores)
     shown = pd.DataFrame(
         {
             t("table.position"): range(1, len(ranking["docnos"]) + 1),
@@ -504,10 +502,11 @@ def render_comparison(evals: dict[str, Evaluation], inputs: dict[str, FileInput]
 
 
 def render_export(evaluation: Evaluation, inputs: dict[str, FileInput], t: Translator) -> None:
-    table = per_query_table(evaluation, t)
+    # The CSV is made when it is asked for, not on every run: for thousands of queries it cost a tenth of the
+    # page's first results.
     st.download_button(
         t("evaluate.export.csv"),
-        table.to_csv().encode("utf-8"),
+        lambda: per_query_table(evaluation, t).to_csv().encode("utf-8"),
         file_name="ndcg_per_query.csv",
         mime="text/csv",
         key="btn_ev_csv",
@@ -533,19 +532,19 @@ def trec_eval_text(evaluation: Evaluation) -> str:
 def cli_command(evaluation: Evaluation, inputs: dict[str, FileInput]) -> str | None:
     """The command line that prints the same lines (``None`` if the CLI has no such option)."""
     options = evaluation.options
-    if options.get("relevant_only"):
+    if evaluation.relevant_only:
         return None
     flags = ["-q", "-m ndcg", "-m ndcg_cut." + ",".join(str(k) for k in evaluation.cutoffs)]
-    if options.get("complete"):
+    if options.complete:
         flags.insert(0, "-c")
-    if options.get("float32_scores"):
+    if options.float32_scores:
         flags.append("--float32-scores")
-    if options.get("gain") != "linear":
-        flags.append(f"--gain {options['gain']}")
-    if options.get("ties") != "trec_eval":
-        flags.append(f"--ties {options['ties']}")
-    if options.get("ideal") != "qrels":
-        flags.append(f"--ideal {options['ideal']}")
+    if options.gain_cut.name != "linear":
+        flags.append(f"--gain {options.gain_cut.name}")
+    if options.ties != "trec_eval":
+        flags.append(f"--ties {options.ties}")
+    if options.ideal != "qrels":
+        flags.append(f"--ideal {options.ideal}")
     return f"ndcg-lab-eval {' '.join(flags)} {inputs['qrels'].name} {inputs['a'].name}"
 
 

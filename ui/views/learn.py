@@ -14,12 +14,12 @@ import pandas as pd
 import streamlit as st
 
 from ndcg_core import DISCOUNTS, breakdown, cg, dcg, idcg, ndcg_at_every_k, ndcg_at_k
-from ndcg_core.errors import Place
 from ndcg_core.lists.items import Item
 from ndcg_core.lists.moves import ndcg_after_swaps
 from ndcg_core.teaching.exercises import parse_number
 from ndcg_core.teaching.metrics import precision_at_k, reciprocal_rank
 from ui import charts
+from ui.errors import Place
 from ui.format import metric_text
 from ui.i18n import Translator
 from ui.share import whole_number

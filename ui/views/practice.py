@@ -6,10 +6,10 @@ from typing import Any
 
 import streamlit as st
 
-from ndcg_core.errors import Place
 from ndcg_core.lists.items import ListSettings as Settings
 from ndcg_core.lists.items import make_items, score
 from ndcg_core.teaching.exercises import Exercise, check, check_seed, exercise
+from ui.errors import Place
 from ui.exercise_text import choice_text, explain, prompt
 from ui.i18n import Translator
 from ui.share import whole_number

@@ -19,9 +19,9 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from ndcg_core.errors import InputError, Place, shown
 from ndcg_core.lists.items import Item, check_grade, index_of, move, with_grade, without
 from ui.charts import grade_color, grade_text_color
+from ui.errors import InputError, Place, shown
 from ui.widgets import as_json
 
 _HERE = Path(__file__).parent

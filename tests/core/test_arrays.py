@@ -1,11 +1,13 @@
-"""Numbers between Arrow and numpy (``ndcg_core.arrays``), checked where mutation testing found them loose:
-dtypes kept exactly (unsigned, empty, filled) and the messages of what cannot be converted."""
+"""Numbers between Arrow and numpy (``ndcg_core.arrays``): dtypes kept exactly (unsigned, empty, filled) and the
+messages of what cannot be converted."""
 
 import numpy as np
 import pyarrow as pa
 import pytest
 
 from ndcg_core.arrays import as_arrow, as_numpy
+
+# --- dtypes kept exactly, and what cannot be converted --------------------------------------------------------------
 
 
 def test_unsigned_numbers_stay_unsigned():

@@ -1,7 +1,6 @@
-"""The classroom's rules (``ndcg_core.classroom.rules``), checked where mutation testing found them loose.
+"""The classroom's rules (``ndcg_core.classroom.rules``): room codes, keys, student ids, nicknames and settings.
 
-Each error is checked by its code and every field, so a message that quotes the wrong value, or none, fails.
-"""
+Each error is checked by its code and every field, so a message that quotes the wrong value, or none, fails."""
 
 import hashlib
 
@@ -10,6 +9,8 @@ import pytest
 from ndcg_core.classroom import rules
 from ndcg_core.errors import Place
 from support import error_of
+
+# --- room codes, keys, nicknames, settings: each error by its fields ------------------------------------------------
 
 
 def test_limits_come_from_the_process_environment_by_default(monkeypatch):

@@ -1,8 +1,5 @@
-"""The command line (``ndcg_core.trec.cli``), checked where mutation testing found it loose: its help, how it
-refuses bad options, the options it passes on, standard input, and the process around ``main``.
-
-Expected NDCGs are worked out in comments from the few judgments written here.
-"""
+"""The command line (``ndcg_core.trec.cli``): its help, how it refuses bad options, the options it passes on,
+standard input, and the process around ``main``. Its numbers are trec_eval's: see test_trec_eval_conformance.py."""
 
 import io
 import os
@@ -10,6 +7,10 @@ import os
 import pytest
 
 from ndcg_core.trec import cli
+
+# --- help, bad options, the options passed on, standard input, the process ------------------------------------------
+
+# Expected NDCGs are worked out in comments from the few judgments written here.
 
 # q1: d1 graded 1, d2 graded 0, d3 graded 2 and not retrieved; d1 and d2 tie on score 1.0.
 QRELS = "q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 2\n"

@@ -1,11 +1,12 @@
-"""Named registries (``ndcg_core.registry``), checked where mutation testing found them loose.
+"""Named registries (``ndcg_core.registry``).
 
 The package's registries are filled when it is imported, before any test runs, so a registry of the test's
-own is filled here: what ``register`` keeps, ``in``, and the errors of an unknown name or parameter.
-"""
+own is filled here: what ``register`` keeps, ``in``, and the errors of an unknown name or parameter."""
 
 from ndcg_core.registry import Entry, Registry
 from support import error_of
+
+# --- register, membership, unknown names and parameters -------------------------------------------------------------
 
 
 def make():

@@ -1,4 +1,4 @@
-"""``ndcg_core.validate``, checked where mutation testing found it loose: every error by its code and fields."""
+"""``ndcg_core.validate``: the checks several parsers share, every error by its code and fields."""
 
 from decimal import Decimal
 
@@ -8,6 +8,8 @@ import pytest
 from ndcg_core import validate
 from ndcg_core.errors import Place
 from support import error_of
+
+# --- every check's error by its code and fields ---------------------------------------------------------------------
 
 HERE = Place("table.label", row=3)
 

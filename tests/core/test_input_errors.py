@@ -1,10 +1,13 @@
-"""``ndcg_core.errors``, checked where mutation testing found it loose: quoting, places, rendering, pickling."""
+"""``ndcg_core.errors``: how an ``InputError`` quotes a value, names its place, renders in a language and survives
+pickling (tests/ui/test_errors.py raises every code from real input)."""
 
 import pickle
 
 import pytest
 
 from ndcg_core.errors import InputError, Place, english, shown
+
+# --- quoting, places, rendering, pickling ---------------------------------------------------------------------------
 
 
 class Unprintable:
