@@ -221,3 +221,17 @@ def test_no_text_on_the_page_is_a_missing_catalogue_key():
     texts = [e.value for e in (*at.caption, *at.markdown, *at.title, *at.header)]
     texts += [w.label for w in (*at.button, *at.selectbox, *at.radio, *at.slider, *at.number_input)]
     assert not [x for x in texts if re.fullmatch(r"[a-z_]+(\.[a-z_]+)+", str(x))]
+
+
+def test_reset_and_a_new_example_keep_the_learners_gain_and_discount():
+    at = open_page()
+    at.selectbox(key="_w_pg_gain").set_value("exponential").run()
+    at.button(key="btn_order_worst").click().run()
+    at.button(key="btn_order_reset").click().run()
+    assert not at.exception and grades_of(at) == [3, 2, 3, 0, 1]
+    assert at.session_state["playground"].spec.gain == "exponential"
+    assert shown_ndcg(at) == (5, f"{ndcg_at_k([3, 2, 3, 0, 1], 5, gain='exponential'):.4f}")
+    at.selectbox(key="_w_pg_preset_choice").set_value("lesson").run()
+    at.button(key="btn_load_preset").click().run()
+    assert grades_of(at) == [3, 0, 2] and at.session_state["playground"].spec.gain == "exponential"
+    assert shown_ndcg(at) == (3, f"{ndcg_at_k([3, 0, 2], 3, gain='exponential'):.4f}")
