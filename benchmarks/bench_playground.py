@@ -38,15 +38,15 @@ def script_runs(n: int, runs: int) -> list[float]:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.switch_page("pages/1_Playground.py")
     state = PlaygroundState.from_preset()
-    state.items, state.k = sample_items(n), 10
+    state.spec = state.spec.with_items(sample_items(n)).with_k(10)
     at.session_state["playground"] = state
     at.run()
     times = []
     for i in range(runs):
         state = at.session_state["playground"]
-        items = list(state.items)
+        items = list(state.spec.items)
         items.insert(0, items.pop(i % n))  # a different order each run, as after a move
-        state.items = items
+        state.spec = state.spec.with_items(items)
         start = time.perf_counter()
         at.run()
         times.append((time.perf_counter() - start) * 1000)

@@ -52,6 +52,7 @@ PLACES: dict[str, str] = {
     "seed": "the seed",
     "file.line": "line {line} of {file}",
     "link.label": "label {position}",
+    "link.grade": "grade {position}",
     "link.extra_label": "unretrieved label {position}",
     "link.extra_grade": "unretrieved grade {position}",
     "link.gain_grade": "custom-gain grade",
@@ -180,7 +181,8 @@ MESSAGES: dict[str, str] = {
     # Comparing two systems.
     "paired.mismatch": "the two systems have {a} and {b} queries; compare the same queries",
     "paired.too_few": "a paired test needs at least 2 queries, got {count}",
-    # A Playground link's state (ui/share.py decodes it today; the core's list value will own this codec).
+    # A Playground link's state (``ListSpec.from_link`` in ndcg_core/lists/spec.py), and small whole numbers in a
+    # link (``link_number`` there: a custom gain's grade, a Learn step, a Practice exercise number).
     "link.empty": "the link holds no state",
     "link.too_long": "the link's state is {count} characters long; at most {limit} are read",
     "link.damaged": "the link's state is damaged (it may have been cut short or edited)",
@@ -198,6 +200,8 @@ MESSAGES: dict[str, str] = {
     "link.extra_pair": "unretrieved item {position} is not a (label, grade) pair",
     "link.lacks": "the link lacks its {name} part",
     "link.kind": "the link's {name} part is {value}, not the expected kind of value",
+    "link.not_whole": "the link's {place} {value} is not a whole number",
+    "link.range": "the link's {place} is {value}; it must be {low} to {high}",
     # The live classroom: rooms, joining, answering.
     "room.setting": "the setting {name} is {value}: it must be a number above 0",
     "store.setting": "the setting {name} is {value}: it must be a whole number, {low} or more",

@@ -146,5 +146,16 @@ def seed_state(at, **values):
         section = SECTIONS.get(prefix, "app")
         if section not in at.session_state:
             at.session_state[section] = MAKERS[section]()
-        setattr(at.session_state[section], name[len(prefix) :], value)
+        field = name[len(prefix) :]
+        if not hasattr(at.session_state[section], field):  # a field renamed since: fail, not seed nothing
+            raise AttributeError(f"the {section} state has no field {field}")
+        setattr(at.session_state[section], field, value)
     return at
+
+
+def playground_list(items, k=None, **fields):
+    """A ``ListSpec`` of ``items`` to seed the Playground with (``pg_spec=...``): k 5 or the whole list if shorter,
+    as the default example's k clamped to it."""
+    from ndcg_core.lists.spec import ListSpec
+
+    return ListSpec(tuple(items), min(5, len(items)) if k is None else k, **fields)

@@ -1,11 +1,12 @@
 """The UI's own error codes, with their English templates: what only the pages check.
 
 The core (``ndcg_core.errors``) holds the templates of the codes it raises. These are raised by the UI alone:
-the Evaluate page's typed table (``typed.*``, ``ui/editing.py``), what the browser sends back (``editor.*``,
-``ui/editing.py``; ``action.*``, ``ui/widgets/sortable.py``) and the Learn and Practice pages' links
-(``link.not_whole``, ``link.range``, ``ui/share.py``). Importing this module registers them with the core's
-``InputError`` and ``Place``, under the same rule: one English template per code, and a Chinese one in
-``ui/locales/zh.json``. Modules that raise them import ``InputError`` and ``Place`` from here.
+the Evaluate page's typed table (``typed.*``, ``ui/editing.py``) and what the browser sends back (``editor.*``,
+``ui/editing.py``; ``action.*``, ``ui/widgets/sortable.py``); the places here include the Learn and Practice
+pages' link numbers, which the core's ``link_number`` checks under its own ``link.*`` codes. Importing this
+module registers them with the core's ``InputError`` and ``Place``, under the same rule: one English template
+per code, and a Chinese one in ``ui/locales/zh.json``. Modules that raise them import ``InputError`` and
+``Place`` from here.
 """
 
 from __future__ import annotations
@@ -36,9 +37,6 @@ MESSAGES: dict[str, str] = {
     "editor.row": "the table reported row {value}, but it has {count} rows",
     "action.not_action": "the list sent {value}, not an action",
     "action.unknown": "unknown action {value}",
-    # A Learn step or a Practice exercise number in a page's link.
-    "link.not_whole": "the link's {place} {value} is not a whole number",
-    "link.range": "the link's {place} is {value}; it must be {low} to {high}",
 }
 
 register(messages=MESSAGES, places=PLACES)

@@ -12,33 +12,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import streamlit as st
 
-from ndcg_core.lists.items import Item, default_k
+from ndcg_core.errors import InputError
+from ndcg_core.lists.items import Item
 from ndcg_core.lists.presets import PRESETS
+from ndcg_core.lists.spec import ListSpec
 from ui.i18n import DEFAULT_LANGUAGE
 
 DEFAULT_PRESET = "five"
 WIDGET_PREFIX = "_w_"
 PRESENT_PARAM = "present"  # the link parameter for presenter view (present=1)
-
-
-def preset_origin(name: str) -> dict[str, Any]:
-    """What Reset returns to after a preset is loaded: its list, extra judgments, k, top grade and ideal."""
-    preset = PRESETS.build(name)
-    items = preset.items()
-    return {
-        "items": items,
-        "extra": preset.extra_items(),
-        "k": preset.k or default_k(len(items)),
-        "top": preset.top_grade,
-        "ideal": preset.ideal,
-        "preset": name,
-    }
 
 
 EXAMPLE_TYPED_ROWS: list[dict[str, str | None]] = [
@@ -65,26 +53,37 @@ class AppState:
     link_replaced: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Change:
+    """The Playground's last change: its description and the list before it (for the change in NDCG)."""
+
+    text: str
+    before: tuple[Item, ...]
+
+
+@dataclass(frozen=True)
+class Removal:
+    """An item just removed from the Playground's list: the list before, and the label (for Undo)."""
+
+    before: tuple[Item, ...]
+    label: str
+
+
 @dataclass
 class PlaygroundState:
-    """The Playground's list, its settings, and what its controls need to remember."""
+    """The Playground's list and how it is scored (one ``ListSpec``), and what its controls need to remember.
+
+    The sidebar's widgets are bound to the spec's fields through ``bind_spec``: each change makes a new spec.
+    """
 
     PREFIX: ClassVar[str] = "pg_"
-    origin: dict[str, Any]  # what Reset returns to (see preset_origin)
-    items: list[Item]
-    extra: list[Item]  # judged items outside the list (the judged pool as the ideal)
+    spec: ListSpec
+    origin: ListSpec  # what Reset returns to: its list, unretrieved judged items, k, top grade and ideal
     preset: str | None  # the example on screen; None for a list from a link, another page or edits
     preset_choice: str
-    k: int
-    top: int
-    ideal: str
-    gain: str = "linear"
-    gain_map: dict[float, float] = field(default_factory=dict)
-    discount: str = "log2"
-    jk_base: float = 2.0
-    last: dict[str, Any] | None = None  # {"text": ..., "before": [Item, ...]}: the last change, for the delta
+    last: Change | None = None  # the last change, for the change in NDCG it caused
     error: str | None = None  # a message about the last rejected edit
-    removed: dict[str, Any] | None = None  # {"before": [Item, ...], "label": str} right after a removal, for Undo
+    removed: Removal | None = None  # right after a removal, for Undo
     editor_version: int = 0  # bumped to redraw the data editors from the stored list
     drawn_version: int = 0  # the editor_version last drawn: a newer one is a change, whose headline leads
     shuffles: int = 0
@@ -94,28 +93,41 @@ class PlaygroundState:
 
     @classmethod
     def from_preset(cls, name: str = DEFAULT_PRESET) -> PlaygroundState:
-        origin = preset_origin(name)
-        return cls(
-            origin=origin,
-            items=list(origin["items"]),
-            extra=list(origin["extra"]),
-            preset=name,
-            preset_choice=name,
-            k=origin["k"],
-            top=origin["top"],
-            ideal=origin["ideal"],
-        )
+        origin = PRESETS.build(name).spec()
+        return cls(spec=origin, origin=origin, preset=name, preset_choice=name)
 
-    def restore(self, origin: dict[str, Any]) -> None:
-        """Put back a starting point (a preset, or a list opened from another page); Reset returns to it."""
+    # Read-only views of the spec for ui/views/classroom.py's ``playground_list``, which is being restructured
+    # on another branch; once merged, it builds its class list from ``spec`` and these go.
+    @property
+    def items(self) -> tuple[Item, ...]:
+        return self.spec.items
+
+    @property
+    def extra(self) -> tuple[Item, ...]:
+        return self.spec.extra
+
+    @property
+    def k(self) -> int:
+        return self.spec.k
+
+    @property
+    def gain(self) -> str:
+        return self.spec.gain
+
+    @property
+    def ideal(self) -> str:
+        return self.spec.ideal
+
+    def restore(self, origin: ListSpec, preset: str | None = None, *, keep_scoring: bool = True) -> None:
+        """Put back a starting point (a preset, a link, or a list opened from another page); Reset returns to it.
+
+        ``keep_scoring``: the learner's gain and discount stay (a preset, Reset, another page's list); a link
+        brings its own. ``preset`` names the example it is (``None``: one the caption does not describe).
+        """
         self.removed = None
         self.origin = origin
-        self.preset = origin.get("preset")  # None: a list from another page, which the caption does not describe
-        self.items = list(origin["items"])
-        self.extra = list(origin["extra"])
-        self.k = origin["k"]
-        self.top = origin["top"]
-        self.ideal = origin["ideal"]
+        self.preset = preset
+        self.spec = origin.scored_like(self.spec) if keep_scoring else origin
         self.last = None
         self.error = None
         self.editor_version += 1
@@ -363,3 +375,24 @@ def bind(section: Section, name: str, after: Callable[[], None] | None = None) -
     widget_key = f"{WIDGET_PREFIX}{section.PREFIX}{name}"
     st.session_state[widget_key] = getattr(section, name)
     return {"key": widget_key, "on_change": _copy_back, "args": (widget_key, section, name, after)}
+
+
+def _copy_back_to_spec(
+    widget_key: str, section: PlaygroundState, name: str, refuse: Callable[[InputError], None] | None
+) -> None:
+    try:
+        section.spec = replace(section.spec, **{name: st.session_state[widget_key]})
+    except InputError as err:
+        if refuse is None:
+            raise
+        refuse(err)
+
+
+def bind_spec(
+    section: PlaygroundState, name: str, refuse: Callable[[InputError], None] | None = None
+) -> dict[str, Any]:
+    """Keyword arguments that bind a widget to the field ``name`` of ``section.spec``, as ``bind`` does for a
+    plain field: a change makes a new spec (``refuse`` is told why one the spec's checks refuse was refused)."""
+    widget_key = f"{WIDGET_PREFIX}{section.PREFIX}{name}"
+    st.session_state[widget_key] = getattr(section.spec, name)
+    return {"key": widget_key, "on_change": _copy_back_to_spec, "args": (widget_key, section, name, refuse)}

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from ..registry import Registry
-from .items import DEFAULT_TOP_GRADE, Item, make_items
+from .items import DEFAULT_TOP_GRADE, Item, default_k, make_items
+from .spec import ListSpec
 
 
 @dataclass(frozen=True)
 class Preset:
-    """A ready-made list: labels, grades, a k, extra judged items and settings."""
+    """A ready-made list: labels, grades, a k (``None``: ``default_k``), extra judged items, the ideal's source
+    and the top grade."""
 
     labels: tuple[str, ...]
     grades: tuple[float, ...]
@@ -20,7 +21,6 @@ class Preset:
     extra: tuple[tuple[str, float], ...] = ()
     ideal: str = "list"
     top_grade: int = DEFAULT_TOP_GRADE
-    settings: dict[str, Any] = field(default_factory=dict)
 
     def items(self) -> list[Item]:
         return make_items(self.labels, self.grades)
@@ -28,6 +28,13 @@ class Preset:
     def extra_items(self) -> list[Item]:
         first = len(self.labels) + 1
         return make_items([lab for lab, _ in self.extra], [g for _, g in self.extra], first_id=first)
+
+    def spec(self) -> ListSpec:
+        """The preset as a ``ListSpec`` (linear gain, log2 discount)."""
+        items = self.items()
+        return ListSpec(
+            tuple(items), self.k or default_k(len(items)), self.top_grade, tuple(self.extra_items()), ideal=self.ideal
+        )
 
 
 PRESETS: Registry[Preset] = Registry("preset")

@@ -8,13 +8,13 @@ from playwright.sync_api import expect
 
 from ndcg_core import ndcg_at_k
 from ndcg_core.lists.presets import PRESETS
-from ui.share import decode_playground
+from ndcg_core.lists.spec import ListSpec
 
 pytestmark = pytest.mark.browser
 
 FIVE = dict(zip(PRESETS.build("five").labels, PRESETS.build("five").grades, strict=False))
 
-# The labels of the list the address bar's ``s`` parameter holds equal ``order`` (base64url JSON, see ui/share.py).
+# The labels the address bar's ``s`` parameter holds equal ``order`` (base64url JSON: ``ListSpec.to_link``).
 LINK_HOLDS = """order => { const s = new URLSearchParams(location.search).get('s');
   if (!s) return false;
   const state = JSON.parse(new TextDecoder().decode(
@@ -47,9 +47,9 @@ def test_a_shared_link_restores_order_and_ndcg_in_a_new_browser(browser, app_url
     assert value.inner_text() != ndcg_text(list(FIVE))
     page.wait_for_function(LINK_HOLDS, arg=order)  # the address bar is written after the list is drawn
     shared = page.url
-    state = decode_playground(parse_qs(urlsplit(shared).query)["s"][0])
-    assert [(it.label, it.grade) for it in state["items"]] == [(x, FIVE[x]) for x in order]
-    assert state["k"] == 5
+    state = ListSpec.from_link(parse_qs(urlsplit(shared).query)["s"][0])
+    assert [(it.label, it.grade) for it in state.items] == [(x, FIVE[x]) for x in order]
+    assert state.k == 5
     first.close()
 
     second = browser.new_context(viewport={"width": 1366, "height": 1000})  # no cookies, no session

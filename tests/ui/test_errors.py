@@ -36,6 +36,7 @@ from ndcg_core.errors import OUTAGES, TEMPLATES, Place, StoreUnavailable, placeh
 from ndcg_core.errors import PLACES as CORE_PLACES
 from ndcg_core.lists.items import check_grade, check_label, check_size, check_top_grade, make_items, move
 from ndcg_core.lists.presets import PRESETS
+from ndcg_core.lists.spec import ListSpec, link_number
 from ndcg_core.teaching.conventions import CONVENTIONS, example_from_rows
 from ndcg_core.teaching.exercises import Exercise, check, check_seed, fewest_moves, parse_number
 from ndcg_core.teaching.metrics import average_precision, err, precision_at_k, recall_at_k
@@ -46,7 +47,6 @@ from support import ROOT, TREC, plain, seed_state
 from ui import errors as ui_errors
 from ui.editing import apply_table_edits, grades_from_text, parse_gain_mapping, typed_queries_to_trec
 from ui.i18n import Translator, catalogue
-from ui.share import decode_playground, encode_playground, whole_number
 from ui.stats import paired_comparison
 from ui.views.evaluate import parse_cutoffs
 from ui.views.metrics import parse_ranking
@@ -69,9 +69,7 @@ RESULTS = str(TREC / "results.test")
 
 def link_with(**changes):
     """A valid Playground link with some fields replaced, as a tampered link would have."""
-    param = encode_playground(
-        ITEMS, extra=[], k=2, top=4, gain="linear", gain_map={}, discount="log2", jk_base=2.0, ideal="list"
-    )
+    param = ListSpec(tuple(ITEMS), 2).to_link()
     state = json.loads(base64.urlsafe_b64decode(param + "=" * (-len(param) % 4)))
     state.update(changes)
     for key in [k for k, v in changes.items() if v is None]:
@@ -319,28 +317,28 @@ CALLS = {
     "editor.row": [lambda: apply_table_edits(ITEMS, {"edited_rows": {"9": {"grade": 1}}}, 4)],
     "action.not_action": [lambda: apply_action(ITEMS, "drop table", 4)],
     "action.unknown": [lambda: apply_action(ITEMS, {"type": "fly", "id": 1}, 4)],
-    "link.empty": [lambda: decode_playground("")],
-    "link.too_long": [lambda: decode_playground("x" * 100_000)],
-    "link.damaged": [lambda: decode_playground("%%%")],
-    "link.not_settings": [lambda: decode_playground(base64.urlsafe_b64encode(b"[1, 2]").decode())],
-    "link.version": [lambda: decode_playground(link_with(v=99))],
-    "link.counts": [lambda: decode_playground(link_with(g=[1]))],
-    "link.list_empty": [lambda: decode_playground(link_with(l=[], g=[]))],
-    "link.k": [lambda: decode_playground(link_with(k=9))],
-    "link.gain": [lambda: decode_playground(link_with(gain="cubic"))],
-    "link.discount": [lambda: decode_playground(link_with(d="ln"))],
-    "link.ideal": [lambda: decode_playground(link_with(i="judges"))],
-    "link.custom_gain": [lambda: decode_playground(link_with(gain="custom", m={str(g): g for g in range(20)}))],
-    "link.base": [lambda: decode_playground(link_with(d="jk", b=0.5))],
-    "link.extra": [lambda: decode_playground(link_with(x="none"))],
-    "link.extra_pair": [lambda: decode_playground(link_with(x=[["c"]]))],
-    "link.lacks": [lambda: decode_playground(link_with(k=None))],
-    "link.kind": [lambda: decode_playground(link_with(k="two"))],
+    "link.empty": [lambda: ListSpec.from_link("")],
+    "link.too_long": [lambda: ListSpec.from_link("x" * 100_000)],
+    "link.damaged": [lambda: ListSpec.from_link("%%%")],
+    "link.not_settings": [lambda: ListSpec.from_link(base64.urlsafe_b64encode(b"[1, 2]").decode())],
+    "link.version": [lambda: ListSpec.from_link(link_with(v=99))],
+    "link.counts": [lambda: ListSpec.from_link(link_with(g=[1]))],
+    "link.list_empty": [lambda: ListSpec.from_link(link_with(l=[], g=[]))],
+    "link.k": [lambda: ListSpec.from_link(link_with(k=9))],
+    "link.gain": [lambda: ListSpec.from_link(link_with(gain="cubic"))],
+    "link.discount": [lambda: ListSpec.from_link(link_with(d="ln"))],
+    "link.ideal": [lambda: ListSpec.from_link(link_with(i="judges"))],
+    "link.custom_gain": [lambda: ListSpec.from_link(link_with(gain="custom", m={str(g): g for g in range(20)}))],
+    "link.base": [lambda: ListSpec.from_link(link_with(d="jk", b=0.5))],
+    "link.extra": [lambda: ListSpec.from_link(link_with(x="none"))],
+    "link.extra_pair": [lambda: ListSpec.from_link(link_with(x=[["c"]]))],
+    "link.lacks": [lambda: ListSpec.from_link(link_with(k=None))],
+    "link.kind": [lambda: ListSpec.from_link(link_with(k="two"))],
     "link.not_whole": [
-        lambda: whole_number("two", Place("link.step"), 1, 6),
-        lambda: decode_playground(link_with(gain="custom", m={"x": 1})),
+        lambda: link_number("two", Place("link.step"), 1, 6),
+        lambda: ListSpec.from_link(link_with(gain="custom", m={"x": 1})),
     ],
-    "link.range": [lambda: whole_number("9", Place("link.exercise"), 1, 6)],
+    "link.range": [lambda: link_number("9", Place("link.exercise"), 1, 6)],
     "room.setting": [
         lambda: room_rules.Limits.from_environment({"NDCG_LAB_ROOM_HOURS": "soon"}),
         lambda: room_rules.Limits.from_environment({"NDCG_LAB_MAX_STUDENTS": "0"}),
@@ -447,11 +445,11 @@ CALLS = {
 }
 # Places that only some of the calls above reach; each must be reached by one.
 EXTRA_PLACE_CALLS = [
-    lambda: decode_playground(link_with(l=["a", ""])),
-    lambda: decode_playground(link_with(g=[1, 9])),
-    lambda: decode_playground(link_with(x=[["", 1]])),
-    lambda: decode_playground(link_with(x=[["c", 9]])),
-    lambda: decode_playground(link_with(gain="custom", m={"1": "x"})),
+    lambda: ListSpec.from_link(link_with(l=["a", ""])),
+    lambda: ListSpec.from_link(link_with(g=[1, 9])),
+    lambda: ListSpec.from_link(link_with(x=[["", 1]])),
+    lambda: ListSpec.from_link(link_with(x=[["c", 9]])),
+    lambda: ListSpec.from_link(link_with(gain="custom", m={"1": "x"})),
     lambda: example_from_rows([{"item": "a", "score": "x", "grade": 1}], [], 5),
     lambda: example_from_rows([{"item": "a", "score": 1, "grade": "x"}], [], 5),
     lambda: parse_gain_mapping({1: "x"}, 4),

@@ -143,8 +143,8 @@ def test_open_a_query_in_the_playground():
     at = open_page()
     at.button(key="btn_ev_open_playground").click().run()
     assert not at.exception
-    items = at.session_state["playground"].items
-    assert at.session_state["playground"].ideal == "pool"
+    items = at.session_state["playground"].spec.items
+    assert at.session_state["playground"].spec.ideal == "pool"
     qrels, run = read_qrels(SAMPLE / "qrels.test"), read_run(SAMPLE / "results.test")
     frame = evaluate(qrels, run, cutoffs=(5, 10, 20)).table()
     first = (frame["idcg_cut_5"] - frame["dcg_cut_5"]).idxmax()  # the drill-down opens on the largest gap
@@ -161,8 +161,8 @@ def test_a_query_opened_in_the_playground_keeps_judged_documents_below_its_first
     at = open_page(ev_source="upload", ev_uploads=uploads, ev_cutoffs="5")
     at.button(key="btn_ev_open_playground").click().run()
     assert not at.exception
-    assert len(at.session_state["playground"].items) == 100
-    assert [(it.label, it.grade) for it in at.session_state["playground"].extra] == [("d150", 3)]
+    assert len(at.session_state["playground"].spec.items) == 100
+    assert [(it.label, it.grade) for it in at.session_state["playground"].spec.extra] == [("d150", 3)]
     (tmp_path / "qrels").write_bytes(qrels)
     (tmp_path / "run").write_bytes(run)
     trec = evaluate(read_qrels(tmp_path / "qrels"), read_run(tmp_path / "run"), cutoffs=(5,)).table()

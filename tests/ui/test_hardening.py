@@ -14,10 +14,10 @@ from streamlit.testing.v1 import AppTest
 
 import ndcg_core
 from ndcg_core.lists import items as ranked_list
+from ndcg_core.lists.spec import ListSpec
 from ndcg_core.teaching import conventions, exercises, metrics
 from support import ROOT, plain, seed_state
 from trec_files import file_pairs, garbled, read_as_the_reference_does
-from ui import share
 from ui.views.evaluate import FileInput
 
 SOURCES = [ROOT / "app.py", *ROOT.glob("pages/*.py"), *ROOT.glob("ui/*.py"), *ROOT.glob("ndcg_core/*.py")]
@@ -425,17 +425,16 @@ def playground_links(draw):
     extras = draw(st.integers(0, 2))
     extra = ranked_list.make_items(["x", "y"][:extras], [top, 0][:extras], first_id=n + 1)
     gain = draw(st.sampled_from(["linear", "exponential", "custom"]))
-    link = share.encode_playground(
-        items,
-        extra=extra,
-        k=draw(st.integers(1, n)),
-        top=top,
+    link = ListSpec(
+        tuple(items),
+        draw(st.integers(1, n)),
+        top,
+        tuple(extra),
         gain=gain,
-        gain_map={1: 3.0} if gain == "custom" else {},
+        gain_map=((1, 3.0),) if gain == "custom" else (),
         discount=draw(st.sampled_from(["log2", "jk"])),
-        jk_base=2.0,
         ideal=draw(st.sampled_from(["list", "pool"])),
-    )
+    ).to_link()
     if draw(st.booleans()):
         at = draw(st.integers(0, len(link) - 1))
         link = link[:at] + draw(st.sampled_from("AZaz09-_=+/%")) + link[at + 1 :]
@@ -444,25 +443,14 @@ def playground_links(draw):
 
 @given(st.one_of(st.text(max_size=200), playground_links()))
 def test_share_links_decode_or_give_a_value_error(text):
-    state = attempt(share.decode_playground, text)
+    state = attempt(ListSpec.from_link, text)
     if state is REFUSED:
         return
-    items, top, k = state["items"], state["top"], state["k"]
+    items, top, k = state.items, state.top, state.k
     assert 1 <= len(items) <= ranked_list.MAX_ITEMS and 1 <= k <= len(items) and 1 <= top <= 10
-    assert all(0 <= it.grade <= top and it.label == it.label.strip() and it.label for it in items + state["extra"])
+    assert all(0 <= it.grade <= top and it.label == it.label.strip() and it.label for it in items + state.extra)
     # What a link gives, written again, gives the same state.
-    again = share.encode_playground(
-        items,
-        extra=state["extra"],
-        k=k,
-        top=top,
-        gain=state["gain"],
-        gain_map=state["gain_map"],
-        discount=state["discount"],
-        jk_base=state["jk_base"],
-        ideal=state["ideal"],
-    )
-    assert share.decode_playground(again) == state
+    assert ListSpec.from_link(state.to_link()) == state
 
 
 example_rows = st.lists(

@@ -225,4 +225,4 @@ def test_show_me_opens_the_exercise_in_the_playground():
     at = exercise_page(number)
     at.button(key="btn_pr_show").click().run()
     assert not at.exception
-    assert [it.grade for it in at.session_state["playground"].items] == ex.data["grades"]
+    assert [it.grade for it in at.session_state["playground"].spec.items] == ex.data["grades"]

@@ -13,7 +13,8 @@ from streamlit.testing.v1 import AppTest
 from ndcg_core import dcg, idcg, ndcg_at_k
 from ndcg_core.lists.items import make_items, move
 from ndcg_core.lists.presets import PRESETS
-from support import ROOT, plain, seed_state
+from support import ROOT, plain, playground_list, seed_state
+from ui.state import Change
 
 
 def open_page(**state):
@@ -35,7 +36,7 @@ def shown_ndcg(at):
 
 
 def grades_of(at):
-    return [it.grade for it in at.session_state["playground"].items]
+    return [it.grade for it in at.session_state["playground"].spec.items]
 
 
 def test_opens_on_the_five_results_example_with_ndcg_core_figures():
@@ -52,7 +53,7 @@ def test_opens_on_the_five_results_example_with_ndcg_core_figures():
 def test_a_move_updates_the_headline_with_its_delta():
     items = PRESETS.build("five").items()
     moved = move(items, 2, 1)  # the second 3 above the 2
-    at = open_page(pg_items=moved, pg_last={"text": "moving doc C from 3 to 2", "before": items})
+    at = open_page(pg_spec=playground_list(moved), pg_last=Change("moving doc C from 3 to 2", tuple(items)))
     assert not at.exception
     value, delta = metrics(at)["NDCG@5"]
     after = ndcg_at_k([3, 3, 2, 0, 1], 5)
@@ -88,7 +89,7 @@ def test_every_preset_loads_in_one_click_with_ndcg_core_figures(name):
     k = preset.k or min(10, len(preset.grades))
     pool = None if preset.ideal == "list" else list(preset.grades) + [g for _, g in preset.extra]
     assert shown_ndcg(at) == (k, f"{ndcg_at_k(preset.grades, k, pool=pool):.4f}")
-    assert [it.label for it in at.session_state["playground"].items] == list(preset.labels)
+    assert [it.label for it in at.session_state["playground"].spec.items] == list(preset.labels)
 
 
 def test_wikipedia_preset_switches_between_pool_and_list():
@@ -156,13 +157,13 @@ def test_top_grade_cannot_drop_below_a_grade_in_use():
     at = open_page()
     at.number_input(key="_w_pg_top_input").set_value(2).run()
     assert "an item has grade 3" in " ".join(e.value for e in at.error)
-    assert at.session_state["playground"].top == 3
+    assert at.session_state["playground"].spec.top == 3
     at.number_input(key="_w_pg_top_input").set_value(5).run()
-    assert at.session_state["playground"].top == 5 and not at.error
+    assert at.session_state["playground"].spec.top == 5 and not at.error
 
 
 def test_the_swap_maps_reading_writes_labels_as_typed_in_its_alt_text_and_escaped_on_screen():
-    at = open_page(pg_items=make_items(["a-1*", "b_[2]"], [0, 3]))
+    at = open_page(pg_spec=playground_list(make_items(["a-1*", "b_[2]"], [0, 3])))
     swap_map = at.get("vega_lite_chart")[-1]
     assert swap_map.proto.alt.endswith("(swapping a-1* and b_[2]).")  # a screen reader reads the labels as typed
     [shown] = [m.value for m in at.markdown if m.value.startswith(":small[:gray[Heatmap")]
@@ -171,28 +172,30 @@ def test_the_swap_maps_reading_writes_labels_as_typed_in_its_alt_text_and_escape
 
 def test_a_label_with_markup_is_kept_as_text():
     label = "<script>alert('x')</script><img src=x onerror=alert(1)>"
-    at = open_page(pg_items=make_items([label, "b"], [1, 0]))
+    at = open_page(pg_spec=playground_list(make_items([label, "b"], [1, 0])))
     assert not at.exception
     assert not any(label in m.value for m in (*at.markdown, *at.caption))  # never written as markdown/HTML
     from ndcg_core.lists.items import ListSettings as Settings
     from ndcg_core.lists.items import list_breakdown
     from ui.widgets.table import table_data
 
-    frame = list_breakdown(at.session_state["playground"].items, Settings(k=2))
+    frame = list_breakdown(at.session_state["playground"].spec.items, Settings(k=2))
     data = table_data(frame, {c: c for c in frame.columns}, "caption", "beyond")
     assert data["rows"][0][1] == label  # the table component sets it as text (textContent)
 
 
 def test_a_single_item_list_and_all_zeros_are_handled():
-    at = open_page(pg_items=make_items(["only"], [0]), pg_k=1)
+    at = open_page(pg_spec=playground_list(make_items(["only"], [0]), k=1))
     assert not at.exception
     assert shown_ndcg(at) == (1, "0.0000")
     assert any("defined as 0" in i.value for i in at.info)
 
 
-def test_k_larger_than_the_list_is_clamped():
-    at = open_page(pg_items=make_items(["a", "b"], [1, 2]), pg_k=10)
-    assert not at.exception and shown_ndcg(at)[0] == 2
+def test_k_is_clamped_when_the_list_becomes_shorter_than_it():
+    at = open_page()  # five items, k = 5
+    at.text_input(key="_w_pg_grades_text").set_value("1, 2").run()
+    assert not at.exception and grades_of(at) == [1, 2]
+    assert shown_ndcg(at) == (2, f"{ndcg_at_k([1, 2], 2):.4f}")
 
 
 def test_language_switch_keeps_the_list_and_translates():
@@ -218,3 +221,17 @@ def test_no_text_on_the_page_is_a_missing_catalogue_key():
     texts = [e.value for e in (*at.caption, *at.markdown, *at.title, *at.header)]
     texts += [w.label for w in (*at.button, *at.selectbox, *at.radio, *at.slider, *at.number_input)]
     assert not [x for x in texts if re.fullmatch(r"[a-z_]+(\.[a-z_]+)+", str(x))]
+
+
+def test_reset_and_a_new_example_keep_the_learners_gain_and_discount():
+    at = open_page()
+    at.selectbox(key="_w_pg_gain").set_value("exponential").run()
+    at.button(key="btn_order_worst").click().run()
+    at.button(key="btn_order_reset").click().run()
+    assert not at.exception and grades_of(at) == [3, 2, 3, 0, 1]
+    assert at.session_state["playground"].spec.gain == "exponential"
+    assert shown_ndcg(at) == (5, f"{ndcg_at_k([3, 2, 3, 0, 1], 5, gain='exponential'):.4f}")
+    at.selectbox(key="_w_pg_preset_choice").set_value("lesson").run()
+    at.button(key="btn_load_preset").click().run()
+    assert grades_of(at) == [3, 0, 2] and at.session_state["playground"].spec.gain == "exponential"
+    assert shown_ndcg(at) == (3, f"{ndcg_at_k([3, 0, 2], 3, gain='exponential'):.4f}")

@@ -1,4 +1,4 @@
-"""Shareable links (round trip and tampering) and the Playground's export files."""
+"""Shareable links on the pages (the codec itself: tests/core/test_list_spec.py) and the Playground's export files."""
 
 import base64
 import io
@@ -6,7 +6,6 @@ import json
 
 import pandas as pd
 import pytest
-from hypothesis import given
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
@@ -14,27 +13,16 @@ from ndcg_core import ndcg_at_k
 from ndcg_core.lists.items import ListSettings as Settings
 from ndcg_core.lists.items import list_breakdown, make_items, score
 from ndcg_core.lists.presets import PRESETS
+from ndcg_core.lists.spec import MAX_LINK_LENGTH, ListSpec
 from support import ROOT, seed_state
 from ui import charts, export
 from ui.i18n import Translator
-from ui.share import MAX_PARAM_LENGTH, decode_playground, encode_playground
 
 labels = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=20).filter(str.strip)
 
 
 def link(items, **overrides):
-    options = {
-        "extra": [],
-        "k": min(5, len(items)),
-        "top": 4,
-        "gain": "linear",
-        "gain_map": {},
-        "discount": "log2",
-        "jk_base": 2.0,
-        "ideal": "list",
-        **overrides,
-    }
-    return encode_playground(items, **options)
+    return ListSpec(tuple(items), **{"k": min(5, len(items)), **overrides}).to_link()
 
 
 def raw(state):
@@ -42,61 +30,6 @@ def raw(state):
 
 
 GOOD = {"v": 1, "l": ["a", "b"], "g": [3, 0], "k": 2, "t": 4, "gain": "linear", "d": "log2", "i": "list"}
-
-
-@given(st.lists(st.tuples(labels, st.integers(0, 4)), min_size=1, max_size=30), st.data())
-def test_a_link_restores_exactly_the_state_it_was_made_from(rows, data):
-    items = make_items([label.strip() for label, _ in rows], [g for _, g in rows])
-    k = data.draw(st.integers(1, len(items)))
-    gain = data.draw(st.sampled_from(["linear", "exponential", "custom"]))
-    discount = data.draw(st.sampled_from(["log2", "jk"]))
-    extra = make_items(["x", "y"], [4, 1], first_id=len(items) + 1)
-    state = decode_playground(
-        link(
-            items, k=k, gain=gain, gain_map={0: 0.0, 3: 9.0}, discount=discount, jk_base=3.0, ideal="pool", extra=extra
-        )
-    )
-    assert [(it.label, it.grade) for it in state["items"]] == [(it.label, it.grade) for it in items]
-    assert (state["k"], state["gain"], state["discount"], state["ideal"]) == (k, gain, discount, "pool")
-    assert [(it.label, it.grade) for it in state["extra"]] == [("x", 4), ("y", 1)]
-    if gain == "custom":
-        assert state["gain_map"] == {0: 0.0, 3: 9.0}
-    if discount == "jk":
-        assert state["jk_base"] == 3.0
-
-
-@pytest.mark.parametrize(
-    "param, message",
-    [
-        ("", "holds no state"),
-        ("%%%", "damaged"),
-        (link(make_items(["a"], [1]))[:-6], "damaged"),
-        ("x" * (MAX_PARAM_LENGTH + 1), "at most 20000"),
-        (raw([1, 2]), "not a set of settings"),
-        (raw({**GOOD, "v": 9}), "version 9"),
-        (raw({**GOOD, "gain": "cubic"}), "unknown gain 'cubic'"),
-        (raw({**GOOD, "d": "log10"}), "unknown discount"),
-        (raw({**GOOD, "g": [3, 7]}), "grade 2 is 7: the top grade is 4"),
-        (raw({**GOOD, "g": [3, -1]}), "negative"),
-        (raw({**GOOD, "g": ["x", 1]}), "not a number"),
-        (raw({**GOOD, "k": 3}), "k is 3"),
-        (raw({**GOOD, "k": True}), "not the expected kind"),
-        (raw({**GOOD, "t": 99}), "top grade must be 1 to 10"),
-        (raw({**GOOD, "l": ["a"]}), "1 labels for 2 grades"),
-        (raw({**GOOD, "l": ["a", "  "]}), "label 2 is blank"),
-        (raw({**GOOD, "l": ["a" * 61, "b"]}), "at most 60"),
-        (raw({**GOOD, "l": [], "g": []}), "empty"),
-        (raw({**GOOD, "l": ["a"] * 101, "g": [1] * 101, "k": 1}), "at most 100"),
-        (raw({**{k: v for k, v in GOOD.items() if k != "k"}}), "lacks its 'k' part"),
-        (raw({**GOOD, "gain": "custom", "m": {"x": 1}}), "not a whole number"),
-        (raw({**GOOD, "d": "jk", "b": 1}), "above 1"),
-        (raw({**GOOD, "x": [["a"]]}), r"not a \(label, grade\) pair"),
-        (raw({**GOOD, "i": "judges"}), "unknown ideal"),
-    ],
-)
-def test_a_tampered_link_is_a_clear_value_error(param, message):
-    with pytest.raises(ValueError, match=message):
-        decode_playground(param)
 
 
 def open_page(page, query=None, **state):
@@ -116,7 +49,7 @@ def test_opening_a_link_restores_the_playground():
     items = make_items(["x", "y", "z"], [0, 1, 3])
     at = open_page("1_Playground", {"s": link(items, k=2, gain="exponential", top=3)})
     assert not at.exception and not at.warning
-    assert [it.label for it in at.session_state["playground"].items] == ["x", "y", "z"]
+    assert [it.label for it in at.session_state["playground"].spec.items] == ["x", "y", "z"]
     assert shown_ndcg(at) == ("NDCG@2", f"{ndcg_at_k([0, 1, 3], 2, gain='exponential'):.4f}")
     assert at.query_params["s"] == link(items, k=2, gain="exponential", top=3)  # the address bar holds it
 
@@ -128,20 +61,20 @@ def test_an_address_the_browser_sends_late_does_not_undo_a_change_but_back_still
     at = open_page("1_Playground", {})
     before = at.query_params["s"]
     next(b for b in at.button if b.key == "btn_order_worst").click().run()
-    worst = [it.label for it in at.session_state["playground"].items]
+    worst = [it.label for it in at.session_state["playground"].spec.items]
     assert at.query_params["s"] != before and worst != ["doc A", "doc B", "doc C", "doc D", "doc E"]
     at.query_params["s"] = before  # the browser has not yet applied the address the click wrote
     at.run()
-    assert [it.label for it in at.session_state["playground"].items] == worst
+    assert [it.label for it in at.session_state["playground"].spec.items] == worst
     assert shown_ndcg(at) == ("NDCG@5", f"{ndcg_at_k([0, 1, 2, 3, 3], 5):.4f}")
     monkeypatch.setattr("ui.state.ECHO_SECONDS", 0.0)  # as if the learner pressed Back much later
     at.query_params["s"] = before
     at.run()
-    assert [it.label for it in at.session_state["playground"].items] == ["doc A", "doc B", "doc C", "doc D", "doc E"]
+    assert [it.label for it in at.session_state["playground"].spec.items] == list(PRESETS.build("five").labels)
     assert shown_ndcg(at) == ("NDCG@5", "0.9724")
 
 
-@pytest.mark.parametrize("param", ["garbage", raw({**GOOD, "gain": "cubic"}), "A" * (MAX_PARAM_LENGTH + 5)])
+@pytest.mark.parametrize("param", ["garbage", raw({**GOOD, "gain": "cubic"}), "A" * (MAX_LINK_LENGTH + 5)])
 def test_a_tampered_link_opens_the_default_example_with_a_notice(param):
     at = open_page("1_Playground", {"s": param})
     assert not at.exception

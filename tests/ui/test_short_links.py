@@ -36,12 +36,12 @@ def made_code(at, page_key):
 def test_a_playground_state_travels_by_short_link_to_a_new_session(data_dir):
     first = page("pages/1_Playground.py")
     next(b for b in first.button if b.key == "btn_order_worst").click().run()
-    order = [it.label for it in first.session_state["playground"].items]
+    order = [it.label for it in first.session_state["playground"].spec.items]
     code = made_code(first, "playground")
     assert len(code) == 6
     second = page(go=code)  # the home page hands it to the Playground
     assert not second.exception
-    assert [it.label for it in second.session_state["playground"].items] == order
+    assert [it.label for it in second.session_state["playground"].spec.items] == order
     assert "go" not in second.query_params
 
 

@@ -9,8 +9,9 @@ from streamlit.testing.v1 import AppTest
 from ndcg_core import DISCOUNTS, dcg, idcg, ndcg_at_k
 from ndcg_core.teaching.exercises import KINDS, exercise
 from ndcg_core.teaching.metrics import reciprocal_rank
-from support import ROOT, plain, seed_state
+from support import ROOT, plain, playground_list, seed_state
 from ui.i18n import Translator
+from ui.state import Removal
 
 FIVE = [3, 2, 3, 0, 1]
 NOT_MONOTONE = [3, 0, 0, 3]
@@ -230,7 +231,7 @@ def test_the_playground_caption_describes_the_list_opened_from_evaluate():
     captions = [c.value for c in at.caption]
     t = Translator("en")
     assert t.entry("preset", PRESETS["five"], "description") not in captions
-    assert t("playground.list_from_elsewhere", n=len(at.session_state["playground"].items)) in captions
+    assert t("playground.list_from_elsewhere", n=len(at.session_state["playground"].spec.items)) in captions
 
 
 def test_the_playground_caption_follows_a_change_to_the_example():
@@ -239,7 +240,7 @@ def test_the_playground_caption_follows_a_change_to_the_example():
 
     t = Translator("en")
     five = PRESETS.build("five").items()
-    at = open_page("1_Playground", pg_items=move(five, 4, 0))
+    at = open_page("1_Playground", pg_spec=playground_list(move(five, 4, 0)))
     captions = [c.value for c in at.caption]
     assert t.entry("preset", PRESETS["five"], "description") not in captions
     assert t("playground.list_changed", label=t.entry("preset", PRESETS["five"], "label")) in captions
@@ -269,11 +270,11 @@ def test_a_removal_offers_undo_that_puts_the_item_back_where_it_was():
     from ndcg_core.lists.presets import PRESETS
 
     five = PRESETS.build("five").items()
-    at = open_page("1_Playground", pg_items=without(five, 3), pg_removed={"before": five, "label": "doc C"})
+    at = open_page("1_Playground", pg_spec=playground_list(without(five, 3)), pg_removed=Removal(tuple(five), "doc C"))
     undo = at.button(key="btn_undo_remove")
     assert undo.label == Translator("en")("playground.undo_remove", label="doc C")
     undo.click().run()
-    assert at.session_state["playground"].items == five and at.session_state["playground"].removed is None
+    assert list(at.session_state["playground"].spec.items) == five and at.session_state["playground"].removed is None
 
 
 def test_the_metrics_chart_is_one_responsive_chart_with_no_empty_panel():

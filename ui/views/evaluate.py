@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ from ndcg_core import (
 )
 from ndcg_core.errors import InputError
 from ndcg_core.lists.items import MAX_ITEMS, make_items
+from ndcg_core.lists.spec import ListSpec
 from ndcg_core.trec.evaluate import EvaluationOptions, evaluation_options
 from ndcg_core.trec.measures import ndcg_cut
 from ndcg_core.trec.readers import Qrels, Run, looks_swapped, read_qrels, read_query
@@ -199,8 +200,9 @@ def open_in_playground(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str,
     if not items:
         return t("evaluate.drill.empty", qid=md_escape(qid))
     playground = playground_state()
-    playground.restore({"items": items, "extra": extra, "k": min(k, len(items)), "top": int(top), "ideal": "pool"})
-    playground.gain, playground.discount = "linear", "log2"
+    origin = ListSpec(tuple(items), min(k, len(items)), int(top), tuple(extra), ideal="pool", query=qid)
+    playground.restore(origin)
+    playground.spec = replace(playground.spec, gain="linear", discount="log2")  # as the evaluation's ndcg_cut
     return None
 
 

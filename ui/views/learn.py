@@ -16,13 +16,13 @@ import streamlit as st
 from ndcg_core import DISCOUNTS, breakdown, cg, dcg, idcg, ndcg_at_every_k, ndcg_at_k
 from ndcg_core.lists.items import Item
 from ndcg_core.lists.moves import ndcg_after_swaps
+from ndcg_core.lists.spec import link_number
 from ndcg_core.teaching.exercises import parse_number
 from ndcg_core.teaching.metrics import precision_at_k, reciprocal_rank
 from ui import charts
 from ui.errors import Place
 from ui.format import metric_text
 from ui.i18n import Translator
-from ui.share import whole_number
 from ui.state import (
     app_state,
     bind,
@@ -374,7 +374,7 @@ def apply_link(t: Translator) -> None:
     if value is None:
         return
     try:
-        learn_state().step = whole_number(value, Place("link.step"), 1, STEPS)
+        learn_state().step = link_number(value, Place("link.step"), 1, STEPS)
     except ValueError as err:
         st.warning(t("share.bad_link_here", message=t.explain(err)), icon="🔗")
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -30,6 +31,7 @@ from ndcg_core.lists.items import (
 )
 from ndcg_core.lists.items import ListSettings as Settings
 from ndcg_core.lists.presets import PRESETS
+from ndcg_core.lists.spec import LIST_IDEALS, ListSpec
 from ndcg_core.validate import MAX_TOP_GRADE
 from ui import charts, export, live, timing
 from ui.editing import (
@@ -38,20 +40,21 @@ from ui.editing import (
     apply_table_edits,
     grade_text,
     grades_from_text,
-    parse_gain_mapping,
     table_rows,
 )
+from ui.errors import InputError
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.page import show_notice
-from ui.share import decode_playground, encode_playground
 from ui.state import (
+    Change,
+    Removal,
     app_state,
     bind,
+    bind_spec,
     new_link_value,
     page_url,
     playground_state,
-    preset_origin,
     set_link_value,
     set_widget_value,
     widget_value,
@@ -64,33 +67,18 @@ from ui.widgets.table import show_table
 LIST_KEY = "pg_list"
 SHARE_PARAM = "s"
 GRADES_TEXT_KEY = "_w_pg_grades_text"
-IDEALS = ("list", "pool")
 
 
 # --- reading state ---------------------------------------------------------------------------
 
 
+def spec() -> ListSpec:
+    """The list on screen and how it is scored."""
+    return playground_state().spec
+
+
 def items() -> list[Item]:
-    return list(playground_state().items)
-
-
-def current_settings() -> Settings:
-    """The scoring settings the learner has chosen (k clamped to the list)."""
-    stored = items()
-    gain = playground_state().gain
-    mapping = None
-    if gain == "custom":
-        mapping = parse_gain_mapping(playground_state().gain_map, playground_state().top)
-    settings = Settings(
-        k=playground_state().k,
-        gain=gain,
-        gain_mapping=mapping,
-        discount=playground_state().discount,
-        jk_base=float(playground_state().jk_base),
-        ideal=playground_state().ideal,
-        extra=tuple(playground_state().extra),
-    )
-    return Settings(**{**settings.__dict__, "k": settings.cutoff(len(stored))})
+    return list(spec().items)
 
 
 # --- changing state (callbacks run before the rerun, so the new list is drawn at once) ---------
@@ -99,25 +87,24 @@ def current_settings() -> Settings:
 def items_before() -> list[Item]:
     """The list before the last change (what Undo puts back after a removal); the list itself if none."""
     last = playground_state().last
-    return list(last["before"]) if last else items()
+    return list(last.before) if last else items()
 
 
 def undo_remove() -> None:
     """Put back the item the learner removed last, where it was."""
     removed = playground_state().removed
     if removed:
-        _set_items(list(removed["before"]), None)
+        _set_items(list(removed.before), None)
 
 
 def _set_items(new_items: list[Item], change: str | None) -> None:
-    before = items()
-    playground_state().removed = None  # Undo is offered only right after a removal
-    playground_state().items = new_items
-    playground_state().error = None
-    playground_state().last = {"text": change, "before": before} if change else None
-    playground_state().editor_version += 1
-    k = playground_state().k
-    playground_state().k = max(1, min(int(k), len(new_items)))
+    state = playground_state()
+    before = state.spec.items
+    state.removed = None  # Undo is offered only right after a removal
+    state.spec = state.spec.with_items(new_items)
+    state.error = None
+    state.last = Change(change, before) if change else None
+    state.editor_version += 1
 
 
 def on_list_action() -> None:
@@ -127,7 +114,7 @@ def on_list_action() -> None:
         return
     t = Translator(app_state().lang)
     try:
-        new_items, moved = apply_action(items(), action, playground_state().top)
+        new_items, moved = apply_action(items(), action, spec().top)
     except ValueError as err:
         playground_state().error = t.explain(err)
         return
@@ -141,7 +128,7 @@ def on_list_action() -> None:
         change = t("playground.change.remove", label=_label_of(action.get("id")))
         removed = next(it.label for it in items() if it.id == action.get("id"))
         _set_items(new_items, change)
-        playground_state().removed = {"before": items_before(), "label": removed}
+        playground_state().removed = Removal(tuple(items_before()), removed)
         return
     _set_items(new_items, change)
 
@@ -154,14 +141,13 @@ def _label_of(item_id: Any) -> str:
 def load_preset() -> None:
     """Load the preset chosen in the select box: list, extra judgments, k, top grade and ideal."""
     name = playground_state().preset_choice
-    playground_state().preset = name
-    playground_state().restore(preset_origin(name))
+    playground_state().restore(PRESETS.build(name).spec(), name)
 
 
 def reorder(kind: str) -> None:
     """Ideal, worst, shuffled, or the preset's own order (reset), made from code."""
     t = Translator(app_state().lang)
-    gain = current_settings().gain_object()
+    gain = spec().settings().gain_object()
     if kind == "ideal":
         new = ideal_order(items(), gain)
     elif kind == "worst":
@@ -170,7 +156,7 @@ def reorder(kind: str) -> None:
         playground_state().shuffles += 1
         new = shuffled(items(), seed=playground_state().shuffles)
     else:
-        playground_state().restore(playground_state().origin)
+        playground_state().restore(playground_state().origin, playground_state().preset)
         return
     _set_items(new, t(f"playground.change.{kind}"))
 
@@ -179,7 +165,7 @@ def on_table_edit(editor_key: str) -> None:
     """Labels and grades typed into the table, or rows added and deleted."""
     t = Translator(app_state().lang)
     try:
-        new = apply_table_edits(items(), widget_value(editor_key), playground_state().top)
+        new = apply_table_edits(items(), widget_value(editor_key), spec().top)
     except ValueError as err:
         playground_state().error = t("playground.rejected", message=t.explain(err))
         playground_state().editor_version += 1
@@ -191,7 +177,7 @@ def on_grades_typed() -> None:
     """Grades typed as text ("3, 2, 0") replace the list's grades in order; labels are kept or made up."""
     t = Translator(app_state().lang)
     try:
-        new = grades_from_text(items(), widget_value(GRADES_TEXT_KEY), playground_state().top)
+        new = grades_from_text(items(), widget_value(GRADES_TEXT_KEY), spec().top)
     except ValueError as err:
         playground_state().error = t("playground.rejected", message=t.explain(err))
         return
@@ -202,17 +188,14 @@ def on_extra_edit(editor_key: str) -> None:
     """Judged items that were not retrieved, edited in the pool table."""
     t = Translator(app_state().lang)
     try:
-        extra = apply_table_edits(
-            playground_state().extra, widget_value(editor_key), playground_state().top, allow_empty=True
-        )
+        extra = apply_table_edits(list(spec().extra), widget_value(editor_key), spec().top, allow_empty=True)
     except ValueError as err:
         playground_state().error = t("playground.rejected", message=t.explain(err))
     else:
         taken = {it.id for it in items()}
         base = max(taken | {0}) + 1000  # ids of the pool never collide with the list's
-        playground_state().extra = [
-            Item(it.id if it.id not in taken else base + i, it.label, it.grade) for i, it in enumerate(extra)
-        ]
+        renumbered = [Item(it.id if it.id not in taken else base + i, it.label, it.grade) for i, it in enumerate(extra)]
+        playground_state().spec = replace(spec(), extra=tuple(renumbered))
         playground_state().error = None
     playground_state().editor_version += 1
 
@@ -221,12 +204,18 @@ def on_top_change() -> None:
     """A new top grade, unless an item already has a higher grade."""
     t = Translator(app_state().lang)
     new_top = int(widget_value("_w_pg_top_input"))
-    highest = max((it.grade for it in items() + list(playground_state().extra)), default=0)
+    highest = max((it.grade for it in (*spec().items, *spec().extra)), default=0)
     if highest > new_top:
         playground_state().error = t("playground.top_too_low", top=new_top, grade=grade_text(highest))
         return
-    playground_state().top = new_top
+    playground_state().spec = replace(spec(), top=new_top)
     playground_state().error = None
+
+
+def refuse(err: InputError) -> None:
+    """A setting the list's checks refused: say why, above the list."""
+    t = Translator(app_state().lang)
+    playground_state().error = t("playground.rejected", message=t.explain(err))
 
 
 # --- drawing -----------------------------------------------------------------------------------
@@ -235,7 +224,7 @@ def on_top_change() -> None:
 def render_settings(t: Translator) -> None:
     """The sidebar: k, gain, discount, ideal, top grade."""
     n = len(items())
-    playground_state().k = max(1, min(int(playground_state().k), n))
+    state = playground_state()
     with st.sidebar:
         st.header(t("playground.settings"))
         if n > 1:
@@ -244,7 +233,7 @@ def render_settings(t: Translator) -> None:
                 min_value=1,
                 max_value=n,
                 help=t("playground.k_help"),
-                **bind(playground_state(), "k"),
+                **bind_spec(state, "k", refuse),
             )
         else:
             st.caption(t("playground.k_single"))
@@ -253,29 +242,29 @@ def render_settings(t: Translator) -> None:
             t("playground.gain"),
             gain_names,
             format_func=lambda name: t.entry("gain", GAINS[name], "label"),
-            **bind(playground_state(), "gain"),
+            **bind_spec(state, "gain", refuse),
         )
-        st.caption(t.entry("gain", GAINS[playground_state().gain], "description"))
-        if playground_state().gain == "custom":
+        st.caption(t.entry("gain", GAINS[state.spec.gain], "description"))
+        if state.spec.gain == "custom":
             render_custom_gain(t)
         st.selectbox(
             t("playground.discount"),
             DISCOUNTS.names(),
             format_func=lambda name: t.entry("discount", DISCOUNTS[name], "label"),
-            **bind(playground_state(), "discount"),
+            **bind_spec(state, "discount", refuse),
         )
-        st.caption(t.entry("discount", DISCOUNTS[playground_state().discount], "description"))
-        if "base" in DISCOUNTS[playground_state().discount].params:
+        st.caption(t.entry("discount", DISCOUNTS[state.spec.discount], "description"))
+        if "base" in DISCOUNTS[state.spec.discount].params:
             st.number_input(
-                t("playground.jk_base"), min_value=1.1, max_value=20.0, step=1.0, **bind(playground_state(), "jk_base")
+                t("playground.jk_base"), min_value=1.1, max_value=20.0, step=1.0, **bind_spec(state, "jk_base", refuse)
             )
         st.radio(
             t("playground.ideal"),
-            IDEALS,
+            LIST_IDEALS,
             format_func=lambda name: t(f"playground.ideal.{name}"),
-            **bind(playground_state(), "ideal"),
+            **bind_spec(state, "ideal", refuse),
         )
-        set_widget_value("_w_pg_top_input", playground_state().top)
+        set_widget_value("_w_pg_top_input", state.spec.top)
         st.number_input(
             t("playground.top"),
             min_value=1,
@@ -288,8 +277,8 @@ def render_settings(t: Translator) -> None:
 
 def render_custom_gain(t: Translator) -> None:
     """One number per grade: the gain that grade is worth."""
-    top = playground_state().top
-    mapping = dict(playground_state().gain_map)
+    top = spec().top
+    mapping = dict(spec().gain_map)
     cols = st.columns(min(top + 1, 4))
     for g in range(top + 1):
         key = f"_w_pg_gain_{g}"
@@ -300,9 +289,10 @@ def render_custom_gain(t: Translator) -> None:
 
 
 def _store_custom_gain(grade: int, key: str) -> None:
-    mapping = dict(playground_state().gain_map)
-    mapping[grade] = float(widget_value(key))
-    playground_state().gain_map = mapping
+    try:
+        playground_state().spec = spec().with_gain_of(grade, float(widget_value(key)))
+    except InputError as err:
+        refuse(err)
 
 
 def render_presets(t: Translator) -> None:
@@ -320,7 +310,7 @@ def render_presets(t: Translator) -> None:
 def list_caption(t: Translator) -> str:
     """What the list on screen is: the example as loaded, an example changed since, or a list from elsewhere."""
     name = playground_state().preset
-    origin = [(it.label, it.grade) for it in playground_state().origin["items"]]
+    origin = [(it.label, it.grade) for it in playground_state().origin.items]
     if name is None:
         return t("playground.list_from_elsewhere", n=len(items()))
     if [(it.label, it.grade) for it in items()] == origin:
@@ -331,7 +321,7 @@ def list_caption(t: Translator) -> str:
 def render_list(t: Translator, settings: Settings, summary: dict[str, str]) -> None:
     """The sortable list (with the headline figure to keep in view on a phone, and the NDCG each drop would
     give) and the one-click orderings."""
-    top = playground_state().top
+    top = spec().top
     presenter = app_state().presenter
     k = settings.cutoff(len(items()))
     preview = live.preview(items(), settings, k)
@@ -350,7 +340,7 @@ def render_list(t: Translator, settings: Settings, summary: dict[str, str]) -> N
     removed = playground_state().removed
     if removed:
         st.button(
-            t("playground.undo_remove", label=removed["label"]),
+            t("playground.undo_remove", label=removed.label),
             on_click=undo_remove,
             key="btn_undo_remove",
             icon=":material/undo:",
@@ -380,10 +370,8 @@ def headline(settings: Settings) -> tuple[Scores, str | None]:
     now = live.scores(items(), settings)
     last = playground_state().last
     delta = None
-    if last and last.get("before"):
-        before = live.scores(
-            last["before"], Settings(**{**settings.__dict__, "k": settings.cutoff(len(last["before"]))})
-        )
+    if last and last.before:
+        before = live.scores(last.before, spec().with_items(last.before).settings())
         delta = f"{now.ndcg - before.ndcg:+.4f}"
     return now, delta
 
@@ -397,8 +385,8 @@ def render_headline(t: Translator, settings: Settings) -> None:
     with st.container(horizontal=True, gap="medium"):  # side by side in one block (columns would be three)
         st.metric(t("playground.dcg_at", k=now.k), metric_text(now.dcg), width="stretch")
         st.metric(t("playground.idcg_at", k=now.k), metric_text(now.idcg), width="stretch")
-    if last and last.get("text"):
-        st.caption(t("playground.after", delta=delta, change=last["text"]))
+    if last and last.text:
+        st.caption(t("playground.after", delta=delta, change=last.text))
     if now.idcg == 0:
         st.info(t("playground.zero_idcg"))
 
@@ -436,8 +424,8 @@ def draw(kind: str, settings: Settings, t: Translator, **alt_values: object) -> 
     reading = t(f"playground.chart.{kind}_alt", **alt_values)
     st.markdown(f"**{t(f'playground.chart.{kind}')}**  \n{small_print(reading)}")
     texts = t.group("chart")
-    spec = live.chart(kind, items(), settings, top=playground_state().top, texts=texts, presenter=app_state().presenter)
-    st.vega_lite_chart(spec, width="stretch", alt=reading)
+    chart = live.chart(kind, items(), settings, top=spec().top, texts=texts, presenter=app_state().presenter)
+    st.vega_lite_chart(chart, width="stretch", alt=reading)
 
 
 def render_list_chart(t: Translator, settings: Settings) -> None:
@@ -480,7 +468,7 @@ def render_swap_map(t: Translator, settings: Settings) -> None:
     """The change in NDCG@k for every swap of two items, with a passage on what it shows; a click swaps."""
     listed = items()
     k = settings.cutoff(len(listed))
-    spec, changes = live.swap_map(listed, settings, texts=t.group("chart"), presenter=app_state().presenter)
+    chart, changes = live.swap_map(listed, settings, texts=t.group("chart"), presenter=app_state().presenter)
     best = np.unravel_index(int(np.argmax(changes)), changes.shape) if len(listed) else (0, 0)
 
     def reading(label: Callable[[str], str]) -> str:
@@ -493,7 +481,7 @@ def render_swap_map(t: Translator, settings: Settings) -> None:
     # Title and introduction in one element, the reading and the explanation in another: a move redraws them all.
     st.markdown(f"### {t('playground.swap.title')}\n\n{t('playground.swap.intro', k=k)}")
     st.vega_lite_chart(
-        spec,
+        chart,
         width="stretch",
         on_select=on_swap_pick,
         selection_mode="swap",
@@ -524,13 +512,13 @@ def render_editor(t: Translator) -> None:
     # A toggle rather than an expander: a closed editor is not drawn at all, so moves do not pay for it.
     st.toggle(t("playground.edit"), **bind(playground_state(), "edit_open"))
     if playground_state().edit_open:
-        st.caption(t("playground.edit_help", top=playground_state().top, max=MAX_ITEMS))
+        st.caption(t("playground.edit_help", top=spec().top, max=MAX_ITEMS))
         set_widget_value(GRADES_TEXT_KEY, ", ".join(grade_text(it.grade) for it in items()))
         st.text_input(
             t("playground.grades_text"),
             key=GRADES_TEXT_KEY,
             on_change=on_grades_typed,
-            help=t("playground.grades_text_help", top=playground_state().top),
+            help=t("playground.grades_text_help", top=spec().top),
         )
         key = f"pg_editor_{version}"
         st.data_editor(
@@ -541,26 +529,24 @@ def render_editor(t: Translator) -> None:
             width="stretch",
             column_config={
                 LABEL: st.column_config.TextColumn(t("playground.col.label"), required=True),
-                GRADE: st.column_config.TextColumn(
-                    t("playground.col.grade", top=playground_state().top), required=True
-                ),
+                GRADE: st.column_config.TextColumn(t("playground.col.grade", top=spec().top), required=True),
             },
             on_change=on_table_edit,
             args=(key,),
         )
-    if playground_state().ideal == "pool":
+    if spec().ideal == "pool":
         with st.expander(t("playground.pool"), expanded=True):
             st.caption(t("playground.pool_help"))
             pool_key = f"pg_pool_{version}"
             st.data_editor(
-                pd.DataFrame(table_rows(playground_state().extra), columns=[LABEL, GRADE]),
+                pd.DataFrame(table_rows(list(spec().extra)), columns=[LABEL, GRADE]),
                 key=pool_key,
                 num_rows="dynamic",
                 hide_index=True,
                 width="stretch",
                 column_config={
                     LABEL: st.column_config.TextColumn(t("playground.col.label")),
-                    GRADE: st.column_config.TextColumn(t("playground.col.grade", top=playground_state().top)),
+                    GRADE: st.column_config.TextColumn(t("playground.col.grade", top=spec().top)),
                 },
                 on_change=on_extra_edit,
                 args=(pool_key,),
@@ -599,12 +585,12 @@ def render_export(t: Translator, frame: pd.DataFrame, settings: Settings) -> Non
         t("export.chart"), CHART_KINDS, format_func=lambda k: t(f"playground.chart.{k}"), key="_w_pg_export_chart"
     )
     fmt = d.radio(t("export.format"), ("png", "svg"), format_func=str.upper, horizontal=True, key="_w_pg_export_fmt")
-    top, texts, k = playground_state().top, t.group("chart"), settings.cutoff(len(frame))
+    top, texts, k = spec().top, t.group("chart"), settings.cutoff(len(frame))
 
     def image() -> bytes | str:
         every = ndcg_for_every_k(current, settings) if kind == "every_k" else ()
-        spec = charts.chart_spec(kind, frame, top=top, k=k, every_k=every, texts=texts)
-        return export.chart_png(spec) if fmt == "png" else export.chart_svg(spec)
+        chart = charts.chart_spec(kind, frame, top=top, k=k, every_k=every, texts=texts)
+        return export.chart_png(chart) if fmt == "png" else export.chart_svg(chart)
 
     e.download_button(
         t("export.image", format=fmt.upper()),
@@ -625,16 +611,11 @@ def apply_link(t: Translator) -> None:
     if not param:
         return
     try:
-        values = decode_playground(param)
+        linked = ListSpec.from_link(param)
     except ValueError as err:
         app_state().notice = t("share.bad_link", message=t.explain(err))
         return
-    state = playground_state()
-    for name, value in values.items():
-        setattr(state, name, value)
-    state.last, state.error, state.preset = None, None, preset_of(values["items"])
-    state.origin = {name: values[name] for name in ("items", "extra", "k", "top", "ideal")}
-    state.editor_version += 1
+    playground_state().restore(linked, preset_of(list(linked.items)), keep_scoring=False)
 
 
 def preset_of(new_items: list[Item]) -> str | None:
@@ -646,24 +627,9 @@ def preset_of(new_items: list[Item]) -> str | None:
     )
 
 
-def current_link() -> str:
-    """The ``s`` parameter for the Playground as it is now."""
-    return encode_playground(
-        items(),
-        extra=playground_state().extra,
-        k=playground_state().k,
-        top=playground_state().top,
-        gain=playground_state().gain,
-        gain_map=playground_state().gain_map,
-        discount=playground_state().discount,
-        jk_base=playground_state().jk_base,
-        ideal=playground_state().ideal,
-    )
-
-
 def write_link(t: Translator) -> None:
     """Keep the address bar in step with the state, and offer the link to copy."""
-    param = current_link()
+    param = spec().to_link()
     set_link_value(SHARE_PARAM, param)
     set_link_value("lang", app_state().lang)
     params = {SHARE_PARAM: param, "lang": app_state().lang}
@@ -677,11 +643,6 @@ def render_page(t: Translator) -> None:
     st.title(t("playground.title"))
     st.caption(t("playground.intro"))
     render_settings(t)
-    try:
-        current_settings()
-    except ValueError as err:
-        st.error(t("playground.bad_settings", message=t.explain(err)))
-        return
     render_presets(t)
     render_live(t.lang)
 
@@ -692,7 +653,7 @@ def render_live(lang: str) -> None:
     moves do not redraw the sidebar, the page links and the presets (a third of the server's work)."""
     timing.mark("start")
     t = Translator(lang)
-    settings = current_settings()
+    settings = spec().settings()
     frame = live.breakdown(items(), settings)
     st.caption(list_caption(t))  # inside the live part: a move can make the example's description untrue
     left, right = st.columns([1, 1], gap="large")

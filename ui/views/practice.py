@@ -6,13 +6,12 @@ from typing import Any
 
 import streamlit as st
 
-from ndcg_core.lists.items import ListSettings as Settings
-from ndcg_core.lists.items import make_items, score
+from ndcg_core.lists.items import Item, make_items
+from ndcg_core.lists.spec import ListSpec, link_number
 from ndcg_core.teaching.exercises import Exercise, check, check_seed, exercise
 from ui.errors import Place
 from ui.exercise_text import choice_text, explain, prompt
 from ui.i18n import Translator
-from ui.share import whole_number
 from ui.state import (
     app_state,
     new_link_value,
@@ -119,12 +118,17 @@ def on_reach_action() -> None:
     practice_state().moves += 1
 
 
+def reach_list(items: list[Item], ex: Exercise) -> ListSpec:
+    """The reach exercise's list as the learner has ordered it, scored at the exercise's k (grades 0 to 4)."""
+    return ListSpec(tuple(items), min(ex.data["k"], len(items)), top=4)
+
+
 def check_reached(ex: Exercise, t: Translator) -> None:
     """Once the learner's list reaches the target, mark it: right if in the fewest possible moves."""
     items = practice_state().items
     if practice_state().feedback is not None or items is None:  # render_page calls this only with a list
         return
-    if score(items, Settings(k=ex.data["k"])).ndcg < ex.data["target"] - 1e-12:
+    if reach_list(items, ex).ndcg() < ex.data["target"] - 1e-12:
         return
     moves = practice_state().moves
     record(moves <= ex.answer, {"kind": "reached", "moves": moves, "best": ex.answer})
@@ -135,9 +139,7 @@ def show_in_playground() -> None:
     ex = current()
     grades = ex.data.get("grades") or ex.data.get("a") or next(iter(ex.data["queries"].values()))
     items = make_items([f"doc {chr(65 + i)}" for i in range(len(grades))], grades)
-    playground_state().restore(
-        {"items": items, "extra": [], "k": min(ex.data.get("k", 5), len(items)), "top": 4, "ideal": "list"}
-    )
+    playground_state().restore(ListSpec(tuple(items), min(ex.data.get("k", 5), len(items)), top=4))
 
 
 def answer_widget(ex: Exercise, t: Translator) -> None:
@@ -145,7 +147,7 @@ def answer_widget(ex: Exercise, t: Translator) -> None:
         items = practice_state().items
         if items is None:  # render_page starts a reach exercise (which makes its list) before drawing it
             return
-        now = score(items, Settings(k=ex.data["k"])).ndcg
+        now = reach_list(items, ex).ndcg()
         sortable_list(
             items,
             key=LIST_KEY,
@@ -191,7 +193,7 @@ def apply_link(t: Translator) -> None:
             practice_state().seed = check_seed(seed)
             start(0)
         if number is not None:
-            start(whole_number(number, Place("link.exercise"), 1, 1000) - 1)
+            start(link_number(number, Place("link.exercise"), 1, 1000) - 1)
     except ValueError as err:
         st.warning(t("share.bad_link_here", message=t.explain(err)), icon="🔗")
 

@@ -1,0 +1,326 @@
+"""One value for a ranked list and how it is scored (``ListSpec``), with its checks and its link codec.
+
+A ``ListSpec`` holds the items in ranked order (label and grade), the judged items the list did not retrieve
+(``extra``), k, the top grade of the scale, the gain (a name in ``GAINS``; with the custom gain, its table), the
+discount (a name in ``DISCOUNTS``; with Järvelin-Kekäläinen's, its base), where the ideal comes from (one of
+``LIST_IDEALS``) and the query the list answers. It is checked when made, so a value that exists is a valid
+one; copies are made with ``with_items``, ``with_k`` and ``dataclasses.replace``.
+
+``to_link()`` writes it as the Playground's ``s`` link parameter (compact JSON, base64url-encoded, version
+``LINK_VERSION``) and ``ListSpec.from_link`` reads one back: a link is never trusted, so every bad, missing,
+unknown or oversized part is an ``InputError`` with a ``link.*`` code (templates in ``ndcg_core.errors``).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from .. import validate
+from ..errors import InputError, Place, number_text, shown
+from .discounts import DISCOUNTS
+from .gains import GAINS
+from .items import (
+    DEFAULT_TOP_GRADE,
+    MAX_ITEMS,
+    Item,
+    ListSettings,
+    Scores,
+    check_grade,
+    check_label,
+    list_breakdown,
+    make_items,
+    score,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# Where a list's ideal comes from: "list", its own grades; "pool", its grades and the unretrieved judged items'.
+# (Not ``ndcg_core.IDEALS``, the evaluation's choice between the judgments and the run.)
+LIST_IDEALS = ("list", "pool")
+
+LINK_VERSION = 1
+MAX_LINK_LENGTH = 20_000  # characters of the encoded state; a full 100-item list needs far less
+MAX_CUSTOM_GAIN = 1e6  # the largest gain a link's custom gain table may give a grade
+
+
+@dataclass(frozen=True)
+class ListSpec:
+    """A ranked list and how it is scored; checked when made (an ``InputError`` names the first bad part).
+
+    ``gain_map`` is the custom gain's table as (grade, gain) pairs, in the order they were set (a grade left
+    out is worth its grade); it is kept whatever the gain, and used when ``gain`` is "custom". ``jk_base`` is
+    used when the discount takes a base.
+    """
+
+    items: tuple[Item, ...]
+    k: int
+    top: int = DEFAULT_TOP_GRADE
+    extra: tuple[Item, ...] = ()
+    gain: str = "linear"
+    gain_map: tuple[tuple[int, float], ...] = ()
+    discount: str = "log2"
+    jk_base: float = 2.0
+    ideal: str = "list"
+    query: str = ""
+
+    def __post_init__(self) -> None:
+        # Sequences given as lists are kept as tuples, so the value stays frozen and hashable.
+        object.__setattr__(self, "items", tuple(self.items))
+        object.__setattr__(self, "extra", tuple(self.extra))
+        object.__setattr__(self, "gain_map", tuple((int(g), float(v)) for g, v in self.gain_map))
+        if not self.items:
+            raise InputError("list.empty")
+        validate.list_size(len(self.items), MAX_ITEMS)
+        validate.list_size(len(self.extra), MAX_ITEMS)
+        object.__setattr__(self, "top", validate.top_grade(self.top))
+        for position, item in enumerate(self.items, start=1):
+            validate.grade(item.grade, Place("list.grade", position=position), self.top)
+        for row, item in enumerate(self.extra, start=1):
+            validate.grade(item.grade, Place("extra.grade", row=row), self.top)
+        object.__setattr__(self, "k", validate.whole(self.k, Place("k"), high=len(self.items)))
+        if self.gain not in GAINS:
+            raise InputError("gain.unknown", value=shown(self.gain), choices=", ".join(GAINS.names()))
+        for grade, value in self.gain_map:
+            validate.whole(grade, Place("gain.grade"), low=0, high=validate.MAX_TOP_GRADE)
+            validate.number(value, Place("gain.of", grade=grade))
+        if self.discount not in DISCOUNTS:
+            raise InputError("discount.unknown", value=shown(self.discount), choices=", ".join(DISCOUNTS.names()))
+        base = validate.number(self.jk_base, Place("discount.base"))
+        if base <= 1:
+            raise InputError("discount.base", place=Place("discount.base"), value=shown(self.jk_base))
+        if self.ideal not in LIST_IDEALS:
+            raise InputError("ideal.unknown", value=shown(self.ideal), choices=", ".join(LIST_IDEALS))
+
+    # --- making one ------------------------------------------------------------------------------
+
+    @classmethod
+    def from_grades(
+        cls,
+        labels: Sequence[str],
+        grades: Sequence[float],
+        k: int,
+        *,
+        pool: Sequence[float] = (),
+        top: int | None = None,
+        **scoring: Any,
+    ) -> ListSpec:
+        """A list of labels and grades; ``pool`` holds the grades of judged items it did not retrieve (the ideal
+        then comes from every judged grade). ``top`` defaults to the smallest whole top grade that holds them.
+        ``scoring``: gain, gain_map, discount, jk_base, query."""
+        items = make_items(labels, grades)
+        unretrieved = make_items([f"judged {i}" for i in range(1, len(pool) + 1)], pool, first_id=len(items) + 1)
+        if top is None:
+            highest = max((it.grade for it in (*items, *unretrieved)), default=0.0)
+            top = max(1, math.ceil(validate.number(highest, Place("list.grades"))))
+        ideal = "pool" if unretrieved else "list"
+        return cls(tuple(items), k, top, tuple(unretrieved), ideal=ideal, **scoring)
+
+    def with_items(self, items: Iterable[Item]) -> ListSpec:
+        """The same scoring for another list (a move, an edit); k is clamped to the new list's length."""
+        new = tuple(items)
+        return replace(self, items=new, k=max(1, min(self.k, len(new))))
+
+    def with_k(self, k: int) -> ListSpec:
+        """The same list with another cutoff."""
+        return replace(self, k=k)
+
+    def with_gain_of(self, grade: int, value: float) -> ListSpec:
+        """The custom gain's table with ``grade`` worth ``value``."""
+        table = dict(self.gain_map)
+        table[int(grade)] = float(value)
+        return replace(self, gain_map=tuple(table.items()))
+
+    def reordered(self, order: Sequence[int]) -> ListSpec:
+        """The list in ``order`` (indices into the items), the rest unchanged."""
+        return replace(self, items=tuple(self.items[i] for i in order))
+
+    def scored_like(self, other: ListSpec) -> ListSpec:
+        """This list, pool, k, top grade and ideal under ``other``'s gain and discount."""
+        return replace(self, gain=other.gain, gain_map=other.gain_map, discount=other.discount, jk_base=other.jk_base)
+
+    # --- reading it ------------------------------------------------------------------------------
+
+    @property
+    def labels(self) -> list[str]:
+        return [it.label for it in self.items]
+
+    @property
+    def grades(self) -> list[float]:
+        return [it.grade for it in self.items]
+
+    def gain_table(self) -> dict[float, float]:
+        """The custom gain for every grade of the scale, 0 to the top grade (a grade not set is worth itself)."""
+        table = dict(self.gain_map)
+        return validate.gain_mapping({g: table.get(g, g) for g in range(self.top + 1)})
+
+    def settings(self) -> ListSettings:
+        """How it is scored, without the list: the key ``ndcg_core.lists.items``'s scores of any order take."""
+        return ListSettings(
+            k=self.k,
+            gain=self.gain,
+            gain_mapping=self.gain_table() if self.gain == "custom" else None,
+            discount=self.discount,
+            jk_base=float(self.jk_base),
+            ideal=self.ideal,
+            extra=self.extra,
+        )
+
+    def judged_pool(self) -> list[float] | None:
+        """The grades the ideal comes from: ``None`` for the list's own, else every judged grade."""
+        return self.settings().pool(self.items)
+
+    def scores(self) -> Scores:
+        """NDCG@k, DCG@k and IDCG@k (``ndcg_at_k``, ``dcg``, ``idcg``)."""
+        return score(self.items, self.settings())
+
+    def ndcg(self) -> float:
+        """NDCG@k of the list in its order."""
+        return self.scores().ndcg
+
+    def dcg(self) -> float:
+        """DCG@k of the list in its order."""
+        return self.scores().dcg
+
+    def breakdown(self) -> pd.DataFrame:
+        """``ndcg_core.breakdown`` of the list, with its labels: every term of NDCG@k."""
+        return list_breakdown(self.items, self.settings())
+
+    # --- the link codec --------------------------------------------------------------------------
+
+    def to_link(self) -> str:
+        """The Playground's ``s`` link parameter for this list (``from_link`` reads it back)."""
+        state: dict[str, Any] = {
+            "v": LINK_VERSION,
+            "l": [it.label for it in self.items],
+            "g": [_number(it.grade) for it in self.items],
+            "k": int(self.k),
+            "t": int(self.top),
+            "gain": self.gain,
+            "d": self.discount,
+            "i": self.ideal,
+        }
+        if self.gain == "custom":
+            state["m"] = {str(int(g)): _number(v) for g, v in self.gain_map}
+        if "base" in DISCOUNTS[self.discount].params:
+            state["b"] = _number(self.jk_base)
+        if self.extra:
+            state["x"] = [[it.label, _number(it.grade)] for it in self.extra]
+        return _b64encode(json.dumps(state, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+    @classmethod
+    def from_link(cls, param: Any) -> ListSpec:
+        """The list a link parameter holds; an ``InputError`` (a ``link.*`` code, or the bad value's) if any part
+        is bad. The query is not part of a link."""
+        if not isinstance(param, str) or not param:
+            raise InputError("link.empty")
+        if len(param) > MAX_LINK_LENGTH:
+            raise InputError("link.too_long", count=len(param), limit=MAX_LINK_LENGTH)
+        try:
+            state = json.loads(_b64decode(param).decode("utf-8"))
+        except (binascii.Error, UnicodeDecodeError, ValueError):
+            raise InputError("link.damaged") from None
+        if not isinstance(state, dict):
+            raise InputError("link.not_settings")
+        if state.get("v") != LINK_VERSION:
+            raise InputError("link.version", value=shown(state.get("v")), version=LINK_VERSION)
+        top = validate.top_grade(_field(state, "t", int))
+        labels = _field(state, "l", list)
+        grades = _field(state, "g", list)
+        if len(labels) != len(grades):
+            raise InputError("link.counts", labels=len(labels), grades=len(grades))
+        if not labels:
+            raise InputError("link.list_empty")
+        validate.list_size(len(labels), MAX_ITEMS)
+        items = make_items(
+            [check_label(x, Place("link.label", position=i + 1)) for i, x in enumerate(labels)],
+            [check_grade(g, top, Place("link.grade", position=i + 1)) for i, g in enumerate(grades)],
+        )
+        k = _field(state, "k", int)
+        if not 1 <= k <= len(items):
+            raise InputError("link.k", value=shown(k), count=len(items))
+        gain = _field(state, "gain", str)
+        if gain not in GAINS:
+            raise InputError("link.gain", value=shown(gain))
+        discount = _field(state, "d", str)
+        if discount not in DISCOUNTS:
+            raise InputError("link.discount", value=shown(discount))
+        ideal = _field(state, "i", str)
+        if ideal not in LIST_IDEALS:
+            raise InputError("link.ideal", value=shown(ideal))
+        gain_map: dict[int, float] = {}
+        if gain == "custom":
+            raw_map = _field(state, "m", dict)
+            if len(raw_map) > validate.MAX_TOP_GRADE + 1:
+                raise InputError("link.custom_gain", count=len(raw_map), limit=validate.MAX_TOP_GRADE + 1)
+            for key, value in raw_map.items():
+                grade = link_number(key, Place("link.gain_grade"), 0, validate.MAX_TOP_GRADE)
+                gain_map[grade] = check_grade(value, MAX_CUSTOM_GAIN, Place("gain.of", grade=grade))
+        jk_base = 2.0
+        if "base" in DISCOUNTS[discount].params:
+            jk_base = float(check_grade(_field(state, "b", (int, float)), 20, Place("discount.base")))
+            if jk_base <= 1:
+                raise InputError("link.base", value=number_text(jk_base))
+        extra_rows = state.get("x", [])
+        if not isinstance(extra_rows, list) or len(extra_rows) > MAX_ITEMS:
+            raise InputError("link.extra", limit=MAX_ITEMS)
+        extra = []
+        for i, row in enumerate(extra_rows):
+            if not isinstance(row, list) or len(row) != 2:
+                raise InputError("link.extra_pair", position=i + 1)
+            extra.append(
+                Item(
+                    len(items) + i + 1,
+                    check_label(row[0], Place("link.extra_label", position=i + 1)),
+                    check_grade(row[1], top, Place("link.extra_grade", position=i + 1)),
+                )
+            )
+        return cls(
+            tuple(items),
+            k,
+            top,
+            tuple(extra),
+            gain=gain,
+            gain_map=tuple(gain_map.items()),
+            discount=discount,
+            jk_base=jk_base,
+            ideal=ideal,
+        )
+
+
+def link_number(text: Any, place: Place, low: int, high: int) -> int:
+    """A small whole number from a link (a custom gain's grade, a Learn step, a Practice exercise number)."""
+    try:
+        value = int(str(text))
+    except ValueError:
+        raise InputError("link.not_whole", place=place, value=shown(str(text)[:20])) from None
+    if not low <= value <= high:
+        raise InputError("link.range", place=place, value=shown(value), low=low, high=high)
+    return value
+
+
+def _number(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else float(x)
+
+
+def _b64encode(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
+
+
+def _b64decode(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def _field(state: Mapping[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
+    if name not in state:
+        raise InputError("link.lacks", name=shown(name))
+    value = state[name]
+    if isinstance(value, bool) or not isinstance(value, kind):
+        raise InputError("link.kind", name=shown(name), value=shown(value))
+    return value
