@@ -562,10 +562,13 @@ def _stat(pid: int) -> list[str] | None:
         return None
 
 
-def _rss_mib(pid: int) -> float:
+def _rss_mib(pid: int, proportional: bool = False) -> float:
+    """Resident memory, or with ``proportional`` its share of pages shared with other processes (PSS), so that a
+    server's processes sharing a buffer pool are not counted once each."""
     try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
+        path, label = (f"/proc/{pid}/smaps_rollup", "Pss:") if proportional else (f"/proc/{pid}/status", "VmRSS:")
+        for line in Path(path).read_text().splitlines():
+            if line.startswith(label):
                 return int(line.split()[1]) / 1024
     except OSError:
         pass
@@ -573,7 +576,8 @@ def _rss_mib(pid: int) -> float:
 
 
 class TreeMonitor:
-    """The CPU share and resident memory of a process (and, with ``tree``, its children) once a second. The root's
+    """The CPU share and resident memory of a process (and, with ``tree``, its children, their memory as PSS) once a
+    second. The root's
     pid is asked each time: PostgreSQL's changes when it restarts. With ``tree``, CPU counts children that ended
     (the kernel adds them to their parent's), so PostgreSQL's short-lived backends are in it. While the process is
     gone (killed, restarting) there are no samples."""
@@ -582,6 +586,7 @@ class TreeMonitor:
         self.name, self.root, self.tree = name, root, tree
         self.samples: list[tuple[float, float, float]] = []  # (seconds since start, CPU %, RSS MiB)
         self.cpu_seconds = 0.0
+        self.baseline: float | None = None  # memory (MiB) once the process had drawn the page, before the class
         self._last: tuple[float, float] | None = None  # (time, CPU-seconds)
 
     def _read(self, children: dict[int, list[int]]) -> tuple[float, float] | None:
@@ -598,7 +603,7 @@ class TreeMonitor:
             ticks = (
                 int(fields[11]) + int(fields[12]) + (int(fields[13]) + int(fields[14]) if first and self.tree else 0)
             )
-            cpu, rss, first = cpu + ticks / CLOCK_TICKS, rss + _rss_mib(p), False
+            cpu, rss, first = cpu + ticks / CLOCK_TICKS, rss + _rss_mib(p, self.tree), False
             if self.tree:
                 todo += children.get(p, [])
         return cpu, rss
@@ -643,12 +648,13 @@ def process_line(monitor: TreeMonitor, students: int | None = None) -> str:
     rss = [r for _, _, r in monitor.samples]
     line = (
         f"{monitor.name}: CPU mean {statistics.mean(cpu):.0f}% of one core, max {max(cpu):.0f}%, "
-        f"{monitor.cpu_seconds:.0f} CPU-s; memory start {rss[0]:.0f} MiB, peak {max(rss):.0f} MiB"
+        f"{monitor.cpu_seconds:.0f} CPU-s; memory before the class {monitor.baseline or rss[0]:.0f} MiB, "
+        f"peak {max(rss):.0f} MiB"
     )
     if students:
         line += (
             f"; per 100 students: {100 * monitor.cpu_seconds / students:.1f} CPU-s, "
-            f"{100 * (max(rss) - rss[0]) / students:.0f} MiB above its start"
+            f"{100 * (max(rss) - (monitor.baseline or rss[0])) / students:.0f} MiB"
         )
     return line
 
@@ -712,6 +718,21 @@ async def main_async(args, parts: dict) -> None:
     sampler.start()
     parts["sampler"] = sampler
 
+    # Each process draws the page once before the class comes (imports, caches): memory per student is measured
+    # from there.
+    direct = (
+        [f"http://127.0.0.1:{app.args[app.args.index('--server.port') + 1]}" for app in parts["deployment"].apps]
+        if args.replicas
+        else [url]
+    )
+    for address in direct:
+        warm = Client(address, "", "warm-up", Errors())
+        await warm.connect()
+        await warm.run()
+        await warm.ws.close()
+    await asyncio.sleep(1.5)
+    for monitor in monitors.values():
+        monitor.baseline = monitor.samples[-1][2] if monitor.samples else None
     store = Store(database_url(), limits=Limits.from_environment())
     parts["store"] = store
     room, key = store.create_room()
