@@ -400,6 +400,19 @@ class Round:
     acked: dict = field(default_factory=dict)  # student -> time "Saved" came back
     seen: dict = field(default_factory=dict)  # student -> time the activity appeared
     presenter: list = field(default_factory=list)  # (time, answered count)
+    herd: tuple = ()  # (server CPU-seconds, seconds) from the opening until every phone showed the activity
+
+
+def servers_cpu(monitors: dict) -> float:
+    """The app processes' CPU-seconds so far (every replica's, or the one server's), read now."""
+    total = 0.0
+    for name, monitor in monitors.items():
+        if name.isdigit() or name == "server":
+            pid = monitor.root()
+            fields = _stat(pid) if pid is not None else None
+            if fields is not None:
+                total += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return total
 
 
 @dataclass
@@ -759,6 +772,7 @@ async def main_async(args, parts: dict) -> None:
         first_open: list[float] = []
         for number in range(args.rounds):
             r = Round(number=number)
+            cpu_at_open = servers_cpu(monitors)
             if args.teacher == "page":
                 # The teacher presses "Open for the class" on the projector's page.
                 projector = run.presenter
@@ -784,12 +798,20 @@ async def main_async(args, parts: dict) -> None:
                     faults.append(asyncio.create_task(restart_postgres(args, parts, run)))
             deadline = r.opened + args.window + 30
             while time.monotonic() < deadline:
+                if not r.herd and len(r.seen) >= run.joined:
+                    r.herd = (servers_cpu(monitors) - cpu_at_open, time.monotonic() - r.opened)
                 done = len(r.sent) >= run.joined and all(n in r.acked for n in r.sent)
                 if done and r.presenter and r.presenter[-1][1] >= len(r.acked):
                     break
                 await asyncio.sleep(0.2)
             await asyncio.sleep(1.5)
-            print(f"round {number + 1}: {len(r.seen)} saw it, {len(r.acked)} answers acknowledged", flush=True)
+            herd = (
+                f"; the app processes used {r.herd[0]:.2f} CPU-s until the last phone showed it "
+                f"({1000 * r.herd[0] / len(r.seen):.1f} ms per phone, polls and early answers included)"
+                if r.herd and r.seen
+                else ""
+            )
+            print(f"round {number + 1}: {len(r.seen)} saw it, {len(r.acked)} answers acknowledged{herd}", flush=True)
         for task in faults:
             await task
     finally:
