@@ -2,7 +2,8 @@
 room by its link and answer each activity the teacher opens, while a presenter session shows the class's counts.
 
     python -m benchmarks.load_live_room [--students 200] [--rounds 3] [--window 20] [--database sqlite|postgresql]
-                                        [--teacher page|store]
+                                        [--teacher page|store] [--replicas N] [--kill-replica-at SECONDS]
+                                        [--restart-postgres-at SECONDS] [--timeout SECONDS]
 
 Each client behaves as a browser does: it runs the page, reruns every ``st.fragment(run_every=...)`` fragment at
 the interval the server asks for (the presenter's panel), asks for the room's revision over HTTP as a phone's room
@@ -14,42 +15,89 @@ and presses Send. Reported:
 
 - answer-to-presenter latency: from a student's Send to the presenter's "Answered" count including it (p50, p95);
 - activity-to-student latency: from the teacher opening the activity to a student's phone showing it;
-- errors (a session that failed, a message other than "Saved", a traceback), and answers lost: acknowledged
-  ("Saved" came back) against stored in the database;
-- the server's resident memory and CPU.
+- errors (a session that failed, a message other than "Saved", an exception element on a page), and answers lost:
+  acknowledged ("Saved" came back) against stored in the database;
+- each server process's CPU and resident memory, and the clients' own CPU.
+
+``--replicas 0`` (the default) runs one app process (``serve.py``) with no proxy. ``--replicas N`` starts the
+deployment of ``python -m deploy up`` (``deploy.launcher.Deployment``: PostgreSQL unless ``NDCG_LAB_DATABASE_URL``
+is set, N app processes, nginx) and every client goes through nginx keeping its ``ndcg_replica`` cookie as a
+browser does; the report then has a line per replica (students served, CPU, memory, per 100 students) and the
+PostgreSQL and nginx processes' CPU. Faults, timed from the moment the first activity opens:
+
+- ``--kill-replica-at S``: SIGKILL one replica's process group (by default the busiest one the presenter is not
+  on; ``--kill-replica`` picks it). Its phones see their websocket close, reconnect through nginx as a browser
+  does (nginx sends them to a live replica and moves their cookie) with the same ``me=`` link, and carry on;
+  reported: each one's time from the kill to its page shown again, and the answers acknowledged before the kill
+  that are still stored.
+- ``--restart-postgres-at S``: ``pg_ctl restart`` of the deployment's own cluster (fast shutdown, as a failing
+  database cuts connections). Errors while it restarts (and 5 s after) are counted apart; a notice on a page is
+  not an error, an exception element is; a student whose answer was not saved sends it again, as a person would.
 
 The server runs with its own data folder (SQLite) or, with ``--database postgresql``, against
-``NDCG_LAB_DATABASE_URL`` as given in the environment.
+``NDCG_LAB_DATABASE_URL`` as given in the environment (with ``--replicas N``: the deployment's own cluster when it
+is not set). Everything started is stopped by its pid at the end, on Ctrl-C, on SIGTERM and at ``--timeout``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import platform
 import random
+import signal
 import statistics
 import tempfile
+import threading
 import time
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from benchmarks import percentile
-from benchmarks.load_classroom import ServerMonitor
-from benchmarks.server import start_server
+from benchmarks.server import free_port, start_server
 
 PAGE = "Classroom"
+COOKIE = "ndcg_replica"
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+FAULT_GRACE = 5.0  # seconds after a fault's end whose errors are still counted as the fault's
+RECONNECT_GIVE_UP = 120.0  # seconds a page keeps trying to reconnect, as a browser tab left open would
+
+
+class Disconnected(Exception):
+    """The client's websocket closed (its server process went away): it reconnects, as a browser does."""
+
+
+@dataclass
+class Errors:
+    """What went wrong, each kept with its time: a fault's window is counted apart (see ``FAULT_GRACE``)."""
+
+    plain: list = field(default_factory=list)
+    in_fault: list = field(default_factory=list)
+    windows: list = field(default_factory=list)  # [start, end or None] of each fault
+
+    def append(self, text: str) -> None:
+        now = time.monotonic()
+        during = any(start <= now and (end is None or now <= end + FAULT_GRACE) for start, end in self.windows)
+        (self.in_fault if during else self.plain).append(text)
+
+    def __len__(self) -> int:
+        return len(self.plain) + len(self.in_fault)
 
 
 @dataclass
 class Client:
-    """One browser tab, as far as the server can tell: a websocket session running the Classroom page."""
+    """One browser tab, as far as the server can tell: a websocket session running the Classroom page, with the
+    cookies a browser would keep for the site (nginx's ``ndcg_replica``)."""
 
     url: str
     query: str
     label: str
-    errors: list
+    errors: Errors
     ws: object = None
     widgets: dict = field(default_factory=dict)  # (kind, label) -> (widget id, fragment id)
     values: dict = field(default_factory=dict)  # widget id -> WidgetState kwargs, as a browser resends them
@@ -58,21 +106,47 @@ class Client:
     metrics: dict = field(default_factory=dict)  # label -> value
     page_hash: str = ""  # the page's script hash, which a browser sends with every rerun after the first
     watch: tuple = ()  # the room watcher: (component id, fragment id, its data {url, revision, every, ...})
+    cookies: dict = field(default_factory=dict)
+    replica: str = ""  # the replica serving this tab (the cookie, else X-Replica); "" without nginx
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one run at a time per tab, as in a browser
+    lost_at: float | None = None  # when its websocket closed, until the page is shown again
+    keeps: dict = field(default_factory=dict)  # the browser's own storage (localStorage): room -> {me, key}
+    memory_drawn: tuple = ()  # the browser memory component drawn by the last run: (its id, its data)
 
-    async def connect(self):
+    def cookie_header(self) -> dict:
+        return {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())} if self.cookies else {}
+
+    def take_headers(self, headers: list[tuple[str, str]]) -> None:
+        """Keep what a browser keeps from a response: its cookies; and note which replica answered."""
+        for name, value in headers:
+            if name.lower() == "set-cookie":
+                pair = value.split(";", 1)[0]
+                key, _, val = pair.partition("=")
+                self.cookies[key.strip()] = val.strip()
+            elif name.lower() == "x-replica" and value:
+                self.replica = value
+        self.replica = self.cookies.get(COOKIE, self.replica)
+
+    async def connect(self) -> None:
         import websockets
 
         self.ws = await websockets.connect(
             self.url.replace("http://", "ws://") + "/_stcore/stream",
             subprotocols=["streamlit"],
+            additional_headers=self.cookie_header(),
             max_size=None,
             ping_interval=None,
+            proxy=None,
+            open_timeout=30,
         )
+        self.take_headers(list(self.ws.response.headers.raw_items()))
 
     async def run(
         self, fragment_id: str = "", trigger: str | None = None, auto: bool = False, component: tuple = ()
     ) -> float:
-        """Send one rerun (the page, or one fragment) and read until it finishes; the seconds it took."""
+        """Send one rerun (the page, or one fragment) and read until it finishes; the seconds it took. Raises
+        :class:`Disconnected` when the websocket is closed."""
+        import websockets
         from streamlit.proto.BackMsg_pb2 import BackMsg
 
         msg = BackMsg()
@@ -100,14 +174,42 @@ class Client:
             w.id = f"$$STREAMLIT_INTERNAL_KEY_{component_id}__events"
             w.json_trigger_value = json.dumps([{"event": event, "value": value}])
         started = time.monotonic()
-        await self.ws.send(msg.SerializeToString())
-        await self.read_until_finished()
+        try:
+            await self.ws.send(msg.SerializeToString())
+            await self.read_until_finished()
+            if self.memory_report_due():
+                await self.run()  # the browser memory component's report reruns the page, as in a browser
+        except (websockets.ConnectionClosed, ConnectionError) as err:
+            raise Disconnected(str(err)) from None
         return time.monotonic() - started
+
+    def memory_report_due(self) -> bool:
+        """What ``ui/widgets/browser_memory.js`` does with the data it is drawn with: keep or forget the room's
+        entry in the browser's storage, and report the entry when it differs from what the server knows (its
+        value, sent with this and every later rerun). Whether a report is due."""
+        if not self.memory_drawn:
+            return False
+        component_id, data = self.memory_drawn
+        self.memory_drawn = ()
+        room = data.get("room")
+        if not room:
+            return False
+        if data.get("forget"):
+            self.keeps.pop(room, None)
+        elif data.get("remember"):
+            self.keeps[room] = {**self.keeps.get(room, {}), **data["remember"]}
+        mine = self.keeps.get(room, {})
+        entry = {"room": room, "me": mine.get("me"), "key": mine.get("key")}
+        known = data.get("known") or {}
+        if all(known.get(k) == v for k, v in entry.items()):
+            return False
+        self.values[component_id] = {"json_value": json.dumps({"memory": entry})}
+        return True
 
     async def read_until_finished(self) -> None:
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-        self.texts, self.metrics = [], {}
+        self.texts, self.metrics, self.memory_drawn = [], {}, ()
         while True:
             fm = ForwardMsg()
             fm.ParseFromString(await asyncio.wait_for(self.ws.recv(), timeout=60))
@@ -139,6 +241,8 @@ class Client:
             self.errors.append(f"{self.label}: exception on the page: {element.exception.message}")
         elif what == "bidi_component" and element.bidi_component.component_name == "ndcg_lab.room_watch":
             self.watch = (element.bidi_component.id, fragment_id, json.loads(element.bidi_component.json))
+        elif what == "bidi_component" and element.bidi_component.component_name == "ndcg_lab.browser_memory":
+            self.memory_drawn = (element.bidi_component.id, json.loads(element.bidi_component.json))
 
     def shows(self, text: str) -> bool:
         return any(text in body for _, body in self.texts)
@@ -150,6 +254,48 @@ class Client:
     def button(self, label: str) -> tuple[str, str]:
         return self.widgets[("button", label)]
 
+    def ws_closed(self) -> bool:
+        return self.ws is None or self.ws.state.name in ("CLOSING", "CLOSED")
+
+    async def reconnect(self, shown: Callable[[Client], bool], on_back: Callable[[Client], None]) -> None:
+        """What a browser tab does when its websocket closes: connect again (through nginx, with its cookie,
+        backing off while that fails) and rerun the page with the same address, until it is ``shown``."""
+        delay, give_up = 0.25, time.monotonic() + RECONNECT_GIVE_UP
+        while True:
+            with contextlib.suppress(Exception):
+                await self.ws.close()
+            try:
+                await self.connect()
+                self.auto.clear()
+                self.widgets.clear()
+                await self.run()
+                if shown(self):
+                    on_back(self)
+                    return
+            except (TimeoutError, Disconnected, OSError) as err:
+                if time.monotonic() > give_up:
+                    raise Disconnected(f"no page within {RECONNECT_GIVE_UP:.0f} s: {err}") from None
+            else:
+                if time.monotonic() > give_up:
+                    raise Disconnected("the page did not come back as it was") from None
+            await asyncio.sleep(delay * random.uniform(0.5, 1.5))
+            delay = min(delay * 2, 5.0)
+
+
+async def keep_connected(
+    client: Client, stop: asyncio.Event, shown: Callable[[Client], bool], on_back: Callable[[Client], None]
+) -> None:
+    """Notice at once when the tab's websocket closes, as the browser does, and reconnect it."""
+    while not stop.is_set():
+        ws = client.ws
+        await ws.wait_closed()
+        if stop.is_set():
+            return
+        client.lost_at = client.lost_at or time.monotonic()
+        async with client.lock:
+            if client.ws is ws:  # nobody reconnected it meanwhile
+                await client.reconnect(shown, on_back)
+
 
 async def keep_fragments_running(client: Client, stop: asyncio.Event, on_run=None) -> None:
     """Rerun every run_every fragment at its interval, as the browser's timer does (one at a time per tab)."""
@@ -160,26 +306,39 @@ async def keep_fragments_running(client: Client, stop: asyncio.Event, on_run=Non
             due.setdefault(fragment_id, now + interval)
             if now >= due[fragment_id]:
                 due[fragment_id] = now + interval
-                async with client.lock:
-                    await client.run(fragment_id, auto=True)
+                try:
+                    async with client.lock:
+                        await client.run(fragment_id, auto=True)
+                except Disconnected:
+                    await asyncio.sleep(0.2)  # keep_connected brings the tab back
+                    continue
                 if on_run is not None:
                     on_run(client)
         await asyncio.sleep(0.05)
 
 
-async def http_get_json(host: str, port: int, path: str, conn: dict) -> tuple[int, dict | None]:
-    """One GET on a kept-alive HTTP/1.1 connection (opened on first use), as a phone's fetch() sends it."""
+async def http_get_json(client: Client, path: str, conn: dict) -> tuple[int, dict | None]:
+    """One GET on a kept-alive HTTP/1.1 connection (opened on first use), as a phone's fetch() sends it: with the
+    tab's cookies, keeping any it is given."""
+    from urllib.parse import urlparse
+
+    address = urlparse(client.url)
+    host, port = address.hostname, address.port
     for attempt in range(2):
         if "writer" not in conn:
             conn["reader"], conn["writer"] = await asyncio.open_connection(host, port)
         reader, writer = conn["reader"], conn["writer"]
         try:
-            writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: application/json\r\n\r\n".encode())
+            cookie = "".join(f"{k}: {v}\r\n" for k, v in client.cookie_header().items())
+            request = f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: application/json\r\n{cookie}\r\n"
+            writer.write(request.encode())
             await writer.drain()
             head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=30)
             lines = head.decode("latin-1").split("\r\n")
             status = int(lines[0].split()[1])
-            headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:] if line)}
+            pairs = [(k.strip(), v.strip()) for k, _, v in (line.partition(":") for line in lines[1:] if line)]
+            client.take_headers(pairs)
+            headers = {k.lower(): v for k, v in pairs}
             body = await reader.readexactly(int(headers.get("content-length", "0")))
             if headers.get("connection", "").lower() == "close":
                 writer.close()
@@ -193,26 +352,40 @@ async def http_get_json(host: str, port: int, path: str, conn: dict) -> tuple[in
     raise AssertionError("not reached")
 
 
-async def watch_room(client: Client, stop: asyncio.Event, on_run) -> None:
+async def watch_room(client: Client, stop: asyncio.Event, on_run, counts: Counter) -> None:
     """What ``ui/widgets/room_watch.js`` does on a phone: ask for the room's revision every ``every`` ms over HTTP
-    and, when it differs from the one drawn, send the component's trigger (which reruns the student's fragment)."""
-    from urllib.parse import urlparse
-
-    address = urlparse(client.url)
+    and, when it differs from the one drawn, send the component's trigger (which reruns the student's fragment);
+    when the answer is not JSON (a server error page), send the trigger after ``fallback`` ms; when the request
+    fails, ask again after ``fallback`` ms."""
     conn: dict = {}
     try:
         while not stop.is_set():
             component_id, fragment_id, data = client.watch
             await asyncio.sleep(data["every"] / 1000)
-            status, body = await http_get_json(address.hostname, address.port, data["url"], conn)
+            try:
+                status, body = await http_get_json(client, data["url"], conn)
+            except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError):
+                counts["poll failed"] += 1
+                conn.clear()
+                await asyncio.sleep(max(0, data["fallback"] - data["every"]) / 1000)
+                continue
+            counts["poll"] += 1
             if body is None:
-                client.errors.append(f"{client.label}: the revision route is missing (status {status})")
-                return
-            if status == 404 or body.get("revision") != data["revision"]:
-                value = {"revision": body.get("revision"), "nonce": time.time() * 1000 + random.random()}
+                counts[f"poll answered {status}, not JSON"] += 1
+                await asyncio.sleep(max(0, data["fallback"] - data["every"]) / 1000)
+                revision = data["revision"]
+            elif status == 404 or body.get("revision") != data["revision"]:
+                revision = body.get("revision")
+            else:
+                continue
+            value = {"revision": revision, "nonce": time.time() * 1000 + random.random()}
+            try:
                 async with client.lock:
                     await client.run(fragment_id, component=(component_id, "changed", value))
-                on_run(client)
+            except Disconnected:
+                await asyncio.sleep(0.2)  # keep_connected brings the tab back; the next poll triggers again
+                continue
+            on_run(client)
     finally:
         if "writer" in conn:
             conn["writer"].close()
@@ -223,26 +396,71 @@ class Round:
     number: int = 0
     opened: float = 0.0
     activity_id: int = 0
-    sent: dict = field(default_factory=dict)  # student -> time Send was pressed
+    sent: dict = field(default_factory=dict)  # student -> time Send was (last) pressed
     acked: dict = field(default_factory=dict)  # student -> time "Saved" came back
     seen: dict = field(default_factory=dict)  # student -> time the activity appeared
     presenter: list = field(default_factory=list)  # (time, answered count)
+    herd: tuple = ()  # (server CPU-seconds, seconds) from the opening until every phone showed the activity
 
 
-async def student(
-    url: str,
-    code: str,
-    me: str,
-    number: int,
-    rounds: list,
-    state: dict,
-    errors: list,
-    stop: asyncio.Event,
-    window: float,
-) -> None:
+def servers_cpu(monitors: dict) -> float:
+    """The app processes' CPU-seconds so far (every replica's, or the one server's), read now."""
+    total = 0.0
+    for name, monitor in monitors.items():
+        if name.isdigit() or name == "server":
+            pid = monitor.root()
+            fields = _stat(pid) if pid is not None else None
+            if fields is not None:
+                total += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return total
+
+
+@dataclass
+class Run:
+    """What the clients share: the rounds, the faults' times, the class's clients."""
+
+    errors: Errors
+    stop: asyncio.Event
+    window: float
+    round: Round | None = None
+    joined: int = 0
+    presenter: Client | None = None
+    students: dict = field(default_factory=dict)  # number -> Client
+    counts: Counter = field(default_factory=Counter)
+    killed_at: float | None = None
+    back: dict = field(default_factory=dict)  # number -> seconds from the kill to its page shown again
+    resent: int = 0  # answers sent again after one was not saved
+
+
+ESTIMATE = "Your estimate of NDCG (0 to 1)"
+ESTIMATE_HEADING = "Predict the NDCG"
+OPEN = "Open for the class"
+YOU_ARE = "You are"
+SAVED = "Saved"
+
+
+async def student(url: str, code: str, me: str, number: int, run: Run) -> None:
     rng = random.Random(number)
-    client = Client(url, f"room={code}&me={me}", f"student {number}", errors)
-    client.lock = asyncio.Lock()
+    client = Client(url, f"room={code}&me={me}", f"student {number}", run.errors)
+    run.students[number] = client
+    tasks: list[asyncio.Task] = []
+
+    def on_run(c: Client) -> None:
+        current = run.round
+        if (
+            current is not None
+            and number not in current.seen
+            and ("text_input", ESTIMATE) in c.widgets
+            and any(ESTIMATE_HEADING in body for _, body in c.texts)
+        ):
+            current.seen[number] = time.monotonic()
+
+    def on_back(c: Client) -> None:
+        if run.killed_at is not None and c.lost_at is not None and c.lost_at >= run.killed_at:
+            run.back[number] = time.monotonic() - run.killed_at
+        c.lost_at = None
+        on_run(c)
+
     try:
         await client.connect()
         async with client.lock:
@@ -250,75 +468,89 @@ async def student(
             client.set_text("Nickname (optional)", f"s{number}")
             join_id, fragment = client.button("Join")
             await client.run(fragment, trigger=join_id)
-        if not client.shows("You are"):
-            errors.append(f"{client.label}: did not join")
+        if not client.shows(YOU_ARE):
+            run.errors.append(f"{client.label}: did not join")
             return
-        state["joined"] += 1
-
-        def on_run(c: Client) -> None:
-            current = state["round"]
-            if (
-                current is not None
-                and number not in current.seen
-                and ("text_input", ESTIMATE) in c.widgets
-                and any(ESTIMATE_HEADING in body for _, body in c.texts)
-            ):
-                current.seen[number] = time.monotonic()
-
+        run.joined += 1
         if not client.watch:
-            errors.append(f"{client.label}: no room watcher on the page")
+            run.errors.append(f"{client.label}: no room watcher on the page")
             return
-        timer = asyncio.create_task(watch_room(client, stop, on_run))
+        tasks.append(asyncio.create_task(watch_room(client, run.stop, on_run, run.counts)))
+        back = asyncio.create_task(keep_connected(client, run.stop, lambda c: c.shows(YOU_ARE), on_back))
+        tasks.append(back)
         answered = set()
-        while not stop.is_set():
-            current = state["round"]
+        while not run.stop.is_set():
+            current = run.round
             if current is None or current.number in answered or number not in current.seen:
                 await asyncio.sleep(0.1)
                 continue
             answered.add(current.number)
-            await asyncio.sleep(rng.uniform(0, window))
+            await asyncio.sleep(rng.uniform(0, run.window))
+            await send_answer(client, current, number, f"{rng.uniform(0.5, 1.0):.2f}", run)
+    except Exception as err:  # a broken session is an error of the run, reported below
+        run.errors.append(f"{client.label}: {type(err).__name__}: {err}")
+    finally:
+        for task in tasks:
+            task.cancel()
+        if client.ws is not None:
+            with contextlib.suppress(Exception):
+                await client.ws.close()
+
+
+async def send_answer(client: Client, current: Round, number: int, estimate: str, run: Run) -> None:
+    """Type the estimate and press Send until "Saved" comes back (three tries, as a person would retry after a
+    message), through a reconnect if the tab's server process goes away meanwhile."""
+    for _attempt in range(3):
+        try:
             async with client.lock:
-                client.set_text(ESTIMATE, f"{rng.uniform(0.5, 1.0):.2f}")
+                if ("text_input", ESTIMATE) not in client.widgets:
+                    raise Disconnected("no estimate field on the page (it is reconnecting)")
+                client.set_text(ESTIMATE, estimate)
                 send_id, fragment = client.button("Send")
                 current.sent[number] = time.monotonic()
                 await client.run(fragment, trigger=send_id)
-                if client.shows("Saved"):
+                if client.shows(SAVED):
                     current.acked[number] = time.monotonic()
-                else:
-                    shown = [body for kind, body in client.texts if kind == "alert"]
-                    errors.append(f"{client.label}: not saved: {shown[:1]}")
-        timer.cancel()
-    except Exception as err:  # a broken session is an error of the run, reported below
-        errors.append(f"{client.label}: {type(err).__name__}: {err}")
-    finally:
-        if client.ws is not None:
-            await client.ws.close()
+                    return
+                shown = [body for kind, body in client.texts if kind == "alert"]
+                run.errors.append(f"{client.label}: not saved: {shown[:1]}")
+        except Disconnected:
+            # The page comes back by itself (keep_connected); its student presses Send again once it has.
+            give_up = time.monotonic() + RECONNECT_GIVE_UP
+            await asyncio.sleep(0.1)
+            while (client.ws_closed() or client.lost_at is not None) and time.monotonic() < give_up:
+                await asyncio.sleep(0.2)
+        run.resent += 1
+        await asyncio.sleep(2.0)
 
 
-ESTIMATE = "Your estimate of NDCG (0 to 1)"
-ESTIMATE_HEADING = "Predict the NDCG"
-OPEN = "Open for the class"
-
-
-async def presenter(url: str, code: str, key: str, state: dict, errors: list, stop: asyncio.Event) -> None:
-    client = Client(url, f"room={code}&key={key}", "presenter", errors)
-    client.lock = asyncio.Lock()
+async def presenter(url: str, code: str, key: str, run: Run) -> None:
+    client = Client(url, f"room={code}&key={key}", "presenter", run.errors)
 
     def on_run(c: Client) -> None:
-        current, value = state["round"], c.metrics.get("Answered")
+        current, value = run.round, c.metrics.get("Answered")
         if current is not None and value:
             current.presenter.append((time.monotonic(), int(value.split("/")[0])))
+
+    def on_back(c: Client) -> None:
+        c.lost_at = None
+        run.counts["presenter reconnected"] += 1
 
     try:
         await client.connect()
         await client.run()
-        state["presenter"] = client
-        await keep_fragments_running(client, stop, on_run)
+        run.presenter = client
+        watcher = asyncio.create_task(
+            keep_connected(client, run.stop, lambda c: ("button", OPEN) in c.widgets, on_back)
+        )
+        await keep_fragments_running(client, run.stop, on_run)
+        watcher.cancel()
     except Exception as err:
-        errors.append(f"presenter: {type(err).__name__}: {err}")
+        run.errors.append(f"presenter: {type(err).__name__}: {err}")
     finally:
         if client.ws is not None:
-            await client.ws.close()
+            with contextlib.suppress(Exception):
+                await client.ws.close()
 
 
 def latencies(r: Round) -> list[float]:
@@ -333,96 +565,319 @@ def latencies(r: Round) -> list[float]:
     return out
 
 
-async def main_async(args) -> None:
+# --- processes' CPU and memory ----------------------------------------------------------------------------------
+
+
+def _stat(pid: int) -> list[str] | None:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
+def _rss_mib(pid: int, proportional: bool = False) -> float:
+    """Resident memory, or with ``proportional`` its share of pages shared with other processes (PSS), so that a
+    server's processes sharing a buffer pool are not counted once each."""
+    try:
+        path, label = (f"/proc/{pid}/smaps_rollup", "Pss:") if proportional else (f"/proc/{pid}/status", "VmRSS:")
+        for line in Path(path).read_text().splitlines():
+            if line.startswith(label):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+class TreeMonitor:
+    """The CPU share and resident memory of a process (and, with ``tree``, its children, their memory as PSS) once a
+    second. The root's
+    pid is asked each time: PostgreSQL's changes when it restarts. With ``tree``, CPU counts children that ended
+    (the kernel adds them to their parent's), so PostgreSQL's short-lived backends are in it. While the process is
+    gone (killed, restarting) there are no samples."""
+
+    def __init__(self, name: str, root: Callable[[], int | None], tree: bool = False) -> None:
+        self.name, self.root, self.tree = name, root, tree
+        self.samples: list[tuple[float, float, float]] = []  # (seconds since start, CPU %, RSS MiB)
+        self.cpu_seconds = 0.0
+        self.baseline: float | None = None  # memory (MiB) once the process had drawn the page, before the class
+        self._last: tuple[float, float] | None = None  # (time, CPU-seconds)
+
+    def _read(self, children: dict[int, list[int]]) -> tuple[float, float] | None:
+        pid = self.root()
+        if pid is None or _stat(pid) is None:
+            return None
+        cpu = rss = 0.0
+        todo, first = [pid], True
+        while todo:
+            p = todo.pop()
+            fields = _stat(p)
+            if fields is None:
+                continue
+            ticks = (
+                int(fields[11]) + int(fields[12]) + (int(fields[13]) + int(fields[14]) if first and self.tree else 0)
+            )
+            cpu, rss, first = cpu + ticks / CLOCK_TICKS, rss + _rss_mib(p, self.tree), False
+            if self.tree:
+                todo += children.get(p, [])
+        return cpu, rss
+
+    def sample(self, now: float, start: float, children: dict[int, list[int]]) -> None:
+        reading = self._read(children)
+        if reading is None:
+            self._last = None
+            return
+        if self._last is not None and reading[0] >= self._last[1]:
+            self.cpu_seconds += reading[0] - self._last[1]
+            self.samples.append((now - start, 100 * (reading[0] - self._last[1]) / (now - self._last[0]), reading[1]))
+        self._last = (now, reading[0])
+
+
+class Sampler(threading.Thread):
+    """One thread sampling every monitor once a second (one pass over /proc for those that need children)."""
+
+    def __init__(self, monitors: list[TreeMonitor]) -> None:
+        super().__init__(daemon=True)
+        self.monitors, self.stopped = monitors, threading.Event()
+
+    def run(self) -> None:
+        start = time.monotonic()
+        while True:
+            children: dict[int, list[int]] = {}
+            if any(m.tree for m in self.monitors):
+                for entry in os.listdir("/proc"):
+                    if entry.isdigit() and (fields := _stat(int(entry))) is not None:
+                        children.setdefault(int(fields[1]), []).append(int(entry))
+            now = time.monotonic()
+            for monitor in self.monitors:
+                monitor.sample(now, start, children)
+            if self.stopped.wait(1.0):
+                return
+
+
+def process_line(monitor: TreeMonitor, students: int | None = None) -> str:
+    if not monitor.samples:
+        return f"{monitor.name}: no samples"
+    cpu = [c for _, c, _ in monitor.samples]
+    rss = [r for _, _, r in monitor.samples]
+    line = (
+        f"{monitor.name}: CPU mean {statistics.mean(cpu):.0f}% of one core, max {max(cpu):.0f}%, "
+        f"{monitor.cpu_seconds:.0f} CPU-s; memory before the class {monitor.baseline or rss[0]:.0f} MiB, "
+        f"peak {max(rss):.0f} MiB"
+    )
+    if students:
+        line += (
+            f"; per 100 students: {100 * monitor.cpu_seconds / students:.1f} CPU-s, "
+            f"{100 * (max(rss) - (monitor.baseline or rss[0])) / students:.0f} MiB"
+        )
+    return line
+
+
+# --- the run ----------------------------------------------------------------------------------------------------
+
+
+async def main_async(args, parts: dict) -> None:
     from ndcg_core.classroom import activities as acts
     from ndcg_core.classroom import rules
     from ndcg_core.classroom.rules import Limits
     from ndcg_core.classroom.store import Store, database_url
 
+    # The room's limit is a setting: the run's class must fit (the replicas read it from their environment).
+    os.environ["NDCG_LAB_MAX_STUDENTS"] = str(max(args.students, Limits().max_students))
     if args.database == "sqlite":
+        if args.replicas:
+            raise SystemExit("--replicas needs --database postgresql (replicas share one database)")
         os.environ.pop("NDCG_LAB_DATABASE_URL", None)
         os.environ["NDCG_LAB_DATA_DIR"] = tempfile.mkdtemp(prefix="ndcg-lab-load-")
-    elif not os.environ.get("NDCG_LAB_DATABASE_URL"):
-        raise SystemExit("--database postgresql needs NDCG_LAB_DATABASE_URL")
+    elif not os.environ.get("NDCG_LAB_DATABASE_URL") and not args.replicas:
+        raise SystemExit("--database postgresql needs NDCG_LAB_DATABASE_URL (or --replicas N, which starts one)")
+    if args.restart_postgres_at is not None and (not args.replicas or os.environ.get("NDCG_LAB_DATABASE_URL")):
+        raise SystemExit("--restart-postgres-at needs --replicas N and the deployment's own PostgreSQL")
+    if args.kill_replica_at is not None and args.replicas < 2:
+        raise SystemExit("--kill-replica-at needs --replicas 2 or more")
+
+    monitors: dict[str, TreeMonitor] = {}
+    if args.replicas:
+        from deploy.launcher import Deployment
+
+        port = free_port()
+        os.environ["NDCG_LAB_PUBLIC_URL"] = f"http://127.0.0.1:{port}"
+        deployment = Deployment(args.replicas, port)
+        parts["deployment"] = deployment
+        lines: list[str] = []
+        await asyncio.to_thread(deployment.start, lines.append)
+        url = lines[-1].split()[-1]
+        database = next(line.split()[1] for line in lines if line.startswith("database "))
+        os.environ.setdefault("NDCG_LAB_DATABASE_URL", database)
+        for number, app in enumerate(deployment.apps, start=1):
+            monitors[str(number)] = TreeMonitor(f"replica {number} (pid {app.pid})", lambda pid=app.pid: pid)
+        if deployment.postgres is not None:
+            pid_file = deployment.postgres[0] / "postmaster.pid"
+
+            def postmaster() -> int | None:
+                try:
+                    return int(pid_file.read_text().split()[0])
+                except (OSError, ValueError, IndexError):
+                    return None
+
+            monitors["postgres"] = TreeMonitor("PostgreSQL (all its processes)", postmaster, tree=True)
+        nginx_pid = deployment.nginx.pid
+        monitors["nginx"] = TreeMonitor("nginx (master and worker)", lambda: nginx_pid, tree=True)
+    else:
+        server, url = start_server()
+        parts["server"] = server
+        monitors["server"] = TreeMonitor(f"server (pid {server.pid})", lambda: server.pid)
+    monitors["clients"] = TreeMonitor("the clients' own process (all phones and the projector)", os.getpid)
+    sampler = Sampler(list(monitors.values()))
+    sampler.start()
+    parts["sampler"] = sampler
+
+    # Each process draws the page once before the class comes (imports, caches): memory per student is measured
+    # from there.
+    direct = (
+        [f"http://127.0.0.1:{app.args[app.args.index('--server.port') + 1]}" for app in parts["deployment"].apps]
+        if args.replicas
+        else [url]
+    )
+    for address in direct:
+        warm = Client(address, "", "warm-up", Errors())
+        await warm.connect()
+        await warm.run()
+        await warm.ws.close()
+    await asyncio.sleep(1.5)
+    for monitor in monitors.values():
+        monitor.baseline = monitor.samples[-1][2] if monitor.samples else None
     store = Store(database_url(), limits=Limits.from_environment())
+    parts["store"] = store
     room, key = store.create_room()
-    server, url = start_server()
-    monitor = ServerMonitor(server.pid)
-    monitor.start()
-    clients = ServerMonitor(os.getpid())  # this process: every simulated phone and the projector
-    clients.start()
-    errors: list[str] = []
-    state: dict = {"round": None, "joined": 0, "presenter": None}
-    stop = asyncio.Event()
+    run = Run(errors=Errors(), stop=asyncio.Event(), window=args.window)
     rounds: list[Round] = []
     began = time.monotonic()
+    tasks = [asyncio.create_task(presenter(url, room.code, key, run))]
+    faults: list[asyncio.Task] = []
+    parts["report"] = lambda: report(args, rounds, store, run, monitors, began, kill_report)
+    kill_report: dict = {}
     try:
-        tasks = [asyncio.create_task(presenter(url, room.code, key, state, errors, stop))]
         for i in range(args.students):
-            tasks.append(
-                asyncio.create_task(
-                    student(url, room.code, rules.new_student_id(), i + 1, rounds, state, errors, stop, args.window)
-                )
-            )
+            me = rules.new_student_id()
+            tasks.append(asyncio.create_task(student(url, room.code, me, i + 1, run)))
             await asyncio.sleep(args.join_spread / args.students)  # a class arrives over a minute or so
-        give_up = time.monotonic() + 120
-        while state["joined"] + len(errors) < args.students and time.monotonic() < give_up:
+        give_up = time.monotonic() + args.join_spread + 120
+        while run.joined + len(run.errors) < args.students and time.monotonic() < give_up:
             await asyncio.sleep(0.5)
-        print(f"{state['joined']} of {args.students} students joined ({time.monotonic() - began:.0f} s)", flush=True)
+        print(f"{run.joined} of {args.students} students joined ({time.monotonic() - began:.0f} s)", flush=True)
+        if args.replicas:
+            spread = Counter(c.replica for c in run.students.values())
+            print("students by replica (their cookie): " + ", ".join(f"{k}: {v}" for k, v in sorted(spread.items())))
+            kill_report["joined_by_replica"] = spread
+        first_open: list[float] = []
         for number in range(args.rounds):
             r = Round(number=number)
+            cpu_at_open = servers_cpu(monitors)
             if args.teacher == "page":
-                # The teacher presses "Open for the class" on the projector's page: the same server process.
-                projector = state["presenter"]
-                button_id, fragment = projector.button(OPEN)
-                r.opened = time.monotonic()
-                state["round"] = r
+                # The teacher presses "Open for the class" on the projector's page.
+                projector = run.presenter
                 async with projector.lock:
+                    button_id, fragment = projector.button(OPEN)
+                    r.opened = time.monotonic()
+                    run.round = r
                     await projector.run(fragment, trigger=button_id)
-                r.activity_id = store.room(room.code).current.id
+                r.activity_id = (await asyncio.to_thread(store.room, room.code)).current.id
             else:
                 # A teacher on another process: only the database tells this one (within REVISION_TTL).
-                activity = store.open_activity(room.code, key, acts.Predict(acts.random_list(number + 1)))
+                activity = await asyncio.to_thread(
+                    store.open_activity, room.code, key, acts.Predict(acts.random_list(number + 1))
+                )
                 r.opened, r.activity_id = time.monotonic(), activity.id
-                state["round"] = r
+                run.round = r
             rounds.append(r)
+            if not first_open:
+                first_open.append(r.opened)
+                if args.kill_replica_at is not None:
+                    faults.append(asyncio.create_task(kill_replica(args, parts, run, rounds, kill_report)))
+                if args.restart_postgres_at is not None:
+                    faults.append(asyncio.create_task(restart_postgres(args, parts, run)))
             deadline = r.opened + args.window + 30
             while time.monotonic() < deadline:
-                done = len(r.sent) >= state["joined"] and all(n in r.acked for n in r.sent)
+                if not r.herd and len(r.seen) >= run.joined:
+                    r.herd = (servers_cpu(monitors) - cpu_at_open, time.monotonic() - r.opened)
+                done = len(r.sent) >= run.joined and all(n in r.acked for n in r.sent)
                 if done and r.presenter and r.presenter[-1][1] >= len(r.acked):
                     break
                 await asyncio.sleep(0.2)
             await asyncio.sleep(1.5)
-            print(f"round {number + 1}: {len(r.seen)} saw it, {len(r.acked)} answers acknowledged", flush=True)
+            herd = (
+                f"; the app processes used {r.herd[0]:.2f} CPU-s until the last phone showed it "
+                f"({1000 * r.herd[0] / len(r.seen):.1f} ms per phone, polls and early answers included)"
+                if r.herd and r.seen
+                else ""
+            )
+            print(f"round {number + 1}: {len(r.seen)} saw it, {len(r.acked)} answers acknowledged{herd}", flush=True)
+        for task in faults:
+            await task
     finally:
-        stop.set()
-        await asyncio.sleep(2)
-        for task in tasks:
+        run.stop.set()
+        for task in tasks + faults:
             task.cancel()
-        monitor.stopped.set()
-        clients.stopped.set()
-        server.terminate()
-    report(args, rounds, store, errors, monitor, began)
-    if clients.samples:
-        cpu = [c for _, c, _ in clients.samples]
-        print(
-            f"the clients' own process (all phones and the projector, on the same cores): CPU mean "
-            f"{statistics.mean(cpu):.0f}% of one core, max {max(cpu):.0f}%"
-        )
-    store.close()
+        await asyncio.gather(*tasks, *faults, return_exceptions=True)
 
 
-def report(args, rounds: list[Round], store, errors: list[str], monitor, began: float) -> None:
+async def kill_replica(args, parts: dict, run: Run, rounds: list[Round], out: dict) -> None:
+    """SIGKILL one replica's process group ``--kill-replica-at`` seconds after the first activity opened."""
+    await asyncio.sleep(args.kill_replica_at)
+    deployment = parts["deployment"]
+    spread = Counter(c.replica for c in run.students.values())
+    number = args.kill_replica
+    if number is None:
+        # The busiest replica the presenter is not on: the answers' way to the projector stays measured.
+        others = [k for k, _ in spread.most_common() if k != run.presenter.replica and k.isdigit()]
+        number = int(others[0]) if others else 1
+    app = deployment.apps[number - 1]
+    out["killed"] = number
+    out["students_on_it"] = spread.get(str(number), 0)
+    out["acked_before"] = [(r.activity_id, set(r.acked)) for r in rounds]
+    run.errors.windows.append([time.monotonic(), None])
+    run.killed_at = time.monotonic()
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(app.pid, signal.SIGKILL)
+    print(f"killed replica {number} (pid {app.pid}), serving {out['students_on_it']} students", flush=True)
+    await asyncio.to_thread(app.wait)
+    # The fault's window ends when its phones are back (or have given up).
+    while time.monotonic() - run.killed_at < RECONNECT_GIVE_UP and any(
+        c.lost_at is not None for c in run.students.values()
+    ):
+        await asyncio.sleep(0.5)
+    run.errors.windows[-1][1] = time.monotonic()
+    print(f"{len(run.back)} phones back after the kill", flush=True)
+
+
+async def restart_postgres(args, parts: dict, run: Run) -> None:
+    """``pg_ctl restart`` of the deployment's cluster ``--restart-postgres-at`` seconds after the first activity
+    opened."""
+    from deploy.postgres import restart_in_place
+
+    await asyncio.sleep(args.restart_postgres_at)
+    datadir, bin_dir = parts["deployment"].postgres
+    window = [time.monotonic(), None]
+    run.errors.windows.append(window)
+    await asyncio.to_thread(restart_in_place, datadir, bin_dir)
+    window[1] = time.monotonic()
+    run.counts["postgres restart seconds"] = round(window[1] - window[0], 1)
+    print(f"PostgreSQL restarted in {window[1] - window[0]:.1f} s", flush=True)
+
+
+def report(args, rounds: list[Round], store, run: Run, monitors: dict, began: float, kill: dict) -> None:
     answer_times, seen_times, acked, lost = [], [], 0, 0
     for r in rounds:
         answer_times += latencies(r)
         seen_times += [t - r.opened for t in r.seen.values()]
         stored = {a.student for a in store.answers(r.activity_id)}
         acked += len(r.acked)
-        lost += len(r.acked) - len(stored & {n for n in r.acked})
+        lost += len(r.acked) - len(stored & set(r.acked))
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-        f"database {args.database}"
+        f"database {args.database}, "
+        + (f"{args.replicas} replicas behind nginx" if args.replicas else "one process, no proxy")
+        + f"; load average before: {args.load_before}"
     )
     print(
         f"{args.students} students, {args.rounds} rounds, answers spread over {args.window:g} s "
@@ -439,13 +894,40 @@ def report(args, rounds: list[Round], store, errors: list[str], monitor, began: 
             f"activity to student: p50 {statistics.median(seen_times):.2f} s, "
             f"p95 {percentile(seen_times, 0.95):.2f} s, max {max(seen_times):.2f} s"
         )
-    print(f"answers acknowledged {acked}, lost {lost}")
-    print(f"errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
-    if monitor.samples:
-        cpu = [c for _, c, _ in monitor.samples]
-        rss = [r for _, _, r in monitor.samples]
-        print(f"server CPU: mean {statistics.mean(cpu):.0f}% of one core, max {max(cpu):.0f}%")
-        print(f"server memory: start {rss[0]:.0f} MiB, peak {max(rss):.0f} MiB, end {rss[-1]:.0f} MiB")
+    print(f"answers acknowledged {acked}, lost {lost}; sent again after a failed send: {run.resent}")
+    errors = run.errors
+    print(f"errors: {len(errors.plain)}" + (f" (first: {errors.plain[0]})" if errors.plain else ""))
+    if errors.windows:
+        print(
+            f"errors during the faults (and {FAULT_GRACE:g} s after): {len(errors.in_fault)}"
+            + (f" (first: {errors.in_fault[0]})" if errors.in_fault else "")
+        )
+    if kill and "killed" in kill:
+        back = list(run.back.values())
+        line = f"killed replica {kill['killed']} with {kill['students_on_it']} students: {len(back)} phones reconnected"
+        if back:
+            line += (
+                f", kill to page shown again p50 {statistics.median(back):.2f} s, "
+                f"p95 {percentile(back, 0.95):.2f} s, max {max(back):.2f} s"
+            )
+        print(line)
+        before = sum(len(students) for _, students in kill["acked_before"])
+        kept = sum(
+            len(students & {a.student for a in store.answers(activity)}) for activity, students in kill["acked_before"]
+        )
+        print(f"answers acknowledged before the kill: {before}, still stored: {kept}")
+    if "postgres restart seconds" in run.counts:
+        print(f"PostgreSQL restart took {run.counts['postgres restart seconds']} s")
+    polls = {k: v for k, v in run.counts.items() if k != "postgres restart seconds"}
+    if polls:
+        print("clients' counts: " + ", ".join(f"{k} {v}" for k, v in sorted(polls.items())))
+    at_end = Counter(c.replica for c in run.students.values())
+    # Per 100 students: those a replica served from the start (a killed one's moved to the others part-way).
+    served = kill.get("joined_by_replica", at_end)
+    for name, monitor in monitors.items():
+        students = served.get(name) if args.replicas else args.students if name == "server" else None
+        prefix = f"[{served.get(name, 0)} students joined, {at_end.get(name, 0)} at the end] " if name.isdigit() else ""
+        print(prefix + process_line(monitor, students))
 
 
 def main() -> None:
@@ -462,8 +944,44 @@ def main() -> None:
         help="open each activity by the projector's button (page) or through the database, as a teacher on another "
         "server process would (store)",
     )
+    parser.add_argument("--replicas", type=int, default=0, help="app processes behind nginx (0: one, no nginx)")
+    parser.add_argument("--kill-replica-at", type=float, help="SIGKILL a replica this many s after the first opening")
+    parser.add_argument(
+        "--kill-replica", type=int, help="which replica to kill (default: the busiest without the presenter)"
+    )
+    parser.add_argument(
+        "--restart-postgres-at", type=float, help="restart PostgreSQL this many s after the first opening"
+    )
+    parser.add_argument("--timeout", type=float, default=1200.0, help="stop everything after this many seconds")
     args = parser.parse_args()
-    asyncio.run(main_async(args))
+    args.load_before = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"load average before the run: {args.load_before}", flush=True)
+
+    def on_term(signum, frame) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_term)
+    parts: dict = {}
+    try:
+        asyncio.run(asyncio.wait_for(main_async(args, parts), timeout=args.timeout))
+    except (KeyboardInterrupt, TimeoutError) as stop:
+        print(f"stopped early: {type(stop).__name__}", flush=True)
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        if "sampler" in parts:
+            parts["sampler"].stopped.set()
+        try:
+            if "report" in parts:
+                parts["report"]()
+        finally:
+            if "server" in parts:
+                parts["server"].terminate()
+                parts["server"].wait(timeout=30)
+            if "deployment" in parts:
+                parts["deployment"].stop()
+            if "store" in parts:
+                parts["store"].close()
 
 
 if __name__ == "__main__":

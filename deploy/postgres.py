@@ -91,3 +91,16 @@ def start_cluster(base: Path, bin_dir: Path) -> Cluster:
     options = f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
     run(str(bin_dir / "pg_ctl"), "-D", str(data), "-w", "-l", str(base / "log"), "-o", options, "start")
     return Cluster(f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres", data, bin_dir, options)
+
+
+def restart_in_place(datadir: Path, bin_dir: Path) -> None:
+    """Restart the server of ``datadir`` with its options (fast: open connections are cut, as in a database
+    failure) and wait until it accepts connections again. Raises ``subprocess.CalledProcessError`` on failure."""
+    # -l: the server's output must not go to this call's pipe, which would then never end.
+    log = str(datadir.parent / "log")
+    subprocess.run(
+        [*_as_postgres(), str(bin_dir / "pg_ctl"), "-D", str(datadir), "-l", log, "-m", "fast", "-w", "restart"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )

@@ -68,6 +68,8 @@ class _Revisions:
         self._seen: dict[str, tuple[float, int | None]] = {}
         self._rooms: dict[str, Room] = {}  # by code: a room changes only with its revision (every teacher action)
         self._members: set[tuple[str, str]] = set()  # (room, student id) pairs seen in the database: joins last
+        # (room, activity id) -> when it was last read to have no answer yet, or None once one is known.
+        self._answered: dict[tuple[str, int], float | None] = {}
 
     def fresh(self, code: str) -> tuple[bool, int | None]:
         """Whether a read of ``code`` within ``REVISION_TTL`` is at hand, and what it gave; never reads."""
@@ -115,6 +117,28 @@ class _Revisions:
         """The room as this process last read it, if it did; never reads."""
         with self._lock:
             return self._rooms.get(code)
+
+    def anyone_answered(self, code: str, activity_id: int) -> bool:
+        """Whether any student has answered the activity: "no" is read at most every ``REVISION_TTL`` by this
+        process (a whole class's phones redraw a new activity at once), "yes" once."""
+        with self._lock:
+            hit = self._answered.get((code, activity_id), -1.0)
+        if hit is None:
+            return True
+        now = time.monotonic()
+        if hit >= 0 and now - hit < REVISION_TTL:
+            return False
+        answered = bool(store().answers(activity_id))
+        with self._lock:
+            if len(self._answered) > 1000:
+                self._answered.clear()
+            if self._answered.get((code, activity_id), -1.0) is not None:  # one stored meanwhile stays known
+                self._answered[code, activity_id] = None if answered else now
+        return answered
+
+    def answer_stored(self, code: str, activity_id: int) -> None:
+        with self._lock:
+            self._answered[code, activity_id] = None
 
     def room(self, code: str) -> Room:
         """The room as stored at its current revision: read once per revision by this process (a class's phones
@@ -168,6 +192,19 @@ def known_member(code: str, student_id: str) -> bool:
 def fresh_revision(code: str) -> tuple[bool, int | None]:
     """``room_revision`` if it is at hand without reading the database: (whether it was, the revision)."""
     return _revisions().fresh(code)
+
+
+def anyone_answered(code: str, activity_id: int) -> bool:
+    """Whether the activity has any answer (from any process). "No" may be up to ``REVISION_TTL`` old, except for
+    an answer stored through this process (``answer_stored``): a phone asks this before reading its own answers, so
+    that a class seeing a new activity costs the database one read per process, not one per phone."""
+    return _revisions().anyone_answered(code, activity_id)
+
+
+def answer_stored(code: str, activity_id: int) -> None:
+    """An answer to the activity of room ``code`` was just stored through this process: ``anyone_answered`` says
+    so at once."""
+    _revisions().answer_stored(code, activity_id)
 
 
 def room_changed(code: str) -> None:

@@ -3,8 +3,11 @@
 import pytest
 
 from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom import rules
 from ndcg_core.classroom.store import Store, database_url
 from ndcg_core.errors import InputError
+
+STUDENT = rules.new_student_id()
 
 
 @pytest.fixture
@@ -58,3 +61,41 @@ def test_a_room_that_is_gone_is_an_input_error(data_dir):
     with pytest.raises(InputError) as err:
         database.room_now("ABCDEF")
     assert err.value.code == "room.unknown"
+
+
+def test_a_class_seeing_a_new_activity_asks_once_per_moment_whether_anyone_answered(data_dir, monkeypatch):
+    from ui import database
+
+    clock = [2000.0]
+    monkeypatch.setattr(database.time, "monotonic", lambda: clock[0])
+    store = Store(database_url())
+    room, key = store.create_room()
+    store.join(room.code, STUDENT, "Ann")
+    activity = store.open_activity(room.code, key, acts.Predict(acts.random_list(1)))
+    reads = []
+    real = database.Store.answers
+    monkeypatch.setattr(database.Store, "answers", lambda self, a: reads.append(a) or real(self, a))
+    assert not any(database.anyone_answered(room.code, activity.id) for _ in range(30))  # a class of 30 at once
+    assert reads == [activity.id]
+    store.answer(room.code, STUDENT, activity.id, [(0, "0.5")])  # through another process: this one is not told
+    assert not database.anyone_answered(room.code, activity.id)  # "no" is reused within REVISION_TTL
+    clock[0] += database.REVISION_TTL + 0.01
+    assert database.anyone_answered(room.code, activity.id)
+    clock[0] += 10 * database.REVISION_TTL
+    assert all(database.anyone_answered(room.code, activity.id) for _ in range(5))
+    assert reads == [activity.id, activity.id]  # "yes" is read once: answers are never taken back
+    store.close()
+
+
+def test_an_answer_stored_through_this_process_is_known_at_once(data_dir, monkeypatch):
+    from ui import database
+
+    clock = [3000.0]
+    monkeypatch.setattr(database.time, "monotonic", lambda: clock[0])
+    store = Store(database_url())
+    room, key = store.create_room()
+    activity = store.open_activity(room.code, key, acts.Predict(acts.random_list(2)))
+    assert not database.anyone_answered(room.code, activity.id)
+    database.answer_stored(room.code, activity.id)  # a phone on this process just sent one
+    assert database.anyone_answered(room.code, activity.id)
+    store.close()

@@ -32,7 +32,16 @@ from ndcg_core.lists.results import RESULTS
 from ndcg_core.teaching.exercises import exercise
 from ui import classroom_results
 from ui.classroom_results import render_class_summary
-from ui.database import client_source, last_room, quick_store, room_changed, room_now, store
+from ui.database import (
+    answer_stored,
+    anyone_answered,
+    client_source,
+    last_room,
+    quick_store,
+    room_changed,
+    room_now,
+    store,
+)
 from ui.exercise_text import choice_text, conventions_text
 from ui.exercise_text import explain as explain_exercise
 from ui.exercise_text import prompt as exercise_prompt
@@ -745,6 +754,11 @@ def list_table(t: Translator, labels: tuple[str, ...], grades: tuple[float, ...]
     """A short ranked list as a Markdown table: no toolbar in the way on a phone, and cheap to send every
     time the page is drawn (a whole class draws it at once when an activity opens). Labels are escaped.
     ``grades=None``: positions and labels only (grades hidden until the reveal)."""
+    st.markdown(table_markdown(t, labels, grades))
+
+
+def table_markdown(t: Translator, labels: tuple[str, ...], grades: tuple[float, ...] | None) -> str:
+    """``list_table``'s Markdown."""
     if grades is None:
         rows = [f"| {t('table.position')} | {t('table.item')} |", "|---:|:---|"]
         rows += [f"| {i} | {md_escape(label)} |" for i, label in enumerate(labels, start=1)]
@@ -754,7 +768,7 @@ def list_table(t: Translator, labels: tuple[str, ...], grades: tuple[float, ...]
             f"| {i} | {md_escape(label)} | {metric_text(grade, 0)} |"
             for i, (label, grade) in enumerate(zip(labels, grades, strict=False), start=1)
         ]
-    st.markdown("\n".join(rows))
+    return "\n".join(rows)
 
 
 def query_line(t: Translator, spec: ListSpec) -> str:
@@ -1075,8 +1089,9 @@ def student_room(lang: str, code: str) -> None:
     if current is None:
         st.info(t("classroom.waiting"))
         return
+    # Nobody has answered a new activity yet: the class's phones drawing it at once need no read of their own.
     try:
-        mine = store().my_answers(current.id, cs.student or "")
+        mine = store().my_answers(current.id, cs.student or "") if anyone_answered(code, current.id) else {}
     except StoreUnavailable as err:
         if outage is None:  # the watcher tells this part when the database is back (its 503s, then a revision)
             st.warning(outage_text(t, err), icon=":material/cloud_off:")
@@ -1132,6 +1147,7 @@ def submit(activity_id: int, values: list[tuple[int, Any]]) -> None:
     except REFUSALS as err:
         cs.messages[place] = t.explain(err)
         return
+    answer_stored(cs.room or "", activity_id)
     cs.messages[place] = t("classroom.saved")
 
 
@@ -1151,8 +1167,9 @@ def student_predict(t: Translator, cs: ClassroomState, current: ActivityRow, min
     activity = current.activity()
     assert isinstance(activity, acts.Predict)  # the caller chose this view by the activity's kind
     spec = activity.spec
-    st.markdown(lead + query_line(t, spec) + t("classroom.predict_question", k=spec.k))
-    list_table(t, spec.labels, spec.grades)
+    # The question and its list in one element: one message fewer for each of a class's phones at once.
+    question = lead + query_line(t, spec) + t("classroom.predict_question", k=spec.k)
+    st.markdown(question + "\n\n" + table_markdown(t, spec.labels, spec.grades))
     st.caption(spec_caption(t, spec))
     key = f"_w_cr_estimate_{current.id}"
     unsent = None

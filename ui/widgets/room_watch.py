@@ -14,10 +14,18 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+
+def compact_js(source: str) -> str:
+    """``source`` without its whole-line comments and indentation (it has no template literals): a component's
+    script goes out with every run that draws it, and this one with every phone's run."""
+    lines = (line.strip() for line in source.splitlines())
+    return "\n".join(line for line in lines if line and not line.startswith("//"))
+
+
 _component = st.components.v2.component(
     "ndcg_lab.room_watch",
     html="<span hidden></span>",
-    js=(Path(__file__).parent / "room_watch.js").read_text(encoding="utf-8"),
+    js=compact_js((Path(__file__).parent / "room_watch.js").read_text(encoding="utf-8")),
 )
 
 POLL_SECONDS = 1.0  # a phone asks this often: an HTTP request of well under a millisecond of the server's time
