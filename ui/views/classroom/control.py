@@ -24,6 +24,7 @@ from ui.state import (
     widget_value,
 )
 from ui.views.classroom.common import REFUSALS, SCREEN, VIEW_PARAM, show_message
+from ui.views.classroom.lesson_run import keeps_scores, render_leaderboard, render_lesson_bar
 from ui.views.classroom.live import live_panel
 from ui.views.classroom.screen import render_join_info
 from ui.views.classroom.setup import render_setup
@@ -71,8 +72,12 @@ def render_control(t: Translator, cs: ClassroomState, room: Room) -> None:
     st.markdown(t("classroom.control_heading", code=room.code))
     cs.control_revision = room.revision
     show_message(cs, "control")
+    progress = store().lesson_progress(room.code)
+    if progress is not None:
+        render_lesson_bar(t, room, progress)
     if room.ended:
         st.info(t("classroom.ended_teacher"))
+        render_leaderboard(t, room, progress)
         render_class_summary(t, store().class_summary(room.code))
     else:
         render_controls(t, room)
@@ -93,7 +98,7 @@ def render_control(t: Translator, cs: ClassroomState, room: Room) -> None:
         current = room.current
         with st.expander(t("classroom.next_heading"), expanded=current is None):
             render_setup(t)
-    render_download(t, room)
+    render_download(t, room, keeps_scores(progress))
 
 
 def render_controls(t: Translator, room: Room) -> None:
@@ -147,9 +152,11 @@ def render_controls(t: Translator, room: Room) -> None:
         st.button(t("classroom.end_now"), on_click=teacher_action, args=("end",), key="btn_cr_end", type="primary")
 
 
-def render_download(t: Translator, room: Room) -> None:
+def render_download(t: Translator, room: Room, points: bool = False) -> None:
+    """The room's results as CSV (with each answer's points when the room's lesson keeps scores)."""
+
     def results_csv() -> bytes:
-        return classroom_results.results_csv(t, store().results(room.code))
+        return classroom_results.results_csv(t, store().results(room.code), points)
 
     st.download_button(
         t("classroom.download"),

@@ -17,6 +17,7 @@ from ui.state import (
 )
 from ui.views.classroom.common import PRESENTER_SECONDS, activity_heading, outage_notice
 from ui.views.classroom.kinds import VIEWS
+from ui.views.classroom.lesson_run import render_leaderboard, show_countdown, time_is_up
 
 
 @st.fragment(run_every=PRESENTER_SECONDS)
@@ -45,8 +46,10 @@ def draw_live(t: Translator, code: str, screen: bool) -> None:
         # Changed from another device (the lecturer's phone, or a second window): the buttons follow.
         st.rerun(scope="app")
     current = room.current
+    progress = store().lesson_progress(room.code)
     if screen and room.ended:
         st.info(t("classroom.ended_screen"))
+        render_leaderboard(t, room, progress, screen=True)
         render_class_summary(t, store().class_summary(room.code), screen=True)
         return
     if current is None:
@@ -66,9 +69,14 @@ def draw_live(t: Translator, code: str, screen: bool) -> None:
         st.subheader(activity_heading(t, current))
         a, b = st.columns(2)
     a.metric(t("classroom.answered"), f"{summary.count} / {room.students}")
-    b.metric(t("classroom.phase"), t(f"classroom.phase.{current.phase}"))
+    phase = t("classroom.time_up") if time_is_up(current) else t(f"classroom.phase.{current.phase}")
+    b.metric(t("classroom.phase"), phase)
+    if progress is not None and progress.step >= 0:
+        st.caption(t("classroom.lesson_step", step=progress.step + 1, count=progress.count))
+    show_countdown(t, current, screen=screen)
     revealed = current.phase == "revealed"
     VIEWS[current.kind].present(t, activity, summary, revealed, screen, own=current.question.get(t.lang))
+    render_leaderboard(t, room, progress, screen=screen)
     render_roster(t, room)
 
 

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import streamlit as st
 
@@ -25,6 +26,7 @@ from ui.state import (
 from ui.views.classroom.common import activity_heading, outage_text, show_message
 from ui.views.classroom.identity import MEMORY_LOOK_SECONDS, MEMORY_WAIT_SECONDS, memory_reported, on_join_here
 from ui.views.classroom.kinds import VIEWS
+from ui.views.classroom.lesson_run import show_countdown, time_is_up
 from ui.widgets.room_watch import room_watch
 
 
@@ -128,23 +130,33 @@ def student_room(lang: str, code: str) -> None:
         if outage is None:  # the watcher tells this part when the database is back (its 503s, then a revision)
             st.warning(outage_text(t, err), icon=":material/cloud_off:")
         mine = {}
+    # A time limit run out closes answers as a lock does (the store refuses them after it): what was chosen stays.
+    time_up = time_is_up(current)
+    if time_up:
+        current = replace(current, phase="locked")
+    else:
+        show_countdown(t, current, wake=True)
     heading = activity_heading(t, current)
     # The heading goes out with each activity's first paragraph: one element fewer for every phone to redraw at once.
     unsent = VIEWS[current.kind].student(t, cs, current, mine, f"**{heading}**\n\n")
-    status_line(t, cs, current, bool(mine), unsent)
+    status_line(t, cs, current, bool(mine), unsent, time_up)
 
 
 OUTAGE_REVISION = -1  # no room has it: the watcher's first answer after an outage differs, and redraws
 
 
-def status_line(t: Translator, cs: ClassroomState, current: ActivityRow, answered: bool, unsent: str | None) -> None:
+def status_line(
+    t: Translator, cs: ClassroomState, current: ActivityRow, answered: bool, unsent: str | None, time_up: bool = False
+) -> None:
     """One status line at a time under the answer: while open, the last send's message (saved, or what was
-    wrong), else "you can change it" once something is saved; once locked, what was typed but not sent, else
-    that answers are locked."""
+    wrong), else "you can change it" once something is saved; once locked (or the time is up), what was typed but
+    not sent, else that answers are locked."""
     place = f"answer-{current.id}"
     if current.phase != "open":
         cs.messages.pop(place, None)  # "saved, you can change it" and an old error are no longer true
-        if unsent:
+        if time_up:
+            st.warning(t("classroom.time_up_student") + (" " + unsent if unsent else ""))
+        elif unsent:
             st.warning(unsent)
         elif current.phase == "locked":
             st.info(t("classroom.locked_student"))
