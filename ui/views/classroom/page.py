@@ -22,6 +22,7 @@ from ui.state import (
 from ui.views.classroom.common import OUTAGE_LOOK_SECONDS, SCREEN, VIEW_PARAM, outage_text, show_message
 from ui.views.classroom.control import render_control
 from ui.views.classroom.identity import apply_link, leave, on_join_typed, remember, start_room
+from ui.views.classroom.lesson_editor import render_editor
 from ui.views.classroom.lesson_run import render_lesson_start
 from ui.views.classroom.phone import render_student
 from ui.views.classroom.screen import render_screen
@@ -60,6 +61,9 @@ def render_landing(t: Translator, cs: ClassroomState) -> None:
         st.button(t("classroom.start"), on_click=start_room, key="btn_cr_start")
         show_message(cs, "start")
         render_lesson_start(t)
+    st.subheader(t("editor.heading"))
+    st.caption(t("editor.help"))
+    render_editor(t)
 
 
 def render_page(t: Translator) -> None:
