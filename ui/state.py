@@ -206,6 +206,7 @@ class ClassroomState:
     typed: dict[str, Any] = field(default_factory=dict)  # widget values kept through a run the database cut short
     draft: list[Any] = field(default_factory=list)  # the lesson editor's activities (lessons.Step), in order
     draft_code: str | None = None  # the code the editor's lesson was last saved under
+    draft_rows: list[dict[str, Any]] = field(default_factory=list)  # the editor's table of results, as last edited
 
 
 Section = AppState | PlaygroundState | EvaluateState | LearnState | PracticeState | MetricsState | ConventionsState
@@ -279,7 +280,9 @@ def reset_classroom() -> ClassroomState:
     """Leave the room: a fresh classroom state, kept short links aside."""
     old = classroom_state()
     # A lesson being built is not a room's: it stays when a room is left or started.
-    fresh = ClassroomState(short_links=old.short_links, draft=old.draft, draft_code=old.draft_code)
+    fresh = ClassroomState(
+        short_links=old.short_links, draft=old.draft, draft_code=old.draft_code, draft_rows=old.draft_rows
+    )
     st.session_state["classroom"] = fresh
     return fresh
 

@@ -84,3 +84,12 @@ def test_a_bad_value_is_the_core_s_message_naming_the_field_and_keeps_what_was_t
     zh = session("zh")
     add(zh, "predict", _w_le_source="preset", _w_le_preset="five", _w_le_time_limit=2)
     assert "第 1 个活动（predict）的字段 time_limit 是 2：必须在 5 到 3600 之间" in texts(zh)
+
+
+def test_an_evaluate_query_becomes_an_activity_with_the_judged_documents_it_missed(data_dir):
+    at = session()
+    add(at, "predict", _w_le_from="evaluate", _w_le_evaluate_query="q1", _w_le_table_k=3)
+    [step] = at.session_state["classroom"].draft
+    # The Evaluate page's example, query q1: d2 (grade 0) at rank 1, d1 (3) at 2, d3 (2) at 3; d4 (3) judged, missed.
+    spec = step.activity.spec
+    assert (spec.labels, spec.grades, spec.pool, spec.query) == (("d2", "d1", "d3"), (0, 3, 2), (3,), "q1")

@@ -34,7 +34,15 @@ from ndcg_core.errors import InputError
 from ui.database import store
 from ui.format import md_escape
 from ui.i18n import Translator
-from ui.state import app_state, classroom_state, page_url, reset_classroom, set_widget_value, widget_value
+from ui.state import (
+    app_state,
+    classroom_state,
+    evaluate_state,
+    page_url,
+    reset_classroom,
+    set_widget_value,
+    widget_value,
+)
 from ui.views.classroom.common import REFUSALS, show_message
 from ui.views.classroom.kinds import VIEWS
 from ui.views.classroom.lesson_run import LESSON_PARAM, lesson_chooser, lesson_from, outline_text
@@ -42,7 +50,7 @@ from ui.views.classroom.lesson_run import LESSON_PARAM, lesson_chooser, lesson_f
 PREFIX = "_w_le_"  # the editor's widget keys
 OPEN = "_w_le_open_"  # its "open a lesson" chooser's
 LIST_KINDS = ("predict", "rank", "judge")  # the kinds whose list may be typed into a table
-FROM = ("list", "table")
+FROM = ("list", "table", "evaluate")
 PREVIEW_ID = -1000  # previews draw the phone's view for activity ids below this: no room has them
 EXAMPLE_ROWS = [
     {"title": "成都3天游攻略", "grade": 3},
@@ -78,7 +86,7 @@ def message(key: str, text: str | None) -> None:
 def typed_activity(kind: str) -> acts.Activity:
     """The query and results typed into the table, with the k and gain set beside it, read as a lesson file's
     activity would be: a missing or bad grade is the core's message naming the field."""
-    rows = widget_value(f"{PREFIX}rows_value") or []
+    rows = classroom_state().draft_rows
     kept = [r for r in rows if str(r.get("title") or "").strip() or not pd.isna(r.get("grade"))]
     table: dict[str, Any] = {
         "kind": kind,
@@ -95,11 +103,49 @@ def typed_activity(kind: str) -> acts.Activity:
     return lesson_from_data({"format": FORMAT, "title": "-", "activity": [table]}).steps[0].activity
 
 
+def evaluate_queries() -> list[str]:
+    """The queries of the Evaluate page's typed table (this session's), in their order."""
+    queries = dict.fromkeys(str(r.get("query") or "").strip() for r in evaluate_state().typed_rows)
+    return [q for q in queries if q]
+
+
+def evaluate_activity(kind: str) -> acts.Activity:
+    """One query of the Evaluate page's typed table: the documents the system retrieved in rank order with their
+    grades (unjudged: 0) and, for Predict and Rank, the judged documents it missed (the ideal's pool)."""
+    query = widget_value(f"{PREFIX}evaluate_query") or next(iter(evaluate_queries()), "")
+    rows = [r for r in evaluate_state().typed_rows if str(r.get("query") or "").strip() == query]
+
+    def number(value: Any) -> float | None:
+        try:
+            return float(str(value).strip())
+        except ValueError:
+            return None
+
+    retrieved = sorted((r for r in rows if number(r.get("rank")) is not None), key=lambda r: number(r["rank"]) or 0)
+    missed = [number(r.get("grade")) for r in rows if number(r.get("rank")) is None and number(r.get("grade"))]
+    table: dict[str, Any] = {
+        "kind": kind,
+        "query": query,
+        "items": [str(r.get("document") or "") for r in retrieved],
+        "grades": [number(r.get("grade")) or 0.0 for r in retrieved],
+        "k": min(int(widget_value(f"{PREFIX}table_k") or 1), max(1, len(retrieved))),
+        "gain": str(widget_value(f"{PREFIX}gain") or "linear"),
+    }
+    if missed and kind != "judge":
+        table["missed"] = missed
+    if kind == "rank":
+        table["show_grades"] = bool(widget_value(f"{PREFIX}show_grades", False))
+    return lesson_from_data({"format": FORMAT, "title": "-", "activity": [table]}).steps[0].activity
+
+
 def new_activity() -> acts.Activity:
     """The activity the "add" form describes."""
     kind = widget_value(f"{PREFIX}kind", "predict")
-    if kind in LIST_KINDS and widget_value(f"{PREFIX}from", "list") == "table":
+    source = widget_value(f"{PREFIX}from", "list") if kind in LIST_KINDS else "list"
+    if source == "table":
         return typed_activity(kind)
+    if source == "evaluate":
+        return evaluate_activity(kind)
     return VIEWS[kind].build(PREFIX)
 
 
@@ -293,7 +339,11 @@ def render_add_form(t: Translator) -> None:
             },
             width="stretch",
         )
-        set_widget_value(f"{PREFIX}rows_value", edited.to_dict("records"))
+        classroom_state().draft_rows = edited.to_dict("records")
+    if source == "evaluate":
+        st.selectbox(t("editor.evaluate_query"), evaluate_queries(), key=f"{PREFIX}evaluate_query")
+        st.caption(t("editor.evaluate_help"))
+    if source in ("table", "evaluate"):
         k, gain = st.columns(2)
         k.number_input(t("classroom.k"), min_value=1, max_value=acts.MAX_LIST, value=3, step=1, key=f"{PREFIX}table_k")
         gain.radio(t("editor.gain"), acts.ACTIVITY_GAINS, horizontal=True, key=f"{PREFIX}gain")
