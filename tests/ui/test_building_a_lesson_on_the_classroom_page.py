@@ -48,7 +48,7 @@ def test_build_reorder_remove_save_load_and_download_a_lesson(data_dir, monkeypa
     add(at, "judge", _w_le_from="table", _w_le_query="chengdu food", _w_le_table_k=2, _w_le_time_limit=45)
     add(at, "compare", _w_le_pair="seed003", _w_le_metric="mrr")
     assert kinds(at) == ["Predict", "Judge", "Compare"]
-    assert "3 activities" in texts(at) and "45 s to answer" in texts(at)
+    assert "Activities: 3" in texts(at) and "45 s to answer" in texts(at)
     judge = at.session_state["classroom"].draft[1]
     assert judge.activity.spec.query == "chengdu food" and judge.activity.spec.grades == (3, 2, 0)
     button(at, "btn_le_up_2").click().run()  # Compare up, before Judge

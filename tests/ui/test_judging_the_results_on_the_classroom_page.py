@@ -71,8 +71,8 @@ def test_the_class_judges_the_results_and_sees_its_agreement_and_ndcg_under_its_
     assert not [m for m in teacher.metric if "NDCG" in m.label]  # until the reveal
     button(teacher, "btn_cr_reveal").click().run()
     shown = {m.label: m.value for m in teacher.metric}
-    assert shown[f"NDCG@{k} under the class's median grades"] == f"{class_ndcg:.4f}"
-    assert shown[f"NDCG@{k} under the teacher's grades"] == f"{teacher_ndcg:.4f}"
+    assert shown[f"NDCG@{k}, class's medians"] == f"{class_ndcg:.4f}"
+    assert shown[f"NDCG@{k}, teacher's grades"] == f"{teacher_ndcg:.4f}"
     assert "Teacher's grade: 2 · yours: 1" in texts(bo.run())
 
 

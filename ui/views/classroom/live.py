@@ -62,17 +62,18 @@ def draw_live(t: Translator, code: str, screen: bool) -> None:
         return
     activity = current.activity()
     summary = activity.summary(store().answers(current.id))
+    heading = activity_heading(t, current)
+    if progress is not None and progress.step >= 0:  # a lesson's step: "· 3 of 8" on the heading's line
+        heading += " · " + t("classroom.lesson_step_short", step=progress.step + 1, count=progress.count)
     if screen:
         title, a, b = st.columns([3, 1, 1], vertical_alignment="bottom")
-        title.subheader(activity_heading(t, current))
+        title.subheader(heading)
     else:  # beside the sidebar, the figures get a column each of their own width
-        st.subheader(activity_heading(t, current))
+        st.subheader(heading)
         a, b = st.columns(2)
     a.metric(t("classroom.answered"), f"{summary.count} / {room.students}")
     phase = t("classroom.time_up") if time_is_up(current) else t(f"classroom.phase.{current.phase}")
     b.metric(t("classroom.phase"), phase)
-    if progress is not None and progress.step >= 0:
-        st.caption(t("classroom.lesson_step", step=progress.step + 1, count=progress.count))
     show_countdown(t, current, screen=screen)
     revealed = current.phase == "revealed"
     VIEWS[current.kind].present(t, activity, summary, revealed, screen, own=current.question.get(t.lang))

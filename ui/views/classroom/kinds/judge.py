@@ -39,10 +39,8 @@ def question(t: Translator, activity: acts.Judge, own: str) -> str:
 
 def agreement_reading(t: Translator, alpha: float | None) -> str:
     """Alpha in plain words, with the thresholds Krippendorff suggests."""
-    if alpha is None:
-        return t("classroom.judge_alpha_none")
-    level = "well" if alpha >= AGREE_WELL else "roughly" if alpha >= AGREE_TENTATIVE else "disagree"
-    return t(f"classroom.judge_alpha_{level}", well=AGREE_WELL, tentative=AGREE_TENTATIVE)
+    level = verdict(alpha)
+    return t(f"classroom.judge_alpha_{level or 'none'}", well=AGREE_WELL, tentative=AGREE_TENTATIVE)
 
 
 def result_name(spec: acts.ListSpec, part: int) -> str:
@@ -66,7 +64,7 @@ def distribution_chart(
     totals = [sum(c) for c in summary.counts]
     notes = []
     for i, median in enumerate(summary.medians):
-        text = t("classroom.judge_median", median=metric_text(median, 1)) if median is not None else ""
+        text = t("classroom.judge_median", median=grade_text(median)) if median is not None else ""
         if revealed:
             text += ("  · " if text else "") + t("classroom.judge_teacher", grade=metric_text(spec.grades[i], 0))
         notes.append({"result": names[i], "total": totals[i], "text": text})
@@ -77,7 +75,12 @@ def distribution_chart(
         .mark_bar()
         .encode(
             y=y,
-            x=alt.X("count:Q", title=t("classroom.students"), scale=alt.Scale(domain=[0, top * 1.6])),
+            x=alt.X(
+                "count:Q",
+                title=t("classroom.students"),
+                scale=alt.Scale(domain=[0, top * 1.6]),
+                axis=alt.Axis(tickMinStep=1, format="d"),
+            ),
             color=alt.Color(
                 "grade:O",
                 sort=[str(g) for g in scale.grades],
@@ -93,7 +96,12 @@ def distribution_chart(
         .mark_text(align="left", dx=6, fontWeight="bold")
         .encode(y=y, x="total:Q", text="text:N")
     )
-    return alt.layer(bars, labels).properties(height=max(160, 52 * len(names)))
+    return alt.layer(bars, labels).properties(height=max(160, 44 * len(names)))
+
+
+def grade_text(grade: float) -> str:
+    """A grade or a median of grades: "2", or "2.5" between two."""
+    return metric_text(grade, 0 if float(grade).is_integer() else 1)
 
 
 def present(
@@ -108,24 +116,48 @@ def present(
     st.markdown(question(t, activity, own))
     st.caption(spec_caption(t, spec, revealed))
     chart: Any = distribution_chart(t, activity, summary, revealed)
+    alpha = "–" if summary.alpha is None else metric_text(summary.alpha, 2)
+    ours = "–" if summary.class_ndcg is None else metric_text(summary.class_ndcg)
+    theirs = metric_text(summary.teacher_ndcg)
+    help_alpha = t("classroom.judge_alpha_help")
     if screen:
+        # On a 1280x720 projector the figures sit beside the chart, all above the fold, in few words.
         chart = chart.configure_legend(labelFontSize=PROJECTOR_FONT, titleFontSize=PROJECTOR_FONT)
-    big_chart(chart, screen)
-    st.caption(distribution_text(t, activity, summary))
-    agree, ours, teachers = st.columns(3)
-    agree.metric(
-        t("classroom.judge_alpha"), "–" if summary.alpha is None else metric_text(summary.alpha, 2), border=True
-    )
-    if revealed:
-        ours.metric(
-            t("classroom.judge_class_ndcg", k=spec.k),
-            "–" if summary.class_ndcg is None else metric_text(summary.class_ndcg),
+        left, right = st.columns([3, 1], gap="medium")
+        with left:
+            big_chart(chart, screen)
+        level = verdict(summary.alpha)
+        right.metric(
+            t("classroom.judge_alpha"),
+            alpha,
+            delta=t(f"classroom.judge_verdict_{level}") if level else None,
+            delta_color="off",
+            delta_arrow="off",
             border=True,
         )
-        teachers.metric(t("classroom.judge_teacher_ndcg", k=spec.k), metric_text(summary.teacher_ndcg), border=True)
+        if revealed:  # two decimals: both figures fit the column at projector size
+            both = " / ".join(
+                "–" if v is None else metric_text(v, 2) for v in (summary.class_ndcg, summary.teacher_ndcg)
+            )
+            right.metric(t("classroom.judge_both_ndcg", k=spec.k), both, border=True)
+    else:
+        big_chart(chart, screen)
+        agree, class_col, teacher_col = st.columns(3)
+        agree.metric(t("classroom.judge_alpha"), alpha, border=True, help=help_alpha)
+        if revealed:
+            class_col.metric(t("classroom.judge_class_ndcg", k=spec.k), ours, border=True)
+            teacher_col.metric(t("classroom.judge_teacher_ndcg", k=spec.k), theirs, border=True)
+    st.caption(distribution_text(t, activity, summary))
     st.caption(agreement_reading(t, summary.alpha))
     if not revealed:
         st.caption(t("classroom.judge_hidden"))
+
+
+def verdict(alpha: float | None) -> str | None:
+    """How far the judges agree, by Krippendorff's thresholds: ``well``, ``roughly``, ``disagree`` (or ``None``)."""
+    if alpha is None:
+        return None
+    return "well" if alpha >= AGREE_WELL else "roughly" if alpha >= AGREE_TENTATIVE else "disagree"
 
 
 def distribution_text(t: Translator, activity: acts.Judge, summary: acts.JudgeSummary) -> str:
