@@ -49,7 +49,7 @@ def test_a_lesson_from_a_file_runs_through_every_activity_on_three_phones(browse
     teacher.locator("input[type=file]").first.set_input_files(str(path))
     expect(teacher.get_by_text(f"“{lesson.title}”: {count} activities").first).to_be_visible()
     assert start.count() >= 1
-    teacher.get_by_role("button", name="Start a room with this lesson").first.click()
+    teacher.get_by_role("button", name="Run this lesson in a new room").first.click()
     expect(teacher.get_by_text(f"{count} activities. Press “Start the lesson”")).to_be_visible(timeout=30_000)
     code = teacher.url.split("room=")[1][:6]
     phones = [phone(browser, playwright, app_url, code, name) for name in ("Ana", "Bo", "Cy")]
