@@ -60,7 +60,10 @@ def test_a_lesson_from_a_file_runs_through_every_activity_on_three_phones(browse
     own = lesson.steps[0].question.get("en")
     for page in phones:
         expect(page.get_by_text(own.split("@")[0]).first).to_be_visible()
-        expect(page.get_by_role("timer")).to_be_attached()
+        expect(page.get_by_role("timer")).to_contain_text("Time left 0:0")
+    expect(screen.get_by_role("timer")).to_contain_text("Time left 0:0")
+    screen.screenshot(path=SHOTS.format("timer_projector"))
+    phones[0].screenshot(path=SHOTS.format("timer_phone"))
     for page, guess in zip(phones, ("0.9", "0.95", "0.5"), strict=True):
         page.get_by_role("textbox", name="Your estimate of NDCG (0 to 1)").fill(guess)
         page.get_by_role("textbox", name="Your estimate of NDCG (0 to 1)").press("Enter")

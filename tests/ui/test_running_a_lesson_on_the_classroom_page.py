@@ -73,7 +73,7 @@ def test_a_saved_code_in_the_link_starts_its_lesson_and_a_chinese_phone_reads_it
     code_of_lesson = store.save_lesson(Lesson("Mine", (step,)))
     store.close()
     teacher, code = lesson_room(code_of_lesson)
-    assert "“Mine”: 1 activities" in texts(teacher) or "Mine" in texts(teacher)
+    assert "Lesson “Mine”: 1 activities." in texts(teacher)
     button(teacher, "btn_cr_lesson_next").click().run()
     li = join(code, "李", lang="zh")
     assert "这个列表有多好？" in texts(li) and "How good" not in texts(li)

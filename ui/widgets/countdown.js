@@ -17,12 +17,12 @@ export default function (component) {
     if (left > 0) {
       const m = Math.floor(left / 60);
       const s = String(left % 60).padStart(2, "0");
-      box.textContent = `⏱ ${data.label} ${m}:${s}`;
+      box.textContent = `${data.label} ${m}:${s}`;
       box.className = left <= 5 ? "countdown soon" : "countdown";
       timer = setTimeout(draw, 250);
       return;
     }
-    box.textContent = `⏱ ${data.up}`;
+    box.textContent = data.up;
     box.className = "countdown up";
     if (!sent && data.wake) {
       sent = true;

@@ -22,7 +22,7 @@ _component = st.components.v2.component(
 def countdown(
     left: float, label: str, up: str, *, size: int = 20, wake: bool = False, key: str = "cr_countdown"
 ) -> Any:
-    """Count ``left`` seconds down, as "⏱ {label} 0:42", then "⏱ {up}"; with ``wake`` the fragment this is in reruns
+    """Count ``left`` seconds down, as "{label} 0:42", then "{up}"; with ``wake`` the fragment this is in reruns
     at zero. ``size`` is the text's size in pixels."""
     return _component(
         key=key,
