@@ -148,8 +148,9 @@ def when(at: float | None) -> str:
     return "" if at is None else datetime.fromtimestamp(at, UTC).isoformat(timespec="seconds")
 
 
-def csv_rows(t: Translator, results: acts.RoomResults) -> list[list[str]]:
-    """The CSV's rows after its header: each activity's rows, then one total row per student."""
+def csv_rows(t: Translator, results: acts.RoomResults, points: bool = False) -> list[list[str]]:
+    """The CSV's rows after its header: each activity's rows, then one total row per student; with ``points``,
+    each answer's points and each student's total last."""
     rows = []
     for result in results.activities:
         activity = result.activity
@@ -168,6 +169,7 @@ def csv_rows(t: Translator, results: acts.RoomResults) -> list[list[str]]:
                     right_text(t, r.right),
                     "" if r.ndcg is None else metric_text(r.ndcg),
                     when(r.answered_at),
+                    *([] if not points else ["" if r.points is None else str(r.points)]),
                 ]
             )
     for total in results.totals:
@@ -184,18 +186,20 @@ def csv_rows(t: Translator, results: acts.RoomResults) -> list[list[str]]:
                 t("classroom.csv.total_right", right=total.right),
                 "" if total.mean_ndcg is None else metric_text(total.mean_ndcg),
                 "",
+                *([] if not points else [str(total.points)]),
             ]
         )
     return rows
 
 
-def results_csv(t: Translator, results: acts.RoomResults) -> bytes:
+def results_csv(t: Translator, results: acts.RoomResults, points: bool = False) -> bytes:
     """The results as CSV in UTF-8 with a BOM (so spreadsheets read Chinese right); every cell that a spreadsheet
-    would take for a formula (a nickname or label starting with = + - @) starts with a quote."""
+    would take for a formula (a nickname or label starting with = + - @) starts with a quote. With ``points`` (a
+    lesson that keeps scores) a last column holds each answer's points."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow([t(f"classroom.csv.{c}") for c in COLUMNS])
-    writer.writerows([[csv_safe(cell) for cell in row] for row in csv_rows(t, results)])
+    writer.writerow([t(f"classroom.csv.{c}") for c in (*COLUMNS, *(("points",) if points else ()))])
+    writer.writerows([[csv_safe(cell) for cell in row] for row in csv_rows(t, results, points)])
     return out.getvalue().encode("utf-8-sig")
 
 

@@ -216,6 +216,9 @@ class ClassroomState:
     memory_wait: float | None = None  # when (time.monotonic()) the page began to wait for that report
     short_links: dict[str, str] = field(default_factory=dict)  # page link -> its short code, made on request
     typed: dict[str, Any] = field(default_factory=dict)  # widget values kept through a run the database cut short
+    draft: list[Any] = field(default_factory=list)  # the lesson editor's activities (lessons.Step), in order
+    draft_code: str | None = None  # the code the editor's lesson was last saved under
+    draft_rows: list[dict[str, Any]] = field(default_factory=list)  # the editor's table of results, as last edited
 
 
 Section = AppState | PlaygroundState | EvaluateState | LearnState | PracticeState | MetricsState | ConventionsState
@@ -287,7 +290,11 @@ def reset_playground() -> PlaygroundState:
 
 def reset_classroom() -> ClassroomState:
     """Leave the room: a fresh classroom state, kept short links aside."""
-    fresh = ClassroomState(short_links=classroom_state().short_links)
+    old = classroom_state()
+    # A lesson being built is not a room's: it stays when a room is left or started.
+    fresh = ClassroomState(
+        short_links=old.short_links, draft=old.draft, draft_code=old.draft_code, draft_rows=old.draft_rows
+    )
     st.session_state["classroom"] = fresh
     return fresh
 

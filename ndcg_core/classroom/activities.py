@@ -14,7 +14,7 @@ import statistics
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import krippendorff
 import numpy as np
@@ -30,7 +30,6 @@ from ..lists.results import RESULTS
 from ..teaching.exercises import Conventions, Exercise, check, conventions, exercise
 from ..teaching.metrics import precision_at_k, reciprocal_rank
 
-KINDS = ("predict", "rank", "compare", "practice", "judge")
 TWISTS = ("exponential", "small_k", "pool")
 METRICS = ("ndcg", "mrr", "precision")
 VOTES = ("a", "b", "same")
@@ -209,6 +208,17 @@ class Predict:
     def payload(self) -> dict[str, Any]:
         return {"list": self.spec.to_json()}
 
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> Predict:
+        return cls(ListSpec.from_json(payload["list"]))
+
+    def parts(self) -> int:
+        return 1
+
+    def solutions(self) -> tuple[Any, ...]:
+        """The true NDCG@k."""
+        return (self.truth(),)
+
     def truth(self) -> float:
         return self.spec.ndcg()
 
@@ -268,6 +278,18 @@ class Rank:
 
     def payload(self) -> dict[str, Any]:
         return {"list": self.spec.to_json(), "twist": self.twist, "show_grades": self.show_grades}
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> Rank:
+        # Before the option existed every phone showed the grades: an old payload keeps them shown.
+        return cls(ListSpec.from_json(payload["list"]), str(payload["twist"]), bool(payload.get("show_grades", True)))
+
+    def parts(self) -> int:
+        return 1
+
+    def solutions(self) -> tuple[Any, ...]:
+        """The highest NDCG@k an order reaches."""
+        return (self.maximum(),)
 
     def conventions(self, part: int = 0) -> Conventions:
         return self.spec.conventions()
@@ -420,6 +442,25 @@ class Compare:
             "judged": [_number(g) for g in p.judged],
         }
 
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> Compare:
+        pair = Pair(
+            tuple(payload["labels_a"]),
+            tuple(payload["a"]),
+            tuple(payload["labels_b"]),
+            tuple(payload["b"]),
+            tuple(payload["judged"]),
+            int(payload["k"]),
+        )
+        return cls(pair, str(payload["metric"]), str(payload.get("name", "")), str(payload.get("query", "")))
+
+    def parts(self) -> int:
+        return 1
+
+    def solutions(self) -> tuple[Any, ...]:
+        """The verdict under the activity's metric."""
+        return (self.verdict(self.metric),)
+
     def conventions(self, part: int = 0, metric: str | None = None) -> Conventions:
         """What the vote is judged under (the activity's metric unless ``metric``): NDCG@k with linear gain,
         the log2 discount and every judged result as the ideal; MRR over the whole list; precision at k. For
@@ -484,6 +525,18 @@ class Practice:
 
     def payload(self) -> dict[str, Any]:
         return {"seed": self.seed, "numbers": list(self.numbers)}
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> Practice:
+        return cls(int(payload["seed"]), tuple(int(n) for n in payload["numbers"]))
+
+    def parts(self) -> int:
+        """One question per exercise."""
+        return len(self.numbers)
+
+    def solutions(self) -> tuple[Any, ...]:
+        """Each exercise's answer."""
+        return tuple(ex.answer for ex in self.exercises())
 
     def exercises(self) -> list[Exercise]:
         return [exercise(self.seed, n) for n in self.numbers]
@@ -596,6 +649,19 @@ class Judge:
     def payload(self) -> dict[str, Any]:
         return {"list": self.spec.to_json(), "scale": [self.scale.low, self.scale.high]}
 
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> Judge:
+        low, high = payload["scale"]
+        return cls(ListSpec.from_json(payload["list"]), Scale(int(low), int(high)))
+
+    def parts(self) -> int:
+        """One question per result."""
+        return len(self.spec.grades)
+
+    def solutions(self) -> tuple[Any, ...]:
+        """The teacher's grade of each result."""
+        return tuple(int(g) for g in self.spec.grades)
+
     def conventions(self, part: int = 0) -> Conventions:
         return self.spec.conventions()
 
@@ -671,29 +737,51 @@ def agreement(answers: Sequence[Answer], results: int, scale: Scale) -> float | 
 Activity = Predict | Rank | Compare | Practice | Judge
 
 
+@runtime_checkable
+class ActivityKind(Protocol):
+    """What every kind of classroom activity is: a frozen dataclass with its settings, its ``kind`` name, a payload
+    codec (``payload`` / ``from_payload``: what the store keeps, so any replica rebuilds it), the answer check of a
+    part (a typed value, or an ``InputError``), the class's summary, one answer marked (``Result``), the number of
+    questions it asks and their right answers, and the conventions its figures are computed under.
+
+    Adding a kind is one class with these, registered in ``KINDS``, and its views module in
+    ``ui/views/classroom/kinds/`` (a test checks that every registered kind has all its views)."""
+
+    kind: str
+
+    def payload(self) -> dict[str, Any]: ...
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> Any: ...
+
+    def check(self, raw: Any, part: int = 0) -> Any: ...
+
+    def summary(self, answers: Sequence[Answer]) -> Any: ...
+
+    def result(self, value: Any, part: int = 0) -> Result: ...
+
+    def parts(self) -> int: ...
+
+    def solutions(self) -> tuple[Any, ...]: ...
+
+    def conventions(self, part: int = 0) -> Conventions: ...
+
+
+# Every kind by its name, in the order the app offers them: the one place ``from_payload`` finds a kind's class.
+KINDS: Mapping[str, type[Predict] | type[Rank] | type[Compare] | type[Practice] | type[Judge]] = {
+    "predict": Predict,
+    "rank": Rank,
+    "compare": Compare,
+    "practice": Practice,
+    "judge": Judge,
+}
+
+
 def from_payload(kind: str, payload: Mapping[str, Any]) -> Activity:
     """An activity from what the store keeps."""
-    if kind == "predict":
-        return Predict(ListSpec.from_json(payload["list"]))
-    if kind == "rank":
-        # Before the option existed every phone showed the grades: an old payload keeps them shown.
-        return Rank(ListSpec.from_json(payload["list"]), str(payload["twist"]), bool(payload.get("show_grades", True)))
-    if kind == "compare":
-        pair = Pair(
-            tuple(payload["labels_a"]),
-            tuple(payload["a"]),
-            tuple(payload["labels_b"]),
-            tuple(payload["b"]),
-            tuple(payload["judged"]),
-            int(payload["k"]),
-        )
-        return Compare(pair, str(payload["metric"]), str(payload.get("name", "")), str(payload.get("query", "")))
-    if kind == "practice":
-        return Practice(int(payload["seed"]), tuple(int(n) for n in payload["numbers"]))
-    if kind == "judge":
-        low, high = payload["scale"]
-        return Judge(ListSpec.from_json(payload["list"]), Scale(int(low), int(high)))
-    raise InputError("activity.kind", value=shown(kind), choices=", ".join(KINDS))
+    if kind not in KINDS:
+        raise InputError("activity.kind", value=shown(kind), choices=", ".join(KINDS))
+    return KINDS[kind].from_payload(payload)
 
 
 # --- answers and what they add up to ---------------------------------------------------------------
@@ -904,24 +992,12 @@ class ActivityOutcome:
 
 def parts_of(activity: Activity) -> int:
     """How many questions an activity asks: one per exercise of a Practice, one per result to Judge, else one."""
-    if isinstance(activity, Practice):
-        return len(activity.numbers)
-    if isinstance(activity, Judge):
-        return len(activity.spec.grades)
-    return 1
+    return activity.parts()
 
 
 def solutions(activity: Activity) -> tuple[Any, ...]:
     """The right answer of each part (see ``ActivityResults``)."""
-    if isinstance(activity, Predict):
-        return (activity.truth(),)
-    if isinstance(activity, Rank):
-        return (activity.maximum(),)
-    if isinstance(activity, Compare):
-        return (activity.verdict(activity.metric),)
-    if isinstance(activity, Judge):
-        return tuple(int(g) for g in activity.spec.grades)
-    return tuple(ex.answer for ex in activity.exercises())
+    return activity.solutions()
 
 
 def activity_results(taken: Taken) -> ActivityResults:

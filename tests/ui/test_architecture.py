@@ -60,10 +60,21 @@ def test_the_core_never_imports_streamlit_or_the_ui():
             assert not {m for m in GRAPH[name] if m.split(".")[0] == "ui"}, name
 
 
+def view_of(name: str) -> str:
+    """The view a module belongs to: ``ui.views.classroom`` for every module of the classroom's package."""
+    return ".".join(name.split(".")[:3])
+
+
 def test_no_view_imports_another_view():
+    # A view split into a package by role (ui/views/classroom/) imports its own modules, never another view's.
     for name, imported in GRAPH.items():
         if name.startswith("ui.views."):
-            assert not {m for m in imported if m.startswith("ui.views.")}, name
+            assert not {m for m in imported if m.startswith("ui.views.") and view_of(m) != view_of(name)}, name
+
+
+def test_the_view_rule_sees_a_package_s_own_modules_and_other_views():
+    assert "ui.views.classroom.common" in GRAPH["ui.views.classroom.kinds.judge"]
+    assert view_of("ui.views.classroom.kinds.judge") == view_of("ui.views.classroom") != view_of("ui.views.learn")
 
 
 def test_pages_are_thin_they_start_the_page_and_call_its_view():

@@ -1,0 +1,147 @@
+"""A lesson in Debian's Chromium: the teacher (1280x720) starts a room from a lesson file (the shipped English
+lesson, its first time limit shortened to 8 seconds), three phones (iPhone 13, touch) join, and Next goes through
+every activity: the countdown runs out on the phones and the projector (answers closed, what was typed kept), the
+class judges the Chengdu results and the projector shows the grades, the agreement and NDCG@5 under the class's
+median grades beside the teacher's; Back shows an earlier activity again; the CSV at the end holds every activity.
+Screenshots: the lesson editor, the judging projector view at 1280x720 and a judging phone."""
+
+import csv
+import io
+from dataclasses import replace
+
+import pytest
+from playwright.sync_api import expect
+from test_browser_live_room import answered, phone
+from test_browser_projector_view import check_sizes_and_fit, open_screen
+
+from ndcg_core.classroom.lessons import lesson_to_toml, read_lesson_file
+from support import ROOT
+
+pytestmark = pytest.mark.browser
+
+SHIPPED = ROOT / "lessons" / "ndcg-in-20-minutes.en.toml"
+LIMIT = 8  # seconds: the first activity's time limit in the copy the test starts from
+SHOTS = "/tmp/ndcg_lesson_{}.png"
+
+
+def lesson_file(tmp_path):
+    """The shipped English lesson with the first activity's time limit shortened, and the others' removed."""
+    lesson = read_lesson_file(SHIPPED)
+    steps = [replace(step, time_limit=LIMIT if i == 0 else None) for i, step in enumerate(lesson.steps)]
+    path = tmp_path / "lesson.toml"
+    path.write_text(lesson_to_toml(replace(lesson, steps=tuple(steps))), encoding="utf-8")
+    return path, replace(lesson, steps=tuple(steps))
+
+
+def next_step(teacher, number, count):
+    teacher.get_by_role("button", name="Start the lesson" if number == 1 else "Next").click()
+    expect(teacher.get_by_text(f"Activity {number} of {count}").first).to_be_visible()
+
+
+def test_a_lesson_from_a_file_runs_through_every_activity_on_three_phones(browser, playwright, app_url, tmp_path):
+    path, lesson = lesson_file(tmp_path)
+    count = len(lesson.steps)
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, accept_downloads=True)
+    teacher = context.new_page()
+    teacher.goto(f"{app_url}/Classroom")
+    start = teacher.get_by_test_id("stVerticalBlock").filter(has_text="Start from a lesson").last
+    teacher.get_by_text("a lesson file", exact=True).first.click()
+    teacher.locator("input[type=file]").first.set_input_files(str(path))
+    expect(teacher.get_by_text(f"“{lesson.title}”: {count} activities").first).to_be_visible()
+    assert start.count() >= 1
+    teacher.get_by_role("button", name="Run this lesson in a new room").first.click()
+    expect(teacher.get_by_text(f"{count} activities. Press “Start the lesson”")).to_be_visible(timeout=30_000)
+    code = teacher.url.split("room=")[1][:6]
+    phones = [phone(browser, playwright, app_url, code, name) for name in ("Ana", "Bo", "Cy")]
+    screen = open_screen(teacher)
+
+    # 1. Predict, timed: two phones send, the third types and does not; at zero every phone closes by itself.
+    next_step(teacher, 1, count)
+    own = lesson.steps[0].question.get("en")
+    for page in phones:
+        expect(page.get_by_text(own.split("@")[0]).first).to_be_visible()
+        expect(page.get_by_role("timer")).to_contain_text("Time left 0:0")
+    expect(screen.get_by_role("timer")).to_contain_text("Time left 0:0")
+    screen.screenshot(path=SHOTS.format("timer_projector"))
+    phones[0].screenshot(path=SHOTS.format("timer_phone"))
+    for page, guess in zip(phones, ("0.9", "0.95", "0.5"), strict=True):
+        page.get_by_role("textbox", name="Your estimate of NDCG (0 to 1)").fill(guess)
+        page.get_by_role("textbox", name="Your estimate of NDCG (0 to 1)").press("Enter")
+    for page in phones[:2]:
+        page.get_by_role("button", name="Send").tap()
+        expect(page.get_by_text("Saved. You can change it")).to_be_visible()
+    expect(answered(teacher)).to_have_text("2 / 3")
+    for page in phones:
+        expect(page.get_by_text("Time is up: answers are closed")).to_be_visible(timeout=(LIMIT + 10) * 1000)
+    box = phones[2].get_by_role("textbox", name="Your estimate of NDCG (0 to 1)")
+    expect(box).to_be_disabled()
+    expect(box).to_have_value("0.5")  # what was typed stays
+    expect(phones[2].get_by_text("your estimate 0.5 was not sent")).to_be_visible()
+    expect(screen.get_by_test_id("stMetric").filter(has_text="Answers")).to_contain_text("Time is up")
+
+    # 2 to 4: opened with Next; the phones follow by themselves.
+    for number in (2, 3, 4):
+        next_step(teacher, number, count)
+        expect(phones[0].get_by_text(f"Activity {number}:")).to_be_visible()
+
+    # 5. Judge the results: every phone grades the five Chengdu results and sends them at once.
+    next_step(teacher, 5, count)
+    grades = ([4, 2, 0, 1, 3], [3, 2, 0, 2, 3], [4, 1, 1, 1, 2])
+    for page, mine in zip(phones, grades, strict=True):
+        expect(page.get_by_text("Activity 5: Judge the results")).to_be_visible()
+        # One grade picker per result (the language switch is a button group too).
+        rows = page.get_by_test_id("stButtonGroup").filter(has_not_text="English")
+        expect(rows).to_have_count(5)
+        for row, grade in zip(rows.all(), mine, strict=True):
+            row.get_by_text(str(grade), exact=True).tap()
+        page.get_by_role("button", name="Send my answers").tap()
+        expect(page.get_by_text("Saved. You can change it")).to_be_visible()
+    expect(answered(screen)).to_have_text("3 / 3")
+    expect(screen.get_by_text("Agreement (α)")).to_be_in_viewport()
+    teacher.get_by_role("button", name="Reveal").click()
+    expect(screen.get_by_text("NDCG@5: class / teacher")).to_be_in_viewport()  # above the fold at 1280x720
+    check_sizes_and_fit(screen, 720)  # every text 20 px or more, nothing cut, the count and chart above the fold
+    screen.screenshot(path=SHOTS.format("judge_projector"))
+    expect(phones[1].get_by_text("Teacher's grade: 4 · yours: 3")).to_be_visible()
+    phones[1].screenshot(path=SHOTS.format("judge_phone"), full_page=True)
+
+    # Back shows activity 4 again, as it was; Next returns to 5 without opening anything new.
+    teacher.get_by_role("button", name="Back").click()
+    expect(teacher.get_by_text(f"Activity 4 of {count}").first).to_be_visible()
+    expect(phones[0].get_by_text("Activity 4:")).to_be_visible()
+    next_step(teacher, 5, count)
+    for number in range(6, count + 1):
+        next_step(teacher, number, count)
+    expect(teacher.get_by_role("button", name="Next")).to_be_disabled()
+
+    with teacher.expect_download() as got:
+        teacher.get_by_role("button", name="Download the results (CSV)").click()
+    rows = list(csv.DictReader(io.StringIO(got.value.path().read_text(encoding="utf-8-sig"))))
+    assert {r["Activity"] for r in rows if r["Activity"] != "total"} == {str(n) for n in range(1, count + 1)}
+    judged = [r for r in rows if r["Activity"] == "5" and r["Student"] == "Bo"]
+    assert [r["Answer"] for r in judged] == [str(g) for g in grades[1]]
+    timed = {r["Student"]: r["Answer"] for r in rows if r["Activity"] == "1"}
+    assert timed == {"Ana": "0.9", "Bo": "0.95", "Cy": ""}  # the estimate not sent in time is not there
+    for page in phones:
+        page.context.close()
+    context.close()
+
+
+def test_the_lesson_editor_builds_and_previews_a_lesson(browser, app_url):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{app_url}/Classroom")
+    page.get_by_role("textbox", name="Lesson title").fill("Week 3: judging")
+    page.get_by_role("textbox", name="Lesson title").press("Enter")
+    editor = page.get_by_test_id("stExpander").filter(has_text="Add an activity")
+    editor.get_by_text("Judge the results", exact=True).click()
+    editor.get_by_text("a query and results typed into a table", exact=True).click()
+    editor.get_by_role("textbox", name="Query").fill("chengdu food")
+    editor.get_by_role("textbox", name="Query").press("Enter")
+    page.get_by_role("button", name="Add to the lesson").click()
+    expect(page.get_by_text("Activities: 1")).to_be_visible()
+    page.get_by_text("Preview activity 1").click()
+    expect(page.get_by_text("On a phone:")).to_be_visible()
+    page.get_by_text("Preview activity 1").scroll_into_view_if_needed()
+    page.screenshot(path=SHOTS.format("editor"), full_page=True)
+    context.close()

@@ -1,0 +1,142 @@
+"""Running a lesson on the Classroom page (AppTest, SQLite and PostgreSQL): a room starts from a shipped lesson or
+a saved code, the control page shows "Activity n of m" with Next and Back, the lesson's own wording appears in the
+reader's language, a time limit run out closes the phone's answers and keeps what was typed, and a lesson that
+keeps scores ends with a leaderboard (hidden while nicknames are) and points in the CSV."""
+
+import csv
+import io
+import time
+
+import pytest
+from test_classroom_page import button, join, session
+from test_classroom_page import texts as page_texts
+
+from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.lessons import Lesson, Step, Wording, read_lesson_file
+from ndcg_core.classroom.store import Store
+from support import ROOT
+from ui import classroom_results
+from ui.i18n import Translator
+from ui.views.classroom import lesson_run
+
+SHIPPED = ROOT / "lessons" / "ndcg-in-20-minutes.en.toml"
+
+
+def texts(at):
+    """The page's text as read (without the invisible word joiners that keep "NDCG@3" from becoming a link)."""
+    return page_texts(at).replace("\u2060", "")
+
+
+@pytest.fixture
+def data_dir(classroom_db):
+    return classroom_db
+
+
+def lesson_room(code_param=None):
+    """A teacher's page that started a room from the shipped English lesson, or from the saved lesson ``code``."""
+    teacher = session(**({"lesson": code_param} if code_param else {}))
+    button(teacher, "btn_cr_lesson_start").click().run()
+    assert not teacher.exception, teacher.exception
+    return teacher, teacher.session_state["classroom"].room
+
+
+def test_next_and_back_step_through_the_shipped_lesson(data_dir):
+    lesson = read_lesson_file(SHIPPED)
+    teacher, code = lesson_room()
+    assert f"{len(lesson.steps)} activities" in texts(teacher)
+    assert button(teacher, "btn_cr_lesson_back").disabled
+    button(teacher, "btn_cr_lesson_next").click().run()
+    assert f"Activity 1 of {len(lesson.steps)}" in texts(teacher)
+    own = lesson.steps[0].question.get("en")
+    assert own and own in texts(teacher)  # the lesson's own wording, not the standard question
+    ana = join(code, "Ana")
+    assert own in texts(ana)
+    button(teacher, "btn_cr_lesson_next").click().run()
+    button(teacher, "btn_cr_lesson_next").click().run()
+    assert f"Activity 3 of {len(lesson.steps)}" in texts(teacher)
+    button(teacher, "btn_cr_lesson_back").click().run()
+    assert f"Activity 2 of {len(lesson.steps)}" in texts(teacher)
+    store = Store(data_dir)
+    assert store.lesson_progress(code).step == 1 and store.lesson_progress(code).opened == 3
+    store.close()
+    li = join(code, "李", lang="zh")
+    assert "第 2 个活动" not in texts(li)  # the phone shows the activity, not the lesson's progress
+    for _ in range(len(lesson.steps) - 2):
+        button(teacher, "btn_cr_lesson_next").click().run()
+    assert f"Activity {len(lesson.steps)} of {len(lesson.steps)}" in texts(teacher)
+    assert button(teacher, "btn_cr_lesson_next").disabled
+
+
+def test_a_saved_code_in_the_link_starts_its_lesson_and_a_chinese_phone_reads_its_wording(data_dir):
+    store = Store(data_dir)
+    step = Step(acts.Predict(acts.preset_list("five")), Wording("How good is this list?", "这个列表有多好？"))
+    code_of_lesson = store.save_lesson(Lesson("Mine", (step,)))
+    store.close()
+    teacher, code = lesson_room(code_of_lesson)
+    assert "Lesson “Mine”: 1 activities." in texts(teacher)
+    button(teacher, "btn_cr_lesson_next").click().run()
+    li = join(code, "李", lang="zh")
+    assert "这个列表有多好？" in texts(li) and "How good" not in texts(li)
+
+
+def test_time_up_closes_the_phone_s_answers_and_keeps_what_was_typed(data_dir, monkeypatch):
+    store = Store(data_dir)
+    step = Step(acts.Predict(acts.preset_list("five")), time_limit=30)
+    saved = store.save_lesson(Lesson("Timed", (step,)))
+    teacher, code = lesson_room(saved)
+    button(teacher, "btn_cr_lesson_next").click().run()
+    ana = join(code, "Ana")
+    box = next(w for w in ana.text_input if w.key.startswith("_w_cr_estimate_"))
+    assert not box.disabled
+    box.input("0.9").run()
+    later = time.time() + 31  # the time limit has run out
+    monkeypatch.setattr(lesson_run, "now", lambda: later)
+    store.close()
+    ana.run()
+    box = next(w for w in ana.text_input if w.key.startswith("_w_cr_estimate_"))
+    assert box.disabled and box.value == "0.9"
+    assert "Time is up" in texts(ana) and "0.9 was not sent" in texts(ana)
+    assert next(m for m in teacher.run().metric if m.label == "Answers").value == "Time is up"
+
+
+def scored_lesson():
+    return Lesson(
+        "Scored",
+        (
+            Step(acts.Predict(acts.preset_list("five"))),
+            Step(acts.compare_activity("seed003", "ndcg")),
+        ),
+        scores=True,
+    )
+
+
+def test_a_lesson_that_keeps_scores_ends_with_a_leaderboard_and_points_in_the_csv(data_dir):
+    store = Store(data_dir)
+    saved = store.save_lesson(scored_lesson())
+    teacher, code = lesson_room(saved)
+    button(teacher, "btn_cr_lesson_next").click().run()
+    ana, bo = join(code, "Ana"), join(code)
+    truth = acts.Predict(acts.preset_list("five")).truth()
+    for student, guess in ((ana, truth), (bo, truth - 0.2)):
+        next(w for w in student.text_input if w.key.startswith("_w_cr_estimate_")).input(f"{guess:.4f}")
+        next(b for b in student.button if b.key.startswith("btn_cr_send_")).click().run()
+    button(teacher.run(), "btn_cr_lesson_next").click().run()
+    for student in (ana, bo):
+        student.run()
+        next(r for r in student.radio if r.key.startswith("_w_cr_vote_")).set_value("a").run()
+        next(b for b in student.button if b.key.startswith("btn_cr_send_")).click().run()
+    assert "Leaderboard" not in texts(teacher.run())  # not before the end
+    button(teacher, "btn_cr_reveal").click().run()
+    assert "Leaderboard" not in texts(teacher)  # nicknames are hidden: no leaderboard at all
+    teacher.toggle(key="_w_cr_names").set_value(True).run()
+    board = next(d.value for d in teacher.dataframe if "Student" in d.value.columns)
+    expected = {"Ana": acts.POINTS + acts.POINTS, "student 2": acts.closeness_points(truth - 0.2, truth) + acts.POINTS}
+    assert dict(zip(board["Student"], board["Points"], strict=True)) == expected
+    assert list(board["Place"]) == [1, 2]
+    teacher.toggle(key="_w_cr_names").set_value(False).run()
+    assert "Leaderboard" not in texts(teacher)  # hidden entirely with the nicknames
+    table = classroom_results.results_csv(Translator("en"), store.results(code), points=True).decode("utf-8-sig")
+    rows = list(csv.DictReader(io.StringIO(table)))
+    totals = {r["Student"]: r["points"] for r in rows if r["Activity"] == "total"}
+    assert totals == {name: str(points) for name, points in expected.items()}
+    store.close()

@@ -1,0 +1,20 @@
+"""Classroom: a live room. The teacher starts it and projects its code and QR code; students join on their
+phones and answer five kinds of activity; the class's answers appear on the projector as they arrive.
+
+The package is split by role: ``page`` routes a run to the landing, the teacher's ``control`` page, the projector
+view (``screen``) or a student's ``phone``; ``live`` draws the class's answers on the control page and the
+projector; ``setup`` opens the next activity live; ``lesson_editor`` builds a lesson and ``lessons`` runs one;
+``kinds`` holds one module per activity kind (its projector view, its phone view and its form), registered in
+``kinds.VIEWS``. Adding a kind is one class in ``ndcg_core.classroom.activities`` (``KINDS``) and one module here.
+
+Everything lives in the database (``ndcg_core.classroom.store``); every number comes from
+``ndcg_core.classroom.activities``. The presenter's panel is a fragment that runs every second
+(``st.fragment(run_every=...)``) and redraws the counts and chart. A student's phone asks the server for the room's
+revision over plain HTTP every second (``ui.widgets.room_watch``) and reruns its part of the page only when the
+teacher has changed something.
+"""
+
+from ui.views.classroom.identity import MEMORY_WAIT_SECONDS
+from ui.views.classroom.page import render_page
+
+__all__ = ["MEMORY_WAIT_SECONDS", "render_page"]

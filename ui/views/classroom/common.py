@@ -1,0 +1,202 @@
+"""Shared by the classroom's views: the outage notice, messages, an activity's heading, lists as tables, the
+conventions caption, the histogram of the class's values, and sending a student's answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.activities import ListSpec
+from ndcg_core.classroom.store import ActivityRow
+from ndcg_core.errors import InputError, StoreUnavailable
+from ui.database import answer_stored, store
+from ui.exercise_text import conventions_text
+from ui.format import md_escape, metric_text
+from ui.i18n import Translator
+from ui.projector import PROJECTOR_FONT
+from ui.state import (
+    ClassroomState,
+    app_state,
+    classroom_state,
+)
+
+# How often the presenter's panel runs. Every run of a fragment costs the server about 5 ms of one core whatever
+# it draws, which is why students do not poll this way (a class of 200 would need a whole core for it alone,
+# benchmarks/load_live_room.py) but through ui.widgets.room_watch.
+PRESENTER_SECONDS = 1.0
+
+
+# The projector view is the room's address with view=screen, opened from the control page in the teacher's
+# browser, which holds the key: the address itself gives nothing away, and any other browser gets a student's page.
+VIEW_PARAM, SCREEN = "view", "screen"
+
+
+# What a store call may answer instead of doing it: bad input, or a database that cannot serve now (down, read-only,
+# full). A callback shows either where the user acted; what they typed stays in its widget, to be sent again.
+REFUSALS = (InputError, StoreUnavailable)
+
+
+# How often a page that could not be drawn for a database outage looks whether the database answers again.
+OUTAGE_LOOK_SECONDS = 3.0
+
+
+def outage_text(t: Translator, err: StoreUnavailable) -> str:
+    """A short notice for a page or a part of it that could not be drawn: not answering (it comes back by itself),
+    or the error's own words (read-only, full: only whoever runs the server can mend it)."""
+    return t("classroom.outage") if err.code == "store.unavailable" else t.explain(err)
+
+
+@contextmanager
+def outage_notice(t: Translator) -> Iterator[None]:
+    """Draw a part of the page that reads the store; if the database cannot serve, a short notice ends that part
+    instead of a traceback (a fragment that runs every second draws itself again once the database is back)."""
+    try:
+        yield
+    except StoreUnavailable as err:
+        st.warning(outage_text(t, err), icon=":material/cloud_off:")
+
+
+def show_message(cs: ClassroomState, place: str, ok: bool = False) -> None:
+    text = cs.messages.get(place)
+    if text:
+        (st.success if ok else st.error)(text)
+
+
+def activity_heading(t: Translator, current: ActivityRow) -> str:
+    """ "Activity 3: Which is better?", and "· Round 2" when it is run again."""
+    heading = t("classroom.activity_heading", number=current.number, kind=t(f"classroom.kind.{current.kind}"))
+    return heading + (" · " + t("classroom.round", round=current.round) if current.round > 1 else "")
+
+
+def list_table(t: Translator, labels: tuple[str, ...], grades: tuple[float, ...] | None) -> None:
+    """A short ranked list as a Markdown table: no toolbar in the way on a phone, and cheap to send every
+    time the page is drawn (a whole class draws it at once when an activity opens). Labels are escaped.
+    ``grades=None``: positions and labels only (grades hidden until the reveal)."""
+    st.markdown(table_markdown(t, labels, grades))
+
+
+def table_markdown(t: Translator, labels: tuple[str, ...], grades: tuple[float, ...] | None) -> str:
+    """``list_table``'s Markdown."""
+    if grades is None:
+        rows = [f"| {t('table.position')} | {t('table.item')} |", "|---:|:---|"]
+        rows += [f"| {i} | {md_escape(label)} |" for i, label in enumerate(labels, start=1)]
+    else:
+        rows = [f"| {t('table.position')} | {t('table.item')} | {t('table.grade')} |", "|---:|:---|---:|"]
+        rows += [
+            f"| {i} | {md_escape(label)} | {metric_text(grade, 0)} |"
+            for i, (label, grade) in enumerate(zip(labels, grades, strict=False), start=1)
+        ]
+    return "\n".join(rows)
+
+
+def own_question(own: str, standard: str) -> str:
+    """A lesson's own wording of the question (as typed, never Markdown or HTML), else the app's ``standard``."""
+    return md_escape(own) if own else standard
+
+
+def query_line(t: Translator, spec: ListSpec) -> str:
+    """The query the list answers, as a Markdown paragraph (escaped), or nothing for a list without one."""
+    return t("classroom.query", query=md_escape(spec.query)) + "\n\n" if spec.query else ""
+
+
+def spec_caption(t: Translator, spec: ListSpec, grades_shown: bool = True) -> str:
+    """The conventions the list's NDCG@k is computed under (gain, discount, k, the ideal's source) and, for a
+    judged pool, what it adds: its grades, or only how many items while the grades are hidden."""
+    text = conventions_text(spec.conventions(), t)
+    if spec.pool:
+        text += " " + (
+            t("classroom.pool_caption", grades=", ".join(metric_text(g, 0) for g in spec.pool))
+            if grades_shown
+            else t("classroom.pool_caption_hidden", count=len(spec.pool))
+        )
+    return text
+
+
+def histogram_chart(
+    t: Translator, bins: list[acts.Bin], truth: float | None, axis: str, marker: str = "classroom.truth_label"
+) -> alt.LayerChart | alt.FacetChart:
+    """The class's values as bars of width 0.05 over [0, 1], and the true (or best) value as a rule once revealed."""
+    frame = pd.DataFrame(
+        {"low": [b.low for b in bins], "high": [b.high for b in bins], "count": [b.count for b in bins]}
+    )
+    bars = (
+        alt.Chart(frame)
+        .mark_bar(color="#0b63ce")
+        .encode(
+            x=alt.X("low:Q", bin="binned", scale=alt.Scale(domain=[0, 1]), title=axis),
+            x2="high:Q",
+            y=alt.Y(
+                "count:Q",
+                title=t("classroom.students"),
+                axis=alt.Axis(tickMinStep=1, format="d"),
+                scale=alt.Scale(domain=[0, max(3, max(b.count for b in bins))]),
+            ),
+            tooltip=[alt.Tooltip("low:Q", format=".2f"), alt.Tooltip("high:Q", format=".2f"), "count:Q"],
+        )
+    )
+    layers = [bars]
+    if truth is not None:
+        rule = pd.DataFrame({"truth": [truth], "label": [t(marker, value=metric_text(truth))]})
+        layers.append(alt.Chart(rule).mark_rule(color="#d62728", size=3).encode(x="truth:Q"))
+        right = truth > 0.7  # the label on the rule's inner side, so it never runs past the chart's edge
+        layers.append(
+            alt.Chart(rule)
+            .mark_text(
+                color="#d62728",
+                align="right" if right else "left",
+                dx=-6 if right else 6,
+                dy=-6,
+                fontSize=PROJECTOR_FONT,
+                fontWeight="bold",
+            )
+            .encode(x="truth:Q", y=alt.value(12), text="label:N")
+        )
+    return alt.layer(*layers).properties(height=300)
+
+
+def histogram_text(t: Translator, bins: list[acts.Bin]) -> str:
+    """The histogram in words, for a screen reader and for anyone who cannot see the bars."""
+    filled = [t("classroom.bin", low=f"{b.low:.2f}", high=f"{b.high:.2f}", count=b.count) for b in bins if b.count]
+    return t("classroom.bins", bins=" · ".join(filled)) if filled else t("classroom.no_answers")
+
+
+def unsent_text(t: Translator, key: str, sent_before: bool, **fields: Any) -> str:
+    """A value typed but not sent when answers closed, and whether an earlier answer counts instead."""
+    text = t(f"classroom.unsent.{key}", **fields)
+    return text + " " + t("classroom.unsent_earlier") if sent_before else text
+
+
+def submit(activity_id: int, values: list[tuple[int, Any]]) -> None:
+    """Send answers to the store; the message says saved or what is wrong, in this student's language."""
+    t = Translator(app_state().lang)
+    cs = classroom_state()
+    place = f"answer-{activity_id}"
+    if not values:
+        cs.messages[place] = t.explain(InputError("answer.no_choice"))
+        return
+    try:
+        store().answer(cs.room or "", cs.student or "", activity_id, values)
+    except REFUSALS as err:
+        cs.messages[place] = t.explain(err)
+        return
+    answer_stored(cs.room or "", activity_id)
+    cs.messages[place] = t("classroom.saved")
+
+
+def typed(value: Any) -> str:
+    return "" if value is None else str(value).strip()
+
+
+def same_number(text: str, sent: float) -> bool:
+    """Whether a typed estimate is the one stored ("0.80" is 0.8)."""
+    try:
+        return float(text) == float(sent)
+    except ValueError:
+        return False

@@ -1,0 +1,168 @@
+"""The teacher's control page: lock, reveal, run again, names, end; the way to the projector view and to other
+devices; the class's answers live; the next activity; the CSV.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from ndcg_core.classroom.store import Room
+from ui import classroom_results
+from ui.classroom_results import render_class_summary
+from ui.database import room_changed, store
+from ui.i18n import Translator
+from ui.join_link import join_link
+from ui.state import (
+    ClassroomState,
+    app_state,
+    classroom_state,
+    page_url,
+    set_widget_value,
+    widget_value,
+)
+from ui.views.classroom.common import REFUSALS, SCREEN, VIEW_PARAM, show_message
+from ui.views.classroom.lesson_run import keeps_scores, render_leaderboard, render_lesson_bar
+from ui.views.classroom.live import live_panel
+from ui.views.classroom.screen import render_join_info
+from ui.views.classroom.setup import render_setup
+from ui.widgets.qr import qr_png
+
+
+def teacher_action(action: str, *args: Any) -> None:
+    """Lock, reveal, take answers again, run again, show or hide nicknames, or end the room, with this session's
+    key. Running again names the revision the page showed: a retry, or a second click, opens one round."""
+    t = Translator(app_state().lang)
+    cs = classroom_state()
+    try:
+        s = store()
+        if action == "phase":
+            s.set_phase(cs.room or "", cs.key or "", args[0])
+        elif action == "again":
+            s.run_again(cs.room or "", cs.key or "", after=cs.control_revision)
+        elif action == "names":
+            s.show_names(cs.room or "", cs.key or "", widget_value("_w_cr_names"))
+        elif action == "end":
+            s.end_room(cs.room or "", cs.key or "")
+        room_changed(cs.room or "")
+        cs.messages.pop("control", None)
+    except REFUSALS as err:
+        cs.messages["control"] = t.explain(err)
+
+
+def control_link(room: Room) -> tuple[str, bool]:
+    """The link that gives control of the room on another device (it holds the key), on the address phones can
+    open (the join link's), and whether a phone can open it at all (else no QR code is drawn)."""
+    secret = urlencode({"key": classroom_state().key or "", "lang": app_state().lang})
+    joining = join_link(room.code).url
+    if joining is None:
+        return f"{page_url({'room': room.code})}&{secret}", False
+    return f"{joining}&{secret}", True
+
+
+def screen_link(room: Room) -> str:
+    return page_url({"room": room.code, VIEW_PARAM: SCREEN, "lang": app_state().lang})
+
+
+def render_control(t: Translator, cs: ClassroomState, room: Room) -> None:
+    """The teacher's control page: the buttons first (it works as a phone remote too), then the way to the
+    projector view, what the class sees now, the next activity and the results. The key is shown only on request."""
+    st.markdown(t("classroom.control_heading", code=room.code))
+    cs.control_revision = room.revision
+    show_message(cs, "control")
+    progress = store().lesson_progress(room.code)
+    if progress is not None:
+        render_lesson_bar(t, room, progress)
+    if room.ended:
+        st.info(t("classroom.ended_teacher"))
+        render_leaderboard(t, room, progress)
+        render_class_summary(t, store().class_summary(room.code))
+    else:
+        render_controls(t, room)
+    projector, other = st.columns(2, vertical_alignment="center")
+    projector.link_button(
+        t("classroom.open_screen"), screen_link(room), icon=":material/present_to_all:", width="stretch", type="primary"
+    )
+    with other.popover(t("classroom.other_device"), icon=":material/phonelink_lock:", width="stretch"):
+        st.warning(t("classroom.other_device_warning"), icon="🔑")
+        link, reachable = control_link(room)
+        if reachable:
+            st.image(qr_png(link), width=220)
+        st.code(link, language=None, wrap_lines=True)
+    st.caption(t("classroom.screen_help"))
+    render_join_info(t, room, compact=True)
+    live_panel(t.lang, room.code)
+    if not room.ended:
+        current = room.current
+        with st.expander(t("classroom.next_heading"), expanded=current is None):
+            render_setup(t)
+    render_download(t, room, keeps_scores(progress))
+
+
+def render_controls(t: Translator, room: Room) -> None:
+    current = room.current
+    # Two rows of two: every label whole at projector type on a laptop, and a phone stacks them anyway.
+    top, bottom = st.columns(2), st.columns(2, vertical_alignment="center")
+    cols = [*top, *bottom]
+    if current is not None:
+        if current.phase == "open":
+            cols[0].button(
+                t("classroom.lock"),
+                on_click=teacher_action,
+                args=("phase", "locked"),
+                key="btn_cr_lock",
+                width="stretch",
+                icon=":material/lock:",
+            )
+        elif current.phase == "revealed":
+            # A reveal is final (the store refuses to reopen it): the same activity runs again as a new round.
+            cols[0].button(
+                t("classroom.again"),
+                on_click=teacher_action,
+                args=("again",),
+                key="btn_cr_again",
+                width="stretch",
+                icon=":material/replay:",
+            )
+        else:
+            cols[0].button(
+                t("classroom.unlock"),
+                on_click=teacher_action,
+                args=("phase", "open"),
+                key="btn_cr_unlock",
+                width="stretch",
+                icon=":material/lock_open:",
+            )
+        cols[1].button(
+            t("classroom.reveal"),
+            on_click=teacher_action,
+            args=("phase", "revealed"),
+            key="btn_cr_reveal",
+            width="stretch",
+            type="primary",
+            disabled=current.phase == "revealed",
+            icon=":material/visibility:",
+        )
+    set_widget_value("_w_cr_names", room.show_names)
+    cols[2].toggle(t("classroom.show_names"), key="_w_cr_names", on_change=teacher_action, args=("names",))
+    with cols[3].popover(t("classroom.end"), icon=":material/stop_circle:", width="stretch"):
+        st.markdown(t("classroom.end_confirm"))
+        st.button(t("classroom.end_now"), on_click=teacher_action, args=("end",), key="btn_cr_end", type="primary")
+
+
+def render_download(t: Translator, room: Room, points: bool = False) -> None:
+    """The room's results as CSV (with each answer's points when the room's lesson keeps scores)."""
+
+    def results_csv() -> bytes:
+        return classroom_results.results_csv(t, store().results(room.code), points)
+
+    st.download_button(
+        t("classroom.download"),
+        results_csv,
+        file_name=f"ndcg_lab_room_{room.code}.csv",
+        mime="text/csv",
+        key="btn_cr_csv",
+        icon=":material/download:",
+    )

@@ -1,0 +1,164 @@
+"""Who this browser is in a room: the link (``?room=CODE``, ``&me=ID``, ``&key=SECRET``), what the browser keeps,
+starting a room, joining one and leaving.
+"""
+
+from __future__ import annotations
+
+from contextlib import suppress
+from typing import Any
+
+import streamlit as st
+
+from ndcg_core.classroom import rules
+from ndcg_core.errors import InputError, StoreUnavailable
+from ui.database import client_source, is_member, store
+from ui.i18n import Translator
+from ui.state import (
+    ClassroomState,
+    app_state,
+    classroom_state,
+    reset_classroom,
+    widget_value,
+)
+from ui.views.classroom.common import REFUSALS
+from ui.widgets.browser_memory import browser_memory
+
+# How long a page with a room but no identity waits for the browser to say what it keeps (its report comes within
+# a fraction of a second) before it offers the join form anyway, and how often it looks meanwhile.
+MEMORY_WAIT_SECONDS = 2.0
+
+
+MEMORY_LOOK_SECONDS = 0.5
+
+
+def apply_link(t: Translator, cs: ClassroomState) -> ClassroomState:
+    """Take the room, student id and teacher key a link brings (once each); the key leaves the address bar."""
+    params = st.query_params
+    room_param = params.get("room")
+    if room_param and room_param != cs.room:
+        try:
+            code = rules.read_code(room_param)
+        except InputError as err:
+            app_state().notice = t("classroom.bad_link", message=t.explain(err))
+            del st.query_params["room"]
+        else:
+            if code != cs.room:
+                cs = reset_classroom()
+                cs.room = code
+    if cs.room is None:
+        return cs
+    me = params.get("me")
+    if me and me != cs.student and cs.key is None:
+        try:
+            cs.student = rules.read_student_id(me)
+        except InputError as err:
+            app_state().notice = t("classroom.bad_link", message=t.explain(err))
+            del st.query_params["me"]
+    key = params.get("key")
+    if key:
+        # Off the address bar at once: a projected screen would show it to the class.
+        del st.query_params["key"]
+        if store().is_teacher(cs.room, key):
+            cs.key, cs.student = key, None
+        else:
+            cs.messages["top"] = t.explain(InputError("room.bad_key"))
+    return cs
+
+
+def on_memory() -> None:
+    """The browser reported what it keeps for this room (before the page runs): adopt it (if the database is not
+    answering, the page's run that follows shows the notice, and adopts it once the database is back)."""
+    with suppress(StoreUnavailable):
+        adopt_memory(classroom_state(), widget_value("cr_memory").get("memory"))
+
+
+def adopt_memory(cs: ClassroomState, reported: Any) -> None:
+    """Take what this browser keeps for the room (``{"room", "me", "key"}``) as this session's identity: a teacher
+    key the store accepts, or a student id the room knows. The same for whichever of the teacher's views the page
+    draws: it asks only whether this browser holds the key for this room."""
+    if cs.room is None or not isinstance(reported, dict) or reported.get("room") != cs.room:
+        return  # nothing reported yet, or a report about another room
+    memory = {"room": cs.room, "me": reported.get("me"), "key": reported.get("key")}
+    if memory == cs.memory:
+        return
+    # Taken as reported only once the store has answered: a report met by a database outage is looked at again.
+    if cs.key is None and memory["key"] and store().is_teacher(cs.room, memory["key"]):
+        cs.key, cs.student = memory["key"], None
+    elif cs.key is None and cs.student is None and memory["me"]:
+        try:
+            me = rules.read_student_id(memory["me"])
+        except InputError:
+            me = None
+        if me is not None and store().student(cs.room, me) is not None:
+            cs.student = me
+    cs.memory = memory
+
+
+def remember(cs: ClassroomState) -> None:
+    """Keep this session's identity in the browser, and learn what the browser already holds.
+
+    The browser's report is read from the component's value on every run, not only in ``on_memory``: a new server
+    session (the server restarted, or the page reconnected to another server process) gets the value the browser
+    already holds with its first run, and Streamlit calls no ``on_change`` for a widget the session has not drawn
+    yet, nor later, since the value does not change. Reading it here makes a teacher's page come back to the
+    teacher's controls by itself.
+    """
+    if cs.room is None:
+        return
+    identity = {"key": cs.key} if cs.key else {"me": cs.student} if cs.student else None
+    known = cs.memory
+    if known is None and cs.student and not cs.key and is_member(cs.room, cs.student):
+        # A student's page opened by their link in a new session (a reload, or a reconnect to another process
+        # after one failed): a browser that keeps just that id need not report it, which would rerun the page
+        # once more (a whole class at once when a process fails). Any other memory, a teacher's key included,
+        # is still reported, and so is any memory for an id the room does not know.
+        known = {"room": cs.room, "me": cs.student, "key": None}
+    held = browser_memory(cs.room, known=known, remember=identity, on_change=on_memory)
+    adopt_memory(cs, held.get("memory"))
+
+
+def memory_reported(cs: ClassroomState) -> bool:
+    """Whether this browser has said what it keeps for the room (or was given up on, ``MEMORY_WAIT_SECONDS``)."""
+    return cs.memory is not None and cs.memory.get("room") == cs.room
+
+
+def start_room() -> None:
+    t = Translator(app_state().lang)
+    try:
+        room, key = store().create_room()
+    except REFUSALS as err:
+        classroom_state().messages["start"] = t.explain(err)
+        return
+    cs = reset_classroom()
+    cs.room, cs.key = room.code, key
+
+
+def join(code: Any) -> None:
+    """Join a room by its code, with the nickname typed (this browser's id, or a new one)."""
+    t = Translator(app_state().lang)
+    cs = classroom_state()
+    me = cs.student or rules.new_student_id()
+    try:
+        student = store().join(code, me, widget_value("_w_cr_nickname"), source=client_source())
+    except REFUSALS as err:
+        cs.messages["join"] = t.explain(err)
+        return
+    if student.room != cs.room:
+        cs = reset_classroom()
+    cs.room, cs.student = student.room, student.id
+    cs.messages.pop("join", None)
+
+
+def on_join_typed() -> None:
+    join(widget_value("_w_cr_code"))
+
+
+def on_join_here() -> None:
+    join(classroom_state().room)
+
+
+def leave() -> None:
+    reset_classroom()
+    for name in ("room", "me", "key"):
+        if name in st.query_params:
+            del st.query_params[name]

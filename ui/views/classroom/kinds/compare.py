@@ -1,0 +1,159 @@
+"""Which is better?: the projector's vote bars and the metrics' verdicts; the phone's vote."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.store import ActivityRow
+from ui.exercise_text import conventions_text
+from ui.format import metric_text
+from ui.i18n import Translator
+from ui.projector import big_chart, worked_table
+from ui.state import (
+    ClassroomState,
+    has_widget_value,
+    set_widget_value,
+    widget_value,
+)
+from ui.views.classroom.common import list_table, own_question, submit, unsent_text
+
+
+def pair_tables(t: Translator, pair: acts.Pair, columns: Any = None) -> None:
+    left, right = columns if columns is not None else st.columns(2)
+    for col, name, labels, grades in ((left, "A", pair.labels_a, pair.a), (right, "B", pair.labels_b, pair.b)):
+        with col:
+            st.markdown(f"**{t('classroom.system', name=name)}**")
+            list_table(t, labels, grades)
+
+
+def present(
+    t: Translator,
+    activity: acts.Compare,
+    summary: acts.CompareSummary,
+    revealed: bool,
+    screen: bool = False,
+    own: str = "",
+) -> None:
+    metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
+    st.markdown(own_question(own, t("classroom.compare_question", metric=metric)))
+    st.caption(conventions_text(activity.conventions(), t))
+    if screen:
+        # Side by side on a projector: the two rankings and the votes all above the fold at 1280x720.
+        a_col, b_col, chart_col = st.columns(3, gap="medium")
+        pair_tables(t, activity.pair, (a_col, b_col))
+    else:
+        pair_tables(t, activity.pair)
+        chart_col = st.container()
+    votes = pd.DataFrame(
+        {"vote": [t(f"classroom.vote.{v}") for v in acts.VOTES], "count": [summary.votes[v] for v in acts.VOTES]}
+    )
+    chart = (
+        alt.Chart(votes)
+        .mark_bar(color="#0b63ce")
+        .encode(
+            x=alt.X("vote:N", sort=None, title=None, axis=alt.Axis(labelAngle=0)),
+            y=alt.Y(
+                "count:Q",
+                title=t("classroom.students"),
+                axis=alt.Axis(tickMinStep=1, format="d"),
+                scale=alt.Scale(domain=[0, max(3, *summary.votes.values())]),
+            ),
+            tooltip=["vote:N", "count:Q"],
+        )
+        .properties(height=240)
+    )
+    with chart_col:
+        big_chart(chart, screen)
+    if not revealed:
+        return
+    rows = [
+        {
+            t("classroom.metric_column"): t(f"classroom.metric.{m}", k=activity.pair.k),
+            "A": metric_text(va),
+            "B": metric_text(vb),
+            t("classroom.verdict"): t(f"classroom.vote.{verdict}"),
+        }
+        for m, (va, vb, verdict) in summary.verdicts.items()
+    ]
+    worked_table(pd.DataFrame(rows), screen)
+    st.success(
+        t(
+            "classroom.compare_reveal",
+            agree=summary.agree,
+            count=summary.count,
+            metric=metric,
+            verdict=t(f"classroom.vote.{activity.verdict(activity.metric)}"),
+        )
+    )
+
+
+def student(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict, lead: str) -> str | None:
+    activity = current.activity()
+    assert isinstance(activity, acts.Compare)  # the caller chose this view by the activity's kind
+    metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
+    st.markdown(lead + own_question(current.question.get(t.lang), t("classroom.compare_question", metric=metric)))
+    st.caption(conventions_text(activity.conventions(), t))
+    pair_tables(t, activity.pair)
+    key = f"_w_cr_vote_{current.id}"
+    if not has_widget_value(key) and 0 in mine:
+        set_widget_value(key, mine[0])
+    st.radio(
+        t("classroom.your_vote"),
+        acts.VOTES,
+        format_func=lambda v: t(f"classroom.vote.{v}"),
+        index=None,
+        horizontal=True,
+        key=key,
+        disabled=current.phase != "open",
+    )
+    if current.phase == "open":
+        st.button(
+            t("classroom.send"),
+            on_click=lambda: submit(current.id, [(0, widget_value(key))]),
+            type="primary",
+            key=f"btn_cr_send_{current.id}",
+            width="stretch",
+        )
+        return None
+    vote = widget_value(key)
+    unsent = (
+        unsent_text(t, "vote", 0 in mine, value=t(f"classroom.vote.{vote}")) if vote and vote != mine.get(0) else None
+    )
+    if current.phase == "revealed":
+        verdict = activity.verdict(activity.metric)
+        text = t("classroom.your_compare_result", metric=metric, verdict=t(f"classroom.vote.{verdict}"))
+        (st.success if mine.get(0) == verdict else st.warning)(text)
+        for m in acts.METRICS:
+            va, vb = activity.values(m)
+            st.caption(
+                t(
+                    "classroom.metric_values",
+                    metric=t(f"classroom.metric.{m}", k=activity.pair.k),
+                    a=metric_text(va),
+                    b=metric_text(vb),
+                )
+            )
+    return unsent
+
+
+def form(t: Translator, prefix: str) -> None:
+    """Which pair of rankings, and the metric the class votes under."""
+    st.selectbox(
+        t("classroom.pair"), list(acts.PAIRS), format_func=lambda p: t(f"classroom.pair.{p}"), key=f"{prefix}pair"
+    )
+    st.radio(
+        t("classroom.metric"),
+        acts.METRICS,
+        format_func=lambda m: t(f"classroom.metric.{m}", k=5),
+        horizontal=True,
+        key=f"{prefix}metric",
+    )
+
+
+def build(prefix: str) -> acts.Compare:
+    return acts.compare_activity(widget_value(f"{prefix}pair", "seed003"), widget_value(f"{prefix}metric", "ndcg"))

@@ -1,0 +1,234 @@
+"""Judge the results: the projector's grade distribution of each result with its median, the class's agreement
+(Krippendorff's alpha, read in plain words) and, at the reveal, NDCG@k under the class's median grades beside the
+teacher's; the phone's one row per result with a grade picker on the scale, sent once for all."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.store import ActivityRow
+from ui.format import md_escape, metric_text
+from ui.i18n import Translator
+from ui.projector import PROJECTOR_FONT, big_chart
+from ui.state import ClassroomState, has_widget_value, set_widget_value, widget_value
+from ui.views.classroom.common import own_question, query_line, spec_caption, submit, unsent_text
+from ui.views.classroom.sources import chosen_list, list_form
+
+# Krippendorff's own reading of alpha (Content Analysis, 2004, section 11.4.4): rely on data with alpha of 0.800 or
+# more, draw only tentative conclusions from 0.667 up to 0.800, and discard data below 0.667.
+AGREE_WELL = 0.8
+AGREE_TENTATIVE = 0.667
+# One colour per grade, light (not relevant) to dark (highly relevant): a sequential scale reads as an order.
+GRADE_SCHEME: Final = "blues"
+
+
+def grade_key(activity_id: int, part: int) -> str:
+    return f"_w_cr_grade_{activity_id}_{part}"
+
+
+def question(t: Translator, activity: acts.Judge, own: str) -> str:
+    scale = activity.scale
+    standard = t("classroom.judge_question", low=scale.low, high=scale.high)
+    return query_line(t, activity.spec) + own_question(own, standard)
+
+
+def agreement_reading(t: Translator, alpha: float | None) -> str:
+    """Alpha in plain words, with the thresholds Krippendorff suggests."""
+    level = verdict(alpha)
+    return t(f"classroom.judge_alpha_{level or 'none'}", well=AGREE_WELL, tentative=AGREE_TENTATIVE)
+
+
+def result_name(spec: acts.ListSpec, part: int) -> str:
+    return f"{part + 1}. {spec.labels[part]}"
+
+
+def distribution_chart(
+    t: Translator, activity: acts.Judge, summary: acts.JudgeSummary, revealed: bool
+) -> alt.LayerChart | alt.FacetChart:
+    """Per result (one row each, in list order), a bar of the class's grades stacked by grade, and beside it the
+    median (and the teacher's grade once revealed)."""
+    spec, scale = activity.spec, activity.scale
+    names = [result_name(spec, i) for i in range(len(spec.grades))]
+    rows = [
+        {"result": names[i], "grade": str(grade), "order": grade, "count": counts[j]}
+        for i, counts in enumerate(summary.counts)
+        for j, grade in enumerate(scale.grades)
+        if counts[j]
+    ]
+    frame = pd.DataFrame(rows, columns=["result", "grade", "order", "count"])
+    totals = [sum(c) for c in summary.counts]
+    notes = []
+    for i, median in enumerate(summary.medians):
+        text = t("classroom.judge_median", median=grade_text(median)) if median is not None else ""
+        if revealed:
+            text += ("  · " if text else "") + t("classroom.judge_teacher", grade=metric_text(spec.grades[i], 0))
+        notes.append({"result": names[i], "total": totals[i], "text": text})
+    top = max(3, *totals)
+    y = alt.Y("result:N", sort=names, title=None, axis=alt.Axis(labelLimit=420))
+    bars = (
+        alt.Chart(frame)
+        .mark_bar()
+        .encode(
+            y=y,
+            x=alt.X(
+                "count:Q",
+                title=t("classroom.students"),
+                scale=alt.Scale(domain=[0, top * 1.6]),
+                axis=alt.Axis(tickMinStep=1, format="d"),
+            ),
+            color=alt.Color(
+                "grade:O",
+                sort=[str(g) for g in scale.grades],
+                scale=alt.Scale(scheme=GRADE_SCHEME, domain=[str(g) for g in scale.grades]),
+                title=t("classroom.judge_grade_axis"),
+            ),
+            order=alt.Order("order:Q"),
+            tooltip=["result:N", "grade:N", "count:Q"],
+        )
+    )
+    labels = (
+        alt.Chart(pd.DataFrame(notes))
+        .mark_text(align="left", dx=6, fontWeight="bold")
+        .encode(y=y, x="total:Q", text="text:N")
+    )
+    return alt.layer(bars, labels).properties(height=max(160, 44 * len(names)))
+
+
+def grade_text(grade: float) -> str:
+    """A grade or a median of grades: "2", or "2.5" between two."""
+    return metric_text(grade, 0 if float(grade).is_integer() else 1)
+
+
+def present(
+    t: Translator,
+    activity: acts.Judge,
+    summary: acts.JudgeSummary,
+    revealed: bool,
+    screen: bool = False,
+    own: str = "",
+) -> None:
+    spec = activity.spec
+    st.markdown(question(t, activity, own))
+    st.caption(spec_caption(t, spec, revealed))
+    chart: Any = distribution_chart(t, activity, summary, revealed)
+    alpha = "–" if summary.alpha is None else metric_text(summary.alpha, 2)
+    ours = "–" if summary.class_ndcg is None else metric_text(summary.class_ndcg)
+    theirs = metric_text(summary.teacher_ndcg)
+    help_alpha = t("classroom.judge_alpha_help")
+    if screen:
+        # On a 1280x720 projector the figures sit beside the chart, all above the fold, in few words.
+        chart = chart.configure_legend(labelFontSize=PROJECTOR_FONT, titleFontSize=PROJECTOR_FONT)
+        left, right = st.columns([3, 1], gap="medium")
+        with left:
+            big_chart(chart, screen)
+        level = verdict(summary.alpha)
+        right.metric(
+            t("classroom.judge_alpha"),
+            alpha,
+            delta=t(f"classroom.judge_verdict_{level}") if level else None,
+            delta_color="off",
+            delta_arrow="off",
+            border=True,
+        )
+        if revealed:  # two decimals: both figures fit the column at projector size
+            both = " / ".join(
+                "–" if v is None else metric_text(v, 2) for v in (summary.class_ndcg, summary.teacher_ndcg)
+            )
+            right.metric(t("classroom.judge_both_ndcg", k=spec.k), both, border=True)
+    else:
+        big_chart(chart, screen)
+        agree, class_col, teacher_col = st.columns(3)
+        agree.metric(t("classroom.judge_alpha"), alpha, border=True, help=help_alpha)
+        if revealed:
+            class_col.metric(t("classroom.judge_class_ndcg", k=spec.k), ours, border=True)
+            teacher_col.metric(t("classroom.judge_teacher_ndcg", k=spec.k), theirs, border=True)
+    st.caption(distribution_text(t, activity, summary))
+    st.caption(agreement_reading(t, summary.alpha))
+    if not revealed:
+        st.caption(t("classroom.judge_hidden"))
+
+
+def verdict(alpha: float | None) -> str | None:
+    """How far the judges agree, by Krippendorff's thresholds: ``well``, ``roughly``, ``disagree`` (or ``None``)."""
+    if alpha is None:
+        return None
+    return "well" if alpha >= AGREE_WELL else "roughly" if alpha >= AGREE_TENTATIVE else "disagree"
+
+
+def distribution_text(t: Translator, activity: acts.Judge, summary: acts.JudgeSummary) -> str:
+    """The chart in words: per result, how many gave each grade."""
+    parts = []
+    for i, counts in enumerate(summary.counts):
+        given = [f"{grade}×{count}" for grade, count in zip(activity.scale.grades, counts, strict=True) if count]
+        if given:
+            parts.append(f"{i + 1}: " + ", ".join(given))
+    return t("classroom.judge_counts", counts=" · ".join(parts)) if parts else t("classroom.no_answers")
+
+
+def student(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict, lead: str) -> str | None:
+    """One row per result: its title and a grade picker on the scale (big enough for a thumb); Send once for all.
+    What was chosen stays chosen, sent or not; the reveal shows the teacher's grade beside the student's."""
+    activity = current.activity()
+    assert isinstance(activity, acts.Judge)  # the caller chose this view by the kind
+    spec, scale = activity.spec, activity.scale
+    revealed = current.phase == "revealed"
+    st.markdown(lead + question(t, activity, current.question.get(t.lang)))
+    keys = []
+    for part, label in enumerate(spec.labels):
+        key = grade_key(current.id, part)
+        keys.append(key)
+        if not has_widget_value(key) and part in mine:
+            set_widget_value(key, int(mine[part]))
+        st.segmented_control(
+            f"**{part + 1}.** {md_escape(label)}",
+            list(scale.grades),
+            key=key,
+            disabled=current.phase != "open",
+            width="stretch",
+        )
+        if revealed:
+            yours = mine.get(part)
+            text = t(
+                "classroom.judge_yours",
+                teacher=metric_text(spec.grades[part], 0),
+                yours="–" if yours is None else str(yours),
+            )
+            (st.success if yours is not None and int(yours) == spec.grades[part] else st.info)(text)
+    if current.phase == "open":
+        st.button(
+            t("classroom.send_all"),
+            on_click=lambda: submit(current.id, chosen(keys)),
+            type="primary",
+            key=f"btn_cr_send_{current.id}",
+            width="stretch",
+        )
+        return None
+    if revealed:
+        st.caption(t("classroom.judge_teacher_ndcg_line", k=spec.k, value=metric_text(spec.ndcg())))
+    changed = [part + 1 for part, value in chosen(keys) if mine.get(part) != value]
+    if not changed:
+        return None
+    return unsent_text(t, "grades", bool(mine), numbers=", ".join(map(str, changed)))
+
+
+def chosen(keys: list[str]) -> list[tuple[int, Any]]:
+    """The grades picked so far, as (result, grade) pairs."""
+    return [(part, widget_value(key)) for part, key in enumerate(keys) if widget_value(key) is not None]
+
+
+def form(t: Translator, prefix: str) -> None:
+    """A list (its grades hidden from the class: they are the teacher's judgements), its k and the scale."""
+    list_form(t, prefix, hidden_by_default=True)
+    low, high = st.columns(2)
+    low.number_input(t("classroom.scale_low"), min_value=0, max_value=9, value=0, step=1, key=f"{prefix}scale_low")
+    high.number_input(t("classroom.scale_high"), min_value=1, max_value=10, value=4, step=1, key=f"{prefix}scale_high")
+
+
+def build(prefix: str) -> acts.Judge:
+    scale = acts.Scale(int(widget_value(f"{prefix}scale_low", 0)), int(widget_value(f"{prefix}scale_high", 4)))
+    return acts.Judge(chosen_list(prefix), scale)

@@ -1,0 +1,399 @@
+"""The lesson editor, on the Classroom page before a room starts: open a lesson (shipped, a file, a code) or start
+empty; add activities from a list (the Playground's current list, a worked example, a real result list, a seeded
+random one) or from a query and its results typed into a table, or a pair or a Practice set; give each its own
+wording (both languages) and a time limit; reorder, remove and preview each as the projector and a phone show it;
+save it under a code (``?lesson=CODE``), download it as a TOML file, or start a room with it.
+
+Every check is the core's: the draft is written as a lesson file and read back (``lesson_to_toml``,
+``read_lesson``), so a bad value is the same message, naming the activity and the field, as the check command's.
+Every widget keeps what was typed when something is refused."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.lessons import (
+    FORMAT,
+    MAX_TITLE,
+    TIME_LIMITS,
+    Lesson,
+    Step,
+    Wording,
+    lesson_from_data,
+    lesson_to_toml,
+    read_lesson,
+)
+from ndcg_core.classroom.store import ActivityRow
+from ndcg_core.errors import InputError
+from ui.database import store
+from ui.format import md_escape
+from ui.i18n import Translator
+from ui.state import (
+    app_state,
+    classroom_state,
+    evaluate_state,
+    page_url,
+    reset_classroom,
+    set_widget_value,
+    widget_value,
+)
+from ui.views.classroom.common import REFUSALS, show_message
+from ui.views.classroom.kinds import VIEWS
+from ui.views.classroom.lesson_run import LESSON_PARAM, lesson_chooser, lesson_from, outline_text
+
+PREFIX = "_w_le_"  # the editor's widget keys
+OPEN = "_w_le_open_"  # its "open a lesson" chooser's
+LIST_KINDS = ("predict", "rank", "judge")  # the kinds whose list may be typed into a table
+FROM = ("list", "table", "evaluate")
+PREVIEW_ID = -1000  # previews draw the phone's view for activity ids below this: no room has them
+EXAMPLE_ROWS = [
+    {"title": "成都3天游攻略", "grade": 3},
+    {"title": "成都美食推荐", "grade": 2},
+    {"title": "北京旅游", "grade": 0},
+]
+
+
+def draft_lesson(steps: list[Step] | None = None) -> Lesson:
+    """The lesson as the editor holds it: the title and scores typed, and its activities."""
+    title = str(widget_value(f"{PREFIX}title") or "").strip()
+    return Lesson(
+        title, tuple(classroom_state().draft if steps is None else steps), bool(widget_value(f"{PREFIX}scores"))
+    )
+
+
+def checked(lesson: Lesson) -> Lesson:
+    """The lesson as its file would be read: every field checked by the core (an ``InputError`` naming it)."""
+    return read_lesson(lesson_to_toml(lesson))
+
+
+def message(key: str, text: str | None) -> None:
+    cs = classroom_state()
+    if text is None:
+        cs.messages.pop(key, None)
+    else:
+        cs.messages[key] = text
+
+
+# --- actions ---------------------------------------------------------------------------------------------------
+
+
+def typed_activity(kind: str) -> acts.Activity:
+    """The query and results typed into the table, with the k and gain set beside it, read as a lesson file's
+    activity would be: a missing or bad grade is the core's message naming the field."""
+    rows = classroom_state().draft_rows
+    kept = [r for r in rows if str(r.get("title") or "").strip() or not pd.isna(r.get("grade"))]
+    table: dict[str, Any] = {
+        "kind": kind,
+        "items": [str(r.get("title") or "").strip() for r in kept],
+        "grades": ["" if pd.isna(r.get("grade")) else float(r["grade"]) for r in kept],
+        "k": int(widget_value(f"{PREFIX}table_k") or 1),
+        "gain": str(widget_value(f"{PREFIX}gain") or "linear"),
+    }
+    query = str(widget_value(f"{PREFIX}query") or "").strip()
+    if query:
+        table["query"] = query
+    if kind == "rank":
+        table["show_grades"] = bool(widget_value(f"{PREFIX}show_grades", False))
+    return lesson_from_data({"format": FORMAT, "title": "-", "activity": [table]}).steps[0].activity
+
+
+def evaluate_queries() -> list[str]:
+    """The queries of the Evaluate page's typed table (this session's), in their order."""
+    queries = dict.fromkeys(str(r.get("query") or "").strip() for r in evaluate_state().typed_rows)
+    return [q for q in queries if q]
+
+
+def evaluate_activity(kind: str) -> acts.Activity:
+    """One query of the Evaluate page's typed table: the documents the system retrieved in rank order with their
+    grades (unjudged: 0) and, for Predict and Rank, the judged documents it missed (the ideal's pool)."""
+    query = widget_value(f"{PREFIX}evaluate_query") or next(iter(evaluate_queries()), "")
+    rows = [r for r in evaluate_state().typed_rows if str(r.get("query") or "").strip() == query]
+
+    def number(value: Any) -> float | None:
+        try:
+            return float(str(value).strip())
+        except ValueError:
+            return None
+
+    retrieved = sorted((r for r in rows if number(r.get("rank")) is not None), key=lambda r: number(r["rank"]) or 0)
+    missed = [number(r.get("grade")) for r in rows if number(r.get("rank")) is None and number(r.get("grade"))]
+    table: dict[str, Any] = {
+        "kind": kind,
+        "query": query,
+        "items": [str(r.get("document") or "") for r in retrieved],
+        "grades": [number(r.get("grade")) or 0.0 for r in retrieved],
+        "k": min(int(widget_value(f"{PREFIX}table_k") or 1), max(1, len(retrieved))),
+        "gain": str(widget_value(f"{PREFIX}gain") or "linear"),
+    }
+    if missed and kind != "judge":
+        table["missed"] = missed
+    if kind == "rank":
+        table["show_grades"] = bool(widget_value(f"{PREFIX}show_grades", False))
+    return lesson_from_data({"format": FORMAT, "title": "-", "activity": [table]}).steps[0].activity
+
+
+def new_activity() -> acts.Activity:
+    """The activity the "add" form describes."""
+    kind = widget_value(f"{PREFIX}kind", "predict")
+    source = widget_value(f"{PREFIX}from", "list") if kind in LIST_KINDS else "list"
+    if source == "table":
+        return typed_activity(kind)
+    if source == "evaluate":
+        return evaluate_activity(kind)
+    return VIEWS[kind].build(PREFIX)
+
+
+def add_step() -> None:
+    """Add the activity described, with its own wording and time limit, at the end of the lesson."""
+    t = Translator(app_state().lang)
+    cs = classroom_state()
+    limit = int(widget_value(f"{PREFIX}time_limit") or 0)
+    try:
+        step = Step(
+            new_activity(),
+            Wording(str(widget_value(f"{PREFIX}en") or "").strip(), str(widget_value(f"{PREFIX}zh") or "").strip()),
+            limit or None,
+        )
+        steps = [*cs.draft, step]
+        checked(replace(draft_lesson(steps), title=draft_lesson().title or "-"))
+    except InputError as err:
+        message("editor", t.explain(err))
+        return
+    cs.draft = steps
+    cs.draft_code = None
+    message("editor", None)
+
+
+def move(index: int, by: int) -> None:
+    cs = classroom_state()
+    steps = list(cs.draft)
+    other = index + by
+    if 0 <= other < len(steps):
+        steps[index], steps[other] = steps[other], steps[index]
+        cs.draft, cs.draft_code = steps, None
+
+
+def remove(index: int) -> None:
+    cs = classroom_state()
+    cs.draft, cs.draft_code = [s for i, s in enumerate(cs.draft) if i != index], None
+
+
+def open_lesson() -> None:
+    """Open the chosen lesson in the editor (its activities replace the draft's)."""
+    t = Translator(app_state().lang)
+    try:
+        lesson = lesson_from(OPEN, t.lang)
+    except REFUSALS as err:
+        message("editor_open", t.explain(err))
+        return
+    if lesson is None:
+        return
+    cs = classroom_state()
+    cs.draft, cs.draft_code = list(lesson.steps), None
+    set_widget_value(f"{PREFIX}title", lesson.title)
+    set_widget_value(f"{PREFIX}scores", lesson.scores)
+    message("editor_open", None)
+
+
+def empty_lesson() -> None:
+    cs = classroom_state()
+    cs.draft, cs.draft_code = [], None
+
+
+def save() -> None:
+    """Save the lesson under a code (the same lesson, the same code)."""
+    t = Translator(app_state().lang)
+    cs = classroom_state()
+    try:
+        lesson = checked(draft_lesson())
+        cs.draft_code = store().save_lesson(lesson)
+    except REFUSALS as err:
+        message("editor_save", t.explain(err))
+        return
+    message("editor_save", None)
+
+
+def start_with_draft() -> None:
+    """Start a room that runs the lesson being built."""
+    t = Translator(app_state().lang)
+    try:
+        lesson = checked(draft_lesson())
+        room, key = store().create_room()
+        store().use_lesson(room.code, key, lesson)
+    except REFUSALS as err:
+        message("editor_save", t.explain(err))
+        return
+    cs = reset_classroom()
+    cs.room, cs.key = room.code, key
+
+
+def file_name(title: str) -> str:
+    slug = re.sub(r"[^\w-]+", "-", title.lower(), flags=re.UNICODE).strip("-")[:60]
+    return f"{slug or 'lesson'}.toml"
+
+
+# --- drawing ---------------------------------------------------------------------------------------------------
+
+
+def render_editor(t: Translator) -> None:
+    """The "Lessons" area: open or start a lesson, its activities, the "add" form, and save, download, start."""
+    cs = classroom_state()
+    with st.expander(t("editor.open_heading"), expanded=not cs.draft):
+        lesson_chooser(t, OPEN)
+        a, b = st.columns(2)
+        a.button(t("editor.open"), on_click=open_lesson, key="btn_le_open", width="stretch")
+        b.button(t("editor.empty"), on_click=empty_lesson, key="btn_le_empty", width="stretch")
+        show_message(cs, "editor_open")
+    st.text_input(t("editor.title"), key=f"{PREFIX}title", max_chars=MAX_TITLE)
+    st.checkbox(t("editor.scores"), key=f"{PREFIX}scores", help=t("editor.scores_help"))
+    render_steps(t)
+    with st.expander(t("editor.add_heading"), expanded=not cs.draft):
+        render_add_form(t)
+    render_keep(t)
+
+
+def step_line(t: Translator, number: int, step: Step) -> str:
+    """ "3. Judge the results · “Chengdu in 3 days” · 5 results, k = 5 · 60 s" (text as typed, escaped)."""
+    a: Any = step.activity
+    parts = [f"{number}. {t(f'classroom.kind.{a.kind}')}"]
+    spec = getattr(a, "spec", None)
+    if spec is not None:
+        if spec.query:
+            parts.append(f"“{md_escape(spec.query)}”")
+        parts.append(t("editor.list_line", count=len(spec.grades), k=spec.k))
+    own = step.question.get(t.lang)
+    if own:
+        parts.append(f"“{md_escape(own)}”")
+    if step.time_limit:
+        parts.append(t("editor.seconds", seconds=step.time_limit))
+    return " · ".join(parts)
+
+
+def render_steps(t: Translator) -> None:
+    """The lesson's activities in order, each with up, down, remove and a preview."""
+    cs = classroom_state()
+    if not cs.draft:
+        st.info(t("editor.no_steps"))
+        return
+    st.markdown(t("editor.steps", count=len(cs.draft)))
+    for i, step in enumerate(cs.draft):
+        text, up, down, cut = st.columns([8, 1, 1, 1], vertical_alignment="center")
+        text.markdown(step_line(t, i + 1, step))
+        up.button("↑", on_click=move, args=(i, -1), key=f"btn_le_up_{i}", disabled=i == 0, help=t("editor.up"))
+        down.button(
+            "↓",
+            on_click=move,
+            args=(i, 1),
+            key=f"btn_le_down_{i}",
+            disabled=i == len(cs.draft) - 1,
+            help=t("editor.down"),
+        )
+        cut.button("✕", on_click=remove, args=(i,), key=f"btn_le_del_{i}", help=t("editor.remove"))
+        with st.expander(t("editor.preview", number=i + 1)):
+            preview(t, i, step)
+
+
+def preview(t: Translator, index: int, step: Step) -> None:
+    """The activity as the projector and a phone would show it, before anyone answers (read-only)."""
+    activity = step.activity
+    row = ActivityRow(PREVIEW_ID - index, index + 1, activity.kind, activity.payload(), "locked", 0.0)
+    screen, phone = st.columns([3, 2], gap="large")
+    with screen:
+        st.caption(t("editor.preview_screen"))
+        VIEWS[activity.kind].present(t, activity, activity.summary([]), False, False, own=step.question.get(t.lang))
+    with phone, st.container(border=True):
+        st.caption(t("editor.preview_phone"))
+        VIEWS[activity.kind].student(t, classroom_state(), row, {}, "")
+
+
+def render_add_form(t: Translator) -> None:
+    """The next activity to add: its kind, its content, its own wording and time limit."""
+    kind = st.radio(
+        t("classroom.kind"),
+        list(acts.KINDS),
+        format_func=lambda k: t(f"classroom.kind.{k}"),
+        horizontal=True,
+        key=f"{PREFIX}kind",
+    )
+    if kind in LIST_KINDS:
+        source = st.radio(
+            t("editor.from"), FROM, format_func=lambda f: t(f"editor.from.{f}"), horizontal=True, key=f"{PREFIX}from"
+        )
+    else:
+        source = "list"
+    if source == "table":
+        st.text_input(t("editor.query"), key=f"{PREFIX}query")
+        edited = st.data_editor(
+            pd.DataFrame(EXAMPLE_ROWS),
+            num_rows="dynamic",
+            key=f"{PREFIX}rows",
+            column_config={
+                "title": st.column_config.TextColumn(t("editor.col_title"), max_chars=120),
+                "grade": st.column_config.NumberColumn(t("editor.col_grade"), min_value=0, max_value=10, step=1),
+            },
+            width="stretch",
+        )
+        classroom_state().draft_rows = edited.to_dict("records")
+    if source == "evaluate":
+        st.selectbox(t("editor.evaluate_query"), evaluate_queries(), key=f"{PREFIX}evaluate_query")
+        st.caption(t("editor.evaluate_help"))
+    if source in ("table", "evaluate"):
+        k, gain = st.columns(2)
+        k.number_input(t("classroom.k"), min_value=1, max_value=acts.MAX_LIST, value=3, step=1, key=f"{PREFIX}table_k")
+        gain.radio(t("editor.gain"), acts.ACTIVITY_GAINS, horizontal=True, key=f"{PREFIX}gain")
+        if kind == "rank":
+            st.checkbox(t("classroom.show_grades"), key=f"{PREFIX}show_grades")
+    else:
+        VIEWS[kind].form(t, PREFIX)
+    en, zh = st.columns(2)
+    en.text_input(t("editor.wording_en"), key=f"{PREFIX}en", help=t("editor.wording_help"))
+    zh.text_input(t("editor.wording_zh"), key=f"{PREFIX}zh", help=t("editor.wording_help"))
+    st.number_input(
+        t("editor.time_limit", low=TIME_LIMITS[0], high=TIME_LIMITS[1]),
+        min_value=0,
+        max_value=TIME_LIMITS[1],
+        value=0,
+        step=5,
+        key=f"{PREFIX}time_limit",
+    )
+    st.button(t("editor.add"), on_click=add_step, key="btn_le_add", type="primary", icon=":material/add:")
+    show_message(classroom_state(), "editor")
+
+
+def render_keep(t: Translator) -> None:
+    """Save (a code and its link), download the file, or start a room with the lesson."""
+    cs = classroom_state()
+    if not cs.draft:
+        return
+    try:
+        text = lesson_to_toml(checked(draft_lesson()))
+    except InputError as err:
+        st.warning(t.explain(err))
+        text = None
+    save_col, down_col, start_col = st.columns(3)
+    save_col.button(t("editor.save"), on_click=save, key="btn_le_save", width="stretch", icon=":material/save:")
+    down_col.download_button(
+        t("editor.download"),
+        text or "",
+        file_name=file_name(draft_lesson().title),
+        mime="application/toml",
+        key="btn_le_download",
+        disabled=text is None,
+        width="stretch",
+        icon=":material/download:",
+    )
+    start_col.button(
+        t("classroom.lesson_start"), on_click=start_with_draft, key="btn_le_start", width="stretch", type="primary"
+    )
+    show_message(cs, "editor_save")
+    if cs.draft_code:
+        st.success(t("editor.saved", code=cs.draft_code))
+        st.code(page_url({LESSON_PARAM: cs.draft_code}), language=None, wrap_lines=True)
+    if text is not None:
+        st.caption(outline_text(t, checked(draft_lesson())))

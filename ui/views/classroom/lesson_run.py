@@ -1,0 +1,248 @@
+"""Running a lesson: choosing one to start a room with (a shipped lesson from ``lessons/``, a file, or a saved code,
+``?lesson=CODE``), the control page's "Activity 3 of 8" with Back and Next, a step's countdown, and the leaderboard
+at the end of a lesson that keeps scores."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.lessons import Lesson, read_lesson, read_lesson_file
+from ndcg_core.classroom.store import ActivityRow, LessonProgress, Room
+from ndcg_core.errors import InputError
+from ui.classroom_results import student_name
+from ui.database import room_changed, store
+from ui.format import md_escape
+from ui.i18n import Translator
+from ui.projector import PROJECTOR_FONT, worked_table
+from ui.state import app_state, classroom_state, has_widget_value, reset_classroom, set_widget_value, widget_value
+from ui.views.classroom.common import REFUSALS, show_message
+from ui.widgets.countdown import countdown
+
+LESSONS_DIR = Path(__file__).resolve().parents[3] / "lessons"
+LESSON_PARAM = "lesson"  # ?lesson=CODE: a saved lesson to start a room with, or to open in the editor
+CHOOSER = "_w_cr_lesson_"  # the landing's lesson chooser's widget keys
+LESSON_SOURCES = ("shipped", "file", "code")
+LEADERBOARD_TOP = 10
+
+
+def shipped_lessons() -> list[str]:
+    """The file names of the lessons shipped in ``lessons/``."""
+    return sorted(p.name for p in LESSONS_DIR.glob("*.toml"))
+
+
+def shipped_lesson(name: str) -> Lesson:
+    """A shipped lesson by its file name (an ``InputError`` for a name that is not one)."""
+    if name not in shipped_lessons():
+        raise InputError("file.missing", file=str(name)[:80])
+    return read_lesson_file(LESSONS_DIR / name)
+
+
+def lesson_from(prefix: str, lang: str) -> Lesson | None:
+    """The lesson the chooser under ``prefix`` points at (``None``: nothing chosen yet); an ``InputError`` for a bad
+    file or code."""
+    source = widget_value(f"{prefix}source", "shipped")
+    if source == "file":
+        upload = widget_value(f"{prefix}file")
+        return None if upload is None else read_lesson(upload.getvalue(), upload.name)
+    if source == "code":
+        code = str(widget_value(f"{prefix}code") or "").strip()
+        return store().load_lesson(code) if code else None
+    names = shipped_lessons()
+    name = widget_value(f"{prefix}shipped") or default_shipped(names, lang)
+    return shipped_lesson(name) if name else None
+
+
+def default_shipped(names: list[str], lang: str) -> str | None:
+    """The shipped lesson in the reader's language first."""
+    return next((n for n in names if n.endswith(f".{lang}.toml")), names[0] if names else None)
+
+
+def lesson_chooser(t: Translator, prefix: str) -> Lesson | None:
+    """Where a lesson comes from (shipped, a file, a code; a ``?lesson=CODE`` link chooses the code), and its
+    outline; the lesson, or ``None`` with the problem shown (what was typed or chosen stays)."""
+    link_code = st.query_params.get(LESSON_PARAM)
+    if link_code and not has_widget_value(f"{prefix}code"):
+        set_widget_value(f"{prefix}source", "code")
+        set_widget_value(f"{prefix}code", link_code)
+    source = st.radio(
+        t("classroom.lesson_source"),
+        LESSON_SOURCES,
+        format_func=lambda s: t(f"classroom.lesson_source.{s}"),
+        horizontal=True,
+        key=f"{prefix}source",
+    )
+    if source == "shipped":
+        names = shipped_lessons()
+        first = default_shipped(names, t.lang)
+        if not has_widget_value(f"{prefix}shipped") and first is not None:
+            set_widget_value(f"{prefix}shipped", first)
+        st.selectbox(t("classroom.lesson_shipped"), names, key=f"{prefix}shipped")
+    elif source == "file":
+        st.file_uploader(t("classroom.lesson_file"), type=["toml"], key=f"{prefix}file")
+    else:
+        st.text_input(t("classroom.lesson_code"), key=f"{prefix}code", max_chars=12, placeholder="K7P3QX")
+    try:
+        lesson = lesson_from(prefix, t.lang)
+    except InputError as err:
+        st.error(t.explain(err))
+        return None
+    if lesson is not None:
+        st.caption(outline_text(t, lesson))
+    return lesson
+
+
+def outline_text(t: Translator, lesson: Lesson) -> str:
+    """ "“Title”: 8 activities: Predict the NDCG, Rank it best, …" (the title as typed, escaped)."""
+    kinds = ", ".join(t(f"classroom.kind.{step.activity.kind}") for step in lesson.steps)
+    return t("classroom.lesson_outline", title=md_escape(lesson.title), count=len(lesson.steps), kinds=kinds)
+
+
+def start_lesson_room() -> None:
+    """Start a room that runs the chosen lesson; its first activity opens with Next."""
+    t = Translator(app_state().lang)
+    try:
+        lesson = lesson_from(CHOOSER, t.lang)
+        if lesson is None:
+            raise InputError("lesson.no_activities")
+        room, key = store().create_room()
+        store().use_lesson(room.code, key, lesson)
+    except REFUSALS as err:
+        classroom_state().messages["lesson"] = t.explain(err)
+        return
+    cs = reset_classroom()
+    cs.room, cs.key = room.code, key
+
+
+def render_lesson_start(t: Translator) -> None:
+    """The landing's "Start from a lesson"."""
+    st.subheader(t("classroom.lesson_heading"))
+    st.caption(t("classroom.lesson_help"))
+    lesson_chooser(t, CHOOSER)
+    st.button(t("classroom.lesson_start"), on_click=start_lesson_room, key="btn_cr_lesson_start", type="primary")
+    show_message(classroom_state(), "lesson")
+
+
+# --- the control page: Activity 3 of 8, Back and Next ------------------------------------------------------
+
+
+def go_to_step(step: int) -> None:
+    """Show step ``step`` of the room's lesson (Next opens it; Back shows it again as it was)."""
+    t = Translator(app_state().lang)
+    cs = classroom_state()
+    try:
+        store().lesson_step(cs.room or "", cs.key or "", step)
+    except REFUSALS as err:
+        cs.messages["control"] = t.explain(err)
+        return
+    room_changed(cs.room or "")
+    cs.messages.pop("control", None)
+
+
+def render_lesson_bar(t: Translator, room: Room, progress: LessonProgress) -> None:
+    """The lesson's title, "Activity 3 of 8", and Back and Next."""
+    lesson, step = progress.lesson, progress.step
+    if step < 0:
+        st.markdown(t("classroom.lesson_not_started", title=md_escape(lesson.title), count=progress.count))
+    else:
+        st.markdown(t("classroom.lesson_bar", title=md_escape(lesson.title), step=step + 1, count=progress.count))
+    if room.ended:
+        return
+    back, forward = st.columns(2)
+    back.button(
+        t("classroom.lesson_back"),
+        on_click=go_to_step,
+        args=(step - 1,),
+        key="btn_cr_lesson_back",
+        disabled=step <= 0,
+        width="stretch",
+        icon=":material/arrow_back:",
+    )
+    forward.button(
+        t("classroom.lesson_first" if step < 0 else "classroom.lesson_next"),
+        on_click=go_to_step,
+        args=(step + 1,),
+        key="btn_cr_lesson_next",
+        disabled=step >= progress.count - 1,
+        width="stretch",
+        type="primary",
+        icon=":material/arrow_forward:",
+    )
+    if step == progress.count - 1:
+        st.caption(t("classroom.lesson_last"))
+
+
+# --- time limits -------------------------------------------------------------------------------------------
+
+
+def now() -> float:
+    """The time, as the store keeps it (seconds since the epoch)."""
+    return time.time()
+
+
+def seconds_left(current: ActivityRow) -> float | None:
+    """Seconds until answers to ``current`` close by its time limit (``None``: no limit, or not open)."""
+    if current.closes_at is None or current.phase != "open":
+        return None
+    return current.closes_at - now()
+
+
+def time_is_up(current: ActivityRow) -> bool:
+    left = seconds_left(current)
+    return left is not None and left <= 0
+
+
+def show_countdown(t: Translator, current: ActivityRow, screen: bool = False, wake: bool = False) -> None:
+    """The countdown of an open activity with a time limit (``wake``: rerun this part of the page at zero)."""
+    left = seconds_left(current)
+    if left is None:
+        return
+    size = 2 * PROJECTOR_FONT if screen else PROJECTOR_FONT
+    countdown(
+        left,
+        t("classroom.time_left"),
+        t("classroom.time_up"),
+        size=size,
+        wake=wake,
+        key=f"cr_countdown_{current.id}",
+    )
+
+
+# --- scores ------------------------------------------------------------------------------------------------
+
+
+def keeps_scores(progress: LessonProgress | None) -> bool:
+    return progress is not None and progress.lesson.scores
+
+
+def lesson_over(room: Room, progress: LessonProgress | None) -> bool:
+    """Whether the lesson is at its end: the room ended, or the last step revealed."""
+    if progress is None:
+        return False
+    current = room.current
+    last = progress.step == progress.count - 1 and current is not None and current.phase == "revealed"
+    return room.ended or last
+
+
+def render_leaderboard(t: Translator, room: Room, progress: LessonProgress | None, screen: bool = False) -> None:
+    """At the end of a lesson that keeps scores: the students with the most points (nickname, or "student 3");
+    nothing at all while nicknames are hidden."""
+    if not keeps_scores(progress) or not lesson_over(room, progress) or not room.show_names:
+        return
+    standings = acts.leaderboard(store().results(room.code), LEADERBOARD_TOP)
+    st.subheader(t("classroom.leaderboard"))
+    if not standings:
+        st.caption(t("classroom.leaderboard_none"))
+        return
+    frame = pd.DataFrame(
+        {
+            t("classroom.leaderboard_place"): [s.place for s in standings],
+            t("classroom.leaderboard_name"): [student_name(t, s.student, s.nickname) for s in standings],
+            t("classroom.leaderboard_points"): [s.points for s in standings],
+        }
+    )
+    worked_table(frame, screen)

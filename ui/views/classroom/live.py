@@ -1,0 +1,90 @@
+"""The live part of the control page and of the projector view: who joined, the current activity and the
+class's answers so far, drawn by the activity kind's presenter (``kinds.VIEWS``).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ndcg_core.classroom.store import Room
+from ndcg_core.errors import InputError
+from ui.classroom_results import render_class_summary
+from ui.database import store
+from ui.format import md_escape
+from ui.i18n import Translator
+from ui.state import (
+    classroom_state,
+)
+from ui.views.classroom.common import PRESENTER_SECONDS, activity_heading, outage_notice
+from ui.views.classroom.kinds import VIEWS
+from ui.views.classroom.lesson_run import render_leaderboard, show_countdown, time_is_up
+
+
+@st.fragment(run_every=PRESENTER_SECONDS)
+def live_panel(lang: str, code: str) -> None:
+    """The control page's live part: who has joined, the current activity, and the class's answers so far."""
+    t = Translator(lang)
+    with outage_notice(t):
+        draw_live(t, code, screen=False)
+
+
+@st.fragment(run_every=PRESENTER_SECONDS)
+def screen_panel(lang: str, code: str) -> None:
+    """The projector view's live part: the same as the control page's, at projector size, with no controls."""
+    t = Translator(lang)
+    with outage_notice(t):
+        draw_live(t, code, screen=True)
+
+
+def draw_live(t: Translator, code: str, screen: bool) -> None:
+    try:
+        room = store().room(code)
+    except InputError as err:
+        st.error(t.explain(err))
+        return
+    if not screen and room.revision != classroom_state().control_revision:
+        # Changed from another device (the lecturer's phone, or a second window): the buttons follow.
+        st.rerun(scope="app")
+    current = room.current
+    progress = store().lesson_progress(room.code)
+    if screen and room.ended:
+        st.info(t("classroom.ended_screen"))
+        render_leaderboard(t, room, progress, screen=True)
+        render_class_summary(t, store().class_summary(room.code), screen=True)
+        return
+    if current is None:
+        st.metric(t("classroom.joined"), room.students)
+        if room.ended:
+            st.info(t("classroom.ended_screen"))
+        else:
+            st.info(t("classroom.no_activity_screen" if screen else "classroom.no_activity_teacher"))
+        render_roster(t, room)
+        return
+    activity = current.activity()
+    summary = activity.summary(store().answers(current.id))
+    heading = activity_heading(t, current)
+    if progress is not None and progress.step >= 0:  # a lesson's step: "· 3 of 8" on the heading's line
+        heading += " · " + t("classroom.lesson_step_short", step=progress.step + 1, count=progress.count)
+    if screen:
+        title, a, b = st.columns([3, 1, 1], vertical_alignment="bottom")
+        title.subheader(heading)
+    else:  # beside the sidebar, the figures get a column each of their own width
+        st.subheader(heading)
+        a, b = st.columns(2)
+    a.metric(t("classroom.answered"), f"{summary.count} / {room.students}")
+    phase = t("classroom.time_up") if time_is_up(current) else t(f"classroom.phase.{current.phase}")
+    b.metric(t("classroom.phase"), phase)
+    show_countdown(t, current, screen=screen)
+    revealed = current.phase == "revealed"
+    VIEWS[current.kind].present(t, activity, summary, revealed, screen, own=current.question.get(t.lang))
+    render_leaderboard(t, room, progress, screen=screen)
+    render_roster(t, room)
+
+
+def render_roster(t: Translator, room: Room) -> None:
+    if not room.show_names or not room.students:
+        return
+    names = [s.nickname for s in store().roster(room.code) if s.nickname]
+    if names:
+        st.caption(t("classroom.roster", count=len(names)))
+        st.markdown(" · ".join(md_escape(n) for n in names))

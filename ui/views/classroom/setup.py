@@ -1,0 +1,49 @@
+"""The next activity, set up live on the control page: its kind, the kind's own form (``kinds.VIEWS``), and the
+button that opens it."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ndcg_core.classroom import activities as acts
+from ui.database import room_changed, store
+from ui.i18n import Translator
+from ui.state import app_state, classroom_state, widget_value
+from ui.views.classroom.common import REFUSALS, show_message
+from ui.views.classroom.kinds import VIEWS
+
+PREFIX = "_w_cr_"  # the live form's widget keys
+
+
+def render_setup(t: Translator) -> None:
+    """The next activity: its kind and its options, and the button that opens it for the class."""
+    kind = st.radio(
+        t("classroom.kind"),
+        list(acts.KINDS),
+        format_func=lambda k: t(f"classroom.kind.{k}"),
+        horizontal=True,
+        key=f"{PREFIX}kind",
+    )
+    st.caption(t(f"classroom.kind_help.{kind}"))
+    VIEWS[kind].form(t, PREFIX)
+    st.button(
+        t("classroom.open"), on_click=open_activity, key="btn_cr_open", type="primary", icon=":material/play_arrow:"
+    )
+    show_message(classroom_state(), "open")
+
+
+def build_activity() -> acts.Activity:
+    return VIEWS[widget_value(f"{PREFIX}kind", "predict")].build(PREFIX)
+
+
+def open_activity() -> None:
+    """Open the activity set up, as of the revision the page showed (a retry, or a second click, opens it once)."""
+    t = Translator(app_state().lang)
+    cs = classroom_state()
+    try:
+        store().open_activity(cs.room or "", cs.key or "", build_activity(), after=cs.control_revision)
+    except REFUSALS as err:
+        cs.messages["open"] = t.explain(err)
+        return
+    room_changed(cs.room or "")
+    cs.messages.pop("open", None)

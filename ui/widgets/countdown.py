@@ -1,0 +1,31 @@
+"""A lesson activity's countdown: a small ``st.components.v2`` component that counts down in the browser (no page
+run per second) and, at zero, shows "Time is up" and reruns the fragment it is in once (``wake``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+_component = st.components.v2.component(
+    "ndcg_lab.countdown",
+    html='<div class="countdown" role="timer" aria-live="off"></div>',
+    css=(
+        ".countdown { font-weight: 700; font-variant-numeric: tabular-nums; padding: 0.1rem 0; }"
+        ".countdown.soon, .countdown.up { color: #b42318; }"
+    ),
+    js=(Path(__file__).parent / "countdown.js").read_text(encoding="utf-8"),
+)
+
+
+def countdown(
+    left: float, label: str, up: str, *, size: int = 20, wake: bool = False, key: str = "cr_countdown"
+) -> Any:
+    """Count ``left`` seconds down, as "{label} 0:42", then "{up}"; with ``wake`` the fragment this is in reruns
+    at zero. ``size`` is the text's size in pixels."""
+    return _component(
+        key=key,
+        data={"left": max(0.0, float(left)), "label": label, "up": up, "size": size, "wake": wake},
+        on_up_change=lambda: None,
+    )
