@@ -31,7 +31,7 @@ from ndcg_core.lists.results import RESULTS
 from ndcg_core.teaching.exercises import exercise
 from ui import classroom_results
 from ui.classroom_results import render_class_summary
-from ui.database import answer_stored, anyone_answered, client_source, room_changed, room_now, store
+from ui.database import answer_stored, anyone_answered, client_source, is_member, room_changed, room_now, store
 from ui.exercise_text import choice_text, conventions_text
 from ui.exercise_text import explain as explain_exercise
 from ui.exercise_text import prompt as exercise_prompt
@@ -165,7 +165,14 @@ def remember(cs: ClassroomState) -> None:
     if cs.room is None:
         return
     identity = {"key": cs.key} if cs.key else {"me": cs.student} if cs.student else None
-    held = browser_memory(cs.room, known=cs.memory, remember=identity, on_change=on_memory)
+    known = cs.memory
+    if known is None and cs.student and not cs.key and is_member(cs.room, cs.student):
+        # A student's page opened by their link in a new session (a reload, or a reconnect to another process
+        # after one failed): a browser that keeps just that id need not report it, which would rerun the page
+        # once more (a whole class at once when a process fails). Any other memory, a teacher's key included,
+        # is still reported, and so is any memory for an id the room does not know.
+        known = {"room": cs.room, "me": cs.student, "key": None}
+    held = browser_memory(cs.room, known=known, remember=identity, on_change=on_memory)
     adopt_memory(cs, held.get("memory"))
 
 
