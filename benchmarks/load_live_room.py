@@ -48,6 +48,7 @@ import json
 import os
 import platform
 import random
+import shutil
 import signal
 import statistics
 import tempfile
@@ -687,7 +688,7 @@ async def main_async(args, parts: dict) -> None:
         if args.replicas:
             raise SystemExit("--replicas needs --database postgresql (replicas share one database)")
         os.environ.pop("NDCG_LAB_DATABASE_URL", None)
-        os.environ["NDCG_LAB_DATA_DIR"] = tempfile.mkdtemp(prefix="ndcg-lab-load-")
+        os.environ["NDCG_LAB_DATA_DIR"] = parts["data_dir"] = tempfile.mkdtemp(prefix="ndcg-lab-load-")
     elif not os.environ.get("NDCG_LAB_DATABASE_URL") and not args.replicas:
         raise SystemExit("--database postgresql needs NDCG_LAB_DATABASE_URL (or --replicas N, which starts one)")
     if args.restart_postgres_at is not None and (not args.replicas or os.environ.get("NDCG_LAB_DATABASE_URL")):
@@ -982,6 +983,8 @@ def main() -> None:
                 parts["deployment"].stop()
             if "store" in parts:
                 parts["store"].close()
+            if "data_dir" in parts:
+                shutil.rmtree(parts["data_dir"], ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -53,3 +53,40 @@ def test_without_a_report_the_join_form_comes_after_the_wait(room):
     assert not at.exception
     assert {"_w_cr_nickname", "btn_cr_join_here"} <= keys(at)
     assert not at.info
+
+
+def memory_data(at):
+    """What the page sends the browser's memory component: ``{room, remember, forget, known}``."""
+    import json
+
+    [element] = [e for e in at.get("bidi_component") if e.proto.component_name == "ndcg_lab.browser_memory"]
+    data = json.loads(element.proto.json)
+    while isinstance(data, str):
+        data = json.loads(data)
+    return data
+
+
+def test_a_student_back_by_their_link_in_a_new_session_is_not_asked_to_report_the_same_id(room, tmp_path):
+    from ndcg_core.classroom import rules
+
+    me, stranger = rules.new_student_id(), rules.new_student_id()
+    store = Store()
+    try:
+        store.join(room, me, "Ann")
+    finally:
+        store.close()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.switch_page(PAGE)
+    seed_state(at, lang="en")
+    at.query_params["room"], at.query_params["me"] = room, me
+    at.run()  # a new session, as after a reload or a reconnect to another server process
+    assert not at.exception
+    # A browser that keeps just this id has nothing to report (no second run of the page); any other memory does.
+    assert memory_data(at)["known"] == {"room": room, "me": me, "key": None}
+    assert "You are **Ann**." in [c.value for c in at.caption]
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.switch_page(PAGE)
+    seed_state(at, lang="en")
+    at.query_params["room"], at.query_params["me"] = room, stranger  # an id the room does not know
+    at.run()
+    assert memory_data(at)["known"] is None
