@@ -57,7 +57,8 @@ def test_the_site_has_the_launchers_affinity_websocket_timeouts_and_upload_size(
 
 
 class _Backend(http.server.ThreadingHTTPServer):
-    """A stand-in for one app process: answers 200 and keeps the headers of the last request."""
+    """A stand-in for one app process: answers 200 (503 under ``/api/down``, as the app's revision route does while
+    the database is not answering) and keeps the headers of the last request."""
 
     def __init__(self):
         self.seen = {}
@@ -66,7 +67,7 @@ class _Backend(http.server.ThreadingHTTPServer):
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self):
                 backend.seen = dict(self.headers)
-                self.send_response(200)
+                self.send_response(503 if self.path.startswith("/api/down") else 200)
                 self.send_header("Content-Length", "2")
                 self.end_headers()
                 self.wfile.write(b"ok")
@@ -170,6 +171,14 @@ def test_the_site_passes_nginx_t_and_serves_with_tls_affinity_and_failover():
         assert (seen["upgrade"], seen["connection"], seen["host"], seen["x-forwarded-proto"]) == (
             "websocket", "upgrade", DOMAIN, "https"
         )  # fmt: skip
+
+        # A 503 (the database is down, for every process alike) reaches the browser as it is: nginx neither moves the
+        # browser to the other process nor counts its process as failed (which would answer 502 for 10 s after).
+        for _ in range(3):
+            status, headers = _get(https_port, "/api/down/revision", cafile=cert, cookie=first)
+            assert (status, headers["X-Replica"], headers["Set-Cookie"]) == (503, first, None)
+        status, headers = _get(https_port, "/", cafile=cert, cookie=first)
+        assert (status, headers["X-Replica"]) == (200, first)
 
         # Process 2 goes away: its browsers are answered by process 1, and the cookie follows.
         backends[1].stop()
