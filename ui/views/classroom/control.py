@@ -153,14 +153,14 @@ def render_controls(t: Translator, room: Room) -> None:
 
 
 def render_download(t: Translator, room: Room, points: bool = False) -> None:
-    """The room's results as CSV (with each answer's points when the room's lesson keeps scores)."""
+    """The room's results as CSV (with each answer's points when the room's lesson keeps scores).
 
-    def results_csv() -> bytes:
-        return classroom_results.results_csv(t, store().results(room.code), points)
-
+    Made with the page, not when the button is pressed: a file made on the press belongs to no session, and on a
+    busy server (a class's phones and panels finish a run every moment) Streamlit's clean-up deleted it before the
+    browser fetched it, which then saved an error page under a hash for a name."""
     st.download_button(
         t("classroom.download"),
-        results_csv,
+        classroom_results.results_csv(t, store().results(room.code), points),
         file_name=f"ndcg_lab_room_{room.code}.csv",
         mime="text/csv",
         key="btn_cr_csv",
