@@ -219,6 +219,8 @@ class ClassroomState:
     draft: list[Any] = field(default_factory=list)  # the lesson editor's activities (lessons.Step), in order
     draft_code: str | None = None  # the code the editor's lesson was last saved under
     draft_rows: list[dict[str, Any]] = field(default_factory=list)  # the editor's table of results, as last edited
+    results_csv: bytes | None = None  # the room's results as last prepared for download
+    results_at: float | None = None  # when (seconds since the epoch) they were prepared
 
 
 Section = AppState | PlaygroundState | EvaluateState | LearnState | PracticeState | MetricsState | ConventionsState

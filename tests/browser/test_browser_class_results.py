@@ -55,6 +55,8 @@ def test_a_revealed_round_is_final_round_two_runs_again_and_the_csv_says_what_st
     teacher.get_by_role("button", name="Reveal").click()
     expect(teacher.get_by_text("1 of 1 votes agree with NDCG@5, which says: A.")).to_be_visible()
 
+    teacher.get_by_role("button", name="Prepare the results (CSV)").click()
+    expect(teacher.get_by_text("Results as of")).to_be_visible()
     with teacher.expect_download() as download:
         teacher.get_by_role("button", name="Download the results (CSV)").click()
     assert download.value.suggested_filename == f"ndcg_lab_room_{code}.csv"

@@ -114,6 +114,7 @@ def test_a_lesson_from_a_file_runs_through_every_activity_on_three_phones(browse
         next_step(teacher, number, count)
     expect(teacher.get_by_role("button", name="Next")).to_be_disabled()
 
+    teacher.get_by_role("button", name="Prepare the results (CSV)").click()
     with teacher.expect_download() as got:
         teacher.get_by_role("button", name="Download the results (CSV)").click()
     rows = list(csv.DictReader(io.StringIO(got.value.path().read_text(encoding="utf-8-sig"))))

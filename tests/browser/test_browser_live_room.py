@@ -163,7 +163,7 @@ def test_a_class_of_three_phones_runs_all_four_activities(browser, playwright, a
     expect(again.get_by_text("You are Ana.")).to_be_visible(timeout=30_000)
     reloaded = context.new_page()
     reloaded.goto(f"{app_url}/Classroom?room={code}")
-    expect(reloaded.get_by_role("button", name="Download the results (CSV)")).to_be_visible(timeout=30_000)
+    expect(reloaded.get_by_role("button", name="Prepare the results (CSV)")).to_be_visible(timeout=30_000)
     for page in phones:
         page.context.close()
     context.close()

@@ -4,6 +4,7 @@ devices; the class's answers live; the next activity; the CSV.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 from urllib.parse import urlencode
 
@@ -152,17 +153,44 @@ def render_controls(t: Translator, room: Room) -> None:
         st.button(t("classroom.end_now"), on_click=teacher_action, args=("end",), key="btn_cr_end", type="primary")
 
 
-def render_download(t: Translator, room: Room, points: bool = False) -> None:
-    """The room's results as CSV (with each answer's points when the room's lesson keeps scores).
+def prepare_results(code: str, points: bool) -> None:
+    """Make the room's results CSV as of now and keep it for the download button (a callback)."""
+    t = Translator(app_state().lang)
+    cs = classroom_state()
+    try:
+        cs.results_csv = classroom_results.results_csv(t, store().results(code), points)
+    except REFUSALS as err:
+        cs.messages["csv"] = t.explain(err)
+        return
+    cs.results_at = time.time()
+    cs.messages.pop("csv", None)
 
-    Made with the page, not when the button is pressed: a file made on the press belongs to no session, and on a
-    busy server (a class's phones and panels finish a run every moment) Streamlit's clean-up deleted it before the
-    browser fetched it, which then saved an error page under a hash for a name."""
+
+def render_download(t: Translator, room: Room, points: bool = False) -> None:
+    """The room's results as CSV (with each answer's points when the room's lesson keeps scores), in two steps.
+
+    Answers keep arriving while this part of the page stays as drawn, so the file is made when asked for; and it is
+    made by a button before the download, not by the download itself: a file made on the download's press belongs
+    to no session, and a busy server's clean-up (a class's phones and panels finish a run every moment) deleted it
+    before the browser fetched it, which then saved an error page under a hash for a name."""
+    cs = classroom_state()
+    st.button(
+        t("classroom.prepare_csv"),
+        on_click=prepare_results,
+        args=(room.code, points),
+        key="btn_cr_prepare_csv",
+        icon=":material/table_view:",
+    )
+    show_message(cs, "csv")
+    if cs.results_csv is None or cs.results_at is None:
+        return
     st.download_button(
         t("classroom.download"),
-        classroom_results.results_csv(t, store().results(room.code), points),
+        cs.results_csv,
         file_name=f"ndcg_lab_room_{room.code}.csv",
         mime="text/csv",
         key="btn_cr_csv",
         icon=":material/download:",
+        type="primary",
     )
+    st.caption(t("classroom.csv_as_of", time=time.strftime("%H:%M:%S", time.localtime(cs.results_at))))
