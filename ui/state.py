@@ -220,6 +220,13 @@ class ClassroomState:
     draft_code: str | None = None  # the code the editor's lesson was last saved under
     draft_rows: list[dict[str, Any]] = field(default_factory=list)  # the editor's table of results, as last edited
 
+    def add_to_draft(self, step: Any) -> int:
+        """Add an activity (a ``lessons.Step``, checked by the caller) at the end of the lesson being built; its
+        number in the lesson."""
+        self.draft = [*self.draft, step]
+        self.draft_code = None  # the code named the lesson before this activity
+        return len(self.draft)
+
 
 Section = AppState | PlaygroundState | EvaluateState | LearnState | PracticeState | MetricsState | ConventionsState
 SECTIONS: dict[str, Callable[[], Any]] = {
