@@ -11,9 +11,9 @@ from ndcg_core.classroom.lessons import Lesson, lesson_to_toml, read_lesson
 from support import ROOT, plain, seed_state
 from ui.views.evaluate import FileInput
 
-# q1: run A retrieves d1 .. d15 in that order; judged: some retrieved in the top 12, d14 below it, dx not retrieved.
+# q1: run A retrieves d1 .. d15 in that order; judged: some in the top 12, d14 below it, dx and dz not retrieved.
 RETRIEVED = [f"d{i}" for i in range(1, 16)]
-JUDGED = {"d1": 1, "d3": 2, "d5": 0, "d8": 3, "d14": 3, "dx": 2}
+JUDGED = {"d1": 1, "d3": 2, "d5": 0, "d8": 3, "d14": 3, "dx": 2, "dz": 0}
 QRELS = "".join(f"q1 0 {d} {g}\n" for d, g in JUDGED.items()) + "q2 0 e1 2\nq3 0 e2 5\n"
 RUN = "".join(f"q1 Q0 {d} {i} {100 - i} a\n" for i, d in enumerate(RETRIEVED, start=1))
 RUN += "q2 Q0 e1 1 1 a\nq3 Q0 e2 1 1 a\n"
