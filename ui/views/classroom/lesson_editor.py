@@ -313,7 +313,7 @@ def render_steps(t: Translator) -> None:
         return
     st.markdown(t("editor.steps", count=len(cs.draft)))
     for i, step in enumerate(cs.draft):
-        text, kind, up, down, cut = st.columns([6, 2, 1, 1, 1], vertical_alignment="center")
+        text, kind, up, down, cut = st.columns([5, 3, 1, 1, 1], vertical_alignment="center")
         text.markdown(step_line(t, i + 1, step))
         if step.activity.kind in LIST_KINDS:
             # The box shows the step's kind, not what it last held: a step moved or removed shifts the indices.
