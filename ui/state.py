@@ -222,6 +222,13 @@ class ClassroomState:
     results_csv: bytes | None = None  # the room's results as last prepared for download
     results_at: float | None = None  # when (seconds since the epoch) they were prepared
 
+    def add_to_draft(self, step: Any) -> int:
+        """Add an activity (a ``lessons.Step``, checked by the caller) at the end of the lesson being built; its
+        number in the lesson."""
+        self.draft = [*self.draft, step]
+        self.draft_code = None  # the code named the lesson before this activity
+        return len(self.draft)
+
 
 Section = AppState | PlaygroundState | EvaluateState | LearnState | PracticeState | MetricsState | ConventionsState
 SECTIONS: dict[str, Callable[[], Any]] = {

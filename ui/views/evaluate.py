@@ -26,6 +26,8 @@ from ndcg_core import (
     query_ranking,
     validate,
 )
+from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.lessons import Lesson, Step, lesson_to_toml, read_lesson
 from ndcg_core.errors import InputError
 from ndcg_core.lists.items import MAX_ITEMS, make_items
 from ndcg_core.lists.spec import ListSpec
@@ -39,7 +41,7 @@ from ui.cache import ResultCache
 from ui.editing import TYPED_COLUMNS, typed_queries_to_trec
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
-from ui.state import bind, evaluate_state, playground_state, widget_value
+from ui.state import bind, classroom_state, evaluate_state, playground_state, widget_value
 from ui.stats import paired_comparison, reading_key
 
 SAMPLE = Path(__file__).parent.parent / "sample"
@@ -204,6 +206,44 @@ def open_in_playground(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str,
     playground.restore(origin)
     playground.spec = replace(playground.spec, gain="linear", discount="log2")  # as the evaluation's ndcg_cut
     return None
+
+
+def lesson_list(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str, k: int) -> tuple[acts.ListSpec, int]:
+    """One query as a class list, and how many documents run A retrieved for it: the top ``acts.MAX_LIST`` in
+    rank order with their grades (unjudged or negative: 0, trec_eval's meaning), k (at most the list's length) and,
+    as the ideal's pool, the grades of every other judged document, those the run missed and those ranked below
+    the list's end (as the evaluation's ideal has them). An ``InputError`` if the run retrieved nothing."""
+    ranking = query_ranking(
+        qrels,
+        run,
+        qid,
+        max_docs=evaluation.options.max_docs,
+        float32_scores=evaluation.options.float32_scores,
+    )
+    docnos = tuple(ranking["docnos"][: acts.MAX_LIST])
+    grades = tuple(float(max(0, g or 0)) for g in ranking["grades"][: len(docnos)])
+    shown = set(docnos)
+    # A grade of 0 adds nothing to the ideal: the pool keeps the file short.
+    pool = sorted((float(g) for d, g in ranking["pool"].items() if d not in shown and g > 0), reverse=True)
+    spec = acts.ListSpec(docnos, grades, max(1, min(k, len(docnos))), pool=tuple(pool), query=qid)
+    return spec, len(ranking["docnos"])
+
+
+def add_to_lesson(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str, k: int, t: Translator) -> tuple[bool, str]:
+    """Add one query to the lesson draft of the Classroom page's editor as a Predict activity (its kind can be
+    changed there), checked as the lesson's file would be. Whether it was added, and the message saying so or why
+    not."""
+    try:
+        spec, retrieved = lesson_list(evaluation, qrels, run, qid, k)
+        step = Step(acts.Predict(spec))
+        read_lesson(lesson_to_toml(Lesson("-", (*classroom_state().draft, step))))
+    except InputError as err:
+        return False, t.explain(err)
+    number = classroom_state().add_to_draft(step)
+    text = t("evaluate.drill.added", qid=md_escape(qid), number=number, k=spec.k)
+    if retrieved > acts.MAX_LIST:
+        text += " " + t("evaluate.drill.added_top", shown=acts.MAX_LIST, count=retrieved)
+    return True, text
 
 
 # --- drawing -------------------------------------------------------------------------------------
@@ -450,12 +490,22 @@ def render_drill_down(evaluation: Evaluation, qrels: Qrels, inputs: dict[str, Fi
         }
     )
     st.dataframe(shown.head(200), hide_index=True, width="stretch", height=260)
-    if st.button(t("evaluate.drill.open"), key="btn_ev_open_playground", type="primary"):
+    play, lesson = st.columns(2)
+    if play.button(t("evaluate.drill.open"), key="btn_ev_open_playground", type="primary", width="stretch"):
         problem = open_in_playground(evaluation, qrels, run, qid, k, t)
         if problem:
             st.error(problem)
         else:
             st.switch_page("pages/1_Playground.py")
+    if lesson.button(
+        t("evaluate.drill.lesson"),
+        key="btn_ev_add_lesson",
+        help=t("evaluate.drill.lesson_help", limit=acts.MAX_LIST),
+        icon=":material/playlist_add:",
+        width="stretch",
+    ):
+        added, text = add_to_lesson(evaluation, qrels, run, qid, k, t)
+        (st.success if added else st.error)(text)
 
 
 def render_comparison(evals: dict[str, Evaluation], inputs: dict[str, FileInput], t: Translator) -> None:

@@ -184,6 +184,36 @@ def remove(index: int) -> None:
     cs.draft, cs.draft_code = [s for i, s in enumerate(cs.draft) if i != index], None
 
 
+def as_kind(activity: acts.Activity, kind: str) -> acts.Activity:
+    """The same list as another list kind (Predict, Rank, Judge); an ``InputError`` if that kind refuses it (a
+    grade off the judging scale)."""
+    if not isinstance(activity, acts.Predict | acts.Rank | acts.Judge):
+        return activity
+    spec = activity.spec
+    if kind == "rank":
+        return acts.Rank(spec, "", activity.show_grades if isinstance(activity, acts.Rank) else False)
+    if kind == "judge":
+        # The judged documents the list missed stay in the draft (a Judge's file drops them): turning it back into
+        # Predict or Rank finds them again.
+        return acts.Judge(spec)
+    return acts.Predict(spec)
+
+
+def change_kind(index: int) -> None:
+    """Make a list activity of the draft another list kind, as its kind box says."""
+    t = Translator(app_state().lang)
+    cs = classroom_state()
+    step = cs.draft[index]
+    try:
+        activity = as_kind(step.activity, str(widget_value(f"{PREFIX}step_kind_{index}")))
+    except InputError as err:
+        message("editor_steps", t.explain(err))
+        return
+    cs.draft = [replace(step, activity=activity) if i == index else s for i, s in enumerate(cs.draft)]
+    cs.draft_code = None
+    message("editor_steps", None)
+
+
 def open_lesson() -> None:
     """Open the chosen lesson in the editor (its activities replace the draft's)."""
     t = Translator(app_state().lang)
@@ -283,8 +313,20 @@ def render_steps(t: Translator) -> None:
         return
     st.markdown(t("editor.steps", count=len(cs.draft)))
     for i, step in enumerate(cs.draft):
-        text, up, down, cut = st.columns([8, 1, 1, 1], vertical_alignment="center")
+        text, kind, up, down, cut = st.columns([5, 3, 1, 1, 1], vertical_alignment="center")
         text.markdown(step_line(t, i + 1, step))
+        if step.activity.kind in LIST_KINDS:
+            # The box shows the step's kind, not what it last held: a step moved or removed shifts the indices.
+            set_widget_value(f"{PREFIX}step_kind_{i}", step.activity.kind)
+            kind.selectbox(
+                t("editor.step_kind", number=i + 1),
+                LIST_KINDS,
+                format_func=lambda k: t(f"classroom.kind.{k}"),
+                key=f"{PREFIX}step_kind_{i}",
+                on_change=change_kind,
+                args=(i,),
+                label_visibility="collapsed",
+            )
         up.button("↑", on_click=move, args=(i, -1), key=f"btn_le_up_{i}", disabled=i == 0, help=t("editor.up"))
         down.button(
             "↓",
@@ -297,6 +339,7 @@ def render_steps(t: Translator) -> None:
         cut.button("✕", on_click=remove, args=(i,), key=f"btn_le_del_{i}", help=t("editor.remove"))
         with st.expander(t("editor.preview", number=i + 1)):
             preview(t, i, step)
+    show_message(cs, "editor_steps")
 
 
 def preview(t: Translator, index: int, step: Step) -> None:
