@@ -149,6 +149,7 @@ class EvaluateState:
     upload_hashes: dict[str, str] = field(default_factory=dict)  # upload id -> content hash, hashed once
     uploads: dict[str, Any] = field(default_factory=dict)  # role -> FileInput kept for a visit elsewhere (small)
     typed_rows: list[dict[str, Any]] = field(default_factory=lambda: [dict(row) for row in EXAMPLE_TYPED_ROWS])
+    csv: tuple[str, bytes] | None = None  # the per-query CSV as prepared: (which evaluation, its bytes)
 
 
 @dataclass

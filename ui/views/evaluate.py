@@ -553,16 +553,39 @@ def render_comparison(evals: dict[str, Evaluation], inputs: dict[str, FileInput]
     )
 
 
+def csv_key(evaluation: Evaluation) -> str:
+    """Which evaluation a prepared CSV belongs to (the cached evaluation object, its files and its options)."""
+    return f"{id(evaluation)}:{evaluation.qrels_name}:{evaluation.run_name}:{evaluation.options!r}"
+
+
+def prepare_csv(evaluation: Evaluation, lang: str) -> None:
+    """Make the per-query CSV of ``evaluation`` and keep it for the download button (a callback)."""
+    state = evaluate_state()
+    state.csv = (csv_key(evaluation), per_query_table(evaluation, Translator(lang)).to_csv().encode("utf-8"))
+
+
 def render_export(evaluation: Evaluation, inputs: dict[str, FileInput], t: Translator) -> None:
     # The CSV is made when it is asked for, not on every run: for thousands of queries it cost a tenth of the
-    # page's first results.
-    st.download_button(
-        t("evaluate.export.csv"),
-        lambda: per_query_table(evaluation, t).to_csv().encode("utf-8"),
-        file_name="ndcg_per_query.csv",
-        mime="text/csv",
-        key="btn_ev_csv",
-    )
+    # page's first results. It is made by a button, then downloaded: a file made on the download's own press belongs
+    # to no session, and a busy server's clean-up can delete it before the browser fetches it.
+    prepared = evaluate_state().csv
+    if prepared is None or prepared[0] != csv_key(evaluation):
+        st.button(
+            t("evaluate.export.prepare_csv"),
+            on_click=prepare_csv,
+            args=(evaluation, t.lang),
+            key="btn_ev_prepare_csv",
+            icon=":material/table_view:",
+        )
+    else:
+        st.download_button(
+            t("evaluate.export.csv"),
+            prepared[1],
+            file_name="ndcg_per_query.csv",
+            mime="text/csv",
+            key="btn_ev_csv",
+            type="primary",
+        )
     text = trec_eval_text(evaluation)
     st.download_button(
         t("evaluate.export.trec"),
