@@ -27,8 +27,10 @@ from ..lists.gains import resolve_gain
 from ..lists.ndcg import breakdown, ndcg_at_k
 from ..lists.presets import PRESETS
 from ..lists.results import RESULTS
+from ..teaching.exercises import KINDS as EXERCISE_KINDS
 from ..teaching.exercises import Conventions, Exercise, check, conventions, exercise
 from ..teaching.metrics import precision_at_k, reciprocal_rank
+from .lesson_fields import MAX_QUERY, SIDE_FIELDS, Field, Reader
 
 TWISTS = ("exponential", "small_k", "pool")
 METRICS = ("ndcg", "mrr", "precision")
@@ -43,6 +45,7 @@ MAX_EXERCISES = 10
 POINTS = 100  # the most one question scores when a lesson keeps scores
 NO_POINTS_OFF = 0.5  # a Predict estimate this far from the true NDCG, or farther, scores nothing
 MAX_SCALE_STEPS = 10  # a judging scale holds at most 11 grades: a phone shows them as one row of buttons
+PRACTICE_KINDS = tuple(k for k in EXERCISE_KINDS if k != "reach")  # reach needs many moves: not in class
 _EPS = 1e-9
 
 
@@ -127,6 +130,36 @@ class ListSpec:
         }
 
     @classmethod
+    def from_lesson(cls, r: Reader, pool: bool = True) -> ListSpec:
+        """The list of a lesson's activity (``LIST_FIELDS``; ``missed`` only with ``pool``)."""
+        items, grades = r.texts("items"), r.grades("grades")
+        if len(items) != len(grades):
+            raise InputError("lesson.count", place=r.place("grades"), grades=len(grades), items=len(items))
+        return cls(
+            items,
+            grades,
+            r.whole("k"),
+            r.choice("gain", ACTIVITY_GAINS, "linear"),
+            r.grades("missed", False) if pool else (),
+            r.text("query", MAX_QUERY, ""),
+            r.choice("discount", tuple(DISCOUNTS.names()), DISCOUNT),
+        )
+
+    def lesson_data(self, pool: bool = True) -> dict[str, Any]:
+        """The list as a lesson file writes it: only the fields that differ from their defaults."""
+        data: dict[str, Any] = {}
+        if self.query:
+            data["query"] = self.query
+        data.update(items=list(self.labels), grades=numbers(self.grades), k=self.k)
+        if self.gain != "linear":
+            data["gain"] = self.gain
+        if self.discount != DISCOUNT:
+            data["discount"] = self.discount
+        if pool and self.pool:
+            data["missed"] = numbers(self.pool)
+        return data
+
+    @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ListSpec:
         return cls(
             tuple(str(x) for x in data["labels"]),
@@ -141,6 +174,28 @@ class ListSpec:
 
 def _number(x: float) -> float | int:
     return int(x) if float(x).is_integer() else float(x)
+
+
+def numbers(values: Sequence[float]) -> list[float | int]:
+    """Numbers as a file writes them: whole ones without a decimal point."""
+    return [_number(v) for v in values]
+
+
+# A list's fields in a lesson file (a Judge activity's leave out ``missed``).
+LIST_FIELDS = (
+    Field("query", "text", description="The query the results answer."),
+    Field("items", "texts", True, description="The results in ranked order (titles or ids)."),
+    Field("grades", "grades", True, description="The grade of each result, in the same order."),
+    Field("k", "whole", True, description="The cutoff: NDCG@k."),
+    Field("gain", "choice", choices=ACTIVITY_GAINS, description="The gain (linear)."),
+    Field("discount", "choice", choices=tuple(DISCOUNTS.names()), description=f"The discount ({DISCOUNT})."),
+    Field(
+        "missed",
+        "grades",
+        description="Grades of judged results the list did not retrieve: the ideal then comes from every judged "
+        "result, not only the list's.",
+    ),
+)
 
 
 def preset_list(name: str) -> ListSpec:
@@ -211,6 +266,17 @@ class Predict:
     @classmethod
     def from_payload(cls, payload: Mapping[str, Any]) -> Predict:
         return cls(ListSpec.from_json(payload["list"]))
+
+    @classmethod
+    def lesson_fields(cls) -> tuple[Field, ...]:
+        return LIST_FIELDS
+
+    @classmethod
+    def from_lesson(cls, r: Reader, scale: Scale) -> Predict:
+        return cls(ListSpec.from_lesson(r))
+
+    def lesson_data(self, scale: Scale) -> dict[str, Any]:
+        return self.spec.lesson_data()
 
     def parts(self) -> int:
         return 1
@@ -283,6 +349,18 @@ class Rank:
     def from_payload(cls, payload: Mapping[str, Any]) -> Rank:
         # Before the option existed every phone showed the grades: an old payload keeps them shown.
         return cls(ListSpec.from_json(payload["list"]), str(payload["twist"]), bool(payload.get("show_grades", True)))
+
+    @classmethod
+    def lesson_fields(cls) -> tuple[Field, ...]:
+        return (*LIST_FIELDS, Field("show_grades", "bool", description="Show the grades on the phones (false)."))
+
+    @classmethod
+    def from_lesson(cls, r: Reader, scale: Scale) -> Rank:
+        """A lesson's list, ranked as the lesson states it (no twist)."""
+        return cls(ListSpec.from_lesson(r), "", r.flag("show_grades", False))
+
+    def lesson_data(self, scale: Scale) -> dict[str, Any]:
+        return {**self.spec.lesson_data(), **({"show_grades": True} if self.show_grades else {})}
 
     def parts(self) -> int:
         return 1
@@ -454,6 +532,62 @@ class Compare:
         )
         return cls(pair, str(payload["metric"]), str(payload.get("name", "")), str(payload.get("query", "")))
 
+    @classmethod
+    def lesson_fields(cls) -> tuple[Field, ...]:
+        return (
+            Field("query", "text", description="The query both rankings answer."),
+            Field("a", "side", True, description="Ranking A: { items = [...], grades = [...] }."),
+            Field("b", "side", True, description="Ranking B: { items = [...], grades = [...] }."),
+            Field("missed", "grades", description="Grades of judged results neither ranking retrieved."),
+            Field("metric", "choice", True, METRICS, "What the class votes under: ndcg, mrr or precision."),
+            Field("k", "whole", True, description="The cutoff of NDCG@k and P@k."),
+        )
+
+    @classmethod
+    def from_lesson(cls, r: Reader, scale: Scale) -> Compare:
+        """Two rankings whose shared results must have one grade; every judged grade is the ideal's."""
+        sides = []
+        for side in ("a", "b"):
+            table = r.table_of(side, True) or {}
+            inner = Reader(table, lambda name, side=side: r.place(f"{side}.{name}"), SIDE_FIELDS)
+            items, grades = inner.texts("items"), inner.grades("grades")
+            if len(items) != len(grades):
+                raise InputError("lesson.count", place=inner.place("grades"), grades=len(grades), items=len(items))
+            sides.append((items, grades))
+        (items_a, a), (items_b, b) = sides
+        judged: dict[str, float] = {}
+        for side, items, grades in (("a", items_a, a), ("b", items_b, b)):
+            for item, grade in zip(items, grades, strict=True):
+                if item in judged and judged[item] != grade:
+                    raise InputError(
+                        "lesson.grade_disagrees",
+                        place=r.place(f"{side}.grades"),
+                        value=shown(item),
+                        first=number_text(judged[item]),
+                        second=number_text(grade),
+                    )
+                judged[item] = grade
+        k = r.whole("k")
+        if not 1 <= k <= min(len(a), len(b)):
+            high = min(len(a), len(b))
+            raise InputError("lesson.out_of_range", place=r.place("k"), value=shown(k), low=1, high=high)
+        pair = Pair(items_a, a, items_b, b, (*judged.values(), *r.grades("missed", False)), k)
+        return cls(pair, r.choice("metric", METRICS), "", r.text("query", MAX_QUERY, ""))
+
+    def lesson_data(self, scale: Scale) -> dict[str, Any]:
+        p = self.pair
+        data: dict[str, Any] = {"query": self.query} if self.query else {}
+        data["a"] = {"items": list(p.labels_a), "grades": numbers(p.a)}
+        data["b"] = {"items": list(p.labels_b), "grades": numbers(p.b)}
+        retrieved = dict(zip(p.labels_a, p.a, strict=True)) | dict(zip(p.labels_b, p.b, strict=True))
+        missed = list(p.judged)
+        for grade in retrieved.values():
+            missed.remove(grade)
+        if missed:
+            data["missed"] = numbers(missed)
+        data.update(metric=self.metric, k=p.k)
+        return data
+
     def parts(self) -> int:
         return 1
 
@@ -529,6 +663,54 @@ class Practice:
     @classmethod
     def from_payload(cls, payload: Mapping[str, Any]) -> Practice:
         return cls(int(payload["seed"]), tuple(int(n) for n in payload["numbers"]))
+
+    @classmethod
+    def lesson_fields(cls) -> tuple[Field, ...]:
+        return (
+            Field("seed", "whole", True, description="The exercise set, as on the Practice page."),
+            Field(
+                "exercises",
+                "exercises",
+                True,
+                PRACTICE_KINDS,
+                f'How many exercises (1 to {MAX_EXERCISES}), or which kinds in order, such as ["dcg", "swap"].',
+            ),
+        )
+
+    @classmethod
+    def from_lesson(cls, r: Reader, scale: Scale) -> Practice:
+        """The first n exercises of the seed, or the named kinds in order."""
+        seed = r.whole("seed")
+        chosen = r.raw("exercises", True)
+        if isinstance(chosen, int) and not isinstance(chosen, bool):
+            return practice_activity(seed, chosen)
+        kinds = r.list("exercises", True) or []
+        if not 1 <= len(kinds) <= MAX_EXERCISES:
+            place = r.place("exercises")
+            raise InputError("lesson.out_of_range", place=place, value=len(kinds), low=1, high=MAX_EXERCISES)
+        numbers: list[int] = []
+        for position, kind in enumerate(kinds, start=1):
+            if kind not in PRACTICE_KINDS:
+                raise InputError(
+                    "lesson.exercise_kind",
+                    place=r.place("exercises"),
+                    position=position,
+                    value=shown(kind),
+                    choices=", ".join(PRACTICE_KINDS),
+                )
+            # The kinds rotate through the exercise numbers: the next exercise of this kind not taken yet.
+            number = EXERCISE_KINDS.index(kind)
+            while number in numbers:
+                number += len(EXERCISE_KINDS)
+            numbers.append(number)
+        exercise(seed, numbers[0])  # the seed checked as the Practice page checks it
+        return cls(seed, tuple(numbers))
+
+    def lesson_data(self, scale: Scale) -> dict[str, Any]:
+        count = len(self.numbers)
+        if practice_activity(self.seed, count).numbers == self.numbers:
+            return {"seed": self.seed, "exercises": count}
+        return {"seed": self.seed, "exercises": [EXERCISE_KINDS[n % len(EXERCISE_KINDS)] for n in self.numbers]}
 
     def parts(self) -> int:
         """One question per exercise."""
@@ -654,6 +836,22 @@ class Judge:
         low, high = payload["scale"]
         return cls(ListSpec.from_json(payload["list"]), Scale(int(low), int(high)))
 
+    @classmethod
+    def lesson_fields(cls) -> tuple[Field, ...]:
+        return (
+            *(f for f in LIST_FIELDS if f.name != "missed"),
+            Field("scale", "scale", description="The grades students judge with, [low, high] (the lesson's)."),
+        )
+
+    @classmethod
+    def from_lesson(cls, r: Reader, scale: Scale) -> Judge:
+        """The results to judge, on their own scale or the lesson's (``scale``)."""
+        return cls(ListSpec.from_lesson(r, pool=False), r.scale("scale", scale))
+
+    def lesson_data(self, scale: Scale) -> dict[str, Any]:
+        extra = {} if self.scale == scale else {"scale": [self.scale.low, self.scale.high]}
+        return {**self.spec.lesson_data(pool=False), **extra}
+
     def parts(self) -> int:
         """One question per result."""
         return len(self.spec.grades)
@@ -740,12 +938,14 @@ Activity = Predict | Rank | Compare | Practice | Judge
 @runtime_checkable
 class ActivityKind(Protocol):
     """What every kind of classroom activity is: a frozen dataclass with its settings, its ``kind`` name, a payload
-    codec (``payload`` / ``from_payload``: what the store keeps, so any replica rebuilds it), the answer check of a
-    part (a typed value, or an ``InputError``), the class's summary, one answer marked (``Result``), the number of
-    questions it asks and their right answers, and the conventions its figures are computed under.
+        codec (``payload`` / ``from_payload``: what the store keeps, so any replica rebuilds it), its lesson codec (its
+    fields in a lesson file, ``lesson_fields``, after the fields every activity has; ``from_lesson`` reads them
+    through a ``Reader`` and ``lesson_data`` writes them, given the lesson's judging scale), the answer check of a
+        part (a typed value, or an ``InputError``), the class's summary, one answer marked (``Result``), the number of
+        questions it asks and their right answers, and the conventions its figures are computed under.
 
-    Adding a kind is one class with these, registered in ``KINDS``, and its views module in
-    ``ui/views/classroom/kinds/`` (a test checks that every registered kind has all its views)."""
+        Adding a kind is one class with these, registered in ``KINDS``, and its views module in
+        ``ui/views/classroom/kinds/`` (a test checks that every registered kind has all its views)."""
 
     kind: str
 
@@ -765,6 +965,14 @@ class ActivityKind(Protocol):
     def solutions(self) -> tuple[Any, ...]: ...
 
     def conventions(self, part: int = 0) -> Conventions: ...
+
+    @classmethod
+    def lesson_fields(cls) -> tuple[Field, ...]: ...
+
+    @classmethod
+    def from_lesson(cls, r: Reader, scale: Scale) -> Any: ...
+
+    def lesson_data(self, scale: Scale) -> dict[str, Any]: ...
 
 
 # Every kind by its name, in the order the app offers them: the one place ``from_payload`` finds a kind's class.
