@@ -13,8 +13,8 @@ import random
 import statistics
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, runtime_checkable
+from dataclasses import dataclass, replace
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 import krippendorff
 import numpy as np
@@ -319,13 +319,13 @@ class Predict:
             statistics.median(guesses) if guesses else None,
         )
 
-    def result(self, value: Any, part: int = 0) -> Result:
+    def result(self, value: Any, part: int = 0) -> Result[PredictDetail]:
         truth = self.truth()
         return Result(
             right=within(float(value), truth),
             ndcg=truth,
             answer=number_text(float(value)),
-            detail={"guess": float(value), "truth": truth, "off": abs(float(value) - truth)},
+            detail=PredictDetail(float(value), truth, abs(float(value) - truth)),
             points=closeness_points(float(value), truth),
         )
 
@@ -420,13 +420,13 @@ class Rank:
             self.spec.labels[index], position + 1, count, self.spec.grades[index], self.spec.grades[ideal_index]
         )
 
-    def result(self, value: Any, part: int = 0) -> Result:
+    def result(self, value: Any, part: int = 0) -> Result[RankDetail]:
         reached, best = self.score(value), self.maximum()
         return Result(
             right=reached >= best - _EPS,
             ndcg=reached,
             answer=" > ".join(self.spec.labels[i] for i in value),
-            detail={"reached": reached, "best": best},
+            detail=RankDetail(reached, best),
             # The share of the best NDCG@k reached (a list whose best is 0 cannot be ranked wrong).
             points=round(POINTS * min(1.0, reached / best)) if best > 0 else POINTS,
         )
@@ -631,12 +631,12 @@ class Compare:
             len(answers), {v: votes.get(v, 0) for v in VOTES}, verdicts, votes.get(self.verdict(self.metric), 0)
         )
 
-    def result(self, value: Any, part: int = 0) -> Result:
+    def result(self, value: Any, part: int = 0) -> Result[CompareDetail]:
         return Result(
             right=value == self.verdict(self.metric),
             ndcg=None,
             answer=str(value),
-            detail={"verdict": self.verdict(self.metric)},
+            detail=CompareDetail(self.verdict(self.metric)),
             points=POINTS if value == self.verdict(self.metric) else 0,
         )
 
@@ -744,12 +744,12 @@ class Practice:
             parts.append((len(mine), sum(bool(a.value["right"]) for a in mine)))
         return PracticeSummary(len(students), parts)
 
-    def result(self, value: Any, part: int = 0) -> Result:
+    def result(self, value: Any, part: int = 0) -> Result[PracticeDetail]:
         return Result(
             right=bool(value["right"]),
             ndcg=None,
             answer=str(value["answer"]),
-            detail={"answer": exercise(self.seed, self.numbers[part]).answer},
+            detail=PracticeDetail(exercise(self.seed, self.numbers[part]).answer),
             points=POINTS if value["right"] else 0,
         )
 
@@ -902,13 +902,13 @@ class Judge:
             self.spec.ndcg(),
         )
 
-    def result(self, value: Any, part: int = 0) -> Result:
+    def result(self, value: Any, part: int = 0) -> Result[JudgeDetail]:
         teacher = self.spec.grades[part]
         return Result(
             right=int(value) == teacher,
             ndcg=None,
             answer=str(int(value)),
-            detail={"teacher": teacher, "off": abs(int(value) - teacher)},
+            detail=JudgeDetail(teacher, abs(int(value) - teacher)),
         )
 
 
@@ -958,7 +958,7 @@ class ActivityKind(Protocol):
 
     def summary(self, answers: Sequence[Answer]) -> Any: ...
 
-    def result(self, value: Any, part: int = 0) -> Result: ...
+    def result(self, value: Any, part: int = 0) -> Result[Any]: ...
 
     def parts(self) -> int: ...
 
@@ -1007,14 +1007,57 @@ class Answer:
 
 
 @dataclass(frozen=True)
-class Result:
-    """One answer marked: right or not, the NDCG involved (if any), the answer as text, details, and the points it
+class PredictDetail:
+    """A marked estimate: the guess, the true NDCG@k and how far off the guess was."""
+
+    guess: float
+    truth: float
+    off: float
+
+
+@dataclass(frozen=True)
+class RankDetail:
+    """A marked order: the NDCG@k it reached and the best an order reaches."""
+
+    reached: float
+    best: float
+
+
+@dataclass(frozen=True)
+class CompareDetail:
+    """A marked vote: the verdict under the activity's metric."""
+
+    verdict: str
+
+
+@dataclass(frozen=True)
+class PracticeDetail:
+    """A marked exercise: the exercise's answer (a number, or an option such as ``up``)."""
+
+    answer: Any
+
+
+@dataclass(frozen=True)
+class JudgeDetail:
+    """A marked grade: the teacher's grade and how far the student's was from it."""
+
+    teacher: float
+    off: float
+
+
+D = TypeVar("D")
+
+
+@dataclass(frozen=True)
+class Result(Generic[D]):
+    """One answer marked: right or not, the NDCG involved (if any), the answer as text, the kind's details (a
+    ``PredictDetail``, ``RankDetail``, ``CompareDetail``, ``PracticeDetail`` or ``JudgeDetail``), and the points it
     scores when a lesson keeps scores (0 to ``POINTS``; ``None``: the activity scores none)."""
 
     right: bool
     ndcg: float | None
     answer: str
-    detail: dict[str, Any] = field(default_factory=dict)
+    detail: D
     points: int | None = None
 
 

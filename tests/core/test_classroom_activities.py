@@ -452,7 +452,7 @@ def test_the_predict_summary_and_one_result():
         right=False,
         ndcg=pytest.approx(truth),
         answer="0.25",
-        detail=pytest.approx({"guess": 0.25, "truth": truth, "off": truth - 0.25}),
+        detail=A.PredictDetail(0.25, pytest.approx(truth), pytest.approx(truth - 0.25)),
         points=round(100 * (1 - (truth - 0.25) / 0.5)),
     )
     assert predict.result(0.6).right and predict.result(0.6).answer == "0.6"
@@ -479,7 +479,7 @@ def test_the_rank_payload_and_one_result():
         right=False,
         ndcg=pytest.approx(worse / best),
         answer="x > y > z",
-        detail=pytest.approx({"reached": worse / best, "best": 1.0}),
+        detail=A.RankDetail(pytest.approx(worse / best), pytest.approx(1.0)),
         points=round(100 * worse / best),
     )
     top = rank.result([1, 0, 2], 2)
@@ -603,8 +603,8 @@ def test_the_compare_summary_and_one_result():
         "precision": (0.0, 0.5, "b"),
     }
     assert compare.summary([Answer(1, None, 0, "b")]).agree == 1
-    assert compare.result("a") == Result(right=False, ndcg=None, answer="a", detail={"verdict": "b"}, points=0)
-    assert compare.result("b", 1) == Result(right=True, ndcg=None, answer="b", detail={"verdict": "b"}, points=100)
+    assert compare.result("a") == Result(right=False, ndcg=None, answer="a", detail=A.CompareDetail("b"), points=0)
+    assert compare.result("b", 1) == Result(right=True, ndcg=None, answer="b", detail=A.CompareDetail("b"), points=100)
 
 
 def test_each_metric_has_its_own_verdict():
@@ -612,7 +612,7 @@ def test_each_metric_has_its_own_verdict():
     verdicts = compare.summary([]).verdicts
     assert {m: v[2] for m, v in verdicts.items()} == {"ndcg": "a", "mrr": "same", "precision": "a"}
     assert compare.result("same") == Result(
-        right=True, ndcg=None, answer="same", detail={"verdict": "same"}, points=100
+        right=True, ndcg=None, answer="same", detail=A.CompareDetail("same"), points=100
     )
 
 
@@ -667,9 +667,9 @@ def test_practice_answers_are_checked_by_part():
 
 def test_a_practice_result():
     result = PRACTICE.result({"answer": "a", "right": False}, 1)
-    assert result == Result(right=False, ndcg=None, answer="a", detail={"answer": "b"}, points=0)
+    assert result == Result(right=False, ndcg=None, answer="a", detail=A.PracticeDetail("b"), points=0)
     first = PRACTICE.result({"answer": "1.5", "right": 1})
-    assert first == Result(right=True, ndcg=None, answer="1.5", detail={"answer": 1.5}, points=100)
+    assert first == Result(right=True, ndcg=None, answer="1.5", detail=A.PracticeDetail(1.5), points=100)
 
 
 def test_a_practice_activity_leaves_out_reach_exercises():

@@ -104,7 +104,7 @@ def student(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict,
                 t(
                     "classroom.your_predict_result",
                     truth=metric_text(truth),
-                    off=metric_text(result.detail["off"], 3),
+                    off=metric_text(result.detail.off, 3),
                     verdict=t("classroom.within" if result.right else "classroom.not_within"),
                 )
             )

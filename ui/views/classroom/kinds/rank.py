@@ -150,8 +150,8 @@ def student(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict,
         (st.success if result.right else st.warning)(
             t(
                 "classroom.your_rank_result",
-                reached=metric_text(result.detail["reached"]),
-                best=metric_text(result.detail["best"]),
+                reached=metric_text(result.detail.reached),
+                best=metric_text(result.detail.best),
             )
         )
     else:
