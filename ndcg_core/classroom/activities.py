@@ -291,6 +291,15 @@ class Predict:
     def conventions(self, part: int = 0) -> Conventions:
         return self.spec.conventions()
 
+    @classmethod
+    def answer_to_json(cls, value: Any) -> Any:
+        """The checked answer is plain JSON already."""
+        return value
+
+    @classmethod
+    def answer_from_json(cls, data: Any) -> Any:
+        return data
+
     def check(self, raw: Any, part: int = 0) -> float:
         """An estimate from 0 to 1. A decimal comma suggests the same number with a point only when that number
         is an estimate at all ("0,75": did you mean 0.75?); "1,5" gets the range message."""
@@ -374,6 +383,15 @@ class Rank:
 
     def maximum(self) -> float:
         return self.spec.ndcg(self.spec.best_order())
+
+    @classmethod
+    def answer_to_json(cls, value: Any) -> Any:
+        """The checked answer is plain JSON already."""
+        return value
+
+    @classmethod
+    def answer_from_json(cls, data: Any) -> Any:
+        return data
 
     def check(self, raw: Any, part: int = 0) -> list[int]:
         n = len(self.spec.grades)
@@ -617,6 +635,15 @@ class Compare:
         va, vb = self.values(metric)
         return "same" if abs(va - vb) <= _EPS else "a" if va > vb else "b"
 
+    @classmethod
+    def answer_to_json(cls, value: Any) -> Any:
+        """The checked answer is plain JSON already."""
+        return value
+
+    @classmethod
+    def answer_from_json(cls, data: Any) -> Any:
+        return data
+
     def check(self, raw: Any, part: int = 0) -> str:
         if raw in (None, ""):
             raise InputError("answer.no_choice")
@@ -647,6 +674,22 @@ def compare_activity(name: str, metric: str) -> Compare:
     if metric not in METRICS:
         raise InputError("activity.metric", value=shown(metric), choices=", ".join(METRICS))
     return Compare(PAIRS[name], metric, name)
+
+
+@dataclass(frozen=True)
+class ExerciseAnswer:
+    """A student's answer to a Practice exercise, marked when it arrived: as typed or chosen, and whether it was
+    right (an exercise's check accepts forms the answer alone does not say, such as rounding)."""
+
+    answer: str
+    right: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"answer": self.answer, "right": self.right}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ExerciseAnswer:
+        return cls(str(data["answer"]), bool(data["right"]))
 
 
 @dataclass(frozen=True)
@@ -727,30 +770,38 @@ class Practice:
         """The conventions exercise ``part`` is scored under."""
         return conventions(exercise(self.seed, self.numbers[part]))
 
-    def check(self, raw: Any, part: int = 0) -> dict[str, Any]:
+    @classmethod
+    def answer_to_json(cls, value: ExerciseAnswer) -> dict[str, Any]:
+        return value.to_json()
+
+    @classmethod
+    def answer_from_json(cls, data: Any) -> ExerciseAnswer:
+        return ExerciseAnswer.from_json(data)
+
+    def check(self, raw: Any, part: int = 0) -> ExerciseAnswer:
         if isinstance(part, bool) or not isinstance(part, int) or not 0 <= part < len(self.numbers):
             raise InputError("activity.part", value=shown(part), count=len(self.numbers))
         ex = exercise(self.seed, self.numbers[part])
         if ex.kind not in ("dcg_term", "dcg", "ndcg") and raw not in (None, "") and raw not in choices(ex):
             raise InputError("activity.choice", value=shown(raw), choices=", ".join(choices(ex)))
         right = check(ex, raw)
-        return {"answer": str(raw).strip(), "right": bool(right)}
+        return ExerciseAnswer(str(raw).strip(), bool(right))
 
     def summary(self, answers: Sequence[Answer]) -> PracticeSummary:
         students = {a.student for a in answers}
         parts = []
         for part in range(len(self.numbers)):
             mine = [a for a in answers if a.part == part]
-            parts.append((len(mine), sum(bool(a.value["right"]) for a in mine)))
+            parts.append((len(mine), sum(a.value.right for a in mine)))
         return PracticeSummary(len(students), parts)
 
-    def result(self, value: Any, part: int = 0) -> Result[PracticeDetail]:
+    def result(self, value: ExerciseAnswer, part: int = 0) -> Result[PracticeDetail]:
         return Result(
-            right=bool(value["right"]),
+            right=value.right,
             ndcg=None,
-            answer=str(value["answer"]),
+            answer=value.answer,
             detail=PracticeDetail(exercise(self.seed, self.numbers[part]).answer),
-            points=POINTS if value["right"] else 0,
+            points=POINTS if value.right else 0,
         )
 
 
@@ -863,6 +914,15 @@ class Judge:
     def conventions(self, part: int = 0) -> Conventions:
         return self.spec.conventions()
 
+    @classmethod
+    def answer_to_json(cls, value: Any) -> Any:
+        """The checked answer is plain JSON already."""
+        return value
+
+    @classmethod
+    def answer_from_json(cls, data: Any) -> Any:
+        return data
+
     def check(self, raw: Any, part: int = 0) -> int:
         """A grade of the scale for result ``part``: a whole number, as typed or chosen."""
         if isinstance(part, bool) or not isinstance(part, int) or not 0 <= part < len(self.spec.grades):
@@ -938,14 +998,15 @@ Activity = Predict | Rank | Compare | Practice | Judge
 @runtime_checkable
 class ActivityKind(Protocol):
     """What every kind of classroom activity is: a frozen dataclass with its settings, its ``kind`` name, a payload
-        codec (``payload`` / ``from_payload``: what the store keeps, so any replica rebuilds it), its lesson codec (its
+    codec (``payload`` / ``from_payload``: what the store keeps, so any replica rebuilds it), its lesson codec (its
     fields in a lesson file, ``lesson_fields``, after the fields every activity has; ``from_lesson`` reads them
     through a ``Reader`` and ``lesson_data`` writes them, given the lesson's judging scale), the answer check of a
-        part (a typed value, or an ``InputError``), the class's summary, one answer marked (``Result``), the number of
-        questions it asks and their right answers, and the conventions its figures are computed under.
+    part (a typed value, or an ``InputError``) and that value's JSON codec (``answer_to_json`` / ``answer_from_json``:
+    what the store keeps), the class's summary, one answer marked (a ``Result`` with the kind's detail value), the
+    number of questions it asks and their right answers, and the conventions its figures are computed under.
 
-        Adding a kind is one class with these, registered in ``KINDS``, and its views module in
-        ``ui/views/classroom/kinds/`` (a test checks that every registered kind has all its views)."""
+    Adding a kind is one class with these, registered in ``KINDS``, and its views module in
+    ``ui/views/classroom/kinds/`` (a test checks that every registered kind has all its views)."""
 
     kind: str
 
@@ -955,6 +1016,12 @@ class ActivityKind(Protocol):
     def from_payload(cls, payload: Mapping[str, Any]) -> Any: ...
 
     def check(self, raw: Any, part: int = 0) -> Any: ...
+
+    @classmethod
+    def answer_to_json(cls, value: Any) -> Any: ...
+
+    @classmethod
+    def answer_from_json(cls, data: Any) -> Any: ...
 
     def summary(self, answers: Sequence[Answer]) -> Any: ...
 
@@ -983,6 +1050,16 @@ KINDS: Mapping[str, type[Predict] | type[Rank] | type[Compare] | type[Practice] 
     "practice": Practice,
     "judge": Judge,
 }
+
+
+def answer_to_json(kind: str, value: Any) -> Any:
+    """A checked answer (``check``'s typed value) as the store keeps it, through its kind's codec."""
+    return KINDS[kind].answer_to_json(value)
+
+
+def answer_from_json(kind: str, data: Any) -> Any:
+    """A stored answer as its kind's typed value (``check``'s)."""
+    return KINDS[kind].answer_from_json(data)
 
 
 def from_payload(kind: str, payload: Mapping[str, Any]) -> Activity:
@@ -1265,7 +1342,7 @@ def activity_results(taken: Taken) -> ActivityResults:
                 rows.append(StudentResult(number, members[number].nickname, part, None, None, None, None))
                 continue
             result = activity.result(answer.value, part)
-            value = answer.value["answer"] if isinstance(activity, Practice) else answer.value
+            value = answer.value.answer if isinstance(answer.value, ExerciseAnswer) else answer.value
             ndcg = result.ndcg if isinstance(activity, Rank) else None
             rows.append(
                 StudentResult(number, answer.nickname, part, value, result.right, ndcg, answer.at, result.points)

@@ -8,12 +8,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import InputError, shown
 
 if TYPE_CHECKING:
-    from .activities import Scale
+    from _typeshed import DataclassInstance
+
+S = TypeVar("S", bound="DataclassInstance")  # a judging scale (``activities.Scale``, which imports this module)
 
 LANGUAGES = ("en", "zh")
 MAX_TEXT = 500  # a question's own wording, in one language
@@ -168,7 +170,7 @@ class Reader:
         inner = Reader(table, lambda lang: self.place(f"{name}.{lang}"), languages)
         return Wording(*(inner.text(lang, MAX_TEXT, "") for lang in LANGUAGES))
 
-    def scale(self, name: str, default: Scale) -> Scale:
+    def scale(self, name: str, default: S) -> S:
         """A ``[low, high]`` pair: ``default`` with the file's bounds (checked as a ``Scale`` checks them)."""
         value = self.list(name, False)
         if value is None:

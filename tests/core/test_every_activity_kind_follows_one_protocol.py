@@ -2,6 +2,8 @@
 ``KINDS``: its payload reads back as the same activity, the module-level helpers ask the class itself, and it
 reads and writes its own fields of a lesson file (its lesson codec)."""
 
+import json
+
 import pytest
 
 from ndcg_core.classroom import activities as acts
@@ -62,3 +64,23 @@ def test_a_lesson_activity_of_every_kind_reads_back_from_its_file():
     assert [s.activity.lesson_data(lesson.scale) for s in again.steps] == [
         s.activity.lesson_data(lesson.scale) for s in steps
     ]
+
+
+RAW = {"predict": "0.5", "rank": [4, 3, 2, 1, 0], "compare": "same", "practice": None, "judge": "1"}
+
+
+@pytest.mark.parametrize("name", list(KINDS))
+def test_a_kinds_checked_answer_is_a_typed_value_kept_as_json_and_read_back(name):
+    activity = EXAMPLES[name]
+    raw = str(activity.solutions()[0]) if RAW[name] is None else RAW[name]
+    checked = activity.check(raw, 0)
+    kept = json.loads(json.dumps(acts.answer_to_json(name, checked)))
+    assert acts.answer_from_json(name, kept) == checked
+    assert activity.result(checked, 0).right in (True, False)
+
+
+def test_a_practice_answer_is_a_frozen_value_kept_as_the_same_json_as_before():
+    checked = EXAMPLES["practice"].check(str(EXAMPLES["practice"].solutions()[0]), 0)
+    assert checked == acts.ExerciseAnswer(str(EXAMPLES["practice"].solutions()[0]), True)
+    # A room stored before answers were typed holds this JSON: it must read back, and a resend must match it.
+    assert acts.answer_to_json("practice", checked) == {"answer": checked.answer, "right": True}

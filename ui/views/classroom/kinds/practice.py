@@ -99,9 +99,9 @@ def student(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict,
         key = f"_w_cr_practice_{current.id}_{part}"
         keys.append(key)
         if not has_widget_value(key) and part in mine:
-            set_widget_value(key, mine[part]["answer"])
+            set_widget_value(key, mine[part].answer)
         value = typed(widget_value(key))
-        if value and value != (mine[part]["answer"] if part in mine else None):
+        if value and value != (mine[part].answer if part in mine else None):
             unsent.append(part + 1)
         disabled = current.phase != "open"
         if ex.kind in ("dcg_term", "dcg", "ndcg"):
@@ -118,7 +118,7 @@ def student(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict,
             )
         if current.phase == "revealed":
             if part in mine:
-                right = mine[part]["right"]
+                right = mine[part].right
                 (st.success if right else st.error)(
                     t("practice.right" if right else "practice.wrong", why=explain_exercise(ex, t))
                 )
