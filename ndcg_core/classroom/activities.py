@@ -198,6 +198,15 @@ LIST_FIELDS = (
 )
 
 
+def _quoted(query: str) -> str:
+    return f' "{query}"' if query else ""
+
+
+def _outline_ndcg(spec: ListSpec) -> str:
+    ideal = "every judged result" if spec.pool else "the list"
+    return f"NDCG@{spec.k} ({spec.gain} gain, {spec.discount} discount, ideal from {ideal})"
+
+
 def preset_list(name: str) -> ListSpec:
     """One of the Playground's presets (the seeds' worked examples) as a class list."""
     preset = PRESETS.build(name)
@@ -277,6 +286,12 @@ class Predict:
 
     def lesson_data(self, scale: Scale) -> dict[str, Any]:
         return self.spec.lesson_data()
+
+    def outline(self) -> str:
+        """The activity in one English line of ``check``'s outline, with the true NDCG@k."""
+        spec = self.spec
+        line = f"Predict the NDCG{_quoted(spec.query)}: {len(spec.grades)} results, {_outline_ndcg(spec)}"
+        return line + f" = {self.truth():.4f}"
 
     def parts(self) -> int:
         return 1
@@ -370,6 +385,12 @@ class Rank:
 
     def lesson_data(self, scale: Scale) -> dict[str, Any]:
         return {**self.spec.lesson_data(), **({"show_grades": True} if self.show_grades else {})}
+
+    def outline(self) -> str:
+        """The activity in one English line of ``check``'s outline, from the list's NDCG@k to the best."""
+        spec, shown = self.spec, "shown" if self.show_grades else "hidden"
+        line = f"Rank it best{_quoted(spec.query)}: {len(spec.grades)} results, grades {shown}, {_outline_ndcg(spec)}"
+        return line + f" from {spec.ndcg():.4f} to at best {self.maximum():.4f}"
 
     def parts(self) -> int:
         return 1
@@ -606,6 +627,12 @@ class Compare:
         data.update(metric=self.metric, k=p.k)
         return data
 
+    def outline(self) -> str:
+        """The activity in one English line of ``check``'s outline, with both rankings' values."""
+        va, vb = self.values(self.metric)
+        metric = {"ndcg": f"NDCG@{self.pair.k}", "mrr": "MRR", "precision": f"P@{self.pair.k}"}[self.metric]
+        return f"Which is better?{_quoted(self.query)} A or B under {metric}: A {va:.4f}, B {vb:.4f}"
+
     def parts(self) -> int:
         return 1
 
@@ -755,6 +782,11 @@ class Practice:
             return {"seed": self.seed, "exercises": count}
         return {"seed": self.seed, "exercises": [EXERCISE_KINDS[n % len(EXERCISE_KINDS)] for n in self.numbers]}
 
+    def outline(self) -> str:
+        """The activity in one English line of ``check``'s outline: the seed and the exercises' kinds."""
+        kinds = ", ".join(ex.kind for ex in self.exercises())
+        return f"Practice together: seed {self.seed}, {len(self.numbers)} exercises ({kinds})"
+
     def parts(self) -> int:
         """One question per exercise."""
         return len(self.numbers)
@@ -903,6 +935,15 @@ class Judge:
         extra = {} if self.scale == scale else {"scale": [self.scale.low, self.scale.high]}
         return {**self.spec.lesson_data(pool=False), **extra}
 
+    def outline(self) -> str:
+        """The activity in one English line of ``check``'s outline: the scale and NDCG@k under the teacher's grades."""
+        spec = self.spec
+        return (
+            f"Judge the results{_quoted(spec.query)}: {len(spec.grades)} results on a scale of "
+            f"{self.scale.low} to {self.scale.high}; {_outline_ndcg(spec)} under the teacher's grades = "
+            f"{spec.ndcg():.4f}"
+        )
+
     def parts(self) -> int:
         """One question per result."""
         return len(self.spec.grades)
@@ -1003,7 +1044,8 @@ class ActivityKind(Protocol):
     through a ``Reader`` and ``lesson_data`` writes them, given the lesson's judging scale), the answer check of a
     part (a typed value, or an ``InputError``) and that value's JSON codec (``answer_to_json`` / ``answer_from_json``:
     what the store keeps), the class's summary, one answer marked (a ``Result`` with the kind's detail value), the
-    number of questions it asks and their right answers, and the conventions its figures are computed under.
+    number of questions it asks and their right answers, the conventions its figures are computed under, and its
+    line in the ``check`` command's outline (``outline``).
 
     Adding a kind is one class with these, registered in ``KINDS``, and its views module in
     ``ui/views/classroom/kinds/`` (a test checks that every registered kind has all its views)."""
@@ -1032,6 +1074,8 @@ class ActivityKind(Protocol):
     def solutions(self) -> tuple[Any, ...]: ...
 
     def conventions(self, part: int = 0) -> Conventions: ...
+
+    def outline(self) -> str: ...
 
     @classmethod
     def lesson_fields(cls) -> tuple[Field, ...]: ...

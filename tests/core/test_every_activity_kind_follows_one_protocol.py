@@ -7,6 +7,7 @@ import json
 import pytest
 
 from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.__main__ import describe
 from ndcg_core.classroom.activities import KINDS, ActivityKind, from_payload
 from ndcg_core.classroom.lesson_fields import Field, Reader
 from ndcg_core.classroom.lessons import ACTIVITY_FIELDS, Lesson, Step, lesson_to_toml, read_lesson
@@ -33,6 +34,8 @@ def test_a_kind_follows_the_protocol_and_its_payload_reads_back(name):
     assert from_payload(name, activity.payload()) == activity
     assert KINDS[name].from_payload(activity.payload()) == activity
     assert len(activity.solutions()) == activity.parts() == acts.parts_of(activity)
+    line = activity.outline()  # the check command's line for it
+    assert line and "\n" not in line and line == describe(Step(activity))
 
 
 def test_an_unknown_kind_is_an_input_error_naming_the_kinds():
