@@ -19,10 +19,6 @@ import streamlit as st
 
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom.rules import csv_safe
-from ndcg_core.errors import number_text
-from ndcg_core.lists.gains import GAINS
-from ndcg_core.teaching.exercises import exercise
-from ui.exercise_text import choice_text
 from ui.format import metric_text
 from ui.i18n import Translator
 from ui.projector import big_chart, share_bars, worked_table
@@ -47,97 +43,27 @@ def student_name(t: Translator, number: int, nickname: str | None) -> str:
     return nickname if nickname else t("classroom.anonymous", n=number)
 
 
-def labelled(labels: Sequence[str], grades: Sequence[float]) -> str:
-    """A list as ``label:grade`` pairs in order."""
-    return ", ".join(f"{label}:{number_text(float(g))}" for label, g in zip(labels, grades, strict=False))
+def _views(activity: acts.Activity) -> Any:
+    # Imported here: the kinds' views import the classroom package, whose control page imports this module.
+    from ui.views.classroom.kinds import VIEWS
 
-
-def list_details(t: Translator, spec: acts.ListSpec) -> str:
-    ideal = (
-        t("classroom.csv.ideal_pool", grades=", ".join(number_text(g) for g in spec.pool))
-        if spec.pool
-        else t("classroom.csv.ideal_list")
-    )
-    return t(
-        "classroom.csv.list",
-        items=labelled(spec.labels, spec.grades),
-        k=spec.k,
-        gain=t.entry("gain", GAINS[spec.gain], "label"),
-        ideal=ideal,
-    )
+    return VIEWS[activity.kind]
 
 
 def details(t: Translator, activity: acts.Activity, part: int) -> str:
-    """What the question was: the list (labels:grades), k, gain and ideal; the metric and pair; the twist; the seed
-    and exercise."""
-    if isinstance(activity, acts.Predict):
-        return list_details(t, activity.spec)
-    if isinstance(activity, acts.Rank):
-        if not activity.twist:  # a lesson's list, ranked as the lesson states it
-            return list_details(t, activity.spec)
-        return (
-            list_details(t, activity.spec)
-            + "; "
-            + t("classroom.csv.twist", twist=t(f"classroom.twist.{activity.twist}"))
-        )
-    if isinstance(activity, acts.Compare):
-        pair = activity.pair
-        return t(
-            "classroom.csv.compare",
-            metric=t(f"classroom.metric.{activity.metric}", k=pair.k),
-            k=pair.k,
-            a=labelled(pair.labels_a, pair.a),
-            b=labelled(pair.labels_b, pair.b),
-            judged=", ".join(number_text(float(g)) for g in pair.judged),
-        )
-    if isinstance(activity, acts.Judge):
-        return t(
-            "classroom.csv.judge",
-            number=part + 1,
-            count=len(activity.spec.labels),
-            label=activity.spec.labels[part],
-            low=activity.scale.low,
-            high=activity.scale.high,
-        )
-    ex = exercise(activity.seed, activity.numbers[part])
-    return t(
-        "classroom.csv.practice",
-        seed=activity.seed,
-        number=part + 1,
-        count=len(activity.numbers),
-        kind=t(f"practice.kind.{ex.kind}"),
-    )
+    """What the question was, in the kind's words (its views module's ``csv_details``): the list (labels:grades),
+    k, gain and ideal; the metric and pair; the twist; the seed and exercise; the result judged."""
+    return str(_views(activity).csv_details(t, activity, part))
 
 
 def answer_text(t: Translator, activity: acts.Activity, part: int, value: Any) -> str:
     """An answer as the student saw it on the phone ("" for no answer)."""
-    if value is None:
-        return ""
-    if isinstance(activity, acts.Predict):
-        return number_text(float(value))
-    if isinstance(activity, acts.Rank):
-        return " > ".join(activity.spec.labels[i] for i in value)
-    if isinstance(activity, acts.Compare):
-        return t(f"classroom.vote.{value}")
-    if isinstance(activity, acts.Judge):
-        return str(int(value))
-    ex = exercise(activity.seed, activity.numbers[part])
-    return choice_text(ex, str(value), t) if acts.choices(ex) else str(value)
+    return "" if value is None else str(_views(activity).csv_answer(t, activity, part, value))
 
 
 def solution_text(t: Translator, activity: acts.Activity, part: int, solution: Any) -> str:
     """The right answer in the same words as the answers."""
-    if isinstance(activity, acts.Predict):
-        return metric_text(float(solution))
-    if isinstance(activity, acts.Rank):
-        order = " > ".join(activity.spec.labels[i] for i in activity.spec.best_order())
-        return t("classroom.csv.best", order=order, value=metric_text(float(solution)))
-    if isinstance(activity, acts.Compare):
-        return t(f"classroom.vote.{solution}")
-    if isinstance(activity, acts.Judge):
-        return t("classroom.csv.teacher_grade", grade=int(solution))
-    ex = exercise(activity.seed, activity.numbers[part])
-    return choice_text(ex, str(solution), t) if acts.choices(ex) else metric_text(float(solution))
+    return str(_views(activity).csv_solution(t, activity, part, solution))
 
 
 def right_text(t: Translator, right: bool | None) -> str:

@@ -11,45 +11,13 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from ..errors import InputError, number_text
-from .activities import Compare, Judge, Practice, Predict, Rank
 from .lessons import SCHEMA_FILE, Lesson, Step, json_schema, read_lesson_file
 
 
-def _ndcg(spec: object) -> str:
-    from .activities import ListSpec
-
-    assert isinstance(spec, ListSpec)
-    ideal = "every judged result" if spec.pool else "the list"
-    return f"NDCG@{spec.k} ({spec.gain} gain, {spec.discount} discount, ideal from {ideal})"
-
-
-def _quoted(query: str) -> str:
-    return f' "{query}"' if query else ""
-
-
 def describe(step: Step) -> str:
-    """One line of a lesson's outline: the activity, its content and conventions, and the right answer."""
-    a = step.activity
-    if isinstance(a, Predict):
-        line = f"Predict the NDCG{_quoted(a.spec.query)}: {len(a.spec.grades)} results, {_ndcg(a.spec)} = "
-        line += f"{a.truth():.4f}"
-    elif isinstance(a, Rank):
-        shown = "shown" if a.show_grades else "hidden"
-        line = f"Rank it best{_quoted(a.spec.query)}: {len(a.spec.grades)} results, grades {shown}, {_ndcg(a.spec)}"
-        line += f" from {a.spec.ndcg():.4f} to at best {a.maximum():.4f}"
-    elif isinstance(a, Compare):
-        va, vb = a.values(a.metric)
-        metric = {"ndcg": f"NDCG@{a.pair.k}", "mrr": "MRR", "precision": f"P@{a.pair.k}"}[a.metric]
-        line = f"Which is better?{_quoted(a.query)} A or B under {metric}: A {va:.4f}, B {vb:.4f}"
-    elif isinstance(a, Practice):
-        kinds = ", ".join(ex.kind for ex in a.exercises())
-        line = f"Practice together: seed {a.seed}, {len(a.numbers)} exercises ({kinds})"
-    else:
-        assert isinstance(a, Judge)
-        line = (
-            f"Judge the results{_quoted(a.spec.query)}: {len(a.spec.grades)} results on a scale of "
-            f"{a.scale.low} to {a.scale.high}; {_ndcg(a.spec)} under the teacher's grades = {a.spec.ndcg():.4f}"
-        )
+    """One line of a lesson's outline: the activity, its content and conventions, and the right answer (the kind's
+    ``outline``), then its own wording and time limit if any."""
+    line = step.activity.outline()
     if step.question.en or step.question.zh:
         line += "; own wording"
     if step.time_limit is not None:

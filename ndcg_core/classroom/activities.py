@@ -13,8 +13,8 @@ import random
 import statistics
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, runtime_checkable
+from dataclasses import dataclass, replace
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 import krippendorff
 import numpy as np
@@ -27,8 +27,10 @@ from ..lists.gains import resolve_gain
 from ..lists.ndcg import breakdown, ndcg_at_k
 from ..lists.presets import PRESETS
 from ..lists.results import RESULTS
+from ..teaching.exercises import KINDS as EXERCISE_KINDS
 from ..teaching.exercises import Conventions, Exercise, check, conventions, exercise
 from ..teaching.metrics import precision_at_k, reciprocal_rank
+from .lesson_fields import MAX_QUERY, SIDE_FIELDS, Field, Reader
 
 TWISTS = ("exponential", "small_k", "pool")
 METRICS = ("ndcg", "mrr", "precision")
@@ -43,6 +45,7 @@ MAX_EXERCISES = 10
 POINTS = 100  # the most one question scores when a lesson keeps scores
 NO_POINTS_OFF = 0.5  # a Predict estimate this far from the true NDCG, or farther, scores nothing
 MAX_SCALE_STEPS = 10  # a judging scale holds at most 11 grades: a phone shows them as one row of buttons
+PRACTICE_KINDS = tuple(k for k in EXERCISE_KINDS if k != "reach")  # reach needs many moves: not in class
 _EPS = 1e-9
 
 
@@ -127,6 +130,36 @@ class ListSpec:
         }
 
     @classmethod
+    def from_lesson(cls, r: Reader, pool: bool = True) -> ListSpec:
+        """The list of a lesson's activity (``LIST_FIELDS``; ``missed`` only with ``pool``)."""
+        items, grades = r.texts("items"), r.grades("grades")
+        if len(items) != len(grades):
+            raise InputError("lesson.count", place=r.place("grades"), grades=len(grades), items=len(items))
+        return cls(
+            items,
+            grades,
+            r.whole("k"),
+            r.choice("gain", ACTIVITY_GAINS, "linear"),
+            r.grades("missed", False) if pool else (),
+            r.text("query", MAX_QUERY, ""),
+            r.choice("discount", tuple(DISCOUNTS.names()), DISCOUNT),
+        )
+
+    def lesson_data(self, pool: bool = True) -> dict[str, Any]:
+        """The list as a lesson file writes it: only the fields that differ from their defaults."""
+        data: dict[str, Any] = {}
+        if self.query:
+            data["query"] = self.query
+        data.update(items=list(self.labels), grades=numbers(self.grades), k=self.k)
+        if self.gain != "linear":
+            data["gain"] = self.gain
+        if self.discount != DISCOUNT:
+            data["discount"] = self.discount
+        if pool and self.pool:
+            data["missed"] = numbers(self.pool)
+        return data
+
+    @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ListSpec:
         return cls(
             tuple(str(x) for x in data["labels"]),
@@ -141,6 +174,37 @@ class ListSpec:
 
 def _number(x: float) -> float | int:
     return int(x) if float(x).is_integer() else float(x)
+
+
+def numbers(values: Sequence[float]) -> list[float | int]:
+    """Numbers as a file writes them: whole ones without a decimal point."""
+    return [_number(v) for v in values]
+
+
+# A list's fields in a lesson file (a Judge activity's leave out ``missed``).
+LIST_FIELDS = (
+    Field("query", "text", description="The query the results answer."),
+    Field("items", "texts", True, description="The results in ranked order (titles or ids)."),
+    Field("grades", "grades", True, description="The grade of each result, in the same order."),
+    Field("k", "whole", True, description="The cutoff: NDCG@k."),
+    Field("gain", "choice", choices=ACTIVITY_GAINS, description="The gain (linear)."),
+    Field("discount", "choice", choices=tuple(DISCOUNTS.names()), description=f"The discount ({DISCOUNT})."),
+    Field(
+        "missed",
+        "grades",
+        description="Grades of judged results the list did not retrieve: the ideal then comes from every judged "
+        "result, not only the list's.",
+    ),
+)
+
+
+def _quoted(query: str) -> str:
+    return f' "{query}"' if query else ""
+
+
+def _outline_ndcg(spec: ListSpec) -> str:
+    ideal = "every judged result" if spec.pool else "the list"
+    return f"NDCG@{spec.k} ({spec.gain} gain, {spec.discount} discount, ideal from {ideal})"
 
 
 def preset_list(name: str) -> ListSpec:
@@ -212,6 +276,23 @@ class Predict:
     def from_payload(cls, payload: Mapping[str, Any]) -> Predict:
         return cls(ListSpec.from_json(payload["list"]))
 
+    @classmethod
+    def lesson_fields(cls) -> tuple[Field, ...]:
+        return LIST_FIELDS
+
+    @classmethod
+    def from_lesson(cls, r: Reader, scale: Scale) -> Predict:
+        return cls(ListSpec.from_lesson(r))
+
+    def lesson_data(self, scale: Scale) -> dict[str, Any]:
+        return self.spec.lesson_data()
+
+    def outline(self) -> str:
+        """The activity in one English line of ``check``'s outline, with the true NDCG@k."""
+        spec = self.spec
+        line = f"Predict the NDCG{_quoted(spec.query)}: {len(spec.grades)} results, {_outline_ndcg(spec)}"
+        return line + f" = {self.truth():.4f}"
+
     def parts(self) -> int:
         return 1
 
@@ -224,6 +305,15 @@ class Predict:
 
     def conventions(self, part: int = 0) -> Conventions:
         return self.spec.conventions()
+
+    @classmethod
+    def answer_to_json(cls, value: Any) -> Any:
+        """The checked answer is plain JSON already."""
+        return value
+
+    @classmethod
+    def answer_from_json(cls, data: Any) -> Any:
+        return data
 
     def check(self, raw: Any, part: int = 0) -> float:
         """An estimate from 0 to 1. A decimal comma suggests the same number with a point only when that number
@@ -253,13 +343,13 @@ class Predict:
             statistics.median(guesses) if guesses else None,
         )
 
-    def result(self, value: Any, part: int = 0) -> Result:
+    def result(self, value: Any, part: int = 0) -> Result[PredictDetail]:
         truth = self.truth()
         return Result(
             right=within(float(value), truth),
             ndcg=truth,
             answer=number_text(float(value)),
-            detail={"guess": float(value), "truth": truth, "off": abs(float(value) - truth)},
+            detail=PredictDetail(float(value), truth, abs(float(value) - truth)),
             points=closeness_points(float(value), truth),
         )
 
@@ -284,6 +374,24 @@ class Rank:
         # Before the option existed every phone showed the grades: an old payload keeps them shown.
         return cls(ListSpec.from_json(payload["list"]), str(payload["twist"]), bool(payload.get("show_grades", True)))
 
+    @classmethod
+    def lesson_fields(cls) -> tuple[Field, ...]:
+        return (*LIST_FIELDS, Field("show_grades", "bool", description="Show the grades on the phones (false)."))
+
+    @classmethod
+    def from_lesson(cls, r: Reader, scale: Scale) -> Rank:
+        """A lesson's list, ranked as the lesson states it (no twist)."""
+        return cls(ListSpec.from_lesson(r), "", r.flag("show_grades", False))
+
+    def lesson_data(self, scale: Scale) -> dict[str, Any]:
+        return {**self.spec.lesson_data(), **({"show_grades": True} if self.show_grades else {})}
+
+    def outline(self) -> str:
+        """The activity in one English line of ``check``'s outline, from the list's NDCG@k to the best."""
+        spec, shown = self.spec, "shown" if self.show_grades else "hidden"
+        line = f"Rank it best{_quoted(spec.query)}: {len(spec.grades)} results, grades {shown}, {_outline_ndcg(spec)}"
+        return line + f" from {spec.ndcg():.4f} to at best {self.maximum():.4f}"
+
     def parts(self) -> int:
         return 1
 
@@ -296,6 +404,15 @@ class Rank:
 
     def maximum(self) -> float:
         return self.spec.ndcg(self.spec.best_order())
+
+    @classmethod
+    def answer_to_json(cls, value: Any) -> Any:
+        """The checked answer is plain JSON already."""
+        return value
+
+    @classmethod
+    def answer_from_json(cls, data: Any) -> Any:
+        return data
 
     def check(self, raw: Any, part: int = 0) -> list[int]:
         n = len(self.spec.grades)
@@ -342,13 +459,13 @@ class Rank:
             self.spec.labels[index], position + 1, count, self.spec.grades[index], self.spec.grades[ideal_index]
         )
 
-    def result(self, value: Any, part: int = 0) -> Result:
+    def result(self, value: Any, part: int = 0) -> Result[RankDetail]:
         reached, best = self.score(value), self.maximum()
         return Result(
             right=reached >= best - _EPS,
             ndcg=reached,
             answer=" > ".join(self.spec.labels[i] for i in value),
-            detail={"reached": reached, "best": best},
+            detail=RankDetail(reached, best),
             # The share of the best NDCG@k reached (a list whose best is 0 cannot be ranked wrong).
             points=round(POINTS * min(1.0, reached / best)) if best > 0 else POINTS,
         )
@@ -454,6 +571,68 @@ class Compare:
         )
         return cls(pair, str(payload["metric"]), str(payload.get("name", "")), str(payload.get("query", "")))
 
+    @classmethod
+    def lesson_fields(cls) -> tuple[Field, ...]:
+        return (
+            Field("query", "text", description="The query both rankings answer."),
+            Field("a", "side", True, description="Ranking A: { items = [...], grades = [...] }."),
+            Field("b", "side", True, description="Ranking B: { items = [...], grades = [...] }."),
+            Field("missed", "grades", description="Grades of judged results neither ranking retrieved."),
+            Field("metric", "choice", True, METRICS, "What the class votes under: ndcg, mrr or precision."),
+            Field("k", "whole", True, description="The cutoff of NDCG@k and P@k."),
+        )
+
+    @classmethod
+    def from_lesson(cls, r: Reader, scale: Scale) -> Compare:
+        """Two rankings whose shared results must have one grade; every judged grade is the ideal's."""
+        sides = []
+        for side in ("a", "b"):
+            table = r.table_of(side, True) or {}
+            inner = Reader(table, lambda name, side=side: r.place(f"{side}.{name}"), SIDE_FIELDS)
+            items, grades = inner.texts("items"), inner.grades("grades")
+            if len(items) != len(grades):
+                raise InputError("lesson.count", place=inner.place("grades"), grades=len(grades), items=len(items))
+            sides.append((items, grades))
+        (items_a, a), (items_b, b) = sides
+        judged: dict[str, float] = {}
+        for side, items, grades in (("a", items_a, a), ("b", items_b, b)):
+            for item, grade in zip(items, grades, strict=True):
+                if item in judged and judged[item] != grade:
+                    raise InputError(
+                        "lesson.grade_disagrees",
+                        place=r.place(f"{side}.grades"),
+                        value=shown(item),
+                        first=number_text(judged[item]),
+                        second=number_text(grade),
+                    )
+                judged[item] = grade
+        k = r.whole("k")
+        if not 1 <= k <= min(len(a), len(b)):
+            high = min(len(a), len(b))
+            raise InputError("lesson.out_of_range", place=r.place("k"), value=shown(k), low=1, high=high)
+        pair = Pair(items_a, a, items_b, b, (*judged.values(), *r.grades("missed", False)), k)
+        return cls(pair, r.choice("metric", METRICS), "", r.text("query", MAX_QUERY, ""))
+
+    def lesson_data(self, scale: Scale) -> dict[str, Any]:
+        p = self.pair
+        data: dict[str, Any] = {"query": self.query} if self.query else {}
+        data["a"] = {"items": list(p.labels_a), "grades": numbers(p.a)}
+        data["b"] = {"items": list(p.labels_b), "grades": numbers(p.b)}
+        retrieved = dict(zip(p.labels_a, p.a, strict=True)) | dict(zip(p.labels_b, p.b, strict=True))
+        missed = list(p.judged)
+        for grade in retrieved.values():
+            missed.remove(grade)
+        if missed:
+            data["missed"] = numbers(missed)
+        data.update(metric=self.metric, k=p.k)
+        return data
+
+    def outline(self) -> str:
+        """The activity in one English line of ``check``'s outline, with both rankings' values."""
+        va, vb = self.values(self.metric)
+        metric = {"ndcg": f"NDCG@{self.pair.k}", "mrr": "MRR", "precision": f"P@{self.pair.k}"}[self.metric]
+        return f"Which is better?{_quoted(self.query)} A or B under {metric}: A {va:.4f}, B {vb:.4f}"
+
     def parts(self) -> int:
         return 1
 
@@ -483,6 +662,15 @@ class Compare:
         va, vb = self.values(metric)
         return "same" if abs(va - vb) <= _EPS else "a" if va > vb else "b"
 
+    @classmethod
+    def answer_to_json(cls, value: Any) -> Any:
+        """The checked answer is plain JSON already."""
+        return value
+
+    @classmethod
+    def answer_from_json(cls, data: Any) -> Any:
+        return data
+
     def check(self, raw: Any, part: int = 0) -> str:
         if raw in (None, ""):
             raise InputError("answer.no_choice")
@@ -497,12 +685,12 @@ class Compare:
             len(answers), {v: votes.get(v, 0) for v in VOTES}, verdicts, votes.get(self.verdict(self.metric), 0)
         )
 
-    def result(self, value: Any, part: int = 0) -> Result:
+    def result(self, value: Any, part: int = 0) -> Result[CompareDetail]:
         return Result(
             right=value == self.verdict(self.metric),
             ndcg=None,
             answer=str(value),
-            detail={"verdict": self.verdict(self.metric)},
+            detail=CompareDetail(self.verdict(self.metric)),
             points=POINTS if value == self.verdict(self.metric) else 0,
         )
 
@@ -513,6 +701,22 @@ def compare_activity(name: str, metric: str) -> Compare:
     if metric not in METRICS:
         raise InputError("activity.metric", value=shown(metric), choices=", ".join(METRICS))
     return Compare(PAIRS[name], metric, name)
+
+
+@dataclass(frozen=True)
+class ExerciseAnswer:
+    """A student's answer to a Practice exercise, marked when it arrived: as typed or chosen, and whether it was
+    right (an exercise's check accepts forms the answer alone does not say, such as rounding)."""
+
+    answer: str
+    right: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"answer": self.answer, "right": self.right}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ExerciseAnswer:
+        return cls(str(data["answer"]), bool(data["right"]))
 
 
 @dataclass(frozen=True)
@@ -530,6 +734,59 @@ class Practice:
     def from_payload(cls, payload: Mapping[str, Any]) -> Practice:
         return cls(int(payload["seed"]), tuple(int(n) for n in payload["numbers"]))
 
+    @classmethod
+    def lesson_fields(cls) -> tuple[Field, ...]:
+        return (
+            Field("seed", "whole", True, description="The exercise set, as on the Practice page."),
+            Field(
+                "exercises",
+                "exercises",
+                True,
+                PRACTICE_KINDS,
+                f'How many exercises (1 to {MAX_EXERCISES}), or which kinds in order, such as ["dcg", "swap"].',
+            ),
+        )
+
+    @classmethod
+    def from_lesson(cls, r: Reader, scale: Scale) -> Practice:
+        """The first n exercises of the seed, or the named kinds in order."""
+        seed = r.whole("seed")
+        chosen = r.raw("exercises", True)
+        if isinstance(chosen, int) and not isinstance(chosen, bool):
+            return practice_activity(seed, chosen)
+        kinds = r.list("exercises", True) or []
+        if not 1 <= len(kinds) <= MAX_EXERCISES:
+            place = r.place("exercises")
+            raise InputError("lesson.out_of_range", place=place, value=len(kinds), low=1, high=MAX_EXERCISES)
+        numbers: list[int] = []
+        for position, kind in enumerate(kinds, start=1):
+            if kind not in PRACTICE_KINDS:
+                raise InputError(
+                    "lesson.exercise_kind",
+                    place=r.place("exercises"),
+                    position=position,
+                    value=shown(kind),
+                    choices=", ".join(PRACTICE_KINDS),
+                )
+            # The kinds rotate through the exercise numbers: the next exercise of this kind not taken yet.
+            number = EXERCISE_KINDS.index(kind)
+            while number in numbers:
+                number += len(EXERCISE_KINDS)
+            numbers.append(number)
+        exercise(seed, numbers[0])  # the seed checked as the Practice page checks it
+        return cls(seed, tuple(numbers))
+
+    def lesson_data(self, scale: Scale) -> dict[str, Any]:
+        count = len(self.numbers)
+        if practice_activity(self.seed, count).numbers == self.numbers:
+            return {"seed": self.seed, "exercises": count}
+        return {"seed": self.seed, "exercises": [EXERCISE_KINDS[n % len(EXERCISE_KINDS)] for n in self.numbers]}
+
+    def outline(self) -> str:
+        """The activity in one English line of ``check``'s outline: the seed and the exercises' kinds."""
+        kinds = ", ".join(ex.kind for ex in self.exercises())
+        return f"Practice together: seed {self.seed}, {len(self.numbers)} exercises ({kinds})"
+
     def parts(self) -> int:
         """One question per exercise."""
         return len(self.numbers)
@@ -545,30 +802,38 @@ class Practice:
         """The conventions exercise ``part`` is scored under."""
         return conventions(exercise(self.seed, self.numbers[part]))
 
-    def check(self, raw: Any, part: int = 0) -> dict[str, Any]:
+    @classmethod
+    def answer_to_json(cls, value: ExerciseAnswer) -> dict[str, Any]:
+        return value.to_json()
+
+    @classmethod
+    def answer_from_json(cls, data: Any) -> ExerciseAnswer:
+        return ExerciseAnswer.from_json(data)
+
+    def check(self, raw: Any, part: int = 0) -> ExerciseAnswer:
         if isinstance(part, bool) or not isinstance(part, int) or not 0 <= part < len(self.numbers):
             raise InputError("activity.part", value=shown(part), count=len(self.numbers))
         ex = exercise(self.seed, self.numbers[part])
         if ex.kind not in ("dcg_term", "dcg", "ndcg") and raw not in (None, "") and raw not in choices(ex):
             raise InputError("activity.choice", value=shown(raw), choices=", ".join(choices(ex)))
         right = check(ex, raw)
-        return {"answer": str(raw).strip(), "right": bool(right)}
+        return ExerciseAnswer(str(raw).strip(), bool(right))
 
     def summary(self, answers: Sequence[Answer]) -> PracticeSummary:
         students = {a.student for a in answers}
         parts = []
         for part in range(len(self.numbers)):
             mine = [a for a in answers if a.part == part]
-            parts.append((len(mine), sum(bool(a.value["right"]) for a in mine)))
+            parts.append((len(mine), sum(a.value.right for a in mine)))
         return PracticeSummary(len(students), parts)
 
-    def result(self, value: Any, part: int = 0) -> Result:
+    def result(self, value: ExerciseAnswer, part: int = 0) -> Result[PracticeDetail]:
         return Result(
-            right=bool(value["right"]),
+            right=value.right,
             ndcg=None,
-            answer=str(value["answer"]),
-            detail={"answer": exercise(self.seed, self.numbers[part]).answer},
-            points=POINTS if value["right"] else 0,
+            answer=value.answer,
+            detail=PracticeDetail(exercise(self.seed, self.numbers[part]).answer),
+            points=POINTS if value.right else 0,
         )
 
 
@@ -654,6 +919,31 @@ class Judge:
         low, high = payload["scale"]
         return cls(ListSpec.from_json(payload["list"]), Scale(int(low), int(high)))
 
+    @classmethod
+    def lesson_fields(cls) -> tuple[Field, ...]:
+        return (
+            *(f for f in LIST_FIELDS if f.name != "missed"),
+            Field("scale", "scale", description="The grades students judge with, [low, high] (the lesson's)."),
+        )
+
+    @classmethod
+    def from_lesson(cls, r: Reader, scale: Scale) -> Judge:
+        """The results to judge, on their own scale or the lesson's (``scale``)."""
+        return cls(ListSpec.from_lesson(r, pool=False), r.scale("scale", scale))
+
+    def lesson_data(self, scale: Scale) -> dict[str, Any]:
+        extra = {} if self.scale == scale else {"scale": [self.scale.low, self.scale.high]}
+        return {**self.spec.lesson_data(pool=False), **extra}
+
+    def outline(self) -> str:
+        """The activity in one English line of ``check``'s outline: the scale and NDCG@k under the teacher's grades."""
+        spec = self.spec
+        return (
+            f"Judge the results{_quoted(spec.query)}: {len(spec.grades)} results on a scale of "
+            f"{self.scale.low} to {self.scale.high}; {_outline_ndcg(spec)} under the teacher's grades = "
+            f"{spec.ndcg():.4f}"
+        )
+
     def parts(self) -> int:
         """One question per result."""
         return len(self.spec.grades)
@@ -664,6 +954,15 @@ class Judge:
 
     def conventions(self, part: int = 0) -> Conventions:
         return self.spec.conventions()
+
+    @classmethod
+    def answer_to_json(cls, value: Any) -> Any:
+        """The checked answer is plain JSON already."""
+        return value
+
+    @classmethod
+    def answer_from_json(cls, data: Any) -> Any:
+        return data
 
     def check(self, raw: Any, part: int = 0) -> int:
         """A grade of the scale for result ``part``: a whole number, as typed or chosen."""
@@ -704,13 +1003,13 @@ class Judge:
             self.spec.ndcg(),
         )
 
-    def result(self, value: Any, part: int = 0) -> Result:
+    def result(self, value: Any, part: int = 0) -> Result[JudgeDetail]:
         teacher = self.spec.grades[part]
         return Result(
             right=int(value) == teacher,
             ndcg=None,
             answer=str(int(value)),
-            detail={"teacher": teacher, "off": abs(int(value) - teacher)},
+            detail=JudgeDetail(teacher, abs(int(value) - teacher)),
         )
 
 
@@ -740,9 +1039,13 @@ Activity = Predict | Rank | Compare | Practice | Judge
 @runtime_checkable
 class ActivityKind(Protocol):
     """What every kind of classroom activity is: a frozen dataclass with its settings, its ``kind`` name, a payload
-    codec (``payload`` / ``from_payload``: what the store keeps, so any replica rebuilds it), the answer check of a
-    part (a typed value, or an ``InputError``), the class's summary, one answer marked (``Result``), the number of
-    questions it asks and their right answers, and the conventions its figures are computed under.
+    codec (``payload`` / ``from_payload``: what the store keeps, so any replica rebuilds it), its lesson codec (its
+    fields in a lesson file, ``lesson_fields``, after the fields every activity has; ``from_lesson`` reads them
+    through a ``Reader`` and ``lesson_data`` writes them, given the lesson's judging scale), the answer check of a
+    part (a typed value, or an ``InputError``) and that value's JSON codec (``answer_to_json`` / ``answer_from_json``:
+    what the store keeps), the class's summary, one answer marked (a ``Result`` with the kind's detail value), the
+    number of questions it asks and their right answers, the conventions its figures are computed under, and its
+    line in the ``check`` command's outline (``outline``).
 
     Adding a kind is one class with these, registered in ``KINDS``, and its views module in
     ``ui/views/classroom/kinds/`` (a test checks that every registered kind has all its views)."""
@@ -756,15 +1059,31 @@ class ActivityKind(Protocol):
 
     def check(self, raw: Any, part: int = 0) -> Any: ...
 
+    @classmethod
+    def answer_to_json(cls, value: Any) -> Any: ...
+
+    @classmethod
+    def answer_from_json(cls, data: Any) -> Any: ...
+
     def summary(self, answers: Sequence[Answer]) -> Any: ...
 
-    def result(self, value: Any, part: int = 0) -> Result: ...
+    def result(self, value: Any, part: int = 0) -> Result[Any]: ...
 
     def parts(self) -> int: ...
 
     def solutions(self) -> tuple[Any, ...]: ...
 
     def conventions(self, part: int = 0) -> Conventions: ...
+
+    def outline(self) -> str: ...
+
+    @classmethod
+    def lesson_fields(cls) -> tuple[Field, ...]: ...
+
+    @classmethod
+    def from_lesson(cls, r: Reader, scale: Scale) -> Any: ...
+
+    def lesson_data(self, scale: Scale) -> dict[str, Any]: ...
 
 
 # Every kind by its name, in the order the app offers them: the one place ``from_payload`` finds a kind's class.
@@ -775,6 +1094,16 @@ KINDS: Mapping[str, type[Predict] | type[Rank] | type[Compare] | type[Practice] 
     "practice": Practice,
     "judge": Judge,
 }
+
+
+def answer_to_json(kind: str, value: Any) -> Any:
+    """A checked answer (``check``'s typed value) as the store keeps it, through its kind's codec."""
+    return KINDS[kind].answer_to_json(value)
+
+
+def answer_from_json(kind: str, data: Any) -> Any:
+    """A stored answer as its kind's typed value (``check``'s)."""
+    return KINDS[kind].answer_from_json(data)
 
 
 def from_payload(kind: str, payload: Mapping[str, Any]) -> Activity:
@@ -799,14 +1128,57 @@ class Answer:
 
 
 @dataclass(frozen=True)
-class Result:
-    """One answer marked: right or not, the NDCG involved (if any), the answer as text, details, and the points it
+class PredictDetail:
+    """A marked estimate: the guess, the true NDCG@k and how far off the guess was."""
+
+    guess: float
+    truth: float
+    off: float
+
+
+@dataclass(frozen=True)
+class RankDetail:
+    """A marked order: the NDCG@k it reached and the best an order reaches."""
+
+    reached: float
+    best: float
+
+
+@dataclass(frozen=True)
+class CompareDetail:
+    """A marked vote: the verdict under the activity's metric."""
+
+    verdict: str
+
+
+@dataclass(frozen=True)
+class PracticeDetail:
+    """A marked exercise: the exercise's answer (a number, or an option such as ``up``)."""
+
+    answer: Any
+
+
+@dataclass(frozen=True)
+class JudgeDetail:
+    """A marked grade: the teacher's grade and how far the student's was from it."""
+
+    teacher: float
+    off: float
+
+
+D = TypeVar("D")
+
+
+@dataclass(frozen=True)
+class Result(Generic[D]):
+    """One answer marked: right or not, the NDCG involved (if any), the answer as text, the kind's details (a
+    ``PredictDetail``, ``RankDetail``, ``CompareDetail``, ``PracticeDetail`` or ``JudgeDetail``), and the points it
     scores when a lesson keeps scores (0 to ``POINTS``; ``None``: the activity scores none)."""
 
     right: bool
     ndcg: float | None
     answer: str
-    detail: dict[str, Any] = field(default_factory=dict)
+    detail: D
     points: int | None = None
 
 
@@ -1014,7 +1386,7 @@ def activity_results(taken: Taken) -> ActivityResults:
                 rows.append(StudentResult(number, members[number].nickname, part, None, None, None, None))
                 continue
             result = activity.result(answer.value, part)
-            value = answer.value["answer"] if isinstance(activity, Practice) else answer.value
+            value = answer.value.answer if isinstance(answer.value, ExerciseAnswer) else answer.value
             ndcg = result.ndcg if isinstance(activity, Rank) else None
             rows.append(
                 StudentResult(number, answer.nickname, part, value, result.right, ndcg, answer.at, result.points)

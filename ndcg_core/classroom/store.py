@@ -50,6 +50,8 @@ from .activities import (
     Member,
     RoomResults,
     Taken,
+    answer_from_json,
+    answer_to_json,
     from_payload,
     outcome,
     room_results,
@@ -877,7 +879,9 @@ class Store:
             if limit is not None and now > row["opened_at"] + limit + TIME_GRACE_SECONDS:
                 raise InputError("room.time_up")
             activity = from_payload(row["kind"], payload)
-            checked = [(part, json.dumps(activity.check(value, part))) for part, value in values]
+            checked = [
+                (part, json.dumps(answer_to_json(row["kind"], activity.check(value, part)))) for part, value in values
+            ]
             stored = dict(
                 conn.execute(
                     sa.select(answers.c.part, answers.c.value).where(
@@ -924,26 +928,37 @@ class Store:
 
     @_resilient
     def answers(self, activity_id: int) -> list[Answer]:
-        """Every answer to an activity, with each student's number and nickname."""
+        """Every answer to an activity, with each student's number and nickname, as its kind's typed values."""
         with self._read() as conn:
             rows = conn.execute(
-                sa.select(students.c.number, students.c.nickname, answers.c.part, answers.c.value, answers.c.updated_at)
+                sa.select(
+                    students.c.number,
+                    students.c.nickname,
+                    answers.c.part,
+                    answers.c.value,
+                    answers.c.updated_at,
+                    activities.c.kind,
+                )
                 .join(students, sa.and_(students.c.room == answers.c.room, students.c.id == answers.c.student_id))
+                .join(activities, activities.c.id == answers.c.activity_id)
                 .where(answers.c.activity_id == activity_id)
                 .order_by(students.c.number, answers.c.part)
             ).all()
-        return [Answer(r.number, r.nickname, r.part, json.loads(r.value), r.updated_at) for r in rows]
+        return [
+            Answer(r.number, r.nickname, r.part, answer_from_json(r.kind, json.loads(r.value)), r.updated_at)
+            for r in rows
+        ]
 
     @_resilient
     def my_answers(self, activity_id: int, student_id: str) -> dict[int, Any]:
-        """One student's answers to an activity, by part."""
+        """One student's answers to an activity, by part, as its kind's typed values."""
         with self._read() as conn:
             rows = conn.execute(
-                sa.select(answers.c.part, answers.c.value).where(
-                    answers.c.activity_id == activity_id, answers.c.student_id == student_id
-                )
+                sa.select(answers.c.part, answers.c.value, activities.c.kind)
+                .join(activities, activities.c.id == answers.c.activity_id)
+                .where(answers.c.activity_id == activity_id, answers.c.student_id == student_id)
             ).all()
-        return {r.part: json.loads(r.value) for r in rows}
+        return {r.part: answer_from_json(r.kind, json.loads(r.value)) for r in rows}
 
     @_resilient
     def results(self, code: str) -> RoomResults:

@@ -126,7 +126,7 @@ def test_a_class_of_three_phones_runs_all_four_activities(browser, playwright, a
     practice = practice_activity(2026, 5)
     first = practice.exercises()[0]
     assert first.kind == "dcg_term" and first.answer == 1.5
-    assert practice.check("1.5")["right"] and not practice.check("1")["right"]
+    assert practice.check("1.5").right and not practice.check("1").right
     open_activity(teacher, "Practice together")
     for page, answer in zip(phones, ("1.5", "1", "1"), strict=True):
         expect(page.get_by_text("Activity 4: Practice together")).to_be_visible()

@@ -150,12 +150,12 @@ def test_practice_together_marks_each_exercise_with_the_practice_rules():
     practice = acts.practice_activity(2026, 7)
     assert len(practice.numbers) == 7 and all(exercise(2026, n).kind != "reach" for n in practice.numbers)
     first = exercise(2026, practice.numbers[0])
-    assert practice.check(f"{first.answer:.3f}", 0) == {"answer": f"{first.answer:.3f}", "right": True}
-    assert practice.check(f"{first.answer + 0.5:.3f}", 0)["right"] is False
+    assert practice.check(f"{first.answer:.3f}", 0) == A.ExerciseAnswer(f"{first.answer:.3f}", True)
+    assert practice.check(f"{first.answer + 0.5:.3f}", 0).right is False
     answers = [
-        acts.Answer(1, None, 0, {"answer": "x", "right": True}),
-        acts.Answer(2, None, 0, {"answer": "y", "right": False}),
-        acts.Answer(2, None, 1, {"answer": "z", "right": True}),
+        acts.Answer(1, None, 0, A.ExerciseAnswer("x", True)),
+        acts.Answer(2, None, 0, A.ExerciseAnswer("y", False)),
+        acts.Answer(2, None, 1, A.ExerciseAnswer("z", True)),
     ]
     summary = practice.summary(answers)
     assert summary.count == 2 and summary.parts[:2] == [(2, 1), (1, 1)]
@@ -221,7 +221,7 @@ def test_every_exercise_kind_states_linear_gain_and_log2_and_is_scored_so(kind):
         grade, position = ex.data["grades"][ex.data["position"] - 1], ex.data["position"]
         assert ex.answer == pytest.approx(grade / log2(position + 1))
         if grade > 1:
-            assert not acts.practice_activity(7, 1).check(f"{(2**grade - 1) / log2(position + 1):.3f}")["right"]
+            assert not acts.practice_activity(7, 1).check(f"{(2**grade - 1) / log2(position + 1):.3f}").right
     if kind == "ndcg":
         assert ex.answer == pytest.approx(ndcg_at_k(ex.data["grades"], ex.data["k"], gain="linear"))
 
@@ -452,7 +452,7 @@ def test_the_predict_summary_and_one_result():
         right=False,
         ndcg=pytest.approx(truth),
         answer="0.25",
-        detail=pytest.approx({"guess": 0.25, "truth": truth, "off": truth - 0.25}),
+        detail=A.PredictDetail(0.25, pytest.approx(truth), pytest.approx(truth - 0.25)),
         points=round(100 * (1 - (truth - 0.25) / 0.5)),
     )
     assert predict.result(0.6).right and predict.result(0.6).answer == "0.6"
@@ -479,7 +479,7 @@ def test_the_rank_payload_and_one_result():
         right=False,
         ndcg=pytest.approx(worse / best),
         answer="x > y > z",
-        detail=pytest.approx({"reached": worse / best, "best": 1.0}),
+        detail=A.RankDetail(pytest.approx(worse / best), pytest.approx(1.0)),
         points=round(100 * worse / best),
     )
     top = rank.result([1, 0, 2], 2)
@@ -603,8 +603,8 @@ def test_the_compare_summary_and_one_result():
         "precision": (0.0, 0.5, "b"),
     }
     assert compare.summary([Answer(1, None, 0, "b")]).agree == 1
-    assert compare.result("a") == Result(right=False, ndcg=None, answer="a", detail={"verdict": "b"}, points=0)
-    assert compare.result("b", 1) == Result(right=True, ndcg=None, answer="b", detail={"verdict": "b"}, points=100)
+    assert compare.result("a") == Result(right=False, ndcg=None, answer="a", detail=A.CompareDetail("b"), points=0)
+    assert compare.result("b", 1) == Result(right=True, ndcg=None, answer="b", detail=A.CompareDetail("b"), points=100)
 
 
 def test_each_metric_has_its_own_verdict():
@@ -612,7 +612,7 @@ def test_each_metric_has_its_own_verdict():
     verdicts = compare.summary([]).verdicts
     assert {m: v[2] for m, v in verdicts.items()} == {"ndcg": "a", "mrr": "same", "precision": "a"}
     assert compare.result("same") == Result(
-        right=True, ndcg=None, answer="same", detail={"verdict": "same"}, points=100
+        right=True, ndcg=None, answer="same", detail=A.CompareDetail("same"), points=100
     )
 
 
@@ -650,11 +650,11 @@ def test_choices_of_each_kind_of_exercise():
 
 
 def test_practice_answers_are_checked_by_part():
-    assert PRACTICE.check("1.5") == {"answer": "1.5", "right": True}
-    assert PRACTICE.check("b", 1) == {"answer": "b", "right": True}
-    assert PRACTICE.check("up", 2) == {"answer": "up", "right": False}
-    assert PRACTICE.check("q1", 3) == {"answer": "q1", "right": True}
-    assert PRACTICE.check("0.679", 4) == {"answer": "0.679", "right": True}  # a number, not a choice
+    assert PRACTICE.check("1.5") == A.ExerciseAnswer("1.5", True)
+    assert PRACTICE.check("b", 1) == A.ExerciseAnswer("b", True)
+    assert PRACTICE.check("up", 2) == A.ExerciseAnswer("up", False)
+    assert PRACTICE.check("q1", 3) == A.ExerciseAnswer("q1", True)
+    assert PRACTICE.check("0.679", 4) == A.ExerciseAnswer("0.679", True)  # a number, not a choice
     assert fields(error_of(PRACTICE.check, "", 1)) == ("answer.no_choice", {})  # blank: chosen nothing
     assert fields(error_of(PRACTICE.check, "c", 1)) == ("activity.choice", {"value": "'c'", "choices": "a, b"})
     assert fields(error_of(PRACTICE.check, "left", 2)) == (
@@ -666,10 +666,10 @@ def test_practice_answers_are_checked_by_part():
 
 
 def test_a_practice_result():
-    result = PRACTICE.result({"answer": "a", "right": False}, 1)
-    assert result == Result(right=False, ndcg=None, answer="a", detail={"answer": "b"}, points=0)
-    first = PRACTICE.result({"answer": "1.5", "right": 1})
-    assert first == Result(right=True, ndcg=None, answer="1.5", detail={"answer": 1.5}, points=100)
+    result = PRACTICE.result(A.ExerciseAnswer("a", False), 1)
+    assert result == Result(right=False, ndcg=None, answer="a", detail=A.PracticeDetail("b"), points=0)
+    first = PRACTICE.result(A.ExerciseAnswer("1.5", True))
+    assert first == Result(right=True, ndcg=None, answer="1.5", detail=A.PracticeDetail(1.5), points=100)
 
 
 def test_a_practice_activity_leaves_out_reach_exercises():
@@ -703,7 +703,7 @@ def test_every_activity_comes_back_from_its_payload():
 def test_results_rows_of_a_practice_and_of_a_compare():
     at = datetime(2027, 1, 15, 8, 30, tzinfo=UTC).timestamp()
     ana, bo = A.Member(2, "Ana"), A.Member(4, None)
-    taken = A.Taken(3, 2, PRACTICE, (Answer(2, "Ana", 1, {"answer": "a", "right": False}, at),), (bo, ana))
+    taken = A.Taken(3, 2, PRACTICE, (Answer(2, "Ana", 1, A.ExerciseAnswer("a", False), at),), (bo, ana))
     result = A.activity_results(taken)
     assert (result.number, result.round, result.kind) == (3, 2, "practice")
     assert result.solutions == tuple(PRACTICE.exercises()[i].answer for i in range(5))

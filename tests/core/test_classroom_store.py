@@ -696,10 +696,10 @@ def test_answers_come_back_by_student_then_part_with_their_time(make, clock):
         (2, None, 0, T0 + 7),
         (2, None, 1, T0 + 7),
     ]
-    assert got[2].value == {"answer": "b", "right": True}  # part 1 is checked as part 1
-    assert s.my_answers(activity.id, sid(2)) == {0: {"answer": "2", "right": False}, 1: {"answer": "b", "right": True}}
-    assert s.my_answers(activity.id, sid(1)) == {1: {"answer": "a", "right": False}}
-    assert s.my_answers(elsewhere.id, sid(2)) == {0: {"answer": "1.5", "right": True}}
+    assert got[2].value == A.ExerciseAnswer("b", True)  # part 1 is checked as part 1
+    assert s.my_answers(activity.id, sid(2)) == {0: A.ExerciseAnswer("2", False), 1: A.ExerciseAnswer("b", True)}
+    assert s.my_answers(activity.id, sid(1)) == {1: A.ExerciseAnswer("a", False)}
+    assert s.my_answers(elsewhere.id, sid(2)) == {0: A.ExerciseAnswer("1.5", True)}
     [result] = s.results(room.code).activities
     assert [(r.student, r.nickname, r.part, r.value, r.right, r.answered_at) for r in result.rows] == [
         (1, "Ana", 0, None, None, None),  # Ana left exercise 1 unanswered: a row all the same

@@ -1,10 +1,16 @@
 """Every kind of classroom activity is one class behind one typed protocol (``ActivityKind``), registered in
-``KINDS``: its payload reads back as the same activity, and the module-level helpers ask the class itself."""
+``KINDS``: its payload reads back as the same activity, the module-level helpers ask the class itself, and it
+reads and writes its own fields of a lesson file (its lesson codec)."""
+
+import json
 
 import pytest
 
 from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.__main__ import describe
 from ndcg_core.classroom.activities import KINDS, ActivityKind, from_payload
+from ndcg_core.classroom.lesson_fields import Field, Reader
+from ndcg_core.classroom.lessons import ACTIVITY_FIELDS, Lesson, Step, lesson_to_toml, read_lesson
 from ndcg_core.errors import InputError
 
 EXAMPLES = {
@@ -28,9 +34,56 @@ def test_a_kind_follows_the_protocol_and_its_payload_reads_back(name):
     assert from_payload(name, activity.payload()) == activity
     assert KINDS[name].from_payload(activity.payload()) == activity
     assert len(activity.solutions()) == activity.parts() == acts.parts_of(activity)
+    line = activity.outline()  # the check command's line for it
+    assert line and "\n" not in line and line == describe(Step(activity))
 
 
 def test_an_unknown_kind_is_an_input_error_naming_the_kinds():
     with pytest.raises(InputError) as caught:
         from_payload("poll", {})
     assert caught.value.code == "activity.kind" and "judge" in str(caught.value)
+
+
+@pytest.mark.parametrize("name", list(KINDS))
+def test_a_kind_has_its_lesson_codec_and_its_lesson_data_reads_back(name):
+    activity, scale = EXAMPLES[name], acts.Scale(0, 3)
+    fields = KINDS[name].lesson_fields()
+    assert fields and all(isinstance(f, Field) for f in fields)
+    assert ACTIVITY_FIELDS[name][len(ACTIVITY_FIELDS[name]) - len(fields) :] == fields
+    data = activity.lesson_data(scale)
+    again = KINDS[name].from_lesson(Reader(data, lambda field: field, fields), scale)
+    assert isinstance(again, KINDS[name]) and again.lesson_data(scale) == data
+    # A lesson keeps the list, the question and the right answers (a Rank's twist and a pair's name are the live
+    # setup's, not the lesson's).
+    assert again.solutions() == pytest.approx(activity.solutions())
+    assert again.conventions() == activity.conventions()
+
+
+def test_a_lesson_activity_of_every_kind_reads_back_from_its_file():
+    steps = tuple(Step(EXAMPLES[name]) for name in KINDS)
+    lesson = Lesson("every kind", steps)
+    again = read_lesson(lesson_to_toml(lesson))
+    assert [s.activity.kind for s in again.steps] == list(KINDS)
+    assert [s.activity.lesson_data(lesson.scale) for s in again.steps] == [
+        s.activity.lesson_data(lesson.scale) for s in steps
+    ]
+
+
+RAW = {"predict": "0.5", "rank": [4, 3, 2, 1, 0], "compare": "same", "practice": None, "judge": "1"}
+
+
+@pytest.mark.parametrize("name", list(KINDS))
+def test_a_kinds_checked_answer_is_a_typed_value_kept_as_json_and_read_back(name):
+    activity = EXAMPLES[name]
+    raw = str(activity.solutions()[0]) if RAW[name] is None else RAW[name]
+    checked = activity.check(raw, 0)
+    kept = json.loads(json.dumps(acts.answer_to_json(name, checked)))
+    assert acts.answer_from_json(name, kept) == checked
+    assert activity.result(checked, 0).right in (True, False)
+
+
+def test_a_practice_answer_is_a_frozen_value_kept_as_the_same_json_as_before():
+    checked = EXAMPLES["practice"].check(str(EXAMPLES["practice"].solutions()[0]), 0)
+    assert checked == acts.ExerciseAnswer(str(EXAMPLES["practice"].solutions()[0]), True)
+    # A room stored before answers were typed holds this JSON: it must read back, and a resend must match it.
+    assert acts.answer_to_json("practice", checked) == {"answer": checked.answer, "right": True}

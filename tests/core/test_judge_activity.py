@@ -11,6 +11,7 @@ import pytest
 from ndcg_core.classroom.activities import (
     Answer,
     Judge,
+    JudgeDetail,
     ListSpec,
     Scale,
     Taken,
@@ -118,7 +119,7 @@ def test_a_students_grades_are_marked_against_the_teachers():
     judge = Judge(CHENGDU)
     assert parts_of(judge) == 5 and solutions(judge) == (4, 2, 0, 1, 3)
     result = judge.result(3, 0)
-    assert (result.right, result.detail) == (False, {"teacher": 4, "off": 1})
+    assert (result.right, result.detail) == (False, JudgeDetail(4, 1))
     assert judge.result(2, 1).right
     answers = tuple(grades_of((4, 1, 0, 1, 3)))
     results = activity_results(Taken(1, 1, judge, answers, ()))

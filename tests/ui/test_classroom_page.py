@@ -189,7 +189,7 @@ def test_rank_compare_and_practice_through_the_page(data_dir):
     next(b for b in bo.button if b.key.startswith("btn_cr_send_")).click().run()
     assert "Saved" in texts(bo)
     [stored] = store.answers(store.room(code).current.id)
-    assert stored.value == {"answer": f"{first.answer:.3f}", "right": True}
+    assert stored.value == acts.ExerciseAnswer(f"{first.answer:.3f}", True)
     button(teacher.run(), "btn_cr_reveal").click().run()
     assert "Right. The term is grade / log2(position + 1)" in texts(bo.run())
     store.close()

@@ -35,10 +35,11 @@ def grade(at, grades):
     assert not at.exception, at.exception
 
 
-def test_every_registered_kind_has_a_projector_a_phone_and_a_form_view():
+def test_every_registered_kind_has_a_projector_a_phone_a_form_view_and_its_csv_wording():
     assert list(VIEWS) == list(acts.KINDS)
     for name, views in VIEWS.items():
-        for part in (views.present, views.student, views.form, views.build):
+        parts = (views.present, views.student, views.form, views.build)
+        for part in (*parts, views.csv_details, views.csv_answer, views.csv_solution):
             assert callable(part), (name, part)
 
 

@@ -15,7 +15,8 @@ import streamlit as st
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom.activities import ListSpec
 from ndcg_core.classroom.store import ActivityRow
-from ndcg_core.errors import InputError, StoreUnavailable
+from ndcg_core.errors import InputError, StoreUnavailable, number_text
+from ndcg_core.lists.gains import GAINS
 from ui.database import answer_stored, store
 from ui.exercise_text import conventions_text
 from ui.format import md_escape, metric_text
@@ -200,3 +201,24 @@ def same_number(text: str, sent: float) -> bool:
         return float(text) == float(sent)
     except ValueError:
         return False
+
+
+def labelled(labels: tuple[str, ...] | list[str], grades: tuple[float, ...] | list[float]) -> str:
+    """A list as ``label:grade`` pairs in order (the results CSV's wording)."""
+    return ", ".join(f"{label}:{number_text(float(g))}" for label, g in zip(labels, grades, strict=False))
+
+
+def list_details(t: Translator, spec: ListSpec) -> str:
+    """A list as the results CSV describes it: its items with their grades, k, the gain and the ideal's source."""
+    ideal = (
+        t("classroom.csv.ideal_pool", grades=", ".join(number_text(g) for g in spec.pool))
+        if spec.pool
+        else t("classroom.csv.ideal_list")
+    )
+    return t(
+        "classroom.csv.list",
+        items=labelled(spec.labels, spec.grades),
+        k=spec.k,
+        gain=t.entry("gain", GAINS[spec.gain], "label"),
+        ideal=ideal,
+    )

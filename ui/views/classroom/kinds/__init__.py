@@ -1,6 +1,7 @@
 """One module per kind of activity, each with the kind's views: how the projector (and the control page) shows the
 class's answers (``present``), how a student's phone asks and answers (``student``), and the form that sets the
-kind up live or in the lesson editor (``form``, ``build``). ``VIEWS`` registers them by the kind's name, as
+kind up live or in the lesson editor (``form``, ``build``), and how the results CSV words its questions and
+answers (``csv_details``, ``csv_answer``, ``csv_solution``). ``VIEWS`` registers them by the kind's name, as
 ``ndcg_core.classroom.activities.KINDS`` registers the kinds' classes."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ui.i18n import Translator
 from ui.views.classroom.kinds import compare, judge, practice, predict, rank
 
 
@@ -17,16 +19,30 @@ class KindViews:
     """A kind's views. ``present(t, activity, summary, revealed, screen)`` draws the class's answers;
     ``student(t, cs, row, mine, lead) -> unsent text or None`` draws the phone's question and answer;
     ``form(t, prefix)`` draws the kind's settings under widget keys starting with ``prefix``, and
-    ``build(prefix)`` makes the activity from them (an ``InputError`` for a bad setting)."""
+    ``build(prefix)`` makes the activity from them (an ``InputError`` for a bad setting). The results CSV words the
+    kind's questions and answers through ``csv_details(t, activity, part)`` (what the question was),
+    ``csv_answer(t, activity, part, value)`` (a given answer as the phone showed it) and
+    ``csv_solution(t, activity, part, solution)`` (the right answer in the same words)."""
 
     present: Callable[..., None]
     student: Callable[..., str | None]
     form: Callable[..., None]
     build: Callable[[str], Any]
+    csv_details: Callable[[Translator, Any, int], str]
+    csv_answer: Callable[[Translator, Any, int, Any], str]
+    csv_solution: Callable[[Translator, Any, int, Any], str]
 
 
 def _views(module: Any) -> KindViews:
-    return KindViews(module.present, module.student, module.form, module.build)
+    return KindViews(
+        module.present,
+        module.student,
+        module.form,
+        module.build,
+        module.csv_details,
+        module.csv_answer,
+        module.csv_solution,
+    )
 
 
 VIEWS: Mapping[str, KindViews] = {

@@ -10,6 +10,7 @@ import streamlit as st
 
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom.store import ActivityRow
+from ndcg_core.errors import number_text
 from ui.exercise_text import conventions_text
 from ui.format import metric_text
 from ui.i18n import Translator
@@ -20,7 +21,7 @@ from ui.state import (
     set_widget_value,
     widget_value,
 )
-from ui.views.classroom.common import list_table, own_question, submit, unsent_text
+from ui.views.classroom.common import labelled, list_table, own_question, submit, unsent_text
 
 
 def pair_tables(t: Translator, pair: acts.Pair, columns: Any = None) -> None:
@@ -157,3 +158,29 @@ def form(t: Translator, prefix: str) -> None:
 
 def build(prefix: str) -> acts.Compare:
     return acts.compare_activity(widget_value(f"{prefix}pair", "seed003"), widget_value(f"{prefix}metric", "ndcg"))
+
+
+# --- the results CSV --------------------------------------------------------------------------------------
+
+
+def csv_details(t: Translator, activity: acts.Compare, part: int) -> str:
+    """What the question was: the metric, k, both rankings (labels:grades) and every judged grade."""
+    pair = activity.pair
+    return t(
+        "classroom.csv.compare",
+        metric=t(f"classroom.metric.{activity.metric}", k=pair.k),
+        k=pair.k,
+        a=labelled(pair.labels_a, pair.a),
+        b=labelled(pair.labels_b, pair.b),
+        judged=", ".join(number_text(float(g)) for g in pair.judged),
+    )
+
+
+def csv_answer(t: Translator, activity: acts.Compare, part: int, value: Any) -> str:
+    """A vote as the phone offered it."""
+    return t(f"classroom.vote.{value}")
+
+
+def csv_solution(t: Translator, activity: acts.Compare, part: int, solution: Any) -> str:
+    """The verdict under the activity's metric, in the votes' words."""
+    return t(f"classroom.vote.{solution}")

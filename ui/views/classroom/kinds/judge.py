@@ -232,3 +232,28 @@ def form(t: Translator, prefix: str) -> None:
 def build(prefix: str) -> acts.Judge:
     scale = acts.Scale(int(widget_value(f"{prefix}scale_low", 0)), int(widget_value(f"{prefix}scale_high", 4)))
     return acts.Judge(chosen_list(prefix), scale)
+
+
+# --- the results CSV --------------------------------------------------------------------------------------
+
+
+def csv_details(t: Translator, activity: acts.Judge, part: int) -> str:
+    """What the question was: which result of how many, and the scale."""
+    return t(
+        "classroom.csv.judge",
+        number=part + 1,
+        count=len(activity.spec.labels),
+        label=activity.spec.labels[part],
+        low=activity.scale.low,
+        high=activity.scale.high,
+    )
+
+
+def csv_answer(t: Translator, activity: acts.Judge, part: int, value: Any) -> str:
+    """A grade."""
+    return str(int(value))
+
+
+def csv_solution(t: Translator, activity: acts.Judge, part: int, solution: Any) -> str:
+    """The teacher's grade."""
+    return t("classroom.csv.teacher_grade", grade=int(solution))

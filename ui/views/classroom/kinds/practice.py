@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 import streamlit as st
 
@@ -13,6 +14,7 @@ from ndcg_core.teaching.exercises import exercise
 from ui.exercise_text import choice_text, conventions_text
 from ui.exercise_text import explain as explain_exercise
 from ui.exercise_text import prompt as exercise_prompt
+from ui.format import metric_text
 from ui.i18n import Translator
 from ui.projector import big_chart, share_bars
 from ui.state import (
@@ -97,9 +99,9 @@ def student(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict,
         key = f"_w_cr_practice_{current.id}_{part}"
         keys.append(key)
         if not has_widget_value(key) and part in mine:
-            set_widget_value(key, mine[part]["answer"])
+            set_widget_value(key, mine[part].answer)
         value = typed(widget_value(key))
-        if value and value != (mine[part]["answer"] if part in mine else None):
+        if value and value != (mine[part].answer if part in mine else None):
             unsent.append(part + 1)
         disabled = current.phase != "open"
         if ex.kind in ("dcg_term", "dcg", "ndcg"):
@@ -116,7 +118,7 @@ def student(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict,
             )
         if current.phase == "revealed":
             if part in mine:
-                right = mine[part]["right"]
+                right = mine[part].right
                 (st.success if right else st.error)(
                     t("practice.right" if right else "practice.wrong", why=explain_exercise(ex, t))
                 )
@@ -161,3 +163,30 @@ def build(prefix: str) -> acts.Practice:
     return acts.practice_activity(
         widget_value(f"{prefix}practice_seed", 2026), widget_value(f"{prefix}practice_count", 5)
     )
+
+
+# --- the results CSV --------------------------------------------------------------------------------------
+
+
+def csv_details(t: Translator, activity: acts.Practice, part: int) -> str:
+    """What the question was: the seed, the exercise's number and its kind."""
+    ex = exercise(activity.seed, activity.numbers[part])
+    return t(
+        "classroom.csv.practice",
+        seed=activity.seed,
+        number=part + 1,
+        count=len(activity.numbers),
+        kind=t(f"practice.kind.{ex.kind}"),
+    )
+
+
+def csv_answer(t: Translator, activity: acts.Practice, part: int, value: Any) -> str:
+    """An exercise's answer as typed, or the option as the phone showed it."""
+    ex = exercise(activity.seed, activity.numbers[part])
+    return choice_text(ex, str(value), t) if acts.choices(ex) else str(value)
+
+
+def csv_solution(t: Translator, activity: acts.Practice, part: int, solution: Any) -> str:
+    """The exercise's answer in the same words as the answers."""
+    ex = exercise(activity.seed, activity.numbers[part])
+    return choice_text(ex, str(solution), t) if acts.choices(ex) else metric_text(float(solution))

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom.store import ActivityRow
+from ndcg_core.errors import number_text
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.projector import big_chart, worked_table
@@ -18,6 +21,7 @@ from ui.state import (
 from ui.views.classroom.common import (
     histogram_chart,
     histogram_text,
+    list_details,
     list_table,
     own_question,
     query_line,
@@ -100,7 +104,7 @@ def student(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict,
                 t(
                     "classroom.your_predict_result",
                     truth=metric_text(truth),
-                    off=metric_text(result.detail["off"], 3),
+                    off=metric_text(result.detail.off, 3),
                     verdict=t("classroom.within" if result.right else "classroom.not_within"),
                 )
             )
@@ -114,3 +118,21 @@ def form(t: Translator, prefix: str) -> None:
 
 def build(prefix: str) -> acts.Predict:
     return acts.Predict(chosen_list(prefix))
+
+
+# --- the results CSV --------------------------------------------------------------------------------------
+
+
+def csv_details(t: Translator, activity: acts.Predict, part: int) -> str:
+    """What the question was: the list (labels:grades), k, gain and ideal."""
+    return list_details(t, activity.spec)
+
+
+def csv_answer(t: Translator, activity: acts.Predict, part: int, value: Any) -> str:
+    """An estimate as the student typed it."""
+    return number_text(float(value))
+
+
+def csv_solution(t: Translator, activity: acts.Predict, part: int, solution: Any) -> str:
+    """The true NDCG@k."""
+    return metric_text(float(solution))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
 from ndcg_core.classroom import activities as acts
@@ -20,6 +22,7 @@ from ui.state import (
 from ui.views.classroom.common import (
     histogram_chart,
     histogram_text,
+    list_details,
     list_table,
     own_question,
     query_line,
@@ -147,8 +150,8 @@ def student(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict,
         (st.success if result.right else st.warning)(
             t(
                 "classroom.your_rank_result",
-                reached=metric_text(result.detail["reached"]),
-                best=metric_text(result.detail["best"]),
+                reached=metric_text(result.detail.reached),
+                best=metric_text(result.detail.best),
             )
         )
     else:
@@ -175,3 +178,25 @@ def build(prefix: str) -> acts.Rank:
         widget_value(f"{prefix}twist", "exponential"),
         bool(widget_value(f"{prefix}show_grades", False)),
     )
+
+
+# --- the results CSV --------------------------------------------------------------------------------------
+
+
+def csv_details(t: Translator, activity: acts.Rank, part: int) -> str:
+    """What the question was: the list (labels:grades), k, gain and ideal, and the twist if any."""
+    if not activity.twist:  # a lesson's list, ranked as the lesson states it
+        return list_details(t, activity.spec)
+    twist = t("classroom.csv.twist", twist=t(f"classroom.twist.{activity.twist}"))
+    return list_details(t, activity.spec) + "; " + twist
+
+
+def csv_answer(t: Translator, activity: acts.Rank, part: int, value: Any) -> str:
+    """An order as its labels."""
+    return " > ".join(activity.spec.labels[i] for i in value)
+
+
+def csv_solution(t: Translator, activity: acts.Rank, part: int, solution: Any) -> str:
+    """The best order and the NDCG@k it reaches."""
+    order = " > ".join(activity.spec.labels[i] for i in activity.spec.best_order())
+    return t("classroom.csv.best", order=order, value=metric_text(float(solution)))
