@@ -262,8 +262,21 @@ def within(guess: float, truth: float) -> bool:
 # --- the activities ----------------------------------------------------------------------------------
 
 
+class PlainAnswer:
+    """For a kind whose checked answer is plain JSON already (a number, an order, a vote, a grade): its answer's
+    JSON codec is the identity."""
+
+    @classmethod
+    def answer_to_json(cls, value: Any) -> Any:
+        return value
+
+    @classmethod
+    def answer_from_json(cls, data: Any) -> Any:
+        return data
+
+
 @dataclass(frozen=True)
-class Predict:
+class Predict(PlainAnswer):
     """Predict the NDCG: each student estimates NDCG@k of one list."""
 
     spec: ListSpec
@@ -306,15 +319,6 @@ class Predict:
     def conventions(self, part: int = 0) -> Conventions:
         return self.spec.conventions()
 
-    @classmethod
-    def answer_to_json(cls, value: Any) -> Any:
-        """The checked answer is plain JSON already."""
-        return value
-
-    @classmethod
-    def answer_from_json(cls, data: Any) -> Any:
-        return data
-
     def check(self, raw: Any, part: int = 0) -> float:
         """An estimate from 0 to 1. A decimal comma suggests the same number with a point only when that number
         is an estimate at all ("0,75": did you mean 0.75?); "1,5" gets the range message."""
@@ -355,7 +359,7 @@ class Predict:
 
 
 @dataclass(frozen=True)
-class Rank:
+class Rank(PlainAnswer):
     """Rank it best: each student reorders the list to maximise NDCG@k under a twist. With ``show_grades``
     off (a new activity's default) the phones show the results without their grades: the class judges
     relevance from the titles, and the grades appear at the reveal. A payload stored before the option
@@ -404,15 +408,6 @@ class Rank:
 
     def maximum(self) -> float:
         return self.spec.ndcg(self.spec.best_order())
-
-    @classmethod
-    def answer_to_json(cls, value: Any) -> Any:
-        """The checked answer is plain JSON already."""
-        return value
-
-    @classmethod
-    def answer_from_json(cls, data: Any) -> Any:
-        return data
 
     def check(self, raw: Any, part: int = 0) -> list[int]:
         n = len(self.spec.grades)
@@ -536,7 +531,7 @@ PAIRS: dict[str, Pair] = {
 
 
 @dataclass(frozen=True)
-class Compare:
+class Compare(PlainAnswer):
     """Which is better? Each student votes A, B or the same under one named metric."""
 
     pair: Pair
@@ -661,15 +656,6 @@ class Compare:
     def verdict(self, metric: str) -> str:
         va, vb = self.values(metric)
         return "same" if abs(va - vb) <= _EPS else "a" if va > vb else "b"
-
-    @classmethod
-    def answer_to_json(cls, value: Any) -> Any:
-        """The checked answer is plain JSON already."""
-        return value
-
-    @classmethod
-    def answer_from_json(cls, data: Any) -> Any:
-        return data
 
     def check(self, raw: Any, part: int = 0) -> str:
         if raw in (None, ""):
@@ -895,7 +881,7 @@ class JudgeSummary:
 
 
 @dataclass(frozen=True)
-class Judge:
+class Judge(PlainAnswer):
     """Judge the results: each student grades every result of a query on the scale (one answer per result,
     its part); the class sees each result's grade distribution, how far the judges agree, and NDCG@k of the
     list under the class's median grades beside the teacher's grades (``spec.grades``). It scores no points:
@@ -954,15 +940,6 @@ class Judge:
 
     def conventions(self, part: int = 0) -> Conventions:
         return self.spec.conventions()
-
-    @classmethod
-    def answer_to_json(cls, value: Any) -> Any:
-        """The checked answer is plain JSON already."""
-        return value
-
-    @classmethod
-    def answer_from_json(cls, data: Any) -> Any:
-        return data
 
     def check(self, raw: Any, part: int = 0) -> int:
         """A grade of the scale for result ``part``: a whole number, as typed or chosen."""

@@ -996,25 +996,7 @@ class Store:
         if len(text) > MAX_LINK_PARAMS:
             raise InputError("link.too_long", count=len(text), limit=MAX_LINK_PARAMS)
         digest = hashlib.sha256(f"{page}\n{text}".encode()).hexdigest()
-        now = self.clock()
-        for _ in range(20):
-            with self._write() as conn:
-                found = conn.execute(sa.select(short_links.c.code).where(short_links.c.digest == digest)).scalar()
-                if found is not None:
-                    conn.execute(sa.update(short_links).where(short_links.c.code == found).values(used_at=now))
-                    return str(found)
-            code = rules.new_code()
-            try:
-                with self._write() as conn:
-                    conn.execute(
-                        short_links.insert().values(
-                            code=code, digest=digest, page=page, params=text, created_at=now, used_at=now
-                        )
-                    )
-                return code
-            except IntegrityError:
-                continue  # another process saved the same link, or the code is taken: look again
-        raise RuntimeError("could not draw a free short-link code")
+        return self._code_for(short_links, "short-link", digest, page=page, params=text)
 
     @_resilient
     def load_link(self, code: Any) -> tuple[str, dict[str, str]]:
@@ -1037,25 +1019,26 @@ class Store:
         expire with rooms."""
         text = lesson_to_toml(lesson)
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        return self._code_for(lessons, "lesson", digest, title=lesson.title, text=text)
+
+    def _code_for(self, table: sa.Table, what: str, digest: str, **values: Any) -> str:
+        """The code of the row of ``table`` (short links, lessons) with this content digest, marked used now;
+        a row with a newly drawn code if there is none. The same content always gets the same code."""
         now = self.clock()
         for _ in range(20):
             with self._write() as conn:
-                found = conn.execute(sa.select(lessons.c.code).where(lessons.c.digest == digest)).scalar()
+                found = conn.execute(sa.select(table.c.code).where(table.c.digest == digest)).scalar()
                 if found is not None:
-                    conn.execute(sa.update(lessons).where(lessons.c.code == found).values(used_at=now))
+                    conn.execute(sa.update(table).where(table.c.code == found).values(used_at=now))
                     return str(found)
             code = rules.new_code()
             try:
                 with self._write() as conn:
-                    conn.execute(
-                        lessons.insert().values(
-                            code=code, digest=digest, title=lesson.title, text=text, created_at=now, used_at=now
-                        )
-                    )
+                    conn.execute(table.insert().values(code=code, digest=digest, created_at=now, used_at=now, **values))
                 return code
             except IntegrityError:
-                continue  # another process saved the same lesson, or the code is taken: look again
-        raise RuntimeError("could not draw a free lesson code")
+                continue  # another process saved the same content, or the code is taken: look again
+        raise RuntimeError(f"could not draw a free {what} code")
 
     @_resilient
     def load_lesson(self, code: Any) -> Lesson:
