@@ -1,5 +1,5 @@
 """The web server: Streamlit's own ASGI app (``st.App``) over ``app.py`` and ``pages/`` (the file-based router,
-unchanged), with one JSON route the live classroom's phones poll, and Nagle's algorithm off.
+unchanged), with the JSON routes the live classroom's phones use (their room's revision, their card, their answers), and Nagle's algorithm off.
 
     python -m streamlit run serve.py
 
@@ -10,12 +10,24 @@ the server through their page every two seconds, and every websocket message can
 
 from __future__ import annotations
 
+import os
+
 import streamlit as st
 from starlette.routing import Route
 
-from ui.routes import room_revision_route
+from ui.routes import answer_route, phone_card_route, room_revision_route
 from ui.server_tuning import turn_nagle_off
+from ui.widgets.phone_card import ROUTES_ENV
 
 turn_nagle_off()  # see ui/server_tuning.py: Streamlit's server offers no supported hook for it
 
-app = st.App("app.py", routes=[Route("/api/room/{code}/revision", room_revision_route)])
+os.environ[ROUTES_ENV] = "1"  # this process serves the phones' card routes below (see ui/routes.py)
+
+app = st.App(
+    "app.py",
+    routes=[
+        Route("/api/room/{code}/revision", room_revision_route),
+        Route("/api/room/{code}/card", phone_card_route),
+        Route("/api/room/{code}/answer", answer_route, methods=["POST"]),
+    ],
+)

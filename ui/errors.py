@@ -2,11 +2,11 @@
 
 The core (``ndcg_core.errors``) holds the templates of the codes it raises. These are raised by the UI alone:
 the Evaluate page's typed table (``typed.*``, ``ui/editing.py``) and what the browser sends back (``editor.*``,
-``ui/editing.py``; ``action.*``, ``ui/widgets/sortable.py``); the places here include the Learn and Practice
-pages' link numbers, which the core's ``link_number`` checks under its own ``link.*`` codes. Importing this
-module registers them with the core's ``InputError`` and ``Place``, under the same rule: one English template
-per code, and a Chinese one in ``ui/locales/zh.json``. Modules that raise them import ``InputError`` and
-``Place`` from here.
+``ui/editing.py``; ``action.*``, ``ui/widgets/sortable.py``; ``answer.malformed``, a phone's card); the places
+here include the Learn and Practice pages' link numbers, which the core's ``link_number`` checks under its own
+``link.*`` codes. Importing this module registers them with the core's ``InputError`` and ``Place``, under the
+same rule: one English template per code, and a Chinese one in ``ui/locales/zh.json``. Modules that raise them
+import ``InputError`` and ``Place`` from here.
 """
 
 from __future__ import annotations
@@ -37,6 +37,8 @@ MESSAGES: dict[str, str] = {
     "editor.row": "the table reported row {value}, but it has {count} rows",
     "action.not_action": "the list sent {value}, not an action",
     "action.unknown": "unknown action {value}",
+    # What a phone's card sends (ui/views/classroom/phone_api.py).
+    "answer.malformed": "the phone sent {value}, not an answer",
 }
 
 register(messages=MESSAGES, places=PLACES)

@@ -95,28 +95,30 @@ def prompt(ex: Exercise, t: Translator) -> None:
     st.caption(conventions_text(conventions(ex), t))
 
 
-def question(ex: Exercise, t: Translator) -> None:
+def question_text(ex: Exercise, t: Translator) -> tuple[str, dict[str, list[str]] | None]:
+    """The exercise's question as Markdown, and for a "gap" exercise its table of queries and their grades (column
+    name -> cells); shared by the Practice page and the classroom's phones."""
     d = ex.data
     if ex.kind in ("dcg_term", "dcg", "ndcg", "swap", "reach"):
-        st.markdown(
-            t(
-                f"practice.prompt.{ex.kind}",
-                grades=", ".join(str(g) for g in d["grades"]),
-                **{k: v for k, v in d.items() if k in ("k", "position", "i", "j", "target")},
-            )
+        text = t(
+            f"practice.prompt.{ex.kind}",
+            grades=", ".join(str(g) for g in d["grades"]),
+            **{k: v for k, v in d.items() if k in ("k", "position", "i", "j", "target")},
         )
-    elif ex.kind == "better_order":
-        st.markdown(
-            t("practice.prompt.better_order", a=", ".join(map(str, d["a"])), b=", ".join(map(str, d["b"])), k=d["k"])
-        )
-    else:
-        st.markdown(t("practice.prompt.gap", k=d["k"]))
-        st.dataframe(
-            pd.DataFrame(
-                {
-                    t("practice.query"): list(d["queries"]),
-                    t("practice.grades"): [", ".join(map(str, g)) for g in d["queries"].values()],
-                }
-            ),
-            hide_index=True,
-        )
+        return text, None
+    if ex.kind == "better_order":
+        return t(
+            "practice.prompt.better_order", a=", ".join(map(str, d["a"])), b=", ".join(map(str, d["b"])), k=d["k"]
+        ), None
+    table = {
+        t("practice.query"): list(d["queries"]),
+        t("practice.grades"): [", ".join(map(str, g)) for g in d["queries"].values()],
+    }
+    return t("practice.prompt.gap", k=d["k"]), table
+
+
+def question(ex: Exercise, t: Translator) -> None:
+    text, table = question_text(ex, t)
+    st.markdown(text)
+    if table is not None:
+        st.dataframe(pd.DataFrame(table), hide_index=True)

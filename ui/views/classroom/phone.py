@@ -27,6 +27,7 @@ from ui.views.classroom.common import activity_heading, outage_text, show_messag
 from ui.views.classroom.identity import MEMORY_LOOK_SECONDS, MEMORY_WAIT_SECONDS, memory_reported, on_join_here
 from ui.views.classroom.kinds import VIEWS
 from ui.views.classroom.lesson_run import show_countdown, time_is_up
+from ui.widgets.phone_card import cards_served, phone_card
 from ui.widgets.room_watch import room_watch
 
 
@@ -75,7 +76,15 @@ def render_student(t: Translator, cs: ClassroomState, room: Room) -> None:
         if me.nickname
         else t("classroom.you_are_number", number=me.number)
     )
-    student_room(t.lang, room.code)
+    if cards_served():
+        texts = {
+            "outage": t("classroom.outage"),
+            "unknown": t.explain(InputError("room.unknown", code=room.code)),
+            "not_sent": t("classroom.card_not_sent"),
+        }
+        phone_card(room.code, me.id, t.lang, texts)
+    else:
+        student_room(t.lang, room.code)
 
 
 @st.fragment(run_every=MEMORY_LOOK_SECONDS)

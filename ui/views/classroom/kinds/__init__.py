@@ -17,12 +17,15 @@ from ui.views.classroom.kinds import compare, judge, practice, predict, rank
 @dataclass(frozen=True)
 class KindViews:
     """A kind's views. ``present(t, activity, summary, revealed, screen)`` draws the class's answers;
-    ``student(t, cs, row, mine, lead) -> unsent text or None`` draws the phone's question and answer;
-    ``form(t, prefix)`` draws the kind's settings under widget keys starting with ``prefix``, and
-    ``build(prefix)`` makes the activity from them (an ``InputError`` for a bad setting). The results CSV words the
-    kind's questions and answers through ``csv_details(t, activity, part)`` (what the question was),
-    ``csv_answer(t, activity, part, value)`` (a given answer as the phone showed it) and
-    ``csv_solution(t, activity, part, solution)`` (the right answer in the same words)."""
+        ``student(t, cs, row, mine, lead) -> unsent text or None`` draws the phone's question and answer;
+        ``form(t, prefix)`` draws the kind's settings under widget keys starting with ``prefix``, and
+        ``build(prefix)`` makes the activity from them (an ``InputError`` for a bad setting). The results CSV words the
+        kind's questions and answers through ``csv_details(t, activity, part)`` (what the question was),
+        ``csv_answer(t, activity, part, value)`` (a given answer as the phone showed it) and
+        ``csv_solution(t, activity, part, solution)`` (the right answer in the same words).
+    ``card(t, row, mine)`` is the phone's question and answer as a card drawn in the browser
+    (``ui.views.classroom.card``), as ``student`` draws them with Streamlit where the app runs without
+    ``serve.py``'s routes."""
 
     present: Callable[..., None]
     student: Callable[..., str | None]
@@ -31,6 +34,7 @@ class KindViews:
     csv_details: Callable[[Translator, Any, int], str]
     csv_answer: Callable[[Translator, Any, int, Any], str]
     csv_solution: Callable[[Translator, Any, int, Any], str]
+    card: Callable[..., Any]
 
 
 def _views(module: Any) -> KindViews:
@@ -42,6 +46,7 @@ def _views(module: Any) -> KindViews:
         module.csv_details,
         module.csv_answer,
         module.csv_solution,
+        module.card,
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import altair as alt
@@ -21,6 +22,7 @@ from ui.state import (
     set_widget_value,
     widget_value,
 )
+from ui.views.classroom.card import Block, Body, Choice, Note, Text, table_of
 from ui.views.classroom.common import labelled, list_table, own_question, submit, unsent_text
 
 
@@ -140,6 +142,36 @@ def student(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict,
                 )
             )
     return unsent
+
+
+def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
+    """The phone's card: the two rankings, the vote; at the reveal, the verdict and both systems' values."""
+    activity = current.activity()
+    assert isinstance(activity, acts.Compare)  # the caller chose this view by the activity's kind
+    metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
+    pair = activity.pair
+    blocks: list[Block] = [
+        Text(own_question(current.question.get(t.lang), t("classroom.compare_question", metric=metric))),
+        Text(conventions_text(activity.conventions(), t), small=True),
+    ]
+    for name, labels, grades in (("A", pair.labels_a, pair.a), ("B", pair.labels_b, pair.b)):
+        blocks += [Text(f"**{t('classroom.system', name=name)}**"), table_of(t, labels, grades)]
+    options = tuple((v, t(f"classroom.vote.{v}")) for v in acts.VOTES)
+    blocks.append(Choice(0, t("classroom.your_vote"), options, mine.get(0), current.phase != "open"))
+    if current.phase == "revealed":
+        verdict = activity.verdict(activity.metric)
+        text = t("classroom.your_compare_result", metric=metric, verdict=t(f"classroom.vote.{verdict}"))
+        blocks.append(Note("success" if mine.get(0) == verdict else "warning", text))
+        for m in acts.METRICS:
+            va, vb = activity.values(m)
+            line = t(
+                "classroom.metric_values",
+                metric=t(f"classroom.metric.{m}", k=pair.k),
+                a=metric_text(va),
+                b=metric_text(vb),
+            )
+            blocks.append(Text(line, small=True))
+    return Body(tuple(blocks), unsent_text(t, "vote", 0 in mine, value="{value}"), t("classroom.send"))
 
 
 def form(t: Translator, prefix: str) -> None:

@@ -4,6 +4,7 @@ teacher's; the phone's one row per result with a grade picker on the scale, sent
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 import altair as alt
@@ -16,6 +17,7 @@ from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.projector import PROJECTOR_FONT, big_chart
 from ui.state import ClassroomState, has_widget_value, set_widget_value, widget_value
+from ui.views.classroom.card import Block, Body, Choice, Note, Text
 from ui.views.classroom.common import own_question, query_line, spec_caption, submit, unsent_text
 from ui.views.classroom.sources import chosen_list, list_form
 
@@ -219,6 +221,31 @@ def student(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict,
 def chosen(keys: list[str]) -> list[tuple[int, Any]]:
     """The grades picked so far, as (result, grade) pairs."""
     return [(part, widget_value(key)) for part, key in enumerate(keys) if widget_value(key) is not None]
+
+
+def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
+    """The phone's card: one grade picker per result; at the reveal, the teacher's grade beside the student's."""
+    activity = current.activity()
+    assert isinstance(activity, acts.Judge)  # the caller chose this view by the kind
+    spec, scale = activity.spec, activity.scale
+    revealed = current.phase == "revealed"
+    blocks: list[Block] = [Text(question(t, activity, current.question.get(t.lang)))]
+    options = tuple((g, str(g)) for g in scale.grades)
+    for part, label in enumerate(spec.labels):
+        saved = int(mine[part]) if part in mine else None
+        blocks.append(Choice(part, f"**{part + 1}.** {md_escape(label)}", options, saved, current.phase != "open"))
+        if revealed:
+            text = t(
+                "classroom.judge_yours",
+                teacher=metric_text(spec.grades[part], 0),
+                yours="–" if saved is None else str(saved),
+            )
+            blocks.append(Note("success" if saved is not None and saved == spec.grades[part] else "info", text))
+    if revealed:
+        blocks.append(
+            Text(t("classroom.judge_teacher_ndcg_line", k=spec.k, value=metric_text(spec.ndcg())), small=True)
+        )
+    return Body(tuple(blocks), unsent_text(t, "grades", bool(mine), numbers="{numbers}"), t("classroom.send_all"))
 
 
 def form(t: Translator, prefix: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
@@ -10,8 +11,8 @@ import streamlit as st
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom.store import ActivityRow
 from ndcg_core.errors import InputError
-from ndcg_core.teaching.exercises import exercise
-from ui.exercise_text import choice_text, conventions_text
+from ndcg_core.teaching.exercises import conventions, exercise
+from ui.exercise_text import choice_text, conventions_text, question_text
 from ui.exercise_text import explain as explain_exercise
 from ui.exercise_text import prompt as exercise_prompt
 from ui.format import metric_text
@@ -25,6 +26,7 @@ from ui.state import (
     set_widget_value,
     widget_value,
 )
+from ui.views.classroom.card import Block, Body, Choice, Note, NumberBox, Table, Text
 from ui.views.classroom.common import own_question, submit, typed, unsent_text
 
 
@@ -136,6 +138,43 @@ def student(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict,
     if not unsent:
         return None
     return unsent_text(t, "practice", any(n - 1 in mine for n in unsent), numbers=", ".join(map(str, unsent)))
+
+
+def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
+    """The phone's card: each exercise with its conventions and its answer (a number, or one of its choices); at the
+    reveal, right or wrong and why."""
+    activity = current.activity()
+    assert isinstance(activity, acts.Practice)  # the caller chose this view by the activity's kind
+    blocks: list[Block] = []
+    own = own_question(current.question.get(t.lang), "")
+    if own:
+        blocks.append(Text(own))
+    disabled = current.phase != "open"
+    for part, number in enumerate(activity.numbers):
+        ex = exercise(activity.seed, number)
+        text, table = question_text(ex, t)
+        blocks.append(
+            Text(f"**{t('classroom.exercise', number=part + 1, kind=t(f'practice.kind.{ex.kind}'))}**\n\n{text}")
+        )
+        if table is not None:
+            head = tuple(table)
+            blocks.append(Table(head, tuple(zip(*table.values(), strict=True)), (False, False)))
+        blocks.append(Text(conventions_text(conventions(ex), t), small=True))
+        saved = mine[part].answer if part in mine else None
+        if ex.kind in ("dcg_term", "dcg", "ndcg"):
+            blocks.append(NumberBox(part, t("practice.your_answer"), "0.00", saved, disabled))
+        else:
+            options = tuple((c, choice_text(ex, c, t)) for c in acts.choices(ex))
+            blocks.append(Choice(part, t("practice.your_answer"), options, saved, disabled))
+        if current.phase == "revealed":
+            if part in mine:
+                right = mine[part].right
+                why = t("practice.right" if right else "practice.wrong", why=explain_exercise(ex, t))
+                blocks.append(Note("success" if right else "error", why))
+            else:
+                blocks.append(Note("info", explain_exercise(ex, t)))
+    unsent = unsent_text(t, "practice", bool(mine), numbers="{numbers}")
+    return Body(tuple(blocks), unsent, t("classroom.send_all"))
 
 
 def form(t: Translator, prefix: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
@@ -18,6 +19,7 @@ from ui.state import (
     set_widget_value,
     widget_value,
 )
+from ui.views.classroom.card import Block, Body, Note, NumberBox, Text, table_of
 from ui.views.classroom.common import (
     histogram_chart,
     histogram_text,
@@ -109,6 +111,36 @@ def student(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict,
                 )
             )
     return unsent
+
+
+def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
+    """The phone's card (``ui.views.classroom.card``): the question, the list, the estimate box; the reveal."""
+    activity = current.activity()
+    assert isinstance(activity, acts.Predict)  # the caller chose this view by the activity's kind
+    spec = activity.spec
+    question = own_question(current.question.get(t.lang), t("classroom.predict_question", k=spec.k))
+    blocks: list[Block] = [Text(query_line(t, spec) + question), table_of(t, spec.labels, spec.grades)]
+    blocks.append(Text(spec_caption(t, spec), small=True))
+    saved = metric_text(mine[0], 2) if 0 in mine else None
+    if current.phase != "revealed":
+        blocks.append(NumberBox(0, t("classroom.estimate"), "0.75", saved, current.phase != "open"))
+    if 0 in mine:
+        blocks.append(Text(t("classroom.your_estimate", value=metric_text(mine[0], 2))))
+    if current.phase == "revealed":
+        truth = activity.truth()
+        if 0 not in mine:
+            blocks.append(Note("info", t("classroom.truth_was", truth=metric_text(truth))))
+        else:
+            result = activity.result(mine[0])
+            verdict = t("classroom.within" if result.right else "classroom.not_within")
+            text = t(
+                "classroom.your_predict_result",
+                truth=metric_text(truth),
+                off=metric_text(result.detail.off, 3),
+                verdict=verdict,
+            )
+            blocks.append(Note("success" if result.right else "warning", text))
+    return Body(tuple(blocks), unsent_text(t, "estimate", 0 in mine, value="{value}"), t("classroom.send"))
 
 
 def form(t: Translator, prefix: str) -> None:

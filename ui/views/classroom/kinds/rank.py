@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
@@ -19,6 +20,7 @@ from ui.state import (
     classroom_state,
     widget_value,
 )
+from ui.views.classroom.card import Block, Body, Note, Order, Text, table_of
 from ui.views.classroom.common import (
     histogram_chart,
     histogram_text,
@@ -158,6 +160,41 @@ def student(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict,
         st.info(t("classroom.rank_not_sent", k=spec.k, best=metric_text(best)))
     st.caption(t("classroom.best_order", order=graded_order(t, spec, spec.best_order())))
     return unsent
+
+
+def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
+    """The phone's card: the list to reorder (no grades unless the teacher shows them: the browser is never sent
+    them before the reveal); at the reveal, the sent order with its grades, its NDCG@k and the best order."""
+    activity = current.activity()
+    assert isinstance(activity, acts.Rank)  # the caller chose this view by the activity's kind
+    spec = activity.spec
+    revealed = current.phase == "revealed"
+    blocks: list[Block] = [
+        Text(rank_question(t, activity, current.question.get(t.lang))),
+        Text(spec_caption(t, spec, activity.show_grades or revealed), small=True),
+    ]
+    sent = tuple(int(i) for i in mine[0]) if 0 in mine else None
+    if not revealed:
+        grades = tuple(metric_text(g, 0) for g in spec.grades) if activity.show_grades else ()
+        texts = {name: t(f"sortable.{name}") for name in ("up", "down", "handle", "hint_touch", "list", "moved")}
+        blocks.append(Order(0, tuple(spec.labels), grades, spec.k, sent, current.phase != "open", texts))
+        if not activity.show_grades:
+            blocks.append(Text(t("classroom.grades_hidden"), small=True))
+        return Body(tuple(blocks), unsent_text(t, "order", sent is not None), t("classroom.send_order"))
+    if sent is not None:
+        blocks.append(Text(t("classroom.your_order_graded")))
+        blocks.append(table_of(t, [spec.labels[i] for i in sent], [spec.grades[i] for i in sent]))
+        result = activity.result(list(sent))
+        text = t(
+            "classroom.your_rank_result",
+            reached=metric_text(result.detail.reached),
+            best=metric_text(result.detail.best),
+        )
+        blocks.append(Note("success" if result.right else "warning", text))
+    else:
+        blocks.append(Note("info", t("classroom.rank_not_sent", k=spec.k, best=metric_text(activity.maximum()))))
+    blocks.append(Text(t("classroom.best_order", order=graded_order(t, spec, spec.best_order())), small=True))
+    return Body(tuple(blocks))
 
 
 def form(t: Translator, prefix: str) -> None:

@@ -1,0 +1,433 @@
+// A student's phone in a live room, drawn here in the browser from the card the server builds
+// (ui/views/classroom/card.py): no page run when the teacher opens, locks or reveals an activity.
+// It asks for the room's revision every `every` ms (GET, cached by the server), fetches the card when the
+// revision differs from the card's, and posts answers to their own route; all three work while the page's
+// websocket reconnects to another server process. What the student typed is kept here (and in the tab's
+// sessionStorage), by activity and part, so a card drawn again loses nothing.
+// Every text is set with textContent: nothing from the server or the student is read as HTML.
+// SortableJS (Sortable.min.js, MIT) is put before this code by ui/widgets/phone_card.py.
+
+const SortableJS = globalThis.Sortable;
+
+function el(tag, className, attrs) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  for (const [name, value] of Object.entries(attrs || {})) node.setAttribute(name, value);
+  return node;
+}
+
+function fill(template, values) {
+  return template.replace(/\{(\w+)\}/g, (_, name) => (name in values ? String(values[name]) : ""));
+}
+
+// Paragraphs of (text, bold) runs, a line end kept as "\n" in a run's text.
+function paragraphs(node, runs, tag) {
+  for (const para of runs || []) {
+    const p = el(tag || "p");
+    for (const [text, bold] of para) {
+      const parent = bold ? p.appendChild(el("strong")) : p;
+      text.split("\n").forEach((line, i) => {
+        if (i) parent.appendChild(el("br"));
+        parent.appendChild(document.createTextNode(line));
+      });
+    }
+    node.appendChild(p);
+  }
+  return node;
+}
+
+function plain(runs) {
+  return (runs || []).map((para) => para.map(([text]) => text).join("")).join(" ");
+}
+
+function sameValue(block, value, saved) {
+  if (block.type === "number") {
+    if (saved === null || saved === undefined) return value === "" || value === null || value === undefined;
+    const a = Number(String(value).trim());
+    return String(value).trim() !== "" && !Number.isNaN(a) && a === Number(saved);
+  }
+  if (block.type === "order") {
+    const base = saved || block.labels.map((_, i) => i);
+    return JSON.stringify(value) === JSON.stringify(base);
+  }
+  return value === saved || ((value === null || value === undefined) && (saved === null || saved === undefined));
+}
+
+export default function (component) {
+  const { parentElement } = component;
+  const data = JSON.parse(component.data); // JSON text: see ui/widgets/__init__.py
+  const root = parentElement.querySelector(".ndcg-card");
+  if (root._stop) root._stop();
+  const storeKey = `ndcg-card:${data.code}:${data.me}`;
+  if (!root._typed) {
+    try {
+      root._typed = JSON.parse(sessionStorage.getItem(storeKey) || "{}");
+    } catch (e) {
+      root._typed = {};
+    }
+  }
+  const typed = root._typed; // activity id -> part -> value typed or chosen, not necessarily sent
+  const state = { stopped: false, timer: null, tick: null, down: false };
+  root._messages = root._messages || {}; // activity id -> {ok, text}: the last send's message
+  const messages = root._messages;
+  const notice = root.querySelector(".notice");
+  const body = root.querySelector(".body");
+
+  function keep() {
+    try {
+      sessionStorage.setItem(storeKey, JSON.stringify(typed));
+    } catch (e) {
+      // A private tab may refuse storage: what was typed is still kept on this page.
+    }
+  }
+
+  function current(card, block) {
+    const mine = typed[card.activity] || {};
+    if (block.part in mine) return mine[block.part];
+    if (block.type === "order") return block.saved || block.labels.map((_, i) => i);
+    return block.saved === undefined ? null : block.saved;
+  }
+
+  function setTyped(card, block, value) {
+    typed[card.activity] = typed[card.activity] || {};
+    typed[card.activity][block.part] = value;
+    keep();
+    status(card);
+  }
+
+  function inputs(card) {
+    return card.blocks.filter((b) => ["number", "choice", "order"].includes(b.type));
+  }
+
+  function timeUp(card) {
+    return card.phase === "open" && card.left !== null && card.left !== undefined && root._deadline && Date.now() >= root._deadline;
+  }
+
+  function wasUp(card) {
+    return card.time_up || timeUp(card) || (card.phase === "locked" && root._timeWasUp === card.activity);
+  }
+
+  // One status line under the answer, as the server-drawn page had it.
+  function status(card) {
+    const line = root.querySelector(".status");
+    if (!line) return;
+    line.replaceChildren();
+    line.className = "status";
+    const closed = card.phase !== "open" || timeUp(card);
+    const say = (level, text) => {
+      line.className = `status note ${level}`;
+      line.textContent = text;
+    };
+    if (!closed) {
+      const m = messages[card.activity];
+      if (m) say(m.ok ? "success" : "error", m.text);
+      else if (card.answered) {
+        line.className = "status caption";
+        line.textContent = card.texts.change;
+      }
+      return;
+    }
+    const changed = inputs(card).filter((b) => !sameValue(b, current(card, b), b.saved));
+    if (changed.length && card.unsent) {
+      const first = changed[0];
+      let value = current(card, first);
+      if (first.type === "choice") {
+        const option = first.options.find(([v]) => v === value);
+        value = option ? option[1] : value;
+      }
+      const text = fill(card.unsent, {
+        value: String(value).slice(0, 20),
+        numbers: changed.map((b) => b.part + 1).join(", "),
+      });
+      say("warning", (wasUp(card) ? card.texts.time_up + " " : "") + text);
+    } else if (wasUp(card)) say("warning", card.texts.time_up);
+    else if (card.phase === "locked") say("info", card.texts.locked);
+  }
+
+  function numberBlock(card, block, disabled) {
+    const id = `card-${card.activity}-${block.part}`;
+    const wrap = el("div", "field");
+    const label = el("label", "label", { for: id });
+    label.textContent = plain(block.label);
+    const input = el("input", "number", { id, type: "text", inputmode: "decimal", autocomplete: "off", placeholder: block.placeholder });
+    const value = current(card, block);
+    input.value = value === null || value === undefined ? "" : String(value);
+    input.disabled = disabled;
+    input.addEventListener("input", () => setTyped(card, block, input.value));
+    input.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") {
+        e.preventDefault();
+        send(card);
+      }
+    });
+    wrap.append(label, input);
+    return wrap;
+  }
+
+  function choiceBlock(card, block, disabled) {
+    const group = el("div", "choice", { role: "radiogroup" });
+    const legend = paragraphs(el("div", "label"), block.label, "span");
+    const labelId = `card-${card.activity}-${block.part}-label`;
+    legend.id = labelId;
+    group.setAttribute("aria-labelledby", labelId);
+    const row = el("div", "options");
+    const chosen = current(card, block);
+    const buttons = block.options.map(([value, text]) => {
+      const b = el("button", "option", { type: "button", role: "radio", "aria-checked": String(value === chosen) });
+      b.textContent = text;
+      b.disabled = disabled;
+      b.addEventListener("click", () => {
+        for (const other of buttons) other.setAttribute("aria-checked", String(other === b));
+        setTyped(card, block, value);
+      });
+      return b;
+    });
+    row.append(...buttons);
+    group.append(legend, row);
+    return group;
+  }
+
+  function orderBlock(card, block, disabled) {
+    const t = block.texts;
+    const wrap = el("div", "order");
+    const hint = el("p", "caption");
+    hint.textContent = t.hint_touch;
+    const list = el("ol", "", { "aria-label": t.list });
+    const live = el("div", "live", { "aria-live": "polite" });
+    function draw() {
+      const order = current(card, block);
+      list.replaceChildren(
+        ...order.map((item, index) => {
+          const row = el("li", "row" + (index < block.k ? "" : " beyond-k"), { "data-item": String(item) });
+          const handle = el("span", "handle", { "aria-hidden": "true", title: t.handle });
+          handle.textContent = "⠿";
+          const pos = el("span", "pos");
+          pos.textContent = String(index + 1);
+          const label = el("span", "text");
+          label.textContent = block.labels[item];
+          row.append(handle, pos, label);
+          if (block.grades.length) {
+            const chip = el("span", "chip");
+            chip.textContent = block.grades[item];
+            row.append(chip);
+          }
+          const actions = el("span", "actions");
+          for (const [name, symbol, to] of [["up", "▲", index - 1], ["down", "▼", index + 1]]) {
+            const b = el("button", name, { type: "button", "aria-label": fill(t[name], { label: block.labels[item] }) });
+            b.textContent = symbol;
+            b.disabled = disabled || to < 0 || to >= order.length;
+            b.addEventListener("click", () => moveTo(index, to));
+            actions.append(b);
+          }
+          row.append(actions);
+          return row;
+        }),
+      );
+    }
+    function moveTo(from, to) {
+      const order = [...current(card, block)];
+      const [item] = order.splice(from, 1);
+      order.splice(to, 0, item);
+      setTyped(card, block, order);
+      draw();
+      live.textContent = fill(t.moved, { label: block.labels[item], position: to + 1, n: order.length });
+    }
+    draw();
+    if (!disabled) {
+      root._sortables.push(
+        SortableJS.create(list, {
+          handle: ".handle",
+          draggable: "li.row",
+          forceFallback: true,
+          fallbackTolerance: 3,
+          animation: 120,
+          onEnd: (evt) => {
+            if (evt.oldIndex !== evt.newIndex) {
+              // SortableJS moved the row already; the list is drawn again from the order kept here.
+              moveTo(evt.oldIndex, evt.newIndex);
+            }
+          },
+        }),
+      );
+    } else hint.hidden = true;
+    wrap.append(hint, list, live);
+    return wrap;
+  }
+
+  function tableBlock(block) {
+    const table = el("table");
+    const head = el("tr");
+    block.head.forEach((text, i) => {
+      const th = el("th", block.numeric[i] ? "num" : "");
+      th.textContent = text;
+      head.append(th);
+    });
+    table.append(el("thead")).append(head);
+    const tbody = table.appendChild(el("tbody"));
+    for (const row of block.rows) {
+      const tr = tbody.appendChild(el("tr"));
+      row.forEach((text, i) => {
+        const td = el("td", block.numeric[i] ? "num" : "");
+        td.textContent = text;
+        tr.append(td);
+      });
+    }
+    const wrap = el("div", "table");
+    wrap.append(table);
+    return wrap;
+  }
+
+  function draw(card) {
+    for (const s of root._sortables || []) s.destroy();
+    root._sortables = [];
+    root._card = card;
+    const closed = card.phase !== "open" || timeUp(card);
+    const nodes = [];
+    for (const block of card.blocks) {
+      if (block.type === "text") nodes.push(paragraphs(el("div", block.small ? "caption" : "text"), block.paragraphs));
+      else if (block.type === "note") nodes.push(paragraphs(el("div", `note ${block.level}`, { role: "status" }), block.paragraphs));
+      else if (block.type === "table") nodes.push(tableBlock(block));
+      else if (block.type === "number") nodes.push(numberBlock(card, block, closed || block.disabled));
+      else if (block.type === "choice") nodes.push(choiceBlock(card, block, closed || block.disabled));
+      else if (block.type === "order") nodes.push(orderBlock(card, block, closed || block.disabled));
+    }
+    if (card.left !== null && card.left !== undefined && card.phase === "open") {
+      nodes.unshift(el("div", "countdown", { role: "timer" }));
+    }
+    if (card.send && !closed) {
+      const b = el("button", "send", { type: "button" });
+      b.textContent = card.send;
+      b.addEventListener("click", () => send(card));
+      nodes.push(b);
+    }
+    nodes.push(el("div", "status", { role: "status", "aria-live": "polite" }));
+    body.replaceChildren(...nodes);
+    countdown(card);
+    status(card);
+  }
+
+  function countdown(card) {
+    clearTimeout(state.tick);
+    const box = body.querySelector(".countdown");
+    if (!box) return;
+    if (root._deadlineFor !== `${card.activity}:${card.revision}`) {
+      root._deadline = Date.now() + card.left * 1000;
+      root._deadlineFor = `${card.activity}:${card.revision}`;
+    }
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((root._deadline - Date.now()) / 1000));
+      if (left > 0) {
+        box.textContent = `${card.texts.time_left} ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+        box.className = left <= 5 ? "countdown soon" : "countdown";
+        state.tick = setTimeout(tick, 250);
+        return;
+      }
+      root._timeWasUp = card.activity;
+      draw({ ...card, left: null, phase: "locked", send: "" }); // answers close here; the server refuses them too
+      // The server's own card (locked once the limit and its grace are past) comes with the next look.
+      state.tick = setTimeout(() => fetchCard(), 1500);
+    };
+    tick();
+  }
+
+  async function send(card) {
+    const values = inputs(card)
+      .map((b) => [b.part, current(card, b)])
+      .filter(([, v]) => v !== null && v !== undefined && v !== "");
+    const button = body.querySelector("button.send");
+    if (button) button.disabled = true;
+    let reply = null;
+    try {
+      const response = await fetch(data.answer, {
+        method: "POST",
+        cache: "no-store",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify({ me: data.me, lang: data.lang, activity: card.activity, values }),
+      });
+      reply = response.headers.get("content-type")?.includes("json") ? await response.json() : null;
+    } catch (e) {
+      reply = null;
+    }
+    if (state.stopped) return;
+    if (!reply || typeof reply.ok !== "boolean") {
+      messages[card.activity] = { ok: false, text: data.texts.not_sent };
+    } else {
+      messages[card.activity] = { ok: reply.ok, text: reply.message };
+    }
+    if (reply && reply.card) {
+      if (reply.ok) delete typed[card.activity]; // sent: the card's saved values are these now
+      keep();
+      draw(reply.card);
+    } else {
+      if (button) button.disabled = false;
+      status(card);
+    }
+  }
+
+  function showNotice(text) {
+    notice.hidden = !text;
+    notice.textContent = text || "";
+  }
+
+  async function getJSON(url) {
+    const reply = await fetch(url, { cache: "no-store", headers: { Accept: "application/json" } });
+    const json = reply.headers.get("content-type")?.includes("json") ? await reply.json() : null;
+    return { status: reply.status, json };
+  }
+
+  async function fetchCard() {
+    try {
+      const { status: code, json } = await getJSON(data.card);
+      if (state.stopped) return false;
+      if (code === 503) {
+        showNotice(data.texts.outage);
+        return false;
+      }
+      if (code === 404 || !json) {
+        showNotice(data.texts.unknown);
+        return false;
+      }
+      showNotice("");
+      if (root._card && root._card.activity !== json.activity) delete messages[root._card.activity];
+      draw(json);
+      return true;
+    } catch (e) {
+      return false;
+    }
+  }
+
+  async function poll() {
+    if (state.stopped) return;
+    let wait = data.every;
+    try {
+      const { status: code, json } = await getJSON(data.watch);
+      if (state.stopped) return;
+      if (code === 503) {
+        showNotice(data.texts.outage);
+        state.down = true;
+        wait = data.fallback;
+      } else if (json && (state.down || !root._card || json.revision !== root._card.revision)) {
+        state.down = !(await fetchCard());
+      }
+    } catch (e) {
+      wait = data.fallback; // offline for a moment, or the server process went away: ask again a little later
+    }
+    if (!state.stopped) state.timer = setTimeout(poll, wait);
+  }
+
+  if (root._card && root._cardFor === data.card) draw(root._card);
+  root._cardFor = data.card;
+  fetchCard().then(() => {
+    if (!state.stopped) state.timer = setTimeout(poll, data.every);
+  });
+  const stop = () => {
+    state.stopped = true;
+    clearTimeout(state.timer);
+    clearTimeout(state.tick);
+    for (const s of root._sortables || []) s.destroy();
+    root._sortables = [];
+    root._stop = null;
+  };
+  root._stop = stop;
+  return stop;
+}
