@@ -1,5 +1,6 @@
 """The web server: Streamlit's own ASGI app (``st.App``) over ``app.py`` and ``pages/`` (the file-based router,
-unchanged), with the JSON routes the live classroom's phones use (their room's revision, their card, their answers), and Nagle's algorithm off.
+unchanged), with the JSON routes the live classroom's phones use (their room's revision, their card, their
+answers), and Nagle's algorithm off.
 
     python -m streamlit run serve.py
 

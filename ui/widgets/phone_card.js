@@ -262,7 +262,7 @@ export default function (component) {
       th.textContent = text;
       head.append(th);
     });
-    table.append(el("thead")).append(head);
+    table.appendChild(el("thead")).append(head);
     const tbody = table.appendChild(el("tbody"));
     for (const row of block.rows) {
       const tr = tbody.appendChild(el("tr"));
@@ -392,6 +392,7 @@ export default function (component) {
       draw(json);
       return true;
     } catch (e) {
+      console.error(e); // a card this code cannot draw: the next look at the room tries again
       return false;
     }
   }

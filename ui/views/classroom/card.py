@@ -59,6 +59,11 @@ def runs(markdown: str) -> Runs:
     return paragraphs
 
 
+def plain(markdown: str) -> str:
+    """Markdown (see ``runs``) as the plain text it shows, paragraphs on lines of their own."""
+    return "\n".join("".join(text for text, _ in para) for para in runs(markdown))
+
+
 @dataclass(frozen=True)
 class Text:
     """Paragraphs of Markdown (see ``runs``); ``small``: a caption."""

@@ -23,7 +23,7 @@ from ui.database import answer_stored, anyone_answered, room_now, store
 from ui.errors import InputError as UiInputError
 from ui.errors import shown
 from ui.i18n import LANGUAGES, Translator
-from ui.views.classroom.card import Body, phone_card
+from ui.views.classroom.card import Body, phone_card, plain
 from ui.views.classroom.common import activity_heading
 from ui.views.classroom.kinds import VIEWS
 from ui.views.classroom.lesson_run import seconds_left
@@ -131,13 +131,13 @@ def answer(code: str, student: str, lang: str, activity_id: Any, raw: Any) -> Re
             store().answer(code, student, activity_id, values)
             answer_stored(code, activity_id)
     except (InputError, StoreUnavailable) as err:
-        return Reply(False, t.explain(err), None)
+        return Reply(False, plain(t.explain(err)), None)
     card = None
     with suppress(InputError, StoreUnavailable):  # the answer is stored; the phone's next look brings its card
         card = card_json(code, student, lang)
     if notes:
         saved = t("classroom.others_saved" if values else "classroom.nothing_saved")
-        return Reply(False, " ".join([*notes, saved]), card)
+        return Reply(False, plain(" ".join([*notes, saved])), card)
     return Reply(True, t("classroom.saved"), card)
 
 
@@ -173,4 +173,4 @@ def checked(t: Translator, current: ActivityRow, values: Pairs) -> tuple[Pairs, 
 def unavailable(lang: str) -> Reply:
     """The reply when the database could not even say whether the student is in the room."""
     t = Translator(lang)
-    return Reply(False, t.explain(StoreUnavailable("store.unavailable")), None)
+    return Reply(False, plain(t.explain(StoreUnavailable("store.unavailable"))), None)
