@@ -6,15 +6,17 @@ room by its link and answer each activity the teacher opens, while a presenter s
                                         [--restart-postgres-at SECONDS] [--timeout SECONDS]
 
 Each client behaves as a browser does: it runs the page, reruns every ``st.fragment(run_every=...)`` fragment at
-the interval the server asks for (the presenter's panel), asks for the room's revision over HTTP as a phone's room
-watcher does (``ui/widgets/room_watch.js``) and sends its trigger when the revision changes, and presses buttons with
-their fragment's id. Each round the teacher opens a "Predict the NDCG" activity by pressing "Open for the class" on
-the projector's page (or, with ``--teacher store``, through the database, as a teacher connected to another server
-process would); each student sees it appear by itself, waits a random time within the window, types an estimate
+the interval the server asks for (the presenter's panel) and presses buttons with their fragment's id; a student's
+phone does what its card does (``ui/widgets/phone_card.js``): it asks for the room's revision over HTTP every
+second, fetches its card (JSON) when the revision differs from the card's, and posts its answer to the answer
+route, all of it beside the page's websocket (so it carries on while that reconnects). Each round the teacher opens
+a "Predict the NDCG" activity by pressing "Open for the class" on the projector's page (or, with ``--teacher
+store``, through the database, as a teacher connected to another server process would); each student sees it
+appear by itself, waits a random time within the window, types an estimate
 and presses Send. Reported:
 
 - answer-to-presenter latency: from a student's Send to the presenter's "Answered" count including it (p50, p95);
-- activity-to-student latency: from the teacher opening the activity to a student's phone showing it;
+- activity-to-student latency: from the teacher opening the activity to a student's phone having its card;
 - errors (a session that failed, a message other than "Saved", an exception element on a page), and answers lost:
   acknowledged ("Saved" came back) against stored in the database;
 - each server process's CPU and resident memory, and the clients' own CPU.
@@ -106,7 +108,8 @@ class Client:
     texts: list = field(default_factory=list)  # what the last run drew: (kind, text)
     metrics: dict = field(default_factory=dict)  # label -> value
     page_hash: str = ""  # the page's script hash, which a browser sends with every rerun after the first
-    watch: tuple = ()  # the room watcher: (component id, fragment id, its data {url, revision, every, ...})
+    card_data: dict = field(default_factory=dict)  # the phone card component's data {watch, card, answer, every, ...}
+    card: dict = field(default_factory=dict)  # the card the phone shows now (JSON from the card route)
     cookies: dict = field(default_factory=dict)
     replica: str = ""  # the replica serving this tab (the cookie, else X-Replica); "" without nginx
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one run at a time per tab, as in a browser
@@ -240,8 +243,8 @@ class Client:
             self.texts.append(("markdown", element.markdown.body))
         elif what == "exception":
             self.errors.append(f"{self.label}: exception on the page: {element.exception.message}")
-        elif what == "bidi_component" and element.bidi_component.component_name == "ndcg_lab.room_watch":
-            self.watch = (element.bidi_component.id, fragment_id, json.loads(element.bidi_component.json))
+        elif what == "bidi_component" and element.bidi_component.component_name == "ndcg_lab.phone_card":
+            self.card_data = json.loads(json.loads(element.bidi_component.json))  # JSON text inside the data
         elif what == "bidi_component" and element.bidi_component.component_name == "ndcg_lab.browser_memory":
             self.memory_drawn = (element.bidi_component.id, json.loads(element.bidi_component.json))
 
@@ -319,20 +322,31 @@ async def keep_fragments_running(client: Client, stop: asyncio.Event, on_run=Non
 
 
 async def http_get_json(client: Client, path: str, conn: dict) -> tuple[int, dict | None]:
-    """One GET on a kept-alive HTTP/1.1 connection (opened on first use), as a phone's fetch() sends it: with the
-    tab's cookies, keeping any it is given."""
+    """One GET on a kept-alive HTTP/1.1 connection (opened on first use), as a phone's fetch() sends it."""
+    return await http_json(client, "GET", path, conn)
+
+
+async def http_json(
+    client: Client, method: str, path: str, conn: dict, body: dict | None = None
+) -> tuple[int, dict | None]:
+    """One request on a kept-alive HTTP/1.1 connection (opened on first use), as a phone's fetch() sends it: with
+    the tab's cookies, keeping any it is given; ``body`` goes as JSON."""
     from urllib.parse import urlparse
 
     address = urlparse(client.url)
     host, port = address.hostname, address.port
+    payload = json.dumps(body).encode() if body is not None else b""
     for attempt in range(2):
         if "writer" not in conn:
             conn["reader"], conn["writer"] = await asyncio.open_connection(host, port)
         reader, writer = conn["reader"], conn["writer"]
         try:
             cookie = "".join(f"{k}: {v}\r\n" for k, v in client.cookie_header().items())
-            request = f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: application/json\r\n{cookie}\r\n"
-            writer.write(request.encode())
+            extra = f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n" if body is not None else ""
+            request = (
+                f"{method} {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: application/json\r\n{cookie}{extra}\r\n"
+            )
+            writer.write(request.encode() + payload)
             await writer.drain()
             head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=30)
             lines = head.decode("latin-1").split("\r\n")
@@ -340,12 +354,12 @@ async def http_get_json(client: Client, path: str, conn: dict) -> tuple[int, dic
             pairs = [(k.strip(), v.strip()) for k, _, v in (line.partition(":") for line in lines[1:] if line)]
             client.take_headers(pairs)
             headers = {k.lower(): v for k, v in pairs}
-            body = await reader.readexactly(int(headers.get("content-length", "0")))
+            data = await reader.readexactly(int(headers.get("content-length", "0")))
             if headers.get("connection", "").lower() == "close":
                 writer.close()
                 conn.clear()
             is_json = "json" in headers.get("content-type", "")
-            return status, (json.loads(body) if is_json else None)
+            return status, (json.loads(data) if is_json else None)
         except (ConnectionError, asyncio.IncompleteReadError):
             conn.clear()
             if attempt:
@@ -353,40 +367,42 @@ async def http_get_json(client: Client, path: str, conn: dict) -> tuple[int, dic
     raise AssertionError("not reached")
 
 
-async def watch_room(client: Client, stop: asyncio.Event, on_run, counts: Counter) -> None:
-    """What ``ui/widgets/room_watch.js`` does on a phone: ask for the room's revision every ``every`` ms over HTTP
-    and, when it differs from the one drawn, send the component's trigger (which reruns the student's fragment);
-    when the answer is not JSON (a server error page), send the trigger after ``fallback`` ms; when the request
-    fails, ask again after ``fallback`` ms."""
+async def watch_card(client: Client, stop: asyncio.Event, on_card, counts: Counter) -> None:
+    """What ``ui/widgets/phone_card.js`` does on a phone: fetch the card at once, then ask for the room's revision
+    every ``every`` ms over HTTP and fetch the card again when the revision differs from the card's (or after a
+    503, once the database answers); when a request fails, ask again after ``fallback`` ms. Independent of the
+    page's websocket, as in a browser."""
     conn: dict = {}
+    data = client.card_data
+    down = True  # no card yet: fetch it first
     try:
         while not stop.is_set():
-            component_id, fragment_id, data = client.watch
-            await asyncio.sleep(data["every"] / 1000)
             try:
-                status, body = await http_get_json(client, data["url"], conn)
+                if not down:
+                    await asyncio.sleep(data["every"] / 1000)
+                    status, body = await http_get_json(client, data["watch"], conn)
+                    counts["poll"] += 1
+                    if status == 503 or body is None:
+                        counts[f"poll answered {status}"] += 1
+                        await asyncio.sleep(max(0, data["fallback"] - data["every"]) / 1000)
+                        down = True
+                        continue
+                    if body.get("revision") == client.card.get("revision"):
+                        continue
+                status, body = await http_get_json(client, data["card"], conn)
+                counts["card"] += 1
+                if status != 200 or body is None:
+                    counts[f"card answered {status}"] += 1
+                    down = True
+                    await asyncio.sleep(data["fallback"] / 1000)
+                    continue
+                down = False
+                client.card = body
+                on_card(client)
             except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError):
                 counts["poll failed"] += 1
                 conn.clear()
-                await asyncio.sleep(max(0, data["fallback"] - data["every"]) / 1000)
-                continue
-            counts["poll"] += 1
-            if body is None:
-                counts[f"poll answered {status}, not JSON"] += 1
-                await asyncio.sleep(max(0, data["fallback"] - data["every"]) / 1000)
-                revision = data["revision"]
-            elif status == 404 or body.get("revision") != data["revision"]:
-                revision = body.get("revision")
-            else:
-                continue
-            value = {"revision": revision, "nonce": time.time() * 1000 + random.random()}
-            try:
-                async with client.lock:
-                    await client.run(fragment_id, component=(component_id, "changed", value))
-            except Disconnected:
-                await asyncio.sleep(0.2)  # keep_connected brings the tab back; the next poll triggers again
-                continue
-            on_run(client)
+                await asyncio.sleep(data["fallback"] / 1000)
     finally:
         if "writer" in conn:
             conn["writer"].close()
@@ -431,6 +447,7 @@ class Run:
     killed_at: float | None = None
     back: dict = field(default_factory=dict)  # number -> seconds from the kill to its page shown again
     resent: int = 0  # answers sent again after one was not saved
+    done_ids: set = field(default_factory=set)  # the activities of the rounds before this one
 
 
 ESTIMATE = "Your estimate of NDCG (0 to 1)"
@@ -446,13 +463,16 @@ async def student(url: str, code: str, me: str, number: int, run: Run) -> None:
     run.students[number] = client
     tasks: list[asyncio.Task] = []
 
-    def on_run(c: Client) -> None:
+    def on_card(c: Client) -> None:
         current = run.round
+        card = c.card
         if (
             current is not None
             and number not in current.seen
-            and ("text_input", ESTIMATE) in c.widgets
-            and any(ESTIMATE_HEADING in body for _, body in c.texts)
+            and card.get("activity") is not None
+            and card.get("activity") not in run.done_ids  # the round's id may not be known yet: not an earlier one
+            and card.get("phase") == "open"
+            and any(b.get("type") == "number" for b in card.get("blocks", ()))
         ):
             current.seen[number] = time.monotonic()
 
@@ -460,7 +480,6 @@ async def student(url: str, code: str, me: str, number: int, run: Run) -> None:
         if run.killed_at is not None and c.lost_at is not None and c.lost_at >= run.killed_at:
             run.back[number] = time.monotonic() - run.killed_at
         c.lost_at = None
-        on_run(c)
 
     try:
         await client.connect()
@@ -473,10 +492,10 @@ async def student(url: str, code: str, me: str, number: int, run: Run) -> None:
             run.errors.append(f"{client.label}: did not join")
             return
         run.joined += 1
-        if not client.watch:
-            run.errors.append(f"{client.label}: no room watcher on the page")
+        if not client.card_data:
+            run.errors.append(f"{client.label}: no phone card on the page")
             return
-        tasks.append(asyncio.create_task(watch_room(client, run.stop, on_run, run.counts)))
+        tasks.append(asyncio.create_task(watch_card(client, run.stop, on_card, run.counts)))
         back = asyncio.create_task(keep_connected(client, run.stop, lambda c: c.shows(YOU_ARE), on_back))
         tasks.append(back)
         answered = set()
@@ -499,30 +518,32 @@ async def student(url: str, code: str, me: str, number: int, run: Run) -> None:
 
 
 async def send_answer(client: Client, current: Round, number: int, estimate: str, run: Run) -> None:
-    """Type the estimate and press Send until "Saved" comes back (three tries, as a person would retry after a
-    message), through a reconnect if the tab's server process goes away meanwhile."""
-    for _attempt in range(3):
-        try:
-            async with client.lock:
-                if ("text_input", ESTIMATE) not in client.widgets:
-                    raise Disconnected("no estimate field on the page (it is reconnecting)")
-                client.set_text(ESTIMATE, estimate)
-                send_id, fragment = client.button("Send")
-                current.sent[number] = time.monotonic()
-                await client.run(fragment, trigger=send_id)
-                if client.shows(SAVED):
-                    current.acked[number] = time.monotonic()
-                    return
-                shown = [body for kind, body in client.texts if kind == "alert"]
-                run.errors.append(f"{client.label}: not saved: {shown[:1]}")
-        except Disconnected:
-            # The page comes back by itself (keep_connected); its student presses Send again once it has.
-            give_up = time.monotonic() + RECONNECT_GIVE_UP
-            await asyncio.sleep(0.1)
-            while (client.ws_closed() or client.lost_at is not None) and time.monotonic() < give_up:
-                await asyncio.sleep(0.2)
-        run.resent += 1
-        await asyncio.sleep(2.0)
+    """Type the estimate and press Send on the card until "Saved" comes back (three tries, as a person would retry
+    after a message): one POST to the answer route, on its own connection as a fetch() may be."""
+    conn: dict = {}
+    data = client.card_data
+    activity = client.card.get("activity")  # the card's, as the phone's Send has it
+    body = {"me": data["me"], "lang": data["lang"], "activity": activity, "values": [[0, estimate]]}
+    try:
+        for _attempt in range(3):
+            current.sent[number] = time.monotonic()
+            try:
+                status, reply = await http_json(client, "POST", data["answer"], conn, body)
+            except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError) as err:
+                conn.clear()
+                run.counts["answer post failed"] += 1
+                reply, status = {"message": f"{type(err).__name__}"}, 0
+            if status == 200 and reply and reply.get("ok") and SAVED in reply.get("message", ""):
+                current.acked[number] = time.monotonic()
+                if reply.get("card"):
+                    client.card = reply["card"]
+                return
+            run.errors.append(f"{client.label}: not saved: {status} {(reply or {}).get('message', '')[:80]}")
+            run.resent += 1
+            await asyncio.sleep(2.0)
+    finally:
+        if "writer" in conn:
+            conn["writer"].close()
 
 
 async def presenter(url: str, code: str, key: str, run: Run) -> None:
@@ -773,6 +794,8 @@ async def main_async(args, parts: dict) -> None:
         first_open: list[float] = []
         for number in range(args.rounds):
             r = Round(number=number)
+            if run.round is not None:
+                run.done_ids.add(run.round.activity_id)
             cpu_at_open = servers_cpu(monitors)
             if args.teacher == "page":
                 # The teacher presses "Open for the class" on the projector's page.
