@@ -65,7 +65,7 @@ def join(code, nickname="", lang="en"):
 
 def answer_text(at, value):
     """Type into the current activity's answer box and send it."""
-    next(w for w in at.text_input if w.key.startswith("_w_cr_estimate_")).input(value)
+    next(w for w in at.text_input if w.key.startswith("_w_cr_answer_")).input(value)
     next(b for b in at.button if b.key.startswith("btn_cr_send_")).click().run()
     assert not at.exception
 
@@ -175,7 +175,7 @@ def test_rank_compare_and_practice_through_the_page(data_dir):
 
     open_activity(teacher, "compare", _w_cr_pair="seed003", _w_cr_metric="mrr")
     bo.run()
-    next(r for r in bo.radio if r.key.startswith("_w_cr_vote_")).set_value("a").run()
+    next(r for r in bo.segmented_control if r.key.startswith("_w_cr_answer_")).set_value("a").run()
     next(b for b in bo.button if b.key.startswith("btn_cr_send_")).click().run()
     button(teacher.run(), "btn_cr_reveal").click().run()
     assert "0 of 1 votes agree with MRR, which says: The same." in texts(teacher)
@@ -211,7 +211,7 @@ def test_after_the_reveal_the_teacher_runs_it_again_as_round_two_and_the_end_sho
     teacher, code = start_room(data_dir)
     open_activity(teacher, "compare", _w_cr_pair="seed003", _w_cr_metric="ndcg")
     bo = join(code, "Bo")
-    next(r for r in bo.radio if r.key.startswith("_w_cr_vote_")).set_value("b").run()
+    next(r for r in bo.segmented_control if r.key.startswith("_w_cr_answer_")).set_value("b").run()
     next(b for b in bo.button if b.key.startswith("btn_cr_send_")).click().run()
     keys = {b.key for b in teacher.run().button}
     assert "btn_cr_lock" in keys and not keys & {"btn_cr_unlock", "btn_cr_again"}
@@ -223,7 +223,7 @@ def test_after_the_reveal_the_teacher_runs_it_again_as_round_two_and_the_end_sho
     assert not teacher.exception
     assert "Activity 2: Which is better? · Round 2" in texts(teacher)
     assert "Activity 2: Which is better? · Round 2" in texts(bo.run())
-    next(r for r in bo.radio if r.key.startswith("_w_cr_vote_")).set_value("a").run()
+    next(r for r in bo.segmented_control if r.key.startswith("_w_cr_answer_")).set_value("a").run()
     next(b for b in bo.button if b.key.startswith("btn_cr_send_")).click().run()
     assert "Saved" in texts(bo)
     teacher.run()
@@ -366,7 +366,7 @@ def test_practice_names_the_exercise_of_a_bad_answer_and_saves_the_others(data_d
     practice = Store(data_dir)
     activity = practice.room(code).current
     first, _, third = activity.activity().exercises()
-    boxes = {w.key[-1]: w for w in bo.text_input if w.key.startswith("_w_cr_practice_")}
+    boxes = {w.key[-1]: w for w in bo.text_input if w.key.startswith("_w_cr_answer_")}
     boxes["0"].input(f"{first.answer:.3f}")
     boxes["1"].input("abc")
     boxes["2"].input(f"{third.answer:.3f}")
@@ -392,8 +392,8 @@ def test_one_status_line_and_an_unsent_estimate_is_named_at_the_lock(data_dir):
     answer_text(ana, "0.95")
     assert "Saved. You can change it until the teacher locks answers." in texts(ana)
     assert "You can change your answer until" not in texts(ana)  # one status line, not two
-    next(w for w in ana.text_input if w.key.startswith("_w_cr_estimate_")).input("0.8").run()  # typed, not sent
-    next(w for w in bo.text_input if w.key.startswith("_w_cr_estimate_")).input("0,7").run()  # typed, never sent
+    next(w for w in ana.text_input if w.key.startswith("_w_cr_answer_")).input("0.8").run()  # typed, not sent
+    next(w for w in bo.text_input if w.key.startswith("_w_cr_answer_")).input("0,7").run()  # typed, never sent
     button(teacher, "btn_cr_lock").click().run()
     phone = texts(ana.run())
     assert "Locked: your estimate 0.8 was not sent. What you sent before counts." in phone
@@ -420,13 +420,13 @@ def test_a_database_outage_is_a_notice_and_the_page_comes_back_with_what_was_typ
     with monkeypatch.context() as outage:  # every connection of the page's store is lost
         outage.setattr(Store, "_read", down)
         outage.setattr(Store, "_write", down)
-        box = next(w for w in ana.text_input if w.key.startswith("_w_cr_estimate_"))
+        box = next(w for w in ana.text_input if w.key.startswith("_w_cr_answer_"))
         box.input("0.4")
         next(b for b in ana.button if b.key.startswith("btn_cr_send_")).click().run()
         notice = "The classroom's database is not answering"
         assert not ana.exception and notice in texts(ana), texts(ana)
         typed = ana.session_state["classroom"].typed  # a whole run cut short: the box is kept until it is drawn
-        assert [v for k, v in typed.items() if k.startswith("_w_cr_estimate_")] == ["0.4"]
+        assert [v for k, v in typed.items() if k.startswith("_w_cr_answer_")] == ["0.4"]
         teacher.run()
         assert not teacher.exception and notice in texts(teacher)
         assert not session(room=code, kept={"me": None, "key": None}).exception  # a new page too
@@ -436,7 +436,7 @@ def test_a_database_outage_is_a_notice_and_the_page_comes_back_with_what_was_typ
     ana.run()  # the database is back: the page is whole again, the box still holds what was typed
     assert "this page tries again by itself" not in texts(ana) and "Your estimate: 0.95" in texts(ana)
     assert "this was not saved; try again in a moment" in texts(ana)  # the failed send's own line stays
-    assert next(w for w in ana.text_input if w.key.startswith("_w_cr_estimate_")).value == "0.4"
+    assert next(w for w in ana.text_input if w.key.startswith("_w_cr_answer_")).value == "0.4"
     next(b for b in ana.button if b.key.startswith("btn_cr_send_")).click().run()
     assert "Saved" in texts(ana)
     teacher.run()

@@ -25,7 +25,7 @@ def data_dir(classroom_db):
 
 def grade(at, grades):
     """Pick a grade for each result (``None``: leave it), then Send."""
-    pickers = [w for w in at.segmented_control if w.key.startswith("_w_cr_grade_")]
+    pickers = [w for w in at.segmented_control if w.key.startswith("_w_cr_answer_")]
     assert len(pickers) == len(grades)
     for picker, value in zip(pickers, grades, strict=True):
         if value is not None:
@@ -38,7 +38,7 @@ def grade(at, grades):
 def test_every_registered_kind_has_a_projector_a_phone_a_form_view_and_its_csv_wording():
     assert list(VIEWS) == list(acts.KINDS)
     for name, views in VIEWS.items():
-        parts = (views.present, views.student, views.form, views.build)
+        parts = (views.present, views.card, views.form, views.build)
         for part in (*parts, views.csv_details, views.csv_answer, views.csv_solution):
             assert callable(part), (name, part)
 
@@ -53,9 +53,9 @@ def test_the_class_judges_the_results_and_sees_its_agreement_and_ndcg_under_its_
     mine = [2, 1, 3, 1, 1]
     grade(bo, [*mine[:4], None])  # one result left out, then graded after
     grade(bo, [None, None, None, None, mine[4]])
-    assert [w.value for w in bo.segmented_control if w.key.startswith("_w_cr_grade_")] == mine  # kept as chosen
+    assert [w.value for w in bo.segmented_control if w.key.startswith("_w_cr_answer_")] == mine  # kept as chosen
     again = session(room=code, me=bo.session_state["classroom"].student, kept={"me": None, "key": None})  # a reload
-    assert [w.value for w in again.segmented_control if w.key.startswith("_w_cr_grade_")] == mine  # as sent
+    assert [w.value for w in again.segmented_control if w.key.startswith("_w_cr_answer_")] == mine  # as sent
     teacher.run()
     assert next(m for m in teacher.metric if m.label == "Answered").value == "2 / 2"
     data = np.array([FIVE, mine], dtype=float)
@@ -81,9 +81,9 @@ def test_grades_chosen_but_not_sent_are_named_at_the_lock(data_dir):
     teacher, code = start_room(data_dir)
     open_activity(teacher, "judge", _w_cr_source="preset", _w_cr_preset="five")
     ana = join(code, "Ana")
-    pickers = [w for w in ana.segmented_control if w.key.startswith("_w_cr_grade_")]
+    pickers = [w for w in ana.segmented_control if w.key.startswith("_w_cr_answer_")]
     pickers[1].set_value(4).run()
     button(teacher.run(), "btn_cr_lock").click().run()
     ana.run()
     assert "your grades of result 2 were not sent" in texts(ana)
-    assert [w.value for w in ana.segmented_control if w.key.startswith("_w_cr_grade_")][1] == 4
+    assert [w.value for w in ana.segmented_control if w.key.startswith("_w_cr_answer_")][1] == 4

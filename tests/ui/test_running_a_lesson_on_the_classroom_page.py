@@ -86,14 +86,14 @@ def test_time_up_closes_the_phone_s_answers_and_keeps_what_was_typed(data_dir, m
     teacher, code = lesson_room(saved)
     button(teacher, "btn_cr_lesson_next").click().run()
     ana = join(code, "Ana")
-    box = next(w for w in ana.text_input if w.key.startswith("_w_cr_estimate_"))
+    box = next(w for w in ana.text_input if w.key.startswith("_w_cr_answer_"))
     assert not box.disabled
     box.input("0.9").run()
     later = time.time() + 31  # the time limit has run out
     monkeypatch.setattr(lesson_run, "now", lambda: later)
     store.close()
     ana.run()
-    box = next(w for w in ana.text_input if w.key.startswith("_w_cr_estimate_"))
+    box = next(w for w in ana.text_input if w.key.startswith("_w_cr_answer_"))
     assert box.disabled and box.value == "0.9"
     assert "Time is up" in texts(ana) and "0.9 was not sent" in texts(ana)
     assert next(m for m in teacher.run().metric if m.label == "Answers").value == "Time is up"
@@ -118,12 +118,12 @@ def test_a_lesson_that_keeps_scores_ends_with_a_leaderboard_and_points_in_the_cs
     ana, bo = join(code, "Ana"), join(code)
     truth = acts.Predict(acts.preset_list("five")).truth()
     for student, guess in ((ana, truth), (bo, truth - 0.2)):
-        next(w for w in student.text_input if w.key.startswith("_w_cr_estimate_")).input(f"{guess:.4f}")
+        next(w for w in student.text_input if w.key.startswith("_w_cr_answer_")).input(f"{guess:.4f}")
         next(b for b in student.button if b.key.startswith("btn_cr_send_")).click().run()
     button(teacher.run(), "btn_cr_lesson_next").click().run()
     for student in (ana, bo):
         student.run()
-        next(r for r in student.radio if r.key.startswith("_w_cr_vote_")).set_value("a").run()
+        next(r for r in student.segmented_control if r.key.startswith("_w_cr_answer_")).set_value("a").run()
         next(b for b in student.button if b.key.startswith("btn_cr_send_")).click().run()
     assert "Leaderboard" not in texts(teacher.run())  # not before the end
     button(teacher, "btn_cr_reveal").click().run()

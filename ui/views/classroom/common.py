@@ -17,15 +17,12 @@ from ndcg_core.classroom.activities import ListSpec
 from ndcg_core.classroom.store import ActivityRow
 from ndcg_core.errors import InputError, StoreUnavailable, number_text
 from ndcg_core.lists.gains import GAINS
-from ui.database import answer_stored, store
 from ui.exercise_text import conventions_text
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.projector import PROJECTOR_FONT
 from ui.state import (
     ClassroomState,
-    app_state,
-    classroom_state,
 )
 
 # How often the presenter's panel runs. Every run of a fragment costs the server about 5 ms of one core whatever
@@ -172,35 +169,6 @@ def unsent_text(t: Translator, key: str, sent_before: bool, **fields: Any) -> st
     """A value typed but not sent when answers closed, and whether an earlier answer counts instead."""
     text = t(f"classroom.unsent.{key}", **fields)
     return text + " " + t("classroom.unsent_earlier") if sent_before else text
-
-
-def submit(activity_id: int, values: list[tuple[int, Any]]) -> None:
-    """Send answers to the store; the message says saved or what is wrong, in this student's language."""
-    t = Translator(app_state().lang)
-    cs = classroom_state()
-    place = f"answer-{activity_id}"
-    if not values:
-        cs.messages[place] = t.explain(InputError("answer.no_choice"))
-        return
-    try:
-        store().answer(cs.room or "", cs.student or "", activity_id, values)
-    except REFUSALS as err:
-        cs.messages[place] = t.explain(err)
-        return
-    answer_stored(cs.room or "", activity_id)
-    cs.messages[place] = t("classroom.saved")
-
-
-def typed(value: Any) -> str:
-    return "" if value is None else str(value).strip()
-
-
-def same_number(text: str, sent: float) -> bool:
-    """Whether a typed estimate is the one stored ("0.80" is 0.8)."""
-    try:
-        return float(text) == float(sent)
-    except ValueError:
-        return False
 
 
 def labelled(labels: tuple[str, ...] | list[str], grades: tuple[float, ...] | list[float]) -> str:

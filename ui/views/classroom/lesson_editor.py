@@ -46,6 +46,7 @@ from ui.state import (
 from ui.views.classroom.common import REFUSALS, show_message
 from ui.views.classroom.kinds import VIEWS
 from ui.views.classroom.lesson_run import LESSON_PARAM, lesson_chooser, lesson_from, outline_text
+from ui.views.classroom.phone import draw_block
 
 PREFIX = "_w_le_"  # the editor's widget keys
 OPEN = "_w_le_open_"  # its "open a lesson" chooser's
@@ -352,7 +353,8 @@ def preview(t: Translator, index: int, step: Step) -> None:
         VIEWS[activity.kind].present(t, activity, activity.summary([]), False, False, own=step.question.get(t.lang))
     with phone, st.container(border=True):
         st.caption(t("editor.preview_phone"))
-        VIEWS[activity.kind].student(t, classroom_state(), row, {}, "")
+        for block in VIEWS[activity.kind].card(t, row, {}).blocks:
+            draw_block(t, classroom_state(), row.id, block)
 
 
 def render_add_form(t: Translator) -> None:

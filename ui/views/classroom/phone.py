@@ -5,13 +5,14 @@
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from typing import Any
 
 import streamlit as st
 
 from ndcg_core.classroom import rules
-from ndcg_core.classroom.store import ActivityRow, Room
+from ndcg_core.classroom.store import Room
 from ndcg_core.errors import InputError, StoreUnavailable
+from ndcg_core.lists.items import Item
 from ui.database import anyone_answered, last_room, room_now, store
 from ui.format import md_escape
 from ui.i18n import LANGUAGES, Translator
@@ -19,16 +20,20 @@ from ui.state import (
     ClassroomState,
     app_state,
     classroom_state,
+    has_widget_value,
     set_link_value,
     set_widget_value,
     widget_value,
 )
-from ui.views.classroom.common import activity_heading, outage_text, show_message
+from ui.views.classroom import phone_api
+from ui.views.classroom.card import Block, Choice, Note, NumberBox, Order, PhoneCard, Table, Text, table_of
+from ui.views.classroom.common import outage_text, show_message
 from ui.views.classroom.identity import MEMORY_LOOK_SECONDS, MEMORY_WAIT_SECONDS, memory_reported, on_join_here
-from ui.views.classroom.kinds import VIEWS
-from ui.views.classroom.lesson_run import show_countdown, time_is_up
+from ui.views.classroom.lesson_run import seconds_left
+from ui.widgets.countdown import countdown
 from ui.widgets.phone_card import cards_served, phone_card
 from ui.widgets.room_watch import room_watch
+from ui.widgets.sortable import apply_action, sortable_list
 
 
 def on_student_lang() -> None:
@@ -130,47 +135,189 @@ def student_room(lang: str, code: str) -> None:
     if room.ended:
         st.info(t("classroom.ended_student"))
     current = room.current
-    if current is None:
-        st.info(t("classroom.waiting"))
-        return
     # Nobody has answered a new activity yet: the class's phones drawing it at once need no read of their own.
-    try:
-        mine = store().my_answers(current.id, cs.student or "") if anyone_answered(code, current.id) else {}
-    except StoreUnavailable as err:
-        if outage is None:  # the watcher tells this part when the database is back (its 503s, then a revision)
-            st.warning(outage_text(t, err), icon=":material/cloud_off:")
-        mine = {}
-    # A time limit run out closes answers as a lock does (the store refuses them after it): what was chosen stays.
-    time_up = time_is_up(current)
-    if time_up:
-        current = replace(current, phase="locked")
-    else:
-        show_countdown(t, current, wake=True)
-    heading = activity_heading(t, current)
-    # The heading goes out with each activity's first paragraph: one element fewer for every phone to redraw at once.
-    unsent = VIEWS[current.kind].student(t, cs, current, mine, f"**{heading}**\n\n")
-    status_line(t, cs, current, bool(mine), unsent, time_up)
+    mine: dict = {}
+    if current is not None:
+        try:
+            mine = store().my_answers(current.id, cs.student or "") if anyone_answered(code, current.id) else {}
+        except StoreUnavailable as err:
+            if outage is None:  # the watcher tells this part when the database is back (its 503s, then a revision)
+                st.warning(outage_text(t, err), icon=":material/cloud_off:")
+    left = seconds_left(current) if current is not None else None
+    draw_card(t, cs, code, phone_api.build(t, room, current, mine, left))
 
 
 OUTAGE_REVISION = -1  # no room has it: the watcher's first answer after an outage differs, and redraws
 
 
-def status_line(
-    t: Translator, cs: ClassroomState, current: ActivityRow, answered: bool, unsent: str | None, time_up: bool = False
-) -> None:
+def answer_key(activity_id: int | None, part: int) -> str:
+    return f"_w_cr_answer_{activity_id}_{part}"
+
+
+def draw_card(t: Translator, cs: ClassroomState, code: str, card: PhoneCard) -> None:
+    """The phone's card drawn with Streamlit, where the app runs without ``serve.py``'s card routes: the same blocks
+    the browser draws (``ui/widgets/phone_card.js``), as Streamlit elements and widgets."""
+    if card.left is not None:
+        countdown(
+            card.left, t("classroom.time_left"), t("classroom.time_up"), wake=True, key=f"cr_countdown_{card.activity}"
+        )
+    for block in card.body.blocks:
+        draw_block(t, cs, card.activity or 0, block)
+    if card.send:
+        st.button(
+            card.send,
+            on_click=send_typed,
+            args=(t.lang, code, card),
+            type="primary",
+            key=f"btn_cr_send_{card.activity}",
+            width="stretch",
+        )
+    status_line(t, cs, card)
+
+
+def draw_block(t: Translator, cs: ClassroomState, activity_id: int, block: Block) -> None:
+    """One block of a card, its inputs under keys of activity ``activity_id``."""
+    if isinstance(block, Text):
+        (st.caption if block.small else st.markdown)(block.markdown)
+    elif isinstance(block, Note):
+        {"success": st.success, "info": st.info, "warning": st.warning, "error": st.error}[block.level](block.markdown)
+    elif isinstance(block, Table):
+        st.markdown(table_markdown(block))
+    elif isinstance(block, Order):
+        draw_order(t, cs, activity_id, block)
+    else:
+        key = answer_key(activity_id, block.part)
+        if not has_widget_value(key) and block.saved is not None:
+            set_widget_value(key, block.saved)
+        if isinstance(block, NumberBox):
+            st.text_input(block.label, key=key, placeholder=block.placeholder, disabled=block.disabled)
+        else:
+            texts = dict(block.options)
+            st.segmented_control(
+                block.label,
+                list(texts),
+                format_func=texts.__getitem__,
+                key=key,
+                disabled=block.disabled,
+                width="stretch",
+            )
+
+
+def table_markdown(table: Table) -> str:
+    """A card's table as Markdown, every cell escaped."""
+    rows = ["| " + " | ".join(md_escape(h) for h in table.head) + " |"]
+    rows.append("|" + "|".join("---:" if n else ":---" for n in table.numeric) + "|")
+    rows += ["| " + " | ".join(md_escape(c) for c in row) + " |" for row in table.rows]
+    return "\n".join(rows)
+
+
+def order_items(block: Order, order: list[int]) -> list[Item]:
+    """The list in the student's order; an item's id is its place in the teacher's list, plus one."""
+    return [Item(i + 1, block.labels[i], float(block.grades[i]) if block.grades else 0.0) for i in order]
+
+
+def current_order(cs: ClassroomState, activity_id: int, block: Order) -> list[int]:
+    return cs.orders.get(activity_id) or list(block.saved or range(len(block.labels)))
+
+
+def draw_order(t: Translator, cs: ClassroomState, activity_id: int, block: Order) -> None:
+    order = current_order(cs, activity_id, block)
+    cs.orders[activity_id] = order
+    if block.disabled:
+        labels = [block.labels[i] for i in order]
+        grades = [float(block.grades[i]) for i in order] if block.grades else None
+        st.markdown(table_markdown(table_of(t, labels, grades)))
+        return
+    sortable_list(
+        order_items(block, order),
+        key=f"cr_rank_{activity_id}",
+        k=block.k,
+        top=int(max([4.0, *(float(g) for g in block.grades)])),
+        texts=t.group("sortable"),
+        on_action=lambda: on_order_action(activity_id, block),
+        readonly=True,
+        show_grades=bool(block.grades),
+    )
+
+
+def on_order_action(activity_id: int, block: Order) -> None:
+    """A move on the student's list (drag, buttons or keys), kept in this session until sent."""
+    cs = classroom_state()
+    action = widget_value(f"cr_rank_{activity_id}").get("action")
+    if action is None:
+        return
+    try:
+        moved, _ = apply_action(order_items(block, current_order(cs, activity_id, block)), action, top=4)
+    except InputError:
+        return  # a malformed action from the browser changes nothing
+    cs.orders[activity_id] = [it.id - 1 for it in moved]
+
+
+Input = NumberBox | Choice | Order
+
+
+def typed_values(cs: ClassroomState, card: PhoneCard) -> list[tuple[Input, Any]]:
+    """Each answer input of the card with what it holds now (typed or chosen, not necessarily sent)."""
+    values: list[tuple[Input, Any]] = []
+    for block in card.body.blocks:
+        if isinstance(block, Order):
+            values.append((block, current_order(cs, card.activity or 0, block)))
+        elif isinstance(block, (NumberBox, Choice)):
+            value = widget_value(answer_key(card.activity, block.part))
+            values.append((block, value.strip() if isinstance(value, str) else value))
+    return values
+
+
+def send_typed(lang: str, code: str, card: PhoneCard) -> None:
+    """Send what the card's inputs hold; the message says saved or what is wrong, in this student's language."""
+    cs = classroom_state()
+    values = [(block.part, value) for block, value in typed_values(cs, card)]
+    reply = phone_api.deliver(Translator(lang), code, cs.student or "", card.activity or 0, values)
+    cs.messages[f"answer-{card.activity}"] = reply.message
+
+
+def unsent(cs: ClassroomState, card: PhoneCard) -> str | None:
+    """The card's sentence for answers typed or chosen but not sent, filled in, or ``None``."""
+    changed = [(b, v) for b, v in typed_values(cs, card) if not same_as_saved(b, v)]
+    if not changed or not card.body.unsent:
+        return None
+    block, value = changed[0]
+    if isinstance(block, Choice):
+        value = dict(block.options).get(value, value)
+    numbers = ", ".join(str(b.part + 1) for b, _ in changed)
+    return card.body.unsent.format(value=md_escape(str(value)[:20]), numbers=numbers)
+
+
+def same_as_saved(block: Input, value: Any) -> bool:
+    if isinstance(block, Order):
+        return list(value) == list(block.saved or range(len(block.labels)))
+    if isinstance(block, NumberBox):
+        if block.saved is None:
+            return value in (None, "")
+        try:
+            return float(value) == float(block.saved)
+        except (TypeError, ValueError):
+            return False
+    return bool(value == block.saved)
+
+
+def status_line(t: Translator, cs: ClassroomState, card: PhoneCard) -> None:
     """One status line at a time under the answer: while open, the last send's message (saved, or what was
     wrong), else "you can change it" once something is saved; once locked (or the time is up), what was typed but
     not sent, else that answers are locked."""
-    place = f"answer-{current.id}"
-    if current.phase != "open":
+    if card.activity is None:
+        return
+    place = f"answer-{card.activity}"
+    if card.phase != "open" or card.time_up:
         cs.messages.pop(place, None)  # "saved, you can change it" and an old error are no longer true
-        if time_up:
-            st.warning(t("classroom.time_up_student") + (" " + unsent if unsent else ""))
-        elif unsent:
-            st.warning(unsent)
-        elif current.phase == "locked":
+        text = unsent(cs, card) if card.phase != "revealed" else None
+        if card.time_up:
+            st.warning(t("classroom.time_up_student") + (" " + text if text else ""))
+        elif text:
+            st.warning(text)
+        elif card.phase == "locked":
             st.info(t("classroom.locked_student"))
     elif cs.messages.get(place):
         show_message(cs, place, ok=cs.messages[place] == t("classroom.saved"))
-    elif answered:
+    elif card.answered:
         st.caption(t("classroom.change_until_locked"))

@@ -29,7 +29,8 @@ from ui.views.classroom.kinds import VIEWS
 from ui.views.classroom.lesson_run import seconds_left
 
 MAX_PART = 10_000  # a part number beyond any activity's: the kind names a wrong one below this
-CARDS_KEPT = 256  # shared cards kept per process: a few per room (one per language and revision)
+CARDS_KEPT = 256
+Pairs = list[tuple[int, Any]]  # shared cards kept per process: a few per room (one per language and revision)
 
 
 class _SharedCards:
@@ -93,34 +94,48 @@ def build(t: Translator, room: Room, current: ActivityRow | None, mine: Mapping[
 
 @dataclass(frozen=True)
 class Reply:
-    """What an answer sent from a card got: saved or not, the sentence saying so, and the card after it."""
+    """What an answer sent from a card got: saved or not, the sentence saying so (Markdown), and the card after it."""
 
     ok: bool
     message: str
     card: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "message": self.message, "card": self.card}
+        return {"ok": self.ok, "message": plain(self.message), "card": self.card}
 
 
-def read_values(raw: Any) -> list[tuple[int, Any]]:
+def read_values(raw: Any) -> Pairs:
     """The (part, value) pairs of an answer as the browser sent them (``[[0, "0.75"], ...]``); an ``InputError``
     for anything else."""
     if not isinstance(raw, list) or not all(
         isinstance(pair, list) and len(pair) == 2 and type(pair[0]) is int and 0 <= pair[0] < MAX_PART for pair in raw
     ):
         raise UiInputError("answer.malformed", value=shown(raw))
-    return [(pair[0], pair[1]) for pair in raw if pair[1] not in (None, "")]
+    return [(pair[0], pair[1]) for pair in raw]
 
 
 def answer(code: str, student: str, lang: str, activity_id: Any, raw: Any) -> Reply:
-    """Store an answer sent from a card: checked by its kind (each Practice exercise on its own, so the readable
-    ones are saved and each unreadable one is named), then by the store (open, in time, not too fast)."""
+    """Store an answer as a card sent it (JSON): checked for its form here, then as ``deliver`` does."""
     t = Translator(lang)
     try:
         if type(activity_id) is not int:
             raise UiInputError("answer.malformed", value=shown(activity_id))
         values = read_values(raw)
+    except InputError as err:
+        return Reply(False, t.explain(err), None)
+    reply = deliver(t, code, student, activity_id, values)
+    card = None
+    with suppress(InputError, StoreUnavailable):  # the answer is stored; the phone's next look brings its card
+        card = card_json(code, student, lang)
+    return replace(reply, card=card)
+
+
+def deliver(t: Translator, code: str, student: str, activity_id: int, values: Pairs) -> Reply:
+    """Store a student's answer to activity ``activity_id`` (its parts' values, blank ones left out): checked by its
+    kind (each Practice exercise on its own, so the readable ones are saved and each unreadable one is named), then
+    by the store (the current activity, open, in time, not too fast). The reply's message is Markdown."""
+    values = [(part, value) for part, value in values if value not in (None, "")]
+    try:
         current = room_now(code).current
         if current is None or current.id != activity_id:
             raise InputError("room.not_current")
@@ -131,14 +146,10 @@ def answer(code: str, student: str, lang: str, activity_id: Any, raw: Any) -> Re
             store().answer(code, student, activity_id, values)
             answer_stored(code, activity_id)
     except (InputError, StoreUnavailable) as err:
-        return Reply(False, plain(t.explain(err)), None)
-    card = None
-    with suppress(InputError, StoreUnavailable):  # the answer is stored; the phone's next look brings its card
-        card = card_json(code, student, lang)
+        return Reply(False, t.explain(err))
     if notes:
-        saved = t("classroom.others_saved" if values else "classroom.nothing_saved")
-        return Reply(False, plain(" ".join([*notes, saved])), card)
-    return Reply(True, t("classroom.saved"), card)
+        return Reply(False, " ".join([*notes, t("classroom.others_saved" if values else "classroom.nothing_saved")]))
+    return Reply(True, t("classroom.saved"))
 
 
 def nothing(current: ActivityRow) -> None:
@@ -148,9 +159,6 @@ def nothing(current: ActivityRow) -> None:
     if isinstance(activity, (acts.Predict, acts.Compare)):
         activity.check("", 0)
     raise InputError("answer.no_choice")
-
-
-Pairs = list[tuple[int, Any]]
 
 
 def checked(t: Translator, current: ActivityRow, values: Pairs) -> tuple[Pairs, list[str]]:
@@ -173,4 +181,4 @@ def checked(t: Translator, current: ActivityRow, values: Pairs) -> tuple[Pairs, 
 def unavailable(lang: str) -> Reply:
     """The reply when the database could not even say whether the student is in the room."""
     t = Translator(lang)
-    return Reply(False, plain(t.explain(StoreUnavailable("store.unavailable"))), None)
+    return Reply(False, t.explain(StoreUnavailable("store.unavailable")))

@@ -1,7 +1,7 @@
 """One module per kind of activity, each with the kind's views: how the projector (and the control page) shows the
-class's answers (``present``), how a student's phone asks and answers (``student``), and the form that sets the
-kind up live or in the lesson editor (``form``, ``build``), and how the results CSV words its questions and
-answers (``csv_details``, ``csv_answer``, ``csv_solution``). ``VIEWS`` registers them by the kind's name, as
+class's answers (``present``), what a student's phone shows and asks (``card``), the form that sets the kind up live
+or in the lesson editor (``form``, ``build``), and how the results CSV words its questions and answers
+(``csv_details``, ``csv_answer``, ``csv_solution``). ``VIEWS`` registers them by the kind's name, as
 ``ndcg_core.classroom.activities.KINDS`` registers the kinds' classes."""
 
 from __future__ import annotations
@@ -17,18 +17,15 @@ from ui.views.classroom.kinds import compare, judge, practice, predict, rank
 @dataclass(frozen=True)
 class KindViews:
     """A kind's views. ``present(t, activity, summary, revealed, screen)`` draws the class's answers;
-        ``student(t, cs, row, mine, lead) -> unsent text or None`` draws the phone's question and answer;
-        ``form(t, prefix)`` draws the kind's settings under widget keys starting with ``prefix``, and
-        ``build(prefix)`` makes the activity from them (an ``InputError`` for a bad setting). The results CSV words the
-        kind's questions and answers through ``csv_details(t, activity, part)`` (what the question was),
-        ``csv_answer(t, activity, part, value)`` (a given answer as the phone showed it) and
-        ``csv_solution(t, activity, part, solution)`` (the right answer in the same words).
-    ``card(t, row, mine)`` is the phone's question and answer as a card drawn in the browser
-    (``ui.views.classroom.card``), as ``student`` draws them with Streamlit where the app runs without
-    ``serve.py``'s routes."""
+    ``card(t, row, mine)`` gives the phone's question and answer as a ``ui.views.classroom.card.Body`` (the browser
+    draws it, or ``phone.draw_card`` with Streamlit where the app runs without ``serve.py``'s routes);
+    ``form(t, prefix)`` draws the kind's settings under widget keys starting with ``prefix``, and ``build(prefix)``
+    makes the activity from them (an ``InputError`` for a bad setting). The results CSV words the kind's questions
+    and answers through ``csv_details(t, activity, part)`` (what the question was), ``csv_answer(t, activity,
+    part, value)`` (a given answer as the phone showed it) and ``csv_solution(t, activity, part, solution)`` (the
+    right answer in the same words)."""
 
     present: Callable[..., None]
-    student: Callable[..., str | None]
     form: Callable[..., None]
     build: Callable[[str], Any]
     csv_details: Callable[[Translator, Any, int], str]
@@ -40,7 +37,6 @@ class KindViews:
 def _views(module: Any) -> KindViews:
     return KindViews(
         module.present,
-        module.student,
         module.form,
         module.build,
         module.csv_details,

@@ -17,13 +17,10 @@ from ui.format import metric_text
 from ui.i18n import Translator
 from ui.projector import big_chart, worked_table
 from ui.state import (
-    ClassroomState,
-    has_widget_value,
-    set_widget_value,
     widget_value,
 )
 from ui.views.classroom.card import Block, Body, Choice, Note, Text, table_of
-from ui.views.classroom.common import labelled, list_table, own_question, submit, unsent_text
+from ui.views.classroom.common import labelled, list_table, own_question, unsent_text
 
 
 def pair_tables(t: Translator, pair: acts.Pair, columns: Any = None) -> None:
@@ -93,55 +90,6 @@ def present(
             verdict=t(f"classroom.vote.{activity.verdict(activity.metric)}"),
         )
     )
-
-
-def student(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict, lead: str) -> str | None:
-    activity = current.activity()
-    assert isinstance(activity, acts.Compare)  # the caller chose this view by the activity's kind
-    metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
-    st.markdown(lead + own_question(current.question.get(t.lang), t("classroom.compare_question", metric=metric)))
-    st.caption(conventions_text(activity.conventions(), t))
-    pair_tables(t, activity.pair)
-    key = f"_w_cr_vote_{current.id}"
-    if not has_widget_value(key) and 0 in mine:
-        set_widget_value(key, mine[0])
-    st.radio(
-        t("classroom.your_vote"),
-        acts.VOTES,
-        format_func=lambda v: t(f"classroom.vote.{v}"),
-        index=None,
-        horizontal=True,
-        key=key,
-        disabled=current.phase != "open",
-    )
-    if current.phase == "open":
-        st.button(
-            t("classroom.send"),
-            on_click=lambda: submit(current.id, [(0, widget_value(key))]),
-            type="primary",
-            key=f"btn_cr_send_{current.id}",
-            width="stretch",
-        )
-        return None
-    vote = widget_value(key)
-    unsent = (
-        unsent_text(t, "vote", 0 in mine, value=t(f"classroom.vote.{vote}")) if vote and vote != mine.get(0) else None
-    )
-    if current.phase == "revealed":
-        verdict = activity.verdict(activity.metric)
-        text = t("classroom.your_compare_result", metric=metric, verdict=t(f"classroom.vote.{verdict}"))
-        (st.success if mine.get(0) == verdict else st.warning)(text)
-        for m in acts.METRICS:
-            va, vb = activity.values(m)
-            st.caption(
-                t(
-                    "classroom.metric_values",
-                    metric=t(f"classroom.metric.{m}", k=activity.pair.k),
-                    a=metric_text(va),
-                    b=metric_text(vb),
-                )
-            )
-    return unsent
 
 
 def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:

@@ -16,9 +16,9 @@ from ndcg_core.classroom.store import ActivityRow
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.projector import PROJECTOR_FONT, big_chart
-from ui.state import ClassroomState, has_widget_value, set_widget_value, widget_value
+from ui.state import widget_value
 from ui.views.classroom.card import Block, Body, Choice, Note, Text
-from ui.views.classroom.common import own_question, query_line, spec_caption, submit, unsent_text
+from ui.views.classroom.common import own_question, query_line, spec_caption, unsent_text
 from ui.views.classroom.sources import chosen_list, list_form
 
 # Krippendorff's own reading of alpha (Content Analysis, 2004, section 11.4.4): rely on data with alpha of 0.800 or
@@ -27,10 +27,6 @@ AGREE_WELL = 0.8
 AGREE_TENTATIVE = 0.667
 # One colour per grade, light (not relevant) to dark (highly relevant): a sequential scale reads as an order.
 GRADE_SCHEME: Final = "blues"
-
-
-def grade_key(activity_id: int, part: int) -> str:
-    return f"_w_cr_grade_{activity_id}_{part}"
 
 
 def question(t: Translator, activity: acts.Judge, own: str) -> str:
@@ -170,57 +166,6 @@ def distribution_text(t: Translator, activity: acts.Judge, summary: acts.JudgeSu
         if given:
             parts.append(f"{i + 1}: " + ", ".join(given))
     return t("classroom.judge_counts", counts=" · ".join(parts)) if parts else t("classroom.no_answers")
-
-
-def student(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict, lead: str) -> str | None:
-    """One row per result: its title and a grade picker on the scale (big enough for a thumb); Send once for all.
-    What was chosen stays chosen, sent or not; the reveal shows the teacher's grade beside the student's."""
-    activity = current.activity()
-    assert isinstance(activity, acts.Judge)  # the caller chose this view by the kind
-    spec, scale = activity.spec, activity.scale
-    revealed = current.phase == "revealed"
-    st.markdown(lead + question(t, activity, current.question.get(t.lang)))
-    keys = []
-    for part, label in enumerate(spec.labels):
-        key = grade_key(current.id, part)
-        keys.append(key)
-        if not has_widget_value(key) and part in mine:
-            set_widget_value(key, int(mine[part]))
-        st.segmented_control(
-            f"**{part + 1}.** {md_escape(label)}",
-            list(scale.grades),
-            key=key,
-            disabled=current.phase != "open",
-            width="stretch",
-        )
-        if revealed:
-            yours = mine.get(part)
-            text = t(
-                "classroom.judge_yours",
-                teacher=metric_text(spec.grades[part], 0),
-                yours="–" if yours is None else str(yours),
-            )
-            (st.success if yours is not None and int(yours) == spec.grades[part] else st.info)(text)
-    if current.phase == "open":
-        st.button(
-            t("classroom.send_all"),
-            on_click=lambda: submit(current.id, chosen(keys)),
-            type="primary",
-            key=f"btn_cr_send_{current.id}",
-            width="stretch",
-        )
-        return None
-    if revealed:
-        st.caption(t("classroom.judge_teacher_ndcg_line", k=spec.k, value=metric_text(spec.ndcg())))
-    changed = [part + 1 for part, value in chosen(keys) if mine.get(part) != value]
-    if not changed:
-        return None
-    return unsent_text(t, "grades", bool(mine), numbers=", ".join(map(str, changed)))
-
-
-def chosen(keys: list[str]) -> list[tuple[int, Any]]:
-    """The grades picked so far, as (result, grade) pairs."""
-    return [(part, widget_value(key)) for part, key in enumerate(keys) if widget_value(key) is not None]
 
 
 def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:

@@ -3,31 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import partial
 from typing import Any
 
 import streamlit as st
 
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom.store import ActivityRow
-from ndcg_core.errors import InputError
 from ndcg_core.teaching.exercises import conventions, exercise
 from ui.exercise_text import choice_text, conventions_text, question_text
 from ui.exercise_text import explain as explain_exercise
-from ui.exercise_text import prompt as exercise_prompt
 from ui.format import metric_text
 from ui.i18n import Translator
 from ui.projector import big_chart, share_bars
 from ui.state import (
-    ClassroomState,
-    classroom_state,
-    has_widget_value,
     practice_state,
-    set_widget_value,
     widget_value,
 )
 from ui.views.classroom.card import Block, Body, Choice, Note, NumberBox, Table, Text
-from ui.views.classroom.common import own_question, submit, typed, unsent_text
+from ui.views.classroom.common import own_question, unsent_text
 
 
 def present(
@@ -58,86 +51,6 @@ def present(
                 + " · "
                 + explain_exercise(ex, t)
             )
-
-
-def send_practice(t: Translator, activity: acts.Practice, activity_id: int, keys: list[str]) -> None:
-    """Send every typed answer. Each is checked first: the readable ones are saved, and each unreadable one is
-    named by its exercise; every typed value stays in its box either way."""
-    values, errors = [], []
-    for part, key in enumerate(keys):
-        raw = widget_value(key)
-        if raw in (None, ""):
-            continue
-        try:
-            activity.check(raw, part)
-        except InputError as err:
-            errors.append(t("classroom.exercise_note", number=part + 1, text=t.explain(err)))
-        else:
-            values.append((part, raw))
-    if not errors:
-        submit(activity_id, values)
-        return
-    place = f"answer-{activity_id}"
-    if values:
-        submit(activity_id, values)
-    saved = classroom_state().messages.get(place) == t("classroom.saved")
-    if values and not saved:  # the store refused them (locked meanwhile, too fast): that message stays
-        return
-    classroom_state().messages[place] = " ".join(
-        [*errors, t("classroom.others_saved" if saved else "classroom.nothing_saved")]
-    )
-
-
-def student(t: Translator, cs: ClassroomState, current: ActivityRow, mine: dict, lead: str) -> str | None:
-    activity = current.activity()
-    assert isinstance(activity, acts.Practice)  # the caller chose this view by the activity's kind
-    st.markdown(lead + own_question(current.question.get(t.lang), ""))
-    keys = []
-    unsent = []
-    for part, number in enumerate(activity.numbers):
-        ex = exercise(activity.seed, number)
-        st.markdown(f"**{t('classroom.exercise', number=part + 1, kind=t(f'practice.kind.{ex.kind}'))}**")
-        exercise_prompt(ex, t)
-        key = f"_w_cr_practice_{current.id}_{part}"
-        keys.append(key)
-        if not has_widget_value(key) and part in mine:
-            set_widget_value(key, mine[part].answer)
-        value = typed(widget_value(key))
-        if value and value != (mine[part].answer if part in mine else None):
-            unsent.append(part + 1)
-        disabled = current.phase != "open"
-        if ex.kind in ("dcg_term", "dcg", "ndcg"):
-            st.text_input(t("practice.your_answer"), key=key, placeholder="0.00", disabled=disabled)
-        else:
-            st.radio(
-                t("practice.your_answer"),
-                acts.choices(ex),
-                index=None,
-                horizontal=True,
-                key=key,
-                disabled=disabled,
-                format_func=partial(choice_text, ex, t=t),
-            )
-        if current.phase == "revealed":
-            if part in mine:
-                right = mine[part].right
-                (st.success if right else st.error)(
-                    t("practice.right" if right else "practice.wrong", why=explain_exercise(ex, t))
-                )
-            else:
-                st.info(explain_exercise(ex, t))
-    if current.phase == "open":
-        st.button(
-            t("classroom.send_all"),
-            on_click=partial(send_practice, t, activity, current.id, keys),
-            type="primary",
-            key=f"btn_cr_send_{current.id}",
-            width="stretch",
-        )
-        return None
-    if not unsent:
-        return None
-    return unsent_text(t, "practice", any(n - 1 in mine for n in unsent), numbers=", ".join(map(str, unsent)))
 
 
 def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
