@@ -1,16 +1,16 @@
-"""What one phone's rerun costs when the teacher opens an activity: CPU time per rerun, and where it goes.
+"""What a phone's page costs when its websocket comes back (a reconnect: a new session on the server, as after a
+server process died): CPU time per page run, and where it goes.
 
-    python -m benchmarks.profile_phone_rerun [--reruns 200] [--kind predict|rank|practice] [--top 25] [--no-profile]
+    python -m benchmarks.profile_phone_reconnect [--runs 100] [--kind predict|rank|practice] [--top 25] [--no-profile]
 
 Starts the app (``serve.py``, SQLite in a temporary folder) in a process whose script runs are timed (the script
-thread's own CPU time, ``time.thread_time``) and profiled (``cProfile`` on the same clock); two students join by
-link, then, again and again, the teacher's action changes the room (through the database, as a teacher on another
-process) and each phone's room watcher reruns its fragment, as ``ui/widgets/room_watch.js`` does when the revision
-changes. The first phone's run reads the room's new revision and state for the process (as the first of a class
-does); only the second phone's runs, which find them cached as the rest of a class does, are timed and profiled.
-Reported: CPU per rerun (the script thread, median and mean), the whole server process's CPU per rerun (its
-event loop serializes and sends what the script drew), the bytes sent per rerun, and the profile's top functions
-by cumulative and own time. The machine's other load adds to neither CPU figure much.
+thread's own CPU time, ``time.thread_time``) and profiled (``cProfile`` on the same clock); a student joins by link
+and the teacher opens an activity; then, again and again, the phone connects anew with its link (``me=``), runs the
+page as a browser does after a reconnect (with the browser memory's report and the rerun it asks for) and goes.
+Its activity itself is drawn by the browser from the card route (``ui/widgets/phone_card.js``), which costs no page
+run. Reported: CPU per page run (the script thread, median and mean), the whole server process's CPU per
+reconnect (the session's start and the event loop's sending included), the bytes sent per reconnect, and the
+profile's top functions by cumulative and own time.
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ PROBE = "probe=1"  # in the measured phone's address (the page ignores it); the 
 
 
 def serve(port: int) -> None:
-    """The server side: Streamlit with its script runs timed and, for fragment runs that are not timer runs,
-    profiled; the figures are written to ``$NDCG_LAB_PROFILE_OUT`` when it is asked to stop (SIGTERM)."""
+    """The server side: Streamlit with the probe phone's page runs timed and profiled; the figures are written to
+    ``$NDCG_LAB_PROFILE_OUT`` when it is asked to stop (SIGTERM)."""
     import cProfile
     import marshal
     import signal
@@ -53,7 +53,7 @@ def serve(port: int) -> None:
     original = script_runner.ScriptRunner._run_script
 
     def timed(self, rerun_data):
-        if not rerun_data.fragment_id_queue or rerun_data.is_auto_rerun or PROBE not in rerun_data.query_string:
+        if rerun_data.fragment_id_queue or rerun_data.is_auto_rerun or PROBE not in rerun_data.query_string:
             return original(self, rerun_data)
         # The thread's own CPU time as the profile's clock: wall time would count waits for the interpreter lock.
         profile = cProfile.Profile(time.thread_time)
@@ -88,7 +88,7 @@ def serve(port: int) -> None:
     cli.main()
 
 
-async def drive(url: str, reruns: int, kind: str, monitor: ServerMonitor) -> dict:
+async def drive(url: str, runs: int, kind: str, monitor: ServerMonitor) -> dict:
     from ndcg_core.classroom import activities as acts
     from ndcg_core.classroom import rules
     from ndcg_core.classroom.rules import Limits
@@ -96,61 +96,57 @@ async def drive(url: str, reruns: int, kind: str, monitor: ServerMonitor) -> dic
 
     store = Store(database_url(), limits=Limits.from_environment())
     room, key = store.create_room()
-    phones = []
-    for query in ("", "&" + PROBE):
-        phone = Client(url, f"room={room.code}&me={rules.new_student_id()}{query}", "phone", Errors())
-        await phone.connect()
-        await phone.run()
-        phone.set_text("Nickname (optional)", "p")
-        join_id, fragment = phone.button("Join")
-        await phone.run(fragment, trigger=join_id)
-        assert phone.shows("You are"), phone.texts
-        phones.append(phone)
-    first, phone = phones
+    me = rules.new_student_id()
+    phone = Client(url, f"room={room.code}&me={me}", "phone", Errors())
+    await phone.connect()
+    await phone.run()
+    phone.set_text("Nickname (optional)", "p")
+    join_id, fragment = phone.button("Join")
+    await phone.run(fragment, trigger=join_id)
+    assert phone.shows("You are"), phone.texts
+    keeps = phone.keeps  # the browser's storage, which a reconnecting tab still has
+    await phone.ws.close()
     make = {
-        "predict": lambda i: acts.Predict(acts.random_list(i)),
-        "rank": lambda i: acts.Rank(acts.random_list(i), next(iter(acts.TWISTS))),
-        "practice": lambda i: acts.Practice(i, (1, 2, 3)),
+        "predict": lambda: acts.Predict(acts.random_list(1)),
+        "rank": lambda: acts.Rank(acts.random_list(1), next(iter(acts.TWISTS))),
+        "practice": lambda: acts.Practice(1, (1, 2, 3)),
     }[kind]
+    store.open_activity(room.code, key, make())
     sizes: list[int] = []
     wall: list[float] = []
     process_cpu = 0.0
-    for i in range(reruns):
-        store.open_activity(room.code, key, make(i + 1))
-        component_id, fragment_id, data = phone.watch
-        received = []
-        original_recv = phone.ws.recv
+    for _ in range(runs):
+        again = Client(url, f"room={room.code}&me={me}&{PROBE}", "phone", Errors())
+        again.keeps = dict(keeps)
+        cpu_before = monitor._cpu_seconds()
+        started = time.monotonic()
+        await again.connect()
+        received: list[int] = []
+        original_recv = again.ws.recv
 
         async def counting_recv(original_recv=original_recv, received=received):
             message = await original_recv()
             received.append(len(message))
             return message
 
-        phone.ws.recv = counting_recv
-        await asyncio.sleep(0.45)  # past the server's revision cache (REVISION_TTL), as a phone's next poll is
-        # The class's first phone on this process reads the new revision and room (shared by the others, as in a
-        # class); the measured one is one of the others.
-        f_component, f_fragment, _ = first.watch
-        cpu_before = monitor._cpu_seconds()
-        await first.run(f_fragment, component=(f_component, "changed", {"revision": -1, "nonce": i}))
-        started = time.monotonic()
-        await phone.run(fragment_id, component=(component_id, "changed", {"revision": -1, "nonce": i}))
+        again.ws.recv = counting_recv
+        await again.run()
         wall.append(time.monotonic() - started)
+        if not again.card_data or not again.shows("You are"):
+            raise SystemExit(f"the phone's page did not come back: {again.texts[:3]}")
+        await again.ws.close()
         await asyncio.sleep(0.05)  # the server's last bookkeeping after the run
         process_cpu += monitor._cpu_seconds() - cpu_before
-        phone.ws.recv = original_recv
         sizes.append(sum(received))
-        if phone.errors.plain:
-            raise SystemExit(f"error on the phone: {phone.errors.plain[0]}")
-    await phone.ws.close()
-    await first.ws.close()
+        if again.errors.plain:
+            raise SystemExit(f"error on the phone: {again.errors.plain[0]}")
     store.close()
-    return {"process_cpu": process_cpu / reruns / 2, "bytes": sizes, "wall": wall}
+    return {"process_cpu": process_cpu / runs, "bytes": sizes, "wall": wall}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reruns", type=int, default=200)
+    parser.add_argument("--runs", type=int, default=100)
     parser.add_argument("--kind", choices=["predict", "rank", "practice"], default="predict")
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--no-profile", action="store_true", help="time the runs only (no cProfile overhead)")
@@ -172,7 +168,7 @@ def main() -> None:
     os.environ.pop("NDCG_LAB_DATABASE_URL", None)
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "benchmarks.profile_phone_rerun", "--serve", str(port)],
+        [sys.executable, "-m", "benchmarks.profile_phone_reconnect", "--serve", str(port)],
         cwd=ROOT,
         env=env,
         preexec_fn=end_with_parent,
@@ -190,17 +186,17 @@ def main() -> None:
             except OSError:
                 time.sleep(0.2)
         monitor = ServerMonitor(server.pid)
-        figures = asyncio.run(drive(url, args.reruns, args.kind, monitor))
+        figures = asyncio.run(drive(url, args.runs, args.kind, monitor))
     finally:
         server.terminate()
         server.wait(timeout=30)
     times = marshal.loads(out.read_bytes())
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(
-        f"{args.kind}: {len(times)} fragment reruns; script thread CPU per rerun: median "
-        f"{1000 * statistics.median(times):.2f} ms, mean {1000 * statistics.mean(times):.2f} ms; whole server "
-        f"process per rerun (both phones', with the event loop's sending): {1000 * figures['process_cpu']:.2f} ms; "
-        f"sent per rerun: {statistics.median(figures['bytes']):.0f} bytes; wall median "
+        f"{args.kind}: {len(figures['wall'])} reconnects, {len(times)} page runs; script thread CPU per page run: "
+        f"median {1000 * statistics.median(times):.2f} ms, mean {1000 * statistics.mean(times):.2f} ms; whole server "
+        f"process per reconnect (session start, runs, sending): {1000 * figures['process_cpu']:.2f} ms; sent per "
+        f"reconnect: {statistics.median(figures['bytes']):.0f} bytes; wall median "
         f"{1000 * statistics.median(figures['wall']):.1f} ms"
     )
     if not args.no_profile:
