@@ -16,13 +16,13 @@ import os
 import streamlit as st
 from starlette.routing import Route
 
-from ui.routes import answer_route, phone_card_route, room_revision_route
+from ui.routes import answer_route, phone_card_route, phone_page_route, room_revision_route
 from ui.server_tuning import turn_nagle_off
-from ui.widgets.phone_card import ROUTES_ENV
+from ui.views.classroom.phone_page import ROUTES_ENV
 
 turn_nagle_off()  # see ui/server_tuning.py: Streamlit's server offers no supported hook for it
 
-os.environ[ROUTES_ENV] = "1"  # this process serves the phones' card routes below (see ui/routes.py)
+os.environ[ROUTES_ENV] = "1"  # this process serves the phone page and its routes below (phone_page.py)
 
 app = st.App(
     "app.py",
@@ -30,5 +30,6 @@ app = st.App(
         Route("/api/room/{code}/revision", room_revision_route),
         Route("/api/room/{code}/card", phone_card_route),
         Route("/api/room/{code}/answer", answer_route, methods=["POST"]),
+        Route("/phone/{code}", phone_page_route),
     ],
 )

@@ -1,8 +1,7 @@
 """Classroom: a live room with a code and a QR code; students answer on their phones, the class's answers
 appear on the projector as they arrive."""
 
-from ui.page import phone_runs_in_turn, start_page
+from ui.page import start_page
 from ui.views.classroom import render_page
 
-with phone_runs_in_turn():
-    render_page(start_page("classroom.title", icon="🏫"))
+render_page(start_page("classroom.title", icon="🏫"))

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import gc
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import streamlit as st
 
@@ -81,35 +79,6 @@ def freeze_startup_objects() -> None:
         gc.collect()  # garbage made while starting is freed first, not kept for good
         gc.freeze()
         _frozen = True
-
-
-# How many phone page runs one process does at once; more wait their turn. A phone's page runs at its join and when
-# its websocket comes back (its activities are drawn in the browser, ui/widgets/phone_card.py), but after a server
-# process dies its whole share of a class comes back to the others at once: run side by side, hundreds of page runs
-# share the interpreter with the teacher's live panel, which then waited 10 s and more for its turn.
-PHONE_RUNS_AT_ONCE = 2
-PHONE_RUN_WAIT = 30.0  # seconds a phone's run waits for its turn at most; then it runs anyway
-
-
-@st.cache_resource(show_spinner=False)
-def _phone_turns() -> threading.BoundedSemaphore:
-    return threading.BoundedSemaphore(PHONE_RUNS_AT_ONCE)
-
-
-@contextmanager
-def phone_runs_in_turn() -> Iterator[None]:
-    """Run the rest of a page in turn with the process's other phone page runs (a page with ``me=`` in its address,
-    a student's); any other page runs at once. The teacher's live panel is a fragment and never waits here."""
-    if "me" not in st.query_params:
-        yield
-        return
-    turns = _phone_turns()
-    got = turns.acquire(timeout=PHONE_RUN_WAIT)
-    try:
-        yield
-    finally:
-        if got:
-            turns.release()
 
 
 def start_page(title_key: str, icon: str = "📐") -> Translator:

@@ -6,12 +6,12 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import HTMLResponse, JSONResponse
 
 from ndcg_core.classroom import rules
 from ndcg_core.errors import InputError, StoreUnavailable
 from ui.database import fresh_revision, is_member, known_member, room_revision
-from ui.views.classroom import phone_api
+from ui.views.classroom import phone_api, phone_page
 
 
 async def room_revision_route(request: Request) -> JSONResponse:
@@ -104,3 +104,21 @@ async def answer_route(request: Request) -> JSONResponse:
     else:
         reply = await run_in_threadpool(phone_api.answer, *who, lang, body.get("activity"), body.get("values"))
     return JSONResponse(reply.to_json(), headers=NO_STORE)
+
+
+async def phone_page_route(request: Request) -> HTMLResponse:
+    """``GET /phone/{code}?me=STUDENT&lang=LANG``: the student's phone page (``ui.views.classroom.phone_page``).
+    Anyone else gets a short page saying to join again (404), as strangers get from the other routes; while the
+    database cannot answer, a 503 page that reloads itself."""
+    lang = phone_api.language(request.query_params.get("lang"))
+    try:
+        code = rules.read_code(request.path_params["code"])
+        student = rules.read_student_id(request.query_params.get("me"))
+        found = await run_in_threadpool(phone_page.student_of, code, student)
+    except InputError:
+        found = None
+    except StoreUnavailable:
+        return HTMLResponse(phone_page.unavailable_html(lang), status_code=503, headers=NO_STORE)
+    if found is None:
+        return HTMLResponse(phone_page.not_found_html(lang), status_code=404, headers=NO_STORE)
+    return HTMLResponse(phone_page.page_html(found, lang), headers=NO_STORE)

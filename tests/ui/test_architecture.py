@@ -81,11 +81,7 @@ def test_pages_are_thin_they_start_the_page_and_call_its_view():
     for path in sorted((ROOT / "pages").glob("*.py")):
         imported = GRAPH[f"pages.{path.stem}"]
         views = {m for m in imported if m.startswith("ui.views.")}
-        assert len(views) == 1 and imported - views <= {
-            "ui.page",
-            "ui.page.start_page",
-            "ui.page.phone_runs_in_turn",
-        }, path.name
+        assert len(views) == 1 and imported - views <= {"ui.page", "ui.page.start_page"}, path.name
         assert len(path.read_text(encoding="utf-8").splitlines()) <= 10, path.name
 
 

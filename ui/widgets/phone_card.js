@@ -410,8 +410,12 @@ export default function (component) {
       } else if (json && (state.down || !root._card || json.revision !== root._card.revision)) {
         state.down = !(await fetchCard());
       }
+      state.failures = 0;
+      if (!state.down && notice.textContent === data.texts.offline) showNotice("");
     } catch (e) {
       wait = data.fallback; // offline for a moment, or the server process went away: ask again a little later
+      state.failures = (state.failures || 0) + 1;
+      if (state.failures >= 2 && data.texts.offline) showNotice(data.texts.offline);
     }
     if (!state.stopped) state.timer = setTimeout(poll, wait);
   }

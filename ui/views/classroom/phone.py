@@ -30,8 +30,9 @@ from ui.views.classroom.card import Block, Choice, Note, NumberBox, Order, Phone
 from ui.views.classroom.common import outage_text, show_message
 from ui.views.classroom.identity import MEMORY_LOOK_SECONDS, MEMORY_WAIT_SECONDS, memory_reported, on_join_here
 from ui.views.classroom.lesson_run import seconds_left
+from ui.views.classroom.phone_page import page_address, pages_served
 from ui.widgets.countdown import countdown
-from ui.widgets.phone_card import cards_served, phone_card
+from ui.widgets.go_to import go_to
 from ui.widgets.room_watch import room_watch
 from ui.widgets.sortable import apply_action, sortable_list
 
@@ -81,13 +82,11 @@ def render_student(t: Translator, cs: ClassroomState, room: Room) -> None:
         if me.nickname
         else t("classroom.you_are_number", number=me.number)
     )
-    if cards_served():
-        texts = {
-            "outage": t("classroom.outage"),
-            "unknown": t.explain(InputError("room.unknown", code=room.code)),
-            "not_sent": t("classroom.card_not_sent"),
-        }
-        phone_card(room.code, me.id, t.lang, texts)
+    if pages_served():
+        # The phone's own page (ui/views/classroom/phone_page.py) from here on: no session held on this process.
+        address = page_address(room.code, me.id, t.lang)
+        st.markdown(t("classroom.opening_phone_page", url=address))
+        go_to(address)
     else:
         student_room(t.lang, room.code)
 

@@ -1,0 +1,140 @@
+"""A student's phone page under ``serve.py``: a small page of its own (``GET /phone/{code}?me=ID&lang=LANG``), not a
+Streamlit page. It draws the student's card (``ui/widgets/phone_card.js``) from the card route, posts answers to
+the answer route and asks for the room's revision every second, all over plain HTTP.
+
+Why a page of its own: a Streamlit page keeps a websocket and a session on one server process. When that process
+dies, every phone on it comes back at once to the others, each a new session and a page run (about 30 ms of one
+core each, ``benchmarks/profile_phone_reconnect.py``): 500 phones are 15 s of a process's time, while the teacher's
+live panel waits. A phone on this page holds no session: its next request goes to a live process through nginx,
+and the class carries on. Joining, and finding out who the phone is, stay on the Classroom page, which sends the
+phone here once it knows (``phone.render_student``).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+from functools import cache
+from pathlib import Path
+from urllib.parse import urlencode
+
+from ndcg_core.classroom.store import Student
+from ndcg_core.errors import InputError
+from ui.database import store
+from ui.format import md_escape
+from ui.i18n import LANGUAGES, Translator
+from ui.views.classroom.card import plain, runs
+from ui.widgets.room_watch import FALLBACK_SECONDS, POLL_SECONDS
+
+WIDGETS = Path(__file__).resolve().parents[2] / "widgets"
+
+# Set to "1" by serve.py, which serves this page and the card routes; without it (``streamlit run app.py``,
+# AppTest) the Classroom page draws the phone's card itself, with Streamlit (``phone.draw_card``).
+ROUTES_ENV = "NDCG_LAB_PHONE_ROUTES"
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def pages_served() -> bool:
+    """Whether this process serves the phone page and its routes (it was started through ``serve.py``)."""
+    return os.environ.get(ROUTES_ENV) == "1"
+
+
+def page_address(code: str, student: str, lang: str) -> str:
+    """The phone page of ``student`` in room ``code``, in language ``lang``."""
+    return f"/phone/{code}?{urlencode({'me': student, 'lang': lang})}"
+
+
+def runs_html(markdown: str) -> str:
+    """Markdown (``card.runs``) as HTML: every run escaped, bold ones in ``<strong>``."""
+    return "".join(
+        f"<strong>{html.escape(text)}</strong>" if bold else html.escape(text)
+        for para in runs(markdown)
+        for text, bold in para
+    )
+
+
+@cache
+def _assets() -> tuple[str, str, str]:
+    """The page's template, its card's CSS, and its script: SortableJS, then the card's module as a function."""
+    template = (WIDGETS / "phone_page.html").read_text(encoding="utf-8")
+    css = (WIDGETS / "phone_card.css").read_text(encoding="utf-8")
+    card = (WIDGETS / "phone_card.js").read_text(encoding="utf-8")
+    card = card.replace("export default function (component)", "function runCard(component)", 1)
+    js = (WIDGETS / "Sortable.min.js").read_text(encoding="utf-8") + "\n" + card
+    return template, css, js
+
+
+def page_html(student: Student, lang: str) -> str:
+    """The phone page of a student who has joined."""
+    t = Translator(lang)
+    code, me = student.room, student.id
+    you = (
+        t("classroom.you_are", name=md_escape(student.nickname))
+        if student.nickname
+        else t("classroom.you_are_number", number=student.number)
+    )
+    data = {
+        "code": code,
+        "me": me,
+        "lang": lang,
+        "watch": f"/api/room/{code}/revision?{urlencode({'me': me})}",
+        "card": f"/api/room/{code}/card?{urlencode({'me': me, 'lang': lang})}",
+        "answer": f"/api/room/{code}/answer",
+        "every": int(POLL_SECONDS * 1000),
+        "fallback": int(FALLBACK_SECONDS * 1000),
+        "texts": {
+            "outage": t("classroom.outage"),
+            "unknown": plain(t.explain(InputError("room.unknown", code=code))),
+            "not_sent": t("classroom.card_not_sent"),
+            "offline": t("connection.lost") + " " + t("connection.kept"),
+        },
+    }
+    languages = "".join(
+        f'<a href="{html.escape(page_address(code, me, other))}" hreflang="{other}" lang="{other}"'
+        f' aria-current="{str(other == lang).lower()}">{html.escape(name)}</a>'
+        for other, name in LANGUAGES.items()
+    )
+    values = {
+        "lang": "zh-Hans" if lang == "zh" else lang,
+        "title": html.escape(f"{t('classroom.room_heading_small', code=code).strip('*')} · NDCG Lab"),
+        "room": runs_html(t("classroom.room_heading_small", code=code)),
+        "language": html.escape(t("common.language")),
+        "languages": languages,
+        "you": runs_html(you),
+        # JSON inside <script>: "<" written as its escape, so no text in it can close the element.
+        "data": json.dumps(data, ensure_ascii=False).replace("<", "\\u003c"),
+    }
+    template, css, js = _assets()
+    values |= {"css": css, "js": js}
+    # One pass over the template: what is put in is never read for placeholders again.
+    return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), template)
+
+
+def student_of(code: str, student: str) -> Student | None:
+    """The student ``student`` of room ``code`` as stored, or ``None``."""
+    return store().student(code, student)
+
+
+def short_html(lang: str, text: str, *, join: bool = False, reload_after: int = 0) -> str:
+    """A page of one sentence: with a link back to joining, or reloading itself after ``reload_after`` seconds."""
+    t = Translator(lang)
+    refresh = f'<meta http-equiv="refresh" content="{reload_after}">' if reload_after else ""
+    link = f'<p><a href="/Classroom">{html.escape(t("classroom.join"))}</a></p>' if join else ""
+    return (
+        f'<!doctype html><html lang="{html.escape(lang)}"><head><meta charset="utf-8">{refresh}'
+        '<meta name="viewport" content="width=device-width, initial-scale=1"><title>NDCG Lab</title></head>'
+        f'<body style="font-family: system-ui, sans-serif; margin: 1rem;"><p>{html.escape(plain(text))}</p>{link}'
+        "</body></html>"
+    )
+
+
+def not_found_html(lang: str) -> str:
+    """The page for an address that is no phone of a room: what happened, and the way back to joining."""
+    return short_html(lang, Translator(lang)("classroom.phone_not_found"), join=True)
+
+
+def unavailable_html(lang: str) -> str:
+    """The page while the database cannot say whose phone this is: it tries again every few seconds."""
+    return short_html(lang, Translator(lang)("classroom.outage"), reload_after=3)
