@@ -50,6 +50,7 @@ import json
 import os
 import platform
 import random
+import re
 import shutil
 import signal
 import statistics
@@ -108,7 +109,8 @@ class Client:
     texts: list = field(default_factory=list)  # what the last run drew: (kind, text)
     metrics: dict = field(default_factory=dict)  # label -> value
     page_hash: str = ""  # the page's script hash, which a browser sends with every rerun after the first
-    card_data: dict = field(default_factory=dict)  # the phone card component's data {watch, card, answer, every, ...}
+    go_url: str = ""  # where the page sent the tab (a phone's own page, /phone/CODE?me=...)
+    card_data: dict = field(default_factory=dict)  # the phone page's card data {watch, card, answer, every, ...}
     card: dict = field(default_factory=dict)  # the card the phone shows now (JSON from the card route)
     cookies: dict = field(default_factory=dict)
     replica: str = ""  # the replica serving this tab (the cookie, else X-Replica); "" without nginx
@@ -243,8 +245,8 @@ class Client:
             self.texts.append(("markdown", element.markdown.body))
         elif what == "exception":
             self.errors.append(f"{self.label}: exception on the page: {element.exception.message}")
-        elif what == "bidi_component" and element.bidi_component.component_name == "ndcg_lab.phone_card":
-            self.card_data = json.loads(json.loads(element.bidi_component.json))  # JSON text inside the data
+        elif what == "bidi_component" and element.bidi_component.component_name == "ndcg_lab.go_to":
+            self.go_url = json.loads(element.bidi_component.json)["url"]
         elif what == "bidi_component" and element.bidi_component.component_name == "ndcg_lab.browser_memory":
             self.memory_drawn = (element.bidi_component.id, json.loads(element.bidi_component.json))
 
@@ -330,26 +332,32 @@ async def http_json(
     client: Client, method: str, path: str, conn: dict, body: dict | None = None
 ) -> tuple[int, dict | None]:
     """One request on a kept-alive HTTP/1.1 connection (opened on first use), as a phone's fetch() sends it: with
-    the tab's cookies, keeping any it is given; ``body`` goes as JSON."""
+    the tab's cookies, keeping any it is given; ``body`` goes as JSON. The answer's JSON, or ``None``."""
+    status, headers, data = await http_request(client, method, path, conn, body)
+    return status, (json.loads(data) if "json" in headers.get("content-type", "") else None)
+
+
+async def http_request(
+    client: Client, method: str, path: str, conn: dict, body: dict | None = None
+) -> tuple[int, dict, bytes]:
+    """One request as ``http_json`` sends it: the status, the headers (lower-case names) and the body."""
     from urllib.parse import urlparse
 
     address = urlparse(client.url)
     host, port = address.hostname, address.port
     payload = json.dumps(body).encode() if body is not None else b""
+    extra = f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n" if body is not None else ""
     for attempt in range(2):
         if "writer" not in conn:
             conn["reader"], conn["writer"] = await asyncio.open_connection(host, port)
         reader, writer = conn["reader"], conn["writer"]
         try:
             cookie = "".join(f"{k}: {v}\r\n" for k, v in client.cookie_header().items())
-            extra = f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n" if body is not None else ""
-            request = (
-                f"{method} {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: application/json\r\n{cookie}{extra}\r\n"
-            )
-            writer.write(request.encode() + payload)
+            head = f"{method} {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: application/json\r\n"
+            writer.write((head + cookie + extra + "\r\n").encode() + payload)
             await writer.drain()
-            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=30)
-            lines = head.decode("latin-1").split("\r\n")
+            answer = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=30)
+            lines = answer.decode("latin-1").split("\r\n")
             status = int(lines[0].split()[1])
             pairs = [(k.strip(), v.strip()) for k, _, v in (line.partition(":") for line in lines[1:] if line)]
             client.take_headers(pairs)
@@ -358,8 +366,7 @@ async def http_json(
             if headers.get("connection", "").lower() == "close":
                 writer.close()
                 conn.clear()
-            is_json = "json" in headers.get("content-type", "")
-            return status, (json.loads(data) if is_json else None)
+            return status, headers, data
         except (ConnectionError, asyncio.IncompleteReadError):
             conn.clear()
             if attempt:
@@ -367,7 +374,7 @@ async def http_json(
     raise AssertionError("not reached")
 
 
-async def watch_card(client: Client, stop: asyncio.Event, on_card, counts: Counter) -> None:
+async def watch_card(client: Client, stop: asyncio.Event, on_card, counts: Counter, on_answered=None) -> None:
     """What ``ui/widgets/phone_card.js`` does on a phone: fetch the card at once, then ask for the room's revision
     every ``every`` ms over HTTP and fetch the card again when the revision differs from the card's (or after a
     503, once the database answers); when a request fails, ask again after ``fallback`` ms. Independent of the
@@ -382,6 +389,8 @@ async def watch_card(client: Client, stop: asyncio.Event, on_card, counts: Count
                     await asyncio.sleep(data["every"] / 1000)
                     status, body = await http_get_json(client, data["watch"], conn)
                     counts["poll"] += 1
+                    if status == 200 and on_answered is not None:
+                        on_answered(client)
                     if status == 503 or body is None:
                         counts[f"poll answered {status}"] += 1
                         await asyncio.sleep(max(0, data["fallback"] - data["every"]) / 1000)
@@ -476,10 +485,11 @@ async def student(url: str, code: str, me: str, number: int, run: Run) -> None:
         ):
             current.seen[number] = time.monotonic()
 
-    def on_back(c: Client) -> None:
-        if run.killed_at is not None and c.lost_at is not None and c.lost_at >= run.killed_at:
+    def on_answered(c: Client) -> None:
+        # A phone whose replica was killed: its first answer from a live one since.
+        if c.lost_at is not None and run.killed_at is not None:
             run.back[number] = time.monotonic() - run.killed_at
-        c.lost_at = None
+            c.lost_at = None
 
     try:
         await client.connect()
@@ -488,16 +498,22 @@ async def student(url: str, code: str, me: str, number: int, run: Run) -> None:
             client.set_text("Nickname (optional)", f"s{number}")
             join_id, fragment = client.button("Join")
             await client.run(fragment, trigger=join_id)
-        if not client.shows(YOU_ARE):
-            run.errors.append(f"{client.label}: did not join")
+        if not client.shows(YOU_ARE) or not client.go_url:
+            run.errors.append(f"{client.label}: did not join (or was not sent to its phone page)")
             return
         run.joined += 1
-        if not client.card_data:
-            run.errors.append(f"{client.label}: no phone card on the page")
+        # The Classroom page sends the phone to its own page: the tab leaves the Streamlit page (its websocket
+        # closes) and loads that page, which holds its card's addresses.
+        await client.ws.close()
+        conn: dict = {}
+        status, _, page = await http_request(client, "GET", client.go_url, conn)
+        conn["writer"].close()
+        found = re.search(rb'<script type="application/json" id="card-data">(.*?)</script>', page, re.S)
+        if status != 200 or found is None:
+            run.errors.append(f"{client.label}: its phone page answered {status}")
             return
-        tasks.append(asyncio.create_task(watch_card(client, run.stop, on_card, run.counts)))
-        back = asyncio.create_task(keep_connected(client, run.stop, lambda c: c.shows(YOU_ARE), on_back))
-        tasks.append(back)
+        client.card_data = json.loads(found.group(1))
+        tasks.append(asyncio.create_task(watch_card(client, run.stop, on_card, run.counts, on_answered)))
         answered = set()
         while not run.stop.is_set():
             current = run.round
@@ -512,9 +528,6 @@ async def student(url: str, code: str, me: str, number: int, run: Run) -> None:
     finally:
         for task in tasks:
             task.cancel()
-        if client.ws is not None:
-            with contextlib.suppress(Exception):
-                await client.ws.close()
 
 
 async def send_answer(client: Client, current: Round, number: int, estimate: str, run: Run) -> None:
@@ -861,6 +874,9 @@ async def kill_replica(args, parts: dict, run: Run, rounds: list[Round], out: di
     out["acked_before"] = [(r.activity_id, set(r.acked)) for r in rounds]
     run.errors.windows.append([time.monotonic(), None])
     run.killed_at = time.monotonic()
+    for c in run.students.values():
+        if c.replica == str(number):
+            c.lost_at = run.killed_at  # until a live replica answers its phone (watch_card's on_answered)
     with contextlib.suppress(ProcessLookupError):
         os.killpg(app.pid, signal.SIGKILL)
     print(f"killed replica {number} (pid {app.pid}), serving {out['students_on_it']} students", flush=True)
@@ -871,7 +887,7 @@ async def kill_replica(args, parts: dict, run: Run, rounds: list[Round], out: di
     ):
         await asyncio.sleep(0.5)
     run.errors.windows[-1][1] = time.monotonic()
-    print(f"{len(run.back)} phones back after the kill", flush=True)
+    print(f"{len(run.back)} phones answered by a live replica after the kill", flush=True)
 
 
 async def restart_postgres(args, parts: dict, run: Run) -> None:
@@ -928,10 +944,13 @@ def report(args, rounds: list[Round], store, run: Run, monitors: dict, began: fl
         )
     if kill and "killed" in kill:
         back = list(run.back.values())
-        line = f"killed replica {kill['killed']} with {kill['students_on_it']} students: {len(back)} phones reconnected"
+        line = (
+            f"killed replica {kill['killed']} with {kill['students_on_it']} students: {len(back)} of its phones "
+            "answered by a live replica"
+        )
         if back:
             line += (
-                f", kill to page shown again p50 {statistics.median(back):.2f} s, "
+                f", kill to that answer p50 {statistics.median(back):.2f} s, "
                 f"p95 {percentile(back, 0.95):.2f} s, max {max(back):.2f} s"
             )
         print(line)
