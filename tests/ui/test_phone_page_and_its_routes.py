@@ -1,0 +1,245 @@
+"""A student's phone under ``serve.py``: its own page (``/phone/CODE``), the card it draws (``/api/room/CODE/card``)
+and the answers it sends (``/api/room/CODE/answer``), as plain HTTP with no Streamlit session. The card's texts are
+runs of plain text: nothing typed by a teacher or a student is ever HTML."""
+
+import json
+import re
+from urllib.parse import urlencode
+
+import pytest
+from starlette.requests import Request
+
+from ndcg_core import ndcg_at_k
+from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom import rules
+from ndcg_core.classroom.store import Store, database_url
+from support import run_coroutine
+
+HOSTILE = "<img src=x>**b</script>"
+
+
+@pytest.fixture
+def room(tmp_path, monkeypatch):
+    """A room with two students (one named ``HOSTILE``), its store, key and the students' ids."""
+    monkeypatch.setenv("NDCG_LAB_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("NDCG_LAB_DATABASE_URL", raising=False)
+    from ui import database
+
+    monkeypatch.setattr(database, "REVISION_TTL", 0.0)  # every request reads the room as it is now
+    store = Store(database_url())
+    made, key = store.create_room()
+    ana, bo = rules.new_student_id(), rules.new_student_id()
+    store.join(made.code, ana, HOSTILE, source="test")
+    store.join(made.code, bo, None, source="test")
+    yield store, made.code, key, ana, bo
+    store.close()
+
+
+def call(route, path_params, query=None, body=None, content_type="application/json"):
+    """Run a route as the server would for one request; its status and body (JSON when it is JSON)."""
+    raw = body if isinstance(body, bytes) else json.dumps(body).encode() if body is not None else b""
+    headers = [(b"content-type", content_type.encode())] if body is not None else []
+    sent = False
+
+    async def receive():
+        nonlocal sent
+        if sent:
+            return {"type": "http.disconnect"}
+        sent = True
+        return {"type": "http.request", "body": raw, "more_body": False}
+
+    scope = {
+        "type": "http",
+        "method": "POST" if body is not None else "GET",
+        "path_params": path_params,
+        "query_string": urlencode(query or {}).encode(),
+        "headers": headers,
+    }
+    reply = run_coroutine(route(Request(scope, receive)))
+    text = reply.body.decode()
+    is_json = reply.headers.get("content-type", "").startswith("application/json")
+    return reply.status_code, json.loads(text) if is_json else text
+
+
+def card(code, me, lang="en"):
+    from ui.routes import phone_card_route
+
+    return call(phone_card_route, {"code": code}, {"me": me, "lang": lang})
+
+
+def answer(code, me, activity, values, lang="en"):
+    from ui.routes import answer_route
+
+    return call(answer_route, {"code": code}, body={"me": me, "lang": lang, "activity": activity, "values": values})
+
+
+def text_of(blocks):
+    """Every text a card shows, joined (runs of paragraphs, table cells, labels, options)."""
+    parts = []
+    for b in blocks:
+        for para in b.get("paragraphs", []) + b.get("label", []):
+            parts.append("".join(run for run, _ in para))
+        parts += [cell for row in b.get("rows", []) for cell in row] + b.get("head", []) + b.get("labels", [])
+        parts += [o[1] for o in b.get("options", [])]
+    return "\n".join(parts)
+
+
+SPEC = acts.ListSpec(("doc A", HOSTILE, "doc C"), (2.0, 3.0, 0.0), 3)
+
+
+# --- the card ----------------------------------------------------------------------------------------------
+
+
+def test_a_student_waits_then_gets_the_activity_with_its_list_as_plain_text(room):
+    store, code, key, ana, _ = room
+    status, waiting = card(code, ana)
+    assert status == 200 and waiting["activity"] is None and "Wait for the teacher" in text_of(waiting["blocks"])
+    row = store.open_activity(code, key, acts.Predict(SPEC))
+    status, shown = card(code, ana)
+    assert (status, shown["activity"], shown["phase"], shown["send"]) == (200, row.id, "open", "Send")
+    table = next(b for b in shown["blocks"] if b["type"] == "table")
+    assert table["rows"][1] == ["2", HOSTILE, "3"]  # a label as typed: text, drawn with textContent
+    [box] = [b for b in shown["blocks"] if b["type"] == "number"]
+    assert (box["part"], box["saved"], box["disabled"]) == (0, None, False)
+    assert "Activity 1: Predict the NDCG" in text_of(shown["blocks"])
+
+
+def test_the_card_is_in_the_students_language(room):
+    store, code, key, ana, _ = room
+    store.open_activity(code, key, acts.Predict(SPEC))
+    _, zh = card(code, ana, "zh")
+    assert "活动 1" in text_of(zh["blocks"]) and zh["send"] == "提交"
+    assert card(code, ana, "xx")[1]["send"] == "Send"  # an unknown language: English
+
+
+def test_strangers_get_the_same_404_as_from_the_revision_route(room):
+    store, code, key, ana, _ = room
+    other, _ = store.create_room()
+    gone = (404, {"error": "room.unknown"})
+    assert card(code, rules.new_student_id()) == gone
+    assert card(other.code, ana) == gone
+    assert card("AB0", ana) == gone
+    assert answer(other.code, ana, 1, [[0, "0.5"]]) == gone
+
+
+def test_an_answer_is_saved_and_the_card_after_it_shows_it_and_a_lock_closes_it(room):
+    store, code, key, ana, bo = room
+    row = store.open_activity(code, key, acts.Predict(SPEC))
+    status, reply = answer(code, ana, row.id, [[0, " 0.80 "]])
+    assert (status, reply["ok"]) == (200, True) and reply["message"].startswith("Saved.")
+    [box] = [b for b in reply["card"]["blocks"] if b["type"] == "number"]
+    assert box["saved"] == "0.80" and reply["card"]["answered"] is True
+    assert [a.value for a in store.answers(row.id)] == [0.8]
+    assert card(code, bo)[1]["answered"] is False  # the others' card is the class's, without Ana's answer
+    store.set_phase(code, key, "locked")
+    _, locked = card(code, ana)
+    assert locked["phase"] == "locked" and locked["send"] == "" and locked["unsent"].startswith("Locked: your estimate")
+    status, refused = answer(code, ana, row.id, [[0, "0.9"]])
+    assert (status, refused["ok"]) == (200, False) and "locked" in refused["message"]
+    assert [a.value for a in store.answers(row.id)] == [0.8]
+
+
+def test_the_reveal_gives_each_student_their_own_result(room):
+    store, code, key, ana, bo = room
+    row = store.open_activity(code, key, acts.Predict(SPEC))
+    truth = ndcg_at_k([2, 3, 0], 3)  # (2 + 3/log2(3)) / (3 + 2/log2(3))
+    answer(code, ana, row.id, [[0, f"{truth:.4f}"]])
+    store.set_phase(code, key, "revealed")
+    _, mine = card(code, ana)
+    assert f"The true NDCG is {truth:.4f}; you were 0.000 away" in text_of(mine["blocks"])
+    assert any(b["type"] == "note" and b["level"] == "success" for b in mine["blocks"])
+    _, theirs = card(code, bo)
+    assert any(b["type"] == "note" and b["level"] == "info" for b in theirs["blocks"])
+
+
+def test_rank_sends_no_grade_to_the_phone_before_the_reveal_unless_shown(room):
+    store, code, key, ana, _ = room
+    store.open_activity(code, key, acts.Rank(SPEC, next(iter(acts.TWISTS))))
+    _, shown = card(code, ana)
+    [order] = [b for b in shown["blocks"] if b["type"] == "order"]
+    assert order["labels"] == list(SPEC.labels) and order["grades"] == []
+    assert "3" not in json.dumps(order["grades"])
+
+
+def test_a_bad_answer_gets_its_message_in_the_students_language_and_nothing_is_stored(room):
+    store, code, key, ana, _ = room
+    row = store.open_activity(code, key, acts.Predict(SPEC))
+    assert (
+        answer(code, ana, row.id, [[0, "0,7"]])[1]["message"]
+        == "'0,7' has a comma: did you mean 0.7? Write decimals with a point"
+    )
+    assert answer(code, ana, row.id, [[0, ""]])[1]["message"].startswith("Type a number")
+    assert "不是一个回答" in answer(code, ana, row.id, "<b>0.7</b>", lang="zh")[1]["message"]
+    assert "not an answer" in answer(code, ana, "1", [[0, "0.7"]])[1]["message"]
+    assert answer(code, ana, row.id + 1, [[0, "0.7"]])[1]["ok"] is False  # not the current activity
+    assert store.answers(row.id) == []
+
+
+def test_the_answer_route_takes_json_only(room):
+    from ui.routes import answer_route
+
+    store, code, key, ana, _ = room
+    row = store.open_activity(code, key, acts.Predict(SPEC))
+    form = urlencode({"me": ana, "activity": row.id}).encode()
+    assert call(answer_route, {"code": code}, body=form, content_type="application/x-www-form-urlencoded")[0] == 415
+    assert call(answer_route, {"code": code}, body=b"{not json")[0] == 400
+    assert call(answer_route, {"code": code}, body=b"[1, 2]")[0] == 400
+    assert store.answers(row.id) == []
+
+
+def test_practice_saves_the_readable_answers_and_names_each_unreadable_one(room):
+    store, code, key, ana, _ = room
+    row = store.open_activity(code, key, acts.Practice(2026, (1, 2, 3)))
+    first, _, third = row.activity().exercises()
+    values = [
+        [0, f"{first.answer:.3f}"],
+        [1, "abc"],
+        [2, third.answer if isinstance(third.answer, str) else f"{third.answer:.3f}"],
+    ]
+    _, reply = answer(code, ana, row.id, values)
+    assert reply["ok"] is False and reply["message"].startswith("Exercise 2: 'abc' is not a number")
+    assert sorted(a.part for a in store.answers(row.id)) == [0, 2]
+
+
+# --- the page ----------------------------------------------------------------------------------------------
+
+
+def page(code, me, lang="en"):
+    from ui.routes import phone_page_route
+
+    return call(phone_page_route, {"code": code}, {"me": me, "lang": lang})
+
+
+def test_the_phone_page_holds_its_cards_addresses_and_escapes_everything_a_person_typed(room):
+    _, code, _, ana, _ = room
+    status, html = page(code, ana)
+    assert status == 200
+    assert HOSTILE not in html and "<img" not in html  # the nickname is escaped in the text...
+    data = json.loads(re.search(r'id="card-data">(.*?)</script>', html, re.S).group(1))
+    assert (data["me"], data["lang"], data["card"]) == (
+        ana,
+        "en",
+        f"/api/room/{code}/card?{urlencode({'me': ana, 'lang': 'en'})}",
+    )
+    assert html.count("</script>") == 2  # ...and in the data: no text closes its script element
+    assert 'hreflang="zh"' in html and 'aria-current="true"' in html
+
+
+def test_the_phone_page_of_no_one_says_to_join_again(room):
+    _, code, _, _, _ = room
+    status, html = page(code, rules.new_student_id(), "zh")
+    assert status == 404 and "请用房间代码重新加入" in html and 'href="/Classroom"' in html
+
+
+# --- the runs ------------------------------------------------------------------------------------------------
+
+
+def test_runs_read_bold_escapes_paragraphs_and_line_ends_and_nothing_else():
+    from ui.format import md_escape
+    from ui.views.classroom.card import plain, runs
+
+    assert runs("**Activity 1:** what\\*s *this*?\n\nnext  \nline") == [
+        [("Activity 1:", True), (" what*s *this*?", False)],
+        [("next\nline", False)],
+    ]
+    assert plain(md_escape(HOSTILE)) == HOSTILE
