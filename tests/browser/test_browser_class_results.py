@@ -17,7 +17,8 @@ def answered(teacher):
 
 
 def vote(page, label):
-    page.get_by_test_id("stRadio").get_by_text(label, exact=True).tap()
+    page.get_by_role("radiogroup").get_by_role("radio", name=label, exact=True).tap()
+    expect(page.get_by_role("radio", name=label, exact=True)).to_have_attribute("aria-checked", "true")
     page.get_by_role("button", name="Send").tap()
     expect(page.get_by_text("Saved. You can change it")).to_be_visible()
 

@@ -65,6 +65,8 @@ def test_postgresql_restarting_during_an_activity_is_a_notice_and_loses_no_answe
 
     cluster.stop()
     expect(teacher.get_by_text(NOTICE)).to_be_visible(timeout=30_000)  # the live panel, by itself
+    for page in (ana, bo):
+        expect(page.locator(".ndcg-card .notice")).to_have_text(re.compile(f"^{NOTICE}"))  # the card's, by itself
     bo.get_by_role("textbox", name=estimate).fill("0.5")
     bo.get_by_role("button", name="Send").tap()
     expect(bo.get_by_text("this was not saved; try again in a moment")).to_be_visible(timeout=30_000)
@@ -76,6 +78,8 @@ def test_postgresql_restarting_during_an_activity_is_a_notice_and_loses_no_answe
 
     cluster.start()
     expect(teacher.get_by_text(NOTICE)).to_have_count(0, timeout=30_000)  # back by itself
+    for page in (ana, bo):
+        expect(page.locator(".ndcg-card .notice")).to_be_hidden(timeout=30_000)
     bo.get_by_role("button", name="Send").tap()
     expect(bo.get_by_text("Saved. You can change it")).to_be_visible(timeout=30_000)
     expect(teacher.get_by_test_id("stMetric").filter(has_text="Answered").get_by_test_id("stMetricValue")).to_have_text(

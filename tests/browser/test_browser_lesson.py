@@ -65,8 +65,7 @@ def test_a_lesson_from_a_file_runs_through_every_activity_on_three_phones(browse
     screen.screenshot(path=SHOTS.format("timer_projector"))
     phones[0].screenshot(path=SHOTS.format("timer_phone"))
     for page, guess in zip(phones, ("0.9", "0.95", "0.5"), strict=True):
-        page.get_by_role("textbox", name="Your estimate of NDCG (0 to 1)").fill(guess)
-        page.get_by_role("textbox", name="Your estimate of NDCG (0 to 1)").press("Enter")
+        page.get_by_role("textbox", name="Your estimate of NDCG (0 to 1)").fill(guess)  # kept on the phone, not sent
     for page in phones[:2]:
         page.get_by_role("button", name="Send").tap()
         expect(page.get_by_text("Saved. You can change it")).to_be_visible()
@@ -89,11 +88,12 @@ def test_a_lesson_from_a_file_runs_through_every_activity_on_three_phones(browse
     grades = ([4, 2, 0, 1, 3], [3, 2, 0, 2, 3], [4, 1, 1, 1, 2])
     for page, mine in zip(phones, grades, strict=True):
         expect(page.get_by_text("Activity 5: Judge the results")).to_be_visible()
-        # One grade picker per result (the language switch is a button group too).
-        rows = page.get_by_test_id("stButtonGroup").filter(has_not_text="English")
+        # One grade picker per result, on the phone's card.
+        rows = page.locator(".ndcg-card").get_by_role("radiogroup")
         expect(rows).to_have_count(5)
         for row, grade in zip(rows.all(), mine, strict=True):
-            row.get_by_text(str(grade), exact=True).tap()
+            row.get_by_role("radio", name=str(grade), exact=True).tap()
+            expect(row.get_by_role("radio", name=str(grade), exact=True)).to_have_attribute("aria-checked", "true")
         page.get_by_role("button", name="Send my answers").tap()
         expect(page.get_by_text("Saved. You can change it")).to_be_visible()
     expect(answered(screen)).to_have_text("3 / 3")

@@ -115,7 +115,8 @@ def test_a_class_of_three_phones_runs_all_four_activities(browser, playwright, a
     open_activity(teacher, "Which is better?")
     for page, vote in zip(phones, ("A", "The same", "B"), strict=False):
         expect(page.get_by_text("Activity 3: Which is better?")).to_be_visible()
-        page.get_by_test_id("stRadio").get_by_text(vote, exact=True).tap()
+        page.get_by_role("radiogroup").get_by_role("radio", name=vote, exact=True).tap()
+        expect(page.get_by_role("radio", name=vote, exact=True)).to_have_attribute("aria-checked", "true")
         send(page)
     expect(answered(teacher)).to_have_text("3 / 3")
     teacher.get_by_role("button", name="Reveal").click()
@@ -135,11 +136,11 @@ def test_a_class_of_three_phones_runs_all_four_activities(browser, playwright, a
     expect(answered(teacher)).to_have_text("3 / 3")
     teacher.get_by_role("button", name="Reveal").click()
     # Each phone marks its own answer to exercise 1 (the others, unanswered, show the explanation only).
-    expect(phones[0].get_by_test_id("stAlertContentSuccess").filter(has_text="Right. The term is")).to_be_visible()
-    expect(phones[0].get_by_test_id("stAlertContentError")).to_have_count(0)
+    expect(phones[0].locator(".ndcg-card .note.success").filter(has_text="Right. The term is")).to_be_visible()
+    expect(phones[0].locator(".ndcg-card .note.error")).to_have_count(0)
     for page in phones[1:]:
-        expect(page.get_by_test_id("stAlertContentError").filter(has_text="Not this time. The term is")).to_be_visible()
-        expect(page.get_by_test_id("stAlertContentSuccess").filter(has_text="Right.")).to_have_count(0)
+        expect(page.locator(".ndcg-card .note.error").filter(has_text="Not this time. The term is")).to_be_visible()
+        expect(page.locator(".ndcg-card .note.success").filter(has_text="Right.")).to_have_count(0)
 
     # The hostile nickname is text on the phone and on the projector; nothing ran, no image was made.
     expect(phones[2].get_by_text(f"You are {HOSTILE}.")).to_be_visible()

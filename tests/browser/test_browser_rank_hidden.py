@@ -27,12 +27,14 @@ def test_a_phone_ranks_real_results_without_grades_and_sees_them_at_the_reveal(b
     teacher.get_by_role("button", name="Open for the class").click()
 
     expect(page.get_by_text("Query: 成都美食推荐")).to_be_visible(timeout=30_000)
-    rows = page.locator(".ndcg-sortable li.row")
-    expect(page.locator(".ndcg-sortable li.row .label")).to_have_text(list(FOOD.labels))
-    # No grade anywhere on the phone: no grade chip or box in the list, no grade in a row's spoken label.
-    expect(page.locator(".ndcg-sortable .chip, .ndcg-sortable select")).to_have_count(0)
-    assert all("grade" not in (rows.nth(i).get_attribute("aria-label") or "") for i in range(rows.count()))
-    assert "Grade" not in page.get_by_test_id("stMain").inner_text()
+    rows = page.locator(".ndcg-card li.row")
+    expect(page.locator(".ndcg-card li.row .text")).to_have_text(list(FOOD.labels))
+    # No grade anywhere on the phone: no grade chip or box in the list; a row says its position and title only.
+    expect(page.locator(".ndcg-card .chip, .ndcg-card select")).to_have_count(0)
+    expect(rows).to_have_text([re.compile(rf"^\W*{i}\s*{re.escape(x)}\W*$") for i, x in enumerate(FOOD.labels, 1)])
+    expect(page.get_by_text("Grades are hidden until the reveal.")).to_be_visible()
+    for part in (page.get_by_test_id("stMain"), page.locator(".ndcg-card")):  # the card is in a shadow root
+        assert "Grade" not in part.inner_text().replace("Grades are hidden until the reveal.", "")
     expect(page.get_by_text("Conventions: exponential (gain = 2^grade − 1) gain")).to_be_visible()
     # Every row fits the phone's width, its title wrapped rather than cut, and its buttons are 44 px or more.
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
@@ -40,7 +42,7 @@ def test_a_phone_ranks_real_results_without_grades_and_sees_them_at_the_reveal(b
     box = up.bounding_box()
     assert box["height"] >= 44 and box["width"] >= 44
     page.screenshot(path="/tmp/rank_hidden_phone.png", full_page=True)
-    page.locator(".ndcg-sortable").screenshot(path="/tmp/rank_hidden_phone_list.png")
+    page.locator(".ndcg-card ol").screenshot(path="/tmp/rank_hidden_phone_list.png")
 
     # The best order by tapping: 成都美食地图 up twice, then 成都小吃街 up once.
     best = ["成都火锅大全", "成都美食地图", "成都小吃街", "重庆火锅", "北京烤鸭"]
@@ -50,7 +52,7 @@ def test_a_phone_ranks_real_results_without_grades_and_sees_them_at_the_reveal(b
         ("成都小吃街", best),
     ):
         page.get_by_role("button", name=f"Move {label} up").tap()
-        expect(page.locator(".ndcg-sortable li.row .label")).to_have_text(after)
+        expect(page.locator(".ndcg-card li.row .text")).to_have_text(after)
     page.get_by_role("button", name="Send my order").tap()
     expect(page.get_by_text("Saved. You can change it")).to_be_visible()
     expect(page.get_by_text("You can change your answer until")).to_have_count(0)
@@ -60,7 +62,7 @@ def test_a_phone_ranks_real_results_without_grades_and_sees_them_at_the_reveal(b
     reached = ndcg_at_k([GRADE[x] for x in best], 5, gain="exponential")
     assert reached == pytest.approx(1.0)
     expect(page.get_by_text(f"Your order reaches NDCG@k = {reached:.4f}")).to_be_visible(timeout=30_000)
-    table = page.get_by_test_id("stMarkdown").filter(has_text="Your order, with the judged grades:")
+    table = page.locator(".ndcg-card p").filter(has_text="Your order, with the judged grades:")
     expect(table).to_be_visible()
     cells = page.locator("table").first.locator("tbody tr")
     expect(cells).to_have_count(5)
