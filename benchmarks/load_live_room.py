@@ -28,10 +28,11 @@ browser does; the report then has a line per replica (students served, CPU, memo
 PostgreSQL and nginx processes' CPU. Faults, timed from the moment the first activity opens:
 
 - ``--kill-replica-at S``: SIGKILL one replica's process group (by default the busiest one the presenter is not
-  on; ``--kill-replica`` picks it). Its phones see their websocket close, reconnect through nginx as a browser
-  does (nginx sends them to a live replica and moves their cookie) with the same ``me=`` link, and carry on;
-  reported: each one's time from the kill to its page shown again, and the answers acknowledged before the kill
-  that are still stored.
+  on; ``--kill-replica`` picks it). Its phones hold no websocket (they left the Streamlit page for their own
+  page after joining): their next requests go through nginx to a live replica (which moves their cookie), and
+  they carry on; reported: each one's time from the kill to its first answer from a live replica, and the
+  answers acknowledged before the kill that are still stored. The projector's tab, if it was on the killed
+  replica, reconnects as a browser does.
 - ``--restart-postgres-at S``: ``pg_ctl restart`` of the deployment's own cluster (fast shutdown, as a failing
   database cuts connections). Errors while it restarts (and 5 s after) are counted apart; a notice on a page is
   not an error, an exception element is; a student whose answer was not saved sends it again, as a person would.
