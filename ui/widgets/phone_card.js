@@ -301,7 +301,15 @@ export default function (component) {
       nodes.push(b);
     }
     nodes.push(el("div", "status", { role: "status", "aria-live": "polite" }));
+    const focused = document.activeElement && body.contains(document.activeElement) ? document.activeElement : null;
+    const focusId = focused && focused.id;
+    const caret = focused && typeof focused.selectionStart === "number" ? focused.selectionStart : null;
     body.replaceChildren(...nodes);
+    const again = focusId ? body.querySelector(`#${CSS.escape(focusId)}`) : null;
+    if (again && !again.disabled) {
+      again.focus(); // a redraw while the student types keeps the keyboard open where it was
+      if (caret !== null) again.setSelectionRange(caret, caret);
+    }
     countdown(card);
     status(card);
   }
@@ -369,6 +377,11 @@ export default function (component) {
     notice.textContent = text || "";
   }
 
+  function sameCard(a, b) {
+    const bare = (card) => JSON.stringify({ ...card, revision: 0, left: null });
+    return bare(a) === bare(b) && (a.left === null) === (b.left === null);
+  }
+
   async function getJSON(url) {
     const reply = await fetch(url, { cache: "no-store", headers: { Accept: "application/json" } });
     const json = reply.headers.get("content-type")?.includes("json") ? await reply.json() : null;
@@ -389,6 +402,10 @@ export default function (component) {
       }
       showNotice("");
       if (root._card && root._card.activity !== json.activity) delete messages[root._card.activity];
+      if (root._card && sameCard(root._card, json)) {
+        root._card = json; // a change elsewhere in the room (names shown, say): nothing to draw, focus stays put
+        return true;
+      }
       draw(json);
       return true;
     } catch (e) {
