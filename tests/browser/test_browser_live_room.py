@@ -48,6 +48,7 @@ def phone(browser, playwright, url, code, nickname, context=None):
     box.fill(nickname)
     box.press("Enter")
     page.get_by_role("button", name="Join").tap()
+    page.wait_for_url("**/phone/**", timeout=30_000)  # the phone's own page from here on (phone_page.py)
     expect(page.get_by_text(f"You are {nickname}.")).to_be_visible(timeout=30_000)
     return page
 

@@ -2,7 +2,8 @@
 in the test's folder, so a restart keeps the rooms). While it is away every page shows a short notice in the
 reader's language, not Streamlit's developer dialog; when it is back the notice goes by itself and the page works.
 A teacher's page comes back to the teacher's controls by itself, never offering "Join" on the way, and a
-student's phone keeps its identity and answer, both without a reload."""
+student's phone (its own page, no session) says it lost the server and carries on with its identity and answer,
+both without a reload."""
 
 import re
 import time
@@ -17,6 +18,7 @@ from ui.views.classroom import MEMORY_WAIT_SECONDS
 pytestmark = pytest.mark.browser
 
 NOTICE = "#ndcg-connection-notice"
+CARD_NOTICE = ".ndcg-card .notice"  # the phone page's own notice (offline, database down)
 STREAMLIT_TEXTS = ("Is Streamlit still running", "streamlit run", "Connection error", "not responding")
 
 # Installed in a page before the server goes: records whether a "Join" button or a nickname box is ever in the
@@ -132,18 +134,23 @@ def test_a_restart_brings_the_teacher_back_to_the_controls_and_the_phone_to_its_
     phone.goto(f"{server.url}/Classroom?room={code}")
     phone.get_by_role("textbox", name="Nickname (optional)").fill("Ana")
     phone.get_by_role("button", name="Join").tap()
+    phone.wait_for_url("**/phone/**", timeout=30_000)  # the phone's own page, which holds no session
     phone.get_by_role("textbox", name="Your estimate of NDCG (0 to 1)").fill("0.9")
     phone.get_by_role("button", name="Send").tap()
     expect(phone.get_by_text("Saved. You can change it")).to_be_visible(timeout=30_000)
     expect(answered(teacher)).to_have_text("1 / 1", timeout=30_000)
     teacher_url = teacher.url
-    for page in (teacher, screen, phone):
+    for page in (teacher, screen):
         settle(page)
+    for page in (teacher, screen, phone):
         page.evaluate(WATCH_JOIN)
         assert page.evaluate("window.__sawJoin") is False
 
     server.stop()  # every session is gone with the process; the database stays
     expect(teacher.locator(NOTICE)).to_be_visible(timeout=10_000)
+    # The phone's page says it lost the server, in place of nothing happening, and keeps what it showed.
+    expect(phone.locator(CARD_NOTICE)).to_contain_text("Reconnecting…", timeout=10_000)
+    expect(phone.get_by_text("Your estimate: 0.90")).to_be_visible()
     server.start()
     back = time.monotonic()
 
@@ -154,7 +161,7 @@ def test_a_restart_brings_the_teacher_back_to_the_controls_and_the_phone_to_its_
     expect(teacher.get_by_role("button", name="Lock answers")).to_be_visible()
     assert time.monotonic() - back < 10
     expect(answered(teacher)).to_have_text("1 / 1")
-    expect(phone.locator(NOTICE)).to_be_hidden(timeout=10_000)
+    expect(phone.locator(CARD_NOTICE)).to_be_hidden(timeout=10_000)
     expect(phone.get_by_text("You are Ana.")).to_be_visible()
     expect(phone.get_by_text("Your estimate: 0.90")).to_be_visible()
     # Longer than a page waits for the browser's memory before it offers the join form: still none.
