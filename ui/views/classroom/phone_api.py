@@ -1,8 +1,9 @@
 """What the phone's card routes answer (``ui.routes``): a student's card, and an answer sent from it.
 
-A card for a student with no answer yet to the current activity is the same for the whole class: it is built once
-per room, revision, language and time-up state by this process and shared (a class's phones all fetch it when the
-teacher opens an activity). A card with the student's own answers, or its reveal, is built for that student.
+A card for a student with no answer to the current activity is the same for the whole class: it is built once per
+room, revision, language and time-up state by this process and shared (a class's phones all fetch it when the
+teacher opens an activity). A card with the student's own answers (and so their result at the reveal) is built for
+that student.
 """
 
 from __future__ import annotations
@@ -23,14 +24,14 @@ from ui.database import answer_stored, anyone_answered, room_now, store
 from ui.errors import InputError as UiInputError
 from ui.errors import shown
 from ui.i18n import LANGUAGES, Translator
-from ui.views.classroom.card import Body, phone_card, plain
+from ui.views.classroom.card import Body, PhoneCard, phone_card, plain
 from ui.views.classroom.common import activity_heading
 from ui.views.classroom.kinds import VIEWS
 from ui.views.classroom.lesson_run import seconds_left
 
 MAX_PART = 10_000  # a part number beyond any activity's: the kind names a wrong one below this
-CARDS_KEPT = 256
-Pairs = list[tuple[int, Any]]  # shared cards kept per process: a few per room (one per language and revision)
+CARDS_KEPT = 256  # shared cards kept per process: a few per room (one per language and revision)
+Pairs = list[tuple[int, Any]]
 
 
 class _SharedCards:
@@ -72,7 +73,7 @@ def card_json(code: str, student: str, lang: str) -> dict[str, Any]:
     left = seconds_left(current) if current is not None else None
     time_up = left is not None and left <= 0
     key = (code, room.revision, lang, time_up)
-    if not mine and (current is None or current.phase != "revealed"):
+    if not mine:
         shared = _shared().get(key)
         if shared is None:
             shared = build(Translator(lang), room, current, mine, left).to_json()
@@ -81,7 +82,9 @@ def card_json(code: str, student: str, lang: str) -> dict[str, Any]:
     return build(Translator(lang), room, current, mine, left).to_json()
 
 
-def build(t: Translator, room: Room, current: ActivityRow | None, mine: Mapping[int, Any], left: float | None) -> Any:
+def build(
+    t: Translator, room: Room, current: ActivityRow | None, mine: Mapping[int, Any], left: float | None
+) -> PhoneCard:
     """The card of ``room`` for a student with answers ``mine`` (a locked card once the time limit has run out)."""
     if current is None:
         return phone_card(t, room, None, mine, None, "", None)
