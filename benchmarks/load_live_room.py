@@ -532,21 +532,29 @@ async def student(url: str, code: str, me: str, number: int, run: Run) -> None:
 
 
 async def send_answer(client: Client, current: Round, number: int, estimate: str, run: Run) -> None:
-    """Type the estimate and press Send on the card until "Saved" comes back (three tries, as a person would retry
-    after a message): one POST to the answer route, on its own connection as a fetch() may be."""
+    """Type the estimate and press Send on the card until "Saved" comes back (three presses, as a person would retry
+    after a message). Each press is what the card's script does: one POST to the answer route, sent again by itself
+    (up to three tries, 0.5 s apart) when no reply comes back (a 502 from nginx, a lost connection)."""
     conn: dict = {}
     data = client.card_data
     activity = client.card.get("activity")  # the card's, as the phone's Send has it
     body = {"me": data["me"], "lang": data["lang"], "activity": activity, "values": [[0, estimate]]}
     try:
-        for _attempt in range(3):
+        for _press in range(3):
             current.sent[number] = time.monotonic()
-            try:
-                status, reply = await http_json(client, "POST", data["answer"], conn, body)
-            except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError) as err:
-                conn.clear()
-                run.counts["answer post failed"] += 1
-                reply, status = {"message": f"{type(err).__name__}"}, 0
+            status, reply = 0, None
+            for attempt in range(3):
+                if attempt:
+                    run.counts["answer sent again by the card"] += 1
+                    await asyncio.sleep(0.5)
+                try:
+                    status, reply = await http_json(client, "POST", data["answer"], conn, body)
+                except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError) as err:
+                    conn.clear()
+                    status, reply = 0, {"message": type(err).__name__}
+                    continue
+                if reply is not None and "ok" in reply:
+                    break
             if status == 200 and reply and reply.get("ok") and SAVED in reply.get("message", ""):
                 current.acked[number] = time.monotonic()
                 if reply.get("card"):

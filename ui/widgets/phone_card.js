@@ -8,6 +8,8 @@
 // SortableJS (Sortable.min.js, MIT) is put before this code by ui/widgets/phone_card.py.
 
 const SortableJS = globalThis.Sortable;
+const SEND_TRIES = 3; // an answer with no reply (a lost connection, a 502) is sent again, up to this many times
+const SEND_AGAIN_MS = 500;
 
 function el(tag, className, attrs) {
   const node = document.createElement(tag);
@@ -345,16 +347,21 @@ export default function (component) {
     const button = body.querySelector("button.send");
     if (button) button.disabled = true;
     let reply = null;
-    try {
-      const response = await fetch(data.answer, {
-        method: "POST",
-        cache: "no-store",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify({ me: data.me, lang: data.lang, activity: card.activity, values }),
-      });
-      reply = response.headers.get("content-type")?.includes("json") ? await response.json() : null;
-    } catch (e) {
-      reply = null;
+    // Sent again by itself when no reply came (the server process died with the request, say; nginx then sends the
+    // next try to a live one): the store keeps an answer sent twice once, so a repeat is harmless.
+    for (let attempt = 0; attempt < SEND_TRIES && !reply && !state.stopped; attempt += 1) {
+      if (attempt) await new Promise((resolve) => setTimeout(resolve, SEND_AGAIN_MS));
+      try {
+        const response = await fetch(data.answer, {
+          method: "POST",
+          cache: "no-store",
+          headers: { "Content-Type": "application/json", Accept: "application/json" },
+          body: JSON.stringify({ me: data.me, lang: data.lang, activity: card.activity, values }),
+        });
+        reply = response.headers.get("content-type")?.includes("json") ? await response.json() : null;
+      } catch (e) {
+        reply = null;
+      }
     }
     if (state.stopped) return;
     if (!reply || typeof reply.ok !== "boolean") {
