@@ -118,7 +118,8 @@ export default function (component) {
       line.className = `status note ${level}`;
       line.textContent = text;
     };
-    if (!closed) {
+    if (closed) delete messages[card.activity]; // "saved, you can change it" is no longer true once answers close
+    else {
       const m = messages[card.activity];
       if (m) say(m.ok ? "success" : "error", m.text);
       else if (card.answered) {
@@ -189,7 +190,7 @@ export default function (component) {
 
   function orderBlock(card, block, disabled) {
     const t = block.texts;
-    const wrap = el("div", "order");
+    const wrap = el("div", disabled ? "order locked" : "order"); // locked: one short line per row, no controls
     const hint = el("p", "caption");
     hint.textContent = t.hint_touch;
     const list = el("ol", "", { "aria-label": t.list });
