@@ -302,7 +302,16 @@ export default function (component) {
       nodes.push(b);
     }
     nodes.push(el("div", "status", { role: "status", "aria-live": "polite" }));
+    // The box being typed in stays focused, its caret where it was: a redraw (any teacher action) must not close
+    // the phone's keyboard halfway through a number.
+    const active = root.getRootNode().activeElement;
+    const typing = active && body.contains(active) && active.id ? [active.id, active.selectionStart, active.selectionEnd] : null;
     body.replaceChildren(...nodes);
+    const again = typing && body.querySelector(`#${CSS.escape(typing[0])}`);
+    if (again && !again.disabled) {
+      again.focus({ preventScroll: true });
+      if (typing[1] !== null) again.setSelectionRange(typing[1], typing[2]);
+    }
     countdown(card);
     status(card);
   }
