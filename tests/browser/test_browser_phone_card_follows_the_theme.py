@@ -1,0 +1,70 @@
+"""A phone card's notes are readable in the theme the student picks, in Debian's Chromium: two iPhone 13 phones
+(touch), one whose system is dark and which picks Light in the app's menu, one whose system is light and which picks
+Dark. Each card's note ("wait for the teacher") has text at 4.5:1 or more against the note's own background over the
+page's (WCAG AA for body text), as Streamlit's own notes had; the card must follow the app's theme, not the
+system's."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+from test_browser_live_room import phone, start_room
+
+pytestmark = pytest.mark.browser
+
+# A colour as computed by the browser: rgb()/rgba() in 0-255, or color(srgb ...) in 0-1 (what color-mix gives).
+COLOUR = re.compile(r"(rgba?|color)\((?:srgb )?([\d.]+)[, ]+([\d.]+)[, ]+([\d.]+)(?:\s*[,/]\s*([\d.]+))?\)")
+
+
+def rgba(text):
+    kind, r, g, b, a = COLOUR.match(text).groups()
+    scale = 1.0 if kind == "color" else 255.0
+    return [float(r) / scale, float(g) / scale, float(b) / scale], 1.0 if a is None else float(a)
+
+
+def over(top, alpha, bottom):
+    return [alpha * t + (1 - alpha) * u for t, u in zip(top, bottom, strict=True)]
+
+
+def luminance(rgb):
+    """WCAG 2's relative luminance of an sRGB colour (components 0-1)."""
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a, b):
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def note_contrast(page):
+    note = page.locator(".ndcg-card .note.info")
+    expect(note).to_be_visible()
+    text = rgba(note.evaluate("n => getComputedStyle(n).color"))[0]
+    fill, alpha = rgba(note.evaluate("n => getComputedStyle(n).backgroundColor"))
+    paper = rgba(page.get_by_test_id("stApp").evaluate("n => getComputedStyle(n).backgroundColor"))[0]
+    return contrast(text, over(fill, alpha, paper)), paper
+
+
+def pick_theme(page, name):
+    page.get_by_role("button", name="Main menu").tap()
+    page.get_by_test_id("stMainMenuPopover").get_by_text(name).first.click()
+    page.keyboard.press("Escape")
+
+
+@pytest.mark.parametrize(("system", "picked", "dark_page"), [("dark", "Light", False), ("light", "Dark", True)])
+def test_a_cards_note_is_readable_in_the_theme_picked_against_the_system(
+    browser, playwright, app_url, system, picked, dark_page
+):
+    context, teacher, code, _ = start_room(browser, app_url)
+    own = browser.new_context(**playwright.devices["iPhone 13"], color_scheme=system)
+    page = phone(browser, playwright, app_url, code, "Ana", context=own)
+    expect(page.get_by_text("Wait for the teacher to open an activity")).to_be_visible()
+    pick_theme(page, picked)
+    paper = page.get_by_test_id("stApp")
+    expect(paper).to_have_css("background-color", "rgb(14, 17, 23)" if dark_page else "rgb(255, 255, 255)")
+    ratio, _ = note_contrast(page)
+    page.screenshot(path=f"/tmp/ndcg_card_theme_{picked.lower()}_on_{system}.png")
+    assert ratio >= 4.5, ratio
+    own.close()
+    context.close()
