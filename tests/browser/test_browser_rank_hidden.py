@@ -68,7 +68,8 @@ def test_a_phone_ranks_real_results_without_grades_and_sees_them_at_the_reveal(b
         expect(handle).to_be_hidden()
     page.screenshot(path="/tmp/rank_hidden_phone_locked.png", full_page=True)
     teacher.get_by_role("button", name="Take answers again").click()
-    expect(page.get_by_text("You can change your answer until the teacher locks answers.")).to_be_visible(timeout=30_000)
+    change = page.get_by_text("You can change your answer until the teacher locks answers.")
+    expect(change).to_be_visible(timeout=30_000)
     expect(page.get_by_text("Saved. You can change it")).to_have_count(0)
     expect(page.get_by_role("button", name=f"Move {best[1]} up")).to_be_enabled()
 
