@@ -46,6 +46,17 @@ def note_contrast(page):
     return contrast(text, over(fill, alpha, paper)), paper
 
 
+# The theme's border colour as a colour the browser computed, and the element's own top border colour.
+THEME_BORDER = """n => {
+  const probe = document.createElement("span");
+  probe.style.color = getComputedStyle(n).getPropertyValue("--st-border-color");
+  n.parentElement.appendChild(probe);
+  const theme = probe.style.color ? getComputedStyle(probe).color : "";
+  probe.remove();
+  return [theme, getComputedStyle(n).borderTopColor];
+}"""
+
+
 def pick_theme(page, name):
     page.get_by_role("button", name="Main menu").tap()
     page.get_by_test_id("stMainMenuPopover").get_by_text(name).first.click()
@@ -66,5 +77,15 @@ def test_a_cards_note_is_readable_in_the_theme_picked_against_the_system(
     ratio, _ = note_contrast(page)
     page.screenshot(path=f"/tmp/ndcg_card_theme_{picked.lower()}_on_{system}.png")
     assert ratio >= 4.5, ratio
+
+    # The answer's buttons and the list's table are outlined in the theme's border colour (on the dark theme a
+    # fixed light-theme grey all but vanishes).
+    teacher.get_by_text("Which is better?", exact=True).click()
+    teacher.get_by_role("button", name="Open for the class").click()
+    expect(page.get_by_role("radio", name="A", exact=True)).to_be_visible(timeout=30_000)
+    for part in (page.get_by_role("radio", name="A", exact=True), page.locator(".ndcg-card td").first):
+        theirs, ours = part.evaluate(THEME_BORDER)
+        assert theirs and ours == theirs, (theirs, ours)
+    page.screenshot(path=f"/tmp/ndcg_card_theme_{picked.lower()}_on_{system}_vote.png")
     own.close()
     context.close()
