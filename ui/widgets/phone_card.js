@@ -120,7 +120,8 @@ export default function (component) {
       line.className = `status note ${level}`;
       line.textContent = text;
     };
-    if (!closed) {
+    if (closed) delete messages[card.activity]; // "saved, you can change it" is no longer true once answers close
+    else {
       const m = messages[card.activity];
       if (m) say(m.ok ? "success" : "error", m.text);
       else if (card.answered) {
@@ -191,7 +192,7 @@ export default function (component) {
 
   function orderBlock(card, block, disabled) {
     const t = block.texts;
-    const wrap = el("div", "order");
+    const wrap = el("div", disabled ? "order locked" : "order"); // locked: one short line per row, no controls
     const hint = el("p", "caption");
     hint.textContent = t.hint_touch;
     const list = el("ol", "", { "aria-label": t.list });
@@ -303,14 +304,15 @@ export default function (component) {
       nodes.push(b);
     }
     nodes.push(el("div", "status", { role: "status", "aria-live": "polite" }));
-    const focused = document.activeElement && body.contains(document.activeElement) ? document.activeElement : null;
-    const focusId = focused && focused.id;
-    const caret = focused && typeof focused.selectionStart === "number" ? focused.selectionStart : null;
+    // The box being typed in stays focused, its caret where it was: a redraw (any teacher action) must not close
+    // the phone's keyboard halfway through a number.
+    const active = root.getRootNode().activeElement;
+    const typing = active && body.contains(active) && active.id ? [active.id, active.selectionStart, active.selectionEnd] : null;
     body.replaceChildren(...nodes);
-    const again = focusId ? body.querySelector(`#${CSS.escape(focusId)}`) : null;
+    const again = typing && body.querySelector(`#${CSS.escape(typing[0])}`);
     if (again && !again.disabled) {
-      again.focus(); // a redraw while the student types keeps the keyboard open where it was
-      if (caret !== null) again.setSelectionRange(caret, caret);
+      again.focus({ preventScroll: true });
+      if (typing[1] !== null) again.setSelectionRange(typing[1], typing[2]);
     }
     countdown(card);
     status(card);
