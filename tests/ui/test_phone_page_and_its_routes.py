@@ -134,6 +134,8 @@ def test_an_answer_is_saved_and_the_card_after_it_shows_it_and_a_lock_closes_it(
     store.set_phase(code, key, "locked")
     _, locked = card(code, ana)
     assert locked["phase"] == "locked" and locked["send"] == "" and locked["unsent"].startswith("Locked: your estimate")
+    assert locked["unsent"].endswith("not sent. What you sent before counts.")
+    assert card(code, ana, "zh")[1]["unsent"].endswith("没有提交。以你之前提交的为准。")  # no space between
     status, refused = answer(code, ana, row.id, [[0, "0.9"]])
     assert (status, refused["ok"]) == (200, False) and "locked" in refused["message"]
     assert [a.value for a in store.answers(row.id)] == [0.8]
@@ -243,3 +245,12 @@ def test_runs_read_bold_escapes_paragraphs_and_line_ends_and_nothing_else():
         [("next\nline", False)],
     ]
     assert plain(md_escape(HOSTILE)) == HOSTILE
+
+
+def test_the_phone_cards_script_never_parses_text_as_html():
+    from pathlib import Path
+
+    js = (Path(__file__).resolve().parents[2] / "ui" / "widgets" / "phone_card.js").read_text(encoding="utf-8")
+    for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
+        assert sink not in js, sink
+    assert "document.createTextNode(line)" in js and "td.textContent = text" in js

@@ -281,6 +281,10 @@ export default function (component) {
   }
 
   function draw(card) {
+    if (card.phase === "revealed" && typed[card.activity]) {
+      delete typed[card.activity]; // at the reveal the inputs show what was sent, beside the verdict on it
+      keep();
+    }
     for (const s of root._sortables || []) s.destroy();
     root._sortables = [];
     root._card = card;

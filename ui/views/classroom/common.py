@@ -168,7 +168,10 @@ def histogram_text(t: Translator, bins: list[acts.Bin]) -> str:
 def unsent_text(t: Translator, key: str, sent_before: bool, **fields: Any) -> str:
     """A value typed but not sent when answers closed, and whether an earlier answer counts instead."""
     text = t(f"classroom.unsent.{key}", **fields)
-    return text + " " + t("classroom.unsent_earlier") if sent_before else text
+    if not sent_before:
+        return text
+    space = "" if text.endswith(("。", "！", "？")) else " "  # Chinese sentences follow each other with no space
+    return text + space + t("classroom.unsent_earlier")
 
 
 def labelled(labels: tuple[str, ...] | list[str], grades: tuple[float, ...] | list[float]) -> str:
