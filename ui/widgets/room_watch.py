@@ -1,4 +1,6 @@
-"""A student's phone watching its classroom room: a small ``st.components.v2`` component with no visible part.
+"""A student's phone watching its classroom room where the Classroom page draws the phone's card itself (the app
+started without ``serve.py``, whose phones have a page of their own): a small ``st.components.v2`` component with no
+visible part.
 
 It polls ``GET /api/room/CODE/revision?me=STUDENT`` (``ui.routes``, served by ``serve.py``) from the browser,
 which costs the server no page run, and sends a trigger only when the revision differs from the one it was drawn

@@ -4,8 +4,8 @@ the answer route and asks for the room's revision every second, all over plain H
 
 Why a page of its own: a Streamlit page keeps a websocket and a session on one server process. When that process
 dies, every phone on it comes back at once to the others, each a new session and a page run (about 30 ms of one
-core each, ``benchmarks/profile_phone_reconnect.py``): 500 phones are 15 s of a process's time, while the teacher's
-live panel waits. A phone on this page holds no session: its next request goes to a live process through nginx,
+core each, measured before this page existed): 500 phones were 15 s of a process's time, while the teacher's live
+panel waited. A phone on this page holds no session: its next request goes to a live process through nginx,
 and the class carries on. Joining, and finding out who the phone is, stay on the Classroom page, which sends the
 phone here once it knows (``phone.render_student``).
 """
