@@ -7,9 +7,9 @@ room by its link and answer each activity the teacher opens, while a presenter s
 
 Each client behaves as a browser does: it runs the page, reruns every ``st.fragment(run_every=...)`` fragment at
 the interval the server asks for (the presenter's panel) and presses buttons with their fragment's id; a student's
-phone does what its card does (``ui/widgets/phone_card.js``): it asks for the room's revision over HTTP every
-second, fetches its card (JSON) when the revision differs from the card's, and posts its answer to the answer
-route, all of it beside the page's websocket (so it carries on while that reconnects). Each round the teacher opens
+phone does what its page does after joining (``ui/widgets/phone_card.js``): it asks the card route every second
+with the revision of the card it shows (a short "same", or the new card), and posts its answer to the answer
+route, over HTTP with no websocket. Each round the teacher opens
 a "Predict the NDCG" activity by pressing "Open for the class" on the projector's page (or, with ``--teacher
 store``, through the database, as a teacher connected to another server process would); each student sees it
 appear by itself, waits a random time within the window, types an estimate
@@ -376,42 +376,36 @@ async def http_request(
 
 
 async def watch_card(client: Client, stop: asyncio.Event, on_card, counts: Counter, on_answered=None) -> None:
-    """What ``ui/widgets/phone_card.js`` does on a phone: fetch the card at once, then ask for the room's revision
-    every ``every`` ms over HTTP and fetch the card again when the revision differs from the card's (or after a
-    503, once the database answers); when a request fails, ask again after ``fallback`` ms. Independent of the
-    page's websocket, as in a browser."""
+    """What ``ui/widgets/phone_card.js`` does on a phone: fetch the card at once, then every ``every`` ms ask the
+    card route with the revision of the card shown (``known=``): "same", or the new card; after a 503, a 404 or a
+    failed request, ask again after ``fallback`` ms, without ``known``. Independent of any websocket."""
     conn: dict = {}
     data = client.card_data
-    down = True  # no card yet: fetch it first
+    down = True  # no card yet: fetch it whole first
     try:
         while not stop.is_set():
             try:
                 if not down:
                     await asyncio.sleep(data["every"] / 1000)
-                    status, body = await http_get_json(client, data["watch"], conn)
-                    counts["poll"] += 1
-                    if status == 200 and on_answered is not None:
-                        on_answered(client)
-                    if status == 503 or body is None:
-                        counts[f"poll answered {status}"] += 1
-                        await asyncio.sleep(max(0, data["fallback"] - data["every"]) / 1000)
-                        down = True
-                        continue
-                    if body.get("revision") == client.card.get("revision"):
-                        continue
-                status, body = await http_get_json(client, data["card"], conn)
-                counts["card"] += 1
+                known = "" if down else f"&known={client.card.get('revision')}"
+                status, body = await http_get_json(client, data["card"] + known, conn)
+                counts["card poll" if known else "card"] += 1
                 if status != 200 or body is None:
                     counts[f"card answered {status}"] += 1
                     down = True
                     await asyncio.sleep(data["fallback"] / 1000)
                     continue
                 down = False
-                client.card = body
-                on_card(client)
+                if on_answered is not None:
+                    on_answered(client)
+                if not body.get("same"):
+                    counts["card drawn"] += 1
+                    client.card = body
+                    on_card(client)
             except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError):
                 counts["poll failed"] += 1
                 conn.clear()
+                down = True
                 await asyncio.sleep(data["fallback"] / 1000)
     finally:
         if "writer" in conn:

@@ -64,12 +64,24 @@ async def member(code_text: str, student_text: Any) -> tuple[str, str] | None:
 
 
 async def phone_card_route(request: Request) -> JSONResponse:
-    """``GET /api/room/{code}/card?me=STUDENT&lang=LANG``: the student's card (``ui.views.classroom.card``), which
-    the phone draws itself. Strangers get the same 404 as the revision route; an outage is a 503."""
+    """``GET /api/room/{code}/card?me=STUDENT&lang=LANG[&known=REVISION]``: the student's card
+    (``ui.views.classroom.card``), which the phone draws itself. With ``known``, the revision of the card the phone
+    shows, the answer is ``{"revision": N, "same": true}`` while the room is still at that revision (read as the
+    revision route reads it), so the phone asks this one route every second and gets a new card in the same
+    request as the news of it. Strangers get the same 404 as the revision route; an outage is a 503."""
     try:
         who = await member(request.path_params["code"], request.query_params.get("me"))
         if who is None:
             return not_found()
+        known = request.query_params.get("known", "")
+        if known.isdigit():
+            fresh, revision = fresh_revision(who[0])
+            if not fresh:
+                revision = await run_in_threadpool(room_revision, who[0], True)
+            if revision is None:
+                return not_found()
+            if revision == int(known):
+                return JSONResponse({"revision": revision, "same": True}, headers=NO_STORE)
         lang = phone_api.language(request.query_params.get("lang"))
         card = await run_in_threadpool(phone_api.card_json, *who, lang)
     except InputError:

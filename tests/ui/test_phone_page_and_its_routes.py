@@ -61,10 +61,10 @@ def call(route, path_params, query=None, body=None, content_type="application/js
     return reply.status_code, json.loads(text) if is_json else text
 
 
-def card(code, me, lang="en"):
+def card(code, me, lang="en", **known):
     from ui.routes import phone_card_route
 
-    return call(phone_card_route, {"code": code}, {"me": me, "lang": lang})
+    return call(phone_card_route, {"code": code}, {"me": me, "lang": lang, **known})
 
 
 def answer(code, me, activity, values, lang="en"):
@@ -94,7 +94,10 @@ def test_a_student_waits_then_gets_the_activity_with_its_list_as_plain_text(room
     store, code, key, ana, _ = room
     status, waiting = card(code, ana)
     assert status == 200 and waiting["activity"] is None and "Wait for the teacher" in text_of(waiting["blocks"])
+    # The phone asks every second with its card's revision: "same" until the teacher changes something.
+    assert card(code, ana, known=waiting["revision"]) == (200, {"revision": waiting["revision"], "same": True})
     row = store.open_activity(code, key, acts.Predict(SPEC))
+    assert card(code, ana, known=waiting["revision"])[1]["activity"] == row.id  # the news and the card at once
     status, shown = card(code, ana)
     assert (status, shown["activity"], shown["phase"], shown["send"]) == (200, row.id, "open", "Send")
     table = next(b for b in shown["blocks"] if b["type"] == "table")

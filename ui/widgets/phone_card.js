@@ -1,11 +1,12 @@
 // A student's phone in a live room, drawn here in the browser from the card the server builds
 // (ui/views/classroom/card.py): no page run when the teacher opens, locks or reveals an activity.
-// It asks for the room's revision every `every` ms (GET, cached by the server), fetches the card when the
-// revision differs from the card's, and posts answers to their own route; all three work while the page's
-// websocket reconnects to another server process. What the student typed is kept here (and in the tab's
-// sessionStorage), by activity and part, so a card drawn again loses nothing.
+// It asks the card route every `every` ms with the revision of the card it shows (the server answers "same", from
+// its cached revision, until the teacher changes something, then the new card in the same request), and posts
+// answers to their own route; neither holds anything on a server process, so a process's death costs a retry.
+// What the student typed is kept here (and in the tab's sessionStorage), by activity and part, so a card drawn
+// again loses nothing.
 // Every text is set with textContent: nothing from the server or the student is read as HTML.
-// SortableJS (Sortable.min.js, MIT) is put before this code by ui/widgets/phone_card.py.
+// SortableJS (Sortable.min.js, MIT) is put before this code by ui/views/classroom/phone_page.py.
 
 const SortableJS = globalThis.Sortable;
 const SEND_TRIES = 3; // an answer with no reply (a lost connection, a 502) is sent again, up to this many times
@@ -401,6 +402,20 @@ export default function (component) {
     return { status: reply.status, json };
   }
 
+  function show(json) {
+    if (root._card && root._card.activity !== json.activity) delete messages[root._card.activity];
+    if (root._card && sameCard(root._card, json)) {
+      root._card = json; // a change elsewhere in the room (names shown, say): nothing to draw, focus stays put
+      return;
+    }
+    try {
+      draw(json);
+    } catch (e) {
+      console.error(e); // a card this code cannot draw: the next look at the room tries again
+      root._card = null;
+    }
+  }
+
   async function fetchCard() {
     try {
       const { status: code, json } = await getJSON(data.card);
@@ -414,34 +429,36 @@ export default function (component) {
         return false;
       }
       showNotice("");
-      if (root._card && root._card.activity !== json.activity) delete messages[root._card.activity];
-      if (root._card && sameCard(root._card, json)) {
-        root._card = json; // a change elsewhere in the room (names shown, say): nothing to draw, focus stays put
-        return true;
-      }
-      draw(json);
+      show(json);
       return true;
     } catch (e) {
-      console.error(e); // a card this code cannot draw: the next look at the room tries again
       return false;
     }
   }
 
+  // One request a second: the card route answers "same" while the room is at the card's revision, else the new
+  // card (or 503 while the database is down, 404 once the room is gone).
   async function poll() {
     if (state.stopped) return;
     let wait = data.every;
     try {
-      const { status: code, json } = await getJSON(data.watch);
+      const known = root._card && !state.down ? `&known=${root._card.revision}` : "";
+      const { status: code, json } = await getJSON(data.card + known);
       if (state.stopped) return;
       if (code === 503) {
         showNotice(data.texts.outage);
         state.down = true;
         wait = data.fallback;
-      } else if (json && (state.down || !root._card || json.revision !== root._card.revision)) {
-        state.down = !(await fetchCard());
+      } else if (code === 404 || !json) {
+        showNotice(data.texts.unknown);
+        state.down = true;
+        wait = data.fallback;
+      } else {
+        if (state.down || notice.textContent === data.texts.offline) showNotice("");
+        state.down = false;
+        if (!json.same) show(json);
       }
       state.failures = 0;
-      if (!state.down && notice.textContent === data.texts.offline) showNotice("");
     } catch (e) {
       wait = data.fallback; // offline for a moment, or the server process went away: ask again a little later
       state.failures = (state.failures || 0) + 1;

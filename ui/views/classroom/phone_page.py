@@ -1,6 +1,6 @@
 """A student's phone page under ``serve.py``: a small page of its own (``GET /phone/{code}?me=ID&lang=LANG``), not a
-Streamlit page. It draws the student's card (``ui/widgets/phone_card.js``) from the card route, posts answers to
-the answer route and asks for the room's revision every second, all over plain HTTP.
+Streamlit page. It draws the student's card (``ui/widgets/phone_card.js``) from the card route, which it asks every
+second (a short "same" while nothing changed), and posts answers to the answer route, all over plain HTTP.
 
 Why a page of its own: a Streamlit page keeps a websocket and a session on one server process. When that process
 dies, every phone on it comes back at once to the others, each a new session and a page run (about 30 ms of one
@@ -79,7 +79,6 @@ def page_html(student: Student, lang: str) -> str:
         "code": code,
         "me": me,
         "lang": lang,
-        "watch": f"/api/room/{code}/revision?{urlencode({'me': me})}",
         "card": f"/api/room/{code}/card?{urlencode({'me': me, 'lang': lang})}",
         "answer": f"/api/room/{code}/answer",
         "every": int(POLL_SECONDS * 1000),
