@@ -53,7 +53,7 @@ def client_source() -> str:
     return address if isinstance(address, str) and address else "local"
 
 
-REVISION_TTL = 0.4  # seconds a room's revision is reused by this process's sessions
+REVISION_TTL = 0.15  # seconds a room's revision is reused by this process: its phones' polls share one read
 
 
 class _Revisions:
@@ -162,7 +162,7 @@ def _revisions() -> _Revisions:
 
 
 def room_revision(code: str, quick: bool = False) -> int | None:
-    """The room's revision (``None`` if it is gone), read at most every 0.4 s per room by this process; ``quick``:
+    """The room's revision (``None`` if it is gone), read at most every REVISION_TTL seconds per room by this process; ``quick``:
     tried once (a ``StoreUnavailable`` at once when the database is down)."""
     return _revisions().get(code, quick)
 
