@@ -180,6 +180,17 @@ def score(items: Sequence[Item], settings: ListSettings) -> Scores:
     )
 
 
+def list_ndcg(items: Sequence[Item], settings: ListSettings) -> float:
+    """NDCG@k of ``items`` in their order (``score``'s ``ndcg`` alone)."""
+    return ndcg_at_k(
+        [it.grade for it in items],
+        settings.cutoff(len(items)),
+        gain=settings.gain_object(),
+        discount=settings.discount_object(),
+        pool=settings.pool(items),
+    )
+
+
 def ndcg_after_each_move(items: Sequence[Item], settings: ListSettings) -> np.ndarray:
     """NDCG@k after moving the item at i to j, for every (i, j): ``ndcg_core.moves.ndcg_after_moves``."""
     return ndcg_after_moves(

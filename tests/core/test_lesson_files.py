@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ndcg_core.classroom.__main__ import main as classroom_command
-from ndcg_core.classroom.activities import Compare, Judge, ListSpec, Pair, Practice, Predict, Rank, Scale
+from ndcg_core.classroom.activities import Compare, Judge, Pair, Practice, Predict, Rank, Scale, activity_list
 from ndcg_core.classroom.lessons import (
     ACTIVITY_FIELDS,
     LESSON_FIELDS,
@@ -269,7 +269,7 @@ def test_a_syntax_error_names_the_line_and_column():
 
 
 def _every_option() -> Lesson:
-    spec = ListSpec(("a", "b", "c"), (2, 0, 1.5), 2, "exponential", (3,), "a query", "jk")
+    spec = activity_list(("a", "b", "c"), (2, 0, 1.5), 2, "exponential", (3,), "a query", "jk")
     pair = Pair(("x", "y"), (3, 0), ("z", "x"), (1, 3), (3, 0, 1, 2), 2)
     return Lesson(
         "Every option",
@@ -279,8 +279,8 @@ def _every_option() -> Lesson:
             Step(Compare(pair, "precision", "", "q")),
             Step(Practice(5, (0, 7, 4))),
             Step(Practice(5, (0, 1, 2))),
-            Step(Judge(ListSpec(("a", "b"), (1, 2), 2), Scale(1, 3)), Wording(zh="只有中文")),
-            Step(Judge(ListSpec(("a", "b"), (0, 4), 1))),
+            Step(Judge(activity_list(("a", "b"), (1, 2), 2), Scale(1, 3)), Wording(zh="只有中文")),
+            Step(Judge(activity_list(("a", "b"), (0, 4), 1))),
         ),
         True,
         Scale(0, 4),

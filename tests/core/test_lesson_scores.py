@@ -6,9 +6,9 @@ from math import log2
 import pytest
 
 from ndcg_core.classroom import activities as A
-from ndcg_core.classroom.activities import Answer, ListSpec, Member, Taken, leaderboard, room_results
+from ndcg_core.classroom.activities import Answer, Member, Taken, activity_list, leaderboard, room_results
 
-SPEC = ListSpec(("a", "b", "c"), (0, 3, 1), 3)
+SPEC = activity_list(("a", "b", "c"), (0, 3, 1), 3)
 
 
 @pytest.mark.parametrize(("off", "points"), [(0, 100), (0.05, 90), (0.25, 50), (0.49, 2), (0.5, 0), (0.8, 0)])
@@ -27,12 +27,12 @@ def test_a_ranking_scores_the_share_of_the_best_ndcg_it_reaches():
     best = 3 + 1 / log2(3)
     assert rank.result([1, 2, 0]).points == 100
     assert rank.result([0, 2, 1]).points == round(100 * (1 / log2(3) + 3 / log2(4)) / best)
-    nothing = A.Rank(ListSpec(("a", "b"), (0, 0), 2), "small_k")
+    nothing = A.Rank(activity_list(("a", "b"), (0, 0), 2), "small_k")
     assert nothing.result([1, 0]).points == 100  # no order can do better or worse
 
 
 def test_judging_scores_nothing():
-    judge = A.Judge(ListSpec(("a", "b"), (1, 2), 2))
+    judge = A.Judge(activity_list(("a", "b"), (1, 2), 2))
     assert judge.result(1, 0).points is None and judge.result(0, 0).points is None
 
 

@@ -59,8 +59,8 @@ def test_a_spec_keeps_its_sequences_as_tuples_so_it_is_frozen_and_hashable():
         (lambda: spec_of([1, 2], k=0), "k.too_small"),
         (lambda: spec_of([1, 2], k=3), "k.too_large"),
         (lambda: spec_of([1, 2], k=1.5), "k.not_whole"),
-        (lambda: spec_of([1, 2], top=0), "top_grade.range"),
-        (lambda: spec_of([1, 2], top=11), "top_grade.range"),
+        (lambda: spec_of([1, 2], top=0), "k.too_small"),
+        (lambda: spec_of([1, 2], top=2.5), "k.not_whole"),
         (lambda: spec_of([1, 5], top=4), "grade.above_top"),
         (lambda: spec_of([1, -1]), "grade.negative"),
         (lambda: spec_of([1], extra=(Item(2, "x", 5),), top=4), "grade.above_top"),
@@ -80,6 +80,16 @@ def test_a_grade_above_the_top_is_named_by_its_position():
     with pytest.raises(InputError) as caught:
         spec_of([1, 2, 5], top=4)
     assert caught.value.fields["place"] == Place("list.grade", position=3)
+
+
+def test_a_lists_scale_may_go_beyond_the_playgrounds_which_a_link_refuses():
+    # A class list or a TREC query may grade above validate.MAX_TOP_GRADE; the Playground's box and links stop there.
+    spec = spec_of([1000, 3], top=1000)
+    assert spec.top == 1000 and spec.ndcg() == 1.0
+    assert ListSpec.from_grades(["a"], [1000.5], 1).top == 1001  # the smallest whole top grade that holds it
+    assert code_of(ListSpec.from_link, dataclasses.replace(spec, top=11, items=spec.items[1:], k=1).to_link()) == (
+        "top_grade.range"
+    )
 
 
 def test_k_and_the_top_grade_are_kept_as_whole_numbers():
@@ -113,7 +123,7 @@ def test_with_gain_of_sets_one_grade_keeping_the_order_grades_were_set_in():
 
 def test_reordered_and_scored_like():
     spec = spec_of([0, 1, 2])
-    assert spec.reordered([2, 1, 0]).grades == [2, 1, 0]
+    assert spec.reordered([2, 1, 0]).grades == (2, 1, 0)
     other = spec_of([4], gain="custom", gain_map=((4, 10.0),), discount="jk", jk_base=4.0)
     mixed = spec.scored_like(other)
     assert (mixed.items, mixed.k, mixed.top) == (spec.items, spec.k, spec.top)
@@ -169,7 +179,7 @@ def test_from_grades_makes_the_classrooms_list_with_its_pool():
 def test_every_preset_is_a_spec_with_the_presets_settings():
     for name in PRESETS.names():
         preset, spec = PRESETS.build(name), PRESETS.build(name).spec()
-        assert spec.grades == list(preset.grades) and spec.top == preset.top_grade and spec.ideal == preset.ideal
+        assert spec.grades == tuple(preset.grades) and spec.top == preset.top_grade and spec.ideal == preset.ideal
         assert spec.k == (preset.k or min(10, len(preset.grades)))
         assert [(it.label, it.grade) for it in spec.extra] == list(preset.extra)
 
