@@ -458,10 +458,14 @@ def rank_activity(spec: ListSpec, twist: str, show_grades: bool = False) -> Rank
     """A Rank-it-best activity, grades hidden on the phones unless ``show_grades``; a list that is already in
     its best order starts shuffled (the same for all)."""
     spec = twisted(spec, twist)
-    if spec.ndcg() >= spec.reordered(spec.best_order()).ndcg() - _EPS and len(set(spec.grades)) > 1:
+    best_order = spec.best_order()
+    best = spec.reordered(best_order).ndcg()
+    # Shuffled only if some order falls below the best: the worst order (the best reversed, lowest gain first)
+    # is the lowest NDCG@k, and grades such as 1000 and 1000.000001 keep even it within _EPS of the best.
+    if spec.ndcg() >= best - _EPS and spec.reordered(best_order[::-1]).ndcg() < best - _EPS:
         order = list(range(len(spec.grades)))
         rng = random.Random(len(order))
-        while spec.reordered(order).ndcg() >= spec.reordered(spec.best_order()).ndcg() - _EPS:
+        while spec.reordered(order).ndcg() >= best - _EPS:
             rng.shuffle(order)
         labels, grades = tuple(spec.labels[i] for i in order), tuple(spec.grades[i] for i in order)
         spec = activity_list(labels, grades, spec.k, spec.gain, spec.pool, spec.query, spec.discount)

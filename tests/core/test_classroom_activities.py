@@ -4,6 +4,7 @@ practice marking and the results rows."""
 
 import json
 import math
+import threading
 from datetime import UTC, datetime
 
 import pytest
@@ -550,6 +551,16 @@ def test_a_rank_activity_shuffles_only_a_list_already_in_its_best_order():
     assert A.rank_activity(same, "small_k").spec == activity_list(("a", "b", "c"), (1, 1, 1), 3)
     loose = activity_list(("a", "b", "c"), (0, 1, 1), 2)
     assert A.rank_activity(loose, "exponential").spec == activity_list(("a", "b", "c"), (0, 1, 1), 2, "exponential")
+
+
+def test_a_list_whose_orders_all_score_within_1e_9_of_the_best_is_not_shuffled_and_does_not_hang():
+    # 1000.000001 then 1000: the reversed order is within 1e-9 of the best, so no order can count as below it.
+    near = activity_list(("a", "b"), (1000.000001, 1000), 2)
+    made = []
+    worker = threading.Thread(target=lambda: made.append(A.rank_activity(near, "small_k")), daemon=True)
+    worker.start()
+    worker.join(timeout=20)
+    assert made == [A.Rank(near, "small_k")]
 
 
 # --- compare ----------------------------------------------------------------------------------------------
