@@ -176,6 +176,25 @@ def test_from_grades_makes_the_classrooms_list_with_its_pool():
     assert (alone.ideal, alone.top, alone.extra) == ("list", 1, ())
 
 
+def test_the_pool_is_the_missed_grades_its_ideal_includes_and_labels_and_grades_are_tuples():
+    spec = ListSpec.from_grades(["a", "b", "c"], [1, 3, 1], 3, pool=[2, 0])
+    assert spec.labels == ("a", "b", "c") and spec.grades == (1.0, 3.0, 1.0) and spec.pool == (2.0, 0.0)
+    assert [(it.id, it.label) for it in spec.extra] == [(4, "judged 1"), (5, "judged 2")]  # numbered on
+    own = dataclasses.replace(spec, ideal="list")  # the Playground keeps the extra items while they are not used
+    assert own.pool == () and own.extra == spec.extra and own.judged_pool() is None
+
+
+def test_the_best_order_puts_the_highest_gain_first_and_equal_gains_as_listed():
+    spec = ListSpec.from_grades(["a", "b", "c"], [1, 3, 1], 3, pool=[2])
+    assert spec.best_order() == [1, 0, 2]
+    best = (3 + 1 / math.log2(3) + 1 / 2) / (3 + 2 / math.log2(3) + 1 / 2)  # the pool's 2 is in the ideal
+    assert spec.reordered(spec.best_order()).ndcg() == pytest.approx(best)
+    # Under a custom gain that makes 3 worth less than 1, the 1s come first.
+    custom = dataclasses.replace(spec, gain="custom", gain_map=((3, 0.5),))
+    assert custom.best_order() == [0, 2, 1]
+    assert spec.ndcg() == spec.scores().ndcg and custom.ndcg() == custom.scores().ndcg
+
+
 def test_every_preset_is_a_spec_with_the_presets_settings():
     for name in PRESETS.names():
         preset, spec = PRESETS.build(name), PRESETS.build(name).spec()
