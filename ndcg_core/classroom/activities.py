@@ -990,8 +990,9 @@ def agreement(answers: Sequence[Answer], results: int, scale: Scale) -> float | 
 Activity = Predict | Rank | Compare | Practice | Judge
 
 
+# Not mutated: mutmut's copies of a method would become members of the protocol, which no kind has.
 @runtime_checkable
-class ActivityKind(Protocol):
+class ActivityKind(Protocol):  # pragma: no mutate block
     """What every kind of classroom activity is: a frozen dataclass with its settings, its ``kind`` name, a payload
     codec (``payload`` / ``from_payload``: what the store keeps, so any replica rebuilds it), its lesson codec (its
     fields in a lesson file, ``lesson_fields``, after the fields every activity has; ``from_lesson`` reads them
