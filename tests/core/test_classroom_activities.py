@@ -806,3 +806,113 @@ def test_results_rows_of_a_practice_and_of_a_compare():
     compare = A.activity_results(A.Taken(1, 1, A.Compare(PAIR, "mrr"), (Answer(4, None, 0, "b", at),), ()))
     assert compare.rows == (A.StudentResult(4, None, 0, "b", True, None, at, 100),)  # an answer counts them present
     assert compare.solutions == ("b",)
+    # A student not counted present who answered one exercise: every row of theirs carries the answer's nickname.
+    late = A.activity_results(A.Taken(3, 1, PRACTICE, (Answer(7, "Cy", 2, A.ExerciseAnswer("a", True), at),), ()))
+    assert [(r.student, r.nickname, r.part) for r in late.rows] == [(7, "Cy", part) for part in range(5)]
+
+
+# --- the check command's outline and a lesson file's fields, word for word --------------------------------------
+
+SPEC_EVERY_OPTION = activity_list(("a", "b", "c"), (2, 0, 1.5), 2, "exponential", (3,), "a query", "jk")
+SPEC_PLAIN = activity_list(("a", "b", "c"), (2, 0, 1), 3)
+
+
+def test_each_kind_outlines_its_activity_in_one_line():
+    # Exponential gain with the jk discount (no discount at ranks 1 and 2) and the missed 3 in the ideal:
+    # (2^2 - 1) / (7 + 3) = 0.3; the best order a c b reaches (3 + (2^1.5 - 1) / 1) / 10.
+    best = (3 + (2**1.5 - 1)) / 10
+    assert A.Predict(SPEC_EVERY_OPTION).outline() == (
+        'Predict the NDCG "a query": 3 results, NDCG@2 (exponential gain, jk discount, ideal from every judged '
+        "result) = 0.3000"
+    )
+    assert A.Rank(SPEC_EVERY_OPTION, "", True).outline() == (
+        'Rank it best "a query": 3 results, grades shown, NDCG@2 (exponential gain, jk discount, ideal from every '
+        f"judged result) from 0.3000 to at best {best:.4f}"
+    )
+    plain = (2 + 0 + 1 / 2) / (2 + 1 / log2(3))
+    assert A.Predict(SPEC_PLAIN).outline() == (
+        f"Predict the NDCG: 3 results, NDCG@3 (linear gain, log2 discount, ideal from the list) = {plain:.4f}"
+    )
+    assert A.Rank(SPEC_PLAIN, "", False).outline() == (
+        "Rank it best: 3 results, grades hidden, NDCG@3 (linear gain, log2 discount, ideal from the list) from "
+        f"{plain:.4f} to at best 1.0000"
+    )
+    judged = (1 + 2 / log2(3)) / (2 + 1 / log2(3))
+    assert A.Judge(activity_list(("a", "b"), (1, 2), 2, query="q"), A.Scale(1, 3)).outline() == (
+        'Judge the results "q": 2 results on a scale of 1 to 3; NDCG@2 (linear gain, log2 discount, ideal from the '
+        f"list) under the teacher's grades = {judged:.4f}"
+    )
+    seed003 = [A.Compare(A.PAIRS["seed003"], metric, "seed003", "成都旅游攻略") for metric in A.METRICS]
+    ndcg_b = (4 / log2(2)) / (4 + 2 / log2(3) + 2 / log2(4) + 2 / log2(5) + 1 / log2(6))
+    assert [c.outline() for c in seed003] == [
+        f'Which is better? "成都旅游攻略" A or B under NDCG@5: A 1.0000, B {ndcg_b:.4f}',
+        'Which is better? "成都旅游攻略" A or B under MRR: A 1.0000, B 1.0000',
+        'Which is better? "成都旅游攻略" A or B under P@5: A 1.0000, B 0.2000',
+    ]
+    assert [c.solutions() for c in seed003] == [("a",), ("same",), ("a",)]
+    assert (
+        A.Compare(A.PAIRS["early_or_many"], "mrr").outline() == "Which is better? A or B under MRR: A 1.0000, B 0.5000"
+    )
+    assert A.Practice(5, (0, 7, 4)).outline() == "Practice together: seed 5, 3 exercises (dcg_term, dcg_term, swap)"
+
+
+def test_a_list_writes_only_the_fields_that_differ_from_their_defaults():
+    assert A.list_lesson_data(SPEC_PLAIN) == {"items": ["a", "b", "c"], "grades": [2, 0, 1], "k": 3}
+    every = {"query": "a query", "items": ["a", "b", "c"], "grades": [2, 0, 1.5], "k": 2, "gain": "exponential"}
+    assert A.list_lesson_data(SPEC_EVERY_OPTION) == {**every, "discount": "jk", "missed": [3]}
+    assert A.list_lesson_data(SPEC_EVERY_OPTION, pool=False) == {**every, "discount": "jk"}
+    # A Judge's list never writes a pool (its lesson fields have none), and its scale only when not the lesson's.
+    judge = A.Judge(activity_list(("a", "b"), (1, 2), 2, pool=(3,)), A.Scale(0, 4))
+    assert judge.lesson_data(A.Scale(0, 4)) == {"items": ["a", "b"], "grades": [1, 2], "k": 2}
+    assert judge.lesson_data(A.Scale(1, 3)) == {"items": ["a", "b"], "grades": [1, 2], "k": 2, "scale": [0, 4]}
+    pair = Pair(("x", "y"), (3, 0), ("z", "x"), (1, 3), (3, 0, 1, 2), 2)
+    sides = {"a": {"items": ["x", "y"], "grades": [3, 0]}, "b": {"items": ["z", "x"], "grades": [1, 3]}}
+    assert A.Compare(pair, "precision", "", "q").lesson_data(A.Scale()) == {
+        "query": "q",
+        **sides,
+        "missed": [2],
+        "metric": "precision",
+        "k": 2,
+    }
+    assert A.Compare(pair, "ndcg").lesson_data(A.Scale()) == {**sides, "missed": [2], "metric": "ndcg", "k": 2}
+
+
+def test_a_compare_keeps_its_query_in_its_payload_only_when_it_has_one():
+    asked = A.Compare(A.PAIRS["seed003"], "ndcg", "seed003", "成都旅游攻略")
+    assert asked.payload()["query"] == "成都旅游攻略"
+    assert A.from_payload("compare", json.loads(json.dumps(asked.payload()))) == asked
+    assert "query" not in A.compare_activity("seed003", "ndcg").payload()
+
+
+def test_twists_and_the_shuffle_keep_the_lists_discount():
+    jk = activity_list(("a", "b", "c"), (2, 0, 1), 3, discount="jk")
+    assert A.twisted(jk, "pool").discount == "jk" and A.twisted(jk, "pool").pool == (2, 1)
+    best_first = activity_list(("a", "b", "c"), (2, 1, 0), 3, discount="jk")  # already best: shuffled
+    shuffled = A.rank_activity(best_first, "small_k")
+    assert shuffled.spec.grades != (2, 1, 0) and shuffled.spec.discount == "jk"
+
+
+def test_a_judge_names_a_bad_grade_and_a_bad_result_with_every_field():
+    judge = A.Judge(activity_list(("a", "b", "c"), (1, 2, 0), 2), A.Scale(0, 2))
+    assert fields(error_of(judge.check, "x", 1)) == ("activity.grade", {"value": "'x'", "low": 0, "high": 2})
+    assert fields(error_of(judge.check, "3", 1)) == ("activity.grade", {"value": "'3'", "low": 0, "high": 2})
+    assert fields(error_of(judge.check, "1", 3)) == ("activity.result", {"value": "3", "count": 3})
+    assert fields(error_of(A.Judge, activity_list(("a", "b"), (1, 3), 2), A.Scale(0, 2))) == (
+        "activity.off_scale",
+        {"position": 2, "value": "3", "low": 0, "high": 2},
+    )
+    one = A.Judge(activity_list(("a",), (2,), 1), A.Scale(0, 2))
+    assert one.check("2") == 2  # the first result unless told
+    assert judge.result(1).detail == A.JudgeDetail(1, 0) and judge.result(1).answer == "1"
+
+
+def test_a_judges_class_ndcg_is_under_the_lists_own_discount():
+    judge = A.Judge(activity_list(("a", "b", "c"), (0, 1, 2), 3, discount="jk"), A.Scale(0, 2))
+    answers = [Answer(1, None, part, grade) for part, grade in enumerate((0, 1, 2))]
+    # Järvelin-Kekäläinen at base 2: ranks 1 and 2 undiscounted, rank 3 divided by log2(3).
+    assert judge.summary(answers).class_ndcg == pytest.approx((0 + 1 + 2 / log2(3)) / (2 + 1 + 0))
+
+
+def test_a_practice_states_the_conventions_of_its_first_exercise_unless_told():
+    practice = A.Practice(5, (0, 1, 2))
+    assert practice.conventions() == conventions(exercise(5, 0)) != practice.conventions(1)

@@ -12,10 +12,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ndcg_core import IDEALS, breakdown, dcg, idcg, ndcg_at_k
-from ndcg_core.errors import MESSAGES, InputError, Place
+from ndcg_core.errors import MESSAGES, InputError, Place, english
 from ndcg_core.lists.items import Item, make_items
 from ndcg_core.lists.presets import PRESETS
 from ndcg_core.lists.spec import LIST_IDEALS, MAX_LINK_LENGTH, ListSpec, link_number
+from support import error_of
 
 
 def log2(x):
@@ -377,8 +378,65 @@ def test_a_bad_link_says_what_was_wrong_in_english(param, message):
         ListSpec.from_link(param)
 
 
+def test_a_bad_link_is_worded_with_every_field_of_its_message():
+    messages = {code: _message(link) for code, link in BAD_LINKS.items() if code != "link.damaged"}
+    assert messages == {
+        code: english(f"error.{code}").format(**fields)
+        for code, fields in {
+            "link.empty": {},
+            "link.too_long": {"count": MAX_LINK_LENGTH + 1, "limit": MAX_LINK_LENGTH},
+            "link.not_settings": {},
+            "link.version": {"value": "99", "version": 1},
+            "link.counts": {"labels": 2, "grades": 1},
+            "link.list_empty": {},
+            "link.k": {"value": "3", "count": 2},
+            "link.gain": {"value": "'cubic'"},
+            "link.discount": {"value": "'ln'"},
+            "link.ideal": {"value": "'judges'"},
+            "link.custom_gain": {"count": 12, "limit": 11},
+            "link.base": {"value": "1"},
+            "link.extra": {"limit": 100},
+            "link.extra_pair": {"position": 1},
+            "link.lacks": {"name": "'k'"},
+            "link.kind": {"name": "'k'", "value": "'two'"},
+            "link.not_whole": {"place": english("place.link.gain_grade"), "value": "'x'"},
+            "link.range": {"place": english("place.link.gain_grade"), "value": "11", "low": 0, "high": 10},
+        }.items()
+    }
+    assert _message(good_link(x=[["c", 1], ["d"]])) == english("error.link.extra_pair").format(position=2)
+    assert "unretrieved grade 2 is 9" in _message(good_link(x=[["c", 1], ["d", 9]]))
+    assert "the gain of grade 1" in _message(good_link(gain="custom", m={"1": 2e6}))
+    assert "base" in _message(good_link(d="jk", b=21))  # a base above 20 is refused
+
+
+def test_a_link_at_each_limit_is_read():
+    assert code_of(ListSpec.from_link, "x" * MAX_LINK_LENGTH) == "link.damaged"  # as long as allowed: read
+    eleven = ListSpec.from_link(good_link(gain="custom", m={str(g): g + 1 for g in range(11)}))
+    assert len(eleven.gain_map) == 11  # a gain for every grade 0 to 10
+    full = ListSpec.from_link(good_link(x=[[f"u{i}", 0] for i in range(100)]))
+    assert len(full.extra) == 100
+    jk = ListSpec.from_link(good_link(d="jk", b=20))
+    assert jk.jk_base == 20.0
+
+
+def test_the_scoring_key_carries_the_custom_table_only_under_the_custom_gain():
+    spec = spec_of([3, 0], gain_map=((3, 9.0),))
+    assert spec.settings().gain_mapping is None  # linear: the table kept for later is not part of the key
+    assert spec.settings() == spec_of([3, 0]).settings()
+    assert dataclasses.replace(spec, gain="custom").settings().gain_mapping == {0: 0, 1: 1, 2: 2, 3: 9, 4: 4}
+
+
+def test_with_items_keeps_at_least_k_1():
+    assert spec_of([3, 2, 1], k=3).with_items(spec_of([3]).items).k == 1
+
+
 def test_link_number_reads_a_small_whole_number():
     assert link_number(" 4", Place("link.gain_grade"), 1, 6) == 4
     assert code_of(link_number, "two", Place("link.gain_grade"), 1, 6) == "link.not_whole"
     assert code_of(link_number, "0", Place("link.gain_grade"), 1, 6) == "link.range"
     assert code_of(link_number, "7", Place("link.gain_grade"), 1, 6) == "link.range"
+    assert link_number("6", Place("link.gain_grade"), 1, 6) == 6
+    place = Place("link.gain_grade")
+    assert error_of(link_number, "7", place, 1, 6).fields == {"place": place, "value": "7", "low": 1, "high": 6}
+    long = "x" * 30
+    assert error_of(link_number, long, place, 1, 6).fields == {"place": place, "value": repr("x" * 20)}

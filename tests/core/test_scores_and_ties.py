@@ -93,6 +93,7 @@ def test_bounds_take_ndcg_from_scores_keywords_by_name_items_discount_and_pool()
     assert ndcg_bounds(grades, scores, 2, discount="jk") == (pytest.approx(1 / 3), pytest.approx(2 / 3))
     # The items name the tied ones; the bounds do not depend on them, unlike trec_eval's own order.
     assert ndcg_bounds(grades, scores, 2, items=["a", "b", "c"]) == ndcg_bounds(grades, scores, 2)
+    assert error_of(ndcg_bounds, grades, scores, 2, items=["a"]).fields == {"items": 1, "grades": 3}
     with pytest.raises(TypeError):
         ndcg_bounds(grades, scores, 2, ties="average")  # the bounds set the ties themselves
 
