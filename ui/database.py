@@ -162,8 +162,8 @@ def _revisions() -> _Revisions:
 
 
 def room_revision(code: str, quick: bool = False) -> int | None:
-    """The room's revision (``None`` if it is gone), read at most every REVISION_TTL seconds per room by this process; ``quick``:
-    tried once (a ``StoreUnavailable`` at once when the database is down)."""
+    """The room's revision (``None`` if it is gone), read at most every ``REVISION_TTL`` seconds per room by this
+    process; ``quick``: tried once (a ``StoreUnavailable`` at once when the database is down)."""
     return _revisions().get(code, quick)
 
 

@@ -96,28 +96,6 @@ class PlaygroundState:
         origin = PRESETS.build(name).spec()
         return cls(spec=origin, origin=origin, preset=name, preset_choice=name)
 
-    # Read-only views of the spec for ui/views/classroom.py's ``playground_list``, which is being restructured
-    # on another branch; once merged, it builds its class list from ``spec`` and these go.
-    @property
-    def items(self) -> tuple[Item, ...]:
-        return self.spec.items
-
-    @property
-    def extra(self) -> tuple[Item, ...]:
-        return self.spec.extra
-
-    @property
-    def k(self) -> int:
-        return self.spec.k
-
-    @property
-    def gain(self) -> str:
-        return self.spec.gain
-
-    @property
-    def ideal(self) -> str:
-        return self.spec.ideal
-
     def restore(self, origin: ListSpec, preset: str | None = None, *, keep_scoring: bool = True) -> None:
         """Put back a starting point (a preset, a link, or a list opened from another page); Reset returns to it.
 

@@ -18,15 +18,15 @@ from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 import krippendorff
 import numpy as np
-import pandas as pd
 
 from .. import validate
 from ..errors import InputError, Place, number_text, shown
 from ..lists.discounts import DISCOUNTS
 from ..lists.gains import resolve_gain
-from ..lists.ndcg import breakdown, ndcg_at_k
+from ..lists.ndcg import ndcg_at_k
 from ..lists.presets import PRESETS
 from ..lists.results import RESULTS
+from ..lists.spec import ListSpec
 from ..teaching.exercises import KINDS as EXERCISE_KINDS
 from ..teaching.exercises import Conventions, Exercise, check, conventions, exercise
 from ..teaching.metrics import precision_at_k, reciprocal_rank
@@ -52,124 +52,98 @@ _EPS = 1e-9
 # --- lists ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ListSpec:
-    """A ranked list as the class sees it: labels and grades in order, k, the gain, any judged items the
-    list did not retrieve (``pool``), which the ideal then includes, the query the list answers (``""``:
-    none given, for lists of "doc A", "doc B") and the discount (a name in ``DISCOUNTS``)."""
+def activity_list(
+    labels: Sequence[str],
+    grades: Sequence[float],
+    k: int,
+    gain: str = "linear",
+    pool: Sequence[float] = (),
+    query: str = "",
+    discount: str = DISCOUNT,
+) -> ListSpec:
+    """A ranked list as the class sees it, an ``ndcg_core.lists.ListSpec`` (``from_grades``): labels and grades
+    in order, k, the gain, any judged items the list did not retrieve (``pool``), which the ideal then includes,
+    the query the list answers (``""``: none given, for lists of "doc A", "doc B") and the discount (a name in
+    ``DISCOUNTS``). Checked first as a class list: at most ``MAX_LIST`` items (a phone's), a gain of
+    ``ACTIVITY_GAINS``; any finite grade of 0 or more."""
+    if len(labels) != len(grades):
+        raise InputError("count.labels", labels=len(labels), grades=len(grades))
+    if not len(grades):
+        raise InputError("list.empty")
+    validate.list_size(len(grades), MAX_LIST)
+    validate.numbers(grades)
+    validate.numbers(pool, "pool")
+    validate.whole(k, Place("k"), high=len(grades))
+    if gain not in ACTIVITY_GAINS:
+        raise InputError("activity.gain", value=shown(gain), choices=", ".join(ACTIVITY_GAINS))
+    if discount not in DISCOUNTS.names():
+        raise InputError("discount.unknown", value=shown(discount), choices=", ".join(DISCOUNTS.names()))
+    return ListSpec.from_grades(labels, grades, k, pool=pool, gain=gain, discount=discount, query=query)
 
-    labels: tuple[str, ...]
-    grades: tuple[float, ...]
-    k: int
-    gain: str = "linear"
-    pool: tuple[float, ...] = ()
-    query: str = ""
-    discount: str = DISCOUNT
 
-    def __post_init__(self) -> None:
-        if len(self.labels) != len(self.grades):
-            raise InputError("count.labels", labels=len(self.labels), grades=len(self.grades))
-        if not self.grades:
-            raise InputError("list.empty")
-        validate.list_size(len(self.grades), MAX_LIST)
-        validate.numbers(self.grades)
-        validate.numbers(self.pool, "pool")
-        validate.whole(self.k, Place("k"), high=len(self.grades))
-        if self.gain not in ACTIVITY_GAINS:
-            raise InputError("activity.gain", value=shown(self.gain), choices=", ".join(ACTIVITY_GAINS))
-        if self.discount not in DISCOUNTS.names():
-            raise InputError("discount.unknown", value=shown(self.discount), choices=", ".join(DISCOUNTS.names()))
+def list_conventions(spec: ListSpec) -> Conventions:
+    """What NDCG@k of a class list is computed under: the gain, the discount, k, and the ideal's source."""
+    return Conventions("ndcg", spec.k, spec.gain, spec.discount, "pool" if spec.pool else "list")
 
-    def judged_pool(self) -> list[float] | None:
-        """Every judged grade, the ideal's source: ``None`` (the list's own) unless judged items were not
-        retrieved."""
-        return [*self.grades, *self.pool] if self.pool else None
 
-    def conventions(self) -> Conventions:
-        """What NDCG@k of this list is computed under: the gain, the log2 discount, k, and the ideal's source."""
-        return Conventions("ndcg", self.k, self.gain, self.discount, "pool" if self.pool else "list")
+def list_to_json(spec: ListSpec) -> dict[str, Any]:
+    """A class list as an activity's payload keeps it (``list_from_json`` reads it back)."""
+    # The discount only when it is not the usual one: a list's payload stays what it was before lessons could
+    # name a discount, so its rounds still count (a round is a repeat of the same payload text).
+    extra = {} if spec.discount == DISCOUNT else {"discount": spec.discount}
+    return {
+        "labels": list(spec.labels),
+        "grades": numbers(spec.grades),
+        "k": spec.k,
+        "gain": spec.gain,
+        "pool": numbers(spec.pool),
+        "query": spec.query,
+        **extra,
+    }
 
-    def with_k(self, k: int) -> ListSpec:
-        """The same list with another cutoff."""
-        return replace(self, k=k)
 
-    def ndcg(self, order: Sequence[int] | None = None) -> float:
-        """NDCG@k of the list in ``order`` (indices into the list; its own order by default)."""
-        grades = self.grades if order is None else [self.grades[i] for i in order]
-        return ndcg_at_k(grades, self.k, gain=self.gain, discount=self.discount, pool=self.judged_pool())
+def list_from_json(data: Mapping[str, Any]) -> ListSpec:
+    """A class list from an activity's payload, as any version of the app stored it."""
+    return activity_list(
+        tuple(str(x) for x in data["labels"]),
+        tuple(float(g) for g in data["grades"]),
+        int(data["k"]),
+        str(data.get("gain", "linear")),
+        tuple(float(g) for g in data.get("pool", ())),
+        str(data.get("query", "")),
+        str(data.get("discount", DISCOUNT)),
+    )
 
-    def best_order(self) -> list[int]:
-        """The indices in an order that reaches the highest NDCG@k: highest gain first, ties as listed."""
-        gains = resolve_gain(self.gain)(list(self.grades))
-        return sorted(range(len(self.grades)), key=lambda i: -gains[i])
 
-    def terms(self, order: Sequence[int] | None = None) -> pd.DataFrame:
-        """``ndcg_core.breakdown`` of the list: every term, for the worked reveal."""
-        order = list(range(len(self.grades))) if order is None else list(order)
-        return breakdown(
-            [self.grades[i] for i in order],
-            self.k,
-            items=[self.labels[i] for i in order],
-            gain=self.gain,
-            discount=self.discount,
-            pool=self.judged_pool(),
-        )
+def list_from_lesson(r: Reader, pool: bool = True) -> ListSpec:
+    """The list of a lesson's activity (``LIST_FIELDS``; ``missed`` only with ``pool``)."""
+    items, grades = r.texts("items"), r.grades("grades")
+    if len(items) != len(grades):
+        raise InputError("lesson.count", place=r.place("grades"), grades=len(grades), items=len(items))
+    return activity_list(
+        items,
+        grades,
+        r.whole("k"),
+        r.choice("gain", ACTIVITY_GAINS, "linear"),
+        r.grades("missed", False) if pool else (),
+        r.text("query", MAX_QUERY, ""),
+        r.choice("discount", tuple(DISCOUNTS.names()), DISCOUNT),
+    )
 
-    def to_json(self) -> dict[str, Any]:
-        # The discount only when it is not the usual one: a list's payload stays what it was before lessons could
-        # name a discount, so its rounds still count.
-        extra = {} if self.discount == DISCOUNT else {"discount": self.discount}
-        return {
-            "labels": list(self.labels),
-            "grades": [_number(g) for g in self.grades],
-            "k": self.k,
-            "gain": self.gain,
-            "pool": [_number(g) for g in self.pool],
-            "query": self.query,
-            **extra,
-        }
 
-    @classmethod
-    def from_lesson(cls, r: Reader, pool: bool = True) -> ListSpec:
-        """The list of a lesson's activity (``LIST_FIELDS``; ``missed`` only with ``pool``)."""
-        items, grades = r.texts("items"), r.grades("grades")
-        if len(items) != len(grades):
-            raise InputError("lesson.count", place=r.place("grades"), grades=len(grades), items=len(items))
-        return cls(
-            items,
-            grades,
-            r.whole("k"),
-            r.choice("gain", ACTIVITY_GAINS, "linear"),
-            r.grades("missed", False) if pool else (),
-            r.text("query", MAX_QUERY, ""),
-            r.choice("discount", tuple(DISCOUNTS.names()), DISCOUNT),
-        )
-
-    def lesson_data(self, pool: bool = True) -> dict[str, Any]:
-        """The list as a lesson file writes it: only the fields that differ from their defaults."""
-        data: dict[str, Any] = {}
-        if self.query:
-            data["query"] = self.query
-        data.update(items=list(self.labels), grades=numbers(self.grades), k=self.k)
-        if self.gain != "linear":
-            data["gain"] = self.gain
-        if self.discount != DISCOUNT:
-            data["discount"] = self.discount
-        if pool and self.pool:
-            data["missed"] = numbers(self.pool)
-        return data
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> ListSpec:
-        return cls(
-            tuple(str(x) for x in data["labels"]),
-            tuple(float(g) for g in data["grades"]),
-            int(data["k"]),
-            str(data.get("gain", "linear")),
-            tuple(float(g) for g in data.get("pool", ())),
-            str(data.get("query", "")),
-            str(data.get("discount", DISCOUNT)),
-        )
+def list_lesson_data(spec: ListSpec, pool: bool = True) -> dict[str, Any]:
+    """A class list as a lesson file writes it: only the fields that differ from their defaults."""
+    data: dict[str, Any] = {}
+    if spec.query:
+        data["query"] = spec.query
+    data.update(items=list(spec.labels), grades=numbers(spec.grades), k=spec.k)
+    if spec.gain != "linear":
+        data["gain"] = spec.gain
+    if spec.discount != DISCOUNT:
+        data["discount"] = spec.discount
+    if pool and spec.pool:
+        data["missed"] = numbers(spec.pool)
+    return data
 
 
 def _number(x: float) -> float | int:
@@ -213,13 +187,13 @@ def preset_list(name: str) -> ListSpec:
     items = preset.items()[:MAX_LIST]
     k = min(preset.k or len(items), len(items))
     pool = tuple(g for _, g in preset.extra) if preset.ideal == "pool" else ()
-    return ListSpec(tuple(it.label for it in items), tuple(it.grade for it in items), k, pool=pool)
+    return activity_list(tuple(it.label for it in items), tuple(it.grade for it in items), k, pool=pool)
 
 
 def result_list(name: str) -> ListSpec:
     """One of the real result lists (``ndcg_core.lists.results.RESULTS``): its query, titles, grades and k."""
     results = RESULTS.build(name)
-    return ListSpec(results.titles[:MAX_LIST], results.grades[:MAX_LIST], results.k, query=results.query)
+    return activity_list(results.titles[:MAX_LIST], results.grades[:MAX_LIST], results.k, query=results.query)
 
 
 def random_list(seed: Any) -> ListSpec:
@@ -232,7 +206,8 @@ def random_list(seed: Any) -> ListSpec:
         grades = [rng.choice((0, 0, 1, 1, 2, 3)) for _ in range(n)]
         if sum(grades) and sorted(grades, reverse=True) != grades:
             break
-    return ListSpec(tuple(f"doc {chr(65 + i)}" for i in range(n)), tuple(float(g) for g in grades), rng.randint(3, n))
+    labels = tuple(f"doc {chr(65 + i)}" for i in range(n))
+    return activity_list(labels, tuple(float(g) for g in grades), rng.randint(3, n))
 
 
 # --- histograms and shares ---------------------------------------------------------------------------
@@ -283,11 +258,11 @@ class Predict(PlainAnswer):
     kind: str = "predict"
 
     def payload(self) -> dict[str, Any]:
-        return {"list": self.spec.to_json()}
+        return {"list": list_to_json(self.spec)}
 
     @classmethod
     def from_payload(cls, payload: Mapping[str, Any]) -> Predict:
-        return cls(ListSpec.from_json(payload["list"]))
+        return cls(list_from_json(payload["list"]))
 
     @classmethod
     def lesson_fields(cls) -> tuple[Field, ...]:
@@ -295,10 +270,10 @@ class Predict(PlainAnswer):
 
     @classmethod
     def from_lesson(cls, r: Reader, scale: Scale) -> Predict:
-        return cls(ListSpec.from_lesson(r))
+        return cls(list_from_lesson(r))
 
     def lesson_data(self, scale: Scale) -> dict[str, Any]:
-        return self.spec.lesson_data()
+        return list_lesson_data(self.spec)
 
     def outline(self) -> str:
         """The activity in one English line of ``check``'s outline, with the true NDCG@k."""
@@ -317,7 +292,7 @@ class Predict(PlainAnswer):
         return self.spec.ndcg()
 
     def conventions(self, part: int = 0) -> Conventions:
-        return self.spec.conventions()
+        return list_conventions(self.spec)
 
     def check(self, raw: Any, part: int = 0) -> float:
         """An estimate from 0 to 1. A decimal comma suggests the same number with a point only when that number
@@ -371,12 +346,12 @@ class Rank(PlainAnswer):
     kind: str = "rank"
 
     def payload(self) -> dict[str, Any]:
-        return {"list": self.spec.to_json(), "twist": self.twist, "show_grades": self.show_grades}
+        return {"list": list_to_json(self.spec), "twist": self.twist, "show_grades": self.show_grades}
 
     @classmethod
     def from_payload(cls, payload: Mapping[str, Any]) -> Rank:
         # Before the option existed every phone showed the grades: an old payload keeps them shown.
-        return cls(ListSpec.from_json(payload["list"]), str(payload["twist"]), bool(payload.get("show_grades", True)))
+        return cls(list_from_json(payload["list"]), str(payload["twist"]), bool(payload.get("show_grades", True)))
 
     @classmethod
     def lesson_fields(cls) -> tuple[Field, ...]:
@@ -385,10 +360,10 @@ class Rank(PlainAnswer):
     @classmethod
     def from_lesson(cls, r: Reader, scale: Scale) -> Rank:
         """A lesson's list, ranked as the lesson states it (no twist)."""
-        return cls(ListSpec.from_lesson(r), "", r.flag("show_grades", False))
+        return cls(list_from_lesson(r), "", r.flag("show_grades", False))
 
     def lesson_data(self, scale: Scale) -> dict[str, Any]:
-        return {**self.spec.lesson_data(), **({"show_grades": True} if self.show_grades else {})}
+        return {**list_lesson_data(self.spec), **({"show_grades": True} if self.show_grades else {})}
 
     def outline(self) -> str:
         """The activity in one English line of ``check``'s outline, from the list's NDCG@k to the best."""
@@ -404,10 +379,10 @@ class Rank(PlainAnswer):
         return (self.maximum(),)
 
     def conventions(self, part: int = 0) -> Conventions:
-        return self.spec.conventions()
+        return list_conventions(self.spec)
 
     def maximum(self) -> float:
-        return self.spec.ndcg(self.spec.best_order())
+        return self.spec.reordered(self.spec.best_order()).ndcg()
 
     def check(self, raw: Any, part: int = 0) -> list[int]:
         n = len(self.spec.grades)
@@ -420,7 +395,7 @@ class Rank(PlainAnswer):
         return list(raw)
 
     def score(self, order: Sequence[int]) -> float:
-        return self.spec.ndcg(order)
+        return self.spec.reordered(order).ndcg()
 
     def summary(self, answers: Sequence[Answer]) -> RankSummary:
         best = self.maximum()
@@ -475,7 +450,7 @@ def twisted(spec: ListSpec, twist: str) -> ListSpec:
     if twist == "pool":
         top = max(spec.grades)
         pool = spec.pool or tuple(g for g in (top, max(top - 1, 1)) if g > 0) or (1.0,)
-        return replace(spec, pool=pool)
+        return activity_list(spec.labels, spec.grades, spec.k, spec.gain, pool, spec.query, spec.discount)
     raise InputError("activity.twist", value=shown(twist), choices=", ".join(TWISTS))
 
 
@@ -483,12 +458,17 @@ def rank_activity(spec: ListSpec, twist: str, show_grades: bool = False) -> Rank
     """A Rank-it-best activity, grades hidden on the phones unless ``show_grades``; a list that is already in
     its best order starts shuffled (the same for all)."""
     spec = twisted(spec, twist)
-    if spec.ndcg() >= spec.ndcg(spec.best_order()) - _EPS and len(set(spec.grades)) > 1:
+    best_order = spec.best_order()
+    best = spec.reordered(best_order).ndcg()
+    # Shuffled only if some order falls below the best: the worst order (the best reversed, lowest gain first)
+    # is the lowest NDCG@k, and grades such as 1000 and 1000.000001 keep even it within _EPS of the best.
+    if spec.ndcg() >= best - _EPS and spec.reordered(best_order[::-1]).ndcg() < best - _EPS:
         order = list(range(len(spec.grades)))
         rng = random.Random(len(order))
-        while spec.ndcg(order) >= spec.ndcg(spec.best_order()) - _EPS:
+        while spec.reordered(order).ndcg() >= best - _EPS:
             rng.shuffle(order)
-        spec = replace(spec, labels=tuple(spec.labels[i] for i in order), grades=tuple(spec.grades[i] for i in order))
+        labels, grades = tuple(spec.labels[i] for i in order), tuple(spec.grades[i] for i in order)
+        spec = activity_list(labels, grades, spec.k, spec.gain, spec.pool, spec.query, spec.discount)
     return Rank(spec, twist, bool(show_grades))
 
 
@@ -898,12 +878,12 @@ class Judge(PlainAnswer):
                 raise InputError("activity.off_scale", position=position, value=number_text(grade), low=low, high=high)
 
     def payload(self) -> dict[str, Any]:
-        return {"list": self.spec.to_json(), "scale": [self.scale.low, self.scale.high]}
+        return {"list": list_to_json(self.spec), "scale": [self.scale.low, self.scale.high]}
 
     @classmethod
     def from_payload(cls, payload: Mapping[str, Any]) -> Judge:
         low, high = payload["scale"]
-        return cls(ListSpec.from_json(payload["list"]), Scale(int(low), int(high)))
+        return cls(list_from_json(payload["list"]), Scale(int(low), int(high)))
 
     @classmethod
     def lesson_fields(cls) -> tuple[Field, ...]:
@@ -915,11 +895,11 @@ class Judge(PlainAnswer):
     @classmethod
     def from_lesson(cls, r: Reader, scale: Scale) -> Judge:
         """The results to judge, on their own scale or the lesson's (``scale``)."""
-        return cls(ListSpec.from_lesson(r, pool=False), r.scale("scale", scale))
+        return cls(list_from_lesson(r, pool=False), r.scale("scale", scale))
 
     def lesson_data(self, scale: Scale) -> dict[str, Any]:
         extra = {} if self.scale == scale else {"scale": [self.scale.low, self.scale.high]}
-        return {**self.spec.lesson_data(pool=False), **extra}
+        return {**list_lesson_data(self.spec, pool=False), **extra}
 
     def outline(self) -> str:
         """The activity in one English line of ``check``'s outline: the scale and NDCG@k under the teacher's grades."""
@@ -939,7 +919,7 @@ class Judge(PlainAnswer):
         return tuple(int(g) for g in self.spec.grades)
 
     def conventions(self, part: int = 0) -> Conventions:
-        return self.spec.conventions()
+        return list_conventions(self.spec)
 
     def check(self, raw: Any, part: int = 0) -> int:
         """A grade of the scale for result ``part``: a whole number, as typed or chosen."""
@@ -964,13 +944,10 @@ class Judge(PlainAnswer):
         medians = tuple(statistics.median(grades) if grades else None for grades in by_result)
         class_ndcg = None
         if all(m is not None for m in medians):
-            class_ndcg = ndcg_at_k(
-                [float(m) for m in medians if m is not None],
-                self.spec.k,
-                gain=self.spec.gain,
-                discount=self.spec.discount,
-                pool=[*(float(m) for m in medians if m is not None), *self.spec.pool] if self.spec.pool else None,
-            )
+            spec, graded = self.spec, tuple(float(m) for m in medians if m is not None)
+            class_ndcg = activity_list(
+                spec.labels, graded, spec.k, spec.gain, spec.pool, spec.query, spec.discount
+            ).ndcg()
         return JudgeSummary(
             len({a.student for a in answers}),
             counts,
@@ -1013,8 +990,9 @@ def agreement(answers: Sequence[Answer], results: int, scale: Scale) -> float | 
 Activity = Predict | Rank | Compare | Practice | Judge
 
 
+# Not mutated: mutmut's copies of a method would become members of the protocol, which no kind has.
 @runtime_checkable
-class ActivityKind(Protocol):
+class ActivityKind(Protocol):  # pragma: no mutate block
     """What every kind of classroom activity is: a frozen dataclass with its settings, its ``kind`` name, a payload
     codec (``payload`` / ``from_payload``: what the store keeps, so any replica rebuilds it), its lesson codec (its
     fields in a lesson file, ``lesson_fields``, after the fields every activity has; ``from_lesson`` reads them

@@ -117,7 +117,11 @@ def check_size(n: int) -> None:
 
 @dataclass(frozen=True)
 class ListSettings:
-    """How a list is scored: cutoff, gain, discount and where the ideal comes from."""
+    """How a list is scored, without the list: cutoff, gain, discount and where the ideal comes from.
+
+    The app makes one only through ``ListSpec.settings()``: it is the hashable key the scoring functions below
+    and ``ui/live.py``'s caches take beside the items, so one scoring serves any order of them (a move's before
+    and after, every cell of the swap map) without a new ``ListSpec`` for each."""
 
     k: int | None = None
     gain: str = "linear"
@@ -177,6 +181,17 @@ def score(items: Sequence[Item], settings: ListSettings) -> Scores:
         ndcg=ndcg_at_k(grades, k, gain=gain, discount=discount, pool=pool),
         dcg=dcg(grades, k, gain=gain, discount=discount),
         idcg=idcg(grades, k, gain=gain, discount=discount, pool=pool),
+    )
+
+
+def list_ndcg(items: Sequence[Item], settings: ListSettings) -> float:
+    """NDCG@k of ``items`` in their order (``score``'s ``ndcg`` alone)."""
+    return ndcg_at_k(
+        [it.grade for it in items],
+        settings.cutoff(len(items)),
+        gain=settings.gain_object(),
+        discount=settings.discount_object(),
+        pool=settings.pool(items),
     )
 
 

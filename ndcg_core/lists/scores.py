@@ -83,14 +83,29 @@ def ndcg_bounds(
     scores: Sequence[Any],
     k: int | None = None,
     *,
+    items: Sequence[Any] | None = None,
+    gain: Any = "linear",
+    discount: Any = "log2",
+    pool: Iterable[Any] | None = None,
     float32_scores: bool = False,
-    **options: Any,
 ) -> tuple[float, float]:
-    """The worst and best NDCG@k over every order of the tied items.
+    """The worst and best NDCG@k over every order of the tied items: ``ndcg_from_scores`` with the ties
+    ``worst`` and ``best``, and the same items, gain, discount and pool.
 
-    With ``float32_scores`` scores equal as 32-bit floats count as tied; ``options`` go to ``ndcg_from_scores``.
+    With ``float32_scores`` scores equal as 32-bit floats count as tied.
     """
-    return (
-        ndcg_from_scores(grades, scores, k, ties="worst", float32_scores=float32_scores, **options),
-        ndcg_from_scores(grades, scores, k, ties="best", float32_scores=float32_scores, **options),
+    worst, best = (
+        ndcg_from_scores(
+            grades,
+            scores,
+            k,
+            items=items,
+            ties=ties,
+            gain=gain,
+            discount=discount,
+            pool=pool,
+            float32_scores=float32_scores,
+        )
+        for ties in ("worst", "best")
     )
+    return worst, best

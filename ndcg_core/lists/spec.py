@@ -1,10 +1,11 @@
 """One value for a ranked list and how it is scored (``ListSpec``), with its checks and its link codec.
 
 A ``ListSpec`` holds the items in ranked order (label and grade), the judged items the list did not retrieve
-(``extra``), k, the top grade of the scale, the gain (a name in ``GAINS``; with the custom gain, its table), the
+(``extra``), k, the top grade of its scale, the gain (a name in ``GAINS``; with the custom gain, its table), the
 discount (a name in ``DISCOUNTS``; with Järvelin-Kekäläinen's, its base), where the ideal comes from (one of
 ``LIST_IDEALS``) and the query the list answers. It is checked when made, so a value that exists is a valid
-one; copies are made with ``with_items``, ``with_k`` and ``dataclasses.replace``.
+one; copies are made with ``with_items``, ``with_k`` and ``dataclasses.replace``. The Playground holds one;
+presets, Evaluate's drill-down, Practice, the Classroom's activities and lessons build one (``from_grades``).
 
 ``to_link()`` writes it as the Playground's ``s`` link parameter (compact JSON, base64url-encoded, version
 ``LINK_VERSION``) and ``ListSpec.from_link`` reads one back: a link is never trusted, so every bad, missing,
@@ -34,6 +35,7 @@ from .items import (
     check_grade,
     check_label,
     list_breakdown,
+    list_ndcg,
     make_items,
     score,
 )
@@ -54,9 +56,11 @@ MAX_CUSTOM_GAIN = 1e6  # the largest gain a link's custom gain table may give a 
 class ListSpec:
     """A ranked list and how it is scored; checked when made (an ``InputError`` names the first bad part).
 
-    ``gain_map`` is the custom gain's table as (grade, gain) pairs, in the order they were set (a grade left
-    out is worth its grade); it is kept whatever the gain, and used when ``gain`` is "custom". ``jk_base`` is
-    used when the discount takes a base.
+    ``top`` is a whole number 1 or more that no grade exceeds. The Playground's scale goes up to
+    ``validate.MAX_TOP_GRADE`` (its editor has a button per grade), which its top-grade box and ``from_link``
+    check; a class list or a TREC query may grade beyond it. ``gain_map`` is the custom gain's table as
+    (grade, gain) pairs, in the order they were set (a grade left out is worth its grade); it is kept whatever
+    the gain, and used when ``gain`` is "custom". ``jk_base`` is used when the discount takes a base.
     """
 
     items: tuple[Item, ...]
@@ -79,7 +83,7 @@ class ListSpec:
             raise InputError("list.empty")
         validate.list_size(len(self.items), MAX_ITEMS)
         validate.list_size(len(self.extra), MAX_ITEMS)
-        object.__setattr__(self, "top", validate.top_grade(self.top))
+        object.__setattr__(self, "top", validate.whole(self.top, Place("top_grade")))
         for position, item in enumerate(self.items, start=1):
             validate.grade(item.grade, Place("list.grade", position=position), self.top)
         for row, item in enumerate(self.extra, start=1):
@@ -109,18 +113,32 @@ class ListSpec:
         *,
         pool: Sequence[float] = (),
         top: int | None = None,
-        **scoring: Any,
+        gain: str = "linear",
+        gain_map: Iterable[tuple[int, float]] = (),
+        discount: str = "log2",
+        jk_base: float = 2.0,
+        query: str = "",
     ) -> ListSpec:
-        """A list of labels and grades; ``pool`` holds the grades of judged items it did not retrieve (the ideal
-        then comes from every judged grade). ``top`` defaults to the smallest whole top grade that holds them.
-        ``scoring``: gain, gain_map, discount, jk_base, query."""
+        """A list of labels and grades (items numbered 1, 2, ... in order); ``pool`` holds the grades of judged
+        items it did not retrieve, numbered on after them (the ideal then comes from every judged grade, else from
+        the list's own). ``top`` defaults to the smallest whole top grade that holds every grade."""
         items = make_items(labels, grades)
         unretrieved = make_items([f"judged {i}" for i in range(1, len(pool) + 1)], pool, first_id=len(items) + 1)
         if top is None:
             highest = max((it.grade for it in (*items, *unretrieved)), default=0.0)
             top = max(1, math.ceil(validate.number(highest, Place("list.grades"))))
-        ideal = "pool" if unretrieved else "list"
-        return cls(tuple(items), k, top, tuple(unretrieved), ideal=ideal, **scoring)
+        return cls(
+            tuple(items),
+            k,
+            top,
+            tuple(unretrieved),
+            gain=gain,
+            gain_map=tuple(gain_map),
+            discount=discount,
+            jk_base=jk_base,
+            ideal="pool" if unretrieved else "list",
+            query=query,
+        )
 
     def with_items(self, items: Iterable[Item]) -> ListSpec:
         """The same scoring for another list (a move, an edit); k is clamped to the new list's length."""
@@ -148,12 +166,20 @@ class ListSpec:
     # --- reading it ------------------------------------------------------------------------------
 
     @property
-    def labels(self) -> list[str]:
-        return [it.label for it in self.items]
+    def labels(self) -> tuple[str, ...]:
+        """The items' labels, in ranked order."""
+        return tuple(it.label for it in self.items)
 
     @property
-    def grades(self) -> list[float]:
-        return [it.grade for it in self.items]
+    def grades(self) -> tuple[float, ...]:
+        """The items' grades, in ranked order."""
+        return tuple(it.grade for it in self.items)
+
+    @property
+    def pool(self) -> tuple[float, ...]:
+        """The grades of the judged items the list did not retrieve that its ideal includes (``from_grades``'s
+        ``pool``): none when the ideal is the list's own, even if ``extra`` holds items."""
+        return tuple(it.grade for it in self.extra) if self.ideal == "pool" else ()
 
     def gain_table(self) -> dict[float, float]:
         """The custom gain for every grade of the scale, 0 to the top grade (a grade not set is worth itself)."""
@@ -181,8 +207,14 @@ class ListSpec:
         return score(self.items, self.settings())
 
     def ndcg(self) -> float:
-        """NDCG@k of the list in its order."""
-        return self.scores().ndcg
+        """NDCG@k of the list in its order (``scores().ndcg``, without the DCG and IDCG beside it)."""
+        return list_ndcg(self.items, self.settings())
+
+    def best_order(self) -> list[int]:
+        """The indices of the items in an order that reaches the highest NDCG@k: highest gain first, equal gains
+        as listed (``ideal_order``)."""
+        gains = self.settings().gain_object()(list(self.grades))
+        return sorted(range(len(self.items)), key=lambda i: -gains[i])
 
     def dcg(self) -> float:
         """DCG@k of the list in its order."""

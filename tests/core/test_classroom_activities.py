@@ -4,6 +4,7 @@ practice marking and the results rows."""
 
 import json
 import math
+import threading
 from datetime import UTC, datetime
 
 import pytest
@@ -12,7 +13,7 @@ from ndcg_core import InputError, ndcg_at_k, validate
 from ndcg_core.classroom import activities as A
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom import rules
-from ndcg_core.classroom.activities import Answer, ListSpec, Pair, Result
+from ndcg_core.classroom.activities import Answer, Pair, Result, activity_list
 from ndcg_core.errors import Place
 from ndcg_core.teaching.exercises import KINDS, Conventions, conventions, exercise
 from support import error_of
@@ -110,7 +111,7 @@ def test_seed_003_systems_mrr_cannot_tell_them_apart_ndcg_and_precision_can():
 
 
 def test_rank_it_best_maximum_found_and_most_common_mistake():
-    spec = acts.ListSpec(("w", "x", "y", "z"), (0, 3, 1, 2), 4)
+    spec = acts.activity_list(("w", "x", "y", "z"), (0, 3, 1, 2), 4)
     rank = acts.rank_activity(spec, "small_k")
     assert rank.spec.k == 3 and rank.spec.labels == ("w", "x", "y", "z")
     assert rank.maximum() == pytest.approx(1.0)
@@ -129,7 +130,7 @@ def test_rank_it_best_maximum_found_and_most_common_mistake():
 
 
 def test_the_pool_twist_caps_the_best_order_below_1_and_exponential_changes_the_value():
-    spec = acts.ListSpec(("a", "b", "c"), (2, 0, 1), 3)
+    spec = acts.activity_list(("a", "b", "c"), (2, 0, 1), 3)
     pooled = acts.rank_activity(spec, "pool")
     assert pooled.spec.pool == (2.0, 1.0) and pooled.maximum() < 1
     best = 2 + 1 / log2(3)
@@ -141,7 +142,7 @@ def test_the_pool_twist_caps_the_best_order_below_1_and_exponential_changes_the_
 
 
 def test_an_already_ideal_list_starts_shuffled_the_same_way_for_everyone():
-    spec = acts.ListSpec(("a", "b", "c", "d"), (3, 2, 1, 0), 4)
+    spec = acts.activity_list(("a", "b", "c", "d"), (3, 2, 1, 0), 4)
     first, second = acts.rank_activity(spec, "exponential"), acts.rank_activity(spec, "exponential")
     assert first.spec == second.spec and first.spec.ndcg() < 1
 
@@ -239,7 +240,7 @@ def test_the_rank_payload_keeps_show_grades_and_an_old_payload_reads_as_shown():
     assert acts.from_payload("rank", hidden.payload()) == hidden
     drill = acts.rank_activity(spec, "small_k", show_grades=True)
     assert acts.from_payload("rank", drill.payload()) == drill and drill.show_grades
-    old = {"list": {k: v for k, v in spec.to_json().items() if k != "query"}, "twist": "small_k"}
+    old = {"list": {k: v for k, v in A.list_to_json(spec).items() if k != "query"}, "twist": "small_k"}
     again = acts.from_payload("rank", old)
     assert again.show_grades is True and again.spec.query == "" and again.spec.grades == spec.grades
 
@@ -330,64 +331,64 @@ def fields(error):
 
 
 def test_a_list_names_what_is_wrong_with_it():
-    assert fields(error_of(ListSpec, ("a",), (1, 2), 1)) == ("count.labels", {"labels": 1, "grades": 2})
-    assert fields(error_of(ListSpec, (), (), 1)) == ("list.empty", {})
-    assert fields(error_of(ListSpec, ("a",), (1,), 1, pool=(-1,))) == (
+    assert fields(error_of(activity_list, ("a",), (1, 2), 1)) == ("count.labels", {"labels": 1, "grades": 2})
+    assert fields(error_of(activity_list, (), (), 1)) == ("list.empty", {})
+    assert fields(error_of(activity_list, ("a",), (1,), 1, pool=(-1,))) == (
         "grade.negative",
         {"place": Place("pool.grade", position=1), "value": "-1"},
     )
-    assert fields(error_of(ListSpec, ("a", "b"), (1, 0), 3)) == (
+    assert fields(error_of(activity_list, ("a", "b"), (1, 0), 3)) == (
         "k.too_large",
         {"place": Place("k"), "value": "3", "limit": 2},
     )
-    assert fields(error_of(ListSpec, ("a", "b"), (1, 0), 0)) == (
+    assert fields(error_of(activity_list, ("a", "b"), (1, 0), 0)) == (
         "k.too_small",
         {"place": Place("k"), "value": "0", "low": 1},
     )
-    assert fields(error_of(ListSpec, ("a",), (1,), 1, "log")) == (
+    assert fields(error_of(activity_list, ("a",), (1,), 1, "log")) == (
         "activity.gain",
         {"value": "'log'", "choices": "linear, exponential"},
     )
-    ListSpec(("a", "b"), (1, 0), 2, "exponential", (2.5,))  # the largest k, the other gain and a pool are fine
+    activity_list(("a", "b"), (1, 0), 2, "exponential", (2.5,))  # the largest k, the other gain and a pool are fine
 
 
 def test_the_ideal_comes_from_the_pool_only_when_there_is_one():
-    assert ListSpec(("a", "b"), (1, 0), 2).judged_pool() is None
-    assert ListSpec(("a", "b"), (1, 0), 2, pool=(3,)).judged_pool() == [1, 0, 3]
+    assert activity_list(("a", "b"), (1, 0), 2).judged_pool() is None
+    assert activity_list(("a", "b"), (1, 0), 2, pool=(3,)).judged_pool() == [1, 0, 3]
 
 
 def test_a_lists_ndcg_is_cut_at_its_k():
-    spec = ListSpec(("a", "b", "c"), (0, 0, 3), 1)
+    spec = activity_list(("a", "b", "c"), (0, 0, 3), 1)
     assert spec.ndcg() == 0.0  # only the first item counts, and it is not relevant
-    assert spec.ndcg([2, 0, 1]) == 1.0
-    two = ListSpec(("a", "b", "c"), (1, 0, 3), 2)
+    assert spec.reordered([2, 0, 1]).ndcg() == 1.0
+    two = activity_list(("a", "b", "c"), (1, 0, 3), 2)
     assert two.ndcg() == pytest.approx(1 / (3 + 1 / log2(3)))
 
 
 def test_the_worked_terms_follow_the_order_given():
-    spec = ListSpec(("a", "b", "c"), (0, 3, 1), 2, pool=(2,))
-    own = spec.terms()
+    spec = activity_list(("a", "b", "c"), (0, 3, 1), 2, pool=(2,))
+    own = spec.breakdown()
     assert own["item"].tolist() == ["a", "b", "c"] and own["grade"].tolist() == [0, 3, 1]
     assert own["in_top_k"].tolist() == [True, True, False]
     assert own["ideal_grade"].tolist() == [3, 2, 1]  # the pool's 2 is in the ideal
     assert own["contribution"].tolist() == pytest.approx([0, 3 / log2(3), 1 / 2])
     assert own["ndcg"].iloc[1] == pytest.approx((3 / log2(3)) / (3 + 2 / log2(3)))
-    moved = spec.terms([1, 2, 0])
+    moved = spec.reordered([1, 2, 0]).breakdown()
     assert moved["item"].tolist() == ["b", "c", "a"] and moved["grade"].tolist() == [3, 1, 0]
     assert moved["ndcg"].iloc[1] == pytest.approx((3 + 1 / log2(3)) / (3 + 2 / log2(3)))
-    exponential = ListSpec(("a", "b"), (0, 2), 2, "exponential").terms()
+    exponential = activity_list(("a", "b"), (0, 2), 2, "exponential").breakdown()
     assert exponential["gain"].tolist() == [0, 3]
 
 
 def test_a_list_as_json_and_back():
-    spec = ListSpec(("a", "b"), (3, 2.5), 2, "exponential", (1, 0.5))
-    data = spec.to_json()
+    spec = activity_list(("a", "b"), (3, 2.5), 2, "exponential", (1, 0.5))
+    data = A.list_to_json(spec)
     assert json.dumps(data) == (
         '{"labels": ["a", "b"], "grades": [3, 2.5], "k": 2, "gain": "exponential", "pool": [1, 0.5], "query": ""}'
     )
-    assert ListSpec.from_json(data) == spec
-    bare = ListSpec.from_json({"labels": [1, "b"], "grades": ["2", 0], "k": "1"})
-    assert bare == ListSpec(("1", "b"), (2.0, 0.0), 1, "linear", ())
+    assert A.list_from_json(data) == spec
+    bare = A.list_from_json({"labels": [1, "b"], "grades": ["2", 0], "k": "1"})
+    assert bare == activity_list(("1", "b"), (2.0, 0.0), 1, "linear", ())
 
 
 def test_a_preset_as_a_class_list():
@@ -400,15 +401,17 @@ def test_a_preset_as_a_class_list():
 
 def test_a_seeded_random_list_is_the_same_for_everyone():
     # Written out: a seed names the same list for the whole class.
-    assert A.random_list(0) == ListSpec(
+    assert A.random_list(0) == activity_list(
         ("doc A", "doc B", "doc C", "doc D", "doc E", "doc F", "doc G"), (1, 1, 1, 1, 0, 1, 0), 6
     )
-    assert A.random_list("1") == ListSpec(("doc A", "doc B", "doc C", "doc D", "doc E", "doc F"), (3, 0, 1, 1, 0, 0), 4)
-    assert A.random_list(2026) == ListSpec(
+    assert A.random_list("1") == activity_list(
+        ("doc A", "doc B", "doc C", "doc D", "doc E", "doc F"), (3, 0, 1, 1, 0, 0), 4
+    )
+    assert A.random_list(2026) == activity_list(
         ("doc A", "doc B", "doc C", "doc D", "doc E", "doc F"), (0, 1, 2, 0, 0, 0), 4
     )
     # Seed 114 first draws 3, 3, 2, 1, 1, already in the best order: it draws again.
-    assert A.random_list(114) == ListSpec(("doc A", "doc B", "doc C", "doc D", "doc E"), (1, 0, 1, 1, 3), 3)
+    assert A.random_list(114) == activity_list(("doc A", "doc B", "doc C", "doc D", "doc E"), (1, 0, 1, 1, 3), 3)
     made = [A.random_list(seed) for seed in range(80)]
     assert {len(s.grades) for s in made} == {5, 6, 7, 8}
     assert {g for s in made for g in s.grades} == {0, 1, 2, 3}
@@ -438,7 +441,7 @@ def test_an_estimate_is_a_number_from_0_to_1():
 
 
 def test_the_predict_summary_and_one_result():
-    spec = ListSpec(("a", "b"), (0, 1), 2)
+    spec = activity_list(("a", "b"), (0, 1), 2)
     truth = (1 / log2(3)) / 1  # 0.6309
     predict = A.Predict(spec)
     summary = predict.summary([Answer(i, None, 0, g) for i, g in enumerate([0.2, 0.9, 0.6, 0.62])])
@@ -462,16 +465,16 @@ def test_the_predict_summary_and_one_result():
 
 
 def test_an_order_is_every_index_once():
-    rank = A.Rank(ListSpec(("a", "b"), (0, 1), 2), "small_k")
+    rank = A.Rank(activity_list(("a", "b"), (0, 1), 2), "small_k")
     assert rank.check([1, 0]) == [1, 0] and rank.check((0, 1)) == [0, 1]
     for raw in ([0, True], [0, 1, "x"], [0], "01", None, [0, 0], [1, 2]):
         assert fields(error_of(rank.check, raw)) == ("activity.order", {"value": repr(raw), "count": 2})
 
 
 def test_the_rank_payload_and_one_result():
-    spec = ListSpec(("x", "y", "z"), (1, 3, 0), 3)
+    spec = activity_list(("x", "y", "z"), (1, 3, 0), 3)
     rank = A.Rank(spec, "pool")
-    assert rank.payload() == {"list": spec.to_json(), "twist": "pool", "show_grades": False}
+    assert rank.payload() == {"list": A.list_to_json(spec), "twist": "pool", "show_grades": False}
     best = 3 + 1 / log2(3)
     worse = 1 + 3 / log2(3)
     result = rank.result([0, 1, 2])
@@ -487,7 +490,7 @@ def test_the_rank_payload_and_one_result():
 
 
 def test_the_rank_summary():
-    spec = ListSpec(("w", "x", "y", "z"), (0, 3, 1, 2), 3, pool=(3,))  # the pool's 3 caps the best below 1
+    spec = activity_list(("w", "x", "y", "z"), (0, 3, 1, 2), 3, pool=(3,))  # the pool's 3 caps the best below 1
     rank = A.Rank(spec, "pool")
     best = (3 + 2 / log2(3) + 1 / 2) / (3 + 3 / log2(3) + 2 / 2)
     slip = (2 + 3 / log2(3) + 1 / 2) / (3 + 3 / log2(3) + 2 / 2)  # z, x, y
@@ -501,18 +504,18 @@ def test_the_rank_summary():
 
 def test_an_order_within_1e_9_of_the_best_is_found_and_no_slip():
     # Two grades 1e-6 apart: swapping them costs far less than 1e-9 of NDCG, but their gains differ by more.
-    rank = A.Rank(ListSpec(("a", "b"), (1000, 1000.000001), 2), "small_k")
+    rank = A.Rank(activity_list(("a", "b"), (1000, 1000.000001), 2), "small_k")
     summary = rank.summary([Answer(1, None, 0, [0, 1])])
     assert summary.found == 1 and summary.mistake is None
 
 
 def test_a_gain_within_1e_9_of_the_ideals_is_no_slip():
-    rank = A.Rank(ListSpec(("a", "b", "c"), (0, 1e-9, 5), 3), "small_k")
+    rank = A.Rank(activity_list(("a", "b", "c"), (0, 1e-9, 5), 3), "small_k")
     assert rank.common_mistake([[2, 0, 1]]) is None
 
 
 def test_the_most_common_slip_wins_then_the_earliest_then_the_first_item():
-    rank = A.Rank(ListSpec(("w", "x", "y", "z"), (0, 3, 1, 2), 4), "small_k")  # ideal x(3) z(2) y(1) w(0)
+    rank = A.Rank(activity_list(("w", "x", "y", "z"), (0, 3, 1, 2), 4), "small_k")  # ideal x(3) z(2) y(1) w(0)
     z_first, y_second = [3, 1, 2, 0], [1, 2, 3, 0]
     m = rank.common_mistake([z_first, z_first, y_second])
     assert (m.label, m.position, m.count, m.grade, m.ideal_grade) == ("z", 1, 2, 2, 3)
@@ -524,14 +527,14 @@ def test_the_most_common_slip_wins_then_the_earliest_then_the_first_item():
 
 
 def test_twists_keep_the_pool_and_add_one_when_there_is_none():
-    spec = ListSpec(("a", "b", "c", "d"), (3, 0, 1, 2), 4, pool=(2,))
-    assert A.twisted(spec, "exponential") == ListSpec(spec.labels, spec.grades, 4, "exponential", (2,))
-    assert A.twisted(spec, "small_k") == ListSpec(spec.labels, spec.grades, 3, "linear", (2,))
+    spec = activity_list(("a", "b", "c", "d"), (3, 0, 1, 2), 4, pool=(2,))
+    assert A.twisted(spec, "exponential") == activity_list(spec.labels, spec.grades, 4, "exponential", (2,))
+    assert A.twisted(spec, "small_k") == activity_list(spec.labels, spec.grades, 3, "linear", (2,))
     assert A.twisted(spec, "pool").pool == (2,)
-    bare = ListSpec(("a", "b", "c", "d"), (3, 0, 1, 2), 4)
+    bare = activity_list(("a", "b", "c", "d"), (3, 0, 1, 2), 4)
     assert A.twisted(bare, "pool").pool == (3, 2)  # the top grade and the one below it
-    assert A.twisted(ListSpec(("a", "b"), (0, 0), 2), "pool").pool == (1,)  # 0 and max(-1, 1): no 0
-    assert A.twisted(ListSpec(("a", "b"), (1, 0), 2), "pool").pool == (1, 1)  # 1 and max(0, 1)
+    assert A.twisted(activity_list(("a", "b"), (0, 0), 2), "pool").pool == (1,)  # 0 and max(-1, 1): no 0
+    assert A.twisted(activity_list(("a", "b"), (1, 0), 2), "pool").pool == (1, 1)  # 1 and max(0, 1)
     assert fields(error_of(A.twisted, spec, "swap")) == (
         "activity.twist",
         {"value": "'swap'", "choices": "exponential, small_k, pool"},
@@ -539,15 +542,25 @@ def test_twists_keep_the_pool_and_add_one_when_there_is_none():
 
 
 def test_a_rank_activity_shuffles_only_a_list_already_in_its_best_order():
-    ideal = ListSpec(("a", "b", "c"), (1, 1, 0), 3)  # two distinct grades, already best
+    ideal = activity_list(("a", "b", "c"), (1, 1, 0), 3)  # two distinct grades, already best
     shuffled = A.rank_activity(ideal, "pool")
     assert shuffled.twist == "pool" and shuffled.spec.pool == (1, 1)
     assert sorted(shuffled.spec.grades) == [0, 1, 1] and shuffled.spec.grades != (1, 1, 0)
     assert dict(zip(shuffled.spec.labels, shuffled.spec.grades, strict=True)) == {"a": 1, "b": 1, "c": 0}
-    same = ListSpec(("a", "b", "c"), (1, 1, 1), 3)  # every order is best: nothing to shuffle
-    assert A.rank_activity(same, "small_k").spec == ListSpec(("a", "b", "c"), (1, 1, 1), 3)
-    loose = ListSpec(("a", "b", "c"), (0, 1, 1), 2)
-    assert A.rank_activity(loose, "exponential").spec == ListSpec(("a", "b", "c"), (0, 1, 1), 2, "exponential")
+    same = activity_list(("a", "b", "c"), (1, 1, 1), 3)  # every order is best: nothing to shuffle
+    assert A.rank_activity(same, "small_k").spec == activity_list(("a", "b", "c"), (1, 1, 1), 3)
+    loose = activity_list(("a", "b", "c"), (0, 1, 1), 2)
+    assert A.rank_activity(loose, "exponential").spec == activity_list(("a", "b", "c"), (0, 1, 1), 2, "exponential")
+
+
+def test_a_list_whose_orders_all_score_within_1e_9_of_the_best_is_not_shuffled_and_does_not_hang():
+    # 1000.000001 then 1000: the reversed order is within 1e-9 of the best, so no order can count as below it.
+    near = activity_list(("a", "b"), (1000.000001, 1000), 2)
+    made = []
+    worker = threading.Thread(target=lambda: made.append(A.rank_activity(near, "small_k")), daemon=True)
+    worker.start()
+    worker.join(timeout=20)
+    assert made == [A.Rank(near, "small_k")]
 
 
 # --- compare ----------------------------------------------------------------------------------------------
@@ -690,7 +703,7 @@ def test_a_practice_activity_leaves_out_reach_exercises():
 
 
 def test_every_activity_comes_back_from_its_payload():
-    spec = ListSpec(("a", "b"), (1, 2.5), 1, "exponential", (3,))
+    spec = activity_list(("a", "b"), (1, 2.5), 1, "exponential", (3,))
     for activity in (A.Predict(spec), A.Rank(spec, "pool"), A.Compare(PAIR, "mrr", "mine"), PRACTICE):
         again = A.from_payload(activity.kind, json.loads(json.dumps(activity.payload())))
         assert again == activity
@@ -698,6 +711,86 @@ def test_every_activity_comes_back_from_its_payload():
         "activity.kind",
         {"value": "'quiz'", "choices": "predict, rank, compare, practice, judge"},
     )
+
+
+# Payloads as the store on main kept them on 2026-11-24 (commit 1bd1b36, before a class list became an
+# ``ndcg_core.lists.ListSpec``), copied from its SQLite file's ``activities`` table. An activity read from one is the
+# one made today, writes the very same text back (a round is a repeat of that text), and its figures are those main
+# computed from it (the literals) and the formulas.
+STORED_BY_MAIN = (
+    (
+        "predict",
+        r'{"list": {"labels": ["\u6210\u90fd\u706b\u9505\u5927\u5168", "\u91cd\u5e86\u706b\u9505", '
+        r'"\u6210\u90fd\u5c0f\u5403\u8857", "\u6210\u90fd\u7f8e\u98df\u5730\u56fe", "\u5317\u4eac\u70e4\u9e2d"], '
+        r'"grades": [4, 1, 3, 4, 0], "k": 5, "gain": "linear", "pool": [], '
+        r'"query": "\u6210\u90fd\u7f8e\u98df\u63a8\u8350"}}',
+    ),
+    (
+        "predict",
+        '{"list": {"labels": ["a", "b", "c"], "grades": [2, 0, 1.5], "k": 2, "gain": "exponential", "pool": [3], '
+        '"query": "a query", "discount": "jk"}}',
+    ),
+    (
+        "rank",
+        '{"list": {"labels": ["D1", "D2", "D3", "D4", "D5", "D6"], "grades": [3, 2, 3, 0, 1, 2], "k": 6, '
+        '"gain": "linear", "pool": [3, 2], "query": ""}, "twist": "pool", "show_grades": false}',
+    ),
+    (
+        "rank",
+        '{"list": {"labels": ["b", "c", "a"], "grades": [1, 0, 1], "k": 3, "gain": "linear", "pool": [], '
+        '"query": ""}, "twist": "small_k", "show_grades": true}',
+    ),
+    (
+        "judge",
+        r'{"list": {"labels": ["\u6210\u90fd3\u5929\u653b\u7565", "\u6210\u90fd\u7f8e\u98df\u63a8\u8350", '
+        r'"\u5317\u4eac\u65c5\u6e38"], "grades": [4, 2, 0], "k": 2, "gain": "linear", "pool": [], '
+        r'"query": "\u6210\u90fd"}, "scale": [0, 4]}',
+    ),
+)
+
+
+def test_a_payload_stored_by_main_reads_as_the_same_activity_and_writes_the_same_text():
+    read = [A.from_payload(kind, json.loads(text)) for kind, text in STORED_BY_MAIN]
+    assert [json.dumps(activity.payload()) for activity in read] == [text for _, text in STORED_BY_MAIN]
+    assert read == [
+        A.Predict(A.result_list("chengdu_food")),
+        A.Predict(activity_list(("a", "b", "c"), (2, 0, 1.5), 2, "exponential", (3,), "a query", "jk")),
+        A.rank_activity(A.preset_list("wikipedia"), "pool"),
+        A.rank_activity(activity_list(("a", "b", "c"), (1, 1, 0), 3), "small_k", show_grades=True),
+        A.Judge(activity_list(("成都3天攻略", "成都美食推荐", "北京旅游"), (4, 2, 0), 2, query="成都"), A.Scale(0, 4)),
+    ]
+
+
+def test_a_payload_stored_by_main_keeps_every_figure_to_the_bit():
+    food, jk, wikipedia, three, judge = (A.from_payload(kind, json.loads(text)) for kind, text in STORED_BY_MAIN)
+    assert food.truth() == 0.9289411547694414
+    assert food.truth() == pytest.approx(
+        (4 + 1 / log2(3) + 3 / 2 + 4 / log2(5)) / (4 + 4 / log2(3) + 3 / 2 + 1 / log2(5))
+    )
+    terms = food.spec.breakdown()
+    assert terms["cumulative_dcg"].tolist() == [4.0, 4.630929753571458, 6.130929753571458] + [7.85363598586503] * 2
+    assert terms["cumulative_idcg"].iloc[-1] == 8.454395572359225
+    # Exponential gain, Järvelin-Kekäläinen's discount (none before rank 2, then log2(i)), and the pool's 3 in the
+    # ideal: (2^2 - 1) / ((2^3 - 1) + (2^2 - 1) / log2(2)).
+    assert jk.truth() == 0.3 == pytest.approx(3 / (7 + 3))
+    assert jk.conventions() == Conventions("ndcg", 2, "exponential", "jk", "pool")
+    # Every judged grade, 3 2 3 0 1 2 and the missed 3 2, is the ideal's: 3 3 3 2 2 2 at k = 6.
+    ideal = 3 + 3 / log2(3) + 3 / 2 + 2 / log2(5) + 2 / log2(6) + 2 / log2(7)
+    assert wikipedia.score(range(6)) == 0.785002371969948
+    assert wikipedia.score(range(6)) == pytest.approx((3 + 2 / log2(3) + 3 / 2 + 1 / log2(6) + 2 / log2(7)) / ideal)
+    assert wikipedia.maximum() == 0.8170229777363638
+    assert wikipedia.maximum() == pytest.approx((3 + 3 / log2(3) + 2 / 2 + 2 / log2(5) + 1 / log2(6)) / ideal)
+    assert wikipedia.spec.best_order() == [0, 2, 1, 5, 4, 3]
+    assert three.score([0, 1, 2]) == 0.9197207891481876 == pytest.approx((1 + 1 / 2) / (1 + 1 / log2(3)))
+    assert three.maximum() == 1.0 and three.show_grades is True
+    answers = [
+        A.Answer(s, None, p, g)
+        for s, grades in enumerate([(3, 2, 1), (4, 1, 0), (4, 3, 0)])
+        for p, g in enumerate(grades)
+    ]
+    summary = judge.summary(answers)
+    assert summary.medians == (4, 2, 0) and summary.class_ndcg == summary.teacher_ndcg == 1.0
+    assert summary.alpha == 0.7739463601532567
 
 
 def test_results_rows_of_a_practice_and_of_a_compare():
@@ -713,3 +806,113 @@ def test_results_rows_of_a_practice_and_of_a_compare():
     compare = A.activity_results(A.Taken(1, 1, A.Compare(PAIR, "mrr"), (Answer(4, None, 0, "b", at),), ()))
     assert compare.rows == (A.StudentResult(4, None, 0, "b", True, None, at, 100),)  # an answer counts them present
     assert compare.solutions == ("b",)
+    # A student not counted present who answered one exercise: every row of theirs carries the answer's nickname.
+    late = A.activity_results(A.Taken(3, 1, PRACTICE, (Answer(7, "Cy", 2, A.ExerciseAnswer("a", True), at),), ()))
+    assert [(r.student, r.nickname, r.part) for r in late.rows] == [(7, "Cy", part) for part in range(5)]
+
+
+# --- the check command's outline and a lesson file's fields, word for word --------------------------------------
+
+SPEC_EVERY_OPTION = activity_list(("a", "b", "c"), (2, 0, 1.5), 2, "exponential", (3,), "a query", "jk")
+SPEC_PLAIN = activity_list(("a", "b", "c"), (2, 0, 1), 3)
+
+
+def test_each_kind_outlines_its_activity_in_one_line():
+    # Exponential gain with the jk discount (no discount at ranks 1 and 2) and the missed 3 in the ideal:
+    # (2^2 - 1) / (7 + 3) = 0.3; the best order a c b reaches (3 + (2^1.5 - 1) / 1) / 10.
+    best = (3 + (2**1.5 - 1)) / 10
+    assert A.Predict(SPEC_EVERY_OPTION).outline() == (
+        'Predict the NDCG "a query": 3 results, NDCG@2 (exponential gain, jk discount, ideal from every judged '
+        "result) = 0.3000"
+    )
+    assert A.Rank(SPEC_EVERY_OPTION, "", True).outline() == (
+        'Rank it best "a query": 3 results, grades shown, NDCG@2 (exponential gain, jk discount, ideal from every '
+        f"judged result) from 0.3000 to at best {best:.4f}"
+    )
+    plain = (2 + 0 + 1 / 2) / (2 + 1 / log2(3))
+    assert A.Predict(SPEC_PLAIN).outline() == (
+        f"Predict the NDCG: 3 results, NDCG@3 (linear gain, log2 discount, ideal from the list) = {plain:.4f}"
+    )
+    assert A.Rank(SPEC_PLAIN, "", False).outline() == (
+        "Rank it best: 3 results, grades hidden, NDCG@3 (linear gain, log2 discount, ideal from the list) from "
+        f"{plain:.4f} to at best 1.0000"
+    )
+    judged = (1 + 2 / log2(3)) / (2 + 1 / log2(3))
+    assert A.Judge(activity_list(("a", "b"), (1, 2), 2, query="q"), A.Scale(1, 3)).outline() == (
+        'Judge the results "q": 2 results on a scale of 1 to 3; NDCG@2 (linear gain, log2 discount, ideal from the '
+        f"list) under the teacher's grades = {judged:.4f}"
+    )
+    seed003 = [A.Compare(A.PAIRS["seed003"], metric, "seed003", "成都旅游攻略") for metric in A.METRICS]
+    ndcg_b = (4 / log2(2)) / (4 + 2 / log2(3) + 2 / log2(4) + 2 / log2(5) + 1 / log2(6))
+    assert [c.outline() for c in seed003] == [
+        f'Which is better? "成都旅游攻略" A or B under NDCG@5: A 1.0000, B {ndcg_b:.4f}',
+        'Which is better? "成都旅游攻略" A or B under MRR: A 1.0000, B 1.0000',
+        'Which is better? "成都旅游攻略" A or B under P@5: A 1.0000, B 0.2000',
+    ]
+    assert [c.solutions() for c in seed003] == [("a",), ("same",), ("a",)]
+    assert (
+        A.Compare(A.PAIRS["early_or_many"], "mrr").outline() == "Which is better? A or B under MRR: A 1.0000, B 0.5000"
+    )
+    assert A.Practice(5, (0, 7, 4)).outline() == "Practice together: seed 5, 3 exercises (dcg_term, dcg_term, swap)"
+
+
+def test_a_list_writes_only_the_fields_that_differ_from_their_defaults():
+    assert A.list_lesson_data(SPEC_PLAIN) == {"items": ["a", "b", "c"], "grades": [2, 0, 1], "k": 3}
+    every = {"query": "a query", "items": ["a", "b", "c"], "grades": [2, 0, 1.5], "k": 2, "gain": "exponential"}
+    assert A.list_lesson_data(SPEC_EVERY_OPTION) == {**every, "discount": "jk", "missed": [3]}
+    assert A.list_lesson_data(SPEC_EVERY_OPTION, pool=False) == {**every, "discount": "jk"}
+    # A Judge's list never writes a pool (its lesson fields have none), and its scale only when not the lesson's.
+    judge = A.Judge(activity_list(("a", "b"), (1, 2), 2, pool=(3,)), A.Scale(0, 4))
+    assert judge.lesson_data(A.Scale(0, 4)) == {"items": ["a", "b"], "grades": [1, 2], "k": 2}
+    assert judge.lesson_data(A.Scale(1, 3)) == {"items": ["a", "b"], "grades": [1, 2], "k": 2, "scale": [0, 4]}
+    pair = Pair(("x", "y"), (3, 0), ("z", "x"), (1, 3), (3, 0, 1, 2), 2)
+    sides = {"a": {"items": ["x", "y"], "grades": [3, 0]}, "b": {"items": ["z", "x"], "grades": [1, 3]}}
+    assert A.Compare(pair, "precision", "", "q").lesson_data(A.Scale()) == {
+        "query": "q",
+        **sides,
+        "missed": [2],
+        "metric": "precision",
+        "k": 2,
+    }
+    assert A.Compare(pair, "ndcg").lesson_data(A.Scale()) == {**sides, "missed": [2], "metric": "ndcg", "k": 2}
+
+
+def test_a_compare_keeps_its_query_in_its_payload_only_when_it_has_one():
+    asked = A.Compare(A.PAIRS["seed003"], "ndcg", "seed003", "成都旅游攻略")
+    assert asked.payload()["query"] == "成都旅游攻略"
+    assert A.from_payload("compare", json.loads(json.dumps(asked.payload()))) == asked
+    assert "query" not in A.compare_activity("seed003", "ndcg").payload()
+
+
+def test_twists_and_the_shuffle_keep_the_lists_discount():
+    jk = activity_list(("a", "b", "c"), (2, 0, 1), 3, discount="jk")
+    assert A.twisted(jk, "pool").discount == "jk" and A.twisted(jk, "pool").pool == (2, 1)
+    best_first = activity_list(("a", "b", "c"), (2, 1, 0), 3, discount="jk")  # already best: shuffled
+    shuffled = A.rank_activity(best_first, "small_k")
+    assert shuffled.spec.grades != (2, 1, 0) and shuffled.spec.discount == "jk"
+
+
+def test_a_judge_names_a_bad_grade_and_a_bad_result_with_every_field():
+    judge = A.Judge(activity_list(("a", "b", "c"), (1, 2, 0), 2), A.Scale(0, 2))
+    assert fields(error_of(judge.check, "x", 1)) == ("activity.grade", {"value": "'x'", "low": 0, "high": 2})
+    assert fields(error_of(judge.check, "3", 1)) == ("activity.grade", {"value": "'3'", "low": 0, "high": 2})
+    assert fields(error_of(judge.check, "1", 3)) == ("activity.result", {"value": "3", "count": 3})
+    assert fields(error_of(A.Judge, activity_list(("a", "b"), (1, 3), 2), A.Scale(0, 2))) == (
+        "activity.off_scale",
+        {"position": 2, "value": "3", "low": 0, "high": 2},
+    )
+    one = A.Judge(activity_list(("a",), (2,), 1), A.Scale(0, 2))
+    assert one.check("2") == 2  # the first result unless told
+    assert judge.result(1).detail == A.JudgeDetail(1, 0) and judge.result(1).answer == "1"
+
+
+def test_a_judges_class_ndcg_is_under_the_lists_own_discount():
+    judge = A.Judge(activity_list(("a", "b", "c"), (0, 1, 2), 3, discount="jk"), A.Scale(0, 2))
+    answers = [Answer(1, None, part, grade) for part, grade in enumerate((0, 1, 2))]
+    # Järvelin-Kekäläinen at base 2: ranks 1 and 2 undiscounted, rank 3 divided by log2(3).
+    assert judge.summary(answers).class_ndcg == pytest.approx((0 + 1 + 2 / log2(3)) / (2 + 1 + 0))
+
+
+def test_a_practice_states_the_conventions_of_its_first_exercise_unless_told():
+    practice = A.Practice(5, (0, 1, 2))
+    assert practice.conventions() == conventions(exercise(5, 0)) != practice.conventions(1)

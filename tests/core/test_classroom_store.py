@@ -107,7 +107,7 @@ def table(s, name):
 
 
 def predict():
-    return A.Predict(A.ListSpec(("a", "b"), (0, 1), 2))
+    return A.Predict(A.activity_list(("a", "b"), (0, 1), 2))
 
 
 # --- rooms, keys, joining and answering: the flows ------------------------------------------------------------
@@ -447,7 +447,7 @@ def test_results_count_a_student_from_the_activity_they_joined_in_with_totals_an
         ("Ana", 3, 3, 2, pytest.approx(1.0)),
         ("Late", 2, 1, 1, None),
     ]
-    assert spec.ndcg(dealt) < 1.0  # the dealt order is not already the best: finding it meant something
+    assert spec.reordered(dealt).ndcg() < 1.0  # the dealt order is not already the best: finding it meant something
     summary = store.class_summary(room.code)
     assert [(o.kind, o.joined, o.answered, [(p.answered, p.right) for p in o.parts]) for o in summary] == [
         ("rank", 1, 1, [(1, 1)]),
@@ -1159,7 +1159,7 @@ def test_postgresql_down_longer_than_the_retries_is_unavailable_and_nothing_ackn
 def _lesson(title="A lesson", limit=None):
     from ndcg_core.classroom.lessons import Lesson, Step, Wording
 
-    spec = A.ListSpec(("a", "b", "c"), (0, 3, 1), 3)
+    spec = A.activity_list(("a", "b", "c"), (0, 3, 1), 3)
     return Lesson(
         title,
         (

@@ -18,7 +18,7 @@ EXAMPLES = {
     "rank": acts.rank_activity(acts.preset_list("five"), "exponential"),
     "compare": acts.compare_activity("seed003", "mrr"),
     "practice": acts.practice_activity(2026, 3),
-    "judge": acts.Judge(acts.ListSpec(("a", "b", "c"), (2.0, 0.0, 1.0), 2), acts.Scale(0, 2)),
+    "judge": acts.Judge(acts.activity_list(("a", "b", "c"), (2.0, 0.0, 1.0), 2), acts.Scale(0, 2)),
 }
 
 

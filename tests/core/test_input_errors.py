@@ -5,7 +5,8 @@ import pickle
 
 import pytest
 
-from ndcg_core.errors import InputError, Place, english, shown
+from ndcg_core import errors
+from ndcg_core.errors import InputError, Place, StoreUnavailable, english, shown
 
 # --- quoting, places, rendering, pickling ---------------------------------------------------------------------------
 
@@ -72,3 +73,29 @@ def test_a_code_or_fields_without_a_template_are_our_bug_and_say_so():
         InputError("k.required", extra=1)
     with pytest.raises(TypeError, match=r"^place\.list\.grade takes the fields \['position'\], got \[\]$"):
         Place("list.grade")
+
+
+# --- an outage of the classroom's store ---------------------------------------------------------------------------
+
+
+def test_an_outage_says_its_english_and_survives_pickling():
+    outage = StoreUnavailable("store.read_only")
+    assert str(outage) == english("error.store.read_only") == outage.render()
+    again = pickle.loads(pickle.dumps(outage))
+    assert (type(again), again.code, again.fields, str(again)) == (StoreUnavailable, "store.read_only", {}, str(outage))
+    with pytest.raises(KeyError, match="no outage store.gone"):
+        StoreUnavailable("store.gone")
+
+
+# --- another layer's codes (the UI registers its own) ---------------------------------------------------------------
+
+
+def test_a_layer_registers_its_codes_and_places_once_and_a_clash_is_named(monkeypatch):
+    monkeypatch.setattr(errors, "TEMPLATES", dict(errors.TEMPLATES))
+    errors.register(messages={"demo.bad": "{place} is {value}"}, places={"demo.box": "the demo box"})
+    errors.register(messages={"demo.bad": "{place} is {value}"})  # the same table again changes nothing
+    error = InputError("demo.bad", place=Place("demo.box"), value="'x'")
+    assert str(error) == "the demo box is 'x'"
+    with pytest.raises(KeyError, match="these codes have a template already: error.demo.bad, error.k.required"):
+        errors.register(messages={"demo.bad": "other", "k.required": "other", "demo.new": "fine"})
+    assert "error.demo.new" not in errors.TEMPLATES  # nothing of a refused table is kept

@@ -12,9 +12,9 @@ from ndcg_core.classroom.activities import (
     Answer,
     Judge,
     JudgeDetail,
-    ListSpec,
     Scale,
     Taken,
+    activity_list,
     activity_results,
     from_payload,
     outcome,
@@ -26,7 +26,7 @@ from ndcg_core.classroom.store import Store
 from ndcg_core.errors import InputError
 
 # Seed 003's "成都3天游": the teacher's grades.
-CHENGDU = ListSpec(("成都3天攻略", "成都美食推荐", "北京旅游", "成都7天游", "成都住宿"), (4, 2, 0, 1, 3), 5)
+CHENGDU = activity_list(("成都3天攻略", "成都美食推荐", "北京旅游", "成都7天游", "成都住宿"), (4, 2, 0, 1, 3), 5)
 
 
 def grades_of(*rows):
@@ -55,9 +55,9 @@ def test_a_grade_is_a_whole_number_of_the_scale():
 
 
 def test_the_scale_and_the_teachers_grades_must_agree():
-    assert Judge(ListSpec(("a", "b"), (1, 3), 2), Scale(1, 3)).check("1", 0) == 1
+    assert Judge(activity_list(("a", "b"), (1, 3), 2), Scale(1, 3)).check("1", 0) == 1
     with pytest.raises(InputError) as caught:
-        Judge(ListSpec(("a", "b"), (1, 4), 2), Scale(1, 3))
+        Judge(activity_list(("a", "b"), (1, 4), 2), Scale(1, 3))
     assert caught.value.code == "activity.off_scale" and caught.value.fields["position"] == 2
     for low, high in ((3, 3), (-1, 2), (0, 11)):
         with pytest.raises(InputError) as caught:
@@ -102,7 +102,7 @@ def test_agreement_is_krippendorffs_alpha_on_his_published_example():
         (n, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, n),
         (1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, n),
     )
-    judge = Judge(ListSpec(tuple(f"r{i}" for i in range(12)), (1,) * 12, 5), Scale(1, 5))
+    judge = Judge(activity_list(tuple(f"r{i}" for i in range(12)), (1,) * 12, 5), Scale(1, 5))
     assert round(judge.summary(grades_of(*rows)).alpha, 3) == 0.815
 
 

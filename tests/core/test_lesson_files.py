@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ndcg_core.classroom.__main__ import main as classroom_command
-from ndcg_core.classroom.activities import Compare, Judge, ListSpec, Pair, Practice, Predict, Rank, Scale
+from ndcg_core.classroom.activities import Compare, Judge, Pair, Practice, Predict, Rank, Scale, activity_list
 from ndcg_core.classroom.lessons import (
     ACTIVITY_FIELDS,
     LESSON_FIELDS,
@@ -231,6 +231,72 @@ def test_a_bad_field_of_another_kind_is_refused_with_its_code(tmp_path, text, fi
     assert f"activity 1 ({text.split('kind = ')[1].split()[0].strip(chr(34))})" in str(caught.value)
 
 
+# What the teacher reads for each problem, word for word: every field of the message (counts, the grades that
+# disagree, the range, the exercise's position) and its place.
+MESSAGES = [
+    (PREDICT, "grades = [3, 0]", "activity 1 (predict), field grades: 2 grades for 3 items; give one grade per item"),
+    (COMPARE, "-a", "activity 1 (compare), field a is missing"),
+    (COMPARE, "a = { items = ['x', 'y'] }", "activity 1 (compare), field a.grades is missing"),
+    (
+        COMPARE,
+        "a = { items = ['x', 'x'], grades = [3, 0] }",
+        "activity 1 (compare), field a.grades: 'x' has grade 3 in one ranking and 0 in the other; a result has one "
+        "grade",
+    ),
+    (
+        COMPARE,
+        "b = { items = ['y', 'x'], grades = [0, 2] }",
+        "activity 1 (compare), field b.grades: 'x' has grade 3 in one ranking and 2 in the other; a result has one "
+        "grade",
+    ),
+    (
+        COMPARE,
+        "b = { items = ['y'], grades = [0, 3] }",
+        "activity 1 (compare), field b.grades: 2 grades for 1 items; give one grade per item",
+    ),
+    (COMPARE, "k = 3", "activity 1 (compare), field k is 3: it must be 1 to 2"),
+    (COMPARE, "k = 0", "activity 1 (compare), field k is 0: it must be 1 to 2"),
+    (
+        PRACTICE,
+        "exercises = ['dcg', 'reach']",
+        "activity 1 (practice), field exercises: exercise 2 is 'reach'; choose from dcg_term, dcg, ndcg, "
+        "better_order, swap, gap",
+    ),
+    (PRACTICE, "exercises = []", "activity 1 (practice), field exercises is 0: it must be 1 to 10"),
+    (
+        PRACTICE,
+        f"exercises = {['dcg'] * 11}",
+        "activity 1 (practice), field exercises is 11: it must be 1 to 10",
+    ),
+    (PRACTICE, "seed = -1\nexercises = ['dcg']", "activity 1 (practice): the seed must be 0 to 1000000000, got -1"),
+]
+
+
+@pytest.mark.parametrize(("text", "change", "message"), MESSAGES, ids=[m[1][:40] for m in MESSAGES])
+def test_a_problem_is_worded_with_every_field_of_its_message(tmp_path, text, change, message):
+    *others, last = change.split("\n")
+    for line in others:
+        text = _file_with(tmp_path, line, text).read_text(encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        read_lesson_file(_file_with(tmp_path, last, text))
+    assert str(caught.value) == message
+
+
+def test_a_practice_may_name_one_to_ten_kinds_and_a_kind_again_takes_its_next_exercise(tmp_path):
+    def numbers(change):
+        return read_lesson_file(_file_with(tmp_path, change, PRACTICE)).steps[0].activity.numbers
+
+    kinds = ("dcg_term", "dcg", "ndcg", "better_order", "swap", "gap")  # exercise n is of kind n mod 7 (5: reach)
+    assert numbers("exercises = ['dcg']") == (1,)
+    assert numbers(f"exercises = {list(kinds) + ['dcg'] * 4}") == (0, 1, 2, 3, 4, 6, 1 + 7, 1 + 14, 1 + 21, 1 + 28)
+    assert numbers("exercises = ['swap', 'swap', 'swap']") == (4, 4 + 7, 4 + 14)
+
+
+def test_a_compare_may_cut_at_1(tmp_path):
+    compare = read_lesson_file(_file_with(tmp_path, "k = 1", COMPARE)).steps[0].activity
+    assert isinstance(compare, Compare) and compare.pair.k == 1
+
+
 def test_the_lesson_as_a_whole_is_checked(tmp_path):
     head = 'format = 1\ntitle = "t"\n'
     cases = [
@@ -269,7 +335,7 @@ def test_a_syntax_error_names_the_line_and_column():
 
 
 def _every_option() -> Lesson:
-    spec = ListSpec(("a", "b", "c"), (2, 0, 1.5), 2, "exponential", (3,), "a query", "jk")
+    spec = activity_list(("a", "b", "c"), (2, 0, 1.5), 2, "exponential", (3,), "a query", "jk")
     pair = Pair(("x", "y"), (3, 0), ("z", "x"), (1, 3), (3, 0, 1, 2), 2)
     return Lesson(
         "Every option",
@@ -279,8 +345,8 @@ def _every_option() -> Lesson:
             Step(Compare(pair, "precision", "", "q")),
             Step(Practice(5, (0, 7, 4))),
             Step(Practice(5, (0, 1, 2))),
-            Step(Judge(ListSpec(("a", "b"), (1, 2), 2), Scale(1, 3)), Wording(zh="只有中文")),
-            Step(Judge(ListSpec(("a", "b"), (0, 4), 1))),
+            Step(Judge(activity_list(("a", "b"), (1, 2), 2), Scale(1, 3)), Wording(zh="只有中文")),
+            Step(Judge(activity_list(("a", "b"), (0, 4), 1))),
         ),
         True,
         Scale(0, 4),

@@ -6,9 +6,9 @@ from math import log2
 import pytest
 
 from ndcg_core.classroom import activities as A
-from ndcg_core.classroom.activities import Answer, ListSpec, Member, Taken, leaderboard, room_results
+from ndcg_core.classroom.activities import Answer, Member, Taken, activity_list, leaderboard, room_results
 
-SPEC = ListSpec(("a", "b", "c"), (0, 3, 1), 3)
+SPEC = activity_list(("a", "b", "c"), (0, 3, 1), 3)
 
 
 @pytest.mark.parametrize(("off", "points"), [(0, 100), (0.05, 90), (0.25, 50), (0.49, 2), (0.5, 0), (0.8, 0)])
@@ -27,12 +27,12 @@ def test_a_ranking_scores_the_share_of_the_best_ndcg_it_reaches():
     best = 3 + 1 / log2(3)
     assert rank.result([1, 2, 0]).points == 100
     assert rank.result([0, 2, 1]).points == round(100 * (1 / log2(3) + 3 / log2(4)) / best)
-    nothing = A.Rank(ListSpec(("a", "b"), (0, 0), 2), "small_k")
+    nothing = A.Rank(activity_list(("a", "b"), (0, 0), 2), "small_k")
     assert nothing.result([1, 0]).points == 100  # no order can do better or worse
 
 
 def test_judging_scores_nothing():
-    judge = A.Judge(ListSpec(("a", "b"), (1, 2), 2))
+    judge = A.Judge(activity_list(("a", "b"), (1, 2), 2))
     assert judge.result(1, 0).points is None and judge.result(0, 0).points is None
 
 
@@ -57,3 +57,19 @@ def test_totals_add_points_and_the_leaderboard_shares_places():
     assert board[0].nickname == "Ana" and board[1].nickname is None
     assert [s.student for s in leaderboard(results, top=1)] == [1]
     assert [s.student for s in leaderboard(results, top=2)] == [1, 2, 3, 4]  # everyone sharing 2nd place
+
+
+def test_a_ranking_below_a_best_under_1_scores_its_share_of_that_best():
+    rank = A.rank_activity(activity_list(("a", "b", "c"), (2, 0, 1), 3), "pool")  # the judged 2 and 1 are missed
+    ideal = 2 + 2 / log2(3) + 1 / 2  # 2, 2, 1 of the pool 2 0 1 2 1
+    best = (2 + 1 / log2(3)) / ideal
+    reached = (1 + 0 + 2 / log2(4)) / ideal  # c, b, a
+    assert rank.maximum() == pytest.approx(best) and best < 1
+    assert rank.result([2, 1, 0]).points == round(100 * reached / best) == 76
+
+
+def test_the_leaderboard_stops_at_ten_places_and_a_tie_shares_the_place_of_its_first():
+    points = (90, 80, 70, 70, 60, 50, 40, 30, 20, 10, 5, 1)  # students 1 to 12; 3 and 4 tie for 3rd
+    totals = tuple(A.StudentTotal(n, None, 1, 1, 1, None, p) for n, p in enumerate(points, start=1))
+    board = leaderboard(A.RoomResults((), totals))
+    assert [(s.place, s.student) for s in board] == [(1, 1), (2, 2), (3, 3), (3, 4)] + [(n, n) for n in range(5, 11)]

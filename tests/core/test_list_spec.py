@@ -12,10 +12,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ndcg_core import IDEALS, breakdown, dcg, idcg, ndcg_at_k
-from ndcg_core.errors import MESSAGES, InputError, Place
+from ndcg_core.errors import MESSAGES, InputError, Place, english
 from ndcg_core.lists.items import Item, make_items
 from ndcg_core.lists.presets import PRESETS
 from ndcg_core.lists.spec import LIST_IDEALS, MAX_LINK_LENGTH, ListSpec, link_number
+from support import error_of
 
 
 def log2(x):
@@ -59,8 +60,8 @@ def test_a_spec_keeps_its_sequences_as_tuples_so_it_is_frozen_and_hashable():
         (lambda: spec_of([1, 2], k=0), "k.too_small"),
         (lambda: spec_of([1, 2], k=3), "k.too_large"),
         (lambda: spec_of([1, 2], k=1.5), "k.not_whole"),
-        (lambda: spec_of([1, 2], top=0), "top_grade.range"),
-        (lambda: spec_of([1, 2], top=11), "top_grade.range"),
+        (lambda: spec_of([1, 2], top=0), "k.too_small"),
+        (lambda: spec_of([1, 2], top=2.5), "k.not_whole"),
         (lambda: spec_of([1, 5], top=4), "grade.above_top"),
         (lambda: spec_of([1, -1]), "grade.negative"),
         (lambda: spec_of([1], extra=(Item(2, "x", 5),), top=4), "grade.above_top"),
@@ -80,6 +81,16 @@ def test_a_grade_above_the_top_is_named_by_its_position():
     with pytest.raises(InputError) as caught:
         spec_of([1, 2, 5], top=4)
     assert caught.value.fields["place"] == Place("list.grade", position=3)
+
+
+def test_a_lists_scale_may_go_beyond_the_playgrounds_which_a_link_refuses():
+    # A class list or a TREC query may grade above validate.MAX_TOP_GRADE; the Playground's box and links stop there.
+    spec = spec_of([1000, 3], top=1000)
+    assert spec.top == 1000 and spec.ndcg() == 1.0
+    assert ListSpec.from_grades(["a"], [1000.5], 1).top == 1001  # the smallest whole top grade that holds it
+    assert code_of(ListSpec.from_link, dataclasses.replace(spec, top=11, items=spec.items[1:], k=1).to_link()) == (
+        "top_grade.range"
+    )
 
 
 def test_k_and_the_top_grade_are_kept_as_whole_numbers():
@@ -113,7 +124,7 @@ def test_with_gain_of_sets_one_grade_keeping_the_order_grades_were_set_in():
 
 def test_reordered_and_scored_like():
     spec = spec_of([0, 1, 2])
-    assert spec.reordered([2, 1, 0]).grades == [2, 1, 0]
+    assert spec.reordered([2, 1, 0]).grades == (2, 1, 0)
     other = spec_of([4], gain="custom", gain_map=((4, 10.0),), discount="jk", jk_base=4.0)
     mixed = spec.scored_like(other)
     assert (mixed.items, mixed.k, mixed.top) == (spec.items, spec.k, spec.top)
@@ -166,10 +177,29 @@ def test_from_grades_makes_the_classrooms_list_with_its_pool():
     assert (alone.ideal, alone.top, alone.extra) == ("list", 1, ())
 
 
+def test_the_pool_is_the_missed_grades_its_ideal_includes_and_labels_and_grades_are_tuples():
+    spec = ListSpec.from_grades(["a", "b", "c"], [1, 3, 1], 3, pool=[2, 0])
+    assert spec.labels == ("a", "b", "c") and spec.grades == (1.0, 3.0, 1.0) and spec.pool == (2.0, 0.0)
+    assert [(it.id, it.label) for it in spec.extra] == [(4, "judged 1"), (5, "judged 2")]  # numbered on
+    own = dataclasses.replace(spec, ideal="list")  # the Playground keeps the extra items while they are not used
+    assert own.pool == () and own.extra == spec.extra and own.judged_pool() is None
+
+
+def test_the_best_order_puts_the_highest_gain_first_and_equal_gains_as_listed():
+    spec = ListSpec.from_grades(["a", "b", "c"], [1, 3, 1], 3, pool=[2])
+    assert spec.best_order() == [1, 0, 2]
+    best = (3 + 1 / math.log2(3) + 1 / 2) / (3 + 2 / math.log2(3) + 1 / 2)  # the pool's 2 is in the ideal
+    assert spec.reordered(spec.best_order()).ndcg() == pytest.approx(best)
+    # Under a custom gain that makes 3 worth less than 1, the 1s come first.
+    custom = dataclasses.replace(spec, gain="custom", gain_map=((3, 0.5),))
+    assert custom.best_order() == [0, 2, 1]
+    assert spec.ndcg() == spec.scores().ndcg and custom.ndcg() == custom.scores().ndcg
+
+
 def test_every_preset_is_a_spec_with_the_presets_settings():
     for name in PRESETS.names():
         preset, spec = PRESETS.build(name), PRESETS.build(name).spec()
-        assert spec.grades == list(preset.grades) and spec.top == preset.top_grade and spec.ideal == preset.ideal
+        assert spec.grades == tuple(preset.grades) and spec.top == preset.top_grade and spec.ideal == preset.ideal
         assert spec.k == (preset.k or min(10, len(preset.grades)))
         assert [(it.label, it.grade) for it in spec.extra] == list(preset.extra)
 
@@ -348,8 +378,65 @@ def test_a_bad_link_says_what_was_wrong_in_english(param, message):
         ListSpec.from_link(param)
 
 
+def test_a_bad_link_is_worded_with_every_field_of_its_message():
+    messages = {code: _message(link) for code, link in BAD_LINKS.items() if code != "link.damaged"}
+    assert messages == {
+        code: english(f"error.{code}").format(**fields)
+        for code, fields in {
+            "link.empty": {},
+            "link.too_long": {"count": MAX_LINK_LENGTH + 1, "limit": MAX_LINK_LENGTH},
+            "link.not_settings": {},
+            "link.version": {"value": "99", "version": 1},
+            "link.counts": {"labels": 2, "grades": 1},
+            "link.list_empty": {},
+            "link.k": {"value": "3", "count": 2},
+            "link.gain": {"value": "'cubic'"},
+            "link.discount": {"value": "'ln'"},
+            "link.ideal": {"value": "'judges'"},
+            "link.custom_gain": {"count": 12, "limit": 11},
+            "link.base": {"value": "1"},
+            "link.extra": {"limit": 100},
+            "link.extra_pair": {"position": 1},
+            "link.lacks": {"name": "'k'"},
+            "link.kind": {"name": "'k'", "value": "'two'"},
+            "link.not_whole": {"place": english("place.link.gain_grade"), "value": "'x'"},
+            "link.range": {"place": english("place.link.gain_grade"), "value": "11", "low": 0, "high": 10},
+        }.items()
+    }
+    assert _message(good_link(x=[["c", 1], ["d"]])) == english("error.link.extra_pair").format(position=2)
+    assert "unretrieved grade 2 is 9" in _message(good_link(x=[["c", 1], ["d", 9]]))
+    assert "the gain of grade 1" in _message(good_link(gain="custom", m={"1": 2e6}))
+    assert "base" in _message(good_link(d="jk", b=21))  # a base above 20 is refused
+
+
+def test_a_link_at_each_limit_is_read():
+    assert code_of(ListSpec.from_link, "x" * MAX_LINK_LENGTH) == "link.damaged"  # as long as allowed: read
+    eleven = ListSpec.from_link(good_link(gain="custom", m={str(g): g + 1 for g in range(11)}))
+    assert len(eleven.gain_map) == 11  # a gain for every grade 0 to 10
+    full = ListSpec.from_link(good_link(x=[[f"u{i}", 0] for i in range(100)]))
+    assert len(full.extra) == 100
+    jk = ListSpec.from_link(good_link(d="jk", b=20))
+    assert jk.jk_base == 20.0
+
+
+def test_the_scoring_key_carries_the_custom_table_only_under_the_custom_gain():
+    spec = spec_of([3, 0], gain_map=((3, 9.0),))
+    assert spec.settings().gain_mapping is None  # linear: the table kept for later is not part of the key
+    assert spec.settings() == spec_of([3, 0]).settings()
+    assert dataclasses.replace(spec, gain="custom").settings().gain_mapping == {0: 0, 1: 1, 2: 2, 3: 9, 4: 4}
+
+
+def test_with_items_keeps_at_least_k_1():
+    assert spec_of([3, 2, 1], k=3).with_items(spec_of([3]).items).k == 1
+
+
 def test_link_number_reads_a_small_whole_number():
     assert link_number(" 4", Place("link.gain_grade"), 1, 6) == 4
     assert code_of(link_number, "two", Place("link.gain_grade"), 1, 6) == "link.not_whole"
     assert code_of(link_number, "0", Place("link.gain_grade"), 1, 6) == "link.range"
     assert code_of(link_number, "7", Place("link.gain_grade"), 1, 6) == "link.range"
+    assert link_number("6", Place("link.gain_grade"), 1, 6) == 6
+    place = Place("link.gain_grade")
+    assert error_of(link_number, "7", place, 1, 6).fields == {"place": place, "value": "7", "low": 1, "high": 6}
+    long = "x" * 30
+    assert error_of(link_number, long, place, 1, 6).fields == {"place": place, "value": repr("x" * 20)}

@@ -83,6 +83,21 @@ def test_bounds_use_k_float32_and_the_options():
     assert ndcg_bounds(grades, scores, 2, gain="exponential")[1] == pytest.approx((3 / log2(3)) / ideal2_exp, abs=1e-15)
 
 
+def test_bounds_take_ndcg_from_scores_keywords_by_name_items_discount_and_pool():
+    grades, scores = [0, 2, 1], [2.0, 1.0, 1.0]  # item 0 first, then 2 and 1 tied
+    # A judged 3 the list missed is in the ideal: 3 and 2 at k = 2.
+    ideal2 = 3 + 2 / log2(3)
+    worst, best = ndcg_bounds(grades, scores, 2, pool=[0, 2, 1, 3])
+    assert (worst, best) == (pytest.approx((1 / log2(3)) / ideal2), pytest.approx((2 / log2(3)) / ideal2))
+    # Järvelin-Kekäläinen's discount at base 2 leaves rank 1 whole, and rank 2 too (log2(2) = 1).
+    assert ndcg_bounds(grades, scores, 2, discount="jk") == (pytest.approx(1 / 3), pytest.approx(2 / 3))
+    # The items name the tied ones; the bounds do not depend on them, unlike trec_eval's own order.
+    assert ndcg_bounds(grades, scores, 2, items=["a", "b", "c"]) == ndcg_bounds(grades, scores, 2)
+    assert error_of(ndcg_bounds, grades, scores, 2, items=["a"]).fields == {"items": 1, "grades": 3}
+    with pytest.raises(TypeError):
+        ndcg_bounds(grades, scores, 2, ties="average")  # the bounds set the ties themselves
+
+
 def test_a_gain_scales_by_whole_shifts_given_as_floats():
     """A shift is a whole number, which may come as a float (3.0): a gain without a scaled form of its own
     still divides by exact powers of two."""

@@ -271,6 +271,14 @@ def test_cumulative_gain_ignores_positions():
     assert cg([3, 2, 3], 2, gain="exponential") == (2**3 - 1) + (2**2 - 1)
 
 
+def test_the_ideals_grades_need_in_the_pool_only_the_grades_whose_gain_is_positive():
+    # Under this gain a 2 is worth 0: a pool without it is consistent; under the linear gain it is not.
+    assert list(ideal_grades([2, 1], pool=[1], gain={2: 0, 1: 1})) == [1]
+    with pytest.raises(InputError) as caught:
+        ideal_grades([2, 1], pool=[1])
+    assert caught.value.code == "ideal.lacks_grade"
+
+
 def test_every_single_list_score_takes_the_judged_pool_as_pool_and_only_so():
     from ndcg_core import breakdown, idcg, ideal_grades, ndcg_at_every_k, ndcg_from_scores
     from ndcg_core.lists.moves import ndcg_after_swaps

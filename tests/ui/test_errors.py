@@ -54,7 +54,7 @@ from ui.views.metrics import parse_ranking
 from ui.widgets.sortable import apply_action
 
 ITEMS = make_items(["a", "b"], [3, 1])
-JUDGE = classroom.Judge(classroom.ListSpec(("a", "b"), (3, 1), 2))
+JUDGE = classroom.Judge(classroom.activity_list(("a", "b"), (3, 1), 2))
 
 
 def lesson_with(top=None, **activity):
@@ -382,7 +382,7 @@ CALLS = {
     "room.public_url_extra": [lambda: read_public_url("https://ndcg.example.edu/?room=K7P3QX")],
     "room.public_url_space": [lambda: read_public_url("https://ndcg example.edu")],
     "activity.kind": [lambda: classroom.from_payload("quiz", {})],
-    "activity.gain": [lambda: classroom.ListSpec(("a",), (1,), 1, "custom")],
+    "activity.gain": [lambda: classroom.activity_list(("a",), (1,), 1, "custom")],
     "activity.twist": [lambda: classroom.rank_activity(classroom.random_list(1), "upside_down")],
     "activity.pair": [lambda: classroom.compare_activity("mine", "ndcg")],
     "activity.metric": [lambda: classroom.compare_activity("seed003", "map")],
@@ -396,7 +396,7 @@ CALLS = {
     "activity.part": [lambda: classroom.practice_activity(1, 2).check("1", 5)],
     "activity.choice": [lambda: classroom.practice_activity(1, 4).check("left", 3)],
     "activity.scale": [lambda: classroom.Scale(3, 1)],
-    "activity.off_scale": [lambda: classroom.Judge(classroom.ListSpec(("a",), (5,), 1))],
+    "activity.off_scale": [lambda: classroom.Judge(classroom.activity_list(("a",), (5,), 1))],
     "activity.result": [lambda: JUDGE.check("2", 7)],
     "activity.grade": [lambda: JUDGE.check("2.5", 0), lambda: JUDGE.check("x", 0)],
     "lesson.too_large": [lambda: read_lesson(b"#" * 1_000_001, "big.toml")],

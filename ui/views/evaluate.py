@@ -208,7 +208,7 @@ def open_in_playground(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str,
     return None
 
 
-def lesson_list(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str, k: int) -> tuple[acts.ListSpec, int]:
+def lesson_list(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str, k: int) -> tuple[ListSpec, int]:
     """One query as a class list, and how many documents run A retrieved for it: the top ``acts.MAX_LIST`` in
     rank order with their grades (unjudged or negative: 0, trec_eval's meaning), k (at most the list's length) and,
     as the ideal's pool, the grades of every other judged document, those the run missed and those ranked below
@@ -225,7 +225,7 @@ def lesson_list(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str, k: int
     shown = set(docnos)
     # A grade of 0 adds nothing to the ideal: the pool keeps the file short.
     pool = sorted((float(g) for d, g in ranking["pool"].items() if d not in shown and g > 0), reverse=True)
-    spec = acts.ListSpec(docnos, grades, max(1, min(k, len(docnos))), pool=tuple(pool), query=qid)
+    spec = acts.activity_list(docnos, grades, max(1, min(k, len(docnos))), pool=tuple(pool), query=qid)
     return spec, len(ranking["docnos"])
 
 

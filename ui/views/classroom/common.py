@@ -13,10 +13,10 @@ import pandas as pd
 import streamlit as st
 
 from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.activities import ListSpec
 from ndcg_core.classroom.store import ActivityRow
 from ndcg_core.errors import InputError, StoreUnavailable, number_text
 from ndcg_core.lists.gains import GAINS
+from ndcg_core.lists.spec import ListSpec
 from ui.exercise_text import conventions_text
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
@@ -107,7 +107,7 @@ def query_line(t: Translator, spec: ListSpec) -> str:
 def spec_caption(t: Translator, spec: ListSpec, grades_shown: bool = True) -> str:
     """The conventions the list's NDCG@k is computed under (gain, discount, k, the ideal's source) and, for a
     judged pool, what it adds: its grades, or only how many items while the grades are hidden."""
-    text = conventions_text(spec.conventions(), t)
+    text = conventions_text(acts.list_conventions(spec), t)
     if spec.pool:
         text += " " + (
             t("classroom.pool_caption", grades=", ".join(metric_text(g, 0) for g in spec.pool))

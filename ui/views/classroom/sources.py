@@ -9,10 +9,10 @@ from typing import Any
 import streamlit as st
 
 from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.activities import ListSpec
 from ndcg_core.errors import InputError, shown
 from ndcg_core.lists.presets import PRESETS
 from ndcg_core.lists.results import RESULTS
+from ndcg_core.lists.spec import ListSpec
 from ui.format import metric_text
 from ui.i18n import Translator
 from ui.state import playground_state, widget_value
@@ -60,19 +60,12 @@ def list_form(t: Translator, prefix: str, grades_box: bool = False, hidden_by_de
 
 
 def playground_list() -> ListSpec:
-    """The Playground's current list, k and gain (this session's), as a class list."""
-    gain = playground_state().gain
-    if gain not in acts.ACTIVITY_GAINS:
-        raise InputError("activity.gain", value=shown(gain), choices=", ".join(acts.ACTIVITY_GAINS))
-    items = list(playground_state().items)
-    pool = tuple(it.grade for it in playground_state().extra) if playground_state().ideal == "pool" else ()
-    return ListSpec(
-        tuple(it.label for it in items),
-        tuple(it.grade for it in items),
-        max(1, min(int(playground_state().k), len(items))),
-        gain,
-        pool,
-    )
+    """The Playground's current list, k, gain and ideal (this session's) as a class list (the log2 discount)."""
+    spec = playground_state().spec
+    # The gain first: a custom gain is the reason to name, whatever else the class list would refuse.
+    if spec.gain not in acts.ACTIVITY_GAINS:
+        raise InputError("activity.gain", value=shown(spec.gain), choices=", ".join(acts.ACTIVITY_GAINS))
+    return acts.activity_list(spec.labels, spec.grades, spec.k, spec.gain, spec.pool)
 
 
 def base_list(prefix: str) -> ListSpec:

@@ -13,6 +13,7 @@ import streamlit as st
 
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom.store import ActivityRow
+from ndcg_core.lists.spec import ListSpec
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.projector import PROJECTOR_FONT, big_chart
@@ -41,7 +42,7 @@ def agreement_reading(t: Translator, alpha: float | None) -> str:
     return t(f"classroom.judge_alpha_{level or 'none'}", well=AGREE_WELL, tentative=AGREE_TENTATIVE)
 
 
-def result_name(spec: acts.ListSpec, part: int) -> str:
+def result_name(spec: ListSpec, part: int) -> str:
     return f"{part + 1}. {spec.labels[part]}"
 
 

@@ -52,7 +52,7 @@ def present(
     st.success(
         t("classroom.predict_reveal", truth=metric_text(summary.truth), within=summary.within, count=summary.count)
     )
-    frame = spec.terms()
+    frame = spec.breakdown()
     columns = ("position", "item", "grade", "term", "cumulative_dcg", "cumulative_idcg")
     worked_table(frame[list(columns)].rename(columns={c: t(f"table.{c}") for c in columns}), screen)
 
