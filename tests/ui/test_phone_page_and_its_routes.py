@@ -84,7 +84,7 @@ def text_of(blocks):
     return "\n".join(parts)
 
 
-SPEC = acts.ListSpec(("doc A", HOSTILE, "doc C"), (2.0, 3.0, 0.0), 3)
+SPEC = acts.activity_list(("doc A", HOSTILE, "doc C"), (2.0, 3.0, 0.0), 3)
 
 
 # --- the card ----------------------------------------------------------------------------------------------
