@@ -916,3 +916,24 @@ def test_a_judges_class_ndcg_is_under_the_lists_own_discount():
 def test_a_practice_states_the_conventions_of_its_first_exercise_unless_told():
     practice = A.Practice(5, (0, 1, 2))
     assert practice.conventions() == conventions(exercise(5, 0)) != practice.conventions(1)
+
+
+def test_a_class_lists_and_a_scales_own_checks_name_every_field():
+    assert fields(error_of(activity_list, ("a",), (1,), 1, discount="log10")) == (
+        "discount.unknown",
+        {"value": "'log10'", "choices": "log2, jk"},
+    )
+    assert fields(error_of(A.Scale, 3, 2)) == ("activity.scale", {"low": 3, "high": 2, "steps": 10})
+
+
+@pytest.mark.parametrize(
+    ("raw", "code", "fields_"),
+    [
+        ("0,0", "activity.estimate_comma", {"value": "'0,0'", "meant": "0"}),
+        ("1,0", "activity.estimate_comma", {"value": "'1,0'", "meant": "1"}),
+        ("1,5", "activity.estimate_range", {"value": "'1,5'"}),
+    ],
+    ids=["zero", "one", "above_one"],
+)
+def test_a_comma_estimate_at_each_end_of_0_to_1_is_named_with_what_was_meant(raw, code, fields_):
+    assert fields(error_of(A.Predict(A.random_list(1)).check, raw)) == (code, fields_)

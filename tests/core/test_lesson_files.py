@@ -4,6 +4,7 @@ one line and exits 2 instead of a traceback."""
 
 import json
 import math
+import re
 import subprocess
 import sys
 import tomllib
@@ -263,6 +264,7 @@ MESSAGES = [
         "better_order, swap, gap",
     ),
     (PRACTICE, "exercises = []", "activity 1 (practice), field exercises is 0: it must be 1 to 10"),
+    (PRACTICE, "-exercises", "activity 1 (practice), field exercises is missing"),
     (
         PRACTICE,
         f"exercises = {['dcg'] * 11}",
@@ -272,7 +274,9 @@ MESSAGES = [
 ]
 
 
-@pytest.mark.parametrize(("text", "change", "message"), MESSAGES, ids=[m[1][:40] for m in MESSAGES])
+@pytest.mark.parametrize(
+    ("text", "change", "message"), MESSAGES, ids=[re.sub(r"\W+", "_", m[1]).strip("_")[:40] for m in MESSAGES]
+)
 def test_a_problem_is_worded_with_every_field_of_its_message(tmp_path, text, change, message):
     *others, last = change.split("\n")
     for line in others:

@@ -77,6 +77,51 @@ def test_a_spec_is_checked_when_made(make, code):
     assert code_of(make) == code
 
 
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: spec_of([1, 2], top=0), "the top grade must be at least 1, got 0"),
+        (
+            lambda: spec_of([1], extra=(Item(2, "x", 1), Item(3, "y", 5)), top=4),
+            "unretrieved row 2, grade is 5: the top grade is 4",
+        ),
+        (lambda: spec_of([1, 2], k=3), "k must be at most 2, got 3"),
+        (lambda: spec_of([1], gain="cubic"), "unknown gain 'cubic'; choose one of linear, exponential, custom"),
+        (lambda: spec_of([1], gain_map=((11, 1.0),)), "a grade in the custom gain must be at most 10, got 11"),
+        (lambda: spec_of([1], gain_map=((1, math.inf),)), "the gain of grade 1 is inf: enter a finite number"),
+        (lambda: spec_of([1], discount="ln"), "unknown discount 'ln'; choose one of log2, jk"),
+        (lambda: spec_of([1], jk_base=math.nan), "the discount base b is NaN: enter a number"),
+        (lambda: spec_of([1], jk_base=1.0), "the discount base b must be greater than 1, got 1.0"),
+        (lambda: ListSpec.from_grades([], [], 1), "the list cannot be empty: keep at least one item"),
+        (lambda: ListSpec.from_grades(["a"], [math.inf], 1), "the grades is inf: enter a finite number"),
+        (lambda: spec_of([1], ideal="qrels"), "unknown ideal 'qrels'; choose one of list, pool"),
+    ],
+    ids=[
+        "top",
+        "extra_row",
+        "k",
+        "gain",
+        "gain_grade",
+        "gain_of",
+        "discount",
+        "base_nan",
+        "base",
+        "empty",
+        "inf",
+        "ideal",
+    ],
+)
+def test_a_bad_spec_is_worded_with_its_place_and_every_field(make, message):
+    with pytest.raises(InputError) as caught:
+        make()
+    assert str(caught.value) == message
+
+
+def test_from_grades_keeps_every_scoring_setting_it_is_given():
+    spec = ListSpec.from_grades(["a", "b"], [2, 1], 2, gain="custom", gain_map=[(2, 5.0)], discount="jk", jk_base=3.0)
+    assert (spec.gain, spec.gain_map, spec.discount, spec.jk_base, spec.query) == ("custom", ((2, 5.0),), "jk", 3.0, "")
+
+
 def test_a_grade_above_the_top_is_named_by_its_position():
     with pytest.raises(InputError) as caught:
         spec_of([1, 2, 5], top=4)

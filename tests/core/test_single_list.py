@@ -277,6 +277,10 @@ def test_the_ideals_grades_need_in_the_pool_only_the_grades_whose_gain_is_positi
     with pytest.raises(InputError) as caught:
         ideal_grades([2, 1], pool=[1])
     assert caught.value.code == "ideal.lacks_grade"
+    # A grade worth 0 needs no entry, and the check goes on past it: the 3 after it must be in the pool.
+    with pytest.raises(InputError) as caught:
+        ndcg_at_k([0, 3], 2, pool=[0, 2])
+    assert (caught.value.code, caught.value.fields) == ("ideal.lacks_grade", {"value": "3", "position": 2})
 
 
 def test_every_single_list_score_takes_the_judged_pool_as_pool_and_only_so():
