@@ -422,6 +422,7 @@ class Round:
     seen: dict = field(default_factory=dict)  # student -> time the activity appeared
     presenter: list = field(default_factory=list)  # (time, answered count)
     herd: tuple = ()  # (server CPU-seconds, seconds) from the opening until every phone showed the activity
+    stored_after: float | None = None  # seconds from the teacher's press to the activity stored (its server's clock)
 
 
 def servers_cpu(monitors: dict) -> float:
@@ -496,7 +497,6 @@ async def student(url: str, code: str, me: str, number: int, run: Run) -> None:
         if not client.shows(YOU_ARE) or not client.go_url:
             run.errors.append(f"{client.label}: did not join (or was not sent to its phone page)")
             return
-        run.joined += 1
         # The Classroom page sends the phone to its own page: the tab leaves the Streamlit page (its websocket
         # closes) and loads that page, which holds its card's addresses.
         await client.ws.close()
@@ -508,6 +508,7 @@ async def student(url: str, code: str, me: str, number: int, run: Run) -> None:
             run.errors.append(f"{client.label}: its phone page answered {status}")
             return
         client.card_data = json.loads(found.group(1))
+        run.joined += 1  # joined, and its page shown: what the teacher waits for before the first activity
         tasks.append(asyncio.create_task(watch_card(client, run.stop, on_card, run.counts, on_answered)))
         answered = set()
         while not run.stop.is_set():
@@ -818,10 +819,12 @@ async def main_async(args, parts: dict) -> None:
                 projector = run.presenter
                 async with projector.lock:
                     button_id, fragment = projector.button(OPEN)
-                    r.opened = time.monotonic()
+                    r.opened, pressed_wall = time.monotonic(), time.time()
                     run.round = r
                     await projector.run(fragment, trigger=button_id)
-                r.activity_id = (await asyncio.to_thread(store.room, room.code)).current.id
+                current = (await asyncio.to_thread(store.room, room.code)).current
+                r.activity_id = current.id
+                r.stored_after = current.opened_at - pressed_wall  # the press to the activity stored
             else:
                 # A teacher on another process: only the database tells this one (within REVISION_TTL).
                 activity = await asyncio.to_thread(
@@ -851,7 +854,13 @@ async def main_async(args, parts: dict) -> None:
                 if r.herd and r.seen
                 else ""
             )
-            print(f"round {number + 1}: {len(r.seen)} saw it, {len(r.acked)} answers acknowledged{herd}", flush=True)
+            seen = sorted(t - r.opened for t in r.seen.values())
+            spread = f"; seen p50 {statistics.median(seen):.2f} s, p95 {percentile(seen, 0.95):.2f} s" if seen else ""
+            stored = f"; stored {r.stored_after:.2f} s after the press" if r.stored_after is not None else ""
+            print(
+                f"round {number + 1}: {len(r.seen)} saw it, {len(r.acked)} answers acknowledged{herd}{spread}{stored}",
+                flush=True,
+            )
         for task in faults:
             await task
     finally:
