@@ -108,9 +108,9 @@ def checking_identity(lang: str) -> None:
 def student_room(lang: str, code: str) -> None:
     """Everything on a student's phone that the teacher changes: the current activity, a lock, a reveal, the end.
 
-    The room's watcher (``ui.widgets.room_watch``) reruns only this part when the room's revision changes, and
-    answering reruns it too, so neither redraws the sidebar and the rest of the page (a third of the server's
-    work per phone when a class of 200 gets a new activity at once).
+    Drawn here only where the app runs without ``serve.py`` (whose phones have a page of their own): the room's
+    watcher (``ui.widgets.room_watch``) reruns only this part when the room's revision changes, and answering
+    reruns it too, so neither redraws the sidebar and the rest of the page.
     """
     t = Translator(lang)
     cs = classroom_state()
@@ -131,9 +131,7 @@ def student_room(lang: str, code: str) -> None:
         room = known
     else:
         room_watch(room.code, cs.student or "", room.revision)
-    if room.ended:
-        st.info(t("classroom.ended_student"))
-    current = room.current
+    current = room.current  # the card says when the room has ended
     # Nobody has answered a new activity yet: the class's phones drawing it at once need no read of their own.
     mine: dict = {}
     if current is not None:
