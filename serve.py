@@ -1,11 +1,11 @@
 """The web server: Streamlit's own ASGI app (``st.App``) over ``app.py`` and ``pages/`` (the file-based router,
-unchanged), with the JSON routes the live classroom's phones use (their room's revision, their card, their
-answers), and Nagle's algorithm off.
+unchanged), with the routes the live classroom's phones use (their page, their card, their answers), and Nagle's
+algorithm off.
 
     python -m streamlit run serve.py
 
-``streamlit run app.py`` still serves every page; without this file the classroom's phones fall back to asking
-the server through their page every two seconds, and every websocket message can wait 40 ms
+``streamlit run app.py`` still serves every page; without this file a phone stays on the Classroom page, which
+draws its card with Streamlit and looks at the room every two seconds, and every websocket message can wait 40 ms
 (``ui/server_tuning.py``).
 """
 
@@ -16,7 +16,7 @@ import os
 import streamlit as st
 from starlette.routing import Route
 
-from ui.routes import answer_route, phone_card_route, phone_page_route, room_revision_route
+from ui.routes import answer_route, phone_card_route, phone_page_route
 from ui.server_tuning import turn_nagle_off
 from ui.views.classroom.phone_page import ROUTES_ENV
 
@@ -27,7 +27,6 @@ os.environ[ROUTES_ENV] = "1"  # this process serves the phone page and its route
 app = st.App(
     "app.py",
     routes=[
-        Route("/api/room/{code}/revision", room_revision_route),
         Route("/api/room/{code}/card", phone_card_route),
         Route("/api/room/{code}/answer", answer_route, methods=["POST"]),
         Route("/phone/{code}", phone_page_route),

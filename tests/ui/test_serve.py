@@ -1,4 +1,5 @@
-"""``serve.py``: the JSON route the classroom's phones poll, and Nagle's algorithm off on the server's sockets."""
+"""``serve.py``: the card route the classroom's phones poll every 0.75 s (its "same" answer, tried once when the
+database is down, nothing for strangers), and Nagle's algorithm off on the server's sockets."""
 
 import asyncio
 import json
@@ -20,31 +21,36 @@ def data_dir(tmp_path, monkeypatch):
     return tmp_path
 
 
-def get(code, me=None):
-    from ui.routes import room_revision_route
+def get(code, me=None, known=0):
+    """The phone's poll: the card route with the revision of the card it shows (``known``)."""
+    from ui.routes import phone_card_route
 
-    query = urlencode({"me": me}).encode() if me is not None else b""
+    fields = {"me": me, "known": known} if me is not None else {"known": known}
+    query = urlencode(fields).encode()
     request = Request({"type": "http", "method": "GET", "path_params": {"code": code}, "query_string": query})
-    reply = run_coroutine(room_revision_route(request))
-    return reply.status_code, json.loads(reply.body), reply.headers.get("cache-control")
+    reply = run_coroutine(phone_card_route(request))
+    body = json.loads(reply.body)
+    return reply.status_code, body if "same" in body or "error" in body else "card", reply.headers.get("cache-control")
 
 
-def test_the_route_gives_a_student_the_rooms_revision_and_the_teachers_change_at_once(data_dir):
+def test_the_card_route_says_same_until_the_teachers_change_and_then_gives_the_card_at_once(data_dir):
     from ui.database import room_changed
 
     store = Store(database_url())
     room, key = store.create_room()
     me = rules.new_student_id()
     store.join(room.code, me, None, source="test")
-    assert get(room.code, me) == (200, {"revision": 0}, "no-store")
-    assert get(room.code.lower(), me) == (200, {"revision": 0}, "no-store")  # read as typed, as the join box does
+    same = (200, {"revision": 0, "same": True}, "no-store")
+    assert get(room.code, me) == same
+    assert get(room.code.lower(), me) == same  # read as typed, as the join box does
     store.open_activity(room.code, key, acts.Predict(acts.random_list(1)))
     room_changed(room.code)  # what the teacher's page does after every action
-    assert get(room.code, me) == (200, {"revision": 1}, "no-store")
+    assert get(room.code, me) == (200, "card", "no-store")
+    assert get(room.code, me, known=1) == (200, {"revision": 1, "same": True}, "no-store")
     store.close()
 
 
-def test_the_route_answers_503_tried_once_when_the_database_is_not_answering_and_200_once_it_is_back(
+def test_the_card_route_answers_503_tried_once_when_the_database_is_not_answering_and_200_once_it_is_back(
     data_dir, monkeypatch
 ):
     import sqlalchemy as sa
@@ -69,11 +75,11 @@ def test_the_route_answers_503_tried_once_when_the_database_is_not_answering_and
         assert get(room.code, me) == (503, {"error": "unavailable"}, "no-store")
         assert get(room.code, later) == (503, {"error": "unavailable"}, "no-store")  # not yet known: membership
         assert len(tries) == 2  # each tried once: the phone asks again anyway
-    assert get(room.code, later) == (200, {"revision": 0}, "no-store")
+    assert get(room.code, later) == (200, {"revision": 0, "same": True}, "no-store")
     store.close()
 
 
-def test_the_route_tells_a_stranger_nothing_about_which_rooms_exist(data_dir):
+def test_the_card_route_tells_a_stranger_nothing_about_which_rooms_exist(data_dir):
     store = Store(database_url())
     room, _ = store.create_room()
     other, _ = store.create_room()
@@ -90,7 +96,12 @@ def test_the_route_tells_a_stranger_nothing_about_which_rooms_exist(data_dir):
     store.close()
 
 
-def test_serve_turns_nagle_off_on_sockets_bound_as_streamlit_binds_them():
+def test_serve_turns_nagle_off_on_sockets_bound_as_streamlit_binds_them(monkeypatch):
+    from ui.views.classroom.phone_page import ROUTES_ENV
+
+    # Importing serve.py also says this process serves the phone page: undone after this test, or every later
+    # Classroom AppTest in the process would send its phones to a page AppTest cannot show.
+    monkeypatch.setenv(ROUTES_ENV, "0")
     import serve  # noqa: F401  (its import sets the server's socket option)
     from ui.server_tuning import set_nodelay
 

@@ -233,13 +233,10 @@ def table_of(t: Translator, labels: Sequence[str], grades: Sequence[float] | Non
 def status_texts(t: Translator) -> dict[str, str]:
     """The status line's sentences, which the phone chooses among by what was typed and sent."""
     return {
-        "saved": t("classroom.saved"),
         "change": t("classroom.change_until_locked"),
         "locked": t("classroom.locked_student"),
         "time_up": t("classroom.time_up_student"),
-        "earlier": t("classroom.unsent_earlier"),
         "time_left": t("classroom.time_left"),
-        "time_is_up": t("classroom.time_up"),
     }
 
 

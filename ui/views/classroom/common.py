@@ -26,8 +26,8 @@ from ui.state import (
 )
 
 # How often the presenter's panel runs. Every run of a fragment costs the server about 5 ms of one core whatever
-# it draws, which is why students do not poll this way (a class of 200 would need a whole core for it alone,
-# benchmarks/load_live_room.py) but through ui.widgets.room_watch.
+# it draws, which is why a class's phones do not poll this way (a class of 200 would need a whole core for it alone,
+# benchmarks/load_live_room.py) but ask their card route (phone_page.py).
 PRESENTER_SECONDS = 1.0
 
 

@@ -33,7 +33,6 @@ from ui.views.classroom.lesson_run import seconds_left
 from ui.views.classroom.phone_page import page_address, pages_served
 from ui.widgets.countdown import countdown
 from ui.widgets.go_to import go_to
-from ui.widgets.room_watch import room_watch
 from ui.widgets.sortable import apply_action, sortable_list
 
 
@@ -104,13 +103,17 @@ def checking_identity(lang: str) -> None:
     st.info(Translator(lang)("classroom.checking"), icon=":material/hourglass_empty:")
 
 
-@st.fragment
+# How often the Streamlit-drawn phone looks at its room. It is drawn only where the app runs without serve.py (whose
+# phones have a page of their own, phone_page.py), a lone machine's few phones: a fragment run each time is cheap.
+PHONE_LOOK_SECONDS = 2.0
+
+
+@st.fragment(run_every=PHONE_LOOK_SECONDS)
 def student_room(lang: str, code: str) -> None:
     """Everything on a student's phone that the teacher changes: the current activity, a lock, a reveal, the end.
 
-    Drawn here only where the app runs without ``serve.py`` (whose phones have a page of their own): the room's
-    watcher (``ui.widgets.room_watch``) reruns only this part when the room's revision changes, and answering
-    reruns it too, so neither redraws the sidebar and the rest of the page.
+    Drawn here only where the app runs without ``serve.py``: this part reruns every ``PHONE_LOOK_SECONDS`` and when
+    the student answers, without redrawing the rest of the page.
     """
     t = Translator(lang)
     cs = classroom_state()
@@ -122,15 +125,12 @@ def student_room(lang: str, code: str) -> None:
         return
     except StoreUnavailable as err:
         # The room as last seen stays on the phone, with a notice, so what the student typed stays in its box;
-        # the watcher (drawn at no revision) redraws this part once the database answers again.
+        # the next run draws it afresh once the database answers again.
         outage, known = err, last_room(code)
         st.warning(outage_text(t, err), icon=":material/cloud_off:")
-        room_watch(code, cs.student or "", OUTAGE_REVISION)
         if known is None:
             return
         room = known
-    else:
-        room_watch(room.code, cs.student or "", room.revision)
     current = room.current  # the card says when the room has ended
     # Nobody has answered a new activity yet: the class's phones drawing it at once need no read of their own.
     mine: dict = {}
@@ -138,13 +138,10 @@ def student_room(lang: str, code: str) -> None:
         try:
             mine = store().my_answers(current.id, cs.student or "") if anyone_answered(code, current.id) else {}
         except StoreUnavailable as err:
-            if outage is None:  # the watcher tells this part when the database is back (its 503s, then a revision)
+            if outage is None:  # one notice is enough; the next run tries again
                 st.warning(outage_text(t, err), icon=":material/cloud_off:")
     left = seconds_left(current) if current is not None else None
     draw_card(t, cs, code, phone_api.build(t, room, current, mine, left))
-
-
-OUTAGE_REVISION = -1  # no room has it: the watcher's first answer after an outage differs, and redraws
 
 
 def answer_key(activity_id: int | None, part: int) -> str:

@@ -26,7 +26,6 @@ from ui.database import store
 from ui.format import md_escape
 from ui.i18n import LANGUAGES, Translator
 from ui.views.classroom.card import plain, runs
-from ui.widgets.room_watch import FALLBACK_SECONDS
 
 WIDGETS = Path(__file__).resolve().parents[2] / "widgets"
 
@@ -37,6 +36,7 @@ _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 # How often a phone page asks for its card: a "same" answer costs the server about 0.25 ms of a core (1,000 phones,
 # a third of a core), and a new activity reaches a phone within this time and the revision cache's.
 POLL_SECONDS = 0.75
+FALLBACK_SECONDS = 2.0  # how long a phone waits before asking again after a failed request or a 503
 
 
 def pages_served() -> bool:
