@@ -740,7 +740,7 @@ async def main_async(args, parts: dict) -> None:
 
         port = free_port()
         os.environ["NDCG_LAB_PUBLIC_URL"] = f"http://127.0.0.1:{port}"
-        deployment = Deployment(args.replicas, port)
+        deployment = Deployment(args.replicas, port, listen="127.0.0.1")
         parts["deployment"] = deployment
         lines: list[str] = []
         await asyncio.to_thread(deployment.start, lines.append)

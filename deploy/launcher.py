@@ -1,10 +1,11 @@
 """Start the app as N Streamlit processes behind nginx on this machine, in the foreground, and stop it all.
 
-``python -m deploy up --replicas N --port P``: a throwaway PostgreSQL cluster (unless ``NDCG_LAB_DATABASE_URL``
-is set), N replicas of ``serve.py`` on free loopback ports sharing that database and one ``server.cookieSecret``,
-and nginx on 127.0.0.1:P with cookie affinity, websockets and failover (``deploy/nginx.conf.template``). It prints
-one line per part, then ``ready http://127.0.0.1:P``; SIGINT or SIGTERM stops every process it started (by
-process group, so their children too) and removes its temporary folder.
+``python -m deploy up --replicas N --port P [--listen ADDRESS]``: a throwaway PostgreSQL cluster (unless
+``NDCG_LAB_DATABASE_URL`` is set), N replicas of ``serve.py`` on free loopback ports sharing that database and one
+``server.cookieSecret``, and nginx on ADDRESS:P (every interface, ``0.0.0.0``, by default, so that phones on the
+room's network reach it; ``--listen 127.0.0.1`` keeps it on this machine) with cookie affinity, websockets and
+failover (``deploy/nginx.conf.template``). It prints one line per part, then ``ready http://127.0.0.1:P``; SIGINT or
+SIGTERM stops every process it started (by process group, so their children too) and removes its temporary folder.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import ipaddress
 import os
 import secrets
 import shutil
@@ -31,6 +33,7 @@ from typing import NoReturn
 
 from deploy import app_command
 from deploy.postgres import postgres_bin, start_cluster, stop_cluster
+from ndcg_core.classroom.joining import FRONT_ADDRESS_VARIABLE
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = Path(__file__).resolve().parent / "nginx.conf.template"
@@ -38,6 +41,7 @@ DATABASE_ENV = "NDCG_LAB_DATABASE_URL"
 NGINX = "/usr/sbin/nginx"
 HEALTH = "/_stcore/health"
 START_TIMEOUT = 90.0  # seconds: N Streamlit processes importing at once on two cores
+EVERY_INTERFACE = "0.0.0.0"
 
 
 class NginxTemplate(string.Template):
@@ -55,8 +59,11 @@ def max_upload_mb(config: Path = ROOT / ".streamlit" / "config.toml") -> int:
     return int(size)
 
 
-def render_nginx_conf(run_dir: Path, port: int, replica_ports: Sequence[int], upload_mb: int) -> str:
-    """nginx's configuration for replicas 1..N on ``replica_ports`` (127.0.0.1), listening on ``port``."""
+def render_nginx_conf(
+    run_dir: Path, port: int, replica_ports: Sequence[int], upload_mb: int, listen: str = EVERY_INTERFACE
+) -> str:
+    """nginx's configuration for replicas 1..N on ``replica_ports`` (127.0.0.1), listening on ``listen``:``port``
+    (an IP address; IPv6 in brackets, as nginx writes it)."""
     names = [str(i) for i in range(1, len(replica_ports) + 1)]
     upstreams = []
     for name, own in zip(names, replica_ports, strict=True):
@@ -68,6 +75,7 @@ def render_nginx_conf(run_dir: Path, port: int, replica_ports: Sequence[int], up
     split = [f'        {share:.2f}% "replica_{name}";' for name in names[:-1]] + [f'        * "replica_{names[-1]}";']
     return NginxTemplate(TEMPLATE.read_text(encoding="utf-8")).substitute(
         run_dir=str(run_dir),
+        listen=_nginx_host(listen),
         port=port,
         max_upload_mb=upload_mb,
         upstreams="\n".join(upstreams),
@@ -78,6 +86,15 @@ def render_nginx_conf(run_dir: Path, port: int, replica_ports: Sequence[int], up
     )
 
 
+def listen_address(text: str) -> str:
+    """``--listen``'s value as an IP address (``0.0.0.0``, ``127.0.0.1``, ``::``, ``::1``, ...), or ValueError."""
+    return str(ipaddress.ip_address(text.strip().strip("[]")))
+
+
+def _nginx_host(address: str) -> str:
+    return f"[{address}]" if ":" in address else address
+
+
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that nothing listens on now."""
     with socket.socket() as s:
@@ -86,11 +103,11 @@ def free_port() -> int:
         return port
 
 
-def port_is_free(port: int) -> bool:
-    """Whether this process could listen on 127.0.0.1:``port`` now."""
-    with socket.socket() as s:
+def port_is_free(port: int, address: str = "127.0.0.1") -> bool:
+    """Whether this process could listen on ``address``:``port`` now."""
+    with socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET) as s:
         try:
-            s.bind(("127.0.0.1", port))
+            s.bind((address, port))
         except OSError:
             return False
         return True
@@ -116,9 +133,12 @@ class StartError(Exception):
 class Deployment:
     """The processes and folder of one ``up``: started by :meth:`start`, all ended by :meth:`stop`."""
 
-    def __init__(self, replicas: int, port: int, env: Mapping[str, str] | None = None) -> None:
-        """``env``: variables for the replicas besides this process's own (e.g. ``NDCG_LAB_PUBLIC_URL``)."""
-        self.replicas, self.port = replicas, port
+    def __init__(
+        self, replicas: int, port: int, env: Mapping[str, str] | None = None, listen: str = EVERY_INTERFACE
+    ) -> None:
+        """``env``: variables for the replicas besides this process's own (e.g. ``NDCG_LAB_PUBLIC_URL``);
+        ``listen``: the address nginx listens on."""
+        self.replicas, self.port, self.listen = replicas, port, listen
         self.env = dict(env or {})
         self.run_dir = Path(tempfile.mkdtemp(prefix="ndcg-lab-deploy-"))
         # Traversable, not listable: nginx's workers (not root when the master is) reach their temp paths in it,
@@ -170,6 +190,8 @@ class Deployment:
         # may be served by another replica after a failover. Given in the environment, not on the command line,
         # where any local user could read it in ps.
         env = {**os.environ, **self.env, DATABASE_ENV: url, "STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32)}
+        # The replicas listen on 127.0.0.1; the Classroom page judges what phones reach by nginx's address instead.
+        env[FRONT_ADDRESS_VARIABLE] = self.listen
         ports = [free_port() for _ in range(self.replicas)]
         for number, port in enumerate(ports, start=1):
             self.apps.append(self._spawn(app_command(port), f"replica-{number}.log", env))
@@ -178,13 +200,15 @@ class Deployment:
             say(f"replica {number} pid {app.pid} port {port}")
 
         conf = self.run_dir / "nginx.conf"
-        conf.write_text(render_nginx_conf(self.run_dir, self.port, ports, max_upload_mb()), encoding="utf-8")
+        conf.write_text(
+            render_nginx_conf(self.run_dir, self.port, ports, max_upload_mb(), self.listen), encoding="utf-8"
+        )
         # -e: the error log before the configuration is read, which otherwise is /var/log/nginx (root's).
         nginx = [NGINX, "-c", str(conf), "-p", str(self.run_dir), "-e", str(self.run_dir / "nginx-error.log")]
         self.nginx = self._spawn(nginx, "nginx.out")
         public = f"http://127.0.0.1:{self.port}"
         self._wait("nginx", functools.partial(answers, public + HEALTH), self.nginx)
-        say(f"nginx pid {self.nginx.pid} port {self.port}")
+        say(f"nginx pid {self.nginx.pid} port {self.port} listen {self.listen}")
         say(f"ready {public}")
 
     def watch(self, warn: Callable[[str], None]) -> int:
@@ -238,7 +262,7 @@ def _without_password(url: str) -> str:
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         # One clear line, not argparse's usage block: a launcher's misuse is read in a terminal or a log.
-        self.exit(2, f"deploy: {message} (python -m deploy up --replicas N --port P)\n")
+        self.exit(2, f"deploy: {message} (python -m deploy up --replicas N --port P [--listen ADDRESS])\n")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -246,7 +270,14 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     up = commands.add_parser("up", help="start the database, N replicas and nginx; stop them on SIGINT/SIGTERM")
     up.add_argument("--replicas", type=int, default=2, help="number of app processes (default 2)")
-    up.add_argument("--port", type=int, default=8080, help="nginx's port on 127.0.0.1 (default 8080)")
+    up.add_argument("--port", type=int, default=8080, help="nginx's port (default 8080)")
+    up.add_argument(
+        "--listen",
+        default=EVERY_INTERFACE,
+        metavar="ADDRESS",
+        help="the address nginx listens on (default 0.0.0.0, every interface, so phones reach it; "
+        "127.0.0.1 keeps it on this machine)",
+    )
     return parser
 
 
@@ -257,15 +288,19 @@ def main(argv: Sequence[str]) -> int:
         return _usage_error(f"--replicas must be at least 1, not {args.replicas}")
     if not 1 <= args.port <= 65535:
         return _usage_error(f"--port must be between 1 and 65535, not {args.port}")
-    if not port_is_free(args.port):
-        return _usage_error(f"port {args.port} on 127.0.0.1 is in use")
+    try:
+        listen = listen_address(args.listen)
+    except ValueError:
+        return _usage_error(f"--listen must be an IP address such as 0.0.0.0 or 127.0.0.1, not {args.listen!r}")
+    if not port_is_free(args.port, listen):
+        return _usage_error(f"port {args.port} on {listen} is in use")
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
         raise Stop
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    deployment = Deployment(args.replicas, args.port)
+    deployment = Deployment(args.replicas, args.port, listen=listen)
     try:
         deployment.start(lambda line: print(line, flush=True))
         return deployment.watch(lambda line: print(f"deploy: {line}", file=sys.stderr, flush=True))

@@ -22,7 +22,7 @@ def conventions_text(conv: Conventions, t: Translator) -> str:
         return t(f"conventions.{conv.metric}", k=conv.k)
     fields = {
         "gain": t(f"conventions.gain.{conv.gain}"),
-        "discount": t(f"conventions.discount.{conv.discount}"),
+        "discount": t(f"conventions.discount.{conv.discount}", base=f"{conv.base if conv.base is not None else 2:g}"),
         "k": conv.k,
     }
     if conv.metric == "ndcg":

@@ -17,7 +17,7 @@ import socket
 import streamlit as st
 
 from ndcg_core.classroom import joining
-from ndcg_core.classroom.joining import PUBLIC_URL_VARIABLE, JoinLink
+from ndcg_core.classroom.joining import DEPLOY_LISTEN_OPTION, FRONT_ADDRESS_VARIABLE, PUBLIC_URL_VARIABLE, JoinLink
 from ui.i18n import Translator
 
 # A documentation address (TEST-NET-1, RFC 5737): connecting a UDP socket to it makes the kernel choose the
@@ -56,6 +56,7 @@ def join_link(code: str) -> JoinLink:
         page_url=page_address(),
         network_address=network_address(),
         listen_address=str(st.get_option("server.address") or ""),
+        front_address=os.environ.get(FRONT_ADDRESS_VARIABLE),
     )
 
 
@@ -64,7 +65,8 @@ def join_note(t: Translator, link: JoinLink) -> None:
     if link.problem is not None:
         st.error(t("classroom.public_url_bad", message=t.explain(link.problem)), icon=":material/error:")
     if link.server_local:
-        st.warning(t("classroom.join_note.server_local"), icon=":material/wifi_off:")
+        note = "deploy_local" if link.listen_option == DEPLOY_LISTEN_OPTION else "server_local"
+        st.warning(t(f"classroom.join_note.{note}"), icon=":material/wifi_off:")
     elif link.case == "network":
         st.caption(t("classroom.join_note.network"))
     elif link.case == "none":

@@ -83,7 +83,8 @@ def activity_list(
 
 def list_conventions(spec: ListSpec) -> Conventions:
     """What NDCG@k of a class list is computed under: the gain, the discount, k, and the ideal's source."""
-    return Conventions("ndcg", spec.k, spec.gain, spec.discount, "pool" if spec.pool else "list")
+    base = spec.jk_base if "base" in DISCOUNTS[spec.discount].params else None
+    return Conventions("ndcg", spec.k, spec.gain, spec.discount, "pool" if spec.pool else "list", base)
 
 
 def list_to_json(spec: ListSpec) -> dict[str, Any]:

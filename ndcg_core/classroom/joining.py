@@ -26,6 +26,11 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 from ..errors import InputError, shown
 
 PUBLIC_URL_VARIABLE = "NDCG_LAB_PUBLIC_URL"
+# Set by ``python -m deploy up`` for its replicas: the address nginx, the front phones reach, listens on (its
+# ``--listen``). The replicas themselves listen on 127.0.0.1 behind it, which alone says nothing about phones.
+FRONT_ADDRESS_VARIABLE = "NDCG_LAB_FRONT_ADDRESS"
+STREAMLIT_LISTEN_OPTION = "--server.address"
+DEPLOY_LISTEN_OPTION = "--listen"
 JOIN_PAGE = "Classroom"  # the page pages/7_Classroom.py is served at
 
 JoinCase = Literal["public", "network", "page", "none"]
@@ -40,6 +45,7 @@ class JoinLink:
     case: JoinCase
     problem: InputError | None = None
     server_local: bool = False  # a network link, but the server listens on a loopback address only
+    listen_option: str = STREAMLIT_LISTEN_OPTION  # the option that set that address: what to restart without
 
 
 def read_public_url(text: str, name: str = PUBLIC_URL_VARIABLE) -> str:
@@ -107,10 +113,13 @@ def join_link(
     page_url: str | None,
     network_address: str | None,
     listen_address: str = "",
+    front_address: str | None = None,
 ) -> JoinLink:
     """The join link of room ``code``, from the ``NDCG_LAB_PUBLIC_URL`` setting (``None`` or blank when unset),
     the Classroom page's address as the teacher's browser has it, this machine's network address, and the address
-    the server listens on (Streamlit's ``server.address``; blank means every interface)."""
+    the server listens on (Streamlit's ``server.address``; blank means every interface). Behind ``deploy up``,
+    ``front_address`` (``NDCG_LAB_FRONT_ADDRESS``) is nginx's ``--listen`` address, and it, not the replica's own
+    loopback address, decides whether phones can connect."""
     query = urlencode({"room": code})
     problem = None
     if public_url is not None and public_url.strip():
@@ -134,4 +143,8 @@ def join_link(
         port = None
     netloc = address if port is None else f"{address}:{port}"
     url = urlunsplit((page.scheme, netloc, page.path, query, ""))
-    return JoinLink(url, "network", problem, server_local=bool(listen_address) and is_loopback(listen_address))
+    if front_address is not None and front_address.strip():
+        listen, option = front_address.strip(), DEPLOY_LISTEN_OPTION
+    else:
+        listen, option = listen_address, STREAMLIT_LISTEN_OPTION
+    return JoinLink(url, "network", problem, server_local=bool(listen) and is_loopback(listen), listen_option=option)

@@ -42,13 +42,14 @@ class Conventions:
     ``precision``), the cutoff ``k`` (``None``: the whole list or, for one DCG term, none), and for DCG and
     NDCG the gain and the discount (registry names in ``GAINS`` and ``DISCOUNTS``) and, for NDCG, where the
     ideal comes from: ``list`` (the list's own grades, sorted) or ``pool`` (every judged item, including
-    judged items the list did not retrieve)."""
+    judged items the list did not retrieve). ``base`` is the discount's base where it takes one (J&K's b)."""
 
     metric: str
     k: int | None
     gain: str | None = None
     discount: str | None = None
     ideal: str | None = None
+    base: float | None = None
 
 
 def conventions(ex: Exercise) -> Conventions:

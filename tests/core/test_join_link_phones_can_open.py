@@ -130,6 +130,34 @@ def test_a_server_listening_only_on_loopback_is_flagged_on_a_network_link():
     assert link(page="http://10.1.2.3:8501/Classroom", listen="127.0.0.1").server_local is False
 
 
+def front(listen, front_address, page="http://localhost:8080/Classroom"):
+    """A replica of ``deploy up`` (Streamlit on 127.0.0.1) behind nginx listening on ``front_address``."""
+    return join_link(
+        CODE,
+        public_url=None,
+        page_url=page,
+        network_address="192.168.1.23",
+        listen_address=listen,
+        front_address=front_address,
+    )
+
+
+def test_behind_deploy_up_nginxs_address_decides_and_the_link_keeps_nginxs_port():
+    # The replica listens on 127.0.0.1 by design: nginx on every interface reaches phones, and the link names
+    # nginx's port, the one the teacher's page was opened on.
+    for everywhere in ("0.0.0.0", "::", " 0.0.0.0 "):
+        assert front("127.0.0.1", everywhere) == JoinLink(
+            "http://192.168.1.23:8080/Classroom?room=K7P3QX", "network", listen_option="--listen"
+        )
+    # nginx kept local (--listen 127.0.0.1): flagged, naming the launcher's option, not Streamlit's.
+    local = front("127.0.0.1", "127.0.0.1")
+    assert (local.server_local, local.listen_option) == (True, "--listen")
+    # Not behind the launcher (unset or blank): Streamlit's own address decides, and its option is named.
+    for unset in (None, "", "  "):
+        alone = front("127.0.0.1", unset)
+        assert (alone.server_local, alone.listen_option) == (True, "--server.address")
+
+
 # --- a page opened on another host ------------------------------------------------------------------------
 
 

@@ -64,7 +64,7 @@ def _printed(lines):
     for line in lines:
         if found := re.match(r"replica (\d+) pid (\d+) port \d+$", line):
             pids[found[1]] = int(found[2])
-        elif found := re.match(r"nginx pid (\d+) port \d+$", line):
+        elif found := re.match(r"nginx pid (\d+) port \d+ listen \S+$", line):
             pids["nginx"] = int(found[1])
         elif found := re.match(r"database postgresql\+psycopg://\S+ datadir (\S+) pid (\d+)$", line):
             pids["database"] = int(found[2])
@@ -144,7 +144,8 @@ def test_bad_arguments_give_one_line_and_exit_2():
         for args, says in [
             (["--replicas", "0", "--port", str(free_port())], "--replicas must be at least 1"),
             (["--replicas", "x"], "invalid int value"),
-            (["--replicas", "2", "--port", str(port)], f"port {port} on 127.0.0.1 is in use"),
+            (["--replicas", "2", "--port", str(port), "--listen", "127.0.0.1"], f"port {port} on 127.0.0.1 is in use"),
+            (["--listen", "every"], "--listen must be an IP address such as 0.0.0.0 or 127.0.0.1, not 'every'"),
         ]:
             done = subprocess.run(
                 [sys.executable, "-m", "deploy", "up", *args], cwd=ROOT, capture_output=True, text=True, env=_env()
@@ -163,8 +164,13 @@ def test_template_is_filled_and_nginx_accepts_it(tmp_path, replicas):
     template = NginxTemplate((ROOT / "deploy" / "nginx.conf.template").read_text())
     assert template.is_valid()
     assert set(template.get_identifiers()) == {
-        "run_dir", "port", "max_upload_mb", "upstreams", "split", "known_replicas", "answered"
+        "run_dir", "listen", "port", "max_upload_mb", "upstreams", "split", "known_replicas", "answered"
     }  # fmt: skip
+    # Every interface unless told otherwise, so phones on the room's network reach it.
+    assert re.search(r"^\s*listen 0\.0\.0\.0:8080;$", text, re.M)
+    local = render_nginx_conf(tmp_path, 8080, ports, 300, "127.0.0.1")
+    assert re.search(r"^\s*listen 127\.0\.0\.1:8080;$", local, re.M)
+    assert re.search(r"^\s*listen \[::\]:8080;$", render_nginx_conf(tmp_path, 8080, ports, 300, "::"), re.M)
     for needed in ["client_max_body_size 300m;", "proxy_read_timeout 4h;", "proxy_send_timeout 4h;", "daemon off;"]:
         assert needed in text
     assert "ip_hash" not in text

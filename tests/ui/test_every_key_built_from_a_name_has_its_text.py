@@ -1,0 +1,149 @@
+"""No raw text key on any screen: every key the UI builds at run time from a name (a registry entry, an activity
+kind, a phase, a column) has its text in both catalogues, for every name it can be built from.
+
+A lecturer projected "discount conventions.discount.jk": the J&K discount had no key under ``conventions.discount``.
+The table below lists each key pattern with the names that fill it, taken from the registries and constants the
+pages build from, so a new entry without its texts fails here. The last test reads the UI's source for keys built
+with an f-string and fails on a pattern the table does not cover, so a new pattern cannot be missed either.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.store import PHASES
+from ndcg_core.lists.discounts import DISCOUNTS
+from ndcg_core.lists.gains import GAINS
+from ndcg_core.lists.presets import PRESETS
+from ndcg_core.lists.results import RESULTS
+from ndcg_core.lists.spec import LIST_IDEALS
+from ndcg_core.lists.ties import TIE_POLICIES
+from ndcg_core.teaching import exercises
+from ndcg_core.teaching.conventions import CONVENTIONS
+from ndcg_core.teaching.metrics import METRICS
+from ndcg_core.trec.evaluate import IDEALS
+from ui import classroom_results, editing
+from ui.exercise_text import conventions_text
+from ui.i18n import LANGUAGES, Translator, catalogue
+from ui.views import evaluate, learn, playground
+from ui.views.classroom import lesson_editor, lesson_run, sources
+from ui.widgets import table
+
+UI = Path(__file__).resolve().parents[2] / "ui"
+
+# pattern ("{}" where the name goes) -> the names it is built from
+NAMES: dict[str, tuple[str, ...]] = {
+    # registries
+    "gain.{}.label": tuple(GAINS.names()),
+    "gain.{}.description": tuple(GAINS.names()),
+    "discount.{}.label": tuple(DISCOUNTS.names()),
+    "discount.{}.description": tuple(DISCOUNTS.names()),
+    "ties.{}.label": tuple(TIE_POLICIES.names()),
+    "ties.{}.description": tuple(TIE_POLICIES.names()),
+    "preset.{}.label": tuple(PRESETS.names()),
+    "preset.{}.description": tuple(PRESETS.names()),
+    "results.{}.label": tuple(RESULTS.names()),
+    "convention.{}.label": tuple(CONVENTIONS.names()),
+    "convention.{}.description": tuple(CONVENTIONS.names()),
+    # what a question or a class list is scored under (ui/exercise_text.py)
+    "conventions.gain.{}": (*acts.ACTIVITY_GAINS, exercises.GAIN),
+    "conventions.discount.{}": tuple(DISCOUNTS.names()),
+    "conventions.ideal.{}": LIST_IDEALS,
+    "conventions.{}": ("mrr", "precision"),
+    # the classroom
+    "classroom.kind.{}": tuple(acts.KINDS),
+    "classroom.kind_help.{}": tuple(acts.KINDS),
+    "classroom.metric.{}": acts.METRICS,
+    "classroom.vote.{}": acts.VOTES,
+    "classroom.pair.{}": tuple(acts.PAIRS),
+    "classroom.twist.{}": acts.TWISTS,
+    "classroom.phase.{}": PHASES,
+    "classroom.csv.{}": (*classroom_results.COLUMNS, "points"),
+    "classroom.source.{}": sources.SOURCES,
+    "classroom.{}": ("results", "preset"),
+    "classroom.lesson_source.{}": lesson_run.LESSON_SOURCES,
+    "classroom.unsent.{}": ("estimate", "grades", "order", "practice", "vote"),
+    "classroom.judge_alpha_{}": ("well", "roughly", "disagree", "none"),
+    "classroom.judge_verdict_{}": ("well", "roughly", "disagree"),
+    "classroom.join_note.{}": ("server_local", "deploy_local"),
+    "editor.from.{}": lesson_editor.FROM,
+    # Practice and Learn
+    "practice.kind.{}": exercises.KINDS,
+    "practice.why.{}": exercises.KINDS,
+    "practice.choice.{}": ("a", "b", "up", "down", "same"),
+    "learn.step.{}": tuple(str(s) for s in range(1, learn.STEPS + 1)),
+    "learn.why.{}": tuple(str(s) for s in range(1, learn.STEPS + 1)),
+    "learn.question.{}": tuple(str(s) for s in range(1, learn.STEPS + 1)),
+    "learn.pool.{}": tuple(learn.POOLS),
+    # the Playground, Evaluate, Metrics and the tables
+    "playground.ideal.{}": LIST_IDEALS,
+    "playground.chart.{}": playground.CHART_KINDS,
+    "playground.chart.{}_alt": playground.CHART_KINDS,
+    "playground.order.{}": ("ideal", "worst", "shuffle", "reset"),
+    "playground.change.{}": ("ideal", "worst", "shuffle", "table", "typed", "swap"),
+    "evaluate.ideal.{}": tuple(IDEALS),
+    "evaluate.source.{}": evaluate.SOURCES,
+    "evaluate.upload.{}": evaluate.ROLES,
+    "evaluate.role.{}": evaluate.ROLES,
+    "evaluate.typed.{}": editing.TYPED_COLUMNS,
+    "evaluate.col.{}": ("judged", "relevant", "retrieved", "relevant_retrieved", "query"),
+    "metrics.name.{}": tuple(METRICS),
+    "table.{}": (*table.COLUMNS, "in_top_k"),
+    "sortable.{}": ("up", "down", "handle", "hint_touch", "list", "moved"),
+}
+
+KEYS = sorted({pattern.replace("{}", name) for pattern, names in NAMES.items() for name in names})
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+@pytest.mark.parametrize("key", KEYS)
+def test_every_key_built_from_a_name_has_a_text_in_each_language(key, lang):
+    text = catalogue(lang).get(key)
+    assert text, f"{key!r} has no {LANGUAGES[lang]} text: the page would show the key itself"
+    assert text != key
+
+
+def test_the_chinese_texts_of_names_are_not_english_sentences():
+    # A text copied from English into zh.json would pass the test above and still be English on a Chinese screen.
+    # Names, formulas and abbreviations (Järvelin-Kekäläinen, log2(i + 1), NDCG@{k}, Run A) are the same in both:
+    # at most three words.
+    copied = [k for k in KEYS if catalogue("zh")[k] == catalogue("en")[k] and len(catalogue("en")[k].split()) > 3]
+    assert copied == []
+
+
+def built_patterns() -> dict[str, list[str]]:
+    """Every key pattern the UI's source builds with ``t(f"...")``, ``t.entry(KIND, ...)``, with the files."""
+    found: dict[str, list[str]] = {}
+    for path in UI.rglob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        for quote in ('"', "'"):
+            for literal in re.findall(rf"\bt\(f{quote}([^{quote}]*\{{[^{quote}]*){quote}", source):
+                pattern = re.sub(r"\{[^}]*\}", "{}", literal)
+                found.setdefault(pattern, []).append(path.name)
+        for kind in re.findall(r"\.entry\(\s*[\"'](\w+)[\"']", source):
+            for part in ("label", "description"):
+                found.setdefault(f"{kind}.{{}}.{part}", []).append(path.name)
+    return found
+
+
+def test_every_key_the_ui_builds_from_a_name_is_covered_by_this_module():
+    # Keys whose dynamic part is text, not a name (a bold heading around a translated text), are not keys.
+    not_keys = {"**{}**"}
+    uncovered = {p: files for p, files in built_patterns().items() if p not in NAMES and p not in not_keys}
+    assert uncovered == {}, "add these patterns and their names to NAMES"
+
+
+@pytest.mark.parametrize(
+    "lang, says",
+    [
+        ("en", "discount 1/log2(position) from position 2 on, none before it (Järvelin and Kekäläinen)"),
+        ("zh", "折扣 从位置 2 起为 1/log2(位置)，此前不打折"),
+    ],
+)
+def test_a_class_list_with_the_jk_discount_states_it_in_words_with_its_base(lang, says):
+    spec = acts.activity_list(["a", "b", "c"], [3, 2, 0], 3, gain="exponential", discount="jk")
+    text = conventions_text(acts.list_conventions(spec), Translator(lang))
+    assert says in text
+    assert "conventions." not in text
