@@ -18,7 +18,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
-from functools import cache
+from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import Any
 
@@ -401,15 +401,14 @@ def diagnose(
     value = validate.answer(answer)
     decimals = _decimals(answer, value)
     tolerance = min(max(0.5 * 10.0**-decimals, FLOOR), CEILING) * (1 + SAME)
-    memo: dict[Any, float] = {}
-    right = _right(Working.of(spec), metric, position, memo)
+    right, candidates, memo = _table(spec, metric, position)
     if abs(value - right) <= tolerance:
         return ()
-    found = [m for m, n in _candidates(spec, metric, position, right, memo) if abs(value - n) <= tolerance]
+    found = [m for m, n in candidates if abs(value - n) <= tolerance]
     if len(found) > MAX_NAMED:
         return ()
     return tuple(
-        _diagnosis(spec, m, metric, position, right, answer=value, decimals=decimals, alone=len(found) == 1)
+        _diagnosis(spec, m, metric, position, right, memo, answer=value, decimals=decimals, alone=len(found) == 1)
         for m in found
     )
 
@@ -421,16 +420,27 @@ def explain(spec: ListSpec, code: str, *, metric: str = "ndcg", position: int | 
     mistake = _by_code(code)
     if not mistake.shows(spec, metric):
         raise InputError("mistake.not_here", value=shown(code), metric=metric)
-    return _diagnosis(spec, mistake, metric, position, right_number(spec, metric, position))
+    right, _, memo = _table(spec, metric, position)
+    return _diagnosis(spec, mistake, metric, position, right, memo)
 
 
 def numbers(spec: ListSpec, *, metric: str = "ndcg", position: int | None = None) -> dict[str, float]:
     """Every mistake that can show in this question, by code, with its number: only those whose number differs
     from the right one and, for one made of others, from its parts'."""
     _check(metric, position, spec)
+    return {m.code: n for m, n in _table(spec, metric, position)[1]}
+
+
+@lru_cache(maxsize=256)
+def _table(
+    spec: ListSpec, metric: str, position: int | None
+) -> tuple[float, tuple[tuple[Mistake, float], ...], dict[Any, float]]:
+    """The right number and every candidate's, for one question: worked out once, as a class's answers to the
+    same question all need them (a pure function of its values, so kept for the last few questions). The memo of
+    sums comes with them: explaining a mistake needs the same sums, and any it adds are as pure."""
     memo: dict[Any, float] = {}
     right = _right(Working.of(spec), metric, position, memo)
-    return {m.code: n for m, n in _candidates(spec, metric, position, right, memo)}
+    return right, tuple(_candidates(spec, metric, position, right, memo)), memo
 
 
 def right_number(spec: ListSpec, metric: str = "ndcg", position: int | None = None) -> float:
@@ -489,6 +499,7 @@ def _diagnosis(
     metric: str,
     position: int | None,
     right: float,
+    memo: dict[Any, float],
     *,
     answer: float | None = None,
     decimals: int = 4,
@@ -497,7 +508,7 @@ def _diagnosis(
     base = Working.of(spec)
     wrong = mistake.working(spec)
     figures: dict[str, float | None] = {
-        "yours": _number(wrong, metric, position),
+        "yours": _number(wrong, metric, position, memo),
         "right": right,
         "answer": answer,
         "k": spec.k,
@@ -508,10 +519,10 @@ def _diagnosis(
     }
     if metric in ("ndcg", "idcg"):
         figures.update(
-            dcg=base.list_dcg(),
-            idcg=base.ideal_dcg(),
-            your_dcg=wrong.list_dcg(),
-            your_idcg=wrong.ideal_dcg() if wrong.normalised or metric == "idcg" else None,
+            dcg=base.list_dcg(memo),
+            idcg=base.ideal_dcg(memo),
+            your_dcg=wrong.list_dcg(memo),
+            your_idcg=wrong.ideal_dcg(memo) if wrong.normalised or metric == "idcg" else None,
         )
     return Diagnosis(
         mistake.code,
