@@ -28,7 +28,7 @@ from pathlib import Path
 
 from benchmarks import percentile
 from ndcg_core.lists.spec import ListSpec
-from ndcg_core.teaching.mistakes import _table, diagnose, numbers, right_number
+from ndcg_core.teaching.mistakes import diagnose, forget_questions, numbers, right_number
 
 APART = 0.01  # one unit of the second decimal
 
@@ -94,7 +94,7 @@ def main() -> None:
         for metric in ("ndcg", "dcg"):
             right = right_number(spec, metric)
             guess = round(rng.uniform(0, 1) if metric == "ndcg" else rng.uniform(0, 2 * right), 2)
-            _table.cache_clear()
+            forget_questions()
             start = time.perf_counter()
             found = diagnose(spec, f"{guess:.2f}", metric=metric)  # a new question: its numbers worked out
             cold.append(time.perf_counter() - start)

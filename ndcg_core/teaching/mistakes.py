@@ -431,6 +431,11 @@ def numbers(spec: ListSpec, *, metric: str = "ndcg", position: int | None = None
     return {m.code: n for m, n in _table(spec, metric, position)[1]}
 
 
+def forget_questions() -> None:
+    """Forget the questions' numbers kept so far (a benchmark times a question met for the first time)."""
+    _table.cache_clear()
+
+
 @lru_cache(maxsize=256)
 def _table(
     spec: ListSpec, metric: str, position: int | None
