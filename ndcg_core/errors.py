@@ -133,6 +133,12 @@ MESSAGES: dict[str, str] = {
     "answer.infinite": "{value} is not a finite number",
     "answer.no_choice": "choose an answer first",
     "reach.too_long": "finding the fewest moves tries every order; {count} items is too many (at most {limit})",
+    # Naming a learner's mistake (ndcg_core/teaching/mistakes.py).
+    "mistake.unknown": "unknown mistake {value}; choose one of {choices}",
+    "mistake.metric": "unknown question {value}: a mistake is named for one of {choices}",
+    "mistake.no_position": "a question on one DCG term needs its position, 1 to {count}",
+    "mistake.position": "{value} is not a position of the list: choose 1 to {count}",
+    "mistake.not_here": "the mistake {value} cannot show in a question on {metric} for this list",
     # Files: reading.
     "file.missing": "{file}: no such file",
     "file.folder": "{file}: is a folder, not a file",

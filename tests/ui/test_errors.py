@@ -40,6 +40,7 @@ from ndcg_core.lists.spec import ListSpec, link_number
 from ndcg_core.teaching.conventions import CONVENTIONS, example_from_rows
 from ndcg_core.teaching.exercises import Exercise, check, check_seed, fewest_moves, parse_number
 from ndcg_core.teaching.metrics import average_precision, err, precision_at_k, recall_at_k
+from ndcg_core.teaching.mistakes import diagnose, explain
 from ndcg_core.trec.cli import run as cli_run
 from ndcg_core.trec.measures import Measure, parse_measure
 from ndcg_core.trec.segmented import evaluate_files
@@ -54,6 +55,7 @@ from ui.views.metrics import parse_ranking
 from ui.widgets.sortable import apply_action
 
 ITEMS = make_items(["a", "b"], [3, 1])
+SPEC = ListSpec(tuple(ITEMS), 2)
 JUDGE = classroom.Judge(classroom.activity_list(("a", "b"), (3, 1), 2))
 
 
@@ -263,6 +265,11 @@ CALLS = {
     "answer.infinite": [lambda: parse_number("inf")],
     "answer.no_choice": [lambda: check(Exercise("better_order", 1, 1, {}, "a"), None)],
     "reach.too_long": [lambda: fewest_moves([1] * 8, 3)],
+    "mistake.unknown": [lambda: explain(SPEC, "forgot_k")],
+    "mistake.metric": [lambda: diagnose(SPEC, "0.5", metric="mrr")],
+    "mistake.no_position": [lambda: diagnose(SPEC, "0.5", metric="term")],
+    "mistake.position": [lambda: diagnose(SPEC, "0.5", metric="term", position=3)],
+    "mistake.not_here": [lambda: explain(SPEC, "ideal_from_list")],
     "file.missing": [lambda: read_run(ROOT / "no-such-run.txt")],
     "file.folder": [lambda: read_run(ROOT / "tests")],
     "file.unreadable": [lambda: read_run("x" * 5000)],

@@ -1,0 +1,147 @@
+"""How well ``diagnose`` names learners' mistakes, over random lists, and how long it takes.
+
+    python -m benchmarks.bench_mistakes [--lists 10000] [--seed 1]
+
+Each random list has 3 to 10 results graded 0 to 4 and a random k; a third also have 1 to 3 judged results the
+list missed (half of those with the ideal from every judged result, half from the list's own grades); the gain is
+linear or exponential, the discount log2(i + 1) or Järvelin and Kekäläinen's with b = 2. Each list is asked for
+NDCG@k and for DCG@k. Per mistake and question: the share of the lists where it shows whose number can be told
+apart (more than 0.01 from the right number and from every other mistake's), and the share of those that
+``diagnose`` names from the number rounded to 2 decimals (goal 98% or more). Also: random wrong numbers (uniform
+over 0 to 1 for NDCG, 0 to twice the right DCG for DCG, rounded to 2 decimals, not the right answer) that get any
+name (goal 10% or less); right answers (rounded to 2, 3 and 4 decimals) named (goal 0); and the time of one
+diagnosis (goal a median of 1 ms or less): of a new question, and of another answer to the same question.
+The day's speed: the time of a fixed loop of plain Python, to compare runs on a machine whose speed drifts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import statistics
+import time
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+from benchmarks import percentile
+from ndcg_core.lists.spec import ListSpec
+from ndcg_core.teaching.mistakes import diagnose, forget_questions, numbers, right_number
+
+APART = 0.01  # one unit of the second decimal
+
+
+def random_list(rng: random.Random) -> ListSpec:
+    n = rng.randint(3, 10)
+    grades = [rng.randint(0, 4) for _ in range(n)]
+    missed = [rng.randint(1, 4) for _ in range(rng.randint(1, 3))] if rng.random() < 1 / 3 else []
+    spec = ListSpec.from_grades(
+        [f"r{i}" for i in range(n)],
+        grades,
+        rng.randint(1, n),
+        pool=missed,
+        top=4,
+        gain=rng.choice(["linear", "exponential"]),
+        discount=rng.choice(["log2", "jk"]),
+    )
+    return replace(spec, ideal="list") if missed and rng.random() < 0.5 else spec
+
+
+def day_speed() -> float:
+    """Seconds for a fixed loop of plain Python (best of 3): the machine's speed at the time of the run."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        total = 0
+        for i in range(1_000_000):
+            total += i % 7
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def machine() -> str:
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if "model name" in line
+        ),
+        platform.processor() or platform.machine(),
+    )
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--lists", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    speed_before, load_before = day_speed(), os.getloadavg()
+    shows: Counter[tuple[str, str]] = Counter()
+    apart: Counter[tuple[str, str]] = Counter()
+    named: Counter[tuple[str, str]] = Counter()
+    random_tries: Counter[str] = Counter()
+    random_named: Counter[str] = Counter()
+    right_named = right_tries = 0
+    cold: list[float] = []
+    warm: list[float] = []
+    started = time.perf_counter()
+    for _ in range(args.lists):
+        spec = random_list(rng)
+        for metric in ("ndcg", "dcg"):
+            right = right_number(spec, metric)
+            guess = round(rng.uniform(0, 1) if metric == "ndcg" else rng.uniform(0, 2 * right), 2)
+            forget_questions()
+            start = time.perf_counter()
+            found = diagnose(spec, f"{guess:.2f}", metric=metric)  # a new question: its numbers worked out
+            cold.append(time.perf_counter() - start)
+            if abs(guess - right) > 0.005:
+                random_tries[metric] += 1
+                random_named[metric] += bool(found)
+            for places in (2, 3, 4):
+                right_tries += 1
+                right_named += bool(diagnose(spec, f"{right:.{places}f}", metric=metric))
+            table = numbers(spec, metric=metric)
+            for code, number in table.items():
+                shows[(metric, code)] += 1
+                others = [n for c, n in table.items() if c != code]
+                if abs(number - right) <= APART or any(abs(number - n) <= APART for n in others):
+                    continue
+                apart[(metric, code)] += 1
+                start = time.perf_counter()
+                found = diagnose(spec, f"{number:.2f}", metric=metric)  # another answer to the same question
+                warm.append(time.perf_counter() - start)
+                named[(metric, code)] += code in [d.code for d in found]
+    elapsed = time.perf_counter() - started
+    speed_after, load_after = day_speed(), os.getloadavg()
+
+    print(f"{args.lists} random lists (seed {args.seed}), NDCG@k and DCG@k asked of each, in {elapsed:.0f} s")
+    print(f"machine: {machine()}; {time.strftime('%Y-%m-%d %H:%M')}")
+    print(
+        f"day's speed: a 10^6-step Python loop {speed_before * 1000:.0f} ms before, {speed_after * 1000:.0f} ms after; "
+        f"load {load_before[0]:.1f} before, {load_after[0]:.1f} after"
+    )
+    print()
+    print(f"{'question':<9}{'mistake':<40}{'shows':>7}{'told apart':>12}{'named':>9}")
+    for metric, code in sorted(shows, key=lambda key: (key[0] != "ndcg", key)):
+        n, a = shows[(metric, code)], apart[(metric, code)]
+        share = f"{100 * named[(metric, code)] / a:.1f}%" if a else "-"
+        print(f"{metric:<9}{code:<40}{n:>7}{f'{100 * a / n:.1f}%':>12}{share:>9}")
+    total_apart, total_named = sum(apart.values()), sum(named.values())
+    print(f"{'all':<49}{sum(shows.values()):>7}{f'{100 * total_apart / sum(shows.values()):.1f}%':>12}", end="")
+    print(f"{f'{100 * total_named / total_apart:.1f}%':>9}")
+    print()
+    for metric in ("ndcg", "dcg"):
+        share = 100 * random_named[metric] / random_tries[metric]
+        print(f"random wrong {metric.upper()} numbers named: {share:.1f}% of {random_tries[metric]}")
+    print(f"right answers named: {right_named} of {right_tries}")
+    for label, times in (("a new question", cold), ("another answer to the same question", warm)):
+        ms = [t * 1000 for t in times]
+        print(f"one diagnosis, {label}: median {statistics.median(ms):.3f} ms, p90 {percentile(ms, 0.9):.3f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+"""How a named mistake reads: what the learner did, their number rebuilt beside the right working, the one fix.
+
+``ndcg_core.teaching.mistakes`` gives a ``Diagnosis`` (a code and its figures); this words it in a language
+from the keys ``mistake.<code>.label``, ``.did`` and ``.fix`` and the frames under ``mistakes.``. Pure: no
+Streamlit, every number from the diagnosis.
+"""
+
+from __future__ import annotations
+
+from ndcg_core.errors import number_text
+from ndcg_core.teaching.mistakes import Diagnosis
+from ui.i18n import Translator
+
+PARTS = ("label", "did", "fix")  # the keys every mistake has, in both languages
+COUNTS = ("k", "n", "m", "base", "position")  # figures written as whole numbers where they are
+
+
+def figures_text(d: Diagnosis) -> dict[str, str]:
+    """The diagnosis's figures as they are written: counts the short way, numbers to the answer's own decimals
+    (2 to 4); the answer as the learner gave it (their mistake's number where there is none)."""
+    places = min(max(d.decimals, 2), 4)
+    out = {}
+    for name, value in d.figures.items():
+        if value is None:
+            out[name] = ""
+        elif name in COUNTS:
+            out[name] = number_text(value)
+        else:
+            out[name] = f"{value:.{places}f}"
+    answer = d.figures.get("answer")
+    out["answer"] = out["yours"] if answer is None else f"{answer:.{d.decimals}f}"
+    return out
+
+
+def mistake_label(d: Diagnosis, t: Translator) -> str:
+    """The mistake's short name (two at once joined)."""
+    return _part(d, "label", t, {}, "mistakes.both_label")
+
+
+def mistake_text(d: Diagnosis, t: Translator) -> str:
+    """The whole explanation in ``t``'s language: what the learner did, their number rebuilt beside the right
+    working, and the step that fixes it; "Perhaps" first when the answer fits other mistakes too."""
+    fields = figures_text(d)
+    frame = d.metric if d.metric != "ndcg" or d.normalised else "ndcg_undivided"
+    text = t(
+        "mistakes.sentence",
+        did=_part(d, "did", t, fields, "mistakes.both"),
+        rebuilt=t(f"mistakes.rebuilt.{frame}", **fields),
+        fix=_part(d, "fix", t, fields, "mistakes.both"),
+    )
+    return text if d.alone else t("mistakes.possible", text=text)
+
+
+def _part(d: Diagnosis, part: str, t: Translator, fields: dict[str, str], both: str) -> str:
+    texts = [t(f"mistake.{code}.{part}", **fields) if fields else t(f"mistake.{code}.{part}") for code in d.parts]
+    if len(texts) == 1:
+        return texts[0]
+    return t(both, first=texts[0], second=texts[1])
