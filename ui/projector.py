@@ -9,6 +9,8 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from ui.charts import category_axis
+
 # Chart text on the classroom's projector view: 20 px or more, as every other text there.
 PROJECTOR_FONT = 20
 
@@ -33,13 +35,18 @@ def worked_table(frame: pd.DataFrame, screen: bool) -> None:
 def share_bars(names: list[str], shares: list[float], texts: list[str], axis_title: str) -> alt.LayerChart:
     """One bar per name: its share of right answers over [0, 1], with its figures ("3 right of 4") beside it."""
     frame = pd.DataFrame({"name": names, "share": shares, "text": texts})
-    y = alt.Y("name:N", sort=None, title=None, axis=alt.Axis(labelLimit=320))
+    y = alt.Y("name:N", sort=None, title=None, axis=category_axis(labelLimit=320))
     bars = (
         alt.Chart(frame)
         .mark_bar(color="#2a9d55")
         .encode(
             y=y,
-            x=alt.X("share:Q", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%"), title=axis_title),
+            x=alt.X(
+                "share:Q",
+                scale=alt.Scale(domain=[0, 1]),
+                axis=alt.Axis(format="%", values=[0, 0.25, 0.5, 0.75, 1]),
+                title=axis_title,
+            ),
             tooltip=["name:N", "text:N"],
         )
         .properties(height=40 * len(frame) + 40)
