@@ -3,6 +3,7 @@ more; elsewhere the same calls draw as usual."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import altair as alt
@@ -24,12 +25,26 @@ def big_chart(chart: Any, screen: bool) -> None:
     st.altair_chart(chart, width="stretch")
 
 
-def worked_table(frame: pd.DataFrame, screen: bool) -> None:
-    """A table of figures: a plain table on the projector view (its text scales with the page), else a grid."""
+# How a row of the worked terms is set apart: the totals at k in bold, the rows past k greyed and in italics.
+ROW_STYLES = {
+    "in": "",
+    "total": "font-weight: bold; border-top: 3px solid #888",
+    "past": "color: #888; font-style: italic",
+}
+
+
+def worked_table(frame: pd.DataFrame, screen: bool, kinds: Sequence[str] = ()) -> None:
+    """A table of figures: a plain table on the projector view (its text scales with the page), else a grid.
+    ``kinds`` styles each row (``ROW_STYLES``: the totals at k, the rows past k)."""
+    data = frame.set_index(frame.columns[0]) if screen else frame
+    shown: Any = data
+    if kinds:
+        css = pd.DataFrame([[ROW_STYLES[k]] * data.shape[1] for k in kinds], index=data.index, columns=data.columns)
+        shown = data.style.apply(lambda _: css, axis=None)
     if screen:
-        st.table(frame.set_index(frame.columns[0]))
+        st.table(shown)
     else:
-        st.dataframe(frame, hide_index=True, width="stretch")
+        st.dataframe(shown, hide_index=True, width="stretch")
 
 
 def share_bars(names: list[str], shares: list[float], texts: list[str], axis_title: str) -> alt.LayerChart:
