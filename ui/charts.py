@@ -106,6 +106,23 @@ def _grade_key(g: float) -> str:
     return f"{g:g}"
 
 
+def category_axis(**properties: Any) -> alt.Axis:
+    """An axis of categories (results, exercises, votes, positions, queries) that writes every category's label.
+
+    Streamlit's chart theme sets ``labelOverlap``, which hides every other label as soon as two come close (a
+    projected chart named results 1 and 4 only); here no label is ever dropped.
+    """
+    return alt.Axis(labelOverlap=False, **properties)
+
+
+def position_axis(title: str | None, n: int) -> alt.Axis:
+    """The positions of a list's bars: every one named up to ``WRAP`` positions; a longer list names 1, 5, 10, ...
+    (chosen here, never dropped by the browser at random; each bar's tooltip still names its position)."""
+    if n <= WRAP:
+        return category_axis(title=title, labelAngle=0)
+    return category_axis(title=title, labelAngle=0, values=[1, *range(5, n + 1, 5)])
+
+
 def _texts(texts: Mapping[str, str] | None) -> dict[str, str]:
     return {**DEFAULT_TEXTS, **(texts or {})}
 
@@ -124,13 +141,15 @@ def _source(data: pd.DataFrame | str) -> pd.DataFrame | alt.NamedData:
 # --- per position: gain, discount, contribution ------------------------------------------------
 
 
-def _contribution_layers(rows: str, top: float, domain: tuple[float, ...], t: dict) -> alt.LayerChart | alt.FacetChart:
+def _contribution_layers(
+    rows: str, top: float, domain: tuple[float, ...], t: dict, n: int
+) -> alt.LayerChart | alt.FacetChart:
     color = alt.Color(
         "grade_key:O", scale=grade_scale(domain, top), title=t["grade"], legend=alt.Legend(symbolOpacity=1)
     )
     inside = alt.condition("datum.in_top_k", alt.value(1.0), alt.value(0.3))
     base = alt.Chart(_source(rows)).encode(
-        x=alt.X("position:O", title=t["position"], axis=alt.Axis(labelAngle=0)),
+        x=alt.X("position:O", title=t["position"], axis=position_axis(t["position"], n)),
         tooltip=[
             alt.Tooltip("position:O", title=t["position"]),
             alt.Tooltip("item:N", title=t["item"]),
@@ -217,9 +236,9 @@ def _order_layers(rows: str, top: float, domain: tuple[float, ...], t: dict, n: 
         x=alt.X(
             "column:O",
             title=None if wrapped else t["position"],
-            axis=alt.Axis(labelAngle=0, labels=not wrapped, ticks=not wrapped),
+            axis=category_axis(labelAngle=0, labels=not wrapped, ticks=not wrapped),
         ),
-        y=alt.Y("lane:N", title=None, sort=lanes),
+        y=alt.Y("lane:N", title=None, sort=lanes, axis=category_axis()),
         tooltip=[
             alt.Tooltip("row:N", title=t["series"]),
             alt.Tooltip("position:O", title=t["position"]),
@@ -289,7 +308,7 @@ def _template(kind: str, top: float, domain: tuple[float, ...], texts: tuple[tup
     """A chart's spec over named datasets, as JSON (cached: it depends on settings, not on the order)."""
     t = dict(texts)
     builders: dict[str, Callable[[], alt.LayerChart | alt.FacetChart]] = {
-        "contribution": lambda: _contribution_layers(ROWS, top, domain, t),
+        "contribution": lambda: _contribution_layers(ROWS, top, domain, t, n),
         "cumulative": lambda: _cumulative_layers(ROWS, CUTOFF, t),
         "order": lambda: _order_layers(ROWS, top, domain, t, n),
         "every_k": lambda: _every_k_layers(ROWS, t),
@@ -378,7 +397,8 @@ def chart_spec(
     """The Vega-Lite spec of chart ``kind`` for this breakdown, built from a cached template."""
     t = _texts(texts)
     grades = list(frame["grade"]) + (list(frame["ideal_grade"]) if kind == "order" else [])
-    n = len(frame) if kind == "order" else 0  # only the tiles' layout depends on the list's length
+    # Only the tiles' layout and the positions' labels depend on the list's length.
+    n = len(frame) if kind in ("order", "contribution") else 0
     spec = json.loads(_template(kind, float(top), _domain(grades), tuple(sorted(t.items())), n))
     spec["datasets"] = _fast_rows(kind, frame, t, k, every_k)
     return spec
@@ -427,7 +447,7 @@ def distribution_chart(values: pd.DataFrame, texts: Mapping[str, str] | None = N
     order = list(dict.fromkeys(values["measure"]))
     base = alt.Chart(values).encode(
         x=alt.X("value:Q", title=t["ndcg"], scale=alt.Scale(domain=[0, 1])),
-        y=alt.Y("measure:N", title=None, sort=order),
+        y=alt.Y("measure:N", title=None, sort=order, axis=category_axis()),
     )
     box = base.mark_boxplot(extent="min-max", size=26, color="#9ecae1", opacity=0.8).properties(name="box")
     ticks = (
@@ -466,7 +486,7 @@ def difference_chart(values: pd.DataFrame, texts: Mapping[str, str] | None = Non
     data = values.sort_values("difference", ascending=False, kind="stable").reset_index(drop=True)
     data["outcome"] = [t["b_better"] if d > 0 else t["a_better"] if d < 0 else t["same"] for d in data["difference"]]
     base = alt.Chart(data).encode(
-        x=alt.X("qid:N", sort=list(data["qid"]), title=t["query"], axis=alt.Axis(labels=len(data) <= 60)),
+        x=alt.X("qid:N", sort=list(data["qid"]), title=t["query"], axis=category_axis(labels=len(data) <= 60)),
         y=alt.Y("difference:Q", title=t["difference"]),
         tooltip=[
             alt.Tooltip("qid:N", title=t["query"]),

@@ -3,11 +3,14 @@ more; elsewhere the same calls draw as usual."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import altair as alt
 import pandas as pd
 import streamlit as st
+
+from ui.charts import category_axis
 
 # Chart text on the classroom's projector view: 20 px or more, as every other text there.
 PROJECTOR_FONT = 20
@@ -22,24 +25,43 @@ def big_chart(chart: Any, screen: bool) -> None:
     st.altair_chart(chart, width="stretch")
 
 
-def worked_table(frame: pd.DataFrame, screen: bool) -> None:
-    """A table of figures: a plain table on the projector view (its text scales with the page), else a grid."""
+# How a row of the worked terms is set apart: the totals at k in bold, the rows past k greyed and in italics.
+ROW_STYLES = {
+    "in": "",
+    "total": "font-weight: bold; border-top: 3px solid #888",
+    "past": "color: #888; font-style: italic",
+}
+
+
+def worked_table(frame: pd.DataFrame, screen: bool, kinds: Sequence[str] = ()) -> None:
+    """A table of figures: a plain table on the projector view (its text scales with the page), else a grid.
+    ``kinds`` styles each row (``ROW_STYLES``: the totals at k, the rows past k)."""
+    data = frame.set_index(frame.columns[0]) if screen else frame
+    shown: Any = data
+    if kinds:
+        css = pd.DataFrame([[ROW_STYLES[k]] * data.shape[1] for k in kinds], index=data.index, columns=data.columns)
+        shown = data.style.apply(lambda _: css, axis=None)
     if screen:
-        st.table(frame.set_index(frame.columns[0]))
+        st.table(shown)
     else:
-        st.dataframe(frame, hide_index=True, width="stretch")
+        st.dataframe(shown, hide_index=True, width="stretch")
 
 
 def share_bars(names: list[str], shares: list[float], texts: list[str], axis_title: str) -> alt.LayerChart:
     """One bar per name: its share of right answers over [0, 1], with its figures ("3 right of 4") beside it."""
     frame = pd.DataFrame({"name": names, "share": shares, "text": texts})
-    y = alt.Y("name:N", sort=None, title=None, axis=alt.Axis(labelLimit=320))
+    y = alt.Y("name:N", sort=None, title=None, axis=category_axis(labelLimit=320))
     bars = (
         alt.Chart(frame)
         .mark_bar(color="#2a9d55")
         .encode(
             y=y,
-            x=alt.X("share:Q", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%"), title=axis_title),
+            x=alt.X(
+                "share:Q",
+                scale=alt.Scale(domain=[0, 1]),
+                axis=alt.Axis(format="%", values=[0, 0.25, 0.5, 0.75, 1]),
+                title=axis_title,
+            ),
             tooltip=["name:N", "text:N"],
         )
         .properties(height=40 * len(frame) + 40)

@@ -33,7 +33,7 @@ def metrics_chart(values: pd.DataFrame, texts: dict[str, str], large: bool = Fal
     rankings = list(dict.fromkeys(values["ranking"]))
     font = charts.PROJECTOR_FONT if large else 13
     position = alt.Chart(values).encode(
-        y=alt.Y("metric:N", title=None, sort=order, axis=alt.Axis(labelLimit=0, labelPadding=6)),
+        y=alt.Y("metric:N", title=None, sort=order, axis=charts.category_axis(labelLimit=0, labelPadding=6)),
         yOffset=alt.YOffset("ranking:N", sort=rankings),
         x=alt.X(
             "value:Q",

@@ -30,8 +30,49 @@ def _cell(column: str, value: object) -> str:
     if column in ("cumulative_dcg", "cumulative_idcg", "ndcg"):
         return f"{value:.4f}"
     if column in ("grade", "ideal_grade"):
-        return "" if pd.isna(value) else f"{value:g}"
+        return grade_text(value)
     return str(value)
+
+
+RUNNING = ("cumulative_dcg", "cumulative_idcg", "ndcg")  # running totals: past k they are no part of the answer
+
+
+def grade_text(value: object) -> str:
+    """A grade as given: 3, not 3.0000 (2.5 stays 2.5); blank where there is none."""
+    return "" if pd.isna(value) else f"{value:g}"
+
+
+def cut_at_k(frame: pd.DataFrame, columns: Sequence[str], texts: Mapping[str, str]) -> tuple[pd.DataFrame, list[str]]:
+    """The breakdown's worked terms as text, cut at k: positions 1 to k, then one row of the totals at k (DCG@k,
+    ideal DCG@k and NDCG@k, the k-th row's running totals from ``ndcg_core.breakdown``), then the positions past k
+    with their term but no running total, marked ``texts["past"]``. Returns the rows and each row's kind
+    (``in``, ``total``, ``past``), for styling.
+
+    ``texts``: a header per column, ``total`` (the totals row's first cell), ``total_term`` (its term cell, a
+    template of ``{dcg}``, ``{idcg}`` and ``{ndcg}``) and ``past``.
+    """
+    cut = int(frame["in_top_k"].sum())
+    cells = [[_cell(c, v) for c, v in zip(columns, row, strict=True)] for row in frame[list(columns)].itertuples(False)]
+    kinds = ["in"] * cut + ["past"] * (len(frame) - cut)
+    for row in cells[cut:]:
+        for j, c in enumerate(columns):
+            if c in RUNNING:
+                row[j] = ""
+        row[next(j for j, c in enumerate(columns) if c in RUNNING or c == columns[-1])] = texts["past"]
+    if cut:
+        at_k = frame.iloc[cut - 1]
+        total = ["" for _ in columns]
+        total[0] = texts["total"]
+        for j, c in enumerate(columns):
+            if c in RUNNING:
+                total[j] = _cell(c, at_k[c])
+            elif c == "term":
+                dcg, idcg, ndcg = (_cell(r, at_k[r]) for r in RUNNING)
+                total[j] = texts["total_term"].format(dcg=dcg, idcg=idcg, ndcg=ndcg)
+        cells.insert(cut, total)
+        kinds.insert(cut, "total")
+    headers = [texts[c] for c in columns]
+    return pd.DataFrame(cells, columns=headers), kinds
 
 
 def table_data(

@@ -117,6 +117,10 @@ def spec_caption(t: Translator, spec: ListSpec, grades_shown: bool = True) -> st
     return text
 
 
+# The histogram's y axis reaches this many times its tallest bar: the top quarter holds the marker's label.
+HEADROOM = 1.35
+
+
 def histogram_chart(
     t: Translator, bins: list[acts.Bin], truth: float | None, axis: str, marker: str = "classroom.truth_label"
 ) -> alt.LayerChart | alt.FacetChart:
@@ -134,7 +138,8 @@ def histogram_chart(
                 "count:Q",
                 title=t("classroom.students"),
                 axis=alt.Axis(tickMinStep=1, format="d"),
-                scale=alt.Scale(domain=[0, max(3, max(b.count for b in bins))]),
+                # Headroom over the tallest bar, where the true (or best) value's label goes: never over a bar.
+                scale=alt.Scale(domain=[0, max(3, max(b.count for b in bins)) * HEADROOM], nice=False),
             ),
             tooltip=[alt.Tooltip("low:Q", format=".2f"), alt.Tooltip("high:Q", format=".2f"), "count:Q"],
         )
@@ -150,11 +155,11 @@ def histogram_chart(
                 color="#d62728",
                 align="right" if right else "left",
                 dx=-6 if right else 6,
-                dy=-6,
+                baseline="top",
                 fontSize=PROJECTOR_FONT,
                 fontWeight="bold",
             )
-            .encode(x="truth:Q", y=alt.value(12), text="label:N")
+            .encode(x="truth:Q", y=alt.value(4), text="label:N")
         )
     return alt.layer(*layers).properties(height=300)
 

@@ -12,10 +12,11 @@ import streamlit as st
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom.store import ActivityRow
 from ndcg_core.errors import number_text
+from ui.charts import category_axis
 from ui.exercise_text import conventions_text
 from ui.format import metric_text
 from ui.i18n import Translator
-from ui.projector import big_chart, worked_table
+from ui.projector import PROJECTOR_FONT, big_chart, worked_table
 from ui.state import (
     widget_value,
 )
@@ -29,6 +30,55 @@ def pair_tables(t: Translator, pair: acts.Pair, columns: Any = None) -> None:
         with col:
             st.markdown(f"**{t('classroom.system', name=name)}**")
             list_table(t, labels, grades)
+
+
+def vote_chart(
+    t: Translator, activity: acts.Compare, summary: acts.CompareSummary, revealed: bool
+) -> alt.LayerChart | alt.FacetChart:
+    """One bar per vote. The winner is named in words over its bar, never by colour alone: the class's choice (the
+    vote with the most, when one leads) and, once revealed, the metric's verdict (that bar also turns orange)."""
+    metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
+    most = max(summary.votes.values())
+    leads = [v for v in acts.VOTES if most and summary.votes[v] == most]
+    verdict = activity.verdict(activity.metric) if revealed else None
+    choice = [t("classroom.compare_class_pick") if leads == [v] else "" for v in acts.VOTES]
+    votes = pd.DataFrame(
+        {
+            "vote": [t(f"classroom.vote.{v}") for v in acts.VOTES],
+            "count": [summary.votes[v] for v in acts.VOTES],
+            "winner": [v == verdict for v in acts.VOTES],
+            "verdict": [t("classroom.compare_metric_pick", metric=metric) if v == verdict else "" for v in acts.VOTES],
+            "choice": choice,
+        }
+    )
+    base = alt.Chart(votes).encode(
+        x=alt.X("vote:N", sort=None, title=None, axis=category_axis(labelAngle=0)),
+        y=alt.Y(
+            "count:Q",
+            title=t("classroom.students"),
+            axis=alt.Axis(tickMinStep=1, format="d"),
+            # Headroom over the tallest bar for its two lines of words.
+            scale=alt.Scale(domain=[0, max(3, most) * 1.6], nice=False),
+        ),
+    )
+    bars = base.mark_bar().encode(
+        color=alt.condition("datum.winner", alt.value("#e66100"), alt.value("#0b63ce")),
+        tooltip=["vote:N", "count:Q"],
+    )
+
+    def text(dy: int) -> alt.Chart:
+        return base.mark_text(baseline="bottom", dy=dy, fontWeight="bold")
+
+    # The class's choice goes one line higher over the bar that also carries the metric's verdict.
+    words = alt.layer(
+        text(-6).encode(text="verdict:N").properties(name="verdict"),
+        text(-6).encode(text="choice:N").transform_filter("!datum.winner").properties(name="choice"),
+        text(-12 - PROJECTOR_FONT)
+        .encode(text="choice:N")
+        .transform_filter("datum.winner")
+        .properties(name="choice_above"),
+    )
+    return alt.layer(bars, words).properties(height=240)
 
 
 def present(
@@ -49,24 +99,7 @@ def present(
     else:
         pair_tables(t, activity.pair)
         chart_col = st.container()
-    votes = pd.DataFrame(
-        {"vote": [t(f"classroom.vote.{v}") for v in acts.VOTES], "count": [summary.votes[v] for v in acts.VOTES]}
-    )
-    chart = (
-        alt.Chart(votes)
-        .mark_bar(color="#0b63ce")
-        .encode(
-            x=alt.X("vote:N", sort=None, title=None, axis=alt.Axis(labelAngle=0)),
-            y=alt.Y(
-                "count:Q",
-                title=t("classroom.students"),
-                axis=alt.Axis(tickMinStep=1, format="d"),
-                scale=alt.Scale(domain=[0, max(3, *summary.votes.values())]),
-            ),
-            tooltip=["vote:N", "count:Q"],
-        )
-        .properties(height=240)
-    )
+    chart = vote_chart(t, activity, summary, revealed)
     with chart_col:
         big_chart(chart, screen)
     if not revealed:

@@ -14,6 +14,7 @@ import streamlit as st
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom.store import ActivityRow
 from ndcg_core.lists.spec import ListSpec
+from ui.charts import category_axis
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.projector import PROJECTOR_FONT, big_chart
@@ -68,7 +69,7 @@ def distribution_chart(
             text += ("  · " if text else "") + t("classroom.judge_teacher", grade=metric_text(spec.grades[i], 0))
         notes.append({"result": names[i], "total": totals[i], "text": text})
     top = max(3, *totals)
-    y = alt.Y("result:N", sort=names, title=None, axis=alt.Axis(labelLimit=420))
+    y = alt.Y("result:N", sort=names, title=None, axis=category_axis(labelLimit=420))
     bars = (
         alt.Chart(frame)
         .mark_bar()

@@ -25,6 +25,7 @@ from ui.views.classroom.common import (
     unsent_text,
 )
 from ui.views.classroom.sources import chosen_list, list_form
+from ui.widgets.table import cut_at_k
 
 
 def present(
@@ -52,9 +53,14 @@ def present(
     st.success(
         t("classroom.predict_reveal", truth=metric_text(summary.truth), within=summary.within, count=summary.count)
     )
-    frame = spec.breakdown()
     columns = ("position", "item", "grade", "term", "cumulative_dcg", "cumulative_idcg")
-    worked_table(frame[list(columns)].rename(columns={c: t(f"table.{c}") for c in columns}), screen)
+    texts = {c: t(f"table.{c}") for c in columns} | {
+        "total": t("table.total_at_k", k=spec.k),
+        "total_term": t("table.total_term", k=spec.k, dcg="{dcg}", idcg="{idcg}", ndcg="{ndcg}"),
+        "past": t("table.past_k", k=spec.k),
+    }
+    rows, kinds = cut_at_k(spec.breakdown(), columns, texts)
+    worked_table(rows, screen, kinds)
 
 
 def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:

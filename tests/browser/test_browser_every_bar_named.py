@@ -1,0 +1,47 @@
+"""On the projector view in Debian's Chromium at 1280x720, the Judge chart names every result: none hidden by
+the chart theme's overlap rule (Streamlit's ``labelOverlap``)."""
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.rules import new_student_id
+from ndcg_core.classroom.store import Store, database_url
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["Chengdu 3-day itinerary", "Chengdu food guide", "Getting around by metro", "Where to stay", "History"]
+DRAWN = """c => [...c.querySelectorAll('svg text')]
+  .filter(e => e.getAttribute('opacity') !== '0' && getComputedStyle(e).opacity !== '0').map(e => e.textContent)"""
+
+
+def projector(browser, app_url, code, key):
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    teacher = context.new_page()
+    teacher.goto(f"{app_url}/Classroom?room={code}&key={key}&lang=en")
+    with context.expect_page() as opened:
+        teacher.get_by_text("Open the projector view").click()
+    screen = opened.value
+    screen.set_viewport_size({"width": 1280, "height": 720})
+    return context, screen
+
+
+def test_the_projected_judge_chart_names_every_result(browser, app_url):
+    store = Store(database_url())
+    room, key = store.create_room()
+    activity = acts.Judge(acts.activity_list(NAMES, [3, 2, 2, 1, 0], 3), acts.Scale(0, 3))
+    row = store.open_activity(room.code, key, activity)
+    for i in range(3):
+        student = new_student_id()
+        store.join(room.code, student, f"S{i}")
+        store.answer(room.code, student, row.id, [(p, (g + i) % 4) for p, g in enumerate(activity.spec.grades)])
+    context, screen = projector(browser, app_url, room.code, key)
+    chart = screen.get_by_test_id("stVegaLiteChart").first
+    expect(chart.locator("svg text").filter(has_text="5. History")).to_be_attached(timeout=30_000)
+    drawn = chart.evaluate(DRAWN)
+    assert {f"{i}. {name}" for i, name in enumerate(NAMES, start=1)} <= set(drawn), drawn
+    Path("test-results").mkdir(exist_ok=True)
+    screen.screenshot(path="test-results/projector_judge_every_result_1280x720.png")
+    context.close()
