@@ -6,8 +6,10 @@ Grades are written as given: 3, not 3.0000."""
 from math import log2
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from ndcg_core.classroom import activities as acts
+from support import ROOT
 from ui.i18n import Translator
 from ui.widgets.table import cut_at_k
 
@@ -52,3 +54,15 @@ def test_every_text_of_the_cut_is_in_both_languages(lang):
     t = Translator(lang)
     for key in ("table.total_at_k", "table.past_k"):
         assert "{" not in t(key, k=3) and "3" in t(key, k=3)
+
+
+def test_the_home_pages_example_is_cut_at_k_with_grades_as_typed():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    at.text_input(key="home_grades").set_value("3, 2, 3, 0, 1, 2.5").run()
+    at.number_input(key="home_k").set_value(3).run()
+    table = at.dataframe[0].value
+    assert list(table.iloc[:, 0]) == ["1", "2", "3", "At k = 3", "4", "5", "6"]
+    assert list(table["Grade"]) == ["3", "2", "3", "", "0", "1", "2.5"]
+    dcg, idcg = 3 + 2 / log2(3) + 3 / log2(4), 3 + 3 / log2(3) + 2.5 / log2(4)
+    assert f"{dcg:.4f} / {idcg:.4f} = {dcg / idcg:.4f}" in table.iloc[3, 2]
+    assert set(table["DCG so far"].iloc[4:]) == {"past k = 3, not counted"}

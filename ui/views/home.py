@@ -10,6 +10,8 @@ from ui.database import store
 from ui.editing import typed_tokens
 from ui.format import metric_text
 from ui.i18n import Translator
+from ui.projector import worked_table
+from ui.widgets.table import cut_at_k, cut_texts
 
 
 def render_page(t: Translator) -> None:
@@ -44,12 +46,10 @@ def render_page(t: Translator) -> None:
             b.metric(t("playground.dcg_at", k=k), metric_text(ndcg_core.dcg(grades, k)))
             c.metric(t("playground.idcg_at", k=k), metric_text(ndcg_core.idcg(grades, k)))
             st.caption(t("home.caption"))
-            columns = ("position", "grade", "term", "cumulative_dcg", "ideal_grade", "cumulative_idcg", "in_top_k")
-            st.dataframe(
-                frame[list(columns)].rename(columns={c: t(f"table.{c}") for c in columns}),
-                hide_index=True,
-                width="stretch",
-            )
+            # Cut at k, grades as typed: a reader takes the totals from the row at k, never from the last row.
+            columns = ("position", "grade", "term", "cumulative_dcg", "ideal_grade", "cumulative_idcg")
+            rows, kinds = cut_at_k(frame, columns, cut_texts(t, columns, k))
+            worked_table(rows, False, kinds)
 
     st.divider()
     st.markdown(t("home.cli"))

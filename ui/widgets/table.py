@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from ui.i18n import Translator
 from ui.widgets import as_json
 
 _HERE = Path(__file__).parent
@@ -40,6 +41,15 @@ RUNNING = ("cumulative_dcg", "cumulative_idcg", "ndcg")  # running totals: past 
 def grade_text(value: object) -> str:
     """A grade as given: 3, not 3.0000 (2.5 stays 2.5); blank where there is none."""
     return "" if pd.isna(value) else f"{value:g}"
+
+
+def cut_texts(t: Translator, columns: Sequence[str], k: int) -> dict[str, str]:
+    """The texts ``cut_at_k`` needs, in ``t``'s language: a header per column, the totals row's, the past-k mark."""
+    return {c: t(f"table.{c}") for c in columns} | {
+        "total": t("table.total_at_k", k=k),
+        "total_term": t("table.total_term", k=k, dcg="{dcg}", idcg="{idcg}", ndcg="{ndcg}"),
+        "past": t("table.past_k", k=k),
+    }
 
 
 def cut_at_k(frame: pd.DataFrame, columns: Sequence[str], texts: Mapping[str, str]) -> tuple[pd.DataFrame, list[str]]:
