@@ -38,7 +38,8 @@ def present(
     ]
     shares = [right / answered if answered else 0.0 for answered, right in summary.parts]
     texts = [t("classroom.share", right=right, answered=answered) for answered, right in summary.parts]
-    big_chart(share_bars(names, shares, texts, t("classroom.share_axis")), screen)
+    # On the projector, bars close together: the reveal's explanations fit under them at 1280x720.
+    big_chart(share_bars(names, shares, texts, t("classroom.share_axis")), screen, 24 * len(names) + 40)
     if not revealed:
         for part in range(len(activity.numbers)):
             st.caption(
