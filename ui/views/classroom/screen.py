@@ -30,25 +30,30 @@ section.main .block-container, .stMainBlockContainer {
 .stMainBlockContainer [data-testid="stVerticalBlock"] { gap: 0.6rem; }
 .stApp [data-testid="stMarkdownContainer"] td, .stApp [data-testid="stMarkdownContainer"] th {
   padding: 0.1rem 0.6rem !important; }
-.stApp .st-key-cr_room_code p, .stApp .st-key-cr_big_code p {
+.stApp [data-testid="stCaptionContainer"] li { margin: 0; }
+.stApp [data-testid="stCaptionContainer"] p, .stApp [data-testid="stCaptionContainer"] li { line-height: 1.4; }
+.stApp [data-testid="stCaptionContainer"] ul { padding-left: 1.2em; margin: 0; }
+body .st-key-cr_room_code p, body .st-key-cr_big_code p {
   font-family: "Source Code Pro", monospace; font-weight: 700; font-size: 6rem !important; line-height: 1.1;
   margin: 0; white-space: nowrap; }
 .st-key-cr_join_text p, .st-key-cr_big_link p { margin: 0; }
 .st-key-cr_join_text code, .st-key-cr_big_link code { white-space: nowrap; }
+body .st-key-cr_big_code p { font-size: 8rem !important; }
+[data-testid="stDialog"] [data-testid="stImage"] img, div[role="dialog"] img {
+  max-height: calc(100vh - 15rem) !important; width: auto !important; }
 </style>
 """
 
-# The room code at 6rem (96 px tall lines, capitals of about 65 px): on a 3 m wide screen, letters 15 cm tall.
+
+# The room code at 6rem (96 px tall lines, capitals of about 65 px; on a 3 m wide screen, letters 15 cm tall), and
+# larger still in the large QR code's dialog.
 # The join link is kept on one line: its monospace characters are 0.6 em wide, so a link of n characters fits a
-# column w wide at a font size of w / (0.6 n); never larger than the page's other text.
-LINK_SIZE = "min(1.35rem, {vw:.2f}vw)"
-
-
-def link_css(key: str, url: str, width_vw: float) -> str:
+# column w wide at a font size of w / (0.6 (n + 1)), the code span's padding included.
+def link_css(key: str, url: str, width_vw: float, largest: str = "1.35rem") -> str:
     """Fixed CSS (sizes only, no user text) that keeps ``url`` on one line in the container ``key`` that is about
-    ``width_vw`` of the window's width."""
-    size = LINK_SIZE.format(vw=width_vw / (0.6 * max(len(url), 1)))
-    return f"<style>.stApp .st-key-{key} p code {{ font-size: {size} !important; }}</style>"
+    ``width_vw`` of the window's width, at most ``largest``."""
+    size = f"min({largest}, {width_vw / (0.6 * (len(url) + 1)):.2f}vw)"  # and the code span's padding
+    return f"<style>body .st-key-{key} p code {{ font-size: {size} !important; }}</style>"
 
 
 def render_join_info(t: Translator, room: Room, compact: bool) -> None:
@@ -69,14 +74,19 @@ def render_join_info(t: Translator, room: Room, compact: bool) -> None:
         st.markdown(t("classroom.join_line", code=room.code, url=md_link_text(link.url)))
         join_note(t, link)
         return
-    qr, text, code, large = st.columns([1, 5.4, 3.6, 2.3], gap="xsmall", vertical_alignment="center")
+    qr, text, code = st.columns([1, 6.4, 3.6], gap="xsmall", vertical_alignment="center")
     qr.image(qr_png(link.url), width=100)
     # The notes on reaching this computer are for the teacher (the control page has them), not the class's screen.
-    st.html(link_css("cr_join_text", link.url, 41))
-    with text.container(key="cr_join_text"):
-        st.markdown(t("classroom.join_bar", url=md_link_text(link.url)))
+    st.html(link_css("cr_join_text", link.url, 54))
+    with text:
+        words, large = st.columns([3, 2], vertical_alignment="center")
+        words.markdown(t("classroom.join_bar"))
+        clicked = large.button(
+            t("classroom.big_qr_short"), key="btn_cr_big_qr", icon=":material/qr_code_2:", width="stretch"
+        )
+        st.container(key="cr_join_text").markdown(md_link_text(link.url))
     code.container(key="cr_room_code").markdown(room.code)
-    if large.button(t("classroom.big_qr_short"), key="btn_cr_big_qr", icon=":material/qr_code_2:", width="stretch"):
+    if clicked:
         big_qr(t, link.url, room.code)
 
 
@@ -99,7 +109,7 @@ def big_qr(t: Translator, url: str, code_text: str) -> None:
     def show() -> None:
         # As tall as a 720-pixel projector leaves room for: the QR code and the room code side by side, the link on
         # one line under them.
-        st.html(link_css("cr_big_link", url, 60))
+        st.html(link_css("cr_big_link", url, 85, "2rem"))
         image, code = st.columns([1, 1], vertical_alignment="center")
         image.image(qr_png(url, scale=20), width="stretch")
         code.container(key="cr_big_code").markdown(code_text)
