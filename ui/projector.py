@@ -14,11 +14,17 @@ from ui.charts import category_axis
 
 # Chart text on the classroom's projector view: 20 px or more, as every other text there.
 PROJECTOR_FONT = 20
+# A chart's height on the projector view: low enough that the join bar, the count, the chart and the reveal's
+# sentence all fit a 1280x720 projector.
+PROJECTOR_CHART_HEIGHT = 250
 
 
-def big_chart(chart: Any, screen: bool) -> None:
-    """Draw an Altair chart as wide as its column; on the projector view every label and number at 20 px or more."""
+def big_chart(chart: Any, screen: bool, height: int | None = None) -> None:
+    """Draw an Altair chart as wide as its column; on the projector view every label and number at 20 px or more,
+    and ``height`` pixels tall if given."""
     if screen:
+        if height is not None:
+            chart = chart.properties(height=height)
         chart = chart.configure_axis(
             labelFontSize=PROJECTOR_FONT, titleFontSize=PROJECTOR_FONT, labelLimit=600
         ).configure_text(fontSize=PROJECTOR_FONT)

@@ -17,7 +17,7 @@ from ui.state import (
 )
 from ui.views.classroom.common import PRESENTER_SECONDS, activity_heading, outage_notice
 from ui.views.classroom.kinds import VIEWS
-from ui.views.classroom.lesson_run import render_leaderboard, show_countdown, time_is_up
+from ui.views.classroom.lesson_run import keeps_scores, lesson_over, render_leaderboard, show_countdown, time_is_up
 
 
 @st.fragment(run_every=PRESENTER_SECONDS)
@@ -29,19 +29,23 @@ def live_panel(lang: str, code: str) -> None:
 
 
 @st.fragment(run_every=PRESENTER_SECONDS)
-def screen_panel(lang: str, code: str) -> None:
-    """The projector view's live part: the same as the control page's, at projector size, with no controls."""
+def screen_panel(lang: str, code: str, ended: bool = False) -> None:
+    """The projector view's live part: the same as the control page's, at projector size, with no controls
+    (``ended``: whether the room had ended when the page around it was drawn)."""
     t = Translator(lang)
     with outage_notice(t):
-        draw_live(t, code, screen=True)
+        draw_live(t, code, screen=True, ended=ended)
 
 
-def draw_live(t: Translator, code: str, screen: bool) -> None:
+def draw_live(t: Translator, code: str, screen: bool, ended: bool = False) -> None:
     try:
         room = store().room(code)
     except InputError as err:
         st.error(t.explain(err))
         return
+    if screen and room.ended != ended:
+        # Ended from the control page: the whole projector view follows, its join bar gone.
+        st.rerun(scope="app")
     if not screen and room.revision != classroom_state().control_revision:
         # Changed from another device (the lecturer's phone, or a second window): the buttons follow.
         st.rerun(scope="app")
@@ -76,8 +80,14 @@ def draw_live(t: Translator, code: str, screen: bool) -> None:
     b.metric(t("classroom.phase"), phase)
     show_countdown(t, current, screen=screen)
     revealed = current.phase == "revealed"
-    VIEWS[current.kind].present(t, activity, summary, revealed, screen, own=current.question.get(t.lang))
-    render_leaderboard(t, room, progress, screen=screen)
+    main = side = st.container()
+    if screen and keeps_scores(progress) and lesson_over(room, progress) and room.show_names:
+        # At a scoring lesson's end the leaderboard sits beside the last reveal: both on a 1280x720 projector.
+        main, side = st.columns([5, 2], gap="medium")
+    with main:
+        VIEWS[current.kind].present(t, activity, summary, revealed, screen, own=current.question.get(t.lang))
+    with side:
+        render_leaderboard(t, room, progress, screen=screen)
     render_roster(t, room)
 
 

@@ -16,7 +16,7 @@ from ui.charts import category_axis
 from ui.exercise_text import conventions_text
 from ui.format import metric_text
 from ui.i18n import Translator
-from ui.projector import PROJECTOR_FONT, big_chart, worked_table
+from ui.projector import PROJECTOR_CHART_HEIGHT, PROJECTOR_FONT, big_chart, worked_table
 from ui.state import (
     widget_value,
 )
@@ -100,8 +100,17 @@ def present(
         pair_tables(t, activity.pair)
         chart_col = st.container()
     chart = vote_chart(t, activity, summary, revealed)
+    agreement = t(
+        "classroom.compare_reveal",
+        agree=summary.agree,
+        count=summary.count,
+        metric=metric,
+        verdict=t(f"classroom.vote.{activity.verdict(activity.metric)}"),
+    )
     with chart_col:
-        big_chart(chart, screen)
+        big_chart(chart, screen, PROJECTOR_CHART_HEIGHT - 70)  # beside the tables, the agreement under it
+        if revealed and screen:  # under the votes, above the fold on the projector
+            st.success(agreement)
     if not revealed:
         return
     rows = [
@@ -114,15 +123,8 @@ def present(
         for m, (va, vb, verdict) in summary.verdicts.items()
     ]
     worked_table(pd.DataFrame(rows), screen)
-    st.success(
-        t(
-            "classroom.compare_reveal",
-            agree=summary.agree,
-            count=summary.count,
-            metric=metric,
-            verdict=t(f"classroom.vote.{activity.verdict(activity.metric)}"),
-        )
-    )
+    if not screen:
+        st.success(agreement)
 
 
 def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:

@@ -149,8 +149,8 @@ def present(
             teacher_col.metric(t("classroom.judge_teacher_ndcg", k=spec.k), theirs, border=True)
     st.caption(distribution_text(t, activity, summary))
     st.caption(agreement_reading(t, summary.alpha))
-    if not revealed:
-        st.caption(t("classroom.judge_hidden"))
+    if not revealed:  # the projector's line is for the class; the control page's says what the teacher does
+        st.caption(t("classroom.judge_hidden_screen" if screen else "classroom.judge_hidden"))
 
 
 def verdict(alpha: float | None) -> str | None:

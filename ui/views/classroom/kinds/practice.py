@@ -38,19 +38,25 @@ def present(
     ]
     shares = [right / answered if answered else 0.0 for answered, right in summary.parts]
     texts = [t("classroom.share", right=right, answered=answered) for answered, right in summary.parts]
-    big_chart(share_bars(names, shares, texts, t("classroom.share_axis")), screen)
+    # On the projector, bars close together and no axis title (each bar says "3 right of 4"): the reveal's
+    # explanations fit under them at 1280x720.
+    axis = "" if screen else t("classroom.share_axis")
+    big_chart(share_bars(names, shares, texts, axis), screen, 28 * len(names) + 60)
     if not revealed:
         for part in range(len(activity.numbers)):
             st.caption(
                 t("classroom.exercise_note", number=part + 1, text=conventions_text(activity.conventions(part), t))
             )
     if revealed:
-        for i, ex in enumerate(activity.exercises()):
-            st.caption(
-                t("classroom.exercise", number=i + 1, kind=t(f"practice.kind.{ex.kind}"))
-                + " · "
-                + explain_exercise(ex, t)
-            )
+        explained = [
+            t("classroom.exercise", number=i + 1, kind=t(f"practice.kind.{ex.kind}")) + " · " + explain_exercise(ex, t)
+            for i, ex in enumerate(activity.exercises())
+        ]
+        if screen:  # one list, its lines close together, on the projector
+            st.caption("\n".join(f"- {line}" for line in explained))
+        else:
+            for line in explained:
+                st.caption(line)
 
 
 def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:

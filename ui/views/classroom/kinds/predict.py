@@ -12,7 +12,7 @@ from ndcg_core.classroom.store import ActivityRow
 from ndcg_core.errors import number_text
 from ui.format import metric_text
 from ui.i18n import Translator
-from ui.projector import big_chart, worked_table
+from ui.projector import PROJECTOR_CHART_HEIGHT, big_chart, worked_table
 from ui.views.classroom.card import Block, Body, Note, NumberBox, Text, table_of
 from ui.views.classroom.common import (
     histogram_chart,
@@ -25,7 +25,7 @@ from ui.views.classroom.common import (
     unsent_text,
 )
 from ui.views.classroom.sources import chosen_list, list_form
-from ui.widgets.table import cut_at_k
+from ui.widgets.table import cut_at_k, cut_texts
 
 
 def present(
@@ -38,28 +38,28 @@ def present(
 ) -> None:
     spec = activity.spec
     st.markdown(query_line(t, spec) + own_question(own, t("classroom.predict_question", k=spec.k)))
+    reveal = t("classroom.predict_reveal", truth=metric_text(summary.truth), within=summary.within, count=summary.count)
+    if revealed and screen:  # the answer first: on the projector it must not fall below the fold
+        st.success(reveal)
     left, right = st.columns([2, 3])
     with left:
         list_table(t, spec.labels, spec.grades)
         st.caption(spec_caption(t, spec))
     with right:
         big_chart(
-            histogram_chart(t, summary.bins, summary.truth if revealed else None, t("classroom.guess_axis")), screen
+            histogram_chart(t, summary.bins, summary.truth if revealed else None, t("classroom.guess_axis")),
+            screen,
+            PROJECTOR_CHART_HEIGHT,
         )
         st.caption(histogram_text(t, summary.bins))
     if not revealed:
-        st.caption(t("classroom.truth_hidden"))
+        # The class reads the projector: a neutral line there; the control page says what the teacher does.
+        st.caption(t("classroom.truth_hidden_screen" if screen else "classroom.truth_hidden"))
         return
-    st.success(
-        t("classroom.predict_reveal", truth=metric_text(summary.truth), within=summary.within, count=summary.count)
-    )
+    if not screen:
+        st.success(reveal)
     columns = ("position", "item", "grade", "term", "cumulative_dcg", "cumulative_idcg")
-    texts = {c: t(f"table.{c}") for c in columns} | {
-        "total": t("table.total_at_k", k=spec.k),
-        "total_term": t("table.total_term", k=spec.k, dcg="{dcg}", idcg="{idcg}", ndcg="{ndcg}"),
-        "past": t("table.past_k", k=spec.k),
-    }
-    rows, kinds = cut_at_k(spec.breakdown(), columns, texts)
+    rows, kinds = cut_at_k(spec.breakdown(), columns, cut_texts(t, columns, spec.k))
     worked_table(rows, screen, kinds)
 
 

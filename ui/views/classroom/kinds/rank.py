@@ -12,7 +12,7 @@ from ndcg_core.classroom.store import ActivityRow
 from ndcg_core.lists.spec import ListSpec
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
-from ui.projector import big_chart
+from ui.projector import PROJECTOR_CHART_HEIGHT, big_chart
 from ui.state import (
     widget_value,
 )
@@ -50,29 +50,33 @@ def present(
     spec = activity.spec
     st.markdown(rank_question(t, activity, own))
     st.caption(spec_caption(t, spec, activity.show_grades or revealed))
-    big_chart(
-        histogram_chart(
-            t, summary.bins, summary.maximum if revealed else None, t("classroom.reached_axis"), "classroom.best_label"
-        ),
-        screen,
-    )
-    st.caption(histogram_text(t, summary.bins))
+    chart_col = reveal_col = st.container()
+    if screen and revealed:  # on the projector the reveal sits beside the chart, above the fold
+        chart_col, reveal_col = st.columns([3, 2], gap="medium")
+    with chart_col:
+        best = summary.maximum if revealed else None
+        chart = histogram_chart(t, summary.bins, best, t("classroom.reached_axis"), "classroom.best_label")
+        big_chart(chart, screen, PROJECTOR_CHART_HEIGHT)
+        st.caption(histogram_text(t, summary.bins))
     if not revealed:
         return
-    st.success(t("classroom.rank_reveal", found=summary.found, count=summary.count, best=metric_text(summary.maximum)))
-    mistake = summary.mistake
-    if mistake is not None:
-        st.warning(
-            t(
-                "classroom.rank_mistake",
-                label=md_escape(mistake.label),
-                position=mistake.position,
-                count=mistake.count,
-                grade=metric_text(mistake.grade, 0),
-                ideal=metric_text(mistake.ideal_grade, 0),
-            )
+    with reveal_col:
+        st.success(
+            t("classroom.rank_reveal", found=summary.found, count=summary.count, best=metric_text(summary.maximum))
         )
-    st.caption(t("classroom.best_order", order=graded_order(t, spec, spec.best_order())))
+        mistake = summary.mistake
+        if mistake is not None:
+            st.warning(
+                t(
+                    "classroom.rank_mistake",
+                    label=md_escape(mistake.label),
+                    position=mistake.position,
+                    count=mistake.count,
+                    grade=metric_text(mistake.grade, 0),
+                    ideal=metric_text(mistake.ideal_grade, 0),
+                )
+            )
+        st.caption(t("classroom.best_order", order=graded_order(t, spec, spec.best_order())))
 
 
 def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
