@@ -148,7 +148,7 @@ class LearnState:
     feedback: dict[int, dict[str, Any]] = field(default_factory=dict)  # step -> {"kind": ...}, worded when drawn
     answers: dict[int, Any] = field(default_factory=dict)  # step -> the answer, kept across a change of language
     done: list[int] = field(default_factory=list)  # steps whose check is answered
-    pool: str = "judged"  # step 1: the judged pages, or a larger pool (see ui.views.learn.POOLS)
+    pool: str = "judged"  # step 5: the judged pages, or a larger pool (see ui.views.learn.POOLS)
 
 
 @dataclass

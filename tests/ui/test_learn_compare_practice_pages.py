@@ -27,7 +27,7 @@ def feedback(at):
 # --- Learn -------------------------------------------------------------------------------------
 
 LEARN_ANSWERS = {
-    1: "same",
+    1: "a",
     2: f"{sum(FIVE)}",
     3: "0.5",
     4: f"{dcg(FIVE, 3):.3f}",
@@ -62,7 +62,7 @@ def test_the_lesson_walks_from_step_1_to_6_with_right_answers():
 @pytest.mark.parametrize(
     "step, wrong, explained",
     [
-        (1, "a", "MRR is 1.0 for both"),
+        (1, "same", "A's grades are 2, 2, 2, 1 and B's are 0, 0, 0, 0"),
         (2, "3", "plain sum of the top five grades: 9.0000"),
         (3, "0.33", "1/log2(4) = 1/2 = 0.5000"),
         (4, "4", f"{dcg(FIVE, 3):.4f}"),
@@ -98,7 +98,7 @@ def test_learn_step_4_marks_the_terms_a_move_changed():
 
     items = PRESETS.build("five").items()
     at = open_page("3_Learn", learn_step=4, learn_items=move(items, 2, 0), learn_prev=items)
-    changed = at.dataframe[0].value.iloc[:, 3].tolist()
+    changed = at.table[0].value.iloc[:, 3].tolist()
     # doc C (3) moved to the top: position 1 still holds a 3, positions 2 and 3 changed, 4 and 5 did not.
     assert changed == ["", "changed", "changed", "", ""]
 
