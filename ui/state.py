@@ -55,10 +55,17 @@ class AppState:
 
 @dataclass(frozen=True)
 class Change:
-    """The Playground's last change: its description and the list before it (for the change in NDCG)."""
+    """The Playground's last change: what it was and the list before it, with its settings (for the change in
+    NDCG and what caused it).
 
-    text: str
-    before: tuple[Item, ...]
+    ``kind`` names its text, ``playground.change.<kind>``: a move, a regrade, ... or a setting (``k``, ``gain``,
+    ``discount``, ...; the field of the spec that changed). ``values`` fill that text (labels already escaped for
+    Markdown); it is worded when drawn, so a change of language rewords it.
+    """
+
+    kind: str
+    before: ListSpec
+    values: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -141,7 +148,7 @@ class LearnState:
     feedback: dict[int, dict[str, Any]] = field(default_factory=dict)  # step -> {"kind": ...}, worded when drawn
     answers: dict[int, Any] = field(default_factory=dict)  # step -> the answer, kept across a change of language
     done: list[int] = field(default_factory=list)  # steps whose check is answered
-    pool: str = "judged"  # step 1: the judged pages, or a larger pool (see ui.views.learn.POOLS)
+    pool: str = "judged"  # step 5: the judged pages, or a larger pool (see ui.views.learn.POOLS)
 
 
 @dataclass
@@ -375,19 +382,24 @@ def bind(section: Section, name: str, after: Callable[[], None] | None = None) -
 def _copy_back_to_spec(
     widget_key: str, section: PlaygroundState, name: str, refuse: Callable[[InputError], None] | None
 ) -> None:
+    before = section.spec
     try:
-        section.spec = replace(section.spec, **{name: st.session_state[widget_key]})
+        section.spec = replace(before, **{name: st.session_state[widget_key]})
     except InputError as err:
         if refuse is None:
             raise
         refuse(err)
+        return
+    if getattr(section.spec, name) != getattr(before, name):
+        section.last = Change(name, before)  # the caption under the headline names the setting and its change
 
 
 def bind_spec(
     section: PlaygroundState, name: str, refuse: Callable[[InputError], None] | None = None
 ) -> dict[str, Any]:
     """Keyword arguments that bind a widget to the field ``name`` of ``section.spec``, as ``bind`` does for a
-    plain field: a change makes a new spec (``refuse`` is told why one the spec's checks refuse was refused)."""
+    plain field: a change makes a new spec, recorded as the last change (``refuse`` is told why one the spec's
+    checks refuse was refused)."""
     widget_key = f"{WIDGET_PREFIX}{section.PREFIX}{name}"
     st.session_state[widget_key] = getattr(section.spec, name)
     return {"key": widget_key, "on_change": _copy_back_to_spec, "args": (widget_key, section, name, refuse)}

@@ -40,7 +40,7 @@ def log2_discount() -> Discount:
 @DISCOUNTS.register(
     "jk",
     "Järvelin-Kekäläinen",
-    "Järvelin and Kekäläinen (2002): no discount before rank b, then divide by log_b(i).",
+    "Järvelin and Kekäläinen (2002): positions before b undiscounted, then 1/log_b(i), of i itself (not i + 1).",
     params={"base": 2.0},
 )
 def jk_discount(base: float = 2.0) -> Discount:

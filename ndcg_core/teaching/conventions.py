@@ -17,7 +17,7 @@ from .. import validate
 from ..errors import InputError, Place
 from ..lists.ndcg import validate_grades, validate_k
 from ..lists.scores import ndcg_from_scores
-from ..registry import Registry
+from ..registry import Entry, Registry
 
 
 @dataclass(frozen=True)
@@ -236,8 +236,8 @@ def _burges() -> Convention:
 @CONVENTIONS.register(
     "jk",
     "Järvelin-Kekäläinen (2002), b = 2",
-    "The original DCG: no discount before rank b, then divide by log_b(i); with b = 2 ranks 1 and "
-    "2 both count in full.",
+    "The original DCG: positions before b are not discounted; from position b on the discount is "
+    "1/log_b(i), of the position i itself (not i + 1). With b = 2, positions 1 and 2 both count in full.",
 )
 def _jk() -> Convention:
     return Convention(
@@ -288,6 +288,16 @@ for _policy, _label in (
     ("worst", "worst order"),
 ):
     _ties(_policy, _label)
+
+
+# The convention Learn and Practice score under (``exercises.GAIN``, ``exercises.DISCOUNT``, the ideal from the
+# list's own grades): the Conventions page starts from it, as the one the learner knows.
+LEARNT = "ideal_list"
+
+
+def learnt_first() -> list[Entry[Convention]]:
+    """Every convention, the one Learn and Practice use (``LEARNT``) first, then the others in registry order."""
+    return [CONVENTIONS[LEARNT], *(entry for entry in CONVENTIONS if entry.name != LEARNT)]
 
 
 def score_all(example: Example) -> dict[str, float]:

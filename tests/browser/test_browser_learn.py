@@ -17,7 +17,7 @@ def test_walk_the_lesson_from_step_1_to_6(page, app_url):
     page.set_viewport_size({"width": 1366, "height": 1400})
     page.goto(f"{app_url}/Learn")
     answers = {
-        1: "Neither: they tie",
+        1: "System A",
         2: f"{sum(FIVE)}",
         3: "0.5",
         4: f"{dcg(FIVE, 3):.3f}",
@@ -26,7 +26,7 @@ def test_walk_the_lesson_from_step_1_to_6(page, app_url):
     }
     # The feedback of each step says its own number, so a previous step's "Right." cannot pass for it.
     right = {
-        1: "Right. MRR is 1.0 for both",
+        1: "Right. Both start with the perfect guide (grade 4)",
         2: f"Right. CG@5 is the plain sum of the top five grades: {cg(FIVE, 5):.4f}.",
         3: "Right. 1/log2(3 + 1) = 1/log2(4) = 1/2 = 0.5000.",
         4: f"Right. Add grade/log2(i + 1) for positions 1 to 3: {dcg(FIVE, 3):.4f}.",
@@ -74,4 +74,28 @@ def test_the_lesson_ends_with_a_finish_and_a_whole_link_onward(browser, playwrig
     assert not link.evaluate(CUT_LINK)
     main = page.get_by_test_id("stMain").locator("[data-testid=stMainBlockContainer]").bounding_box()
     assert link.bounding_box()["width"] >= 0.9 * (main["width"] - 2 * 16) - 40  # full width of the page's column
+    context.close()
+
+
+def test_step_4_marks_what_its_own_move_changed_within_a_phones_width(browser, playwright, app_url):
+    context = browser.new_context(**playwright.devices["iPhone 13"])
+    page = context.new_page()
+    page.goto(f"{app_url}/Learn?step=4")
+    expect(page.get_by_role("heading", name="4. DCG")).to_be_visible(timeout=30000)
+    wait_for_idle(page)
+    table = page.get_by_test_id("stTable")
+    expect(table.get_by_text("Changed by the last move")).to_be_visible()
+    expect(table.get_by_text("changed", exact=True)).to_have_count(0)
+    page.get_by_role("button", name="Move doc D up").click()
+    # doc D (0) and doc C (3) traded positions 3 and 4: those two terms changed, the rest did not.
+    expect(table.get_by_text("changed", exact=True)).to_have_count(2)
+    wait_for_idle(page)
+    width = page.viewport_size["width"]
+    assert table.bounding_box()["x"] + table.bounding_box()["width"] <= width
+    cells = table.locator("th, td")
+    assert cells.count() == 4 * 6
+    for i in range(cells.count()):
+        box = cells.nth(i).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, cells.nth(i).inner_text()
+    assert not table.evaluate(CUT_LINK)  # no text runs past its cell
     context.close()

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
-from ndcg_core import ndcg_at_k
+from ndcg_core import idcg, ndcg_at_k
 from ndcg_core.lists.items import ideal_order
 from ndcg_core.lists.presets import PRESETS
 from support import wait_for_idle
@@ -184,3 +184,14 @@ def test_presenter_view_keeps_keyboard_reordering(page, app_url):
     page.keyboard.press("Alt+Home")
     expect_order(page, ["doc E", "doc A", "doc B", "doc C", "doc D"])
     expect(page).to_have_url(re.compile(r"present=1"))
+
+
+def test_a_regrade_is_named_from_what_to_what_with_why_ndcg_moved(page, app_url):
+    open_playground(page, app_url)
+    page.get_by_label("Grade of doc D").select_option("3")
+    regraded = [3, 2, 3, 3, 1]
+    expect_ndcg(page, "NDCG@5", f"{ndcg_at_k(regraded, 5):.4f}")
+    caption = page.get_by_test_id("stCaptionContainer").filter(has_text="after regrading doc D from 0 to 3.")
+    expect(caption).to_contain_text(
+        f"the ideal's DCG (IDCG) rose from {idcg(list(FIVE.values()), 5):.4f} to {idcg(regraded, 5):.4f}"
+    )

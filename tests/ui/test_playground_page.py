@@ -53,7 +53,8 @@ def test_opens_on_the_five_results_example_with_ndcg_core_figures():
 def test_a_move_updates_the_headline_with_its_delta():
     items = PRESETS.build("five").items()
     moved = move(items, 2, 1)  # the second 3 above the 2
-    at = open_page(pg_spec=playground_list(moved), pg_last=Change("moving doc C from 3 to 2", tuple(items)))
+    last = Change("move", playground_list(items), {"label": "doc C", "src": "3", "dst": "2"})
+    at = open_page(pg_spec=playground_list(moved), pg_last=last)
     assert not at.exception
     value, delta = metrics(at)["NDCG@5"]
     after = ndcg_at_k([3, 3, 2, 0, 1], 5)

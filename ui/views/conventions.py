@@ -6,7 +6,8 @@ import pandas as pd
 import streamlit as st
 
 from ndcg_core import dcg, ndcg_at_k, ndcg_from_scores
-from ndcg_core.teaching.conventions import CONVENTIONS, WIKIPEDIA, Example, example_from_rows
+from ndcg_core.registry import Entry
+from ndcg_core.teaching.conventions import LEARNT, WIKIPEDIA, Convention, Example, example_from_rows, learnt_first
 from ui.format import metric_text
 from ui.i18n import Translator
 from ui.state import bind, conventions_state
@@ -65,18 +66,25 @@ def _records(frame: pd.DataFrame) -> list[dict]:
     return frame.astype(object).where(frame.notna(), None).to_dict("records")
 
 
+def label(t: Translator, entry: Entry[Convention]) -> str:
+    """A convention's name, the one Learn and Practice use marked as the learner's own."""
+    text = t.entry("convention", entry, "label")
+    return t("conv.learnt", label=text) if entry.name == LEARNT else text
+
+
 def render_page(t: Translator) -> None:
     st.title(t("conv.title"))
     st.markdown(t("conv.intro"))
     example = read_example(t)
     if example is None:
         return
+    st.markdown(t("conv.learnt_intro"))
     rows = []
-    for entry in CONVENTIONS:
+    for entry in learnt_first():
         convention = entry.build()
         rows.append(
             {
-                t("conv.col.convention"): t.entry("convention", entry, "label"),
+                t("conv.col.convention"): label(t, entry),
                 "NDCG": round(convention.score(example), 4),
                 t("conv.col.library"): convention.library,
             }
@@ -88,9 +96,9 @@ def render_page(t: Translator) -> None:
         column_config={"NDCG": st.column_config.NumberColumn(format="%.4f")},
     )
     st.caption(t("conv.table_help"))
-    for entry in CONVENTIONS:
+    for entry in learnt_first():
         convention = entry.build()
-        with st.expander(f"{t.entry('convention', entry, 'label')}: {metric_text(convention.score(example))}"):
+        with st.expander(f"{label(t, entry)}: {metric_text(convention.score(example))}"):
             st.markdown(t.entry("convention", entry, "description"))
             st.latex(convention.formula)
             code = convention.snippet(example)

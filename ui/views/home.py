@@ -20,9 +20,14 @@ def render_page(t: Translator) -> None:
     render_join(t)
     # A student arriving alone gets one path: learn the idea, play with it, then test it.
     st.subheader(t("home.path"))
-    st.page_link("pages/3_Learn.py", label=t("home.path.learn"), icon="📘", width="stretch")
-    st.page_link("pages/1_Playground.py", label=t("home.path.playground"), icon="🎛️", width="stretch")
-    st.page_link("pages/6_Practice.py", label=t("home.path.practice"), icon="✏️", width="stretch")
+    # A link keeps its label on one line (cut short on a phone): a short link, and what it offers below it.
+    for page, name, icon in (
+        ("pages/3_Learn.py", "learn", "📘"),
+        ("pages/1_Playground.py", "playground", "🎛️"),
+        ("pages/6_Practice.py", "practice", "✏️"),
+    ):
+        st.page_link(page, label=t(f"home.path.{name}"), icon=icon, width="stretch")
+        st.caption(t(f"home.path.{name}_what"))
 
     st.subheader(t("home.try"))
     left, right = st.columns([3, 1])

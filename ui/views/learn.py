@@ -18,7 +18,7 @@ from ndcg_core.lists.items import Item
 from ndcg_core.lists.moves import ndcg_after_swaps
 from ndcg_core.lists.spec import link_number
 from ndcg_core.teaching.exercises import parse_number
-from ndcg_core.teaching.metrics import precision_at_k, reciprocal_rank
+from ndcg_core.teaching.metrics import reciprocal_rank
 from ui import charts
 from ui.errors import Place
 from ui.format import metric_text
@@ -60,7 +60,7 @@ def expected_answer(step: int) -> float | str:
     """The right answer to the check of ``step``, from ndcg_core."""
     g = grades()
     answers: dict[int, float | str] = {
-        1: "same",
+        1: "a",
         2: cg(g, K),
         3: float(DISCOUNTS.build("log2")([3])[0]),
         4: dcg(g, 3),
@@ -78,12 +78,14 @@ def on_list_action() -> None:
         new, _ = apply_action(items(), action, top=4)
     except ValueError:
         return  # a malformed action from the browser changes nothing
-    learn_state().prev = items()
+    # Step 4 marks the terms its own last move changed: a move on another step is not "the last move" there.
+    learn_state().prev = items() if learn_state().step == 4 else None
     learn_state().items = new
 
 
 def go(step: int) -> None:
     learn_state().step = max(1, min(STEPS, step))
+    learn_state().prev = None  # a step opens with no move made on it yet
 
 
 def answer_key(step: int) -> str:
@@ -138,7 +140,7 @@ def why(t: Translator, step: int, answer: float | str) -> str:
     """Why the answer to ``step`` is right, every number from ndcg_core."""
     fields: dict = {"answer": answer if isinstance(answer, str) else f"{answer:.4f}"}
     if step == 1:
-        fields = {"mrr": f"{reciprocal_rank(SYSTEM_A):.1f}"}
+        fields = {"a": grades_text(SYSTEM_A[1:]), "b": grades_text(SYSTEM_B[1:])}
     elif step == 6:
         every = ndcg_at_every_k(NOT_MONOTONE)
         fields = {
@@ -164,7 +166,7 @@ def feedback_text(t: Translator, step: int, entry: dict) -> tuple[bool, str]:
 def show_table(table: pd.DataFrame) -> None:
     """A small table: a plain one in presenter view, whose type the projector style enlarges."""
     if app_state().presenter:
-        st.table(table.set_index(table.columns[0]))
+        st.table(table, hide_index=True)
     else:
         st.dataframe(table, hide_index=True, width="stretch")
 
@@ -213,30 +215,26 @@ def render_check(t: Translator, step: int, choices: dict[str, str] | None = None
         (st.success if good else st.error)(text)
 
 
+def grades_text(grades: tuple[int, ...]) -> str:
+    return ", ".join(str(g) for g in grades)
+
+
 def step_1(t: Translator) -> None:
+    """One idea: graded relevance (the metrics that score the two systems come in step 5, where NDCG is whole)."""
     st.markdown(t("learn.body.1"))
-    revealed = answered(1)
-    pool = POOLS[learn_state().pool]
-    rows = []
-    for name, system in (("A", SYSTEM_A), ("B", SYSTEM_B)):
-        row: dict[str, str | float] = {t("learn.system"): name, t("learn.grades"): ", ".join(str(g) for g in system)}
-        if revealed:  # predict first: the metrics that answer the check come after the answer
-            row.update(
-                {
-                    "P@1": precision_at_k(system, 1),
-                    "MRR": reciprocal_rank(system),
-                    "NDCG@5": round(ndcg_at_k(system, K, pool=pool), 4),
-                }
-            )
-        rows.append(row)
+    rows = [
+        {t("learn.system"): name, t("learn.grades"): grades_text(system)}
+        for name, system in (("A", SYSTEM_A), ("B", SYSTEM_B))
+    ]
     show_table(pd.DataFrame(rows))
     render_check(t, 1, {"a": t("learn.choice.a"), "b": t("learn.choice.b"), "same": t("learn.choice.same")})
-    if revealed:
-        render_pools(t)
 
 
-def render_pools(t: Translator) -> None:
-    """Where NDCG's ideal comes from: the judged pool, or a larger one with a page neither system returned."""
+def render_systems(t: Translator) -> None:
+    """Step 1's two systems again, now that NDCG is defined: reciprocal rank cannot tell them apart, NDCG@5 can,
+    and its ideal comes from the pool: the judged pages, or a larger pool with a page neither system returned."""
+    st.subheader(t("learn.systems.title"))
+    st.markdown(t("learn.systems.body"))
     st.radio(
         t("learn.pool"),
         list(POOLS),
@@ -245,10 +243,20 @@ def render_pools(t: Translator) -> None:
         **bind(learn_state(), "pool"),
     )
     pool = POOLS[learn_state().pool]
+    rows = [
+        {
+            t("learn.system"): name,
+            t("learn.grades"): grades_text(system),
+            "RR": reciprocal_rank(system),
+            "NDCG@5": round(ndcg_at_k(system, K, pool=pool), 4),
+        }
+        for name, system in (("A", SYSTEM_A), ("B", SYSTEM_B))
+    ]
+    show_table(pd.DataFrame(rows))
     a, b = (ndcg_at_k(s, K, pool=pool) for s in (SYSTEM_A, SYSTEM_B))
     st.caption(
         t(
-            f"learn.caption.1.{learn_state().pool}",
+            f"learn.systems.{learn_state().pool}",
             pool=", ".join(map(str, pool)),
             a=f"{a:.3f}",
             b=f"{b:.3f}",
@@ -257,7 +265,7 @@ def render_pools(t: Translator) -> None:
     )
     st.caption(
         t(
-            "learn.caption.1.ratio",
+            "learn.systems.ratio",
             ratio=f"{dcg(SYSTEM_A, K) / dcg(SYSTEM_B, K):.2f}",
             dcg_a=f"{dcg(SYSTEM_A, K):.3f}",
             dcg_b=f"{dcg(SYSTEM_B, K):.3f}",
@@ -310,11 +318,12 @@ def step_4(t: Translator) -> None:
         {
             t("table.position"): now["position"],
             t("table.item"): now["item"],
-            t("table.term"): now["term"],
+            t("learn.term"): now["term"],
             t("learn.changed"): [t("learn.changed_yes") if c else "" for c in changed],
         }
     )
-    show_table(table)
+    # A plain table, whose cells wrap: a grid's fourth column ran past a phone's edge.
+    st.table(table, hide_index=True)
     st.caption(t("learn.caption.4"))
     render_check(t, 4)
     if answered(4):
@@ -336,6 +345,7 @@ def step_5(t: Translator) -> None:
     render_check(t, 5)
     if answered(5):
         c.metric("NDCG@5", metric_text(ndcg_at_k(g, K)))
+        render_systems(t)
 
 
 def step_6(t: Translator) -> None:

@@ -87,7 +87,7 @@ def items() -> list[Item]:
 def items_before() -> list[Item]:
     """The list before the last change (what Undo puts back after a removal); the list itself if none."""
     last = playground_state().last
-    return list(last.before) if last else items()
+    return list(last.before.items) if last else items()
 
 
 def undo_remove() -> None:
@@ -97,13 +97,15 @@ def undo_remove() -> None:
         _set_items(list(removed.before), None)
 
 
-def _set_items(new_items: list[Item], change: str | None) -> None:
+def _set_items(new_items: list[Item], change: str | None, **values: str) -> None:
+    """The list becomes ``new_items``; ``change`` is the kind of change (``playground.change.<change>``, filled
+    with ``values``), or ``None`` for one the caption does not describe."""
     state = playground_state()
-    before = state.spec.items
+    before = state.spec
     state.removed = None  # Undo is offered only right after a removal
     state.spec = state.spec.with_items(new_items)
     state.error = None
-    state.last = Change(change, before) if change else None
+    state.last = Change(change, before, values) if change else None
     state.editor_version += 1
 
 
@@ -119,18 +121,15 @@ def on_list_action() -> None:
         playground_state().error = t.explain(err)
         return
     if moved is not None:
-        change = t(
-            "playground.change.move", label=md_escape(items()[moved[0]].label), src=moved[0] + 1, dst=moved[1] + 1
-        )
+        label = md_escape(items()[moved[0]].label)
+        _set_items(new_items, "move", label=label, src=str(moved[0] + 1), dst=str(moved[1] + 1))
     elif action.get("type") == "grade":
-        change = t("playground.change.grade", label=_label_of(action.get("id")), grade=grade_text(action["grade"]))
+        old = next((grade_text(it.grade) for it in items() if it.id == action.get("id")), "?")
+        _set_items(new_items, "grade", label=_label_of(action.get("id")), old=old, new=grade_text(action["grade"]))
     else:
-        change = t("playground.change.remove", label=_label_of(action.get("id")))
         removed = next(it.label for it in items() if it.id == action.get("id"))
-        _set_items(new_items, change)
+        _set_items(new_items, "remove", label=md_escape(removed))
         playground_state().removed = Removal(tuple(items_before()), removed)
-        return
-    _set_items(new_items, change)
 
 
 def _label_of(item_id: Any) -> str:
@@ -146,7 +145,6 @@ def load_preset() -> None:
 
 def reorder(kind: str) -> None:
     """Ideal, worst, shuffled, or the preset's own order (reset), made from code."""
-    t = Translator(app_state().lang)
     gain = spec().settings().gain_object()
     if kind == "ideal":
         new = ideal_order(items(), gain)
@@ -158,7 +156,7 @@ def reorder(kind: str) -> None:
     else:
         playground_state().restore(playground_state().origin, playground_state().preset)
         return
-    _set_items(new, t(f"playground.change.{kind}"))
+    _set_items(new, kind)
 
 
 def on_table_edit(editor_key: str) -> None:
@@ -170,7 +168,7 @@ def on_table_edit(editor_key: str) -> None:
         playground_state().error = t("playground.rejected", message=t.explain(err))
         playground_state().editor_version += 1
         return
-    _set_items(new, t("playground.change.table"))
+    _set_items(new, "table")
 
 
 def on_grades_typed() -> None:
@@ -181,7 +179,7 @@ def on_grades_typed() -> None:
     except ValueError as err:
         playground_state().error = t("playground.rejected", message=t.explain(err))
         return
-    _set_items(new, t("playground.change.typed"))
+    _set_items(new, "typed")
 
 
 def on_extra_edit(editor_key: str) -> None:
@@ -195,7 +193,9 @@ def on_extra_edit(editor_key: str) -> None:
         taken = {it.id for it in items()}
         base = max(taken | {0}) + 1000  # ids of the pool never collide with the list's
         renumbered = [Item(it.id if it.id not in taken else base + i, it.label, it.grade) for i, it in enumerate(extra)]
-        playground_state().spec = replace(spec(), extra=tuple(renumbered))
+        before = spec()
+        playground_state().spec = replace(before, extra=tuple(renumbered))
+        playground_state().last = Change("pool", before)
         playground_state().error = None
     playground_state().editor_version += 1
 
@@ -208,7 +208,9 @@ def on_top_change() -> None:
     if highest > new_top:
         playground_state().error = t("playground.top_too_low", top=new_top, grade=grade_text(highest))
         return
-    playground_state().spec = replace(spec(), top=new_top)
+    before = spec()
+    playground_state().spec = replace(before, top=new_top)
+    playground_state().last = Change("top", before) if new_top != before.top else playground_state().last
     playground_state().error = None
 
 
@@ -289,10 +291,16 @@ def render_custom_gain(t: Translator) -> None:
 
 
 def _store_custom_gain(grade: int, key: str) -> None:
+    before = spec()
     try:
-        playground_state().spec = spec().with_gain_of(grade, float(widget_value(key)))
+        playground_state().spec = before.with_gain_of(grade, float(widget_value(key)))
     except InputError as err:
         refuse(err)
+        return
+    old = dict(before.gain_map).get(grade, grade)
+    new = dict(spec().gain_map)[grade]
+    if new != old:
+        playground_state().last = Change("gain_of", before, {"grade": str(grade), "old": f"{old:g}", "new": f"{new:g}"})
 
 
 def render_presets(t: Translator) -> None:
@@ -365,15 +373,61 @@ def render_error() -> None:
         st.error(playground_state().error, icon="⚠️")
 
 
+def scores_before() -> Scores | None:
+    """The scores of the list before the last change, under its own settings then (``None``: no change)."""
+    last = playground_state().last
+    if not last or not last.before.items:
+        return None
+    return live.scores(last.before.items, last.before.settings())
+
+
 def headline(settings: Settings) -> tuple[Scores, str | None]:
     """The scores now, and the change in NDCG the last edit caused (text, or None)."""
     now = live.scores(items(), settings)
-    last = playground_state().last
-    delta = None
-    if last and last.before:
-        before = live.scores(last.before, spec().with_items(last.before).settings())
-        delta = f"{now.ndcg - before.ndcg:+.4f}"
+    before = scores_before()
+    delta = f"{now.ndcg - before.ndcg:+.4f}" if before else None
     return now, delta
+
+
+SETTING_CHANGES = ("k", "gain", "discount", "jk_base", "ideal", "top")
+
+
+def setting_text(t: Translator, name: str, of: ListSpec) -> str:
+    """The value of the setting ``name`` of a list, as the sidebar shows it."""
+    if name == "gain":
+        return t.entry("gain", GAINS[of.gain], "label")
+    if name == "discount":
+        return t.entry("discount", DISCOUNTS[of.discount], "label")
+    if name == "ideal":
+        return t(f"playground.ideal.{of.ideal}")
+    return f"{getattr(of, name):g}"
+
+
+def change_text(t: Translator, change: Change) -> str:
+    """The last change in words: what changed, and from what to what."""
+    if change.kind in SETTING_CHANGES:
+        old, new = setting_text(t, change.kind, change.before), setting_text(t, change.kind, spec())
+        return t(f"playground.change.setting.{change.kind}", old=old, new=new)
+    return t(f"playground.change.{change.kind}", **change.values)
+
+
+def why_text(t: Translator, now: Scores) -> str | None:
+    """Why NDCG moved when the ideal moved: NDCG = DCG / IDCG, with both before and after (``None`` when the
+    ideal's DCG stayed as shown)."""
+    before = scores_before()
+    if before is None:
+        return None
+    old, new = metric_text(before.idcg), metric_text(now.idcg)
+    if old == new:
+        return None
+    dcg_old, dcg_new = metric_text(before.dcg), metric_text(now.dcg)
+    dcg = (
+        t("playground.why.dcg_same", dcg=dcg_new)
+        if dcg_old == dcg_new
+        else t("playground.why.dcg_moved", old=dcg_old, new=dcg_new)
+    )
+    ideal = t(f"playground.why.ideal_{'rose' if now.idcg > before.idcg else 'fell'}", old=old, new=new)
+    return t("playground.why", ideal=ideal, dcg=dcg)
 
 
 def render_headline(t: Translator, settings: Settings) -> None:
@@ -385,8 +439,10 @@ def render_headline(t: Translator, settings: Settings) -> None:
     with st.container(horizontal=True, gap="medium"):  # side by side in one block (columns would be three)
         st.metric(t("playground.dcg_at", k=now.k), metric_text(now.dcg), width="stretch")
         st.metric(t("playground.idcg_at", k=now.k), metric_text(now.idcg), width="stretch")
-    if last and last.text:
-        st.caption(t("playground.after", delta=delta, change=last.text))
+    if last:
+        change, why = change_text(t, last), why_text(t, now)
+        after = {"delta": delta or "+0.0000", "change": change}
+        st.caption(t("playground.after_why", **after, why=why) if why else t("playground.after", **after))
     if now.idcg == 0:
         st.info(t("playground.zero_idcg"))
 
@@ -461,7 +517,7 @@ def on_swap_pick() -> None:
         return
     if i == j:
         return
-    _set_items(new, t("playground.change.swap", a=md_escape(now[i].label), i=i + 1, b=md_escape(now[j].label), j=j + 1))
+    _set_items(new, "swap", a=md_escape(now[i].label), i=str(i + 1), b=md_escape(now[j].label), j=str(j + 1))
 
 
 def render_swap_map(t: Translator, settings: Settings) -> None:
