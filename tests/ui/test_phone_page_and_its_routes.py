@@ -13,6 +13,7 @@ from ndcg_core import ndcg_at_k
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom import rules
 from ndcg_core.classroom.store import Store, database_url
+from ndcg_core.teaching.exercises import KINDS, exercise
 from support import run_coroutine
 
 HOSTILE = "<img src=x>**b</script>"
@@ -170,14 +171,36 @@ def test_a_bad_answer_gets_its_message_in_the_students_language_and_nothing_is_s
     store, code, key, ana, _ = room
     row = store.open_activity(code, key, acts.Predict(SPEC))
     assert (
-        answer(code, ana, row.id, [[0, "0,7"]])[1]["message"]
-        == "'0,7' has a comma: did you mean 0.7? Write decimals with a point"
+        answer(code, ana, row.id, [[0, "0,6,2"]])[1]["message"]
+        == "'0,6,2' has a comma: write decimals with a point, for example 1.5"
     )
     assert answer(code, ana, row.id, [[0, ""]])[1]["message"].startswith("Type a number")
     assert "不是一个回答" in answer(code, ana, row.id, "<b>0.7</b>", lang="zh")[1]["message"]
     assert "not an answer" in answer(code, ana, "1", [[0, "0.7"]])[1]["message"]
     assert answer(code, ana, row.id + 1, [[0, "0.7"]])[1]["ok"] is False  # not the current activity
     assert store.answers(row.id) == []
+
+
+@pytest.mark.parametrize(
+    "lang, said",
+    [("en", "'0,62' read as 0.62. Saved. You can change it"), ("zh", "已将 '0,62' 读作 0.62。已保存。")],
+)
+def test_a_decimal_comma_estimate_is_saved_as_a_point_and_the_reply_says_so(room, lang, said):
+    store, code, key, ana, _ = room
+    row = store.open_activity(code, key, acts.Predict(SPEC))
+    _, reply = answer(code, ana, row.id, [[0, "0,62"]], lang=lang)
+    assert reply["ok"] is True and reply["message"].startswith(said)
+    assert store.my_answers(row.id, ana) == {0: 0.62}
+
+
+def test_a_practice_sets_decimal_comma_is_read_and_said_with_its_exercise_saved(room):
+    store, code, key, ana, _ = room
+    row = store.open_activity(code, key, acts.Practice(7, (KINDS.index("ndcg"),)))
+    typed = f"{exercise(7, KINDS.index('ndcg')).answer:.4f}".replace(".", ",")
+    _, reply = answer(code, ana, row.id, [[0, typed]])
+    meant = float(typed.replace(",", "."))
+    assert reply["ok"] is True and reply["message"].startswith(f"'{typed}' read as {meant:g}. Saved.")
+    assert store.my_answers(row.id, ana)[0].right
 
 
 def test_the_answer_route_takes_json_only(room):

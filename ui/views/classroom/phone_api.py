@@ -150,9 +150,19 @@ def deliver(t: Translator, code: str, student: str, activity_id: int, values: Pa
             answer_stored(code, activity_id)
     except (InputError, StoreUnavailable) as err:
         return Reply(False, t.explain(err))
+    read = read_notes(t, current, values)
     if notes:
-        return Reply(False, " ".join([*notes, t("classroom.others_saved" if values else "classroom.nothing_saved")]))
-    return Reply(True, t("classroom.saved"))
+        after = t("classroom.others_saved" if values else "classroom.nothing_saved")
+        return Reply(False, " ".join([*notes, "".join(read) + after]))
+    return Reply(True, "".join(read) + t("classroom.saved"))
+
+
+def read_notes(t: Translator, current: ActivityRow, values: Pairs) -> list[str]:
+    """A sentence for each stored value the core read one particular way ("'0,62' read as 0.62. "), so the student
+    knows what was saved; each ends as the language ends a sentence, ready to go before the next one."""
+    activity = current.activity()
+    notes = (acts.typed_note(activity, value, part) for part, value in values)
+    return [t("common.read_note", note=t.explain(note)) for note in notes if note is not None]
 
 
 def nothing(current: ActivityRow) -> None:
