@@ -137,7 +137,8 @@ def test_an_answer_is_saved_and_the_card_after_it_shows_it_and_a_lock_closes_it(
     assert card(code, bo)[1]["answered"] is False  # the others' card is the class's, without Ana's answer
     store.set_phase(code, key, "locked")
     _, locked = card(code, ana)
-    assert locked["phase"] == "locked" and locked["send"] == "" and locked["unsent"].startswith("Locked: your estimate")
+    assert locked["phase"] == "locked" and locked["send"] == ""
+    assert locked["unsent"].startswith("{closed}: your estimate")  # the phone says why: locked, or time up
     assert locked["unsent"].endswith("not sent. What you sent before counts.")
     assert card(code, ana, "zh")[1]["unsent"].endswith("没有提交。以你之前提交的为准。")  # no space between
     status, refused = answer(code, ana, row.id, [[0, "0.9"]])

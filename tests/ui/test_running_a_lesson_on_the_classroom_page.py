@@ -95,7 +95,9 @@ def test_time_up_closes_the_phone_s_answers_and_keeps_what_was_typed(data_dir, m
     ana.run()
     box = next(w for w in ana.text_input if w.key.startswith("_w_cr_answer_"))
     assert box.disabled and box.value == "0.9"
-    assert "Time is up" in texts(ana) and "0.9 was not sent" in texts(ana)
+    # One status line: why answers closed and what was not sent, in one sentence (not "Time is up" and "Locked").
+    assert "Time is up: your estimate 0.9 was not sent." in texts(ana)
+    assert "Locked" not in texts(ana) and "answers are closed" not in texts(ana)
     assert next(m for m in teacher.run().metric if m.label == "Answers").value == "Time is up"
 
 

@@ -270,8 +270,9 @@ def send_typed(lang: str, code: str, card: PhoneCard) -> None:
     cs.messages[f"answer-{card.activity}"] = reply.message
 
 
-def unsent(cs: ClassroomState, card: PhoneCard) -> str | None:
-    """The card's sentence for answers typed or chosen but not sent, filled in, or ``None``."""
+def unsent(cs: ClassroomState, card: PhoneCard, closed: str = "") -> str | None:
+    """The card's sentence for answers typed or chosen but not sent, filled in (``closed``: why answers closed),
+    or ``None``."""
     changed = [(b, v) for b, v in typed_values(cs, card) if not same_as_saved(b, v)]
     if not changed or not card.body.unsent:
         return None
@@ -279,7 +280,7 @@ def unsent(cs: ClassroomState, card: PhoneCard) -> str | None:
     if isinstance(block, Choice):
         value = dict(block.options).get(value, value)
     numbers = ", ".join(str(b.part + 1) for b, _ in changed)
-    return card.body.unsent.format(value=md_escape(str(value)[:20]), numbers=numbers)
+    return card.body.unsent.format(value=md_escape(str(value)[:20]), numbers=numbers, closed=closed)
 
 
 def same_as_saved(block: Input, value: Any) -> bool:
@@ -304,14 +305,15 @@ def status_line(t: Translator, cs: ClassroomState, card: PhoneCard) -> None:
     place = f"answer-{card.activity}"
     if card.phase != "open" or card.time_up:
         cs.messages.pop(place, None)  # "saved, you can change it" and an old error are no longer true
-        text = unsent(cs, card) if card.phase != "revealed" else None
-        if card.time_up:
-            st.warning(t("classroom.time_up_student") + (" " + text if text else ""))
-        elif text:
+        closed = t("classroom.closed.time_up" if card.time_up else "classroom.closed.locked")
+        text = unsent(cs, card, closed) if card.phase != "revealed" else None
+        if text:  # one sentence: why answers closed, and what was not sent
             st.warning(text)
+        elif card.time_up:
+            st.warning(t("classroom.time_up_student"))
         elif card.phase == "locked":
             st.info(t("classroom.locked_student"))
     elif cs.messages.get(place):
-        show_message(cs, place, ok=cs.messages[place] == t("classroom.saved"))
+        show_message(cs, place, ok=cs.messages[place].endswith(t("classroom.saved")))  # after a "read as" note
     elif card.answered:
         st.caption(t("classroom.change_until_locked"))
