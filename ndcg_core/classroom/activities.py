@@ -1390,6 +1390,12 @@ def leaderboard(results: RoomResults, top: int = 10) -> tuple[Standing, ...]:
     return tuple(standings)
 
 
+def standings(results: RoomResults) -> dict[int, Standing]:
+    """Every student's own line of the whole leaderboard (by student number): their place among all who answered
+    something (as ``leaderboard`` places them) and their points; a student who answered nothing has none."""
+    return {s.student: s for s in leaderboard(results, top=len(results.totals))}
+
+
 def outcome(result: ActivityResults) -> ActivityOutcome:
     """One activity's participation and right answers, from its results."""
     parts = []

@@ -12,6 +12,7 @@ from starlette.requests import Request
 from ndcg_core import ndcg_at_k
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom import rules
+from ndcg_core.classroom.lessons import Lesson, Step
 from ndcg_core.classroom.store import Store, database_url
 from ndcg_core.teaching.exercises import KINDS, exercise
 from support import run_coroutine
@@ -202,6 +203,32 @@ def test_a_practice_sets_decimal_comma_is_read_and_said_with_its_exercise_saved(
     meant = float(typed.replace(",", "."))
     assert reply["ok"] is True and reply["message"].startswith(f"'{typed}' read as {meant:g}. Saved.")
     assert store.my_answers(row.id, ana)[0].right
+
+
+def first_line(code, me, lang="en"):
+    return text_of(card(code, me, lang)[1]["blocks"][:1])
+
+
+def test_with_scores_on_each_phone_shows_its_own_points_and_place_during_and_at_the_end(room):
+    store, code, key, ana, bo = room
+    store.use_lesson(code, key, Lesson("Scored", (Step(acts.Predict(SPEC)), Step(acts.Predict(SPEC))), scores=True))
+    truth = ndcg_at_k([2, 3, 0], 3)
+    near, far = round(truth, 2), round(truth - 0.2, 2)
+    points = {g: round(acts.POINTS * (1 - abs(g - truth) / acts.NO_POINTS_OFF)) for g in (near, far)}
+    first = store.lesson_step(code, key, 0)
+    answer(code, ana, first.id, [[0, str(near)]])
+    answer(code, bo, first.id, [[0, str(far)]])
+    assert first_line(code, ana) == first_line(code, bo) == "Your points: 0"  # not counted before the reveal
+    store.set_phase(code, key, "revealed")
+    assert first_line(code, ana) == f"Your points: {points[near]} · place 1 of 2"
+    assert first_line(code, bo) == f"Your points: {points[far]} · place 2 of 2"
+    assert first_line(code, bo, "zh") == f"你的得分：{points[far]} · 第 2 名（共 2 人）"
+    second = store.lesson_step(code, key, 1)
+    answer(code, bo, second.id, [[0, str(near)]])
+    store.set_phase(code, key, "revealed")  # the last step revealed: the lesson is over
+    total = points[far] + points[near]
+    assert first_line(code, bo) == f"Your final score: {total} points, place 1 of 2."
+    assert first_line(code, ana, "zh") == f"你的最终得分：{points[near]} 分，第 2 名（共 2 人）。"
 
 
 def test_the_answer_route_takes_json_only(room):
