@@ -710,7 +710,8 @@ class Store:
 
     @_resilient
     def show_names(self, code: str, key: Any, show: bool) -> None:
-        with self._as_teacher(code, key) as (conn, row):
+        """Show or hide the room's nicknames; an ended room too (its leaderboard shows them)."""
+        with self._as_teacher(code, key, ended=True) as (conn, row):
             self._touch(conn, row["code"], show_names=bool(show))
 
     @_resilient
