@@ -9,7 +9,6 @@ from typing import Any
 
 import streamlit as st
 
-from ndcg_core.classroom import rules
 from ndcg_core.classroom.store import Room
 from ndcg_core.errors import InputError, StoreUnavailable
 from ndcg_core.lists.items import Item
@@ -28,7 +27,13 @@ from ui.state import (
 from ui.views.classroom import phone_api
 from ui.views.classroom.card import Block, Choice, Note, NumberBox, Order, PhoneCard, Table, Text, table_of
 from ui.views.classroom.common import outage_text, show_message
-from ui.views.classroom.identity import MEMORY_LOOK_SECONDS, MEMORY_WAIT_SECONDS, memory_reported, on_join_here
+from ui.views.classroom.identity import (
+    MEMORY_LOOK_SECONDS,
+    MEMORY_WAIT_SECONDS,
+    join_form,
+    memory_reported,
+    on_join_here,
+)
 from ui.views.classroom.lesson_run import seconds_left
 from ui.views.classroom.phone_page import page_address, pages_served
 from ui.widgets.countdown import countdown
@@ -66,13 +71,7 @@ def render_student(t: Translator, cs: ClassroomState, room: Room) -> None:
                 cs.memory_wait = time.monotonic()
             checking_identity(t.lang)
             return
-        st.text_input(
-            t("classroom.nickname"),
-            key="_w_cr_nickname",
-            max_chars=rules.MAX_NICKNAME,
-            help=t("classroom.nickname_help"),
-        )
-        st.button(t("classroom.join"), on_click=on_join_here, type="primary", key="btn_cr_join_here", width="stretch")
+        join_form(t, "cr_join_here", on_join_here, "btn_cr_join_here")
         show_message(cs, "join")
         return
     set_link_value("me", me.id)
