@@ -243,7 +243,6 @@ MESSAGES: dict[str, str] = {
     "activity.pair": "unknown pair of rankings {value}; choose one of {choices}",
     "activity.metric": "unknown metric {value}; choose one of {choices}",
     "activity.estimate_range": "{value} is outside 0 to 1: NDCG is between 0 and 1",
-    "activity.estimate_comma": "{value} has a comma: did you mean {meant}? Write decimals with a point",
     "activity.order": "the order {value} is not an order of the list's {count} items",
     "activity.vote": "{value} is not a vote: choose A, B or the same",
     "activity.part": "there is no exercise {value}; this set has {count}",
@@ -306,8 +305,14 @@ FRAMES: dict[str, str] = {
     "more_many": "{count} more bad lines",
 }
 
+# What the core says about an input it accepted by reading it one particular way (not an error).
+NOTES: dict[str, str] = {
+    "answer.comma_read": "{value} read as {meant}",
+}
+
 TEMPLATES: dict[str, str] = {
     **{f"error.{code}": text for code, text in MESSAGES.items()},
+    **{f"note.{code}": text for code, text in NOTES.items()},
     **{f"error.{code}": text for code, text in OUTAGES.items()},
     **{f"place.{code}": text for code, text in PLACES.items()},
     **{f"frame.{name}": text for name, text in FRAMES.items()},
@@ -376,6 +381,33 @@ class Place:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Place) and (self.code, self.fields) == (other.code, other.fields)
+
+    def __hash__(self) -> int:
+        return hash(self.code)
+
+
+class Note:
+    """What the reader of an input says about how it read it ("'0,62' read as 0.62"): a code such as
+    ``answer.comma_read`` with its fields, rendered as an error is, from ``note.<code>``."""
+
+    __slots__ = ("code", "fields")
+
+    def __init__(self, code: str, /, **fields: Any) -> None:
+        _check(f"note.{code}", fields)
+        self.code = code
+        self.fields = fields
+
+    def render(self, lookup: Lookup = english) -> str:
+        return _fill(lookup(f"note.{self.code}"), self.fields, lookup)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __repr__(self) -> str:
+        return f"Note({self.code!r}, {self.fields!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Note) and (self.code, self.fields) == (other.code, other.fields)
 
     def __hash__(self) -> int:
         return hash(self.code)

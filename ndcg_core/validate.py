@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from numbers import Number
@@ -14,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import LARGEST_FLOAT, InputError, Place, number_text, shown
+from .errors import LARGEST_FLOAT, InputError, Note, Place, number_text, shown
 
 MAX_SEED = 10**9
 MAX_LABEL_LENGTH = 60
@@ -274,31 +275,55 @@ def seed(value: Any) -> int:
     return result
 
 
-def answer(text: Any) -> float:
-    """A number a learner typed as an answer; "1,5" and "abc" say what to type instead."""
+@dataclass(frozen=True)
+class Reading:
+    """A typed answer read as a number, with a note when it was read one particular way ("'0,62' read as 0.62")
+    that the learner should be told."""
+
+    value: float
+    note: Note | None = None
+
+
+def reading(text: Any) -> Reading:
+    """A number a learner typed as an answer. A comma that can only be a decimal mark ("0,62") is read as a point,
+    with a note saying so; any other comma ("1,234", "0,6,2", "1.000,5") and "abc" say what to type instead."""
     raw = "" if text is None else str(text).strip()
     if not raw:
         raise InputError("answer.blank")
+    note = None
     if "," in raw or "，" in raw:
-        raise InputError("answer.comma", value=shown(raw))
+        meant = comma_decimal(raw)
+        if meant is None:
+            raise InputError("answer.comma", value=shown(raw))
+        note = Note("answer.comma_read", value=shown(raw), meant=number_text(meant))
+        raw = raw.replace("，", ",").replace(",", ".")
     try:
         value = float(raw)
     except ValueError:
         raise InputError("answer.not_number", value=shown(raw)) from None
     if not math.isfinite(value):
         raise InputError("answer.infinite", value=shown(raw))
-    return value
+    return Reading(value, note)
+
+
+def answer(text: Any) -> float:
+    """A number a learner typed as an answer (``reading``'s value, without its note)."""
+    return reading(text).value
+
+
+_DECIMAL_COMMA = re.compile(r"[+-]?(?P<whole>[0-9]+)[,，](?P<fraction>[0-9]+)")
 
 
 def comma_decimal(text: Any) -> float | None:
-    """The number a typed answer with one decimal comma means ("0,75" is 0.75), or ``None`` if it is not one
-    (no comma, two commas, or not a number around it)."""
-    raw = "" if text is None else str(text).strip().replace("，", ",")
-    if raw.count(",") != 1:
+    """The number a typed answer means when its one comma can only be a decimal mark ("0,75" is 0.75): digits on
+    both sides and no point. ``None`` otherwise, and where the comma may group thousands ("1,234": three digits
+    after it, one to three before, not starting with 0)."""
+    raw = "" if text is None else str(text).strip()
+    # ASCII digits only ([0-9], not \d): "²" and "٣" are digits to str.isdigit, and float() refuses them.
+    found = _DECIMAL_COMMA.fullmatch(raw)
+    if found is None:
         return None
-    whole, _, fraction = raw.partition(",")
-    digits = whole.lstrip("+-")
-    # ASCII digits only: str.isdigit also takes "²" and "٣", which float() refuses.
-    if not (fraction.isascii() and fraction.isdigit()) or not (digits == "" or (digits.isascii() and digits.isdigit())):
+    whole, fraction = found["whole"], found["fraction"]
+    if len(fraction) == 3 and len(whole) <= 3 and not whole.startswith("0"):
         return None
-    return float(f"{whole or '0'}.{fraction}")
+    return float(raw.replace("，", ".").replace(",", "."))

@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ndcg_core.errors import InputError, StoreUnavailable, english
+from ndcg_core.errors import InputError, Note, StoreUnavailable, english
 from ui import errors as _ui_errors  # noqa: F401  (registers the UI's own codes, so every code has its template)
 
 from .format import sentence
@@ -50,12 +50,13 @@ class Translator:
         """The template of an error, place or frame key: this language's, or the core's English one."""
         return self._texts.get(key) or english(key)
 
-    def explain(self, err: Exception) -> str:
-        """An error as sentences on screen (Markdown, user text escaped), one line per problem.
+    def explain(self, err: Exception | Note) -> str:
+        """An error (or a core's ``Note``) as sentences on screen (Markdown, user text escaped), one line per problem.
 
-        An ``InputError`` or a ``StoreUnavailable`` is translated by its code; anything else is shown as it came.
+        An ``InputError``, a ``StoreUnavailable`` or a ``Note`` is translated by its code; anything else is shown as
+        it came.
         """
-        text = err.render(self.template) if isinstance(err, (InputError, StoreUnavailable)) else str(err)
+        text = err.render(self.template) if isinstance(err, (InputError, StoreUnavailable, Note)) else str(err)
         return "  \n".join(sentence(line) for line in text.split("\n"))
 
     def entry(self, kind: str, entry: Any, part: str) -> str:

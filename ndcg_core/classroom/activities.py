@@ -20,7 +20,7 @@ import krippendorff
 import numpy as np
 
 from .. import validate
-from ..errors import InputError, Place, number_text, shown
+from ..errors import InputError, Note, Place, number_text, shown
 from ..lists.discounts import DISCOUNTS
 from ..lists.gains import resolve_gain
 from ..lists.ndcg import ndcg_at_k
@@ -28,7 +28,7 @@ from ..lists.presets import PRESETS
 from ..lists.results import RESULTS
 from ..lists.spec import ListSpec
 from ..teaching.exercises import KINDS as EXERCISE_KINDS
-from ..teaching.exercises import Conventions, Exercise, check, conventions, exercise
+from ..teaching.exercises import Conventions, Exercise, check, conventions, exercise, reading_note
 from ..teaching.metrics import precision_at_k, reciprocal_rank
 from .lesson_fields import MAX_QUERY, SIDE_FIELDS, Field, Reader
 
@@ -296,20 +296,10 @@ class Predict(PlainAnswer):
         return list_conventions(self.spec)
 
     def check(self, raw: Any, part: int = 0) -> float:
-        """An estimate from 0 to 1. A decimal comma suggests the same number with a point only when that number
-        is an estimate at all ("0,75": did you mean 0.75?); "1,5" gets the range message."""
-        text = shown(str(raw).strip()[:20])
-        try:
-            value = validate.answer(raw)
-        except InputError as err:
-            meant = validate.comma_decimal(raw) if err.code == "answer.comma" else None
-            if meant is None:
-                raise
-            if not 0 <= meant <= 1:
-                raise InputError("activity.estimate_range", value=text) from None
-            raise InputError("activity.estimate_comma", value=text, meant=number_text(meant)) from None
+        """An estimate from 0 to 1, read as ``validate.reading`` reads it ("0,75" is 0.75; ``typed_note`` says so)."""
+        value = validate.answer(raw)
         if not 0 <= value <= 1:
-            raise InputError("activity.estimate_range", value=text)
+            raise InputError("activity.estimate_range", value=shown(str(raw).strip()[:20]))
         return value
 
     def summary(self, answers: Sequence[Answer]) -> PredictSummary:
@@ -991,6 +981,19 @@ def agreement(answers: Sequence[Answer], results: int, scale: Scale) -> float | 
 Activity = Predict | Rank | Compare | Practice | Judge
 
 
+def typed_note(activity: Activity, raw: Any, part: int = 0) -> Note | None:
+    """How the activity read a number typed for ``part``, when the student should be told ("'0,62' read as
+    0.62"): for a Predict estimate and a Practice set's number exercises; ``None`` otherwise or if unreadable."""
+    if isinstance(activity, Predict):
+        try:
+            return validate.reading(raw).note
+        except InputError:
+            return None
+    if isinstance(activity, Practice) and isinstance(part, int) and 0 <= part < len(activity.numbers):
+        return reading_note(exercise(activity.seed, activity.numbers[part]), raw)
+    return None
+
+
 # Not mutated: mutmut's copies of a method would become members of the protocol, which no kind has.
 @runtime_checkable
 class ActivityKind(Protocol):  # pragma: no mutate block
@@ -1386,6 +1389,12 @@ def leaderboard(results: RoomResults, top: int = 10) -> tuple[Standing, ...]:
             break
         standings.append(Standing(place, total.student, total.nickname, total.points))
     return tuple(standings)
+
+
+def standings(results: RoomResults) -> dict[int, Standing]:
+    """Every student's own line of the whole leaderboard (by student number): their place among all who answered
+    something (as ``leaderboard`` places them) and their points; a student who answered nothing has none."""
+    return {s.student: s for s in leaderboard(results, top=len(results.totals))}
 
 
 def outcome(result: ActivityResults) -> ActivityOutcome:

@@ -710,7 +710,8 @@ class Store:
 
     @_resilient
     def show_names(self, code: str, key: Any, show: bool) -> None:
-        with self._as_teacher(code, key) as (conn, row):
+        """Show or hide the room's nicknames; an ended room too (its leaderboard shows them)."""
+        with self._as_teacher(code, key, ended=True) as (conn, row):
             self._touch(conn, row["code"], show_names=bool(show))
 
     @_resilient
@@ -961,11 +962,16 @@ class Store:
         return {r.part: answer_from_json(r.kind, json.loads(r.value)) for r in rows}
 
     @_resilient
-    def results(self, code: str) -> RoomResults:
+    def results(self, code: str, *, scored_now: bool = False) -> RoomResults:
         """Every activity of a room marked, one row per student present and question (an unanswered one too),
         and each student's totals. A student counts as present for an activity if they joined before the next
-        activity opened."""
+        activity opened. ``scored_now``: without the current activity until it is revealed (its points would tell
+        a student how close an answer is before the class sees the truth)."""
         listed = self.activity_list(code)
+        unscored = None
+        if scored_now and listed:
+            current = self.room(code).current
+            unscored = current.id if current is not None and current.phase != "revealed" else None
         with self._read() as conn:
             joined = conn.execute(
                 sa.select(students.c.number, students.c.nickname, students.c.joined_at)
@@ -976,6 +982,8 @@ class Store:
         for i, row in enumerate(listed):
             closed_at = listed[i + 1].opened_at if i + 1 < len(listed) else float("inf")
             present = tuple(Member(s.number, s.nickname) for s in joined if s.joined_at <= closed_at)
+            if row.id == unscored:
+                continue
             taken.append(Taken(row.number, row.round, row.activity(), tuple(self.answers(row.id)), present))
         return room_results(taken)
 

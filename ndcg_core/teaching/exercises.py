@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import validate
-from ..errors import InputError
+from ..errors import InputError, Note
 from ..lists.ndcg import dcg, idcg, ndcg_at_k
 
 KINDS = ("dcg_term", "dcg", "ndcg", "better_order", "swap", "reach", "gap")
@@ -183,11 +183,23 @@ _MAKERS = {
 
 
 parse_number = validate.answer
+NUMBER_KINDS = ("dcg_term", "dcg", "ndcg")  # the exercises answered with a typed number
+
+
+def reading_note(ex: Exercise, answer: Any) -> Note | None:
+    """How a typed number answer to ``ex`` was read, when the learner should be told ("'0,62' read as 0.62");
+    ``None`` for a choice, a plain number or an unreadable answer (``check`` names the problem)."""
+    if ex.kind not in NUMBER_KINDS:
+        return None
+    try:
+        return validate.reading(answer).note
+    except InputError:
+        return None
 
 
 def check(ex: Exercise, answer: Any) -> bool:
     """Whether ``answer`` is right: numbers within 0.01, choices exactly. ``InputError`` if unreadable."""
-    if ex.kind in ("dcg_term", "dcg", "ndcg"):
+    if ex.kind in NUMBER_KINDS:
         return bool(abs(parse_number(answer) - ex.answer) <= TOLERANCE + 1e-12)
     if ex.kind == "reach":
         return bool(answer)  # the page checks the learner's own order; here a reached flag

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from ndcg_core import InputError, ndcg_at_k, validate
+from ndcg_core import InputError, ndcg_at_k
 from ndcg_core.classroom import activities as A
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom import rules
@@ -291,30 +291,38 @@ def test_the_real_result_lists_and_their_ndcg(name, query, grades, k, expected):
 
 
 @pytest.mark.parametrize(
-    "raw, code, meant",
+    "raw, code",
     [
-        ("0,75", "activity.estimate_comma", "0.75"),
-        ("0，5", "activity.estimate_comma", "0.5"),
-        ("1,5", "activity.estimate_range", None),
-        ("1,2,3", "answer.comma", None),
+        ("1,5", "activity.estimate_range"),  # read as 1.5, which is no estimate
+        ("1,2,3", "answer.comma"),
+        ("1,234", "answer.comma"),
         # Digits str.isdigit takes and float() refuses: a message, never a traceback (a review found "0,²").
-        ("0,²", "answer.comma", None),
-        ("²,5", "answer.comma", None),
-        ("٣,5", "answer.comma", None),
+        ("0,²", "answer.comma"),
+        ("²,5", "answer.comma"),
+        ("٣,5", "answer.comma"),
     ],
 )
-def test_a_comma_estimate_suggests_a_point_only_inside_0_to_1(raw, code, meant):
+def test_a_comma_estimate_that_is_no_estimate_or_is_ambiguous_is_refused(raw, code):
     with pytest.raises(InputError) as caught:
         acts.Predict(acts.random_list(1)).check(raw)
     assert caught.value.code == code
-    assert caught.value.fields.get("meant") == meant
-    assert "1.5" not in str(caught.value) or code == "answer.comma"
 
 
-def test_comma_decimal_reads_one_decimal_comma_only():
-    assert validate.comma_decimal("0,75") == 0.75 and validate.comma_decimal(" -0,5 ") == -0.5
-    assert validate.comma_decimal(",5") == 0.5
-    assert [validate.comma_decimal(x) for x in ("1,2,3", "a,5", "0,", "1,5e3", "0.5", None)] == [None] * 6
+@pytest.mark.parametrize("raw, value", [("0,75", 0.75), ("0，5", 0.5), ("0,0", 0.0), ("1,0", 1.0)])
+def test_a_decimal_comma_estimate_is_read_as_a_point_and_the_student_is_told(raw, value):
+    predict = acts.Predict(acts.random_list(1))
+    assert predict.check(raw) == value
+    assert str(acts.typed_note(predict, raw)) == f"{raw!r} read as {value:g}"
+    assert acts.typed_note(predict, "0.75") is None and acts.typed_note(predict, "0,6,2") is None
+
+
+def test_a_practice_sets_number_exercises_read_a_decimal_comma_and_its_choices_do_not():
+    practice = acts.Practice(7, (KINDS.index("ndcg"), KINDS.index("better_order")))
+    assert exercise(7, practice.numbers[0]).kind == "ndcg"  # the exercise at a kind's index is of that kind
+    typed = f"{exercise(7, practice.numbers[0]).answer:.4f}".replace(".", ",")
+    assert practice.check(typed, 0).right
+    assert str(acts.typed_note(practice, typed, 0)) == f"{typed!r} read as {float(typed.replace(',', '.')):g}"
+    assert acts.typed_note(practice, "1,2", 1) is None and acts.typed_note(practice, "0.5", 0) is None
 
 
 # --- activities one by one: lists, answers, aggregates, payloads, error fields --------------------------------------
@@ -926,14 +934,5 @@ def test_a_class_lists_and_a_scales_own_checks_name_every_field():
     assert fields(error_of(A.Scale, 3, 2)) == ("activity.scale", {"low": 3, "high": 2, "steps": 10})
 
 
-@pytest.mark.parametrize(
-    ("raw", "code", "fields_"),
-    [
-        ("0,0", "activity.estimate_comma", {"value": "'0,0'", "meant": "0"}),
-        ("1,0", "activity.estimate_comma", {"value": "'1,0'", "meant": "1"}),
-        ("1,5", "activity.estimate_range", {"value": "'1,5'"}),
-    ],
-    ids=["zero", "one", "above_one"],
-)
-def test_a_comma_estimate_at_each_end_of_0_to_1_is_named_with_what_was_meant(raw, code, fields_):
-    assert fields(error_of(A.Predict(A.random_list(1)).check, raw)) == (code, fields_)
+def test_a_comma_estimate_above_one_is_named_as_typed():
+    assert fields(error_of(A.Predict(A.random_list(1)).check, "1,5")) == ("activity.estimate_range", {"value": "'1,5'"})

@@ -182,7 +182,7 @@ def test_an_answer_is_an_upsert_and_can_change_until_the_teacher_locks(make):
     [
         ("abc", "answer.not_number"),
         ("1,5", "activity.estimate_range"),  # 1.5 is no estimate: no "did you mean 1.5?"
-        ("0,75", "activity.estimate_comma"),
+        ("1,234", "answer.comma"),
         ("1,2,3", "answer.comma"),
         ("1.5", "activity.estimate_range"),
         ("-0.1", "activity.estimate_range"),

@@ -108,7 +108,8 @@ def test_numbers_are_accepted_within_a_hundredth():
 
 
 @pytest.mark.parametrize(
-    "text, message", [("abc", "not a number"), ("1,5", "comma"), ("", "type a number"), ("inf", "not a finite number")]
+    "text, message",
+    [("abc", "not a number"), ("1,2,3", "comma"), ("", "type a number"), ("inf", "not a finite number")],
 )
 def test_malformed_answers_are_messages(text, message):
     with pytest.raises(ValueError, match=message):

@@ -73,3 +73,12 @@ def test_the_leaderboard_stops_at_ten_places_and_a_tie_shares_the_place_of_its_f
     totals = tuple(A.StudentTotal(n, None, 1, 1, 1, None, p) for n, p in enumerate(points, start=1))
     board = leaderboard(A.RoomResults((), totals))
     assert [(s.place, s.student) for s in board] == [(1, 1), (2, 2), (3, 3), (3, 4)] + [(n, n) for n in range(5, 11)]
+
+
+def test_every_student_who_answered_has_a_place_of_their_own_beyond_the_leaderboards_ten():
+    points = (90, 80, 70, 70, 60, 50, 40, 30, 20, 10, 5, 1)  # students 1 to 12; 3 and 4 tie for 3rd
+    totals = tuple(A.StudentTotal(n, None, 1, 1, 1, None, p) for n, p in enumerate(points, start=1))
+    totals += (A.StudentTotal(13, None, 1, 0, 0, None, 0),)  # answered nothing: no place
+    mine = A.standings(A.RoomResults((), totals))
+    assert sorted(mine) == list(range(1, 13))
+    assert (mine[4].place, mine[4].points) == (3, 70) and (mine[12].place, mine[12].points) == (12, 1)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from ndcg_core import validate
-from ndcg_core.errors import Place
+from ndcg_core.errors import Note, Place
 from support import error_of
 
 # --- every check's error by its code and fields ---------------------------------------------------------------------
@@ -75,8 +75,13 @@ def test_a_seed_is_a_whole_number_from_0_to_a_billion():
     [
         (None, "answer.blank", {}),
         ("  ", "answer.blank", {}),
-        ("1,5", "answer.comma", {"value": "'1,5'"}),
-        (" 1，5 ", "answer.comma", {"value": "'1，5'"}),
+        # A comma that may group thousands, a second comma, a point beside it: what was meant is unclear.
+        ("1,234", "answer.comma", {"value": "'1,234'"}),
+        ("0,6,2", "answer.comma", {"value": "'0,6,2'"}),
+        ("1.000,5", "answer.comma", {"value": "'1.000,5'"}),
+        (" 1，2，3 ", "answer.comma", {"value": "'1，2，3'"}),
+        (",5", "answer.comma", {"value": "',5'"}),
+        ("0,", "answer.comma", {"value": "'0,'"}),
         ("abc", "answer.not_number", {"value": "'abc'"}),
         ("inf", "answer.infinite", {"value": "'inf'"}),
         ("nan", "answer.infinite", {"value": "'nan'"}),
@@ -86,6 +91,29 @@ def test_a_typed_answer_says_what_to_type_instead(text, code, fields):
     error = error_of(validate.answer, text)
     assert (error.code, error.fields) == (code, fields)
     assert validate.answer(" 0.75 ") == 0.75
+
+
+@pytest.mark.parametrize(
+    "text, value, meant",
+    [
+        ("0,62", 0.62, "0.62"),
+        (" 0，62 ", 0.62, "0.62"),  # the Chinese comma a phone's keyboard may give
+        ("0,625", 0.625, "0.625"),  # three digits, but a thousands group never follows a lone 0
+        ("1,5", 1.5, "1.5"),
+        ("-0,5", -0.5, "-0.5"),
+        ("1234,5", 1234.5, "1234.5"),
+        ("1,2345", 1.2345, "1.2345"),
+    ],
+)
+def test_a_comma_that_can_only_be_a_decimal_mark_is_read_as_a_point_and_said(text, value, meant):
+    reading = validate.reading(text)
+    assert reading.value == value and validate.answer(text) == value
+    assert reading.note == Note("answer.comma_read", value=repr(text.strip()), meant=meant)
+    assert str(reading.note) == f"{text.strip()!r} read as {meant}"
+
+
+def test_a_plain_number_is_read_with_no_note():
+    assert validate.reading("0.62") == validate.Reading(0.62, None)
 
 
 # --- numbers: lists, numpy arrays (fast path and long doubles), what is quoted where ----------------

@@ -78,11 +78,21 @@ def test_a_wrong_answer_is_explained(step, wrong, explained):
         assert at.button(key="btn_learn_next").disabled
 
 
-@pytest.mark.parametrize("text, message", [("abc", "not a number"), ("1,5", "comma")])
+@pytest.mark.parametrize("text, message", [("abc", "not a number"), ("1,234", "comma"), ("0,6,2", "comma")])
 def test_a_malformed_answer_is_a_message(text, message):
     at = open_page("3_Learn", learn_step=2)
     answer(at, 2, text)
     assert not at.exception and message in feedback(at)
+
+
+@pytest.mark.parametrize(
+    "lang, said, verdict", [("en", "'0,5' read as 0.5. Right.", "Right."), ("zh", "已将 '0,5' 读作 0.5。", "")]
+)
+def test_a_decimal_comma_answer_is_read_as_a_point_and_said(lang, said, verdict):
+    at = open_page("3_Learn", learn_step=3, lang=lang)  # step 3's answer: 1/log2(4) = 0.5
+    answer(at, 3, "0,5")
+    assert not at.exception and feedback(at).startswith(said) and verdict in feedback(at)
+    assert at.success and not at.error
 
 
 def test_show_the_answer_unlocks_the_next_step():
@@ -184,13 +194,23 @@ def test_every_exercise_type_accepts_the_right_answer_and_explains_a_wrong_one(n
     assert "Right." in feedback(at) and at.metric[0].value == "1 / 1"
 
 
-@pytest.mark.parametrize("text, message", [("abc", "not a number"), ("1,5", "comma")])
+@pytest.mark.parametrize("text, message", [("abc", "not a number"), ("1,234", "comma"), ("1.000,5", "comma")])
 def test_practice_malformed_numbers_are_messages_and_not_scored(text, message):
     number = KINDS.index("ndcg")
     ex = exercise(2026, number)
     at = exercise_page(number)
     give(at, ex, text)
     assert message in feedback(at) and at.metric[0].value == "0 / 0"
+
+
+def test_practice_reads_a_decimal_comma_as_a_point_says_so_and_scores_it():
+    number = KINDS.index("ndcg")
+    ex = exercise(2026, number)
+    typed = f"{ex.answer:.4f}".replace(".", ",")
+    at = exercise_page(number)
+    give(at, ex, typed)
+    assert feedback(at).startswith(f"'{typed}' read as {float(typed.replace(',', '.')):g}. Right.")
+    assert at.metric[0].value == "1 / 1"
 
 
 @pytest.mark.parametrize("extra_moves, verdict", [(0, "Right."), (2, "Not this time.")])

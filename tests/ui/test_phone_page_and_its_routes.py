@@ -12,7 +12,9 @@ from starlette.requests import Request
 from ndcg_core import ndcg_at_k
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom import rules
+from ndcg_core.classroom.lessons import Lesson, Step
 from ndcg_core.classroom.store import Store, database_url
+from ndcg_core.teaching.exercises import KINDS, exercise
 from support import run_coroutine
 
 HOSTILE = "<img src=x>**b</script>"
@@ -136,7 +138,8 @@ def test_an_answer_is_saved_and_the_card_after_it_shows_it_and_a_lock_closes_it(
     assert card(code, bo)[1]["answered"] is False  # the others' card is the class's, without Ana's answer
     store.set_phase(code, key, "locked")
     _, locked = card(code, ana)
-    assert locked["phase"] == "locked" and locked["send"] == "" and locked["unsent"].startswith("Locked: your estimate")
+    assert locked["phase"] == "locked" and locked["send"] == ""
+    assert locked["unsent"].startswith("{closed}: your estimate")  # the phone says why: locked, or time up
     assert locked["unsent"].endswith("not sent. What you sent before counts.")
     assert card(code, ana, "zh")[1]["unsent"].endswith("没有提交。以你之前提交的为准。")  # no space between
     status, refused = answer(code, ana, row.id, [[0, "0.9"]])
@@ -170,14 +173,62 @@ def test_a_bad_answer_gets_its_message_in_the_students_language_and_nothing_is_s
     store, code, key, ana, _ = room
     row = store.open_activity(code, key, acts.Predict(SPEC))
     assert (
-        answer(code, ana, row.id, [[0, "0,7"]])[1]["message"]
-        == "'0,7' has a comma: did you mean 0.7? Write decimals with a point"
+        answer(code, ana, row.id, [[0, "0,6,2"]])[1]["message"]
+        == "'0,6,2' has a comma: write decimals with a point, for example 1.5"
     )
     assert answer(code, ana, row.id, [[0, ""]])[1]["message"].startswith("Type a number")
     assert "不是一个回答" in answer(code, ana, row.id, "<b>0.7</b>", lang="zh")[1]["message"]
     assert "not an answer" in answer(code, ana, "1", [[0, "0.7"]])[1]["message"]
     assert answer(code, ana, row.id + 1, [[0, "0.7"]])[1]["ok"] is False  # not the current activity
     assert store.answers(row.id) == []
+
+
+@pytest.mark.parametrize(
+    "lang, said",
+    [("en", "'0,62' read as 0.62. Saved. You can change it"), ("zh", "已将 '0,62' 读作 0.62。已保存。")],
+)
+def test_a_decimal_comma_estimate_is_saved_as_a_point_and_the_reply_says_so(room, lang, said):
+    store, code, key, ana, _ = room
+    row = store.open_activity(code, key, acts.Predict(SPEC))
+    _, reply = answer(code, ana, row.id, [[0, "0,62"]], lang=lang)
+    assert reply["ok"] is True and reply["message"].startswith(said)
+    assert store.my_answers(row.id, ana) == {0: 0.62}
+
+
+def test_a_practice_sets_decimal_comma_is_read_and_said_with_its_exercise_saved(room):
+    store, code, key, ana, _ = room
+    row = store.open_activity(code, key, acts.Practice(7, (KINDS.index("ndcg"),)))
+    typed = f"{exercise(7, KINDS.index('ndcg')).answer:.4f}".replace(".", ",")
+    _, reply = answer(code, ana, row.id, [[0, typed]])
+    meant = float(typed.replace(",", "."))
+    assert reply["ok"] is True and reply["message"].startswith(f"'{typed}' read as {meant:g}. Saved.")
+    assert store.my_answers(row.id, ana)[0].right
+
+
+def first_line(code, me, lang="en"):
+    return text_of(card(code, me, lang)[1]["blocks"][:1])
+
+
+def test_with_scores_on_each_phone_shows_its_own_points_and_place_during_and_at_the_end(room):
+    store, code, key, ana, bo = room
+    store.use_lesson(code, key, Lesson("Scored", (Step(acts.Predict(SPEC)), Step(acts.Predict(SPEC))), scores=True))
+    truth = ndcg_at_k([2, 3, 0], 3)
+    near, far = round(truth, 2), round(truth - 0.2, 2)
+    points = {g: round(acts.POINTS * (1 - abs(g - truth) / acts.NO_POINTS_OFF)) for g in (near, far)}
+    first = store.lesson_step(code, key, 0)
+    answer(code, ana, first.id, [[0, str(near)]])
+    answer(code, bo, first.id, [[0, str(far)]])
+    assert first_line(code, ana) == first_line(code, bo) == "Your points: 0"  # not counted before the reveal
+    store.set_phase(code, key, "revealed")
+    assert first_line(code, ana) == f"Your points: {points[near]} · place 1 of 2"
+    assert first_line(code, bo) == f"Your points: {points[far]} · place 2 of 2"
+    assert first_line(code, bo, "zh") == f"你的得分：{points[far]} · 第 2 名（共 2 人）"
+    second = store.lesson_step(code, key, 1)
+    answer(code, bo, second.id, [[0, str(near)]])
+    store.set_phase(code, key, "revealed")  # the last step revealed: the lesson is over
+    total = points[far] + points[near]
+    assert first_line(code, bo) == f"Your final score: {total} points, place 1 of 2."
+    assert first_line(code, ana, "zh") == f"你的最终得分：{points[near]} 分，第 2 名（共 2 人）。"
 
 
 def test_the_answer_route_takes_json_only(room):

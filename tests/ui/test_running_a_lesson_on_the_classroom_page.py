@@ -95,7 +95,9 @@ def test_time_up_closes_the_phone_s_answers_and_keeps_what_was_typed(data_dir, m
     ana.run()
     box = next(w for w in ana.text_input if w.key.startswith("_w_cr_answer_"))
     assert box.disabled and box.value == "0.9"
-    assert "Time is up" in texts(ana) and "0.9 was not sent" in texts(ana)
+    # One status line: why answers closed and what was not sent, in one sentence (not "Time is up" and "Locked").
+    assert "Time is up: your estimate 0.9 was not sent." in texts(ana)
+    assert "Locked" not in texts(ana) and "answers are closed" not in texts(ana)
     assert next(m for m in teacher.run().metric if m.label == "Answers").value == "Time is up"
 
 
@@ -127,14 +129,21 @@ def test_a_lesson_that_keeps_scores_ends_with_a_leaderboard_and_points_in_the_cs
         next(b for b in student.button if b.key.startswith("btn_cr_send_")).click().run()
     assert "Leaderboard" not in texts(teacher.run())  # not before the end
     button(teacher, "btn_cr_reveal").click().run()
-    assert "Leaderboard" not in texts(teacher)  # nicknames are hidden: no leaderboard at all
-    teacher.toggle(key="_w_cr_names").set_value(True).run()
+    assert "Leaderboard" not in texts(teacher)  # nicknames are hidden: no leaderboard
+    hidden = "The leaderboard is hidden because nicknames are hidden."
+    assert hidden in texts(teacher)  # and the control page says why, with the switch right there
+    button(teacher, "btn_cr_board_names").click().run()
+    assert teacher.toggle(key="_w_cr_names").value is True and hidden not in texts(teacher)
     board = next(d.value for d in teacher.dataframe if "Student" in d.value.columns)
     expected = {"Ana": acts.POINTS + acts.POINTS, "student 2": acts.closeness_points(truth - 0.2, truth) + acts.POINTS}
     assert dict(zip(board["Student"], board["Points"], strict=True)) == expected
     assert list(board["Place"]) == [1, 2]
     teacher.toggle(key="_w_cr_names").set_value(False).run()
-    assert "Leaderboard" not in texts(teacher)  # hidden entirely with the nicknames
+    assert "Leaderboard" not in texts(teacher) and hidden in texts(teacher)  # hidden with the nicknames
+    button(teacher, "btn_cr_end").click().run()  # an ended room: the note and the switch are still there, once
+    assert texts(teacher).count(hidden) == 1
+    button(teacher, "btn_cr_board_names").click().run()
+    assert next(d.value for d in teacher.dataframe if "Student" in d.value.columns) is not None
     table = classroom_results.results_csv(Translator("en"), store.results(code), points=True).decode("utf-8-sig")
     rows = list(csv.DictReader(io.StringIO(table)))
     totals = {r["Student"]: r["points"] for r in rows if r["Activity"] == "total"}

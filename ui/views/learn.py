@@ -17,8 +17,8 @@ from ndcg_core import DISCOUNTS, breakdown, cg, dcg, idcg, ndcg_at_every_k, ndcg
 from ndcg_core.lists.items import Item
 from ndcg_core.lists.moves import ndcg_after_swaps
 from ndcg_core.lists.spec import link_number
-from ndcg_core.teaching.exercises import parse_number
 from ndcg_core.teaching.metrics import reciprocal_rank
+from ndcg_core.validate import reading
 from ui import charts
 from ui.errors import Place
 from ui.format import metric_text
@@ -110,15 +110,17 @@ def check_answer(step: int) -> None:
     right = expected_answer(step)
     raw = widget_value(answer_key(step))
     store_answer(step)
+    note = None
     if isinstance(right, str):
         ok = raw == right
     else:
         try:
-            ok = abs(parse_number(raw) - right) <= 0.01
+            read = reading(raw)
         except ValueError as err:
             _keep_feedback(step, {"kind": "unreadable", "error": err})
             return
-    _keep_feedback(step, {"kind": "right" if ok else "wrong", "answer": right})
+        ok, note = abs(read.value - right) <= 0.01, read.note
+    _keep_feedback(step, {"kind": "right" if ok else "wrong", "answer": right, "note": note})
     if ok:
         learn_state().done = sorted(set(learn_state().done) | {step})
 
@@ -160,6 +162,8 @@ def feedback_text(t: Translator, step: int, entry: dict) -> tuple[bool, str]:
         {"right": "learn.right", "wrong": "learn.wrong", "revealed": "learn.revealed"}[entry["kind"]],
         why=why(t, step, entry["answer"]),
     )
+    if entry.get("note") is not None:  # how the answer was read ("'0,62' read as 0.62"), before what it got
+        text = t("common.read_note", note=t.explain(entry["note"])) + text
     return entry["kind"] != "wrong", text
 
 

@@ -8,7 +8,7 @@ import streamlit as st
 
 from ndcg_core.lists.items import Item, make_items
 from ndcg_core.lists.spec import ListSpec, link_number
-from ndcg_core.teaching.exercises import Exercise, check, check_seed, exercise
+from ndcg_core.teaching.exercises import Exercise, check, check_seed, exercise, reading_note
 from ui.errors import Place
 from ui.exercise_text import choice_text, explain, prompt
 from ui.i18n import Translator
@@ -87,7 +87,10 @@ def feedback_text(ex: Exercise, entry: dict, t: Translator) -> str:
         why = explain(ex, t)
         if ex.kind in ("better_order", "swap", "gap") and not entry["ok"]:
             why = t("practice.you_chose", chosen=choice_text(ex, entry["chosen"], t)) + " " + why
-    return t("practice.right" if entry["ok"] else "practice.wrong", why=why)
+    text = t("practice.right" if entry["ok"] else "practice.wrong", why=why)
+    if entry.get("note") is not None:  # how the answer was read ("'0,62' read as 0.62"), before what it got
+        text = t("common.read_note", note=t.explain(entry["note"])) + text
+    return text
 
 
 def submit() -> None:
@@ -99,7 +102,7 @@ def submit() -> None:
     except ValueError as err:
         practice_state().feedback = {"ok": False, "kind": "unreadable", "error": err}
         return
-    record(ok, {"kind": "answer", "chosen": raw})
+    record(ok, {"kind": "answer", "chosen": raw, "note": reading_note(ex, raw)})
 
 
 def on_reach_action() -> None:

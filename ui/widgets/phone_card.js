@@ -124,6 +124,7 @@ export default function (component) {
     if (closed) delete messages[card.activity]; // "saved, you can change it" is no longer true once answers close
     else {
       const m = messages[card.activity];
+      for (const input of body.querySelectorAll("input.number")) input.setAttribute("aria-invalid", String(!!m && !m.ok));
       if (m) say(m.ok ? "success" : "error", m.text);
       else if (card.answered) {
         line.className = "status caption";
@@ -139,11 +140,13 @@ export default function (component) {
         const option = first.options.find(([v]) => v === value);
         value = option ? option[1] : value;
       }
+      // One sentence: why answers closed (time up, or locked) is its first word, not a second message.
       const text = fill(card.unsent, {
         value: String(value).slice(0, 20),
         numbers: changed.map((b) => b.part + 1).join(", "),
+        closed: wasUp(card) ? card.texts.closed_time_up : card.texts.closed_locked,
       });
-      say("warning", (wasUp(card) ? card.texts.time_up + " " : "") + text);
+      say("warning", text);
     } else if (wasUp(card)) say("warning", card.texts.time_up);
     else if (card.phase === "locked") say("info", card.texts.locked);
   }
@@ -164,7 +167,9 @@ export default function (component) {
         send(card);
       }
     });
-    wrap.append(label, input);
+    const row = el("div", "row");
+    row.append(input);
+    wrap.append(label, row);
     return wrap;
   }
 
@@ -291,6 +296,7 @@ export default function (component) {
     root._card = card;
     const closed = card.phase !== "open" || timeUp(card);
     const nodes = [];
+    let lastInput = -1;
     for (const block of card.blocks) {
       if (block.type === "text") nodes.push(paragraphs(el("div", block.small ? "caption" : "text"), block.paragraphs));
       else if (block.type === "note") nodes.push(paragraphs(el("div", `note ${block.level}`, { role: "status" }), block.paragraphs));
@@ -298,17 +304,29 @@ export default function (component) {
       else if (block.type === "number") nodes.push(numberBlock(card, block, closed || block.disabled));
       else if (block.type === "choice") nodes.push(choiceBlock(card, block, closed || block.disabled));
       else if (block.type === "order") nodes.push(orderBlock(card, block, closed || block.disabled));
+      if (["number", "choice", "order"].includes(block.type)) lastInput = nodes.length - 1;
     }
-    if (card.left !== null && card.left !== undefined && card.phase === "open") {
-      nodes.unshift(el("div", "countdown", { role: "timer" }));
-    }
+    // Send and the status line go right under the last answer, so a refusal is read beside the box it is about
+    // (a list or a worked table may follow); a single number box has Send on its own row, beside it.
+    const statusLine = el("div", "status", { role: "status", "aria-live": "polite", id: `card-${card.activity}-status` });
+    const after = [];
     if (card.send && !closed) {
       const b = el("button", "send", { type: "button" });
       b.textContent = card.send;
       b.addEventListener("click", () => send(card));
-      nodes.push(b);
+      const only = inputs(card);
+      const row = only.length === 1 && only[0].type === "number" ? nodes[lastInput].querySelector(".row") : null;
+      if (row) row.append(b);
+      else after.push(b);
     }
-    nodes.push(el("div", "status", { role: "status", "aria-live": "polite" }));
+    after.push(statusLine);
+    nodes.splice(lastInput < 0 ? nodes.length : lastInput + 1, 0, ...after);
+    for (const input of nodes.flatMap((n) => [...(n.querySelectorAll ? n.querySelectorAll("input.number") : [])])) {
+      input.setAttribute("aria-describedby", statusLine.id);
+    }
+    if (card.left !== null && card.left !== undefined && card.phase === "open") {
+      nodes.unshift(el("div", "countdown", { role: "timer" }));
+    }
     // The box being typed in stays focused, its caret where it was: a redraw (any teacher action) must not close
     // the phone's keyboard halfway through a number.
     const active = root.getRootNode().activeElement;

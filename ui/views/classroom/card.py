@@ -236,6 +236,8 @@ def status_texts(t: Translator) -> dict[str, str]:
         "change": t("classroom.change_until_locked"),
         "locked": t("classroom.locked_student"),
         "time_up": t("classroom.time_up_student"),
+        "closed_locked": t("classroom.closed.locked"),
+        "closed_time_up": t("classroom.closed.time_up"),
         "time_left": t("classroom.time_left"),
     }
 

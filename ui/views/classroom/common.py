@@ -171,8 +171,9 @@ def histogram_text(t: Translator, bins: list[acts.Bin]) -> str:
 
 
 def unsent_text(t: Translator, key: str, sent_before: bool, **fields: Any) -> str:
-    """A value typed but not sent when answers closed, and whether an earlier answer counts instead."""
-    text = t(f"classroom.unsent.{key}", **fields)
+    """A value typed but not sent when answers closed, and whether an earlier answer counts instead; ``{closed}``
+    is left for the phone to fill with why answers closed (locked, or the time is up)."""
+    text = t(f"classroom.unsent.{key}", closed="{closed}", **fields)
     if not sent_before:
         return text
     space = "" if text.endswith(("。", "！", "？")) else " "  # Chinese sentences follow each other with no space

@@ -78,7 +78,7 @@ def render_control(t: Translator, cs: ClassroomState, room: Room) -> None:
         render_lesson_bar(t, room, progress)
     if room.ended:
         st.info(t("classroom.ended_teacher"))
-        render_leaderboard(t, room, progress)
+        render_leaderboard(t, room, progress, ended_page=True)
         render_class_summary(t, store().class_summary(room.code))
     else:
         render_controls(t, room)

@@ -4,6 +4,7 @@ starting a room, joining one and leaving.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
 
@@ -131,6 +132,20 @@ def start_room() -> None:
         return
     cs = reset_classroom()
     cs.room, cs.key = room.code, key
+
+
+def join_form(t: Translator, key: str, on_join: Callable[[], None], button_key: str, *, code: bool = False) -> None:
+    """The join form: the room's code (``code``) and the nickname, then Join. A form that Enter does not send, so
+    Streamlit writes no English "Press Enter" over the boxes; the nickname's limit is said under its box, and a
+    longer one is refused with a message when Join is pressed (never cut silently)."""
+    with st.form(key, enter_to_submit=False, border=False):
+        if code:
+            st.text_input(
+                t("classroom.code"), key="_w_cr_code", max_chars=12, placeholder="K7P3QX", help=t("classroom.code_help")
+            )
+        st.text_input(t("classroom.nickname"), key="_w_cr_nickname")
+        st.caption(t("classroom.nickname_help", limit=rules.MAX_NICKNAME))
+        st.form_submit_button(t("classroom.join"), on_click=on_join, type="primary", key=button_key, width="stretch")
 
 
 def join(code: Any) -> None:

@@ -228,10 +228,36 @@ def lesson_over(room: Room, progress: LessonProgress | None) -> bool:
     return room.ended or last
 
 
-def render_leaderboard(t: Translator, room: Room, progress: LessonProgress | None, screen: bool = False) -> None:
-    """At the end of a lesson that keeps scores: the students with the most points (nickname, or "student 3");
-    nothing at all while nicknames are hidden."""
-    if not keeps_scores(progress) or not lesson_over(room, progress) or not room.show_names:
+def show_names_for_leaderboard() -> None:
+    """Show the room's nicknames, so its leaderboard shows (the control page's switch beside the hidden board)."""
+    t = Translator(app_state().lang)
+    cs = classroom_state()
+    try:
+        store().show_names(cs.room or "", cs.key or "", True)
+    except REFUSALS as err:
+        cs.messages["control"] = t.explain(err)
+        return
+    room_changed(cs.room or "")
+    cs.messages.pop("control", None)
+
+
+def render_leaderboard(
+    t: Translator, room: Room, progress: LessonProgress | None, screen: bool = False, *, ended_page: bool = False
+) -> None:
+    """At the end of a lesson that keeps scores: the students with the most points (nickname, or "student 3").
+    While nicknames are hidden the projector shows nothing and the control page says why, with the switch that
+    shows them (drawn once: by the live part while the room is open, by ``ended_page``'s caller once it ended)."""
+    if not keeps_scores(progress) or not lesson_over(room, progress):
+        return
+    if not room.show_names:
+        if not screen and ended_page == room.ended:
+            st.info(t("classroom.leaderboard_hidden"))
+            st.button(
+                t("classroom.show_names"),
+                on_click=show_names_for_leaderboard,
+                key="btn_cr_board_names",
+                icon=":material/badge:",
+            )
         return
     standings = acts.leaderboard(store().results(room.code), LEADERBOARD_TOP)
     st.subheader(t("classroom.leaderboard"))

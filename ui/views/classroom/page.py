@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ndcg_core.classroom import rules
 from ndcg_core.errors import InputError, StoreUnavailable
 from ui.database import quick_store, store
 from ui.i18n import Translator
@@ -21,7 +20,7 @@ from ui.state import (
 )
 from ui.views.classroom.common import OUTAGE_LOOK_SECONDS, SCREEN, VIEW_PARAM, outage_text, show_message
 from ui.views.classroom.control import render_control
-from ui.views.classroom.identity import apply_link, leave, on_join_typed, remember, start_room
+from ui.views.classroom.identity import apply_link, join_form, leave, on_join_typed, remember, start_room
 from ui.views.classroom.lesson_editor import render_editor
 from ui.views.classroom.lesson_run import render_lesson_start
 from ui.views.classroom.phone import render_student
@@ -44,16 +43,7 @@ def render_landing(t: Translator, cs: ClassroomState) -> None:
     left, right = st.columns(2, gap="large")
     with left:
         st.subheader(t("classroom.join_heading"))
-        st.text_input(
-            t("classroom.code"), key="_w_cr_code", max_chars=12, placeholder="K7P3QX", help=t("classroom.code_help")
-        )
-        st.text_input(
-            t("classroom.nickname"),
-            key="_w_cr_nickname",
-            max_chars=rules.MAX_NICKNAME,
-            help=t("classroom.nickname_help"),
-        )
-        st.button(t("classroom.join"), on_click=on_join_typed, type="primary", key="btn_cr_join_code")
+        join_form(t, "cr_join_code", on_join_typed, "btn_cr_join_code", code=True)
         show_message(cs, "join")
     with right:
         st.subheader(t("classroom.start_heading"))

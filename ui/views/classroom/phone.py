@@ -9,7 +9,6 @@ from typing import Any
 
 import streamlit as st
 
-from ndcg_core.classroom import rules
 from ndcg_core.classroom.store import Room
 from ndcg_core.errors import InputError, StoreUnavailable
 from ndcg_core.lists.items import Item
@@ -28,7 +27,13 @@ from ui.state import (
 from ui.views.classroom import phone_api
 from ui.views.classroom.card import Block, Choice, Note, NumberBox, Order, PhoneCard, Table, Text, table_of
 from ui.views.classroom.common import outage_text, show_message
-from ui.views.classroom.identity import MEMORY_LOOK_SECONDS, MEMORY_WAIT_SECONDS, memory_reported, on_join_here
+from ui.views.classroom.identity import (
+    MEMORY_LOOK_SECONDS,
+    MEMORY_WAIT_SECONDS,
+    join_form,
+    memory_reported,
+    on_join_here,
+)
 from ui.views.classroom.lesson_run import seconds_left
 from ui.views.classroom.phone_page import page_address, pages_served
 from ui.widgets.countdown import countdown
@@ -66,13 +71,7 @@ def render_student(t: Translator, cs: ClassroomState, room: Room) -> None:
                 cs.memory_wait = time.monotonic()
             checking_identity(t.lang)
             return
-        st.text_input(
-            t("classroom.nickname"),
-            key="_w_cr_nickname",
-            max_chars=rules.MAX_NICKNAME,
-            help=t("classroom.nickname_help"),
-        )
-        st.button(t("classroom.join"), on_click=on_join_here, type="primary", key="btn_cr_join_here", width="stretch")
+        join_form(t, "cr_join_here", on_join_here, "btn_cr_join_here")
         show_message(cs, "join")
         return
     set_link_value("me", me.id)
@@ -270,8 +269,9 @@ def send_typed(lang: str, code: str, card: PhoneCard) -> None:
     cs.messages[f"answer-{card.activity}"] = reply.message
 
 
-def unsent(cs: ClassroomState, card: PhoneCard) -> str | None:
-    """The card's sentence for answers typed or chosen but not sent, filled in, or ``None``."""
+def unsent(cs: ClassroomState, card: PhoneCard, closed: str = "") -> str | None:
+    """The card's sentence for answers typed or chosen but not sent, filled in (``closed``: why answers closed),
+    or ``None``."""
     changed = [(b, v) for b, v in typed_values(cs, card) if not same_as_saved(b, v)]
     if not changed or not card.body.unsent:
         return None
@@ -279,7 +279,7 @@ def unsent(cs: ClassroomState, card: PhoneCard) -> str | None:
     if isinstance(block, Choice):
         value = dict(block.options).get(value, value)
     numbers = ", ".join(str(b.part + 1) for b, _ in changed)
-    return card.body.unsent.format(value=md_escape(str(value)[:20]), numbers=numbers)
+    return card.body.unsent.format(value=md_escape(str(value)[:20]), numbers=numbers, closed=closed)
 
 
 def same_as_saved(block: Input, value: Any) -> bool:
@@ -304,14 +304,15 @@ def status_line(t: Translator, cs: ClassroomState, card: PhoneCard) -> None:
     place = f"answer-{card.activity}"
     if card.phase != "open" or card.time_up:
         cs.messages.pop(place, None)  # "saved, you can change it" and an old error are no longer true
-        text = unsent(cs, card) if card.phase != "revealed" else None
-        if card.time_up:
-            st.warning(t("classroom.time_up_student") + (" " + text if text else ""))
-        elif text:
+        closed = t("classroom.closed.time_up" if card.time_up else "classroom.closed.locked")
+        text = unsent(cs, card, closed) if card.phase != "revealed" else None
+        if text:  # one sentence: why answers closed, and what was not sent
             st.warning(text)
+        elif card.time_up:
+            st.warning(t("classroom.time_up_student"))
         elif card.phase == "locked":
             st.info(t("classroom.locked_student"))
     elif cs.messages.get(place):
-        show_message(cs, place, ok=cs.messages[place] == t("classroom.saved"))
+        show_message(cs, place, ok=cs.messages[place].endswith(t("classroom.saved")))  # after a "read as" note
     elif card.answered:
         st.caption(t("classroom.change_until_locked"))

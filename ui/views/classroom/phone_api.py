@@ -24,10 +24,10 @@ from ui.database import answer_stored, anyone_answered, room_now, store
 from ui.errors import InputError as UiInputError
 from ui.errors import shown
 from ui.i18n import LANGUAGES, Translator
-from ui.views.classroom.card import Body, PhoneCard, phone_card, plain
+from ui.views.classroom.card import Body, PhoneCard, Text, phone_card, plain
 from ui.views.classroom.common import activity_heading
 from ui.views.classroom.kinds import VIEWS
-from ui.views.classroom.lesson_run import seconds_left
+from ui.views.classroom.lesson_run import keeps_scores, lesson_over, seconds_left
 
 MAX_PART = 10_000  # a part number beyond any activity's: the kind names a wrong one below this
 CARDS_KEPT = 256  # shared cards kept per process: a few per room (one per language and revision)
@@ -57,6 +57,79 @@ def _shared() -> _SharedCards:
     return _SharedCards()
 
 
+@dataclass(frozen=True)
+class Score:
+    """A student's points so far and place among the students who answered (``place`` ``None``: none yet)."""
+
+    points: int
+    place: int | None
+    count: int
+    final: bool  # the lesson is over: these are the final points
+
+
+class _Scores:
+    """Each room's scores by student id, worked out once per room and revision (``None``: no scores kept), most
+    recent last: a class's phones all ask for their cards when the teacher reveals."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._rooms: OrderedDict[tuple[str, int], dict[str, Score] | None] = OrderedDict()
+
+    def get(self, room: Room) -> dict[str, Score] | None:
+        key = (room.code, room.revision)
+        with self._lock:
+            if key in self._rooms:
+                return self._rooms[key]
+        scores = room_scores(room)
+        with self._lock:
+            self._rooms[key] = scores
+            while len(self._rooms) > CARDS_KEPT:
+                self._rooms.popitem(last=False)
+        return scores
+
+
+@st.cache_resource(show_spinner=False)
+def _scores() -> _Scores:
+    return _Scores()
+
+
+def room_scores(room: Room) -> dict[str, Score] | None:
+    """Every student's score in a room whose lesson keeps scores, by student id (``None`` for any other room):
+    from ndcg_core's standings, the current activity counted once it is revealed."""
+    progress = store().lesson_progress(room.code)
+    if not keeps_scores(progress):
+        return None
+    standings = acts.standings(store().results(room.code, scored_now=True))
+    final = lesson_over(room, progress)
+    count = len(standings)
+    return {
+        s.id: Score(
+            standings[s.number].points if s.number in standings else 0,
+            standings[s.number].place if s.number in standings else None,
+            count,
+            final,
+        )
+        for s in store().roster(room.code)
+    }
+
+
+def score_block(t: Translator, score: Score) -> Text:
+    """The student's own points and place, as the card's first line."""
+    if score.place is None:
+        return Text(t("classroom.my_score_none", points=score.points), small=True)
+    key = "classroom.my_score_final" if score.final else "classroom.my_score"
+    return Text(t(key, points=score.points, place=score.place, count=score.count), small=not score.final)
+
+
+def with_score(card: dict[str, Any], room: Room, student: str, lang: str) -> dict[str, Any]:
+    """The card with the student's score before its blocks, when the room's lesson keeps scores."""
+    scores = _scores().get(room)
+    if scores is None:
+        return card
+    score = scores.get(student, Score(0, None, 0, False))  # joined since the room's revision changed
+    return {**card, "blocks": [score_block(Translator(lang), score).to_json(), *card["blocks"]]}
+
+
 def language(value: Any) -> str:
     """The phone's language from a request (English unless it is one the app has)."""
     return value if isinstance(value, str) and value in LANGUAGES else next(iter(LANGUAGES))
@@ -78,8 +151,8 @@ def card_json(code: str, student: str, lang: str) -> dict[str, Any]:
         if shared is None:
             shared = build(Translator(lang), room, current, mine, left).to_json()
             _shared().put(key, shared)
-        return {**shared, "left": left if shared["phase"] == "open" else None}
-    return build(Translator(lang), room, current, mine, left).to_json()
+        return with_score({**shared, "left": left if shared["phase"] == "open" else None}, room, student, lang)
+    return with_score(build(Translator(lang), room, current, mine, left).to_json(), room, student, lang)
 
 
 def build(
@@ -150,9 +223,19 @@ def deliver(t: Translator, code: str, student: str, activity_id: int, values: Pa
             answer_stored(code, activity_id)
     except (InputError, StoreUnavailable) as err:
         return Reply(False, t.explain(err))
+    read = read_notes(t, current, values)
     if notes:
-        return Reply(False, " ".join([*notes, t("classroom.others_saved" if values else "classroom.nothing_saved")]))
-    return Reply(True, t("classroom.saved"))
+        after = t("classroom.others_saved" if values else "classroom.nothing_saved")
+        return Reply(False, " ".join([*notes, "".join(read) + after]))
+    return Reply(True, "".join(read) + t("classroom.saved"))
+
+
+def read_notes(t: Translator, current: ActivityRow, values: Pairs) -> list[str]:
+    """A sentence for each stored value the core read one particular way ("'0,62' read as 0.62. "), so the student
+    knows what was saved; each ends as the language ends a sentence, ready to go before the next one."""
+    activity = current.activity()
+    notes = (acts.typed_note(activity, value, part) for part, value in values)
+    return [t("common.read_note", note=t.explain(note)) for note in notes if note is not None]
 
 
 def nothing(current: ActivityRow) -> None:

@@ -69,13 +69,14 @@ def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
     assert isinstance(activity, acts.Predict)  # the caller chose this view by the activity's kind
     spec = activity.spec
     question = own_question(current.question.get(t.lang), t("classroom.predict_question", k=spec.k))
-    blocks: list[Block] = [Text(query_line(t, spec) + question), table_of(t, spec.labels, spec.grades)]
-    blocks.append(Text(spec_caption(t, spec), small=True))
+    blocks: list[Block] = [Text(query_line(t, spec) + question)]
     saved = metric_text(mine[0], 2) if 0 in mine else None
+    # The box right under the question, the list after it: on a phone the box and Send are on the first screen.
     if current.phase != "revealed":
         blocks.append(NumberBox(0, t("classroom.estimate"), "0.75", saved, current.phase != "open"))
     if 0 in mine:
         blocks.append(Text(t("classroom.your_estimate", value=metric_text(mine[0], 2))))
+    blocks += [table_of(t, spec.labels, spec.grades), Text(spec_caption(t, spec), small=True)]
     if current.phase == "revealed":
         truth = activity.truth()
         if 0 not in mine:
