@@ -781,7 +781,7 @@ def test_a_payload_stored_by_main_keeps_every_figure_to_the_bit():
     # Exponential gain, Järvelin-Kekäläinen's discount (none before rank 2, then log2(i)), and the pool's 3 in the
     # ideal: (2^2 - 1) / ((2^3 - 1) + (2^2 - 1) / log2(2)).
     assert jk.truth() == 0.3 == pytest.approx(3 / (7 + 3))
-    assert jk.conventions() == Conventions("ndcg", 2, "exponential", "jk", "pool")
+    assert jk.conventions() == Conventions("ndcg", 2, "exponential", "jk", "pool", base=2.0)
     # Every judged grade, 3 2 3 0 1 2 and the missed 3 2, is the ideal's: 3 3 3 2 2 2 at k = 6.
     ideal = 3 + 3 / log2(3) + 3 / 2 + 2 / log2(5) + 2 / log2(6) + 2 / log2(7)
     assert wikipedia.score(range(6)) == 0.785002371969948
