@@ -176,7 +176,7 @@ def test_every_field_of_the_format_has_a_bad_value_test():
     others = {f.name for fields in ACTIVITY_FIELDS.values() for f in fields} - {
         f.name for f in ACTIVITY_FIELDS["predict"]
     }
-    assert others == {"show_grades", "a", "b", "metric", "seed", "exercises", "scale"}
+    assert others == {"show_grades", "a", "b", "metric", "seed", "exercises", "scale", "options"}
     assert others <= {b[1] for b in OTHER_KINDS}
 
 
@@ -202,6 +202,7 @@ seed = 3
 exercises = 4
 """
 JUDGE = PREDICT.replace('"predict"', '"judge"')
+CHOOSE = PREDICT.replace('"predict"', '"choose"')
 
 # (a lesson of that kind, the field, a change, the code)
 OTHER_KINDS = [
@@ -220,6 +221,10 @@ OTHER_KINDS = [
     (JUDGE, "scale", "scale = [0, 2]", "lesson.problem"),  # the teacher's grade 3 is off that scale
     (JUDGE, "scale", "scale = [0, 20]", "lesson.problem"),
     (JUDGE, "missed", "missed = [3]", "lesson.unknown_field"),
+    (CHOOSE, "options", "options = 'no_normalisation'", "lesson.not_list"),
+    (CHOOSE, "options", "options = ['ideal_from_list']", "lesson.problem"),  # no result was missed
+    (CHOOSE, "options", "options = ['a', 'b', 'c', 'd']", "lesson.out_of_range"),
+    (CHOOSE, "seed", "seed = 'random'", "lesson.not_whole"),
 ]
 
 

@@ -73,3 +73,9 @@ def test_the_leaderboard_stops_at_ten_places_and_a_tie_shares_the_place_of_its_f
     totals = tuple(A.StudentTotal(n, None, 1, 1, 1, None, p) for n, p in enumerate(points, start=1))
     board = leaderboard(A.RoomResults((), totals))
     assert [(s.place, s.student) for s in board] == [(1, 1), (2, 2), (3, 3), (3, 4)] + [(n, n) for n in range(5, 11)]
+
+
+def test_choosing_scores_all_for_the_right_number_and_none_for_a_mistakes():
+    choose = A.choose_activity(SPEC, ["no_normalisation", "gain_exponential", "discount_log_i"])
+    points = {o.mistake: choose.result(o.letter).points for o in choose.options()}
+    assert points == {None: 100, "no_normalisation": 0, "gain_exponential": 0, "discount_log_i": 0}
