@@ -53,7 +53,7 @@ def test_the_shipped_lessons_are_english_and_chinese_and_check():
     en, zh = (read_lesson_file(p) for p in LESSONS)
     assert (en.title, zh.title) == ("NDCG in 20 minutes", "20 分钟学会 NDCG")
     assert [s.activity.kind for s in en.steps] == [s.activity.kind for s in zh.steps]
-    assert {s.activity.kind for s in en.steps} == {"predict", "rank", "compare", "practice", "judge"}
+    assert {s.activity.kind for s in en.steps} == {"predict", "rank", "compare", "practice", "judge", "choose"}
 
 
 def test_the_shipped_lessons_hold_the_seeds_worked_examples():
@@ -79,7 +79,8 @@ def test_the_shipped_lessons_hold_the_seeds_worked_examples():
 def test_the_check_command_prints_the_outline_of_a_shipped_lesson(path, capsys):
     assert classroom_command(["check", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert len(out) == 1 + 8
+    assert len(out) == 1 + 9
+    assert out[9].startswith("  9. Which is right?") and "(no_normalisation)" in out[9] and "(right)" in out[9]
     assert out[1].startswith("  1. Predict the NDCG") and out[1].endswith("= 0.9386; own wording; 90 s to answer")
 
 
