@@ -26,15 +26,17 @@ from ui.views.classroom.common import list_details, list_table, own_question, qu
 from ui.views.classroom.sources import chosen_list, k_key, list_form
 
 RIGHT_COLOUR, WRONG_COLOUR, OPEN_COLOUR = "#2a9d55", "#9aa5b1", "#0b63ce"
+NBSP = "\u00a0"
 
 
 def question(t: Translator, activity: acts.Choose, own: str) -> str:
     return query_line(t, activity.spec) + own_question(own, t("classroom.choose_question", k=activity.spec.k))
 
 
-def option_text(activity: acts.Choose, option: acts.ChooseOption) -> str:
-    """ "B: 0.94", as the phone's button and the projector's bar say it."""
-    return f"{option.letter.upper()}: {activity.shown(option)}"
+def option_text(activity: acts.Choose, option: acts.ChooseOption, button: bool = False) -> str:
+    """ "B: 0.94", as the projector, the reveal and the CSV say it; on a phone's ``button`` with a no-break space (a
+    button too narrow for it moves to the next row rather than putting its number on a line of its own)."""
+    return f"{option.letter.upper()}:{NBSP if button else ' '}{activity.shown(option)}"
 
 
 def diagnosis(activity: acts.Choose, code: str) -> Diagnosis:
@@ -124,21 +126,25 @@ def present(
     with left:
         list_table(t, spec.labels, spec.grades)
         st.caption(spec_caption(t, spec))
-    with right:
-        big_chart(votes_chart(t, activity, summary, revealed), screen)
+    below = right if screen else st.container()
+    if not (revealed and screen):
+        # On the projector the reveal takes the chart's place: its table holds the votes too, and fits above the fold.
+        with right:
+            big_chart(votes_chart(t, activity, summary, revealed), screen)
     if not revealed:
         st.caption(t("classroom.choose_hidden"))
         return
     option = activity.right_option()
-    st.success(
-        t(
-            "classroom.choose_reveal",
-            option=option_text(activity, option),
-            chose=summary.chose_right,
-            count=summary.count,
+    with below:
+        st.success(
+            t(
+                "classroom.choose_reveal",
+                option=option_text(activity, option),
+                chose=summary.chose_right,
+                count=summary.count,
+            )
         )
-    )
-    worked_table(reveal_frame(t, activity, summary), screen)
+        worked_table(reveal_frame(t, activity, summary), screen)
 
 
 def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
@@ -152,7 +158,7 @@ def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
         table_of(t, spec.labels, spec.grades),
     ]
     blocks.append(Text(spec_caption(t, spec), small=True))
-    options = tuple((o.letter, option_text(activity, o)) for o in activity.options())
+    options = tuple((o.letter, option_text(activity, o, button=True)) for o in activity.options())
     blocks.append(Choice(0, t("classroom.your_choice"), options, mine.get(0), current.phase != "open"))
     if current.phase == "revealed":
         right = activity.right_option()
