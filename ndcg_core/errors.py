@@ -252,6 +252,15 @@ MESSAGES: dict[str, str] = {
     "activity.off_scale": "the grade {value} at position {position} is outside the judging scale {low} to {high}",
     "activity.result": "there is no result {value}; this list has {count}",
     "activity.grade": "{value} is not a grade of the scale: choose a whole number from {low} to {high}",
+    "activity.mistake_unknown": "option {position} is {value}, not a mistake; choose one of {choices}",
+    "activity.mistake_not_here": "option {position}, the mistake {value}, cannot be made on this list; the mistakes "
+    "that give a wrong NDCG here are {choices}",
+    "activity.mistake_right": "option {position}, the mistake {value}, gives the right NDCG@{k} on this list, "
+    "{number}; choose another of {choices}",
+    "activity.mistake_same": "option {position}, the mistake {one}, gives the same number as {other} on this list, "
+    "{number}; choose another mistake",
+    "activity.mistakes_few": "this list gives only {count} wrong numbers at least {apart} apart and from the right "
+    "NDCG@{k}; Which is right? needs {needed}: choose another list or another k",
     # Lessons (TOML files): where a problem is names the activity and the field.
     "lesson.too_large": "{file} has {count} bytes; a lesson file holds at most {limit}",
     "lesson.syntax": "{file}, line {line}, column {column}: this is not valid TOML ({reason})",

@@ -39,8 +39,8 @@ class Wording:
 @dataclass(frozen=True)
 class Field:
     """One field of the format: its name, type (``text``, ``whole``, ``bool``, ``grades``, ``texts``,
-    ``choice``, ``scale``, ``wording``, ``exercises``, ``side``), whether it is required, the choices of a
-    ``choice`` and what it means (for the schema and the README)."""
+    ``choice``, ``scale``, ``wording``, ``exercises``, ``side``, ``mistakes``), whether it is required, the choices
+    of a ``choice`` and what it means (for the schema and the README)."""
 
     name: str
     type: str

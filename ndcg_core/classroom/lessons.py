@@ -24,7 +24,7 @@ from typing import Any
 import tomli_w
 
 from ..errors import InputError, Place, shown
-from .activities import KINDS, MAX_EXERCISES, Activity, Scale
+from .activities import CHOOSE_WRONG, KINDS, MAX_EXERCISES, Activity, Scale
 from .activities import PRACTICE_KINDS as PRACTICE_KINDS
 from .lesson_fields import LANGUAGES, MAX_ITEM, MAX_QUERY, MAX_TEXT, SIDE_FIELDS, Field, Reader, Wording
 
@@ -231,6 +231,13 @@ def _schema_of(f: Field) -> dict[str, Any]:
             "type": "object",
             "properties": {lang: text for lang in LANGUAGES},
             "additionalProperties": False,
+        },
+        "mistakes": {
+            "type": "array",
+            "items": {"enum": list(f.choices)},
+            "minItems": 1,
+            "maxItems": CHOOSE_WRONG,
+            "uniqueItems": True,
         },
         "exercises": {
             "oneOf": [

@@ -717,7 +717,7 @@ def test_every_activity_comes_back_from_its_payload():
         assert again == activity
     assert fields(error_of(A.from_payload, "quiz", {})) == (
         "activity.kind",
-        {"value": "'quiz'", "choices": "predict, rank, compare, practice, judge"},
+        {"value": "'quiz'", "choices": "predict, rank, compare, practice, judge, choose"},
     )
 
 

@@ -19,6 +19,7 @@ EXAMPLES = {
     "compare": acts.compare_activity("seed003", "mrr"),
     "practice": acts.practice_activity(2026, 3),
     "judge": acts.Judge(acts.activity_list(("a", "b", "c"), (2.0, 0.0, 1.0), 2), acts.Scale(0, 2)),
+    "choose": acts.choose_activity(acts.preset_list("five"), ["no_normalisation"], seed=7),
 }
 
 
@@ -69,7 +70,7 @@ def test_a_lesson_activity_of_every_kind_reads_back_from_its_file():
     ]
 
 
-RAW = {"predict": "0.5", "rank": [4, 3, 2, 1, 0], "compare": "same", "practice": None, "judge": "1"}
+RAW = {"predict": "0.5", "rank": [4, 3, 2, 1, 0], "compare": "same", "practice": None, "judge": "1", "choose": "c"}
 
 
 @pytest.mark.parametrize("name", list(KINDS))

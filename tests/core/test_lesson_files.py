@@ -53,7 +53,7 @@ def test_the_shipped_lessons_are_english_and_chinese_and_check():
     en, zh = (read_lesson_file(p) for p in LESSONS)
     assert (en.title, zh.title) == ("NDCG in 20 minutes", "20 分钟学会 NDCG")
     assert [s.activity.kind for s in en.steps] == [s.activity.kind for s in zh.steps]
-    assert {s.activity.kind for s in en.steps} == {"predict", "rank", "compare", "practice", "judge"}
+    assert {s.activity.kind for s in en.steps} == {"predict", "rank", "compare", "practice", "judge", "choose"}
 
 
 def test_the_shipped_lessons_hold_the_seeds_worked_examples():
@@ -79,7 +79,8 @@ def test_the_shipped_lessons_hold_the_seeds_worked_examples():
 def test_the_check_command_prints_the_outline_of_a_shipped_lesson(path, capsys):
     assert classroom_command(["check", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert len(out) == 1 + 8
+    assert len(out) == 1 + 9
+    assert out[9].startswith("  9. Which is right?") and "(no_normalisation)" in out[9] and "(right)" in out[9]
     assert out[1].startswith("  1. Predict the NDCG") and out[1].endswith("= 0.9386; own wording; 90 s to answer")
 
 
@@ -176,7 +177,7 @@ def test_every_field_of_the_format_has_a_bad_value_test():
     others = {f.name for fields in ACTIVITY_FIELDS.values() for f in fields} - {
         f.name for f in ACTIVITY_FIELDS["predict"]
     }
-    assert others == {"show_grades", "a", "b", "metric", "seed", "exercises", "scale"}
+    assert others == {"show_grades", "a", "b", "metric", "seed", "exercises", "scale", "options"}
     assert others <= {b[1] for b in OTHER_KINDS}
 
 
@@ -202,6 +203,7 @@ seed = 3
 exercises = 4
 """
 JUDGE = PREDICT.replace('"predict"', '"judge"')
+CHOOSE = PREDICT.replace('"predict"', '"choose"')
 
 # (a lesson of that kind, the field, a change, the code)
 OTHER_KINDS = [
@@ -220,6 +222,10 @@ OTHER_KINDS = [
     (JUDGE, "scale", "scale = [0, 2]", "lesson.problem"),  # the teacher's grade 3 is off that scale
     (JUDGE, "scale", "scale = [0, 20]", "lesson.problem"),
     (JUDGE, "missed", "missed = [3]", "lesson.unknown_field"),
+    (CHOOSE, "options", "options = 'no_normalisation'", "lesson.not_list"),
+    (CHOOSE, "options", "options = ['ideal_from_list']", "lesson.problem"),  # no result was missed
+    (CHOOSE, "options", "options = ['a', 'b', 'c', 'd']", "lesson.out_of_range"),
+    (CHOOSE, "seed", "seed = 'random'", "lesson.not_whole"),
 ]
 
 

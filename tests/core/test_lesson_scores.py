@@ -82,3 +82,9 @@ def test_every_student_who_answered_has_a_place_of_their_own_beyond_the_leaderbo
     mine = A.standings(A.RoomResults((), totals))
     assert sorted(mine) == list(range(1, 13))
     assert (mine[4].place, mine[4].points) == (3, 70) and (mine[12].place, mine[12].points) == (12, 1)
+
+
+def test_choosing_scores_all_for_the_right_number_and_none_for_a_mistakes():
+    choose = A.choose_activity(SPEC, ["no_normalisation", "gain_exponential", "discount_log_i"])
+    points = {o.mistake: choose.result(o.letter).points for o in choose.options()}
+    assert points == {None: 100, "no_normalisation": 0, "gain_exponential": 0, "discount_log_i": 0}

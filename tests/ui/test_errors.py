@@ -57,6 +57,7 @@ from ui.widgets.sortable import apply_action
 ITEMS = make_items(["a", "b"], [3, 1])
 SPEC = ListSpec(tuple(ITEMS), 2)
 JUDGE = classroom.Judge(classroom.activity_list(("a", "b"), (3, 1), 2))
+CHOOSE_LIST = classroom.activity_list(("a", "b", "c"), (3, 2, 0), 2)  # nothing below k to count
 
 
 def lesson_with(top=None, **activity):
@@ -405,6 +406,14 @@ CALLS = {
     "activity.off_scale": [lambda: classroom.Judge(classroom.activity_list(("a",), (5,), 1))],
     "activity.result": [lambda: JUDGE.check("2", 7)],
     "activity.grade": [lambda: JUDGE.check("2.5", 0), lambda: JUDGE.check("x", 0)],
+    "activity.mistake_unknown": [lambda: classroom.choose_activity(CHOOSE_LIST, ["wrong_k"])],
+    "activity.mistake_not_here": [lambda: classroom.choose_activity(CHOOSE_LIST, ["ideal_from_list"])],
+    "activity.mistake_right": [lambda: classroom.choose_activity(CHOOSE_LIST, ["list_not_cut"])],
+    "activity.mistake_same": [
+        lambda: classroom.choose_activity(CHOOSE_LIST, ["no_normalisation", "no_normalisation"]),
+        lambda: classroom.choose_activity(CHOOSE_LIST, ["no_normalisation+list_not_cut"]),
+    ],
+    "activity.mistakes_few": [lambda: classroom.choose_activity(classroom.activity_list(("a", "b"), (0, 0), 2))],
     "lesson.too_large": [lambda: read_lesson(b"#" * 1_000_001, "big.toml")],
     "lesson.syntax": [lambda: read_lesson("format = \ntitle = 'x'", "mine.toml")],
     "lesson.syntax_end": [lambda: read_lesson("title = 'x", "mine.toml")],

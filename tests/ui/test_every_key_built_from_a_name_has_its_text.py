@@ -66,7 +66,7 @@ NAMES: dict[str, tuple[str, ...]] = {
     "classroom.source.{}": sources.SOURCES,
     "classroom.{}": ("results", "preset"),
     "classroom.lesson_source.{}": lesson_run.LESSON_SOURCES,
-    "classroom.unsent.{}": ("estimate", "grades", "order", "practice", "vote"),
+    "classroom.unsent.{}": ("choice", "estimate", "grades", "order", "practice", "vote"),
     "classroom.judge_alpha_{}": ("well", "roughly", "disagree", "none"),
     "classroom.judge_verdict_{}": ("well", "roughly", "disagree"),
     "classroom.join_note.{}": ("server_local", "deploy_local"),

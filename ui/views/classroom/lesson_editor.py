@@ -50,7 +50,7 @@ from ui.views.classroom.phone import draw_block
 
 PREFIX = "_w_le_"  # the editor's widget keys
 OPEN = "_w_le_open_"  # its "open a lesson" chooser's
-LIST_KINDS = ("predict", "rank", "judge")  # the kinds whose list may be typed into a table
+LIST_KINDS = ("predict", "rank", "judge", "choose")  # the kinds whose list may be typed into a table
 FROM = ("list", "table", "evaluate")
 PREVIEW_ID = -1000  # previews draw the phone's view for activity ids below this: no room has them
 EXAMPLE_ROWS = [
@@ -186,11 +186,13 @@ def remove(index: int) -> None:
 
 
 def as_kind(activity: acts.Activity, kind: str) -> acts.Activity:
-    """The same list as another list kind (Predict, Rank, Judge); an ``InputError`` if that kind refuses it (a
-    grade off the judging scale)."""
-    if not isinstance(activity, acts.Predict | acts.Rank | acts.Judge):
+    """The same list as another list kind (Predict, Rank, Judge, Which is right?); an ``InputError`` if that kind
+    refuses it (a grade off the judging scale, a list that gives too few mistaken numbers)."""
+    if not isinstance(activity, acts.Predict | acts.Rank | acts.Judge | acts.Choose):
         return activity
     spec = activity.spec
+    if kind == "choose":
+        return activity if isinstance(activity, acts.Choose) else acts.choose_activity(spec)
     if kind == "rank":
         return acts.Rank(spec, "", activity.show_grades if isinstance(activity, acts.Rank) else False)
     if kind == "judge":

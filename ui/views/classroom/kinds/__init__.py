@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ui.i18n import Translator
-from ui.views.classroom.kinds import compare, judge, practice, predict, rank
+from ui.views.classroom.kinds import choose, compare, judge, practice, predict, rank
 
 
 @dataclass(frozen=True)
@@ -52,4 +52,5 @@ VIEWS: Mapping[str, KindViews] = {
     "compare": _views(compare),
     "practice": _views(practice),
     "judge": _views(judge),
+    "choose": _views(choose),
 }
