@@ -72,7 +72,8 @@ def conventions(ex: Exercise) -> Conventions:
     variant = ex.data.get("variant")
     gain = "exponential" if variant == "exponential" else GAIN
     discount, base = ("jk", 2.0) if variant == "jk" else (DISCOUNT, None)
-    return Conventions(metric, k, gain, discount, ("pool" if variant == "pool" else "list") if metric == "ndcg" else None, base)
+    ideal = ("pool" if variant == "pool" else "list") if metric == "ndcg" else None
+    return Conventions(metric, k, gain, discount, ideal, base)
 
 
 def form(ex: Exercise) -> str:

@@ -238,7 +238,8 @@ def test_every_catalogued_mistake_can_be_made_in_the_first_five_rounds_of_set_20
 
 
 def test_an_exercise_as_a_list_spec_states_its_conventions():
-    exponential = next(exercise(2026, n) for n in range(1, 70, 7) if exercise(2026, n).data.get("variant") == "exponential")
+    dcgs = [exercise(2026, n) for n in range(1, 70, 7)]
+    exponential = next(e for e in dcgs if e.data.get("variant") == "exponential")
     spec = ex.spec(exponential)
     assert (spec.gain, spec.discount, spec.k, list(spec.grades)) == (
         "exponential",

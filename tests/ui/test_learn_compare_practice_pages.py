@@ -4,7 +4,7 @@ wrong and malformed answers."""
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ndcg_core import dcg, idcg, ndcg_at_k
+from ndcg_core import dcg, idcg
 from ndcg_core.teaching.conventions import CONVENTIONS, WIKIPEDIA
 from ndcg_core.teaching.exercises import KINDS, exercise
 from ndcg_core.teaching.metrics import all_metrics

@@ -18,8 +18,8 @@ from ndcg_core.lists.items import Item
 from ndcg_core.lists.moves import ndcg_after_swaps
 from ndcg_core.lists.spec import ListSpec, link_number
 from ndcg_core.teaching.exercises import parse_number
-from ndcg_core.teaching.mistakes import diagnose
 from ndcg_core.teaching.metrics import precision_at_k, reciprocal_rank
+from ndcg_core.teaching.mistakes import diagnose
 from ui import charts
 from ui.errors import Place
 from ui.format import metric_text
@@ -139,7 +139,7 @@ def check_answer(step: int) -> None:
         except ValueError as err:
             _keep_feedback(step, {"kind": "unreadable", "error": err})
             return
-    entry = {"kind": "right" if ok else "wrong", "answer": right}
+    entry: dict[str, Any] = {"kind": "right" if ok else "wrong", "answer": right}
     if not ok and step in QUESTIONS:  # kept as asked: the list may move before the feedback is drawn again
         entry.update(spec=question_spec(step), raw=str(raw).strip())
     entry["again"] = repeated_mistakes(learn_state(), parts_of(diagnosed(step, entry)))
