@@ -82,7 +82,4 @@ def answer_feedback(
     if not found:
         return t("mistakes.unexplained", answer=answer) + " " + working
     named = " ".join(f"**{mistake_label(d, t)}.** {mistake_text(d, t, frame)}" for d in found)
-    if not again:
-        return named
-    labels = t("mistakes.and").join(t(f"mistake.{code}.label") for code in again)
-    return t("mistakes.again", label=labels) + " " + named
+    return t("mistakes.again") + " " + named if again else named
