@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from ndcg_core import DISCOUNTS, ndcg_at_k
-from ndcg_core.teaching.exercises import Conventions, Exercise, conventions
+from ndcg_core.teaching.exercises import Conventions, Exercise, conventions, form
 from ui.i18n import Translator
 
 
@@ -52,7 +52,7 @@ def explain(ex: Exercise, t: Translator) -> str:
     answer = ex.answer if isinstance(ex.answer, str) else f"{ex.answer:.4f}"
     if ex.kind == "gap":
         answer = f"{ex.answer} ({d['gaps'][ex.answer]:.3f})"
-    return t(f"practice.why.{ex.kind}", answer=answer, **{k: v for k, v in d.items() if k in ("k", "position")})
+    return t(f"practice.why.{form(ex)}", answer=answer, **{k: v for k, v in d.items() if k in ("k", "position")})
 
 
 def explain_swap(ex: Exercise, t: Translator) -> str:
@@ -101,8 +101,9 @@ def question_text(ex: Exercise, t: Translator) -> tuple[str, dict[str, list[str]
     d = ex.data
     if ex.kind in ("dcg_term", "dcg", "ndcg", "swap", "reach"):
         text = t(
-            f"practice.prompt.{ex.kind}",
+            f"practice.prompt.{form(ex)}",
             grades=", ".join(str(g) for g in d["grades"]),
+            missed=", ".join(str(g) for g in d.get("missed", ())),
             **{k: v for k, v in d.items() if k in ("k", "position", "i", "j", "target")},
         )
         return text, None

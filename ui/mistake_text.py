@@ -7,6 +7,8 @@ Streamlit, every number from the diagnosis.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ndcg_core.errors import number_text
 from ndcg_core.teaching.mistakes import Diagnosis
 from ui.i18n import Translator
@@ -37,11 +39,13 @@ def mistake_label(d: Diagnosis, t: Translator) -> str:
     return _part(d, "label", t, {}, "mistakes.both_label")
 
 
-def mistake_text(d: Diagnosis, t: Translator) -> str:
+def mistake_text(d: Diagnosis, t: Translator, frame: str | None = None) -> str:
     """The whole explanation in ``t``'s language: what the learner did, their number rebuilt beside the right
-    working, and the step that fixes it; "Perhaps" first when the answer fits other mistakes too."""
+    working, and the step that fixes it; "Perhaps" first when the answer fits other mistakes too. ``frame`` names
+    the rebuilt sentence where the question is not the diagnosis's own (``factor``: a discount factor, asked as the
+    term of a grade of 1)."""
     fields = figures_text(d)
-    frame = d.metric if d.metric != "ndcg" or d.normalised else "ndcg_undivided"
+    frame = frame or (d.metric if d.metric != "ndcg" or d.normalised else "ndcg_undivided")
     text = t(
         "mistakes.sentence",
         did=_part(d, "did", t, fields, "mistakes.both"),
@@ -56,3 +60,26 @@ def _part(d: Diagnosis, part: str, t: Translator, fields: dict[str, str], both: 
     if len(texts) == 1:
         return texts[0]
     return t(both, first=texts[0], second=texts[1])
+
+
+def parts_of(found: Sequence[Diagnosis]) -> tuple[str, ...]:
+    """The registry codes of every mistake named for one answer (a pair counts as its two)."""
+    return tuple(dict.fromkeys(code for d in found for code in d.parts))
+
+
+def answer_feedback(
+    found: Sequence[Diagnosis],
+    t: Translator,
+    *,
+    answer: str,
+    working: str,
+    again: Sequence[str] = (),
+    frame: str | None = None,
+) -> str:
+    """What a wrong number gets: each mistake it matches by name, with the learner's number rebuilt and the fix;
+    or, when none does, that no known mistake explains ``answer``, then the ``working``. A mistake of the answer
+    before (``again``: registry codes) is pointed out first. ``frame`` as for ``mistake_text``."""
+    if not found:
+        return t("mistakes.unexplained", answer=answer) + " " + working
+    named = " ".join(f"**{mistake_label(d, t)}.** {mistake_text(d, t, frame)}" for d in found)
+    return t("mistakes.again") + " " + named if again else named

@@ -149,6 +149,7 @@ class LearnState:
     answers: dict[int, Any] = field(default_factory=dict)  # step -> the answer, kept across a change of language
     done: list[int] = field(default_factory=list)  # steps whose check is answered
     pool: str = "judged"  # step 5: the judged pages, or a larger pool (see ui.views.learn.POOLS)
+    last_mistakes: tuple[str, ...] = ()  # the mistakes the last checked answer was traced to (registry codes)
 
 
 @dataclass
@@ -164,6 +165,15 @@ class PracticeState:
     answered: list[tuple[int, int]] = field(default_factory=list)  # (seed, number) pairs already counted
     items: list[Item] | None = None  # the reach exercise's list as the learner reorders it
     moves: int = 0
+    last_mistakes: tuple[str, ...] = ()  # the mistakes the last checked answer was traced to (registry codes)
+
+
+def repeated_mistakes(section: LearnState | PracticeState, codes: tuple[str, ...]) -> tuple[str, ...]:
+    """The mistakes (registry codes) of a checked answer that the answer before it made too; the answer's become
+    the last ones (none for a right answer, a choice or a number no mistake explains)."""
+    again = tuple(code for code in codes if code in section.last_mistakes)
+    section.last_mistakes = codes
+    return again
 
 
 @dataclass

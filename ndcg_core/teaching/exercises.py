@@ -1,7 +1,11 @@
 """Practice exercises generated from a seed, so a whole class can work on the same set.
 
 ``exercise(seed, number)`` gives the number-th exercise of a set; the kinds rotate through
-``KINDS``. Answers are computed with ndcg_core's own functions; ``check`` marks an answer.
+``KINDS``. From the second round on (number 7 and later), a DCG or NDCG exercise may be a variant (``VARIANTS``,
+chosen by the seed and the round): the exponential gain or Järvelin and Kekäläinen's discount for a DCG, judged
+results the list missed for an NDCG; the first round, and every other exercise, is as it always was (links and
+classes name exercises by number). Answers are computed with ndcg_core's own functions; ``check`` marks an answer,
+and ``spec`` and ``mistakes`` give a numeric exercise as a ``ListSpec`` and name the mistake a wrong number matches.
 """
 
 from __future__ import annotations
@@ -10,14 +14,23 @@ import math
 import random
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .. import validate
 from ..errors import InputError, Note
 from ..lists.ndcg import dcg, idcg, ndcg_at_k
+from ..lists.spec import ListSpec
+from .mistakes import Diagnosis, diagnose
 
 KINDS = ("dcg_term", "dcg", "ndcg", "better_order", "swap", "reach", "gap")
+NUMERIC = ("dcg_term", "dcg", "ndcg")  # the kinds answered with a number
+QUESTION = {"dcg_term": "term", "dcg": "dcg", "ndcg": "ndcg"}  # what each asks for, as ``mistakes.METRICS`` names it
+# A kind's variants past the first round: the exponential gain or J&K's discount (b = 2) for a DCG; judged results
+# the list missed for an NDCG, counted in the ideal ("pool") or shown and left out of it ("list").
+VARIANTS = {"dcg": ("exponential", "jk"), "ndcg": ("pool", "list")}
+# How an exercise reads: its kind, or kind_variant (the keys of its prompt and its working).
+FORMS = (*KINDS, *(f"{kind}_{v}" for kind, variants in VARIANTS.items() for v in variants))
 GAIN = "linear"  # every exercise scores a grade as its own gain ...
 DISCOUNT = "log2"  # ... divided by log2(position + 1); ``conventions`` says so to the learner
 TOLERANCE = 0.01
@@ -56,7 +69,50 @@ def conventions(ex: Exercise) -> Conventions:
     """The conventions an exercise's answer is computed (and checked) under."""
     metric = {"dcg_term": "dcg", "dcg": "dcg", "gap": "dcg"}.get(ex.kind, "ndcg")
     k = None if ex.kind == "dcg_term" else int(ex.data["k"])
-    return Conventions(metric, k, GAIN, DISCOUNT, "list" if metric == "ndcg" else None)
+    variant = ex.data.get("variant")
+    gain = "exponential" if variant == "exponential" else GAIN
+    discount, base = ("jk", 2.0) if variant == "jk" else (DISCOUNT, None)
+    ideal = ("pool" if variant == "pool" else "list") if metric == "ndcg" else None
+    return Conventions(metric, k, gain, discount, ideal, base)
+
+
+def form(ex: Exercise) -> str:
+    """How the exercise reads (one of ``FORMS``): its kind, or its kind and variant."""
+    variant = ex.data.get("variant")
+    return f"{ex.kind}_{variant}" if variant else ex.kind
+
+
+def spec(ex: Exercise) -> ListSpec:
+    """An exercise's list (every kind but ``better_order`` and ``gap`` has one) as a ``ListSpec`` scored under its
+    conventions; a DCG term's k is the whole list."""
+    conv = conventions(ex)
+    grades = ex.data["grades"]
+    missed = ex.data.get("missed", ())
+    listed = ListSpec.from_grades(
+        [f"doc {chr(65 + i)}" for i in range(len(grades))],
+        grades,
+        conv.k or len(grades),
+        pool=missed,
+        gain=conv.gain or GAIN,
+        discount=conv.discount or DISCOUNT,
+        jk_base=conv.base or 2.0,
+    )
+    return listed if conv.ideal == "pool" or not missed else replace(listed, ideal="list")
+
+
+def question(ex: Exercise) -> tuple[str, int | None]:
+    """What a numeric exercise asks for, as ``mistakes.diagnose`` takes it: the metric and (for a term) the
+    position."""
+    return QUESTION[ex.kind], ex.data.get("position") if ex.kind == "dcg_term" else None
+
+
+def mistakes(ex: Exercise, answer: Any) -> tuple[Diagnosis, ...]:
+    """The mistakes a numeric exercise's answer matches (``mistakes.diagnose``): none for a right one or one no
+    mistake explains, or for an exercise answered by a choice."""
+    if ex.kind not in NUMERIC:
+        return ()
+    metric, position = question(ex)
+    return diagnose(spec(ex), answer, metric=metric, position=position)
 
 
 check_seed = validate.seed
@@ -74,7 +130,40 @@ def exercise(seed: int, number: int) -> Exercise:
     seed = check_seed(seed)
     kind = KINDS[number % len(KINDS)]
     rng = random.Random(seed * 1_000_003 + number)
-    return _MAKERS[kind](rng, seed, number)
+    made = _MAKERS[kind](rng, seed, number)
+    variant = _variant(kind, seed, number)
+    return made if variant is None else _VARIANT_MAKERS[kind](rng, made, variant)
+
+
+def _variant(kind: str, seed: int, number: int) -> str | None:
+    """The variant of the number-th exercise: none in the first round, then one in three plain by seed and round."""
+    round_ = number // len(KINDS)
+    if kind not in VARIANTS or round_ == 0:
+        return None
+    choice = (seed + round_) % (len(VARIANTS[kind]) + 1)
+    return VARIANTS[kind][choice - 1] if choice else None
+
+
+def _dcg_variant(rng: random.Random, plain: Exercise, variant: str) -> Exercise:
+    """The plain DCG exercise's list and k, scored with the exponential gain or J&K's discount."""
+    data = {**plain.data, "variant": variant}
+    made = replace(plain, data=data)
+    return replace(made, answer=spec(made).dcg())
+
+
+def _ndcg_variant(rng: random.Random, plain: Exercise, variant: str) -> Exercise:
+    """The plain NDCG exercise's list and k, with one or two relevant judged results the list missed, at least one
+    graded above the k-th grade of the list's own ideal (so counting them or not changes the answer)."""
+    kth = sorted(plain.data["grades"], reverse=True)[plain.data["k"] - 1]
+    while True:
+        missed = [rng.randint(1, 3) for _ in range(rng.randint(1, 2))]
+        if max(missed) > kth:
+            break
+        if kth >= 3:  # nothing graded above the top grade: the missed results are as good as any listed
+            missed = [3]
+            break
+    made = replace(plain, data={**plain.data, "missed": missed, "variant": variant})
+    return replace(made, answer=spec(made).ndcg())
 
 
 def _dcg_term(rng: random.Random, seed: int, number: int) -> Exercise:
@@ -182,14 +271,16 @@ _MAKERS = {
 }
 
 
+_VARIANT_MAKERS = {"dcg": _dcg_variant, "ndcg": _ndcg_variant}
+
+
 parse_number = validate.answer
-NUMBER_KINDS = ("dcg_term", "dcg", "ndcg")  # the exercises answered with a typed number
 
 
 def reading_note(ex: Exercise, answer: Any) -> Note | None:
     """How a typed number answer to ``ex`` was read, when the learner should be told ("'0,62' read as 0.62");
     ``None`` for a choice, a plain number or an unreadable answer (``check`` names the problem)."""
-    if ex.kind not in NUMBER_KINDS:
+    if ex.kind not in NUMERIC:
         return None
     try:
         return validate.reading(answer).note
@@ -199,7 +290,7 @@ def reading_note(ex: Exercise, answer: Any) -> Note | None:
 
 def check(ex: Exercise, answer: Any) -> bool:
     """Whether ``answer`` is right: numbers within 0.01, choices exactly. ``InputError`` if unreadable."""
-    if ex.kind in NUMBER_KINDS:
+    if ex.kind in NUMERIC:
         return bool(abs(parse_number(answer) - ex.answer) <= TOLERANCE + 1e-12)
     if ex.kind == "reach":
         return bool(answer)  # the page checks the learner's own order; here a reached flag

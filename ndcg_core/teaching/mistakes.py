@@ -566,6 +566,8 @@ def _position(position: Any, spec: ListSpec) -> int:
 def _decimals(answer: Any, value: float) -> int:
     """How many decimals the answer was written with: its text's, or a number's shortest form's."""
     text = answer.strip() if isinstance(answer, str) else repr(float(value))
+    # A comma here can only be a decimal mark: ``validate.answer`` has read it as one ("0,62" is 0.62).
+    text = text.replace("，", ".").replace(",", ".")
     try:
         exponent = Decimal(text).as_tuple().exponent
     except InvalidOperation:

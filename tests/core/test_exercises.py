@@ -179,11 +179,81 @@ def test_dcg_and_ndcg_exercises(kind):
     for e in made_:
         grades, k = e.data["grades"], e.data["k"]
         assert 3 <= len(grades) <= 5 and a_fair_list(grades) and 2 <= k <= len(grades)
-        expected = hand_dcg(grades, k) if kind == "dcg" else hand_ndcg(grades, k)
+        expected = hand_variant(e)
         assert e.answer == pytest.approx(expected, abs=1e-12)
     assert {len(e.data["grades"]) for e in made_} == {3, 4, 5}
     assert {e.data["k"] for e in made_} == {2, 3, 4, 5}
     assert any(e.data["k"] == len(e.data["grades"]) for e in made_)
+
+
+def hand_variant(e):
+    """A DCG or NDCG exercise's answer written out under its variant (none in the first round)."""
+    grades, k, variant = e.data["grades"], e.data["k"], e.data.get("variant")
+    if variant == "exponential":
+        return sum((2**g - 1) / LOG2[i + 1] for i, g in enumerate(grades[:k], start=1))
+    if variant == "jk":  # b = 2: positions 1 and 2 whole, then grade / log2(i)
+        return sum(g if i <= 2 else g / LOG2[i] for i, g in enumerate(grades[:k], start=1))
+    if variant == "pool":
+        return hand_dcg(grades, k) / hand_dcg(sorted(grades + e.data["missed"], reverse=True), k)
+    return hand_dcg(grades, k) if e.kind == "dcg" else hand_ndcg(grades, k)
+
+
+def test_the_first_round_is_plain_and_later_rounds_of_dcg_and_ndcg_have_variants_chosen_by_seed_and_round():
+    for seed in MANY_SEEDS:
+        for number in range(7):
+            assert "variant" not in exercise(seed, number).data
+    variants = {}
+    for seed in MANY_SEEDS:
+        for number in (8, 9, 15, 16):
+            e = exercise(seed, number)
+            variants.setdefault((e.kind, e.data.get("variant")), []).append(e)
+            assert e.answer == pytest.approx(hand_variant(e), abs=1e-12)
+            if e.kind == "ndcg" and "variant" in e.data:
+                missed, kth = e.data["missed"], sorted(e.data["grades"], reverse=True)[e.data["k"] - 1]
+                assert 1 <= len(missed) <= 2 and all(1 <= g <= 3 for g in missed)
+                assert max(missed) > kth or kth == 3  # counting them or not changes the ideal
+            else:
+                assert "missed" not in e.data
+    assert set(variants) == {
+        ("dcg", None),
+        ("dcg", "exponential"),
+        ("dcg", "jk"),
+        ("ndcg", None),
+        ("ndcg", "pool"),
+        ("ndcg", "list"),
+    }
+    # Other kinds never change: a later round of seed 2026 is as before.
+    assert exercise(2026, 7).data == {"grades": [1, 0, 0, 0, 3], "position": 5}
+
+
+def test_every_catalogued_mistake_can_be_made_in_the_first_five_rounds_of_set_2026():
+    from ndcg_core.teaching.mistakes import MISTAKES
+
+    questions = []
+    for number in range(35):
+        e = exercise(2026, number)
+        if e.kind in ex.NUMERIC:
+            questions.append((ex.spec(e), ex.question(e)[0]))
+    for entry in MISTAKES:
+        assert any(entry.build().shows(spec, metric) for spec, metric in questions), entry.name
+
+
+def test_an_exercise_as_a_list_spec_states_its_conventions():
+    dcgs = [exercise(2026, n) for n in range(1, 70, 7)]
+    exponential = next(e for e in dcgs if e.data.get("variant") == "exponential")
+    spec = ex.spec(exponential)
+    assert (spec.gain, spec.discount, spec.k, list(spec.grades)) == (
+        "exponential",
+        "log2",
+        exponential.data["k"],
+        exponential.data["grades"],
+    )
+    pool = next(exercise(2026, n) for n in range(2, 70, 7) if exercise(2026, n).data.get("variant") == "pool")
+    listed = next(exercise(2026, n) for n in range(2, 70, 7) if exercise(2026, n).data.get("variant") == "list")
+    assert ex.spec(pool).ideal == "pool" and [it.grade for it in ex.spec(pool).extra] == pool.data["missed"]
+    assert ex.spec(listed).ideal == "list" and [it.grade for it in ex.spec(listed).extra] == listed.data["missed"]
+    term = exercise(2026, 0)
+    assert ex.question(term) == ("term", 3) and ex.spec(term).k == 5
 
 
 def test_better_order_exercises():

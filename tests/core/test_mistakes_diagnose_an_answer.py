@@ -108,7 +108,7 @@ def test_explain_gives_the_figures_without_an_answer():
         (lambda: diagnose(A5, "0.5", metric="term", position=True), "mistake.position"),
         (lambda: diagnose(A5, "0.5", metric="term", position="2"), "mistake.position"),
         (lambda: diagnose(A5, ""), "answer.blank"),
-        (lambda: diagnose(A5, "0,97"), "answer.comma"),
+        (lambda: diagnose(A5, "1,234"), "answer.comma"),
         (lambda: diagnose(A5, "abc"), "answer.not_number"),
         (lambda: diagnose(A5, "inf"), "answer.infinite"),
         (lambda: explain(A5, "forgot_k"), "mistake.unknown"),

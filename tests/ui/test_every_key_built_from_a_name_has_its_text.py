@@ -75,10 +75,11 @@ NAMES: dict[str, tuple[str, ...]] = {
     "mistake.{}.label": tuple(MISTAKES.names()),
     "mistake.{}.did": tuple(MISTAKES.names()),
     "mistake.{}.fix": tuple(MISTAKES.names()),
-    "mistakes.rebuilt.{}": (*MISTAKE_QUESTIONS, "ndcg_undivided"),
+    "mistakes.rebuilt.{}": (*MISTAKE_QUESTIONS, "ndcg_undivided", "factor"),
     # Practice and Learn
     "practice.kind.{}": exercises.KINDS,
-    "practice.why.{}": exercises.KINDS,
+    "practice.why.{}": exercises.FORMS,
+    "practice.prompt.{}": tuple(f for f in exercises.FORMS if f not in ("better_order", "gap")),
     "practice.choice.{}": ("a", "b", "up", "down", "same"),
     "learn.step.{}": tuple(str(s) for s in range(1, learn.STEPS + 1)),
     "learn.why.{}": tuple(str(s) for s in range(1, learn.STEPS + 1)),

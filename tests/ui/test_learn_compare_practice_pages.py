@@ -4,7 +4,7 @@ wrong and malformed answers."""
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ndcg_core import dcg, ndcg_at_k
+from ndcg_core import dcg, idcg
 from ndcg_core.teaching.conventions import CONVENTIONS, WIKIPEDIA, learnt_first
 from ndcg_core.teaching.exercises import KINDS, exercise
 from ndcg_core.teaching.metrics import all_metrics
@@ -31,7 +31,7 @@ LEARN_ANSWERS = {
     2: f"{sum(FIVE)}",
     3: "0.5",
     4: f"{dcg(FIVE, 3):.3f}",
-    5: f"{ndcg_at_k(FIVE, 5):.3f}",
+    5: f"{idcg(FIVE, 5):.3f}",
     6: "k1",
 }
 
@@ -66,7 +66,7 @@ def test_the_lesson_walks_from_step_1_to_6_with_right_answers():
         (2, "3", "plain sum of the top five grades: 9.0000"),
         (3, "0.33", "1/log2(4) = 1/2 = 0.5000"),
         (4, "4", f"{dcg(FIVE, 3):.4f}"),
-        (5, "0.5", f"{ndcg_at_k(FIVE, 5):.4f}"),
+        (5, "0.5", f"IDCG@5 = {idcg(FIVE, 5):.4f}"),
         (6, "k4", "NDCG@1 = 3/3 = 1"),
     ],
 )

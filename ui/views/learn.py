@@ -16,19 +16,22 @@ import streamlit as st
 from ndcg_core import DISCOUNTS, breakdown, cg, dcg, idcg, ndcg_at_every_k, ndcg_at_k
 from ndcg_core.lists.items import Item
 from ndcg_core.lists.moves import ndcg_after_swaps
-from ndcg_core.lists.spec import link_number
+from ndcg_core.lists.spec import ListSpec, link_number
 from ndcg_core.teaching.metrics import reciprocal_rank
+from ndcg_core.teaching.mistakes import diagnose
 from ndcg_core.validate import reading
 from ui import charts
 from ui.errors import Place
 from ui.format import metric_text
 from ui.i18n import Translator
+from ui.mistake_text import answer_feedback, parts_of
 from ui.state import (
     app_state,
     bind,
     learn_state,
     new_link_value,
     page_url,
+    repeated_mistakes,
     set_link_value,
     set_widget_value,
     widget_value,
@@ -64,10 +67,30 @@ def expected_answer(step: int) -> float | str:
         2: cg(g, K),
         3: float(DISCOUNTS.build("log2")([3])[0]),
         4: dcg(g, 3),
-        5: ndcg_at_k(g, K),
+        5: idcg(g, K),
         6: "k1",
     }
     return answers[step]
+
+
+# The checks whose mistakes the catalogue names: the question as ``mistakes.diagnose`` takes it (metric, k,
+# position). The discount factor at position 3 is the term of a grade of 1 there.
+QUESTIONS: dict[int, tuple[str, int, int | None]] = {3: ("term", 3, 3), 4: ("dcg", 3, None), 5: ("idcg", K, None)}
+
+
+def question_spec(step: int) -> ListSpec:
+    """The list a diagnosable check asks about, as it is now: the learner's, or for the factor, three grades of 1."""
+    if step == 3:
+        return ListSpec.from_grades(["1", "2", "3"], [1, 1, 1], 3)
+    return ListSpec.from_grades([it.label for it in items()], grades(), QUESTIONS[step][1])
+
+
+def diagnosed(step: int, entry: dict) -> tuple:
+    """The mistakes a wrong answer kept in ``entry`` matches (none for another kind of check)."""
+    if entry.get("spec") is None:
+        return ()
+    metric, _, position = QUESTIONS[step]
+    return diagnose(entry["spec"], entry["raw"], metric=metric, position=position)
 
 
 def on_list_action() -> None:
@@ -120,7 +143,11 @@ def check_answer(step: int) -> None:
             _keep_feedback(step, {"kind": "unreadable", "error": err})
             return
         ok, note = abs(read.value - right) <= 0.01, read.note
-    _keep_feedback(step, {"kind": "right" if ok else "wrong", "answer": right, "note": note})
+    entry: dict[str, Any] = {"kind": "right" if ok else "wrong", "answer": right, "note": note}
+    if not ok and step in QUESTIONS:  # kept as asked: the list may move before the feedback is drawn again
+        entry.update(spec=question_spec(step), raw=str(raw).strip())
+    entry["again"] = repeated_mistakes(learn_state(), parts_of(diagnosed(step, entry)))
+    _keep_feedback(step, entry)
     if ok:
         learn_state().done = sorted(set(learn_state().done) | {step})
 
@@ -158,9 +185,19 @@ def feedback_text(t: Translator, step: int, entry: dict) -> tuple[bool, str]:
     """The feedback of ``step`` in the current language: (is it good news, the text)."""
     if entry["kind"] == "unreadable":
         return False, t("learn.unreadable", message=t.explain(entry["error"]))
+    working = why(t, step, entry["answer"])
+    if entry.get("spec") is not None:
+        working = answer_feedback(
+            diagnosed(step, entry),
+            t,
+            answer=entry["raw"],
+            working=working,
+            again=entry["again"],
+            frame="factor" if step == 3 else None,
+        )
     text = t(
         {"right": "learn.right", "wrong": "learn.wrong", "revealed": "learn.revealed"}[entry["kind"]],
-        why=why(t, step, entry["answer"]),
+        why=working,
     )
     if entry.get("note") is not None:  # how the answer was read ("'0,62' read as 0.62"), before what it got
         text = t("common.read_note", note=t.explain(entry["note"])) + text
@@ -330,8 +367,8 @@ def step_4(t: Translator) -> None:
     st.table(table, hide_index=True)
     st.caption(t("learn.caption.4"))
     render_check(t, 4)
-    if answered(4):
-        st.metric("DCG@5", metric_text(dcg(grades(), K)))
+    if answered(4):  # the number asked for, under its own label (never a learner's wrong number as DCG@5)
+        st.metric("DCG@3", metric_text(dcg(grades(), 3)))
 
 
 def step_5(t: Translator) -> None:
@@ -344,10 +381,10 @@ def step_5(t: Translator) -> None:
     g = grades()
     a, b, c = st.columns(3)
     a.metric("DCG@5", metric_text(dcg(g, K)))
-    b.metric("IDCG@5", metric_text(idcg(g, K)))
     st.caption(t("learn.caption.5", ideal=", ".join(f"{x:g}" for x in sorted(g, reverse=True))))
     render_check(t, 5)
-    if answered(5):
+    if answered(5):  # the check asks for the ideal's DCG: it and the NDCG it gives come after
+        b.metric("IDCG@5", metric_text(idcg(g, K)))
         c.metric("NDCG@5", metric_text(ndcg_at_k(g, K)))
         render_systems(t)
 

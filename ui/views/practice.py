@@ -8,16 +8,18 @@ import streamlit as st
 
 from ndcg_core.lists.items import Item, make_items
 from ndcg_core.lists.spec import ListSpec, link_number
-from ndcg_core.teaching.exercises import Exercise, check, check_seed, exercise, reading_note
+from ndcg_core.teaching.exercises import NUMERIC, Exercise, check, check_seed, exercise, mistakes, reading_note, spec
 from ui.errors import Place
 from ui.exercise_text import choice_text, explain, prompt
 from ui.i18n import Translator
+from ui.mistake_text import answer_feedback, parts_of
 from ui.state import (
     app_state,
     new_link_value,
     page_url,
     playground_state,
     practice_state,
+    repeated_mistakes,
     set_link_value,
     set_widget_value,
     widget_value,
@@ -87,6 +89,10 @@ def feedback_text(ex: Exercise, entry: dict, t: Translator) -> str:
         why = explain(ex, t)
         if ex.kind in ("better_order", "swap", "gap") and not entry["ok"]:
             why = t("practice.you_chose", chosen=choice_text(ex, entry["chosen"], t)) + " " + why
+        if ex.kind in NUMERIC and not entry["ok"]:
+            why = answer_feedback(
+                mistakes(ex, entry["chosen"]), t, answer=str(entry["chosen"]).strip(), working=why, again=entry["again"]
+            )
     text = t("practice.right" if entry["ok"] else "practice.wrong", why=why)
     if entry.get("note") is not None:  # how the answer was read ("'0,62' read as 0.62"), before what it got
         text = t("common.read_note", note=t.explain(entry["note"])) + text
@@ -102,7 +108,9 @@ def submit() -> None:
     except ValueError as err:
         practice_state().feedback = {"ok": False, "kind": "unreadable", "error": err}
         return
-    record(ok, {"kind": "answer", "chosen": raw, "note": reading_note(ex, raw)})
+    # The mistakes are named again when drawn (the exercise and the answer name them); kept here: a repeat.
+    again = repeated_mistakes(practice_state(), () if ok else parts_of(mistakes(ex, raw)))
+    record(ok, {"kind": "answer", "chosen": raw, "again": again, "note": reading_note(ex, raw)})
 
 
 def on_reach_action() -> None:
@@ -140,6 +148,9 @@ def check_reached(ex: Exercise, t: Translator) -> None:
 def show_in_playground() -> None:
     """Open the exercise's list in the Playground."""
     ex = current()
+    if ex.data.get("variant"):  # its gain, discount or missed results come with it
+        playground_state().restore(spec(ex), keep_scoring=False)
+        return
     grades = ex.data.get("grades") or ex.data.get("a") or next(iter(ex.data["queries"].values()))
     items = make_items([f"doc {chr(65 + i)}" for i in range(len(grades))], grades)
     playground_state().restore(ListSpec(tuple(items), min(ex.data.get("k", 5), len(items)), top=4))
