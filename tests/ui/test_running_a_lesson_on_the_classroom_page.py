@@ -137,6 +137,6 @@ def test_a_lesson_that_keeps_scores_ends_with_a_leaderboard_and_points_in_the_cs
     assert "Leaderboard" not in texts(teacher)  # hidden entirely with the nicknames
     table = classroom_results.results_csv(Translator("en"), store.results(code), points=True).decode("utf-8-sig")
     rows = list(csv.DictReader(io.StringIO(table)))
-    totals = {r["Student"]: r["points"] for r in rows if r["Activity"] == "total"}
+    totals = {r["Student"]: r["Points"] for r in rows if r["Activity"] == "Total"}
     assert totals == {name: str(points) for name, points in expected.items()}
     store.close()
