@@ -177,8 +177,14 @@ def _quoted(query: str) -> str:
 
 
 def _outline_ndcg(spec: ListSpec) -> str:
-    ideal = "every judged result" if spec.pool else "the list"
-    return f"NDCG@{spec.k} ({spec.gain} gain, {spec.discount} discount, ideal from {ideal})"
+    """The list's grades and what its NDCG@k is computed under, for ``check``'s outline."""
+    grades = ", ".join(number_text(g) for g in spec.grades)
+    missed = ", ".join(number_text(g) for g in spec.pool)
+    ideal = f"every judged result, with the missed {missed}" if spec.pool else "the list"
+    discount = f"{spec.discount} discount"
+    if "base" in DISCOUNTS[spec.discount].params:
+        discount += f" base {number_text(spec.jk_base)}"
+    return f"grades {grades}; NDCG@{spec.k} ({spec.gain} gain, {discount}, ideal from {ideal})"
 
 
 def preset_list(name: str) -> ListSpec:
@@ -368,7 +374,8 @@ class Rank(PlainAnswer):
     def outline(self) -> str:
         """The activity in one English line of ``check``'s outline, from the list's NDCG@k to the best."""
         spec, shown = self.spec, "shown" if self.show_grades else "hidden"
-        line = f"Rank it best{_quoted(spec.query)}: {len(spec.grades)} results, grades {shown}, {_outline_ndcg(spec)}"
+        line = f"Rank it best{_quoted(spec.query)}: {len(spec.grades)} results, grades {shown} on phones, "
+        line += _outline_ndcg(spec)
         return line + f" from {spec.ndcg():.4f} to at best {self.maximum():.4f}"
 
     def parts(self) -> int:
@@ -605,8 +612,11 @@ class Compare(PlainAnswer):
     def outline(self) -> str:
         """The activity in one English line of ``check``'s outline, with both rankings' values."""
         va, vb = self.values(self.metric)
-        metric = {"ndcg": f"NDCG@{self.pair.k}", "mrr": "MRR", "precision": f"P@{self.pair.k}"}[self.metric]
-        return f"Which is better?{_quoted(self.query)} A or B under {metric}: A {va:.4f}, B {vb:.4f}"
+        p = self.pair
+        metric = {"ndcg": f"NDCG@{p.k}", "mrr": "MRR", "precision": f"P@{p.k}"}[self.metric]
+        a, b = (", ".join(number_text(g) for g in side) for side in (p.a, p.b))
+        line = f"Which is better?{_quoted(self.query)} A (grades {a}) or B (grades {b}) under {metric}"
+        return line + f": A {va:.4f}, B {vb:.4f}"
 
     def parts(self) -> int:
         return 1

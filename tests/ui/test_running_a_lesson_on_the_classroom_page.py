@@ -5,6 +5,8 @@ keeps scores ends with a leaderboard (hidden while nicknames are) and points in 
 
 import csv
 import io
+import subprocess
+import sys
 import time
 
 import pytest
@@ -140,3 +142,16 @@ def test_a_lesson_that_keeps_scores_ends_with_a_leaderboard_and_points_in_the_cs
     totals = {r["Student"]: r["Points"] for r in rows if r["Activity"] == "Total"}
     assert totals == {name: str(points) for name, points in expected.items()}
     store.close()
+
+
+def test_the_lesson_chosen_on_the_landing_previews_the_check_commands_outline(data_dir):
+    teacher = session()
+    printed = subprocess.run(
+        [sys.executable, "-m", "ndcg_core.classroom", "check", str(SHIPPED)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    ).stdout.strip()
+    assert "grades 3, 0, 2; NDCG@3 (linear gain, log2 discount" in printed  # each activity with its list
+    assert printed in [c.value for c in teacher.code]

@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.lessons import Lesson, read_lesson, read_lesson_file
+from ndcg_core.classroom.lessons import Lesson, outline, read_lesson, read_lesson_file
 from ndcg_core.classroom.store import ActivityRow, LessonProgress, Room
 from ndcg_core.errors import InputError
 from ui.classroom_results import student_name
@@ -28,6 +28,7 @@ LESSON_PARAM = "lesson"  # ?lesson=CODE: a saved lesson to start a room with, or
 CHOOSER = "_w_cr_lesson_"  # the landing's lesson chooser's widget keys
 LESSON_SOURCES = ("shipped", "file", "code")
 LEADERBOARD_TOP = 10
+CHECK_COMMAND = "python -m ndcg_core.classroom check FILE"
 
 
 def shipped_lessons() -> list[str]:
@@ -64,7 +65,8 @@ def default_shipped(names: list[str], lang: str) -> str | None:
 
 def lesson_chooser(t: Translator, prefix: str) -> Lesson | None:
     """Where a lesson comes from (shipped, a file, a code; a ``?lesson=CODE`` link chooses the code), and its
-    outline; the lesson, or ``None`` with the problem shown (what was typed or chosen stays)."""
+    outline, as the check command prints it (each activity with its list, k, gain, discount, question and answer);
+    the lesson, or ``None`` with the problem shown (what was typed or chosen stays)."""
     link_code = st.query_params.get(LESSON_PARAM)
     if link_code and not has_widget_value(f"{prefix}code"):
         set_widget_value(f"{prefix}source", "code")
@@ -93,6 +95,8 @@ def lesson_chooser(t: Translator, prefix: str) -> Lesson | None:
         return None
     if lesson is not None:
         st.caption(outline_text(t, lesson))
+        with st.expander(t("classroom.lesson_check", command=CHECK_COMMAND), expanded=True):
+            st.code(outline(lesson), language=None, wrap_lines=True)
     return lesson
 
 
