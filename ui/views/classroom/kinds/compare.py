@@ -13,7 +13,7 @@ from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom.store import ActivityRow
 from ndcg_core.errors import number_text
 from ui.exercise_text import conventions_text
-from ui.format import metric_text
+from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.projector import big_chart, worked_table
 from ui.state import (
@@ -21,6 +21,13 @@ from ui.state import (
 )
 from ui.views.classroom.card import Block, Body, Choice, Note, Text, table_of
 from ui.views.classroom.common import labelled, list_table, own_question, unsent_text
+
+
+def question_line(t: Translator, activity: acts.Compare, own: str) -> str:
+    """The query both rankings answer (escaped; nothing when the pair has none), then the question."""
+    metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
+    query = t("classroom.query", query=md_escape(activity.query)) + "\n\n" if activity.query else ""
+    return query + own_question(own, t("classroom.compare_question", metric=metric))
 
 
 def pair_tables(t: Translator, pair: acts.Pair, columns: Any = None) -> None:
@@ -40,7 +47,7 @@ def present(
     own: str = "",
 ) -> None:
     metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
-    st.markdown(own_question(own, t("classroom.compare_question", metric=metric)))
+    st.markdown(question_line(t, activity, own))
     st.caption(conventions_text(activity.conventions(), t))
     if screen:
         # Side by side on a projector: the two rankings and the votes all above the fold at 1280x720.
@@ -99,7 +106,7 @@ def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
     metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
     pair = activity.pair
     blocks: list[Block] = [
-        Text(own_question(current.question.get(t.lang), t("classroom.compare_question", metric=metric))),
+        Text(question_line(t, activity, current.question.get(t.lang))),
         Text(conventions_text(activity.conventions(), t), small=True),
     ]
     for name, labels, grades in (("A", pair.labels_a, pair.a), ("B", pair.labels_b, pair.b)):
