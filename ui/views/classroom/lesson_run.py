@@ -147,14 +147,45 @@ def go_to_step(step: int) -> None:
     cs.messages.pop("control", None)
 
 
+def off_plan(room: Room, progress: LessonProgress | None) -> bool:
+    """Whether the control page is off its room's lesson plan: the teacher chose to leave it, or an activity of
+    their own is open (the store says so, so a reload or another server knows it too)."""
+    if progress is None or room.ended:
+        return False
+    return classroom_state().off_plan or not progress.shows(room.current)
+
+
+def leave_plan() -> None:
+    classroom_state().off_plan = True
+
+
+def back_to_plan(step: int) -> None:
+    """Back to the lesson: its step ``step`` shown again as it was (nothing to show before the first)."""
+    classroom_state().off_plan = False
+    if step >= 0:
+        go_to_step(step)
+
+
 def render_lesson_bar(t: Translator, room: Room, progress: LessonProgress) -> None:
-    """The lesson's title, "Activity 3 of 8", and Back and Next."""
+    """The lesson's title, "Activity 3 of 8", and one way on: Back and Next. Off the plan, the way back to it."""
     lesson, step = progress.lesson, progress.step
     if step < 0:
         st.markdown(t("classroom.lesson_not_started", title=md_escape(lesson.title), count=progress.count))
     else:
         st.markdown(t("classroom.lesson_bar", title=md_escape(lesson.title), step=step + 1, count=progress.count))
     if room.ended:
+        return
+    if off_plan(room, progress):
+        st.info(t("classroom.plan_left"), icon=":material/alt_route:")
+        label = "classroom.plan_back_first" if step < 0 else "classroom.plan_back"
+        st.button(
+            t(label, step=step + 1, count=progress.count),
+            on_click=back_to_plan,
+            args=(step,),
+            key="btn_cr_plan_back",
+            type="primary",
+            icon=":material/undo:",
+        )
         return
     back, forward = st.columns(2)
     back.button(
@@ -178,6 +209,14 @@ def render_lesson_bar(t: Translator, room: Room, progress: LessonProgress) -> No
     )
     if step == progress.count - 1:
         st.caption(t("classroom.lesson_last"))
+    st.button(
+        t("classroom.plan_leave"),
+        on_click=leave_plan,
+        key="btn_cr_plan_leave",
+        type="tertiary",
+        icon=":material/alt_route:",
+        help=t("classroom.plan_leave_help"),
+    )
 
 
 # --- time limits -------------------------------------------------------------------------------------------
