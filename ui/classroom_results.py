@@ -3,13 +3,18 @@
 The core (``ndcg_core.classroom``) marks every answer and counts; this module only words what it returns, in the
 translator's language: option labels as students saw them (a vote "A", a Practice choice "It rises", an order as
 its labels), each activity's details, one row per student present and question (an unanswered one too) and one
-"total" row per student.
+"Total" row per student. Each row also states what its question is scored under, one value a column (the query,
+the grades in ranked order, the grades of judged results the list missed, the metric, k, the gain, the discount
+and its base, where the ideal comes from), so every figure in the file can be recomputed from the file alone. A
+Judge row is not right or wrong (judging has no right grade): it carries the class's median grade of its result
+and the grade's distance from it.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -19,6 +24,9 @@ import streamlit as st
 
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom.rules import csv_safe
+from ndcg_core.errors import number_text
+from ndcg_core.lists.discounts import DISCOUNTS
+from ndcg_core.teaching.exercises import exercise
 from ui.format import metric_text
 from ui.i18n import Translator
 from ui.projector import big_chart, share_bars, worked_table
@@ -27,15 +35,28 @@ COLUMNS = (
     "activity",
     "round",
     "kind",
+    "query",
     "details",
     "exercise",
+    "grades",
+    "missed",
+    "metric",
+    "k",
+    "gain",
+    "discount",
+    "discount_base",
+    "ideal",
     "student",
     "answer",
     "solution",
     "right",
+    "median",
+    "from_median",
     "ndcg",
     "answered_at",
 )
+# A plain number is safe in a spreadsheet ("-1" is minus one, not a formula): only other cells get ``csv_safe``.
+PLAIN_NUMBER = re.compile(r"-?\d+(\.\d+)?")
 
 
 def student_name(t: Translator, number: int, nickname: str | None) -> str:
@@ -66,8 +87,49 @@ def solution_text(t: Translator, activity: acts.Activity, part: int, solution: A
     return str(_views(activity).csv_solution(t, activity, part, solution))
 
 
-def right_text(t: Translator, right: bool | None) -> str:
-    return t("classroom.csv.no_answer") if right is None else t("classroom.csv.yes" if right else "classroom.csv.no")
+def right_text(t: Translator, row: acts.StudentResult) -> str:
+    """Right or not; nothing for an answer that is neither (a Judge grade)."""
+    if not row.answered:
+        return t("classroom.csv.no_answer")
+    if row.right is None:
+        return ""
+    return t("classroom.csv.yes" if row.right else "classroom.csv.no")
+
+
+def grades_text(grades: Sequence[float]) -> str:
+    """Grades in ranked order, one space between: "3 2 3 0 1"."""
+    return " ".join(number_text(float(g)) for g in grades)
+
+
+def scoring(t: Translator, activity: acts.Activity, part: int) -> list[str]:
+    """What question ``part`` is scored under, one cell a column from "query" to "ideal" (``COLUMNS``): the query,
+    the details, the exercise, the grades in ranked order, the grades of judged results the list missed, the
+    metric, k, the gain, the discount, its base (Järvelin-Kekäläinen's only) and where the ideal comes from."""
+    conv = activity.conventions(part)
+    spec = getattr(activity, "spec", None)  # the kinds over one ranked list: Predict, Rank it best, Judge
+    query, grades, missed, base = "", "", "", ""
+    if spec is not None:
+        query, grades, missed = spec.query, grades_text(spec.grades), grades_text(spec.pool)
+    elif isinstance(activity, acts.Compare):
+        query = activity.query
+    elif isinstance(activity, acts.Practice):
+        data = exercise(activity.seed, activity.numbers[part]).data
+        grades = grades_text(data["grades"]) if "grades" in data else ""
+    if conv.discount is not None and "base" in DISCOUNTS[conv.discount].params:
+        base = number_text(spec.jk_base if spec is not None else DISCOUNTS[conv.discount].params["base"])
+    return [
+        query,
+        details(t, activity, part),
+        str(part + 1) if isinstance(activity, acts.Practice) else "",
+        grades,
+        missed,
+        t(f"classroom.csv.metric.{conv.metric}"),
+        "" if conv.k is None else str(conv.k),
+        "" if conv.gain is None else t(f"gain.{conv.gain}.label"),
+        "" if conv.discount is None else t(f"discount.{conv.discount}.label"),
+        base,
+        "" if conv.ideal is None else t(f"classroom.csv.ideal.{conv.ideal}"),
+    ]
 
 
 def when(at: float | None) -> str:
@@ -81,18 +143,20 @@ def csv_rows(t: Translator, results: acts.RoomResults, points: bool = False) -> 
     for result in results.activities:
         activity = result.activity
         kind = t(f"classroom.kind.{result.kind}")
+        scored = {part: scoring(t, activity, part) for part in range(activity.parts())}
         for r in result.rows:
             rows.append(
                 [
                     str(result.number),
                     str(result.round),
                     kind,
-                    details(t, activity, r.part),
-                    str(r.part + 1) if isinstance(activity, acts.Practice) else "",
+                    *scored[r.part],
                     student_name(t, r.student, r.nickname),
                     answer_text(t, activity, r.part, r.value),
                     solution_text(t, activity, r.part, result.solutions[r.part]),
-                    right_text(t, r.right),
+                    right_text(t, r),
+                    "" if r.median is None else number_text(r.median),
+                    "" if r.from_median is None else number_text(r.from_median),
                     "" if r.ndcg is None else metric_text(r.ndcg),
                     when(r.answered_at),
                     *([] if not points else ["" if r.points is None else str(r.points)]),
@@ -102,14 +166,13 @@ def csv_rows(t: Translator, results: acts.RoomResults, points: bool = False) -> 
         rows.append(
             [
                 t("classroom.csv.total"),
-                "",
-                "",
-                "",
-                "",
+                *[""] * (COLUMNS.index("student") - 1),
                 student_name(t, total.student, total.nickname),
                 t("classroom.csv.total_answered", answered=total.answered, questions=total.questions),
                 "",
                 t("classroom.csv.total_right", right=total.right),
+                "",
+                "",
                 "" if total.mean_ndcg is None else metric_text(total.mean_ndcg),
                 "",
                 *([] if not points else [str(total.points)]),
@@ -125,7 +188,8 @@ def results_csv(t: Translator, results: acts.RoomResults, points: bool = False) 
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow([t(f"classroom.csv.{c}") for c in (*COLUMNS, *(("points",) if points else ()))])
-    writer.writerows([[csv_safe(cell) for cell in row] for row in csv_rows(t, results, points)])
+    rows = csv_rows(t, results, points)
+    writer.writerows([[cell if PLAIN_NUMBER.fullmatch(cell) else csv_safe(cell) for cell in row] for row in rows])
     return out.getvalue().encode("utf-8-sig")
 
 
@@ -135,26 +199,36 @@ def activity_name(t: Translator, outcome: acts.ActivityOutcome) -> str:
 
 
 def summary_frame(t: Translator, summary: Sequence[acts.ActivityOutcome]) -> pd.DataFrame:
-    """The summary as a table: per activity, students present, answered, right answers and the share right."""
+    """The summary as a table: per activity, students present, answered, right answers and the share right (for
+    Judge, whose grades are neither right nor wrong, a note instead)."""
     return pd.DataFrame(
         {
             t("classroom.summary.activity"): [activity_name(t, o) for o in summary],
             t("classroom.summary.answered"): [
                 t("classroom.summary.of", count=o.answered, total=o.joined) for o in summary
             ],
-            t("classroom.summary.right"): [t("classroom.summary.of", count=o.right, total=o.answers) for o in summary],
+            t("classroom.summary.right"): [
+                t("classroom.summary.of", count=o.right, total=o.answers)
+                if o.marked
+                else t("classroom.summary.unmarked")
+                for o in summary
+            ],
             t("classroom.summary.share"): ["" if o.share_right is None else f"{o.share_right:.0%}" for o in summary],
         }
     )
 
 
 def render_class_summary(t: Translator, summary: Sequence[acts.ActivityOutcome], screen: bool = False) -> None:
-    """The end-of-class summary: participation and the share of right answers per activity, as a table and bars."""
+    """The end-of-class summary: participation and the share of right answers per activity, as a table and bars
+    (an activity whose answers are neither right nor wrong, Judge, is in the table only)."""
     st.subheader(t("classroom.summary.heading"))
     if not summary:
         st.caption(t("classroom.summary.none"))
         return
     worked_table(summary_frame(t, summary), screen)
+    summary = [o for o in summary if o.marked]
+    if not summary:
+        return
     names = [activity_name(t, o) for o in summary]
     texts = [t("classroom.share", right=o.right, answered=o.answers) for o in summary]
     big_chart(share_bars(names, [o.share_right or 0.0 for o in summary], texts, t("classroom.share_axis")), screen)

@@ -10,27 +10,8 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from ..errors import InputError, number_text
-from .lessons import SCHEMA_FILE, Lesson, Step, json_schema, read_lesson_file
-
-
-def describe(step: Step) -> str:
-    """One line of a lesson's outline: the activity, its content and conventions, and the right answer (the kind's
-    ``outline``), then its own wording and time limit if any."""
-    line = step.activity.outline()
-    if step.question.en or step.question.zh:
-        line += "; own wording"
-    if step.time_limit is not None:
-        line += f"; {number_text(step.time_limit)} s to answer"
-    return line
-
-
-def outline(lesson: Lesson) -> str:
-    """The lesson as the check command prints it: its title and settings, then one numbered line per activity."""
-    scores = "scores on" if lesson.scores else "scores off"
-    head = f"{lesson.title}: {len(lesson.steps)} activities, {scores}, judging scale {lesson.scale.low} to "
-    head += f"{lesson.scale.high}"
-    return "\n".join([head, *(f"{n:>3}. {describe(step)}" for n, step in enumerate(lesson.steps, start=1))])
+from ..errors import InputError
+from .lessons import SCHEMA_FILE, json_schema, outline, read_lesson_file
 
 
 class _Parser(argparse.ArgumentParser):

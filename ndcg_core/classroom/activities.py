@@ -179,8 +179,14 @@ def _quoted(query: str) -> str:
 
 
 def _outline_ndcg(spec: ListSpec) -> str:
-    ideal = "every judged result" if spec.pool else "the list"
-    return f"NDCG@{spec.k} ({spec.gain} gain, {spec.discount} discount, ideal from {ideal})"
+    """The list's grades and what its NDCG@k is computed under, for ``check``'s outline."""
+    grades = ", ".join(number_text(g) for g in spec.grades)
+    missed = ", ".join(number_text(g) for g in spec.pool)
+    ideal = f"every judged result, with the missed {missed}" if spec.pool else "the list"
+    discount = f"{spec.discount} discount"
+    if "base" in DISCOUNTS[spec.discount].params:
+        discount += f" base {number_text(spec.jk_base)}"
+    return f"grades {grades}; NDCG@{spec.k} ({spec.gain} gain, {discount}, ideal from {ideal})"
 
 
 def preset_list(name: str) -> ListSpec:
@@ -360,7 +366,8 @@ class Rank(PlainAnswer):
     def outline(self) -> str:
         """The activity in one English line of ``check``'s outline, from the list's NDCG@k to the best."""
         spec, shown = self.spec, "shown" if self.show_grades else "hidden"
-        line = f"Rank it best{_quoted(spec.query)}: {len(spec.grades)} results, grades {shown}, {_outline_ndcg(spec)}"
+        line = f"Rank it best{_quoted(spec.query)}: {len(spec.grades)} results, grades {shown} on phones, "
+        line += _outline_ndcg(spec)
         return line + f" from {spec.ndcg():.4f} to at best {self.maximum():.4f}"
 
     def parts(self) -> int:
@@ -597,8 +604,11 @@ class Compare(PlainAnswer):
     def outline(self) -> str:
         """The activity in one English line of ``check``'s outline, with both rankings' values."""
         va, vb = self.values(self.metric)
-        metric = {"ndcg": f"NDCG@{self.pair.k}", "mrr": "MRR", "precision": f"P@{self.pair.k}"}[self.metric]
-        return f"Which is better?{_quoted(self.query)} A or B under {metric}: A {va:.4f}, B {vb:.4f}"
+        p = self.pair
+        metric = {"ndcg": f"NDCG@{p.k}", "mrr": "MRR", "precision": f"P@{p.k}"}[self.metric]
+        a, b = (", ".join(number_text(g) for g in side) for side in (p.a, p.b))
+        line = f"Which is better?{_quoted(self.query)} A (grades {a}) or B (grades {b}) under {metric}"
+        return line + f": A {va:.4f}, B {vb:.4f}"
 
     def parts(self) -> int:
         return 1
@@ -950,9 +960,10 @@ class Judge(PlainAnswer):
         )
 
     def result(self, value: Any, part: int = 0) -> Result[JudgeDetail]:
+        """A grade is not marked (``right`` is ``None``): judging has no right grade."""
         teacher = self.spec.grades[part]
         return Result(
-            right=int(value) == teacher,
+            right=None,
             ndcg=None,
             answer=str(int(value)),
             detail=JudgeDetail(teacher, abs(int(value) - teacher)),
@@ -1378,11 +1389,12 @@ D = TypeVar("D")
 
 @dataclass(frozen=True)
 class Result(Generic[D]):
-    """One answer marked: right or not, the NDCG involved (if any), the answer as text, the kind's details (a
-    ``PredictDetail``, ``RankDetail``, ``CompareDetail``, ``PracticeDetail`` or ``JudgeDetail``), and the points it
-    scores when a lesson keeps scores (0 to ``POINTS``; ``None``: the activity scores none)."""
+    """One answer marked: right or not (``None``: an answer no grade is right or wrong for, a Judge grade), the
+    NDCG involved (if any), the answer as text, the kind's details (a ``PredictDetail``, ``RankDetail``,
+    ``CompareDetail``, ``PracticeDetail`` or ``JudgeDetail``), and the points it scores when a lesson keeps scores
+    (0 to ``POINTS``; ``None``: the activity scores none)."""
 
-    right: bool
+    right: bool | None
     ndcg: float | None
     answer: str
     detail: D
@@ -1462,8 +1474,10 @@ class StudentResult:
 
     ``value`` is the answer as given (``None``: no answer): an estimate (a float), an order (indices into the
     list), a vote (``a``, ``b``, ``same``) or an exercise's answer as typed or chosen (``up``, ``1.26``).
-    ``right`` is ``None`` without an answer; ``ndcg`` is the NDCG@k a Rank-it-best order reaches (else ``None``);
-    ``points`` what the answer scores when the lesson keeps scores (``None``: no answer, or a Judge grade).
+    ``right`` is ``None`` without an answer, and for a Judge grade (judging has no right grade); ``ndcg`` is the
+    NDCG@k a Rank-it-best order reaches (else ``None``); ``points`` what the answer scores when the lesson keeps
+    scores (``None``: no answer, or a Judge grade). ``median`` is, for a Judge result, the class's median grade of
+    that result (``None``: nobody graded it, or another kind).
     """
 
     student: int
@@ -1474,6 +1488,18 @@ class StudentResult:
     ndcg: float | None
     answered_at: float | None
     points: int | None = None
+    median: float | None = None
+
+    @property
+    def answered(self) -> bool:
+        return self.value is not None
+
+    @property
+    def from_median(self) -> float | None:
+        """A Judge grade minus the class's median grade of that result (``None``: no grade, or another kind)."""
+        if self.median is None or self.value is None:
+            return None
+        return float(self.value) - self.median
 
 
 @dataclass(frozen=True)
@@ -1547,6 +1573,7 @@ class ActivityOutcome:
     joined: int
     answered: int
     parts: tuple[PartOutcome, ...]
+    marked: bool = True  # False: its answers are neither right nor wrong (Judge)
 
     @property
     def answers(self) -> int:
@@ -1560,8 +1587,9 @@ class ActivityOutcome:
 
     @property
     def share_right(self) -> float | None:
-        """Right answers as a share of the answers given (``None`` when nobody answered)."""
-        return self.right / self.answers if self.answers else None
+        """Right answers as a share of the answers given (``None`` when nobody answered, or answers are not
+        marked)."""
+        return self.right / self.answers if self.answers and self.marked else None
 
     @property
     def participation(self) -> float | None:
@@ -1579,9 +1607,16 @@ def solutions(activity: Activity) -> tuple[Any, ...]:
     return activity.solutions()
 
 
+def marks_answers(activity: Activity) -> bool:
+    """Whether the activity's answers are right or wrong: a Judge grade is neither (judging has no right grade)."""
+    return not isinstance(activity, Judge)
+
+
 def activity_results(taken: Taken) -> ActivityResults:
-    """One row per student present (and anyone who answered) and part, marked; no answer is a row too."""
+    """One row per student present (and anyone who answered) and part, marked; no answer is a row too. A Judge
+    row carries the class's median grade of its result."""
     activity = taken.activity
+    medians = activity.summary(taken.answers).medians if isinstance(activity, Judge) else None
     given = {(a.student, a.part): a for a in taken.answers}
     members = {m.student: m for m in taken.present}
     members.update({a.student: Member(a.student, a.nickname) for a in taken.answers if a.student not in members})
@@ -1595,8 +1630,11 @@ def activity_results(taken: Taken) -> ActivityResults:
             result = activity.result(answer.value, part)
             value = answer.value.answer if isinstance(answer.value, ExerciseAnswer) else answer.value
             ndcg = result.ndcg if isinstance(activity, Rank) else None
+            median = None if medians is None else medians[part]
             rows.append(
-                StudentResult(number, answer.nickname, part, value, result.right, ndcg, answer.at, result.points)
+                StudentResult(
+                    number, answer.nickname, part, value, result.right, ndcg, answer.at, result.points, median
+                )
             )
     return ActivityResults(taken.number, taken.round, activity, solutions(activity), tuple(rows))
 
@@ -1617,7 +1655,7 @@ def room_results(taken: Sequence[Taken]) -> RoomResults:
                 number,
                 mine[-1].nickname,
                 len(mine),
-                sum(r.right is not None for r in mine),
+                sum(r.answered for r in mine),
                 sum(r.right is True for r in mine),
                 statistics.fmean(reached) if reached else None,
                 sum(r.points or 0 for r in mine),
@@ -1650,7 +1688,15 @@ def outcome(result: ActivityResults) -> ActivityOutcome:
     parts = []
     for part in range(parts_of(result.activity)):
         rows = [r for r in result.rows if r.part == part]
-        parts.append(PartOutcome(sum(r.right is not None for r in rows), sum(r.right is True for r in rows)))
+        parts.append(PartOutcome(sum(r.answered for r in rows), sum(r.right is True for r in rows)))
     students = {r.student for r in result.rows}
-    answered = {r.student for r in result.rows if r.right is not None}
-    return ActivityOutcome(result.number, result.kind, result.round, len(students), len(answered), tuple(parts))
+    answered = {r.student for r in result.rows if r.answered}
+    return ActivityOutcome(
+        result.number,
+        result.kind,
+        result.round,
+        len(students),
+        len(answered),
+        tuple(parts),
+        marks_answers(result.activity),
+    )

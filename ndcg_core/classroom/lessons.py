@@ -23,7 +23,7 @@ from typing import Any
 
 import tomli_w
 
-from ..errors import InputError, Place, shown
+from ..errors import InputError, Place, number_text, shown
 from .activities import CHOOSE_WRONG, KINDS, MAX_EXERCISES, Activity, Scale
 from .activities import PRACTICE_KINDS as PRACTICE_KINDS
 from .lesson_fields import LANGUAGES, MAX_ITEM, MAX_QUERY, MAX_TEXT, SIDE_FIELDS, Field, Reader, Wording
@@ -212,6 +212,29 @@ def with_steps(lesson: Lesson, steps: Sequence[Step]) -> Lesson:
     if len(steps) > MAX_ACTIVITIES:
         raise InputError("lesson.too_many", count=len(steps), limit=MAX_ACTIVITIES)
     return replace(lesson, steps=tuple(steps))
+
+
+# --- the outline the check command prints (and the app previews) --------------------------------------------
+
+
+def describe(step: Step) -> str:
+    """One line of a lesson's outline: the activity, its content and conventions, and the right answer (the kind's
+    ``outline``), then its own wording (English, else Chinese) and time limit if any."""
+    line = step.activity.outline()
+    own = step.question.en or step.question.zh
+    if own:
+        line += f'; asks "{" ".join(own.split())}"'
+    if step.time_limit is not None:
+        line += f"; {number_text(step.time_limit)} s to answer"
+    return line
+
+
+def outline(lesson: Lesson) -> str:
+    """The lesson as the check command prints it: its title and settings, then one numbered line per activity."""
+    scores = "scores on" if lesson.scores else "scores off"
+    head = f"{lesson.title}: {len(lesson.steps)} activities, {scores}, judging scale {lesson.scale.low} to "
+    head += f"{lesson.scale.high}"
+    return "\n".join([head, *(f"{n:>3}. {describe(step)}" for n, step in enumerate(lesson.steps, start=1))])
 
 
 # --- the JSON Schema ------------------------------------------------------------------------------------------

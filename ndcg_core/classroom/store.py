@@ -340,6 +340,17 @@ class LessonProgress:
     def count(self) -> int:
         return len(self.lesson.steps)
 
+    def shows(self, current: ActivityRow | None) -> bool:
+        """Whether ``current`` (the room's current activity) is the one the lesson's step shows, or a round of it
+        run again: ``False`` once the teacher opened an activity of their own, off the lesson's plan. Before the
+        first step, any activity counts as before the plan (``True``)."""
+        if self.step < 0:
+            return True
+        if current is None:
+            return False
+        step = self.lesson.steps[self.step]
+        return current.kind == step.activity.kind and current.payload == json.loads(step_payload(step))
+
 
 @dataclass(frozen=True)
 class Room:

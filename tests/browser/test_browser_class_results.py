@@ -64,16 +64,18 @@ def test_a_revealed_round_is_final_round_two_runs_again_and_the_csv_says_what_st
     data = download.value.path().read_bytes()
     assert data.startswith(b"\xef\xbb\xbf")
     header, *rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
-    assert header[:3] == ["Activity", "Round", "Kind"]
-    assert header[5:9] == ["Student", "Answer", "Correct answer", "Right"]
-    assert all(r[2] == "Which is better?" and r[3].startswith("under NDCG@5; A: 成都3天游攻略:4") for r in rows[:4])
-    assert [r[:2] + r[5:9] for r in rows] == [
+    assert header[:4] == ["Activity", "Round", "Kind", "Query"]
+    columns = [header.index(name) for name in ("Student", "Answer", "Correct answer", "Right")]
+    details = header.index("Details")
+    compare = "under NDCG@5; A: 成都3天游攻略:4"
+    assert all(r[2] == "Which is better?" and r[details].startswith(compare) for r in rows[:4])
+    assert [r[:2] + [r[i] for i in columns] for r in rows] == [
         ["1", "1", "Ana", "B", "A", "no"],
         ["1", "1", "Bo", "", "A", "no answer"],  # joined, did not answer: a row all the same
         ["2", "2", "Ana", "", "A", "no answer"],
         ["2", "2", "Bo", "A", "A", "yes"],
-        ["total", "", "Ana", "answered 1 of 2", "", "0 right"],
-        ["total", "", "Bo", "answered 1 of 2", "", "1 right"],
+        ["Total", "", "Ana", "answered 1 of 2", "", "0 right"],
+        ["Total", "", "Bo", "answered 1 of 2", "", "1 right"],
     ]
     for page in (ana, bo):
         page.context.close()

@@ -118,9 +118,11 @@ def test_a_lesson_from_a_file_runs_through_every_activity_on_three_phones(browse
     with teacher.expect_download() as got:
         teacher.get_by_role("button", name="Download the results (CSV)").click()
     rows = list(csv.DictReader(io.StringIO(got.value.path().read_text(encoding="utf-8-sig"))))
-    assert {r["Activity"] for r in rows if r["Activity"] != "total"} == {str(n) for n in range(1, count + 1)}
+    assert {r["Activity"] for r in rows if r["Activity"] != "Total"} == {str(n) for n in range(1, count + 1)}
     judged = [r for r in rows if r["Activity"] == "5" and r["Student"] == "Bo"]
     assert [r["Answer"] for r in judged] == [str(g) for g in grades[1]]
+    assert {r["Right"] for r in judged} == {""}  # a grade is neither right nor wrong
+    assert all(r["Class median grade"] and r["Grade minus class median"] for r in judged)
     timed = {r["Student"]: r["Answer"] for r in rows if r["Activity"] == "1"}
     assert timed == {"Ana": "0.9", "Bo": "0.95", "Cy": ""}  # the estimate not sent in time is not there
     for page in phones:

@@ -830,36 +830,39 @@ def test_each_kind_outlines_its_activity_in_one_line():
     # (2^2 - 1) / (7 + 3) = 0.3; the best order a c b reaches (3 + (2^1.5 - 1) / 1) / 10.
     best = (3 + (2**1.5 - 1)) / 10
     assert A.Predict(SPEC_EVERY_OPTION).outline() == (
-        'Predict the NDCG "a query": 3 results, NDCG@2 (exponential gain, jk discount, ideal from every judged '
-        "result) = 0.3000"
+        'Predict the NDCG "a query": 3 results, grades 2, 0, 1.5; NDCG@2 (exponential gain, jk discount base 2, '
+        "ideal from every judged result, with the missed 3) = 0.3000"
     )
     assert A.Rank(SPEC_EVERY_OPTION, "", True).outline() == (
-        'Rank it best "a query": 3 results, grades shown, NDCG@2 (exponential gain, jk discount, ideal from every '
-        f"judged result) from 0.3000 to at best {best:.4f}"
+        'Rank it best "a query": 3 results, grades shown on phones, grades 2, 0, 1.5; NDCG@2 (exponential gain, jk '
+        f"discount base 2, ideal from every judged result, with the missed 3) from 0.3000 to at best {best:.4f}"
     )
     plain = (2 + 0 + 1 / 2) / (2 + 1 / log2(3))
     assert A.Predict(SPEC_PLAIN).outline() == (
-        f"Predict the NDCG: 3 results, NDCG@3 (linear gain, log2 discount, ideal from the list) = {plain:.4f}"
+        "Predict the NDCG: 3 results, grades 2, 0, 1; NDCG@3 (linear gain, log2 discount, ideal from the list) = "
+        f"{plain:.4f}"
     )
     assert A.Rank(SPEC_PLAIN, "", False).outline() == (
-        "Rank it best: 3 results, grades hidden, NDCG@3 (linear gain, log2 discount, ideal from the list) from "
-        f"{plain:.4f} to at best 1.0000"
+        "Rank it best: 3 results, grades hidden on phones, grades 2, 0, 1; NDCG@3 (linear gain, log2 discount, ideal "
+        f"from the list) from {plain:.4f} to at best 1.0000"
     )
     judged = (1 + 2 / log2(3)) / (2 + 1 / log2(3))
     assert A.Judge(activity_list(("a", "b"), (1, 2), 2, query="q"), A.Scale(1, 3)).outline() == (
-        'Judge the results "q": 2 results on a scale of 1 to 3; NDCG@2 (linear gain, log2 discount, ideal from the '
-        f"list) under the teacher's grades = {judged:.4f}"
+        'Judge the results "q": 2 results on a scale of 1 to 3; grades 1, 2; NDCG@2 (linear gain, log2 discount, '
+        f"ideal from the list) under the teacher's grades = {judged:.4f}"
     )
     seed003 = [A.Compare(A.PAIRS["seed003"], metric, "seed003", "成都旅游攻略") for metric in A.METRICS]
     ndcg_b = (4 / log2(2)) / (4 + 2 / log2(3) + 2 / log2(4) + 2 / log2(5) + 1 / log2(6))
+    sides = "A (grades 4, 2, 2, 2, 1) or B (grades 4, 0, 0, 0, 0)"
     assert [c.outline() for c in seed003] == [
-        f'Which is better? "成都旅游攻略" A or B under NDCG@5: A 1.0000, B {ndcg_b:.4f}',
-        'Which is better? "成都旅游攻略" A or B under MRR: A 1.0000, B 1.0000',
-        'Which is better? "成都旅游攻略" A or B under P@5: A 1.0000, B 0.2000',
+        f'Which is better? "成都旅游攻略" {sides} under NDCG@5: A 1.0000, B {ndcg_b:.4f}',
+        f'Which is better? "成都旅游攻略" {sides} under MRR: A 1.0000, B 1.0000',
+        f'Which is better? "成都旅游攻略" {sides} under P@5: A 1.0000, B 0.2000',
     ]
     assert [c.solutions() for c in seed003] == [("a",), ("same",), ("a",)]
     assert (
-        A.Compare(A.PAIRS["early_or_many"], "mrr").outline() == "Which is better? A or B under MRR: A 1.0000, B 0.5000"
+        A.Compare(A.PAIRS["early_or_many"], "mrr").outline()
+        == "Which is better? A (grades 3, 0, 0, 0, 0) or B (grades 0, 3, 3, 3, 0) under MRR: A 1.0000, B 0.5000"
     )
     assert A.Practice(5, (0, 7, 4)).outline() == "Practice together: seed 5, 3 exercises (dcg_term, dcg_term, swap)"
 

@@ -7,10 +7,9 @@ import json
 import pytest
 
 from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.__main__ import describe
 from ndcg_core.classroom.activities import KINDS, ActivityKind, from_payload
 from ndcg_core.classroom.lesson_fields import Field, Reader
-from ndcg_core.classroom.lessons import ACTIVITY_FIELDS, Lesson, Step, lesson_to_toml, read_lesson
+from ndcg_core.classroom.lessons import ACTIVITY_FIELDS, Lesson, Step, describe, lesson_to_toml, read_lesson
 from ndcg_core.errors import InputError
 
 EXAMPLES = {
@@ -80,7 +79,8 @@ def test_a_kinds_checked_answer_is_a_typed_value_kept_as_json_and_read_back(name
     checked = activity.check(raw, 0)
     kept = json.loads(json.dumps(acts.answer_to_json(name, checked)))
     assert acts.answer_from_json(name, kept) == checked
-    assert activity.result(checked, 0).right in (True, False)
+    # Marked right or wrong, except a grade of Judge: judging has no right grade.
+    assert activity.result(checked, 0).right in ((True, False) if acts.marks_answers(activity) else (None,))
 
 
 def test_a_practice_answer_is_a_frozen_value_kept_as_the_same_json_as_before():

@@ -81,7 +81,9 @@ def test_the_check_command_prints_the_outline_of_a_shipped_lesson(path, capsys):
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 1 + 9
     assert out[9].startswith("  9. Which is right?") and "(no_normalisation)" in out[9] and "(right)" in out[9]
-    assert out[1].startswith("  1. Predict the NDCG") and out[1].endswith("= 0.9386; own wording; 90 s to answer")
+    assert out[1].startswith("  1. Predict the NDCG: 3 results, grades 3, 0, 2; NDCG@3 (linear gain, log2 discount")
+    asked = tomllib.loads(path.read_text(encoding="utf-8"))["activity"][0]["question"]  # the file's own wording
+    assert out[1].endswith(f'= 0.9386; asks "{asked.get("en") or asked["zh"]}"; 90 s to answer')
 
 
 # --- every field's bad value, from a real file ---------------------------------------------------------------

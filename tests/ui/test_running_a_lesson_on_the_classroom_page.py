@@ -5,6 +5,8 @@ keeps scores ends with a leaderboard (hidden while nicknames are) and points in 
 
 import csv
 import io
+import subprocess
+import sys
 import time
 
 import pytest
@@ -146,6 +148,48 @@ def test_a_lesson_that_keeps_scores_ends_with_a_leaderboard_and_points_in_the_cs
     assert next(d.value for d in teacher.dataframe if "Student" in d.value.columns) is not None
     table = classroom_results.results_csv(Translator("en"), store.results(code), points=True).decode("utf-8-sig")
     rows = list(csv.DictReader(io.StringIO(table)))
-    totals = {r["Student"]: r["points"] for r in rows if r["Activity"] == "total"}
+    totals = {r["Student"]: r["Points"] for r in rows if r["Activity"] == "Total"}
     assert totals == {name: str(points) for name, points in expected.items()}
+    store.close()
+
+
+def test_the_lesson_chosen_on_the_landing_previews_the_check_commands_outline(data_dir):
+    teacher = session()
+    printed = subprocess.run(
+        [sys.executable, "-m", "ndcg_core.classroom", "check", str(SHIPPED)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    ).stdout.strip()
+    assert "grades 3, 0, 2; NDCG@3 (linear gain, log2 discount" in printed  # each activity with its list
+    assert printed in [c.value for c in teacher.code]
+
+
+def test_in_a_lesson_next_is_the_one_way_on_until_the_teacher_leaves_the_plan_and_comes_back(data_dir):
+    lesson = read_lesson_file(SHIPPED)
+    teacher, code = lesson_room()
+    button(teacher, "btn_cr_lesson_next").click().run()
+    button(teacher, "btn_cr_lesson_next").click().run()
+    assert f"Activity 2 of {len(lesson.steps)}" in texts(teacher)
+    assert "btn_cr_open" not in [b.key for b in teacher.button]  # no ad-hoc activity beside Next
+    assert "Open the next activity" not in [e.label for e in teacher.expander]
+    button(teacher, "btn_cr_plan_leave").click().run()
+    assert "You left the lesson plan" in texts(teacher)
+    assert not {"btn_cr_lesson_next", "btn_cr_lesson_back"} & {b.key for b in teacher.button}
+    teacher.radio(key="_w_cr_kind").set_value("compare").run()
+    button(teacher, "btn_cr_open").click().run()
+    assert not teacher.exception, teacher.exception
+    store = Store(data_dir)
+    assert store.room(code).current.kind == "compare" and store.lesson_progress(code).step == 1
+    # Another session of the teacher (a reload, another server) knows from the store that the plan was left.
+    again = session(room=code)
+    again.session_state["classroom"].key = teacher.session_state["classroom"].key
+    assert "You left the lesson plan" in texts(again.run())
+    button(teacher, "btn_cr_plan_back").click().run()
+    assert f"Activity 2 of {len(lesson.steps)}" in texts(teacher) and "You left the lesson plan" not in texts(teacher)
+    assert "btn_cr_open" not in [b.key for b in teacher.button]
+    assert store.room(code).current.payload == store.activity_list(code)[1].payload  # step 2 shown again, as it was
+    button(teacher, "btn_cr_lesson_next").click().run()
+    assert f"Activity 3 of {len(lesson.steps)}" in texts(teacher)
     store.close()

@@ -25,7 +25,7 @@ from ui.state import (
     widget_value,
 )
 from ui.views.classroom.common import REFUSALS, SCREEN, VIEW_PARAM, show_message
-from ui.views.classroom.lesson_run import keeps_scores, render_leaderboard, render_lesson_bar
+from ui.views.classroom.lesson_run import keeps_scores, off_plan, render_leaderboard, render_lesson_bar
 from ui.views.classroom.live import live_panel
 from ui.views.classroom.screen import render_join_info
 from ui.views.classroom.setup import render_setup
@@ -95,9 +95,10 @@ def render_control(t: Translator, cs: ClassroomState, room: Room) -> None:
     st.caption(t("classroom.screen_help"))
     render_join_info(t, room, compact=True)
     live_panel(t.lang, room.code)
-    if not room.ended:
+    # In a lesson, Next is the one way on: the next activity's setup only once the teacher left the plan.
+    if not room.ended and (progress is None or off_plan(room, progress)):
         current = room.current
-        with st.expander(t("classroom.next_heading"), expanded=current is None):
+        with st.expander(t("classroom.next_heading"), expanded=current is None or progress is not None):
             render_setup(t)
     render_download(t, room, keeps_scores(progress))
 

@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.lessons import Lesson, read_lesson, read_lesson_file
+from ndcg_core.classroom.lessons import Lesson, outline, read_lesson, read_lesson_file
 from ndcg_core.classroom.store import ActivityRow, LessonProgress, Room
 from ndcg_core.errors import InputError
 from ui.classroom_results import student_name
@@ -28,6 +28,7 @@ LESSON_PARAM = "lesson"  # ?lesson=CODE: a saved lesson to start a room with, or
 CHOOSER = "_w_cr_lesson_"  # the landing's lesson chooser's widget keys
 LESSON_SOURCES = ("shipped", "file", "code")
 LEADERBOARD_TOP = 10
+CHECK_COMMAND = "python -m ndcg_core.classroom check FILE"
 
 
 def shipped_lessons() -> list[str]:
@@ -64,7 +65,8 @@ def default_shipped(names: list[str], lang: str) -> str | None:
 
 def lesson_chooser(t: Translator, prefix: str) -> Lesson | None:
     """Where a lesson comes from (shipped, a file, a code; a ``?lesson=CODE`` link chooses the code), and its
-    outline; the lesson, or ``None`` with the problem shown (what was typed or chosen stays)."""
+    outline, as the check command prints it (each activity with its list, k, gain, discount, question and answer);
+    the lesson, or ``None`` with the problem shown (what was typed or chosen stays)."""
     link_code = st.query_params.get(LESSON_PARAM)
     if link_code and not has_widget_value(f"{prefix}code"):
         set_widget_value(f"{prefix}source", "code")
@@ -93,6 +95,8 @@ def lesson_chooser(t: Translator, prefix: str) -> Lesson | None:
         return None
     if lesson is not None:
         st.caption(outline_text(t, lesson))
+        with st.expander(t("classroom.lesson_check", command=CHECK_COMMAND), expanded=True):
+            st.code(outline(lesson), language=None, wrap_lines=True)
     return lesson
 
 
@@ -143,14 +147,45 @@ def go_to_step(step: int) -> None:
     cs.messages.pop("control", None)
 
 
+def off_plan(room: Room, progress: LessonProgress | None) -> bool:
+    """Whether the control page is off its room's lesson plan: the teacher chose to leave it, or an activity of
+    their own is open (the store says so, so a reload or another server knows it too)."""
+    if progress is None or room.ended:
+        return False
+    return classroom_state().off_plan or not progress.shows(room.current)
+
+
+def leave_plan() -> None:
+    classroom_state().off_plan = True
+
+
+def back_to_plan(step: int) -> None:
+    """Back to the lesson: its step ``step`` shown again as it was (nothing to show before the first)."""
+    classroom_state().off_plan = False
+    if step >= 0:
+        go_to_step(step)
+
+
 def render_lesson_bar(t: Translator, room: Room, progress: LessonProgress) -> None:
-    """The lesson's title, "Activity 3 of 8", and Back and Next."""
+    """The lesson's title, "Activity 3 of 8", and one way on: Back and Next. Off the plan, the way back to it."""
     lesson, step = progress.lesson, progress.step
     if step < 0:
         st.markdown(t("classroom.lesson_not_started", title=md_escape(lesson.title), count=progress.count))
     else:
         st.markdown(t("classroom.lesson_bar", title=md_escape(lesson.title), step=step + 1, count=progress.count))
     if room.ended:
+        return
+    if off_plan(room, progress):
+        st.info(t("classroom.plan_left"), icon=":material/alt_route:")
+        label = "classroom.plan_back_first" if step < 0 else "classroom.plan_back"
+        st.button(
+            t(label, step=step + 1, count=progress.count),
+            on_click=back_to_plan,
+            args=(step,),
+            key="btn_cr_plan_back",
+            type="primary",
+            icon=":material/undo:",
+        )
         return
     back, forward = st.columns(2)
     back.button(
@@ -174,6 +209,14 @@ def render_lesson_bar(t: Translator, room: Room, progress: LessonProgress) -> No
     )
     if step == progress.count - 1:
         st.caption(t("classroom.lesson_last"))
+    st.button(
+        t("classroom.plan_leave"),
+        on_click=leave_plan,
+        key="btn_cr_plan_leave",
+        type="tertiary",
+        icon=":material/alt_route:",
+        help=t("classroom.plan_leave_help"),
+    )
 
 
 # --- time limits -------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from ndcg_core.classroom.store import ActivityRow
 from ndcg_core.errors import number_text
 from ui.charts import category_axis
 from ui.exercise_text import conventions_text
-from ui.format import metric_text
+from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.projector import PROJECTOR_CHART_HEIGHT, PROJECTOR_FONT, big_chart, worked_table
 from ui.state import (
@@ -22,6 +22,13 @@ from ui.state import (
 )
 from ui.views.classroom.card import Block, Body, Choice, Note, Text, table_of
 from ui.views.classroom.common import labelled, list_table, own_question, unsent_text
+
+
+def question_line(t: Translator, activity: acts.Compare, own: str) -> str:
+    """The query both rankings answer (escaped; nothing when the pair has none), then the question."""
+    metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
+    query = t("classroom.query", query=md_escape(activity.query)) + "\n\n" if activity.query else ""
+    return query + own_question(own, t("classroom.compare_question", metric=metric))
 
 
 def pair_tables(t: Translator, pair: acts.Pair, columns: Any = None) -> None:
@@ -90,7 +97,7 @@ def present(
     own: str = "",
 ) -> None:
     metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
-    st.markdown(own_question(own, t("classroom.compare_question", metric=metric)))
+    st.markdown(question_line(t, activity, own))
     st.caption(conventions_text(activity.conventions(), t))
     if screen:
         # Side by side on a projector: the two rankings and the votes all above the fold at 1280x720.
@@ -134,7 +141,7 @@ def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
     metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
     pair = activity.pair
     blocks: list[Block] = [
-        Text(own_question(current.question.get(t.lang), t("classroom.compare_question", metric=metric))),
+        Text(question_line(t, activity, current.question.get(t.lang))),
         Text(conventions_text(activity.conventions(), t), small=True),
     ]
     for name, labels, grades in (("A", pair.labels_a, pair.a), ("B", pair.labels_b, pair.b)):

@@ -5,22 +5,39 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import pandas as pd
 import streamlit as st
 
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom.store import ActivityRow
-from ndcg_core.teaching.exercises import conventions, exercise
+from ndcg_core.errors import number_text
+from ndcg_core.teaching.exercises import NUMERIC, TOLERANCE, Exercise, conventions, exercise
 from ui.exercise_text import choice_text, conventions_text, question_text
 from ui.exercise_text import explain as explain_exercise
 from ui.format import metric_text
 from ui.i18n import Translator
-from ui.projector import big_chart, share_bars
+from ui.projector import big_chart, share_bars, worked_table
 from ui.state import (
     practice_state,
     widget_value,
 )
 from ui.views.classroom.card import Block, Body, Choice, Note, NumberBox, Table, Text
 from ui.views.classroom.common import own_question, unsent_text
+
+
+def precision_text(t: Translator) -> str:
+    """How close a number must be to count as right, from the core's check."""
+    return t("classroom.practice_precision", tolerance=number_text(TOLERANCE))
+
+
+def exercise_panel(t: Translator, part: int, ex: Exercise) -> None:
+    """One exercise on the projector as the phones ask it: its question with its list, its table (a "gap"
+    exercise's queries) and its conventions, so the class can discuss it."""
+    text, table = question_text(ex, t)
+    st.markdown(f"**{t('classroom.exercise', number=part + 1, kind=t(f'practice.kind.{ex.kind}'))}**\n\n{text}")
+    if table is not None:
+        worked_table(pd.DataFrame(table), False)
+    st.caption(conventions_text(conventions(ex), t))
 
 
 def present(
@@ -38,15 +55,20 @@ def present(
     ]
     shares = [right / answered if answered else 0.0 for answered, right in summary.parts]
     texts = [t("classroom.share", right=right, answered=answered) for answered, right in summary.parts]
+    exercises = activity.exercises()
+    if any(ex.kind in NUMERIC for ex in exercises):
+        st.markdown(precision_text(t))
     # On the projector, bars close together and no axis title (each bar says "3 right of 4"): the reveal's
     # explanations fit under them at 1280x720.
     axis = "" if screen else t("classroom.share_axis")
     big_chart(share_bars(names, shares, texts, axis), screen, 28 * len(names) + 60)
     if not revealed:
-        for part in range(len(activity.numbers)):
-            st.caption(
-                t("classroom.exercise_note", number=part + 1, text=conventions_text(activity.conventions(part), t))
-            )
+        per_row = 3 if screen else 2
+        for start in range(0, len(exercises), per_row):
+            for offset, col in enumerate(st.columns(per_row, gap="medium")):
+                if start + offset < len(exercises):
+                    with col:
+                        exercise_panel(t, start + offset, exercises[start + offset])
     if revealed:
         explained = [
             t("classroom.exercise", number=i + 1, kind=t(f"practice.kind.{ex.kind}")) + " · " + explain_exercise(ex, t)
@@ -80,7 +102,8 @@ def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
             blocks.append(Table(head, tuple(zip(*table.values(), strict=True)), (False, False)))
         blocks.append(Text(conventions_text(conventions(ex), t), small=True))
         saved = mine[part].answer if part in mine else None
-        if ex.kind in ("dcg_term", "dcg", "ndcg"):
+        if ex.kind in NUMERIC:
+            blocks.append(Text(precision_text(t), small=True))
             blocks.append(NumberBox(part, t("practice.your_answer"), "0.00", saved, disabled))
         else:
             options = tuple((c, choice_text(ex, c, t)) for c in acts.choices(ex))
