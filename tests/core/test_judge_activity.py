@@ -115,17 +115,21 @@ def test_agreement_is_undefined_until_two_students_grade_one_result_differently(
     assert perfect.alpha == pytest.approx(1.0)
 
 
-def test_a_students_grades_are_marked_against_the_teachers():
+def test_a_students_grades_are_neither_right_nor_wrong_and_carry_their_distance_from_the_class_median():
+    # Judging has no right grade: a grade is compared with the teacher's and the class's median, never marked.
     judge = Judge(CHENGDU)
     assert parts_of(judge) == 5 and solutions(judge) == (4, 2, 0, 1, 3)
     result = judge.result(3, 0)
-    assert (result.right, result.detail) == (False, JudgeDetail(4, 1))
-    assert judge.result(2, 1).right
-    answers = tuple(grades_of((4, 1, 0, 1, 3)))
+    assert (result.right, result.detail) == (None, JudgeDetail(4, 1))
+    assert judge.result(2, 1).right is None
+    answers = tuple(grades_of((4, 1, 0, 1, 3), (2, 3, 0, 1, 3), (4, 2, 1, 1, 3)))
     results = activity_results(Taken(1, 1, judge, answers, ()))
-    assert [r.right for r in results.rows] == [True, False, True, True, True]
+    assert {r.right for r in results.rows} == {None}
+    # Result 1's grades are 4, 2, 4 (median 4); result 2's 1, 3, 2 (median 2).
+    assert sorted((r.part, r.median) for r in results.rows if r.part in (0, 1)) == [(0, 4)] * 3 + [(1, 2)] * 3
     summary = outcome(results)
-    assert (summary.answers, summary.right, summary.joined) == (5, 4, 1)
+    assert (summary.answered, summary.joined, summary.marked) == (3, 3, False)
+    assert {p.right for p in summary.parts} == {0}
 
 
 def test_a_judge_activity_goes_through_the_store_and_back():
