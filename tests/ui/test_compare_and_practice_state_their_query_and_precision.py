@@ -3,9 +3,10 @@ phones and on the projector, which also shows each exercise's list for the class
 PostgreSQL)."""
 
 import pytest
-from test_classroom_page import join, open_activity, session, start_room, texts
+from test_classroom_page import button, join, open_activity, session, start_room, texts
 
 from ndcg_core.classroom.activities import PAIRS, Compare
+from ndcg_core.classroom.lessons import Lesson, Step
 from ndcg_core.classroom.store import Store
 from ndcg_core.errors import number_text
 from ndcg_core.teaching.exercises import TOLERANCE
@@ -25,15 +26,19 @@ def projector(teacher, code):
 
 
 def test_compare_shows_its_query_on_the_phone_and_the_projector(data_dir):
-    teacher, code = start_room(data_dir)
-    bo = join(code, "Bo")
     query = "成都旅游攻略"  # the seed's search both systems answer, as a lesson names it
     store = Store(data_dir)
-    store.open_activity(code, teacher.session_state["classroom"].key, Compare(PAIRS["seed003"], "ndcg", "", query))
+    saved = store.save_lesson(Lesson("A pair", (Step(Compare(PAIRS["seed003"], "ndcg", "", query)),)))
     store.close()
+    teacher = session(lesson=saved)
+    button(teacher, "btn_cr_lesson_start").click().run()
+    code = teacher.session_state["classroom"].room
+    bo = join(code, "Bo")
+    button(teacher, "btn_cr_lesson_next").click().run()
+    assert not teacher.exception, teacher.exception
+    assert f"Query: {query}" in texts(teacher)
     assert f"Query: {query}" in texts(bo.run())
     assert f"Query: {query}" in texts(projector(teacher, code))
-    assert f"Query: {query}" in texts(teacher.run())
 
 
 def test_practice_states_its_precision_and_the_projector_shows_each_exercises_list(data_dir):
