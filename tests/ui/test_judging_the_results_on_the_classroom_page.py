@@ -75,6 +75,10 @@ def test_the_class_judges_the_results_and_sees_its_agreement_and_ndcg_under_its_
     assert shown[f"NDCG@{k}, class's medians"] == f"{class_ndcg:.4f}"
     assert shown[f"NDCG@{k}, teacher's grades"] == f"{teacher_ndcg:.4f}"
     assert "Teacher's grade: 2 · yours: 1" in texts(bo.run())
+    # Judging has no right grade: Ana's grades, all the teacher's, are shown as information, not as a success.
+    ana.run()
+    assert "Teacher's grade: 3 · yours: 3" in [i.value for i in ana.info]
+    assert not [s.value for s in ana.success if "Teacher's grade" in s.value]
 
 
 def test_grades_chosen_but_not_sent_are_named_at_the_lock(data_dir):

@@ -187,7 +187,7 @@ def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
                 teacher=metric_text(spec.grades[part], 0),
                 yours="–" if saved is None else str(saved),
             )
-            blocks.append(Note("success" if saved is not None and saved == spec.grades[part] else "info", text))
+            blocks.append(Note("info", text))  # judging has no right grade: the same as the teacher's is no success
     if revealed:
         blocks.append(
             Text(t("classroom.judge_teacher_ndcg_line", k=spec.k, value=metric_text(spec.ndcg())), small=True)
