@@ -95,7 +95,7 @@ def group_bars(
     top = max([3, *(int(r["count"]) for r in rows)])
     y = alt.Y("name:N", sort=None, title=None, axis=category_axis(labelLimit=420))
     offset = {"yOffset": alt.YOffset("round:N")} if rounds else {}
-    opacity = alt.Opacity("round:N", scale=alt.Scale(range=[0.55, 1.0]), legend=None) if rounds else alt.value(1.0)
+    opacity = alt.Opacity("round:N", scale=alt.Scale(range=[0.6, 1.0]), legend=None) if rounds else alt.value(1.0)
     bars = (
         alt.Chart(frame)
         .mark_bar()
@@ -114,5 +114,9 @@ def group_bars(
         )
     )
     labels = alt.Chart(frame).mark_text(align="left", dx=4).encode(y=y, x="count:Q", text="text:N", **offset)
-    per_bar = 26 if rounds else 36
-    return (bars + labels).properties(height=per_bar * max(1, len(rows)) + 20)
+    # Heights that hold the axis and about eight groups (two rounds of five), with the chart and the reveal's sentence
+    # on a 1280x720 projector: the bars share the height.
+    return (bars + labels).properties(height=GROUPS_HEIGHT[bool(rounds)])
+
+
+GROUPS_HEIGHT = {False: 290, True: 340}

@@ -255,11 +255,13 @@ def quartiles(values: Sequence[float]) -> tuple[float, float] | None:
 # --- what an answer was: right, close, the mistake it matches, or other -----------------------------------
 
 RIGHT, CLOSE, OTHER = "right", "close", "other"  # an answer's groups beside the mistakes' codes
+RIGHT_DECIMALS = 2  # an estimate is right when it is the true NDCG to its own decimals, and to two at least
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """What an estimate of NDCG@k was: ``right`` (the true NDCG to the decimals it was written with), ``close``
+    """What an estimate of NDCG@k was: ``right`` (the true NDCG to the decimals it was written with, two at least),
+    ``close``
     (within ``WITHIN`` of it: counted right too), a mistake's code (farther, and the number of a mistake of
     ``ndcg_core.teaching.mistakes``: ``found`` holds every mistake it matches, most likely first, and the group is
     the first's code), or ``other`` (farther, and no known mistake gives it)."""
@@ -276,7 +278,8 @@ def estimate_verdict(spec: ListSpec, guess: Any) -> Verdict:
     """The verdict on an estimate (as typed, or a number) of ``spec``'s NDCG@k."""
     truth = spec.ndcg()
     if within(validate.answer(guess), truth):
-        return Verdict(RIGHT if mistake_catalogue.matches(guess, truth) else CLOSE)
+        # Right: the truth to two decimals or more. "0.9" for 0.9386 is close, as "0.95" is, not right.
+        return Verdict(RIGHT if mistake_catalogue.matches(guess, truth, decimals=RIGHT_DECIMALS) else CLOSE)
     found = mistake_catalogue.diagnose(spec, guess)
     return Verdict(found[0].code, found) if found else Verdict(OTHER)
 
@@ -290,10 +293,13 @@ class Group:
 
 
 def grouped(codes: Iterable[str]) -> tuple[Group, ...]:
-    """Answers counted by group: right, close, then the mistakes, the most common first (equal counts by code),
-    then other; a group without answers is left out."""
+    """Answers counted by group: right, close, then the mistakes, the most common first (equal counts in the
+    catalogue's order, the likeliest first), then other; a group without answers is left out."""
     counts = Counter(codes)
-    named = sorted((c for c in counts if c not in (RIGHT, CLOSE, OTHER)), key=lambda c: (-counts[c], c))
+    likely = {code: i for i, code in enumerate(mistake_codes())}
+    named = sorted(
+        (c for c in counts if c not in (RIGHT, CLOSE, OTHER)), key=lambda c: (-counts[c], likely.get(c, len(likely)), c)
+    )
     order = [c for c in (RIGHT, CLOSE) if c in counts] + named + [c for c in (OTHER,) if c in counts]
     return tuple(Group(c, counts[c]) for c in order)
 

@@ -413,12 +413,12 @@ def diagnose(
     )
 
 
-def matches(answer: Any, number: float) -> bool:
+def matches(answer: Any, number: float, *, decimals: int = 0) -> bool:
     """Whether ``answer`` (as the learner typed it, or a number) is ``number`` to the answer's own printed
     precision, as ``diagnose`` matches it (half a unit in its last decimal, at least ``FLOOR``, at most
-    ``CEILING``); an ``InputError`` for an unreadable answer."""
+    ``CEILING``), read to at least ``decimals`` places; an ``InputError`` for an unreadable answer."""
     value = validate.answer(answer)
-    return abs(value - number) <= _tolerance(_decimals(answer, value))
+    return abs(value - number) <= _tolerance(max(decimals, _decimals(answer, value)))
 
 
 def _tolerance(decimals: int) -> float:

@@ -11,6 +11,7 @@ import pytest
 
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom.activities import Answer, Group
+from ndcg_core.teaching import mistakes
 
 SPEC = acts.activity_list(("a", "b", "c", "d"), (0, 1, 0, 1), 3, pool=(1,))
 PREDICT = acts.Predict(SPEC)
@@ -37,7 +38,8 @@ def test_the_numbers_of_the_mistakes_are_apart_from_the_truth():
     [
         (f"{TRUTH:.2f}", "right"),  # 0.30: the truth to two decimals
         (f"{TRUTH:.4f}", "right"),
-        ("0.3", "right"),  # one decimal: anything that rounds to it
+        ("0.3", "right"),  # 0.30 (as stored): the truth to two decimals
+        ("0.34", "close"),
         (f"{TRUTH + 0.03:.2f}", "close"),  # 0.33 is within 0.05 but not the truth to two decimals
         (f"{1 / 3:.2f}", "close"),  # CG over the ideal's CG is 1/3: within 0.05, so counted close, not a mistake
         (f"{NO_NORMALISATION:.2f}", "no_normalisation"),
@@ -86,9 +88,23 @@ def test_the_class_s_estimates_are_counted_by_group_mistakes_most_common_first()
     assert PREDICT.summary(answers("0.7")).quartiles == (0.7, 0.7)
 
 
+def test_an_estimate_with_one_decimal_is_read_to_two_to_be_right():
+    # 0.9 is 0.9386 to one decimal, and within 0.05, but not the truth to two decimals: close, like 0.95.
+    assert mistakes.matches("0.9", 0.9386) and not mistakes.matches("0.9", 0.9386, decimals=2)
+    spec = acts.activity_list(("a", "b", "c"), (3, 0, 2), 3)  # NDCG@3 = (3 + 2/2) / (3 + 2/log2(3)) = 0.9386
+    assert spec.ndcg() == pytest.approx(4 / (3 + 2 / log2(3)))
+    assert [acts.estimate_verdict(spec, x).group for x in ("0.9", "0.95", "0.94", "0.9386")] == [
+        "close",
+        "close",
+        "right",
+        "right",
+    ]
+
+
 def test_equal_counts_of_mistakes_keep_one_order():
-    assert acts.grouped(["other", "list_not_cut", "ideal_from_list", "right"]) == (
+    assert acts.grouped(["other", "list_not_cut", "no_normalisation", "ideal_from_list", "right"]) == (
         Group("right", 1),
+        Group("no_normalisation", 1),  # the catalogue's order: the likeliest first
         Group("ideal_from_list", 1),
         Group("list_not_cut", 1),
         Group("other", 1),
@@ -129,7 +145,8 @@ def test_the_end_of_class_summary_counts_each_activity_s_mistakes_and_the_class_
         (Group("list_not_cut", 1),),
         (),
     ]
-    assert acts.common_mistakes(outcomes) == (Group("list_not_cut", 2), Group("no_normalisation", 2))
-    assert acts.common_mistakes(outcomes, top=1) == (Group("list_not_cut", 2),)
+    # Equal counts: the catalogue's likelier mistake first (the DCG for NDCG before the list not cut).
+    assert acts.common_mistakes(outcomes) == (Group("no_normalisation", 2), Group("list_not_cut", 2))
+    assert acts.common_mistakes(outcomes, top=1) == (Group("no_normalisation", 2),)
     assert acts.answer_group(PREDICT, None) is None
     assert acts.answer_group(compare.activity, "a") is None

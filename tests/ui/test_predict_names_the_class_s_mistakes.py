@@ -218,7 +218,7 @@ def test_the_reveal_groups_the_class_and_round_two_shows_round_one_beside_it(dat
                 )
             ),
         )
-        assert f"{round_names[0]}: {before} {round_names[1]}: {after}" in said
+        assert f"{round_names[0]}: {before}\n\n{round_names[1]}: {after}" in said
         assert plain(t("classroom.predict_reveal", truth=f"{TRUTH:.4f}", within=4, count=6)).replace("**", "") in said
     store.end_room(code, key)
     teacher.run()

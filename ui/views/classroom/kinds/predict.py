@@ -60,7 +60,7 @@ def rounds_chart(t: Translator, before: acts.PredictSummary, after: acts.Predict
 
 def rounds_text(t: Translator, summaries: Sequence[acts.PredictSummary], rounds: Sequence[str]) -> str:
     """Each round's answers by group in words, one round after the other."""
-    return " ".join(f"{name}: {groups_text(t, s.groups)}" for name, s in zip(rounds, summaries, strict=True))
+    return "\n\n".join(f"{name}: {groups_text(t, s.groups)}" for name, s in zip(rounds, summaries, strict=True))
 
 
 def spread_text(summary: acts.PredictSummary) -> tuple[str, str]:
