@@ -171,7 +171,9 @@ def verdict_note(t: Translator, activity: acts.Predict, guess: float) -> Note:
         return Note("success", said)
     if verdict.found:
         explained = answer_feedback(verdict.found, t, answer=number_text(guess), working="")
-        return Note("warning", f"{said}\n\n{t('classroom.predict_mistake')} {explained}")
+        head = t("classroom.predict_mistake")
+        space = "" if head.endswith("：") else " "  # no space after a Chinese colon
+        return Note("warning", f"{said}\n\n{head}{space}{explained}")
     return Note("warning", said + "\n\n" + t("classroom.predict_other", answer=number_text(guess)))
 
 
