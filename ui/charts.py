@@ -106,6 +106,34 @@ def _grade_key(g: float) -> str:
     return f"{g:g}"
 
 
+# Okabe and Ito's palette, told apart by every kind of colour vision; its grey for answers no mistake explains.
+OKABE_ITO = {
+    "green": "#009E73",
+    "sky": "#56B4E9",
+    "vermillion": "#D55E00",
+    "orange": "#E69F00",
+    "purple": "#CC79A7",
+    "blue": "#0072B2",
+    "yellow": "#F0E442",
+    "grey": "#999999",
+}
+_MISTAKE_COLOURS = ("vermillion", "orange", "purple", "blue", "yellow")
+
+
+def group_colours(codes: Sequence[str]) -> list[str]:
+    """A colour per group of a class's answers, from ``OKABE_ITO``: right green, close sky blue, other grey, and
+    the mistakes in turn (a chart names each group in text too: never colour alone)."""
+    fixed = {"right": "green", "close": "sky", "other": "grey"}
+    out, turn = [], 0
+    for code in codes:
+        if code in fixed:
+            out.append(OKABE_ITO[fixed[code]])
+        else:
+            out.append(OKABE_ITO[_MISTAKE_COLOURS[turn % len(_MISTAKE_COLOURS)]])
+            turn += 1
+    return out
+
+
 def category_axis(**properties: Any) -> alt.Axis:
     """An axis of categories (results, exercises, votes, positions, queries) that writes every category's label.
 

@@ -29,6 +29,7 @@ from ndcg_core.lists.discounts import DISCOUNTS
 from ndcg_core.teaching.exercises import exercise
 from ui.format import metric_text
 from ui.i18n import Translator
+from ui.mistake_text import group_label
 from ui.projector import big_chart, share_bars, worked_table
 
 COLUMNS = (
@@ -50,6 +51,7 @@ COLUMNS = (
     "answer",
     "solution",
     "right",
+    "mistake",
     "median",
     "from_median",
     "ndcg",
@@ -94,6 +96,13 @@ def right_text(t: Translator, row: acts.StudentResult) -> str:
     if row.right is None:
         return ""
     return t("classroom.csv.yes" if row.right else "classroom.csv.no")
+
+
+def mistake_cell(t: Translator, activity: acts.Activity, value: Any) -> str:
+    """What an answer was, for the kinds that name mistakes: right, close, the mistake it matches, or other (a
+    choice: right or its option's mistake); empty for no answer and the other kinds."""
+    group = acts.answer_group(activity, value)
+    return "" if group is None else group_label(group, t)
 
 
 def grades_text(grades: Sequence[float]) -> str:
@@ -155,6 +164,7 @@ def csv_rows(t: Translator, results: acts.RoomResults, points: bool = False) -> 
                     answer_text(t, activity, r.part, r.value),
                     solution_text(t, activity, r.part, result.solutions[r.part]),
                     right_text(t, r),
+                    mistake_cell(t, activity, r.value),
                     "" if r.median is None else number_text(r.median),
                     "" if r.from_median is None else number_text(r.from_median),
                     "" if r.ndcg is None else metric_text(r.ndcg),
@@ -171,6 +181,7 @@ def csv_rows(t: Translator, results: acts.RoomResults, points: bool = False) -> 
                 t("classroom.csv.total_answered", answered=total.answered, questions=total.questions),
                 "",
                 t("classroom.csv.total_right", right=total.right),
+                "",
                 "",
                 "",
                 "" if total.mean_ndcg is None else metric_text(total.mean_ndcg),
@@ -214,18 +225,29 @@ def summary_frame(t: Translator, summary: Sequence[acts.ActivityOutcome]) -> pd.
                 for o in summary
             ],
             t("classroom.summary.share"): ["" if o.share_right is None else f"{o.share_right:.0%}" for o in summary],
+            t("classroom.summary.mistakes"): [mistakes_text(t, o.mistakes) for o in summary],
         }
     )
 
 
+def mistakes_text(t: Translator, groups: Sequence[acts.Group]) -> str:
+    """Mistakes with their counts, the most common first: "DCG given for NDCG (9), Ideal from the list alone (4)"."""
+    each = [t("classroom.summary.mistake_count", label=group_label(g.code, t), count=g.count) for g in groups]
+    return t("classroom.summary.mistake_separator").join(each)
+
+
 def render_class_summary(t: Translator, summary: Sequence[acts.ActivityOutcome], screen: bool = False) -> None:
-    """The end-of-class summary: participation and the share of right answers per activity, as a table and bars
-    (an activity whose answers are neither right nor wrong, Judge, is in the table only)."""
+    """The end-of-class summary: participation, the share of right answers and the mistakes named per activity, as
+    a table and bars (an activity whose answers are neither right nor wrong, Judge, is in the table only), and the
+    class's most common mistakes."""
     st.subheader(t("classroom.summary.heading"))
     if not summary:
         st.caption(t("classroom.summary.none"))
         return
     worked_table(summary_frame(t, summary), screen)
+    common = acts.common_mistakes(summary)
+    if common:
+        st.markdown(t("classroom.summary.common", mistakes=mistakes_text(t, common)))
     summary = [o for o in summary if o.marked]
     if not summary:
         return

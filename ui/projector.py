@@ -10,7 +10,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from ui.charts import category_axis
+from ui.charts import category_axis, group_colours
 
 # Chart text on the classroom's projector view: 20 px or more, as every other text there.
 PROJECTOR_FONT = 20
@@ -73,3 +73,50 @@ def share_bars(names: list[str], shares: list[float], texts: list[str], axis_tit
         .properties(height=40 * len(frame) + 40)
     )
     return bars + alt.Chart(frame).mark_text(align="left", dx=4).encode(y=y, x="share:Q", text="text:N")
+
+
+def group_bars(
+    codes: Sequence[str],
+    names: Sequence[str],
+    counts: Sequence[Sequence[int]],
+    axis_title: str,
+    rounds: Sequence[str] = (),
+) -> alt.LayerChart:
+    """The class's answers by group (right, close, each mistake, other): one bar per group named on its axis, its
+    count written beside it, coloured by group (``group_colours``). With ``rounds`` (their names), one bar per
+    round in each group, the earlier paler, each written "Round 1: 4": never colour alone."""
+    colours = group_colours(codes)
+    rows: list[dict[str, Any]] = []
+    for name, colour, per_round in zip(names, colours, counts, strict=True):
+        for i, count in enumerate(per_round):
+            text = f"{rounds[i]}: {count}" if rounds else str(count)
+            rows.append({"name": name, "round": i, "count": count, "colour": colour, "text": text})
+    frame = pd.DataFrame(rows)
+    top = max([3, *(int(r["count"]) for r in rows)])
+    y = alt.Y("name:N", sort=None, title=None, axis=category_axis(labelLimit=420))
+    offset = {"yOffset": alt.YOffset("round:N")} if rounds else {}
+    opacity = alt.Opacity("round:N", scale=alt.Scale(range=[0.6, 1.0]), legend=None) if rounds else alt.value(1.0)
+    bars = (
+        alt.Chart(frame)
+        .mark_bar()
+        .encode(
+            y=y,
+            x=alt.X(
+                "count:Q",
+                title=axis_title,
+                axis=alt.Axis(tickMinStep=1, format="d"),
+                scale=alt.Scale(domain=[0, top * (1.6 if rounds else 1.25)], nice=False),
+            ),
+            color=alt.Color("colour:N", scale=None),
+            opacity=opacity,
+            tooltip=["name:N", "text:N"],
+            **offset,
+        )
+    )
+    labels = alt.Chart(frame).mark_text(align="left", dx=4).encode(y=y, x="count:Q", text="text:N", **offset)
+    # Heights that hold the axis and about eight groups (two rounds of five), with the chart and the reveal's sentence
+    # on a 1280x720 projector: the bars share the height.
+    return (bars + labels).properties(height=GROUPS_HEIGHT[bool(rounds)])
+
+
+GROUPS_HEIGHT = {False: 290, True: 340}

@@ -242,6 +242,86 @@ def within(guess: float, truth: float) -> bool:
     return abs(guess - truth) <= WITHIN + _EPS
 
 
+def quartiles(values: Sequence[float]) -> tuple[float, float] | None:
+    """The lower and upper quartiles (the middle half lies between them; ``None`` without values)."""
+    if not values:
+        return None
+    if len(values) == 1:
+        return values[0], values[0]
+    low, _, high = statistics.quantiles(values, n=4, method="inclusive")
+    return low, high
+
+
+# --- what an answer was: right, close, the mistake it matches, or other -----------------------------------
+
+RIGHT, CLOSE, OTHER = "right", "close", "other"  # an answer's groups beside the mistakes' codes
+RIGHT_DECIMALS = 2  # an estimate is right when it is the true NDCG to its own decimals, and to two at least
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What an estimate of NDCG@k was: ``right`` (the true NDCG to the decimals it was written with, two at least),
+    ``close``
+    (within ``WITHIN`` of it: counted right too), a mistake's code (farther, and the number of a mistake of
+    ``ndcg_core.teaching.mistakes``: ``found`` holds every mistake it matches, most likely first, and the group is
+    the first's code), or ``other`` (farther, and no known mistake gives it)."""
+
+    group: str
+    found: tuple[mistake_catalogue.Diagnosis, ...] = ()
+
+    @property
+    def right(self) -> bool:
+        return self.group in (RIGHT, CLOSE)
+
+
+def estimate_verdict(spec: ListSpec, guess: Any) -> Verdict:
+    """The verdict on an estimate (as typed, or a number) of ``spec``'s NDCG@k."""
+    truth = spec.ndcg()
+    if within(validate.answer(guess), truth):
+        # Right: the truth to two decimals or more. "0.9" for 0.9386 is close, as "0.95" is, not right.
+        return Verdict(RIGHT if mistake_catalogue.matches(guess, truth, decimals=RIGHT_DECIMALS) else CLOSE)
+    found = mistake_catalogue.diagnose(spec, guess)
+    return Verdict(found[0].code, found) if found else Verdict(OTHER)
+
+
+@dataclass(frozen=True)
+class Group:
+    """How many answers fell in one group: ``right``, ``close``, ``other`` or a mistake's code."""
+
+    code: str
+    count: int
+
+
+def grouped(codes: Iterable[str]) -> tuple[Group, ...]:
+    """Answers counted by group: right, close, then the mistakes, the most common first (equal counts in the
+    catalogue's order, the likeliest first), then other; a group without answers is left out."""
+    counts = Counter(codes)
+    likely = {code: i for i, code in enumerate(mistake_codes())}
+    named = sorted(
+        (c for c in counts if c not in (RIGHT, CLOSE, OTHER)), key=lambda c: (-counts[c], likely.get(c, len(likely)), c)
+    )
+    order = [c for c in (RIGHT, CLOSE) if c in counts] + named + [c for c in (OTHER,) if c in counts]
+    return tuple(Group(c, counts[c]) for c in order)
+
+
+def estimate_groups(spec: ListSpec, guesses: Iterable[Any]) -> tuple[Group, ...]:
+    """A class's estimates of ``spec``'s NDCG@k counted by verdict (``grouped``)."""
+    return grouped(estimate_verdict(spec, g).group for g in guesses)
+
+
+def mistakes_only(groups: Iterable[Group]) -> tuple[Group, ...]:
+    """The groups that are mistakes (not right, close or other), in their order."""
+    return tuple(g for g in groups if g.code not in (RIGHT, CLOSE, OTHER))
+
+
+def side_by_side(before: Sequence[Group], after: Sequence[Group]) -> tuple[tuple[str, int, int], ...]:
+    """Two rounds' groups on one list: every group of either, ordered as ``grouped`` orders their counts added
+    together, with its count in the first round and in the second (0 where it had none)."""
+    first, second = {g.code: g.count for g in before}, {g.code: g.count for g in after}
+    both = grouped((Counter(first) + Counter(second)).elements())
+    return tuple((g.code, first.get(g.code, 0), second.get(g.code, 0)) for g in both)
+
+
 # --- the activities ----------------------------------------------------------------------------------
 
 
@@ -310,6 +390,8 @@ class Predict(PlainAnswer):
         return value
 
     def summary(self, answers: Sequence[Answer]) -> PredictSummary:
+        """The estimates' histogram, how many were within 0.05, their median and quartiles, and each estimate's
+        verdict counted (``estimate_groups``: every answer diagnosed once, per summary)."""
         guesses = [float(a.value) for a in answers]
         truth = self.truth()
         return PredictSummary(
@@ -318,7 +400,13 @@ class Predict(PlainAnswer):
             truth,
             sum(within(g, truth) for g in guesses),
             statistics.median(guesses) if guesses else None,
+            quartiles(guesses),
+            estimate_groups(self.spec, guesses),
         )
+
+    def verdict(self, value: Any) -> Verdict:
+        """What an estimate was: right, close, the mistake it matches, or other (``estimate_verdict``)."""
+        return estimate_verdict(self.spec, value)
 
     def result(self, value: Any, part: int = 0) -> Result[PredictDetail]:
         truth = self.truth()
@@ -1030,6 +1118,12 @@ class ChooseSummary:
     votes: dict[str, int]
     right: str
     chose_right: int
+    groups: tuple[Group, ...] = ()  # the choices counted as right or by the mistake that makes the option
+
+    @property
+    def share_right(self) -> float | None:
+        """The share of choices that were right (``None`` without choices)."""
+        return self.chose_right / self.count if self.count else None
 
 
 def _mistake_numbers(spec: ListSpec) -> dict[str, float]:
@@ -1167,7 +1261,12 @@ class Choose(PlainAnswer):
         votes = Counter(a.value for a in answers)
         right = self.right_option().letter
         letters = [o.letter for o in self.options()]
-        return ChooseSummary(len(answers), {x: votes.get(x, 0) for x in letters}, right, votes.get(right, 0))
+        groups = grouped(self.group(a.value) for a in answers)
+        return ChooseSummary(len(answers), {x: votes.get(x, 0) for x in letters}, right, votes.get(right, 0), groups)
+
+    def group(self, value: Any) -> str:
+        """A choice's group: ``right``, or the code of the mistake that makes the option chosen."""
+        return self.option(str(value)).mistake or RIGHT
 
     def result(self, value: Any, part: int = 0) -> Result[ChooseDetail]:
         chosen, right = self.option(str(value)), self.right_option()
@@ -1403,11 +1502,21 @@ class Result(Generic[D]):
 
 @dataclass(frozen=True)
 class PredictSummary:
+    """The class's estimates: how many, their histogram, the true NDCG@k, how many were within 0.05 (right), their
+    median and quartiles (``None`` without estimates), and their verdicts counted (``Group``s, as ``grouped``)."""
+
     count: int
     bins: list[Bin]
     truth: float
     within: int
     median: float | None
+    quartiles: tuple[float, float] | None = None
+    groups: tuple[Group, ...] = ()
+
+    @property
+    def share_right(self) -> float | None:
+        """The share of estimates within 0.05 (``None`` without estimates)."""
+        return self.within / self.count if self.count else None
 
 
 @dataclass(frozen=True)
@@ -1574,6 +1683,7 @@ class ActivityOutcome:
     answered: int
     parts: tuple[PartOutcome, ...]
     marked: bool = True  # False: its answers are neither right nor wrong (Judge)
+    mistakes: tuple[Group, ...] = ()  # the answers that matched a known mistake, by mistake (Predict, Choose)
 
     @property
     def answers(self) -> int:
@@ -1605,6 +1715,26 @@ def parts_of(activity: Activity) -> int:
 def solutions(activity: Activity) -> tuple[Any, ...]:
     """The right answer of each part (see ``ActivityResults``)."""
     return activity.solutions()
+
+
+def answer_group(activity: Activity, value: Any) -> str | None:
+    """The group an answer falls in: an estimate's verdict (right, close, a mistake's code or other), a choice's
+    (right or its option's mistake); ``None`` for no answer and for the kinds that name no mistakes."""
+    if value is None:
+        return None
+    if isinstance(activity, Predict):
+        return activity.verdict(value).group
+    if isinstance(activity, Choose):
+        return activity.group(value)
+    return None
+
+
+def common_mistakes(outcomes: Iterable[ActivityOutcome], top: int = 3) -> tuple[Group, ...]:
+    """The class's most common mistakes over every activity, at most ``top`` (as ``grouped`` orders them)."""
+    total: Counter[str] = Counter()
+    for o in outcomes:
+        total.update({g.code: g.count for g in o.mistakes})
+    return mistakes_only(grouped(total.elements()))[:top]
 
 
 def marks_answers(activity: Activity) -> bool:
@@ -1691,6 +1821,7 @@ def outcome(result: ActivityResults) -> ActivityOutcome:
         parts.append(PartOutcome(sum(r.answered for r in rows), sum(r.right is True for r in rows)))
     students = {r.student for r in result.rows}
     answered = {r.student for r in result.rows if r.answered}
+    groups = (answer_group(result.activity, r.value) for r in result.rows)
     return ActivityOutcome(
         result.number,
         result.kind,
@@ -1699,4 +1830,5 @@ def outcome(result: ActivityResults) -> ActivityOutcome:
         len(answered),
         tuple(parts),
         marks_answers(result.activity),
+        mistakes_only(grouped(g for g in groups if g is not None)),
     )

@@ -635,6 +635,31 @@ class Store:
         return listed
 
     @_resilient
+    def earlier_round(self, code: str, current: ActivityRow) -> ActivityRow | None:
+        """The round before ``current``: the room's latest earlier activity with the same kind and payload
+        (``None`` for a first round)."""
+        if current.round <= 1:
+            return None
+        with self._read() as conn:
+            row = (
+                conn.execute(
+                    sa.select(activities)
+                    .where(
+                        activities.c.room == code,
+                        activities.c.number < current.number,
+                        activities.c.kind == current.kind,
+                        activities.c.payload
+                        == sa.select(activities.c.payload).where(activities.c.id == current.id).scalar_subquery(),
+                    )
+                    .order_by(activities.c.number.desc())
+                    .limit(1)
+                )
+                .mappings()
+                .first()
+            )
+        return None if row is None else _activity_row(row, current.round - 1)
+
+    @_resilient
     def is_teacher(self, code: str, key: Any) -> bool:
         """Whether ``key`` controls the room (a student link, no key or a forged key: ``False``)."""
         with self._read() as conn:

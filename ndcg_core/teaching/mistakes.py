@@ -400,7 +400,7 @@ def diagnose(
     _check(metric, position, spec)
     value = validate.answer(answer)
     decimals = _decimals(answer, value)
-    tolerance = min(max(0.5 * 10.0**-decimals, FLOOR), CEILING) * (1 + SAME)
+    tolerance = _tolerance(decimals)
     right, candidates, memo = _table(spec, metric, position)
     if abs(value - right) <= tolerance:
         return ()
@@ -411,6 +411,18 @@ def diagnose(
         _diagnosis(spec, m, metric, position, right, memo, answer=value, decimals=decimals, alone=len(found) == 1)
         for m in found
     )
+
+
+def matches(answer: Any, number: float, *, decimals: int = 0) -> bool:
+    """Whether ``answer`` (as the learner typed it, or a number) is ``number`` to the answer's own printed
+    precision, as ``diagnose`` matches it (half a unit in its last decimal, at least ``FLOOR``, at most
+    ``CEILING``), read to at least ``decimals`` places; an ``InputError`` for an unreadable answer."""
+    value = validate.answer(answer)
+    return abs(value - number) <= _tolerance(max(decimals, _decimals(answer, value)))
+
+
+def _tolerance(decimals: int) -> float:
+    return min(max(0.5 * 10.0**-decimals, FLOOR), CEILING) * (1 + SAME)
 
 
 def explain(spec: ListSpec, code: str, *, metric: str = "ndcg", position: int | None = None) -> Diagnosis:

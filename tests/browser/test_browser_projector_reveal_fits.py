@@ -15,7 +15,8 @@ from support import ROOT
 pytestmark = pytest.mark.browser
 
 SIZES = ((1280, 720), (1920, 1080))
-# The shipped lesson, keeping scores: predict (step 0), rank (3), judge (4), compare (6), practice (7, the last).
+# The shipped lesson, keeping scores: predict (step 0), rank (3), judge (4), compare (6), practice (7), which is
+# right? (8, the last).
 LESSON = ROOT / "lessons" / "ndcg-in-20-minutes.en.toml"
 ANSWERS = {
     0: [[(0, "0.9")], [(0, "0.8")], [(0, "0.95")], [(0, "0.5")]],
@@ -23,6 +24,7 @@ ANSWERS = {
     4: [list(enumerate(g)) for g in ([4, 2, 0, 1, 3], [4, 3, 0, 2, 3], [3, 2, 1, 1, 2], [4, 2, 0, 0, 3])],
     6: [[(0, "a")], [(0, "b")], [(0, "same")], [(0, "a")]],
     7: [[(0, "1"), (1, "2.5"), (2, "0.8"), (3, "up")], [(0, "1")], [(0, "0.5"), (1, "3")], [(3, "down")]],
+    8: [[(0, "a")], [(0, "b")], [(0, "c")], [(0, "a")]],
 }
 # What each kind's reveal says, the sentence the class must see with the chart.
 REVEALS = {
@@ -31,6 +33,7 @@ REVEALS = {
     4: ["NDCG@5: class / teacher"],
     6: ["votes agree with NDCG@5"],
     7: ["Exercise 4: predict a swap ·"],
+    8: ["The right answer is"],
 }
 
 
@@ -75,6 +78,7 @@ def test_every_kind_s_reveal_the_leaderboard_and_the_end_fit_the_projector(brows
     # The room code, large (its lines 96 px tall at 1280x720), and the join link whole on one line.
     big = screen.locator(".st-key-cr_room_code p")
     expect(big).to_have_text(code)
+    expect(big).to_have_css("font-size", "96px")  # once the projector's style has reached the page
     assert big.evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= 96
     assert big.bounding_box()["height"] >= 96
     link = screen.get_by_test_id("stMarkdownContainer").locator("code").filter(has_text=f"room={code}")
@@ -107,7 +111,8 @@ def test_every_kind_s_reveal_the_leaderboard_and_the_end_fit_the_projector(brows
             screen.set_viewport_size({"width": width, "height": height})
             for sentence in sentences:
                 within(screen, screen.get_by_text(sentence, exact=False).first, height)
-            within(screen, screen.get_by_test_id("stVegaLiteChart").first, height)
+            # Which is right?'s reveal puts its table (votes, mistakes, workings) where its chart was.
+            within(screen, screen.get_by_test_id("stTable" if step == 8 else "stVegaLiteChart").first, height)
             within(screen, screen.get_by_test_id("stMetric").filter(has_text="Answered"), height)
             screen.screenshot(path=str(_shots() / f"projector_reveal_{step}_{width}x{height}.png"))
         screen.set_viewport_size({"width": 1280, "height": 720})
@@ -123,6 +128,7 @@ def test_every_kind_s_reveal_the_leaderboard_and_the_end_fit_the_projector(brows
     expect(screen.get_by_text("Join with a phone")).to_have_count(0)
     expect(screen.get_by_role("button", name="Large QR code")).to_have_count(0)
     expect(screen.locator(".st-key-cr_room_code")).to_have_count(0)
+    expect(screen.get_by_test_id("stTable")).to_have_count(2)  # the leaderboard and the summary: the reveal is gone
     within(screen, screen.get_by_test_id("stTable").filter(has_text="Ana"), 720)
     screen.screenshot(path=str(_shots() / "projector_ended_1280x720.png"))
     context.close()

@@ -419,6 +419,22 @@ def test_run_again_opens_round_two_with_the_same_content_and_keeps_round_ones_an
     assert caught.value.code == "room.bad_key"
 
 
+def test_a_round_finds_the_round_before_it_to_show_beside_it(make, clock):
+    store = make()
+    room, key = store.create_room()
+    first = store.open_activity(room.code, key, A.Predict(A.preset_list("five")))
+    assert store.earlier_round(room.code, first) is None
+    store.set_phase(room.code, key, "locked")  # voting again after a lock: the class has not seen the answer
+    second = store.run_again(room.code, key)
+    other = store.open_activity(room.code, key, A.compare_activity("seed003", "ndcg"))
+    again = store.open_activity(room.code, key, A.Predict(A.preset_list("five")))  # the same question, opened anew
+    assert (second.round, other.round, again.round) == (2, 1, 3)
+    before = store.earlier_round(room.code, again)
+    assert (before.id, before.number, before.round, before.phase) == (second.id, 2, 2, "open")
+    assert store.earlier_round(room.code, second).id == first.id
+    assert store.earlier_round(room.code, other) is None
+
+
 def test_results_count_a_student_from_the_activity_they_joined_in_with_totals_and_the_summary(make, clock):
     store = make()
     room, key = store.create_room()

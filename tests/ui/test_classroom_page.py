@@ -231,8 +231,8 @@ def test_after_the_reveal_the_teacher_runs_it_again_as_round_two_and_the_end_sho
     assert "How the class did" in texts(teacher)
     [table] = [d.value for d in teacher.dataframe if "Share right" in d.value.columns]
     assert table.values.tolist() == [
-        ["Activity 1: Which is better?", "1 of 1", "0 of 1", "0%"],
-        ["Activity 2: Which is better? · Round 2", "1 of 1", "1 of 1", "100%"],
+        ["Activity 1: Which is better?", "1 of 1", "0 of 1", "0%", ""],
+        ["Activity 2: Which is better? · Round 2", "1 of 1", "1 of 1", "100%", ""],
     ]
     # The projector view shows the class the same summary, as a plain table at projector size.
     screen = session(room=code, view="screen")

@@ -71,6 +71,7 @@ HEADER = [
     "Answer",
     "Correct answer",
     "Right",
+    "Mistake",
     "Class median grade",
     "Grade minus class median",
     "NDCG reached",
@@ -156,8 +157,8 @@ def test_the_csv_in_english_has_labels_details_unanswered_rows_and_totals(room):
     # Ana: 2 compare rounds + 5 exercises + 1 rank = 8 questions, answered 4 (1 compare, 1 exercise, 1 rank, and
     # round 2), right 2 (round 2 and the rank); the other: answered round 2 and exercise 1, right 1.
     total = ["Total", *[""] * 13]
-    assert rows[16] == [*total, "'=Ana", "answered 4 of 8", "", "2 right", "", "", "1.0000", ""]
-    assert rows[17] == [*total, "student 2", "answered 2 of 8", "", "1 right", "", "", "", ""]
+    assert rows[16] == [*total, "'=Ana", "answered 4 of 8", "", "2 right", "", "", "", "1.0000", ""]
+    assert rows[17] == [*total, "student 2", "answered 2 of 8", "", "1 right", "", "", "", "", ""]
 
 
 def test_every_header_of_the_csv_starts_with_a_capital(room):
@@ -188,9 +189,9 @@ def test_the_summary_gives_participation_and_share_right_per_activity(room):
         (4, "rank", 1, 2, 1, 1, 1),
     ]
     frame = summary_frame(Translator("en"), summary)
-    assert list(frame.columns) == ["Activity", "Answered", "Right answers", "Share right"]
-    assert frame.iloc[1].tolist() == ["Activity 2: Which is better? · Round 2", "2 of 2", "1 of 2", "50%"]
-    assert frame.iloc[0].tolist() == ["Activity 1: Which is better?", "1 of 2", "0 of 1", "0%"]
+    assert list(frame.columns) == ["Activity", "Answered", "Right answers", "Share right", "Mistakes"]
+    assert frame.iloc[1].tolist() == ["Activity 2: Which is better? · Round 2", "2 of 2", "1 of 2", "50%", ""]
+    assert frame.iloc[0].tolist() == ["Activity 1: Which is better?", "1 of 2", "0 of 1", "0%", ""]
 
 
 @pytest.fixture
@@ -274,5 +275,6 @@ def test_judge_rows_carry_the_grade_and_its_distance_from_the_class_median_not_r
         "Activity 2: Judge the results",
         "3 of 3",
         "no right answer: grades are judgements",
+        "",
         "",
     ]

@@ -29,6 +29,7 @@ from ndcg_core.trec.evaluate import IDEALS
 from ui import classroom_results, editing
 from ui.exercise_text import conventions_text
 from ui.i18n import LANGUAGES, Translator, catalogue
+from ui.mistake_text import GROUPS
 from ui.views import evaluate, learn, playground
 from ui.views.classroom import lesson_editor, lesson_run, sources
 from ui.widgets import table
@@ -72,6 +73,7 @@ NAMES: dict[str, tuple[str, ...]] = {
     "classroom.join_note.{}": ("server_local", "deploy_local"),
     "classroom.csv.metric.{}": ("ndcg", "dcg", *acts.METRICS),
     "classroom.csv.ideal.{}": LIST_IDEALS,
+    "classroom.group.{}": GROUPS,
     "editor.from.{}": lesson_editor.FROM,
     # the mistakes a learner's number is traced to (ui/mistake_text.py)
     "mistake.{}.label": tuple(MISTAKES.names()),

@@ -31,6 +31,9 @@ from ui.views.classroom.screen import render_join_info
 from ui.views.classroom.setup import render_setup
 from ui.widgets.qr import qr_png
 
+# The kinds whose round 2 is the class voting again after talking it over (peer instruction).
+VOTE_AGAIN = frozenset({"predict", "choose"})
+
 
 def teacher_action(action: str, *args: Any) -> None:
     """Lock, reveal, take answers again, run again, show or hide nicknames, or end the room, with this session's
@@ -120,13 +123,15 @@ def render_controls(t: Translator, room: Room) -> None:
             )
         elif current.phase == "revealed":
             # A reveal is final (the store refuses to reopen it): the same activity runs again as a new round.
+            vote = current.kind in VOTE_AGAIN
             cols[0].button(
-                t("classroom.again"),
+                t("classroom.vote_again" if vote else "classroom.again"),
                 on_click=teacher_action,
                 args=("again",),
                 key="btn_cr_again",
                 width="stretch",
-                icon=":material/replay:",
+                icon=":material/how_to_vote:" if vote else ":material/replay:",
+                help=t("classroom.vote_again_help") if vote else None,
             )
         else:
             cols[0].button(
@@ -146,6 +151,17 @@ def render_controls(t: Translator, room: Room) -> None:
             type="primary",
             disabled=current.phase == "revealed",
             icon=":material/visibility:",
+        )
+    if current is not None and current.phase == "locked" and current.kind in VOTE_AGAIN:
+        # Peer instruction: the class talks it over without the answer, then votes again; both rounds at the reveal.
+        st.button(
+            t("classroom.vote_again_locked"),
+            on_click=teacher_action,
+            args=("again",),
+            key="btn_cr_vote_again",
+            width="stretch",
+            icon=":material/how_to_vote:",
+            help=t("classroom.vote_again_help"),
         )
     set_widget_value("_w_cr_names", room.show_names)
     cols[2].toggle(t("classroom.show_names"), key="_w_cr_names", on_change=teacher_action, args=("names",))

@@ -23,7 +23,8 @@ class KindViews:
     makes the activity from them (an ``InputError`` for a bad setting). The results CSV words the kind's questions
     and answers through ``csv_details(t, activity, part)`` (what the question was), ``csv_answer(t, activity,
     part, value)`` (a given answer as the phone showed it) and ``csv_solution(t, activity, part, solution)`` (the
-    right answer in the same words)."""
+    right answer in the same words). A kind with ``rounds`` shows, at the reveal of a round run again, the round
+    before beside it."""
 
     present: Callable[..., None]
     form: Callable[..., None]
@@ -32,9 +33,10 @@ class KindViews:
     csv_answer: Callable[[Translator, Any, int, Any], str]
     csv_solution: Callable[[Translator, Any, int, Any], str]
     card: Callable[..., Any]
+    rounds: bool = False  # ``present`` takes ``before`` (the round before's summary) and ``round_number``
 
 
-def _views(module: Any) -> KindViews:
+def _views(module: Any, rounds: bool = False) -> KindViews:
     return KindViews(
         module.present,
         module.form,
@@ -43,11 +45,12 @@ def _views(module: Any) -> KindViews:
         module.csv_answer,
         module.csv_solution,
         module.card,
+        rounds,
     )
 
 
 VIEWS: Mapping[str, KindViews] = {
-    "predict": _views(predict),
+    "predict": _views(predict, rounds=True),
     "rank": _views(rank),
     "compare": _views(compare),
     "practice": _views(practice),

@@ -1,10 +1,13 @@
-"""Predict the NDCG: the projector's histogram of estimates and the worked reveal; the phone's estimate box."""
+"""Predict the NDCG: the projector's histogram of estimates and the worked reveal, with the class's answers grouped
+by the mistake each matches (and, for a round run again, the round before beside it); the phone's estimate box and,
+at the reveal, whether its estimate was right, close, a known mistake (named, its number rebuilt, the fix) or other."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+import pandas as pd
 import streamlit as st
 
 from ndcg_core.classroom import activities as acts
@@ -12,7 +15,8 @@ from ndcg_core.classroom.store import ActivityRow
 from ndcg_core.errors import number_text
 from ui.format import metric_text
 from ui.i18n import Translator
-from ui.projector import PROJECTOR_CHART_HEIGHT, big_chart, worked_table
+from ui.mistake_text import answer_feedback, group_label
+from ui.projector import PROJECTOR_CHART_HEIGHT, big_chart, group_bars, worked_table
 from ui.views.classroom.card import Block, Body, Note, NumberBox, Text, table_of
 from ui.views.classroom.common import (
     histogram_chart,
@@ -28,6 +32,67 @@ from ui.views.classroom.sources import chosen_list, list_form
 from ui.widgets.table import cut_at_k, cut_texts
 
 
+def groups_text(t: Translator, groups: Sequence[acts.Group]) -> str:
+    """The class's answers by group in words ("2 right · 9 DCG given for NDCG · 3 other"), for everyone who
+    cannot tell the bars' colours apart, and for a screen reader."""
+    if not groups:
+        return t("classroom.no_answers")
+    return t(
+        "classroom.groups_text",
+        groups=" · ".join(t("classroom.group_count", count=g.count, label=group_label(g.code, t)) for g in groups),
+    )
+
+
+def groups_chart(t: Translator, summary: acts.PredictSummary) -> Any:
+    """One labelled bar per group of the class's answers."""
+    codes = [g.code for g in summary.groups]
+    names = [group_label(c, t) for c in codes]
+    return group_bars(codes, names, [[g.count] for g in summary.groups], t("classroom.students"))
+
+
+def rounds_chart(t: Translator, before: acts.PredictSummary, after: acts.PredictSummary, rounds: Sequence[str]) -> Any:
+    """Each group's answers in the round before and in this one, side by side."""
+    both = acts.side_by_side(before.groups, after.groups)
+    codes = [code for code, _, _ in both]
+    names = [group_label(c, t) for c in codes]
+    return group_bars(codes, names, [[a, b] for _, a, b in both], t("classroom.students"), rounds)
+
+
+def rounds_text(t: Translator, summaries: Sequence[acts.PredictSummary], rounds: Sequence[str]) -> str:
+    """Each round's answers by group in words, one round after the other."""
+    return "\n\n".join(f"{name}: {groups_text(t, s.groups)}" for name, s in zip(rounds, summaries, strict=True))
+
+
+def spread_text(summary: acts.PredictSummary) -> tuple[str, str]:
+    """The median and the middle half (the quartiles) as written, or dashes without estimates."""
+    if summary.median is None or summary.quartiles is None:
+        return "–", "–"
+    low, high = summary.quartiles
+    return metric_text(summary.median, 2), f"{metric_text(low, 2)}–{metric_text(high, 2)}"
+
+
+def rounds_frame(t: Translator, summaries: Sequence[acts.PredictSummary], rounds: Sequence[str]) -> pd.DataFrame:
+    """Per round: how many answered, the share right (within 0.05), the median and the middle half."""
+    rows = []
+    for name, summary in zip(rounds, summaries, strict=True):
+        median, middle = spread_text(summary)
+        share = summary.share_right
+        rows.append(
+            {
+                t("classroom.rounds.round"): name,
+                t("classroom.rounds.right"): t(
+                    "classroom.rounds.right_value",
+                    right=summary.within,
+                    count=summary.count,
+                    share="–" if share is None else f"{share:.0%}",
+                ),
+                t("classroom.rounds.median"): median,
+                t("classroom.rounds.middle"): middle,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 def present(
     t: Translator,
     activity: acts.Predict,
@@ -35,32 +100,81 @@ def present(
     revealed: bool,
     screen: bool = False,
     own: str = "",
+    before: acts.PredictSummary | None = None,
+    round_number: int = 1,
 ) -> None:
+    """The class's estimates; at the reveal, the truth, the answers by group and the worked terms. ``before``: the
+    round before this one (given at a repeat's reveal), shown beside it: share right, spread and groups."""
     spec = activity.spec
     st.markdown(query_line(t, spec) + own_question(own, t("classroom.predict_question", k=spec.k)))
     reveal = t("classroom.predict_reveal", truth=metric_text(summary.truth), within=summary.within, count=summary.count)
+    compared = revealed and before is not None
+    rounds = [t("classroom.round", round=round_number - 1), t("classroom.round", round=round_number)]
     if revealed and screen:  # the answer first: on the projector it must not fall below the fold
         st.success(reveal)
-    left, right = st.columns([2, 3])
-    with left:
-        list_table(t, spec.labels, spec.grades)
-        st.caption(spec_caption(t, spec))
-    with right:
-        big_chart(
-            histogram_chart(t, summary.bins, summary.truth if revealed else None, t("classroom.guess_axis")),
-            screen,
-            PROJECTOR_CHART_HEIGHT,
-        )
+    histogram = histogram_chart(t, summary.bins, summary.truth if revealed else None, t("classroom.guess_axis"))
+    if compared and screen:
+        # Round 2's reveal: both rounds' figures above the fold, the histogram and the working below them.
+        assert before is not None
+        left, right = st.columns([5, 6])
+        with left:
+            worked_table(rounds_frame(t, [before, summary], rounds), screen)
+        with right:
+            big_chart(rounds_chart(t, before, summary, rounds), screen)
+        st.caption(rounds_text(t, [before, summary], rounds))
+        big_chart(histogram, screen, PROJECTOR_CHART_HEIGHT)
         st.caption(histogram_text(t, summary.bins))
+    else:
+        left, right = st.columns([2, 3])
+        with left:
+            if revealed and screen:  # the list is in the worked terms below; here, the class's answers by group
+                big_chart(groups_chart(t, summary), screen)
+            else:
+                list_table(t, spec.labels, spec.grades)
+                st.caption(spec_caption(t, spec))
+        with right:
+            big_chart(histogram, screen, PROJECTOR_CHART_HEIGHT)
+            st.caption(histogram_text(t, summary.bins))
+        if revealed and screen:
+            st.caption(groups_text(t, summary.groups))
     if not revealed:
         # The class reads the projector: a neutral line there; the control page says what the teacher does.
         st.caption(t("classroom.truth_hidden_screen" if screen else "classroom.truth_hidden"))
         return
     if not screen:
         st.success(reveal)
+        if before is not None:
+            worked_table(rounds_frame(t, [before, summary], rounds), screen)
+            big_chart(rounds_chart(t, before, summary, rounds), screen)
+            st.caption(rounds_text(t, [before, summary], rounds))
+        else:
+            big_chart(groups_chart(t, summary), screen)
+            st.caption(groups_text(t, summary.groups))
     columns = ("position", "item", "grade", "term", "cumulative_dcg", "cumulative_idcg")
     rows, kinds = cut_at_k(spec.breakdown(), columns, cut_texts(t, columns, spec.k))
     worked_table(rows, screen, kinds)
+
+
+def verdict_note(t: Translator, activity: acts.Predict, guess: float) -> Note:
+    """What the phone says of its estimate at the reveal: right, close, the mistake it matches (its number rebuilt
+    and the fix), or that no known mistake gives it."""
+    truth = activity.truth()
+    result = activity.result(guess)
+    verdict = activity.verdict(guess)
+    said = t(
+        "classroom.your_predict_result",
+        truth=metric_text(truth),
+        off=metric_text(result.detail.off, 3),
+        verdict=t({"right": "classroom.exact", "close": "classroom.within"}.get(verdict.group, "classroom.not_within")),
+    )
+    if verdict.right:
+        return Note("success", said)
+    if verdict.found:
+        explained = answer_feedback(verdict.found, t, answer=number_text(guess), working="")
+        head = t("classroom.predict_mistake")
+        space = "" if head.endswith("：") else " "  # no space after a Chinese colon
+        return Note("warning", f"{said}\n\n{head}{space}{explained}")
+    return Note("warning", said + "\n\n" + t("classroom.predict_other", answer=number_text(guess)))
 
 
 def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
@@ -76,21 +190,13 @@ def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
         blocks.append(NumberBox(0, t("classroom.estimate"), "0.75", saved, current.phase != "open"))
     if 0 in mine:
         blocks.append(Text(t("classroom.your_estimate", value=metric_text(mine[0], 2))))
-    blocks += [table_of(t, spec.labels, spec.grades), Text(spec_caption(t, spec), small=True)]
     if current.phase == "revealed":
-        truth = activity.truth()
+        # The verdict before the list: on a phone it is the first thing read.
         if 0 not in mine:
-            blocks.append(Note("info", t("classroom.truth_was", truth=metric_text(truth))))
+            blocks.append(Note("info", t("classroom.truth_was", truth=metric_text(activity.truth()))))
         else:
-            result = activity.result(mine[0])
-            verdict = t("classroom.within" if result.right else "classroom.not_within")
-            text = t(
-                "classroom.your_predict_result",
-                truth=metric_text(truth),
-                off=metric_text(result.detail.off, 3),
-                verdict=verdict,
-            )
-            blocks.append(Note("success" if result.right else "warning", text))
+            blocks.append(verdict_note(t, activity, float(mine[0])))
+    blocks += [table_of(t, spec.labels, spec.grades), Text(spec_caption(t, spec), small=True)]
     return Body(tuple(blocks), unsent_text(t, "estimate", 0 in mine, value="{value}"), t("classroom.send"))
 
 
