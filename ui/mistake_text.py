@@ -95,5 +95,5 @@ def answer_feedback(
     before (``again``: registry codes) is pointed out first. ``frame`` as for ``mistake_text``."""
     if not found:
         return t("mistakes.unexplained", answer=answer) + " " + working
-    named = " ".join(f"**{mistake_label(d, t)}.** {mistake_text(d, t, frame)}" for d in found)
-    return t("mistakes.again") + " " + named if again else named
+    named = " ".join(t("mistakes.named", label=mistake_label(d, t), text=mistake_text(d, t, frame)) for d in found)
+    return t("mistakes.again_then", again=t("mistakes.again"), named=named) if again else named
