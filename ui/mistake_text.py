@@ -80,6 +80,15 @@ def answer_feedback(
     or, when none does, that no known mistake explains ``answer``, then the ``working``. A mistake of the answer
     before (``again``: registry codes) is pointed out first. ``frame`` as for ``mistake_text``."""
     if not found:
-        return t("mistakes.unexplained", answer=answer) + " " + working
-    named = " ".join(f"**{mistake_label(d, t)}.** {mistake_text(d, t, frame)}" for d in found)
-    return t("mistakes.again") + " " + named if again else named
+        return _then(t, [t("mistakes.unexplained", answer=answer), working])
+    named = _then(t, [t("mistakes.named", label=mistake_label(d, t), text=mistake_text(d, t, frame)) for d in found])
+    return _then(t, [t("mistakes.again"), named]) if again else named
+
+
+def _then(t: Translator, sentences: Sequence[str]) -> str:
+    """Sentences one after the other as the language runs them on (a space in English, none after a Chinese
+    full stop or colon)."""
+    text = sentences[0]
+    for sentence in sentences[1:]:
+        text = t("mistakes.both", first=text, second=sentence)
+    return text

@@ -42,6 +42,12 @@ def again(lang):
     return Translator(lang)("mistakes.again")
 
 
+def again_named(lang, label):
+    """ "The same mistake as your last answer." and the mistake's name after it, run on as the language does."""
+    t = Translator(lang)
+    return t("mistakes.both", first=again(lang), second=t("mistakes.named", label=label, text="").strip())
+
+
 def dcg_of(grades, gain=lambda g: g, discount=lambda i: 1 / log2(i + 1)):
     return sum(gain(g) * discount(i) for i, g in enumerate(grades, start=1))
 
@@ -156,7 +162,7 @@ def test_the_same_mistake_twice_in_a_row_is_pointed_out(lang):
     at = give(at, 7, f"{3 / log(6):.4f}")
     text = feedback(at)
     label, _ = words("log_natural", lang)
-    assert f"{again(lang)} **{label}.**" in text
+    assert again_named(lang, label) in text
     at = give(at, 7, f"{3 / log2(7):.4f}")  # another mistake now: log2(i + 2)
     assert again(lang) not in feedback(at)
 
@@ -222,7 +228,7 @@ def test_learn_points_out_the_same_mistake_twice_in_a_row(lang):
     at = answer(learn(4, lang=lang), 4, wrong)
     assert again(lang) not in feedback(at)
     at = answer(at, 4, wrong)
-    assert f"{again(lang)} **{words('list_not_cut', lang)[0]}.**" in feedback(at)
+    assert again_named(lang, words("list_not_cut", lang)[0]) in feedback(at)
     at = answer(at, 4, f"{3 + 2 / log2(3) + 3 / 2:.4f}")
     assert again(lang) not in feedback(at)
 
