@@ -17,7 +17,8 @@ def test_the_english_caption_says_missed_once_and_adds_the_grades_or_the_count(s
     text = spec_caption(Translator("en"), SPEC, grades_shown=shown)
     assert text.count("missed") == 2  # the conventions' "including those the list missed" and the added sentence
     assert text.lower().count("ideal") == 1
-    assert text.endswith("The results the list missed are graded 3, 2." if shown else "The list missed 2 judged results.")
+    added = "The results the list missed are graded 3, 2." if shown else "The list missed 2 judged results."
+    assert text.endswith(added)
 
 
 @pytest.mark.parametrize("shown", [True, False])
