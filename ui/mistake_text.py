@@ -39,20 +39,6 @@ def mistake_label(d: Diagnosis, t: Translator) -> str:
     return _part(d, "label", t, {}, "mistakes.both_label")
 
 
-def code_label(code: str, t: Translator) -> str:
-    """A mistake's short name from its code (``first+second``: the two joined), as ``mistake_label`` words it."""
-    names = [t(f"mistake.{part}.label") for part in code.split("+")]
-    return names[0] if len(names) == 1 else t("mistakes.both_label", first=names[0], second=names[1])
-
-
-GROUPS = ("right", "close", "other")  # the groups of a class's answers that are not mistakes
-
-
-def group_label(code: str, t: Translator) -> str:
-    """A group of a class's answers by name: right, close (within 0.05), other, or the mistake's."""
-    return t(f"classroom.group.{code}") if code in GROUPS else code_label(code, t)
-
-
 def mistake_text(d: Diagnosis, t: Translator, frame: str | None = None) -> str:
     """The whole explanation in ``t``'s language: what the learner did, their number rebuilt beside the right
     working, and the step that fixes it; "Perhaps" first when the answer fits other mistakes too. ``frame`` names
@@ -94,6 +80,15 @@ def answer_feedback(
     or, when none does, that no known mistake explains ``answer``, then the ``working``. A mistake of the answer
     before (``again``: registry codes) is pointed out first. ``frame`` as for ``mistake_text``."""
     if not found:
-        return t("mistakes.unexplained", answer=answer) + " " + working
-    named = " ".join(t("mistakes.named", label=mistake_label(d, t), text=mistake_text(d, t, frame)) for d in found)
-    return t("mistakes.again_then", again=t("mistakes.again"), named=named) if again else named
+        return _then(t, [t("mistakes.unexplained", answer=answer), working])
+    named = _then(t, [t("mistakes.named", label=mistake_label(d, t), text=mistake_text(d, t, frame)) for d in found])
+    return _then(t, [t("mistakes.again"), named]) if again else named
+
+
+def _then(t: Translator, sentences: Sequence[str]) -> str:
+    """Sentences one after the other as the language runs them on (a space in English, none after a Chinese
+    full stop or colon)."""
+    text = sentences[0]
+    for sentence in sentences[1:]:
+        text = t("mistakes.both", first=text, second=sentence)
+    return text

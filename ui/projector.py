@@ -70,7 +70,8 @@ def share_bars(names: list[str], shares: list[float], texts: list[str], axis_tit
             ),
             tooltip=["name:N", "text:N"],
         )
-        .properties(height=40 * len(frame) + 40)
+        # 40 px a bar, and room for the axis's labels and title: at the projector's 20 px they take about 80.
+        .properties(height=40 * len(frame) + 80)
     )
     return bars + alt.Chart(frame).mark_text(align="left", dx=4).encode(y=y, x="share:Q", text="text:N")
 

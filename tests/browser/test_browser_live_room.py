@@ -108,9 +108,9 @@ def test_a_class_of_three_phones_runs_all_four_activities(browser, playwright, a
     send(phones[2], "Send my order")  # the list as dealt
     expect(answered(teacher)).to_have_text("3 / 3")
     teacher.get_by_role("button", name="Reveal").click()
-    expect(teacher.get_by_text("2 of 3 found the highest NDCG@k, 1.0000")).to_be_visible()
+    expect(teacher.get_by_text("2 of 3 found the highest NDCG@3, 1.0000")).to_be_visible()
     expect(teacher.get_by_text("Most common mistake, made by 1: doc B at position 2")).to_be_visible()
-    expect(phones[0].get_by_text("Your order reaches NDCG@k = 1.0000")).to_be_visible()
+    expect(phones[0].get_by_text("Your order reaches NDCG@3 = 1.0000")).to_be_visible()
 
     # 3. Which is better? Seed 003's systems, the first pair, under NDCG@5 (the first metric): A.
     open_activity(teacher, "Which is better?")

@@ -29,7 +29,7 @@ ANSWERS = {
 # What each kind's reveal says, the sentence the class must see with the chart.
 REVEALS = {
     0: ["The true NDCG is"],
-    3: ["found the highest NDCG@k", "Most common mistake", "A best order"],
+    3: ["found the highest NDCG@5", "Most common mistake", "A best order"],
     4: ["NDCG@5: class / teacher"],
     6: ["votes agree with NDCG@5"],
     7: ["Exercise 4: predict a swap ·"],

@@ -74,10 +74,10 @@ def test_a_phone_ranks_real_results_without_grades_and_sees_them_at_the_reveal(b
     expect(page.get_by_role("button", name=f"Move {best[1]} up")).to_be_enabled()
 
     teacher.get_by_role("button", name="Reveal").click()
-    expect(teacher.get_by_text("1 of 1 found the highest NDCG@k, 1.0000")).to_be_visible(timeout=30_000)
+    expect(teacher.get_by_text("1 of 1 found the highest NDCG@5, 1.0000")).to_be_visible(timeout=30_000)
     reached = ndcg_at_k([GRADE[x] for x in best], 5, gain="exponential")
     assert reached == pytest.approx(1.0)
-    expect(page.get_by_text(f"Your order reaches NDCG@k = {reached:.4f}")).to_be_visible(timeout=30_000)
+    expect(page.get_by_text(f"Your order reaches NDCG@5 = {reached:.4f}")).to_be_visible(timeout=30_000)
     table = page.locator(".ndcg-card p").filter(has_text="Your order, with the judged grades:")
     expect(table).to_be_visible()
     cells = page.locator("table").first.locator("tbody tr")

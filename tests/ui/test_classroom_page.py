@@ -170,8 +170,8 @@ def test_rank_compare_and_practice_through_the_page(data_dir):
     store = Store(data_dir)
     rank = store.room(code).current.activity()
     start = rank.spec.ndcg()
-    assert "0 of 1 found the highest NDCG@k, 1.0000" in texts(teacher)
-    assert f"Your order reaches NDCG@k = {start:.4f}" in texts(bo.run())
+    assert "0 of 1 found the highest NDCG@3, 1.0000" in texts(teacher)
+    assert f"Your order reaches NDCG@3 = {start:.4f}" in texts(bo.run())
 
     open_activity(teacher, "compare", _w_cr_pair="seed003", _w_cr_metric="mrr")
     bo.run()
@@ -282,7 +282,7 @@ def test_rank_it_best_hides_the_grades_on_the_phone_until_the_reveal(data_dir):
         "judged result, including those the list missed." in phone
     )
     # The pool twist's caption says how many judged results the list missed, not their grades.
-    assert "The ideal also counts 2 judged results the list missed." in phone and "graded" not in phone
+    assert "The list missed 2 judged results." in phone and "graded" not in phone
     projector = texts(teacher.run())
     assert "graded" not in projector and "Grades in order" not in projector
     send(bo)  # the list as dealt
@@ -300,9 +300,9 @@ def test_rank_it_best_hides_the_grades_on_the_phone_until_the_reveal(data_dir):
     phone = texts(bo)
     assert "Your order, with the judged grades:" in phone
     assert "| 1 | 成都火锅大全 | 4 |" in markdown_tables(bo)[0] and "| 2 | 重庆火锅 | 1 |" in markdown_tables(bo)[0]
-    assert f"Your order reaches NDCG@k = {dealt:.4f}" in phone
+    assert f"Your order reaches NDCG@5 = {dealt:.4f}" in phone
     assert "A best order: 成都火锅大全 (4) > 成都美食地图 (4) > 成都小吃街 (3) > 重庆火锅 (1) > 北京烤鸭 (0)" in phone
-    assert "The ideal also counts judged results the list missed, graded 4, 3." in phone
+    assert "The results the list missed are graded 4, 3." in phone
 
 
 def test_show_the_grades_is_a_drill_the_teacher_chooses(data_dir):

@@ -149,7 +149,7 @@ def test_the_csv_in_english_has_labels_details_unanswered_rows_and_totals(room):
     ]
     assert cells(rank, "Answer", "Correct answer", "Right", "NDCG reached") == [
         "doc A > doc C > doc B > doc E > doc D",
-        "doc A > doc C > doc B > doc E > doc D (NDCG@k 1.0000)",
+        "doc A > doc C > doc B > doc E > doc D (NDCG@3 1.0000)",
         "yes",
         "1.0000",
     ]

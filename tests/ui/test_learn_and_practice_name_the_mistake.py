@@ -42,6 +42,12 @@ def again(lang):
     return Translator(lang)("mistakes.again")
 
 
+def again_named(lang, label):
+    """ "The same mistake as your last answer." and the mistake's name after it, run on as the language does."""
+    t = Translator(lang)
+    return t("mistakes.both", first=again(lang), second=t("mistakes.named", label=label, text="").strip())
+
+
 def dcg_of(grades, gain=lambda g: g, discount=lambda i: 1 / log2(i + 1)):
     return sum(gain(g) * discount(i) for i, g in enumerate(grades, start=1))
 
@@ -146,12 +152,6 @@ def test_a_number_no_mistake_explains_says_so_and_shows_the_working(number, lang
     assert t("practice.wrong", why="").strip() in text
 
 
-def named_again(lang, label):
-    """How a repeated mistake opens: the repeat said, then the mistake's name in bold with the language's stop."""
-    stop = "。" if lang == "zh" else "."
-    return f"{again(lang)}{'' if lang == 'zh' else ' '}**{label}{stop}**"
-
-
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_same_mistake_twice_in_a_row_is_pointed_out(lang):
     at = give(practice(0, lang=lang), 0, f"{3 / log(4):.4f}")  # ln in the discount
@@ -162,7 +162,7 @@ def test_the_same_mistake_twice_in_a_row_is_pointed_out(lang):
     at = give(at, 7, f"{3 / log(6):.4f}")
     text = feedback(at)
     label, _ = words("log_natural", lang)
-    assert named_again(lang, label) in text
+    assert again_named(lang, label) in text
     at = give(at, 7, f"{3 / log2(7):.4f}")  # another mistake now: log2(i + 2)
     assert again(lang) not in feedback(at)
 
@@ -228,7 +228,7 @@ def test_learn_points_out_the_same_mistake_twice_in_a_row(lang):
     at = answer(learn(4, lang=lang), 4, wrong)
     assert again(lang) not in feedback(at)
     at = answer(at, 4, wrong)
-    assert named_again(lang, words("list_not_cut", lang)[0]) in feedback(at)
+    assert again_named(lang, words("list_not_cut", lang)[0]) in feedback(at)
     at = answer(at, 4, f"{3 + 2 / log2(3) + 3 / 2:.4f}")
     assert again(lang) not in feedback(at)
 

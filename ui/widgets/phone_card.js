@@ -46,6 +46,8 @@ function plain(runs) {
 function sameValue(block, value, saved) {
   if (block.type === "number") {
     if (saved === null || saved === undefined) return value === "" || value === null || value === undefined;
+    // The store keeps a Practice answer as typed ("4,5", read as 4.5): the same text is the same answer.
+    if (String(value).trim() === String(saved).trim()) return true;
     const a = Number(String(value).trim());
     return String(value).trim() !== "" && !Number.isNaN(a) && a === Number(saved);
   }

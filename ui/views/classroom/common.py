@@ -109,7 +109,7 @@ def spec_caption(t: Translator, spec: ListSpec, grades_shown: bool = True) -> st
     judged pool, what it adds: its grades, or only how many items while the grades are hidden."""
     text = conventions_text(acts.list_conventions(spec), t)
     if spec.pool:
-        text += " " + (
+        text += ("" if text.endswith("。") else " ") + (
             t("classroom.pool_caption", grades=", ".join(metric_text(g, 0) for g in spec.pool))
             if grades_shown
             else t("classroom.pool_caption_hidden", count=len(spec.pool))

@@ -62,7 +62,13 @@ def present(
         return
     with reveal_col:
         st.success(
-            t("classroom.rank_reveal", found=summary.found, count=summary.count, best=metric_text(summary.maximum))
+            t(
+                "classroom.rank_reveal",
+                found=summary.found,
+                count=summary.count,
+                best=metric_text(summary.maximum),
+                k=spec.k,
+            )
         )
         mistake = summary.mistake
         if mistake is not None:
@@ -106,6 +112,7 @@ def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
             "classroom.your_rank_result",
             reached=metric_text(result.detail.reached),
             best=metric_text(result.detail.best),
+            k=spec.k,
         )
         blocks.append(Note("success" if result.right else "warning", text))
     else:
@@ -153,4 +160,4 @@ def csv_answer(t: Translator, activity: acts.Rank, part: int, value: Any) -> str
 def csv_solution(t: Translator, activity: acts.Rank, part: int, solution: Any) -> str:
     """The best order and the NDCG@k it reaches."""
     order = " > ".join(activity.spec.labels[i] for i in activity.spec.best_order())
-    return t("classroom.csv.best", order=order, value=metric_text(float(solution)))
+    return t("classroom.csv.best", order=order, value=metric_text(float(solution)), k=activity.spec.k)

@@ -1,0 +1,42 @@
+"""The end of a short class on the projector view in Debian's Chromium at 1280x720: "How the class did" draws one
+bar per activity with its name beside it, and with only two activities the names (20 px on the projector) stand
+apart, one per bar, not drawn over each other."""
+
+import pytest
+from playwright.sync_api import expect
+from test_browser_every_bar_named import projector
+
+from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.rules import new_student_id
+from ndcg_core.classroom.store import Store, database_url
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["Activity 1: Predict the NDCG", "Activity 2: Predict the NDCG"]
+BOXES = """c => [...c.querySelectorAll('svg text')].filter(e => names.includes(e.textContent))
+  .map(e => { const b = e.getBoundingClientRect(); return {text: e.textContent, top: b.top, bottom: b.bottom}; })"""
+
+
+def test_two_activities_names_stand_apart_on_the_ended_projector(browser, app_url):
+    store = Store(database_url())
+    room, key = store.create_room()
+    students = [new_student_id() for _ in range(2)]
+    for i, student in enumerate(students):
+        store.join(room.code, student, f"S{i}")
+    for grades in ([3, 0, 2], [3, 2, 3]):
+        row = store.open_activity(room.code, key, acts.Predict(acts.activity_list(["a", "b", "c"], grades, 3)))
+        for student, guess in zip(students, ("0.9", "0.2"), strict=True):
+            store.answer(room.code, student, row.id, [(0, guess)])
+        store.set_phase(room.code, key, "revealed")
+    context, screen = projector(browser, app_url, room.code, key)
+    store.end_room(room.code, key)
+    expect(screen.get_by_text("This room has ended.")).to_be_visible(timeout=30_000)  # it follows by itself
+    chart = screen.get_by_test_id("stVegaLiteChart").last
+    expect(chart.locator("svg text").filter(has_text=NAMES[1])).to_be_attached(timeout=30_000)
+    boxes = chart.evaluate(BOXES.replace("names", repr(NAMES)))
+    assert sorted(b["text"] for b in boxes) == NAMES
+    first, second = sorted(boxes, key=lambda b: b["top"])
+    assert first["bottom"] <= second["top"], boxes  # one line each, not over each other
+    screen.screenshot(path="/work/wt/shots/review/summary_two_activities_1280.png")
+    context.close()
+    store.close()
