@@ -39,6 +39,20 @@ def mistake_label(d: Diagnosis, t: Translator) -> str:
     return _part(d, "label", t, {}, "mistakes.both_label")
 
 
+def code_label(code: str, t: Translator) -> str:
+    """A mistake's short name from its code (``first+second``: the two joined), as ``mistake_label`` words it."""
+    names = [t(f"mistake.{part}.label") for part in code.split("+")]
+    return names[0] if len(names) == 1 else t("mistakes.both_label", first=names[0], second=names[1])
+
+
+GROUPS = ("right", "close", "other")  # the groups of a class's answers that are not mistakes
+
+
+def group_label(code: str, t: Translator) -> str:
+    """A group of a class's answers by name: right, close (within 0.05), other, or the mistake's."""
+    return t(f"classroom.group.{code}") if code in GROUPS else code_label(code, t)
+
+
 def mistake_text(d: Diagnosis, t: Translator, frame: str | None = None) -> str:
     """The whole explanation in ``t``'s language: what the learner did, their number rebuilt beside the right
     working, and the step that fixes it; "Perhaps" first when the answer fits other mistakes too. ``frame`` names
