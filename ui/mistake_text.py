@@ -31,6 +31,7 @@ def figures_text(d: Diagnosis) -> dict[str, str]:
             out[name] = f"{value:.{places}f}"
     answer = d.figures.get("answer")
     out["answer"] = out["yours"] if answer is None else f"{answer:.{d.decimals}f}"
+    out["terms"] = " + ".join(f"{number_text(x.gain)}{'/' if x.divides else '×'}{x.discount}" for x in d.terms)
     return out
 
 

@@ -107,6 +107,36 @@ class Working:
         grade = self.grades[position - 1]
         return float(self.gain([grade])[0] * self.discount([position])[0])
 
+    def terms(self, metric: str, position: int | None) -> tuple[Term, ...]:
+        """The terms this working adds up for a ``dcg`` or ``idcg`` question (the list's to ``list_cut``, the
+        ideal's to ``ideal_cut``), or the one term of a ``term`` question; none for NDCG (a ratio of two sums)."""
+        grades: tuple[float, ...]
+        positions: tuple[int, ...]
+        if metric == "term" and position is not None:
+            grades, positions = (self.grades[position - 1],), (position,)
+        elif metric == "dcg":
+            grades = self.grades[: self.list_cut]
+            positions = tuple(range(1, len(grades) + 1))
+        elif metric == "idcg":
+            pool = np.sort(np.asarray(self.grades if self.ideal_from is None else self.ideal_from, dtype=np.float64))
+            grades = tuple(float(g) for g in (pool if self.ascending else pool[::-1])[: self.ideal_cut])
+            positions = tuple(range(1, len(grades) + 1))
+        else:
+            return ()
+        gains = self.gain(np.asarray(grades, dtype=np.float64))
+        d = self.discount
+        return tuple(Term(float(g), d.formula(i), d.divides) for g, i in zip(gains, positions, strict=True))
+
+
+@dataclass(frozen=True)
+class Term:
+    """One term of a DCG as a learner writes it: its gain and its discount's formula (``log2(3)``, ``ln(4)``, ``1``),
+    the gain divided by it (``divides``) or multiplied."""
+
+    gain: float
+    discount: str
+    divides: bool = True
+
 
 def _fixed_discount(name: str, factor: Callable[[np.ndarray], np.ndarray], formula: Callable[[int], str]) -> Discount:
     return Discount(name, factor, formula)
@@ -371,6 +401,7 @@ class Diagnosis:
     ``position`` (a term's; else ``None``); for NDCG and IDCG also ``dcg`` and ``idcg`` (the right ones) and
     ``your_dcg`` and ``your_idcg`` (the mistake's; ``your_idcg`` is ``None`` where it divides by nothing).
     ``decimals`` is the answer's printed precision. ``alone`` is False when the answer fits other mistakes too.
+    ``terms``: the terms the mistake adds up (a DCG, an ideal's DCG or one term), so its number can be rebuilt.
     """
 
     code: str
@@ -379,6 +410,7 @@ class Diagnosis:
     figures: Mapping[str, float | None] = field(hash=False)
     decimals: int = 4
     alone: bool = True
+    terms: tuple[Term, ...] = ()  # the mistake's own terms, for a DCG, an ideal's DCG or one term (``Working.terms``)
 
     @property
     def normalised(self) -> bool:
@@ -548,6 +580,7 @@ def _diagnosis(
         MappingProxyType(figures),
         decimals,
         alone,
+        wrong.terms(metric, position),
     )
 
 

@@ -3,6 +3,7 @@ did and the fix, in English and Chinese; no raw key and no unfilled field is eve
 
 import re
 from dataclasses import replace
+from math import log, log2
 
 import pytest
 
@@ -69,3 +70,26 @@ def test_a_possible_mistake_says_perhaps_and_figures_keep_the_answers_decimals()
     assert mistake_text(second, Translator("zh")).startswith("可能是：")
     (exact,) = diagnose(listed, "0.9112")
     assert "Your 0.9112 is 5.7619 / 6.3235 = 0.9112" in mistake_text(exact, Translator("en"))
+
+
+@pytest.mark.parametrize(
+    "metric, answer, rebuilt",
+    [
+        # DCG@3 of 3, 2, 3, 0, 1 summed over all five positions: 3/1 + 2/log2(3) + 3/2 + 0 + 1/log2(6).
+        (
+            "dcg",
+            f"{3 + 2 / log2(3) + 3 / 2 + 1 / log2(6):.4f}",
+            "3/log2(2) + 2/log2(3) + 3/log2(4) + 0/log2(5) + 1/log2(6)",
+        ),
+        # Natural logs in the discount.
+        ("dcg", f"{3 / log(2) + 2 / log(3) + 3 / log(4):.2f}", "3/ln(2) + 2/ln(3) + 3/ln(4)"),
+        # The ideal's DCG@3 with 2^grade - 1 as the gain: the ideal 3, 3, 2 gives 7/1 + 7/log2(3) + 3/2.
+        ("idcg", f"{7 + 7 / log2(3) + 3 / 2:.4f}", "7/log2(2) + 7/log2(3) + 3/log2(4)"),
+    ],
+)
+def test_a_mistakes_number_is_rebuilt_from_its_own_terms(metric, answer, rebuilt):
+    spec = ListSpec.from_grades(list("abcde"), [3, 2, 3, 0, 1], 3)
+    found = diagnose(spec, answer, metric=metric)
+    assert found
+    assert f"{rebuilt} = {answer}" in mistake_text(found[0], Translator("en"))
+    assert f"{rebuilt} = {answer}" in mistake_text(found[0], Translator("zh"))
