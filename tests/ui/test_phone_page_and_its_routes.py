@@ -4,6 +4,7 @@ runs of plain text: nothing typed by a teacher or a student is ever HTML."""
 
 import json
 import re
+from math import log, log2
 from urllib.parse import urlencode
 
 import pytest
@@ -308,3 +309,17 @@ def test_the_phone_cards_script_never_parses_text_as_html():
     for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"):
         assert sink not in js, sink
     assert "document.createTextNode(line)" in js and "td.textContent = text" in js
+
+
+def test_a_practice_sets_wrong_number_is_named_by_its_mistake_at_the_reveal(room):
+    store, code, key, ana, _ = room
+    ex = exercise(7, KINDS.index("dcg"))
+    assert ex.data == {"grades": [1, 2, 3], "k": 3}
+    row = store.open_activity(code, key, acts.Practice(7, (KINDS.index("dcg"),)))
+    natural = f"{1 / log(2) + 2 / log(3) + 3 / log(4):.2f}"  # DCG@3 with ln in the discount
+    answer(code, ana, row.id, [[0, natural]])
+    store.set_phase(code, key, "revealed")
+    shown = text_of(card(code, ana)[1]["blocks"])
+    assert "ln for log2" in shown and "natural logs, ln, in the discount instead of log2" in shown
+    assert f"1/ln(2) + 2/ln(3) + 3/ln(4) = {natural}" in shown
+    assert f"{1 + 2 / log2(3) + 3 / 2:.4f}" in shown  # the right working still follows

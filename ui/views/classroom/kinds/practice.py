@@ -11,11 +11,12 @@ import streamlit as st
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom.store import ActivityRow
 from ndcg_core.errors import number_text
-from ndcg_core.teaching.exercises import NUMERIC, TOLERANCE, Exercise, conventions, exercise
+from ndcg_core.teaching.exercises import NUMERIC, TOLERANCE, Exercise, conventions, exercise, mistakes
 from ui.exercise_text import choice_text, conventions_text, question_text
 from ui.exercise_text import explain as explain_exercise
 from ui.format import metric_text
 from ui.i18n import Translator
+from ui.mistake_text import answer_feedback
 from ui.projector import big_chart, share_bars, worked_table
 from ui.state import (
     practice_state,
@@ -111,8 +112,13 @@ def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
         if current.phase == "revealed":
             if part in mine:
                 right = mine[part].right
-                why = t("practice.right" if right else "practice.wrong", why=explain_exercise(ex, t))
-                blocks.append(Note("success" if right else "error", why))
+                why = explain_exercise(ex, t)
+                if not right and ex.kind in NUMERIC:  # the mistake the number matches, rebuilt, as Practice does
+                    given = mine[part].answer
+                    why = answer_feedback(mistakes(ex, given), t, answer=str(given).strip(), working=why)
+                blocks.append(
+                    Note("success" if right else "error", t("practice.right" if right else "practice.wrong", why=why))
+                )
             else:
                 blocks.append(Note("info", explain_exercise(ex, t)))
     unsent = unsent_text(t, "practice", bool(mine), numbers="{numbers}")
