@@ -322,4 +322,4 @@ def test_a_practice_sets_wrong_number_is_named_by_its_mistake_at_the_reveal(room
     shown = text_of(card(code, ana)[1]["blocks"])
     assert "ln for log2" in shown and "natural logs, ln, in the discount instead of log2" in shown
     assert f"1/ln(2) + 2/ln(3) + 3/ln(4) = {natural}" in shown
-    assert f"{1 + 2 / log2(3) + 3 / 2:.4f}" in shown  # the right working still follows
+    assert f"DCG@3 is {1 + 2 / log2(3) + 3 / 2:.2f}" in shown  # beside the right number
