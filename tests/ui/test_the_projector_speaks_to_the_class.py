@@ -65,3 +65,13 @@ def test_an_ended_room_says_so_on_the_projector_and_invites_nobody_to_join(data_
         assert ended in shown
         assert "Join with a phone" not in shown and "用手机加入" not in shown
         assert f"room={code}" not in shown and not screen.image and not screen.button  # no link, QR code or button
+
+
+def test_practice_together_gives_its_seed_to_the_lecturer_not_the_class(data_dir):
+    teacher, code = start_room(data_dir)
+    open_activity(teacher, "practice", _w_cr_practice_seed=2026, _w_cr_practice_count=3)
+    assert "Exercise set 2026" in texts(teacher)  # to run the same set again
+    for lang in ("en", "zh"):
+        shown = texts(projector(teacher, code, lang))
+        assert "2026" not in shown and "seed" not in shown.lower() and "种子" not in shown
+    assert "3 exercises. Answer on your phone" in texts(projector(teacher, code))

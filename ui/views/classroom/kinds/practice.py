@@ -49,7 +49,9 @@ def present(
     screen: bool = False,
     own: str = "",
 ) -> None:
-    st.markdown(own_question(own, t("classroom.practice_question", seed=activity.seed, count=len(activity.numbers))))
+    st.markdown(own_question(own, t("classroom.practice_question", count=len(activity.numbers))))
+    if not screen:  # the seed is the teacher's (to run the same set again), not the class's
+        st.caption(t("classroom.practice_set", seed=activity.seed))
     names = [
         t("classroom.exercise", number=i + 1, kind=t(f"practice.kind.{ex.kind}"))
         for i, ex in enumerate(activity.exercises())
