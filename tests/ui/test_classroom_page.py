@@ -383,7 +383,7 @@ def test_practice_names_the_exercise_of_a_bad_answer_and_saves_the_others(data_d
     assert "Saved." not in phone
     button(teacher.run(), "btn_cr_lock").click().run()
     phone = texts(bo.run())  # exercises 1 and 3 were saved as typed; exercise 2's "abc" was not
-    assert "Locked: your answers to exercise 2 were not sent." in phone and "Exercise 2: 'abc'" not in phone
+    assert "Locked: what you typed for exercise 2 was not sent." in phone and "Exercise 2: 'abc'" not in phone
     practice.close()
 
 

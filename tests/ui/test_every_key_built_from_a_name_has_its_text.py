@@ -166,3 +166,12 @@ def test_a_class_list_with_the_jk_discount_states_it_in_words_with_its_base(lang
     text = conventions_text(acts.list_conventions(spec), Translator(lang))
     assert says in text
     assert "conventions." not in text
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_every_not_sent_line_opens_with_why_answers_closed(lang):
+    # One status line on a phone: "Time is up: ..." or "Locked: ...", filled by the phone, never a fixed "Locked".
+    kinds = NAMES["classroom.unsent.{}"]
+    assert set(kinds) >= {"choice"}
+    for kind in kinds:
+        assert catalogue(lang)[f"classroom.unsent.{kind}"].startswith("{closed}"), kind
