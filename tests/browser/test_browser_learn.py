@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from ndcg_core import cg, dcg, ndcg_at_k
+from ndcg_core import cg, dcg, idcg
 from support import wait_for_idle
 
 pytestmark = pytest.mark.browser
@@ -21,7 +21,7 @@ def test_walk_the_lesson_from_step_1_to_6(page, app_url):
         2: f"{sum(FIVE)}",
         3: "0.5",
         4: f"{dcg(FIVE, 3):.3f}",
-        5: f"{ndcg_at_k(FIVE, 5):.3f}",
+        5: f"{idcg(FIVE, 5):.3f}",  # step 5 asks for the ideal's DCG; NDCG@5 comes after
         6: "NDCG@1",
     }
     # The feedback of each step says its own number, so a previous step's "Right." cannot pass for it.
@@ -30,7 +30,7 @@ def test_walk_the_lesson_from_step_1_to_6(page, app_url):
         2: f"Right. CG@5 is the plain sum of the top five grades: {cg(FIVE, 5):.4f}.",
         3: "Right. 1/log2(3 + 1) = 1/log2(4) = 1/2 = 0.5000.",
         4: f"Right. Add grade/log2(i + 1) for positions 1 to 3: {dcg(FIVE, 3):.4f}.",
-        5: f"Right. DCG@5 divided by the DCG@5 of the ideal order: {ndcg_at_k(FIVE, 5):.4f}.",
+        5: f"positions 1 to 5: IDCG@5 = {idcg(FIVE, 5):.4f}.",
         6: "Right. NDCG@1 = 3/3 = 1,",
     }
     for step in range(1, 7):
