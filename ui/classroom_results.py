@@ -125,7 +125,7 @@ def scoring(t: Translator, activity: acts.Activity, part: int) -> list[str]:
         data = exercise(activity.seed, activity.numbers[part]).data
         grades = grades_text(data["grades"]) if "grades" in data else ""
     if conv.discount is not None and "base" in DISCOUNTS[conv.discount].params:
-        base = number_text(spec.jk_base if spec is not None else DISCOUNTS[conv.discount].params["base"])
+        base = number_text(spec.scoring.base if spec is not None else DISCOUNTS[conv.discount].params["base"])
     return [
         query,
         details(t, activity, part),

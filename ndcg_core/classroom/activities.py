@@ -13,7 +13,7 @@ import random
 import statistics
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 import krippendorff
@@ -26,6 +26,7 @@ from ..lists.gains import resolve_gain
 from ..lists.ndcg import ndcg_at_k
 from ..lists.presets import PRESETS
 from ..lists.results import RESULTS
+from ..lists.scoring import Scoring
 from ..lists.spec import ListSpec
 from ..teaching import mistakes as mistake_catalogue
 from ..teaching.exercises import KINDS as EXERCISE_KINDS
@@ -79,7 +80,8 @@ def activity_list(
         raise InputError("activity.gain", value=shown(gain), choices=", ".join(ACTIVITY_GAINS))
     if discount not in DISCOUNTS.names():
         raise InputError("discount.unknown", value=shown(discount), choices=", ".join(DISCOUNTS.names()))
-    return ListSpec.from_grades(labels, grades, k, pool=pool, gain=gain, discount=discount, query=query)
+    scoring = Scoring(gain=gain, discount=discount)
+    return ListSpec.from_grades(labels, grades, k, pool=pool, scoring=scoring, query=query)
 
 
 def list_conventions(spec: ListSpec) -> Conventions:
@@ -531,7 +533,7 @@ class Rank(PlainAnswer):
 def twisted(spec: ListSpec, twist: str) -> ListSpec:
     """The list under the teacher's twist: exponential gain, a small k, or judged items the list missed."""
     if twist == "exponential":
-        return replace(spec, gain="exponential")
+        return spec.with_scoring(gain="exponential")
     if twist == "small_k":
         return spec.with_k(min(SMALL_K, len(spec.grades)))
     if twist == "pool":

@@ -14,7 +14,9 @@ from streamlit.testing.v1 import AppTest
 from ndcg_core import (
     DISCOUNTS,
     GAINS,
+    EvaluationOptions,
     InputError,
+    Scoring,
     breakdown,
     dcg,
     evaluate,
@@ -55,7 +57,7 @@ from ui.views.metrics import parse_ranking
 from ui.widgets.sortable import apply_action
 
 ITEMS = make_items(["a", "b"], [3, 1])
-SPEC = ListSpec(tuple(ITEMS), 2)
+SPEC = ListSpec(tuple(ITEMS), Scoring(k=2))
 JUDGE = classroom.Judge(classroom.activity_list(("a", "b"), (3, 1), 2))
 CHOOSE_LIST = classroom.activity_list(("a", "b", "c"), (3, 2, 0), 2)  # nothing below k to count
 
@@ -73,7 +75,7 @@ RESULTS = str(TREC / "results.test")
 
 def link_with(**changes):
     """A valid Playground link with some fields replaced, as a tampered link would have."""
-    param = ListSpec(tuple(ITEMS), 2).to_link()
+    param = ListSpec(tuple(ITEMS), Scoring(k=2)).to_link()
     state = json.loads(base64.urlsafe_b64decode(param + "=" * (-len(param) % 4)))
     state.update(changes)
     for key in [k for k, v in changes.items() if v is None]:
@@ -90,7 +92,7 @@ def over_the_line_limit():
 
 
 def gap_at_an_unevaluated_k():
-    evaluate(read_qrels(QRELS), read_run(RESULTS), cutoffs=(5,)).gap(7)
+    evaluate(read_qrels(QRELS), read_run(RESULTS), EvaluationOptions(cutoffs=(5,))).gap(7)
 
 
 class Classroom:
@@ -225,7 +227,7 @@ CALLS = {
     "k.not_whole": [lambda: validate_k(1.5), lambda: parse_measure("ndcg_cut.x"), lambda: parse_measure("ndcg.x=1")],
     "k.too_small": [
         lambda: validate_k(0),
-        lambda: evaluate(read_qrels(QRELS), read_run(RESULTS), max_docs=0),
+        lambda: evaluate(read_qrels(QRELS), read_run(RESULTS), EvaluationOptions(max_docs=0)),
         lambda: parse_measure("ndcg_cut.0"),
     ],
     "k.too_large": [lambda: parse_cutoffs("20000")],
@@ -246,7 +248,7 @@ CALLS = {
     "gain.unknown": [lambda: dcg([1], gain="cubic")],
     "discount.unknown": [lambda: dcg([1], discount="ln")],
     "ties.unknown": [lambda: ndcg_from_scores([1], [1], ties="random")],
-    "ideal.unknown": [lambda: evaluate(read_qrels(QRELS), read_run(RESULTS), ideal="pool")],
+    "ideal.unknown": [lambda: Scoring(ideal="qrels")],
     "preset.unknown": [lambda: PRESETS["nope"]],
     "results.unknown": [lambda: classroom.result_list("nope")],
     "convention.unknown": [lambda: CONVENTIONS["nope"]],
