@@ -5,7 +5,6 @@ import re
 
 import pytest
 
-from ndcg_core.errors import TEMPLATES
 from ndcg_core.lists.items import MAX_ITEMS, make_items
 from support import ROOT  # noqa: E402
 from ui.editing import (
@@ -14,6 +13,7 @@ from ui.editing import (
     parse_gain_mapping,
     table_rows,
 )
+from ui.errors import TEMPLATES
 from ui.i18n import LANGUAGES, Translator, catalogue
 from ui.widgets.sortable import apply_action, component_data
 

@@ -10,7 +10,7 @@ from ndcg_core.lists.items import Item, make_items
 from ndcg_core.lists.scoring import Scoring
 from ndcg_core.lists.spec import ListSpec, link_number
 from ndcg_core.teaching.exercises import NUMERIC, Exercise, check, check_seed, exercise, mistakes, reading_note, spec
-from ui.errors import Place
+from ui.errors import UiPlace
 from ui.exercise_text import choice_text, explain, prompt
 from ui.i18n import Translator
 from ui.mistake_text import answer_feedback, parts_of
@@ -208,7 +208,7 @@ def apply_link(t: Translator) -> None:
             practice_state().seed = check_seed(seed)
             start(0)
         if number is not None:
-            start(link_number(number, Place("link.exercise"), 1, 1000) - 1)
+            start(link_number(number, UiPlace("link.exercise"), 1, 1000) - 1)
     except ValueError as err:
         st.warning(t("share.bad_link_here", message=t.explain(err)), icon="🔗")
 

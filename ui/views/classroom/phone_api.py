@@ -21,8 +21,7 @@ from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom.store import ActivityRow, Room
 from ndcg_core.errors import InputError, StoreUnavailable
 from ui.database import answer_stored, anyone_answered, room_now, store
-from ui.errors import InputError as UiInputError
-from ui.errors import shown
+from ui.errors import UiInputError, shown
 from ui.i18n import LANGUAGES, Translator
 from ui.views.classroom.card import Body, PhoneCard, Text, phone_card, plain
 from ui.views.classroom.common import activity_heading
