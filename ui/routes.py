@@ -36,9 +36,10 @@ async def member(code_text: str, student_text: Any) -> tuple[str, str] | None:
 async def phone_card_route(request: Request) -> JSONResponse:
     """``GET /api/room/{code}/card?me=STUDENT&lang=LANG[&known=REVISION]``: the student's card
     (``ui.views.classroom.card``), which the phone draws itself. With ``known``, the revision of the card the phone
-    shows, the answer is ``{"revision": N, "same": true}`` while the room is still at that revision (read as the
-    revision route reads it), so the phone asks this one route every second and gets a new card in the same
-    request as the news of it. Strangers get the same 404 as the revision route; an outage is a 503."""
+    shows, the answer is ``{"revision": N, "same": true}`` while the room is still at that revision (from the
+    process's short revision cache, else the database), so the phone asks this one route every 0.75 s and gets a
+    new card in the same request as the news of it. Strangers get the same 404 as from the other routes; an outage
+    is a 503."""
     try:
         who = await member(request.path_params["code"], request.query_params.get("me"))
         if who is None:
