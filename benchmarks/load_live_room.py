@@ -967,9 +967,8 @@ def report(args, rounds: list[Round], store, run: Run, monitors: dict, began: fl
             )
         print(line)
         before = sum(len(students) for _, students in kill["acked_before"])
-        kept = sum(
-            len(students & {a.student for a in store.answers.for_activity(activity)}) for activity, students in kill["acked_before"]
-        )
+        answered = store.answers.for_activity
+        kept = sum(len(group & {a.student for a in answered(act)}) for act, group in kill["acked_before"])
         print(f"answers acknowledged before the kill: {before}, still stored: {kept}")
     if "postgres restart seconds" in run.counts:
         print(f"PostgreSQL restart took {run.counts['postgres restart seconds']} s")

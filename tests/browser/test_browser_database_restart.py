@@ -6,7 +6,6 @@ and loses none acknowledged before it."""
 import re
 
 import pytest
-import sqlalchemy as sa
 from playwright.sync_api import expect
 
 from ndcg_core.classroom.storage import Classroom

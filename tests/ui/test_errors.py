@@ -29,12 +29,12 @@ from ndcg_core.classroom import activities as classroom
 from ndcg_core.classroom import rules as room_rules
 from ndcg_core.classroom.joining import read_public_url
 from ndcg_core.classroom.lessons import lesson_from_data, read_lesson
-from ndcg_core.classroom.storage import DatabaseSettings
 from ndcg_core.classroom.storage import Classroom as ClassroomStore
-from ndcg_core.links import ShortLinks
+from ndcg_core.classroom.storage import DatabaseSettings
 from ndcg_core.errors import MESSAGES as CORE_MESSAGES
 from ndcg_core.errors import OUTAGES, TEMPLATES, Place, StoreUnavailable, placeholders, register
 from ndcg_core.errors import PLACES as CORE_PLACES
+from ndcg_core.links import ShortLinks
 from ndcg_core.lists.items import check_grade, check_label, check_size, check_top_grade, make_items, move
 from ndcg_core.lists.presets import PRESETS
 from ndcg_core.lists.spec import ListSpec, link_number

@@ -146,7 +146,8 @@ def test_a_lesson_that_keeps_scores_ends_with_a_leaderboard_and_points_in_the_cs
     assert texts(teacher).count(hidden) == 1
     button(teacher, "btn_cr_board_names").click().run()
     assert next(d.value for d in teacher.dataframe if "Student" in d.value.columns) is not None
-    table = classroom_results.results_csv(Translator("en"), store.answers.results(code), points=True).decode("utf-8-sig")
+    results = store.answers.results(code)
+    table = classroom_results.results_csv(Translator("en"), results, points=True).decode("utf-8-sig")
     rows = list(csv.DictReader(io.StringIO(table)))
     totals = {r["Student"]: r["Points"] for r in rows if r["Activity"] == "Total"}
     assert totals == {name: str(points) for name, points in expected.items()}
@@ -189,7 +190,8 @@ def test_in_a_lesson_next_is_the_one_way_on_until_the_teacher_leaves_the_plan_an
     button(teacher, "btn_cr_plan_back").click().run()
     assert f"Activity 2 of {len(lesson.steps)}" in texts(teacher) and "You left the lesson plan" not in texts(teacher)
     assert "btn_cr_open" not in [b.key for b in teacher.button]
-    assert store.rooms.get(code).current.payload == store.rooms.activity_list(code)[1].payload  # step 2 shown again, as it was
+    shown = store.rooms.get(code).current
+    assert shown.payload == store.rooms.activity_list(code)[1].payload  # step 2 shown again, as it was
     button(teacher, "btn_cr_lesson_next").click().run()
     assert f"Activity 3 of {len(lesson.steps)}" in texts(teacher)
     store.close()

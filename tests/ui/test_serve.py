@@ -11,7 +11,7 @@ from starlette.requests import Request
 
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom import rules
-from ndcg_core.classroom.storage import database_url, Classroom, Database
+from ndcg_core.classroom.storage import Classroom, Database, database_url
 from support import run_coroutine
 
 
