@@ -1,16 +1,21 @@
 """Lessons (``ndcg_core.classroom.storage.lessons``), on SQLite and on PostgreSQL: a saved lesson's code, a room
-running a lesson step by step and back, its results, its time limits."""
+running a lesson step by step and back, its results, its time limits; a lesson a room takes is read once and kept
+as its steps' rows (Next and the live panels' progress never parse it again), and a room of a version-1 database,
+whose lesson was kept as TOML text, runs on after the migration to version 2."""
 
+import tomllib
+
+import sqlalchemy as sa
 from storage_support import fields, student_id
 
 from ndcg_core.classroom import activities as A
-from ndcg_core.classroom.lessons import Lesson, Step, Wording
+from ndcg_core.classroom.lessons import Lesson, Step, Wording, lesson_to_toml
+from ndcg_core.classroom.storage import SCHEMA_VERSION, Classroom
 from ndcg_core.errors import Place
 from support import error_of
 
 
 def _lesson(title="A lesson", limit=None):
-
     spec = A.activity_list(("a", "b", "c"), (0, 3, 1), 3)
     return Lesson(
         title,
@@ -102,3 +107,69 @@ def test_answers_close_when_the_time_limit_runs_out(make, clock):
     clock.now += 1
     assert error_of(store.answers.submit, room.code, me, row.id, [(0, "0.6")]).code == "room.time_up"
     assert store.answers.of_student(row.id, me) == {0: 0.5}
+
+
+def test_next_and_progress_read_the_steps_rows_and_never_parse_the_lesson_again(make, monkeypatch):
+    store = make()
+    room, key = store.rooms.create()
+    store.lessons.use(room.code, key, _lesson(limit=30))
+
+    def no_parsing(*args, **kwargs):
+        raise AssertionError("the lesson was parsed again")
+
+    monkeypatch.setattr(tomllib, "loads", no_parsing)  # what reading a lesson's TOML text comes down to
+    progress = store.lessons.progress(room.code)
+    assert (progress.title, progress.scores, progress.step, progress.count) == ("A lesson", False, -1, 3)
+    first = store.lessons.step(room.code, key, 0)
+    assert first.kind == "predict" and first.question == Wording("Guess it.", "猜一猜。") and first.time_limit == 30
+    assert first.activity() == _lesson().steps[0].activity
+    second = store.lessons.step(room.code, key, 1)
+    assert second.activity() == _lesson().steps[1].activity and second.question == Wording()
+    progress = store.lessons.progress(room.code)
+    assert (progress.step, progress.opened) == (1, 2) and progress.shows(second) and not progress.shows(first)
+    assert [(s.kind, s.time_limit) for s in progress.steps] == [("predict", 30), ("rank", None), ("compare", None)]
+
+
+def as_version_1(classroom, room, lesson, step):
+    """The database as version 1 of the schema kept it: the room's lesson as TOML text in ``room_lessons``, with
+    the step shown (the activities its steps opened, in ``lesson_steps``, were kept the same way)."""
+    with classroom.engine.begin() as conn:
+        conn.execute(sa.text("DROP TABLE lesson_run_steps"))
+        conn.execute(sa.text("DROP TABLE lesson_runs"))
+        conn.execute(
+            sa.text(
+                "CREATE TABLE room_lessons (room VARCHAR(6) PRIMARY KEY, text TEXT NOT NULL, step INTEGER NOT NULL)"
+            )
+        )
+        conn.execute(
+            sa.text("INSERT INTO room_lessons VALUES (:room, :text, :step)"),
+            {"room": room, "text": lesson_to_toml(lesson), "step": step},
+        )
+        conn.execute(sa.text("UPDATE meta SET value = 1 WHERE name = 'schema_version'"))
+
+
+def test_a_room_mid_lesson_in_a_version_1_database_runs_on_after_the_migration(url, clock):
+    before = Classroom(url, clock=clock)
+    room, key = before.rooms.create()
+    lesson = _lesson(limit=30)
+    before.lessons.use(room.code, key, lesson)
+    first = before.lessons.step(room.code, key, 0)
+    second = before.lessons.step(room.code, key, 1)
+    before.lessons.step(room.code, key, 0)  # Back: step 0 shown, two steps opened
+    as_version_1(before, room.code, lesson, 0)
+    before.close()
+    after = Classroom(url, clock=clock)  # the first process of the new version: it migrates
+    try:
+        assert after.schema_version() == SCHEMA_VERSION == 2
+        assert not sa.inspect(after.engine).has_table("room_lessons")
+        progress = after.lessons.progress(room.code)
+        assert (progress.title, progress.step, progress.opened, progress.count) == ("A lesson", 0, 2, 3)
+        assert progress.shows(after.rooms.get(room.code).current)  # the step's activity, opened before
+        assert after.lessons.step(room.code, key, 1).id == second.id  # Next shows what step 1 opened
+        third = after.lessons.step(room.code, key, 2)  # and opens the step never opened
+        assert third.id not in (first.id, second.id) and third.activity() == lesson.steps[2].activity
+        assert after.lessons.step(room.code, key, 0) == first  # step 0 as it was, with its wording and limit
+        Classroom(url, clock=clock).close()  # a second process finds nothing left to migrate
+        assert after.schema_version() == 2 and after.lessons.progress(room.code).step == 0
+    finally:
+        after.close()
