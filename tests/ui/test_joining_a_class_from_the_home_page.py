@@ -16,7 +16,7 @@ def data_dir(tmp_path, monkeypatch):
 
 @pytest.fixture
 def room(data_dir):
-    created, _key = Classroom(f"sqlite:///{data_dir}/classroom.sqlite3").create_room()
+    created, _key = Classroom(f"sqlite:///{data_dir}/classroom.sqlite3").rooms.create()
     return created.code
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import json
 import os
 import random
 import sqlite3
@@ -478,9 +477,3 @@ def _migrate(conn: Connection) -> None:
         )
         conn.execute(lesson_run_steps.insert(), step_rows(held.room, lesson))
     conn.execute(sa.text("DROP TABLE room_lessons"))
-
-
-def loads(text: str) -> dict[str, Any]:
-    """A payload as stored (JSON text)."""
-    value: dict[str, Any] = json.loads(text)
-    return value
