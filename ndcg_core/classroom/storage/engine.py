@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Any, ParamSpec, Protocol, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy import event
@@ -36,6 +36,8 @@ from sqlalchemy.exc import IntegrityError
 
 from ...errors import InputError, StoreUnavailable, shown
 from .. import rules
+from ..lessons import read_lesson
+from .rows import step_rows
 
 # 2: a lesson run in a room is kept as its steps' rows (``lesson_runs``, ``lesson_run_steps``), no longer as TOML
 # text (``room_lessons``); a version-1 database is migrated once, by the first process that opens it.
@@ -378,12 +380,6 @@ class Database:
         return insert(table)
 
 
-class Repository(Protocol):
-    """What ``resilient`` needs of the object whose method it wraps."""
-
-    db: Database
-
-
 def resilient(method: Callable[P, R]) -> Callable[P, R]:
     """A repository method that retries, as a whole, a call whose database was lost or restarting (backoff with
     jitter, ``retry_seconds`` in all), then raises ``StoreUnavailable``; a read-only or full database raises it at
@@ -467,9 +463,7 @@ def _migrate(conn: Connection) -> None:
     ).rowcount
     if not claimed or not sa.inspect(conn).has_table("room_lessons"):
         return
-    from ..lessons import read_lesson  # the one place a stored lesson run is still read from TOML
-    from .lessons import step_rows
-
+    # The one place a lesson run is read from its TOML text: once, for a room of a version-1 database.
     for held in conn.execute(sa.select(_room_lessons_v1.c.room, _room_lessons_v1.c.text, _room_lessons_v1.c.step)):
         lesson = read_lesson(held.text)
         conn.execute(

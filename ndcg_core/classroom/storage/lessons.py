@@ -16,23 +16,7 @@ from .. import rules
 from ..lessons import Lesson, Wording, lesson_to_toml, read_lesson
 from .engine import Database, code_for, lesson_run_steps, lesson_runs, lesson_steps, lessons, resilient
 from .rooms import Rooms
-from .rows import ActivityRow, LessonProgress, LessonStep
-
-
-def step_rows(room: str, lesson: Lesson) -> list[dict[str, Any]]:
-    """The rows of ``lesson_run_steps`` for a lesson run in ``room``: one per step, numbered from 0."""
-    return [
-        {
-            "room": room,
-            "step": number,
-            "kind": step.activity.kind,
-            "payload": json.dumps(step.activity.payload()),
-            "question_en": step.question.en,
-            "question_zh": step.question.zh,
-            "time_limit": step.time_limit,
-        }
-        for number, step in enumerate(lesson.steps)
-    ]
+from .rows import ActivityRow, LessonProgress, LessonStep, step_rows
 
 
 def _step(row: Any) -> LessonStep:

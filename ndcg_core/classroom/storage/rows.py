@@ -10,7 +10,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from ..activities import Activity, from_payload
-from ..lessons import Wording
+from ..lessons import Lesson, Wording
 
 STEP_KEY = "lesson"  # a lesson step's own wording and time limit, kept in its activity's payload
 PHASES = ("open", "locked", "revealed")
@@ -135,3 +135,19 @@ class LessonProgress:
             return False
         step = self.steps[self.step]
         return current.kind == step.kind and current.payload == json.loads(step.activity_payload())
+
+
+def step_rows(room: str, lesson: Lesson) -> list[dict[str, Any]]:
+    """The rows of ``lesson_run_steps`` for a lesson run in ``room``: one per step, numbered from 0."""
+    return [
+        {
+            "room": room,
+            "step": number,
+            "kind": step.activity.kind,
+            "payload": json.dumps(step.activity.payload()),
+            "question_en": step.question.en,
+            "question_zh": step.question.zh,
+            "time_limit": step.time_limit,
+        }
+        for number, step in enumerate(lesson.steps)
+    ]
