@@ -1,4 +1,4 @@
-"""Helpers for the storage tests (tests/core/test_storage_*.py, test_short_links.py): a hand-moved clock, ids,
+"""Helpers for the storage tests (tests/core/test_storage_*.py, test_links.py): a hand-moved clock, ids,
 an activity, a table's rows, and a connection lost after its commit."""
 
 from contextlib import contextmanager
