@@ -8,7 +8,7 @@ from test_classroom_page import button, session, texts
 
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom.lessons import Lesson, Step, Wording, lesson_to_toml, read_lesson
-from ndcg_core.classroom.store import Store
+from ndcg_core.classroom.storage import Classroom
 
 
 @pytest.fixture
@@ -66,8 +66,8 @@ def test_build_reorder_remove_save_load_and_download_a_lesson(data_dir, monkeypa
     button(at, "btn_le_save").click().run()
     code = at.session_state["classroom"].draft_code
     assert code and f"lesson={code}" in " ".join(c.value for c in at.code)
-    store = Store(data_dir)
-    assert store.load_lesson(code) == read_lesson(lesson_to_toml(expected))
+    store = Classroom(data_dir)
+    assert store.lessons.load(code) == read_lesson(lesson_to_toml(expected))
     store.close()
     other = session(lesson=code)  # the link opens it in the editor, a new browser
     widget(other, "_w_le_open_source").set_value("code").run()

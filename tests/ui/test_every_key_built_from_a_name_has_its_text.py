@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.store import PHASES
+from ndcg_core.classroom.storage import PHASES
 from ndcg_core.lists.discounts import DISCOUNTS
 from ndcg_core.lists.gains import GAINS
 from ndcg_core.lists.presets import PRESETS

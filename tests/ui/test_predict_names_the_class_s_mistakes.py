@@ -17,7 +17,7 @@ from test_classroom_page import button, session, start_room, texts
 
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom import rules
-from ndcg_core.classroom.store import ActivityRow, Store
+from ndcg_core.classroom.storage import ActivityRow, Classroom
 from support import plain
 from ui.classroom_results import mistakes_text, results_csv, summary_frame
 from ui.i18n import Translator
@@ -114,7 +114,7 @@ def data_dir(classroom_db):
 
 def answer_all(store, code, students, activity_id, estimates):
     for me, estimate in zip(students, estimates, strict=True):
-        store.answer(code, me, activity_id, [(0, estimate)])
+        store.answers.submit(code, me, activity_id, [(0, estimate)])
 
 
 def screen_of(teacher, code, lang):
@@ -137,13 +137,13 @@ def test_the_reveal_groups_the_class_and_round_two_shows_round_one_beside_it(dat
     teacher, code = start_room(data_dir)
     teacher.session_state["app"].lang = lang
     key = teacher.session_state["classroom"].key
-    store = Store(data_dir)
+    store = Classroom(data_dir)
     students = [rules.new_student_id() for _ in ROUND_1]
     for i, me in enumerate(students):
-        store.join(code, me, f"s{i}")
-    first = store.open_activity(code, key, PREDICT)
+        store.students.join(code, me, f"s{i}")
+    first = store.rooms.open_activity(code, key, PREDICT)
     answer_all(store, code, students, first.id, ROUND_1)
-    store.set_phase(code, key, "revealed")
+    store.rooms.set_phase(code, key, "revealed")
     teacher.run()
     assert not teacher.exception, teacher.exception
     said = texts(teacher)
@@ -167,13 +167,13 @@ def test_the_reveal_groups_the_class_and_round_two_shows_round_one_beside_it(dat
     again.click().run()
     assert not teacher.exception
     assert t("classroom.round", round=2) in texts(teacher)
-    second = store.room(code).current
+    second = store.rooms.get(code).current
     answer_all(store, code, students, second.id, ROUND_2)
     teacher.run()
     assert t("classroom.rounds.median") not in texts(teacher) and not [
         f for f in tables(teacher) if t("classroom.rounds.median") in f.columns
     ]  # round 1 beside round 2 only at round 2's reveal
-    store.set_phase(code, key, "revealed")
+    store.rooms.set_phase(code, key, "revealed")
     round_names = [t("classroom.round", round=1), t("classroom.round", round=2)]
     # Share right within 0.05: round 1 one of six (0.3); round 2 four (0.3 three times, and 0.33).
     # The spread: round 1 sorted 0.3 0.39 0.5 0.63 0.63 0.63, median (0.5 + 0.63) / 2, quartiles at 1.25 and 3.75;
@@ -220,7 +220,7 @@ def test_the_reveal_groups_the_class_and_round_two_shows_round_one_beside_it(dat
         )
         assert f"{round_names[0]}: {before}\n\n{round_names[1]}: {after}" in said
         assert plain(t("classroom.predict_reveal", truth=f"{TRUTH:.4f}", within=4, count=6)).replace("**", "") in said
-    store.end_room(code, key)
+    store.rooms.end(code, key)
     teacher.run()
     common = mistakes_text(
         t,
@@ -233,17 +233,17 @@ def test_the_reveal_groups_the_class_and_round_two_shows_round_one_beside_it(dat
 def test_a_locked_predict_can_be_voted_on_again_before_its_answer_is_shown(data_dir):
     teacher, code = start_room(data_dir)
     key = teacher.session_state["classroom"].key
-    store = Store(data_dir)
-    store.open_activity(code, key, PREDICT)
-    store.set_phase(code, key, "locked")
+    store = Classroom(data_dir)
+    store.rooms.open_activity(code, key, PREDICT)
+    store.rooms.set_phase(code, key, "locked")
     teacher.run()
     vote = button(teacher, "btn_cr_vote_again")
     assert vote.label == "Discuss, then vote again (answer not shown)"
     vote.click().run()
     assert not teacher.exception
-    current = store.room(code).current
+    current = store.rooms.get(code).current
     assert (current.round, current.phase) == (2, "open")
-    store.open_activity(code, key, acts.compare_activity("seed003", "ndcg"))
-    store.set_phase(code, key, "locked")
+    store.rooms.open_activity(code, key, acts.compare_activity("seed003", "ndcg"))
+    store.rooms.set_phase(code, key, "locked")
     assert "btn_cr_vote_again" not in {b.key for b in teacher.run().button}  # Which is better? runs again after
     store.close()

@@ -3,7 +3,7 @@ the reveal; then a wrong choice is named by its mistake, with the student's numb
 student's language, and every option is named."""
 
 from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.store import ActivityRow
+from ndcg_core.classroom.storage import ActivityRow
 from ui.i18n import Translator
 from ui.views.classroom.card import Choice, Note, Text, plain
 from ui.views.classroom.kinds import VIEWS

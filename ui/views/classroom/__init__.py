@@ -10,7 +10,7 @@ A phone's question and answer is a card (``card``: blocks of plain text and inpu
 which the phone's own page (``phone_page``, under ``serve.py``) draws in the browser from ``phone_api``'s routes,
 or ``phone`` draws with Streamlit where the app runs without those routes.
 
-Everything lives in the database (``ndcg_core.classroom.store``); every number comes from
+Everything lives in the database (``ndcg_core.classroom.storage``); every number comes from
 ``ndcg_core.classroom.activities``. The presenter's panel is a fragment that runs every second
 (``st.fragment(run_every=...)``) and redraws the counts and chart. A student's phone asks the server for the room's
 revision over plain HTTP every second and fetches its card only when the teacher has changed something.

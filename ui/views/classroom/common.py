@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.store import ActivityRow
+from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.errors import InputError, StoreUnavailable, number_text
 from ndcg_core.lists.gains import GAINS
 from ndcg_core.lists.spec import ListSpec

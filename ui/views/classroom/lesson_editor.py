@@ -29,9 +29,9 @@ from ndcg_core.classroom.lessons import (
     lesson_to_toml,
     read_lesson,
 )
-from ndcg_core.classroom.store import ActivityRow
+from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.errors import InputError
-from ui.database import store
+from ui.database import db
 from ui.format import md_escape
 from ui.i18n import Translator
 from ui.state import (
@@ -245,7 +245,7 @@ def save() -> None:
     cs = classroom_state()
     try:
         lesson = checked(draft_lesson())
-        cs.draft_code = store().save_lesson(lesson)
+        cs.draft_code = db().lessons.save(lesson)
     except REFUSALS as err:
         message("editor_save", t.explain(err))
         return
@@ -257,8 +257,8 @@ def start_with_draft() -> None:
     t = Translator(app_state().lang)
     try:
         lesson = checked(draft_lesson())
-        room, key = store().create_room()
-        store().use_lesson(room.code, key, lesson)
+        room, key = db().rooms.create()
+        db().lessons.use(room.code, key, lesson)
     except REFUSALS as err:
         message("editor_save", t.explain(err))
         return

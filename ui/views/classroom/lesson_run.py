@@ -12,10 +12,10 @@ import streamlit as st
 
 from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom.lessons import Lesson, outline, read_lesson, read_lesson_file
-from ndcg_core.classroom.store import ActivityRow, LessonProgress, Room
+from ndcg_core.classroom.storage import ActivityRow, LessonProgress, Room
 from ndcg_core.errors import InputError
 from ui.classroom_results import student_name
-from ui.database import room_changed, store
+from ui.database import db, room_changed
 from ui.format import md_escape
 from ui.i18n import Translator
 from ui.projector import PROJECTOR_FONT, worked_table
@@ -52,7 +52,7 @@ def lesson_from(prefix: str, lang: str) -> Lesson | None:
         return None if upload is None else read_lesson(upload.getvalue(), upload.name)
     if source == "code":
         code = str(widget_value(f"{prefix}code") or "").strip()
-        return store().load_lesson(code) if code else None
+        return db().lessons.load(code) if code else None
     names = shipped_lessons()
     name = widget_value(f"{prefix}shipped") or default_shipped(names, lang)
     return shipped_lesson(name) if name else None
@@ -113,8 +113,8 @@ def start_lesson_room() -> None:
         lesson = lesson_from(CHOOSER, t.lang)
         if lesson is None:
             raise InputError("lesson.no_activities")
-        room, key = store().create_room()
-        store().use_lesson(room.code, key, lesson)
+        room, key = db().rooms.create()
+        db().lessons.use(room.code, key, lesson)
     except REFUSALS as err:
         classroom_state().messages["lesson"] = t.explain(err)
         return
@@ -139,7 +139,7 @@ def go_to_step(step: int) -> None:
     t = Translator(app_state().lang)
     cs = classroom_state()
     try:
-        store().lesson_step(cs.room or "", cs.key or "", step)
+        db().lessons.step(cs.room or "", cs.key or "", step)
     except REFUSALS as err:
         cs.messages["control"] = t.explain(err)
         return
@@ -168,11 +168,11 @@ def back_to_plan(step: int) -> None:
 
 def render_lesson_bar(t: Translator, room: Room, progress: LessonProgress) -> None:
     """The lesson's title, "Activity 3 of 8", and one way on: Back and Next. Off the plan, the way back to it."""
-    lesson, step = progress.lesson, progress.step
+    title, step = progress.title, progress.step
     if step < 0:
-        st.markdown(t("classroom.lesson_not_started", title=md_escape(lesson.title), count=progress.count))
+        st.markdown(t("classroom.lesson_not_started", title=md_escape(title), count=progress.count))
     else:
-        st.markdown(t("classroom.lesson_bar", title=md_escape(lesson.title), step=step + 1, count=progress.count))
+        st.markdown(t("classroom.lesson_bar", title=md_escape(title), step=step + 1, count=progress.count))
     if room.ended:
         return
     if off_plan(room, progress):
@@ -259,7 +259,7 @@ def show_countdown(t: Translator, current: ActivityRow, screen: bool = False, wa
 
 
 def keeps_scores(progress: LessonProgress | None) -> bool:
-    return progress is not None and progress.lesson.scores
+    return progress is not None and progress.scores
 
 
 def lesson_over(room: Room, progress: LessonProgress | None) -> bool:
@@ -276,7 +276,7 @@ def show_names_for_leaderboard() -> None:
     t = Translator(app_state().lang)
     cs = classroom_state()
     try:
-        store().show_names(cs.room or "", cs.key or "", True)
+        db().rooms.show_names(cs.room or "", cs.key or "", True)
     except REFUSALS as err:
         cs.messages["control"] = t.explain(err)
         return
@@ -302,7 +302,7 @@ def render_leaderboard(
                 icon=":material/badge:",
             )
         return
-    standings = acts.leaderboard(store().results(room.code), LEADERBOARD_TOP)
+    standings = acts.leaderboard(db().answers.results(room.code), LEADERBOARD_TOP)
     st.subheader(t("classroom.leaderboard"))
     if not standings:
         st.caption(t("classroom.leaderboard_none"))

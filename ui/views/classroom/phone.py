@@ -9,10 +9,10 @@ from typing import Any
 
 import streamlit as st
 
-from ndcg_core.classroom.store import Room
+from ndcg_core.classroom.storage import Room
 from ndcg_core.errors import InputError, StoreUnavailable
 from ndcg_core.lists.items import Item
-from ui.database import anyone_answered, last_room, room_now, store
+from ui.database import anyone_answered, db, last_room, room_now
 from ui.format import md_escape
 from ui.i18n import LANGUAGES, Translator
 from ui.state import (
@@ -59,7 +59,7 @@ def render_student(t: Translator, cs: ClassroomState, room: Room) -> None:
         on_change=on_student_lang,
         label_visibility="collapsed",
     )
-    me = store().student(room.code, cs.student) if cs.student else None
+    me = db().students.get(room.code, cs.student) if cs.student else None
     if me is None:
         if room.ended:
             st.info(t("classroom.ended_student"))
@@ -135,7 +135,7 @@ def student_room(lang: str, code: str) -> None:
     mine: dict = {}
     if current is not None:
         try:
-            mine = store().my_answers(current.id, cs.student or "") if anyone_answered(code, current.id) else {}
+            mine = db().answers.of_student(current.id, cs.student or "") if anyone_answered(code, current.id) else {}
         except StoreUnavailable as err:
             if outage is None:  # one notice is enough; the next run tries again
                 st.warning(outage_text(t, err), icon=":material/cloud_off:")

@@ -18,9 +18,9 @@ from typing import Any
 import streamlit as st
 
 from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.store import ActivityRow, Room
+from ndcg_core.classroom.storage import ActivityRow, Room
 from ndcg_core.errors import InputError, StoreUnavailable
-from ui.database import answer_stored, anyone_answered, room_now, store
+from ui.database import answer_stored, anyone_answered, db, room_now
 from ui.errors import InputError as UiInputError
 from ui.errors import shown
 from ui.i18n import LANGUAGES, Translator
@@ -96,10 +96,10 @@ def _scores() -> _Scores:
 def room_scores(room: Room) -> dict[str, Score] | None:
     """Every student's score in a room whose lesson keeps scores, by student id (``None`` for any other room):
     from ndcg_core's standings, the current activity counted once it is revealed."""
-    progress = store().lesson_progress(room.code)
+    progress = db().lessons.progress(room.code)
     if not keeps_scores(progress):
         return None
-    standings = acts.standings(store().results(room.code, scored_now=True))
+    standings = acts.standings(db().answers.results(room.code, scored_now=True))
     final = lesson_over(room, progress)
     count = len(standings)
     return {
@@ -109,7 +109,7 @@ def room_scores(room: Room) -> dict[str, Score] | None:
             count,
             final,
         )
-        for s in store().roster(room.code)
+        for s in db().students.roster(room.code)
     }
 
 
@@ -142,7 +142,7 @@ def card_json(code: str, student: str, lang: str) -> dict[str, Any]:
     current = room.current
     mine: Mapping[int, Any] = {}
     if current is not None and anyone_answered(code, current.id):
-        mine = store().my_answers(current.id, student)
+        mine = db().answers.of_student(current.id, student)
     left = seconds_left(current) if current is not None else None
     time_up = left is not None and left <= 0
     key = (code, room.revision, lang, time_up)
@@ -219,7 +219,7 @@ def deliver(t: Translator, code: str, student: str, activity_id: int, values: Pa
             nothing(current)
         values, notes = checked(t, current, values)
         if values:
-            store().answer(code, student, activity_id, values)
+            db().answers.submit(code, student, activity_id, values)
             answer_stored(code, activity_id)
     except (InputError, StoreUnavailable) as err:
         return Reply(False, t.explain(err))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ndcg_core.classroom import activities as acts
-from ui.database import room_changed, store
+from ui.database import db, room_changed
 from ui.i18n import Translator
 from ui.state import app_state, classroom_state, widget_value
 from ui.views.classroom.common import REFUSALS, show_message
@@ -41,7 +41,7 @@ def open_activity() -> None:
     t = Translator(app_state().lang)
     cs = classroom_state()
     try:
-        store().open_activity(cs.room or "", cs.key or "", build_activity(), after=cs.control_revision)
+        db().rooms.open_activity(cs.room or "", cs.key or "", build_activity(), after=cs.control_revision)
     except REFUSALS as err:
         cs.messages["open"] = t.explain(err)
         return

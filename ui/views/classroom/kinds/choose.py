@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.store import ActivityRow
+from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.errors import InputError
 from ndcg_core.lists.spec import ListSpec
 from ndcg_core.teaching.mistakes import Diagnosis, explain, numbers

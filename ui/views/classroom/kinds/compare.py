@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.store import ActivityRow
+from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.errors import number_text
 from ui.charts import category_axis
 from ui.exercise_text import conventions_text

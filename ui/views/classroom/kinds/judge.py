@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.store import ActivityRow
+from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.lists.spec import ListSpec
 from ui.charts import category_axis
 from ui.format import md_escape, metric_text

@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.store import ActivityRow
+from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.errors import number_text
 from ndcg_core.teaching.exercises import NUMERIC, TOLERANCE, Exercise, conventions, exercise, mistakes
 from ui.exercise_text import choice_text, conventions_text, question_text

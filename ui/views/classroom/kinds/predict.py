@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.store import ActivityRow
+from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.errors import number_text
 from ui.format import metric_text
 from ui.i18n import Translator

@@ -8,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.store import ActivityRow
+from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.lists.spec import ListSpec
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
