@@ -11,6 +11,7 @@ from functools import lru_cache
 import streamlit as st
 
 from ndcg_core.classroom.rules import Limits
+from ndcg_core.classroom.service import ClassroomService
 from ndcg_core.classroom.store import ENV_DATA_DIR, ENV_URL, DatabaseSettings, Room, Store, database_url
 from ndcg_core.errors import StoreUnavailable
 
@@ -22,6 +23,12 @@ def _store_for(url: str) -> Store:
     with suppress(StoreUnavailable):  # a read-only or full database still shows its rooms; a new room purges
         store.purge()
     return store
+
+
+@st.cache_resource(show_spinner=False)
+def _service_for(url: str) -> ClassroomService:
+    # Its caches (shared cards, scores) are this process's, like the store and the room reads it goes through.
+    return ClassroomService(_store_for(url), _revisions())
 
 
 @st.cache_resource(show_spinner=False)
@@ -37,6 +44,12 @@ def _url(database: str, data_dir: str) -> str:
 def store() -> Store:
     """The store for ``NDCG_LAB_DATABASE_URL`` (or the SQLite file in ``NDCG_LAB_DATA_DIR``)."""
     return _store_for(_url(os.environ.get(ENV_URL, ""), os.environ.get(ENV_DATA_DIR, "")))
+
+
+def service() -> ClassroomService:
+    """The classroom service over ``store()`` (``ndcg_core.classroom.service``): a student's card and their answers,
+    with this process's shared reads of rooms and its caches of cards and scores."""
+    return _service_for(_url(os.environ.get(ENV_URL, ""), os.environ.get(ENV_DATA_DIR, "")))
 
 
 def quick_store() -> Store:
