@@ -31,6 +31,7 @@ from ui.format import metric_text
 from ui.i18n import Translator
 from ui.mistake_text import group_label
 from ui.projector import big_chart, share_bars, worked_table
+from ui.views.classroom.kinds import VIEWS
 
 COLUMNS = (
     "activity",
@@ -67,9 +68,6 @@ def student_name(t: Translator, number: int, nickname: str | None) -> str:
 
 
 def _views(activity: acts.Activity) -> Any:
-    # Imported here: the kinds' views import the classroom package, whose control page imports this module.
-    from ui.views.classroom.kinds import VIEWS
-
     return VIEWS[activity.kind]
 
 

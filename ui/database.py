@@ -12,6 +12,7 @@ from functools import lru_cache
 import streamlit as st
 
 from ndcg_core.classroom.rules import Limits
+from ndcg_core.classroom.service import ClassroomService
 from ndcg_core.classroom.storage import ENV_DATA_DIR, ENV_URL, Classroom, DatabaseSettings, Room, database_url
 from ndcg_core.errors import StoreUnavailable
 from ndcg_core.links import ShortLinks
@@ -29,6 +30,12 @@ def _classroom_for(url: str) -> Classroom:
 @st.cache_resource(show_spinner=False)
 def _quick_classroom_for(url: str) -> Classroom:
     return _classroom_for(url).without_retries()
+
+
+@st.cache_resource(show_spinner=False)
+def _service_for(url: str) -> ClassroomService:
+    # Its caches (shared cards, scores) are this process's, like the classroom and the room reads it goes through.
+    return ClassroomService(_classroom_for(url), _revisions())
 
 
 @st.cache_resource(show_spinner=False)
@@ -63,6 +70,12 @@ def quick_db() -> Classroom:
 def short_links() -> ShortLinks:
     """The short links (``?go=CODE``), in the same database as the classroom, over its engine."""
     return _links_for(_here())
+
+
+def service() -> ClassroomService:
+    """The classroom service over ``db()`` (``ndcg_core.classroom.service``): a student's card and their answers,
+    with this process's shared reads of rooms and its caches of cards and scores."""
+    return _service_for(_here())
 
 
 def client_source() -> str:

@@ -10,7 +10,13 @@ def forget_stores():
     """Close the stores this process's pages made and empty ``ui.database``'s caches (a new database each test)."""
     from ui import database
 
-    for cached in (database._quick_classroom_for, database._classroom_for, database._links_for, database._revisions):
+    for cached in (
+        database._quick_classroom_for,
+        database._classroom_for,
+        database._links_for,
+        database._service_for,
+        database._revisions,
+    ):
         cached.clear()
 
 

@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 from ndcg_core.classroom.storage import Classroom
 from support import ROOT, seed_state
 from ui.state import ClassroomState
-from ui.views.classroom import MEMORY_WAIT_SECONDS
+from ui.views.classroom.identity import MEMORY_WAIT_SECONDS
 
 PAGE = "pages/7_Classroom.py"
 

@@ -49,8 +49,8 @@ from support import ROOT, TREC, plain, seed_state
 from ui import errors as ui_errors
 from ui.editing import apply_table_edits, grades_from_text, parse_gain_mapping, typed_queries_to_trec
 from ui.i18n import Translator, catalogue
+from ui.routes import read_submission
 from ui.stats import paired_comparison
-from ui.views.classroom.phone_api import read_values
 from ui.views.evaluate import parse_cutoffs
 from ui.views.metrics import parse_ranking
 from ui.widgets.sortable import apply_action
@@ -328,7 +328,11 @@ CALLS = {
     "editor.row": [lambda: apply_table_edits(ITEMS, {"edited_rows": {"9": {"grade": 1}}}, 4)],
     "action.not_action": [lambda: apply_action(ITEMS, "drop table", 4)],
     "action.unknown": [lambda: apply_action(ITEMS, {"type": "fly", "id": 1}, 4)],
-    "answer.malformed": [lambda: read_values("<b>0.7</b>"), lambda: read_values([[0, "0.7", "x"]])],
+    "answer.malformed": [
+        lambda: read_submission({"activity": 1, "values": "<b>0.7</b>"}),
+        lambda: read_submission({"activity": 1, "values": [[0, "0.7", "x"]]}),
+        lambda: read_submission({"activity": "1", "values": []}),
+    ],
     "link.empty": [lambda: ListSpec.from_link("")],
     "link.too_long": [lambda: ListSpec.from_link("x" * 100_000)],
     "link.damaged": [lambda: ListSpec.from_link("%%%")],

@@ -258,6 +258,31 @@ def test_practice_saves_the_readable_answers_and_names_each_unreadable_one(room)
     assert sorted(a.part for a in store.answers.for_activity(row.id)) == [0, 2]
 
 
+def test_each_value_sent_is_checked_once_by_its_kind(room, monkeypatch):
+    store, code, key, ana, _ = room
+    row = store.rooms.open_activity(code, key, acts.Practice(2026, (1, 2, 3)))
+    first, second, _ = row.activity().exercises()
+    calls = []
+    check = acts.Practice.check
+    monkeypatch.setattr(acts.Practice, "check", lambda self, raw, part=0: calls.append(part) or check(self, raw, part))
+    answer(code, ana, row.id, [[0, f"{first.answer:.3f}"], [1, "abc"]])
+    assert sorted(calls) == [0, 1]
+
+
+def test_the_card_closes_by_the_clock_the_store_refuses_answers_by(room, monkeypatch):
+    from ui import database
+
+    store, code, key, ana, _ = room
+    store.lessons.use(code, key, Lesson("Timed", (Step(acts.Predict(SPEC), time_limit=30),)))
+    row = store.lessons.step(code, key, 0)
+    later = row.opened_at + 31.5  # past the limit and its grace for an answer sent as the countdown reached zero
+    monkeypatch.setattr(database.db().database, "clock", lambda: later)
+    _, shown = card(code, ana)
+    assert shown["time_up"] is True and shown["send"] == ""
+    _, refused = answer(code, ana, row.id, [[0, "0.5"]])
+    assert refused["ok"] is False and refused["card"]["time_up"] is True
+
+
 # --- the page ----------------------------------------------------------------------------------------------
 
 

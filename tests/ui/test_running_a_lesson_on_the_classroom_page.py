@@ -17,7 +17,7 @@ from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom.lessons import Lesson, Step, Wording, read_lesson_file
 from ndcg_core.classroom.storage import Classroom
 from support import ROOT
-from ui import classroom_results
+from ui import classroom_results, database
 from ui.i18n import Translator
 from ui.views.classroom import lesson_run
 
@@ -92,7 +92,8 @@ def test_time_up_closes_the_phone_s_answers_and_keeps_what_was_typed(data_dir, m
     assert not box.disabled
     box.input("0.9").run()
     later = time.time() + 31  # the time limit has run out
-    monkeypatch.setattr(lesson_run, "now", lambda: later)
+    monkeypatch.setattr(lesson_run, "now", lambda: later)  # the teacher's page
+    monkeypatch.setattr(database.db().database, "clock", lambda: later)  # the phone's card, by the store's own clock
     store.close()
     ana.run()
     box = next(w for w in ana.text_input if w.key.startswith("_w_cr_answer_"))

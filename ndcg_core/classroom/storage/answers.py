@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from ...errors import InputError
+from .. import rules
 from ..activities import (
     ActivityOutcome,
     Answer,
@@ -41,14 +42,23 @@ class Answers:
         self.rooms = rooms
 
     @resilient
-    def submit(self, code: str, student_id: str, activity_id: int, values: Sequence[tuple[int, Any]]) -> None:
+    def submit(
+        self,
+        code: str,
+        student_id: str,
+        activity_id: int,
+        values: Sequence[tuple[int, Any]],
+        *,
+        already_checked: bool = False,
+    ) -> None:
         """Store a student's answer(s) to the current activity: one per part, replacing any earlier one.
 
         ``values`` are (part, raw answer) pairs, each checked by the activity (an ``InputError`` in the student's
-        language on the page). Refused when the room has ended, the activity is not the current one or is locked,
-        the student has not joined, or answers come faster than the rate limit. Answers equal to those stored are
-        stored once and spend no token: a resend after a lost connection (whose first try may have committed) is
-        never refused as too fast.
+        language on the page); ``already_checked``: (part, typed value) pairs its ``check`` returned (the classroom
+        service checks each value once, ``ndcg_core.classroom.service``). Refused when the room has ended, the
+        activity is not the current one or is locked or its time is up, the student has not joined, or answers come
+        faster than the rate limit. Answers equal to those stored are stored once and spend no token: a resend after
+        a lost connection (whose first try may have committed) is never refused as too fast.
         """
         now = self.db.clock()
         with self.db.write() as conn:
@@ -69,13 +79,12 @@ class Answers:
             if row["phase"] != "open":
                 raise InputError("room.locked")
             payload = json.loads(row["payload"])
-            limit = payload.get(STEP_KEY, {}).get("time_limit")
-            if limit is not None and now > row["opened_at"] + limit + TIME_GRACE_SECONDS:
+            left = rules.seconds_left(row["opened_at"], payload.get(STEP_KEY, {}).get("time_limit"), now)
+            if left is not None and left < -TIME_GRACE_SECONDS:
                 raise InputError("room.time_up")
             activity = from_payload(row["kind"], payload)
-            checked = [
-                (part, json.dumps(answer_to_json(row["kind"], activity.check(value, part)))) for part, value in values
-            ]
+            typed = values if already_checked else [(part, activity.check(value, part)) for part, value in values]
+            checked = [(part, json.dumps(answer_to_json(row["kind"], value))) for part, value in typed]
             stored = dict(
                 conn.execute(
                     sa.select(answers.c.part, answers.c.value).where(

@@ -10,6 +10,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from ndcg_core.classroom.service import keeps_scores
 from ndcg_core.classroom.storage import Room
 from ui import classroom_results
 from ui.classroom_results import render_class_summary
@@ -25,7 +26,7 @@ from ui.state import (
     widget_value,
 )
 from ui.views.classroom.common import REFUSALS, SCREEN, VIEW_PARAM, show_message
-from ui.views.classroom.lesson_run import keeps_scores, off_plan, render_leaderboard, render_lesson_bar
+from ui.views.classroom.lesson_run import off_plan, render_leaderboard, render_lesson_bar
 from ui.views.classroom.live import live_panel
 from ui.views.classroom.screen import render_join_info
 from ui.views.classroom.setup import render_setup

@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom import service
 from ndcg_core.classroom.lessons import Lesson, outline, read_lesson, read_lesson_file
 from ndcg_core.classroom.storage import ActivityRow, LessonProgress, Room
 from ndcg_core.errors import InputError
@@ -229,9 +230,7 @@ def now() -> float:
 
 def seconds_left(current: ActivityRow) -> float | None:
     """Seconds until answers to ``current`` close by its time limit (``None``: no limit, or not open)."""
-    if current.closes_at is None or current.phase != "open":
-        return None
-    return current.closes_at - now()
+    return service.seconds_left(current, now())
 
 
 def time_is_up(current: ActivityRow) -> bool:
@@ -258,19 +257,6 @@ def show_countdown(t: Translator, current: ActivityRow, screen: bool = False, wa
 # --- scores ------------------------------------------------------------------------------------------------
 
 
-def keeps_scores(progress: LessonProgress | None) -> bool:
-    return progress is not None and progress.scores
-
-
-def lesson_over(room: Room, progress: LessonProgress | None) -> bool:
-    """Whether the lesson is at its end: the room ended, or the last step revealed."""
-    if progress is None:
-        return False
-    current = room.current
-    last = progress.step == progress.count - 1 and current is not None and current.phase == "revealed"
-    return room.ended or last
-
-
 def show_names_for_leaderboard() -> None:
     """Show the room's nicknames, so its leaderboard shows (the control page's switch beside the hidden board)."""
     t = Translator(app_state().lang)
@@ -290,7 +276,7 @@ def render_leaderboard(
     """At the end of a lesson that keeps scores: the students with the most points (nickname, or "student 3").
     While nicknames are hidden the projector shows nothing and the control page says why, with the switch that
     shows them (drawn once: by the live part while the room is open, by ``ended_page``'s caller once it ended)."""
-    if not keeps_scores(progress) or not lesson_over(room, progress):
+    if not service.keeps_scores(progress) or not service.lesson_over(room, progress):
         return
     if not room.show_names:
         if not screen and ended_page == room.ended:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ndcg_core.classroom.service import keeps_scores, lesson_over
 from ndcg_core.classroom.storage import Room
 from ndcg_core.errors import InputError
 from ui.classroom_results import render_class_summary
@@ -17,7 +18,7 @@ from ui.state import (
 )
 from ui.views.classroom.common import PRESENTER_SECONDS, activity_heading, outage_notice
 from ui.views.classroom.kinds import VIEWS
-from ui.views.classroom.lesson_run import keeps_scores, lesson_over, render_leaderboard, show_countdown, time_is_up
+from ui.views.classroom.lesson_run import render_leaderboard, show_countdown, time_is_up
 
 
 @st.fragment(run_every=PRESENTER_SECONDS)
