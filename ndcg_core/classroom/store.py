@@ -43,20 +43,10 @@ from sqlalchemy.exc import IntegrityError
 
 from ..errors import InputError, StoreUnavailable, shown
 from . import rules
-from .activities import (
-    Activity,
-    ActivityOutcome,
-    Answer,
-    Member,
-    RoomResults,
-    Taken,
-    answer_from_json,
-    answer_to_json,
-    from_payload,
-    outcome,
-    room_results,
-)
+from .kinds import Activity, answer_from_json, answer_to_json, from_payload
+from .kinds.base import Answer
 from .lessons import Lesson, Step, Wording, lesson_to_toml, read_lesson
+from .results import ActivityOutcome, Member, RoomResults, Taken, outcome, room_results
 from .rules import Limits
 
 SCHEMA_VERSION = 1

@@ -17,8 +17,13 @@ import sqlalchemy as sa
 
 import ndcg_core
 from ndcg_core import InputError, ndcg_at_k
-from ndcg_core.classroom import activities as A
 from ndcg_core.classroom import rules
+from ndcg_core.classroom.kinds.compare import PAIRS, Compare, compare_activity
+from ndcg_core.classroom.kinds.lists import activity_list, preset_list, random_list
+from ndcg_core.classroom.kinds.practice import ExerciseAnswer, Practice, practice_activity
+from ndcg_core.classroom.kinds.predict import Predict
+from ndcg_core.classroom.kinds.rank import Rank, rank_activity
+from ndcg_core.classroom.kinds.tally import within
 from ndcg_core.classroom.rules import Limits
 from ndcg_core.classroom.store import (
     SCHEMA_VERSION,
@@ -107,7 +112,7 @@ def table(s, name):
 
 
 def predict():
-    return A.Predict(A.activity_list(("a", "b"), (0, 1), 2))
+    return Predict(activity_list(("a", "b"), (0, 1), 2))
 
 
 # --- rooms, keys, joining and answering: the flows ------------------------------------------------------------
@@ -138,7 +143,7 @@ def test_only_the_key_controls_the_room(make):
             lambda k: store.set_phase(room.code, k, "locked"),
             lambda k: store.set_phase(room.code, k, "revealed"),
             lambda k: store.end_room(room.code, k),
-            lambda k: store.open_activity(room.code, k, A.compare_activity("seed003", "ndcg")),
+            lambda k: store.open_activity(room.code, k, compare_activity("seed003", "ndcg")),
             lambda k: store.show_names(room.code, k, True),
         ):
             with pytest.raises(InputError) as caught:
@@ -163,7 +168,7 @@ def test_an_answer_is_an_upsert_and_can_change_until_the_teacher_locks(make):
     store = make()
     room, key = store.create_room()
     me = store.join(room.code, student_id(), "Bo")
-    activity = store.open_activity(room.code, key, A.Predict(A.preset_list("five")))
+    activity = store.open_activity(room.code, key, Predict(preset_list("five")))
     store.answer(room.code, me.id, activity.id, [(0, "0.5")])
     store.answer(room.code, me.id, activity.id, [(0, " 0.97 ")])
     assert [(a.student, a.nickname, a.value) for a in store.answers(activity.id)] == [(1, "Bo", 0.97)]
@@ -193,7 +198,7 @@ def test_a_bad_estimate_is_refused_and_nothing_is_stored(make, raw, code):
     store = make()
     room, key = store.create_room()
     me = store.join(room.code, student_id())
-    activity = store.open_activity(room.code, key, A.Predict(A.random_list(3)))
+    activity = store.open_activity(room.code, key, Predict(random_list(3)))
     with pytest.raises(InputError) as caught:
         store.answer(room.code, me.id, activity.id, [(0, raw)])
     assert caught.value.code == code
@@ -204,8 +209,8 @@ def test_an_old_activity_and_an_unjoined_student_are_refused(make):
     store = make()
     room, key = store.create_room()
     me = store.join(room.code, student_id())
-    old = store.open_activity(room.code, key, A.compare_activity("seed003", "mrr"))
-    new = store.open_activity(room.code, key, A.compare_activity("seed003", "ndcg"))
+    old = store.open_activity(room.code, key, compare_activity("seed003", "mrr"))
+    new = store.open_activity(room.code, key, compare_activity("seed003", "ndcg"))
     with pytest.raises(InputError, match="closed") as caught:
         store.answer(room.code, me.id, old.id, [(0, "a")])
     assert caught.value.code == "room.not_current"
@@ -218,7 +223,7 @@ def test_answers_faster_than_the_rate_limit_are_refused_then_allowed_again(make,
     store = make(answer_burst=3, answers_per_second=1.0)
     room, key = store.create_room()
     me = store.join(room.code, student_id())
-    activity = store.open_activity(room.code, key, A.compare_activity("seed003", "ndcg"))
+    activity = store.open_activity(room.code, key, compare_activity("seed003", "ndcg"))
     for vote in ("a", "b", "same"):
         store.answer(room.code, me.id, activity.id, [(0, vote)])
     with pytest.raises(InputError) as caught:
@@ -286,7 +291,7 @@ def test_an_expired_room_is_gone_and_purged(make, clock):
     store = make(room_hours=12)
     room, key = store.create_room()
     me = store.join(room.code, student_id())
-    activity = store.open_activity(room.code, key, A.Predict(A.random_list(1)))
+    activity = store.open_activity(room.code, key, Predict(random_list(1)))
     store.answer(room.code, me.id, activity.id, [(0, "0.5")])
     clock.now += 12 * 3600 - 1
     assert store.room(room.code).code == room.code
@@ -305,7 +310,7 @@ def test_an_ended_room_refuses_joins_and_answers_but_keeps_its_results(make):
     store = make()
     room, key = store.create_room()
     me = store.join(room.code, student_id(), "=cmd|' /C calc'!A0")
-    activity = store.open_activity(room.code, key, A.compare_activity("seed003", "mrr"))
+    activity = store.open_activity(room.code, key, compare_activity("seed003", "mrr"))
     store.answer(room.code, me.id, activity.id, [(0, "same")])
     store.end_room(room.code, key)
     for call in (
@@ -325,7 +330,7 @@ def test_a_restart_loses_no_room_and_no_answer(url, clock):
     first = Store(url, clock=clock)
     room, key = first.create_room()
     me = first.join(room.code, student_id(), "Cai")
-    activity = first.open_activity(room.code, key, A.practice_activity(2026, 3))
+    activity = first.open_activity(room.code, key, practice_activity(2026, 3))
     first.answer(room.code, me.id, activity.id, [(0, "1.26"), (1, "2")])
     first.close()
     second = Store(url, clock=clock)  # a new process: nothing but the database carries over
@@ -356,7 +361,7 @@ def test_a_revealed_activity_is_final_it_cannot_be_reopened_or_locked_and_takes_
     store = make()
     room, key = store.create_room()
     ana, bo = store.join(room.code, student_id(), "Ana"), store.join(room.code, student_id(), "Bo")
-    activity = store.open_activity(room.code, key, A.compare_activity("seed003", "ndcg"))  # NDCG@5 says A
+    activity = store.open_activity(room.code, key, compare_activity("seed003", "ndcg"))  # NDCG@5 says A
     store.answer(room.code, ana.id, activity.id, [(0, "b")])
     store.set_phase(room.code, key, "locked")
     store.set_phase(room.code, key, "open")  # before the reveal, answers can be taken again
@@ -380,7 +385,7 @@ def test_run_again_opens_round_two_with_the_same_content_and_keeps_round_ones_an
     store = make()
     room, key = store.create_room()
     ana, bo = store.join(room.code, student_id(), "Ana"), store.join(room.code, student_id())
-    first = store.open_activity(room.code, key, A.compare_activity("seed003", "ndcg"))
+    first = store.open_activity(room.code, key, compare_activity("seed003", "ndcg"))
     store.answer(room.code, ana.id, first.id, [(0, "b")])
     store.set_phase(room.code, key, "revealed")
     clock.now += 60
@@ -393,7 +398,7 @@ def test_run_again_opens_round_two_with_the_same_content_and_keeps_round_ones_an
     assert store.my_answers(first.id, ana.id) == {0: "b"}  # round 1 untouched
     store.set_phase(room.code, key, "revealed")
     third = store.run_again(room.code, key)
-    other = store.open_activity(room.code, key, A.compare_activity("seed003", "mrr"))  # another metric: round 1
+    other = store.open_activity(room.code, key, compare_activity("seed003", "mrr"))  # another metric: round 1
     assert [(a.number, a.round) for a in store.activity_list(room.code)] == [(1, 1), (2, 2), (3, 3), (4, 1)]
     assert (third.round, other.round) == (3, 1)
     results = store.results(room.code)
@@ -422,12 +427,12 @@ def test_run_again_opens_round_two_with_the_same_content_and_keeps_round_ones_an
 def test_a_round_finds_the_round_before_it_to_show_beside_it(make, clock):
     store = make()
     room, key = store.create_room()
-    first = store.open_activity(room.code, key, A.Predict(A.preset_list("five")))
+    first = store.open_activity(room.code, key, Predict(preset_list("five")))
     assert store.earlier_round(room.code, first) is None
     store.set_phase(room.code, key, "locked")  # voting again after a lock: the class has not seen the answer
     second = store.run_again(room.code, key)
-    other = store.open_activity(room.code, key, A.compare_activity("seed003", "ndcg"))
-    again = store.open_activity(room.code, key, A.Predict(A.preset_list("five")))  # the same question, opened anew
+    other = store.open_activity(room.code, key, compare_activity("seed003", "ndcg"))
+    again = store.open_activity(room.code, key, Predict(preset_list("five")))  # the same question, opened anew
     assert (second.round, other.round, again.round) == (2, 1, 3)
     before = store.earlier_round(room.code, again)
     assert (before.id, before.number, before.round, before.phase) == (second.id, 2, 2, "open")
@@ -439,12 +444,12 @@ def test_results_count_a_student_from_the_activity_they_joined_in_with_totals_an
     store = make()
     room, key = store.create_room()
     ana = store.join(room.code, student_id(), "Ana")
-    rank = store.open_activity(room.code, key, A.rank_activity(A.preset_list("five"), "small_k"))
+    rank = store.open_activity(room.code, key, rank_activity(preset_list("five"), "small_k"))
     spec = rank.activity().spec
     best, dealt = spec.best_order(), list(range(len(spec.grades)))
     store.answer(room.code, ana.id, rank.id, [(0, best)])
     clock.now += 30
-    practice = store.open_activity(room.code, key, A.practice_activity(2026, 2))  # 1.5, then a choice
+    practice = store.open_activity(room.code, key, practice_activity(2026, 2))  # 1.5, then a choice
     clock.now += 30
     late = store.join(room.code, student_id(), "Late")  # joined while the practice ran: not present for the rank
     store.answer(room.code, late.id, practice.id, [(0, "1.5")])
@@ -591,7 +596,7 @@ def test_every_teacher_action_adds_one_to_the_revision_of_that_room_only(make, c
     assert s.revision(room.code) == 2 and s.room(room.code).current.phase == "locked"
     s.show_names(room.code, key, True)
     assert s.revision(room.code) == 3 and s.room(room.code).show_names is True
-    second = s.open_activity(room.code, key, A.compare_activity("seed003", "mrr"))
+    second = s.open_activity(room.code, key, compare_activity("seed003", "mrr"))
     assert second.number == 2 and s.revision(room.code) == 4
     shown = s.room(room.code)
     assert (shown.activities, shown.current.id, shown.current.number) == (2, second.id, 2)
@@ -696,7 +701,7 @@ def test_answers_come_back_by_student_then_part_with_their_time(make, clock):
     s = make()
     room, key = s.create_room()
     other, other_key = s.create_room()
-    practice = A.Practice(2026, (0, 3))  # a dcg_term (1.5), then better_order (b)
+    practice = Practice(2026, (0, 3))  # a dcg_term (1.5), then better_order (b)
     activity = s.open_activity(room.code, key, practice)
     elsewhere = s.open_activity(other.code, other_key, practice)
     s.join(room.code, sid(1), "Ana")
@@ -712,10 +717,10 @@ def test_answers_come_back_by_student_then_part_with_their_time(make, clock):
         (2, None, 0, T0 + 7),
         (2, None, 1, T0 + 7),
     ]
-    assert got[2].value == A.ExerciseAnswer("b", True)  # part 1 is checked as part 1
-    assert s.my_answers(activity.id, sid(2)) == {0: A.ExerciseAnswer("2", False), 1: A.ExerciseAnswer("b", True)}
-    assert s.my_answers(activity.id, sid(1)) == {1: A.ExerciseAnswer("a", False)}
-    assert s.my_answers(elsewhere.id, sid(2)) == {0: A.ExerciseAnswer("1.5", True)}
+    assert got[2].value == ExerciseAnswer("b", True)  # part 1 is checked as part 1
+    assert s.my_answers(activity.id, sid(2)) == {0: ExerciseAnswer("2", False), 1: ExerciseAnswer("b", True)}
+    assert s.my_answers(activity.id, sid(1)) == {1: ExerciseAnswer("a", False)}
+    assert s.my_answers(elsewhere.id, sid(2)) == {0: ExerciseAnswer("1.5", True)}
     [result] = s.results(room.code).activities
     assert [(r.student, r.nickname, r.part, r.value, r.right, r.answered_at) for r in result.rows] == [
         (1, "Ana", 0, None, None, None),  # Ana left exercise 1 unanswered: a row all the same
@@ -732,7 +737,7 @@ def test_answers_come_back_by_student_then_part_with_their_time(make, clock):
         (2, "predict", [(1, 0.5), (2, None)]),
     ]
     assert [(x.student, x.questions, x.answered, x.right, x.mean_ndcg) for x in results.totals] == [
-        (1, 3, 2, int(A.within(0.5, predict().truth())), None),
+        (1, 3, 2, int(within(0.5, predict().truth())), None),
         (2, 3, 2, 1, None),
     ]
 
@@ -950,7 +955,7 @@ def test_opening_after_a_revision_opens_again_only_what_that_revision_did_not_se
     room, key = s.create_room()
     first = s.open_activity(room.code, key, predict(), after=0)
     assert s.open_activity(room.code, key, predict(), after=0) == first  # a second click on the same page
-    other = s.open_activity(room.code, key, A.compare_activity("seed003", "ndcg"), after=0)  # another activity
+    other = s.open_activity(room.code, key, compare_activity("seed003", "ndcg"), after=0)  # another activity
     again = s.open_activity(room.code, key, predict(), after=2)  # the same choices on a page that saw the rest
     assert [a.id for a in s.activity_list(room.code)] == [first.id, other.id, again.id]
     assert again.round == 2
@@ -1175,13 +1180,13 @@ def test_postgresql_down_longer_than_the_retries_is_unavailable_and_nothing_ackn
 def _lesson(title="A lesson", limit=None):
     from ndcg_core.classroom.lessons import Lesson, Step, Wording
 
-    spec = A.activity_list(("a", "b", "c"), (0, 3, 1), 3)
+    spec = activity_list(("a", "b", "c"), (0, 3, 1), 3)
     return Lesson(
         title,
         (
-            Step(A.Predict(spec), Wording("Guess it.", "猜一猜。"), limit),
-            Step(A.Rank(spec, "")),
-            Step(A.Compare(A.PAIRS["seed003"], "mrr")),
+            Step(Predict(spec), Wording("Guess it.", "猜一猜。"), limit),
+            Step(Rank(spec, "")),
+            Step(Compare(PAIRS["seed003"], "mrr")),
         ),
     )
 

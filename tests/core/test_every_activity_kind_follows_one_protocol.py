@@ -6,34 +6,42 @@ import json
 
 import pytest
 
-from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.activities import KINDS, ActivityKind, from_payload
+from ndcg_core.classroom.kinds import KINDS, answer_from_json, answer_to_json, from_payload, kind_class
+from ndcg_core.classroom.kinds.base import ActivityKind, Scale
+from ndcg_core.classroom.kinds.choose import choose_activity
+from ndcg_core.classroom.kinds.compare import compare_activity
+from ndcg_core.classroom.kinds.judge import Judge
+from ndcg_core.classroom.kinds.lists import activity_list, preset_list
+from ndcg_core.classroom.kinds.practice import ExerciseAnswer, practice_activity
+from ndcg_core.classroom.kinds.predict import Predict
+from ndcg_core.classroom.kinds.rank import rank_activity
 from ndcg_core.classroom.lesson_fields import Field, Reader
 from ndcg_core.classroom.lessons import ACTIVITY_FIELDS, Lesson, Step, describe, lesson_to_toml, read_lesson
+from ndcg_core.classroom.results import marks_answers, parts_of
 from ndcg_core.errors import InputError
 
 EXAMPLES = {
-    "predict": acts.Predict(acts.preset_list("five")),
-    "rank": acts.rank_activity(acts.preset_list("five"), "exponential"),
-    "compare": acts.compare_activity("seed003", "mrr"),
-    "practice": acts.practice_activity(2026, 3),
-    "judge": acts.Judge(acts.activity_list(("a", "b", "c"), (2.0, 0.0, 1.0), 2), acts.Scale(0, 2)),
-    "choose": acts.choose_activity(acts.preset_list("five"), ["no_normalisation"], seed=7),
+    "predict": Predict(preset_list("five")),
+    "rank": rank_activity(preset_list("five"), "exponential"),
+    "compare": compare_activity("seed003", "mrr"),
+    "practice": practice_activity(2026, 3),
+    "judge": Judge(activity_list(("a", "b", "c"), (2.0, 0.0, 1.0), 2), Scale(0, 2)),
+    "choose": choose_activity(preset_list("five"), ["no_normalisation"], seed=7),
 }
 
 
 def test_there_is_an_example_of_every_registered_kind():
-    assert set(EXAMPLES) == set(KINDS)
+    assert set(EXAMPLES) == set(KINDS.names())
 
 
-@pytest.mark.parametrize("name", list(KINDS))
+@pytest.mark.parametrize("name", KINDS.names())
 def test_a_kind_follows_the_protocol_and_its_payload_reads_back(name):
     activity = EXAMPLES[name]
-    assert isinstance(activity, KINDS[name]) and isinstance(activity, ActivityKind)
+    assert isinstance(activity, kind_class(name)) and isinstance(activity, ActivityKind)
     assert activity.kind == name
     assert from_payload(name, activity.payload()) == activity
-    assert KINDS[name].from_payload(activity.payload()) == activity
-    assert len(activity.solutions()) == activity.parts() == acts.parts_of(activity)
+    assert kind_class(name).from_payload(activity.payload()) == activity
+    assert len(activity.solutions()) == activity.parts() == parts_of(activity)
     line = activity.outline()  # the check command's line for it
     assert line and "\n" not in line and line == describe(Step(activity))
 
@@ -44,15 +52,15 @@ def test_an_unknown_kind_is_an_input_error_naming_the_kinds():
     assert caught.value.code == "activity.kind" and "judge" in str(caught.value)
 
 
-@pytest.mark.parametrize("name", list(KINDS))
+@pytest.mark.parametrize("name", KINDS.names())
 def test_a_kind_has_its_lesson_codec_and_its_lesson_data_reads_back(name):
-    activity, scale = EXAMPLES[name], acts.Scale(0, 3)
-    fields = KINDS[name].lesson_fields()
+    activity, scale = EXAMPLES[name], Scale(0, 3)
+    fields = kind_class(name).lesson_fields()
     assert fields and all(isinstance(f, Field) for f in fields)
     assert ACTIVITY_FIELDS[name][len(ACTIVITY_FIELDS[name]) - len(fields) :] == fields
     data = activity.lesson_data(scale)
-    again = KINDS[name].from_lesson(Reader(data, lambda field: field, fields), scale)
-    assert isinstance(again, KINDS[name]) and again.lesson_data(scale) == data
+    again = kind_class(name).from_lesson(Reader(data, lambda field: field, fields), scale)
+    assert isinstance(again, kind_class(name)) and again.lesson_data(scale) == data
     # A lesson keeps the list, the question and the right answers (a Rank's twist and a pair's name are the live
     # setup's, not the lesson's).
     assert again.solutions() == pytest.approx(activity.solutions())
@@ -60,10 +68,10 @@ def test_a_kind_has_its_lesson_codec_and_its_lesson_data_reads_back(name):
 
 
 def test_a_lesson_activity_of_every_kind_reads_back_from_its_file():
-    steps = tuple(Step(EXAMPLES[name]) for name in KINDS)
+    steps = tuple(Step(EXAMPLES[name]) for name in KINDS.names())
     lesson = Lesson("every kind", steps)
     again = read_lesson(lesson_to_toml(lesson))
-    assert [s.activity.kind for s in again.steps] == list(KINDS)
+    assert [s.activity.kind for s in again.steps] == KINDS.names()
     assert [s.activity.lesson_data(lesson.scale) for s in again.steps] == [
         s.activity.lesson_data(lesson.scale) for s in steps
     ]
@@ -72,19 +80,19 @@ def test_a_lesson_activity_of_every_kind_reads_back_from_its_file():
 RAW = {"predict": "0.5", "rank": [4, 3, 2, 1, 0], "compare": "same", "practice": None, "judge": "1", "choose": "c"}
 
 
-@pytest.mark.parametrize("name", list(KINDS))
+@pytest.mark.parametrize("name", KINDS.names())
 def test_a_kinds_checked_answer_is_a_typed_value_kept_as_json_and_read_back(name):
     activity = EXAMPLES[name]
     raw = str(activity.solutions()[0]) if RAW[name] is None else RAW[name]
     checked = activity.check(raw, 0)
-    kept = json.loads(json.dumps(acts.answer_to_json(name, checked)))
-    assert acts.answer_from_json(name, kept) == checked
+    kept = json.loads(json.dumps(answer_to_json(name, checked)))
+    assert answer_from_json(name, kept) == checked
     # Marked right or wrong, except a grade of Judge: judging has no right grade.
-    assert activity.result(checked, 0).right in ((True, False) if acts.marks_answers(activity) else (None,))
+    assert activity.result(checked, 0).right in ((True, False) if marks_answers(activity) else (None,))
 
 
 def test_a_practice_answer_is_a_frozen_value_kept_as_the_same_json_as_before():
     checked = EXAMPLES["practice"].check(str(EXAMPLES["practice"].solutions()[0]), 0)
-    assert checked == acts.ExerciseAnswer(str(EXAMPLES["practice"].solutions()[0]), True)
+    assert checked == ExerciseAnswer(str(EXAMPLES["practice"].solutions()[0]), True)
     # A room stored before answers were typed holds this JSON: it must read back, and a resend must match it.
-    assert acts.answer_to_json("practice", checked) == {"answer": checked.answer, "right": True}
+    assert answer_to_json("practice", checked) == {"answer": checked.answer, "right": True}

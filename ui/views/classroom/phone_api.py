@@ -17,7 +17,10 @@ from typing import Any
 
 import streamlit as st
 
-from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom import results
+from ndcg_core.classroom.kinds.compare import Compare
+from ndcg_core.classroom.kinds.practice import Practice
+from ndcg_core.classroom.kinds.predict import Predict
 from ndcg_core.classroom.store import ActivityRow, Room
 from ndcg_core.errors import InputError, StoreUnavailable
 from ui.database import answer_stored, anyone_answered, room_now, store
@@ -99,7 +102,7 @@ def room_scores(room: Room) -> dict[str, Score] | None:
     progress = store().lesson_progress(room.code)
     if not keeps_scores(progress):
         return None
-    standings = acts.standings(store().results(room.code, scored_now=True))
+    standings = results.standings(store().results(room.code, scored_now=True))
     final = lesson_over(room, progress)
     count = len(standings)
     return {
@@ -234,7 +237,7 @@ def read_notes(t: Translator, current: ActivityRow, values: Pairs) -> list[str]:
     """A sentence for each stored value the core read one particular way ("'0,62' read as 0.62. "), so the student
     knows what was saved; each ends as the language ends a sentence, ready to go before the next one."""
     activity = current.activity()
-    notes = (acts.typed_note(activity, value, part) for part, value in values)
+    notes = (activity.note(value, part) for part, value in values)
     return [t("common.read_note", note=t.explain(note)) for note in notes if note is not None]
 
 
@@ -242,7 +245,7 @@ def nothing(current: ActivityRow) -> None:
     """Raise the message for an answer with nothing in it: a single answer's own ("type a number"), else "choose
     an answer first"."""
     activity = current.activity()
-    if isinstance(activity, (acts.Predict, acts.Compare)):
+    if isinstance(activity, (Predict, Compare)):
         activity.check("", 0)
     raise InputError("answer.no_choice")
 
@@ -251,7 +254,7 @@ def checked(t: Translator, current: ActivityRow, values: Pairs) -> tuple[Pairs, 
     """The values a Practice set can read, and a note naming each exercise whose answer it cannot; other kinds'
     values go to the store whole (it refuses the answer with the problem's message)."""
     activity = current.activity()
-    if not isinstance(activity, acts.Practice):
+    if not isinstance(activity, Practice):
         return values, []
     readable, notes = [], []
     for part, value in values:
