@@ -23,14 +23,11 @@ import pandas as pd
 import streamlit as st
 
 from ndcg_core.classroom.kinds import Activity
-from ndcg_core.classroom.kinds.compare import Compare
-from ndcg_core.classroom.kinds.practice import Practice
 from ndcg_core.classroom.kinds.tally import Group
 from ndcg_core.classroom.results import ActivityOutcome, RoomResults, StudentResult, answer_group, common_mistakes
 from ndcg_core.classroom.rules import csv_safe
 from ndcg_core.errors import number_text
 from ndcg_core.lists.discounts import DISCOUNTS
-from ndcg_core.teaching.exercises import exercise
 from ui.format import metric_text
 from ui.i18n import Translator
 from ui.mistake_text import group_label
@@ -118,24 +115,16 @@ def scoring(t: Translator, activity: Activity, part: int) -> list[str]:
     """What question ``part`` is scored under, one cell a column from "query" to "ideal" (``COLUMNS``): the query,
     the details, the exercise, the grades in ranked order, the grades of judged results the list missed, the
     metric, k, the gain, the discount, its base (Järvelin-Kekäläinen's only) and where the ideal comes from."""
-    conv = activity.conventions(part)
-    spec = getattr(activity, "spec", None)  # the kinds over one ranked list: Predict, Rank it best, Judge
-    query, grades, missed, base = "", "", "", ""
-    if spec is not None:
-        query, grades, missed = spec.query, grades_text(spec.grades), grades_text(spec.pool)
-    elif isinstance(activity, Compare):
-        query = activity.query
-    elif isinstance(activity, Practice):
-        data = exercise(activity.seed, activity.numbers[part]).data
-        grades = grades_text(data["grades"]) if "grades" in data else ""
+    conv, asked = activity.conventions(part), activity.material(part)
+    base = ""
     if conv.discount is not None and "base" in DISCOUNTS[conv.discount].params:
-        base = number_text(spec.jk_base if spec is not None else DISCOUNTS[conv.discount].params["base"])
+        base = number_text(asked.base if asked.base is not None else DISCOUNTS[conv.discount].params["base"])
     return [
-        query,
+        asked.query,
         details(t, activity, part),
-        str(part + 1) if isinstance(activity, Practice) else "",
-        grades,
-        missed,
+        "" if asked.exercise is None else str(asked.exercise),
+        grades_text(asked.grades),
+        grades_text(asked.missed),
         t(f"classroom.csv.metric.{conv.metric}"),
         "" if conv.k is None else str(conv.k),
         "" if conv.gain is None else t(f"gain.{conv.gain}.label"),

@@ -42,7 +42,7 @@ LIST_NOT_CUT = f"{(1 / log2(3) + 1 / log2(5)) / IDCG:.2f}"  # 0.50
 
 def card(lang, estimate):
     row = ActivityRow(1, 1, "predict", PREDICT.payload(), "revealed", 0.0)
-    return VIEWS["predict"].card(Translator(lang), row, {} if estimate is None else {0: float(estimate)})
+    return VIEWS["predict"].card(Translator(lang), PREDICT, row, {} if estimate is None else {0: float(estimate)})
 
 
 def note(lang, estimate):
@@ -80,7 +80,7 @@ def test_a_chinese_phone_names_the_mistake_in_chinese():
 
 def test_the_phone_names_nothing_before_the_reveal():
     row = ActivityRow(1, 1, "predict", PREDICT.payload(), "locked", 0.0)
-    body = VIEWS["predict"].card(Translator("en"), row, {0: float(NO_NORMALISATION)})
+    body = VIEWS["predict"].card(Translator("en"), PREDICT, row, {0: float(NO_NORMALISATION)})
     said = " ".join(card_plain(b.markdown) for b in body.blocks if isinstance(b, Text | Note))
     assert "DCG given for NDCG" not in said and "true NDCG" not in said
 

@@ -17,7 +17,7 @@ BY = {o.mistake: o for o in ACTIVITY.options()}
 
 def body(lang, phase, mine):
     row = ActivityRow(1, 1, "choose", ACTIVITY.payload(), phase, 0.0)
-    return VIEWS["choose"].card(Translator(lang), row, mine)
+    return VIEWS["choose"].card(Translator(lang), ACTIVITY, row, mine)
 
 
 def texts(card):

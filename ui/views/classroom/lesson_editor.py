@@ -18,7 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from ndcg_core.classroom.kinds import KINDS, Activity
-from ndcg_core.classroom.kinds.choose import Choose, choose_activity
+from ndcg_core.classroom.kinds.choose import choose_activity
 from ndcg_core.classroom.kinds.judge import Judge
 from ndcg_core.classroom.kinds.lists import ACTIVITY_GAINS, MAX_LIST
 from ndcg_core.classroom.kinds.predict import Predict
@@ -193,13 +193,13 @@ def remove(index: int) -> None:
 def as_kind(activity: Activity, kind: str) -> Activity:
     """The same list as another list kind (Predict, Rank, Judge, Which is right?); an ``InputError`` if that kind
     refuses it (a grade off the judging scale, a list that gives too few mistaken numbers)."""
-    if not isinstance(activity, Predict | Rank | Judge | Choose):
+    spec = activity.ranked_list()
+    if spec is None or kind == activity.kind:
         return activity
-    spec = activity.spec
     if kind == "choose":
-        return activity if isinstance(activity, Choose) else choose_activity(spec)
+        return choose_activity(spec)
     if kind == "rank":
-        return Rank(spec, "", activity.show_grades if isinstance(activity, Rank) else False)
+        return Rank(spec, "")
     if kind == "judge":
         # The judged documents the list missed stay in the draft (a Judge's file drops them): turning it back into
         # Predict or Rank finds them again.
@@ -360,7 +360,7 @@ def preview(t: Translator, index: int, step: Step) -> None:
         VIEWS[activity.kind].present(t, activity, activity.summary([]), False, False, own=step.question.get(t.lang))
     with phone, st.container(border=True):
         st.caption(t("editor.preview_phone"))
-        for block in VIEWS[activity.kind].card(t, row, {}).blocks:
+        for block in VIEWS[activity.kind].card(t, activity, row, {}).blocks:
             draw_block(t, classroom_state(), row.id, block)
 
 

@@ -18,9 +18,6 @@ from typing import Any
 import streamlit as st
 
 from ndcg_core.classroom import results
-from ndcg_core.classroom.kinds.compare import Compare
-from ndcg_core.classroom.kinds.practice import Practice
-from ndcg_core.classroom.kinds.predict import Predict
 from ndcg_core.classroom.store import ActivityRow, Room
 from ndcg_core.errors import InputError, StoreUnavailable
 from ui.database import answer_stored, anyone_answered, room_now, store
@@ -167,7 +164,7 @@ def build(
     time_up = left is not None and left <= 0
     if time_up:
         current = replace(current, phase="locked")
-    body: Body = VIEWS[current.kind].card(t, current, mine)
+    body: Body = VIEWS[current.kind].card(t, current.activity(), current, mine)
     return phone_card(t, room, current, mine, left, activity_heading(t, current), body, time_up)
 
 
@@ -244,17 +241,14 @@ def read_notes(t: Translator, current: ActivityRow, values: Pairs) -> list[str]:
 def nothing(current: ActivityRow) -> None:
     """Raise the message for an answer with nothing in it: a single answer's own ("type a number"), else "choose
     an answer first"."""
-    activity = current.activity()
-    if isinstance(activity, (Predict, Compare)):
-        activity.check("", 0)
-    raise InputError("answer.no_choice")
+    raise current.activity().nothing_sent()
 
 
 def checked(t: Translator, current: ActivityRow, values: Pairs) -> tuple[Pairs, list[str]]:
     """The values a Practice set can read, and a note naming each exercise whose answer it cannot; other kinds'
     values go to the store whole (it refuses the answer with the problem's message)."""
     activity = current.activity()
-    if not isinstance(activity, Practice):
+    if not activity.keeps_readable_parts():
         return values, []
     readable, notes = [], []
     for part, value in values:

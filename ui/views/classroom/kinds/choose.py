@@ -29,6 +29,9 @@ RIGHT_COLOUR, WRONG_COLOUR, OPEN_COLOUR = "#2a9d55", "#9aa5b1", "#0b63ce"
 NBSP = "\u00a0"
 
 
+ROUNDS = False  # a round run again is shown alone: ``present`` leaves ``before`` unused
+
+
 def question(t: Translator, activity: Choose, own: str) -> str:
     return query_line(t, activity.spec) + own_question(own, t("classroom.choose_question", k=activity.spec.k))
 
@@ -117,6 +120,8 @@ def present(
     revealed: bool,
     screen: bool = False,
     own: str = "",
+    before: ChooseSummary | None = None,
+    round_number: int = 1,
 ) -> None:
     spec = activity.spec
     st.markdown(question(t, activity, own))
@@ -145,11 +150,9 @@ def present(
         worked_table(reveal_frame(t, activity, summary), screen)
 
 
-def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
+def card(t: Translator, activity: Choose, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
     """The phone's card: the list and four numbers; at the reveal, the right one, and for a wrong choice what its
     mistake did, the number rebuilt and the fix; then every option named."""
-    activity = current.activity()
-    assert isinstance(activity, Choose)  # the caller chose this view by the activity's kind
     spec = activity.spec
     blocks: list[Block] = [
         Text(question(t, activity, current.question.get(t.lang))),

@@ -23,6 +23,8 @@ from ui.state import (
 from ui.views.classroom.card import Block, Body, Choice, Note, Text, table_of
 from ui.views.classroom.common import labelled, list_table, own_question, unsent_text
 
+ROUNDS = False  # a round run again is shown alone: ``present`` leaves ``before`` unused
+
 
 def question_line(t: Translator, activity: Compare, own: str) -> str:
     """The query both rankings answer (escaped; nothing when the pair has none), then the question."""
@@ -95,6 +97,8 @@ def present(
     revealed: bool,
     screen: bool = False,
     own: str = "",
+    before: CompareSummary | None = None,
+    round_number: int = 1,
 ) -> None:
     metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
     st.markdown(question_line(t, activity, own))
@@ -134,10 +138,8 @@ def present(
         st.success(agreement)
 
 
-def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
+def card(t: Translator, activity: Compare, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
     """The phone's card: the two rankings, the vote; at the reveal, the verdict and both systems' values."""
-    activity = current.activity()
-    assert isinstance(activity, Compare)  # the caller chose this view by the activity's kind
     metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
     pair = activity.pair
     blocks: list[Block] = [

@@ -32,6 +32,9 @@ AGREE_TENTATIVE = 0.667
 GRADE_SCHEME: Final = "blues"
 
 
+ROUNDS = False  # a round run again is shown alone: ``present`` leaves ``before`` unused
+
+
 def question(t: Translator, activity: Judge, own: str) -> str:
     scale = activity.scale
     standard = t("classroom.judge_question", low=scale.low, high=scale.high)
@@ -112,6 +115,8 @@ def present(
     revealed: bool,
     screen: bool = False,
     own: str = "",
+    before: JudgeSummary | None = None,
+    round_number: int = 1,
 ) -> None:
     spec = activity.spec
     st.markdown(question(t, activity, own))
@@ -171,10 +176,8 @@ def distribution_text(t: Translator, activity: Judge, summary: JudgeSummary) -> 
     return t("classroom.judge_counts", counts=" · ".join(parts)) if parts else t("classroom.no_answers")
 
 
-def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
+def card(t: Translator, activity: Judge, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
     """The phone's card: one grade picker per result; at the reveal, the teacher's grade beside the student's."""
-    activity = current.activity()
-    assert isinstance(activity, Judge)  # the caller chose this view by the kind
     spec, scale = activity.spec, activity.scale
     revealed = current.phase == "revealed"
     blocks: list[Block] = [Text(question(t, activity, current.question.get(t.lang)))]

@@ -25,6 +25,8 @@ from ui.state import (
 from ui.views.classroom.card import Block, Body, Choice, Note, NumberBox, Table, Text
 from ui.views.classroom.common import own_question, unsent_text
 
+ROUNDS = False  # a round run again is shown alone: ``present`` leaves ``before`` unused
+
 
 def precision_text(t: Translator) -> str:
     """How close a number must be to count as right, from the core's check."""
@@ -48,6 +50,8 @@ def present(
     revealed: bool,
     screen: bool = False,
     own: str = "",
+    before: PracticeSummary | None = None,
+    round_number: int = 1,
 ) -> None:
     st.markdown(own_question(own, t("classroom.practice_question", count=len(activity.numbers))))
     if not screen:  # the seed is the teacher's (to run the same set again), not the class's
@@ -84,11 +88,9 @@ def present(
                 st.caption(line)
 
 
-def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
+def card(t: Translator, activity: Practice, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
     """The phone's card: each exercise with its conventions and its answer (a number, or one of its choices); at the
     reveal, right or wrong and why."""
-    activity = current.activity()
-    assert isinstance(activity, Practice)  # the caller chose this view by the activity's kind
     blocks: list[Block] = []
     own = own_question(current.question.get(t.lang), "")
     if own:

@@ -32,6 +32,8 @@ from ui.views.classroom.common import (
 from ui.views.classroom.sources import chosen_list, list_form
 from ui.widgets.table import cut_at_k, cut_texts
 
+ROUNDS = True  # at a repeat's reveal ``present`` is given the round before (``before``)
+
 
 def groups_text(t: Translator, groups: Sequence[Group]) -> str:
     """The class's answers by group in words ("2 right · 9 DCG given for NDCG · 3 other"), for everyone who
@@ -178,10 +180,8 @@ def verdict_note(t: Translator, activity: Predict, guess: float) -> Note:
     return Note("warning", said + "\n\n" + t("classroom.predict_other", answer=number_text(guess)))
 
 
-def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
+def card(t: Translator, activity: Predict, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
     """The phone's card (``ui.views.classroom.card``): the question, the list, the estimate box; the reveal."""
-    activity = current.activity()
-    assert isinstance(activity, Predict)  # the caller chose this view by the activity's kind
     spec = activity.spec
     question = own_question(current.question.get(t.lang), t("classroom.predict_question", k=spec.k))
     blocks: list[Block] = [Text(query_line(t, spec) + question)]

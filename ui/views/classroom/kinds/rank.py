@@ -28,6 +28,8 @@ from ui.views.classroom.common import (
 )
 from ui.views.classroom.sources import chosen_list, list_form
 
+ROUNDS = False  # a round run again is shown alone: ``present`` leaves ``before`` unused
+
 
 def rank_question(t: Translator, activity: Rank, own: str = "") -> str:
     """The query and the question: the lesson's own wording, else the standard one with its twist (none for a
@@ -45,7 +47,14 @@ def graded_order(t: Translator, spec: ListSpec, order: list[int]) -> str:
 
 
 def present(
-    t: Translator, activity: Rank, summary: RankSummary, revealed: bool, screen: bool = False, own: str = ""
+    t: Translator,
+    activity: Rank,
+    summary: RankSummary,
+    revealed: bool,
+    screen: bool = False,
+    own: str = "",
+    before: RankSummary | None = None,
+    round_number: int = 1,
 ) -> None:
     spec = activity.spec
     st.markdown(rank_question(t, activity, own))
@@ -85,11 +94,9 @@ def present(
         st.caption(t("classroom.best_order", order=graded_order(t, spec, spec.best_order())))
 
 
-def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
+def card(t: Translator, activity: Rank, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
     """The phone's card: the list to reorder (no grades unless the teacher shows them: the browser is never sent
     them before the reveal); at the reveal, the sent order with its grades, its NDCG@k and the best order."""
-    activity = current.activity()
-    assert isinstance(activity, Rank)  # the caller chose this view by the activity's kind
     spec = activity.spec
     revealed = current.phase == "revealed"
     blocks: list[Block] = [
