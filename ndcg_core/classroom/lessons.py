@@ -7,7 +7,7 @@ this module describes the same format for editors; it is generated from ``LESSON
 below (``python -m ndcg_core.classroom schema``), so the reader and the schema cannot drift apart.
 
 This module reads and writes the lesson's top level and the fields every activity has; each kind of activity reads
-and writes its own fields (its class in ``activities``: ``lesson_fields``, ``from_lesson``, ``lesson_data``) through
+and writes its own fields (its class in ``kinds``: ``lesson_fields``, ``from_lesson``, ``lesson_data``) through
 the same ``Reader`` (``lesson_fields``). Every check is in ``ndcg_core``, each problem an ``InputError`` whose place
 names the activity and the field, so the app and ``python -m ndcg_core.classroom check FILE`` say the same thing.
 """

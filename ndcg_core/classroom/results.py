@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .kinds import Activity
-from .kinds.base import Answer
+from .kinds.base import Answer, Solution
 from .kinds.tally import Group, grouped, mistakes_only
 
 
@@ -78,7 +78,7 @@ class ActivityResults:
     number: int
     round: int
     activity: Activity
-    solutions: tuple[Any, ...]
+    solutions: tuple[Solution, ...]
     rows: tuple[StudentResult, ...]
 
     @property
@@ -170,7 +170,7 @@ def parts_of(activity: Activity) -> int:
     return activity.parts()
 
 
-def solutions(activity: Activity) -> tuple[Any, ...]:
+def solutions(activity: Activity) -> tuple[Solution, ...]:
     """The right answer of each part (see ``ActivityResults``)."""
     return activity.solutions()
 

@@ -210,7 +210,7 @@ def open_in_playground(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str,
 
 
 def lesson_list(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str, k: int) -> tuple[ListSpec, int]:
-    """One query as a class list, and how many documents run A retrieved for it: the top ``acts.MAX_LIST`` in
+    """One query as a class list, and how many documents run A retrieved for it: the top ``MAX_LIST`` in
     rank order with their grades (unjudged or negative: 0, trec_eval's meaning), k (at most the list's length) and,
     as the ideal's pool, the grades of every other judged document, those the run missed and those ranked below
     the list's end (as the evaluation's ideal has them). An ``InputError`` if the run retrieved nothing."""

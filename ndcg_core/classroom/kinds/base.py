@@ -21,6 +21,7 @@ EPS = 1e-9
 # JSON as the store keeps it (a payload, an answer): what ``json.loads`` gives back.
 Json = Any
 Payload = dict[str, Any]
+Solution = float | int | str  # a part's right answer: a number, an order's best NDCG, a vote, a grade, a letter
 
 
 @dataclass(frozen=True)
@@ -157,7 +158,7 @@ class ActivityKind(Protocol[AnswerT, SummaryT, DetailT]):  # pragma: no mutate b
 
     def keeps_readable_parts(self) -> bool: ...
 
-    def solutions(self) -> tuple[Any, ...]: ...
+    def solutions(self) -> tuple[Solution, ...]: ...
 
     def conventions(self, part: int = 0) -> Conventions: ...
 

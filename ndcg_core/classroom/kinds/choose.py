@@ -16,7 +16,7 @@ from ...lists.spec import ListSpec
 from ...teaching import mistakes as mistake_catalogue
 from ...teaching.exercises import Conventions
 from ..lesson_fields import Field, Reader
-from .base import EPS, POINTS, ActivityKind, Answer, KindBase, Material, Payload, Result, Scale
+from .base import EPS, POINTS, ActivityKind, Answer, KindBase, Material, Payload, Result, Scale, Solution
 from .lists import (
     LIST_FIELDS,
     list_conventions,
@@ -183,7 +183,7 @@ class Choose(KindBase[str]):
         options = ", ".join(f"{o.letter.upper()} {self.shown(o)} ({o.mistake or 'right'})" for o in self.options())
         return f"Which is right?{quoted(spec.query)}: {len(spec.grades)} results, {outline_ndcg(spec)}: {options}"
 
-    def solutions(self) -> tuple[Any, ...]:
+    def solutions(self) -> tuple[Solution, ...]:
         """The right option's letter."""
         return (self.right_option().letter,)
 
@@ -227,7 +227,7 @@ class Choose(KindBase[str]):
         )
 
 
-def _check_mistakes(spec: ListSpec, codes: Sequence[Any]) -> None:
+def _check_mistakes(spec: ListSpec, codes: Sequence[object]) -> None:
     """Each named mistake is a code of the catalogue that can be made on this list and gives a number of its own
     there: not the right number, nor another option's, nor (for two made at once) one of its parts', to 4
     decimals."""
@@ -264,7 +264,7 @@ def _check_mistakes(spec: ListSpec, codes: Sequence[Any]) -> None:
         given.append((code, number))
 
 
-def choose_activity(spec: ListSpec, named: Sequence[Any] = (), seed: int = 0) -> Choose:
+def choose_activity(spec: ListSpec, named: Sequence[object] = (), seed: int = 0) -> Choose:
     """A Which-is-right? activity on ``spec``: the mistakes ``named`` (checked as ``Choose`` checks them), then the
     likeliest others whose NDCG lies from 0 to 1 (a number above 1 gives itself away), then any others, each at
     least ``CHOOSE_APART`` from the right number and every option before it; an ``InputError`` where the list

@@ -13,7 +13,7 @@ from ...lists.ndcg import ndcg_at_k
 from ...teaching.exercises import Conventions
 from ...teaching.metrics import precision_at_k, reciprocal_rank
 from ..lesson_fields import MAX_QUERY, SIDE_FIELDS, Field, Reader
-from .base import EPS, POINTS, ActivityKind, Answer, KindBase, Material, Payload, Result, Scale
+from .base import EPS, POINTS, ActivityKind, Answer, KindBase, Material, Payload, Result, Scale, Solution
 from .lists import DISCOUNT, number, numbers, quoted
 
 METRICS = ("ndcg", "mrr", "precision")
@@ -138,7 +138,7 @@ class Compare(KindBase[str]):
 
     def lesson_data(self, scale: Scale) -> Payload:
         p = self.pair
-        data: dict[str, Any] = {"query": self.query} if self.query else {}
+        data: Payload = {"query": self.query} if self.query else {}
         data["a"] = {"items": list(p.labels_a), "grades": numbers(p.a)}
         data["b"] = {"items": list(p.labels_b), "grades": numbers(p.b)}
         retrieved = dict(zip(p.labels_a, p.a, strict=True)) | dict(zip(p.labels_b, p.b, strict=True))
@@ -159,7 +159,7 @@ class Compare(KindBase[str]):
         line = f"Which is better?{quoted(self.query)} A (grades {a}) or B (grades {b}) under {metric}"
         return line + f": A {va:.4f}, B {vb:.4f}"
 
-    def solutions(self) -> tuple[Any, ...]:
+    def solutions(self) -> tuple[Solution, ...]:
         """The verdict under the activity's metric."""
         return (self.verdict(self.metric),)
 

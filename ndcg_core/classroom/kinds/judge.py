@@ -17,7 +17,7 @@ from ...errors import InputError, number_text, shown
 from ...lists.spec import ListSpec
 from ...teaching.exercises import Conventions
 from ..lesson_fields import Field, Reader
-from .base import ActivityKind, Answer, KindBase, Material, Payload, Result, Scale
+from .base import ActivityKind, Answer, KindBase, Material, Payload, Result, Scale, Solution
 from .lists import (
     LIST_FIELDS,
     activity_list,
@@ -102,7 +102,7 @@ class Judge(KindBase[int]):
         """One question per result."""
         return len(self.spec.grades)
 
-    def solutions(self) -> tuple[Any, ...]:
+    def solutions(self) -> tuple[Solution, ...]:
         """The teacher's grade of each result."""
         return tuple(int(g) for g in self.spec.grades)
 

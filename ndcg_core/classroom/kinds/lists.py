@@ -105,7 +105,7 @@ def list_from_lesson(r: Reader, pool: bool = True) -> ListSpec:
 
 def list_lesson_data(spec: ListSpec, pool: bool = True) -> Payload:
     """A class list as a lesson file writes it: only the fields that differ from their defaults."""
-    data: dict[str, Any] = {}
+    data: Payload = {}
     if spec.query:
         data["query"] = spec.query
     data.update(items=list(spec.labels), grades=numbers(spec.grades), k=spec.k)
@@ -174,7 +174,7 @@ def result_list(name: str) -> ListSpec:
     return activity_list(results.titles[:MAX_LIST], results.grades[:MAX_LIST], results.k, query=results.query)
 
 
-def random_list(seed: Any) -> ListSpec:
+def random_list(seed: object) -> ListSpec:
     """A seeded random list (5 to 8 items graded 0 to 3, something relevant, not already ideal), the same for
     everyone who uses the seed."""
     seed = validate.seed(seed)

@@ -12,7 +12,7 @@ from ...errors import InputError, Note, Place, shown
 from ...teaching.exercises import KINDS as EXERCISE_KINDS
 from ...teaching.exercises import Conventions, Exercise, check, conventions, exercise, reading_note
 from ..lesson_fields import Field, Reader
-from .base import POINTS, ActivityKind, Answer, Json, KindBase, Material, Payload, Result, Scale
+from .base import POINTS, ActivityKind, Answer, Json, KindBase, Material, Payload, Result, Scale, Solution
 
 MAX_EXERCISES = 10
 PRACTICE_KINDS = tuple(k for k in EXERCISE_KINDS if k != "reach")  # reach needs many moves: not in class
@@ -26,7 +26,7 @@ class ExerciseAnswer:
     answer: str
     right: bool
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, str | bool]:
         return {"answer": self.answer, "right": self.right}
 
     @classmethod
@@ -106,7 +106,7 @@ class Practice(KindBase[ExerciseAnswer]):
         """One question per exercise."""
         return len(self.numbers)
 
-    def solutions(self) -> tuple[Any, ...]:
+    def solutions(self) -> tuple[Solution, ...]:
         """Each exercise's answer."""
         return tuple(ex.answer for ex in self.exercises())
 
@@ -182,7 +182,7 @@ def choices(ex: Exercise) -> tuple[str, ...]:
     return ()
 
 
-def practice_activity(seed: Any, count: Any) -> Practice:
+def practice_activity(seed: object, count: object) -> Practice:
     """The first ``count`` exercises of a Practice seed, leaving out the reach exercise (it needs many moves)."""
     seed = validate.seed(seed)
     count = validate.whole(count, Place("activity.count"), high=MAX_EXERCISES)
@@ -194,7 +194,7 @@ def practice_activity(seed: Any, count: Any) -> Practice:
 class PracticeDetail:
     """A marked exercise: the exercise's answer (a number, or an option such as ``up``)."""
 
-    answer: Any
+    answer: Solution
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from ...errors import InputError, Note, number_text, shown
 from ...lists.spec import ListSpec
 from ...teaching.exercises import Conventions
 from ..lesson_fields import Field, Reader
-from .base import POINTS, ActivityKind, Answer, KindBase, Material, Payload, Result, Scale
+from .base import POINTS, ActivityKind, Answer, KindBase, Material, Payload, Result, Scale, Solution
 from .lists import (
     LIST_FIELDS,
     list_conventions,
@@ -62,7 +62,7 @@ class Predict(KindBase[float]):
         line = f"Predict the NDCG{quoted(spec.query)}: {len(spec.grades)} results, {outline_ndcg(spec)}"
         return line + f" = {self.truth():.4f}"
 
-    def solutions(self) -> tuple[Any, ...]:
+    def solutions(self) -> tuple[Solution, ...]:
         """The true NDCG@k."""
         return (self.truth(),)
 

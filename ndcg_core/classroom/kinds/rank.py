@@ -14,7 +14,7 @@ from ...lists.gains import resolve_gain
 from ...lists.spec import ListSpec
 from ...teaching.exercises import Conventions
 from ..lesson_fields import Field, Reader
-from .base import EPS, POINTS, ActivityKind, Answer, KindBase, Material, Payload, Result, Scale
+from .base import EPS, POINTS, ActivityKind, Answer, KindBase, Material, Payload, Result, Scale, Solution
 from .lists import (
     LIST_FIELDS,
     activity_list,
@@ -72,7 +72,7 @@ class Rank(KindBase[list[int]]):
         line += outline_ndcg(spec)
         return line + f" from {spec.ndcg():.4f} to at best {self.maximum():.4f}"
 
-    def solutions(self) -> tuple[Any, ...]:
+    def solutions(self) -> tuple[Solution, ...]:
         """The highest NDCG@k an order reaches."""
         return (self.maximum(),)
 

@@ -8,7 +8,6 @@ import statistics
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ... import validate
 from ...lists.spec import ListSpec
@@ -72,7 +71,7 @@ class Verdict:
         return self.group in (RIGHT, CLOSE)
 
 
-def estimate_verdict(spec: ListSpec, guess: Any) -> Verdict:
+def estimate_verdict(spec: ListSpec, guess: object) -> Verdict:
     """The verdict on an estimate (as typed, or a number) of ``spec``'s NDCG@k."""
     truth = spec.ndcg()
     if within(validate.answer(guess), truth):
@@ -102,7 +101,7 @@ def grouped(codes: Iterable[str]) -> tuple[Group, ...]:
     return tuple(Group(c, counts[c]) for c in order)
 
 
-def estimate_groups(spec: ListSpec, guesses: Iterable[Any]) -> tuple[Group, ...]:
+def estimate_groups(spec: ListSpec, guesses: Iterable[object]) -> tuple[Group, ...]:
     """A class's estimates of ``spec``'s NDCG@k counted by verdict (``grouped``)."""
     return grouped(estimate_verdict(spec, g).group for g in guesses)
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from ndcg_core.classroom.kinds import KINDS, answer_from_json, answer_to_json, from_payload, kind_class
-from ndcg_core.classroom.kinds.base import ActivityKind, Scale
+from ndcg_core.classroom.kinds.base import ActivityKind, Answer, Material, Scale
 from ndcg_core.classroom.kinds.choose import choose_activity
 from ndcg_core.classroom.kinds.compare import compare_activity
 from ndcg_core.classroom.kinds.judge import Judge
@@ -96,3 +96,44 @@ def test_a_practice_answer_is_a_frozen_value_kept_as_the_same_json_as_before():
     assert checked == ExerciseAnswer(str(EXAMPLES["practice"].solutions()[0]), True)
     # A room stored before answers were typed holds this JSON: it must read back, and a resend must match it.
     assert answer_to_json("practice", checked) == {"answer": checked.answer, "right": True}
+
+
+# What callers outside the kinds ask a kind, through a hook rather than ``isinstance``: the one ranked list it is
+# over, whether its answers are marked, whether a set's readable answers are kept, an empty answer's problem.
+OVER_A_LIST = {"predict", "rank", "judge", "choose"}
+
+
+@pytest.mark.parametrize("name", KINDS.names())
+def test_a_kind_answers_what_its_callers_ask_through_its_hooks(name):
+    activity = EXAMPLES[name]
+    assert (activity.ranked_list() is not None) == (name in OVER_A_LIST)
+    if name in OVER_A_LIST:
+        assert activity.ranked_list() == activity.spec
+        assert activity.material().grades == activity.spec.grades and activity.material().base == activity.spec.jk_base
+    assert activity.marks_answers() == (name != "judge")
+    assert activity.keeps_readable_parts() == (name == "practice")
+    assert activity.nothing_sent().code == ("answer.blank" if name == "predict" else "answer.no_choice")
+    checked = activity.check(str(activity.solutions()[0]) if RAW[name] is None else RAW[name], 0)
+    assert activity.reached(checked) == (activity.result(checked).ndcg if name == "rank" else None)
+    assert activity.given(checked) == (checked.answer if name == "practice" else checked)
+
+
+def test_the_hooks_tell_a_typed_estimate_s_reading_a_choice_s_mistake_and_a_judge_s_medians():
+    predict, choose, judge = EXAMPLES["predict"], EXAMPLES["choose"], EXAMPLES["judge"]
+    assert predict.note("0,5") is not None and predict.note("0.5") is None
+    assert predict.group(predict.check("0.5")) == predict.verdict("0.5").group
+    wrong = next(o for o in choose.options() if o.mistake is not None)
+    assert choose.group(wrong.letter) == wrong.mistake and choose.group(choose.right_option().letter) == "right"
+    assert EXAMPLES["rank"].group([0, 1, 2, 3, 4]) is None
+    answers = [Answer(1, None, 0, 2), Answer(2, None, 0, 0), Answer(3, None, 0, 1), Answer(1, None, 2, 1)]
+    assert judge.medians(answers) == (1, None, 1)
+    assert predict.medians(answers) is None
+
+
+def test_the_hooks_say_what_a_question_is_asked_on():
+    compare = compare_activity("seed003", "mrr")
+    assert compare.material() == Material()  # the seed's pair answers no query of its own
+    practice = EXAMPLES["practice"]
+    for part, ex in enumerate(practice.exercises()):
+        grades = tuple(float(g) for g in ex.data.get("grades", ()))
+        assert practice.material(part) == Material(grades=grades, exercise=part + 1)
