@@ -715,8 +715,9 @@ def process_line(monitor: TreeMonitor, students: int | None = None) -> str:
 
 
 async def main_async(args, parts: dict) -> None:
-    from ndcg_core.classroom import activities as acts
     from ndcg_core.classroom import rules
+    from ndcg_core.classroom.kinds.lists import random_list
+    from ndcg_core.classroom.kinds.predict import Predict
     from ndcg_core.classroom.rules import Limits
     from ndcg_core.classroom.storage import Classroom, database_url
 
@@ -828,7 +829,7 @@ async def main_async(args, parts: dict) -> None:
             else:
                 # A teacher on another process: only the database tells this one (within REVISION_TTL).
                 activity = await asyncio.to_thread(
-                    store.rooms.open_activity, room.code, key, acts.Predict(acts.random_list(number + 1))
+                    store.open_activity, room.code, key, Predict(random_list(number + 1))
                 )
                 r.opened, r.activity_id = time.monotonic(), activity.id
                 run.round = r

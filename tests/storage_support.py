@@ -6,8 +6,9 @@ from contextlib import contextmanager
 import pytest
 import sqlalchemy as sa
 
-from ndcg_core.classroom import activities as A
 from ndcg_core.classroom import rules
+from ndcg_core.classroom.kinds.lists import activity_list
+from ndcg_core.classroom.kinds.predict import Predict
 from ndcg_core.errors import StoreUnavailable
 
 T0 = 1_800_000_000.0
@@ -49,7 +50,7 @@ def table(s, name):
 
 
 def predict():
-    return A.Predict(A.activity_list(("a", "b"), (0, 1), 2))
+    return Predict(activity_list(("a", "b"), (0, 1), 2))
 
 
 def lost(statement="COMMIT"):

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from ..errors import InputError, Note, StoreUnavailable
-from . import activities as acts
-from . import rules
+from . import results, rules
+from .kinds import Activity
 from .storage import ActivityRow, Classroom, LessonProgress, Room
 
 CACHE_SIZE = 256  # entries kept per cache and process: a few per room (one per language and revision)
@@ -208,7 +208,7 @@ class ClassroomService:
         progress = self.store.lessons.progress(room.code)
         if not keeps_scores(progress):
             return None
-        standings = acts.standings(self.store.answers.results(room.code, scored_now=True))
+        standings = results.standings(self.store.answers.results(room.code, scored_now=True))
         final = lesson_over(room, progress)
         count = len(standings)
         return {
@@ -235,7 +235,7 @@ class ClassroomService:
                 raise InputError("room.not_current")
             activity = current.activity()
             if not values:
-                raise nothing(activity)
+                raise activity.nothing_sent()
             entries, refused = check(activity, values)
             if entries:
                 self.store.answers.submit(
@@ -247,37 +247,16 @@ class ClassroomService:
         return Outcome(tuple(entries), tuple(refused))
 
 
-def check(
-    activity: acts.Activity, values: Sequence[tuple[int, Any]]
-) -> tuple[list[Entry], list[tuple[int, InputError]]]:
+def check(activity: Activity, values: Sequence[tuple[int, Any]]) -> tuple[list[Entry], list[tuple[int, InputError]]]:
     """Each value checked once by the activity's kind: the entries, and the parts refused on their own (a Practice
     set's); any other kind's first refusal is raised (the whole answer is refused)."""
     entries: list[Entry] = []
     refused: list[tuple[int, InputError]] = []
     for part, value in values:
         try:
-            entries.append(Entry(part, activity.check(value, part), acts.typed_note(activity, value, part)))
+            entries.append(Entry(part, activity.check(value, part), activity.note(value, part)))
         except InputError as err:
-            if not parts_apart(activity):
+            if not activity.keeps_readable_parts():
                 raise
             refused.append((part, err))
     return entries, refused
-
-
-def parts_apart(activity: acts.Activity) -> bool:
-    """Whether the activity's parts are answers of their own (a Practice set's exercises), each stored or refused
-    by itself."""
-    # kinds: the kind protocol's hook replaces this isinstance
-    return isinstance(activity, acts.Practice)
-
-
-def nothing(activity: acts.Activity) -> InputError:
-    """The refusal of an answer with nothing in it: a single answer's own ("type a number"), else "choose an answer
-    first"."""
-    # kinds: the kind protocol's hook replaces this isinstance (a kind's own word for a blank answer)
-    if isinstance(activity, (acts.Predict, acts.Compare)):
-        try:
-            activity.check("", 0)
-        except InputError as err:
-            return err
-    return InputError("answer.no_choice")

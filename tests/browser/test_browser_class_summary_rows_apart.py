@@ -6,7 +6,8 @@ import pytest
 from playwright.sync_api import expect
 from test_browser_every_bar_named import projector
 
-from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.kinds.lists import activity_list
+from ndcg_core.classroom.kinds.predict import Predict
 from ndcg_core.classroom.rules import new_student_id
 from ndcg_core.classroom.storage import Classroom, database_url
 
@@ -24,7 +25,7 @@ def test_two_activities_names_stand_apart_on_the_ended_projector(browser, app_ur
     for i, student in enumerate(students):
         store.students.join(room.code, student, f"S{i}")
     for grades in ([3, 0, 2], [3, 2, 3]):
-        row = store.rooms.open_activity(room.code, key, acts.Predict(acts.activity_list(["a", "b", "c"], grades, 3)))
+        row = store.rooms.open_activity(room.code, key, Predict(activity_list(["a", "b", "c"], grades, 3)))
         for student, guess in zip(students, ("0.9", "0.2"), strict=True):
             store.answers.submit(room.code, student, row.id, [(0, guess)])
         store.rooms.set_phase(room.code, key, "revealed")

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 from test_browser_live_room import phone
 
-from ndcg_core.classroom.activities import practice_activity
+from ndcg_core.classroom.kinds.practice import practice_activity
 from ndcg_core.classroom.storage import Classroom, database_url
 
 pytestmark = pytest.mark.browser

@@ -6,7 +6,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.kinds.base import Scale
+from ndcg_core.classroom.kinds.judge import Judge
+from ndcg_core.classroom.kinds.lists import activity_list
 from ndcg_core.classroom.rules import new_student_id
 from ndcg_core.classroom.storage import Classroom, database_url
 
@@ -31,7 +33,7 @@ def projector(browser, app_url, code, key):
 def test_the_projected_judge_chart_names_every_result(browser, app_url):
     store = Classroom(database_url())
     room, key = store.rooms.create()
-    activity = acts.Judge(acts.activity_list(NAMES, [3, 2, 2, 1, 0], 3), acts.Scale(0, 3))
+    activity = Judge(activity_list(NAMES, [3, 2, 2, 1, 0], 3), Scale(0, 3))
     row = store.rooms.open_activity(room.code, key, activity)
     for i in range(3):
         student = new_student_id()

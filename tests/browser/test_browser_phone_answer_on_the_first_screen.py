@@ -8,14 +8,15 @@ import os
 import pytest
 from playwright.sync_api import expect
 
-from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom import rules
+from ndcg_core.classroom.kinds.lists import activity_list
+from ndcg_core.classroom.kinds.predict import Predict
 from ndcg_core.classroom.lessons import Lesson, Step
 from ndcg_core.classroom.storage import Classroom, database_url
 
 pytestmark = pytest.mark.browser
 
-TEN = acts.activity_list(tuple(f"result {i}" for i in range(1, 11)), (3, 2, 3, 0, 1, 2, 0, 1, 0, 2), 10)
+TEN = activity_list(tuple(f"result {i}" for i in range(1, 11)), (3, 2, 3, 0, 1, 2, 0, 1, 0, 2), 10)
 
 
 @pytest.fixture
@@ -29,7 +30,7 @@ def store():
 def timed_room(store, seconds):
     """A room running a one-step lesson: Predict over ten results with a time limit; a student, Ana, in it."""
     room, key = store.rooms.create()
-    store.lessons.use(room.code, key, Lesson("Timed", (Step(acts.Predict(TEN), time_limit=seconds),)))
+    store.lessons.use(room.code, key, Lesson("Timed", (Step(Predict(TEN), time_limit=seconds),)))
     store.lessons.step(room.code, key, 0)
     return room.code, store.students.join(room.code, rules.new_student_id(), "Ana")
 

@@ -5,15 +5,19 @@ service adds no SQL of its own (the store's tests run both databases)."""
 
 import pytest
 
-from ndcg_core.classroom import activities as A
 from ndcg_core.classroom import rules
+from ndcg_core.classroom.kinds.base import POINTS
+from ndcg_core.classroom.kinds.lists import activity_list
+from ndcg_core.classroom.kinds.practice import Practice
+from ndcg_core.classroom.kinds.predict import Predict
+from ndcg_core.classroom.kinds.rank import Rank
 from ndcg_core.classroom.lessons import Lesson, Step
 from ndcg_core.classroom.service import ClassroomService, Entry, Score, Submission
 from ndcg_core.classroom.storage import Classroom
 from ndcg_core.errors import InputError
 
 T0 = 1_800_000_000.0
-SPEC = A.activity_list(("a", "b", "c"), (0, 3, 1), 3)
+SPEC = activity_list(("a", "b", "c"), (0, 3, 1), 3)
 
 
 class Clock:
@@ -70,15 +74,15 @@ def practice_values(row):
 
 def test_each_value_is_checked_once_on_its_way_from_the_phone_to_the_store(room, monkeypatch):
     service, store, code, key, me = room
-    row = store.rooms.open_activity(code, key, A.Practice(2026, (1, 2, 3)))
-    calls = counting(monkeypatch, A.Practice)
+    row = store.rooms.open_activity(code, key, Practice(2026, (1, 2, 3)))
+    calls = counting(monkeypatch, Practice)
     service.submit(code, me, Submission(row.id, practice_values(row)))
     assert sorted(part for part, _ in calls) == [0, 1, 2]
 
 
 def test_a_practice_set_stores_its_readable_answers_and_refuses_each_unreadable_one_by_itself(room):
     service, store, code, key, me = room
-    row = store.rooms.open_activity(code, key, A.Practice(2026, (1, 2, 3)))
+    row = store.rooms.open_activity(code, key, Practice(2026, (1, 2, 3)))
     first, _, third = row.activity().exercises()
     outcome = service.submit(code, me, Submission(row.id, practice_values(row)))
     assert not outcome.ok and outcome.error is None
@@ -92,7 +96,7 @@ def test_a_practice_set_stores_its_readable_answers_and_refuses_each_unreadable_
 
 def test_a_decimal_comma_estimate_is_stored_as_a_point_with_a_note_saying_so(room):
     service, store, code, key, me = room
-    row = store.rooms.open_activity(code, key, A.Predict(SPEC))
+    row = store.rooms.open_activity(code, key, Predict(SPEC))
     outcome = service.submit(code, me, Submission(row.id, ((0, "0,62"),)))
     assert outcome.ok and outcome.stored == (Entry(0, 0.62, outcome.stored[0].note),)
     assert outcome.stored[0].note.code == "answer.comma_read"
@@ -101,7 +105,7 @@ def test_a_decimal_comma_estimate_is_stored_as_a_point_with_a_note_saying_so(roo
 
 def test_any_other_kinds_unreadable_answer_is_refused_whole_and_nothing_is_stored(room):
     service, store, code, key, me = room
-    row = store.rooms.open_activity(code, key, A.Predict(SPEC))
+    row = store.rooms.open_activity(code, key, Predict(SPEC))
     outcome = service.submit(code, me, Submission(row.id, ((0, "lots"),)))
     assert isinstance(outcome.error, InputError) and not outcome.stored and not outcome.refused
     assert store.answers.of_student(row.id, me) == {}
@@ -109,7 +113,7 @@ def test_any_other_kinds_unreadable_answer_is_refused_whole_and_nothing_is_store
 
 @pytest.mark.parametrize(
     ("activity", "code"),
-    [(A.Predict(SPEC), "answer.blank"), (A.Rank(SPEC, ""), "answer.no_choice")],
+    [(Predict(SPEC), "answer.blank"), (Rank(SPEC, ""), "answer.no_choice")],
 )
 def test_a_blank_answer_is_refused_in_its_kinds_words(room, activity, code):
     service, store, code_, key, me = room
@@ -120,8 +124,8 @@ def test_a_blank_answer_is_refused_in_its_kinds_words(room, activity, code):
 
 def test_an_answer_to_an_activity_no_longer_current_is_refused(room):
     service, store, code, key, me = room
-    old = store.rooms.open_activity(code, key, A.Predict(SPEC))
-    store.rooms.open_activity(code, key, A.Predict(SPEC))
+    old = store.rooms.open_activity(code, key, Predict(SPEC))
+    store.rooms.open_activity(code, key, Predict(SPEC))
     outcome = service.submit(code, me, Submission(old.id, ((0, "0.5"),)))
     assert outcome.error is not None and outcome.error.code == "room.not_current"
 
@@ -130,7 +134,7 @@ def test_an_answer_to_an_activity_no_longer_current_is_refused(room):
 
 
 def timed_room(service, store, code, key, limit=30):
-    store.lessons.use(code, key, Lesson("Timed", (Step(A.Predict(SPEC), time_limit=limit),)))
+    store.lessons.use(code, key, Lesson("Timed", (Step(Predict(SPEC), time_limit=limit),)))
     return store.lessons.step(code, key, 0)
 
 
@@ -181,7 +185,7 @@ def test_a_shared_card_is_made_once_per_room_revision_language_and_time_up(room,
 
 def test_a_card_with_the_students_own_answer_is_not_shared(room):
     service, store, code, key, me = room
-    row = store.rooms.open_activity(code, key, A.Predict(SPEC))
+    row = store.rooms.open_activity(code, key, Predict(SPEC))
     service.submit(code, me, Submission(row.id, ((0, "0.5"),)))
     assert not service.card(code, me).shared
 
@@ -189,9 +193,9 @@ def test_a_card_with_the_students_own_answer_is_not_shared(room):
 def test_scores_come_with_the_card_only_in_a_lesson_that_keeps_them(room):
     service, store, code, key, me = room
     assert service.card(code, me).score is None
-    store.lessons.use(code, key, Lesson("Scored", (Step(A.Rank(SPEC, "")),), scores=True))
+    store.lessons.use(code, key, Lesson("Scored", (Step(Rank(SPEC, "")),), scores=True))
     row = store.lessons.step(code, key, 0)
     assert service.card(code, me).score == Score(0, None, 0, False)
     service.submit(code, me, Submission(row.id, ((0, [1, 2, 0]),)))
     store.rooms.set_phase(code, key, "revealed")
-    assert service.card(code, me).score == Score(A.POINTS, 1, 1, True)  # the right order; the last step revealed
+    assert service.card(code, me).score == Score(POINTS, 1, 1, True)  # the right order; the last step revealed

@@ -17,7 +17,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ndcg_core.classroom.__main__ import main as classroom_command
-from ndcg_core.classroom.activities import Compare, Judge, Pair, Practice, Predict, Rank, Scale, activity_list
+from ndcg_core.classroom.kinds.base import Scale
+from ndcg_core.classroom.kinds.compare import Compare, Pair
+from ndcg_core.classroom.kinds.judge import Judge
+from ndcg_core.classroom.kinds.lists import activity_list
+from ndcg_core.classroom.kinds.practice import Practice
+from ndcg_core.classroom.kinds.predict import Predict
+from ndcg_core.classroom.kinds.rank import Rank
 from ndcg_core.classroom.lessons import (
     ACTIVITY_FIELDS,
     LESSON_FIELDS,

@@ -6,7 +6,12 @@ import pytest
 from storage_support import T0, fields, lost, predict, sid, student_id, table
 
 from ndcg_core import InputError, ndcg_at_k
-from ndcg_core.classroom import activities as A
+from ndcg_core.classroom.kinds.compare import compare_activity
+from ndcg_core.classroom.kinds.lists import preset_list, random_list
+from ndcg_core.classroom.kinds.practice import ExerciseAnswer, Practice, practice_activity
+from ndcg_core.classroom.kinds.predict import Predict
+from ndcg_core.classroom.kinds.rank import rank_activity
+from ndcg_core.classroom.kinds.tally import within
 from ndcg_core.classroom.rules import Limits
 from ndcg_core.classroom.storage.answers import Answers
 from support import error_of
@@ -16,7 +21,7 @@ def test_an_answer_is_an_upsert_and_can_change_until_the_teacher_locks(make):
     store = make()
     room, key = store.rooms.create()
     me = store.students.join(room.code, student_id(), "Bo")
-    activity = store.rooms.open_activity(room.code, key, A.Predict(A.preset_list("five")))
+    activity = store.rooms.open_activity(room.code, key, Predict(preset_list("five")))
     store.answers.submit(room.code, me.id, activity.id, [(0, "0.5")])
     store.answers.submit(room.code, me.id, activity.id, [(0, " 0.97 ")])
     assert [(a.student, a.nickname, a.value) for a in store.answers.for_activity(activity.id)] == [(1, "Bo", 0.97)]
@@ -46,7 +51,7 @@ def test_a_bad_estimate_is_refused_and_nothing_is_stored(make, raw, code):
     store = make()
     room, key = store.rooms.create()
     me = store.students.join(room.code, student_id())
-    activity = store.rooms.open_activity(room.code, key, A.Predict(A.random_list(3)))
+    activity = store.rooms.open_activity(room.code, key, Predict(random_list(3)))
     with pytest.raises(InputError) as caught:
         store.answers.submit(room.code, me.id, activity.id, [(0, raw)])
     assert caught.value.code == code
@@ -57,8 +62,8 @@ def test_an_old_activity_and_an_unjoined_student_are_refused(make):
     store = make()
     room, key = store.rooms.create()
     me = store.students.join(room.code, student_id())
-    old = store.rooms.open_activity(room.code, key, A.compare_activity("seed003", "mrr"))
-    new = store.rooms.open_activity(room.code, key, A.compare_activity("seed003", "ndcg"))
+    old = store.rooms.open_activity(room.code, key, compare_activity("seed003", "mrr"))
+    new = store.rooms.open_activity(room.code, key, compare_activity("seed003", "ndcg"))
     with pytest.raises(InputError, match="closed") as caught:
         store.answers.submit(room.code, me.id, old.id, [(0, "a")])
     assert caught.value.code == "room.not_current"
@@ -71,7 +76,7 @@ def test_answers_faster_than_the_rate_limit_are_refused_then_allowed_again(make,
     store = make(answer_burst=3, answers_per_second=1.0)
     room, key = store.rooms.create()
     me = store.students.join(room.code, student_id())
-    activity = store.rooms.open_activity(room.code, key, A.compare_activity("seed003", "ndcg"))
+    activity = store.rooms.open_activity(room.code, key, compare_activity("seed003", "ndcg"))
     for vote in ("a", "b", "same"):
         store.answers.submit(room.code, me.id, activity.id, [(0, vote)])
     with pytest.raises(InputError) as caught:
@@ -87,12 +92,12 @@ def test_results_count_a_student_from_the_activity_they_joined_in_with_totals_an
     store = make()
     room, key = store.rooms.create()
     ana = store.students.join(room.code, student_id(), "Ana")
-    rank = store.rooms.open_activity(room.code, key, A.rank_activity(A.preset_list("five"), "small_k"))
+    rank = store.rooms.open_activity(room.code, key, rank_activity(preset_list("five"), "small_k"))
     spec = rank.activity().spec
     best, dealt = spec.best_order(), list(range(len(spec.grades)))
     store.answers.submit(room.code, ana.id, rank.id, [(0, best)])
     clock.now += 30
-    practice = store.rooms.open_activity(room.code, key, A.practice_activity(2026, 2))  # 1.5, then a choice
+    practice = store.rooms.open_activity(room.code, key, practice_activity(2026, 2))  # 1.5, then a choice
     clock.now += 30
     late = store.students.join(
         room.code, student_id(), "Late"
@@ -126,7 +131,7 @@ def test_answers_come_back_by_student_then_part_with_their_time(make, clock):
     s = make()
     room, key = s.rooms.create()
     other, other_key = s.rooms.create()
-    practice = A.Practice(2026, (0, 3))  # a dcg_term (1.5), then better_order (b)
+    practice = Practice(2026, (0, 3))  # a dcg_term (1.5), then better_order (b)
     activity = s.rooms.open_activity(room.code, key, practice)
     elsewhere = s.rooms.open_activity(other.code, other_key, practice)
     s.students.join(room.code, sid(1), "Ana")
@@ -142,13 +147,13 @@ def test_answers_come_back_by_student_then_part_with_their_time(make, clock):
         (2, None, 0, T0 + 7),
         (2, None, 1, T0 + 7),
     ]
-    assert got[2].value == A.ExerciseAnswer("b", True)  # part 1 is checked as part 1
+    assert got[2].value == ExerciseAnswer("b", True)  # part 1 is checked as part 1
     assert s.answers.of_student(activity.id, sid(2)) == {
-        0: A.ExerciseAnswer("2", False),
-        1: A.ExerciseAnswer("b", True),
+        0: ExerciseAnswer("2", False),
+        1: ExerciseAnswer("b", True),
     }
-    assert s.answers.of_student(activity.id, sid(1)) == {1: A.ExerciseAnswer("a", False)}
-    assert s.answers.of_student(elsewhere.id, sid(2)) == {0: A.ExerciseAnswer("1.5", True)}
+    assert s.answers.of_student(activity.id, sid(1)) == {1: ExerciseAnswer("a", False)}
+    assert s.answers.of_student(elsewhere.id, sid(2)) == {0: ExerciseAnswer("1.5", True)}
     [result] = s.answers.results(room.code).activities
     assert [(r.student, r.nickname, r.part, r.value, r.right, r.answered_at) for r in result.rows] == [
         (1, "Ana", 0, None, None, None),  # Ana left exercise 1 unanswered: a row all the same
@@ -165,7 +170,7 @@ def test_answers_come_back_by_student_then_part_with_their_time(make, clock):
         (2, "predict", [(1, 0.5), (2, None)]),
     ]
     assert [(x.student, x.questions, x.answered, x.right, x.mean_ndcg) for x in results.totals] == [
-        (1, 3, 2, int(A.within(0.5, predict().truth())), None),
+        (1, 3, 2, int(within(0.5, predict().truth())), None),
         (2, 3, 2, 1, None),
     ]
 

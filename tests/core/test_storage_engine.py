@@ -13,8 +13,8 @@ import sqlalchemy as sa
 from storage_support import fields, lose_replies, lost, outage_of, predict, sid, student_id
 
 import ndcg_core
-from ndcg_core.classroom import activities as A
 from ndcg_core.classroom import rules
+from ndcg_core.classroom.kinds.practice import practice_activity
 from ndcg_core.classroom.storage import (
     Classroom,
     Database,
@@ -35,7 +35,7 @@ def test_a_restart_loses_no_room_and_no_answer(url, clock):
     first = Classroom(url, clock=clock)
     room, key = first.rooms.create()
     me = first.students.join(room.code, student_id(), "Cai")
-    activity = first.rooms.open_activity(room.code, key, A.practice_activity(2026, 3))
+    activity = first.rooms.open_activity(room.code, key, practice_activity(2026, 3))
     first.answers.submit(room.code, me.id, activity.id, [(0, "1.26"), (1, "2")])
     first.close()
     second = Classroom(url, clock=clock)  # a new process: nothing but the database carries over

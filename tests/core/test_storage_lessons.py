@@ -8,7 +8,10 @@ import tomllib
 import sqlalchemy as sa
 from storage_support import fields, student_id
 
-from ndcg_core.classroom import activities as A
+from ndcg_core.classroom.kinds.compare import PAIRS, Compare
+from ndcg_core.classroom.kinds.lists import activity_list
+from ndcg_core.classroom.kinds.predict import Predict
+from ndcg_core.classroom.kinds.rank import Rank
 from ndcg_core.classroom.lessons import Lesson, Step, Wording, lesson_to_toml
 from ndcg_core.classroom.storage import SCHEMA_VERSION, Classroom
 from ndcg_core.errors import Place
@@ -16,13 +19,13 @@ from support import error_of
 
 
 def _lesson(title="A lesson", limit=None):
-    spec = A.activity_list(("a", "b", "c"), (0, 3, 1), 3)
+    spec = activity_list(("a", "b", "c"), (0, 3, 1), 3)
     return Lesson(
         title,
         (
-            Step(A.Predict(spec), Wording("Guess it.", "猜一猜。"), limit),
-            Step(A.Rank(spec, "")),
-            Step(A.Compare(A.PAIRS["seed003"], "mrr")),
+            Step(Predict(spec), Wording("Guess it.", "猜一猜。"), limit),
+            Step(Rank(spec, "")),
+            Step(Compare(PAIRS["seed003"], "mrr")),
         ),
     )
 

@@ -7,8 +7,10 @@ import sqlalchemy as sa
 from storage_support import HOUR, T0, fields, predict, sid, student_id, table
 
 from ndcg_core import InputError
-from ndcg_core.classroom import activities as A
 from ndcg_core.classroom import rules
+from ndcg_core.classroom.kinds.compare import compare_activity
+from ndcg_core.classroom.kinds.lists import preset_list, random_list
+from ndcg_core.classroom.kinds.predict import Predict
 from ndcg_core.classroom.storage import (
     SCHEMA_VERSION,
     Room,
@@ -42,7 +44,7 @@ def test_only_the_key_controls_the_room(make):
             lambda k: store.rooms.set_phase(room.code, k, "locked"),
             lambda k: store.rooms.set_phase(room.code, k, "revealed"),
             lambda k: store.rooms.end(room.code, k),
-            lambda k: store.rooms.open_activity(room.code, k, A.compare_activity("seed003", "ndcg")),
+            lambda k: store.rooms.open_activity(room.code, k, compare_activity("seed003", "ndcg")),
             lambda k: store.rooms.show_names(room.code, k, True),
         ):
             with pytest.raises(InputError) as caught:
@@ -71,7 +73,7 @@ def test_an_expired_room_is_gone_and_purged(make, clock):
     store = make(room_hours=12)
     room, key = store.rooms.create()
     me = store.students.join(room.code, student_id())
-    activity = store.rooms.open_activity(room.code, key, A.Predict(A.random_list(1)))
+    activity = store.rooms.open_activity(room.code, key, Predict(random_list(1)))
     store.answers.submit(room.code, me.id, activity.id, [(0, "0.5")])
     clock.now += 12 * 3600 - 1
     assert store.rooms.get(room.code).code == room.code
@@ -90,7 +92,7 @@ def test_an_ended_room_refuses_joins_and_answers_but_keeps_its_results(make):
     store = make()
     room, key = store.rooms.create()
     me = store.students.join(room.code, student_id(), "=cmd|' /C calc'!A0")
-    activity = store.rooms.open_activity(room.code, key, A.compare_activity("seed003", "mrr"))
+    activity = store.rooms.open_activity(room.code, key, compare_activity("seed003", "mrr"))
     store.answers.submit(room.code, me.id, activity.id, [(0, "same")])
     store.rooms.end(room.code, key)
     for call in (
@@ -110,7 +112,7 @@ def test_a_revealed_activity_is_final_it_cannot_be_reopened_or_locked_and_takes_
     store = make()
     room, key = store.rooms.create()
     ana, bo = store.students.join(room.code, student_id(), "Ana"), store.students.join(room.code, student_id(), "Bo")
-    activity = store.rooms.open_activity(room.code, key, A.compare_activity("seed003", "ndcg"))  # NDCG@5 says A
+    activity = store.rooms.open_activity(room.code, key, compare_activity("seed003", "ndcg"))  # NDCG@5 says A
     store.answers.submit(room.code, ana.id, activity.id, [(0, "b")])
     store.rooms.set_phase(room.code, key, "locked")
     store.rooms.set_phase(room.code, key, "open")  # before the reveal, answers can be taken again
@@ -134,7 +136,7 @@ def test_run_again_opens_round_two_with_the_same_content_and_keeps_round_ones_an
     store = make()
     room, key = store.rooms.create()
     ana, bo = store.students.join(room.code, student_id(), "Ana"), store.students.join(room.code, student_id())
-    first = store.rooms.open_activity(room.code, key, A.compare_activity("seed003", "ndcg"))
+    first = store.rooms.open_activity(room.code, key, compare_activity("seed003", "ndcg"))
     store.answers.submit(room.code, ana.id, first.id, [(0, "b")])
     store.rooms.set_phase(room.code, key, "revealed")
     clock.now += 60
@@ -147,7 +149,7 @@ def test_run_again_opens_round_two_with_the_same_content_and_keeps_round_ones_an
     assert store.answers.of_student(first.id, ana.id) == {0: "b"}  # round 1 untouched
     store.rooms.set_phase(room.code, key, "revealed")
     third = store.rooms.run_again(room.code, key)
-    other = store.rooms.open_activity(room.code, key, A.compare_activity("seed003", "mrr"))  # another metric: round 1
+    other = store.rooms.open_activity(room.code, key, compare_activity("seed003", "mrr"))  # another metric: round 1
     assert [(a.number, a.round) for a in store.rooms.activity_list(room.code)] == [(1, 1), (2, 2), (3, 3), (4, 1)]
     assert (third.round, other.round) == (3, 1)
     results = store.answers.results(room.code)
@@ -176,14 +178,12 @@ def test_run_again_opens_round_two_with_the_same_content_and_keeps_round_ones_an
 def test_a_round_finds_the_round_before_it_to_show_beside_it(make, clock):
     store = make()
     room, key = store.rooms.create()
-    first = store.rooms.open_activity(room.code, key, A.Predict(A.preset_list("five")))
+    first = store.rooms.open_activity(room.code, key, Predict(preset_list("five")))
     assert store.rooms.earlier_round(room.code, first) is None
     store.rooms.set_phase(room.code, key, "locked")  # voting again after a lock: the class has not seen the answer
     second = store.rooms.run_again(room.code, key)
-    other = store.rooms.open_activity(room.code, key, A.compare_activity("seed003", "ndcg"))
-    again = store.rooms.open_activity(
-        room.code, key, A.Predict(A.preset_list("five"))
-    )  # the same question, opened anew
+    other = store.rooms.open_activity(room.code, key, compare_activity("seed003", "ndcg"))
+    again = store.rooms.open_activity(room.code, key, Predict(preset_list("five")))  # the same question, opened anew
     assert (second.round, other.round, again.round) == (2, 1, 3)
     before = store.rooms.earlier_round(room.code, again)
     assert (before.id, before.number, before.round, before.phase) == (second.id, 2, 2, "open")
@@ -249,7 +249,7 @@ def test_every_teacher_action_adds_one_to_the_revision_of_that_room_only(make, c
     assert s.rooms.revision(room.code) == 2 and s.rooms.get(room.code).current.phase == "locked"
     s.rooms.show_names(room.code, key, True)
     assert s.rooms.revision(room.code) == 3 and s.rooms.get(room.code).show_names is True
-    second = s.rooms.open_activity(room.code, key, A.compare_activity("seed003", "mrr"))
+    second = s.rooms.open_activity(room.code, key, compare_activity("seed003", "mrr"))
     assert second.number == 2 and s.rooms.revision(room.code) == 4
     shown = s.rooms.get(room.code)
     assert (shown.activities, shown.current.id, shown.current.number) == (2, second.id, 2)
@@ -297,7 +297,7 @@ def test_opening_after_a_revision_opens_again_only_what_that_revision_did_not_se
     room, key = s.rooms.create()
     first = s.rooms.open_activity(room.code, key, predict(), after=0)
     assert s.rooms.open_activity(room.code, key, predict(), after=0) == first  # a second click on the same page
-    other = s.rooms.open_activity(room.code, key, A.compare_activity("seed003", "ndcg"), after=0)  # another activity
+    other = s.rooms.open_activity(room.code, key, compare_activity("seed003", "ndcg"), after=0)  # another activity
     again = s.rooms.open_activity(room.code, key, predict(), after=2)  # the same choices on a page that saw the rest
     assert [a.id for a in s.rooms.activity_list(room.code)] == [first.id, other.id, again.id]
     assert again.round == 2

@@ -9,7 +9,8 @@ import sqlalchemy as sa
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core import ndcg_at_k
-from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.kinds.lists import result_list
+from ndcg_core.classroom.kinds.practice import ExerciseAnswer
 from ndcg_core.classroom.storage import Classroom, Database
 from support import ROOT, plain, seed_state
 from ui.state import ClassroomState
@@ -189,7 +190,7 @@ def test_rank_compare_and_practice_through_the_page(data_dir):
     next(b for b in bo.button if b.key.startswith("btn_cr_send_")).click().run()
     assert "Saved" in texts(bo)
     [stored] = store.answers.for_activity(store.rooms.get(code).current.id)
-    assert stored.value == acts.ExerciseAnswer(f"{first.answer:.3f}", True)
+    assert stored.value == ExerciseAnswer(f"{first.answer:.3f}", True)
     button(teacher.run(), "btn_cr_reveal").click().run()
     assert "Right. The term is grade / log2(position + 1)" in texts(bo.run())
     store.close()
@@ -293,7 +294,7 @@ def test_rank_it_best_hides_the_grades_on_the_phone_until_the_reveal(data_dir):
     assert "Grade" not in markdown_tables(bo)[0] and "Grades are hidden until the reveal." in texts(bo)
     button(teacher, "btn_cr_reveal").click().run()
     bo.run()
-    spec = acts.result_list("chengdu_food")
+    spec = result_list("chengdu_food")
     pool = [4, 1, 3, 4, 0, 4, 3]  # the pool twist adds judged results graded 4 and 3
     dealt = (4 + 1 / log2(3) + 3 / 2 + 4 / log2(5)) / (4 + 4 / log2(3) + 4 / 2 + 3 / log2(5) + 3 / log2(6))
     assert ndcg_at_k(spec.grades, 5, pool=pool) == pytest.approx(dealt)

@@ -9,8 +9,14 @@ from math import log2
 import pytest
 
 from ndcg_core import ndcg_at_k
-from ndcg_core.classroom import activities as A
 from ndcg_core.classroom import rules
+from ndcg_core.classroom.kinds.base import Scale
+from ndcg_core.classroom.kinds.compare import compare_activity
+from ndcg_core.classroom.kinds.judge import Judge
+from ndcg_core.classroom.kinds.lists import activity_list, preset_list
+from ndcg_core.classroom.kinds.practice import practice_activity
+from ndcg_core.classroom.kinds.predict import Predict
+from ndcg_core.classroom.kinds.rank import rank_activity
 from ndcg_core.classroom.storage import Classroom
 from ndcg_core.lists.discounts import DISCOUNTS
 from ui.classroom_results import results_csv, summary_frame
@@ -31,17 +37,17 @@ def room(classroom_db):
     ana, other = rules.new_student_id(), rules.new_student_id()
     store.students.join(code, ana, "=Ana")
     store.students.join(code, other)
-    first = store.rooms.open_activity(code, key, A.compare_activity("seed003", "ndcg"))
+    first = store.rooms.open_activity(code, key, compare_activity("seed003", "ndcg"))
     store.answers.submit(code, ana, first.id, [(0, "b")])
     store.rooms.set_phase(code, key, "revealed")
     now[0] += 60
     second = store.rooms.run_again(code, key)
     store.answers.submit(code, ana, second.id, [(0, "a")])
     store.answers.submit(code, other, second.id, [(0, "same")])
-    practice = store.rooms.open_activity(code, key, A.practice_activity(2026, 5))
+    practice = store.rooms.open_activity(code, key, practice_activity(2026, 5))
     store.answers.submit(code, ana, practice.id, [(4, "up")])
     store.answers.submit(code, other, practice.id, [(0, "1.5")])
-    rank = store.rooms.open_activity(code, key, A.rank_activity(A.preset_list("five"), "small_k"))
+    rank = store.rooms.open_activity(code, key, rank_activity(preset_list("five"), "small_k"))
     store.answers.submit(code, ana, rank.id, [(0, [0, 2, 1, 4, 3])])
     yield store.answers.results(code), store.answers.class_summary(code)
     store.close()
@@ -205,13 +211,11 @@ def judged_room(classroom_db):
     students = [rules.new_student_id() for _ in range(3)]
     for number, student in enumerate(students):
         store.students.join(code, student, ("Ana", "Bo", "Cy")[number])
-    spec = A.activity_list(
-        ("doc A", "doc B", "doc C", "doc D"), (1, 3, 0, 2), 3, "exponential", (3, 1), "a query", "jk"
-    )
-    predict = store.rooms.open_activity(code, key, A.Predict(spec))
+    spec = activity_list(("doc A", "doc B", "doc C", "doc D"), (1, 3, 0, 2), 3, "exponential", (3, 1), "a query", "jk")
+    predict = store.rooms.open_activity(code, key, Predict(spec))
     store.answers.submit(code, students[0], predict.id, [(0, 0.9)])
-    judge_list = A.activity_list(("r1", "r2", "r3"), (2, 1, 3), 3, query="judged query")
-    judge = store.rooms.open_activity(code, key, A.Judge(judge_list, A.Scale(0, 4)))
+    judge_list = activity_list(("r1", "r2", "r3"), (2, 1, 3), 3, query="judged query")
+    judge = store.rooms.open_activity(code, key, Judge(judge_list, Scale(0, 4)))
     for student, grades in zip(students, ((2, 1, 0), (3, 1, 4), (2, 2, 4)), strict=True):
         store.answers.submit(code, student, judge.id, list(enumerate(grades)))
     yield store.answers.results(code), store.answers.class_summary(code)

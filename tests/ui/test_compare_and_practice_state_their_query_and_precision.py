@@ -5,7 +5,7 @@ PostgreSQL)."""
 import pytest
 from test_classroom_page import button, join, open_activity, session, start_room, texts
 
-from ndcg_core.classroom.activities import PAIRS, Compare
+from ndcg_core.classroom.kinds.compare import PAIRS, Compare
 from ndcg_core.classroom.lessons import Lesson, Step
 from ndcg_core.classroom.storage import Classroom
 from ndcg_core.errors import number_text

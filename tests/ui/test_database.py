@@ -2,8 +2,9 @@
 
 import pytest
 
-from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom import rules
+from ndcg_core.classroom.kinds.lists import random_list
+from ndcg_core.classroom.kinds.predict import Predict
 from ndcg_core.classroom.storage import Classroom, database_url
 from ndcg_core.classroom.storage.answers import Answers
 from ndcg_core.classroom.storage.rooms import Rooms
@@ -26,7 +27,7 @@ def test_a_phone_sees_the_room_as_it_is_after_each_teacher_action(data_dir, monk
     store = Classroom(database_url())
     room, key = store.rooms.create()
     assert database.room_now(room.code).current is None
-    first = store.rooms.open_activity(room.code, key, acts.Predict(acts.random_list(1)))
+    first = store.rooms.open_activity(room.code, key, Predict(random_list(1)))
     assert database.room_now(room.code).current is None  # within REVISION_TTL: the revision read is reused
     clock[0] += database.REVISION_TTL + 0.01
     assert database.room_now(room.code).current == first  # the new revision, read once
@@ -50,7 +51,7 @@ def test_a_room_read_at_one_revision_is_shared_until_the_next(data_dir, monkeypa
     for _ in range(5):
         database.room_now(room.code)
     assert len(reads) == 1
-    store.rooms.open_activity(room.code, key, acts.Predict(acts.random_list(1)))
+    store.rooms.open_activity(room.code, key, Predict(random_list(1)))
     database.room_changed(room.code)
     database.room_now(room.code)
     assert len(reads) == 2
@@ -73,7 +74,7 @@ def test_a_class_seeing_a_new_activity_asks_once_per_moment_whether_anyone_answe
     store = Classroom(database_url())
     room, key = store.rooms.create()
     store.students.join(room.code, STUDENT, "Ann")
-    activity = store.rooms.open_activity(room.code, key, acts.Predict(acts.random_list(1)))
+    activity = store.rooms.open_activity(room.code, key, Predict(random_list(1)))
     reads = []
     real = Answers.for_activity
     monkeypatch.setattr(Answers, "for_activity", lambda self, a: reads.append(a) or real(self, a))
@@ -96,7 +97,7 @@ def test_an_answer_stored_through_this_process_is_known_at_once(data_dir, monkey
     monkeypatch.setattr(database.time, "monotonic", lambda: clock[0])
     store = Classroom(database_url())
     room, key = store.rooms.create()
-    activity = store.rooms.open_activity(room.code, key, acts.Predict(acts.random_list(2)))
+    activity = store.rooms.open_activity(room.code, key, Predict(random_list(2)))
     assert not database.anyone_answered(room.code, activity.id)
     database.answer_stored(room.code, activity.id)  # a phone on this process just sent one
     assert database.anyone_answered(room.code, activity.id)

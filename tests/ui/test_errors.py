@@ -25,9 +25,17 @@ from ndcg_core import (
     validate_grades,
     validate_k,
 )
-from ndcg_core.classroom import activities as classroom
 from ndcg_core.classroom import rules as room_rules
 from ndcg_core.classroom.joining import read_public_url
+from ndcg_core.classroom.kinds import from_payload
+from ndcg_core.classroom.kinds.base import Scale
+from ndcg_core.classroom.kinds.choose import choose_activity
+from ndcg_core.classroom.kinds.compare import compare_activity
+from ndcg_core.classroom.kinds.judge import Judge
+from ndcg_core.classroom.kinds.lists import activity_list, random_list, result_list
+from ndcg_core.classroom.kinds.practice import practice_activity
+from ndcg_core.classroom.kinds.predict import Predict
+from ndcg_core.classroom.kinds.rank import rank_activity
 from ndcg_core.classroom.lessons import lesson_from_data, read_lesson
 from ndcg_core.classroom.storage import Classroom as ClassroomStore
 from ndcg_core.classroom.storage import DatabaseSettings
@@ -57,8 +65,8 @@ from ui.widgets.sortable import apply_action
 
 ITEMS = make_items(["a", "b"], [3, 1])
 SPEC = ListSpec(tuple(ITEMS), 2)
-JUDGE = classroom.Judge(classroom.activity_list(("a", "b"), (3, 1), 2))
-CHOOSE_LIST = classroom.activity_list(("a", "b", "c"), (3, 2, 0), 2)  # nothing below k to count
+JUDGE = Judge(activity_list(("a", "b"), (3, 1), 2))
+CHOOSE_LIST = activity_list(("a", "b", "c"), (3, 2, 0), 2)  # nothing below k to count
 
 
 def lesson_with(top=None, **activity):
@@ -110,9 +118,7 @@ class Classroom:
         self.wrong = "ZZZZZZ" if self.room.code != "ZZZZZZ" else "YYYYYY"
 
     def open(self, activity=None):
-        return self.store.rooms.open_activity(
-            self.room.code, self.key, activity or classroom.compare_activity("seed003", "ndcg")
-        )
+        return self.store.rooms.open_activity(self.room.code, self.key, activity or compare_activity("seed003", "ndcg"))
 
     def ended_room(self):
         room, key = self.store.rooms.create()
@@ -250,7 +256,7 @@ CALLS = {
     "ties.unknown": [lambda: ndcg_from_scores([1], [1], ties="random")],
     "ideal.unknown": [lambda: evaluate(read_qrels(QRELS), read_run(RESULTS), ideal="pool")],
     "preset.unknown": [lambda: PRESETS["nope"]],
-    "results.unknown": [lambda: classroom.result_list("nope")],
+    "results.unknown": [lambda: result_list("nope")],
     "convention.unknown": [lambda: CONVENTIONS["nope"]],
     "variant.parameter": [lambda: GAINS["linear"].build(base=2)],
     "gain.not_mapping": [lambda: GAINS.build("custom", mapping=[1, 2])],
@@ -395,31 +401,31 @@ CALLS = {
     "room.public_url_host": [lambda: read_public_url("https://:8080/ndcg")],
     "room.public_url_extra": [lambda: read_public_url("https://ndcg.example.edu/?room=K7P3QX")],
     "room.public_url_space": [lambda: read_public_url("https://ndcg example.edu")],
-    "activity.kind": [lambda: classroom.from_payload("quiz", {})],
-    "activity.gain": [lambda: classroom.activity_list(("a",), (1,), 1, "custom")],
-    "activity.twist": [lambda: classroom.rank_activity(classroom.random_list(1), "upside_down")],
-    "activity.pair": [lambda: classroom.compare_activity("mine", "ndcg")],
-    "activity.metric": [lambda: classroom.compare_activity("seed003", "map")],
+    "activity.kind": [lambda: from_payload("quiz", {})],
+    "activity.gain": [lambda: activity_list(("a",), (1,), 1, "custom")],
+    "activity.twist": [lambda: rank_activity(random_list(1), "upside_down")],
+    "activity.pair": [lambda: compare_activity("mine", "ndcg")],
+    "activity.metric": [lambda: compare_activity("seed003", "map")],
     "activity.estimate_range": [
-        lambda: classroom.Predict(classroom.random_list(1)).check("1.2"),
-        lambda: classroom.Predict(classroom.random_list(1)).check("1,5"),
+        lambda: Predict(random_list(1)).check("1.2"),
+        lambda: Predict(random_list(1)).check("1,5"),
     ],
-    "activity.order": [lambda: classroom.rank_activity(classroom.random_list(1), "small_k").check([0, 0, 1])],
-    "activity.vote": [lambda: classroom.compare_activity("seed003", "ndcg").check("c")],
-    "activity.part": [lambda: classroom.practice_activity(1, 2).check("1", 5)],
-    "activity.choice": [lambda: classroom.practice_activity(1, 4).check("left", 3)],
-    "activity.scale": [lambda: classroom.Scale(3, 1)],
-    "activity.off_scale": [lambda: classroom.Judge(classroom.activity_list(("a",), (5,), 1))],
+    "activity.order": [lambda: rank_activity(random_list(1), "small_k").check([0, 0, 1])],
+    "activity.vote": [lambda: compare_activity("seed003", "ndcg").check("c")],
+    "activity.part": [lambda: practice_activity(1, 2).check("1", 5)],
+    "activity.choice": [lambda: practice_activity(1, 4).check("left", 3)],
+    "activity.scale": [lambda: Scale(3, 1)],
+    "activity.off_scale": [lambda: Judge(activity_list(("a",), (5,), 1))],
     "activity.result": [lambda: JUDGE.check("2", 7)],
     "activity.grade": [lambda: JUDGE.check("2.5", 0), lambda: JUDGE.check("x", 0)],
-    "activity.mistake_unknown": [lambda: classroom.choose_activity(CHOOSE_LIST, ["wrong_k"])],
-    "activity.mistake_not_here": [lambda: classroom.choose_activity(CHOOSE_LIST, ["ideal_from_list"])],
-    "activity.mistake_right": [lambda: classroom.choose_activity(CHOOSE_LIST, ["list_not_cut"])],
+    "activity.mistake_unknown": [lambda: choose_activity(CHOOSE_LIST, ["wrong_k"])],
+    "activity.mistake_not_here": [lambda: choose_activity(CHOOSE_LIST, ["ideal_from_list"])],
+    "activity.mistake_right": [lambda: choose_activity(CHOOSE_LIST, ["list_not_cut"])],
     "activity.mistake_same": [
-        lambda: classroom.choose_activity(CHOOSE_LIST, ["no_normalisation", "no_normalisation"]),
-        lambda: classroom.choose_activity(CHOOSE_LIST, ["no_normalisation+list_not_cut"]),
+        lambda: choose_activity(CHOOSE_LIST, ["no_normalisation", "no_normalisation"]),
+        lambda: choose_activity(CHOOSE_LIST, ["no_normalisation+list_not_cut"]),
     ],
-    "activity.mistakes_few": [lambda: classroom.choose_activity(classroom.activity_list(("a", "b"), (0, 0), 2))],
+    "activity.mistakes_few": [lambda: choose_activity(activity_list(("a", "b"), (0, 0), 2))],
     "lesson.too_large": [lambda: read_lesson(b"#" * 1_000_001, "big.toml")],
     "lesson.syntax": [lambda: read_lesson("format = \ntitle = 'x'", "mine.toml")],
     "lesson.syntax_end": [lambda: read_lesson("title = 'x", "mine.toml")],
@@ -487,7 +493,7 @@ EXTRA_PLACE_CALLS = [
     lambda: example_from_rows([{"item": "a b", "score": 1, "grade": 1}], [{"item": "c d", "grade": 1}], 5),
     lambda: room_rules.read_nickname("\ud800"),
     lambda: ROOM.links.load(""),
-    lambda: classroom.practice_activity(1, 0),
+    lambda: practice_activity(1, 0),
     lambda: ROOM.store.lessons.load(""),
 ]
 

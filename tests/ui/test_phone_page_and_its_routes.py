@@ -11,8 +11,12 @@ import pytest
 from starlette.requests import Request
 
 from ndcg_core import ndcg_at_k
-from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom import rules
+from ndcg_core.classroom.kinds.base import POINTS
+from ndcg_core.classroom.kinds.lists import activity_list
+from ndcg_core.classroom.kinds.practice import Practice
+from ndcg_core.classroom.kinds.predict import NO_POINTS_OFF, Predict
+from ndcg_core.classroom.kinds.rank import TWISTS, Rank
 from ndcg_core.classroom.lessons import Lesson, Step
 from ndcg_core.classroom.storage import Classroom, database_url
 from ndcg_core.teaching.exercises import KINDS, exercise
@@ -87,7 +91,7 @@ def text_of(blocks):
     return "\n".join(parts)
 
 
-SPEC = acts.activity_list(("doc A", HOSTILE, "doc C"), (2.0, 3.0, 0.0), 3)
+SPEC = activity_list(("doc A", HOSTILE, "doc C"), (2.0, 3.0, 0.0), 3)
 
 
 # --- the card ----------------------------------------------------------------------------------------------
@@ -99,7 +103,7 @@ def test_a_student_waits_then_gets_the_activity_with_its_list_as_plain_text(room
     assert status == 200 and waiting["activity"] is None and "Wait for the teacher" in text_of(waiting["blocks"])
     # The phone asks every second with its card's revision: "same" until the teacher changes something.
     assert card(code, ana, known=waiting["revision"]) == (200, {"revision": waiting["revision"], "same": True})
-    row = store.rooms.open_activity(code, key, acts.Predict(SPEC))
+    row = store.rooms.open_activity(code, key, Predict(SPEC))
     assert card(code, ana, known=waiting["revision"])[1]["activity"] == row.id  # the news and the card at once
     status, shown = card(code, ana)
     assert (status, shown["activity"], shown["phase"], shown["send"]) == (200, row.id, "open", "Send")
@@ -112,7 +116,7 @@ def test_a_student_waits_then_gets_the_activity_with_its_list_as_plain_text(room
 
 def test_the_card_is_in_the_students_language(room):
     store, code, key, ana, _ = room
-    store.rooms.open_activity(code, key, acts.Predict(SPEC))
+    store.rooms.open_activity(code, key, Predict(SPEC))
     _, zh = card(code, ana, "zh")
     assert "活动 1" in text_of(zh["blocks"]) and zh["send"] == "提交"
     assert card(code, ana, "xx")[1]["send"] == "Send"  # an unknown language: English
@@ -130,7 +134,7 @@ def test_strangers_get_the_same_404_as_from_the_revision_route(room):
 
 def test_an_answer_is_saved_and_the_card_after_it_shows_it_and_a_lock_closes_it(room):
     store, code, key, ana, bo = room
-    row = store.rooms.open_activity(code, key, acts.Predict(SPEC))
+    row = store.rooms.open_activity(code, key, Predict(SPEC))
     status, reply = answer(code, ana, row.id, [[0, " 0.80 "]])
     assert (status, reply["ok"]) == (200, True) and reply["message"].startswith("Saved.")
     [box] = [b for b in reply["card"]["blocks"] if b["type"] == "number"]
@@ -150,7 +154,7 @@ def test_an_answer_is_saved_and_the_card_after_it_shows_it_and_a_lock_closes_it(
 
 def test_the_reveal_gives_each_student_their_own_result(room):
     store, code, key, ana, bo = room
-    row = store.rooms.open_activity(code, key, acts.Predict(SPEC))
+    row = store.rooms.open_activity(code, key, Predict(SPEC))
     truth = ndcg_at_k([2, 3, 0], 3)  # (2 + 3/log2(3)) / (3 + 2/log2(3))
     answer(code, ana, row.id, [[0, f"{truth:.4f}"]])
     store.rooms.set_phase(code, key, "revealed")
@@ -163,7 +167,7 @@ def test_the_reveal_gives_each_student_their_own_result(room):
 
 def test_rank_sends_no_grade_to_the_phone_before_the_reveal_unless_shown(room):
     store, code, key, ana, _ = room
-    store.rooms.open_activity(code, key, acts.Rank(SPEC, next(iter(acts.TWISTS))))
+    store.rooms.open_activity(code, key, Rank(SPEC, next(iter(TWISTS))))
     _, shown = card(code, ana)
     [order] = [b for b in shown["blocks"] if b["type"] == "order"]
     assert order["labels"] == list(SPEC.labels) and order["grades"] == []
@@ -172,7 +176,7 @@ def test_rank_sends_no_grade_to_the_phone_before_the_reveal_unless_shown(room):
 
 def test_a_bad_answer_gets_its_message_in_the_students_language_and_nothing_is_stored(room):
     store, code, key, ana, _ = room
-    row = store.rooms.open_activity(code, key, acts.Predict(SPEC))
+    row = store.rooms.open_activity(code, key, Predict(SPEC))
     assert (
         answer(code, ana, row.id, [[0, "0,6,2"]])[1]["message"]
         == "'0,6,2' has a comma: write decimals with a point, for example 1.5"
@@ -190,7 +194,7 @@ def test_a_bad_answer_gets_its_message_in_the_students_language_and_nothing_is_s
 )
 def test_a_decimal_comma_estimate_is_saved_as_a_point_and_the_reply_says_so(room, lang, said):
     store, code, key, ana, _ = room
-    row = store.rooms.open_activity(code, key, acts.Predict(SPEC))
+    row = store.rooms.open_activity(code, key, Predict(SPEC))
     _, reply = answer(code, ana, row.id, [[0, "0,62"]], lang=lang)
     assert reply["ok"] is True and reply["message"].startswith(said)
     assert store.answers.of_student(row.id, ana) == {0: 0.62}
@@ -198,7 +202,7 @@ def test_a_decimal_comma_estimate_is_saved_as_a_point_and_the_reply_says_so(room
 
 def test_a_practice_sets_decimal_comma_is_read_and_said_with_its_exercise_saved(room):
     store, code, key, ana, _ = room
-    row = store.rooms.open_activity(code, key, acts.Practice(7, (KINDS.index("ndcg"),)))
+    row = store.rooms.open_activity(code, key, Practice(7, (KINDS.index("ndcg"),)))
     typed = f"{exercise(7, KINDS.index('ndcg')).answer:.4f}".replace(".", ",")
     _, reply = answer(code, ana, row.id, [[0, typed]])
     meant = float(typed.replace(",", "."))
@@ -212,10 +216,10 @@ def first_line(code, me, lang="en"):
 
 def test_with_scores_on_each_phone_shows_its_own_points_and_place_during_and_at_the_end(room):
     store, code, key, ana, bo = room
-    store.lessons.use(code, key, Lesson("Scored", (Step(acts.Predict(SPEC)), Step(acts.Predict(SPEC))), scores=True))
+    store.lessons.use(code, key, Lesson("Scored", (Step(Predict(SPEC)), Step(Predict(SPEC))), scores=True))
     truth = ndcg_at_k([2, 3, 0], 3)
     near, far = round(truth, 2), round(truth - 0.2, 2)
-    points = {g: round(acts.POINTS * (1 - abs(g - truth) / acts.NO_POINTS_OFF)) for g in (near, far)}
+    points = {g: round(POINTS * (1 - abs(g - truth) / NO_POINTS_OFF)) for g in (near, far)}
     first = store.lessons.step(code, key, 0)
     answer(code, ana, first.id, [[0, str(near)]])
     answer(code, bo, first.id, [[0, str(far)]])
@@ -236,7 +240,7 @@ def test_the_answer_route_takes_json_only(room):
     from ui.routes import answer_route
 
     store, code, key, ana, _ = room
-    row = store.rooms.open_activity(code, key, acts.Predict(SPEC))
+    row = store.rooms.open_activity(code, key, Predict(SPEC))
     form = urlencode({"me": ana, "activity": row.id}).encode()
     assert call(answer_route, {"code": code}, body=form, content_type="application/x-www-form-urlencoded")[0] == 415
     assert call(answer_route, {"code": code}, body=b"{not json")[0] == 400
@@ -246,7 +250,7 @@ def test_the_answer_route_takes_json_only(room):
 
 def test_practice_saves_the_readable_answers_and_names_each_unreadable_one(room):
     store, code, key, ana, _ = room
-    row = store.rooms.open_activity(code, key, acts.Practice(2026, (1, 2, 3)))
+    row = store.rooms.open_activity(code, key, Practice(2026, (1, 2, 3)))
     first, _, third = row.activity().exercises()
     values = [
         [0, f"{first.answer:.3f}"],
@@ -260,11 +264,11 @@ def test_practice_saves_the_readable_answers_and_names_each_unreadable_one(room)
 
 def test_each_value_sent_is_checked_once_by_its_kind(room, monkeypatch):
     store, code, key, ana, _ = room
-    row = store.rooms.open_activity(code, key, acts.Practice(2026, (1, 2, 3)))
+    row = store.rooms.open_activity(code, key, Practice(2026, (1, 2, 3)))
     first, second, _ = row.activity().exercises()
     calls = []
-    check = acts.Practice.check
-    monkeypatch.setattr(acts.Practice, "check", lambda self, raw, part=0: calls.append(part) or check(self, raw, part))
+    check = Practice.check
+    monkeypatch.setattr(Practice, "check", lambda self, raw, part=0: calls.append(part) or check(self, raw, part))
     answer(code, ana, row.id, [[0, f"{first.answer:.3f}"], [1, "abc"]])
     assert sorted(calls) == [0, 1]
 
@@ -273,7 +277,7 @@ def test_the_card_closes_by_the_clock_the_store_refuses_answers_by(room, monkeyp
     from ui import database
 
     store, code, key, ana, _ = room
-    store.lessons.use(code, key, Lesson("Timed", (Step(acts.Predict(SPEC), time_limit=30),)))
+    store.lessons.use(code, key, Lesson("Timed", (Step(Predict(SPEC), time_limit=30),)))
     row = store.lessons.step(code, key, 0)
     later = row.opened_at + 31.5  # past the limit and its grace for an answer sent as the countdown reached zero
     monkeypatch.setattr(database.db().database, "clock", lambda: later)
@@ -340,7 +344,7 @@ def test_a_practice_sets_wrong_number_is_named_by_its_mistake_at_the_reveal(room
     store, code, key, ana, _ = room
     ex = exercise(7, KINDS.index("dcg"))
     assert ex.data == {"grades": [1, 2, 3], "k": 3}
-    row = store.rooms.open_activity(code, key, acts.Practice(7, (KINDS.index("dcg"),)))
+    row = store.rooms.open_activity(code, key, Practice(7, (KINDS.index("dcg"),)))
     natural = f"{1 / log(2) + 2 / log(3) + 3 / log(4):.2f}"  # DCG@3 with ln in the discount
     answer(code, ana, row.id, [[0, natural]])
     store.rooms.set_phase(code, key, "revealed")

@@ -15,8 +15,13 @@ from math import log2
 import pytest
 from test_classroom_page import button, session, start_room, texts
 
-from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom import rules
+from ndcg_core.classroom.kinds.base import Answer
+from ndcg_core.classroom.kinds.compare import compare_activity
+from ndcg_core.classroom.kinds.lists import activity_list
+from ndcg_core.classroom.kinds.predict import Predict
+from ndcg_core.classroom.kinds.tally import Group
+from ndcg_core.classroom.results import Taken, common_mistakes, outcome, room_results
 from ndcg_core.classroom.storage import ActivityRow, Classroom
 from support import plain
 from ui.classroom_results import mistakes_text, results_csv, summary_frame
@@ -25,8 +30,8 @@ from ui.views.classroom.card import Note, Text
 from ui.views.classroom.card import plain as card_plain
 from ui.views.classroom.kinds import VIEWS
 
-SPEC = acts.activity_list(("doc A", "doc B", "doc C", "doc D"), (0, 1, 0, 1), 3, pool=(1,))
-PREDICT = acts.Predict(SPEC)
+SPEC = activity_list(("doc A", "doc B", "doc C", "doc D"), (0, 1, 0, 1), 3, pool=(1,))
+PREDICT = Predict(SPEC)
 DCG = 1 / log2(3)
 IDCG = 1 + 1 / log2(3) + 1 / log2(4)
 TRUTH = DCG / IDCG
@@ -37,7 +42,7 @@ LIST_NOT_CUT = f"{(1 / log2(3) + 1 / log2(5)) / IDCG:.2f}"  # 0.50
 
 def card(lang, estimate):
     row = ActivityRow(1, 1, "predict", PREDICT.payload(), "revealed", 0.0)
-    return VIEWS["predict"].card(Translator(lang), row, {} if estimate is None else {0: float(estimate)})
+    return VIEWS["predict"].card(Translator(lang), PREDICT, row, {} if estimate is None else {0: float(estimate)})
 
 
 def note(lang, estimate):
@@ -75,18 +80,18 @@ def test_a_chinese_phone_names_the_mistake_in_chinese():
 
 def test_the_phone_names_nothing_before_the_reveal():
     row = ActivityRow(1, 1, "predict", PREDICT.payload(), "locked", 0.0)
-    body = VIEWS["predict"].card(Translator("en"), row, {0: float(NO_NORMALISATION)})
+    body = VIEWS["predict"].card(Translator("en"), PREDICT, row, {0: float(NO_NORMALISATION)})
     said = " ".join(card_plain(b.markdown) for b in body.blocks if isinstance(b, Text | Note))
     assert "DCG given for NDCG" not in said and "true NDCG" not in said
 
 
 def class_of(*estimates):
-    return tuple(acts.Answer(i, f"s{i}", 0, float(v)) for i, v in enumerate(estimates, start=1))
+    return tuple(Answer(i, f"s{i}", 0, float(v)) for i, v in enumerate(estimates, start=1))
 
 
 def test_the_results_csv_names_each_answer_s_mistake_and_the_summary_the_most_common():
-    taken = acts.Taken(1, 1, PREDICT, class_of(NO_NORMALISATION, IDEAL_FROM_LIST, "0.3", "0.32", "0.8", "0.63"), ())
-    results = acts.room_results([taken])
+    taken = Taken(1, 1, PREDICT, class_of(NO_NORMALISATION, IDEAL_FROM_LIST, "0.3", "0.32", "0.8", "0.63"), ())
+    results = room_results([taken])
     for lang, column, words in (
         ("en", "Mistake", ["DCG given for NDCG", "Ideal from the list alone", "Right", "Close (within 0.05)"]),
         ("zh", "错误类型", ["把 DCG 当成 NDCG", "只用列表自身排理想", "正确", "接近（相差 0.05 以内）"]),
@@ -97,10 +102,10 @@ def test_the_results_csv_names_each_answer_s_mistake_and_the_summary_the_most_co
         other = Translator(lang)("classroom.group.other")
         assert [r[at] for r in rows[:6]] == [*words, other, words[0]]
         assert [r[at] for r in rows[6:]] == [""] * 6  # the totals
-    outcomes = [acts.outcome(r) for r in results.activities]
+    outcomes = [outcome(r) for r in results.activities]
     frame = summary_frame(Translator("en"), outcomes)
     assert frame["Mistakes"].tolist() == ["DCG given for NDCG (2), Ideal from the list alone (1)"]
-    common = mistakes_text(Translator("zh"), acts.common_mistakes(outcomes))
+    common = mistakes_text(Translator("zh"), common_mistakes(outcomes))
     assert common == "把 DCG 当成 NDCG（2），只用列表自身排理想（1）"
 
 
@@ -224,7 +229,7 @@ def test_the_reveal_groups_the_class_and_round_two_shows_round_one_beside_it(dat
     teacher.run()
     common = mistakes_text(
         t,
-        (acts.Group("no_normalisation", 3), acts.Group("ideal_from_list", 2), acts.Group("list_not_cut", 1)),
+        (Group("no_normalisation", 3), Group("ideal_from_list", 2), Group("list_not_cut", 1)),
     )
     assert plain(t("classroom.summary.common", mistakes=common)) in texts(teacher)
     store.close()
@@ -243,7 +248,7 @@ def test_a_locked_predict_can_be_voted_on_again_before_its_answer_is_shown(data_
     assert not teacher.exception
     current = store.rooms.get(code).current
     assert (current.round, current.phase) == (2, "open")
-    store.rooms.open_activity(code, key, acts.compare_activity("seed003", "ndcg"))
+    store.rooms.open_activity(code, key, compare_activity("seed003", "ndcg"))
     store.rooms.set_phase(code, key, "locked")
     assert "btn_cr_vote_again" not in {b.key for b in teacher.run().button}  # Which is better? runs again after
     store.close()

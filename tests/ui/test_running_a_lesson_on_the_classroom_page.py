@@ -13,7 +13,10 @@ import pytest
 from test_classroom_page import button, join, session
 from test_classroom_page import texts as page_texts
 
-from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.kinds.base import POINTS
+from ndcg_core.classroom.kinds.compare import compare_activity
+from ndcg_core.classroom.kinds.lists import preset_list
+from ndcg_core.classroom.kinds.predict import Predict, closeness_points
 from ndcg_core.classroom.lessons import Lesson, Step, Wording, read_lesson_file
 from ndcg_core.classroom.storage import Classroom
 from support import ROOT
@@ -71,7 +74,7 @@ def test_next_and_back_step_through_the_shipped_lesson(data_dir):
 
 def test_a_saved_code_in_the_link_starts_its_lesson_and_a_chinese_phone_reads_its_wording(data_dir):
     store = Classroom(data_dir)
-    step = Step(acts.Predict(acts.preset_list("five")), Wording("How good is this list?", "这个列表有多好？"))
+    step = Step(Predict(preset_list("five")), Wording("How good is this list?", "这个列表有多好？"))
     code_of_lesson = store.lessons.save(Lesson("Mine", (step,)))
     store.close()
     teacher, code = lesson_room(code_of_lesson)
@@ -83,7 +86,7 @@ def test_a_saved_code_in_the_link_starts_its_lesson_and_a_chinese_phone_reads_it
 
 def test_time_up_closes_the_phone_s_answers_and_keeps_what_was_typed(data_dir, monkeypatch):
     store = Classroom(data_dir)
-    step = Step(acts.Predict(acts.preset_list("five")), time_limit=30)
+    step = Step(Predict(preset_list("five")), time_limit=30)
     saved = store.lessons.save(Lesson("Timed", (step,)))
     teacher, code = lesson_room(saved)
     button(teacher, "btn_cr_lesson_next").click().run()
@@ -108,8 +111,8 @@ def scored_lesson():
     return Lesson(
         "Scored",
         (
-            Step(acts.Predict(acts.preset_list("five"))),
-            Step(acts.compare_activity("seed003", "ndcg")),
+            Step(Predict(preset_list("five"))),
+            Step(compare_activity("seed003", "ndcg")),
         ),
         scores=True,
     )
@@ -121,7 +124,7 @@ def test_a_lesson_that_keeps_scores_ends_with_a_leaderboard_and_points_in_the_cs
     teacher, code = lesson_room(saved)
     button(teacher, "btn_cr_lesson_next").click().run()
     ana, bo = join(code, "Ana"), join(code)
-    truth = acts.Predict(acts.preset_list("five")).truth()
+    truth = Predict(preset_list("five")).truth()
     for student, guess in ((ana, truth), (bo, truth - 0.2)):
         next(w for w in student.text_input if w.key.startswith("_w_cr_answer_")).input(f"{guess:.4f}")
         next(b for b in student.button if b.key.startswith("btn_cr_send_")).click().run()
@@ -138,7 +141,7 @@ def test_a_lesson_that_keeps_scores_ends_with_a_leaderboard_and_points_in_the_cs
     button(teacher, "btn_cr_board_names").click().run()
     assert teacher.toggle(key="_w_cr_names").value is True and hidden not in texts(teacher)
     board = next(d.value for d in teacher.dataframe if "Student" in d.value.columns)
-    expected = {"Ana": acts.POINTS + acts.POINTS, "student 2": acts.closeness_points(truth - 0.2, truth) + acts.POINTS}
+    expected = {"Ana": POINTS + POINTS, "student 2": closeness_points(truth - 0.2, truth) + POINTS}
     assert dict(zip(board["Student"], board["Points"], strict=True)) == expected
     assert list(board["Place"]) == [1, 2]
     teacher.toggle(key="_w_cr_names").set_value(False).run()

@@ -9,8 +9,9 @@ from urllib.parse import urlencode
 import pytest
 from starlette.requests import Request
 
-from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom import rules
+from ndcg_core.classroom.kinds.lists import random_list
+from ndcg_core.classroom.kinds.predict import Predict
 from ndcg_core.classroom.storage import Classroom, Database, database_url
 from support import run_coroutine
 
@@ -43,7 +44,7 @@ def test_the_card_route_says_same_until_the_teachers_change_and_then_gives_the_c
     same = (200, {"revision": 0, "same": True}, "no-store")
     assert get(room.code, me) == same
     assert get(room.code.lower(), me) == same  # read as typed, as the join box does
-    store.rooms.open_activity(room.code, key, acts.Predict(acts.random_list(1)))
+    store.rooms.open_activity(room.code, key, Predict(random_list(1)))
     room_changed(room.code)  # what the teacher's page does after every action
     assert get(room.code, me) == (200, "card", "no-store")
     assert get(room.code, me, known=1) == (200, {"revision": 1, "same": True}, "no-store")

@@ -13,18 +13,9 @@ from sqlalchemy.engine import Connection
 
 from ...errors import InputError
 from .. import rules
-from ..activities import (
-    ActivityOutcome,
-    Answer,
-    Member,
-    RoomResults,
-    Taken,
-    answer_from_json,
-    answer_to_json,
-    from_payload,
-    outcome,
-    room_results,
-)
+from ..kinds import answer_from_json, answer_to_json, from_payload
+from ..kinds.base import Answer
+from ..results import ActivityOutcome, Member, RoomResults, Taken, outcome, room_results
 from ..rules import Limits
 from .engine import Database, activities, answers, resilient, rooms, students
 from .rooms import Rooms

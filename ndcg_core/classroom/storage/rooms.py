@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ...errors import InputError, shown
 from .. import rules
-from ..activities import Activity
+from ..kinds import Activity
 from ..rules import Limits
 from .engine import (
     Database,

@@ -9,7 +9,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from ..activities import Activity, from_payload
+from ..kinds import Activity, from_payload
 from ..lessons import Lesson, Wording
 
 STEP_KEY = "lesson"  # a lesson step's own wording and time limit, kept in its activity's payload

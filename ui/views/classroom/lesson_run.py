@@ -10,9 +10,9 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom import service
 from ndcg_core.classroom.lessons import Lesson, outline, read_lesson, read_lesson_file
+from ndcg_core.classroom.results import leaderboard
 from ndcg_core.classroom.storage import ActivityRow, LessonProgress, Room
 from ndcg_core.errors import InputError
 from ui.classroom_results import student_name
@@ -288,7 +288,7 @@ def render_leaderboard(
                 icon=":material/badge:",
             )
         return
-    standings = acts.leaderboard(db().answers.results(room.code), LEADERBOARD_TOP)
+    standings = leaderboard(db().answers.results(room.code), LEADERBOARD_TOP)
     st.subheader(t("classroom.leaderboard"))
     if not standings:
         st.caption(t("classroom.leaderboard_none"))

@@ -85,14 +85,15 @@ def draw_live(t: Translator, code: str, screen: bool, ended: bool = False) -> No
     if screen and keeps_scores(progress) and lesson_over(room, progress) and room.show_names:
         # At a scoring lesson's end the leaderboard sits beside the last reveal: both on a 1280x720 projector.
         main, side = st.columns([5, 2], gap="medium")
-    views, rounds = VIEWS[current.kind], {}
-    if revealed and views.rounds and current.round > 1:
+    views, before = VIEWS[current.kind], None
+    if revealed and views.ROUNDS and current.round > 1:
         # A round run again: at its reveal, the round before beside it (its answers are final by now).
         earlier = db().rooms.earlier_round(room.code, current)
         if earlier is not None:
-            rounds = {"before": activity.summary(db().answers.for_activity(earlier.id)), "round_number": current.round}
+            before = activity.summary(db().answers.for_activity(earlier.id))
     with main:
-        views.present(t, activity, summary, revealed, screen, own=current.question.get(t.lang), **rounds)
+        own = current.question.get(t.lang)
+        views.present(t, activity, summary, revealed, screen, own, before=before, round_number=current.round)
     with side:
         render_leaderboard(t, room, progress, screen=screen)
     render_roster(t, room)

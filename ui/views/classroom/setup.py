@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.kinds import KINDS, Activity
 from ui.database import db, room_changed
 from ui.i18n import Translator
 from ui.state import app_state, classroom_state, widget_value
@@ -19,7 +19,7 @@ def render_setup(t: Translator) -> None:
     """The next activity: its kind and its options, and the button that opens it for the class."""
     kind = st.radio(
         t("classroom.kind"),
-        list(acts.KINDS),
+        KINDS.names(),
         format_func=lambda k: t(f"classroom.kind.{k}"),
         horizontal=True,
         key=f"{PREFIX}kind",
@@ -32,7 +32,7 @@ def render_setup(t: Translator) -> None:
     show_message(classroom_state(), "open")
 
 
-def build_activity() -> acts.Activity:
+def build_activity() -> Activity:
     return VIEWS[widget_value(f"{PREFIX}kind", "predict")].build(PREFIX)
 
 

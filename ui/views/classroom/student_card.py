@@ -28,7 +28,7 @@ def build(t: Translator, state: CardState) -> PhoneCard:
         return phone_card(t, state.room, None, state.mine, None, "", None)
     if state.time_up:
         current = replace(current, phase="locked")
-    body: Body = VIEWS[current.kind].card(t, current, state.mine)
+    body: Body = VIEWS[current.kind].card(t, current.activity(), current, state.mine)
     return phone_card(t, state.room, current, state.mine, state.left, activity_heading(t, current), body, state.time_up)
 
 

@@ -8,19 +8,11 @@ from math import log2
 
 import pytest
 
-from ndcg_core.classroom.activities import (
-    Answer,
-    Judge,
-    JudgeDetail,
-    Scale,
-    Taken,
-    activity_list,
-    activity_results,
-    from_payload,
-    outcome,
-    parts_of,
-    solutions,
-)
+from ndcg_core.classroom.kinds import from_payload
+from ndcg_core.classroom.kinds.base import Answer, Scale
+from ndcg_core.classroom.kinds.judge import Judge, JudgeDetail
+from ndcg_core.classroom.kinds.lists import activity_list
+from ndcg_core.classroom.results import Taken, activity_results, outcome, parts_of, solutions
 from ndcg_core.classroom.rules import new_student_id
 from ndcg_core.classroom.storage import Classroom
 from ndcg_core.errors import InputError
