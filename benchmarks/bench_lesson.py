@@ -24,7 +24,7 @@ def lesson_text(activities: int) -> str:
     """The shipped English lesson's activities repeated up to ``activities``, as a TOML file."""
     from ndcg_core.classroom.lessons import lesson_to_toml, read_lesson_file
 
-    shipped = read_lesson_file(ROOT / "lessons" / "ndcg-in-20-minutes.en.toml")
+    shipped = read_lesson_file(ROOT / "ui" / "lessons" / "ndcg-in-20-minutes.en.toml")
     steps = [shipped.steps[i % len(shipped.steps)] for i in range(activities)]
     return lesson_to_toml(replace(shipped, title=f"{activities} activities", steps=tuple(steps)))
 

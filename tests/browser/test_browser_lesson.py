@@ -19,7 +19,7 @@ from support import ROOT
 
 pytestmark = pytest.mark.browser
 
-SHIPPED = ROOT / "lessons" / "ndcg-in-20-minutes.en.toml"
+SHIPPED = ROOT / "ui" / "lessons" / "ndcg-in-20-minutes.en.toml"
 LIMIT = 8  # seconds: the first activity's time limit in the copy the test starts from
 SHOTS = "/tmp/ndcg_lesson_{}.png"
 

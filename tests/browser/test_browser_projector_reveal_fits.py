@@ -17,7 +17,7 @@ pytestmark = pytest.mark.browser
 SIZES = ((1280, 720), (1920, 1080))
 # The shipped lesson, keeping scores: predict (step 0), rank (3), judge (4), compare (6), practice (7), which is
 # right? (8, the last).
-LESSON = ROOT / "lessons" / "ndcg-in-20-minutes.en.toml"
+LESSON = ROOT / "ui" / "lessons" / "ndcg-in-20-minutes.en.toml"
 ANSWERS = {
     0: [[(0, "0.9")], [(0, "0.8")], [(0, "0.95")], [(0, "0.5")]],
     3: [[(0, [0, 3, 2, 1, 4])], [(0, [3, 0, 2, 1, 4])], [(0, [1, 0, 2, 3, 4])], [(0, [0, 1, 2, 3, 4])]],

@@ -34,7 +34,7 @@ from ndcg_core.classroom.lessons import (
 from ndcg_core.errors import InputError
 from support import ROOT
 
-LESSONS = sorted((ROOT / "lessons").glob("*.toml"))
+LESSONS = sorted((ROOT / "ui" / "lessons").glob("*.toml"))
 
 PREDICT = """\
 format = 1

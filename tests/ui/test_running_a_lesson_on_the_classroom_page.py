@@ -21,7 +21,7 @@ from ui import classroom_results
 from ui.i18n import Translator
 from ui.views.classroom import lesson_run
 
-SHIPPED = ROOT / "lessons" / "ndcg-in-20-minutes.en.toml"
+SHIPPED = ROOT / "ui" / "lessons" / "ndcg-in-20-minutes.en.toml"
 
 
 def texts(at):

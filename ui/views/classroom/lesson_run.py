@@ -1,4 +1,4 @@
-"""Running a lesson: choosing one to start a room with (a shipped lesson from ``lessons/``, a file, or a saved code,
+"""Running a lesson: choosing one to start a room with (a shipped lesson from ``ui/lessons/``, a file, or a saved code,
 ``?lesson=CODE``), the control page's "Activity 3 of 8" with Back and Next, a step's countdown, and the leaderboard
 at the end of a lesson that keeps scores."""
 
@@ -23,7 +23,7 @@ from ui.state import app_state, classroom_state, has_widget_value, reset_classro
 from ui.views.classroom.common import REFUSALS, show_message
 from ui.widgets.countdown import countdown
 
-LESSONS_DIR = Path(__file__).resolve().parents[3] / "lessons"
+LESSONS_DIR = Path(__file__).resolve().parents[2] / "lessons"  # ui/lessons/, shipped with the package
 LESSON_PARAM = "lesson"  # ?lesson=CODE: a saved lesson to start a room with, or to open in the editor
 CHOOSER = "_w_cr_lesson_"  # the landing's lesson chooser's widget keys
 LESSON_SOURCES = ("shipped", "file", "code")
@@ -32,7 +32,7 @@ CHECK_COMMAND = "python -m ndcg_core.classroom check FILE"
 
 
 def shipped_lessons() -> list[str]:
-    """The file names of the lessons shipped in ``lessons/``."""
+    """The file names of the lessons shipped in ``ui/lessons/``."""
     return sorted(p.name for p in LESSONS_DIR.glob("*.toml"))
 
 
