@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+import tomllib
 import urllib.request
 import zipfile
 from pathlib import Path
@@ -34,6 +35,8 @@ NOT_SHIPPED = shutil.ignore_patterns(
 )  # fmt: skip
 PAGES = [f"pages/{p.name}" for p in (ROOT / "pages").glob("*.py")]
 ENTRY_FILES = ["app.py", "serve.py", ".streamlit/config.toml", *PAGES]
+LESSON = ROOT / "ui" / "lessons" / "ndcg-in-20-minutes.en.toml"
+LESSON_TITLE = tomllib.loads(LESSON.read_text(encoding="utf-8"))["title"]
 EN = json.loads((ROOT / "ui" / "locales" / "en.json").read_text(encoding="utf-8"))
 START_TIMEOUT = 120  # seconds: Streamlit's first start in a new environment, on two busy cores
 
@@ -135,6 +138,12 @@ def test_ndcg_lab_serve_from_an_empty_folder_serves_the_pages_and_the_phone_rout
         page = browser.new_page()
         page.goto(f"{url}/Classroom")
         expect(page).to_have_title(f"{EN['classroom.title']} · NDCG Lab", timeout=60_000)
+        # The shipped lessons, found in the installed package, offered to start a room with, the first one outlined.
+        chooser = page.get_by_role("combobox", name=EN["classroom.lesson_shipped"]).first
+        expect(chooser).to_have_value(LESSON.name, timeout=30_000)
+        expect(page.get_by_text(LESSON_TITLE).first).to_be_visible()
+        # The installed .streamlit/config.toml is read: the app's own page links, not Streamlit's sidebar menu.
+        expect(page.get_by_test_id("stSidebarNav")).to_have_count(0)
         page.goto(f"{url}/Playground")  # a deep link: pages/ found beside the installed app.py
         expect(page).to_have_title(f"{EN['playground.title']} · NDCG Lab", timeout=60_000)
 
