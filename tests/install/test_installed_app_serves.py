@@ -65,7 +65,6 @@ def shipped_files() -> set[str]:
         for path in (ROOT / package).rglob("*"):
             if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
                 found.add(path.relative_to(ROOT).as_posix())
-    found.discard("ndcg_lab/app/README.md")  # only keeps the folder in the checkout: the entry files go there
     return found
 
 
