@@ -29,10 +29,15 @@ pytestmark = pytest.mark.install
 
 PACKAGES = ("ndcg_core", "ui", "deploy", "ndcg_lab")
 # What the checkout holds that is no part of the app: left out of the copy the wheel is built from.
-NOT_SHIPPED = shutil.ignore_patterns(
-    ".git", "build", "*.egg-info", "__pycache__", "*.pyc", "data", "tests", "benchmarks", "mutants", ".*cache",
-    ".hypothesis", "test-results", "docs", "site",
-)  # fmt: skip
+NOT_SHIPPED_TOP = {".git", "build", "data", "tests", "benchmarks", "mutants", "docs", "site", "test-results"}
+NOT_SHIPPED_ANYWHERE = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", ".*cache", ".hypothesis")
+
+
+def not_shipped(folder: str, names: list[str]) -> set[str]:
+    top = NOT_SHIPPED_TOP & set(names) if Path(folder) == ROOT else set()
+    return top | NOT_SHIPPED_ANYWHERE(folder, names)
+
+
 PAGES = [f"pages/{p.name}" for p in (ROOT / "pages").glob("*.py")]
 ENTRY_FILES = ["app.py", "serve.py", ".streamlit/config.toml", *PAGES]
 LESSON = ROOT / "ui" / "lessons" / "ndcg-in-20-minutes.en.toml"
@@ -51,7 +56,7 @@ def run(command: list, **kwargs) -> subprocess.CompletedProcess:
 def wheel(tmp_path_factory) -> Path:
     """The wheel of a clean copy of this checkout (a build/ folder left in the checkout could add stale files)."""
     source = tmp_path_factory.mktemp("source") / "ndcg-lab"
-    shutil.copytree(ROOT, source, ignore=NOT_SHIPPED)
+    shutil.copytree(ROOT, source, ignore=not_shipped)
     out = tmp_path_factory.mktemp("wheel")
     run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check", "-q", "-w", out, source])
     (found,) = out.glob("ndcg_lab-*.whl")
