@@ -829,7 +829,7 @@ async def main_async(args, parts: dict) -> None:
             else:
                 # A teacher on another process: only the database tells this one (within REVISION_TTL).
                 activity = await asyncio.to_thread(
-                    store.open_activity, room.code, key, Predict(random_list(number + 1))
+                    store.rooms.open_activity, room.code, key, Predict(random_list(number + 1))
                 )
                 r.opened, r.activity_id = time.monotonic(), activity.id
                 run.round = r

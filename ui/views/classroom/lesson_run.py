@@ -5,7 +5,6 @@ at the end of a lesson that keeps scores."""
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import pandas as pd
 import streamlit as st
@@ -15,6 +14,7 @@ from ndcg_core.classroom.lessons import Lesson, outline, read_lesson, read_lesso
 from ndcg_core.classroom.results import leaderboard
 from ndcg_core.classroom.storage import ActivityRow, LessonProgress, Room
 from ndcg_core.errors import InputError
+from ndcg_lab import app_dir
 from ui.classroom_results import student_name
 from ui.database import db, room_changed
 from ui.format import md_escape
@@ -24,7 +24,7 @@ from ui.state import app_state, classroom_state, has_widget_value, reset_classro
 from ui.views.classroom.common import REFUSALS, show_message
 from ui.widgets.countdown import countdown
 
-LESSONS_DIR = Path(__file__).resolve().parents[3] / "lessons"
+LESSONS_DIR = app_dir() / "lessons"  # the checkout's lessons/, installed beside the entry files
 LESSON_PARAM = "lesson"  # ?lesson=CODE: a saved lesson to start a room with, or to open in the editor
 CHOOSER = "_w_cr_lesson_"  # the landing's lesson chooser's widget keys
 LESSON_SOURCES = ("shipped", "file", "code")
