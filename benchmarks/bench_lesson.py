@@ -34,7 +34,7 @@ def one_round(path: Path) -> dict[str, float]:
     from streamlit.testing.v1 import AppTest
 
     from ndcg_core.classroom.lessons import read_lesson_file
-    from ui.database import store
+    from ui.database import db
     from ui.state import ClassroomState
 
     times: dict[str, float] = {}
@@ -43,12 +43,12 @@ def one_round(path: Path) -> dict[str, float]:
     times["read file"] = time.perf_counter() - start
 
     start = time.perf_counter()
-    room, key = store().create_room()
-    store().use_lesson(room.code, key, lesson)
+    room, key = db().rooms.create()
+    db().lessons.use(room.code, key, lesson)
     times["start room"] = time.perf_counter() - start
 
     start = time.perf_counter()
-    store().lesson_step(room.code, key, 0)
+    db().lessons.step(room.code, key, 0)
     times["first step"] = time.perf_counter() - start
 
     start = time.perf_counter()
@@ -76,9 +76,9 @@ def main() -> None:
         path.write_text(lesson_text(args.activities), encoding="utf-8")
         first = one_round(path)
         rounds = [one_round(path) for _ in range(args.repeat)]
-        from ui.database import store
+        from ui.database import db
 
-        store().close()
+        db().close()
     print(f"A lesson of {args.activities} activities opened {args.repeat} times (after one warm-up round)")
     print(f"Python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()}")
     print(f"{'part':<22}{'first':>9}{'median':>9}{'max':>9}  (seconds)")

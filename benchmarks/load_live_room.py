@@ -715,10 +715,11 @@ def process_line(monitor: TreeMonitor, students: int | None = None) -> str:
 
 
 async def main_async(args, parts: dict) -> None:
-    from ndcg_core.classroom import activities as acts
     from ndcg_core.classroom import rules
+    from ndcg_core.classroom.kinds.lists import random_list
+    from ndcg_core.classroom.kinds.predict import Predict
     from ndcg_core.classroom.rules import Limits
-    from ndcg_core.classroom.store import Store, database_url
+    from ndcg_core.classroom.storage import Classroom, database_url
 
     # The room's limit is a setting: the run's class must fit (the replicas read it from their environment).
     os.environ["NDCG_LAB_MAX_STUDENTS"] = str(max(args.students, Limits().max_students))
@@ -785,9 +786,9 @@ async def main_async(args, parts: dict) -> None:
     await asyncio.sleep(1.5)
     for monitor in monitors.values():
         monitor.baseline = monitor.samples[-1][2] if monitor.samples else None
-    store = Store(database_url(), limits=Limits.from_environment())
+    store = Classroom(database_url(), limits=Limits.from_environment())
     parts["store"] = store
-    room, key = store.create_room()
+    room, key = store.rooms.create()
     run = Run(errors=Errors(), stop=asyncio.Event(), window=args.window)
     rounds: list[Round] = []
     began = time.monotonic()
@@ -822,13 +823,13 @@ async def main_async(args, parts: dict) -> None:
                     r.opened, pressed_wall = time.monotonic(), time.time()
                     run.round = r
                     await projector.run(fragment, trigger=button_id)
-                current = (await asyncio.to_thread(store.room, room.code)).current
+                current = (await asyncio.to_thread(store.rooms.get, room.code)).current
                 r.activity_id = current.id
                 r.stored_after = current.opened_at - pressed_wall  # the press to the activity stored
             else:
                 # A teacher on another process: only the database tells this one (within REVISION_TTL).
                 activity = await asyncio.to_thread(
-                    store.open_activity, room.code, key, acts.Predict(acts.random_list(number + 1))
+                    store.rooms.open_activity, room.code, key, Predict(random_list(number + 1))
                 )
                 r.opened, r.activity_id = time.monotonic(), activity.id
                 run.round = r
@@ -922,7 +923,7 @@ def report(args, rounds: list[Round], store, run: Run, monitors: dict, began: fl
     for r in rounds:
         answer_times += latencies(r)
         seen_times += [t - r.opened for t in r.seen.values()]
-        stored = {a.student for a in store.answers(r.activity_id)}
+        stored = {a.student for a in store.answers.for_activity(r.activity_id)}
         acked += len(r.acked)
         lost += len(r.acked) - len(stored & set(r.acked))
     print(
@@ -967,9 +968,8 @@ def report(args, rounds: list[Round], store, run: Run, monitors: dict, began: fl
             )
         print(line)
         before = sum(len(students) for _, students in kill["acked_before"])
-        kept = sum(
-            len(students & {a.student for a in store.answers(activity)}) for activity, students in kill["acked_before"]
-        )
+        answered = store.answers.for_activity
+        kept = sum(len(group & {a.student for a in answered(act)}) for act, group in kill["acked_before"])
         print(f"answers acknowledged before the kill: {before}, still stored: {kept}")
     if "postgres restart seconds" in run.counts:
         print(f"PostgreSQL restart took {run.counts['postgres restart seconds']} s")

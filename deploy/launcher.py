@@ -34,8 +34,9 @@ from typing import NoReturn
 from deploy import app_command
 from deploy.postgres import postgres_bin, start_cluster, stop_cluster
 from ndcg_core.classroom.joining import FRONT_ADDRESS_VARIABLE
+from ndcg_lab import app_dir
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = app_dir()  # serve.py and .streamlit/config.toml: the checkout's top level, or ndcg_lab/app/ when installed
 TEMPLATE = Path(__file__).resolve().parent / "nginx.conf.template"
 DATABASE_ENV = "NDCG_LAB_DATABASE_URL"
 NGINX = "/usr/sbin/nginx"
@@ -262,11 +263,12 @@ def _without_password(url: str) -> str:
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         # One clear line, not argparse's usage block: a launcher's misuse is read in a terminal or a log.
-        self.exit(2, f"deploy: {message} (python -m deploy up --replicas N --port P [--listen ADDRESS])\n")
+        command = self.prog.removesuffix(" up")
+        self.exit(2, f"deploy: {message} ({command} up --replicas N --port P [--listen ADDRESS])\n")
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m deploy", description=__doc__.split("\n\n")[0] if __doc__ else None)
+def _parser(prog: str = "python -m deploy") -> argparse.ArgumentParser:
+    parser = _Parser(prog=prog, description=__doc__.split("\n\n")[0] if __doc__ else None)
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     up = commands.add_parser("up", help="start the database, N replicas and nginx; stop them on SIGINT/SIGTERM")
     up.add_argument("--replicas", type=int, default=2, help="number of app processes (default 2)")
@@ -281,9 +283,9 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str]) -> int:
-    """Run ``python -m deploy``; returns the exit code (2 for bad arguments)."""
-    args = _parser().parse_args(argv)
+def main(argv: Sequence[str], prog: str = "python -m deploy") -> int:
+    """Run ``python -m deploy`` (``prog``, as help and errors name it); returns the exit code (2 for bad arguments)."""
+    args = _parser(prog).parse_args(argv)
     if args.replicas < 1:
         return _usage_error(f"--replicas must be at least 1, not {args.replicas}")
     if not 1 <= args.port <= 65535:

@@ -7,7 +7,7 @@ Rooms by job (see the README's architecture section):
 - ``ndcg_core.trec``: many queries, as trec_eval: readers, the segmented reader, evaluation, measures,
   output and the command line.
 - ``ndcg_core.teaching``: conventions, practice exercises and NDCG's neighbouring metrics.
-- ``ndcg_core.classroom``: the live classroom's rules and its store.
+- ``ndcg_core.classroom``: the live classroom's rules and its storage.
 - ``errors`` (``InputError``, one English template per code) and ``validate`` (the one place that checks input).
 
 The names below are the public API, importable from ``ndcg_core`` itself.

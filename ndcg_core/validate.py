@@ -177,7 +177,7 @@ def cutoffs(
 
     A repeated cutoff is the same cutoff: ``5, 10, 5`` is ``(5, 10)``.
 
-    This is the one reader of k lists: the command line's ``ndcg_cut.5,10``, ``evaluate(cutoffs=...)``
+    This is the one reader of k lists: the command line's ``ndcg_cut.5,10``, ``EvaluationOptions(cutoffs=...)``
     and the Evaluate page's box all use it.
     """
     place = place or Place("k")

@@ -2,6 +2,6 @@
 appear on the projector as they arrive."""
 
 from ui.page import start_page
-from ui.views.classroom import render_page
+from ui.views.classroom.page import render_page
 
 render_page(start_page("classroom.title", icon="🏫"))

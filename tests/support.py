@@ -160,3 +160,14 @@ def playground_list(items, k=None, **scoring):
     from ndcg_core.lists.spec import ListSpec
 
     return ListSpec(tuple(items), Scoring(k=min(5, len(items)) if k is None else k, **scoring))
+
+
+def empty_database(url: str) -> None:
+    """Drop every table of the database at ``url`` (the classroom's, the short links', an older version's)."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url)
+    tables = sa.MetaData()
+    tables.reflect(engine)
+    tables.drop_all(engine)
+    engine.dispose()

@@ -22,15 +22,17 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.kinds import Activity
+from ndcg_core.classroom.kinds.tally import Group
+from ndcg_core.classroom.results import ActivityOutcome, RoomResults, StudentResult, answer_group, common_mistakes
 from ndcg_core.classroom.rules import csv_safe
 from ndcg_core.errors import number_text
 from ndcg_core.lists.discounts import DISCOUNTS
-from ndcg_core.teaching.exercises import exercise
 from ui.format import metric_text
 from ui.i18n import Translator
 from ui.mistake_text import group_label
 from ui.projector import big_chart, share_bars, worked_table
+from ui.views.classroom.kinds import VIEWS
 
 COLUMNS = (
     "activity",
@@ -66,30 +68,27 @@ def student_name(t: Translator, number: int, nickname: str | None) -> str:
     return nickname if nickname else t("classroom.anonymous", n=number)
 
 
-def _views(activity: acts.Activity) -> Any:
-    # Imported here: the kinds' views import the classroom package, whose control page imports this module.
-    from ui.views.classroom.kinds import VIEWS
-
+def _views(activity: Activity) -> Any:
     return VIEWS[activity.kind]
 
 
-def details(t: Translator, activity: acts.Activity, part: int) -> str:
+def details(t: Translator, activity: Activity, part: int) -> str:
     """What the question was, in the kind's words (its views module's ``csv_details``): the list (labels:grades),
     k, gain and ideal; the metric and pair; the twist; the seed and exercise; the result judged."""
     return str(_views(activity).csv_details(t, activity, part))
 
 
-def answer_text(t: Translator, activity: acts.Activity, part: int, value: Any) -> str:
+def answer_text(t: Translator, activity: Activity, part: int, value: Any) -> str:
     """An answer as the student saw it on the phone ("" for no answer)."""
     return "" if value is None else str(_views(activity).csv_answer(t, activity, part, value))
 
 
-def solution_text(t: Translator, activity: acts.Activity, part: int, solution: Any) -> str:
+def solution_text(t: Translator, activity: Activity, part: int, solution: Any) -> str:
     """The right answer in the same words as the answers."""
     return str(_views(activity).csv_solution(t, activity, part, solution))
 
 
-def right_text(t: Translator, row: acts.StudentResult) -> str:
+def right_text(t: Translator, row: StudentResult) -> str:
     """Right or not; nothing for an answer that is neither (a Judge grade)."""
     if not row.answered:
         return t("classroom.csv.no_answer")
@@ -98,10 +97,10 @@ def right_text(t: Translator, row: acts.StudentResult) -> str:
     return t("classroom.csv.yes" if row.right else "classroom.csv.no")
 
 
-def mistake_cell(t: Translator, activity: acts.Activity, value: Any) -> str:
+def mistake_cell(t: Translator, activity: Activity, value: Any) -> str:
     """What an answer was, for the kinds that name mistakes: right, close, the mistake it matches, or other (a
     choice: right or its option's mistake); empty for no answer and the other kinds."""
-    group = acts.answer_group(activity, value)
+    group = answer_group(activity, value)
     return "" if group is None else group_label(group, t)
 
 
@@ -110,28 +109,20 @@ def grades_text(grades: Sequence[float]) -> str:
     return " ".join(number_text(float(g)) for g in grades)
 
 
-def scoring(t: Translator, activity: acts.Activity, part: int) -> list[str]:
+def scoring(t: Translator, activity: Activity, part: int) -> list[str]:
     """What question ``part`` is scored under, one cell a column from "query" to "ideal" (``COLUMNS``): the query,
     the details, the exercise, the grades in ranked order, the grades of judged results the list missed, the
     metric, k, the gain, the discount, its base (Järvelin-Kekäläinen's only) and where the ideal comes from."""
-    conv = activity.conventions(part)
-    spec = getattr(activity, "spec", None)  # the kinds over one ranked list: Predict, Rank it best, Judge
-    query, grades, missed, base = "", "", "", ""
-    if spec is not None:
-        query, grades, missed = spec.query, grades_text(spec.grades), grades_text(spec.pool)
-    elif isinstance(activity, acts.Compare):
-        query = activity.query
-    elif isinstance(activity, acts.Practice):
-        data = exercise(activity.seed, activity.numbers[part]).data
-        grades = grades_text(data["grades"]) if "grades" in data else ""
+    conv, asked = activity.conventions(part), activity.material(part)
+    base = ""
     if conv.discount is not None and "base" in DISCOUNTS[conv.discount].params:
-        base = number_text(spec.scoring.base if spec is not None else DISCOUNTS[conv.discount].params["base"])
+        base = number_text(asked.base if asked.base is not None else DISCOUNTS[conv.discount].params["base"])
     return [
-        query,
+        asked.query,
         details(t, activity, part),
-        str(part + 1) if isinstance(activity, acts.Practice) else "",
-        grades,
-        missed,
+        "" if asked.exercise is None else str(asked.exercise),
+        grades_text(asked.grades),
+        grades_text(asked.missed),
         t(f"classroom.csv.metric.{conv.metric}"),
         "" if conv.k is None else str(conv.k),
         "" if conv.gain is None else t(f"gain.{conv.gain}.label"),
@@ -145,7 +136,7 @@ def when(at: float | None) -> str:
     return "" if at is None else datetime.fromtimestamp(at, UTC).isoformat(timespec="seconds")
 
 
-def csv_rows(t: Translator, results: acts.RoomResults, points: bool = False) -> list[list[str]]:
+def csv_rows(t: Translator, results: RoomResults, points: bool = False) -> list[list[str]]:
     """The CSV's rows after its header: each activity's rows, then one total row per student; with ``points``,
     each answer's points and each student's total last."""
     rows = []
@@ -192,7 +183,7 @@ def csv_rows(t: Translator, results: acts.RoomResults, points: bool = False) -> 
     return rows
 
 
-def results_csv(t: Translator, results: acts.RoomResults, points: bool = False) -> bytes:
+def results_csv(t: Translator, results: RoomResults, points: bool = False) -> bytes:
     """The results as CSV in UTF-8 with a BOM (so spreadsheets read Chinese right); every cell that a spreadsheet
     would take for a formula (a nickname or label starting with = + - @) starts with a quote. With ``points`` (a
     lesson that keeps scores) a last column holds each answer's points."""
@@ -204,12 +195,12 @@ def results_csv(t: Translator, results: acts.RoomResults, points: bool = False) 
     return out.getvalue().encode("utf-8-sig")
 
 
-def activity_name(t: Translator, outcome: acts.ActivityOutcome) -> str:
+def activity_name(t: Translator, outcome: ActivityOutcome) -> str:
     name = t("classroom.activity_heading", number=outcome.number, kind=t(f"classroom.kind.{outcome.kind}"))
     return name + (" · " + t("classroom.round", round=outcome.round) if outcome.round > 1 else "")
 
 
-def summary_frame(t: Translator, summary: Sequence[acts.ActivityOutcome]) -> pd.DataFrame:
+def summary_frame(t: Translator, summary: Sequence[ActivityOutcome]) -> pd.DataFrame:
     """The summary as a table: per activity, students present, answered, right answers and the share right (for
     Judge, whose grades are neither right nor wrong, a note instead)."""
     return pd.DataFrame(
@@ -230,13 +221,13 @@ def summary_frame(t: Translator, summary: Sequence[acts.ActivityOutcome]) -> pd.
     )
 
 
-def mistakes_text(t: Translator, groups: Sequence[acts.Group]) -> str:
+def mistakes_text(t: Translator, groups: Sequence[Group]) -> str:
     """Mistakes with their counts, the most common first: "DCG given for NDCG (9), Ideal from the list alone (4)"."""
     each = [t("classroom.summary.mistake_count", label=group_label(g.code, t), count=g.count) for g in groups]
     return t("classroom.summary.mistake_separator").join(each)
 
 
-def render_class_summary(t: Translator, summary: Sequence[acts.ActivityOutcome], screen: bool = False) -> None:
+def render_class_summary(t: Translator, summary: Sequence[ActivityOutcome], screen: bool = False) -> None:
     """The end-of-class summary: participation, the share of right answers and the mistakes named per activity, as
     a table and bars (an activity whose answers are neither right nor wrong, Judge, is in the table only), and the
     class's most common mistakes."""
@@ -245,7 +236,7 @@ def render_class_summary(t: Translator, summary: Sequence[acts.ActivityOutcome],
         st.caption(t("classroom.summary.none"))
         return
     worked_table(summary_frame(t, summary), screen)
-    common = acts.common_mistakes(summary)
+    common = common_mistakes(summary)
     if common:
         st.markdown(t("classroom.summary.common", mistakes=mistakes_text(t, common)))
     summary = [o for o in summary if o.marked]

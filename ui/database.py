@@ -1,4 +1,5 @@
-"""The classroom store for this server process: one engine per database, shared by every session."""
+"""The classroom's repositories and the short links for this server process: one engine per database, shared by
+every session."""
 
 from __future__ import annotations
 
@@ -11,22 +12,39 @@ from functools import lru_cache
 import streamlit as st
 
 from ndcg_core.classroom.rules import Limits
-from ndcg_core.classroom.store import ENV_DATA_DIR, ENV_URL, DatabaseSettings, Room, Store, database_url
+from ndcg_core.classroom.service import ClassroomService
+from ndcg_core.classroom.storage import ENV_DATA_DIR, ENV_URL, Classroom, DatabaseSettings, Room, database_url
 from ndcg_core.errors import StoreUnavailable
+from ndcg_core.links import ShortLinks
 
 
 @st.cache_resource(show_spinner=False)
-def _store_for(url: str) -> Store:
+def _classroom_for(url: str) -> Classroom:
     # A StoreUnavailable here (the database down at start) is not cached: the next call tries again.
-    store = Store(url, limits=Limits.from_environment(), settings=DatabaseSettings.from_environment())
+    classroom = Classroom(url, limits=Limits.from_environment(), settings=DatabaseSettings.from_environment())
     with suppress(StoreUnavailable):  # a read-only or full database still shows its rooms; a new room purges
-        store.purge()
-    return store
+        classroom.rooms.purge()
+    return classroom
 
 
 @st.cache_resource(show_spinner=False)
-def _quick_store_for(url: str) -> Store:
-    return _store_for(url).without_retries()
+def _quick_classroom_for(url: str) -> Classroom:
+    return _classroom_for(url).without_retries()
+
+
+@st.cache_resource(show_spinner=False)
+def _service_for(url: str) -> ClassroomService:
+    # Its caches (shared cards, scores) are this process's, like the classroom and the room reads it goes through.
+    return ClassroomService(_classroom_for(url), _revisions())
+
+
+@st.cache_resource(show_spinner=False)
+def _links_for(url: str) -> ShortLinks:
+    classroom = _classroom_for(url)
+    links = ShortLinks(classroom.database, keep_days=classroom.limits.short_link_days)
+    with suppress(StoreUnavailable):
+        links.purge()
+    return links
 
 
 @lru_cache(maxsize=8)
@@ -34,14 +52,30 @@ def _url(database: str, data_dir: str) -> str:
     return database_url({ENV_URL: database, ENV_DATA_DIR: data_dir} if data_dir else {ENV_URL: database})
 
 
-def store() -> Store:
-    """The store for ``NDCG_LAB_DATABASE_URL`` (or the SQLite file in ``NDCG_LAB_DATA_DIR``)."""
-    return _store_for(_url(os.environ.get(ENV_URL, ""), os.environ.get(ENV_DATA_DIR, "")))
+def _here() -> str:
+    return _url(os.environ.get(ENV_URL, ""), os.environ.get(ENV_DATA_DIR, ""))
 
 
-def quick_store() -> Store:
-    """``store()`` trying each call once (``Store.without_retries``), for the phones' polls."""
-    return _quick_store_for(_url(os.environ.get(ENV_URL, ""), os.environ.get(ENV_DATA_DIR, "")))
+def db() -> Classroom:
+    """The classroom for ``NDCG_LAB_DATABASE_URL`` (or the SQLite file in ``NDCG_LAB_DATA_DIR``): ``db().rooms``,
+    ``.students``, ``.answers``, ``.lessons``."""
+    return _classroom_for(_here())
+
+
+def quick_db() -> Classroom:
+    """``db()`` trying each call once (``Classroom.without_retries``), for the phones' polls."""
+    return _quick_classroom_for(_here())
+
+
+def short_links() -> ShortLinks:
+    """The short links (``?go=CODE``), in the same database as the classroom, over its engine."""
+    return _links_for(_here())
+
+
+def service() -> ClassroomService:
+    """The classroom service over ``db()`` (``ndcg_core.classroom.service``): a student's card and their answers,
+    with this process's shared reads of rooms and its caches of cards and scores."""
+    return _service_for(_here())
 
 
 def client_source() -> str:
@@ -84,7 +118,7 @@ class _Revisions:
         if known:
             return revision
         now = time.monotonic()
-        revision = (quick_store() if quick else store()).revision(code)
+        revision = (quick_db() if quick else db()).rooms.revision(code)
         with self._lock:
             if len(self._seen) > 1000:
                 self._seen.clear()
@@ -105,7 +139,7 @@ class _Revisions:
         for the phones' polls)."""
         if self.known_member(code, student_id):
             return True
-        if quick_store().student(code, student_id) is None:
+        if quick_db().students.get(code, student_id) is None:
             return False
         with self._lock:
             if len(self._members) > 100_000:
@@ -128,7 +162,7 @@ class _Revisions:
         now = time.monotonic()
         if hit >= 0 and now - hit < REVISION_TTL:
             return False
-        answered = bool(store().answers(activity_id))
+        answered = bool(db().answers.for_activity(activity_id))
         with self._lock:
             if len(self._answered) > 1000:
                 self._answered.clear()
@@ -148,7 +182,7 @@ class _Revisions:
             hit = self._rooms.get(code)
         if hit is not None and revision is not None and hit.revision == revision:
             return hit
-        room = store().room(code)  # an InputError if the room is gone
+        room = db().rooms.get(code)  # an InputError if the room is gone
         with self._lock:
             if len(self._rooms) > 1000:
                 self._rooms.clear()
@@ -168,8 +202,8 @@ def room_revision(code: str, quick: bool = False) -> int | None:
 
 
 def room_now(code: str) -> Room:
-    """``Store.room`` for a student's phone, read once per revision of the room by this process (its student count
-    may lag behind joins, which do not change the revision; the teacher's page reads ``store().room``)."""
+    """``Rooms.get`` for a student's phone, read once per revision of the room by this process (its student count
+    may lag behind joins, which do not change the revision; the teacher's page reads ``db().rooms.get``)."""
     return _revisions().room(code)
 
 

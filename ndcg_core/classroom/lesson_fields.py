@@ -1,5 +1,5 @@
 """The lesson format's building blocks, shared by the lesson reader (``lessons``) and the activity kinds
-(``activities``), each of which reads and writes its own fields: a field of the format, the reader of one TOML
+(``kinds``), each of which reads and writes its own fields: a field of the format, the reader of one TOML
 table, and a question's own wording.
 """
 
@@ -15,7 +15,7 @@ from ..errors import InputError, shown
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
-S = TypeVar("S", bound="DataclassInstance")  # a judging scale (``activities.Scale``, which imports this module)
+S = TypeVar("S", bound="DataclassInstance")  # a judging scale (``kinds.base.Scale``, which imports this module)
 
 LANGUAGES = ("en", "zh")
 MAX_TEXT = 500  # a question's own wording, in one language
@@ -178,7 +178,7 @@ class Reader:
         if len(value) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
             raise InputError("lesson.scale", place=self.place(name), value=shown(value))
         try:
-            # ``replace`` rather than ``Scale(...)``: activities.py imports this module, so it cannot import Scale.
+            # ``replace`` rather than ``Scale(...)``: kinds/base.py imports this module, so it cannot import Scale.
             return replace(default, low=value[0], high=value[1])
         except InputError as error:
             raise InputError("lesson.problem", place=self.place(name), problem=error) from None

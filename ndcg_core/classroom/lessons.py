@@ -7,7 +7,7 @@ this module describes the same format for editors; it is generated from ``LESSON
 below (``python -m ndcg_core.classroom schema``), so the reader and the schema cannot drift apart.
 
 This module reads and writes the lesson's top level and the fields every activity has; each kind of activity reads
-and writes its own fields (its class in ``activities``: ``lesson_fields``, ``from_lesson``, ``lesson_data``) through
+and writes its own fields (its class in ``kinds``: ``lesson_fields``, ``from_lesson``, ``lesson_data``) through
 the same ``Reader`` (``lesson_fields``). Every check is in ``ndcg_core``, each problem an ``InputError`` whose place
 names the activity and the field, so the app and ``python -m ndcg_core.classroom check FILE`` say the same thing.
 """
@@ -24,8 +24,11 @@ from typing import Any
 import tomli_w
 
 from ..errors import InputError, Place, number_text, shown
-from .activities import CHOOSE_WRONG, KINDS, MAX_EXERCISES, Activity, Scale
-from .activities import PRACTICE_KINDS as PRACTICE_KINDS
+from .kinds import KINDS, Activity, kind_class
+from .kinds.base import Scale
+from .kinds.choose import CHOOSE_WRONG
+from .kinds.practice import MAX_EXERCISES
+from .kinds.practice import PRACTICE_KINDS as PRACTICE_KINDS
 from .lesson_fields import LANGUAGES, MAX_ITEM, MAX_QUERY, MAX_TEXT, SIDE_FIELDS, Field, Reader, Wording
 
 __all__ = ["LANGUAGES", "MAX_ITEM", "MAX_QUERY", "MAX_TEXT", "PRACTICE_KINDS", "Field", "Reader", "Wording"]
@@ -68,13 +71,13 @@ LESSON_FIELDS = (
 )
 
 _COMMON = (
-    Field("kind", "choice", True, tuple(KINDS), "What the class does."),
+    Field("kind", "choice", True, tuple(KINDS.names()), "What the class does."),
     Field("question", "wording", description='The question\'s own wording: { en = "...", zh = "..." }.'),
     Field("time_limit", "whole", description=f"Seconds to answer ({TIME_LIMITS[0]} to {TIME_LIMITS[1]})."),
 )
 # Every kind's fields: the ones every activity has, then the kind's own (its class's ``lesson_fields``).
 ACTIVITY_FIELDS: dict[str, tuple[Field, ...]] = {
-    name: (*_COMMON, *kind.lesson_fields()) for name, kind in KINDS.items()
+    entry.name: (*_COMMON, *entry.build().lesson_fields()) for entry in KINDS
 }
 
 
@@ -165,7 +168,7 @@ def _step(number: int, table: Any, scale: Scale) -> Step:
     question = r.wording("question")
     time_limit = r.whole("time_limit", None, TIME_LIMITS)
     try:
-        activity = KINDS[kind].from_lesson(r, scale)
+        activity = kind_class(kind).from_lesson(r, scale)
     except InputError as error:
         if error.code.startswith("lesson."):
             raise

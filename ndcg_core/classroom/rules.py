@@ -139,6 +139,12 @@ def join_wait(failures: int, seconds_since_last: float, limits: Limits) -> float
     return max(0.0, wait - seconds_since_last)
 
 
+def seconds_left(opened_at: float, time_limit: float | None, now: float) -> float | None:
+    """Seconds until answers close by a time limit of ``time_limit`` seconds from ``opened_at`` (below zero once it
+    has passed; ``None``: no limit): the one rule that both a phone's countdown and the store's in-time check read."""
+    return None if time_limit is None else opened_at + time_limit - now
+
+
 def csv_safe(text: str) -> str:
     """A nickname as a spreadsheet cell: a leading = + - @ would make it a formula, so it gets a quote first."""
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

@@ -6,9 +6,10 @@ import pytest
 from playwright.sync_api import expect
 from test_browser_every_bar_named import projector
 
-from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.kinds.lists import activity_list
+from ndcg_core.classroom.kinds.predict import Predict
 from ndcg_core.classroom.rules import new_student_id
-from ndcg_core.classroom.store import Store, database_url
+from ndcg_core.classroom.storage import Classroom, database_url
 
 pytestmark = pytest.mark.browser
 
@@ -18,18 +19,18 @@ BOXES = """c => [...c.querySelectorAll('svg text')].filter(e => names.includes(e
 
 
 def test_two_activities_names_stand_apart_on_the_ended_projector(browser, app_url):
-    store = Store(database_url())
-    room, key = store.create_room()
+    store = Classroom(database_url())
+    room, key = store.rooms.create()
     students = [new_student_id() for _ in range(2)]
     for i, student in enumerate(students):
-        store.join(room.code, student, f"S{i}")
+        store.students.join(room.code, student, f"S{i}")
     for grades in ([3, 0, 2], [3, 2, 3]):
-        row = store.open_activity(room.code, key, acts.Predict(acts.activity_list(["a", "b", "c"], grades, 3)))
+        row = store.rooms.open_activity(room.code, key, Predict(activity_list(["a", "b", "c"], grades, 3)))
         for student, guess in zip(students, ("0.9", "0.2"), strict=True):
-            store.answer(room.code, student, row.id, [(0, guess)])
-        store.set_phase(room.code, key, "revealed")
+            store.answers.submit(room.code, student, row.id, [(0, guess)])
+        store.rooms.set_phase(room.code, key, "revealed")
     context, screen = projector(browser, app_url, room.code, key)
-    store.end_room(room.code, key)
+    store.rooms.end(room.code, key)
     expect(screen.get_by_text("This room has ended.")).to_be_visible(timeout=30_000)  # it follows by itself
     chart = screen.get_by_test_id("stVegaLiteChart").last
     expect(chart.locator("svg text").filter(has_text=NAMES[1])).to_be_attached(timeout=30_000)

@@ -6,23 +6,23 @@ import pytest
 from playwright.sync_api import expect
 from test_browser_live_room import phone
 
-from ndcg_core.classroom.activities import practice_activity
-from ndcg_core.classroom.store import Store, database_url
+from ndcg_core.classroom.kinds.practice import practice_activity
+from ndcg_core.classroom.storage import Classroom, database_url
 
 pytestmark = pytest.mark.browser
 
 
 def test_a_comma_answer_saved_is_not_called_unsent_when_answers_lock(browser, playwright, app_url):
-    store = Store(database_url())
-    room, key = store.create_room()
+    store = Classroom(database_url())
+    room, key = store.rooms.create()
     page = phone(browser, playwright, app_url, room.code, "Ana")
-    store.open_activity(room.code, key, practice_activity(2026, 2))
+    store.rooms.open_activity(room.code, key, practice_activity(2026, 2))
     box = page.get_by_role("textbox", name="Your answer").first
     expect(box).to_be_visible(timeout=30_000)
     box.fill("4,5")
     page.get_by_role("button", name="Send my answers").tap()
     expect(page.get_by_text("'4,5' read as 4.5. Saved.")).to_be_visible()
-    store.set_phase(room.code, key, "locked")
+    store.rooms.set_phase(room.code, key, "locked")
     status = page.locator(".ndcg-card .status")
     expect(status).to_have_text("Answers are locked. Wait for the reveal.", timeout=30_000)
     expect(page.get_by_text("not sent")).to_have_count(0)

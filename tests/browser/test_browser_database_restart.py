@@ -6,11 +6,10 @@ and loses none acknowledged before it."""
 import re
 
 import pytest
-import sqlalchemy as sa
 from playwright.sync_api import expect
 
-from ndcg_core.classroom.store import Store, metadata
-from support import free_port, start_app, stop_app
+from ndcg_core.classroom.storage import Classroom
+from support import empty_database, free_port, start_app, stop_app
 
 pytestmark = pytest.mark.browser
 
@@ -19,9 +18,7 @@ NOTICE = "The classroom's database is not answering"
 
 @pytest.fixture
 def app_on_postgres(postgres_cluster, tmp_path):
-    engine = sa.create_engine(postgres_cluster.url)
-    metadata.drop_all(engine)
-    engine.dispose()
+    empty_database(postgres_cluster.url)
     port = free_port()
     env = {"NDCG_LAB_DATABASE_URL": postgres_cluster.url, "NDCG_LAB_DB_RETRY_SECONDS": "2"}
     with open(tmp_path / "streamlit.log", "w") as log:
@@ -88,9 +85,9 @@ def test_postgresql_restarting_during_an_activity_is_a_notice_and_loses_no_answe
     bo.screenshot(path="/tmp/ndcg-db-back-phone.png")
     for page in (teacher, ana, bo):
         no_traceback(page)
-    store = Store(cluster.url)
+    store = Classroom(cluster.url)
     try:
-        answers = store.answers(store.room(code).current.id)
+        answers = store.answers.for_activity(store.rooms.get(code).current.id)
         assert [(a.nickname, a.value) for a in answers] == [("Ana", 0.9), ("Bo", 0.5)]
     finally:
         store.close()

@@ -6,9 +6,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.kinds.base import Scale
+from ndcg_core.classroom.kinds.judge import Judge
+from ndcg_core.classroom.kinds.lists import activity_list
 from ndcg_core.classroom.rules import new_student_id
-from ndcg_core.classroom.store import Store, database_url
+from ndcg_core.classroom.storage import Classroom, database_url
 
 pytestmark = pytest.mark.browser
 
@@ -29,14 +31,14 @@ def projector(browser, app_url, code, key):
 
 
 def test_the_projected_judge_chart_names_every_result(browser, app_url):
-    store = Store(database_url())
-    room, key = store.create_room()
-    activity = acts.Judge(acts.activity_list(NAMES, [3, 2, 2, 1, 0], 3), acts.Scale(0, 3))
-    row = store.open_activity(room.code, key, activity)
+    store = Classroom(database_url())
+    room, key = store.rooms.create()
+    activity = Judge(activity_list(NAMES, [3, 2, 2, 1, 0], 3), Scale(0, 3))
+    row = store.rooms.open_activity(room.code, key, activity)
     for i in range(3):
         student = new_student_id()
-        store.join(room.code, student, f"S{i}")
-        store.answer(room.code, student, row.id, [(p, (g + i) % 4) for p, g in enumerate(activity.spec.grades)])
+        store.students.join(room.code, student, f"S{i}")
+        store.answers.submit(room.code, student, row.id, [(p, (g + i) % 4) for p, g in enumerate(activity.spec.grades)])
     context, screen = projector(browser, app_url, room.code, key)
     chart = screen.get_by_test_id("stVegaLiteChart").first
     expect(chart.locator("svg text").filter(has_text="5. History")).to_be_attached(timeout=30_000)

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from ndcg_core.classroom.activities import practice_activity
+from ndcg_core.classroom.kinds.practice import practice_activity
 from support import free_port, start_app
 
 pytestmark = pytest.mark.browser

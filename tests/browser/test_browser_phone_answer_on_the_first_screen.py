@@ -8,30 +8,31 @@ import os
 import pytest
 from playwright.sync_api import expect
 
-from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom import rules
+from ndcg_core.classroom.kinds.lists import activity_list
+from ndcg_core.classroom.kinds.predict import Predict
 from ndcg_core.classroom.lessons import Lesson, Step
-from ndcg_core.classroom.store import Store, database_url
+from ndcg_core.classroom.storage import Classroom, database_url
 
 pytestmark = pytest.mark.browser
 
-TEN = acts.activity_list(tuple(f"result {i}" for i in range(1, 11)), (3, 2, 3, 0, 1, 2, 0, 1, 0, 2), 10)
+TEN = activity_list(tuple(f"result {i}" for i in range(1, 11)), (3, 2, 3, 0, 1, 2, 0, 1, 0, 2), 10)
 
 
 @pytest.fixture
 def store():
     """The store the test session's app uses (tests/conftest.py sets its data folder for both)."""
-    opened = Store(database_url(os.environ))
+    opened = Classroom(database_url(os.environ))
     yield opened
     opened.close()
 
 
 def timed_room(store, seconds):
     """A room running a one-step lesson: Predict over ten results with a time limit; a student, Ana, in it."""
-    room, key = store.create_room()
-    store.use_lesson(room.code, key, Lesson("Timed", (Step(acts.Predict(TEN), time_limit=seconds),)))
-    store.lesson_step(room.code, key, 0)
-    return room.code, store.join(room.code, rules.new_student_id(), "Ana")
+    room, key = store.rooms.create()
+    store.lessons.use(room.code, key, Lesson("Timed", (Step(Predict(TEN), time_limit=seconds),)))
+    store.lessons.step(room.code, key, 0)
+    return room.code, store.students.join(room.code, rules.new_student_id(), "Ana")
 
 
 def phone_page(browser, playwright, app_url, code, student, lang="en"):
@@ -69,7 +70,7 @@ def test_the_box_and_send_are_on_the_first_screen_and_a_refusal_is_beside_the_bo
     send.tap()
     expect(status).to_have_text("'0,62' read as 0.62. Saved. You can change it until the teacher locks answers.")
     expect(page.get_by_text("Your estimate: 0.62")).to_be_visible()
-    assert store.my_answers(store.room(code).current.id, ana.id) == {0: 0.62}
+    assert store.answers.of_student(store.rooms.get(code).current.id, ana.id) == {0: 0.62}
     page.context.close()
 
 

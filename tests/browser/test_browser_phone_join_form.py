@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from ndcg_core.classroom import rules
-from ndcg_core.classroom.store import Store, database_url
+from ndcg_core.classroom.storage import Classroom, database_url
 
 pytestmark = pytest.mark.browser
 
@@ -17,8 +17,8 @@ LONG = "Alexandra-Konstantinopolous"  # 27 characters
 
 
 def test_the_chinese_join_form_says_the_limit_and_refuses_a_long_nickname_in_chinese(browser, playwright, app_url):
-    store = Store(database_url(os.environ))
-    room, _ = store.create_room()
+    store = Classroom(database_url(os.environ))
+    room, _ = store.rooms.create()
     context = browser.new_context(**playwright.devices["iPhone 13"])
     page = context.new_page()
     page.goto(f"{app_url}/Classroom?room={room.code}&lang=zh")
@@ -34,6 +34,6 @@ def test_the_chinese_join_form_says_the_limit_and_refuses_a_long_nickname_in_chi
     page.get_by_role("button", name="加入").tap()
     expect(page.get_by_text(f"昵称有 {len(LONG)} 个字符；最多 {rules.MAX_NICKNAME} 个")).to_be_visible()
     expect(box).to_have_value(LONG)  # kept, to shorten
-    assert store.roster(room.code) == []
+    assert store.students.roster(room.code) == []
     context.close()
     store.close()

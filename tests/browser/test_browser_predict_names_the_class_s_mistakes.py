@@ -15,13 +15,14 @@ from playwright.sync_api import expect
 from test_browser_live_room import answered, phone
 from test_browser_projector_reveal_fits import within
 
-from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.store import Store, database_url
+from ndcg_core.classroom.kinds.lists import activity_list
+from ndcg_core.classroom.kinds.predict import Predict
+from ndcg_core.classroom.storage import Classroom, database_url
 
 pytestmark = pytest.mark.browser
 
 SHOTS = Path("/work/wt/shots/classmistakes")
-SPEC = acts.activity_list(("doc A", "doc B", "doc C", "doc D"), (0, 1, 0, 1), 3, pool=(1,))
+SPEC = activity_list(("doc A", "doc B", "doc C", "doc D"), (0, 1, 0, 1), 3, pool=(1,))
 DCG = 1 / log2(3)
 IDCG = 1 + 1 / log2(3) + 1 / log2(4)
 NO_NORMALISATION = f"{DCG:.2f}"
@@ -56,8 +57,8 @@ def shoot(page, name, full_page=False):
 
 
 def test_a_class_is_told_its_mistakes_and_votes_again_beside_round_one(browser, playwright, app_url):
-    store = Store(database_url())  # the same database as the app's server (tests/conftest.py)
-    room, key = store.create_room()
+    store = Classroom(database_url())  # the same database as the app's server (tests/conftest.py)
+    room, key = store.rooms.create()
     code = room.code
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     teacher = context.new_page()
@@ -68,7 +69,7 @@ def test_a_class_is_told_its_mistakes_and_votes_again_beside_round_one(browser, 
     expect(screen.get_by_text("Join with a phone")).to_be_visible(timeout=30_000)
     ana, bo = (phone(browser, playwright, app_url, code, name) for name in ("Ana", "Bo"))
     lei = chinese_phone(browser, playwright, app_url, code, "李雷")
-    store.open_activity(code, key, acts.Predict(SPEC))
+    store.rooms.open_activity(code, key, Predict(SPEC))
 
     for page, value, zh in ((ana, NO_NORMALISATION, False), (bo, IDEAL_FROM_LIST, False), (lei, LIST_NOT_CUT, True)):
         expect(page.locator(".ndcg-card")).to_contain_text("NDCG@3")

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from ndcg_core.classroom import rules
 from ndcg_core.classroom.lessons import read_lesson
-from ndcg_core.classroom.store import Store, database_url
+from ndcg_core.classroom.storage import Classroom, database_url
 from support import ROOT
 
 pytestmark = pytest.mark.browser
@@ -40,15 +40,15 @@ REVEALS = {
 @pytest.fixture
 def lesson_room():
     """A room running the shipped lesson with scores kept and nicknames shown, four students in it."""
-    store = Store(database_url())  # the same database as the app's server (tests/conftest.py)
-    room, key = store.create_room()
-    store.use_lesson(
+    store = Classroom(database_url())  # the same database as the app's server (tests/conftest.py)
+    room, key = store.rooms.create()
+    store.lessons.use(
         room.code, key, read_lesson(LESSON.read_text().replace("format = 1\n", "format = 1\nscores = true\n"))
     )
-    store.show_names(room.code, key, True)
+    store.rooms.show_names(room.code, key, True)
     students = [rules.new_student_id() for _ in range(4)]
     for me, name in zip(students, ("Ana", "Bo", "Chen", "Dee"), strict=True):
-        store.join(room.code, me, name)
+        store.students.join(room.code, me, name)
     yield store, room.code, key, students
     store.close()
 
@@ -102,10 +102,10 @@ def test_every_kind_s_reveal_the_leaderboard_and_the_end_fit_the_projector(brows
     expect(dialog).to_have_count(0)
 
     for step, sentences in REVEALS.items():
-        activity = store.lesson_step(code, key, step)
+        activity = store.lessons.step(code, key, step)
         for me, answer in zip(students, ANSWERS[step], strict=True):
-            store.answer(code, me, activity.id, answer)
-        store.set_phase(code, key, "revealed")
+            store.answers.submit(code, me, activity.id, answer)
+        store.rooms.set_phase(code, key, "revealed")
         expect(screen.get_by_text(sentences[0], exact=False).first).to_be_visible()
         for width, height in SIZES:
             screen.set_viewport_size({"width": width, "height": height})
@@ -123,7 +123,7 @@ def test_every_kind_s_reveal_the_leaderboard_and_the_end_fit_the_projector(brows
     within(screen, screen.get_by_test_id("stTable").filter(has_text="Ana"), 720)
 
     # Ended: the projector says so, invites nobody to join, and shows the leaderboard first.
-    store.end_room(code, key)
+    store.rooms.end(code, key)
     expect(screen.get_by_text("This room has ended.", exact=False)).to_be_visible()
     expect(screen.get_by_text("Join with a phone")).to_have_count(0)
     expect(screen.get_by_role("button", name="Large QR code")).to_have_count(0)

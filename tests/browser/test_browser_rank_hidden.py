@@ -10,7 +10,7 @@ from test_browser_live_room import phone as join
 from test_browser_live_room import start_room
 
 from ndcg_core import ndcg_at_k
-from ndcg_core.classroom.activities import result_list
+from ndcg_core.classroom.kinds.lists import result_list
 
 pytestmark = pytest.mark.browser
 

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from test_browser_projector_view import open_screen
 
 from support import free_port, start_app, stop_app, wait_for_idle
-from ui.views.classroom import MEMORY_WAIT_SECONDS
+from ui.views.classroom.identity import MEMORY_WAIT_SECONDS
 
 pytestmark = pytest.mark.browser
 

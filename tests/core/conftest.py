@@ -1,9 +1,13 @@
 """Fixtures the core tests share."""
 
 import pytest
+from storage_support import Clock
 
 from ndcg_core import read_run
+from ndcg_core.classroom.rules import Limits
+from ndcg_core.classroom.storage import Classroom
 from ndcg_core.trec import segmented
+from support import empty_database
 
 
 @pytest.fixture
@@ -23,3 +27,34 @@ def segments(monkeypatch):
         return calls
 
     return of
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request, tmp_path):
+    """A new, empty database: a SQLite file, or the test session's PostgreSQL with every table dropped."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'classroom.sqlite3'}"
+        return
+    url = request.getfixturevalue("postgres_url")
+    empty_database(url)
+    yield url
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def make(url, clock):
+    """``make(**limits)``: a classroom on the test's database with these limits (each closed afterwards)."""
+    made = []
+
+    def make_store(**limits):
+        store = Classroom(url, limits=Limits(**limits), clock=clock)
+        made.append(store)
+        return store
+
+    yield make_store
+    for store in made:
+        store.close()

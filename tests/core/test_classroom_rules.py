@@ -100,3 +100,12 @@ def test_nicknames_refuse_control_characters_and_lone_surrogates():
 def test_a_nickname_that_a_spreadsheet_would_run_gets_a_quote(text, cell):
     assert rules.csv_safe(text) == cell
     assert rules.csv_safe("") == ""
+
+
+@pytest.mark.parametrize(
+    ("now", "left"),
+    [(1000.0, 30.0), (1000.0 + 12.5, 30.0 - 12.5), (1000.0 + 30.0, 0.0), (1000.0 + 31.5, 30.0 - 31.5)],
+)
+def test_the_seconds_left_count_down_from_opening_past_zero(now, left):
+    assert rules.seconds_left(1000.0, 30, now) == left
+    assert rules.seconds_left(1000.0, None, now) is None  # no time limit

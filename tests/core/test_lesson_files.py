@@ -17,7 +17,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ndcg_core.classroom.__main__ import main as classroom_command
-from ndcg_core.classroom.activities import Compare, Judge, Pair, Practice, Predict, Rank, Scale, activity_list
+from ndcg_core.classroom.kinds.base import Scale
+from ndcg_core.classroom.kinds.compare import Compare, Pair
+from ndcg_core.classroom.kinds.judge import Judge
+from ndcg_core.classroom.kinds.lists import activity_list
+from ndcg_core.classroom.kinds.practice import Practice
+from ndcg_core.classroom.kinds.predict import Predict
+from ndcg_core.classroom.kinds.rank import Rank
 from ndcg_core.classroom.lessons import (
     ACTIVITY_FIELDS,
     LESSON_FIELDS,
@@ -483,9 +489,9 @@ def test_every_number_the_outline_prints_comes_from_the_core(capsys):
     assert math.isclose(lesson.steps[0].activity.truth(), truth)
 
 
-def test_the_readmes_example_lesson_reads_and_has_every_kind():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_docs_example_lesson_reads_and_has_every_kind():
+    text = (ROOT / "docs" / "lecturer" / "lessons.md").read_text(encoding="utf-8")
     example = text.split("```toml\n", 1)[1].split("```", 1)[0]
-    lesson = read_lesson(example, "README.md")
+    lesson = read_lesson(example, "lessons.md")
     assert {step.activity.kind for step in lesson.steps} == set(ACTIVITY_FIELDS)
     assert lesson.scores and lesson.scale.high == 3

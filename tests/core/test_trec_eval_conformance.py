@@ -73,12 +73,12 @@ def test_help_lists_every_measure_family_and_option(capsys):
     assert "python -m" not in text
 
 
-def test_one_program_name_in_pyproject_usage_and_readme():
+def test_one_program_name_in_pyproject_usage_and_docs():
     pyproject = (ROOT / "pyproject.toml").read_text()
     assert 'ndcg-lab-eval = "ndcg_core.trec.cli:script"' in pyproject  # what python -m ndcg_core runs too
     assert "from .trec.cli import script" in (ROOT / "ndcg_core" / "__main__.py").read_text()
-    readme = (ROOT / "README.md").read_text()
-    section = readme[readme.index("## Many queries") : readme.index("## How correctness is shown")]
+    reference = (ROOT / "docs" / "evaluation.md").read_text()
+    section = reference[reference.index("## The command line") : reference.index("## trec_eval parity")]
     assert "ndcg-lab-eval [-q]" in section
     assert section.count("python -m ndcg_core") == 1  # the one note that it is the same program
 

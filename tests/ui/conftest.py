@@ -1,16 +1,22 @@
 """Fixtures the page tests share: the classroom's database, SQLite or PostgreSQL."""
 
 import pytest
-import sqlalchemy as sa
 
-from ndcg_core.classroom.store import database_url, metadata
+from ndcg_core.classroom.storage import database_url
+from support import empty_database
 
 
 def forget_stores():
     """Close the stores this process's pages made and empty ``ui.database``'s caches (a new database each test)."""
     from ui import database
 
-    for cached in (database._quick_store_for, database._store_for, database._revisions):
+    for cached in (
+        database._quick_classroom_for,
+        database._classroom_for,
+        database._links_for,
+        database._service_for,
+        database._revisions,
+    ):
         cached.clear()
 
 
@@ -23,14 +29,12 @@ def classroom_db(request, tmp_path, monkeypatch):
         monkeypatch.delenv("NDCG_LAB_DATABASE_URL", raising=False)
     else:
         url = request.getfixturevalue("postgres_url")
-        engine = sa.create_engine(url)
-        metadata.drop_all(engine)
-        engine.dispose()
+        empty_database(url)
         monkeypatch.setenv("NDCG_LAB_DATABASE_URL", url)
     forget_stores()
     yield database_url()
     if request.param == "postgresql":
         from ui import database
 
-        database.store().close()
+        database.db().close()
     forget_stores()

@@ -6,7 +6,10 @@ the list does not show as the ideal's pool; its kind changes there (AppTest)."""
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.kinds.judge import Judge
+from ndcg_core.classroom.kinds.lists import MAX_LIST
+from ndcg_core.classroom.kinds.predict import Predict
+from ndcg_core.classroom.kinds.rank import Rank
 from ndcg_core.classroom.lessons import Lesson, lesson_to_toml, read_lesson
 from support import ROOT, plain, seed_state
 from ui.views.evaluate import FileInput
@@ -55,16 +58,16 @@ def test_an_uploaded_query_added_from_the_drill_down_is_in_the_classroom_editor(
     at = evaluate_page()
     said = add_query(at, "q1")
     assert "Added to the lesson draft: query q1, activity 1 (k = 5)." in said
-    assert f"Run A retrieved {len(RETRIEVED)} documents: the activity shows the top {acts.MAX_LIST}" in said
+    assert f"Run A retrieved {len(RETRIEVED)} documents: the activity shows the top {MAX_LIST}" in said
     said = add_query(at, "q2")  # one document: no "top 12" sentence
     assert "Added to the lesson draft: query q2, activity 2 (k = 1)." in said and "Run A retrieved" not in said
 
     at.switch_page("pages/7_Classroom.py").run()
     assert not at.exception, at.exception
     first, second = at.session_state["classroom"].draft
-    shown = RETRIEVED[: acts.MAX_LIST]
+    shown = RETRIEVED[:MAX_LIST]
     spec = first.activity.spec
-    assert isinstance(first.activity, acts.Predict)
+    assert isinstance(first.activity, Predict)
     assert spec.labels == tuple(shown)
     assert spec.grades == tuple(JUDGED.get(d, 0) for d in shown)
     assert spec.k == K and spec.query == "q1"
@@ -73,19 +76,19 @@ def test_an_uploaded_query_added_from_the_drill_down_is_in_the_classroom_editor(
     assert spec.pool == (3, 2)
     assert (second.activity.spec.labels, second.activity.spec.grades, second.activity.spec.k) == (("e1",), (2,), 1)
     shown_text = texts(at)
-    assert f"1. Predict the NDCG · “q1” · {acts.MAX_LIST} results, k = 5" in shown_text
+    assert f"1. Predict the NDCG · “q1” · {MAX_LIST} results, k = 5" in shown_text
     assert "2. Predict the NDCG · “q2” · 1 results, k = 1" in shown_text
 
     # Its kind is chosen in the editor; Judge keeps the pool in the draft, so Predict finds it again.
     at.selectbox(key="_w_le_step_kind_0").set_value("rank").run()
-    assert isinstance(at.session_state["classroom"].draft[0].activity, acts.Rank)
+    assert isinstance(at.session_state["classroom"].draft[0].activity, Rank)
     at.selectbox(key="_w_le_step_kind_0").set_value("judge").run()
-    assert isinstance(at.session_state["classroom"].draft[0].activity, acts.Judge)
+    assert isinstance(at.session_state["classroom"].draft[0].activity, Judge)
     assert "1. Judge the results · “q1”" in texts(at)
     at.selectbox(key="_w_le_step_kind_0").set_value("predict").run()
     assert not at.exception, at.exception
     back = at.session_state["classroom"].draft[0].activity
-    assert isinstance(back, acts.Predict) and back.spec == spec
+    assert isinstance(back, Predict) and back.spec == spec
 
     # The lesson's file keeps the missed documents' grades: the room gets the same list.
     lesson = read_lesson(lesson_to_toml(Lesson("-", tuple(at.session_state["classroom"].draft))))
@@ -99,7 +102,7 @@ def test_a_grade_off_the_judging_scale_keeps_the_kind_and_says_why(data_dir):
     at.switch_page("pages/7_Classroom.py").run()
     at.selectbox(key="_w_le_step_kind_0").set_value("judge").run()
     assert not at.exception, at.exception
-    assert isinstance(at.session_state["classroom"].draft[0].activity, acts.Predict)
+    assert isinstance(at.session_state["classroom"].draft[0].activity, Predict)
     assert at.selectbox(key="_w_le_step_kind_0").value == "predict"
     assert "The grade 5 at position 1 is outside the judging scale 0 to 4" in texts(at)
 
@@ -109,4 +112,4 @@ def test_the_confirmation_is_in_chinese_too(data_dir):
     at = evaluate_page(lang="zh")
     said = add_query(at, "q1")
     assert "已加入课程草稿：查询 q1，第 1 个活动（k = 5）" in said
-    assert f"Run A 检索到 {len(RETRIEVED)} 个文档：活动显示前 {acts.MAX_LIST} 个" in said
+    assert f"Run A 检索到 {len(RETRIEVED)} 个文档：活动显示前 {MAX_LIST} 个" in said

@@ -6,9 +6,10 @@ import pytest
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from test_classroom_page import button, session, texts
 
-from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.kinds.lists import preset_list
+from ndcg_core.classroom.kinds.predict import Predict
 from ndcg_core.classroom.lessons import Lesson, Step, Wording, lesson_to_toml, read_lesson
-from ndcg_core.classroom.store import Store
+from ndcg_core.classroom.storage import Classroom
 
 
 @pytest.fixture
@@ -59,15 +60,15 @@ def test_build_reorder_remove_save_load_and_download_a_lesson(data_dir, monkeypa
     assert kinds(at) == ["Predict", "Judge"]
     expected = Lesson(
         "Week 3",
-        (Step(acts.Predict(acts.preset_list("five")), Wording("How good is it?", "有多好？")), judge),
+        (Step(Predict(preset_list("five")), Wording("How good is it?", "有多好？")), judge),
     )
     assert read_lesson(lesson_to_toml(expected)) == expected
     assert offered["week-3.toml"] in (lesson_to_toml(expected), lesson_to_toml(expected).encode())
     button(at, "btn_le_save").click().run()
     code = at.session_state["classroom"].draft_code
     assert code and f"lesson={code}" in " ".join(c.value for c in at.code)
-    store = Store(data_dir)
-    assert store.load_lesson(code) == read_lesson(lesson_to_toml(expected))
+    store = Classroom(data_dir)
+    assert store.lessons.load(code) == read_lesson(lesson_to_toml(expected))
     store.close()
     other = session(lesson=code)  # the link opens it in the editor, a new browser
     widget(other, "_w_le_open_source").set_value("code").run()

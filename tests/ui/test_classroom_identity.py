@@ -6,19 +6,19 @@ browser's reports are tested in Chromium, tests/browser/test_browser_reconnect.p
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ndcg_core.classroom.store import Store
+from ndcg_core.classroom.storage import Classroom
 from support import ROOT, seed_state
 from ui.state import ClassroomState
-from ui.views.classroom import MEMORY_WAIT_SECONDS
+from ui.views.classroom.identity import MEMORY_WAIT_SECONDS
 
 PAGE = "pages/7_Classroom.py"
 
 
 @pytest.fixture
 def room(classroom_db):
-    store = Store(classroom_db)  # the database the page uses (SQLite, or PostgreSQL)
+    store = Classroom(classroom_db)  # the database the page uses (SQLite, or PostgreSQL)
     try:
-        made, _ = store.create_room()
+        made, _ = store.rooms.create()
     finally:
         store.close()
     return made.code
@@ -70,9 +70,9 @@ def test_a_student_back_by_their_link_in_a_new_session_is_not_asked_to_report_th
     from ndcg_core.classroom import rules
 
     me, stranger = rules.new_student_id(), rules.new_student_id()
-    store = Store()
+    store = Classroom()
     try:
-        store.join(room, me, "Ann")
+        store.students.join(room, me, "Ann")
     finally:
         store.close()
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)

@@ -9,8 +9,9 @@ import sqlalchemy as sa
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core import ndcg_at_k
-from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.store import Store
+from ndcg_core.classroom.kinds.lists import result_list
+from ndcg_core.classroom.kinds.practice import ExerciseAnswer
+from ndcg_core.classroom.storage import Classroom, Database
 from support import ROOT, plain, seed_state
 from ui.state import ClassroomState
 
@@ -167,8 +168,8 @@ def test_rank_compare_and_practice_through_the_page(data_dir):
     next(b for b in bo.button if b.key.startswith("btn_cr_send_")).click().run()
     assert "Saved" in texts(bo)
     button(teacher, "btn_cr_reveal").click().run()
-    store = Store(data_dir)
-    rank = store.room(code).current.activity()
+    store = Classroom(data_dir)
+    rank = store.rooms.get(code).current.activity()
     start = rank.spec.ndcg()
     assert "0 of 1 found the highest NDCG@3, 1.0000" in texts(teacher)
     assert f"Your order reaches NDCG@3 = {start:.4f}" in texts(bo.run())
@@ -183,13 +184,13 @@ def test_rank_compare_and_practice_through_the_page(data_dir):
 
     open_activity(teacher, "practice", _w_cr_practice_seed=2026, _w_cr_practice_count=3)
     bo.run()
-    practice = store.room(code).current.activity()
+    practice = store.rooms.get(code).current.activity()
     first = practice.exercises()[0]
     next(w for w in bo.text_input if w.key.endswith("_0")).input(f"{first.answer:.3f}")
     next(b for b in bo.button if b.key.startswith("btn_cr_send_")).click().run()
     assert "Saved" in texts(bo)
-    [stored] = store.answers(store.room(code).current.id)
-    assert stored.value == acts.ExerciseAnswer(f"{first.answer:.3f}", True)
+    [stored] = store.answers.for_activity(store.rooms.get(code).current.id)
+    assert stored.value == ExerciseAnswer(f"{first.answer:.3f}", True)
     button(teacher.run(), "btn_cr_reveal").click().run()
     assert "Right. The term is grade / log2(position + 1)" in texts(bo.run())
     store.close()
@@ -293,7 +294,7 @@ def test_rank_it_best_hides_the_grades_on_the_phone_until_the_reveal(data_dir):
     assert "Grade" not in markdown_tables(bo)[0] and "Grades are hidden until the reveal." in texts(bo)
     button(teacher, "btn_cr_reveal").click().run()
     bo.run()
-    spec = acts.result_list("chengdu_food")
+    spec = result_list("chengdu_food")
     pool = [4, 1, 3, 4, 0, 4, 3]  # the pool twist adds judged results graded 4 and 3
     dealt = (4 + 1 / log2(3) + 3 / 2 + 4 / log2(5)) / (4 + 4 / log2(3) + 4 / 2 + 3 / log2(5) + 3 / log2(6))
     assert ndcg_at_k(spec.grades, 5, pool=pool) == pytest.approx(dealt)
@@ -365,8 +366,8 @@ def test_practice_names_the_exercise_of_a_bad_answer_and_saves_the_others(data_d
     bo = join(code, "Bo")
     open_activity(teacher, "practice", _w_cr_practice_seed=2026, _w_cr_practice_count=3)
     bo.run()
-    practice = Store(data_dir)
-    activity = practice.room(code).current
+    practice = Classroom(data_dir)
+    activity = practice.rooms.get(code).current
     first, _, third = activity.activity().exercises()
     boxes = {w.key[-1]: w for w in bo.text_input if w.key.startswith("_w_cr_answer_")}
     boxes["0"].input(f"{first.answer:.3f}")
@@ -378,7 +379,7 @@ def test_practice_names_the_exercise_of_a_bad_answer_and_saves_the_others(data_d
         "Exercise 2: 'abc' is not a number: type digits, for example 0.75 Your other answers were saved; "
         "correct this one and send again." in phone
     )
-    assert sorted(a.part for a in practice.answers(activity.id)) == [0, 2]
+    assert sorted(a.part for a in practice.answers.for_activity(activity.id)) == [0, 2]
     assert next(w for w in bo.text_input if w.key.endswith("_1")).value == "abc"  # kept in its box
     assert "Saved." not in phone
     button(teacher.run(), "btn_cr_lock").click().run()
@@ -420,8 +421,8 @@ def test_a_database_outage_is_a_notice_and_the_page_comes_back_with_what_was_typ
         raise sa.exc.OperationalError("SELECT 1", {}, ConnectionError("server closed the connection"), True)
 
     with monkeypatch.context() as outage:  # every connection of the page's store is lost
-        outage.setattr(Store, "_read", down)
-        outage.setattr(Store, "_write", down)
+        outage.setattr(Database, "read", down)
+        outage.setattr(Database, "write", down)
         box = next(w for w in ana.text_input if w.key.startswith("_w_cr_answer_"))
         box.input("0.4")
         next(b for b in ana.button if b.key.startswith("btn_cr_send_")).click().run()
@@ -443,7 +444,7 @@ def test_a_database_outage_is_a_notice_and_the_page_comes_back_with_what_was_typ
     assert "Saved" in texts(ana)
     teacher.run()
     assert next(m for m in teacher.metric if m.label == "Answered").value == "1 / 1"
-    store = Store(data_dir)
-    [stored] = store.answers(store.room(code).current.id)
+    store = Classroom(data_dir)
+    [stored] = store.answers.for_activity(store.rooms.get(code).current.id)
     assert stored.value == 0.4
     store.close()

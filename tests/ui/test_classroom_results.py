@@ -9,9 +9,15 @@ from math import log2
 import pytest
 
 from ndcg_core import ndcg_at_k
-from ndcg_core.classroom import activities as A
 from ndcg_core.classroom import rules
-from ndcg_core.classroom.store import Store
+from ndcg_core.classroom.kinds.base import Scale
+from ndcg_core.classroom.kinds.compare import compare_activity
+from ndcg_core.classroom.kinds.judge import Judge
+from ndcg_core.classroom.kinds.lists import activity_list, preset_list
+from ndcg_core.classroom.kinds.practice import practice_activity
+from ndcg_core.classroom.kinds.predict import Predict
+from ndcg_core.classroom.kinds.rank import rank_activity
+from ndcg_core.classroom.storage import Classroom
 from ndcg_core.lists.discounts import DISCOUNTS
 from ui.classroom_results import results_csv, summary_frame
 from ui.i18n import Translator
@@ -25,25 +31,25 @@ def room(classroom_db):
     other "the same"); a Practice of 5 (Ana: exercise 5, a swap, "up"; the other: exercise 1, 1.5); a rank (Ana
     sends the best order). The second student has no nickname."""
     now = [T0]
-    store = Store(classroom_db, clock=lambda: now[0])
-    code, key = store.create_room()
+    store = Classroom(classroom_db, clock=lambda: now[0])
+    code, key = store.rooms.create()
     code = code.code
     ana, other = rules.new_student_id(), rules.new_student_id()
-    store.join(code, ana, "=Ana")
-    store.join(code, other)
-    first = store.open_activity(code, key, A.compare_activity("seed003", "ndcg"))
-    store.answer(code, ana, first.id, [(0, "b")])
-    store.set_phase(code, key, "revealed")
+    store.students.join(code, ana, "=Ana")
+    store.students.join(code, other)
+    first = store.rooms.open_activity(code, key, compare_activity("seed003", "ndcg"))
+    store.answers.submit(code, ana, first.id, [(0, "b")])
+    store.rooms.set_phase(code, key, "revealed")
     now[0] += 60
-    second = store.run_again(code, key)
-    store.answer(code, ana, second.id, [(0, "a")])
-    store.answer(code, other, second.id, [(0, "same")])
-    practice = store.open_activity(code, key, A.practice_activity(2026, 5))
-    store.answer(code, ana, practice.id, [(4, "up")])
-    store.answer(code, other, practice.id, [(0, "1.5")])
-    rank = store.open_activity(code, key, A.rank_activity(A.preset_list("five"), "small_k"))
-    store.answer(code, ana, rank.id, [(0, [0, 2, 1, 4, 3])])
-    yield store.results(code), store.class_summary(code)
+    second = store.rooms.run_again(code, key)
+    store.answers.submit(code, ana, second.id, [(0, "a")])
+    store.answers.submit(code, other, second.id, [(0, "same")])
+    practice = store.rooms.open_activity(code, key, practice_activity(2026, 5))
+    store.answers.submit(code, ana, practice.id, [(4, "up")])
+    store.answers.submit(code, other, practice.id, [(0, "1.5")])
+    rank = store.rooms.open_activity(code, key, rank_activity(preset_list("five"), "small_k"))
+    store.answers.submit(code, ana, rank.id, [(0, [0, 2, 1, 4, 3])])
+    yield store.answers.results(code), store.answers.class_summary(code)
     store.close()
 
 
@@ -199,22 +205,20 @@ def judged_room(classroom_db):
     """A Predict under exponential gain and Järvelin-Kekäläinen's discount, with two judged results the list
     missed (Ana estimates 0.9, off by more than 0.05); then three students judge three results: grades (2, 1, 0),
     (3, 1, 4), (2, 2, 4)."""
-    store = Store(classroom_db, clock=lambda: T0)
-    room, key = store.create_room()
+    store = Classroom(classroom_db, clock=lambda: T0)
+    room, key = store.rooms.create()
     code = room.code
     students = [rules.new_student_id() for _ in range(3)]
     for number, student in enumerate(students):
-        store.join(code, student, ("Ana", "Bo", "Cy")[number])
-    spec = A.activity_list(
-        ("doc A", "doc B", "doc C", "doc D"), (1, 3, 0, 2), 3, "exponential", (3, 1), "a query", "jk"
-    )
-    predict = store.open_activity(code, key, A.Predict(spec))
-    store.answer(code, students[0], predict.id, [(0, 0.9)])
-    judge_list = A.activity_list(("r1", "r2", "r3"), (2, 1, 3), 3, query="judged query")
-    judge = store.open_activity(code, key, A.Judge(judge_list, A.Scale(0, 4)))
+        store.students.join(code, student, ("Ana", "Bo", "Cy")[number])
+    spec = activity_list(("doc A", "doc B", "doc C", "doc D"), (1, 3, 0, 2), 3, "exponential", (3, 1), "a query", "jk")
+    predict = store.rooms.open_activity(code, key, Predict(spec))
+    store.answers.submit(code, students[0], predict.id, [(0, 0.9)])
+    judge_list = activity_list(("r1", "r2", "r3"), (2, 1, 3), 3, query="judged query")
+    judge = store.rooms.open_activity(code, key, Judge(judge_list, Scale(0, 4)))
     for student, grades in zip(students, ((2, 1, 0), (3, 1, 4), (2, 2, 4)), strict=True):
-        store.answer(code, student, judge.id, list(enumerate(grades)))
-    yield store.results(code), store.class_summary(code)
+        store.answers.submit(code, student, judge.id, list(enumerate(grades)))
+    yield store.answers.results(code), store.answers.class_summary(code)
     store.close()
 
 

@@ -5,9 +5,9 @@ PostgreSQL)."""
 import pytest
 from test_classroom_page import button, join, open_activity, session, start_room, texts
 
-from ndcg_core.classroom.activities import PAIRS, Compare
+from ndcg_core.classroom.kinds.compare import PAIRS, Compare
 from ndcg_core.classroom.lessons import Lesson, Step
-from ndcg_core.classroom.store import Store
+from ndcg_core.classroom.storage import Classroom
 from ndcg_core.errors import number_text
 from ndcg_core.teaching.exercises import TOLERANCE
 
@@ -27,8 +27,8 @@ def projector(teacher, code):
 
 def test_compare_shows_its_query_on_the_phone_and_the_projector(data_dir):
     query = "成都旅游攻略"  # the seed's search both systems answer, as a lesson names it
-    store = Store(data_dir)
-    saved = store.save_lesson(Lesson("A pair", (Step(Compare(PAIRS["seed003"], "ndcg", "", query)),)))
+    store = Classroom(data_dir)
+    saved = store.lessons.save(Lesson("A pair", (Step(Compare(PAIRS["seed003"], "ndcg", "", query)),)))
     store.close()
     teacher = session(lesson=saved)
     button(teacher, "btn_cr_lesson_start").click().run()
@@ -49,8 +49,8 @@ def test_practice_states_its_precision_and_the_projector_shows_each_exercises_li
     assert within in texts(bo.run())
     screen = projector(teacher, code)
     assert within in texts(screen)
-    store = Store(data_dir)
-    exercises = store.room(code).current.activity().exercises()
+    store = Classroom(data_dir)
+    exercises = store.rooms.get(code).current.activity().exercises()
     store.close()
     for number, ex in enumerate(exercises, start=1):
         assert f"Exercise {number}: " in texts(screen)

@@ -2,9 +2,12 @@
 
 import pytest
 
-from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom import rules
-from ndcg_core.classroom.store import Store, database_url
+from ndcg_core.classroom.kinds.lists import random_list
+from ndcg_core.classroom.kinds.predict import Predict
+from ndcg_core.classroom.storage import Classroom, database_url
+from ndcg_core.classroom.storage.answers import Answers
+from ndcg_core.classroom.storage.rooms import Rooms
 from ndcg_core.errors import InputError
 
 STUDENT = rules.new_student_id()
@@ -21,17 +24,17 @@ def test_a_phone_sees_the_room_as_it_is_after_each_teacher_action(data_dir, monk
 
     clock = [1000.0]
     monkeypatch.setattr(database.time, "monotonic", lambda: clock[0])
-    store = Store(database_url())
-    room, key = store.create_room()
+    store = Classroom(database_url())
+    room, key = store.rooms.create()
     assert database.room_now(room.code).current is None
-    first = store.open_activity(room.code, key, acts.Predict(acts.random_list(1)))
+    first = store.rooms.open_activity(room.code, key, Predict(random_list(1)))
     assert database.room_now(room.code).current is None  # within REVISION_TTL: the revision read is reused
     clock[0] += database.REVISION_TTL + 0.01
     assert database.room_now(room.code).current == first  # the new revision, read once
-    store.set_phase(room.code, key, "locked")
+    store.rooms.set_phase(room.code, key, "locked")
     database.room_changed(room.code)  # the teacher's page on this process: no wait at all
     assert database.room_now(room.code).current.phase == "locked"
-    store.end_room(room.code, key)
+    store.rooms.end(room.code, key)
     database.room_changed(room.code)
     assert database.room_now(room.code).ended
     store.close()
@@ -40,15 +43,15 @@ def test_a_phone_sees_the_room_as_it_is_after_each_teacher_action(data_dir, monk
 def test_a_room_read_at_one_revision_is_shared_until_the_next(data_dir, monkeypatch):
     from ui import database
 
-    store = Store(database_url())
-    room, key = store.create_room()
+    store = Classroom(database_url())
+    room, key = store.rooms.create()
     reads = []
-    real = database.Store.room
-    monkeypatch.setattr(database.Store, "room", lambda self, code: reads.append(code) or real(self, code))
+    real = Rooms.get
+    monkeypatch.setattr(Rooms, "get", lambda self, code: reads.append(code) or real(self, code))
     for _ in range(5):
         database.room_now(room.code)
     assert len(reads) == 1
-    store.open_activity(room.code, key, acts.Predict(acts.random_list(1)))
+    store.rooms.open_activity(room.code, key, Predict(random_list(1)))
     database.room_changed(room.code)
     database.room_now(room.code)
     assert len(reads) == 2
@@ -68,16 +71,16 @@ def test_a_class_seeing_a_new_activity_asks_once_per_moment_whether_anyone_answe
 
     clock = [2000.0]
     monkeypatch.setattr(database.time, "monotonic", lambda: clock[0])
-    store = Store(database_url())
-    room, key = store.create_room()
-    store.join(room.code, STUDENT, "Ann")
-    activity = store.open_activity(room.code, key, acts.Predict(acts.random_list(1)))
+    store = Classroom(database_url())
+    room, key = store.rooms.create()
+    store.students.join(room.code, STUDENT, "Ann")
+    activity = store.rooms.open_activity(room.code, key, Predict(random_list(1)))
     reads = []
-    real = database.Store.answers
-    monkeypatch.setattr(database.Store, "answers", lambda self, a: reads.append(a) or real(self, a))
+    real = Answers.for_activity
+    monkeypatch.setattr(Answers, "for_activity", lambda self, a: reads.append(a) or real(self, a))
     assert not any(database.anyone_answered(room.code, activity.id) for _ in range(30))  # a class of 30 at once
     assert reads == [activity.id]
-    store.answer(room.code, STUDENT, activity.id, [(0, "0.5")])  # through another process: this one is not told
+    store.answers.submit(room.code, STUDENT, activity.id, [(0, "0.5")])  # through another process: this one is not told
     assert not database.anyone_answered(room.code, activity.id)  # "no" is reused within REVISION_TTL
     clock[0] += database.REVISION_TTL + 0.01
     assert database.anyone_answered(room.code, activity.id)
@@ -92,9 +95,9 @@ def test_an_answer_stored_through_this_process_is_known_at_once(data_dir, monkey
 
     clock = [3000.0]
     monkeypatch.setattr(database.time, "monotonic", lambda: clock[0])
-    store = Store(database_url())
-    room, key = store.create_room()
-    activity = store.open_activity(room.code, key, acts.Predict(acts.random_list(2)))
+    store = Classroom(database_url())
+    room, key = store.rooms.create()
+    activity = store.rooms.open_activity(room.code, key, Predict(random_list(2)))
     assert not database.anyone_answered(room.code, activity.id)
     database.answer_stored(room.code, activity.id)  # a phone on this process just sent one
     assert database.anyone_answered(room.code, activity.id)

@@ -28,16 +28,25 @@ from ndcg_core import (
     validate_grades,
     validate_k,
 )
-from ndcg_core.classroom import activities as classroom
 from ndcg_core.classroom import rules as room_rules
 from ndcg_core.classroom.joining import read_public_url
+from ndcg_core.classroom.kinds import from_payload
+from ndcg_core.classroom.kinds.base import Scale
+from ndcg_core.classroom.kinds.choose import choose_activity
+from ndcg_core.classroom.kinds.compare import compare_activity
+from ndcg_core.classroom.kinds.judge import Judge
+from ndcg_core.classroom.kinds.lists import activity_list, random_list, result_list
+from ndcg_core.classroom.kinds.practice import practice_activity
+from ndcg_core.classroom.kinds.predict import Predict
+from ndcg_core.classroom.kinds.rank import rank_activity
 from ndcg_core.classroom.lessons import lesson_from_data, read_lesson
-from ndcg_core.classroom.store import DatabaseSettings
-from ndcg_core.classroom.store import Store as ClassroomStore
+from ndcg_core.classroom.storage import Classroom as ClassroomStore
+from ndcg_core.classroom.storage import DatabaseSettings
 from ndcg_core.errors import MESSAGES as CORE_MESSAGES
 from ndcg_core.errors import OUTAGES, Place, StoreUnavailable, layered, placeholders
 from ndcg_core.errors import PLACES as CORE_PLACES
 from ndcg_core.errors import TEMPLATES as CORE_TEMPLATES
+from ndcg_core.links import ShortLinks
 from ndcg_core.lists.items import check_grade, check_label, check_size, check_top_grade, make_items, move
 from ndcg_core.lists.presets import PRESETS
 from ndcg_core.lists.spec import ListSpec, link_number
@@ -53,16 +62,16 @@ from ui import errors as ui_errors
 from ui.editing import apply_table_edits, grades_from_text, parse_gain_mapping, typed_queries_to_trec
 from ui.errors import TEMPLATES
 from ui.i18n import Translator, catalogue
+from ui.routes import read_submission
 from ui.stats import paired_comparison
-from ui.views.classroom.phone_api import read_values
 from ui.views.evaluate import parse_cutoffs
 from ui.views.metrics import parse_ranking
 from ui.widgets.sortable import apply_action
 
 ITEMS = make_items(["a", "b"], [3, 1])
 SPEC = ListSpec(tuple(ITEMS), Scoring(k=2))
-JUDGE = classroom.Judge(classroom.activity_list(("a", "b"), (3, 1), 2))
-CHOOSE_LIST = classroom.activity_list(("a", "b", "c"), (3, 2, 0), 2)  # nothing below k to count
+JUDGE = Judge(activity_list(("a", "b"), (3, 1), 2))
+CHOOSE_LIST = activity_list(("a", "b", "c"), (3, 2, 0), 2)  # nothing below k to count
 
 
 def lesson_with(top=None, **activity):
@@ -108,70 +117,69 @@ class Classroom:
         self.store = ClassroomStore(
             self.url, limits=room_rules.Limits(max_students=1, answer_burst=1, free_join_failures=1)
         )
-        self.room, self.key = self.store.create_room()
-        self.me = self.store.join(self.room.code, room_rules.new_student_id())
+        self.links = ShortLinks(self.store.database)
+        self.room, self.key = self.store.rooms.create()
+        self.me = self.store.students.join(self.room.code, room_rules.new_student_id())
         self.wrong = "ZZZZZZ" if self.room.code != "ZZZZZZ" else "YYYYYY"
 
     def open(self, activity=None):
-        return self.store.open_activity(
-            self.room.code, self.key, activity or classroom.compare_activity("seed003", "ndcg")
-        )
+        return self.store.rooms.open_activity(self.room.code, self.key, activity or compare_activity("seed003", "ndcg"))
 
     def ended_room(self):
-        room, key = self.store.create_room()
-        self.store.end_room(room.code, key)
-        self.store.join(room.code, room_rules.new_student_id())
+        room, key = self.store.rooms.create()
+        self.store.rooms.end(room.code, key)
+        self.store.students.join(room.code, room_rules.new_student_id())
 
     def too_fast(self):
         activity = self.open()
-        self.store.answer(self.room.code, self.me.id, activity.id, [(0, "a")])
-        self.store.answer(self.room.code, self.me.id, activity.id, [(0, "b")])
+        self.store.answers.submit(self.room.code, self.me.id, activity.id, [(0, "a")])
+        self.store.answers.submit(self.room.code, self.me.id, activity.id, [(0, "b")])
 
     def locked(self):
         activity = self.open()
-        self.store.set_phase(self.room.code, self.key, "locked")
-        self.store.answer(self.room.code, self.me.id, activity.id, [(0, "a")])
+        self.store.rooms.set_phase(self.room.code, self.key, "locked")
+        self.store.answers.submit(self.room.code, self.me.id, activity.id, [(0, "a")])
 
     def not_current(self):
         old = self.open()
         self.open()
-        self.store.answer(self.room.code, self.me.id, old.id, [(0, "a")])
+        self.store.answers.submit(self.room.code, self.me.id, old.id, [(0, "a")])
 
     def revealed_final(self):
         self.open()
-        self.store.set_phase(self.room.code, self.key, "revealed")
-        self.store.set_phase(self.room.code, self.key, "open")
+        self.store.rooms.set_phase(self.room.code, self.key, "revealed")
+        self.store.rooms.set_phase(self.room.code, self.key, "open")
 
     def no_activity(self):
-        room, key = self.store.create_room()
-        self.store.set_phase(room.code, key, "revealed")
+        room, key = self.store.rooms.create()
+        self.store.rooms.set_phase(room.code, key, "revealed")
 
     def join_wait(self):
         for _ in range(3):
             try:
-                self.store.join(self.wrong, room_rules.new_student_id(), source="a guesser")
+                self.store.students.join(self.wrong, room_rules.new_student_id(), source="a guesser")
             except InputError as error:
                 if error.code == "room.join_wait":
                     raise
 
     def lesson_room(self):
-        room, key = self.store.create_room()
-        self.store.use_lesson(room.code, key, lesson_with().__class__("t", (lesson_with().steps[0],)))
+        room, key = self.store.rooms.create()
+        self.store.lessons.use(room.code, key, lesson_with().__class__("t", (lesson_with().steps[0],)))
         return room.code, key
 
     def time_up(self):
         from ndcg_core.classroom.lessons import Step
 
-        room, key = self.store.create_room()
+        room, key = self.store.rooms.create()
         lesson = lesson_with()
-        self.store.use_lesson(room.code, key, lesson.__class__("t", (Step(lesson.steps[0].activity, time_limit=5),)))
-        me = self.store.join(room.code, room_rules.new_student_id())
-        row = self.store.lesson_step(room.code, key, 0)
-        self.store.clock = lambda: row.opened_at + 60
+        self.store.lessons.use(room.code, key, lesson.__class__("t", (Step(lesson.steps[0].activity, time_limit=5),)))
+        me = self.store.students.join(room.code, room_rules.new_student_id())
+        row = self.store.lessons.step(room.code, key, 0)
+        self.store.database.clock = lambda: row.opened_at + 60
         try:
-            self.store.answer(room.code, me.id, row.id, [(0, "0.5")])
+            self.store.answers.submit(room.code, me.id, row.id, [(0, "0.5")])
         finally:
-            self.store.clock = __import__("time").time
+            self.store.database.clock = __import__("time").time
 
     def newer_schema(self):
         import sqlalchemy as sa
@@ -253,7 +261,7 @@ CALLS = {
     "ties.unknown": [lambda: ndcg_from_scores([1], [1], ties="random")],
     "ideal.unknown": [lambda: Scoring(ideal="qrels")],
     "preset.unknown": [lambda: PRESETS["nope"]],
-    "results.unknown": [lambda: classroom.result_list("nope")],
+    "results.unknown": [lambda: result_list("nope")],
     "convention.unknown": [lambda: CONVENTIONS["nope"]],
     "variant.parameter": [lambda: GAINS["linear"].build(base=2)],
     "gain.not_mapping": [lambda: GAINS.build("custom", mapping=[1, 2])],
@@ -331,7 +339,11 @@ CALLS = {
     "editor.row": [lambda: apply_table_edits(ITEMS, {"edited_rows": {"9": {"grade": 1}}}, 4)],
     "action.not_action": [lambda: apply_action(ITEMS, "drop table", 4)],
     "action.unknown": [lambda: apply_action(ITEMS, {"type": "fly", "id": 1}, 4)],
-    "answer.malformed": [lambda: read_values("<b>0.7</b>"), lambda: read_values([[0, "0.7", "x"]])],
+    "answer.malformed": [
+        lambda: read_submission({"activity": 1, "values": "<b>0.7</b>"}),
+        lambda: read_submission({"activity": 1, "values": [[0, "0.7", "x"]]}),
+        lambda: read_submission({"activity": "1", "values": []}),
+    ],
     "link.empty": [lambda: ListSpec.from_link("")],
     "link.too_long": [lambda: ListSpec.from_link("x" * 100_000)],
     "link.damaged": [lambda: ListSpec.from_link("%%%")],
@@ -366,59 +378,59 @@ CALLS = {
     "room.code_length": [lambda: room_rules.read_code("K7P3")],
     "room.code_letters": [lambda: room_rules.read_code("K0P1QL")],
     "room.unknown": [
-        lambda: ROOM.store.room(ROOM.wrong),
-        lambda: ROOM.store.join(ROOM.wrong, room_rules.new_student_id()),
+        lambda: ROOM.store.rooms.get(ROOM.wrong),
+        lambda: ROOM.store.students.join(ROOM.wrong, room_rules.new_student_id()),
     ],
     "room.ended": [ROOM.ended_room],
-    "room.full": [lambda: ROOM.store.join(ROOM.room.code, room_rules.new_student_id())],
-    "room.too_many": [lambda: ClassroomStore(ROOM.url, limits=room_rules.Limits(max_open_rooms=1)).create_room()],
+    "room.full": [lambda: ROOM.store.students.join(ROOM.room.code, room_rules.new_student_id())],
+    "room.too_many": [lambda: ClassroomStore(ROOM.url, limits=room_rules.Limits(max_open_rooms=1)).rooms.create()],
     "room.join_wait": [ROOM.join_wait],
     "room.bad_key": [
-        lambda: ROOM.store.set_phase(ROOM.room.code, "forged-key", "revealed"),
-        lambda: ROOM.store.end_room(ROOM.room.code, None),
+        lambda: ROOM.store.rooms.set_phase(ROOM.room.code, "forged-key", "revealed"),
+        lambda: ROOM.store.rooms.end(ROOM.room.code, None),
     ],
     "room.bad_student": [lambda: room_rules.read_student_id("<script>")],
     "room.nickname_long": [lambda: room_rules.read_nickname("x" * 30)],
     "room.nickname_control": [lambda: room_rules.read_nickname("abc\u202edef")],
     "room.not_joined": [
-        lambda: ROOM.store.answer(ROOM.room.code, room_rules.new_student_id(), ROOM.open().id, [(0, "a")])
+        lambda: ROOM.store.answers.submit(ROOM.room.code, room_rules.new_student_id(), ROOM.open().id, [(0, "a")])
     ],
     "room.not_current": [ROOM.not_current],
     "room.locked": [ROOM.locked],
     "room.too_fast": [ROOM.too_fast],
     "room.no_activity": [ROOM.no_activity],
-    "room.phase": [lambda: ROOM.store.set_phase(ROOM.room.code, ROOM.key, "paused")],
+    "room.phase": [lambda: ROOM.store.rooms.set_phase(ROOM.room.code, ROOM.key, "paused")],
     "room.revealed_final": [ROOM.revealed_final],
     "room.schema": [ROOM.newer_schema],
     "room.public_url_scheme": [lambda: read_public_url("ndcg.example.edu")],
     "room.public_url_host": [lambda: read_public_url("https://:8080/ndcg")],
     "room.public_url_extra": [lambda: read_public_url("https://ndcg.example.edu/?room=K7P3QX")],
     "room.public_url_space": [lambda: read_public_url("https://ndcg example.edu")],
-    "activity.kind": [lambda: classroom.from_payload("quiz", {})],
-    "activity.gain": [lambda: classroom.activity_list(("a",), (1,), 1, "custom")],
-    "activity.twist": [lambda: classroom.rank_activity(classroom.random_list(1), "upside_down")],
-    "activity.pair": [lambda: classroom.compare_activity("mine", "ndcg")],
-    "activity.metric": [lambda: classroom.compare_activity("seed003", "map")],
+    "activity.kind": [lambda: from_payload("quiz", {})],
+    "activity.gain": [lambda: activity_list(("a",), (1,), 1, "custom")],
+    "activity.twist": [lambda: rank_activity(random_list(1), "upside_down")],
+    "activity.pair": [lambda: compare_activity("mine", "ndcg")],
+    "activity.metric": [lambda: compare_activity("seed003", "map")],
     "activity.estimate_range": [
-        lambda: classroom.Predict(classroom.random_list(1)).check("1.2"),
-        lambda: classroom.Predict(classroom.random_list(1)).check("1,5"),
+        lambda: Predict(random_list(1)).check("1.2"),
+        lambda: Predict(random_list(1)).check("1,5"),
     ],
-    "activity.order": [lambda: classroom.rank_activity(classroom.random_list(1), "small_k").check([0, 0, 1])],
-    "activity.vote": [lambda: classroom.compare_activity("seed003", "ndcg").check("c")],
-    "activity.part": [lambda: classroom.practice_activity(1, 2).check("1", 5)],
-    "activity.choice": [lambda: classroom.practice_activity(1, 4).check("left", 3)],
-    "activity.scale": [lambda: classroom.Scale(3, 1)],
-    "activity.off_scale": [lambda: classroom.Judge(classroom.activity_list(("a",), (5,), 1))],
+    "activity.order": [lambda: rank_activity(random_list(1), "small_k").check([0, 0, 1])],
+    "activity.vote": [lambda: compare_activity("seed003", "ndcg").check("c")],
+    "activity.part": [lambda: practice_activity(1, 2).check("1", 5)],
+    "activity.choice": [lambda: practice_activity(1, 4).check("left", 3)],
+    "activity.scale": [lambda: Scale(3, 1)],
+    "activity.off_scale": [lambda: Judge(activity_list(("a",), (5,), 1))],
     "activity.result": [lambda: JUDGE.check("2", 7)],
     "activity.grade": [lambda: JUDGE.check("2.5", 0), lambda: JUDGE.check("x", 0)],
-    "activity.mistake_unknown": [lambda: classroom.choose_activity(CHOOSE_LIST, ["wrong_k"])],
-    "activity.mistake_not_here": [lambda: classroom.choose_activity(CHOOSE_LIST, ["ideal_from_list"])],
-    "activity.mistake_right": [lambda: classroom.choose_activity(CHOOSE_LIST, ["list_not_cut"])],
+    "activity.mistake_unknown": [lambda: choose_activity(CHOOSE_LIST, ["wrong_k"])],
+    "activity.mistake_not_here": [lambda: choose_activity(CHOOSE_LIST, ["ideal_from_list"])],
+    "activity.mistake_right": [lambda: choose_activity(CHOOSE_LIST, ["list_not_cut"])],
     "activity.mistake_same": [
-        lambda: classroom.choose_activity(CHOOSE_LIST, ["no_normalisation", "no_normalisation"]),
-        lambda: classroom.choose_activity(CHOOSE_LIST, ["no_normalisation+list_not_cut"]),
+        lambda: choose_activity(CHOOSE_LIST, ["no_normalisation", "no_normalisation"]),
+        lambda: choose_activity(CHOOSE_LIST, ["no_normalisation+list_not_cut"]),
     ],
-    "activity.mistakes_few": [lambda: classroom.choose_activity(classroom.activity_list(("a", "b"), (0, 0), 2))],
+    "activity.mistakes_few": [lambda: choose_activity(activity_list(("a", "b"), (0, 0), 2))],
     "lesson.too_large": [lambda: read_lesson(b"#" * 1_000_001, "big.toml")],
     "lesson.syntax": [lambda: read_lesson("format = \ntitle = 'x'", "mine.toml")],
     "lesson.syntax_end": [lambda: read_lesson("title = 'x", "mine.toml")],
@@ -458,12 +470,12 @@ CALLS = {
     "lesson.no_activities": [lambda: lesson_from_data({"format": 1, "title": "t"})],
     "lesson.too_many": [lambda: lesson_from_data({"format": 1, "title": "t", "activity": [{}] * 51})],
     "lesson.problem": [lambda: lesson_with(k=3), lambda: lesson_with(top={"scale": [2, 1]})],
-    "lesson.unknown": [lambda: ROOM.store.load_lesson(ROOM.wrong)],
-    "room.no_lesson": [lambda: ROOM.store.lesson_step(ROOM.room.code, ROOM.key, 0)],
-    "room.lesson_step": [lambda: ROOM.store.lesson_step(*ROOM.lesson_room(), 1)],
+    "lesson.unknown": [lambda: ROOM.store.lessons.load(ROOM.wrong)],
+    "room.no_lesson": [lambda: ROOM.store.lessons.step(ROOM.room.code, ROOM.key, 0)],
+    "room.lesson_step": [lambda: ROOM.store.lessons.step(*ROOM.lesson_room(), 1)],
     "room.time_up": [ROOM.time_up],
-    "go.page": [lambda: ROOM.store.save_link("evaluate", {})],
-    "go.unknown": [lambda: ROOM.store.load_link(ROOM.wrong)],
+    "go.page": [lambda: ROOM.links.save("evaluate", {})],
+    "go.unknown": [lambda: ROOM.links.load(ROOM.wrong)],
 }
 # Places that only some of the calls above reach; each must be reached by one.
 EXTRA_PLACE_CALLS = [
@@ -485,9 +497,9 @@ EXTRA_PLACE_CALLS = [
     lambda: read_qrels(b"q 0 a\n", name="qrels.txt"),
     lambda: example_from_rows([{"item": "a b", "score": 1, "grade": 1}], [{"item": "c d", "grade": 1}], 5),
     lambda: room_rules.read_nickname("\ud800"),
-    lambda: ROOM.store.load_link(""),
-    lambda: classroom.practice_activity(1, 0),
-    lambda: ROOM.store.load_lesson(""),
+    lambda: ROOM.links.load(""),
+    lambda: practice_activity(1, 0),
+    lambda: ROOM.store.lessons.load(""),
 ]
 
 

@@ -10,7 +10,12 @@ import pandas as pd
 import pytest
 import vl_convert as vlc
 
-from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.kinds.base import Scale
+from ndcg_core.classroom.kinds.compare import CompareSummary, compare_activity
+from ndcg_core.classroom.kinds.judge import Judge, JudgeSummary
+from ndcg_core.classroom.kinds.lists import MAX_LIST, activity_list
+from ndcg_core.classroom.kinds.practice import MAX_EXERCISES
+from ndcg_core.classroom.kinds.tally import histogram
 from ndcg_core.lists.items import list_breakdown, make_items
 from ndcg_core.lists.scoring import Scoring
 from ui import charts
@@ -68,14 +73,14 @@ def assert_no_label_dropped(spec):
 
 
 def judge_chart(t, n):
-    spec = acts.activity_list([f"Result {i}" for i in range(1, n + 1)], [i % 4 for i in range(n)], min(n, 5))
-    activity = acts.Judge(spec, acts.Scale(0, 3))
-    summary = acts.JudgeSummary(4, tuple((1, 1, 1, 1) for _ in range(n)), (1.5,) * n, None, None, 0.5)
+    spec = activity_list([f"Result {i}" for i in range(1, n + 1)], [i % 4 for i in range(n)], min(n, 5))
+    activity = Judge(spec, Scale(0, 3))
+    summary = JudgeSummary(4, tuple((1, 1, 1, 1) for _ in range(n)), (1.5,) * n, None, None, 0.5)
     return judge.distribution_chart(t, activity, summary, True).to_dict()
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("n", [3, 4, 6, acts.MAX_LIST])
+@pytest.mark.parametrize("n", [3, 4, 6, MAX_LIST])
 def test_the_judge_chart_names_every_result(lang, n):
     t = Translator(lang)
     spec = judge_chart(t, n)
@@ -87,7 +92,7 @@ def test_the_judge_chart_names_every_result(lang, n):
     assert set(names) <= set(texts) and not set(names) & set(hidden), hidden
 
 
-@pytest.mark.parametrize("n", [2, 3, 5, acts.MAX_EXERCISES])
+@pytest.mark.parametrize("n", [2, 3, 5, MAX_EXERCISES])
 def test_the_practice_chart_names_every_exercise(n):
     t = Translator("en")
     names = [t("classroom.exercise", number=i, kind=t("practice.kind.dcg")) for i in range(1, n + 1)]
@@ -99,8 +104,8 @@ def test_the_practice_chart_names_every_exercise(n):
 
 
 def compare_activity_and_summary(votes, metric="ndcg"):
-    activity = acts.compare_activity("seed003", metric)
-    summary = acts.CompareSummary(sum(votes.values()), votes, {}, 0)
+    activity = compare_activity("seed003", metric)
+    summary = CompareSummary(sum(votes.values()), votes, {}, 0)
     return activity, summary
 
 
@@ -179,7 +184,7 @@ def test_the_best_label_is_over_no_bar(best):
     t = Translator("en")
     # Most of the class found the best order: the tallest bar stands right beside the rule and its label.
     values = [best] * 9 + [max(best - 0.06, 0.0)] * 7 + [0.5, 0.2]
-    spec = histogram_chart(t, acts.histogram(values), best, t("classroom.reached_axis"), "classroom.best_label")
+    spec = histogram_chart(t, histogram(values), best, t("classroom.reached_axis"), "classroom.best_label")
     svg, _, _ = drawn(spec.to_dict(), width=800, height=300)
     bars, (left, right, top, bottom) = bars_and_label(svg, t("classroom.best_label", value=f"{best:.4f}"))
     under = [(x, y) for x, y, w, h in bars if h > 0 and x < right and x + w > left]

@@ -12,8 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.store import PHASES
+from ndcg_core.classroom.kinds import KINDS
+from ndcg_core.classroom.kinds.compare import METRICS as VOTE_METRICS
+from ndcg_core.classroom.kinds.compare import PAIRS, VOTES
+from ndcg_core.classroom.kinds.lists import ACTIVITY_GAINS, activity_list, list_conventions
+from ndcg_core.classroom.kinds.rank import TWISTS
+from ndcg_core.classroom.storage import PHASES
 from ndcg_core.lists.discounts import DISCOUNTS
 from ndcg_core.lists.gains import GAINS
 from ndcg_core.lists.presets import PRESETS
@@ -51,17 +55,17 @@ NAMES: dict[str, tuple[str, ...]] = {
     "convention.{}.label": tuple(CONVENTIONS.names()),
     "convention.{}.description": tuple(CONVENTIONS.names()),
     # what a question or a class list is scored under (ui/exercise_text.py)
-    "conventions.gain.{}": (*acts.ACTIVITY_GAINS, exercises.GAIN),
+    "conventions.gain.{}": (*ACTIVITY_GAINS, exercises.GAIN),
     "conventions.discount.{}": tuple(DISCOUNTS.names()),
     "conventions.ideal.{}": LIST_IDEALS,
     "conventions.{}": ("mrr", "precision"),
     # the classroom
-    "classroom.kind.{}": tuple(acts.KINDS),
-    "classroom.kind_help.{}": tuple(acts.KINDS),
-    "classroom.metric.{}": acts.METRICS,
-    "classroom.vote.{}": acts.VOTES,
-    "classroom.pair.{}": tuple(acts.PAIRS),
-    "classroom.twist.{}": acts.TWISTS,
+    "classroom.kind.{}": tuple(KINDS.names()),
+    "classroom.kind_help.{}": tuple(KINDS.names()),
+    "classroom.metric.{}": VOTE_METRICS,
+    "classroom.vote.{}": VOTES,
+    "classroom.pair.{}": tuple(PAIRS),
+    "classroom.twist.{}": TWISTS,
     "classroom.phase.{}": PHASES,
     "classroom.csv.{}": (*classroom_results.COLUMNS, "points"),
     "classroom.source.{}": sources.SOURCES,
@@ -71,7 +75,7 @@ NAMES: dict[str, tuple[str, ...]] = {
     "classroom.judge_alpha_{}": ("well", "roughly", "disagree", "none"),
     "classroom.judge_verdict_{}": ("well", "roughly", "disagree"),
     "classroom.join_note.{}": ("server_local", "deploy_local"),
-    "classroom.csv.metric.{}": ("ndcg", "dcg", *acts.METRICS),
+    "classroom.csv.metric.{}": ("ndcg", "dcg", *VOTE_METRICS),
     "classroom.csv.ideal.{}": LIST_IDEALS,
     "classroom.group.{}": GROUPS,
     "editor.from.{}": lesson_editor.FROM,
@@ -162,8 +166,8 @@ def test_every_key_the_ui_builds_from_a_name_is_covered_by_this_module():
     ],
 )
 def test_a_class_list_with_the_jk_discount_states_it_in_words_with_its_base(lang, says):
-    spec = acts.activity_list(["a", "b", "c"], [3, 2, 0], 3, gain="exponential", discount="jk")
-    text = conventions_text(acts.list_conventions(spec), Translator(lang))
+    spec = activity_list(["a", "b", "c"], [3, 2, 0], 3, gain="exponential", discount="jk")
+    text = conventions_text(list_conventions(spec), Translator(lang))
     assert says in text
     assert "conventions." not in text
 

@@ -4,7 +4,7 @@ page; a code that does not read, or no open room, is a message in their language
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ndcg_core.classroom.store import Store
+from ndcg_core.classroom.storage import Classroom
 from support import ROOT, plain, seed_state
 
 
@@ -16,7 +16,7 @@ def data_dir(tmp_path, monkeypatch):
 
 @pytest.fixture
 def room(data_dir):
-    created, _key = Store(f"sqlite:///{data_dir}/classroom.sqlite3").create_room()
+    created, _key = Classroom(f"sqlite:///{data_dir}/classroom.sqlite3").rooms.create()
     return created.code
 
 

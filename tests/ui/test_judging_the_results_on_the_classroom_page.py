@@ -11,8 +11,8 @@ import pytest
 from test_classroom_page import button, join, open_activity, session, start_room, texts
 
 from ndcg_core import ndcg_at_k
-from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.store import Store
+from ndcg_core.classroom.kinds import KINDS
+from ndcg_core.classroom.storage import Classroom
 from ui.views.classroom.kinds import VIEWS
 
 FIVE = [3, 2, 3, 0, 1]  # the preset "five", in list order: the teacher's grades
@@ -36,7 +36,7 @@ def grade(at, grades):
 
 
 def test_every_registered_kind_has_a_projector_a_phone_a_form_view_and_its_csv_wording():
-    assert list(VIEWS) == list(acts.KINDS)
+    assert list(VIEWS) == KINDS.names()
     for name, views in VIEWS.items():
         parts = (views.present, views.card, views.form, views.build)
         for part in (*parts, views.csv_details, views.csv_answer, views.csv_solution):
@@ -65,8 +65,8 @@ def test_the_class_judges_the_results_and_sees_its_agreement_and_ndcg_under_its_
     reading = "agree well:" if alpha >= 0.8 else "agree only roughly:" if alpha >= 0.667 else "The judges disagree:"
     assert reading in texts(teacher) and "0.667" in texts(teacher)
     medians = [statistics.median(pair) for pair in zip(FIVE, mine, strict=True)]
-    store = Store(data_dir)
-    k = store.room(code).current.activity().spec.k
+    store = Classroom(data_dir)
+    k = store.rooms.get(code).current.activity().spec.k
     store.close()
     class_ndcg, teacher_ndcg = ndcg_at_k(medians, k), ndcg_at_k(FIVE, k)
     assert not [m for m in teacher.metric if "NDCG" in m.label]  # until the reveal

@@ -5,11 +5,11 @@ without a space after the full stop."""
 
 import pytest
 
-from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.kinds.lists import activity_list
 from ui.i18n import Translator
 from ui.views.classroom.common import spec_caption
 
-SPEC = acts.activity_list(["doc A", "doc B", "doc C"], [3, 2, 3], 3, pool=[3, 2])
+SPEC = activity_list(["doc A", "doc B", "doc C"], [3, 2, 3], 3, pool=[3, 2])
 
 
 @pytest.mark.parametrize("shown", [True, False])

@@ -15,9 +15,14 @@ from math import log2
 import pytest
 from test_classroom_page import button, session, start_room, texts
 
-from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom import rules
-from ndcg_core.classroom.store import ActivityRow, Store
+from ndcg_core.classroom.kinds.base import Answer
+from ndcg_core.classroom.kinds.compare import compare_activity
+from ndcg_core.classroom.kinds.lists import activity_list
+from ndcg_core.classroom.kinds.predict import Predict
+from ndcg_core.classroom.kinds.tally import Group
+from ndcg_core.classroom.results import Taken, common_mistakes, outcome, room_results
+from ndcg_core.classroom.storage import ActivityRow, Classroom
 from support import plain
 from ui.classroom_results import mistakes_text, results_csv, summary_frame
 from ui.i18n import Translator
@@ -25,8 +30,8 @@ from ui.views.classroom.card import Note, Text
 from ui.views.classroom.card import plain as card_plain
 from ui.views.classroom.kinds import VIEWS
 
-SPEC = acts.activity_list(("doc A", "doc B", "doc C", "doc D"), (0, 1, 0, 1), 3, pool=(1,))
-PREDICT = acts.Predict(SPEC)
+SPEC = activity_list(("doc A", "doc B", "doc C", "doc D"), (0, 1, 0, 1), 3, pool=(1,))
+PREDICT = Predict(SPEC)
 DCG = 1 / log2(3)
 IDCG = 1 + 1 / log2(3) + 1 / log2(4)
 TRUTH = DCG / IDCG
@@ -37,7 +42,7 @@ LIST_NOT_CUT = f"{(1 / log2(3) + 1 / log2(5)) / IDCG:.2f}"  # 0.50
 
 def card(lang, estimate):
     row = ActivityRow(1, 1, "predict", PREDICT.payload(), "revealed", 0.0)
-    return VIEWS["predict"].card(Translator(lang), row, {} if estimate is None else {0: float(estimate)})
+    return VIEWS["predict"].card(Translator(lang), PREDICT, row, {} if estimate is None else {0: float(estimate)})
 
 
 def note(lang, estimate):
@@ -75,18 +80,18 @@ def test_a_chinese_phone_names_the_mistake_in_chinese():
 
 def test_the_phone_names_nothing_before_the_reveal():
     row = ActivityRow(1, 1, "predict", PREDICT.payload(), "locked", 0.0)
-    body = VIEWS["predict"].card(Translator("en"), row, {0: float(NO_NORMALISATION)})
+    body = VIEWS["predict"].card(Translator("en"), PREDICT, row, {0: float(NO_NORMALISATION)})
     said = " ".join(card_plain(b.markdown) for b in body.blocks if isinstance(b, Text | Note))
     assert "DCG given for NDCG" not in said and "true NDCG" not in said
 
 
 def class_of(*estimates):
-    return tuple(acts.Answer(i, f"s{i}", 0, float(v)) for i, v in enumerate(estimates, start=1))
+    return tuple(Answer(i, f"s{i}", 0, float(v)) for i, v in enumerate(estimates, start=1))
 
 
 def test_the_results_csv_names_each_answer_s_mistake_and_the_summary_the_most_common():
-    taken = acts.Taken(1, 1, PREDICT, class_of(NO_NORMALISATION, IDEAL_FROM_LIST, "0.3", "0.32", "0.8", "0.63"), ())
-    results = acts.room_results([taken])
+    taken = Taken(1, 1, PREDICT, class_of(NO_NORMALISATION, IDEAL_FROM_LIST, "0.3", "0.32", "0.8", "0.63"), ())
+    results = room_results([taken])
     for lang, column, words in (
         ("en", "Mistake", ["DCG given for NDCG", "Ideal from the list alone", "Right", "Close (within 0.05)"]),
         ("zh", "错误类型", ["把 DCG 当成 NDCG", "只用列表自身排理想", "正确", "接近（相差 0.05 以内）"]),
@@ -97,10 +102,10 @@ def test_the_results_csv_names_each_answer_s_mistake_and_the_summary_the_most_co
         other = Translator(lang)("classroom.group.other")
         assert [r[at] for r in rows[:6]] == [*words, other, words[0]]
         assert [r[at] for r in rows[6:]] == [""] * 6  # the totals
-    outcomes = [acts.outcome(r) for r in results.activities]
+    outcomes = [outcome(r) for r in results.activities]
     frame = summary_frame(Translator("en"), outcomes)
     assert frame["Mistakes"].tolist() == ["DCG given for NDCG (2), Ideal from the list alone (1)"]
-    common = mistakes_text(Translator("zh"), acts.common_mistakes(outcomes))
+    common = mistakes_text(Translator("zh"), common_mistakes(outcomes))
     assert common == "把 DCG 当成 NDCG（2），只用列表自身排理想（1）"
 
 
@@ -114,7 +119,7 @@ def data_dir(classroom_db):
 
 def answer_all(store, code, students, activity_id, estimates):
     for me, estimate in zip(students, estimates, strict=True):
-        store.answer(code, me, activity_id, [(0, estimate)])
+        store.answers.submit(code, me, activity_id, [(0, estimate)])
 
 
 def screen_of(teacher, code, lang):
@@ -137,13 +142,13 @@ def test_the_reveal_groups_the_class_and_round_two_shows_round_one_beside_it(dat
     teacher, code = start_room(data_dir)
     teacher.session_state["app"].lang = lang
     key = teacher.session_state["classroom"].key
-    store = Store(data_dir)
+    store = Classroom(data_dir)
     students = [rules.new_student_id() for _ in ROUND_1]
     for i, me in enumerate(students):
-        store.join(code, me, f"s{i}")
-    first = store.open_activity(code, key, PREDICT)
+        store.students.join(code, me, f"s{i}")
+    first = store.rooms.open_activity(code, key, PREDICT)
     answer_all(store, code, students, first.id, ROUND_1)
-    store.set_phase(code, key, "revealed")
+    store.rooms.set_phase(code, key, "revealed")
     teacher.run()
     assert not teacher.exception, teacher.exception
     said = texts(teacher)
@@ -167,13 +172,13 @@ def test_the_reveal_groups_the_class_and_round_two_shows_round_one_beside_it(dat
     again.click().run()
     assert not teacher.exception
     assert t("classroom.round", round=2) in texts(teacher)
-    second = store.room(code).current
+    second = store.rooms.get(code).current
     answer_all(store, code, students, second.id, ROUND_2)
     teacher.run()
     assert t("classroom.rounds.median") not in texts(teacher) and not [
         f for f in tables(teacher) if t("classroom.rounds.median") in f.columns
     ]  # round 1 beside round 2 only at round 2's reveal
-    store.set_phase(code, key, "revealed")
+    store.rooms.set_phase(code, key, "revealed")
     round_names = [t("classroom.round", round=1), t("classroom.round", round=2)]
     # Share right within 0.05: round 1 one of six (0.3); round 2 four (0.3 three times, and 0.33).
     # The spread: round 1 sorted 0.3 0.39 0.5 0.63 0.63 0.63, median (0.5 + 0.63) / 2, quartiles at 1.25 and 3.75;
@@ -220,11 +225,11 @@ def test_the_reveal_groups_the_class_and_round_two_shows_round_one_beside_it(dat
         )
         assert f"{round_names[0]}: {before}\n\n{round_names[1]}: {after}" in said
         assert plain(t("classroom.predict_reveal", truth=f"{TRUTH:.4f}", within=4, count=6)).replace("**", "") in said
-    store.end_room(code, key)
+    store.rooms.end(code, key)
     teacher.run()
     common = mistakes_text(
         t,
-        (acts.Group("no_normalisation", 3), acts.Group("ideal_from_list", 2), acts.Group("list_not_cut", 1)),
+        (Group("no_normalisation", 3), Group("ideal_from_list", 2), Group("list_not_cut", 1)),
     )
     assert plain(t("classroom.summary.common", mistakes=common)) in texts(teacher)
     store.close()
@@ -233,17 +238,17 @@ def test_the_reveal_groups_the_class_and_round_two_shows_round_one_beside_it(dat
 def test_a_locked_predict_can_be_voted_on_again_before_its_answer_is_shown(data_dir):
     teacher, code = start_room(data_dir)
     key = teacher.session_state["classroom"].key
-    store = Store(data_dir)
-    store.open_activity(code, key, PREDICT)
-    store.set_phase(code, key, "locked")
+    store = Classroom(data_dir)
+    store.rooms.open_activity(code, key, PREDICT)
+    store.rooms.set_phase(code, key, "locked")
     teacher.run()
     vote = button(teacher, "btn_cr_vote_again")
     assert vote.label == "Discuss, then vote again (answer not shown)"
     vote.click().run()
     assert not teacher.exception
-    current = store.room(code).current
+    current = store.rooms.get(code).current
     assert (current.round, current.phase) == (2, "open")
-    store.open_activity(code, key, acts.compare_activity("seed003", "ndcg"))
-    store.set_phase(code, key, "locked")
+    store.rooms.open_activity(code, key, compare_activity("seed003", "ndcg"))
+    store.rooms.set_phase(code, key, "locked")
     assert "btn_cr_vote_again" not in {b.key for b in teacher.run().button}  # Which is better? runs again after
     store.close()

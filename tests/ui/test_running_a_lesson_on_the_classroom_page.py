@@ -13,11 +13,14 @@ import pytest
 from test_classroom_page import button, join, session
 from test_classroom_page import texts as page_texts
 
-from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.kinds.base import POINTS
+from ndcg_core.classroom.kinds.compare import compare_activity
+from ndcg_core.classroom.kinds.lists import preset_list
+from ndcg_core.classroom.kinds.predict import Predict, closeness_points
 from ndcg_core.classroom.lessons import Lesson, Step, Wording, read_lesson_file
-from ndcg_core.classroom.store import Store
+from ndcg_core.classroom.storage import Classroom
 from support import ROOT
-from ui import classroom_results
+from ui import classroom_results, database
 from ui.i18n import Translator
 from ui.views.classroom import lesson_run
 
@@ -58,8 +61,8 @@ def test_next_and_back_step_through_the_shipped_lesson(data_dir):
     assert f"Activity 3 of {len(lesson.steps)}" in texts(teacher)
     button(teacher, "btn_cr_lesson_back").click().run()
     assert f"Activity 2 of {len(lesson.steps)}" in texts(teacher)
-    store = Store(data_dir)
-    assert store.lesson_progress(code).step == 1 and store.lesson_progress(code).opened == 3
+    store = Classroom(data_dir)
+    assert store.lessons.progress(code).step == 1 and store.lessons.progress(code).opened == 3
     store.close()
     li = join(code, "李", lang="zh")
     assert "第 2 个活动" not in texts(li)  # the phone shows the activity, not the lesson's progress
@@ -70,9 +73,9 @@ def test_next_and_back_step_through_the_shipped_lesson(data_dir):
 
 
 def test_a_saved_code_in_the_link_starts_its_lesson_and_a_chinese_phone_reads_its_wording(data_dir):
-    store = Store(data_dir)
-    step = Step(acts.Predict(acts.preset_list("five")), Wording("How good is this list?", "这个列表有多好？"))
-    code_of_lesson = store.save_lesson(Lesson("Mine", (step,)))
+    store = Classroom(data_dir)
+    step = Step(Predict(preset_list("five")), Wording("How good is this list?", "这个列表有多好？"))
+    code_of_lesson = store.lessons.save(Lesson("Mine", (step,)))
     store.close()
     teacher, code = lesson_room(code_of_lesson)
     assert "Lesson “Mine”: 1 activities." in texts(teacher)
@@ -82,9 +85,9 @@ def test_a_saved_code_in_the_link_starts_its_lesson_and_a_chinese_phone_reads_it
 
 
 def test_time_up_closes_the_phone_s_answers_and_keeps_what_was_typed(data_dir, monkeypatch):
-    store = Store(data_dir)
-    step = Step(acts.Predict(acts.preset_list("five")), time_limit=30)
-    saved = store.save_lesson(Lesson("Timed", (step,)))
+    store = Classroom(data_dir)
+    step = Step(Predict(preset_list("five")), time_limit=30)
+    saved = store.lessons.save(Lesson("Timed", (step,)))
     teacher, code = lesson_room(saved)
     button(teacher, "btn_cr_lesson_next").click().run()
     ana = join(code, "Ana")
@@ -92,7 +95,8 @@ def test_time_up_closes_the_phone_s_answers_and_keeps_what_was_typed(data_dir, m
     assert not box.disabled
     box.input("0.9").run()
     later = time.time() + 31  # the time limit has run out
-    monkeypatch.setattr(lesson_run, "now", lambda: later)
+    monkeypatch.setattr(lesson_run, "now", lambda: later)  # the teacher's page
+    monkeypatch.setattr(database.db().database, "clock", lambda: later)  # the phone's card, by the store's own clock
     store.close()
     ana.run()
     box = next(w for w in ana.text_input if w.key.startswith("_w_cr_answer_"))
@@ -107,20 +111,20 @@ def scored_lesson():
     return Lesson(
         "Scored",
         (
-            Step(acts.Predict(acts.preset_list("five"))),
-            Step(acts.compare_activity("seed003", "ndcg")),
+            Step(Predict(preset_list("five"))),
+            Step(compare_activity("seed003", "ndcg")),
         ),
         scores=True,
     )
 
 
 def test_a_lesson_that_keeps_scores_ends_with_a_leaderboard_and_points_in_the_csv(data_dir):
-    store = Store(data_dir)
-    saved = store.save_lesson(scored_lesson())
+    store = Classroom(data_dir)
+    saved = store.lessons.save(scored_lesson())
     teacher, code = lesson_room(saved)
     button(teacher, "btn_cr_lesson_next").click().run()
     ana, bo = join(code, "Ana"), join(code)
-    truth = acts.Predict(acts.preset_list("five")).truth()
+    truth = Predict(preset_list("five")).truth()
     for student, guess in ((ana, truth), (bo, truth - 0.2)):
         next(w for w in student.text_input if w.key.startswith("_w_cr_answer_")).input(f"{guess:.4f}")
         next(b for b in student.button if b.key.startswith("btn_cr_send_")).click().run()
@@ -137,7 +141,7 @@ def test_a_lesson_that_keeps_scores_ends_with_a_leaderboard_and_points_in_the_cs
     button(teacher, "btn_cr_board_names").click().run()
     assert teacher.toggle(key="_w_cr_names").value is True and hidden not in texts(teacher)
     board = next(d.value for d in teacher.dataframe if "Student" in d.value.columns)
-    expected = {"Ana": acts.POINTS + acts.POINTS, "student 2": acts.closeness_points(truth - 0.2, truth) + acts.POINTS}
+    expected = {"Ana": POINTS + POINTS, "student 2": closeness_points(truth - 0.2, truth) + POINTS}
     assert dict(zip(board["Student"], board["Points"], strict=True)) == expected
     assert list(board["Place"]) == [1, 2]
     teacher.toggle(key="_w_cr_names").set_value(False).run()
@@ -146,7 +150,8 @@ def test_a_lesson_that_keeps_scores_ends_with_a_leaderboard_and_points_in_the_cs
     assert texts(teacher).count(hidden) == 1
     button(teacher, "btn_cr_board_names").click().run()
     assert next(d.value for d in teacher.dataframe if "Student" in d.value.columns) is not None
-    table = classroom_results.results_csv(Translator("en"), store.results(code), points=True).decode("utf-8-sig")
+    results = store.answers.results(code)
+    table = classroom_results.results_csv(Translator("en"), results, points=True).decode("utf-8-sig")
     rows = list(csv.DictReader(io.StringIO(table)))
     totals = {r["Student"]: r["Points"] for r in rows if r["Activity"] == "Total"}
     assert totals == {name: str(points) for name, points in expected.items()}
@@ -180,8 +185,8 @@ def test_in_a_lesson_next_is_the_one_way_on_until_the_teacher_leaves_the_plan_an
     teacher.radio(key="_w_cr_kind").set_value("compare").run()
     button(teacher, "btn_cr_open").click().run()
     assert not teacher.exception, teacher.exception
-    store = Store(data_dir)
-    assert store.room(code).current.kind == "compare" and store.lesson_progress(code).step == 1
+    store = Classroom(data_dir)
+    assert store.rooms.get(code).current.kind == "compare" and store.lessons.progress(code).step == 1
     # Another session of the teacher (a reload, another server) knows from the store that the plan was left.
     again = session(room=code)
     again.session_state["classroom"].key = teacher.session_state["classroom"].key
@@ -189,7 +194,8 @@ def test_in_a_lesson_next_is_the_one_way_on_until_the_teacher_leaves_the_plan_an
     button(teacher, "btn_cr_plan_back").click().run()
     assert f"Activity 2 of {len(lesson.steps)}" in texts(teacher) and "You left the lesson plan" not in texts(teacher)
     assert "btn_cr_open" not in [b.key for b in teacher.button]
-    assert store.room(code).current.payload == store.activity_list(code)[1].payload  # step 2 shown again, as it was
+    shown = store.rooms.get(code).current
+    assert shown.payload == store.rooms.activity_list(code)[1].payload  # step 2 shown again, as it was
     button(teacher, "btn_cr_lesson_next").click().run()
     assert f"Activity 3 of {len(lesson.steps)}" in texts(teacher)
     store.close()

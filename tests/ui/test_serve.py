@@ -9,9 +9,10 @@ from urllib.parse import urlencode
 import pytest
 from starlette.requests import Request
 
-from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom import rules
-from ndcg_core.classroom.store import Store, database_url
+from ndcg_core.classroom.kinds.lists import random_list
+from ndcg_core.classroom.kinds.predict import Predict
+from ndcg_core.classroom.storage import Classroom, Database, database_url
 from support import run_coroutine
 
 
@@ -36,14 +37,14 @@ def get(code, me=None, known=0):
 def test_the_card_route_says_same_until_the_teachers_change_and_then_gives_the_card_at_once(data_dir):
     from ui.database import room_changed
 
-    store = Store(database_url())
-    room, key = store.create_room()
+    store = Classroom(database_url())
+    room, key = store.rooms.create()
     me = rules.new_student_id()
-    store.join(room.code, me, None, source="test")
+    store.students.join(room.code, me, None, source="test")
     same = (200, {"revision": 0, "same": True}, "no-store")
     assert get(room.code, me) == same
     assert get(room.code.lower(), me) == same  # read as typed, as the join box does
-    store.open_activity(room.code, key, acts.Predict(acts.random_list(1)))
+    store.rooms.open_activity(room.code, key, Predict(random_list(1)))
     room_changed(room.code)  # what the teacher's page does after every action
     assert get(room.code, me) == (200, "card", "no-store")
     assert get(room.code, me, known=1) == (200, {"revision": 1, "same": True}, "no-store")
@@ -57,11 +58,11 @@ def test_the_card_route_answers_503_tried_once_when_the_database_is_not_answerin
 
     from ui import database
 
-    store = Store(database_url())
-    room, _ = store.create_room()
+    store = Classroom(database_url())
+    room, _ = store.rooms.create()
     me, later = rules.new_student_id(), rules.new_student_id()
-    store.join(room.code, me, None, source="test")
-    store.join(room.code, later, None, source="test")
+    store.students.join(room.code, me, None, source="test")
+    store.students.join(room.code, later, None, source="test")
     assert get(room.code, me)[0] == 200  # known to this process now
     tries = []
 
@@ -70,7 +71,7 @@ def test_the_card_route_answers_503_tried_once_when_the_database_is_not_answerin
         raise sa.exc.OperationalError("SELECT", {}, ConnectionError("server closed the connection"), True)
 
     with monkeypatch.context() as outage:
-        outage.setattr(Store, "_read", down)
+        outage.setattr(Database, "read", down)
         outage.setattr(database, "REVISION_TTL", 0.0)  # every poll reads
         assert get(room.code, me) == (503, {"error": "unavailable"}, "no-store")
         assert get(room.code, later) == (503, {"error": "unavailable"}, "no-store")  # not yet known: membership
@@ -80,11 +81,11 @@ def test_the_card_route_answers_503_tried_once_when_the_database_is_not_answerin
 
 
 def test_the_card_route_tells_a_stranger_nothing_about_which_rooms_exist(data_dir):
-    store = Store(database_url())
-    room, _ = store.create_room()
-    other, _ = store.create_room()
+    store = Classroom(database_url())
+    room, _ = store.rooms.create()
+    other, _ = store.rooms.create()
     me, stranger = rules.new_student_id(), rules.new_student_id()
-    store.join(other.code, me, None, source="test")
+    store.students.join(other.code, me, None, source="test")
     gone = (404, {"error": "room.unknown"}, "no-store")
     assert get(room.code) == gone  # no student id
     assert get(room.code, stranger) == gone  # an id that never joined

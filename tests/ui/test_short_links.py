@@ -4,7 +4,7 @@ opened from the home page or the page itself, in a new session; an unknown code 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ndcg_core.classroom.store import Store
+from ndcg_core.classroom.storage import Classroom
 from support import ROOT
 
 
@@ -57,7 +57,7 @@ def test_learn_and_practice_short_links_open_the_same_step_and_exercise(data_dir
 
 
 def test_an_unknown_or_malformed_short_code_is_a_notice(data_dir):
-    Store(f"sqlite:///{data_dir / 'classroom.sqlite3'}").close()
+    Classroom(f"sqlite:///{data_dir / 'classroom.sqlite3'}").close()
     for bad, words in (("ZZZZZZ", "no short link ZZZZZZ"), ("K0O1", "could not be opened")):
         at = page(go=bad)
         assert not at.exception

@@ -2,21 +2,22 @@
 the reveal; then a wrong choice is named by its mistake, with the student's number rebuilt and the fix, in the
 student's language, and every option is named."""
 
-from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.store import ActivityRow
+from ndcg_core.classroom.kinds.choose import choose_activity
+from ndcg_core.classroom.kinds.lists import activity_list
+from ndcg_core.classroom.storage import ActivityRow
 from ui.i18n import Translator
 from ui.views.classroom.card import Choice, Note, Text, plain
 from ui.views.classroom.kinds import VIEWS
 
 # Seed 000's list: NDCG@3 = 4 / (3 + 2/log2(3)) = 0.9386; 2^g - 1 gives 0.9558, log2(i) 0.8524, the DCG itself 4.
-SPEC = acts.activity_list(("doc A", "doc B", "doc C"), (3, 0, 2), 3)
-ACTIVITY = acts.choose_activity(SPEC, ["no_normalisation", "gain_exponential", "discount_log_i"], seed=1)
+SPEC = activity_list(("doc A", "doc B", "doc C"), (3, 0, 2), 3)
+ACTIVITY = choose_activity(SPEC, ["no_normalisation", "gain_exponential", "discount_log_i"], seed=1)
 BY = {o.mistake: o for o in ACTIVITY.options()}
 
 
 def body(lang, phase, mine):
     row = ActivityRow(1, 1, "choose", ACTIVITY.payload(), phase, 0.0)
-    return VIEWS["choose"].card(Translator(lang), row, mine)
+    return VIEWS["choose"].card(Translator(lang), ACTIVITY, row, mine)
 
 
 def texts(card):

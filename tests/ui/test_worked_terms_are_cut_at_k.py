@@ -8,7 +8,7 @@ from math import log2
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.kinds.lists import activity_list
 from support import ROOT
 from ui.i18n import Translator
 from ui.widgets.table import cut_at_k
@@ -26,7 +26,7 @@ def texts(t, k):
 
 def test_rows_past_k_are_set_apart_and_the_totals_at_k_are_the_answer():
     t = Translator("en")
-    spec = acts.activity_list(["doc A", "doc B", "doc C", "doc D", "doc E"], [3, 0, 2, 3, 1], 3)
+    spec = activity_list(["doc A", "doc B", "doc C", "doc D", "doc E"], [3, 0, 2, 3, 1], 3)
     rows, kinds = cut_at_k(spec.breakdown(), COLUMNS, texts(t, 3))
     assert kinds == ["in", "in", "in", "total", "past", "past"]
     dcg, idcg = 3 + 2 / log2(4), 3 + 3 / log2(3) + 2 / log2(4)
@@ -42,7 +42,7 @@ def test_rows_past_k_are_set_apart_and_the_totals_at_k_are_the_answer():
 
 def test_a_fractional_grade_stays_as_given_and_a_list_no_longer_than_k_has_no_row_past_it():
     t = Translator("zh")
-    spec = acts.activity_list(["a", "b"], [2.5, 1], 2)
+    spec = activity_list(["a", "b"], [2.5, 1], 2)
     rows, kinds = cut_at_k(spec.breakdown(), COLUMNS, texts(t, 2))
     assert kinds == ["in", "in", "total"]
     assert rows.iloc[:2, 2].tolist() == ["2.5", "1"]

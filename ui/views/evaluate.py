@@ -26,7 +26,8 @@ from ndcg_core import (
     query_ranking,
     validate,
 )
-from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.kinds.lists import MAX_LIST, activity_list
+from ndcg_core.classroom.kinds.predict import Predict
 from ndcg_core.classroom.lessons import Lesson, Step, lesson_to_toml, read_lesson
 from ndcg_core.errors import InputError
 from ndcg_core.lists.items import MAX_ITEMS, make_items
@@ -210,7 +211,7 @@ def open_in_playground(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str,
 
 
 def lesson_list(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str, k: int) -> tuple[ListSpec, int]:
-    """One query as a class list, and how many documents run A retrieved for it: the top ``acts.MAX_LIST`` in
+    """One query as a class list, and how many documents run A retrieved for it: the top ``MAX_LIST`` in
     rank order with their grades (unjudged or negative: 0, trec_eval's meaning), k (at most the list's length) and,
     as the ideal's pool, the grades of every other judged document, those the run missed and those ranked below
     the list's end (as the evaluation's ideal has them). An ``InputError`` if the run retrieved nothing."""
@@ -221,12 +222,12 @@ def lesson_list(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str, k: int
         max_docs=evaluation.options.max_docs,
         float32_scores=evaluation.options.scoring.float32_scores,
     )
-    docnos = tuple(ranking["docnos"][: acts.MAX_LIST])
+    docnos = tuple(ranking["docnos"][:MAX_LIST])
     grades = tuple(float(max(0, g or 0)) for g in ranking["grades"][: len(docnos)])
     shown = set(docnos)
     # A grade of 0 adds nothing to the ideal: the pool keeps the file short.
     pool = sorted((float(g) for d, g in ranking["pool"].items() if d not in shown and g > 0), reverse=True)
-    spec = acts.activity_list(docnos, grades, max(1, min(k, len(docnos))), pool=tuple(pool), query=qid)
+    spec = activity_list(docnos, grades, max(1, min(k, len(docnos))), pool=tuple(pool), query=qid)
     return spec, len(ranking["docnos"])
 
 
@@ -236,14 +237,14 @@ def add_to_lesson(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str, k: i
     not."""
     try:
         spec, retrieved = lesson_list(evaluation, qrels, run, qid, k)
-        step = Step(acts.Predict(spec))
+        step = Step(Predict(spec))
         read_lesson(lesson_to_toml(Lesson("-", (*classroom_state().draft, step))))
     except InputError as err:
         return False, t.explain(err)
     number = classroom_state().add_to_draft(step)
     text = t("evaluate.drill.added", qid=md_escape(qid), number=number, k=spec.k)
-    if retrieved > acts.MAX_LIST:
-        text += " " + t("evaluate.drill.added_top", shown=acts.MAX_LIST, count=retrieved)
+    if retrieved > MAX_LIST:
+        text += " " + t("evaluate.drill.added_top", shown=MAX_LIST, count=retrieved)
     return True, text
 
 
@@ -498,7 +499,7 @@ def render_drill_down(evaluation: Evaluation, qrels: Qrels, inputs: dict[str, Fi
     if lesson.button(
         t("evaluate.drill.lesson"),
         key="btn_ev_add_lesson",
-        help=t("evaluate.drill.lesson_help", limit=acts.MAX_LIST),
+        help=t("evaluate.drill.lesson_help", limit=MAX_LIST),
         icon=":material/playlist_add:",
         width="stretch",
     ):

@@ -1,5 +1,5 @@
 """Short links: any Playground, Learn or Practice state saved under a six-character code (``/?go=K7P3QX``), so a
-projected link and its QR code stay short. The codes live in the classroom database."""
+projected link and its QR code stay short. The codes live in the app's database (``ndcg_core.links``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from urllib.parse import urlsplit, urlunsplit
 import streamlit as st
 
 from ndcg_core.errors import InputError, StoreUnavailable
-from ui.database import store
+from ui.database import short_links
 from ui.i18n import Translator
 from ui.state import app_state, classroom_state, new_link_value
 from ui.widgets.qr import qr_png, qr_svg
@@ -25,7 +25,7 @@ def follow_short_link(t: Translator, here: str | None) -> None:
     if code is None:
         return
     try:
-        page, params = store().load_link(code)
+        page, params = short_links().load(code)
     except (InputError, StoreUnavailable) as err:
         app_state().notice = t("share.bad_short", message=t.explain(err))
         return
@@ -45,7 +45,7 @@ def short_url(code: str) -> str:
 def _make(page: str, params: dict[str, str], slot: str) -> None:
     t = Translator(app_state().lang)
     try:
-        classroom_state().short_links[slot] = store().save_link(page, params)
+        classroom_state().short_links[slot] = short_links().save(page, params)
     except (InputError, StoreUnavailable) as err:
         classroom_state().short_links[slot] = ""
         app_state().notice = t("share.bad_short", message=t.explain(err))

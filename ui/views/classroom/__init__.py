@@ -5,18 +5,17 @@ The package is split by role: ``page`` routes a run to the landing, the teacher'
 view (``screen``) or a student's ``phone``; ``live`` draws the class's answers on the control page and the
 projector; ``setup`` opens the next activity live; ``lesson_editor`` builds a lesson and ``lessons`` runs one;
 ``kinds`` holds one module per activity kind (its projector view, its phone view and its form), registered in
-``kinds.VIEWS``. Adding a kind is one class in ``ndcg_core.classroom.activities`` (``KINDS``) and one module here.
+``kinds.VIEWS``. Adding a kind is one module in ``ndcg_core.classroom.kinds`` (``KINDS``), one module here, its texts.
 A phone's question and answer is a card (``card``: blocks of plain text and inputs, built by the kind's ``card``),
-which the phone's own page (``phone_page``, under ``serve.py``) draws in the browser from ``phone_api``'s routes,
-or ``phone`` draws with Streamlit where the app runs without those routes.
+which the phone's own page (``phone_page``, under ``serve.py``) draws in the browser from ``ui.routes``' card
+routes, or ``phone`` draws with Streamlit where the app runs without those routes; both get the card and the reply
+to an answer from ``student_card``, over ``ndcg_core.classroom.service``.
 
-Everything lives in the database (``ndcg_core.classroom.store``); every number comes from
-``ndcg_core.classroom.activities``. The presenter's panel is a fragment that runs every second
-(``st.fragment(run_every=...)``) and redraws the counts and chart. A student's phone asks the server for the room's
-revision over plain HTTP every second and fetches its card only when the teacher has changed something.
+Everything lives in the database (``ndcg_core.classroom.storage``); every number comes from
+``ndcg_core.classroom.kinds`` and ``ndcg_core.classroom.results``. The presenter's panel is a fragment that runs
+every second (``st.fragment(run_every=...)``) and redraws the counts and chart. A student's phone asks the server for
+the room's revision over plain HTTP every second and fetches its card only when the teacher has changed something.
+
+The package imports none of its modules (``page`` is the Classroom page's entry): a module of it imports what it
+uses, so ``ui.classroom_results`` can use the kinds' views while the control page uses it.
 """
-
-from ui.views.classroom.identity import MEMORY_WAIT_SECONDS
-from ui.views.classroom.page import render_page
-
-__all__ = ["MEMORY_WAIT_SECONDS", "render_page"]

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ndcg_core.classroom.store import ActivityRow, Room
+from ndcg_core.classroom.storage import ActivityRow, Room
 from ui.format import metric_text
 from ui.i18n import Translator
 

@@ -12,8 +12,9 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.store import ActivityRow
+from ndcg_core.classroom.kinds.lists import list_conventions
+from ndcg_core.classroom.kinds.tally import Bin
+from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.errors import InputError, StoreUnavailable, number_text
 from ndcg_core.lists.gains import GAINS
 from ndcg_core.lists.spec import ListSpec
@@ -107,7 +108,7 @@ def query_line(t: Translator, spec: ListSpec) -> str:
 def spec_caption(t: Translator, spec: ListSpec, grades_shown: bool = True) -> str:
     """The conventions the list's NDCG@k is computed under (gain, discount, k, the ideal's source) and, for a
     judged pool, what it adds: its grades, or only how many items while the grades are hidden."""
-    text = conventions_text(acts.list_conventions(spec), t)
+    text = conventions_text(list_conventions(spec), t)
     if spec.pool:
         text += ("" if text.endswith("。") else " ") + (
             t("classroom.pool_caption", grades=", ".join(metric_text(g, 0) for g in spec.pool))
@@ -122,7 +123,7 @@ HEADROOM = 1.35
 
 
 def histogram_chart(
-    t: Translator, bins: list[acts.Bin], truth: float | None, axis: str, marker: str = "classroom.truth_label"
+    t: Translator, bins: list[Bin], truth: float | None, axis: str, marker: str = "classroom.truth_label"
 ) -> alt.LayerChart | alt.FacetChart:
     """The class's values as bars of width 0.05 over [0, 1], and the true (or best) value as a rule once revealed."""
     frame = pd.DataFrame(
@@ -164,7 +165,7 @@ def histogram_chart(
     return alt.layer(*layers).properties(height=300)
 
 
-def histogram_text(t: Translator, bins: list[acts.Bin]) -> str:
+def histogram_text(t: Translator, bins: list[Bin]) -> str:
     """The histogram in words, for a screen reader and for anyone who cannot see the bars."""
     filled = [t("classroom.bin", low=f"{b.low:.2f}", high=f"{b.high:.2f}", count=b.count) for b in bins if b.count]
     return t("classroom.bins", bins=" · ".join(filled)) if filled else t("classroom.no_answers")

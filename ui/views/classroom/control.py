@@ -10,10 +10,11 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from ndcg_core.classroom.store import Room
+from ndcg_core.classroom.service import keeps_scores
+from ndcg_core.classroom.storage import Room
 from ui import classroom_results
 from ui.classroom_results import render_class_summary
-from ui.database import room_changed, store
+from ui.database import db, room_changed
 from ui.i18n import Translator
 from ui.join_link import join_link
 from ui.state import (
@@ -25,7 +26,7 @@ from ui.state import (
     widget_value,
 )
 from ui.views.classroom.common import REFUSALS, SCREEN, VIEW_PARAM, show_message
-from ui.views.classroom.lesson_run import keeps_scores, off_plan, render_leaderboard, render_lesson_bar
+from ui.views.classroom.lesson_run import off_plan, render_leaderboard, render_lesson_bar
 from ui.views.classroom.live import live_panel
 from ui.views.classroom.screen import render_join_info
 from ui.views.classroom.setup import render_setup
@@ -41,15 +42,15 @@ def teacher_action(action: str, *args: Any) -> None:
     t = Translator(app_state().lang)
     cs = classroom_state()
     try:
-        s = store()
+        s = db()
         if action == "phase":
-            s.set_phase(cs.room or "", cs.key or "", args[0])
+            s.rooms.set_phase(cs.room or "", cs.key or "", args[0])
         elif action == "again":
-            s.run_again(cs.room or "", cs.key or "", after=cs.control_revision)
+            s.rooms.run_again(cs.room or "", cs.key or "", after=cs.control_revision)
         elif action == "names":
-            s.show_names(cs.room or "", cs.key or "", widget_value("_w_cr_names"))
+            s.rooms.show_names(cs.room or "", cs.key or "", widget_value("_w_cr_names"))
         elif action == "end":
-            s.end_room(cs.room or "", cs.key or "")
+            s.rooms.end(cs.room or "", cs.key or "")
         room_changed(cs.room or "")
         cs.messages.pop("control", None)
     except REFUSALS as err:
@@ -76,13 +77,13 @@ def render_control(t: Translator, cs: ClassroomState, room: Room) -> None:
     st.markdown(t("classroom.control_heading", code=room.code))
     cs.control_revision = room.revision
     show_message(cs, "control")
-    progress = store().lesson_progress(room.code)
+    progress = db().lessons.progress(room.code)
     if progress is not None:
         render_lesson_bar(t, room, progress)
     if room.ended:
         st.info(t("classroom.ended_teacher"))
         render_leaderboard(t, room, progress, ended_page=True)
-        render_class_summary(t, store().class_summary(room.code))
+        render_class_summary(t, db().answers.class_summary(room.code))
     else:
         render_controls(t, room)
     projector, other = st.columns(2, vertical_alignment="center")
@@ -175,7 +176,7 @@ def prepare_results(code: str, points: bool) -> None:
     t = Translator(app_state().lang)
     cs = classroom_state()
     try:
-        cs.results_csv = classroom_results.results_csv(t, store().results(code), points)
+        cs.results_csv = classroom_results.results_csv(t, db().answers.results(code), points)
     except REFUSALS as err:
         cs.messages["csv"] = t.explain(err)
         return

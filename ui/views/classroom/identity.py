@@ -12,7 +12,7 @@ import streamlit as st
 
 from ndcg_core.classroom import rules
 from ndcg_core.errors import InputError, StoreUnavailable
-from ui.database import client_source, is_member, store
+from ui.database import client_source, db, is_member
 from ui.i18n import Translator
 from ui.state import (
     ClassroomState,
@@ -59,7 +59,7 @@ def apply_link(t: Translator, cs: ClassroomState) -> ClassroomState:
     if key:
         # Off the address bar at once: a projected screen would show it to the class.
         del st.query_params["key"]
-        if store().is_teacher(cs.room, key):
+        if db().rooms.is_teacher(cs.room, key):
             cs.key, cs.student = key, None
         else:
             cs.messages["top"] = t.explain(InputError("room.bad_key"))
@@ -83,14 +83,14 @@ def adopt_memory(cs: ClassroomState, reported: Any) -> None:
     if memory == cs.memory:
         return
     # Taken as reported only once the store has answered: a report met by a database outage is looked at again.
-    if cs.key is None and memory["key"] and store().is_teacher(cs.room, memory["key"]):
+    if cs.key is None and memory["key"] and db().rooms.is_teacher(cs.room, memory["key"]):
         cs.key, cs.student = memory["key"], None
     elif cs.key is None and cs.student is None and memory["me"]:
         try:
             me = rules.read_student_id(memory["me"])
         except InputError:
             me = None
-        if me is not None and store().student(cs.room, me) is not None:
+        if me is not None and db().students.get(cs.room, me) is not None:
             cs.student = me
     cs.memory = memory
 
@@ -126,7 +126,7 @@ def memory_reported(cs: ClassroomState) -> bool:
 def start_room() -> None:
     t = Translator(app_state().lang)
     try:
-        room, key = store().create_room()
+        room, key = db().rooms.create()
     except REFUSALS as err:
         classroom_state().messages["start"] = t.explain(err)
         return
@@ -154,7 +154,7 @@ def join(code: Any) -> None:
     cs = classroom_state()
     me = cs.student or rules.new_student_id()
     try:
-        student = store().join(code, me, widget_value("_w_cr_nickname"), source=client_source())
+        student = db().students.join(code, me, widget_value("_w_cr_nickname"), source=client_source())
     except REFUSALS as err:
         cs.messages["join"] = t.explain(err)
         return

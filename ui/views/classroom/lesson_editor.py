@@ -17,7 +17,12 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.kinds import KINDS, Activity
+from ndcg_core.classroom.kinds.choose import choose_activity
+from ndcg_core.classroom.kinds.judge import Judge
+from ndcg_core.classroom.kinds.lists import ACTIVITY_GAINS, MAX_LIST
+from ndcg_core.classroom.kinds.predict import Predict
+from ndcg_core.classroom.kinds.rank import Rank
 from ndcg_core.classroom.lessons import (
     FORMAT,
     MAX_TITLE,
@@ -29,9 +34,9 @@ from ndcg_core.classroom.lessons import (
     lesson_to_toml,
     read_lesson,
 )
-from ndcg_core.classroom.store import ActivityRow
+from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.errors import InputError
-from ui.database import store
+from ui.database import db
 from ui.format import md_escape
 from ui.i18n import Translator
 from ui.state import (
@@ -84,7 +89,7 @@ def message(key: str, text: str | None) -> None:
 # --- actions ---------------------------------------------------------------------------------------------------
 
 
-def typed_activity(kind: str) -> acts.Activity:
+def typed_activity(kind: str) -> Activity:
     """The query and results typed into the table, with the k and gain set beside it, read as a lesson file's
     activity would be: a missing or bad grade is the core's message naming the field."""
     rows = classroom_state().draft_rows
@@ -110,7 +115,7 @@ def evaluate_queries() -> list[str]:
     return [q for q in queries if q]
 
 
-def evaluate_activity(kind: str) -> acts.Activity:
+def evaluate_activity(kind: str) -> Activity:
     """One query of the Evaluate page's typed table: the documents the system retrieved in rank order with their
     grades (unjudged: 0) and, for Predict and Rank, the judged documents it missed (the ideal's pool)."""
     query = widget_value(f"{PREFIX}evaluate_query") or next(iter(evaluate_queries()), "")
@@ -139,7 +144,7 @@ def evaluate_activity(kind: str) -> acts.Activity:
     return lesson_from_data({"format": FORMAT, "title": "-", "activity": [table]}).steps[0].activity
 
 
-def new_activity() -> acts.Activity:
+def new_activity() -> Activity:
     """The activity the "add" form describes."""
     kind = widget_value(f"{PREFIX}kind", "predict")
     source = widget_value(f"{PREFIX}from", "list") if kind in LIST_KINDS else "list"
@@ -185,21 +190,21 @@ def remove(index: int) -> None:
     cs.draft, cs.draft_code = [s for i, s in enumerate(cs.draft) if i != index], None
 
 
-def as_kind(activity: acts.Activity, kind: str) -> acts.Activity:
+def as_kind(activity: Activity, kind: str) -> Activity:
     """The same list as another list kind (Predict, Rank, Judge, Which is right?); an ``InputError`` if that kind
     refuses it (a grade off the judging scale, a list that gives too few mistaken numbers)."""
-    if not isinstance(activity, acts.Predict | acts.Rank | acts.Judge | acts.Choose):
+    spec = activity.ranked_list()
+    if spec is None or kind == activity.kind:
         return activity
-    spec = activity.spec
     if kind == "choose":
-        return activity if isinstance(activity, acts.Choose) else acts.choose_activity(spec)
+        return choose_activity(spec)
     if kind == "rank":
-        return acts.Rank(spec, "", activity.show_grades if isinstance(activity, acts.Rank) else False)
+        return Rank(spec, "")
     if kind == "judge":
         # The judged documents the list missed stay in the draft (a Judge's file drops them): turning it back into
         # Predict or Rank finds them again.
-        return acts.Judge(spec)
-    return acts.Predict(spec)
+        return Judge(spec)
+    return Predict(spec)
 
 
 def change_kind(index: int) -> None:
@@ -245,7 +250,7 @@ def save() -> None:
     cs = classroom_state()
     try:
         lesson = checked(draft_lesson())
-        cs.draft_code = store().save_lesson(lesson)
+        cs.draft_code = db().lessons.save(lesson)
     except REFUSALS as err:
         message("editor_save", t.explain(err))
         return
@@ -257,8 +262,8 @@ def start_with_draft() -> None:
     t = Translator(app_state().lang)
     try:
         lesson = checked(draft_lesson())
-        room, key = store().create_room()
-        store().use_lesson(room.code, key, lesson)
+        room, key = db().rooms.create()
+        db().lessons.use(room.code, key, lesson)
     except REFUSALS as err:
         message("editor_save", t.explain(err))
         return
@@ -355,7 +360,7 @@ def preview(t: Translator, index: int, step: Step) -> None:
         VIEWS[activity.kind].present(t, activity, activity.summary([]), False, False, own=step.question.get(t.lang))
     with phone, st.container(border=True):
         st.caption(t("editor.preview_phone"))
-        for block in VIEWS[activity.kind].card(t, row, {}).blocks:
+        for block in VIEWS[activity.kind].card(t, activity, row, {}).blocks:
             draw_block(t, classroom_state(), row.id, block)
 
 
@@ -363,7 +368,7 @@ def render_add_form(t: Translator) -> None:
     """The next activity to add: its kind, its content, its own wording and time limit."""
     kind = st.radio(
         t("classroom.kind"),
-        list(acts.KINDS),
+        KINDS.names(),
         format_func=lambda k: t(f"classroom.kind.{k}"),
         horizontal=True,
         key=f"{PREFIX}kind",
@@ -392,8 +397,8 @@ def render_add_form(t: Translator) -> None:
         st.caption(t("editor.evaluate_help"))
     if source in ("table", "evaluate"):
         k, gain = st.columns(2)
-        k.number_input(t("classroom.k"), min_value=1, max_value=acts.MAX_LIST, value=3, step=1, key=f"{PREFIX}table_k")
-        gain.radio(t("editor.gain"), acts.ACTIVITY_GAINS, horizontal=True, key=f"{PREFIX}gain")
+        k.number_input(t("classroom.k"), min_value=1, max_value=MAX_LIST, value=3, step=1, key=f"{PREFIX}table_k")
+        gain.radio(t("editor.gain"), ACTIVITY_GAINS, horizontal=True, key=f"{PREFIX}gain")
         if kind == "rank":
             st.checkbox(t("classroom.show_grades"), key=f"{PREFIX}show_grades")
     else:

@@ -5,17 +5,18 @@ at the end of a lesson that keeps scores."""
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
-from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom import service
 from ndcg_core.classroom.lessons import Lesson, outline, read_lesson, read_lesson_file
-from ndcg_core.classroom.store import ActivityRow, LessonProgress, Room
+from ndcg_core.classroom.results import leaderboard
+from ndcg_core.classroom.storage import ActivityRow, LessonProgress, Room
 from ndcg_core.errors import InputError
+from ndcg_lab import app_dir
 from ui.classroom_results import student_name
-from ui.database import room_changed, store
+from ui.database import db, room_changed
 from ui.format import md_escape
 from ui.i18n import Translator
 from ui.projector import PROJECTOR_FONT, worked_table
@@ -23,7 +24,7 @@ from ui.state import app_state, classroom_state, has_widget_value, reset_classro
 from ui.views.classroom.common import REFUSALS, show_message
 from ui.widgets.countdown import countdown
 
-LESSONS_DIR = Path(__file__).resolve().parents[3] / "lessons"
+LESSONS_DIR = app_dir() / "lessons"  # the checkout's lessons/, installed beside the entry files
 LESSON_PARAM = "lesson"  # ?lesson=CODE: a saved lesson to start a room with, or to open in the editor
 CHOOSER = "_w_cr_lesson_"  # the landing's lesson chooser's widget keys
 LESSON_SOURCES = ("shipped", "file", "code")
@@ -52,7 +53,7 @@ def lesson_from(prefix: str, lang: str) -> Lesson | None:
         return None if upload is None else read_lesson(upload.getvalue(), upload.name)
     if source == "code":
         code = str(widget_value(f"{prefix}code") or "").strip()
-        return store().load_lesson(code) if code else None
+        return db().lessons.load(code) if code else None
     names = shipped_lessons()
     name = widget_value(f"{prefix}shipped") or default_shipped(names, lang)
     return shipped_lesson(name) if name else None
@@ -113,8 +114,8 @@ def start_lesson_room() -> None:
         lesson = lesson_from(CHOOSER, t.lang)
         if lesson is None:
             raise InputError("lesson.no_activities")
-        room, key = store().create_room()
-        store().use_lesson(room.code, key, lesson)
+        room, key = db().rooms.create()
+        db().lessons.use(room.code, key, lesson)
     except REFUSALS as err:
         classroom_state().messages["lesson"] = t.explain(err)
         return
@@ -139,7 +140,7 @@ def go_to_step(step: int) -> None:
     t = Translator(app_state().lang)
     cs = classroom_state()
     try:
-        store().lesson_step(cs.room or "", cs.key or "", step)
+        db().lessons.step(cs.room or "", cs.key or "", step)
     except REFUSALS as err:
         cs.messages["control"] = t.explain(err)
         return
@@ -168,11 +169,11 @@ def back_to_plan(step: int) -> None:
 
 def render_lesson_bar(t: Translator, room: Room, progress: LessonProgress) -> None:
     """The lesson's title, "Activity 3 of 8", and one way on: Back and Next. Off the plan, the way back to it."""
-    lesson, step = progress.lesson, progress.step
+    title, step = progress.title, progress.step
     if step < 0:
-        st.markdown(t("classroom.lesson_not_started", title=md_escape(lesson.title), count=progress.count))
+        st.markdown(t("classroom.lesson_not_started", title=md_escape(title), count=progress.count))
     else:
-        st.markdown(t("classroom.lesson_bar", title=md_escape(lesson.title), step=step + 1, count=progress.count))
+        st.markdown(t("classroom.lesson_bar", title=md_escape(title), step=step + 1, count=progress.count))
     if room.ended:
         return
     if off_plan(room, progress):
@@ -229,9 +230,7 @@ def now() -> float:
 
 def seconds_left(current: ActivityRow) -> float | None:
     """Seconds until answers to ``current`` close by its time limit (``None``: no limit, or not open)."""
-    if current.closes_at is None or current.phase != "open":
-        return None
-    return current.closes_at - now()
+    return service.seconds_left(current, now())
 
 
 def time_is_up(current: ActivityRow) -> bool:
@@ -258,25 +257,12 @@ def show_countdown(t: Translator, current: ActivityRow, screen: bool = False, wa
 # --- scores ------------------------------------------------------------------------------------------------
 
 
-def keeps_scores(progress: LessonProgress | None) -> bool:
-    return progress is not None and progress.lesson.scores
-
-
-def lesson_over(room: Room, progress: LessonProgress | None) -> bool:
-    """Whether the lesson is at its end: the room ended, or the last step revealed."""
-    if progress is None:
-        return False
-    current = room.current
-    last = progress.step == progress.count - 1 and current is not None and current.phase == "revealed"
-    return room.ended or last
-
-
 def show_names_for_leaderboard() -> None:
     """Show the room's nicknames, so its leaderboard shows (the control page's switch beside the hidden board)."""
     t = Translator(app_state().lang)
     cs = classroom_state()
     try:
-        store().show_names(cs.room or "", cs.key or "", True)
+        db().rooms.show_names(cs.room or "", cs.key or "", True)
     except REFUSALS as err:
         cs.messages["control"] = t.explain(err)
         return
@@ -290,7 +276,7 @@ def render_leaderboard(
     """At the end of a lesson that keeps scores: the students with the most points (nickname, or "student 3").
     While nicknames are hidden the projector shows nothing and the control page says why, with the switch that
     shows them (drawn once: by the live part while the room is open, by ``ended_page``'s caller once it ended)."""
-    if not keeps_scores(progress) or not lesson_over(room, progress):
+    if not service.keeps_scores(progress) or not service.lesson_over(room, progress):
         return
     if not room.show_names:
         if not screen and ended_page == room.ended:
@@ -302,7 +288,7 @@ def render_leaderboard(
                 icon=":material/badge:",
             )
         return
-    standings = acts.leaderboard(store().results(room.code), LEADERBOARD_TOP)
+    standings = leaderboard(db().answers.results(room.code), LEADERBOARD_TOP)
     st.subheader(t("classroom.leaderboard"))
     if not standings:
         st.caption(t("classroom.leaderboard_none"))

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ndcg_core.classroom.store import Room
+from ndcg_core.classroom.service import keeps_scores, lesson_over
+from ndcg_core.classroom.storage import Room
 from ndcg_core.errors import InputError
 from ui.classroom_results import render_class_summary
-from ui.database import store
+from ui.database import db
 from ui.format import md_escape
 from ui.i18n import Translator
 from ui.state import (
@@ -17,7 +18,7 @@ from ui.state import (
 )
 from ui.views.classroom.common import PRESENTER_SECONDS, activity_heading, outage_notice
 from ui.views.classroom.kinds import VIEWS
-from ui.views.classroom.lesson_run import keeps_scores, lesson_over, render_leaderboard, show_countdown, time_is_up
+from ui.views.classroom.lesson_run import render_leaderboard, show_countdown, time_is_up
 
 
 @st.fragment(run_every=PRESENTER_SECONDS)
@@ -39,7 +40,7 @@ def screen_panel(lang: str, code: str, ended: bool = False) -> None:
 
 def draw_live(t: Translator, code: str, screen: bool, ended: bool = False) -> None:
     try:
-        room = store().room(code)
+        room = db().rooms.get(code)
     except InputError as err:
         st.error(t.explain(err))
         return
@@ -50,11 +51,11 @@ def draw_live(t: Translator, code: str, screen: bool, ended: bool = False) -> No
         # Changed from another device (the lecturer's phone, or a second window): the buttons follow.
         st.rerun(scope="app")
     current = room.current
-    progress = store().lesson_progress(room.code)
+    progress = db().lessons.progress(room.code)
     if screen and room.ended:
         st.info(t("classroom.ended_screen"))
         render_leaderboard(t, room, progress, screen=True)
-        render_class_summary(t, store().class_summary(room.code), screen=True)
+        render_class_summary(t, db().answers.class_summary(room.code), screen=True)
         return
     if current is None:
         st.metric(t("classroom.joined"), room.students)
@@ -65,7 +66,7 @@ def draw_live(t: Translator, code: str, screen: bool, ended: bool = False) -> No
         render_roster(t, room)
         return
     activity = current.activity()
-    summary = activity.summary(store().answers(current.id))
+    summary = activity.summary(db().answers.for_activity(current.id))
     heading = activity_heading(t, current)
     if progress is not None and progress.step >= 0:  # a lesson's step: "· 3 of 8" on the heading's line
         heading += " · " + t("classroom.lesson_step_short", step=progress.step + 1, count=progress.count)
@@ -84,14 +85,15 @@ def draw_live(t: Translator, code: str, screen: bool, ended: bool = False) -> No
     if screen and keeps_scores(progress) and lesson_over(room, progress) and room.show_names:
         # At a scoring lesson's end the leaderboard sits beside the last reveal: both on a 1280x720 projector.
         main, side = st.columns([5, 2], gap="medium")
-    views, rounds = VIEWS[current.kind], {}
-    if revealed and views.rounds and current.round > 1:
+    views, before = VIEWS[current.kind], None
+    if revealed and views.ROUNDS and current.round > 1:
         # A round run again: at its reveal, the round before beside it (its answers are final by now).
-        earlier = store().earlier_round(room.code, current)
+        earlier = db().rooms.earlier_round(room.code, current)
         if earlier is not None:
-            rounds = {"before": activity.summary(store().answers(earlier.id)), "round_number": current.round}
+            before = activity.summary(db().answers.for_activity(earlier.id))
     with main:
-        views.present(t, activity, summary, revealed, screen, own=current.question.get(t.lang), **rounds)
+        own = current.question.get(t.lang)
+        views.present(t, activity, summary, revealed, screen, own, before=before, round_number=current.round)
     with side:
         render_leaderboard(t, room, progress, screen=screen)
     render_roster(t, room)
@@ -100,7 +102,7 @@ def draw_live(t: Translator, code: str, screen: bool, ended: bool = False) -> No
 def render_roster(t: Translator, room: Room) -> None:
     if not room.show_names or not room.students:
         return
-    names = [s.nickname for s in store().roster(room.code) if s.nickname]
+    names = [s.nickname for s in db().students.roster(room.code) if s.nickname]
     if names:
         st.caption(t("classroom.roster", count=len(names)))
         st.markdown(" · ".join(md_escape(n) for n in names))

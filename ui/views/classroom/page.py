@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ndcg_core.errors import InputError, StoreUnavailable
-from ui.database import quick_store, store
+from ui.database import db, quick_db
 from ui.i18n import Translator
 from ui.state import (
     ClassroomState,
@@ -31,7 +31,7 @@ from ui.views.classroom.screen import render_screen
 def database_back(lang: str) -> None:
     """Under the notice of a page that could not be drawn: redraw the whole page once the database answers."""
     try:
-        quick_store().schema_version()
+        quick_db().schema_version()
     except StoreUnavailable:
         return
     st.rerun(scope="app")
@@ -80,7 +80,7 @@ def draw_page(t: Translator) -> None:
         return
     remember(cs)
     try:
-        room = store().room(cs.room)
+        room = db().rooms.get(cs.room)
     except InputError as err:
         st.title(t("classroom.title"))
         st.error(t.explain(err))

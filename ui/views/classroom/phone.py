@@ -9,10 +9,11 @@ from typing import Any
 
 import streamlit as st
 
-from ndcg_core.classroom.store import Room
+from ndcg_core.classroom.service import CardState, Submission, seconds_left
+from ndcg_core.classroom.storage import Room
 from ndcg_core.errors import InputError, StoreUnavailable
 from ndcg_core.lists.items import Item
-from ui.database import anyone_answered, last_room, room_now, store
+from ui.database import db, last_room, room_now, service
 from ui.format import md_escape
 from ui.i18n import LANGUAGES, Translator
 from ui.state import (
@@ -24,7 +25,6 @@ from ui.state import (
     set_widget_value,
     widget_value,
 )
-from ui.views.classroom import phone_api
 from ui.views.classroom.card import Block, Choice, Note, NumberBox, Order, PhoneCard, Table, Text, table_of
 from ui.views.classroom.common import outage_text, show_message
 from ui.views.classroom.identity import (
@@ -34,8 +34,8 @@ from ui.views.classroom.identity import (
     memory_reported,
     on_join_here,
 )
-from ui.views.classroom.lesson_run import seconds_left
 from ui.views.classroom.phone_page import page_address, pages_served
+from ui.views.classroom.student_card import build, reply
 from ui.widgets.countdown import countdown
 from ui.widgets.go_to import go_to
 from ui.widgets.sortable import apply_action, sortable_list
@@ -59,7 +59,7 @@ def render_student(t: Translator, cs: ClassroomState, room: Room) -> None:
         on_change=on_student_lang,
         label_visibility="collapsed",
     )
-    me = store().student(room.code, cs.student) if cs.student else None
+    me = db().students.get(room.code, cs.student) if cs.student else None
     if me is None:
         if room.ended:
             st.info(t("classroom.ended_student"))
@@ -130,17 +130,15 @@ def student_room(lang: str, code: str) -> None:
         if known is None:
             return
         room = known
-    current = room.current  # the card says when the room has ended
-    # Nobody has answered a new activity yet: the class's phones drawing it at once need no read of their own.
-    mine: dict = {}
-    if current is not None:
-        try:
-            mine = store().my_answers(current.id, cs.student or "") if anyone_answered(code, current.id) else {}
-        except StoreUnavailable as err:
-            if outage is None:  # one notice is enough; the next run tries again
-                st.warning(outage_text(t, err), icon=":material/cloud_off:")
-    left = seconds_left(current) if current is not None else None
-    draw_card(t, cs, code, phone_api.build(t, room, current, mine, left))
+    try:
+        state = service().card(code, cs.student or "", room)
+    except StoreUnavailable as err:
+        if outage is None:  # one notice is enough; the next run tries again
+            st.warning(outage_text(t, err), icon=":material/cloud_off:")
+        current = room.current  # the card says when the room has ended
+        left = None if current is None else seconds_left(current, db().database.clock())
+        state = CardState(room, current, {}, left, None)
+    draw_card(t, cs, code, build(t, state))
 
 
 def answer_key(activity_id: int | None, part: int) -> str:
@@ -264,9 +262,9 @@ def typed_values(cs: ClassroomState, card: PhoneCard) -> list[tuple[Input, Any]]
 def send_typed(lang: str, code: str, card: PhoneCard) -> None:
     """Send what the card's inputs hold; the message says saved or what is wrong, in this student's language."""
     cs = classroom_state()
-    values = [(block.part, value) for block, value in typed_values(cs, card)]
-    reply = phone_api.deliver(Translator(lang), code, cs.student or "", card.activity or 0, values)
-    cs.messages[f"answer-{card.activity}"] = reply.message
+    values = tuple((block.part, value) for block, value in typed_values(cs, card))
+    outcome = service().submit(code, cs.student or "", Submission(card.activity or 0, values))
+    cs.messages[f"answer-{card.activity}"] = reply(Translator(lang), outcome).message
 
 
 def unsent(cs: ClassroomState, card: PhoneCard, closed: str = "") -> str | None:

@@ -20,9 +20,9 @@ from functools import cache
 from pathlib import Path
 from urllib.parse import urlencode
 
-from ndcg_core.classroom.store import Student
+from ndcg_core.classroom.storage import Student
 from ndcg_core.errors import InputError
-from ui.database import store
+from ui.database import db
 from ui.format import md_escape
 from ui.i18n import LANGUAGES, Translator
 from ui.views.classroom.card import plain, runs
@@ -116,7 +116,7 @@ def page_html(student: Student, lang: str) -> str:
 
 def student_of(code: str, student: str) -> Student | None:
     """The student ``student`` of room ``code`` as stored, or ``None``."""
-    return store().student(code, student)
+    return db().students.get(code, student)
 
 
 def short_html(lang: str, text: str, *, join: bool = False, reload_after: int = 0) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ndcg_core.classroom.store import Room
+from ndcg_core.classroom.storage import Room
 from ui.i18n import Translator
 from ui.join_link import join_link, join_note
 from ui.views.classroom.live import screen_panel

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ndcg_core.classroom import activities as acts
-from ui.database import room_changed, store
+from ndcg_core.classroom.kinds import KINDS, Activity
+from ui.database import db, room_changed
 from ui.i18n import Translator
 from ui.state import app_state, classroom_state, widget_value
 from ui.views.classroom.common import REFUSALS, show_message
@@ -19,7 +19,7 @@ def render_setup(t: Translator) -> None:
     """The next activity: its kind and its options, and the button that opens it for the class."""
     kind = st.radio(
         t("classroom.kind"),
-        list(acts.KINDS),
+        KINDS.names(),
         format_func=lambda k: t(f"classroom.kind.{k}"),
         horizontal=True,
         key=f"{PREFIX}kind",
@@ -32,7 +32,7 @@ def render_setup(t: Translator) -> None:
     show_message(classroom_state(), "open")
 
 
-def build_activity() -> acts.Activity:
+def build_activity() -> Activity:
     return VIEWS[widget_value(f"{PREFIX}kind", "predict")].build(PREFIX)
 
 
@@ -41,7 +41,7 @@ def open_activity() -> None:
     t = Translator(app_state().lang)
     cs = classroom_state()
     try:
-        store().open_activity(cs.room or "", cs.key or "", build_activity(), after=cs.control_revision)
+        db().rooms.open_activity(cs.room or "", cs.key or "", build_activity(), after=cs.control_revision)
     except REFUSALS as err:
         cs.messages["open"] = t.explain(err)
         return

@@ -8,7 +8,7 @@ from typing import Any
 
 import streamlit as st
 
-from ndcg_core.classroom import activities as acts
+from ndcg_core.classroom.kinds.lists import ACTIVITY_GAINS, activity_list, preset_list, random_list, result_list
 from ndcg_core.errors import InputError, shown
 from ndcg_core.lists.presets import PRESETS
 from ndcg_core.lists.results import RESULTS
@@ -63,9 +63,9 @@ def playground_list() -> ListSpec:
     """The Playground's current list, k, gain and ideal (this session's) as a class list (the log2 discount)."""
     spec = playground_state().spec
     # The gain first: a custom gain is the reason to name, whatever else the class list would refuse.
-    if spec.gain not in acts.ACTIVITY_GAINS:
-        raise InputError("activity.gain", value=shown(spec.gain), choices=", ".join(acts.ACTIVITY_GAINS))
-    return acts.activity_list(spec.labels, spec.grades, spec.k, spec.gain, spec.pool)
+    if spec.gain not in ACTIVITY_GAINS:
+        raise InputError("activity.gain", value=shown(spec.gain), choices=", ".join(ACTIVITY_GAINS))
+    return activity_list(spec.labels, spec.grades, spec.k, spec.gain, spec.pool)
 
 
 def base_list(prefix: str) -> ListSpec:
@@ -74,10 +74,10 @@ def base_list(prefix: str) -> ListSpec:
     if source == "playground":
         return playground_list()
     if source == "random":
-        return acts.random_list(widget_value(f"{prefix}seed", 16))
+        return random_list(widget_value(f"{prefix}seed", 16))
     if source == "results":
-        return acts.result_list(widget_value(f"{prefix}results") or RESULTS.names()[0])
-    return acts.preset_list(widget_value(f"{prefix}preset") or PRESETS.names()[0])
+        return result_list(widget_value(f"{prefix}results") or RESULTS.names()[0])
+    return preset_list(widget_value(f"{prefix}preset") or PRESETS.names()[0])
 
 
 def k_key(prefix: str, spec: ListSpec) -> str:

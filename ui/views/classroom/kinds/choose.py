@@ -12,8 +12,8 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.store import ActivityRow
+from ndcg_core.classroom.kinds.choose import CHOOSE_WRONG, Choose, ChooseOption, ChooseSummary, choose_activity
+from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.errors import InputError
 from ndcg_core.lists.spec import ListSpec
 from ndcg_core.teaching.mistakes import Diagnosis, explain, numbers
@@ -29,34 +29,37 @@ RIGHT_COLOUR, WRONG_COLOUR, OPEN_COLOUR = "#2a9d55", "#9aa5b1", "#0b63ce"
 NBSP = "\u00a0"
 
 
-def question(t: Translator, activity: acts.Choose, own: str) -> str:
+ROUNDS = False  # a round run again is shown alone: ``present`` leaves ``before`` unused
+
+
+def question(t: Translator, activity: Choose, own: str) -> str:
     return query_line(t, activity.spec) + own_question(own, t("classroom.choose_question", k=activity.spec.k))
 
 
-def option_text(activity: acts.Choose, option: acts.ChooseOption, button: bool = False) -> str:
+def option_text(activity: Choose, option: ChooseOption, button: bool = False) -> str:
     """ "B: 0.94", as the projector, the reveal and the CSV say it; on a phone's ``button`` with a no-break space (a
     button too narrow for it moves to the next row rather than putting its number on a line of its own)."""
     return f"{option.letter.upper()}:{NBSP if button else ' '}{activity.shown(option)}"
 
 
-def diagnosis(activity: acts.Choose, code: str) -> Diagnosis:
+def diagnosis(activity: Choose, code: str) -> Diagnosis:
     """A mistake on the activity's list, its figures written with the options' decimals (at least 2)."""
     return replace(explain(activity.spec, code), decimals=activity.decimals())
 
 
-def right_figures(activity: acts.Choose) -> dict[str, str]:
+def right_figures(activity: Choose) -> dict[str, str]:
     """The right working's DCG@k and IDCG@k as written (any option's diagnosis carries the right ones)."""
     return figures_text(diagnosis(activity, activity.mistakes[0]))
 
 
-def naming(t: Translator, activity: acts.Choose, option: acts.ChooseOption) -> str:
+def naming(t: Translator, activity: Choose, option: ChooseOption) -> str:
     """What an option is: right, or the mistake that makes it."""
     if option.mistake is None:
         return t("classroom.choose_right")
     return mistake_label(diagnosis(activity, option.mistake), t)
 
 
-def working(t: Translator, activity: acts.Choose, option: acts.ChooseOption) -> str:
+def working(t: Translator, activity: Choose, option: ChooseOption) -> str:
     """How the option's number is worked out: a DCG over an ideal's DCG, or a DCG divided by nothing."""
     if option.mistake is None:
         f = right_figures(activity)
@@ -66,9 +69,7 @@ def working(t: Translator, activity: acts.Choose, option: acts.ChooseOption) -> 
     return f"{f['your_dcg']} / {f['your_idcg']}" if d.normalised else t("classroom.choose_undivided", dcg=f["your_dcg"])
 
 
-def votes_chart(
-    t: Translator, activity: acts.Choose, summary: acts.ChooseSummary, revealed: bool
-) -> alt.LayerChart | alt.Chart:
+def votes_chart(t: Translator, activity: Choose, summary: ChooseSummary, revealed: bool) -> alt.LayerChart | alt.Chart:
     """One bar per option, in the phones' order; once revealed the right one green and the others grey."""
     options = activity.options()
     frame = pd.DataFrame(
@@ -98,7 +99,7 @@ def votes_chart(
     )
 
 
-def reveal_frame(t: Translator, activity: acts.Choose, summary: acts.ChooseSummary) -> pd.DataFrame:
+def reveal_frame(t: Translator, activity: Choose, summary: ChooseSummary) -> pd.DataFrame:
     """Per option: its number, the votes, what it is (right, or its mistake) and its working."""
     rows = [
         {
@@ -114,11 +115,13 @@ def reveal_frame(t: Translator, activity: acts.Choose, summary: acts.ChooseSumma
 
 def present(
     t: Translator,
-    activity: acts.Choose,
-    summary: acts.ChooseSummary,
+    activity: Choose,
+    summary: ChooseSummary,
     revealed: bool,
     screen: bool = False,
     own: str = "",
+    before: ChooseSummary | None = None,
+    round_number: int = 1,
 ) -> None:
     spec = activity.spec
     st.markdown(question(t, activity, own))
@@ -147,11 +150,9 @@ def present(
         worked_table(reveal_frame(t, activity, summary), screen)
 
 
-def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
+def card(t: Translator, activity: Choose, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
     """The phone's card: the list and four numbers; at the reveal, the right one, and for a wrong choice what its
     mistake did, the number rebuilt and the fix; then every option named."""
-    activity = current.activity()
-    assert isinstance(activity, acts.Choose)  # the caller chose this view by the activity's kind
     spec = activity.spec
     blocks: list[Block] = [
         Text(question(t, activity, current.question.get(t.lang))),
@@ -210,7 +211,7 @@ def form(t: Translator, prefix: str) -> None:
         t("classroom.choose_options"),
         here,
         format_func=lambda code: f"{mistake_label(explain(spec, code), t)} ({code})",
-        max_selections=acts.CHOOSE_WRONG,
+        max_selections=CHOOSE_WRONG,
         key=options_key(prefix, spec),
         help=t("classroom.choose_options_help"),
     )
@@ -219,31 +220,31 @@ def form(t: Translator, prefix: str) -> None:
     )
 
 
-def build(prefix: str) -> acts.Choose:
+def build(prefix: str) -> Choose:
     spec = chosen_list(prefix)
     named = widget_value(options_key(prefix, spec)) or []
-    return acts.choose_activity(spec, list(named), int(widget_value(f"{prefix}choose_seed") or 0))
+    return choose_activity(spec, list(named), int(widget_value(f"{prefix}choose_seed") or 0))
 
 
 # --- the results CSV --------------------------------------------------------------------------------------
 
 
-def described(t: Translator, activity: acts.Choose, option: acts.ChooseOption) -> str:
+def described(t: Translator, activity: Choose, option: ChooseOption) -> str:
     """ "C: 0.66 (The grade as the gain)", or "D: 0.57 (Right)"."""
     return f"{option_text(activity, option)} ({naming(t, activity, option)})"
 
 
-def csv_details(t: Translator, activity: acts.Choose, part: int) -> str:
+def csv_details(t: Translator, activity: Choose, part: int) -> str:
     """What the question was: the list, k, gain and ideal, and the four options with what each is."""
     options = "; ".join(described(t, activity, o) for o in activity.options())
     return t("classroom.csv.choose", list=list_details(t, activity.spec), options=options)
 
 
-def csv_answer(t: Translator, activity: acts.Choose, part: int, value: Any) -> str:
+def csv_answer(t: Translator, activity: Choose, part: int, value: Any) -> str:
     """The option chosen, with the mistake that makes it."""
     return described(t, activity, activity.option(str(value)))
 
 
-def csv_solution(t: Translator, activity: acts.Choose, part: int, solution: Any) -> str:
+def csv_solution(t: Translator, activity: Choose, part: int, solution: Any) -> str:
     """The right option."""
     return option_text(activity, activity.option(str(solution)))

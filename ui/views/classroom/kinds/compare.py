@@ -9,8 +9,8 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.store import ActivityRow
+from ndcg_core.classroom.kinds.compare import METRICS, PAIRS, VOTES, Compare, CompareSummary, Pair, compare_activity
+from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.errors import number_text
 from ui.charts import category_axis
 from ui.exercise_text import conventions_text
@@ -23,15 +23,17 @@ from ui.state import (
 from ui.views.classroom.card import Block, Body, Choice, Note, Text, table_of
 from ui.views.classroom.common import labelled, list_table, own_question, unsent_text
 
+ROUNDS = False  # a round run again is shown alone: ``present`` leaves ``before`` unused
 
-def question_line(t: Translator, activity: acts.Compare, own: str) -> str:
+
+def question_line(t: Translator, activity: Compare, own: str) -> str:
     """The query both rankings answer (escaped; nothing when the pair has none), then the question."""
     metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
     query = t("classroom.query", query=md_escape(activity.query)) + "\n\n" if activity.query else ""
     return query + own_question(own, t("classroom.compare_question", metric=metric))
 
 
-def pair_tables(t: Translator, pair: acts.Pair, columns: Any = None) -> None:
+def pair_tables(t: Translator, pair: Pair, columns: Any = None) -> None:
     left, right = columns if columns is not None else st.columns(2)
     for col, name, labels, grades in ((left, "A", pair.labels_a, pair.a), (right, "B", pair.labels_b, pair.b)):
         with col:
@@ -40,21 +42,21 @@ def pair_tables(t: Translator, pair: acts.Pair, columns: Any = None) -> None:
 
 
 def vote_chart(
-    t: Translator, activity: acts.Compare, summary: acts.CompareSummary, revealed: bool
+    t: Translator, activity: Compare, summary: CompareSummary, revealed: bool
 ) -> alt.LayerChart | alt.FacetChart:
     """One bar per vote. The winner is named in words over its bar, never by colour alone: the class's choice (the
     vote with the most, when one leads) and, once revealed, the metric's verdict (that bar also turns orange)."""
     metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
     most = max(summary.votes.values())
-    leads = [v for v in acts.VOTES if most and summary.votes[v] == most]
+    leads = [v for v in VOTES if most and summary.votes[v] == most]
     verdict = activity.verdict(activity.metric) if revealed else None
-    choice = [t("classroom.compare_class_pick") if leads == [v] else "" for v in acts.VOTES]
+    choice = [t("classroom.compare_class_pick") if leads == [v] else "" for v in VOTES]
     votes = pd.DataFrame(
         {
-            "vote": [t(f"classroom.vote.{v}") for v in acts.VOTES],
-            "count": [summary.votes[v] for v in acts.VOTES],
-            "winner": [v == verdict for v in acts.VOTES],
-            "verdict": [t("classroom.compare_metric_pick", metric=metric) if v == verdict else "" for v in acts.VOTES],
+            "vote": [t(f"classroom.vote.{v}") for v in VOTES],
+            "count": [summary.votes[v] for v in VOTES],
+            "winner": [v == verdict for v in VOTES],
+            "verdict": [t("classroom.compare_metric_pick", metric=metric) if v == verdict else "" for v in VOTES],
             "choice": choice,
         }
     )
@@ -90,11 +92,13 @@ def vote_chart(
 
 def present(
     t: Translator,
-    activity: acts.Compare,
-    summary: acts.CompareSummary,
+    activity: Compare,
+    summary: CompareSummary,
     revealed: bool,
     screen: bool = False,
     own: str = "",
+    before: CompareSummary | None = None,
+    round_number: int = 1,
 ) -> None:
     metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
     st.markdown(question_line(t, activity, own))
@@ -134,10 +138,8 @@ def present(
         st.success(agreement)
 
 
-def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
+def card(t: Translator, activity: Compare, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
     """The phone's card: the two rankings, the vote; at the reveal, the verdict and both systems' values."""
-    activity = current.activity()
-    assert isinstance(activity, acts.Compare)  # the caller chose this view by the activity's kind
     metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
     pair = activity.pair
     blocks: list[Block] = [
@@ -146,13 +148,13 @@ def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
     ]
     for name, labels, grades in (("A", pair.labels_a, pair.a), ("B", pair.labels_b, pair.b)):
         blocks += [Text(f"**{t('classroom.system', name=name)}**"), table_of(t, labels, grades)]
-    options = tuple((v, t(f"classroom.vote.{v}")) for v in acts.VOTES)
+    options = tuple((v, t(f"classroom.vote.{v}")) for v in VOTES)
     blocks.append(Choice(0, t("classroom.your_vote"), options, mine.get(0), current.phase != "open"))
     if current.phase == "revealed":
         verdict = activity.verdict(activity.metric)
         text = t("classroom.your_compare_result", metric=metric, verdict=t(f"classroom.vote.{verdict}"))
         blocks.append(Note("success" if mine.get(0) == verdict else "warning", text))
-        for m in acts.METRICS:
+        for m in METRICS:
             va, vb = activity.values(m)
             line = t(
                 "classroom.metric_values",
@@ -166,26 +168,24 @@ def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
 
 def form(t: Translator, prefix: str) -> None:
     """Which pair of rankings, and the metric the class votes under."""
-    st.selectbox(
-        t("classroom.pair"), list(acts.PAIRS), format_func=lambda p: t(f"classroom.pair.{p}"), key=f"{prefix}pair"
-    )
+    st.selectbox(t("classroom.pair"), list(PAIRS), format_func=lambda p: t(f"classroom.pair.{p}"), key=f"{prefix}pair")
     st.radio(
         t("classroom.metric"),
-        acts.METRICS,
+        METRICS,
         format_func=lambda m: t(f"classroom.metric.{m}", k=5),
         horizontal=True,
         key=f"{prefix}metric",
     )
 
 
-def build(prefix: str) -> acts.Compare:
-    return acts.compare_activity(widget_value(f"{prefix}pair", "seed003"), widget_value(f"{prefix}metric", "ndcg"))
+def build(prefix: str) -> Compare:
+    return compare_activity(widget_value(f"{prefix}pair", "seed003"), widget_value(f"{prefix}metric", "ndcg"))
 
 
 # --- the results CSV --------------------------------------------------------------------------------------
 
 
-def csv_details(t: Translator, activity: acts.Compare, part: int) -> str:
+def csv_details(t: Translator, activity: Compare, part: int) -> str:
     """What the question was: the metric, k, both rankings (labels:grades) and every judged grade."""
     pair = activity.pair
     return t(
@@ -198,11 +198,11 @@ def csv_details(t: Translator, activity: acts.Compare, part: int) -> str:
     )
 
 
-def csv_answer(t: Translator, activity: acts.Compare, part: int, value: Any) -> str:
+def csv_answer(t: Translator, activity: Compare, part: int, value: Any) -> str:
     """A vote as the phone offered it."""
     return t(f"classroom.vote.{value}")
 
 
-def csv_solution(t: Translator, activity: acts.Compare, part: int, solution: Any) -> str:
+def csv_solution(t: Translator, activity: Compare, part: int, solution: Any) -> str:
     """The verdict under the activity's metric, in the votes' words."""
     return t(f"classroom.vote.{solution}")

@@ -11,8 +11,9 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.store import ActivityRow
+from ndcg_core.classroom.kinds.base import Scale
+from ndcg_core.classroom.kinds.judge import Judge, JudgeSummary
+from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.lists.spec import ListSpec
 from ui.charts import category_axis
 from ui.format import md_escape, metric_text
@@ -31,7 +32,10 @@ AGREE_TENTATIVE = 0.667
 GRADE_SCHEME: Final = "blues"
 
 
-def question(t: Translator, activity: acts.Judge, own: str) -> str:
+ROUNDS = False  # a round run again is shown alone: ``present`` leaves ``before`` unused
+
+
+def question(t: Translator, activity: Judge, own: str) -> str:
     scale = activity.scale
     standard = t("classroom.judge_question", low=scale.low, high=scale.high)
     return query_line(t, activity.spec) + own_question(own, standard)
@@ -48,7 +52,7 @@ def result_name(spec: ListSpec, part: int) -> str:
 
 
 def distribution_chart(
-    t: Translator, activity: acts.Judge, summary: acts.JudgeSummary, revealed: bool
+    t: Translator, activity: Judge, summary: JudgeSummary, revealed: bool
 ) -> alt.LayerChart | alt.FacetChart:
     """Per result (one row each, in list order), a bar of the class's grades stacked by grade, and beside it the
     median (and the teacher's grade once revealed)."""
@@ -106,11 +110,13 @@ def grade_text(grade: float) -> str:
 
 def present(
     t: Translator,
-    activity: acts.Judge,
-    summary: acts.JudgeSummary,
+    activity: Judge,
+    summary: JudgeSummary,
     revealed: bool,
     screen: bool = False,
     own: str = "",
+    before: JudgeSummary | None = None,
+    round_number: int = 1,
 ) -> None:
     spec = activity.spec
     st.markdown(question(t, activity, own))
@@ -160,7 +166,7 @@ def verdict(alpha: float | None) -> str | None:
     return "well" if alpha >= AGREE_WELL else "roughly" if alpha >= AGREE_TENTATIVE else "disagree"
 
 
-def distribution_text(t: Translator, activity: acts.Judge, summary: acts.JudgeSummary) -> str:
+def distribution_text(t: Translator, activity: Judge, summary: JudgeSummary) -> str:
     """The chart in words: per result, how many gave each grade."""
     parts = []
     for i, counts in enumerate(summary.counts):
@@ -170,10 +176,8 @@ def distribution_text(t: Translator, activity: acts.Judge, summary: acts.JudgeSu
     return t("classroom.judge_counts", counts=" · ".join(parts)) if parts else t("classroom.no_answers")
 
 
-def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
+def card(t: Translator, activity: Judge, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
     """The phone's card: one grade picker per result; at the reveal, the teacher's grade beside the student's."""
-    activity = current.activity()
-    assert isinstance(activity, acts.Judge)  # the caller chose this view by the kind
     spec, scale = activity.spec, activity.scale
     revealed = current.phase == "revealed"
     blocks: list[Block] = [Text(question(t, activity, current.question.get(t.lang)))]
@@ -203,15 +207,15 @@ def form(t: Translator, prefix: str) -> None:
     high.number_input(t("classroom.scale_high"), min_value=1, max_value=10, value=4, step=1, key=f"{prefix}scale_high")
 
 
-def build(prefix: str) -> acts.Judge:
-    scale = acts.Scale(int(widget_value(f"{prefix}scale_low", 0)), int(widget_value(f"{prefix}scale_high", 4)))
-    return acts.Judge(chosen_list(prefix), scale)
+def build(prefix: str) -> Judge:
+    scale = Scale(int(widget_value(f"{prefix}scale_low", 0)), int(widget_value(f"{prefix}scale_high", 4)))
+    return Judge(chosen_list(prefix), scale)
 
 
 # --- the results CSV --------------------------------------------------------------------------------------
 
 
-def csv_details(t: Translator, activity: acts.Judge, part: int) -> str:
+def csv_details(t: Translator, activity: Judge, part: int) -> str:
     """What the question was: which result of how many, and the scale."""
     return t(
         "classroom.csv.judge",
@@ -223,11 +227,11 @@ def csv_details(t: Translator, activity: acts.Judge, part: int) -> str:
     )
 
 
-def csv_answer(t: Translator, activity: acts.Judge, part: int, value: Any) -> str:
+def csv_answer(t: Translator, activity: Judge, part: int, value: Any) -> str:
     """A grade."""
     return str(int(value))
 
 
-def csv_solution(t: Translator, activity: acts.Judge, part: int, solution: Any) -> str:
+def csv_solution(t: Translator, activity: Judge, part: int, solution: Any) -> str:
     """The teacher's grade."""
     return t("classroom.csv.teacher_grade", grade=int(solution))

@@ -8,8 +8,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.store import ActivityRow
+from ndcg_core.classroom.kinds.practice import MAX_EXERCISES, Practice, PracticeSummary, choices, practice_activity
+from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.errors import number_text
 from ndcg_core.teaching.exercises import NUMERIC, TOLERANCE, Exercise, conventions, exercise, mistakes
 from ui.exercise_text import choice_text, conventions_text, question_text
@@ -24,6 +24,8 @@ from ui.state import (
 )
 from ui.views.classroom.card import Block, Body, Choice, Note, NumberBox, Table, Text
 from ui.views.classroom.common import own_question, unsent_text
+
+ROUNDS = False  # a round run again is shown alone: ``present`` leaves ``before`` unused
 
 
 def precision_text(t: Translator) -> str:
@@ -43,11 +45,13 @@ def exercise_panel(t: Translator, part: int, ex: Exercise) -> None:
 
 def present(
     t: Translator,
-    activity: acts.Practice,
-    summary: acts.PracticeSummary,
+    activity: Practice,
+    summary: PracticeSummary,
     revealed: bool,
     screen: bool = False,
     own: str = "",
+    before: PracticeSummary | None = None,
+    round_number: int = 1,
 ) -> None:
     st.markdown(own_question(own, t("classroom.practice_question", count=len(activity.numbers))))
     if not screen:  # the seed is the teacher's (to run the same set again), not the class's
@@ -84,11 +88,9 @@ def present(
                 st.caption(line)
 
 
-def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
+def card(t: Translator, activity: Practice, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
     """The phone's card: each exercise with its conventions and its answer (a number, or one of its choices); at the
     reveal, right or wrong and why."""
-    activity = current.activity()
-    assert isinstance(activity, acts.Practice)  # the caller chose this view by the activity's kind
     blocks: list[Block] = []
     own = own_question(current.question.get(t.lang), "")
     if own:
@@ -109,7 +111,7 @@ def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
             blocks.append(Text(precision_text(t), small=True))
             blocks.append(NumberBox(part, t("practice.your_answer"), "0.00", saved, disabled))
         else:
-            options = tuple((c, choice_text(ex, c, t)) for c in acts.choices(ex))
+            options = tuple((c, choice_text(ex, c, t)) for c in choices(ex))
             blocks.append(Choice(part, t("practice.your_answer"), options, saved, disabled))
         if current.phase == "revealed":
             if part in mine:
@@ -141,23 +143,21 @@ def form(t: Translator, prefix: str) -> None:
     b.number_input(
         t("classroom.practice_count"),
         min_value=1,
-        max_value=acts.MAX_EXERCISES,
+        max_value=MAX_EXERCISES,
         value=5,
         step=1,
         key=f"{prefix}practice_count",
     )
 
 
-def build(prefix: str) -> acts.Practice:
-    return acts.practice_activity(
-        widget_value(f"{prefix}practice_seed", 2026), widget_value(f"{prefix}practice_count", 5)
-    )
+def build(prefix: str) -> Practice:
+    return practice_activity(widget_value(f"{prefix}practice_seed", 2026), widget_value(f"{prefix}practice_count", 5))
 
 
 # --- the results CSV --------------------------------------------------------------------------------------
 
 
-def csv_details(t: Translator, activity: acts.Practice, part: int) -> str:
+def csv_details(t: Translator, activity: Practice, part: int) -> str:
     """What the question was: the seed, the exercise's number and its kind."""
     ex = exercise(activity.seed, activity.numbers[part])
     return t(
@@ -169,13 +169,13 @@ def csv_details(t: Translator, activity: acts.Practice, part: int) -> str:
     )
 
 
-def csv_answer(t: Translator, activity: acts.Practice, part: int, value: Any) -> str:
+def csv_answer(t: Translator, activity: Practice, part: int, value: Any) -> str:
     """An exercise's answer as typed, or the option as the phone showed it."""
     ex = exercise(activity.seed, activity.numbers[part])
-    return choice_text(ex, str(value), t) if acts.choices(ex) else str(value)
+    return choice_text(ex, str(value), t) if choices(ex) else str(value)
 
 
-def csv_solution(t: Translator, activity: acts.Practice, part: int, solution: Any) -> str:
+def csv_solution(t: Translator, activity: Practice, part: int, solution: Any) -> str:
     """The exercise's answer in the same words as the answers."""
     ex = exercise(activity.seed, activity.numbers[part])
-    return choice_text(ex, str(solution), t) if acts.choices(ex) else metric_text(float(solution))
+    return choice_text(ex, str(solution), t) if choices(ex) else metric_text(float(solution))

@@ -10,8 +10,9 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.store import ActivityRow
+from ndcg_core.classroom.kinds.predict import Predict, PredictSummary
+from ndcg_core.classroom.kinds.tally import Group, side_by_side
+from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.errors import number_text
 from ui.format import metric_text
 from ui.i18n import Translator
@@ -31,8 +32,10 @@ from ui.views.classroom.common import (
 from ui.views.classroom.sources import chosen_list, list_form
 from ui.widgets.table import cut_at_k, cut_texts
 
+ROUNDS = True  # at a repeat's reveal ``present`` is given the round before (``before``)
 
-def groups_text(t: Translator, groups: Sequence[acts.Group]) -> str:
+
+def groups_text(t: Translator, groups: Sequence[Group]) -> str:
     """The class's answers by group in words ("2 right · 9 DCG given for NDCG · 3 other"), for everyone who
     cannot tell the bars' colours apart, and for a screen reader."""
     if not groups:
@@ -43,27 +46,27 @@ def groups_text(t: Translator, groups: Sequence[acts.Group]) -> str:
     )
 
 
-def groups_chart(t: Translator, summary: acts.PredictSummary) -> Any:
+def groups_chart(t: Translator, summary: PredictSummary) -> Any:
     """One labelled bar per group of the class's answers."""
     codes = [g.code for g in summary.groups]
     names = [group_label(c, t) for c in codes]
     return group_bars(codes, names, [[g.count] for g in summary.groups], t("classroom.students"))
 
 
-def rounds_chart(t: Translator, before: acts.PredictSummary, after: acts.PredictSummary, rounds: Sequence[str]) -> Any:
+def rounds_chart(t: Translator, before: PredictSummary, after: PredictSummary, rounds: Sequence[str]) -> Any:
     """Each group's answers in the round before and in this one, side by side."""
-    both = acts.side_by_side(before.groups, after.groups)
+    both = side_by_side(before.groups, after.groups)
     codes = [code for code, _, _ in both]
     names = [group_label(c, t) for c in codes]
     return group_bars(codes, names, [[a, b] for _, a, b in both], t("classroom.students"), rounds)
 
 
-def rounds_text(t: Translator, summaries: Sequence[acts.PredictSummary], rounds: Sequence[str]) -> str:
+def rounds_text(t: Translator, summaries: Sequence[PredictSummary], rounds: Sequence[str]) -> str:
     """Each round's answers by group in words, one round after the other."""
     return "\n\n".join(f"{name}: {groups_text(t, s.groups)}" for name, s in zip(rounds, summaries, strict=True))
 
 
-def spread_text(summary: acts.PredictSummary) -> tuple[str, str]:
+def spread_text(summary: PredictSummary) -> tuple[str, str]:
     """The median and the middle half (the quartiles) as written, or dashes without estimates."""
     if summary.median is None or summary.quartiles is None:
         return "–", "–"
@@ -71,7 +74,7 @@ def spread_text(summary: acts.PredictSummary) -> tuple[str, str]:
     return metric_text(summary.median, 2), f"{metric_text(low, 2)}–{metric_text(high, 2)}"
 
 
-def rounds_frame(t: Translator, summaries: Sequence[acts.PredictSummary], rounds: Sequence[str]) -> pd.DataFrame:
+def rounds_frame(t: Translator, summaries: Sequence[PredictSummary], rounds: Sequence[str]) -> pd.DataFrame:
     """Per round: how many answered, the share right (within 0.05), the median and the middle half."""
     rows = []
     for name, summary in zip(rounds, summaries, strict=True):
@@ -95,12 +98,12 @@ def rounds_frame(t: Translator, summaries: Sequence[acts.PredictSummary], rounds
 
 def present(
     t: Translator,
-    activity: acts.Predict,
-    summary: acts.PredictSummary,
+    activity: Predict,
+    summary: PredictSummary,
     revealed: bool,
     screen: bool = False,
     own: str = "",
-    before: acts.PredictSummary | None = None,
+    before: PredictSummary | None = None,
     round_number: int = 1,
 ) -> None:
     """The class's estimates; at the reveal, the truth, the answers by group and the worked terms. ``before``: the
@@ -155,7 +158,7 @@ def present(
     worked_table(rows, screen, kinds)
 
 
-def verdict_note(t: Translator, activity: acts.Predict, guess: float) -> Note:
+def verdict_note(t: Translator, activity: Predict, guess: float) -> Note:
     """What the phone says of its estimate at the reveal: right, close, the mistake it matches (its number rebuilt
     and the fix), or that no known mistake gives it."""
     truth = activity.truth()
@@ -177,10 +180,8 @@ def verdict_note(t: Translator, activity: acts.Predict, guess: float) -> Note:
     return Note("warning", said + "\n\n" + t("classroom.predict_other", answer=number_text(guess)))
 
 
-def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
+def card(t: Translator, activity: Predict, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
     """The phone's card (``ui.views.classroom.card``): the question, the list, the estimate box; the reveal."""
-    activity = current.activity()
-    assert isinstance(activity, acts.Predict)  # the caller chose this view by the activity's kind
     spec = activity.spec
     question = own_question(current.question.get(t.lang), t("classroom.predict_question", k=spec.k))
     blocks: list[Block] = [Text(query_line(t, spec) + question)]
@@ -205,23 +206,23 @@ def form(t: Translator, prefix: str) -> None:
     list_form(t, prefix)
 
 
-def build(prefix: str) -> acts.Predict:
-    return acts.Predict(chosen_list(prefix))
+def build(prefix: str) -> Predict:
+    return Predict(chosen_list(prefix))
 
 
 # --- the results CSV --------------------------------------------------------------------------------------
 
 
-def csv_details(t: Translator, activity: acts.Predict, part: int) -> str:
+def csv_details(t: Translator, activity: Predict, part: int) -> str:
     """What the question was: the list (labels:grades), k, gain and ideal."""
     return list_details(t, activity.spec)
 
 
-def csv_answer(t: Translator, activity: acts.Predict, part: int, value: Any) -> str:
+def csv_answer(t: Translator, activity: Predict, part: int, value: Any) -> str:
     """An estimate as the student typed it."""
     return number_text(float(value))
 
 
-def csv_solution(t: Translator, activity: acts.Predict, part: int, solution: Any) -> str:
+def csv_solution(t: Translator, activity: Predict, part: int, solution: Any) -> str:
     """The true NDCG@k."""
     return metric_text(float(solution))

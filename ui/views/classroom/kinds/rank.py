@@ -7,8 +7,8 @@ from typing import Any
 
 import streamlit as st
 
-from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.store import ActivityRow
+from ndcg_core.classroom.kinds.rank import TWISTS, Rank, RankSummary, rank_activity
+from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.lists.spec import ListSpec
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
@@ -28,8 +28,10 @@ from ui.views.classroom.common import (
 )
 from ui.views.classroom.sources import chosen_list, list_form
 
+ROUNDS = False  # a round run again is shown alone: ``present`` leaves ``before`` unused
 
-def rank_question(t: Translator, activity: acts.Rank, own: str = "") -> str:
+
+def rank_question(t: Translator, activity: Rank, own: str = "") -> str:
     """The query and the question: the lesson's own wording, else the standard one with its twist (none for a
     lesson's list ranked as the lesson states it)."""
     question = "classroom.rank_question" if activity.show_grades else "classroom.rank_question_hidden"
@@ -45,7 +47,14 @@ def graded_order(t: Translator, spec: ListSpec, order: list[int]) -> str:
 
 
 def present(
-    t: Translator, activity: acts.Rank, summary: acts.RankSummary, revealed: bool, screen: bool = False, own: str = ""
+    t: Translator,
+    activity: Rank,
+    summary: RankSummary,
+    revealed: bool,
+    screen: bool = False,
+    own: str = "",
+    before: RankSummary | None = None,
+    round_number: int = 1,
 ) -> None:
     spec = activity.spec
     st.markdown(rank_question(t, activity, own))
@@ -85,11 +94,9 @@ def present(
         st.caption(t("classroom.best_order", order=graded_order(t, spec, spec.best_order())))
 
 
-def card(t: Translator, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
+def card(t: Translator, activity: Rank, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
     """The phone's card: the list to reorder (no grades unless the teacher shows them: the browser is never sent
     them before the reveal); at the reveal, the sent order with its grades, its NDCG@k and the best order."""
-    activity = current.activity()
-    assert isinstance(activity, acts.Rank)  # the caller chose this view by the activity's kind
     spec = activity.spec
     revealed = current.phase == "revealed"
     blocks: list[Block] = [
@@ -126,15 +133,15 @@ def form(t: Translator, prefix: str) -> None:
     list_form(t, prefix, grades_box=True, hidden_by_default=True)
     st.radio(
         t("classroom.twist"),
-        acts.TWISTS,
+        TWISTS,
         format_func=lambda w: t(f"classroom.twist.{w}"),
         horizontal=True,
         key=f"{prefix}twist",
     )
 
 
-def build(prefix: str) -> acts.Rank:
-    return acts.rank_activity(
+def build(prefix: str) -> Rank:
+    return rank_activity(
         chosen_list(prefix),
         widget_value(f"{prefix}twist", "exponential"),
         bool(widget_value(f"{prefix}show_grades", False)),
@@ -144,7 +151,7 @@ def build(prefix: str) -> acts.Rank:
 # --- the results CSV --------------------------------------------------------------------------------------
 
 
-def csv_details(t: Translator, activity: acts.Rank, part: int) -> str:
+def csv_details(t: Translator, activity: Rank, part: int) -> str:
     """What the question was: the list (labels:grades), k, gain and ideal, and the twist if any."""
     if not activity.twist:  # a lesson's list, ranked as the lesson states it
         return list_details(t, activity.spec)
@@ -152,12 +159,12 @@ def csv_details(t: Translator, activity: acts.Rank, part: int) -> str:
     return list_details(t, activity.spec) + "; " + twist
 
 
-def csv_answer(t: Translator, activity: acts.Rank, part: int, value: Any) -> str:
+def csv_answer(t: Translator, activity: Rank, part: int, value: Any) -> str:
     """An order as its labels."""
     return " > ".join(activity.spec.labels[i] for i in value)
 
 
-def csv_solution(t: Translator, activity: acts.Rank, part: int, solution: Any) -> str:
+def csv_solution(t: Translator, activity: Rank, part: int, solution: Any) -> str:
     """The best order and the NDCG@k it reaches."""
     order = " > ".join(activity.spec.labels[i] for i in activity.spec.best_order())
     return t("classroom.csv.best", order=order, value=metric_text(float(solution)), k=activity.spec.k)

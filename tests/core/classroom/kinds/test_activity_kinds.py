@@ -10,10 +10,25 @@ from datetime import UTC, datetime
 import pytest
 
 from ndcg_core import InputError, ndcg_at_k
-from ndcg_core.classroom import activities as A
-from ndcg_core.classroom import activities as acts
 from ndcg_core.classroom import rules
-from ndcg_core.classroom.activities import Answer, Pair, Result, activity_list
+from ndcg_core.classroom.kinds import from_payload
+from ndcg_core.classroom.kinds.base import Answer, Result, Scale
+from ndcg_core.classroom.kinds.compare import METRICS, PAIRS, Compare, CompareDetail, Pair, compare_activity
+from ndcg_core.classroom.kinds.judge import Judge, JudgeDetail
+from ndcg_core.classroom.kinds.lists import (
+    activity_list,
+    list_from_json,
+    list_lesson_data,
+    list_to_json,
+    preset_list,
+    random_list,
+    result_list,
+)
+from ndcg_core.classroom.kinds.practice import ExerciseAnswer, Practice, PracticeDetail, choices, practice_activity
+from ndcg_core.classroom.kinds.predict import Predict, PredictDetail
+from ndcg_core.classroom.kinds.rank import Rank, RankDetail, rank_activity, twisted
+from ndcg_core.classroom.kinds.tally import histogram, within
+from ndcg_core.classroom.results import Member, StudentResult, Taken, activity_results
 from ndcg_core.errors import Place
 from ndcg_core.teaching.exercises import KINDS, Conventions, conventions, exercise
 from support import error_of
@@ -76,19 +91,19 @@ def test_limits_from_the_environment():
 
 
 def test_histogram_bins_of_width_0_05_with_edges_in_the_upper_bin():
-    bins = acts.histogram([0.0, 0.05, 0.15, 0.149, 0.999, 1.0])
+    bins = histogram([0.0, 0.05, 0.15, 0.149, 0.999, 1.0])
     assert len(bins) == 20 and bins[0].low == 0 and bins[-1].high == 1
     counts = {round(b.low, 2): b.count for b in bins if b.count}
     assert counts == {0.0: 1, 0.05: 1, 0.1: 1, 0.15: 1, 0.95: 2}
 
 
 def test_predict_truth_and_within_0_05():
-    activity = acts.Predict(acts.preset_list("five"))  # 3, 2, 3, 0, 1 at k = 5
+    activity = Predict(preset_list("five"))  # 3, 2, 3, 0, 1 at k = 5
     dcg = 3 + 2 / log2(3) + 3 / 2 + 0 + 1 / log2(6)
     idcg = 3 + 3 / log2(3) + 2 / 2 + 1 / log2(5)
     assert activity.truth() == pytest.approx(dcg / idcg)
     assert activity.truth() == pytest.approx(0.972, abs=5e-4)  # the seeds' textbook figure
-    answers = [acts.Answer(i, None, 0, g) for i, g in enumerate([0.97, 0.92, 0.923, 0.5, 1.0])]
+    answers = [Answer(i, None, 0, g) for i, g in enumerate([0.97, 0.92, 0.923, 0.5, 1.0])]
     summary = activity.summary(answers)
     assert (summary.count, summary.within) == (5, 3)  # 0.97, 0.923 (0.0494 away) and 1.0 (0.0276 away)
     with pytest.raises(InputError):
@@ -96,29 +111,29 @@ def test_predict_truth_and_within_0_05():
 
 
 def test_seed_003_systems_mrr_cannot_tell_them_apart_ndcg_and_precision_can():
-    compare = acts.compare_activity("seed003", "mrr")
+    compare = compare_activity("seed003", "mrr")
     assert compare.values("mrr") == (1.0, 1.0) and compare.verdict("mrr") == "same"
     assert compare.values("precision") == (1.0, 0.2) and compare.verdict("precision") == "a"
     idcg = 4 + 2 / log2(3) + 2 / 2 + 2 / log2(5) + 1 / log2(6)
     a, b = compare.values("ndcg")
     assert a == pytest.approx(1.0) and b == pytest.approx(4 / idcg)
-    votes = [acts.Answer(i, None, 0, v) for i, v in enumerate(["a", "a", "same", "b"])]
+    votes = [Answer(i, None, 0, v) for i, v in enumerate(["a", "a", "same", "b"])]
     summary = compare.summary(votes)
     assert summary.votes == {"a": 2, "b": 1, "same": 1} and summary.agree == 1
-    assert acts.compare_activity("early_or_many", "mrr").verdict("mrr") == "a"
-    assert acts.compare_activity("early_or_many", "ndcg").verdict("ndcg") == "b"
-    assert acts.compare_activity("same_precision", "precision").verdict("precision") == "same"
+    assert compare_activity("early_or_many", "mrr").verdict("mrr") == "a"
+    assert compare_activity("early_or_many", "ndcg").verdict("ndcg") == "b"
+    assert compare_activity("same_precision", "precision").verdict("precision") == "same"
 
 
 def test_rank_it_best_maximum_found_and_most_common_mistake():
-    spec = acts.activity_list(("w", "x", "y", "z"), (0, 3, 1, 2), 4)
-    rank = acts.rank_activity(spec, "small_k")
+    spec = activity_list(("w", "x", "y", "z"), (0, 3, 1, 2), 4)
+    rank = rank_activity(spec, "small_k")
     assert rank.spec.k == 3 and rank.spec.labels == ("w", "x", "y", "z")
     assert rank.maximum() == pytest.approx(1.0)
     best = [1, 3, 2, 0]  # x(3) z(2) y(1) w(0)
     slip_at_2 = [1, 2, 3, 0]  # y(1) where the ideal has 2
     slip_at_1 = [3, 1, 2, 0]  # z(2) where the ideal has 3
-    answers = [acts.Answer(i, None, 0, o) for i, o in enumerate([best, slip_at_2, slip_at_2, slip_at_1])]
+    answers = [Answer(i, None, 0, o) for i, o in enumerate([best, slip_at_2, slip_at_2, slip_at_1])]
     summary = rank.summary(answers)
     assert (summary.count, summary.found) == (4, 1)
     m = summary.mistake
@@ -130,44 +145,44 @@ def test_rank_it_best_maximum_found_and_most_common_mistake():
 
 
 def test_the_pool_twist_caps_the_best_order_below_1_and_exponential_changes_the_value():
-    spec = acts.activity_list(("a", "b", "c"), (2, 0, 1), 3)
-    pooled = acts.rank_activity(spec, "pool")
+    spec = activity_list(("a", "b", "c"), (2, 0, 1), 3)
+    pooled = rank_activity(spec, "pool")
     assert pooled.spec.pool == (2.0, 1.0) and pooled.maximum() < 1
     best = 2 + 1 / log2(3)
     ideal = 2 + 2 / log2(3) + 1 / 2
     assert pooled.maximum() == pytest.approx(best / ideal)
-    exp = acts.rank_activity(spec, "exponential")
+    exp = rank_activity(spec, "exponential")
     assert exp.spec.gain == "exponential"
     assert exp.score([0, 1, 2]) == pytest.approx((3 + 1 / 2) / (3 + 1 / log2(3)))
 
 
 def test_an_already_ideal_list_starts_shuffled_the_same_way_for_everyone():
-    spec = acts.activity_list(("a", "b", "c", "d"), (3, 2, 1, 0), 4)
-    first, second = acts.rank_activity(spec, "exponential"), acts.rank_activity(spec, "exponential")
+    spec = activity_list(("a", "b", "c", "d"), (3, 2, 1, 0), 4)
+    first, second = rank_activity(spec, "exponential"), rank_activity(spec, "exponential")
     assert first.spec == second.spec and first.spec.ndcg() < 1
 
 
 def test_practice_together_marks_each_exercise_with_the_practice_rules():
-    practice = acts.practice_activity(2026, 7)
+    practice = practice_activity(2026, 7)
     assert len(practice.numbers) == 7 and all(exercise(2026, n).kind != "reach" for n in practice.numbers)
     first = exercise(2026, practice.numbers[0])
-    assert practice.check(f"{first.answer:.3f}", 0) == A.ExerciseAnswer(f"{first.answer:.3f}", True)
+    assert practice.check(f"{first.answer:.3f}", 0) == ExerciseAnswer(f"{first.answer:.3f}", True)
     assert practice.check(f"{first.answer + 0.5:.3f}", 0).right is False
     answers = [
-        acts.Answer(1, None, 0, A.ExerciseAnswer("x", True)),
-        acts.Answer(2, None, 0, A.ExerciseAnswer("y", False)),
-        acts.Answer(2, None, 1, A.ExerciseAnswer("z", True)),
+        Answer(1, None, 0, ExerciseAnswer("x", True)),
+        Answer(2, None, 0, ExerciseAnswer("y", False)),
+        Answer(2, None, 1, ExerciseAnswer("z", True)),
     ]
     summary = practice.summary(answers)
     assert summary.count == 2 and summary.parts[:2] == [(2, 1), (1, 1)]
 
 
 def test_results_rows_mark_each_answer_and_keep_a_row_for_a_student_who_did_not_answer():
-    activity = acts.Predict(acts.preset_list("five"))
+    activity = Predict(preset_list("five"))
     truth = ndcg_at_k([3, 2, 3, 0, 1], 5)
-    present = (acts.Member(1, "=1+1"), acts.Member(2, None), acts.Member(3, "Cai"))
-    answers = (acts.Answer(1, "=1+1", 0, 0.97, 10.0), acts.Answer(2, None, 0, 0.5, 11.0))
-    result = acts.activity_results(acts.Taken(1, 1, activity, answers, present))
+    present = (Member(1, "=1+1"), Member(2, None), Member(3, "Cai"))
+    answers = (Answer(1, "=1+1", 0, 0.97, 10.0), Answer(2, None, 0, 0.5, 11.0))
+    result = activity_results(Taken(1, 1, activity, answers, present))
     assert result.solutions == (pytest.approx(truth),)
     assert [(r.student, r.nickname, r.value, r.right, r.ndcg, r.answered_at) for r in result.rows] == [
         (1, "=1+1", 0.97, abs(0.97 - truth) <= 0.05, None, 10.0),  # the raw nickname: the CSV makes it safe
@@ -176,10 +191,10 @@ def test_results_rows_mark_each_answer_and_keep_a_row_for_a_student_who_did_not_
     ]
 
 
-@pytest.mark.parametrize("name", list(acts.PAIRS))
+@pytest.mark.parametrize("name", list(PAIRS))
 def test_every_pair_is_scored_under_every_metric_with_its_judged_pool(name):
-    compare = acts.compare_activity(name, "ndcg")
-    for metric in acts.METRICS:
+    compare = compare_activity(name, "ndcg")
+    for metric in METRICS:
         a, b = compare.values(metric)
         assert 0 <= a <= 1 and 0 <= b <= 1
 
@@ -188,12 +203,12 @@ def test_every_pair_is_scored_under_every_metric_with_its_judged_pool(name):
 
 
 def test_predict_and_rank_state_gain_discount_k_and_the_ideal_source():
-    food = acts.result_list("chengdu_food")
-    assert acts.Predict(food).conventions() == Conventions("ndcg", 5, "linear", "log2", "list")
-    exp = acts.rank_activity(food, "exponential")
+    food = result_list("chengdu_food")
+    assert Predict(food).conventions() == Conventions("ndcg", 5, "linear", "log2", "list")
+    exp = rank_activity(food, "exponential")
     assert exp.conventions() == Conventions("ndcg", 5, "exponential", "log2", "list")
-    assert acts.rank_activity(food, "small_k").conventions() == Conventions("ndcg", 3, "linear", "log2", "list")
-    assert acts.rank_activity(food, "pool").conventions() == Conventions("ndcg", 5, "linear", "log2", "pool")
+    assert rank_activity(food, "small_k").conventions() == Conventions("ndcg", 3, "linear", "log2", "list")
+    assert rank_activity(food, "pool").conventions() == Conventions("ndcg", 5, "linear", "log2", "pool")
     # Stated and computed agree: the exponential gain is 2^g - 1 over the log2 discount.
     g = [2**x - 1 for x in (4, 1, 3, 4, 0)]
     dcg = g[0] + g[1] / log2(3) + g[2] / 2 + g[3] / log2(5)
@@ -202,12 +217,12 @@ def test_predict_and_rank_state_gain_discount_k_and_the_ideal_source():
 
 
 def test_compare_states_its_metric_k_and_for_ndcg_the_gain_and_judged_pool():
-    assert acts.compare_activity("seed003", "ndcg").conventions() == Conventions("ndcg", 5, "linear", "log2", "pool")
-    assert acts.compare_activity("seed003", "mrr").conventions() == Conventions("mrr", None)
-    assert acts.compare_activity("seed003", "precision").conventions() == Conventions("precision", 5)
+    assert compare_activity("seed003", "ndcg").conventions() == Conventions("ndcg", 5, "linear", "log2", "pool")
+    assert compare_activity("seed003", "mrr").conventions() == Conventions("mrr", None)
+    assert compare_activity("seed003", "precision").conventions() == Conventions("precision", 5)
     # The stated pool is the one scored: B's NDCG@5 against every judged grade of seed 003.
     b = 4 / (4 + 2 / log2(3) + 2 / 2 + 2 / log2(5) + 1 / log2(6))
-    assert acts.compare_activity("seed003", "ndcg").values("ndcg")[1] == pytest.approx(b)
+    assert compare_activity("seed003", "ndcg").values("ndcg")[1] == pytest.approx(b)
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -222,26 +237,26 @@ def test_every_exercise_kind_states_linear_gain_and_log2_and_is_scored_so(kind):
         grade, position = ex.data["grades"][ex.data["position"] - 1], ex.data["position"]
         assert ex.answer == pytest.approx(grade / log2(position + 1))
         if grade > 1:
-            assert not acts.practice_activity(7, 1).check(f"{(2**grade - 1) / log2(position + 1):.3f}").right
+            assert not practice_activity(7, 1).check(f"{(2**grade - 1) / log2(position + 1):.3f}").right
     if kind == "ndcg":
         assert ex.answer == pytest.approx(ndcg_at_k(ex.data["grades"], ex.data["k"], gain="linear"))
 
 
 def test_practice_states_each_exercise_s_conventions():
-    practice = acts.practice_activity(2026, 5)
+    practice = practice_activity(2026, 5)
     assert [practice.conventions(p) for p in range(5)] == [conventions(ex) for ex in practice.exercises()]
     assert practice.conventions(0) == Conventions("dcg", None, "linear", "log2", None)  # the DCG term
 
 
 def test_the_rank_payload_keeps_show_grades_and_an_old_payload_reads_as_shown():
-    spec = acts.result_list("sourdough")
-    hidden = acts.rank_activity(spec, "small_k")
+    spec = result_list("sourdough")
+    hidden = rank_activity(spec, "small_k")
     assert hidden.show_grades is False and hidden.payload()["show_grades"] is False
-    assert acts.from_payload("rank", hidden.payload()) == hidden
-    drill = acts.rank_activity(spec, "small_k", show_grades=True)
-    assert acts.from_payload("rank", drill.payload()) == drill and drill.show_grades
-    old = {"list": {k: v for k, v in A.list_to_json(spec).items() if k != "query"}, "twist": "small_k"}
-    again = acts.from_payload("rank", old)
+    assert from_payload("rank", hidden.payload()) == hidden
+    drill = rank_activity(spec, "small_k", show_grades=True)
+    assert from_payload("rank", drill.payload()) == drill and drill.show_grades
+    old = {"list": {k: v for k, v in list_to_json(spec).items() if k != "query"}, "twist": "small_k"}
+    again = from_payload("rank", old)
     assert again.show_grades is True and again.spec.query == "" and again.spec.grades == spec.grades
 
 
@@ -281,7 +296,7 @@ def test_the_rank_payload_keeps_show_grades_and_an_old_payload_reads_as_shown():
     ],
 )
 def test_the_real_result_lists_and_their_ndcg(name, query, grades, k, expected):
-    spec = acts.result_list(name)
+    spec = result_list(name)
     assert (spec.query, spec.grades, spec.k) == (query, grades, k)
     assert len(set(spec.labels)) == len(spec.labels)
     assert spec.ndcg() == pytest.approx(expected)
@@ -304,25 +319,25 @@ def test_the_real_result_lists_and_their_ndcg(name, query, grades, k, expected):
 )
 def test_a_comma_estimate_that_is_no_estimate_or_is_ambiguous_is_refused(raw, code):
     with pytest.raises(InputError) as caught:
-        acts.Predict(acts.random_list(1)).check(raw)
+        Predict(random_list(1)).check(raw)
     assert caught.value.code == code
 
 
 @pytest.mark.parametrize("raw, value", [("0,75", 0.75), ("0，5", 0.5), ("0,0", 0.0), ("1,0", 1.0)])
 def test_a_decimal_comma_estimate_is_read_as_a_point_and_the_student_is_told(raw, value):
-    predict = acts.Predict(acts.random_list(1))
+    predict = Predict(random_list(1))
     assert predict.check(raw) == value
-    assert str(acts.typed_note(predict, raw)) == f"{raw!r} read as {value:g}"
-    assert acts.typed_note(predict, "0.75") is None and acts.typed_note(predict, "0,6,2") is None
+    assert str(predict.note(raw)) == f"{raw!r} read as {value:g}"
+    assert predict.note("0.75") is None and predict.note("0,6,2") is None
 
 
 def test_a_practice_sets_number_exercises_read_a_decimal_comma_and_its_choices_do_not():
-    practice = acts.Practice(7, (KINDS.index("ndcg"), KINDS.index("better_order")))
+    practice = Practice(7, (KINDS.index("ndcg"), KINDS.index("better_order")))
     assert exercise(7, practice.numbers[0]).kind == "ndcg"  # the exercise at a kind's index is of that kind
     typed = f"{exercise(7, practice.numbers[0]).answer:.4f}".replace(".", ",")
     assert practice.check(typed, 0).right
-    assert str(acts.typed_note(practice, typed, 0)) == f"{typed!r} read as {float(typed.replace(',', '.')):g}"
-    assert acts.typed_note(practice, "1,2", 1) is None and acts.typed_note(practice, "0.5", 0) is None
+    assert str(practice.note(typed, 0)) == f"{typed!r} read as {float(typed.replace(',', '.')):g}"
+    assert practice.note("1,2", 1) is None and practice.note("0.5", 0) is None
 
 
 # --- activities one by one: lists, answers, aggregates, payloads, error fields --------------------------------------
@@ -390,37 +405,37 @@ def test_the_worked_terms_follow_the_order_given():
 
 def test_a_list_as_json_and_back():
     spec = activity_list(("a", "b"), (3, 2.5), 2, "exponential", (1, 0.5))
-    data = A.list_to_json(spec)
+    data = list_to_json(spec)
     assert json.dumps(data) == (
         '{"labels": ["a", "b"], "grades": [3, 2.5], "k": 2, "gain": "exponential", "pool": [1, 0.5], "query": ""}'
     )
-    assert A.list_from_json(data) == spec
-    bare = A.list_from_json({"labels": [1, "b"], "grades": ["2", 0], "k": "1"})
+    assert list_from_json(data) == spec
+    bare = list_from_json({"labels": [1, "b"], "grades": ["2", 0], "k": "1"})
     assert bare == activity_list(("1", "b"), (2.0, 0.0), 1, "linear", ())
 
 
 def test_a_preset_as_a_class_list():
-    long = A.preset_list("long")  # 50 results at k = 10: a phone shows the first 12
+    long = preset_list("long")  # 50 results at k = 10: a phone shows the first 12
     assert len(long.labels) == 12 and long.k == 10 and long.labels[0] == "result 1"
-    wikipedia = A.preset_list("wikipedia")  # D7 (3) and D8 (2) are judged and not retrieved
+    wikipedia = preset_list("wikipedia")  # D7 (3) and D8 (2) are judged and not retrieved
     assert wikipedia.pool == (3.0, 2.0) and wikipedia.k == 6
-    assert A.preset_list("five").pool == ()
+    assert preset_list("five").pool == ()
 
 
 def test_a_seeded_random_list_is_the_same_for_everyone():
     # Written out: a seed names the same list for the whole class.
-    assert A.random_list(0) == activity_list(
+    assert random_list(0) == activity_list(
         ("doc A", "doc B", "doc C", "doc D", "doc E", "doc F", "doc G"), (1, 1, 1, 1, 0, 1, 0), 6
     )
-    assert A.random_list("1") == activity_list(
+    assert random_list("1") == activity_list(
         ("doc A", "doc B", "doc C", "doc D", "doc E", "doc F"), (3, 0, 1, 1, 0, 0), 4
     )
-    assert A.random_list(2026) == activity_list(
+    assert random_list(2026) == activity_list(
         ("doc A", "doc B", "doc C", "doc D", "doc E", "doc F"), (0, 1, 2, 0, 0, 0), 4
     )
     # Seed 114 first draws 3, 3, 2, 1, 1, already in the best order: it draws again.
-    assert A.random_list(114) == activity_list(("doc A", "doc B", "doc C", "doc D", "doc E"), (1, 0, 1, 1, 3), 3)
-    made = [A.random_list(seed) for seed in range(80)]
+    assert random_list(114) == activity_list(("doc A", "doc B", "doc C", "doc D", "doc E"), (1, 0, 1, 1, 3), 3)
+    made = [random_list(seed) for seed in range(80)]
     assert {len(s.grades) for s in made} == {5, 6, 7, 8}
     assert {g for s in made for g in s.grades} == {0, 1, 2, 3}
     assert {s.k for s in made} == {3, 4, 5, 6, 7, 8}
@@ -431,16 +446,16 @@ def test_a_seeded_random_list_is_the_same_for_everyone():
 
 
 def test_within_0_05_counts_the_edge():
-    assert A.within(0.0, 0.05) and A.within(0.5, 0.45)
-    assert A.within(0.0, 0.05 + 1e-9)  # the tolerance of rounding
-    assert not A.within(0.0, 0.0501)
+    assert within(0.0, 0.05) and within(0.5, 0.45)
+    assert within(0.0, 0.05 + 1e-9)  # the tolerance of rounding
+    assert not within(0.0, 0.0501)
 
 
 # --- predict -----------------------------------------------------------------------------------------
 
 
 def test_an_estimate_is_a_number_from_0_to_1():
-    predict = A.Predict(A.preset_list("five"))
+    predict = Predict(preset_list("five"))
     assert predict.check("0") == 0.0 and predict.check(" 1 ") == 1.0 and predict.check("0.5", 3) == 0.5
     assert fields(error_of(predict.check, " 1.5 ")) == ("activity.estimate_range", {"value": "'1.5'"})
     assert fields(error_of(predict.check, "-0.1")) == ("activity.estimate_range", {"value": "'-0.1'"})
@@ -451,7 +466,7 @@ def test_an_estimate_is_a_number_from_0_to_1():
 def test_the_predict_summary_and_one_result():
     spec = activity_list(("a", "b"), (0, 1), 2)
     truth = (1 / log2(3)) / 1  # 0.6309
-    predict = A.Predict(spec)
+    predict = Predict(spec)
     summary = predict.summary([Answer(i, None, 0, g) for i, g in enumerate([0.2, 0.9, 0.6, 0.62])])
     assert summary.count == 4 and summary.truth == pytest.approx(truth)
     assert [b.count for b in summary.bins] == [0] * 4 + [1] + [0] * 7 + [2] + [0] * 5 + [1] + [0]
@@ -463,7 +478,7 @@ def test_the_predict_summary_and_one_result():
         right=False,
         ndcg=pytest.approx(truth),
         answer="0.25",
-        detail=A.PredictDetail(0.25, pytest.approx(truth), pytest.approx(truth - 0.25)),
+        detail=PredictDetail(0.25, pytest.approx(truth), pytest.approx(truth - 0.25)),
         points=round(100 * (1 - (truth - 0.25) / 0.5)),
     )
     assert predict.result(0.6).right and predict.result(0.6).answer == "0.6"
@@ -473,7 +488,7 @@ def test_the_predict_summary_and_one_result():
 
 
 def test_an_order_is_every_index_once():
-    rank = A.Rank(activity_list(("a", "b"), (0, 1), 2), "small_k")
+    rank = Rank(activity_list(("a", "b"), (0, 1), 2), "small_k")
     assert rank.check([1, 0]) == [1, 0] and rank.check((0, 1)) == [0, 1]
     for raw in ([0, True], [0, 1, "x"], [0], "01", None, [0, 0], [1, 2]):
         assert fields(error_of(rank.check, raw)) == ("activity.order", {"value": repr(raw), "count": 2})
@@ -481,8 +496,8 @@ def test_an_order_is_every_index_once():
 
 def test_the_rank_payload_and_one_result():
     spec = activity_list(("x", "y", "z"), (1, 3, 0), 3)
-    rank = A.Rank(spec, "pool")
-    assert rank.payload() == {"list": A.list_to_json(spec), "twist": "pool", "show_grades": False}
+    rank = Rank(spec, "pool")
+    assert rank.payload() == {"list": list_to_json(spec), "twist": "pool", "show_grades": False}
     best = 3 + 1 / log2(3)
     worse = 1 + 3 / log2(3)
     result = rank.result([0, 1, 2])
@@ -490,7 +505,7 @@ def test_the_rank_payload_and_one_result():
         right=False,
         ndcg=pytest.approx(worse / best),
         answer="x > y > z",
-        detail=A.RankDetail(pytest.approx(worse / best), pytest.approx(1.0)),
+        detail=RankDetail(pytest.approx(worse / best), pytest.approx(1.0)),
         points=round(100 * worse / best),
     )
     top = rank.result([1, 0, 2], 2)
@@ -499,7 +514,7 @@ def test_the_rank_payload_and_one_result():
 
 def test_the_rank_summary():
     spec = activity_list(("w", "x", "y", "z"), (0, 3, 1, 2), 3, pool=(3,))  # the pool's 3 caps the best below 1
-    rank = A.Rank(spec, "pool")
+    rank = Rank(spec, "pool")
     best = (3 + 2 / log2(3) + 1 / 2) / (3 + 3 / log2(3) + 2 / 2)
     slip = (2 + 3 / log2(3) + 1 / 2) / (3 + 3 / log2(3) + 2 / 2)  # z, x, y
     summary = rank.summary([Answer(1, None, 0, [1, 3, 2, 0]), Answer(2, None, 0, [3, 1, 2, 0])])
@@ -512,18 +527,18 @@ def test_the_rank_summary():
 
 def test_an_order_within_1e_9_of_the_best_is_found_and_no_slip():
     # Two grades 1e-6 apart: swapping them costs far less than 1e-9 of NDCG, but their gains differ by more.
-    rank = A.Rank(activity_list(("a", "b"), (1000, 1000.000001), 2), "small_k")
+    rank = Rank(activity_list(("a", "b"), (1000, 1000.000001), 2), "small_k")
     summary = rank.summary([Answer(1, None, 0, [0, 1])])
     assert summary.found == 1 and summary.mistake is None
 
 
 def test_a_gain_within_1e_9_of_the_ideals_is_no_slip():
-    rank = A.Rank(activity_list(("a", "b", "c"), (0, 1e-9, 5), 3), "small_k")
+    rank = Rank(activity_list(("a", "b", "c"), (0, 1e-9, 5), 3), "small_k")
     assert rank.common_mistake([[2, 0, 1]]) is None
 
 
 def test_the_most_common_slip_wins_then_the_earliest_then_the_first_item():
-    rank = A.Rank(activity_list(("w", "x", "y", "z"), (0, 3, 1, 2), 4), "small_k")  # ideal x(3) z(2) y(1) w(0)
+    rank = Rank(activity_list(("w", "x", "y", "z"), (0, 3, 1, 2), 4), "small_k")  # ideal x(3) z(2) y(1) w(0)
     z_first, y_second = [3, 1, 2, 0], [1, 2, 3, 0]
     m = rank.common_mistake([z_first, z_first, y_second])
     assert (m.label, m.position, m.count, m.grade, m.ideal_grade) == ("z", 1, 2, 2, 3)
@@ -536,14 +551,14 @@ def test_the_most_common_slip_wins_then_the_earliest_then_the_first_item():
 
 def test_twists_keep_the_pool_and_add_one_when_there_is_none():
     spec = activity_list(("a", "b", "c", "d"), (3, 0, 1, 2), 4, pool=(2,))
-    assert A.twisted(spec, "exponential") == activity_list(spec.labels, spec.grades, 4, "exponential", (2,))
-    assert A.twisted(spec, "small_k") == activity_list(spec.labels, spec.grades, 3, "linear", (2,))
-    assert A.twisted(spec, "pool").pool == (2,)
+    assert twisted(spec, "exponential") == activity_list(spec.labels, spec.grades, 4, "exponential", (2,))
+    assert twisted(spec, "small_k") == activity_list(spec.labels, spec.grades, 3, "linear", (2,))
+    assert twisted(spec, "pool").pool == (2,)
     bare = activity_list(("a", "b", "c", "d"), (3, 0, 1, 2), 4)
-    assert A.twisted(bare, "pool").pool == (3, 2)  # the top grade and the one below it
-    assert A.twisted(activity_list(("a", "b"), (0, 0), 2), "pool").pool == (1,)  # 0 and max(-1, 1): no 0
-    assert A.twisted(activity_list(("a", "b"), (1, 0), 2), "pool").pool == (1, 1)  # 1 and max(0, 1)
-    assert fields(error_of(A.twisted, spec, "swap")) == (
+    assert twisted(bare, "pool").pool == (3, 2)  # the top grade and the one below it
+    assert twisted(activity_list(("a", "b"), (0, 0), 2), "pool").pool == (1,)  # 0 and max(-1, 1): no 0
+    assert twisted(activity_list(("a", "b"), (1, 0), 2), "pool").pool == (1, 1)  # 1 and max(0, 1)
+    assert fields(error_of(twisted, spec, "swap")) == (
         "activity.twist",
         {"value": "'swap'", "choices": "exponential, small_k, pool"},
     )
@@ -551,24 +566,24 @@ def test_twists_keep_the_pool_and_add_one_when_there_is_none():
 
 def test_a_rank_activity_shuffles_only_a_list_already_in_its_best_order():
     ideal = activity_list(("a", "b", "c"), (1, 1, 0), 3)  # two distinct grades, already best
-    shuffled = A.rank_activity(ideal, "pool")
+    shuffled = rank_activity(ideal, "pool")
     assert shuffled.twist == "pool" and shuffled.spec.pool == (1, 1)
     assert sorted(shuffled.spec.grades) == [0, 1, 1] and shuffled.spec.grades != (1, 1, 0)
     assert dict(zip(shuffled.spec.labels, shuffled.spec.grades, strict=True)) == {"a": 1, "b": 1, "c": 0}
     same = activity_list(("a", "b", "c"), (1, 1, 1), 3)  # every order is best: nothing to shuffle
-    assert A.rank_activity(same, "small_k").spec == activity_list(("a", "b", "c"), (1, 1, 1), 3)
+    assert rank_activity(same, "small_k").spec == activity_list(("a", "b", "c"), (1, 1, 1), 3)
     loose = activity_list(("a", "b", "c"), (0, 1, 1), 2)
-    assert A.rank_activity(loose, "exponential").spec == activity_list(("a", "b", "c"), (0, 1, 1), 2, "exponential")
+    assert rank_activity(loose, "exponential").spec == activity_list(("a", "b", "c"), (0, 1, 1), 2, "exponential")
 
 
 def test_a_list_whose_orders_all_score_within_1e_9_of_the_best_is_not_shuffled_and_does_not_hang():
     # 1000.000001 then 1000: the reversed order is within 1e-9 of the best, so no order can count as below it.
     near = activity_list(("a", "b"), (1000.000001, 1000), 2)
     made = []
-    worker = threading.Thread(target=lambda: made.append(A.rank_activity(near, "small_k")), daemon=True)
+    worker = threading.Thread(target=lambda: made.append(rank_activity(near, "small_k")), daemon=True)
     worker.start()
     worker.join(timeout=20)
-    assert made == [A.Rank(near, "small_k")]
+    assert made == [Rank(near, "small_k")]
 
 
 # --- compare ----------------------------------------------------------------------------------------------
@@ -578,16 +593,16 @@ PAIR = Pair(("p", "q", "r"), (0, 0, 3), ("s", "t", "u"), (1, 0, 2), (3, 2, 1, 0,
 
 
 def test_compare_values_are_cut_at_the_pairs_k():
-    compare = A.Compare(PAIR, "ndcg", "mine")
+    compare = Compare(PAIR, "ndcg", "mine")
     assert compare.values("ndcg") == pytest.approx((0.0, 1 / (3 + 2 / log2(3))))
     assert compare.values("mrr") == pytest.approx((1 / 3, 1.0))
     assert compare.values("precision") == pytest.approx((0.0, 0.5))
     assert compare.verdict("ndcg") == "b" and compare.verdict("mrr") == "b"
-    assert A.Compare(Pair(("a",), (1,), ("b",), (0,), (1, 0), 1), "ndcg").verdict("ndcg") == "a"
+    assert Compare(Pair(("a",), (1,), ("b",), (0,), (1, 0), 1), "ndcg").verdict("ndcg") == "a"
 
 
 def test_the_compare_payload_and_back():
-    compare = A.Compare(PAIR, "precision", "mine")
+    compare = Compare(PAIR, "precision", "mine")
     payload = compare.payload()
     assert payload == {
         "name": "mine",
@@ -599,13 +614,13 @@ def test_the_compare_payload_and_back():
         "b": [1, 0, 2],
         "judged": [3, 2, 1, 0, 0],
     }
-    assert A.from_payload("compare", payload) == compare
+    assert from_payload("compare", payload) == compare
     del payload["name"]
-    assert A.from_payload("compare", payload) == A.Compare(PAIR, "precision", "")
+    assert from_payload("compare", payload) == Compare(PAIR, "precision", "")
 
 
 def test_a_vote_is_a_b_or_same():
-    compare = A.compare_activity("seed003", "ndcg")
+    compare = compare_activity("seed003", "ndcg")
     assert compare.name == "seed003" and compare.metric == "ndcg"
     assert [compare.check(v) for v in ("a", "b", "same")] == ["a", "b", "same"]
     assert fields(error_of(compare.check, "")) == ("answer.no_choice", {})
@@ -614,7 +629,7 @@ def test_a_vote_is_a_b_or_same():
 
 
 def test_the_compare_summary_and_one_result():
-    compare = A.Compare(PAIR, "precision")  # P@2: 0 against 0.5, so B
+    compare = Compare(PAIR, "precision")  # P@2: 0 against 0.5, so B
     summary = compare.summary([Answer(1, None, 0, "a"), Answer(2, None, 0, "same")])
     assert summary.count == 2 and summary.votes == {"a": 1, "b": 0, "same": 1} and summary.agree == 0
     ndcg_b = 1 / (3 + 2 / log2(3))
@@ -624,25 +639,25 @@ def test_the_compare_summary_and_one_result():
         "precision": (0.0, 0.5, "b"),
     }
     assert compare.summary([Answer(1, None, 0, "b")]).agree == 1
-    assert compare.result("a") == Result(right=False, ndcg=None, answer="a", detail=A.CompareDetail("b"), points=0)
-    assert compare.result("b", 1) == Result(right=True, ndcg=None, answer="b", detail=A.CompareDetail("b"), points=100)
+    assert compare.result("a") == Result(right=False, ndcg=None, answer="a", detail=CompareDetail("b"), points=0)
+    assert compare.result("b", 1) == Result(right=True, ndcg=None, answer="b", detail=CompareDetail("b"), points=100)
 
 
 def test_each_metric_has_its_own_verdict():
-    compare = A.compare_activity("seed003", "mrr")  # MRR cannot tell the systems apart; P@5 and NDCG@5 can
+    compare = compare_activity("seed003", "mrr")  # MRR cannot tell the systems apart; P@5 and NDCG@5 can
     verdicts = compare.summary([]).verdicts
     assert {m: v[2] for m, v in verdicts.items()} == {"ndcg": "a", "mrr": "same", "precision": "a"}
     assert compare.result("same") == Result(
-        right=True, ndcg=None, answer="same", detail=A.CompareDetail("same"), points=100
+        right=True, ndcg=None, answer="same", detail=CompareDetail("same"), points=100
     )
 
 
 def test_an_unknown_pair_or_metric():
-    assert fields(error_of(A.compare_activity, "mine", "ndcg")) == (
+    assert fields(error_of(compare_activity, "mine", "ndcg")) == (
         "activity.pair",
         {"value": "'mine'", "choices": "seed003, early_or_many, same_precision"},
     )
-    assert fields(error_of(A.compare_activity, "seed003", "map")) == (
+    assert fields(error_of(compare_activity, "seed003", "map")) == (
         "activity.metric",
         {"value": "'map'", "choices": "ndcg, mrr, precision"},
     )
@@ -651,7 +666,7 @@ def test_an_unknown_pair_or_metric():
 # --- practice ---------------------------------------------------------------------------------------------
 
 # Set 2026: 0 dcg_term (1.5), 3 better_order (b), 4 swap (down), 6 gap (q1), 2 ndcg (0.6788).
-PRACTICE = A.Practice(2026, (0, 3, 4, 6, 2))
+PRACTICE = Practice(2026, (0, 3, 4, 6, 2))
 
 
 def test_practice_exercises_are_the_sets():
@@ -666,16 +681,16 @@ def test_practice_exercises_are_the_sets():
 
 def test_choices_of_each_kind_of_exercise():
     first, order, swap, gap, ndcg = PRACTICE.exercises()
-    assert A.choices(order) == ("a", "b") and A.choices(swap) == ("up", "down", "same")
-    assert A.choices(gap) == ("q1", "q2", "q3", "q4") and A.choices(first) == () and A.choices(ndcg) == ()
+    assert choices(order) == ("a", "b") and choices(swap) == ("up", "down", "same")
+    assert choices(gap) == ("q1", "q2", "q3", "q4") and choices(first) == () and choices(ndcg) == ()
 
 
 def test_practice_answers_are_checked_by_part():
-    assert PRACTICE.check("1.5") == A.ExerciseAnswer("1.5", True)
-    assert PRACTICE.check("b", 1) == A.ExerciseAnswer("b", True)
-    assert PRACTICE.check("up", 2) == A.ExerciseAnswer("up", False)
-    assert PRACTICE.check("q1", 3) == A.ExerciseAnswer("q1", True)
-    assert PRACTICE.check("0.679", 4) == A.ExerciseAnswer("0.679", True)  # a number, not a choice
+    assert PRACTICE.check("1.5") == ExerciseAnswer("1.5", True)
+    assert PRACTICE.check("b", 1) == ExerciseAnswer("b", True)
+    assert PRACTICE.check("up", 2) == ExerciseAnswer("up", False)
+    assert PRACTICE.check("q1", 3) == ExerciseAnswer("q1", True)
+    assert PRACTICE.check("0.679", 4) == ExerciseAnswer("0.679", True)  # a number, not a choice
     assert fields(error_of(PRACTICE.check, "", 1)) == ("answer.no_choice", {})  # blank: chosen nothing
     assert fields(error_of(PRACTICE.check, "c", 1)) == ("activity.choice", {"value": "'c'", "choices": "a, b"})
     assert fields(error_of(PRACTICE.check, "left", 2)) == (
@@ -687,21 +702,21 @@ def test_practice_answers_are_checked_by_part():
 
 
 def test_a_practice_result():
-    result = PRACTICE.result(A.ExerciseAnswer("a", False), 1)
-    assert result == Result(right=False, ndcg=None, answer="a", detail=A.PracticeDetail("b"), points=0)
-    first = PRACTICE.result(A.ExerciseAnswer("1.5", True))
-    assert first == Result(right=True, ndcg=None, answer="1.5", detail=A.PracticeDetail(1.5), points=100)
+    result = PRACTICE.result(ExerciseAnswer("a", False), 1)
+    assert result == Result(right=False, ndcg=None, answer="a", detail=PracticeDetail("b"), points=0)
+    first = PRACTICE.result(ExerciseAnswer("1.5", True))
+    assert first == Result(right=True, ndcg=None, answer="1.5", detail=PracticeDetail(1.5), points=100)
 
 
 def test_a_practice_activity_leaves_out_reach_exercises():
     # Kinds repeat every 7 exercises and the sixth (5, 12, ...) is reach.
-    assert A.practice_activity(2026, 10) == A.Practice(2026, (0, 1, 2, 3, 4, 6, 7, 8, 9, 10))
-    assert A.practice_activity("7", 1) == A.Practice(7, (0,))
-    assert fields(error_of(A.practice_activity, 2026, 11)) == (
+    assert practice_activity(2026, 10) == Practice(2026, (0, 1, 2, 3, 4, 6, 7, 8, 9, 10))
+    assert practice_activity("7", 1) == Practice(7, (0,))
+    assert fields(error_of(practice_activity, 2026, 11)) == (
         "k.too_large",
         {"place": Place("activity.count"), "value": "11", "limit": 10},
     )
-    assert fields(error_of(A.practice_activity, 2026, 0)) == (
+    assert fields(error_of(practice_activity, 2026, 0)) == (
         "k.too_small",
         {"place": Place("activity.count"), "value": "0", "low": 1},
     )
@@ -712,10 +727,10 @@ def test_a_practice_activity_leaves_out_reach_exercises():
 
 def test_every_activity_comes_back_from_its_payload():
     spec = activity_list(("a", "b"), (1, 2.5), 1, "exponential", (3,))
-    for activity in (A.Predict(spec), A.Rank(spec, "pool"), A.Compare(PAIR, "mrr", "mine"), PRACTICE):
-        again = A.from_payload(activity.kind, json.loads(json.dumps(activity.payload())))
+    for activity in (Predict(spec), Rank(spec, "pool"), Compare(PAIR, "mrr", "mine"), PRACTICE):
+        again = from_payload(activity.kind, json.loads(json.dumps(activity.payload())))
         assert again == activity
-    assert fields(error_of(A.from_payload, "quiz", {})) == (
+    assert fields(error_of(from_payload, "quiz", {})) == (
         "activity.kind",
         {"value": "'quiz'", "choices": "predict, rank, compare, practice, judge, choose"},
     )
@@ -758,19 +773,19 @@ STORED_BY_MAIN = (
 
 
 def test_a_payload_stored_by_main_reads_as_the_same_activity_and_writes_the_same_text():
-    read = [A.from_payload(kind, json.loads(text)) for kind, text in STORED_BY_MAIN]
+    read = [from_payload(kind, json.loads(text)) for kind, text in STORED_BY_MAIN]
     assert [json.dumps(activity.payload()) for activity in read] == [text for _, text in STORED_BY_MAIN]
     assert read == [
-        A.Predict(A.result_list("chengdu_food")),
-        A.Predict(activity_list(("a", "b", "c"), (2, 0, 1.5), 2, "exponential", (3,), "a query", "jk")),
-        A.rank_activity(A.preset_list("wikipedia"), "pool"),
-        A.rank_activity(activity_list(("a", "b", "c"), (1, 1, 0), 3), "small_k", show_grades=True),
-        A.Judge(activity_list(("成都3天攻略", "成都美食推荐", "北京旅游"), (4, 2, 0), 2, query="成都"), A.Scale(0, 4)),
+        Predict(result_list("chengdu_food")),
+        Predict(activity_list(("a", "b", "c"), (2, 0, 1.5), 2, "exponential", (3,), "a query", "jk")),
+        rank_activity(preset_list("wikipedia"), "pool"),
+        rank_activity(activity_list(("a", "b", "c"), (1, 1, 0), 3), "small_k", show_grades=True),
+        Judge(activity_list(("成都3天攻略", "成都美食推荐", "北京旅游"), (4, 2, 0), 2, query="成都"), Scale(0, 4)),
     ]
 
 
 def test_a_payload_stored_by_main_keeps_every_figure_to_the_bit():
-    food, jk, wikipedia, three, judge = (A.from_payload(kind, json.loads(text)) for kind, text in STORED_BY_MAIN)
+    food, jk, wikipedia, three, judge = (from_payload(kind, json.loads(text)) for kind, text in STORED_BY_MAIN)
     assert food.truth() == 0.9289411547694414
     assert food.truth() == pytest.approx(
         (4 + 1 / log2(3) + 3 / 2 + 4 / log2(5)) / (4 + 4 / log2(3) + 3 / 2 + 1 / log2(5))
@@ -792,7 +807,7 @@ def test_a_payload_stored_by_main_keeps_every_figure_to_the_bit():
     assert three.score([0, 1, 2]) == 0.9197207891481876 == pytest.approx((1 + 1 / 2) / (1 + 1 / log2(3)))
     assert three.maximum() == 1.0 and three.show_grades is True
     answers = [
-        A.Answer(s, None, p, g)
+        Answer(s, None, p, g)
         for s, grades in enumerate([(3, 2, 1), (4, 1, 0), (4, 3, 0)])
         for p, g in enumerate(grades)
     ]
@@ -803,19 +818,19 @@ def test_a_payload_stored_by_main_keeps_every_figure_to_the_bit():
 
 def test_results_rows_of_a_practice_and_of_a_compare():
     at = datetime(2027, 1, 15, 8, 30, tzinfo=UTC).timestamp()
-    ana, bo = A.Member(2, "Ana"), A.Member(4, None)
-    taken = A.Taken(3, 2, PRACTICE, (Answer(2, "Ana", 1, A.ExerciseAnswer("a", False), at),), (bo, ana))
-    result = A.activity_results(taken)
+    ana, bo = Member(2, "Ana"), Member(4, None)
+    taken = Taken(3, 2, PRACTICE, (Answer(2, "Ana", 1, ExerciseAnswer("a", False), at),), (bo, ana))
+    result = activity_results(taken)
     assert (result.number, result.round, result.kind) == (3, 2, "practice")
     assert result.solutions == tuple(PRACTICE.exercises()[i].answer for i in range(5))
     assert len(result.rows) == 10  # two students present, five exercises each, in the students' order
-    assert result.rows[1] == A.StudentResult(2, "Ana", 1, "a", False, None, at, 0)
+    assert result.rows[1] == StudentResult(2, "Ana", 1, "a", False, None, at, 0)
     assert [r.value for r in result.rows if r.student == 4] == [None] * 5
-    compare = A.activity_results(A.Taken(1, 1, A.Compare(PAIR, "mrr"), (Answer(4, None, 0, "b", at),), ()))
-    assert compare.rows == (A.StudentResult(4, None, 0, "b", True, None, at, 100),)  # an answer counts them present
+    compare = activity_results(Taken(1, 1, Compare(PAIR, "mrr"), (Answer(4, None, 0, "b", at),), ()))
+    assert compare.rows == (StudentResult(4, None, 0, "b", True, None, at, 100),)  # an answer counts them present
     assert compare.solutions == ("b",)
     # A student not counted present who answered one exercise: every row of theirs carries the answer's nickname.
-    late = A.activity_results(A.Taken(3, 1, PRACTICE, (Answer(7, "Cy", 2, A.ExerciseAnswer("a", True), at),), ()))
+    late = activity_results(Taken(3, 1, PRACTICE, (Answer(7, "Cy", 2, ExerciseAnswer("a", True), at),), ()))
     assert [(r.student, r.nickname, r.part) for r in late.rows] == [(7, "Cy", part) for part in range(5)]
 
 
@@ -829,29 +844,29 @@ def test_each_kind_outlines_its_activity_in_one_line():
     # Exponential gain with the jk discount (no discount at ranks 1 and 2) and the missed 3 in the ideal:
     # (2^2 - 1) / (7 + 3) = 0.3; the best order a c b reaches (3 + (2^1.5 - 1) / 1) / 10.
     best = (3 + (2**1.5 - 1)) / 10
-    assert A.Predict(SPEC_EVERY_OPTION).outline() == (
+    assert Predict(SPEC_EVERY_OPTION).outline() == (
         'Predict the NDCG "a query": 3 results, grades 2, 0, 1.5; NDCG@2 (exponential gain, jk discount base 2, '
         "ideal from every judged result, with the missed 3) = 0.3000"
     )
-    assert A.Rank(SPEC_EVERY_OPTION, "", True).outline() == (
+    assert Rank(SPEC_EVERY_OPTION, "", True).outline() == (
         'Rank it best "a query": 3 results, grades shown on phones, grades 2, 0, 1.5; NDCG@2 (exponential gain, jk '
         f"discount base 2, ideal from every judged result, with the missed 3) from 0.3000 to at best {best:.4f}"
     )
     plain = (2 + 0 + 1 / 2) / (2 + 1 / log2(3))
-    assert A.Predict(SPEC_PLAIN).outline() == (
+    assert Predict(SPEC_PLAIN).outline() == (
         "Predict the NDCG: 3 results, grades 2, 0, 1; NDCG@3 (linear gain, log2 discount, ideal from the list) = "
         f"{plain:.4f}"
     )
-    assert A.Rank(SPEC_PLAIN, "", False).outline() == (
+    assert Rank(SPEC_PLAIN, "", False).outline() == (
         "Rank it best: 3 results, grades hidden on phones, grades 2, 0, 1; NDCG@3 (linear gain, log2 discount, ideal "
         f"from the list) from {plain:.4f} to at best 1.0000"
     )
     judged = (1 + 2 / log2(3)) / (2 + 1 / log2(3))
-    assert A.Judge(activity_list(("a", "b"), (1, 2), 2, query="q"), A.Scale(1, 3)).outline() == (
+    assert Judge(activity_list(("a", "b"), (1, 2), 2, query="q"), Scale(1, 3)).outline() == (
         'Judge the results "q": 2 results on a scale of 1 to 3; grades 1, 2; NDCG@2 (linear gain, log2 discount, '
         f"ideal from the list) under the teacher's grades = {judged:.4f}"
     )
-    seed003 = [A.Compare(A.PAIRS["seed003"], metric, "seed003", "成都旅游攻略") for metric in A.METRICS]
+    seed003 = [Compare(PAIRS["seed003"], metric, "seed003", "成都旅游攻略") for metric in METRICS]
     ndcg_b = (4 / log2(2)) / (4 + 2 / log2(3) + 2 / log2(4) + 2 / log2(5) + 1 / log2(6))
     sides = "A (grades 4, 2, 2, 2, 1) or B (grades 4, 0, 0, 0, 0)"
     assert [c.outline() for c in seed003] == [
@@ -861,71 +876,71 @@ def test_each_kind_outlines_its_activity_in_one_line():
     ]
     assert [c.solutions() for c in seed003] == [("a",), ("same",), ("a",)]
     assert (
-        A.Compare(A.PAIRS["early_or_many"], "mrr").outline()
+        Compare(PAIRS["early_or_many"], "mrr").outline()
         == "Which is better? A (grades 3, 0, 0, 0, 0) or B (grades 0, 3, 3, 3, 0) under MRR: A 1.0000, B 0.5000"
     )
-    assert A.Practice(5, (0, 7, 4)).outline() == "Practice together: seed 5, 3 exercises (dcg_term, dcg_term, swap)"
+    assert Practice(5, (0, 7, 4)).outline() == "Practice together: seed 5, 3 exercises (dcg_term, dcg_term, swap)"
 
 
 def test_a_list_writes_only_the_fields_that_differ_from_their_defaults():
-    assert A.list_lesson_data(SPEC_PLAIN) == {"items": ["a", "b", "c"], "grades": [2, 0, 1], "k": 3}
+    assert list_lesson_data(SPEC_PLAIN) == {"items": ["a", "b", "c"], "grades": [2, 0, 1], "k": 3}
     every = {"query": "a query", "items": ["a", "b", "c"], "grades": [2, 0, 1.5], "k": 2, "gain": "exponential"}
-    assert A.list_lesson_data(SPEC_EVERY_OPTION) == {**every, "discount": "jk", "missed": [3]}
-    assert A.list_lesson_data(SPEC_EVERY_OPTION, pool=False) == {**every, "discount": "jk"}
+    assert list_lesson_data(SPEC_EVERY_OPTION) == {**every, "discount": "jk", "missed": [3]}
+    assert list_lesson_data(SPEC_EVERY_OPTION, pool=False) == {**every, "discount": "jk"}
     # A Judge's list never writes a pool (its lesson fields have none), and its scale only when not the lesson's.
-    judge = A.Judge(activity_list(("a", "b"), (1, 2), 2, pool=(3,)), A.Scale(0, 4))
-    assert judge.lesson_data(A.Scale(0, 4)) == {"items": ["a", "b"], "grades": [1, 2], "k": 2}
-    assert judge.lesson_data(A.Scale(1, 3)) == {"items": ["a", "b"], "grades": [1, 2], "k": 2, "scale": [0, 4]}
+    judge = Judge(activity_list(("a", "b"), (1, 2), 2, pool=(3,)), Scale(0, 4))
+    assert judge.lesson_data(Scale(0, 4)) == {"items": ["a", "b"], "grades": [1, 2], "k": 2}
+    assert judge.lesson_data(Scale(1, 3)) == {"items": ["a", "b"], "grades": [1, 2], "k": 2, "scale": [0, 4]}
     pair = Pair(("x", "y"), (3, 0), ("z", "x"), (1, 3), (3, 0, 1, 2), 2)
     sides = {"a": {"items": ["x", "y"], "grades": [3, 0]}, "b": {"items": ["z", "x"], "grades": [1, 3]}}
-    assert A.Compare(pair, "precision", "", "q").lesson_data(A.Scale()) == {
+    assert Compare(pair, "precision", "", "q").lesson_data(Scale()) == {
         "query": "q",
         **sides,
         "missed": [2],
         "metric": "precision",
         "k": 2,
     }
-    assert A.Compare(pair, "ndcg").lesson_data(A.Scale()) == {**sides, "missed": [2], "metric": "ndcg", "k": 2}
+    assert Compare(pair, "ndcg").lesson_data(Scale()) == {**sides, "missed": [2], "metric": "ndcg", "k": 2}
 
 
 def test_a_compare_keeps_its_query_in_its_payload_only_when_it_has_one():
-    asked = A.Compare(A.PAIRS["seed003"], "ndcg", "seed003", "成都旅游攻略")
+    asked = Compare(PAIRS["seed003"], "ndcg", "seed003", "成都旅游攻略")
     assert asked.payload()["query"] == "成都旅游攻略"
-    assert A.from_payload("compare", json.loads(json.dumps(asked.payload()))) == asked
-    assert "query" not in A.compare_activity("seed003", "ndcg").payload()
+    assert from_payload("compare", json.loads(json.dumps(asked.payload()))) == asked
+    assert "query" not in compare_activity("seed003", "ndcg").payload()
 
 
 def test_twists_and_the_shuffle_keep_the_lists_discount():
     jk = activity_list(("a", "b", "c"), (2, 0, 1), 3, discount="jk")
-    assert A.twisted(jk, "pool").discount == "jk" and A.twisted(jk, "pool").pool == (2, 1)
+    assert twisted(jk, "pool").discount == "jk" and twisted(jk, "pool").pool == (2, 1)
     best_first = activity_list(("a", "b", "c"), (2, 1, 0), 3, discount="jk")  # already best: shuffled
-    shuffled = A.rank_activity(best_first, "small_k")
+    shuffled = rank_activity(best_first, "small_k")
     assert shuffled.spec.grades != (2, 1, 0) and shuffled.spec.discount == "jk"
 
 
 def test_a_judge_names_a_bad_grade_and_a_bad_result_with_every_field():
-    judge = A.Judge(activity_list(("a", "b", "c"), (1, 2, 0), 2), A.Scale(0, 2))
+    judge = Judge(activity_list(("a", "b", "c"), (1, 2, 0), 2), Scale(0, 2))
     assert fields(error_of(judge.check, "x", 1)) == ("activity.grade", {"value": "'x'", "low": 0, "high": 2})
     assert fields(error_of(judge.check, "3", 1)) == ("activity.grade", {"value": "'3'", "low": 0, "high": 2})
     assert fields(error_of(judge.check, "1", 3)) == ("activity.result", {"value": "3", "count": 3})
-    assert fields(error_of(A.Judge, activity_list(("a", "b"), (1, 3), 2), A.Scale(0, 2))) == (
+    assert fields(error_of(Judge, activity_list(("a", "b"), (1, 3), 2), Scale(0, 2))) == (
         "activity.off_scale",
         {"position": 2, "value": "3", "low": 0, "high": 2},
     )
-    one = A.Judge(activity_list(("a",), (2,), 1), A.Scale(0, 2))
+    one = Judge(activity_list(("a",), (2,), 1), Scale(0, 2))
     assert one.check("2") == 2  # the first result unless told
-    assert judge.result(1).detail == A.JudgeDetail(1, 0) and judge.result(1).answer == "1"
+    assert judge.result(1).detail == JudgeDetail(1, 0) and judge.result(1).answer == "1"
 
 
 def test_a_judges_class_ndcg_is_under_the_lists_own_discount():
-    judge = A.Judge(activity_list(("a", "b", "c"), (0, 1, 2), 3, discount="jk"), A.Scale(0, 2))
+    judge = Judge(activity_list(("a", "b", "c"), (0, 1, 2), 3, discount="jk"), Scale(0, 2))
     answers = [Answer(1, None, part, grade) for part, grade in enumerate((0, 1, 2))]
     # Järvelin-Kekäläinen at base 2: ranks 1 and 2 undiscounted, rank 3 divided by log2(3).
     assert judge.summary(answers).class_ndcg == pytest.approx((0 + 1 + 2 / log2(3)) / (2 + 1 + 0))
 
 
 def test_a_practice_states_the_conventions_of_its_first_exercise_unless_told():
-    practice = A.Practice(5, (0, 1, 2))
+    practice = Practice(5, (0, 1, 2))
     assert practice.conventions() == conventions(exercise(5, 0)) != practice.conventions(1)
 
 
@@ -934,8 +949,8 @@ def test_a_class_lists_and_a_scales_own_checks_name_every_field():
         "discount.unknown",
         {"value": "'log10'", "choices": "log2, jk"},
     )
-    assert fields(error_of(A.Scale, 3, 2)) == ("activity.scale", {"low": 3, "high": 2, "steps": 10})
+    assert fields(error_of(Scale, 3, 2)) == ("activity.scale", {"low": 3, "high": 2, "steps": 10})
 
 
 def test_a_comma_estimate_above_one_is_named_as_typed():
-    assert fields(error_of(A.Predict(A.random_list(1)).check, "1,5")) == ("activity.estimate_range", {"value": "'1,5'"})
+    assert fields(error_of(Predict(random_list(1)).check, "1,5")) == ("activity.estimate_range", {"value": "'1,5'"})

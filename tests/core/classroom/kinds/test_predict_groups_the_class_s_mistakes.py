@@ -9,12 +9,25 @@ from math import log2
 
 import pytest
 
-from ndcg_core.classroom import activities as acts
-from ndcg_core.classroom.activities import Answer, Group
+from ndcg_core.classroom.kinds.base import Answer
+from ndcg_core.classroom.kinds.choose import choose_activity
+from ndcg_core.classroom.kinds.compare import compare_activity
+from ndcg_core.classroom.kinds.lists import activity_list
+from ndcg_core.classroom.kinds.predict import Predict
+from ndcg_core.classroom.kinds.tally import (
+    WITHIN,
+    Group,
+    estimate_verdict,
+    grouped,
+    mistakes_only,
+    side_by_side,
+    within,
+)
+from ndcg_core.classroom.results import Taken, answer_group, common_mistakes, outcome, room_results
 from ndcg_core.teaching import mistakes
 
-SPEC = acts.activity_list(("a", "b", "c", "d"), (0, 1, 0, 1), 3, pool=(1,))
-PREDICT = acts.Predict(SPEC)
+SPEC = activity_list(("a", "b", "c", "d"), (0, 1, 0, 1), 3, pool=(1,))
+PREDICT = Predict(SPEC)
 DCG = 1 / log2(3)
 IDCG = 1 + 1 / log2(3) + 1 / log2(4)
 TRUTH = DCG / IDCG  # 0.2961
@@ -30,7 +43,7 @@ def answers(*values):
 def test_the_numbers_of_the_mistakes_are_apart_from_the_truth():
     assert PREDICT.truth() == pytest.approx(TRUTH)
     for number in (NO_NORMALISATION, IDEAL_FROM_LIST, LIST_NOT_CUT):
-        assert abs(number - TRUTH) > acts.WITHIN
+        assert abs(number - TRUTH) > WITHIN
 
 
 @pytest.mark.parametrize(
@@ -54,7 +67,7 @@ def test_each_estimate_is_right_close_a_mistake_or_other(estimate, group):
     verdict = PREDICT.verdict(estimate)
     assert verdict.group == group
     assert verdict.right == (group in ("right", "close"))
-    assert verdict.right == acts.within(float(estimate), TRUTH)  # right and close are the activity's right answers
+    assert verdict.right == within(float(estimate), TRUTH)  # right and close are the activity's right answers
     if group not in ("right", "close", "other"):
         assert verdict.found[0].code == group
         assert verdict.found[0].figures["yours"] == pytest.approx(
@@ -82,7 +95,7 @@ def test_the_class_s_estimates_are_counted_by_group_mistakes_most_common_first()
     # The spread: the median and the quartiles of the nine estimates, sorted 0.3 0.33 0.387 0.387 0.5 0.63 ...
     assert summary.median == pytest.approx(0.5)
     assert summary.quartiles == pytest.approx((round(IDEAL_FROM_LIST, 3), round(NO_NORMALISATION, 2)))
-    assert acts.mistakes_only(summary.groups) == summary.groups[2:5]
+    assert mistakes_only(summary.groups) == summary.groups[2:5]
     empty = PREDICT.summary([])
     assert (empty.groups, empty.quartiles, empty.share_right) == ((), None, None)
     assert PREDICT.summary(answers("0.7")).quartiles == (0.7, 0.7)
@@ -91,9 +104,9 @@ def test_the_class_s_estimates_are_counted_by_group_mistakes_most_common_first()
 def test_an_estimate_with_one_decimal_is_read_to_two_to_be_right():
     # 0.9 is 0.9386 to one decimal, and within 0.05, but not the truth to two decimals: close, like 0.95.
     assert mistakes.matches("0.9", 0.9386) and not mistakes.matches("0.9", 0.9386, decimals=2)
-    spec = acts.activity_list(("a", "b", "c"), (3, 0, 2), 3)  # NDCG@3 = (3 + 2/2) / (3 + 2/log2(3)) = 0.9386
+    spec = activity_list(("a", "b", "c"), (3, 0, 2), 3)  # NDCG@3 = (3 + 2/2) / (3 + 2/log2(3)) = 0.9386
     assert spec.ndcg() == pytest.approx(4 / (3 + 2 / log2(3)))
-    assert [acts.estimate_verdict(spec, x).group for x in ("0.9", "0.95", "0.94", "0.9386")] == [
+    assert [estimate_verdict(spec, x).group for x in ("0.9", "0.95", "0.94", "0.9386")] == [
         "close",
         "close",
         "right",
@@ -102,7 +115,7 @@ def test_an_estimate_with_one_decimal_is_read_to_two_to_be_right():
 
 
 def test_equal_counts_of_mistakes_keep_one_order():
-    assert acts.grouped(["other", "list_not_cut", "no_normalisation", "ideal_from_list", "right"]) == (
+    assert grouped(["other", "list_not_cut", "no_normalisation", "ideal_from_list", "right"]) == (
         Group("right", 1),
         Group("no_normalisation", 1),  # the catalogue's order: the likeliest first
         Group("ideal_from_list", 1),
@@ -114,7 +127,7 @@ def test_equal_counts_of_mistakes_keep_one_order():
 def test_two_rounds_side_by_side_list_every_group_of_either():
     before = (Group("right", 1), Group("no_normalisation", 4), Group("ideal_from_list", 2), Group("other", 3))
     after = (Group("right", 6), Group("close", 2), Group("ideal_from_list", 1), Group("other", 1))
-    assert acts.side_by_side(before, after) == (
+    assert side_by_side(before, after) == (
         ("right", 1, 6),
         ("close", 0, 2),
         ("no_normalisation", 4, 0),
@@ -124,7 +137,7 @@ def test_two_rounds_side_by_side_list_every_group_of_either():
 
 
 def test_which_is_right_counts_its_choices_by_the_mistake_of_the_option():
-    choose = acts.choose_activity(SPEC, ["no_normalisation", "ideal_from_list", "list_not_cut"])
+    choose = choose_activity(SPEC, ["no_normalisation", "ideal_from_list", "list_not_cut"])
     by = {o.mistake: o.letter for o in choose.options()}
     assert choose.summary([]).groups == ()
     picks = [by[None], by["ideal_from_list"], by["ideal_from_list"], by["no_normalisation"]]
@@ -134,19 +147,19 @@ def test_which_is_right_counts_its_choices_by_the_mistake_of_the_option():
 
 
 def test_the_end_of_class_summary_counts_each_activity_s_mistakes_and_the_class_s_most_common():
-    predict = acts.Taken(
+    predict = Taken(
         1, 1, PREDICT, tuple(answers(f"{NO_NORMALISATION:.2f}", f"{NO_NORMALISATION:.2f}", "0.5", "0.3")), ()
     )
-    again = acts.Taken(2, 2, PREDICT, tuple(answers("0.5", "0.3", "0.3", "0.8")), ())
-    compare = acts.Taken(3, 1, acts.compare_activity("seed003", "ndcg"), (Answer(1, None, 0, "a"),), ())
-    outcomes = [acts.outcome(r) for r in acts.room_results([predict, again, compare]).activities]
+    again = Taken(2, 2, PREDICT, tuple(answers("0.5", "0.3", "0.3", "0.8")), ())
+    compare = Taken(3, 1, compare_activity("seed003", "ndcg"), (Answer(1, None, 0, "a"),), ())
+    outcomes = [outcome(r) for r in room_results([predict, again, compare]).activities]
     assert [o.mistakes for o in outcomes] == [
         (Group("no_normalisation", 2), Group("list_not_cut", 1)),
         (Group("list_not_cut", 1),),
         (),
     ]
     # Equal counts: the catalogue's likelier mistake first (the DCG for NDCG before the list not cut).
-    assert acts.common_mistakes(outcomes) == (Group("no_normalisation", 2), Group("list_not_cut", 2))
-    assert acts.common_mistakes(outcomes, top=1) == (Group("no_normalisation", 2),)
-    assert acts.answer_group(PREDICT, None) is None
-    assert acts.answer_group(compare.activity, "a") is None
+    assert common_mistakes(outcomes) == (Group("no_normalisation", 2), Group("list_not_cut", 2))
+    assert common_mistakes(outcomes, top=1) == (Group("no_normalisation", 2),)
+    assert answer_group(PREDICT, None) is None
+    assert answer_group(compare.activity, "a") is None

@@ -6,16 +6,18 @@ from math import log2
 
 import pytest
 
-from ndcg_core.classroom import activities as A
-from ndcg_core.classroom.activities import Answer, choose_activity
+from ndcg_core.classroom.kinds import from_payload
+from ndcg_core.classroom.kinds.base import POINTS, Answer
+from ndcg_core.classroom.kinds.choose import Choose, choose_activity
+from ndcg_core.classroom.kinds.lists import activity_list
 from ndcg_core.classroom.lessons import lesson_from_data, lesson_to_toml, read_lesson
 from ndcg_core.errors import InputError
 
 # Seed 000's list: DCG@3 of 3, 0, 2 is 3 + 0 + 2/log2(4) = 4; the ideal 3, 2, 0 has 3 + 2/log2(3).
-SEED000 = A.activity_list(("doc A", "doc B", "doc C"), (3, 0, 2), 3)
+SEED000 = activity_list(("doc A", "doc B", "doc C"), (3, 0, 2), 3)
 IDEAL = 3 + 2 / log2(3)
 # With two judged results the list missed (grades 3 and 2), the ideal comes from 3, 3, 2, 2, 0.
-POOLED = A.activity_list(("doc A", "doc B", "doc C"), (3, 0, 2), 3, pool=(3, 2))
+POOLED = activity_list(("doc A", "doc B", "doc C"), (3, 0, 2), 3, pool=(3, 2))
 POOLED_IDEAL = 3 + 3 / log2(3) + 2 / 2
 
 
@@ -60,7 +62,7 @@ def test_the_seed_shuffles_the_options_the_same_way_everywhere_and_the_right_one
     rights = {choose_activity(SEED000, codes, seed).solutions()[0] for seed in range(12)}
     assert len(rights) > 1  # not always first
     one = choose_activity(SEED000, codes, 5)
-    again = A.from_payload("choose", one.payload())
+    again = from_payload("choose", one.payload())
     assert again.options() == one.options() == choose_activity(SEED000, codes, 5).options()
 
 
@@ -94,7 +96,7 @@ def test_a_student_picks_a_letter_and_the_class_sees_the_votes_and_who_was_right
     assert summary.votes[wrong.letter] == 2 and sum(summary.votes.values()) == 3
     marked = activity.result(wrong.letter)
     assert not marked.right and marked.points == 0 and marked.detail.chosen.mistake == "gain_exponential"
-    assert activity.result(right).right and activity.result(right).points == A.POINTS
+    assert activity.result(right).right and activity.result(right).points == POINTS
 
 
 LESSON = {"format": 1, "title": "t"}
@@ -108,7 +110,7 @@ def choose_lesson(**fields):
 def test_a_lesson_names_its_mistakes_and_seed_and_reads_back_from_its_file():
     lesson = choose_lesson(options=["no_normalisation", "gain_exponential"], seed=4)
     activity = lesson.steps[0].activity
-    assert isinstance(activity, A.Choose) and activity.mistakes[:2] == ("no_normalisation", "gain_exponential")
+    assert isinstance(activity, Choose) and activity.mistakes[:2] == ("no_normalisation", "gain_exponential")
     assert len(activity.mistakes) == 3 and activity.seed == 4
     again = read_lesson(lesson_to_toml(lesson)).steps[0].activity
     assert again == activity

@@ -8,21 +8,13 @@ from math import log2
 
 import pytest
 
-from ndcg_core.classroom.activities import (
-    Answer,
-    Judge,
-    JudgeDetail,
-    Scale,
-    Taken,
-    activity_list,
-    activity_results,
-    from_payload,
-    outcome,
-    parts_of,
-    solutions,
-)
+from ndcg_core.classroom.kinds import from_payload
+from ndcg_core.classroom.kinds.base import Answer, Scale
+from ndcg_core.classroom.kinds.judge import Judge, JudgeDetail
+from ndcg_core.classroom.kinds.lists import activity_list
+from ndcg_core.classroom.results import Taken, activity_results, outcome, parts_of, solutions
 from ndcg_core.classroom.rules import new_student_id
-from ndcg_core.classroom.store import Store
+from ndcg_core.classroom.storage import Classroom
 from ndcg_core.errors import InputError
 
 # Seed 003's "成都3天游": the teacher's grades.
@@ -135,20 +127,20 @@ def test_a_students_grades_are_neither_right_nor_wrong_and_carry_their_distance_
 def test_a_judge_activity_goes_through_the_store_and_back():
     judge = Judge(CHENGDU, Scale(0, 4))
     assert from_payload("judge", judge.payload()) == judge
-    store = Store("sqlite://")
-    room, key = store.create_room()
-    row = store.open_activity(room.code, key, judge)
+    store = Classroom("sqlite://")
+    room, key = store.rooms.create()
+    row = store.rooms.open_activity(room.code, key, judge)
     assert row.activity() == judge
     students = [new_student_id() for _ in range(3)]
     for number, me in enumerate(students):
-        store.join(room.code, me)
-        store.answer(
+        store.students.join(room.code, me)
+        store.answers.submit(
             room.code, me, row.id, [(part, str((grade + number) % 5)) for part, grade in enumerate(CHENGDU.grades)]
         )
     with pytest.raises(InputError) as caught:
-        store.answer(room.code, students[0], row.id, [(0, "7")])
+        store.answers.submit(room.code, students[0], row.id, [(0, "7")])
     assert caught.value.code == "activity.grade"
-    summary = judge.summary(store.answers(row.id))
+    summary = judge.summary(store.answers.for_activity(row.id))
     assert summary.count == 3 and sum(summary.counts[0]) == 3
     assert summary.medians[0] == statistics.median([4, 0, 1])
     assert summary.alpha is not None and -1 <= summary.alpha <= 1 and not math.isnan(summary.alpha)

@@ -1,0 +1,163 @@
+"""Makes the screenshots in docs/img/ from the running app: run by hand, never in CI.
+
+    python docs/screenshots.py
+
+Starts the app (``streamlit run serve.py``) on a free loopback port with a throwaway classroom database, drives
+Debian's Chromium (never a downloaded browser) through the pages a newcomer meets first, a class with two phones
+included, and writes one PNG per view into docs/img/ (1280x720 for the desktop and projector, 390x844 for a
+phone, at one device pixel per CSS pixel and in 256 colours, so the files stay small). Look at them before
+committing them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from PIL import Image
+from playwright.sync_api import Browser, Page, Playwright, ViewportSize, expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+IMG = ROOT / "docs" / "img"
+CHROMIUM = "/usr/bin/chromium"
+DESKTOP: ViewportSize = {"width": 1280, "height": 720}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_app(port: int, data_dir: str, log: Path) -> subprocess.Popen[bytes]:
+    """The app as the README starts it, on 127.0.0.1:``port``, once it answers its health check."""
+    command = [sys.executable, "-m", "streamlit", "run", "serve.py", "--server.port", str(port)]
+    command += ["--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"]
+    env = {**os.environ, "NDCG_LAB_DATA_DIR": data_dir}
+    server = subprocess.Popen(command, cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT, env=env)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as reply:
+                if reply.status == 200:
+                    return server
+        except OSError:
+            pass
+        if server.poll() is not None or time.monotonic() > deadline:
+            server.kill()
+            raise SystemExit(f"the app did not start; its log:\n{log.read_text()}")
+        time.sleep(0.3)  # a starting server has no event to wait on
+
+
+def shoot(page: Page, name: str) -> None:
+    page.wait_for_timeout(1500)  # let charts and components finish drawing before the picture
+    path = IMG / f"{name}.png"
+    page.screenshot(path=str(path))
+    # 256 colours without dithering: the text and charts look the same and the file is about a third the size
+    Image.open(path).convert("RGB").quantize(256, dither=Image.Dither.NONE).save(path, optimize=True)
+    print(f"{path.relative_to(ROOT)}: {path.stat().st_size // 1024} KiB")
+
+
+def desktop_page(browser: Browser, url: str) -> Page:
+    page = browser.new_context(viewport=DESKTOP, device_scale_factor=1).new_page()
+    page.goto(url)
+    expect(page.get_by_test_id("stMain")).to_be_visible(timeout=30_000)
+    return page
+
+
+def pages(browser: Browser, url: str) -> None:
+    home = desktop_page(browser, url)
+    expect(home.get_by_text("1. Learn")).to_be_visible(timeout=30_000)
+    shoot(home, "home")
+
+    playground = desktop_page(browser, f"{url}/Playground")
+    expect(playground.get_by_test_id("stMetricValue").first).to_be_visible(timeout=30_000)
+    shoot(playground, "playground")
+
+    learn = desktop_page(browser, f"{url}/Learn")
+    expect(learn.get_by_test_id("stMain").get_by_role("heading").first).to_be_visible(timeout=30_000)
+    shoot(learn, "learn")
+
+    # Practice, seed 2026, exercise 0: position 3 of grades 1, 3, 3, 2, 0 adds 3/log2(4) = 1.5 to the DCG;
+    # 3/ln(4) = 2.16 is the natural logarithm's number, which the page names as that mistake.
+    practice = desktop_page(browser, f"{url}/Practice?seed=2026&n=0")
+    box = practice.get_by_role("textbox", name="Your answer")
+    box.fill("2.16")
+    box.press("Enter")
+    practice.get_by_role("button", name="Check").click()
+    expect(practice.get_by_test_id("stAlertContentError").first).to_be_visible(timeout=30_000)
+    practice.get_by_test_id("stAlertContentError").first.scroll_into_view_if_needed()
+    shoot(practice, "practice-mistake-named")
+
+
+def join(browser: Browser, playwright: Playwright, url: str, code: str, nickname: str) -> Page:
+    device = {**playwright.devices["iPhone 13"], "device_scale_factor": 1}
+    page = browser.new_context(**device).new_page()
+    page.goto(f"{url}/Classroom?room={code}")
+    box = page.get_by_role("textbox", name="Nickname (optional)")
+    box.fill(nickname)
+    box.press("Enter")
+    page.get_by_role("button", name="Join").tap()
+    page.wait_for_url("**/phone/**", timeout=30_000)
+    expect(page.get_by_text(f"You are {nickname}.")).to_be_visible(timeout=30_000)
+    return page
+
+
+def classroom(browser: Browser, playwright: Playwright, url: str) -> None:
+    teacher = desktop_page(browser, f"{url}/Classroom")
+    teacher.get_by_role("button", name="Start a room").click()
+    expect(teacher.get_by_text("Open the projector view")).to_be_visible(timeout=30_000)
+    match = re.search(r"room=([A-Z0-9]{6})", teacher.url)
+    assert match, teacher.url
+    code = match.group(1)
+    with teacher.context.expect_page() as opened:
+        teacher.get_by_text("Open the projector view").click()
+    screen = opened.value
+    screen.set_viewport_size(DESKTOP)
+    expect(screen.get_by_text("Join with a phone")).to_be_visible(timeout=30_000)
+
+    phones = [join(browser, playwright, url, code, name) for name in ("Ana", "李雷", "Bo")]
+    teacher.get_by_text("An example", exact=True).click()  # grades 3, 0, 2 at k = 3: NDCG 0.9386
+    teacher.get_by_role("button", name="Open for the class").click()
+    expect(screen.get_by_text("Activity 1: Predict the NDCG")).to_be_visible(timeout=30_000)
+    for page, estimate in zip(phones, ("0.9", "0.94", "0.67"), strict=True):
+        field = page.get_by_role("textbox", name="Your estimate of NDCG (0 to 1)")
+        field.fill(estimate)
+        page.get_by_role("button", name="Send").tap()
+        expect(page.get_by_text("Saved. You can change it")).to_be_visible(timeout=30_000)
+    expect(screen.get_by_test_id("stMetric").filter(has_text="Answered")).to_contain_text("3 / 3", timeout=30_000)
+    shoot(phones[0], "phone-predict")
+    shoot(screen, "projector-answers")
+    teacher.get_by_role("button", name="Reveal").click()
+    expect(screen.get_by_text("The true NDCG is 0.9386.")).to_be_visible(timeout=30_000)
+    shoot(screen, "projector-reveal")
+    expect(phones[2].locator(".ndcg-card")).to_contain_text("0.9386", timeout=30_000)
+    shoot(phones[2], "phone-reveal")
+
+
+def main() -> None:
+    IMG.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="ndcg-lab-shots-") as data_dir:
+        server = start_app(port, data_dir, Path(data_dir) / "streamlit.log")
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+                url = f"http://127.0.0.1:{port}"
+                pages(browser, url)
+                classroom(browser, playwright, url)
+                browser.close()
+        finally:
+            server.terminate()
+            server.wait(timeout=20)
+
+
+if __name__ == "__main__":
+    main()

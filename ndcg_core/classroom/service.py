@@ -1,0 +1,262 @@
+"""The live classroom as a student's phone uses it, whichever draws the phone (its own page under ``serve.py``, or
+the Streamlit page where the app runs without it): what the student's card needs now, and an answer checked once
+and stored. No Streamlit and no UI here; the UI words what this returns in the student's language.
+
+Three words keep the answer's path apart: a ``Submission`` is what a phone sent (the activity and each part's value
+as typed), an ``Entry`` is one part's value as its kind checked it (typed, with how a typed number was read), and
+an ``Answer`` (``ndcg_core.classroom.storage``) is a stored row.
+
+One ``ClassroomService`` serves a server process: it keeps that process's shared caches (the cards a whole class
+gets alike, the scores of a room at its revision), so it is made once per process, beside the process's store.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from ..errors import InputError, Note, StoreUnavailable
+from . import results, rules
+from .kinds import Activity
+from .storage import ActivityRow, Classroom, LessonProgress, Room
+
+CACHE_SIZE = 256  # entries kept per cache and process: a few per room (one per language and revision)
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class RoomReads(Protocol):
+    """How the service reads a room for a phone: the room at its current revision, and whether anyone answered an
+    activity (both may be shared by a process's phones, ``ui.database``), told when an answer is stored."""
+
+    def room(self, code: str) -> Room: ...
+
+    def anyone_answered(self, code: str, activity_id: int) -> bool: ...
+
+    def answer_stored(self, code: str, activity_id: int) -> None: ...
+
+
+class StoreReads:
+    """``RoomReads`` straight from the store, every call a read (no sharing between phones)."""
+
+    def __init__(self, store: Classroom) -> None:
+        self.store = store
+
+    def room(self, code: str) -> Room:
+        return self.store.rooms.get(code)
+
+    def anyone_answered(self, code: str, activity_id: int) -> bool:
+        return bool(self.store.answers.for_activity(activity_id))
+
+    def answer_stored(self, code: str, activity_id: int) -> None:
+        return None
+
+
+class Recent(Generic[K, V]):
+    """A thread-safe cache of the ``size`` most recently stored values, oldest dropped first."""
+
+    def __init__(self, size: int = CACHE_SIZE) -> None:
+        self._lock = threading.Lock()
+        self._size = size
+        self._values: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K, make: Callable[[], V]) -> V:
+        """The value kept for ``key``, or ``make()`` kept for it (made outside the lock: two threads may both make
+        it, and the later one is kept)."""
+        with self._lock:
+            if key in self._values:
+                return self._values[key]
+        value = make()
+        with self._lock:
+            self._values[key] = value
+            while len(self._values) > self._size:
+                self._values.popitem(last=False)
+        return value
+
+
+@dataclass(frozen=True)
+class Score:
+    """A student's points so far and place among the students who answered (``place`` ``None``: none yet)."""
+
+    points: int
+    place: int | None
+    count: int
+    final: bool  # the lesson is over: these are the final points
+
+
+@dataclass(frozen=True)
+class CardState:
+    """What a student's card needs now: the room, its current activity (as stored), the student's own answers to it
+    by part, the seconds left by its time limit while it is open (``None``: no limit, or not open; zero or below:
+    the time is up) and their score when the room's lesson keeps scores."""
+
+    room: Room
+    current: ActivityRow | None
+    mine: Mapping[int, Any]
+    left: float | None
+    score: Score | None
+
+    @property
+    def time_up(self) -> bool:
+        return self.left is not None and self.left <= 0
+
+    @property
+    def shared(self) -> bool:
+        """Whether the card is the same for every student who has not answered (the score aside)."""
+        return not self.mine
+
+    def key(self, lang: str) -> tuple[str, int, str, bool]:
+        """What a shared card depends on: the room, its revision, the language and whether the time is up."""
+        return self.room.code, self.room.revision, lang, self.time_up
+
+
+@dataclass(frozen=True)
+class Submission:
+    """What a phone sent: the activity it answers and each part's value as typed, (part, value) pairs."""
+
+    activity: int
+    values: tuple[tuple[int, Any], ...]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One part's value as its kind checked it (a typed value, as stored), and how a typed number was read when
+    the student should be told ("'0,62' read as 0.62")."""
+
+    part: int
+    value: Any
+    note: Note | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a submission got: the entries stored, each part refused on its own (a Practice set's exercise, with its
+    problem), or the refusal of the whole submission (nothing stored)."""
+
+    stored: tuple[Entry, ...] = ()
+    refused: tuple[tuple[int, InputError], ...] = ()
+    error: InputError | StoreUnavailable | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and not self.refused
+
+
+def keeps_scores(progress: LessonProgress | None) -> bool:
+    """Whether the room runs a lesson that keeps scores."""
+    return progress is not None and progress.scores
+
+
+def lesson_over(room: Room, progress: LessonProgress | None) -> bool:
+    """Whether the lesson is at its end: the room ended, or the last step revealed."""
+    if progress is None:
+        return False
+    current = room.current
+    last = progress.step == progress.count - 1 and current is not None and current.phase == "revealed"
+    return room.ended or last
+
+
+def seconds_left(current: ActivityRow, now: float) -> float | None:
+    """Seconds until answers to ``current`` close by its time limit at time ``now`` (``None``: no limit, or not
+    open), by the rule the store checks an answer's time by (``rules.seconds_left``)."""
+    if current.phase != "open":
+        return None
+    return rules.seconds_left(current.opened_at, current.time_limit, now)
+
+
+class ClassroomService:
+    """A student's card and their answers, over the process's store (``reads``: how a room is read for a phone,
+    straight from the store unless a process shares its reads)."""
+
+    def __init__(self, store: Classroom, reads: RoomReads | None = None) -> None:
+        self.store = store
+        self.reads: RoomReads = reads if reads is not None else StoreReads(store)
+        self.cards: Recent[tuple[str, int, str, bool], dict[str, Any]] = Recent()
+        self._scores: Recent[tuple[str, int], dict[str, Score] | None] = Recent()
+
+    # --- the card ---------------------------------------------------------------------------------------
+
+    def card(self, code: str, student: str, room: Room | None = None) -> CardState:
+        """What ``student``'s card in room ``code`` needs now (``room``: the room as already read). An
+        ``InputError`` if the room is gone; ``StoreUnavailable`` when the database cannot answer."""
+        room = self.reads.room(code) if room is None else room
+        current = room.current
+        mine: Mapping[int, Any] = {}
+        if current is not None and self.reads.anyone_answered(code, current.id):
+            mine = self.store.answers.of_student(current.id, student)
+        left = None if current is None else seconds_left(current, self.store.database.clock())
+        return CardState(room, current, mine, left, self.score(room, student))
+
+    def shared_card(self, state: CardState, lang: str, make: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """The card (JSON-ready) every student without an answer gets in ``state``'s room, revision and language,
+        made once per process by ``make``."""
+        return self.cards.get(state.key(lang), make)
+
+    def score(self, room: Room, student: str) -> Score | None:
+        """The student's score in a room whose lesson keeps scores (``None`` in any other room)."""
+        scores = self._scores.get((room.code, room.revision), lambda: self.room_scores(room))
+        if scores is None:
+            return None
+        return scores.get(student, Score(0, None, 0, False))  # joined since the room's revision changed
+
+    def room_scores(self, room: Room) -> dict[str, Score] | None:
+        """Every student's score in a room whose lesson keeps scores, by student id (``None`` for any other room):
+        from the standings, the current activity counted once it is revealed."""
+        progress = self.store.lessons.progress(room.code)
+        if not keeps_scores(progress):
+            return None
+        standings = results.standings(self.store.answers.results(room.code, scored_now=True))
+        final = lesson_over(room, progress)
+        count = len(standings)
+        return {
+            s.id: Score(
+                standings[s.number].points if s.number in standings else 0,
+                standings[s.number].place if s.number in standings else None,
+                count,
+                final,
+            )
+            for s in self.store.students.roster(room.code)
+        }
+
+    # --- an answer --------------------------------------------------------------------------------------
+
+    def submit(self, code: str, student: str, submission: Submission) -> Outcome:
+        """Check a submission once and store what it can: blank parts left out, each value checked by its kind
+        (a Practice set's exercises each on its own, so the readable ones are stored and each unreadable one is
+        refused by itself; any other kind's answer whole), then stored if the activity is still the current one,
+        open and in time, and the student not too fast."""
+        values = [(part, value) for part, value in submission.values if value not in (None, "")]
+        try:
+            current = self.reads.room(code).current
+            if current is None or current.id != submission.activity:
+                raise InputError("room.not_current")
+            activity = current.activity()
+            if not values:
+                raise activity.nothing_sent()
+            entries, refused = check(activity, values)
+            if entries:
+                self.store.answers.submit(
+                    code, student, current.id, [(e.part, e.value) for e in entries], already_checked=True
+                )
+                self.reads.answer_stored(code, current.id)
+        except (InputError, StoreUnavailable) as err:
+            return Outcome(error=err)
+        return Outcome(tuple(entries), tuple(refused))
+
+
+def check(activity: Activity, values: Sequence[tuple[int, Any]]) -> tuple[list[Entry], list[tuple[int, InputError]]]:
+    """Each value checked once by the activity's kind: the entries, and the parts refused on their own (a Practice
+    set's); any other kind's first refusal is raised (the whole answer is refused)."""
+    entries: list[Entry] = []
+    refused: list[tuple[int, InputError]] = []
+    for part, value in values:
+        try:
+            entries.append(Entry(part, activity.check(value, part), activity.note(value, part)))
+        except InputError as err:
+            if not activity.keeps_readable_parts():
+                raise
+            refused.append((part, err))
+    return entries, refused

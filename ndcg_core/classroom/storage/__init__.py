@@ -1,0 +1,101 @@
+"""Where a live classroom is kept, through SQLAlchemy 2 Core with one code path for SQLite and PostgreSQL: one
+``Database`` (engine, transactions, retries; ``engine``) and small repositories over it, held by a ``Classroom``:
+
+- ``rooms``: rooms, teacher keys, activities and their phases, rounds, ending and purging (``rooms``);
+- ``students``: joining (wrong codes slowed), a student, the roster (``students``);
+- ``answers``: answers (a token bucket per student), and the results (``answers``);
+- ``lessons``: saved lessons, and a room's lesson run step by step from rows (``lessons``).
+
+Nothing a second app process would need is held in this one: rate limits, the slowing of wrong join codes and
+every room's state live in the database. Every bad input is an ``InputError``; a database that cannot serve is a
+``StoreUnavailable``. The Playground's short links are not the classroom's: ``ndcg_core.links``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from sqlalchemy.engine import Engine
+
+from ..rules import Limits
+from .answers import Answers
+from .engine import (
+    ENV_DATA_DIR,
+    ENV_URL,
+    SCHEMA_VERSION,
+    Database,
+    DatabaseSettings,
+    Schema,
+    database_url,
+    fault,
+    make_engine,
+    metadata,
+)
+from .lessons import Lessons
+from .rooms import Rooms
+from .rows import PHASES, ActivityRow, LessonProgress, LessonStep, Room, Student
+from .students import Students
+
+__all__ = [
+    "ENV_DATA_DIR",
+    "ENV_URL",
+    "PHASES",
+    "SCHEMA_VERSION",
+    "ActivityRow",
+    "Classroom",
+    "Database",
+    "DatabaseSettings",
+    "LessonProgress",
+    "LessonStep",
+    "Room",
+    "Student",
+    "database_url",
+    "fault",
+    "make_engine",
+    "metadata",
+]
+
+
+class Classroom:
+    """The live classroom's repositories over one database: ``rooms``, ``students``, ``answers``, ``lessons``.
+
+    ``Classroom(url)`` opens the database (``database_url()`` by default) and creates or migrates its tables;
+    ``engine`` shares an engine, ``database`` a ``Database`` (its engine, settings and clock). ``clock`` gives the
+    time (seconds since the epoch)."""
+
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        limits: Limits | None = None,
+        clock: Callable[[], float] = time.time,
+        engine: Engine | None = None,
+        settings: DatabaseSettings | None = None,
+        database: Database | None = None,
+    ) -> None:
+        self.database = database or Database(url, engine=engine, settings=settings, clock=clock)
+        self.limits = limits or Limits()
+        self.schema = Schema(self.database)
+        self.rooms = Rooms(self.database, self.limits)
+        self.students = Students(self.database, self.limits)
+        self.answers = Answers(self.database, self.limits, self.rooms)
+        self.lessons = Lessons(self.database, self.rooms)
+        if database is None:
+            self.schema.create()
+
+    @property
+    def engine(self) -> Engine:
+        return self.database.engine
+
+    def close(self) -> None:
+        """Close every pooled connection."""
+        self.database.close()
+
+    def without_retries(self) -> Classroom:
+        """This classroom, on the same engine and pool, trying each call once: for a poll that asks again anyway
+        (a class's phones waiting out a restart would otherwise hold the server's threads)."""
+        return Classroom(limits=self.limits, database=self.database.without_retries())
+
+    def schema_version(self) -> int:
+        return self.schema.version()

@@ -1,0 +1,187 @@
+"""Answers: a student's answer to the current activity (checked by its kind, within the time limit, paid for from a
+token bucket), the answers to an activity, one student's, and the room's results marked. An answer equal to the one
+stored is stored once and spends no token: a resend after a lost connection is never refused as too fast."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from ...errors import InputError
+from .. import rules
+from ..kinds import answer_from_json, answer_to_json, from_payload
+from ..kinds.base import Answer
+from ..results import ActivityOutcome, Member, RoomResults, Taken, outcome, room_results
+from ..rules import Limits
+from .engine import Database, activities, answers, resilient, rooms, students
+from .rooms import Rooms
+from .rows import STEP_KEY
+
+TIME_GRACE_SECONDS = 1.0  # an answer sent as the countdown reaches zero is still taken (network and clocks)
+
+
+class Answers:
+    """Every read and write of the students' answers, and the results made of them."""
+
+    def __init__(self, db: Database, limits: Limits, rooms: Rooms) -> None:
+        self.db = db
+        self.limits = limits
+        self.rooms = rooms
+
+    @resilient
+    def submit(
+        self,
+        code: str,
+        student_id: str,
+        activity_id: int,
+        values: Sequence[tuple[int, Any]],
+        *,
+        already_checked: bool = False,
+    ) -> None:
+        """Store a student's answer(s) to the current activity: one per part, replacing any earlier one.
+
+        ``values`` are (part, raw answer) pairs, each checked by the activity (an ``InputError`` in the student's
+        language on the page); ``already_checked``: (part, typed value) pairs its ``check`` returned (the classroom
+        service checks each value once, ``ndcg_core.classroom.service``). Refused when the room has ended, the
+        activity is not the current one or is locked or its time is up, the student has not joined, or answers come
+        faster than the rate limit. Answers equal to those stored are stored once and spend no token: a resend after
+        a lost connection (whose first try may have committed) is never refused as too fast.
+        """
+        now = self.db.clock()
+        with self.db.write() as conn:
+            room = conn.execute(
+                sa.select(rooms.c.ended_at, rooms.c.expires_at, rooms.c.current_activity).where(rooms.c.code == code)
+            ).first()
+            if room is None or room.expires_at <= now:
+                raise InputError("room.unknown", code=code)
+            if room.ended_at is not None:
+                raise InputError("room.ended")
+            if room.current_activity != activity_id:
+                raise InputError("room.not_current")
+            row = (
+                conn.execute(sa.select(activities).where(activities.c.id == activity_id).with_for_update(read=True))
+                .mappings()
+                .one()
+            )
+            if row["phase"] != "open":
+                raise InputError("room.locked")
+            payload = json.loads(row["payload"])
+            left = rules.seconds_left(row["opened_at"], payload.get(STEP_KEY, {}).get("time_limit"), now)
+            if left is not None and left < -TIME_GRACE_SECONDS:
+                raise InputError("room.time_up")
+            activity = from_payload(row["kind"], payload)
+            typed = values if already_checked else [(part, activity.check(value, part)) for part, value in values]
+            checked = [(part, json.dumps(answer_to_json(row["kind"], value))) for part, value in typed]
+            stored = dict(
+                conn.execute(
+                    sa.select(answers.c.part, answers.c.value).where(
+                        answers.c.activity_id == activity_id, answers.c.student_id == student_id
+                    )
+                ).all()
+            )
+            if checked and all(stored.get(part) == value for part, value in checked):
+                return  # stored already, as sent
+            self.spend_token(conn, code, student_id, now)
+            for part, value in checked:
+                stmt = self.db.insert(answers).values(
+                    activity_id=activity_id,
+                    student_id=student_id,
+                    part=part,
+                    room=code,
+                    value=value,
+                    created_at=now,
+                    updated_at=now,
+                )
+                conn.execute(
+                    stmt.on_conflict_do_update(
+                        index_elements=["activity_id", "student_id", "part"],
+                        set_={"value": stmt.excluded.value, "updated_at": stmt.excluded.updated_at},
+                    )
+                )
+
+    def spend_token(self, conn: Connection, code: str, student_id: str, now: float) -> None:
+        """Take one answer from the student's bucket (refilled at the limit's rate), in one conditional update."""
+        limits = self.limits
+        refilled = students.c.tokens + (now - students.c.tokens_at) * limits.answers_per_second
+        capped = sa.case((refilled > limits.answer_burst, float(limits.answer_burst)), else_=refilled)
+        spent = conn.execute(
+            sa.update(students)
+            .where(students.c.room == code, students.c.id == student_id, capped >= 1)
+            .values(tokens=capped - 1, tokens_at=now)
+        ).rowcount
+        if spent:
+            return
+        known = conn.execute(
+            sa.select(students.c.id).where(students.c.room == code, students.c.id == student_id)
+        ).first()
+        raise InputError("room.too_fast" if known else "room.not_joined")
+
+    @resilient
+    def for_activity(self, activity_id: int) -> list[Answer]:
+        """Every answer to an activity, with each student's number and nickname, as its kind's typed values."""
+        with self.db.read() as conn:
+            rows = conn.execute(
+                sa.select(
+                    students.c.number,
+                    students.c.nickname,
+                    answers.c.part,
+                    answers.c.value,
+                    answers.c.updated_at,
+                    activities.c.kind,
+                )
+                .join(students, sa.and_(students.c.room == answers.c.room, students.c.id == answers.c.student_id))
+                .join(activities, activities.c.id == answers.c.activity_id)
+                .where(answers.c.activity_id == activity_id)
+                .order_by(students.c.number, answers.c.part)
+            ).all()
+        return [
+            Answer(r.number, r.nickname, r.part, answer_from_json(r.kind, json.loads(r.value)), r.updated_at)
+            for r in rows
+        ]
+
+    @resilient
+    def of_student(self, activity_id: int, student_id: str) -> dict[int, Any]:
+        """One student's answers to an activity, by part, as its kind's typed values."""
+        with self.db.read() as conn:
+            rows = conn.execute(
+                sa.select(answers.c.part, answers.c.value, activities.c.kind)
+                .join(activities, activities.c.id == answers.c.activity_id)
+                .where(answers.c.activity_id == activity_id, answers.c.student_id == student_id)
+            ).all()
+        return {r.part: answer_from_json(r.kind, json.loads(r.value)) for r in rows}
+
+    @resilient
+    def results(self, code: str, *, scored_now: bool = False) -> RoomResults:
+        """Every activity of a room marked, one row per student present and question (an unanswered one too),
+        and each student's totals. A student counts as present for an activity if they joined before the next
+        activity opened. ``scored_now``: without the current activity until it is revealed (its points would tell
+        a student how close an answer is before the class sees the truth)."""
+        listed = self.rooms.activity_list(code)
+        unscored = None
+        if scored_now and listed:
+            current = self.rooms.get(code).current
+            unscored = current.id if current is not None and current.phase != "revealed" else None
+        with self.db.read() as conn:
+            joined = conn.execute(
+                sa.select(students.c.number, students.c.nickname, students.c.joined_at)
+                .where(students.c.room == code)
+                .order_by(students.c.number)
+            ).all()
+        taken = []
+        for i, row in enumerate(listed):
+            closed_at = listed[i + 1].opened_at if i + 1 < len(listed) else float("inf")
+            present = tuple(Member(s.number, s.nickname) for s in joined if s.joined_at <= closed_at)
+            if row.id == unscored:
+                continue
+            taken.append(Taken(row.number, row.round, row.activity(), tuple(self.for_activity(row.id)), present))
+        return room_results(taken)
+
+    @resilient
+    def class_summary(self, code: str) -> list[ActivityOutcome]:
+        """Per activity (number, kind, round): the students present, how many answered, and per question how many
+        answered and were right; for the end-of-class summary."""
+        return [outcome(result) for result in self.results(code).activities]

@@ -1,0 +1,139 @@
+"""Every kind of classroom activity is one class behind one typed protocol (``ActivityKind``), registered in
+``KINDS``: its payload reads back as the same activity, the module-level helpers ask the class itself, and it
+reads and writes its own fields of a lesson file (its lesson codec)."""
+
+import json
+
+import pytest
+
+from ndcg_core.classroom.kinds import KINDS, answer_from_json, answer_to_json, from_payload, kind_class
+from ndcg_core.classroom.kinds.base import ActivityKind, Answer, Material, Scale
+from ndcg_core.classroom.kinds.choose import choose_activity
+from ndcg_core.classroom.kinds.compare import compare_activity
+from ndcg_core.classroom.kinds.judge import Judge
+from ndcg_core.classroom.kinds.lists import activity_list, preset_list
+from ndcg_core.classroom.kinds.practice import ExerciseAnswer, practice_activity
+from ndcg_core.classroom.kinds.predict import Predict
+from ndcg_core.classroom.kinds.rank import rank_activity
+from ndcg_core.classroom.lesson_fields import Field, Reader
+from ndcg_core.classroom.lessons import ACTIVITY_FIELDS, Lesson, Step, describe, lesson_to_toml, read_lesson
+from ndcg_core.classroom.results import marks_answers, parts_of
+from ndcg_core.errors import InputError
+
+EXAMPLES = {
+    "predict": Predict(preset_list("five")),
+    "rank": rank_activity(preset_list("five"), "exponential"),
+    "compare": compare_activity("seed003", "mrr"),
+    "practice": practice_activity(2026, 3),
+    "judge": Judge(activity_list(("a", "b", "c"), (2.0, 0.0, 1.0), 2), Scale(0, 2)),
+    "choose": choose_activity(preset_list("five"), ["no_normalisation"], seed=7),
+}
+
+
+def test_there_is_an_example_of_every_registered_kind():
+    assert set(EXAMPLES) == set(KINDS.names())
+
+
+@pytest.mark.parametrize("name", KINDS.names())
+def test_a_kind_follows_the_protocol_and_its_payload_reads_back(name):
+    activity = EXAMPLES[name]
+    assert isinstance(activity, kind_class(name)) and isinstance(activity, ActivityKind)
+    assert activity.kind == name
+    assert from_payload(name, activity.payload()) == activity
+    assert kind_class(name).from_payload(activity.payload()) == activity
+    assert len(activity.solutions()) == activity.parts() == parts_of(activity)
+    line = activity.outline()  # the check command's line for it
+    assert line and "\n" not in line and line == describe(Step(activity))
+
+
+def test_an_unknown_kind_is_an_input_error_naming_the_kinds():
+    with pytest.raises(InputError) as caught:
+        from_payload("poll", {})
+    assert caught.value.code == "activity.kind" and "judge" in str(caught.value)
+
+
+@pytest.mark.parametrize("name", KINDS.names())
+def test_a_kind_has_its_lesson_codec_and_its_lesson_data_reads_back(name):
+    activity, scale = EXAMPLES[name], Scale(0, 3)
+    fields = kind_class(name).lesson_fields()
+    assert fields and all(isinstance(f, Field) for f in fields)
+    assert ACTIVITY_FIELDS[name][len(ACTIVITY_FIELDS[name]) - len(fields) :] == fields
+    data = activity.lesson_data(scale)
+    again = kind_class(name).from_lesson(Reader(data, lambda field: field, fields), scale)
+    assert isinstance(again, kind_class(name)) and again.lesson_data(scale) == data
+    # A lesson keeps the list, the question and the right answers (a Rank's twist and a pair's name are the live
+    # setup's, not the lesson's).
+    assert again.solutions() == pytest.approx(activity.solutions())
+    assert again.conventions() == activity.conventions()
+
+
+def test_a_lesson_activity_of_every_kind_reads_back_from_its_file():
+    steps = tuple(Step(EXAMPLES[name]) for name in KINDS.names())
+    lesson = Lesson("every kind", steps)
+    again = read_lesson(lesson_to_toml(lesson))
+    assert [s.activity.kind for s in again.steps] == KINDS.names()
+    assert [s.activity.lesson_data(lesson.scale) for s in again.steps] == [
+        s.activity.lesson_data(lesson.scale) for s in steps
+    ]
+
+
+RAW = {"predict": "0.5", "rank": [4, 3, 2, 1, 0], "compare": "same", "practice": None, "judge": "1", "choose": "c"}
+
+
+@pytest.mark.parametrize("name", KINDS.names())
+def test_a_kinds_checked_answer_is_a_typed_value_kept_as_json_and_read_back(name):
+    activity = EXAMPLES[name]
+    raw = str(activity.solutions()[0]) if RAW[name] is None else RAW[name]
+    checked = activity.check(raw, 0)
+    kept = json.loads(json.dumps(answer_to_json(name, checked)))
+    assert answer_from_json(name, kept) == checked
+    # Marked right or wrong, except a grade of Judge: judging has no right grade.
+    assert activity.result(checked, 0).right in ((True, False) if marks_answers(activity) else (None,))
+
+
+def test_a_practice_answer_is_a_frozen_value_kept_as_the_same_json_as_before():
+    checked = EXAMPLES["practice"].check(str(EXAMPLES["practice"].solutions()[0]), 0)
+    assert checked == ExerciseAnswer(str(EXAMPLES["practice"].solutions()[0]), True)
+    # A room stored before answers were typed holds this JSON: it must read back, and a resend must match it.
+    assert answer_to_json("practice", checked) == {"answer": checked.answer, "right": True}
+
+
+# What callers outside the kinds ask a kind, through a hook rather than ``isinstance``: the one ranked list it is
+# over, whether its answers are marked, whether a set's readable answers are kept, an empty answer's problem.
+OVER_A_LIST = {"predict", "rank", "judge", "choose"}
+
+
+@pytest.mark.parametrize("name", KINDS.names())
+def test_a_kind_answers_what_its_callers_ask_through_its_hooks(name):
+    activity = EXAMPLES[name]
+    assert (activity.ranked_list() is not None) == (name in OVER_A_LIST)
+    if name in OVER_A_LIST:
+        assert activity.ranked_list() == activity.spec
+        assert activity.material().grades == activity.spec.grades and activity.material().base == activity.spec.jk_base
+    assert activity.marks_answers() == (name != "judge")
+    assert activity.keeps_readable_parts() == (name == "practice")
+    assert activity.nothing_sent().code == ("answer.blank" if name == "predict" else "answer.no_choice")
+    checked = activity.check(str(activity.solutions()[0]) if RAW[name] is None else RAW[name], 0)
+    assert activity.reached(checked) == (activity.result(checked).ndcg if name == "rank" else None)
+    assert activity.given(checked) == (checked.answer if name == "practice" else checked)
+
+
+def test_the_hooks_tell_a_typed_estimate_s_reading_a_choice_s_mistake_and_a_judge_s_medians():
+    predict, choose, judge = EXAMPLES["predict"], EXAMPLES["choose"], EXAMPLES["judge"]
+    assert predict.note("0,5") is not None and predict.note("0.5") is None
+    assert predict.group(predict.check("0.5")) == predict.verdict("0.5").group
+    wrong = next(o for o in choose.options() if o.mistake is not None)
+    assert choose.group(wrong.letter) == wrong.mistake and choose.group(choose.right_option().letter) == "right"
+    assert EXAMPLES["rank"].group([0, 1, 2, 3, 4]) is None
+    answers = [Answer(1, None, 0, 2), Answer(2, None, 0, 0), Answer(3, None, 0, 1), Answer(1, None, 2, 1)]
+    assert judge.medians(answers) == (1, None, 1)
+    assert predict.medians(answers) is None
+
+
+def test_the_hooks_say_what_a_question_is_asked_on():
+    compare = compare_activity("seed003", "mrr")
+    assert compare.material() == Material()  # the seed's pair answers no query of its own
+    practice = EXAMPLES["practice"]
+    for part, ex in enumerate(practice.exercises()):
+        grades = tuple(float(g) for g in ex.data.get("grades", ()))
+        assert practice.material(part) == Material(grades=grades, exercise=part + 1)
