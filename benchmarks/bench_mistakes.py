@@ -23,10 +23,10 @@ import random
 import statistics
 import time
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 
 from benchmarks import percentile
+from ndcg_core.lists.scoring import Scoring
 from ndcg_core.lists.spec import ListSpec
 from ndcg_core.teaching.mistakes import diagnose, forget_questions, numbers, right_number
 
@@ -43,10 +43,9 @@ def random_list(rng: random.Random) -> ListSpec:
         rng.randint(1, n),
         pool=missed,
         top=4,
-        gain=rng.choice(["linear", "exponential"]),
-        discount=rng.choice(["log2", "jk"]),
+        scoring=Scoring(gain=rng.choice(["linear", "exponential"]), discount=rng.choice(["log2", "jk"])),
     )
-    return replace(spec, ideal="list") if missed and rng.random() < 0.5 else spec
+    return spec.with_scoring(ideal="list") if missed and rng.random() < 0.5 else spec
 
 
 def day_speed() -> float:

@@ -28,9 +28,10 @@ from .lists.ndcg import (
     validate_k,
 )
 from .lists.scores import dcg_from_scores, ndcg_bounds, ndcg_from_scores
+from .lists.scoring import TREC_EVAL, Scoring
 from .lists.ties import TIE_POLICIES, order_by_scores
 from .registry import Entry, Registry
-from .trec.evaluate import IDEALS, Evaluation, EvaluationOptions, evaluate, evaluation_options, query_ranking
+from .trec.evaluate import IDEALS, Evaluation, EvaluationOptions, evaluate, query_ranking
 from .trec.measures import TREC_EVAL_CUTOFFS, Measure, parse_measure
 from .trec.output import format_trec_eval
 from .trec.readers import Qrels, Run, read_qrels, read_run
@@ -40,6 +41,7 @@ __all__ = [
     "GAINS",
     "IDEALS",
     "TIE_POLICIES",
+    "TREC_EVAL",
     "TREC_EVAL_CUTOFFS",
     "Discount",
     "Entry",
@@ -52,12 +54,12 @@ __all__ = [
     "Qrels",
     "Registry",
     "Run",
+    "Scoring",
     "breakdown",
     "cg",
     "dcg",
     "dcg_from_scores",
     "evaluate",
-    "evaluation_options",
     "format_trec_eval",
     "idcg",
     "ideal_grades",

@@ -7,23 +7,28 @@ Where the value was is a ``Place``, itself a code with fields, so "grade at posi
 renders the same error in its own language with ``error.render(lookup)``, where ``lookup`` maps a
 key (``error.<code>``, ``place.<code>``, ``frame.<name>``) to that language's template.
 
-Every template of the core's codes is here, in ``TEMPLATES``: the one English text of each message. Codes
-only another layer raises (the UI's editors, actions and page links) are that layer's, added to ``TEMPLATES``
-with ``register`` (see ``ui/errors.py``) under the same rule of one template per code.
+Every code is a type (``ndcg_core.error_codes``: ``Code``, ``PlaceCode``, ...), so a raise with a code that does
+not exist fails the type check, and this module checks when it loads that each code has exactly one English
+template here, in ``TEMPLATES`` (read-only). Codes only another layer raises (the UI's editors, actions and page
+links) are that layer's: it declares them the same way and makes its own lookup with ``layered``, over the
+core's and without changing it, with its own error and place classes (see ``ui/errors.py``).
 """
 
 from __future__ import annotations
 
 import string
 from collections.abc import Callable, Mapping
-from typing import Any
+from types import MappingProxyType
+from typing import Any, ClassVar, get_args
+
+from .error_codes import Code, NoteCode, Outage, PlaceCode
 
 Lookup = Callable[[str], str]
 
 LARGEST_FLOAT = 1.7976931348623157e308
 
 # Where a value was. Fields are numbers or names the user chose (a file name), never English words.
-PLACES: dict[str, str] = {
+PLACES: dict[PlaceCode, str] = {
     "list.grades": "the grades",
     "list.grade": "grade at position {position}",
     "list.scores": "the scores",
@@ -66,7 +71,7 @@ PLACES: dict[str, str] = {
     "lesson.code": "the lesson's code",
 }
 
-MESSAGES: dict[str, str] = {
+MESSAGES: dict[Code, str] = {
     # A number the user typed or passed: a grade, a score, a gain, k, an answer.
     "number.not_list": "{place} must be a list of numbers, got {value}",
     "number.blank": "{place} is blank: enter a number",
@@ -301,7 +306,7 @@ MESSAGES: dict[str, str] = {
 
 # When the classroom's database cannot serve (``StoreUnavailable``): not bad input, nothing the user can fix by
 # typing; the message says what happened and that what they did was not saved.
-OUTAGES: dict[str, str] = {
+OUTAGES: dict[Outage, str] = {
     "store.unavailable": "the classroom's database is not answering: this was not saved; try again in a moment",
     "store.read_only": "the classroom cannot save: its database is read-only (ask whoever runs this server)",
     "store.full": "the classroom cannot save: its database's disk is full (ask whoever runs this server)",
@@ -315,31 +320,58 @@ FRAMES: dict[str, str] = {
 }
 
 # What the core says about an input it accepted by reading it one particular way (not an error).
-NOTES: dict[str, str] = {
+NOTES: dict[NoteCode, str] = {
     "answer.comma_read": "{value} read as {meant}",
 }
 
-TEMPLATES: dict[str, str] = {
-    **{f"error.{code}": text for code, text in MESSAGES.items()},
-    **{f"note.{code}": text for code, text in NOTES.items()},
-    **{f"error.{code}": text for code, text in OUTAGES.items()},
-    **{f"place.{code}": text for code, text in PLACES.items()},
-    **{f"frame.{name}": text for name, text in FRAMES.items()},
-}
+
+def check_codes(codes: Any, templates: Mapping[Any, str], what: str) -> None:
+    """Each code of the ``Literal`` type ``codes`` has a template in ``templates`` and each template a code; a
+    ``TypeError`` names the difference. Called where the codes are declared, so a missing template stops the
+    module from loading."""
+    declared = set(get_args(codes))
+    missing, unused = sorted(declared - set(templates)), sorted(set(templates) - declared)
+    if missing or unused:
+        raise TypeError(f"{what}: codes without a template {missing}; templates without a code {unused}")
 
 
-def register(*, messages: Mapping[str, str], places: Mapping[str, str] | None = None) -> None:
-    """Add another layer's own codes (the UI's: its editors, actions and page links) with their English templates.
+check_codes(Code, MESSAGES, "ndcg_core.errors.MESSAGES")
+check_codes(Outage, OUTAGES, "ndcg_core.errors.OUTAGES")
+check_codes(PlaceCode, PLACES, "ndcg_core.errors.PLACES")
+check_codes(NoteCode, NOTES, "ndcg_core.errors.NOTES")
 
-    One template per code: a code that already has another template is refused (registering the same table
-    again, as a module imported twice does, changes nothing).
+# Every English template by key (``error.<code>``, ``place.<code>``, ``note.<code>``, ``frame.<name>``), read-only.
+TEMPLATES: Mapping[str, str] = MappingProxyType(
+    {
+        **{f"error.{code}": text for code, text in MESSAGES.items()},
+        **{f"note.{code}": text for code, text in NOTES.items()},
+        **{f"error.{code}": text for code, text in OUTAGES.items()},
+        **{f"place.{code}": text for code, text in PLACES.items()},
+        **{f"frame.{name}": text for name, text in FRAMES.items()},
+    }
+)
+
+
+def layered(*, messages: Mapping[Any, str], places: Mapping[Any, str] | None = None) -> Mapping[str, str]:
+    """The core's templates with another layer's own codes (the UI's: its editors, actions and page links) over
+    them, as a new read-only lookup; the core's ``TEMPLATES`` stays as it is.
+
+    One template per code: a code the core has already is refused (a ``KeyError`` names it).
     """
     table = {f"error.{code}": text for code, text in messages.items()}
     table.update({f"place.{code}": text for code, text in (places or {}).items()})
-    clashes = sorted(key for key, text in table.items() if TEMPLATES.get(key, text) != text)
+    clashes = sorted(key for key in table if key in TEMPLATES)
     if clashes:
-        raise KeyError(f"these codes have a template already: {', '.join(clashes)}")
-    TEMPLATES.update(table)
+        raise KeyError(f"these codes have a template in the core already: {', '.join(clashes)}")
+    return MappingProxyType({**TEMPLATES, **table})
+
+
+def error_code(text: str) -> Code:
+    """A code made from parts (a registry's ``<kind>.unknown``), checked now: a ``KeyError`` if the core has no
+    such code. Made when a module loads, so that a wrong one stops it loading rather than waiting to be raised."""
+    if text not in MESSAGES:
+        raise KeyError(f"no error code {text!r}: add it to ndcg_core.error_codes with its template in MESSAGES")
+    return text
 
 
 def english(key: str) -> str:
@@ -370,16 +402,26 @@ def number_text(value: float) -> str:
 
 
 class Place:
-    """Where a bad value was: a code such as ``list.grade`` and its fields (position, row, line, file)."""
+    """Where a bad value was: a code such as ``list.grade`` and its fields (position, row, line, file).
+
+    ``templates`` is the lookup its code is checked against and rendered from by default (a layer's subclass has
+    its own, ``layered`` over the core's)."""
 
     __slots__ = ("code", "fields")
+    templates: ClassVar[Mapping[str, str]] = TEMPLATES
+    code: str
+    fields: dict[str, Any]
 
-    def __init__(self, code: str, /, **fields: Any) -> None:
-        _check(f"place.{code}", fields)
+    def __init__(self, code: PlaceCode, /, **fields: Any) -> None:
+        self._make(code, fields)
+
+    def _make(self, code: str, fields: dict[str, Any]) -> None:
+        _check(self.templates, f"place.{code}", fields)
         self.code = code
         self.fields = fields
 
-    def render(self, lookup: Lookup = english) -> str:
+    def render(self, lookup: Lookup | None = None) -> str:
+        lookup = lookup or self.templates.__getitem__
         return _fill(lookup(f"place.{self.code}"), self.fields, lookup)
 
     def __str__(self) -> str:
@@ -401,9 +443,9 @@ class Note:
 
     __slots__ = ("code", "fields")
 
-    def __init__(self, code: str, /, **fields: Any) -> None:
-        _check(f"note.{code}", fields)
-        self.code = code
+    def __init__(self, code: NoteCode, /, **fields: Any) -> None:
+        _check(TEMPLATES, f"note.{code}", fields)
+        self.code: str = code
         self.fields = fields
 
     def render(self, lookup: Lookup = english) -> str:
@@ -426,13 +468,29 @@ class InputError(ValueError):
     """Bad input, with a stable ``code`` and the ``fields`` that fill its message.
 
     ``quote`` is the offending line of a file, as text; ``also`` holds further problems of the same
-    input (each an ``InputError``) and ``more`` how many more there were beyond those.
+    input (each an ``InputError``) and ``more`` how many more there were beyond those. ``templates`` is the
+    lookup its code is checked against and rendered from by default (a layer's subclass has its own).
     """
 
+    templates: ClassVar[Mapping[str, str]] = TEMPLATES
+    code: str
+
     def __init__(
-        self, code: str, /, *, quote: str | None = None, also: tuple[InputError, ...] = (), more: int = 0, **fields: Any
+        self,
+        code: Code,
+        /,
+        *,
+        quote: str | None = None,
+        also: tuple[InputError, ...] = (),
+        more: int = 0,
+        **fields: Any,
     ) -> None:
-        _check(f"error.{code}", fields)
+        self._make(code, quote, also, more, fields)
+
+    def _make(
+        self, code: str, quote: str | None, also: tuple[InputError, ...], more: int, fields: dict[str, Any]
+    ) -> None:
+        _check(self.templates, f"error.{code}", fields)
         self.code = code
         self.fields = fields
         self.quote = quote
@@ -445,17 +503,16 @@ class InputError(ValueError):
         place = self.fields.get("place")
         return place if isinstance(place, Place) else None
 
-    def render(self, lookup: Lookup = english) -> str:
-        """The message in the language ``lookup`` gives, one line per problem."""
+    def render(self, lookup: Lookup | None = None) -> str:
+        """The message in the language ``lookup`` gives (English by default), one line per problem."""
         lines = [_one(self, lookup)] + [_one(other, lookup) for other in self.also]
         if self.more:
-            lines.append(
-                _fill(lookup("frame.more_one" if self.more == 1 else "frame.more_many"), {"count": self.more}, lookup)
-            )
+            frame = (lookup or english)("frame.more_one" if self.more == 1 else "frame.more_many")
+            lines.append(_fill(frame, {"count": self.more}, lookup))
         return "\n".join(lines)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (self.code, self.fields, self.quote, self.also, self.more))
+        return (_rebuild, (type(self), self.code, self.fields, self.quote, self.also, self.more))
 
 
 class StoreUnavailable(RuntimeError):
@@ -467,9 +524,10 @@ class StoreUnavailable(RuntimeError):
     """
 
     def __init__(self, code: str, /, **fields: Any) -> None:
+        # A plain str: the store picks the outage from the database's answer; an unknown one is refused here.
         if code not in OUTAGES:
             raise KeyError(f"no outage {code}")
-        _check(f"error.{code}", fields)
+        _check(TEMPLATES, f"error.{code}", fields)
         self.code = code
         self.fields = fields
         super().__init__(self.render())
@@ -486,20 +544,29 @@ def _rebuild_outage(code: str, fields: dict[str, Any]) -> StoreUnavailable:
 
 
 def _rebuild(
-    code: str, fields: dict[str, Any], quote: str | None, also: tuple[InputError, ...], more: int
+    kind: type[InputError],
+    code: str,
+    fields: dict[str, Any],
+    quote: str | None,
+    also: tuple[InputError, ...],
+    more: int,
 ) -> InputError:
-    return InputError(code, quote=quote, also=also, more=more, **fields)
+    error = kind.__new__(kind)
+    error._make(code, quote, also, more, fields)
+    return error
 
 
-def _one(error: InputError, lookup: Lookup) -> str:
-    message = _fill(lookup(f"error.{error.code}"), error.fields, lookup)
+def _one(error: InputError, lookup: Lookup | None) -> str:
+    own = lookup or error.templates.__getitem__
+    message = _fill(own(f"error.{error.code}"), error.fields, lookup)
     if error.quote is not None:
-        message = _fill(lookup("frame.quote"), {"message": message, "quote": shown(error.quote, 80)}, lookup)
+        message = _fill(own("frame.quote"), {"message": message, "quote": shown(error.quote, 80)}, lookup)
     return message
 
 
-def _fill(template: str, fields: Mapping[str, Any], lookup: Lookup) -> str:
-    # A place, or a problem inside another (a lesson's activity), is rendered in the same language.
+def _fill(template: str, fields: Mapping[str, Any], lookup: Lookup | None) -> str:
+    # A place, or a problem inside another (a lesson's activity), is rendered in the same language; with no
+    # lookup given, each in its own English (a layer's place inside a core error).
     return template.format(
         **{
             name: value.render(lookup) if isinstance(value, Place | InputError) else value
@@ -508,9 +575,9 @@ def _fill(template: str, fields: Mapping[str, Any], lookup: Lookup) -> str:
     )
 
 
-def _check(key: str, fields: Mapping[str, Any]) -> None:
+def _check(templates: Mapping[str, str], key: str, fields: Mapping[str, Any]) -> None:
     # A code raised with other fields than its template names is a bug of ours: say which, loudly.
-    template = TEMPLATES.get(key)
+    template = templates.get(key)
     if template is None:
         raise KeyError(f"no template for {key}")
     if placeholders(template) != set(fields):

@@ -11,7 +11,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from .errors import InputError, shown
+from .error_codes import Code
+from .errors import InputError, error_code, shown
 
 T = TypeVar("T")
 
@@ -40,10 +41,13 @@ class Entry(Generic[T]):
 
 
 class Registry(Generic[T]):
-    """An ordered mapping of variant names to entries; ``kind`` names the error code of an unknown name."""
+    """An ordered mapping of variant names to entries; ``kind`` names the error code of an unknown name
+    (``<kind>.unknown``, or ``unknown`` if given), checked when the registry is made: a registry whose code has no
+    template stops its module from loading."""
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, unknown: Code | None = None) -> None:
         self.kind = kind  # "gain" raises gain.unknown for a name it does not hold
+        self.unknown: Code = unknown or error_code(f"{kind}.unknown")
         self._entries: dict[str, Entry[T]] = {}
 
     def register(
@@ -65,7 +69,7 @@ class Registry(Generic[T]):
         try:
             return self._entries[name]
         except (KeyError, TypeError):
-            raise InputError(f"{self.kind}.unknown", value=shown(name), choices=", ".join(self._entries)) from None
+            raise InputError(self.unknown, value=shown(name), choices=", ".join(self._entries)) from None
 
     def __contains__(self, name: object) -> bool:
         return name in self._entries

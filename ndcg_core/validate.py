@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from numbers import Number
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
+from .error_codes import PlaceCode
 from .errors import LARGEST_FLOAT, InputError, Note, Place, number_text, shown
 
 MAX_SEED = 10**9
@@ -26,7 +27,7 @@ MAX_CUTOFFS = 12
 _TOKEN_SEPARATORS = re.compile(r"[\s,，、]+")
 
 # Places of the items of a list, by the kind of list.
-_ITEM_PLACES = {
+_ITEM_PLACES: dict[str, tuple[PlaceCode, PlaceCode]] = {
     "list": ("list.grades", "list.grade"),
     "pool": ("pool.grades", "pool.grade"),
     "scores": ("list.scores", "list.score"),
@@ -105,7 +106,7 @@ def numbers(values: Iterable[Any], kind: str = "list") -> np.ndarray:
     return out
 
 
-def _number_array(values: np.ndarray, item_place: str, *, negative: bool) -> np.ndarray:
+def _number_array(values: np.ndarray, item_place: PlaceCode, *, negative: bool) -> np.ndarray:
     """A numeric numpy vector checked as a whole; the first bad entry is named as ``number`` would."""
     if values.dtype.kind in "iu" or values.dtype.itemsize <= 8:
         out = values.astype(np.float64)
@@ -176,7 +177,7 @@ def cutoffs(
 
     A repeated cutoff is the same cutoff: ``5, 10, 5`` is ``(5, 10)``.
 
-    This is the one reader of k lists: the command line's ``ndcg_cut.5,10``, ``evaluate(cutoffs=...)``
+    This is the one reader of k lists: the command line's ``ndcg_cut.5,10``, ``EvaluationOptions(cutoffs=...)``
     and the Evaluate page's box all use it.
     """
     place = place or Place("k")
@@ -217,15 +218,17 @@ def encodable(text: str, place: Place) -> str:
     return text
 
 
-def item_ids(items: Sequence[Any] | None, n: int, *, what: str = "count.items") -> list[str]:
+def item_ids(
+    items: Sequence[Any] | None, n: int, *, what: Literal["count.items", "count.labels"] = "count.items"
+) -> list[str]:
     """Item ids of a list of ``n`` as text (positions ``1..n`` when ``None``)."""
     if items is None:
         return [str(i) for i in range(n)]
     ids = [str(x) for x in items]
     if len(ids) != n:
         if what == "count.labels":
-            raise InputError(what, labels=len(ids), grades=n)
-        raise InputError(what, items=len(ids), grades=n)
+            raise InputError("count.labels", labels=len(ids), grades=n)
+        raise InputError("count.items", items=len(ids), grades=n)
     for position, text in enumerate(ids, start=1):
         encodable(text, Place("list.item", position=position))
     return ids

@@ -153,12 +153,13 @@ def seed_state(at, **values):
     return at
 
 
-def playground_list(items, k=None, **fields):
+def playground_list(items, k=None, **scoring):
     """A ``ListSpec`` of ``items`` to seed the Playground with (``pg_spec=...``): k 5 or the whole list if shorter,
-    as the default example's k clamped to it."""
+    as the default example's k clamped to it, scored with ``scoring``'s fields."""
+    from ndcg_core.lists.scoring import Scoring
     from ndcg_core.lists.spec import ListSpec
 
-    return ListSpec(tuple(items), min(5, len(items)) if k is None else k, **fields)
+    return ListSpec(tuple(items), Scoring(k=min(5, len(items)) if k is None else k, **scoring))
 
 
 def empty_database(url: str) -> None:

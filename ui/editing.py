@@ -12,7 +12,7 @@ from typing import Any
 
 from ndcg_core import validate
 from ndcg_core.lists.items import Item, check_grade, check_label, check_size, next_id
-from ui.errors import InputError, Place, shown
+from ui.errors import InputError, Place, UiCode, UiInputError, UiPlace, shown
 
 LABEL, GRADE = "label", "grade"
 
@@ -73,7 +73,7 @@ def grades_from_text(items: Sequence[Item], text: str, top: float) -> list[Item]
     if not parts:
         raise InputError("list.none_typed")
     check_size(len(parts))
-    grades = [check_grade(p, top, Place("typed.grade", position=i + 1)) for i, p in enumerate(parts)]
+    grades = [check_grade(p, top, UiPlace("typed.grade", position=i + 1)) for i, p in enumerate(parts)]
     out = [replace(it, grade=g) for it, g in zip(items, grades, strict=False)]
     new_id = next_id(items)
     for g in grades[len(items) :]:
@@ -86,9 +86,9 @@ def _row_index(key: Any, n: int) -> int:
     try:
         row = int(key)
     except (TypeError, ValueError):
-        raise InputError("editor.row", value=shown(key), count=n) from None
+        raise UiInputError("editor.row", value=shown(key), count=n) from None
     if not 0 <= row < n:
-        raise InputError("editor.row", value=shown(row + 1), count=n)
+        raise UiInputError("editor.row", value=shown(row + 1), count=n)
     return row
 
 
@@ -98,6 +98,8 @@ def parse_gain_mapping(values: Mapping[Any, Any], top: int) -> dict[float, float
 
 
 TYPED_COLUMNS = ("query", "document", "grade", "rank")
+BLANK: dict[str, UiCode] = {"query": "typed.query_blank", "document": "typed.document_blank"}
+SPACE: dict[str, UiCode] = {"query": "typed.query_space", "document": "typed.document_space"}
 
 
 def typed_queries_to_trec(rows: Sequence[Mapping[str, Any]]) -> tuple[str, str]:
@@ -113,30 +115,30 @@ def typed_queries_to_trec(rows: Sequence[Mapping[str, Any]]) -> tuple[str, str]:
             continue
         for column in ("query", "document"):
             if not values[column]:
-                raise InputError(f"typed.{column}_blank", row=i)
+                raise UiInputError(BLANK[column], row=i)
             validate.encodable(values[column], Place("table.item", row=i))
             if any(ch.isspace() for ch in values[column]):
-                raise InputError(f"typed.{column}_space", row=i, value=shown(values[column]))
+                raise UiInputError(SPACE[column], row=i, value=shown(values[column]))
         if not values["grade"] and not values["rank"]:
-            raise InputError("typed.needs_grade_or_rank", row=i)
+            raise UiInputError("typed.needs_grade_or_rank", row=i)
         if values["grade"]:
             try:
                 grade = float(values["grade"])
             except ValueError:
-                raise InputError("typed.grade_not_number", row=i, value=shown(values["grade"])) from None
+                raise UiInputError("typed.grade_not_number", row=i, value=shown(values["grade"])) from None
             if not grade.is_integer():
-                raise InputError("typed.grade_not_whole", row=i, value=shown(values["grade"]))
+                raise UiInputError("typed.grade_not_whole", row=i, value=shown(values["grade"]))
             qrels.append(f"{values['query']} 0 {values['document']} {int(grade)}")
         if values["rank"]:
             try:
                 rank = int(values["rank"])
             except ValueError:
-                raise InputError("typed.rank_not_whole", row=i, value=shown(values["rank"])) from None
+                raise UiInputError("typed.rank_not_whole", row=i, value=shown(values["rank"])) from None
             if rank < 1:
-                raise InputError("typed.rank_too_small", row=i, value=shown(rank))
+                raise UiInputError("typed.rank_too_small", row=i, value=shown(rank))
             run.append(f"{values['query']} Q0 {values['document']} {rank} {-rank} typed")
     if not qrels:
-        raise InputError("typed.no_grades")
+        raise UiInputError("typed.no_grades")
     if not run:
-        raise InputError("typed.no_ranks")
+        raise UiInputError("typed.no_ranks")
     return "\n".join(qrels) + "\n", "\n".join(run) + "\n"

@@ -9,8 +9,8 @@ from typing import Any
 
 import pandas as pd
 
-from ndcg_core.lists.items import ListSettings as Settings
 from ndcg_core.lists.items import Scores
+from ndcg_core.lists.spec import ListSpec
 
 
 def breakdown_csv(frame: pd.DataFrame) -> bytes:
@@ -51,7 +51,7 @@ def _fraction(term: str) -> str:
     return _latex(left.replace(" x ", r" \cdot "))
 
 
-def worked_markdown(frame: pd.DataFrame, settings: Settings, scores: Scores, text: Callable[..., str]) -> str:
+def worked_markdown(frame: pd.DataFrame, shown: ListSpec, scores: Scores, text: Callable[..., str]) -> str:
     """The calculation of NDCG@k for this list, step by step, as Markdown with LaTeX formulas."""
     k = scores.k
     top = frame[frame["in_top_k"]]
@@ -67,9 +67,9 @@ def worked_markdown(frame: pd.DataFrame, settings: Settings, scores: Scores, tex
         "",
         text(
             "export.md.settings",
-            gain=settings.gain_object().name,
-            discount=settings.discount_object().name,
-            ideal=text(f"playground.ideal.{settings.ideal}"),
+            gain=shown.scoring.gain_function().name,
+            discount=shown.scoring.discount_function().name,
+            ideal=text(f"playground.ideal.{shown.scoring.ideal}"),
         ),
         "",
         f"| {text('table.position')} | {text('table.item')} | {text('table.grade')} | {text('table.term')} "
@@ -84,7 +84,7 @@ def worked_markdown(frame: pd.DataFrame, settings: Settings, scores: Scores, tex
     if not frame["in_top_k"].all():
         lines += ["", text("export.md.beyond", k=k)]
     dcg_terms = " + ".join(_fraction(t) for t in top["term"]) or "0"
-    idcg_terms = " + ".join(_ideal_term(r, settings) for r in ideal.itertuples()) or "0"
+    idcg_terms = " + ".join(_ideal_term(r, shown) for r in ideal.itertuples()) or "0"
     lines += [
         "",
         f"$$\\mathrm{{DCG@{k}}} = {dcg_terms} = {scores.dcg:.4f}$$",
@@ -105,9 +105,9 @@ def worked_markdown(frame: pd.DataFrame, settings: Settings, scores: Scores, tex
     return "\n".join(lines)
 
 
-def _ideal_term(row: Any, settings: Settings) -> str:
+def _ideal_term(row: Any, shown: ListSpec) -> str:
     """One IDCG term, from a row of the ideal frame's ``itertuples()`` (a named tuple of its columns)."""
-    gain, discount = settings.gain_object(), settings.discount_object()
+    gain, discount = shown.scoring.gain_function(), shown.scoring.discount_function()
     numerator = _latex(gain.formula(row.ideal_grade))
     factor = _latex(discount.formula(int(row.position)))
     return rf"\frac{{{numerator}}}{{{factor}}}" if discount.divides else rf"{numerator} \cdot {factor}"

@@ -12,8 +12,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ndcg_core.errors import InputError, Note, StoreUnavailable, english
-from ui import errors as _ui_errors  # noqa: F401  (registers the UI's own codes, so every code has its template)
+from ndcg_core.errors import InputError, Note, StoreUnavailable
+from ui.errors import english  # the core's templates and the UI's own
 
 from .format import sentence
 

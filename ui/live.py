@@ -1,18 +1,18 @@
 """What a move changes on the Playground, worked out once per list and setting and shared by every session.
 
-Each value here is a pure function of the list (its items, in order) and the scoring settings: ndcg_core's
+Each value here is a pure function of the list (its items, in order, and the judged items it missed) and its
+``Scoring``: ndcg_core's
 breakdown, scores and NDCG after every move and swap, and what the page sends for them (each chart's spec with
 its datasets as Arrow bytes, the drop preview, the table's cells). A class working on one example keeps coming
 back to the same orders (five items have 120), so after a few moves most reruns find their figures here instead
 of computing them again; under a class's load the server's CPU per move decides how soon the new NDCG reaches
 the screen (``benchmarks/bench_instant.py``). Nothing here holds a session's state, only results keyed by the
-list and settings that made them; they are shared between sessions and must not be mutated.
+list and scoring that made them; they are shared between sessions and must not be mutated.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -23,13 +23,13 @@ from streamlit.dataframe_util import convert_arrow_table_to_arrow_bytes
 
 from ndcg_core.lists.items import (
     Item,
-    ListSettings,
     Scores,
     list_breakdown,
     ndcg_after_each_move,
     ndcg_after_each_swap,
     score,
 )
+from ndcg_core.lists.scoring import Scoring
 from ui import charts
 from ui.widgets.sortable import preview_data
 from ui.widgets.table import table_data
@@ -42,46 +42,46 @@ SWAP_ENTRIES = 64
 LONG_LIST = 20
 
 
-def _key(items: Sequence[Item], settings: ListSettings) -> tuple[tuple[Item, ...], ListSettings]:
-    """The list and settings as a hashable key (a custom gain's mapping as sorted pairs)."""
-    mapping = settings.gain_mapping
-    if mapping is not None and not isinstance(mapping, tuple):
-        settings = replace(settings, gain_mapping=tuple(sorted(mapping.items())))  # type: ignore[arg-type]
-    return tuple(items), settings
+Key = tuple[tuple[Item, ...], Scoring, tuple[Item, ...]]
+
+
+def _key(items: Sequence[Item], scoring: Scoring, extra: Sequence[Item]) -> Key:
+    """The list, its scoring and its unretrieved judged items as a hashable key."""
+    return tuple(items), scoring, tuple(extra)
 
 
 def _texts(texts: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(texts.items()))
 
 
-def scores(items: Sequence[Item], settings: ListSettings) -> Scores:
+def scores(items: Sequence[Item], scoring: Scoring, extra: Sequence[Item]) -> Scores:
     """``ndcg_core.lists.items.score``."""
-    return _scores(*_key(items, settings))
+    return _scores(*_key(items, scoring, extra))
 
 
 @lru_cache(maxsize=ENTRIES)
-def _scores(items: tuple[Item, ...], settings: ListSettings) -> Scores:
-    return score(items, settings)
+def _scores(items: tuple[Item, ...], scoring: Scoring, extra: tuple[Item, ...]) -> Scores:
+    return score(items, scoring, extra)
 
 
-def breakdown(items: Sequence[Item], settings: ListSettings) -> pd.DataFrame:
+def breakdown(items: Sequence[Item], scoring: Scoring, extra: Sequence[Item]) -> pd.DataFrame:
     """``ndcg_core.lists.items.list_breakdown`` (shared: read it, never change it)."""
-    return _breakdown(*_key(items, settings))
+    return _breakdown(*_key(items, scoring, extra))
 
 
 @lru_cache(maxsize=ENTRIES)
-def _breakdown(items: tuple[Item, ...], settings: ListSettings) -> pd.DataFrame:
-    return list_breakdown(items, settings)
+def _breakdown(items: tuple[Item, ...], scoring: Scoring, extra: tuple[Item, ...]) -> pd.DataFrame:
+    return list_breakdown(items, scoring, extra)
 
 
-def preview(items: Sequence[Item], settings: ListSettings, k: int) -> dict:
+def preview(items: Sequence[Item], scoring: Scoring, extra: Sequence[Item], k: int) -> dict:
     """The drop preview: ``ui.sortable.preview_data`` of ndcg_core's NDCG@k after every move."""
-    return _preview(*_key(items, settings), k)
+    return _preview(*_key(items, scoring, extra), k)
 
 
 @lru_cache(maxsize=ENTRIES)
-def _preview(items: tuple[Item, ...], settings: ListSettings, k: int) -> dict:
-    return preview_data(ndcg_after_each_move(items, settings), k)
+def _preview(items: tuple[Item, ...], scoring: Scoring, extra: tuple[Item, ...], k: int) -> dict:
+    return preview_data(ndcg_after_each_move(items, scoring, extra), k)
 
 
 def arrow_bytes(columns: Mapping[str, Any]) -> bytes:
@@ -96,7 +96,8 @@ def _rows_bytes(rows: list[dict]) -> bytes:
 def chart(
     kind: str,
     items: Sequence[Item],
-    settings: ListSettings,
+    scoring: Scoring,
+    extra: Sequence[Item],
     *,
     top: float,
     texts: Mapping[str, str],
@@ -104,20 +105,21 @@ def chart(
 ) -> dict:
     """``ui.charts.chart_spec`` of this list's breakdown, its datasets as Arrow bytes, sized for a projector in
     presenter view: what ``st.vega_lite_chart`` is given (a new top-level dict; the nested ones are shared)."""
-    return dict(_chart(kind, *_key(items, settings), float(top), _texts(texts), presenter))
+    return dict(_chart(kind, *_key(items, scoring, extra), float(top), _texts(texts), presenter))
 
 
 @lru_cache(maxsize=ENTRIES)
 def _chart(
     kind: str,
     items: tuple[Item, ...],
-    settings: ListSettings,
+    scoring: Scoring,
+    extra: tuple[Item, ...],
     top: float,
     texts: tuple[tuple[str, str], ...],
     presenter: bool,
 ) -> dict:
-    frame = _breakdown(items, settings)
-    k = settings.cutoff(len(items))
+    frame = _breakdown(items, scoring, extra)
+    k = scoring.cutoff(len(items))
     # The breakdown's running NDCG at position i is NDCG@i: the same numbers as ndcg_for_every_k.
     every_k = frame["ndcg"].tolist() if kind == "every_k" else ()
     spec = charts.chart_spec(kind, frame, top=top, k=k, every_k=every_k, texts=dict(texts))
@@ -127,22 +129,26 @@ def _chart(
 
 
 def swap_map(
-    items: Sequence[Item], settings: ListSettings, *, texts: Mapping[str, str], presenter: bool
+    items: Sequence[Item], scoring: Scoring, extra: Sequence[Item], *, texts: Mapping[str, str], presenter: bool
 ) -> tuple[dict, np.ndarray]:
     """The swap map's spec (datasets as Arrow bytes) and the change in NDCG@k for every swap (i, j), from
     ndcg_core's NDCG after each swap."""
     made = _swap_map if len(items) <= LONG_LIST else _long_swap_map
-    spec, changes = made(*_key(items, settings), _texts(texts), presenter)
+    spec, changes = made(*_key(items, scoring, extra), _texts(texts), presenter)
     return dict(spec), changes
 
 
 def _make_swap_map(
-    items: tuple[Item, ...], settings: ListSettings, texts: tuple[tuple[str, str], ...], presenter: bool
+    items: tuple[Item, ...],
+    scoring: Scoring,
+    extra: tuple[Item, ...],
+    texts: tuple[tuple[str, str], ...],
+    presenter: bool,
 ) -> tuple[dict, np.ndarray]:
-    after = ndcg_after_each_swap(items, settings)
+    after = ndcg_after_each_swap(items, scoring, extra)
     changes = after - np.diag(after)[:, None] if len(items) else after
     changes.setflags(write=False)
-    k = settings.cutoff(len(items))
+    k = scoring.cutoff(len(items))
     spec, datasets = charts.swap_map_spec([it.label for it in items], changes, k, dict(texts), large=presenter)
     if presenter:
         spec = charts.for_projector(spec)
@@ -156,7 +162,8 @@ _long_swap_map = lru_cache(maxsize=SWAP_ENTRIES)(_make_swap_map)
 
 def table(
     items: Sequence[Item],
-    settings: ListSettings,
+    scoring: Scoring,
+    extra: Sequence[Item],
     *,
     headers: Mapping[str, str],
     caption: str,
@@ -164,16 +171,17 @@ def table(
     large: bool,
 ) -> dict:
     """``ui.table.table_data`` of this list's breakdown."""
-    return _table(*_key(items, settings), _texts(headers), caption, beyond, large)
+    return _table(*_key(items, scoring, extra), _texts(headers), caption, beyond, large)
 
 
 @lru_cache(maxsize=ENTRIES)
 def _table(
     items: tuple[Item, ...],
-    settings: ListSettings,
+    scoring: Scoring,
+    extra: tuple[Item, ...],
     headers: tuple[tuple[str, str], ...],
     caption: str,
     beyond: str,
     large: bool,
 ) -> dict:
-    return table_data(_breakdown(items, settings), dict(headers), caption, beyond, large=large)
+    return table_data(_breakdown(items, scoring, extra), dict(headers), caption, beyond, large=large)

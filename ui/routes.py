@@ -13,8 +13,7 @@ from ndcg_core.classroom import rules
 from ndcg_core.classroom.service import Submission
 from ndcg_core.errors import InputError, StoreUnavailable
 from ui.database import fresh_revision, is_member, known_member, room_revision, service
-from ui.errors import InputError as UiInputError
-from ui.errors import shown
+from ui.errors import UiInputError, shown
 from ui.i18n import LANGUAGES, Translator
 from ui.views.classroom import phone_page, student_card
 from ui.views.classroom.student_card import Reply

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
@@ -59,8 +59,8 @@ class Change:
     NDCG and what caused it).
 
     ``kind`` names its text, ``playground.change.<kind>``: a move, a regrade, ... or a setting (``k``, ``gain``,
-    ``discount``, ...; the field of the spec that changed). ``values`` fill that text (labels already escaped for
-    Markdown); it is worded when drawn, so a change of language rewords it.
+    ``discount``, ...; the field of the spec's scoring that changed, or ``top``). ``values`` fill that text
+    (labels already escaped for Markdown); it is worded when drawn, so a change of language rewords it.
     """
 
     kind: str
@@ -80,7 +80,8 @@ class Removal:
 class PlaygroundState:
     """The Playground's list and how it is scored (one ``ListSpec``), and what its controls need to remember.
 
-    The sidebar's widgets are bound to the spec's fields through ``bind_spec``: each change makes a new spec.
+    The sidebar's widgets are bound to the fields of the spec's scoring through ``bind_scoring``: each change
+    makes a new spec.
     """
 
     PREFIX: ClassVar[str] = "pg_"
@@ -390,27 +391,27 @@ def bind(section: Section, name: str, after: Callable[[], None] | None = None) -
     return {"key": widget_key, "on_change": _copy_back, "args": (widget_key, section, name, after)}
 
 
-def _copy_back_to_spec(
+def _copy_back_to_scoring(
     widget_key: str, section: PlaygroundState, name: str, refuse: Callable[[InputError], None] | None
 ) -> None:
     before = section.spec
     try:
-        section.spec = replace(before, **{name: st.session_state[widget_key]})
+        section.spec = before.with_scoring(**{name: st.session_state[widget_key]})
     except InputError as err:
         if refuse is None:
             raise
         refuse(err)
         return
-    if getattr(section.spec, name) != getattr(before, name):
+    if getattr(section.spec.scoring, name) != getattr(before.scoring, name):
         section.last = Change(name, before)  # the caption under the headline names the setting and its change
 
 
-def bind_spec(
+def bind_scoring(
     section: PlaygroundState, name: str, refuse: Callable[[InputError], None] | None = None
 ) -> dict[str, Any]:
-    """Keyword arguments that bind a widget to the field ``name`` of ``section.spec``, as ``bind`` does for a
-    plain field: a change makes a new spec, recorded as the last change (``refuse`` is told why one the spec's
-    checks refuse was refused)."""
+    """Keyword arguments that bind a widget to the field ``name`` of ``section.spec.scoring``, as ``bind`` does
+    for a plain field: a change makes a new spec, recorded as the last change (``refuse`` is told why one the
+    spec's checks refuse was refused)."""
     widget_key = f"{WIDGET_PREFIX}{section.PREFIX}{name}"
-    st.session_state[widget_key] = getattr(section.spec, name)
-    return {"key": widget_key, "on_change": _copy_back_to_spec, "args": (widget_key, section, name, refuse)}
+    st.session_state[widget_key] = getattr(section.spec.scoring, name)
+    return {"key": widget_key, "on_change": _copy_back_to_scoring, "args": (widget_key, section, name, refuse)}

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from ..error_codes import PlaceCode
 from ..errors import InputError, Place, shown
 from ..validate import encodable
 
@@ -63,7 +64,7 @@ def new_code() -> str:
     return "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
 
 
-def read_code(text: object, place: str = "room.code") -> str:
+def read_code(text: object, place: PlaceCode = "room.code") -> str:
     """A code as typed: spaces, dashes and case are forgiven; anything else not in the alphabet is an error."""
     raw = "" if text is None else str(text)
     code = _CODE_SEPARATORS.sub("", raw).upper()

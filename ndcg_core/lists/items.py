@@ -1,4 +1,4 @@
-"""A learner's editable ranked list: items, the one move function, orderings, checks and scores under settings.
+"""A learner's editable ranked list: items, the one move function, orderings, checks and scores under a ``Scoring``.
 
 The Playground, Learn and Practice keep a list of ``Item``s in ranked order; every way of reordering (drag,
 keyboard, buttons, the swap map) goes through ``move``.
@@ -7,7 +7,7 @@ keyboard, buttons, the swap map) goes through ``move``.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -16,10 +16,10 @@ import pandas as pd
 
 from .. import validate
 from ..errors import InputError, Place, shown
-from .discounts import DISCOUNTS, Discount
-from .gains import GAINS, Gain, resolve_gain
+from .gains import resolve_gain
 from .moves import ndcg_after_moves, ndcg_after_swaps
-from .ndcg import breakdown, dcg, idcg, ndcg_at_every_k, ndcg_at_k, validate_k
+from .ndcg import breakdown, dcg, idcg, ndcg_at_every_k, ndcg_at_k
+from .scoring import Scoring
 
 MAX_ITEMS = 100
 
@@ -115,46 +115,6 @@ def check_size(n: int) -> None:
     validate.list_size(n, MAX_ITEMS)
 
 
-@dataclass(frozen=True)
-class ListSettings:
-    """How a list is scored, without the list: cutoff, gain, discount and where the ideal comes from.
-
-    The app makes one only through ``ListSpec.settings()``: it is the hashable key the scoring functions below
-    and ``ui/live.py``'s caches take beside the items, so one scoring serves any order of them (a move's before
-    and after, every cell of the swap map) without a new ``ListSpec`` for each."""
-
-    k: int | None = None
-    gain: str = "linear"
-    gain_mapping: Mapping[float, float] | None = None
-    discount: str = "log2"
-    jk_base: float = 2.0
-    ideal: str = "list"  # "list": the list's own grades; "pool": plus the extra judged items
-    extra: tuple[Item, ...] = ()
-
-    def gain_object(self) -> Gain:
-        if self.gain == "custom":
-            return GAINS.build("custom", mapping=dict(self.gain_mapping or {}))
-        return GAINS.build(self.gain)
-
-    def discount_object(self) -> Discount:
-        entry = DISCOUNTS[self.discount]
-        return entry.build(base=self.jk_base) if "base" in entry.params else entry.build()
-
-    def pool(self, items: Sequence[Item]) -> list[float] | None:
-        """Grades the ideal is taken from: ``None`` for the list itself."""
-        if self.ideal == "list":
-            return None
-        if self.ideal != "pool":
-            raise InputError("ideal.unknown", value=shown(self.ideal), choices="list, pool")
-        return [it.grade for it in items] + [it.grade for it in self.extra]
-
-    def cutoff(self, n: int) -> int:
-        """k clamped to the list: 1 to n (the whole list when k is unset)."""
-        if self.k is None:
-            return max(n, 1)
-        return max(1, min(validate_k(self.k) or 1, max(n, 1)))
-
-
 def default_k(n: int) -> int:
     """The Playground's starting k: min(10, n), at least 1."""
     return max(1, min(10, n))
@@ -162,7 +122,7 @@ def default_k(n: int) -> int:
 
 @dataclass(frozen=True)
 class Scores:
-    """Headline figures of a list under some settings."""
+    """Headline figures of a list under a scoring."""
 
     k: int
     ndcg: float
@@ -170,12 +130,21 @@ class Scores:
     idcg: float
 
 
-def score(items: Sequence[Item], settings: ListSettings) -> Scores:
-    """NDCG@k, DCG@k and IDCG@k of ``items`` in their order."""
-    grades = [it.grade for it in items]
-    k = settings.cutoff(len(items))
-    gain, discount = settings.gain_object(), settings.discount_object()
-    pool = settings.pool(items)
+def _grades(items: Sequence[Item]) -> list[float]:
+    return [it.grade for it in items]
+
+
+def _pool(items: Sequence[Item], scoring: Scoring, extra: Sequence[Item]) -> list[float] | None:
+    return scoring.pool(_grades(items), _grades(extra))
+
+
+def score(items: Sequence[Item], scoring: Scoring, extra: Sequence[Item] = ()) -> Scores:
+    """NDCG@k, DCG@k and IDCG@k of ``items`` in their order; ``extra`` holds the judged items the list did not
+    retrieve (its ideal counts them when ``scoring.ideal`` is "pool")."""
+    grades = _grades(items)
+    k = scoring.cutoff(len(items))
+    gain, discount = scoring.gain_function(), scoring.discount_function()
+    pool = _pool(items, scoring, extra)
     return Scores(
         k=k,
         ndcg=ndcg_at_k(grades, k, gain=gain, discount=discount, pool=pool),
@@ -184,59 +153,59 @@ def score(items: Sequence[Item], settings: ListSettings) -> Scores:
     )
 
 
-def list_ndcg(items: Sequence[Item], settings: ListSettings) -> float:
+def list_ndcg(items: Sequence[Item], scoring: Scoring, extra: Sequence[Item] = ()) -> float:
     """NDCG@k of ``items`` in their order (``score``'s ``ndcg`` alone)."""
     return ndcg_at_k(
-        [it.grade for it in items],
-        settings.cutoff(len(items)),
-        gain=settings.gain_object(),
-        discount=settings.discount_object(),
-        pool=settings.pool(items),
+        _grades(items),
+        scoring.cutoff(len(items)),
+        gain=scoring.gain_function(),
+        discount=scoring.discount_function(),
+        pool=_pool(items, scoring, extra),
     )
 
 
-def ndcg_after_each_move(items: Sequence[Item], settings: ListSettings) -> np.ndarray:
+def ndcg_after_each_move(items: Sequence[Item], scoring: Scoring, extra: Sequence[Item] = ()) -> np.ndarray:
     """NDCG@k after moving the item at i to j, for every (i, j): ``ndcg_core.moves.ndcg_after_moves``."""
     return ndcg_after_moves(
-        [it.grade for it in items],
-        settings.cutoff(len(items)),
-        gain=settings.gain_object(),
-        discount=settings.discount_object(),
-        pool=settings.pool(items),
+        _grades(items),
+        scoring.cutoff(len(items)),
+        gain=scoring.gain_function(),
+        discount=scoring.discount_function(),
+        pool=_pool(items, scoring, extra),
     )
 
 
-def ndcg_after_each_swap(items: Sequence[Item], settings: ListSettings) -> np.ndarray:
+def ndcg_after_each_swap(items: Sequence[Item], scoring: Scoring, extra: Sequence[Item] = ()) -> np.ndarray:
     """NDCG@k after swapping the items at i and j, for every (i, j): ``ndcg_core.moves.ndcg_after_swaps``."""
     return ndcg_after_swaps(
-        [it.grade for it in items],
-        settings.cutoff(len(items)),
-        gain=settings.gain_object(),
-        discount=settings.discount_object(),
-        pool=settings.pool(items),
+        _grades(items),
+        scoring.cutoff(len(items)),
+        gain=scoring.gain_function(),
+        discount=scoring.discount_function(),
+        pool=_pool(items, scoring, extra),
     )
 
 
-def list_breakdown(items: Sequence[Item], settings: ListSettings) -> pd.DataFrame:
-    """``ndcg_core.breakdown`` of the list, with its labels, under ``settings``."""
+def list_breakdown(items: Sequence[Item], scoring: Scoring, extra: Sequence[Item] = ()) -> pd.DataFrame:
+    """``ndcg_core.breakdown`` of the list, with its labels, under ``scoring``."""
     return breakdown(
-        [it.grade for it in items],
-        settings.cutoff(len(items)),
+        _grades(items),
+        scoring.cutoff(len(items)),
         items=[it.label for it in items],
-        gain=settings.gain_object(),
-        discount=settings.discount_object(),
-        pool=settings.pool(items),
+        gain=scoring.gain_function(),
+        discount=scoring.discount_function(),
+        pool=_pool(items, scoring, extra),
     )
 
 
-def ndcg_for_every_k(items: Sequence[Item], settings: ListSettings) -> list[float]:
+def ndcg_for_every_k(items: Sequence[Item], scoring: Scoring, extra: Sequence[Item] = ()) -> list[float]:
     """NDCG@1 .. NDCG@n of the list."""
     return list(
         ndcg_at_every_k(
-            [it.grade for it in items],
-            gain=settings.gain_object(),
-            discount=settings.discount_object(),
-            pool=settings.pool(items),
+            _grades(items),
+            gain=scoring.gain_function(),
+            discount=scoring.discount_function(),
+            pool=_pool(items, scoring, extra),
         )
     )
 

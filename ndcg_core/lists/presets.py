@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ..registry import Registry
 from .items import DEFAULT_TOP_GRADE, Item, default_k, make_items
+from .scoring import Scoring
 from .spec import ListSpec
 
 
@@ -32,9 +33,8 @@ class Preset:
     def spec(self) -> ListSpec:
         """The preset as a ``ListSpec`` (linear gain, log2 discount)."""
         items = self.items()
-        return ListSpec(
-            tuple(items), self.k or default_k(len(items)), self.top_grade, tuple(self.extra_items()), ideal=self.ideal
-        )
+        scoring = Scoring(k=self.k or default_k(len(items)), ideal=self.ideal)
+        return ListSpec(tuple(items), scoring, self.top_grade, tuple(self.extra_items()))
 
 
 PRESETS: Registry[Preset] = Registry("preset")

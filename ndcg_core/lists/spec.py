@@ -1,11 +1,11 @@
 """One value for a ranked list and how it is scored (``ListSpec``), with its checks and its link codec.
 
 A ``ListSpec`` holds the items in ranked order (label and grade), the judged items the list did not retrieve
-(``extra``), k, the top grade of its scale, the gain (a name in ``GAINS``; with the custom gain, its table), the
-discount (a name in ``DISCOUNTS``; with Järvelin-Kekäläinen's, its base), where the ideal comes from (one of
-``LIST_IDEALS``) and the query the list answers. It is checked when made, so a value that exists is a valid
-one; copies are made with ``with_items``, ``with_k`` and ``dataclasses.replace``. The Playground holds one;
-presets, Evaluate's drill-down, Practice, the Classroom's activities and lessons build one (``from_grades``).
+(``extra``), how it is scored (a ``Scoring``: gain and its table, discount and its base, k, where the ideal comes
+from), the top grade of its scale and the query the list answers. It is checked when made, so a value that
+exists is a valid one; copies are made with ``with_items``, ``with_k``, ``with_scoring`` and
+``dataclasses.replace``. The Playground holds one; presets, Evaluate's drill-down, Practice, the Classroom's
+activities and lessons build one (``from_grades``).
 
 ``to_link()`` writes it as the Playground's ``s`` link parameter (compact JSON, base64url-encoded, version
 ``LINK_VERSION``) and ``ListSpec.from_link`` reads one back: a link is never trusted, so every bad, missing,
@@ -30,7 +30,6 @@ from .items import (
     DEFAULT_TOP_GRADE,
     MAX_ITEMS,
     Item,
-    ListSettings,
     Scores,
     check_grade,
     check_label,
@@ -39,13 +38,13 @@ from .items import (
     make_items,
     score,
 )
+from .scoring import IDEAL_SOURCES, USUAL, Scoring
 
 if TYPE_CHECKING:
     import pandas as pd
 
 # Where a list's ideal comes from: "list", its own grades; "pool", its grades and the unretrieved judged items'.
-# (Not ``ndcg_core.IDEALS``, the evaluation's choice between the judgments and the run.)
-LIST_IDEALS = ("list", "pool")
+LIST_IDEALS = tuple(IDEAL_SOURCES)
 
 LINK_VERSION = 1
 MAX_LINK_LENGTH = 20_000  # characters of the encoded state; a full 100-item list needs far less
@@ -58,27 +57,23 @@ class ListSpec:
 
     ``top`` is a whole number 1 or more that no grade exceeds. The Playground's scale goes up to
     ``validate.MAX_TOP_GRADE`` (its editor has a button per grade), which its top-grade box and ``from_link``
-    check; a class list or a TREC query may grade beyond it. ``gain_map`` is the custom gain's table as
-    (grade, gain) pairs, in the order they were set (a grade left out is worth its grade); it is kept whatever
-    the gain, and used when ``gain`` is "custom". ``jk_base`` is used when the discount takes a base.
+    check; a class list or a TREC query may grade beyond it. ``scoring.k`` is a whole number from 1 to the
+    list's length (a scoring without one is cut at the list's end); the custom gain's table gives whole grades
+    from 0 to ``validate.MAX_TOP_GRADE``.
     """
 
     items: tuple[Item, ...]
-    k: int
+    scoring: Scoring = USUAL
     top: int = DEFAULT_TOP_GRADE
     extra: tuple[Item, ...] = ()
-    gain: str = "linear"
-    gain_map: tuple[tuple[int, float], ...] = ()
-    discount: str = "log2"
-    jk_base: float = 2.0
-    ideal: str = "list"
     query: str = ""
 
     def __post_init__(self) -> None:
         # Sequences given as lists are kept as tuples, so the value stays frozen and hashable.
         object.__setattr__(self, "items", tuple(self.items))
         object.__setattr__(self, "extra", tuple(self.extra))
-        object.__setattr__(self, "gain_map", tuple((int(g), float(v)) for g, v in self.gain_map))
+        if not isinstance(self.scoring, Scoring):  # a caller's bug (a k where the scoring goes), not bad input
+            raise TypeError(f"a ListSpec's scoring is a Scoring, not {type(self.scoring).__name__}")
         if not self.items:
             raise InputError("list.empty")
         validate.list_size(len(self.items), MAX_ITEMS)
@@ -88,19 +83,12 @@ class ListSpec:
             validate.grade(item.grade, Place("list.grade", position=position), self.top)
         for row, item in enumerate(self.extra, start=1):
             validate.grade(item.grade, Place("extra.grade", row=row), self.top)
-        object.__setattr__(self, "k", validate.whole(self.k, Place("k"), high=len(self.items)))
-        if self.gain not in GAINS:
-            raise InputError("gain.unknown", value=shown(self.gain), choices=", ".join(GAINS.names()))
-        for grade, value in self.gain_map:
+        k = len(self.items) if self.scoring.k is None else self.scoring.k
+        k = validate.whole(k, Place("k"), high=len(self.items))
+        if k != self.scoring.k:
+            object.__setattr__(self, "scoring", replace(self.scoring, k=k))
+        for grade, _ in self.scoring.gain_table:
             validate.whole(grade, Place("gain.grade"), low=0, high=validate.MAX_TOP_GRADE)
-            validate.number(value, Place("gain.of", grade=grade))
-        if self.discount not in DISCOUNTS:
-            raise InputError("discount.unknown", value=shown(self.discount), choices=", ".join(DISCOUNTS.names()))
-        base = validate.number(self.jk_base, Place("discount.base"))
-        if base <= 1:
-            raise InputError("discount.base", place=Place("discount.base"), value=shown(self.jk_base))
-        if self.ideal not in LIST_IDEALS:
-            raise InputError("ideal.unknown", value=shown(self.ideal), choices=", ".join(LIST_IDEALS))
 
     # --- making one ------------------------------------------------------------------------------
 
@@ -113,47 +101,37 @@ class ListSpec:
         *,
         pool: Sequence[float] = (),
         top: int | None = None,
-        gain: str = "linear",
-        gain_map: Iterable[tuple[int, float]] = (),
-        discount: str = "log2",
-        jk_base: float = 2.0,
+        scoring: Scoring = USUAL,
         query: str = "",
     ) -> ListSpec:
-        """A list of labels and grades (items numbered 1, 2, ... in order); ``pool`` holds the grades of judged
-        items it did not retrieve, numbered on after them (the ideal then comes from every judged grade, else from
-        the list's own). ``top`` defaults to the smallest whole top grade that holds every grade."""
+        """A list of labels and grades (items numbered 1, 2, ... in order) cut at ``k`` under ``scoring``;
+        ``pool`` holds the grades of judged items it did not retrieve, numbered on after them (the ideal then
+        comes from every judged grade, else from the list's own). ``top`` defaults to the smallest whole top
+        grade that holds every grade."""
         items = make_items(labels, grades)
         unretrieved = make_items([f"judged {i}" for i in range(1, len(pool) + 1)], pool, first_id=len(items) + 1)
         if top is None:
             highest = max((it.grade for it in (*items, *unretrieved)), default=0.0)
             top = max(1, math.ceil(validate.number(highest, Place("list.grades"))))
-        return cls(
-            tuple(items),
-            k,
-            top,
-            tuple(unretrieved),
-            gain=gain,
-            gain_map=tuple(gain_map),
-            discount=discount,
-            jk_base=jk_base,
-            ideal="pool" if unretrieved else "list",
-            query=query,
-        )
+        ideal = "pool" if unretrieved else "list"
+        return cls(tuple(items), replace(scoring, k=k, ideal=ideal), top, tuple(unretrieved), query=query)
 
     def with_items(self, items: Iterable[Item]) -> ListSpec:
         """The same scoring for another list (a move, an edit); k is clamped to the new list's length."""
         new = tuple(items)
-        return replace(self, items=new, k=max(1, min(self.k, len(new))))
+        return replace(self, items=new, scoring=replace(self.scoring, k=max(1, min(self.k, len(new)))))
 
     def with_k(self, k: int) -> ListSpec:
         """The same list with another cutoff."""
-        return replace(self, k=k)
+        return self.with_scoring(k=k)
+
+    def with_scoring(self, **changes: Any) -> ListSpec:
+        """The same list with some of its scoring's fields changed (``dataclasses.replace`` of ``scoring``)."""
+        return replace(self, scoring=replace(self.scoring, **changes))
 
     def with_gain_of(self, grade: int, value: float) -> ListSpec:
         """The custom gain's table with ``grade`` worth ``value``."""
-        table = dict(self.gain_map)
-        table[int(grade)] = float(value)
-        return replace(self, gain_map=tuple(table.items()))
+        return replace(self, scoring=self.scoring.with_gain_of(int(grade), float(value)))
 
     def reordered(self, order: Sequence[int]) -> ListSpec:
         """The list in ``order`` (indices into the items), the rest unchanged."""
@@ -161,7 +139,7 @@ class ListSpec:
 
     def scored_like(self, other: ListSpec) -> ListSpec:
         """This list, pool, k, top grade and ideal under ``other``'s gain and discount."""
-        return replace(self, gain=other.gain, gain_map=other.gain_map, discount=other.discount, jk_base=other.jk_base)
+        return replace(self, scoring=replace(other.scoring, k=self.k, ideal=self.ideal))
 
     # --- reading it ------------------------------------------------------------------------------
 
@@ -176,44 +154,54 @@ class ListSpec:
         return tuple(it.grade for it in self.items)
 
     @property
+    def k(self) -> int:
+        """The cutoff (``scoring.k``)."""
+        return self.scoring.k or len(self.items)
+
+    # Shorthands of ``scoring``'s fields, read-only (the classroom's activities read them).
+    @property
+    def gain(self) -> str:
+        return self.scoring.gain
+
+    @property
+    def discount(self) -> str:
+        return self.scoring.discount
+
+    @property
+    def jk_base(self) -> float:
+        return self.scoring.base
+
+    @property
+    def ideal(self) -> str:
+        return self.scoring.ideal
+
+    @property
     def pool(self) -> tuple[float, ...]:
         """The grades of the judged items the list did not retrieve that its ideal includes (``from_grades``'s
         ``pool``): none when the ideal is the list's own, even if ``extra`` holds items."""
         return tuple(it.grade for it in self.extra) if self.ideal == "pool" else ()
 
-    def gain_table(self) -> dict[float, float]:
+    def gain_of_every_grade(self) -> dict[float, float]:
         """The custom gain for every grade of the scale, 0 to the top grade (a grade not set is worth itself)."""
-        table = dict(self.gain_map)
+        table = dict(self.scoring.gain_table)
         return validate.gain_mapping({g: table.get(g, g) for g in range(self.top + 1)})
-
-    def settings(self) -> ListSettings:
-        """How it is scored, without the list: the key ``ndcg_core.lists.items``'s scores of any order take."""
-        return ListSettings(
-            k=self.k,
-            gain=self.gain,
-            gain_mapping=self.gain_table() if self.gain == "custom" else None,
-            discount=self.discount,
-            jk_base=float(self.jk_base),
-            ideal=self.ideal,
-            extra=self.extra,
-        )
 
     def judged_pool(self) -> list[float] | None:
         """The grades the ideal comes from: ``None`` for the list's own, else every judged grade."""
-        return self.settings().pool(self.items)
+        return self.scoring.pool(self.grades, [it.grade for it in self.extra])
 
     def scores(self) -> Scores:
         """NDCG@k, DCG@k and IDCG@k (``ndcg_at_k``, ``dcg``, ``idcg``)."""
-        return score(self.items, self.settings())
+        return score(self.items, self.scoring, self.extra)
 
     def ndcg(self) -> float:
         """NDCG@k of the list in its order (``scores().ndcg``, without the DCG and IDCG beside it)."""
-        return list_ndcg(self.items, self.settings())
+        return list_ndcg(self.items, self.scoring, self.extra)
 
     def best_order(self) -> list[int]:
         """The indices of the items in an order that reaches the highest NDCG@k: highest gain first, equal gains
         as listed (``ideal_order``)."""
-        gains = self.settings().gain_object()(list(self.grades))
+        gains = self.scoring.gain_function()(list(self.grades))
         return sorted(range(len(self.items)), key=lambda i: -gains[i])
 
     def dcg(self) -> float:
@@ -222,7 +210,7 @@ class ListSpec:
 
     def breakdown(self) -> pd.DataFrame:
         """``ndcg_core.breakdown`` of the list, with its labels: every term of NDCG@k."""
-        return list_breakdown(self.items, self.settings())
+        return list_breakdown(self.items, self.scoring, self.extra)
 
     # --- the link codec --------------------------------------------------------------------------
 
@@ -239,9 +227,9 @@ class ListSpec:
             "i": self.ideal,
         }
         if self.gain == "custom":
-            state["m"] = {str(int(g)): _number(v) for g, v in self.gain_map}
-        if "base" in DISCOUNTS[self.discount].params:
-            state["b"] = _number(self.jk_base)
+            state["m"] = {str(int(g)): _number(v) for g, v in self.scoring.gain_table}
+        if self.scoring.takes_base:
+            state["b"] = _number(self.scoring.base)
         if self.extra:
             state["x"] = [[it.label, _number(it.grade)] for it in self.extra]
         return _b64encode(json.dumps(state, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
@@ -313,17 +301,8 @@ class ListSpec:
                     check_grade(row[1], top, Place("link.extra_grade", position=i + 1)),
                 )
             )
-        return cls(
-            tuple(items),
-            k,
-            top,
-            tuple(extra),
-            gain=gain,
-            gain_map=tuple(gain_map.items()),
-            discount=discount,
-            jk_base=jk_base,
-            ideal=ideal,
-        )
+        scoring = Scoring(gain, tuple(gain_map.items()), discount, jk_base, k, ideal)
+        return cls(tuple(items), scoring, top, tuple(extra))
 
 
 def link_number(text: Any, place: Place, low: int, high: int) -> int:

@@ -2,7 +2,7 @@
 
 An ``Example`` is a ranking given as item ids with scores (so ties can happen) and grades,
 plus judged items the system did not retrieve. Each entry of ``CONVENTIONS`` scores it one
-way and carries its formula, where it is used, and (for libraries) a snippet that
+way (a ``Scoring``) and carries its formula, where it is used, and (for libraries) a snippet that
 reproduces the number there; the tests run the scikit-learn and pytrec_eval snippets.
 Scores are compared as doubles (trec_eval 10.0), except under ``float32_scores`` (trec_eval 9.x, pytrec_eval).
 """
@@ -10,13 +10,14 @@ Scores are compared as doubles (trec_eval 10.0), except under ``float32_scores``
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .. import validate
 from ..errors import InputError, Place
 from ..lists.ndcg import validate_grades, validate_k
 from ..lists.scores import ndcg_from_scores
+from ..lists.scoring import TREC_EVAL, Scoring
 from ..registry import Entry, Registry
 
 
@@ -89,13 +90,31 @@ WIKIPEDIA = Example(
 
 @dataclass(frozen=True)
 class Convention:
-    """One way of computing NDCG: its score for an example, its formula and, for a library, a snippet."""
+    """One way of computing NDCG: a ``Scoring`` (its k is the example's), its formula and, for a library, a
+    snippet. ``whole``: no cutoff, the whole ranking and the whole ideal (trec_eval's ``ndcg``)."""
 
     name: str
-    score: Callable[[Example], float]
+    scoring: Scoring
     formula: str
     library: str = "ndcg_core"
     snippet: Callable[[Example], str] = field(default=lambda ex: "")
+    whole: bool = False
+
+    def score(self, example: Example) -> float:
+        """NDCG of ``example`` under this convention."""
+        s = self.scoring
+        k = max(len(example.grades), len(example.pool)) if self.whole else example.k
+        return ndcg_from_scores(
+            example.grades,
+            example.scores,
+            k,
+            items=example.items,
+            ties=s.ties,
+            gain=s.gain_function(),
+            discount=s.discount_function(),
+            pool=s.pool(example.grades, [g for _, g in example.extra]),
+            float32_scores=s.float32_scores,
+        )
 
 
 CONVENTIONS: Registry[Convention] = Registry("convention")
@@ -158,7 +177,7 @@ def _ranx_snippet(ex: Example) -> str:
 def _sklearn() -> Convention:
     return Convention(
         "sklearn",
-        lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, ties="average"),
+        Scoring(ties="average"),
         LINEAR_LOG2 + r",\ \text{ideal from the list, ties averaged}",
         "scikit-learn",
         _sklearn_snippet,
@@ -175,12 +194,11 @@ def _sklearn() -> Convention:
 def _trec_eval_ndcg() -> Convention:
     return Convention(
         "trec_eval_ndcg",
-        lambda ex: ndcg_from_scores(
-            ex.grades, ex.scores, max(len(ex.grades), len(ex.pool)), items=ex.items, pool=ex.pool
-        ),
+        TREC_EVAL,
         r"\mathrm{NDCG} = \frac{\sum_{i=1}^{n} \mathrm{rel}_i / \log_2(i+1)}{\mathrm{IDCG}_{\text{all judged}}}",
         "pytrec_eval",
         _pytrec_snippet("ndcg", "ndcg"),
+        whole=True,
     )
 
 
@@ -192,7 +210,7 @@ def _trec_eval_ndcg() -> Convention:
 def _trec_eval_ndcg_cut() -> Convention:
     return Convention(
         "trec_eval_ndcg_cut",
-        lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, pool=ex.pool),
+        TREC_EVAL,
         LINEAR_LOG2 + r",\ \text{ideal from all judgments}",
         "pytrec_eval",
         _pytrec_snippet("ndcg_cut.{k}", "ndcg_cut_{k}"),
@@ -210,7 +228,7 @@ def _trec_eval_ndcg_cut() -> Convention:
 def _float32_scores() -> Convention:
     return Convention(
         "float32_scores",
-        lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, pool=ex.pool, float32_scores=True),
+        replace(TREC_EVAL, float32_scores=True),
         LINEAR_LOG2 + r",\ \text{scores rounded to 32-bit floats}",
         "pytrec_eval",
         _pytrec_snippet("ndcg_cut.{k}", "ndcg_cut_{k}"),
@@ -226,7 +244,7 @@ def _float32_scores() -> Convention:
 def _burges() -> Convention:
     return Convention(
         "burges",
-        lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, gain="exponential", pool=ex.pool),
+        replace(TREC_EVAL, gain="exponential"),
         r"\mathrm{DCG@}k = \sum_{i=1}^{k} \frac{2^{\mathrm{rel}_i} - 1}{\log_2(i+1)}",
         "ranx",
         _ranx_snippet,
@@ -242,7 +260,7 @@ def _burges() -> Convention:
 def _jk() -> Convention:
     return Convention(
         "jk",
-        lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, discount="jk", pool=ex.pool),
+        replace(TREC_EVAL, discount="jk"),
         r"\mathrm{DCG@}k = \sum_{i<b} \mathrm{rel}_i + \sum_{b \le i \le k} \frac{\mathrm{rel}_i}{\log_b i}",
         "ndcg_core",
         _core_snippet('ndcg_from_scores(grades, scores, {k}, items=items, discount="jk", pool=pool)'),
@@ -258,7 +276,7 @@ def _jk() -> Convention:
 def _ideal_list() -> Convention:
     return Convention(
         "ideal_list",
-        lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items),
+        Scoring(),
         LINEAR_LOG2 + r",\ \text{ideal from the list}",
         "ndcg_core",
         _core_snippet("ndcg_from_scores(grades, scores, {k}, items=items)"),
@@ -274,7 +292,7 @@ def _ties(policy: str, label: str) -> None:
     def _make() -> Convention:
         return Convention(
             f"ties_{policy}",
-            lambda ex: ndcg_from_scores(ex.grades, ex.scores, ex.k, items=ex.items, ties=policy, pool=ex.pool),
+            replace(TREC_EVAL, ties=policy),
             LINEAR_LOG2 + rf",\ \text{{ties: {policy}}}",
             "ndcg_core",
             _core_snippet(f'ndcg_from_scores(grades, scores, {{k}}, items=items, ties="{policy}", pool=pool)'),

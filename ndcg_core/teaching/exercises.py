@@ -20,6 +20,7 @@ from typing import Any
 from .. import validate
 from ..errors import InputError, Note
 from ..lists.ndcg import dcg, idcg, ndcg_at_k
+from ..lists.scoring import Scoring
 from ..lists.spec import ListSpec
 from .mistakes import Diagnosis, diagnose
 
@@ -93,11 +94,9 @@ def spec(ex: Exercise) -> ListSpec:
         grades,
         conv.k or len(grades),
         pool=missed,
-        gain=conv.gain or GAIN,
-        discount=conv.discount or DISCOUNT,
-        jk_base=conv.base or 2.0,
+        scoring=Scoring(gain=conv.gain or GAIN, discount=conv.discount or DISCOUNT, base=conv.base or 2.0),
     )
-    return listed if conv.ideal == "pool" or not missed else replace(listed, ideal="list")
+    return listed if conv.ideal == "pool" or not missed else listed.with_scoring(ideal="list")
 
 
 def question(ex: Exercise) -> tuple[str, int | None]:

@@ -59,14 +59,13 @@ class Working:
     @classmethod
     def of(cls, spec: ListSpec) -> Working:
         """The right working of ``spec``."""
-        settings = spec.settings()
         pool = spec.judged_pool()
         return cls(
             grades=spec.grades,
             missed=tuple(it.grade for it in spec.extra),
             ideal_from=None if pool is None else tuple(pool),
-            gain=settings.gain_object(),
-            discount=settings.discount_object(),
+            gain=spec.scoring.gain_function(),
+            discount=spec.scoring.discount_function(),
             list_cut=spec.k,
             ideal_cut=spec.k,
         )
@@ -150,14 +149,14 @@ NO_DISCOUNT = _fixed_discount("1", lambda p: np.ones_like(p), lambda i: "1")
 
 # What a list must have for a mistake to show in it.
 CONDITIONS: dict[str, Callable[[ListSpec], bool]] = {
-    "ideal_with_missed": lambda s: s.ideal == "pool" and bool(s.extra),  # the ideal must include missed results
-    "ideal_without_missed": lambda s: s.ideal == "list" and bool(s.extra),  # missed results shown, not counted
+    "ideal_with_missed": lambda s: s.scoring.ideal == "pool" and bool(s.extra),  # the ideal must include missed results
+    "ideal_without_missed": lambda s: s.scoring.ideal == "list" and bool(s.extra),  # missed results shown, not counted
     "k_below_list": lambda s: s.k < len(s.items),
-    "k_below_ideal": lambda s: s.k < len(s.items) + (len(s.extra) if s.ideal == "pool" else 0),
-    "gain_linear": lambda s: s.gain == "linear",
-    "gain_exponential": lambda s: s.gain == "exponential",
-    "discount_log2": lambda s: s.discount == "log2",
-    "discount_jk": lambda s: s.discount == "jk",
+    "k_below_ideal": lambda s: s.k < len(s.items) + (len(s.extra) if s.scoring.ideal == "pool" else 0),
+    "gain_linear": lambda s: s.scoring.gain == "linear",
+    "gain_exponential": lambda s: s.scoring.gain == "exponential",
+    "discount_log2": lambda s: s.scoring.discount == "log2",
+    "discount_jk": lambda s: s.scoring.discount == "jk",
 }
 
 
@@ -563,7 +562,7 @@ def _diagnosis(
         "k": spec.k,
         "n": len(spec.items),
         "m": base.ideal_size(),
-        "base": spec.jk_base,
+        "base": spec.scoring.base,
         "position": position,
     }
     if metric in ("ndcg", "idcg"):

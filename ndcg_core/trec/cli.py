@@ -11,8 +11,9 @@ from collections.abc import Sequence
 
 from ..errors import InputError
 from ..lists.gains import GAINS
+from ..lists.scoring import Scoring
 from ..lists.ties import TIE_POLICIES
-from .evaluate import IDEALS, evaluation_options
+from .evaluate import IDEAL_SOURCE, IDEALS, EvaluationOptions
 from .measures import TREC_EVAL_CUTOFFS, Measure, parse_measure, trec_eval_measures
 from .output import format_trec_eval
 from .segmented import evaluate_files
@@ -119,15 +120,14 @@ def run(argv: Sequence[str] | None = None) -> str:
     full_gain = full.gain_mapping if full is not None else None
     if full_gain is not None and args.gain != "linear":
         raise InputError("cli.gain_and_custom")
-    options = evaluation_options(
+    ideal = IDEAL_SOURCE[args.ideal]
+    scoring = Scoring(gain=args.gain, ideal=ideal, ties=args.ties, float32_scores=args.float32_scores)
+    options = EvaluationOptions(
+        scoring,
         cutoffs=cut,
-        gain=args.gain,
-        full_gain=full_gain,
-        ties=args.ties,
-        ideal=args.ideal,
+        full_gain=None if full_gain is None else tuple(full_gain.items()),
         complete=args.c,
         max_docs=args.M,
-        float32_scores=args.float32_scores,
     )
     run_source = _standard_input() if args.run == STDIN else args.run
     result = evaluate_files(args.qrels, run_source, options)

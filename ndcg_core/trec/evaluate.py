@@ -1,7 +1,8 @@
 """NDCG over many queries from qrels and a run, with trec_eval's semantics by default.
 
-Ranking: score descending (compared as doubles, as trec_eval 10.0 does; ``float32_scores``
-compares them as 32-bit floats, as trec_eval 9.x and pytrec_eval do), ties broken by docno
+How is one value, ``EvaluationOptions`` (a ``Scoring`` with the cutoffs and which queries count); its defaults
+are trec_eval's. Ranking: score descending (compared as doubles, as trec_eval 10.0 does; a scoring's
+``float32_scores`` compares them as 32-bit floats, as trec_eval 9.x and pytrec_eval do), ties broken by docno
 descending; the run's rank column is ignored. Ideal: every judged document of the query.
 Negative grades count as gain 0. Only queries in both files
 count, unless ``complete`` (trec_eval's ``-c``) counts judged queries missing from the
@@ -11,7 +12,7 @@ Everything is vectorised with numpy so a 7-million-line run takes seconds.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -22,10 +23,11 @@ import pyarrow.compute as pc
 from .. import validate
 from ..arrays import as_arrow, as_numpy
 from ..errors import InputError, Place, shown
-from ..lists.discounts import Discount, resolve_discount
-from ..lists.gains import Gain, resolve_gain
+from ..lists.discounts import Discount
+from ..lists.gains import GAINS, Gain
 from ..lists.ndcg import SAFE_LOG2_GAIN
-from ..lists.ties import ranking_order, resolve_ties, sort_run, tie_averaged
+from ..lists.scoring import TREC_EVAL, Scoring
+from ..lists.ties import ranking_order, sort_run, tie_averaged
 from .measures import NDCG, TREC_EVAL_CUTOFFS, Measure
 from .readers import Qrels, Run, query_codes
 
@@ -33,10 +35,18 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
+# The command line's and Evaluate page's words for where the ideal comes from, and the scoring's source each
+# one names (``Scoring.ideal``).
 IDEALS = {
     "qrels": "Every judged document of the query, retrieved or not (trec_eval, pytrec_eval).",
     "run": "Only the documents the run retrieved, re-sorted (scikit-learn's ndcg_score).",
 }
+IDEAL_SOURCE = {"qrels": "pool", "run": "list"}
+
+
+def ideal_word(scoring: Scoring) -> str:
+    """The command line's word (a key of ``IDEALS``) for where ``scoring``'s ideal comes from."""
+    return "qrels" if scoring.ideal == "pool" else "run"
 
 
 RELEVANT_FROM = 1  # trec_eval's default relevance level for counting relevant documents
@@ -44,11 +54,40 @@ RELEVANT_FROM = 1  # trec_eval's default relevance level for counting relevant d
 
 @dataclass(frozen=True)
 class EvaluationOptions:
-    """Checked options of an evaluation (see ``evaluate``); ``evaluation_options`` makes one.
+    """How an evaluation scores each query and which of them it counts; checked when made.
 
-    Equal options are equal values with one hash (a gain or discount is known by its name), so a page can
-    key its cache of evaluations by them.
+    ``scoring``: gain, discount, ideal, tie policy and score precision (``TREC_EVAL`` by default, trec_eval's
+    own); its k, if it has one, is one more cutoff. ``cutoffs``: the k of each ``ndcg_cut`` column.
+    ``full_gain``: trec_eval's ``ndcg.1=3,2=9``, a custom gain table as (grade, gain) pairs for the no-cutoff
+    ``ndcg`` only (trec_eval's ``ndcg_cut`` always uses the grades). ``complete``: judged queries missing from
+    the run count as 0 (``-c``). ``max_docs``: only the first N documents of each ranking count (``-M``).
+    Equal options are equal values with one hash, so a page can key its cache of evaluations by them.
     """
+
+    scoring: Scoring = TREC_EVAL
+    cutoffs: tuple[int, ...] = TREC_EVAL_CUTOFFS
+    full_gain: tuple[tuple[float, float], ...] | None = None
+    complete: bool = False
+    max_docs: int | None = None
+
+    def __post_init__(self) -> None:
+        cutoffs = validate_cutoffs(self.cutoffs)
+        if self.scoring.k is not None:
+            cutoffs = validate_cutoffs((*cutoffs, self.scoring.k))
+            object.__setattr__(self, "scoring", replace(self.scoring, k=None))
+        object.__setattr__(self, "cutoffs", cutoffs)
+        if self.full_gain is not None:
+            given = self.full_gain
+            table = validate.gain_mapping(given if isinstance(given, Mapping) else dict(given))
+            object.__setattr__(self, "full_gain", tuple(table.items()))
+        object.__setattr__(self, "complete", validate.flag(self.complete, "complete"))
+        object.__setattr__(self, "max_docs", validate.k(self.max_docs, Place("option.max_docs")))
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """The options as the evaluation uses them: the gain and discount as functions, the ideal as "qrels" or
+    "run". ``gain_full`` is ``gain_cut`` itself when the no-cutoff ``ndcg`` uses the same gain."""
 
     cutoffs: tuple[int, ...]
     gain_cut: Gain
@@ -58,35 +97,22 @@ class EvaluationOptions:
     ideal: str
     complete: bool
     max_docs: int | None
-    float32_scores: bool = False
+    float32_scores: bool
 
 
-def evaluation_options(
-    *,
-    cutoffs: Sequence[int] = TREC_EVAL_CUTOFFS,
-    gain: Any = "linear",
-    full_gain: Any = None,
-    discount: Any = "log2",
-    ties: str = "trec_eval",
-    ideal: str = "qrels",
-    complete: bool = False,
-    max_docs: int | None = None,
-    float32_scores: bool = False,
-) -> EvaluationOptions:
-    """Check ``evaluate``'s options once; an ``InputError`` names the bad one."""
-    if not isinstance(ideal, str) or ideal not in IDEALS:
-        raise InputError("ideal.unknown", value=shown(ideal), choices=", ".join(IDEALS))
-    gain_cut = resolve_gain(gain)
-    return EvaluationOptions(
-        cutoffs=validate_cutoffs(cutoffs),
+def _plan(options: EvaluationOptions) -> _Plan:
+    scoring = options.scoring
+    gain_cut = scoring.gain_function()
+    return _Plan(
+        cutoffs=options.cutoffs,
         gain_cut=gain_cut,
-        gain_full=gain_cut if full_gain is None else resolve_gain(full_gain),
-        discount=resolve_discount(discount),
-        ties=resolve_ties(ties),
-        ideal=ideal,
-        complete=bool(complete),
-        max_docs=validate.k(max_docs, Place("option.max_docs")),
-        float32_scores=validate.flag(float32_scores, "float32_scores"),
+        gain_full=gain_cut if options.full_gain is None else GAINS.build("custom", mapping=dict(options.full_gain)),
+        discount=scoring.discount_function(),
+        ties=scoring.ties,
+        ideal=ideal_word(scoring),
+        complete=options.complete,
+        max_docs=options.max_docs,
+        float32_scores=scoring.float32_scores,
     )
 
 
@@ -245,43 +271,15 @@ def validate_cutoffs(cutoffs: Any) -> tuple[int, ...]:
     return validate.cutoffs(cutoffs, required=False)
 
 
-def evaluate(
-    qrels: Qrels,
-    run: Run,
-    *,
-    cutoffs: Sequence[int] = TREC_EVAL_CUTOFFS,
-    gain: Any = "linear",
-    full_gain: Any = None,
-    discount: Any = "log2",
-    ties: str = "trec_eval",
-    ideal: str = "qrels",
-    complete: bool = False,
-    max_docs: int | None = None,
-    float32_scores: bool = False,
-) -> Evaluation:
+def evaluate(qrels: Qrels, run: Run, options: EvaluationOptions | None = None) -> Evaluation:
     """NDCG per query: ``ndcg`` (no cutoff) and ``ndcg_cut_k`` for each cutoff, plus DCG, IDCG and counts.
 
-    ``gain`` applies to every measure; ``full_gain`` (trec_eval's ``ndcg.1=3,2=9``) overrides it
-    for the no-cutoff ``ndcg`` only, as trec_eval's ``ndcg_cut`` always uses the grades.
-    Scores are compared as doubles (trec_eval 10.0); ``float32_scores=True`` rounds them to
-    32-bit floats first, as trec_eval 9.x and pytrec_eval do, so scores equal as float32 tie.
+    ``options`` say how (``EvaluationOptions``; trec_eval's defaults when left out). Scores are compared as
+    doubles (trec_eval 10.0); a scoring with ``float32_scores=True`` rounds them to 32-bit floats first, as
+    trec_eval 9.x and pytrec_eval do, so scores equal as float32 tie.
     """
-    chosen = evaluation_options(
-        cutoffs=cutoffs,
-        gain=gain,
-        full_gain=full_gain,
-        discount=discount,
-        ties=ties,
-        ideal=ideal,
-        complete=complete,
-        max_docs=max_docs,
-        float32_scores=float32_scores,
-    )
-    return evaluate_with(qrels, run, chosen)
-
-
-def evaluate_with(qrels: Qrels, run: Run, chosen: EvaluationOptions) -> Evaluation:
-    """``evaluate`` with options already checked by ``evaluation_options``."""
+    options = EvaluationOptions() if options is None else options
+    chosen = _plan(options)
     queries = _queries(qrels, run, chosen.complete)
     judged, judged_docno = _judgments(qrels, queries)
     retrieved, score, docno = _retrieved(run, queries, judged, judged_docno)
@@ -300,7 +298,7 @@ def evaluate_with(qrels: Qrels, run: Run, chosen: EvaluationOptions) -> Evaluati
         columns[f"idcg_cut_{k}"] = _unscaled(idcg_cut[k], scales.cut)
     columns.update(_counts(queries, judged, ranking.graded))
     qids = [queries.names[r] for r in np.flatnonzero(queries.evaluated)]
-    return Evaluation(qids, columns, chosen, qrels_name=qrels.name, run_name=run.name, tag=run.tag)
+    return Evaluation(qids, columns, options, qrels_name=qrels.name, run_name=run.name, tag=run.tag)
 
 
 @dataclass(frozen=True)
@@ -383,7 +381,7 @@ class _Scales:
     full: np.ndarray | None
 
 
-def _scales(pool: _Graded, nq: int, chosen: EvaluationOptions) -> _Scales:
+def _scales(pool: _Graded, nq: int, chosen: _Plan) -> _Scales:
     cut = _query_shifts(pool.slot, pool.level, pool.usable, nq, (chosen.gain_cut,))
     if chosen.gain_full is chosen.gain_cut:
         return _Scales(cut, cut)
@@ -403,9 +401,7 @@ class _Ranking:
     gain_full: np.ndarray
 
 
-def _ranking(
-    rows: _Graded, score: np.ndarray, docno: pa.Array, scales: _Scales, chosen: EvaluationOptions, nq: int
-) -> _Ranking:
+def _ranking(rows: _Graded, score: np.ndarray, docno: pa.Array, scales: _Scales, chosen: _Plan, nq: int) -> _Ranking:
     """Sort the rows by query and score, settle ties by the policy, cut each query at ``max_docs``, and gain them."""
     gain_cut, gain_full = chosen.gain_cut, chosen.gain_full
     slot, level, usable = rows.slot, rows.level, rows.usable
@@ -432,7 +428,7 @@ def _ranking(
     return _Ranking(_Graded(slot, level, usable), position, gains, gains_full)
 
 
-def _dcg_sums(ranking: _Ranking, nq: int, chosen: EvaluationOptions) -> tuple[np.ndarray, dict[int, np.ndarray]]:
+def _dcg_sums(ranking: _Ranking, nq: int, chosen: _Plan) -> tuple[np.ndarray, dict[int, np.ndarray]]:
     """Each query's DCG of the whole ranking (with the full gain) and at each cutoff (with the cut gain)."""
     same = ranking.gain_full is ranking.gain_cut
     # Only rows with a gain add to DCG (adding 0.0 leaves a sum's bits as they are), and most rows
@@ -446,9 +442,7 @@ def _dcg_sums(ranking: _Ranking, nq: int, chosen: EvaluationOptions) -> tuple[np
     return full, {k: _per_query_sums(slot, terms_cut, nq, position < k) for k in chosen.cutoffs}
 
 
-def _idcg_sums(
-    pool: _Graded, scales: _Scales, nq: int, chosen: EvaluationOptions
-) -> tuple[np.ndarray, dict[int, np.ndarray]]:
+def _idcg_sums(pool: _Graded, scales: _Scales, nq: int, chosen: _Plan) -> tuple[np.ndarray, dict[int, np.ndarray]]:
     """Each query's ideal DCG from its pool, of the whole ideal ranking and at each cutoff, as ``_dcg_sums``."""
     cut_shift = None if scales.cut is None else scales.cut[pool.slot]
     cut_gains = _gain_levels(pool.level, pool.usable, chosen.gain_cut, cut_shift)

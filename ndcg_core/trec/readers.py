@@ -24,6 +24,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from ..arrays import as_arrow, as_numpy
+from ..error_codes import Code
 from ..errors import InputError, Place, shown
 
 Source = str | os.PathLike[str] | bytes | bytearray | memoryview | BinaryIO
@@ -84,7 +85,7 @@ class Layout:
     max_cols: int | None
     keep: tuple[str, ...]
     number: str
-    not_number: str  # the error code of a value in the number column that is not a number
+    not_number: Code  # the error code of a value in the number column that is not a number
 
 
 QRELS_LAYOUT = Layout(
@@ -297,7 +298,14 @@ def _first_bad_utf8_line(data: bytes) -> int:
     return 1
 
 
-Problem = tuple[int, str, dict[str, Any]]  # a bad line: its number, its error code and that code's fields
+Problem = tuple[int, Code, dict[str, Any]]  # a bad line: its number, its error code and that code's fields
+
+# Each file kind's codes, written out so that the type check sees every one.
+_COLUMNS: dict[str, Code] = {"qrels": "qrels.columns", "run": "run.columns"}
+_NO_LINES: dict[str, Code] = {"qrels": "qrels.no_lines", "run": "run.no_lines"}
+_HEADER_MISSING: dict[str, Code] = {"qrels": "qrels.header_missing", "run": "run.header_missing"}
+_HEADER_ONLY: dict[str, Code] = {"qrels": "qrels.header_only", "run": "run.header_only"}
+_NOT_NUMBER: dict[str, Code] = {"rel": "qrels.grade_not_number", "score": "run.score_not_number"}  # by column
 
 
 def _bad_lines(data: bytes, name: str, problems: list[Problem], total: int) -> InputError:
@@ -307,7 +315,7 @@ def _bad_lines(data: bytes, name: str, problems: list[Problem], total: int) -> I
         for line, code, fields in problems[:MAX_QUOTED_LINES]
     ]
     return InputError(
-        errors[0].code,
+        problems[0][1],
         quote=errors[0].quote,
         also=tuple(errors[1:]),
         more=max(0, total - len(errors)),
@@ -455,7 +463,7 @@ def _reparse_as_text(data: bytes, read: Any, parse: Any, convert: Any, layout: L
 _ARROW_FLOAT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|[+-]?(?:inf|infinity|nan)", re.I | re.A)
 
 
-def _raise_bad_numbers(column: pa.ChunkedArray, name: str, source: bytes, lines: np.ndarray | None, code: str) -> None:
+def _raise_bad_numbers(column: pa.ChunkedArray, name: str, source: bytes, lines: np.ndarray | None, code: Code) -> None:
     problems: list[Problem] = []
     total = 0
     for row, text in enumerate(column.to_pylist()):
@@ -490,7 +498,7 @@ def _normalise_whitespace(data: bytes, name: str, layout: Layout) -> tuple[bytes
         bad_total += nbad
         for local, count in bad:
             if len(problems) < MAX_QUOTED_LINES:
-                problems.append((line_base + local + 1, f"{layout.kind}.columns", {"count": count}))
+                problems.append((line_base + local + 1, _COLUMNS[layout.kind], {"count": count}))
         pieces.append(text)
         line_numbers.append(rows + line_base + 1)
         line_base += nlines
@@ -499,7 +507,7 @@ def _normalise_whitespace(data: bytes, name: str, layout: Layout) -> tuple[bytes
         raise _bad_lines(data, name, problems, bad_total)
     lines = np.concatenate(line_numbers) if line_numbers else np.empty(0, np.int64)
     if len(lines) == 0:
-        raise InputError(f"{layout.kind}.no_lines", file=name)
+        raise InputError(_NO_LINES[layout.kind], file=name)
     return b"".join(pieces), lines
 
 
@@ -595,7 +603,7 @@ def _read_csv(
         found = _find(names, aliases)
         if found is None:
             raise InputError(
-                f"{kind}.header_missing", file=name, column=column, looked=", ".join(aliases), found=", ".join(names)
+                _HEADER_MISSING[kind], file=name, column=column, looked=", ".join(aliases), found=", ".join(names)
             )
         chosen[column] = names.index(found)
     problems: list[Problem] = []
@@ -624,7 +632,7 @@ def _read_csv(
     if problems:
         raise _bad_lines(data, name, problems, counts["bad"])
     if not rows:
-        raise InputError(f"{kind}.header_only", file=name)
+        raise InputError(_HEADER_ONLY[kind], file=name)
     columns: dict[str, Any] = {}
     for j, column in enumerate(wanted):
         values = [r[j] for r in rows]
@@ -636,7 +644,7 @@ def _read_csv(
                 )
             columns[column] = pa.array(values, type=pa.string())
         else:
-            code = {"rel": "qrels.grade_not_number", "score": "run.score_not_number"}.get(column, "run.rank_not_number")
+            code = _NOT_NUMBER.get(column, "run.rank_not_number")
             columns[column] = _parse_numbers(values, name, line_of_row, data, code)
     return columns, np.asarray(line_of_row, dtype=np.int64)
 
@@ -649,7 +657,7 @@ def _is_utf8(data: bytes) -> bool:
     return True
 
 
-def _parse_numbers(values: list[str], name: str, lines: list[int], data: bytes, code: str) -> np.ndarray:
+def _parse_numbers(values: list[str], name: str, lines: list[int], data: bytes, code: Code) -> np.ndarray:
     out = np.empty(len(values), dtype=np.float64)
     problems: list[Problem] = []
     total = 0
@@ -686,7 +694,7 @@ def _integer_grades(values: np.ndarray, name: str, lines: np.ndarray | None) -> 
 
 
 def _finite_numbers(
-    values: np.ndarray, name: str, lines: np.ndarray | None, code: str, allow_inf: bool = False
+    values: np.ndarray, name: str, lines: np.ndarray | None, code: Code, allow_inf: bool = False
 ) -> np.ndarray:
     values = np.asarray(values, dtype=np.float64)
     bad = np.isnan(values) if allow_inf else ~np.isfinite(values)
@@ -704,7 +712,7 @@ def query_codes(qid: pa.Array) -> tuple[list[str], np.ndarray]:
     return encoded.dictionary.to_pylist(), as_numpy(encoded.indices).astype(np.int64)
 
 
-def _reject_duplicates(qid: pa.Array, docno: pa.Array, name: str, line_of: Any, code: str) -> None:
+def _reject_duplicates(qid: pa.Array, docno: pa.Array, name: str, line_of: Any, code: Code) -> None:
     pair = duplicate_rows(qid, docno)
     if pair is None:
         return

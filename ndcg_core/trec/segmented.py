@@ -26,7 +26,7 @@ import pyarrow.compute as pc
 
 from ..arrays import as_arrow, as_numpy
 from ..errors import InputError
-from .evaluate import Evaluation, EvaluationOptions, evaluate_with, evaluation_options
+from .evaluate import Evaluation, EvaluationOptions, evaluate
 from .readers import (
     RUN_LAYOUT,
     Qrels,
@@ -64,14 +64,14 @@ def evaluate_files(
     run_name: str | None = None,
     progress: Progress | None = None,
 ) -> Evaluation:
-    """``evaluate_with(read_qrels(qrels_source), read_run(run_source), options)``, faster on big tidy files.
+    """``evaluate(read_qrels(qrels_source), read_run(run_source), options)``, faster on big tidy files.
 
-    ``options`` come from ``evaluation_options`` (trec_eval's defaults when None). ``qrels_source`` may be
+    ``options``: trec_eval's defaults when None. ``qrels_source`` may be
     ``Qrels`` already read. A run given as a path is memory-mapped; one given
     as bytes (an upload) is read in place, never copied. ``progress(fraction)`` is called from the
     calling thread as the run's segments are done.
     """
-    chosen = evaluation_options() if options is None else options
+    chosen = EvaluationOptions() if options is None else options
     if isinstance(qrels_source, Qrels):
         qrels = qrels_source
     else:
@@ -87,7 +87,7 @@ def evaluate_files(
     elif isinstance(run_source, (bytes, bytearray)) and run_source:
         result = _evaluate_segments(qrels, run_source, run_name or "input", chosen, progress)
     if result is None:
-        result = evaluate_with(qrels, read_run(run_source, run_name), chosen)
+        result = evaluate(qrels, read_run(run_source, run_name), chosen)
     if progress is not None:
         progress(1.0)
     return result
@@ -331,7 +331,7 @@ class _Segments:
         if not judged:
             return None
         run.name = self.name
-        return evaluate_with(self._judgments_of(judged), run, self.chosen)
+        return evaluate(self._judgments_of(judged), run, self.chosen)
 
     def _judgments_of(self, names: list[str]) -> Qrels:
         rows = np.concatenate(
@@ -354,7 +354,7 @@ class _Segments:
             return None
         empty = pa.nulls(0, pa.string())
         nothing = Run(empty, empty, np.empty(0, np.float64), self.name)
-        return evaluate_with(self._judgments_of(missing), nothing, self.chosen)
+        return evaluate(self._judgments_of(missing), nothing, self.chosen)
 
     def _merged(self, results: list[Evaluation]) -> Evaluation:
         """One evaluation from the units', in trec_eval's query order (ids compared as bytes)."""

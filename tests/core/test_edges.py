@@ -14,7 +14,9 @@ from hypothesis import event, given
 from hypothesis import strategies as st
 
 from ndcg_core import (
+    EvaluationOptions,
     InputError,
+    Scoring,
     breakdown,
     cg,
     dcg,
@@ -102,7 +104,7 @@ def test_evaluate_scales_each_query_by_itself():
     # A query with huge gains next to one with grade 1: scaling one must not wash out the other.
     qrels = read_qrels(b"big 0 a 1024\nbig 0 b 1023\nsmall 0 x 1\nsmall 0 y 1\n")
     run = read_run(b"big Q0 b 1 2 t\nbig Q0 a 2 1 t\nsmall Q0 z 1 2 t\nsmall Q0 x 2 1 t\n")
-    result = evaluate(qrels, run, gain="exponential", cutoffs=(2,))
+    result = evaluate(qrels, run, EvaluationOptions(Scoring(gain="exponential", ideal="pool"), cutoffs=(2,)))
     big = (0.5 + 1 / log2(3)) / (1 + 0.5 / log2(3))
     small = (1 / log2(3)) / (1 + 1 / log2(3))
     assert result.qids == ["big", "small"]

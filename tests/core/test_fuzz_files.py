@@ -10,7 +10,7 @@ import pytest
 import pytrec_eval
 from hypothesis import event, given
 
-from ndcg_core import evaluate, read_qrels, read_run
+from ndcg_core import EvaluationOptions, Scoring, evaluate, read_qrels, read_run
 from trec_files import as_dicts, file_pairs, read_as_the_reference_does, reference_read
 
 CUTOFFS = (1, 3, 10)
@@ -35,10 +35,10 @@ def test_files_read_as_the_reference_reads_them_and_evaluate_as_pytrec_eval(pair
     shared = sorted(set(judged) & set(ranked), key=lambda q: q.encode("utf-8"))
     if not shared:
         with pytest.raises(ValueError):
-            evaluate(qrels, run, cutoffs=CUTOFFS)
+            evaluate(qrels, run, EvaluationOptions(cutoffs=CUTOFFS))
         event("evaluate: no shared query, refused")
         return
-    result = evaluate(qrels, run, cutoffs=CUTOFFS)
+    result = evaluate(qrels, run, EvaluationOptions(cutoffs=CUTOFFS))
     assert result.qids == shared  # trec_eval's order: query ids compared as bytes
     ours = result.table()
 
@@ -54,7 +54,9 @@ def test_files_read_as_the_reference_reads_them_and_evaluate_as_pytrec_eval(pair
         theirs = pytrec_eval.RelevanceEvaluator(usable, {"ndcg", "ndcg_cut.1,3,10"}).evaluate(
             {q: ranked[q] for q in compared}
         )
-        as_float32 = evaluate(qrels, run, cutoffs=CUTOFFS, float32_scores=True).table()  # as pytrec_eval ranks
+        as_float32 = evaluate(
+            qrels, run, EvaluationOptions(Scoring(float32_scores=True, ideal="pool"), cutoffs=CUTOFFS)
+        ).table()  # as pytrec_eval ranks
         for q in compared:
             for measure in MEASURES:
                 assert as_float32.loc[q, measure] == pytest.approx(theirs[q][measure], abs=1e-9), (q, measure)
@@ -64,7 +66,7 @@ def test_files_read_as_the_reference_reads_them_and_evaluate_as_pytrec_eval(pair
         alone = evaluate(
             read_qrels(tidy([r for r in judged_rows if r[0] == q], "qrels")),
             read_run(tidy([r for r in ranked_rows if r[0] == q], "run")),
-            cutoffs=CUTOFFS,
+            EvaluationOptions(cutoffs=CUTOFFS),
         )
         assert alone.qids == [q]
         for measure in MEASURES:
@@ -73,7 +75,9 @@ def test_files_read_as_the_reference_reads_them_and_evaluate_as_pytrec_eval(pair
     # Every policy stays in [0, 1], and worst <= trec_eval, average <= best.
     by_policy = {"trec_eval": ours}
     for ties in ("best", "worst", "average"):
-        by_policy[ties] = evaluate(qrels, run, cutoffs=CUTOFFS, ties=ties).table()
+        by_policy[ties] = evaluate(
+            qrels, run, EvaluationOptions(Scoring(ties=ties, ideal="pool"), cutoffs=CUTOFFS)
+        ).table()
     for frame in by_policy.values():
         values = frame[list(MEASURES)].to_numpy()
         assert np.all((values >= 0) & (values <= 1 + 1e-12))

@@ -2,11 +2,13 @@
 pickling (tests/ui/test_errors.py raises every code from real input)."""
 
 import pickle
+from typing import Literal, get_args
 
 import pytest
 
-from ndcg_core import errors
+from ndcg_core import error_codes, errors
 from ndcg_core.errors import InputError, Place, StoreUnavailable, english, shown
+from ndcg_core.registry import Registry
 
 # --- quoting, places, rendering, pickling ---------------------------------------------------------------------------
 
@@ -87,15 +89,65 @@ def test_an_outage_says_its_english_and_survives_pickling():
         StoreUnavailable("store.gone")
 
 
-# --- another layer's codes (the UI registers its own) ---------------------------------------------------------------
+# --- another layer's codes (the UI layers its own over the core's) ----------------------------------------------------
 
 
-def test_a_layer_registers_its_codes_and_places_once_and_a_clash_is_named(monkeypatch):
-    monkeypatch.setattr(errors, "TEMPLATES", dict(errors.TEMPLATES))
-    errors.register(messages={"demo.bad": "{place} is {value}"}, places={"demo.box": "the demo box"})
-    errors.register(messages={"demo.bad": "{place} is {value}"})  # the same table again changes nothing
-    error = InputError("demo.bad", place=Place("demo.box"), value="'x'")
+def test_a_layer_gets_its_own_lookup_over_the_cores_and_a_clash_is_named():
+    before = dict(errors.TEMPLATES)
+    table = errors.layered(messages={"demo.bad": "{place} is {value}"}, places={"demo.box": "the demo box"})
+    assert dict(errors.TEMPLATES) == before and "error.demo.bad" not in errors.TEMPLATES  # the core's is as it was
+    assert table["error.demo.bad"] == "{place} is {value}" and table["error.k.required"] == before["error.k.required"]
+
+    class DemoPlace(Place):
+        __slots__ = ()
+        templates = table
+
+    class DemoError(InputError):
+        templates = table
+
+    error = DemoError("demo.bad", place=DemoPlace("demo.box"), value="'x'")  # type: ignore[arg-type]
     assert str(error) == "the demo box is 'x'"
-    with pytest.raises(KeyError, match="these codes have a template already: error.demo.bad, error.k.required"):
-        errors.register(messages={"demo.bad": "other", "k.required": "other", "demo.new": "fine"})
-    assert "error.demo.new" not in errors.TEMPLATES  # nothing of a refused table is kept
+    assert str(InputError("k.not_whole", place=DemoPlace("demo.box"), value="'x'")).startswith("the demo box")
+    with pytest.raises(KeyError, match="no template for error.demo.bad"):
+        InputError("demo.bad", value="'x'")  # type: ignore[arg-type]
+    with pytest.raises(KeyError, match="in the core already: error.k.required, place.k"):
+        errors.layered(messages={"k.required": "other", "demo.new": "fine"}, places={"k": "other"})
+    with pytest.raises(TypeError):
+        errors.TEMPLATES["error.demo.new"] = "no"  # type: ignore[index]
+
+
+# --- every code has its template, checked when the module loads ---------------------------------------------------
+
+
+def test_the_codes_and_the_templates_are_checked_against_each_other():
+    errors.check_codes(Literal["a.b", "c.d"], {"a.b": "x", "c.d": "y"}, "demo")
+    with pytest.raises(
+        TypeError, match=r"demo: codes without a template \['c.d'\]; templates without a code \['e.f'\]"
+    ):
+        errors.check_codes(Literal["a.b", "c.d"], {"a.b": "x", "e.f": "y"}, "demo")
+    assert set(get_args(error_codes.Code)) == set(errors.MESSAGES)  # as the module checked when it loaded
+    assert set(get_args(error_codes.PlaceCode)) == set(errors.PLACES)
+
+
+def test_a_registry_whose_unknown_name_has_no_code_is_refused_when_made():
+    assert Registry("gain").unknown == "gain.unknown" and Registry("games", unknown="gain.unknown").unknown
+    with pytest.raises(KeyError, match="no error code 'games.unknown'"):
+        Registry("games")  # a registry made at a module's top: the module does not load
+    with pytest.raises(KeyError, match="no error code 'k.too_smal'"):
+        errors.error_code("k.too_smal")
+
+
+def test_a_raise_with_a_code_that_does_not_exist_fails_the_type_check(tmp_path):
+    from mypy import api
+
+    (tmp_path / "raises.py").write_text(
+        "from ndcg_core.errors import InputError, Place\n"
+        'InputError("k.too_small", place=Place("k"), value="0", low=1)\n'
+        'InputError("k.too_smal", value="0")\n'
+        'Place("kk")\n'
+    )
+    out, _, status = api.run([str(tmp_path / "raises.py"), "--no-incremental", "--follow-imports=silent"])
+    assert status == 1 and out.count("error:") == 2, out
+    assert (
+        'raises.py:3: error: Argument 1 to "InputError"' in out and 'raises.py:4: error: Argument 1 to "Place"' in out
+    )

@@ -15,6 +15,7 @@ from ndcg_core import IDEALS, breakdown, dcg, idcg, ndcg_at_k
 from ndcg_core.errors import MESSAGES, InputError, Place, english
 from ndcg_core.lists.items import Item, make_items
 from ndcg_core.lists.presets import PRESETS
+from ndcg_core.lists.scoring import Scoring
 from ndcg_core.lists.spec import LIST_IDEALS, MAX_LINK_LENGTH, ListSpec, link_number
 from support import error_of
 
@@ -23,9 +24,10 @@ def log2(x):
     return math.log(x, 2)
 
 
-def spec_of(grades, k=None, labels=None, **fields):
+def spec_of(grades, k=None, labels=None, top=4, extra=(), query="", **scoring):
     labels = labels or [f"d{i}" for i in range(1, len(grades) + 1)]
-    return ListSpec(tuple(make_items(labels, grades)), len(grades) if k is None else k, **fields)
+    items = tuple(make_items(labels, grades))
+    return ListSpec(items, Scoring(k=len(grades) if k is None else k, **scoring), top, extra, query)
 
 
 def code_of(call, *args, **kwargs):
@@ -43,18 +45,26 @@ def test_the_list_ideals_are_not_the_evaluations():
 
 
 def test_a_spec_keeps_its_sequences_as_tuples_so_it_is_frozen_and_hashable():
-    spec = ListSpec(make_items(["a", "b"], [1, 0]), 2, extra=[Item(3, "c", 2)], gain_map=[(1, 3.0)])
-    assert isinstance(spec.items, tuple) and isinstance(spec.extra, tuple) and spec.gain_map == ((1, 3.0),)
-    same = ListSpec(tuple(make_items(["a", "b"], [1, 0])), 2, extra=(Item(3, "c", 2),), gain_map=((1, 3),))
+    spec = ListSpec(make_items(["a", "b"], [1, 0]), Scoring(k=2, gain_table=[(1, 3.0)]), extra=[Item(3, "c", 2)])
+    assert isinstance(spec.items, tuple) and isinstance(spec.extra, tuple) and spec.scoring.gain_table == ((1, 3.0),)
+    same = ListSpec(
+        tuple(make_items(["a", "b"], [1, 0])), Scoring(k=2, gain_table=((1.0, 3),)), extra=(Item(3, "c", 2),)
+    )
     assert spec == same and hash(spec) == hash(same)
     with pytest.raises(dataclasses.FrozenInstanceError):
-        spec.k = 1  # type: ignore[misc]
+        spec.scoring = Scoring()  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        spec.scoring.k = 1  # type: ignore[misc]
+
+
+def test_a_spec_without_k_is_cut_at_its_end():
+    assert ListSpec(tuple(make_items(["a", "b", "c"], [1, 0, 2]))).scoring == Scoring(k=3)
 
 
 @pytest.mark.parametrize(
     "make, code",
     [
-        (lambda: ListSpec((), 1), "list.empty"),
+        (lambda: ListSpec((), Scoring(k=1)), "list.empty"),
         (lambda: spec_of([1] * 101, 1), "list.too_long"),
         (lambda: spec_of([1], extra=tuple(make_items(["x"] * 101, [0] * 101, first_id=2))), "list.too_long"),
         (lambda: spec_of([1, 2], k=0), "k.too_small"),
@@ -66,10 +76,10 @@ def test_a_spec_keeps_its_sequences_as_tuples_so_it_is_frozen_and_hashable():
         (lambda: spec_of([1, -1]), "grade.negative"),
         (lambda: spec_of([1], extra=(Item(2, "x", 5),), top=4), "grade.above_top"),
         (lambda: spec_of([1], gain="cubic"), "gain.unknown"),
-        (lambda: spec_of([1], gain_map=((11, 1.0),)), "k.too_large"),
-        (lambda: spec_of([1], gain_map=((1, math.inf),)), "number.infinite"),
+        (lambda: spec_of([1], gain_table=((11, 1.0),)), "k.too_large"),
+        (lambda: spec_of([1], gain_table=((1, math.inf),)), "number.infinite"),
         (lambda: spec_of([1], discount="ln"), "discount.unknown"),
-        (lambda: spec_of([1], jk_base=1.0), "discount.base"),
+        (lambda: spec_of([1], base=1.0), "discount.base"),
         (lambda: spec_of([1], ideal="qrels"), "ideal.unknown"),
     ],
 )
@@ -87,11 +97,11 @@ def test_a_spec_is_checked_when_made(make, code):
         ),
         (lambda: spec_of([1, 2], k=3), "k must be at most 2, got 3"),
         (lambda: spec_of([1], gain="cubic"), "unknown gain 'cubic'; choose one of linear, exponential, custom"),
-        (lambda: spec_of([1], gain_map=((11, 1.0),)), "a grade in the custom gain must be at most 10, got 11"),
-        (lambda: spec_of([1], gain_map=((1, math.inf),)), "the gain of grade 1 is inf: enter a finite number"),
+        (lambda: spec_of([1], gain_table=((11, 1.0),)), "a grade in the custom gain must be at most 10, got 11"),
+        (lambda: spec_of([1], gain_table=((1, math.inf),)), "the gain of grade 1 is inf: enter a finite number"),
         (lambda: spec_of([1], discount="ln"), "unknown discount 'ln'; choose one of log2, jk"),
-        (lambda: spec_of([1], jk_base=math.nan), "the discount base b is NaN: enter a number"),
-        (lambda: spec_of([1], jk_base=1.0), "the discount base b must be greater than 1, got 1.0"),
+        (lambda: spec_of([1], base=math.nan), "the discount base b is NaN: enter a number"),
+        (lambda: spec_of([1], base=1.0), "the discount base b must be greater than 1, got 1.0"),
         (lambda: ListSpec.from_grades([], [], 1), "the list cannot be empty: keep at least one item"),
         (lambda: ListSpec.from_grades(["a"], [math.inf], 1), "the grades is inf: enter a finite number"),
         (lambda: spec_of([1], ideal="qrels"), "unknown ideal 'qrels'; choose one of list, pool"),
@@ -118,8 +128,9 @@ def test_a_bad_spec_is_worded_with_its_place_and_every_field(make, message):
 
 
 def test_from_grades_keeps_every_scoring_setting_it_is_given():
-    spec = ListSpec.from_grades(["a", "b"], [2, 1], 2, gain="custom", gain_map=[(2, 5.0)], discount="jk", jk_base=3.0)
-    assert (spec.gain, spec.gain_map, spec.discount, spec.jk_base, spec.query) == ("custom", ((2, 5.0),), "jk", 3.0, "")
+    scoring = Scoring(gain="custom", gain_table=((2, 5.0),), discount="jk", base=3.0, ties="best")
+    spec = ListSpec.from_grades(["a", "b"], [2, 1], 2, scoring=scoring)
+    assert spec.scoring == dataclasses.replace(scoring, k=2) and spec.query == ""
 
 
 def test_a_grade_above_the_top_is_named_by_its_position():
@@ -133,9 +144,9 @@ def test_a_lists_scale_may_go_beyond_the_playgrounds_which_a_link_refuses():
     spec = spec_of([1000, 3], top=1000)
     assert spec.top == 1000 and spec.ndcg() == 1.0
     assert ListSpec.from_grades(["a"], [1000.5], 1).top == 1001  # the smallest whole top grade that holds it
-    assert code_of(ListSpec.from_link, dataclasses.replace(spec, top=11, items=spec.items[1:], k=1).to_link()) == (
-        "top_grade.range"
-    )
+    assert code_of(
+        ListSpec.from_link, dataclasses.replace(spec, top=11, items=spec.items[1:], scoring=Scoring(k=1)).to_link()
+    ) == ("top_grade.range")
 
 
 def test_k_and_the_top_grade_are_kept_as_whole_numbers():
@@ -147,10 +158,10 @@ def test_k_and_the_top_grade_are_kept_as_whole_numbers():
 
 
 def test_with_items_keeps_the_scoring_and_clamps_k_to_a_shorter_list():
-    spec = spec_of([3, 2, 1, 0], k=4, gain="exponential", discount="jk", jk_base=3.0, ideal="pool")
+    spec = spec_of([3, 2, 1, 0], k=4, gain="exponential", discount="jk", base=3.0, ideal="pool")
     shorter = spec.with_items(spec.items[:2])
     assert shorter.k == 2 and shorter.items == spec.items[:2]
-    assert (shorter.gain, shorter.discount, shorter.jk_base, shorter.ideal) == ("exponential", "jk", 3.0, "pool")
+    assert shorter.scoring == dataclasses.replace(spec.scoring, k=shorter.k)
     assert spec.with_items(reversed(spec.items)).k == 4  # same length: k unchanged
 
 
@@ -163,17 +174,17 @@ def test_with_k_and_replace_make_checked_copies():
 
 def test_with_gain_of_sets_one_grade_keeping_the_order_grades_were_set_in():
     spec = spec_of([1], gain="custom").with_gain_of(3, 9).with_gain_of(1, 0.5).with_gain_of(3, 7)
-    assert spec.gain_map == ((3, 7.0), (1, 0.5))
-    assert spec.gain_table() == {0: 0.0, 1: 0.5, 2: 2.0, 3: 7.0, 4: 4.0}  # a grade not set is worth itself
+    assert spec.scoring.gain_table == ((3, 7.0), (1, 0.5))
+    assert spec.gain_of_every_grade() == {0: 0.0, 1: 0.5, 2: 2.0, 3: 7.0, 4: 4.0}  # a grade not set is worth itself
 
 
 def test_reordered_and_scored_like():
     spec = spec_of([0, 1, 2])
     assert spec.reordered([2, 1, 0]).grades == (2, 1, 0)
-    other = spec_of([4], gain="custom", gain_map=((4, 10.0),), discount="jk", jk_base=4.0)
+    other = spec_of([4], gain="custom", gain_table=((4, 10.0),), discount="jk", base=4.0)
     mixed = spec.scored_like(other)
     assert (mixed.items, mixed.k, mixed.top) == (spec.items, spec.k, spec.top)
-    assert (mixed.gain, mixed.gain_map, mixed.discount, mixed.jk_base) == ("custom", ((4, 10.0),), "jk", 4.0)
+    assert mixed.scoring == dataclasses.replace(other.scoring, k=spec.k, ideal=spec.ideal)
 
 
 # --- scores, through the core's functions ------------------------------------------------------------
@@ -191,21 +202,21 @@ def test_the_pool_ideal_takes_the_unretrieved_judged_items():
     wikipedia = PRESETS.build("wikipedia").spec()
     assert wikipedia.judged_pool() == [3, 2, 3, 0, 1, 2, 3, 2]
     assert round(wikipedia.ndcg(), 3) == 0.785  # Wikipedia's figure, against all judgments
-    own = dataclasses.replace(wikipedia, ideal="list")
+    own = wikipedia.with_scoring(ideal="list")
     assert own.judged_pool() is None and round(own.ndcg(), 3) == 0.961
 
 
 def test_gain_and_discount_reach_the_score():
-    spec = spec_of([3, 0, 2], k=3, gain="exponential", discount="jk", jk_base=3.0)
+    spec = spec_of([3, 0, 2], k=3, gain="exponential", discount="jk", base=3.0)
     # jk with b = 3: ranks 1 and 2 in full, rank 3 divided by log_3(3) = 1
     assert spec.dcg() == pytest.approx((2**3 - 1) + 0 + (2**2 - 1))
-    custom = spec_of([3, 0, 2], k=3, gain="custom", gain_map=((3, 10.0), (2, 5.0)))
+    custom = spec_of([3, 0, 2], k=3, gain="custom", gain_table=((3, 10.0), (2, 5.0)))
     assert custom.dcg() == pytest.approx(10 + 0 + 5 / log2(4))
-    assert custom.dcg() == dcg([3, 0, 2], 3, gain=custom.settings().gain_object())
+    assert custom.dcg() == dcg([3, 0, 2], 3, gain={3: 10.0, 2: 5.0})
 
 
 def test_its_breakdown_is_the_cores_with_its_labels():
-    spec = dataclasses.replace(PRESETS.build("wikipedia").spec(), k=4)
+    spec = PRESETS.build("wikipedia").spec().with_k(4)
     frame = spec.breakdown()
     expected = breakdown(spec.grades, 4, items=spec.labels, pool=spec.judged_pool())
     assert frame.equals(expected)
@@ -214,7 +225,7 @@ def test_its_breakdown_is_the_cores_with_its_labels():
 
 
 def test_from_grades_makes_the_classrooms_list_with_its_pool():
-    spec = ListSpec.from_grades(["a", "b"], [2, 0], 2, pool=[3, 1], query="成都", gain="exponential")
+    spec = ListSpec.from_grades(["a", "b"], [2, 0], 2, pool=[3, 1], query="成都", scoring=Scoring(gain="exponential"))
     assert spec.ideal == "pool" and spec.judged_pool() == [2, 0, 3, 1] and spec.query == "成都"
     assert spec.top == 3  # the smallest whole top grade that holds every grade
     assert spec.ndcg() == pytest.approx(ndcg_at_k([2, 0], 2, gain="exponential", pool=[2, 0, 3, 1]))
@@ -226,7 +237,7 @@ def test_the_pool_is_the_missed_grades_its_ideal_includes_and_labels_and_grades_
     spec = ListSpec.from_grades(["a", "b", "c"], [1, 3, 1], 3, pool=[2, 0])
     assert spec.labels == ("a", "b", "c") and spec.grades == (1.0, 3.0, 1.0) and spec.pool == (2.0, 0.0)
     assert [(it.id, it.label) for it in spec.extra] == [(4, "judged 1"), (5, "judged 2")]  # numbered on
-    own = dataclasses.replace(spec, ideal="list")  # the Playground keeps the extra items while they are not used
+    own = spec.with_scoring(ideal="list")  # the Playground keeps the extra items while they are not used
     assert own.pool == () and own.extra == spec.extra and own.judged_pool() is None
 
 
@@ -236,7 +247,7 @@ def test_the_best_order_puts_the_highest_gain_first_and_equal_gains_as_listed():
     best = (3 + 1 / math.log2(3) + 1 / 2) / (3 + 2 / math.log2(3) + 1 / 2)  # the pool's 2 is in the ideal
     assert spec.reordered(spec.best_order()).ndcg() == pytest.approx(best)
     # Under a custom gain that makes 3 worth less than 1, the 1s come first.
-    custom = dataclasses.replace(spec, gain="custom", gain_map=((3, 0.5),))
+    custom = spec.with_scoring(gain="custom", gain_table=((3, 0.5),))
     assert custom.best_order() == [0, 2, 1]
     assert spec.ndcg() == spec.scores().ndcg and custom.ndcg() == custom.scores().ndcg
 
@@ -262,19 +273,17 @@ def specs(draw):
     extra_rows = draw(st.lists(st.tuples(labels, st.integers(0, top)), max_size=3))
     extra = make_items([label for label, _ in extra_rows], [g for _, g in extra_rows], first_id=len(items) + 1)
     gain = draw(st.sampled_from(["linear", "exponential", "custom"]))
-    gain_map = draw(st.dictionaries(st.integers(0, 10), st.integers(0, 1000).map(float), max_size=4))
+    table = draw(st.dictionaries(st.integers(0, 10), st.integers(0, 1000).map(float), max_size=4))
     discount = draw(st.sampled_from(["log2", "jk"]))
-    return ListSpec(
-        tuple(items),
-        draw(st.integers(1, len(items))),
-        top,
-        tuple(extra),
+    scoring = Scoring(
         gain=gain,
-        gain_map=tuple(gain_map.items()) if gain == "custom" else (),
+        gain_table=tuple(table.items()) if gain == "custom" else (),
         discount=discount,
-        jk_base=draw(st.sampled_from([1.5, 2.0, 3.0, 20.0])) if discount == "jk" else 2.0,
+        base=draw(st.sampled_from([1.5, 2.0, 3.0, 20.0])) if discount == "jk" else 2.0,
+        k=draw(st.integers(1, len(items))),
         ideal=draw(st.sampled_from(LIST_IDEALS)),
     )
+    return ListSpec(tuple(items), scoring, top, tuple(extra))
 
 
 @given(specs())
@@ -285,10 +294,10 @@ def test_a_link_gives_back_exactly_the_spec_it_was_made_from(spec):
 
 
 def test_a_link_leaves_out_the_query_and_what_its_gain_and_discount_do_not_use():
-    spec = spec_of([1, 0], query="成都", gain_map=((1, 5.0),), jk_base=3.0)
+    spec = spec_of([1, 0], query="成都", gain_table=((1, 5.0),), base=3.0)
     back = ListSpec.from_link(spec.to_link())
-    assert (back.query, back.gain_map, back.jk_base) == ("", (), 2.0)
-    assert back == dataclasses.replace(spec, query="", gain_map=(), jk_base=2.0)
+    assert (back.query, back.scoring.gain_table, back.scoring.base) == ("", (), 2.0)
+    assert back == dataclasses.replace(spec, query="", scoring=Scoring(k=2))
 
 
 # Links written by the Playground before ListSpec existed (ui/share.py's encode_playground), with what they hold.
@@ -296,19 +305,15 @@ OLD_LINKS = {
     "eyJ2IjoxLCJsIjpbImRvYyBBIiwiZG9jIEIiLCJkb2MgQyIsImRvYyBEIiwiZG9jIEUiXSwiZyI6WzMsMiwzLDAsMV0sImsiOjUsInQiOjMsImdh"
     "aW4iOiJsaW5lYXIiLCJkIjoibG9nMiIsImkiOiJsaXN0In0": PRESETS.build("five").spec(),
     "eyJ2IjoxLCJsIjpbIkQxIiwiRDIiLCJEMyIsIkQ0IiwiRDUiLCJENiJdLCJnIjpbMywyLDMsMCwxLDJdLCJrIjo2LCJ0IjozLCJnYWluIjoiZXhw"
-    "b25lbnRpYWwiLCJkIjoibG9nMiIsImkiOiJwb29sIiwieCI6W1siRDciLDNdLFsiRDgiLDJdXX0": dataclasses.replace(
-        PRESETS.build("wikipedia").spec(), gain="exponential"
-    ),
+    "b25lbnRpYWwiLCJkIjoibG9nMiIsImkiOiJwb29sIiwieCI6W1siRDciLDNdLFsiRDgiLDJdXX0": PRESETS.build("wikipedia")
+    .spec()
+    .with_scoring(gain="exponential"),
     "eyJ2IjoxLCJsIjpbIuaIkOmDvTPlpKnmlLvnlaUiLCI8Yj54PC9iPiIsImEgYiJdLCJnIjpbNCwwLDIuNV0sImsiOjIsInQiOjQsImdhaW4iOiJj"
     "dXN0b20iLCJkIjoiamsiLCJpIjoibGlzdCIsIm0iOnsiMyI6OSwiMSI6MC41LCIwIjowfSwiYiI6MywieCI6W1sieSIsMV1dfQ": ListSpec(
         tuple(make_items(["成都3天攻略", "<b>x</b>", "a b"], [4, 0, 2.5])),
-        2,
+        Scoring(gain="custom", gain_table=((3, 9.0), (1, 0.5), (0, 0.0)), discount="jk", base=3.0, k=2),
         4,
         (Item(4, "y", 1),),
-        gain="custom",
-        gain_map=((3, 9.0), (1, 0.5), (0, 0.0)),
-        discount="jk",
-        jk_base=3.0,
     ),
 }
 
@@ -457,18 +462,18 @@ def test_a_bad_link_is_worded_with_every_field_of_its_message():
 def test_a_link_at_each_limit_is_read():
     assert code_of(ListSpec.from_link, "x" * MAX_LINK_LENGTH) == "link.damaged"  # as long as allowed: read
     eleven = ListSpec.from_link(good_link(gain="custom", m={str(g): g + 1 for g in range(11)}))
-    assert len(eleven.gain_map) == 11  # a gain for every grade 0 to 10
+    assert len(eleven.scoring.gain_table) == 11  # a gain for every grade 0 to 10
     full = ListSpec.from_link(good_link(x=[[f"u{i}", 0] for i in range(100)]))
     assert len(full.extra) == 100
     jk = ListSpec.from_link(good_link(d="jk", b=20))
-    assert jk.jk_base == 20.0
+    assert jk.scoring.base == 20.0
 
 
-def test_the_scoring_key_carries_the_custom_table_only_under_the_custom_gain():
-    spec = spec_of([3, 0], gain_map=((3, 9.0),))
-    assert spec.settings().gain_mapping is None  # linear: the table kept for later is not part of the key
-    assert spec.settings() == spec_of([3, 0]).settings()
-    assert dataclasses.replace(spec, gain="custom").settings().gain_mapping == {0: 0, 1: 1, 2: 2, 3: 9, 4: 4}
+def test_the_custom_table_counts_only_under_the_custom_gain():
+    spec = spec_of([3, 0], gain_table=((3, 9.0),))
+    assert spec.scores() == spec_of([3, 0]).scores()  # linear: the table is kept for later, unused
+    assert spec.with_scoring(gain="custom").gain_of_every_grade() == {0: 0, 1: 1, 2: 2, 3: 9, 4: 4}
+    assert spec.with_scoring(gain="custom").dcg() == 9
 
 
 def test_with_items_keeps_at_least_k_1():

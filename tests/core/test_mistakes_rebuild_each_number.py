@@ -3,24 +3,25 @@
 (DCG = 4.0)."""
 
 import math
-from dataclasses import replace
 
 import pytest
 
+from ndcg_core.lists.scoring import Scoring
 from ndcg_core.lists.spec import ListSpec
 from ndcg_core.teaching.mistakes import MISTAKES, PAIRS, numbers, pair, right_number
 
 L = math.log2
 
 
-def spec(grades, k, **settings):
-    return ListSpec.from_grades([f"r{i}" for i in range(1, len(grades) + 1)], grades, k, **settings)
+def spec(grades, k, pool=(), **scoring):
+    labels = [f"r{i}" for i in range(1, len(grades) + 1)]
+    return ListSpec.from_grades(labels, grades, k, pool=pool, scoring=Scoring(**scoring))
 
 
 A5 = spec([3, 2, 3, 0, 1], 5)  # seed 002
 A3 = spec([3, 2, 3, 0, 1], 3)
 POOL = spec([3, 2, 3, 0, 1], 5, pool=[3, 2])  # two judged results the list missed: a 3 and a 2
-NO_POOL = replace(POOL, ideal="list")  # the same results shown, the ideal from the list's own grades
+NO_POOL = POOL.with_scoring(ideal="list")  # the same results shown, the ideal from the list's own grades
 CHENGDU_TRIP = spec([4, 2, 0, 1, 3], 5)  # seed 003: "成都3天游", DCG@5 = 6.85, IDCG@5 = 7.32
 CHENGDU_FOOD_EXP = spec([4, 1, 3, 4, 0], 5, gain="exponential")  # "成都美食推荐" scored with 2^grade - 1
 CHENGDU_FOOD_JK = spec([4, 1, 3, 4, 0], 5, discount="jk")

@@ -13,7 +13,6 @@ from ndcg_core.lists import items as it
 from ndcg_core.lists.items import (
     MAX_ITEMS,
     Item,
-    ListSettings,
     check_grade,
     check_label,
     check_top_grade,
@@ -30,8 +29,8 @@ from ndcg_core.lists.items import (
     without,
     worst_order,
 )
-from ndcg_core.lists.items import ListSettings as Settings
 from ndcg_core.lists.presets import PRESETS, _docs
+from ndcg_core.lists.scoring import Scoring
 from support import error_of
 
 grades_lists = st.lists(st.integers(0, 4), min_size=1, max_size=30)
@@ -43,8 +42,8 @@ def items_of(grades):
 
 def preset_scores(name, **overrides):
     preset = PRESETS.build(name)
-    settings = Settings(k=preset.k, ideal=preset.ideal, extra=tuple(preset.extra_items()), **overrides)
-    return score(preset.items(), settings)
+    settings = Scoring(k=preset.k, ideal=preset.ideal, **overrides)
+    return score(preset.items(), settings, preset.extra_items())
 
 
 @given(grades_lists, st.data())
@@ -73,7 +72,7 @@ def test_move_rejects_positions_outside_the_list(source, target):
 @given(grades_lists)
 def test_ideal_order_scores_one_and_worst_order_scores_least(grades):
     items = items_of(grades)
-    settings = Settings()
+    settings = Scoring()
     if sum(grades) == 0:
         assert score(ideal_order(items), settings).ndcg == 0.0
         return
@@ -130,12 +129,12 @@ def test_chengdu_presets_match_the_notes_rounded_figures():
 def test_wikipedia_preset_against_the_pool_and_against_the_list():
     assert round(preset_scores("wikipedia").ndcg, 3) == 0.785
     preset = PRESETS.build("wikipedia")
-    assert round(score(preset.items(), Settings(k=6, ideal="list")).ndcg, 3) == 0.961
+    assert round(score(preset.items(), Scoring(k=6, ideal="list")).ndcg, 3) == 0.961
 
 
 def test_doc_xyzw_preset_improves_when_w_and_z_swap():
     preset = PRESETS.build("doc_xyzw")
-    items, settings = preset.items(), Settings(k=preset.k)
+    items, settings = preset.items(), Scoring(k=preset.k)
     assert score(move(items, 3, 2), settings).ndcg > score(items, settings).ndcg
 
 
@@ -158,39 +157,39 @@ def test_every_preset_loads_with_grades_on_its_scale(name):
 
 
 def test_cutoff_is_clamped_to_the_list_and_defaults_to_min_10_n():
-    assert Settings(k=8).cutoff(5) == 5
-    assert Settings(k=None).cutoff(7) == 7
+    assert Scoring(k=8).cutoff(5) == 5
+    assert Scoring(k=None).cutoff(7) == 7
     assert (default_k(3), default_k(50)) == (3, 10)
     with pytest.raises(ValueError, match="k must be at least 1"):
-        Settings(k=0).cutoff(5)
+        Scoring(k=0).cutoff(5)
 
 
 def test_score_with_exponential_gain_and_jk_discount_is_written_out():
     items = items_of([3, 0, 2])
-    expo = score(items, Settings(k=3, gain="exponential"))
+    expo = score(items, Scoring(k=3, gain="exponential"))
     assert expo.dcg == pytest.approx(7 + 0 + 3 / log2(4), abs=1e-12)
-    jk = score(items, Settings(k=3, discount="jk", jk_base=3))
+    jk = score(items, Scoring(k=3, discount="jk", base=3))
     assert jk.dcg == pytest.approx(3 + 0 + 2 / 1, abs=1e-12)  # ranks 1-2 undiscounted, rank 3 by log_3(3) = 1
-    custom = score(items, Settings(k=3, gain="custom", gain_mapping={3: 9, 2: 5}))
+    custom = score(items, Scoring(k=3, gain="custom", gain_table=((3, 9), (2, 5))))
     assert custom.dcg == pytest.approx(9 + 5 / log2(4), abs=1e-12)
 
 
 def test_pool_settings_use_the_extra_items_for_the_ideal():
     items = items_of([3, 2, 3, 0, 1, 2])
     extra = tuple(make_items(["D7", "D8"], [3, 2], first_id=7))
-    pooled = score(items, Settings(k=6, ideal="pool", extra=extra))
+    pooled = score(items, Scoring(k=6, ideal="pool"), extra)
     assert pooled.ndcg == ndcg_at_k([3, 2, 3, 0, 1, 2], 6, pool=[3, 2, 3, 0, 1, 2, 3, 2])
     assert pooled.idcg == pytest.approx(3 + 3 / log2(3) + 3 / log2(4) + 2 / log2(5) + 2 / log2(6) + 2 / log2(7))
     with pytest.raises(InputError, match="unknown ideal 'judges'; choose one of list, pool"):
-        score(items, Settings(ideal="judges"))
+        Scoring(ideal="judges")
 
 
 def test_breakdown_and_every_k_come_from_the_core():
     items = items_of([3, 2, 3, 0, 1])
-    frame = list_breakdown(items, Settings(k=3))
+    frame = list_breakdown(items, Scoring(k=3))
     assert list(frame["item"]) == [it.label for it in items]
     assert list(frame["in_top_k"]) == [True, True, True, False, False]
-    every = ndcg_for_every_k(items, Settings())
+    every = ndcg_for_every_k(items, Scoring())
     assert every[-1] == pytest.approx(ndcg_at_k([3, 2, 3, 0, 1], 5))
 
 
@@ -258,12 +257,12 @@ def test_the_breakdowns_running_ndcg_is_ndcg_at_every_k():
     jk = [d / i for d, i in zip(dcg, ideal, strict=False)]
     extra = tuple(make_items(["x"], [4], first_id=9))
     for settings, expected in (
-        (Settings(k=2), linear),
-        (Settings(k=4, gain="exponential", ideal="pool", extra=extra), pooled),
-        (Settings(k=5, discount="jk", jk_base=3), jk),
+        (Scoring(k=2), linear),
+        (Scoring(k=4, gain="exponential", ideal="pool"), pooled),
+        (Scoring(k=5, discount="jk", base=3), jk),
     ):
-        assert list(list_breakdown(items, settings)["ndcg"]) == pytest.approx(expected, abs=1e-12)
-        assert ndcg_for_every_k(items, settings) == pytest.approx(expected, abs=1e-12)
+        assert list(list_breakdown(items, settings, extra)["ndcg"]) == pytest.approx(expected, abs=1e-12)
+        assert ndcg_for_every_k(items, settings, extra) == pytest.approx(expected, abs=1e-12)
 
 
 # --- items: making, moving, swapping, scoring under settings --------------------------------------------------------
@@ -344,15 +343,15 @@ def test_check_label_names_its_place_and_check_size_allows_100():
 
 
 def test_the_cutoff_is_k_clamped_to_the_list_and_at_least_1():
-    assert ListSettings().cutoff(0) == 1 and ListSettings().cutoff(1) == 1 and ListSettings().cutoff(7) == 7
-    assert ListSettings(k=1).cutoff(5) == 1 and ListSettings(k=5).cutoff(1) == 1 and ListSettings(k=5).cutoff(0) == 1
-    assert ListSettings(k=3).cutoff(5) == 3
+    assert Scoring().cutoff(0) == 1 and Scoring().cutoff(1) == 1 and Scoring().cutoff(7) == 7
+    assert Scoring(k=1).cutoff(5) == 1 and Scoring(k=5).cutoff(1) == 1 and Scoring(k=5).cutoff(0) == 1
+    assert Scoring(k=3).cutoff(5) == 3
     assert [it.default_k(n) for n in (0, 1, 7, 10, 15)] == [1, 1, 7, 10, 10]
 
 
 def test_score_uses_k_and_the_settings_gain():
     # 3, 0, 2, 1 at k = 2 with 2^g - 1: DCG 7 + 0, ideal 7 + 3 / log2(3).
-    scores = it.score(ABCD, ListSettings(k=2, gain="exponential"))
+    scores = it.score(ABCD, Scoring(k=2, gain="exponential"))
     ideal = 7 + 3 / log2(3)
     assert scores.k == 2 and scores.dcg == 7.0
     assert scores.idcg == pytest.approx(ideal, abs=1e-12) and scores.ndcg == pytest.approx(7 / ideal, abs=1e-12)
@@ -360,16 +359,16 @@ def test_score_uses_k_and_the_settings_gain():
 
 def test_every_move_and_swap_of_a_list_under_its_settings():
     items = make_items(["a", "b", "c"], [0, 1, 2])
-    settings = ListSettings(k=1, gain="exponential")  # NDCG@1: the top gain over 2^2 - 1 = 3
+    settings = Scoring(k=1, gain="exponential")  # NDCG@1: the top gain over 2^2 - 1 = 3
     moves = it.ndcg_after_each_move(items, settings)
     # Moving the item at i to the top puts its gain there; moving a down lifts b to the top; others keep a there.
     assert moves.tolist() == [[0, 1 / 3, 1 / 3], [1 / 3, 0, 0], [1, 0, 0]]
     swaps = it.ndcg_after_each_swap(items, settings)
     assert swaps.tolist() == [[0, 1 / 3, 1], [1 / 3, 0, 0], [1, 0, 0]]
-    pool = ListSettings(k=1, ideal="pool", extra=(Item(9, "z", 4),))  # the ideal top is 4 now
-    assert it.ndcg_after_each_swap(items, pool)[0].tolist() == [0, 1 / 4, 2 / 4]
-    assert it.ndcg_after_each_move(items, pool)[2].tolist() == [2 / 4, 0, 0]
-    jk = ListSettings(k=3, discount="jk", jk_base=3.0)  # ranks 1 and 2 in full, rank 3 divided by log_3(3) = 1
+    pool, extra = Scoring(k=1, ideal="pool"), (Item(9, "z", 4),)  # the ideal top is 4 now
+    assert it.ndcg_after_each_swap(items, pool, extra)[0].tolist() == [0, 1 / 4, 2 / 4]
+    assert it.ndcg_after_each_move(items, pool, extra)[2].tolist() == [2 / 4, 0, 0]
+    jk = Scoring(k=3, discount="jk", base=3.0)  # ranks 1 and 2 in full, rank 3 divided by log_3(3) = 1
     assert np.allclose(it.ndcg_after_each_swap(items, jk), 1.0) and np.allclose(it.ndcg_after_each_move(items, jk), 1.0)
 
 

@@ -11,7 +11,7 @@ import pytest
 import pytrec_eval
 from sklearn.metrics import dcg_score, ndcg_score
 
-from ndcg_core import InputError, dcg_from_scores, evaluate, ndcg_at_k, ndcg_from_scores
+from ndcg_core import EvaluationOptions, InputError, Scoring, dcg_from_scores, evaluate, ndcg_at_k, ndcg_from_scores
 from ndcg_core.trec.readers import read_qrels, read_run
 
 SEEDS = range(40)
@@ -81,7 +81,11 @@ def _random_collection(rng):
 @pytest.mark.parametrize("seed", SEEDS)
 def test_pytrec_eval_agrees_per_query_with_ideal_from_the_qrels(seed):
     qrels, run, qrels_text, run_text = _random_collection(np.random.default_rng(seed))
-    ours = evaluate(read_qrels(qrels_text), read_run(run_text), cutoffs=(1, 3, 5, 10), float32_scores=True).table()
+    ours = evaluate(
+        read_qrels(qrels_text),
+        read_run(run_text),
+        EvaluationOptions(Scoring(float32_scores=True, ideal="pool"), cutoffs=(1, 3, 5, 10)),
+    ).table()
     theirs = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg", "ndcg_cut.1,3,5,10"}).evaluate(
         {q: d for q, d in run.items() if q in qrels}
     )
@@ -97,7 +101,11 @@ def test_a_custom_gain_per_grade_equals_pytrec_eval_on_regraded_qrels(seed):
     # same qrels with each grade replaced by its integer gain, scored with plain ndcg.
     mapping = {1: 3, 2: 9, 3: 5}
     qrels, run, qrels_text, run_text = _random_collection(np.random.default_rng(100 + seed))
-    ours = evaluate(read_qrels(qrels_text), read_run(run_text), cutoffs=(), full_gain=mapping, float32_scores=True)
+    ours = evaluate(
+        read_qrels(qrels_text),
+        read_run(run_text),
+        EvaluationOptions(Scoring(float32_scores=True, ideal="pool"), cutoffs=(), full_gain=mapping),
+    )
     regraded = {q: {d: mapping.get(g, g) for d, g in docs.items()} for q, docs in qrels.items()}
     theirs = pytrec_eval.RelevanceEvaluator(regraded, {"ndcg"}).evaluate({q: d for q, d in run.items() if q in qrels})
     for qid, values in theirs.items():
@@ -113,9 +121,13 @@ def test_scores_are_doubles_by_default_and_32_bit_floats_as_pytrec_eval_on_reque
     theirs = pytrec_eval.RelevanceEvaluator({"q": {"a": 1, "b": 0}}, {"ndcg_cut.1"}).evaluate(
         {"q": {"a": 1.0000000001, "b": 1.0}}
     )["q"]["ndcg_cut_1"]
-    as_float32 = evaluate(qrels, run, cutoffs=(1,), float32_scores=True).table().loc["q", "ndcg_cut_1"]
+    as_float32 = (
+        evaluate(qrels, run, EvaluationOptions(Scoring(float32_scores=True, ideal="pool"), cutoffs=(1,)))
+        .table()
+        .loc["q", "ndcg_cut_1"]
+    )
     assert as_float32 == theirs == 0.0
-    assert evaluate(qrels, run, cutoffs=(1,)).table().loc["q", "ndcg_cut_1"] == 1.0
+    assert evaluate(qrels, run, EvaluationOptions(cutoffs=(1,))).table().loc["q", "ndcg_cut_1"] == 1.0
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -136,7 +148,11 @@ def test_single_lists_with_float32_scores_equal_pytrec_eval(seed):
 @pytest.mark.parametrize("seed", range(15))
 def test_sklearn_agrees_with_evaluate_when_ideal_comes_from_the_run_and_ties_are_averaged(seed):
     qrels, run, qrels_text, run_text = _random_collection(np.random.default_rng(200 + seed))
-    ours = evaluate(read_qrels(qrels_text), read_run(run_text), cutoffs=(3, 10), ties="average", ideal="run")
+    ours = evaluate(
+        read_qrels(qrels_text),
+        read_run(run_text),
+        EvaluationOptions(Scoring(ties="average", ideal="list"), cutoffs=(3, 10)),
+    )
     for qid, docs in run.items():
         if qid not in qrels:
             continue

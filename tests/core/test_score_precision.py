@@ -10,6 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ndcg_core import (
+    EvaluationOptions,
+    Scoring,
     dcg_from_scores,
     evaluate,
     ndcg_bounds,
@@ -21,8 +23,6 @@ from ndcg_core import (
 )
 from ndcg_core.trec import segmented
 from ndcg_core.trec.cli import main
-from ndcg_core.trec.evaluate import evaluate_with
-from ndcg_core.trec.evaluate import evaluation_options as settings
 from ndcg_core.trec.segmented import evaluate_files
 
 # The example: 1.000000001 and 1.0 are two doubles but one float32.
@@ -41,22 +41,36 @@ def files(tmp_path):
 
 def test_evaluate_and_settings(files):
     qrels, run = read_qrels(files[0]), read_run(files[1])
-    assert evaluate(qrels, run, cutoffs=(1, 2)).columns["ndcg"][0] == AS_DOUBLES
-    assert evaluate(qrels, run, cutoffs=(1, 2), float32_scores=True).columns["ndcg"][0] == pytest.approx(AS_FLOAT32)
-    assert evaluate(qrels, run, cutoffs=(1,), float32_scores=True).columns["ndcg_cut_1"][0] == 0.0
-    assert settings().float32_scores is False
-    chosen = settings(cutoffs=(2,), float32_scores=True)
-    assert chosen.float32_scores is True
-    assert evaluate_with(qrels, run, chosen).columns["ndcg_cut_2"][0] == pytest.approx(AS_FLOAT32)
-    assert evaluate(qrels, run, float32_scores=True).options.float32_scores is True
+    assert evaluate(qrels, run, EvaluationOptions(cutoffs=(1, 2))).columns["ndcg"][0] == AS_DOUBLES
+    assert evaluate(qrels, run, EvaluationOptions(Scoring(float32_scores=True, ideal="pool"), cutoffs=(1, 2))).columns[
+        "ndcg"
+    ][0] == pytest.approx(AS_FLOAT32)
+    assert (
+        evaluate(qrels, run, EvaluationOptions(Scoring(float32_scores=True, ideal="pool"), cutoffs=(1,))).columns[
+            "ndcg_cut_1"
+        ][0]
+        == 0.0
+    )
+    assert EvaluationOptions().scoring.float32_scores is False
+    chosen = EvaluationOptions(Scoring(float32_scores=True, ideal="pool"), cutoffs=(2,))
+    assert chosen.scoring.float32_scores is True
+    assert evaluate(qrels, run, chosen).columns["ndcg_cut_2"][0] == pytest.approx(AS_FLOAT32)
+    assert (
+        evaluate(
+            qrels, run, EvaluationOptions(Scoring(float32_scores=True, ideal="pool"))
+        ).options.scoring.float32_scores
+        is True
+    )
 
 
 @pytest.mark.parametrize("float32_scores, expected", [(False, AS_DOUBLES), (True, AS_FLOAT32)])
 def test_evaluate_files_in_segments_and_whole(files, monkeypatch, float32_scores, expected):
-    whole = evaluate_files(files[0], files[1].read_bytes(), settings(float32_scores=float32_scores))  # bytes: read_run
-    mapped = evaluate_files(*files, settings(float32_scores=float32_scores))
+    whole = evaluate_files(
+        files[0], files[1].read_bytes(), EvaluationOptions(Scoring(float32_scores=float32_scores, ideal="pool"))
+    )  # bytes: read_run
+    mapped = evaluate_files(*files, EvaluationOptions(Scoring(float32_scores=float32_scores, ideal="pool")))
     monkeypatch.setattr(segmented, "SEGMENT_BYTES", 8)
-    small = evaluate_files(*files, settings(float32_scores=float32_scores))
+    small = evaluate_files(*files, EvaluationOptions(Scoring(float32_scores=float32_scores, ideal="pool")))
     for result in (whole, mapped, small):
         assert result.columns["ndcg"][0] == pytest.approx(expected, abs=1e-15)
 
@@ -93,8 +107,12 @@ def test_the_command_line(files, capsys, args, expected):
 @pytest.mark.parametrize(
     "call",
     [
-        lambda: evaluate(read_qrels(QRELS.encode()), read_run(RUN.encode()), float32_scores="yes"),
-        lambda: settings(float32_scores=1),
+        lambda: evaluate(
+            read_qrels(QRELS.encode()),
+            read_run(RUN.encode()),
+            EvaluationOptions(Scoring(float32_scores="yes", ideal="pool")),
+        ),
+        lambda: EvaluationOptions(Scoring(float32_scores=1, ideal="pool")),
         lambda: ndcg_from_scores([1, 0], [1.0, 2.0], float32_scores="no"),
         lambda: query_ranking(read_qrels(QRELS.encode()), read_run(RUN.encode()), "q", float32_scores=None),
     ],
@@ -109,7 +127,9 @@ def test_minus_zero_and_zero_tie_as_in_c():
     qrels = read_qrels(QRELS.encode())
     run = read_run(b"q Q0 a 1 -0.0 t\nq Q0 b 2 0.0 t\n")
     for float32_scores in (False, True):
-        assert evaluate(qrels, run, float32_scores=float32_scores).columns["ndcg"][0] == pytest.approx(AS_FLOAT32)
+        assert evaluate(qrels, run, EvaluationOptions(Scoring(float32_scores=float32_scores, ideal="pool"))).columns[
+            "ndcg"
+        ][0] == pytest.approx(AS_FLOAT32)
         assert ndcg_from_scores([1, 0], [-0.0, 0.0], items=["a", "b"], float32_scores=float32_scores) == (
             pytest.approx(AS_FLOAT32)
         )
@@ -128,7 +148,9 @@ def test_scores_beyond_float32_range_or_precision(low, high, low_first):
     with np.errstate(over="ignore"):
         assert np.float32(high) == np.float32(low) and high != low
     assert evaluate(qrels, run).columns["ndcg"][0] == AS_DOUBLES
-    assert evaluate(qrels, run, float32_scores=True).columns["ndcg"][0] == pytest.approx(AS_FLOAT32)
+    assert evaluate(qrels, run, EvaluationOptions(Scoring(float32_scores=True, ideal="pool"))).columns["ndcg"][
+        0
+    ] == pytest.approx(AS_FLOAT32)
 
 
 def reference(judged, ranked, float32_scores):
@@ -182,11 +204,12 @@ def test_random_near_ties_rank_as_written_out_in_both_modes(tmp_path_factory, ro
             whole = evaluate(
                 read_qrels(qrels_text.encode()),
                 read_run(run_text.encode()),
-                cutoffs=(1,),
-                float32_scores=float32_scores,
+                EvaluationOptions(Scoring(float32_scores=float32_scores, ideal="pool"), cutoffs=(1,)),
             )
             mapped = evaluate_files(
-                folder / "qrels.txt", folder / "run.txt", settings(cutoffs=(1,), float32_scores=float32_scores)
+                folder / "qrels.txt",
+                folder / "run.txt",
+                EvaluationOptions(Scoring(float32_scores=float32_scores, ideal="pool"), cutoffs=(1,)),
             )
             for result in (whole, mapped):
                 assert dict(zip(result.qids, result.columns["ndcg"], strict=False)) == pytest.approx(

@@ -4,6 +4,7 @@ import gzip
 import io
 import subprocess
 import sys
+from dataclasses import replace
 
 import numpy as np
 import pyarrow as pa
@@ -11,18 +12,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ndcg_core import evaluate, read_qrels, read_run
+from ndcg_core import TREC_EVAL, evaluate, read_qrels, read_run
 from ndcg_core.arrays import as_arrow, as_numpy
 from ndcg_core.errors import InputError, Place
 from ndcg_core.trec import segmented
 from ndcg_core.trec.cli import main
-from ndcg_core.trec.evaluate import evaluation_options
+from ndcg_core.trec.evaluate import EvaluationOptions
 from ndcg_core.trec.segmented import evaluate_files
 from support import ROOT, TREC, error_of, means
 
 
-def whole(qrels, run, **options):
-    return evaluate(read_qrels(qrels), read_run(run), **options)
+def whole(qrels, run, options=None):
+    return evaluate(read_qrels(qrels), read_run(run), options)
 
 
 def assert_same(ours, theirs):
@@ -80,38 +81,42 @@ def files(tmp_path):
 
 
 OPTIONS = [
-    {},
-    {"cutoffs": (1, 3, 5)},
-    {"gain": "exponential", "cutoffs": (2, 10)},
-    {"full_gain": {0: 0, 1: 3, 2: 9, 3: 4.5}, "cutoffs": (5,)},
-    {"ties": "average", "cutoffs": (3,)},
-    {"ties": "best", "cutoffs": (3,)},
-    {"ties": "worst", "cutoffs": (3,)},
-    {"ideal": "run", "cutoffs": (5,)},
-    {"max_docs": 4, "cutoffs": (2, 5)},
-    {"complete": True, "cutoffs": (5,)},
-    {"discount": "jk", "cutoffs": (5,)},
+    EvaluationOptions(),
+    EvaluationOptions(cutoffs=(1, 3, 5)),
+    EvaluationOptions(replace(TREC_EVAL, gain="exponential"), cutoffs=(2, 10)),
+    EvaluationOptions(full_gain=((0, 0), (1, 3), (2, 9), (3, 4.5)), cutoffs=(5,)),
+    EvaluationOptions(replace(TREC_EVAL, ties="average"), cutoffs=(3,)),
+    EvaluationOptions(replace(TREC_EVAL, ties="best"), cutoffs=(3,)),
+    EvaluationOptions(replace(TREC_EVAL, ties="worst"), cutoffs=(3,)),
+    EvaluationOptions(replace(TREC_EVAL, ideal="list"), cutoffs=(5,)),
+    EvaluationOptions(max_docs=4, cutoffs=(2, 5)),
+    EvaluationOptions(complete=True, cutoffs=(5,)),
+    EvaluationOptions(replace(TREC_EVAL, discount="jk"), cutoffs=(5,)),
 ]
 
 
-@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: ",".join(o) or "defaults")
+@pytest.mark.parametrize("options", OPTIONS, ids=str)
 def test_a_tidy_file_read_in_segments_gives_the_same_evaluation(files, in_segments, options):
-    ours = evaluate_files(*files, evaluation_options(**options))
+    ours = evaluate_files(*files, options)
     assert len(ours.qids) >= 10
-    assert_same(ours, whole(*files, **options))
+    assert_same(ours, whole(*files, options))
 
 
 @pytest.mark.parametrize("segment", [1, 40, 500, 1 << 24])
 def test_any_segment_size_gives_the_same_evaluation(files, in_segments, monkeypatch, segment):
     monkeypatch.setattr(segmented, "SEGMENT_BYTES", segment)
-    assert_same(evaluate_files(*files, evaluation_options(cutoffs=(3, 10))), whole(*files, cutoffs=(3, 10)))
+    assert_same(
+        evaluate_files(*files, EvaluationOptions(cutoffs=(3, 10))), whole(*files, EvaluationOptions(cutoffs=(3, 10)))
+    )
 
 
 def test_a_last_line_without_a_line_end_is_read(tmp_path, in_segments):
     (tmp_path / "qrels.txt").write_text(QRELS)
     (tmp_path / "run.txt").write_text(RUN.rstrip("\n"))
     paths = tmp_path / "qrels.txt", tmp_path / "run.txt"
-    assert_same(evaluate_files(*paths, evaluation_options(cutoffs=(1, 2))), whole(*paths, cutoffs=(1, 2)))
+    assert_same(
+        evaluate_files(*paths, EvaluationOptions(cutoffs=(1, 2))), whole(*paths, EvaluationOptions(cutoffs=(1, 2)))
+    )
 
 
 def test_trec_eval_expected_lines_come_out_of_the_segmented_path(tmp_path, in_segments, capsys):
@@ -176,8 +181,10 @@ def test_gzip_and_open_files_go_to_read_run(tmp_path, fallbacks):
     )
     with open(tmp_path / "run.gz", "rb") as file:
         assert_same(
-            evaluate_files(tmp_path / "qrels.txt", file, evaluation_options(cutoffs=(1,))),
-            evaluate(read_qrels(tmp_path / "qrels.txt"), read_run(tmp_path / "run.gz"), cutoffs=(1,)),
+            evaluate_files(tmp_path / "qrels.txt", file, EvaluationOptions(cutoffs=(1,))),
+            evaluate(
+                read_qrels(tmp_path / "qrels.txt"), read_run(tmp_path / "run.gz"), EvaluationOptions(cutoffs=(1,))
+            ),
         )
     assert len(fallbacks) == 2
 
@@ -187,9 +194,9 @@ def test_an_upload_in_memory_is_read_in_segments_in_place(tmp_path, in_segments)
     qrels = "".join(f"{q} 0 d{i} {(q + i) % 4}\n" for q in range(1, 9) for i in range(0, 8, 2)).encode()
     reported = []
     result = evaluate_files(
-        read_qrels(qrels), run, evaluation_options(cutoffs=(1, 3)), run_name="run.txt", progress=reported.append
+        read_qrels(qrels), run, EvaluationOptions(cutoffs=(1, 3)), run_name="run.txt", progress=reported.append
     )
-    assert_same(result, evaluate(read_qrels(qrels), read_run(run, "run.txt"), cutoffs=(1, 3)))
+    assert_same(result, evaluate(read_qrels(qrels), read_run(run, "run.txt"), EvaluationOptions(cutoffs=(1, 3))))
     assert result.run_name == "run.txt"
     assert reported == sorted(reported) and reported[-1] == 1.0 and len(reported) > 4
 
@@ -218,11 +225,13 @@ def test_no_shared_query_is_the_same_error(tmp_path, in_segments, monkeypatch):
 def test_complete_counts_judged_queries_of_a_run_that_retrieves_none_of_them(tmp_path, in_segments):
     (tmp_path / "qrels.txt").write_text("9 0 a 1\n")
     (tmp_path / "run.txt").write_text(RUN)
-    chosen = evaluation_options(complete=True, cutoffs=(5,))
+    chosen = EvaluationOptions(complete=True, cutoffs=(5,))
     result = evaluate_files(tmp_path / "qrels.txt", tmp_path / "run.txt", chosen)
     assert result.qids == ["9"]
     assert means(result) == {"ndcg": 0.0, "ndcg_cut_5": 0.0}
-    assert_same(result, whole(tmp_path / "qrels.txt", tmp_path / "run.txt", complete=True, cutoffs=(5,)))
+    assert_same(
+        result, whole(tmp_path / "qrels.txt", tmp_path / "run.txt", EvaluationOptions(complete=True, cutoffs=(5,)))
+    )
 
 
 lines = st.lists(
@@ -254,10 +263,10 @@ def test_random_files_give_the_same_result_or_message(tmp_path_factory, lines, g
     previous = segmented.SEGMENT_BYTES
     segmented.SEGMENT_BYTES = segment
     try:
-        ours = outcome(lambda: evaluate_files(*paths, evaluation_options(cutoffs=(1, 3))))
+        ours = outcome(lambda: evaluate_files(*paths, EvaluationOptions(cutoffs=(1, 3))))
     finally:
         segmented.SEGMENT_BYTES = previous
-    theirs = outcome(lambda: whole(*paths, cutoffs=(1, 3)))
+    theirs = outcome(lambda: whole(*paths, EvaluationOptions(cutoffs=(1, 3))))
     if isinstance(theirs, str):
         assert ours == theirs
     else:

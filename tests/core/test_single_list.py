@@ -21,9 +21,10 @@ from ndcg_core import (
     order_by_scores,
 )
 from ndcg_core.errors import Place
-from ndcg_core.lists.items import ListSettings, make_items
+from ndcg_core.lists.items import make_items
 from ndcg_core.lists.moves import ndcg_after_moves
 from ndcg_core.lists.ndcg import cg, idcg, ideal_grades
+from ndcg_core.lists.scoring import Scoring
 from support import error_of
 
 
@@ -321,9 +322,9 @@ def test_a_lists_score_uses_its_discount_for_both_dcg_and_the_ideal():
     from ndcg_core.lists.items import score
 
     # Jarvelin-Kekalainen with base 2 does not discount ranks 1 and 2: [1, 3] is as good as [3, 1].
-    scores = score(make_items(["a", "b"], [1, 3]), ListSettings(discount="jk", jk_base=2.0))
+    scores = score(make_items(["a", "b"], [1, 3]), Scoring(discount="jk", base=2.0))
     assert (scores.dcg, scores.idcg, scores.ndcg) == (4.0, 4.0, 1.0)
-    with_log2 = score(make_items(["a", "b"], [1, 3]), ListSettings())
+    with_log2 = score(make_items(["a", "b"], [1, 3]), Scoring())
     assert with_log2.idcg == pytest.approx(3 + 1 / log2(3))
     assert with_log2.ndcg == pytest.approx((1 + 3 / log2(3)) / (3 + 1 / log2(3)))
 

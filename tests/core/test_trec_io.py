@@ -7,7 +7,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from ndcg_core import evaluate, evaluation_options, read_qrels, read_run
+from ndcg_core import EvaluationOptions, evaluate, read_qrels, read_run
 from ndcg_core.errors import InputError, Place
 from ndcg_core.trec import readers
 from ndcg_core.trec.readers import (
@@ -56,13 +56,15 @@ def test_gzip_is_recognised_by_its_magic_bytes(tmp_path):
 def test_csv_and_tsv_with_headers():
     qrels = read_qrels(b"query_id,doc_id,relevance\nq,a,3\nq,b,0\n", name="q.csv")
     run = read_run(b"qid\tdocno\tscore\nq\ta\t0.2\nq\tb\t0.9\n", name="r.tsv")
-    assert evaluate(qrels, run, cutoffs=(2,)).table().loc["q", "ndcg_cut_2"] == pytest.approx((3 / np.log2(3)) / 3)
+    assert evaluate(qrels, run, EvaluationOptions(cutoffs=(2,))).table().loc["q", "ndcg_cut_2"] == pytest.approx(
+        (3 / np.log2(3)) / 3
+    )
 
 
 def test_a_csv_run_with_only_ranks_ranks_by_them():
     run = read_run(b"qid,docno,rank\nq,a,2\nq,b,1\n")
     qrels = read_qrels(b"q 0 a 0\nq 0 b 1\n")
-    assert evaluate(qrels, run, cutoffs=(1,)).table().loc["q", "ndcg_cut_1"] == 1.0
+    assert evaluate(qrels, run, EvaluationOptions(cutoffs=(1,))).table().loc["q", "ndcg_cut_1"] == 1.0
 
 
 @pytest.mark.parametrize(
@@ -725,11 +727,11 @@ def test_the_segmented_reader_agrees_with_read_run_on_separators(tmp_path, kind,
     (tmp_path / "run.txt").write_bytes(text)
     if bad_line is not None:
         with pytest.raises(ValueError, match="column"):
-            evaluate_files(qrels, tmp_path / "run.txt", evaluation_options(cutoffs=(2,)))
+            evaluate_files(qrels, tmp_path / "run.txt", EvaluationOptions(cutoffs=(2,)))
         return
-    whole = evaluate(read_qrels(qrels), read_run(text), cutoffs=(2,))
+    whole = evaluate(read_qrels(qrels), read_run(text), EvaluationOptions(cutoffs=(2,)))
     assert (
-        evaluate_files(qrels, tmp_path / "run.txt", evaluation_options(cutoffs=(2,))).columns["ndcg"].tolist()
+        evaluate_files(qrels, tmp_path / "run.txt", EvaluationOptions(cutoffs=(2,))).columns["ndcg"].tolist()
         == whole.columns["ndcg"].tolist()
     )
 

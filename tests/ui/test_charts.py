@@ -6,14 +6,14 @@ from math import log2
 import altair as alt
 import pytest
 
-from ndcg_core.lists.items import ListSettings as Settings
 from ndcg_core.lists.items import list_breakdown, make_items, ndcg_for_every_k
+from ndcg_core.lists.scoring import Scoring
 from ui import charts
 
 
-def frame_of(grades, k, **settings):
+def frame_of(grades, k, extra=(), **scoring):
     items = make_items([f"doc {i}" for i in range(1, len(grades) + 1)], grades)
-    return items, list_breakdown(items, Settings(k=k, **settings))
+    return items, list_breakdown(items, Scoring(k=k, **scoring), extra)
 
 
 def layer_names(spec):
@@ -100,7 +100,7 @@ def test_order_chart_puts_the_ideal_grades_beside_the_current_ones():
 
 def test_ndcg_by_k_chart_marks_the_chosen_k_and_shows_a_dip():
     items, _ = frame_of([3, 0, 0, 3], k=2)
-    every = ndcg_for_every_k(items, Settings())
+    every = ndcg_for_every_k(items, Scoring())
     assert list(every) == pytest.approx(
         [1, 3 / (3 + 3 / log2(3)), 3 / (3 + 3 / log2(3)), (3 + 3 / log2(5)) / (3 + 3 / log2(3))]
     )
@@ -153,7 +153,7 @@ def resolved(spec):
 
 def test_the_every_k_spec_is_learns_altair_chart():
     items, _ = frame_of([3, 2, 3, 0, 1, 2], k=4)
-    every = ndcg_for_every_k(items, Settings())
+    every = ndcg_for_every_k(items, Scoring())
     fast = spec_of("every_k", frame_of([3, 2, 3, 0, 1, 2], k=4)[1], 3, 4, every)
     assert _same(resolved(fast), resolved(charts.ndcg_by_k_chart(every, 4).to_dict()))
 
@@ -184,7 +184,7 @@ def test_the_swap_map_spec_is_its_altair_chart_with_colours_as_deep_for_a_gain_a
     items = make_items(["a", "b", "c"], [1, 3, 0])
     from ndcg_core.lists.items import ndcg_after_each_swap
 
-    after = ndcg_after_each_swap(items, Settings(k=2))
+    after = ndcg_after_each_swap(items, Scoring(k=2))
     changes = after - after[0, 0]
     spec, data = charts.swap_map_spec(["a", "b", "c"], changes, 2)
     chart = charts.swap_map_chart(charts.swap_rows(["a", "b", "c"], changes, 2)).to_dict()

@@ -5,6 +5,7 @@ import ast
 import base64
 import json
 import math
+import pickle
 import re
 from unittest import mock
 
@@ -14,7 +15,9 @@ from streamlit.testing.v1 import AppTest
 from ndcg_core import (
     DISCOUNTS,
     GAINS,
+    EvaluationOptions,
     InputError,
+    Scoring,
     breakdown,
     dcg,
     evaluate,
@@ -40,8 +43,9 @@ from ndcg_core.classroom.lessons import lesson_from_data, read_lesson
 from ndcg_core.classroom.storage import Classroom as ClassroomStore
 from ndcg_core.classroom.storage import DatabaseSettings
 from ndcg_core.errors import MESSAGES as CORE_MESSAGES
-from ndcg_core.errors import OUTAGES, TEMPLATES, Place, StoreUnavailable, placeholders, register
+from ndcg_core.errors import OUTAGES, Place, StoreUnavailable, layered, placeholders
 from ndcg_core.errors import PLACES as CORE_PLACES
+from ndcg_core.errors import TEMPLATES as CORE_TEMPLATES
 from ndcg_core.links import ShortLinks
 from ndcg_core.lists.items import check_grade, check_label, check_size, check_top_grade, make_items, move
 from ndcg_core.lists.presets import PRESETS
@@ -56,6 +60,7 @@ from ndcg_core.trec.segmented import evaluate_files
 from support import ROOT, TREC, plain, seed_state
 from ui import errors as ui_errors
 from ui.editing import apply_table_edits, grades_from_text, parse_gain_mapping, typed_queries_to_trec
+from ui.errors import TEMPLATES
 from ui.i18n import Translator, catalogue
 from ui.routes import read_submission
 from ui.stats import paired_comparison
@@ -64,7 +69,7 @@ from ui.views.metrics import parse_ranking
 from ui.widgets.sortable import apply_action
 
 ITEMS = make_items(["a", "b"], [3, 1])
-SPEC = ListSpec(tuple(ITEMS), 2)
+SPEC = ListSpec(tuple(ITEMS), Scoring(k=2))
 JUDGE = Judge(activity_list(("a", "b"), (3, 1), 2))
 CHOOSE_LIST = activity_list(("a", "b", "c"), (3, 2, 0), 2)  # nothing below k to count
 
@@ -82,7 +87,7 @@ RESULTS = str(TREC / "results.test")
 
 def link_with(**changes):
     """A valid Playground link with some fields replaced, as a tampered link would have."""
-    param = ListSpec(tuple(ITEMS), 2).to_link()
+    param = ListSpec(tuple(ITEMS), Scoring(k=2)).to_link()
     state = json.loads(base64.urlsafe_b64decode(param + "=" * (-len(param) % 4)))
     state.update(changes)
     for key in [k for k, v in changes.items() if v is None]:
@@ -99,7 +104,7 @@ def over_the_line_limit():
 
 
 def gap_at_an_unevaluated_k():
-    evaluate(read_qrels(QRELS), read_run(RESULTS), cutoffs=(5,)).gap(7)
+    evaluate(read_qrels(QRELS), read_run(RESULTS), EvaluationOptions(cutoffs=(5,))).gap(7)
 
 
 class Classroom:
@@ -233,7 +238,7 @@ CALLS = {
     "k.not_whole": [lambda: validate_k(1.5), lambda: parse_measure("ndcg_cut.x"), lambda: parse_measure("ndcg.x=1")],
     "k.too_small": [
         lambda: validate_k(0),
-        lambda: evaluate(read_qrels(QRELS), read_run(RESULTS), max_docs=0),
+        lambda: evaluate(read_qrels(QRELS), read_run(RESULTS), EvaluationOptions(max_docs=0)),
         lambda: parse_measure("ndcg_cut.0"),
     ],
     "k.too_large": [lambda: parse_cutoffs("20000")],
@@ -254,7 +259,7 @@ CALLS = {
     "gain.unknown": [lambda: dcg([1], gain="cubic")],
     "discount.unknown": [lambda: dcg([1], discount="ln")],
     "ties.unknown": [lambda: ndcg_from_scores([1], [1], ties="random")],
-    "ideal.unknown": [lambda: evaluate(read_qrels(QRELS), read_run(RESULTS), ideal="pool")],
+    "ideal.unknown": [lambda: Scoring(ideal="qrels")],
     "preset.unknown": [lambda: PRESETS["nope"]],
     "results.unknown": [lambda: result_list("nope")],
     "convention.unknown": [lambda: CONVENTIONS["nope"]],
@@ -357,10 +362,10 @@ CALLS = {
     "link.lacks": [lambda: ListSpec.from_link(link_with(k=None))],
     "link.kind": [lambda: ListSpec.from_link(link_with(k="two"))],
     "link.not_whole": [
-        lambda: link_number("two", Place("link.step"), 1, 6),
+        lambda: link_number("two", ui_errors.UiPlace("link.step"), 1, 6),
         lambda: ListSpec.from_link(link_with(gain="custom", m={"x": 1})),
     ],
-    "link.range": [lambda: link_number("9", Place("link.exercise"), 1, 6)],
+    "link.range": [lambda: link_number("9", ui_errors.UiPlace("link.exercise"), 1, 6)],
     "room.setting": [
         lambda: room_rules.Limits.from_environment({"NDCG_LAB_ROOM_HOURS": "soon"}),
         lambda: room_rules.Limits.from_environment({"NDCG_LAB_MAX_STUDENTS": "0"}),
@@ -541,6 +546,7 @@ def test_english_error_templates_live_only_in_the_core_and_the_uis_registry():
     assert not [key for key in catalogue("en") if key.startswith(("error.", "place.", "frame."))]
     assert not set(CORE_MESSAGES) & set(ui_errors.MESSAGES) and not set(CORE_PLACES) & set(ui_errors.PLACES)
     assert all(TEMPLATES[f"error.{code}"] == text for code, text in ui_errors.MESSAGES.items())
+    assert dict(TEMPLATES) == {**CORE_TEMPLATES, **TEMPLATES}  # the UI's lookup holds the core's as they are
 
 
 def test_the_uis_codes_are_raised_by_the_ui_alone_and_the_cores_by_the_core():
@@ -551,13 +557,22 @@ def test_the_uis_codes_are_raised_by_the_ui_alone_and_the_cores_by_the_core():
     assert not any(code.startswith(("typed.", "editor.", "action.")) for code in CORE_MESSAGES)
 
 
-def test_a_second_template_for_a_code_is_refused_and_the_same_one_changes_nothing():
-    before = dict(TEMPLATES)
-    register(messages=ui_errors.MESSAGES, places=ui_errors.PLACES)  # a module imported again
-    assert before == TEMPLATES
-    with pytest.raises(KeyError, match="error.k.none, error.link.range, place.link.step"):
-        register(messages={"k.none": "another", "link.range": "another"}, places={"link.step": "another"})
-    assert before == TEMPLATES
+def test_the_uis_templates_leave_the_cores_unchanged():
+    # Importing ui.errors (every test module here does) layers the UI's codes over the core's, in a lookup of its own.
+    assert not [key for key in CORE_TEMPLATES if key.removeprefix("error.").removeprefix("place.") in UI_CODES]
+    assert set(TEMPLATES) - set(CORE_TEMPLATES) == {f"error.{c}" for c in ui_errors.MESSAGES} | {
+        f"place.{c}" for c in ui_errors.PLACES
+    }
+    with pytest.raises(KeyError, match="error.k.none, error.link.range, place.k"):
+        layered(messages={"k.none": "another", "link.range": "another"}, places={"k": "another"})
+    with pytest.raises(KeyError, match="no template for error.typed.no_grades"):
+        InputError("typed.no_grades")  # type: ignore[arg-type]  # the core's class knows only the core's codes
+    raised = ui_errors.UiInputError("typed.no_grades")
+    assert isinstance(raised, InputError) and str(raised) == ui_errors.MESSAGES["typed.no_grades"]
+    assert pickle.loads(pickle.dumps(raised)).render() == str(raised)
+
+
+UI_CODES = {*ui_errors.MESSAGES, *ui_errors.PLACES}
 
 
 # What may stay in Latin letters inside a Chinese message: names of metrics, formats, columns and options.

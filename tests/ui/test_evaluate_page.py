@@ -7,7 +7,7 @@ from math import log2
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ndcg_core import evaluate, query_ranking, read_qrels, read_run
+from ndcg_core import EvaluationOptions, Scoring, evaluate, query_ranking, read_qrels, read_run
 from support import ROOT, TREC, means, plain, seed_state
 from ui.editing import typed_queries_to_trec
 from ui.state import EXAMPLE_TYPED_ROWS
@@ -57,7 +57,7 @@ def test_the_export_is_what_the_command_line_prints():
         text=True,
         check=True,
     ).stdout
-    page = trec_eval_text(evaluate(read_qrels(qrels), read_run(run), cutoffs=(5, 10, 20)))
+    page = trec_eval_text(evaluate(read_qrels(qrels), read_run(run), EvaluationOptions(cutoffs=(5, 10, 20))))
     assert page == cli
     at = open_page()
     assert any("ndcg-lab-eval -q -m ndcg -m ndcg_cut.5,10,20" in plain(c.value) for c in at.caption)
@@ -71,9 +71,7 @@ def test_changing_k_and_the_settings_recomputes_with_ndcg_core():
     expected = evaluate(
         read_qrels(SAMPLE / "qrels.test"),
         read_run(SAMPLE / "results.test"),
-        cutoffs=(3, 30),
-        complete=True,
-        gain="exponential",
+        EvaluationOptions(Scoring(gain="exponential", ideal="pool"), cutoffs=(3, 30), complete=True),
     )
     expected = means(expected)
     shown = metrics(at)
@@ -96,8 +94,12 @@ def test_bad_k_values_are_a_message(text, message):
 def test_the_comparison_reports_wins_and_a_reading():
     at = open_page()
     shown = metrics(at)
-    a = evaluate(read_qrels(SAMPLE / "qrels.test"), read_run(SAMPLE / "results.test"), cutoffs=(5, 10, 20)).table()
-    b = evaluate(read_qrels(SAMPLE / "qrels.test"), read_run(SAMPLE / "results.trunc"), cutoffs=(5, 10, 20)).table()
+    a = evaluate(
+        read_qrels(SAMPLE / "qrels.test"), read_run(SAMPLE / "results.test"), EvaluationOptions(cutoffs=(5, 10, 20))
+    ).table()
+    b = evaluate(
+        read_qrels(SAMPLE / "qrels.test"), read_run(SAMPLE / "results.trunc"), EvaluationOptions(cutoffs=(5, 10, 20))
+    ).table()
     common = [q for q in a.index if q in b.index]
     diff = b.loc[common, "ndcg_cut_5"] - a.loc[common, "ndcg_cut_5"]
     assert shown["Mean difference in NDCG@5 (B - A)"] == f"{diff.mean():+.4f}"
@@ -108,7 +110,9 @@ def test_the_comparison_reports_wins_and_a_reading():
 def test_typed_queries_are_evaluated_like_files():
     at = open_page(ev_source="typed")
     qrels_text, run_text = typed_queries_to_trec(EXAMPLE_TYPED_ROWS)
-    expected = evaluate(read_qrels(qrels_text.encode()), read_run(run_text.encode()), cutoffs=(5, 10, 20))
+    expected = evaluate(
+        read_qrels(qrels_text.encode()), read_run(run_text.encode()), EvaluationOptions(cutoffs=(5, 10, 20))
+    )
     expected = means(expected)
     assert metrics(at)["Mean NDCG@5"] == f"{expected['ndcg_cut_5']:.4f}"
 
@@ -146,7 +150,7 @@ def test_open_a_query_in_the_playground():
     items = at.session_state["playground"].spec.items
     assert at.session_state["playground"].spec.ideal == "pool"
     qrels, run = read_qrels(SAMPLE / "qrels.test"), read_run(SAMPLE / "results.test")
-    frame = evaluate(qrels, run, cutoffs=(5, 10, 20)).table()
+    frame = evaluate(qrels, run, EvaluationOptions(cutoffs=(5, 10, 20))).table()
     first = (frame["idcg_cut_5"] - frame["dcg_cut_5"]).idxmax()  # the drill-down opens on the largest gap
     ranking = query_ranking(qrels, run, first)
     assert [it.label for it in items] == ranking["docnos"][:100]
@@ -165,7 +169,7 @@ def test_a_query_opened_in_the_playground_keeps_judged_documents_below_its_first
     assert [(it.label, it.grade) for it in at.session_state["playground"].spec.extra] == [("d150", 3)]
     (tmp_path / "qrels").write_bytes(qrels)
     (tmp_path / "run").write_bytes(run)
-    trec = evaluate(read_qrels(tmp_path / "qrels"), read_run(tmp_path / "run"), cutoffs=(5,)).table()
+    trec = evaluate(read_qrels(tmp_path / "qrels"), read_run(tmp_path / "run"), EvaluationOptions(cutoffs=(5,))).table()
     expected = 1 / (3 + 1 / log2(3))  # DCG@5 is d1's 1; IDCG@5 is 3, then 1 at position 2
     assert trec.loc["q1", "ndcg_cut_5"] == pytest.approx(expected)
     assert metrics(at)["NDCG@5"] == f"{expected:.4f}"

@@ -16,7 +16,8 @@ from ndcg_core.classroom.kinds.judge import Judge, JudgeSummary
 from ndcg_core.classroom.kinds.lists import MAX_LIST, activity_list
 from ndcg_core.classroom.kinds.practice import MAX_EXERCISES
 from ndcg_core.classroom.kinds.tally import histogram
-from ndcg_core.lists.items import ListSettings, list_breakdown, make_items
+from ndcg_core.lists.items import list_breakdown, make_items
+from ndcg_core.lists.scoring import Scoring
 from ui import charts
 from ui.i18n import Translator
 from ui.projector import PROJECTOR_FONT, share_bars
@@ -119,7 +120,7 @@ def test_the_compare_chart_names_every_vote():
 
 def test_the_playground_evaluate_and_metrics_charts_name_every_category():
     items = make_items([f"doc {i}" for i in range(1, 13)], [i % 4 for i in range(12)])
-    frame = list_breakdown(items, ListSettings(k=5))
+    frame = list_breakdown(items, Scoring(k=5))
     for kind in ("contribution", "order"):
         spec = charts.chart_spec(kind, frame, top=3, k=5)
         assert_no_label_dropped(spec)
@@ -136,7 +137,7 @@ def test_the_playground_evaluate_and_metrics_charts_name_every_category():
 
 def test_a_long_list_names_every_fifth_position_never_a_random_few():
     items = make_items([f"doc {i}" for i in range(1, 61)], [i % 4 for i in range(60)])
-    spec = charts.chart_spec("contribution", list_breakdown(items, ListSettings(k=10)), top=3, k=10)
+    spec = charts.chart_spec("contribution", list_breakdown(items, Scoring(k=10)), top=3, k=10)
     axis = spec["layer"][0]["layer"][0]["encoding"]["x"]["axis"]
     assert axis["labelOverlap"] is False and axis["values"] == [1, *range(5, 61, 5)]
 

@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 import ndcg_core
 from ndcg_core.lists import items as ranked_list
+from ndcg_core.lists.scoring import Scoring
 from ndcg_core.lists.spec import ListSpec
 from ndcg_core.teaching import conventions, exercises, metrics
 from support import ROOT, plain, seed_state
@@ -76,11 +77,11 @@ def test_no_page_makes_a_network_call(no_network, page):
 
 
 def test_chart_export_makes_no_network_call(no_network):
-    from ndcg_core.lists.items import ListSettings as Settings
     from ndcg_core.lists.items import list_breakdown, make_items
+    from ndcg_core.lists.scoring import Scoring
     from ui import charts, export
 
-    frame = list_breakdown(make_items(["a", "b"], [1, 0]), Settings(k=2))
+    frame = list_breakdown(make_items(["a", "b"], [1, 0]), Scoring(k=2))
     assert export.chart_png(charts.chart_spec("contribution", frame, top=4, k=2))[:4] == b"\x89PNG"
 
 
@@ -401,7 +402,7 @@ def test_evaluating_arbitrary_text_files_gives_ndcg_in_range_or_a_value_error(te
     qrels_text, run_text = texts
     try:
         qrels, run = ndcg_core.read_qrels(qrels_text, name="q"), ndcg_core.read_run(run_text, name="r")
-        result = ndcg_core.evaluate(qrels, run, cutoffs=(1, 5))
+        result = ndcg_core.evaluate(qrels, run, ndcg_core.EvaluationOptions(cutoffs=(1, 5)))
     except ValueError:
         event("refused")
         return
@@ -425,16 +426,14 @@ def playground_links(draw):
     extras = draw(st.integers(0, 2))
     extra = ranked_list.make_items(["x", "y"][:extras], [top, 0][:extras], first_id=n + 1)
     gain = draw(st.sampled_from(["linear", "exponential", "custom"]))
-    link = ListSpec(
-        tuple(items),
-        draw(st.integers(1, n)),
-        top,
-        tuple(extra),
+    scoring = Scoring(
         gain=gain,
-        gain_map=((1, 3.0),) if gain == "custom" else (),
+        gain_table=((1, 3.0),) if gain == "custom" else (),
         discount=draw(st.sampled_from(["log2", "jk"])),
+        k=draw(st.integers(1, n)),
         ideal=draw(st.sampled_from(["list", "pool"])),
-    ).to_link()
+    )
+    link = ListSpec(tuple(items), scoring, top, tuple(extra)).to_link()
     if draw(st.booleans()):
         at = draw(st.integers(0, len(link) - 1))
         link = link[:at] + draw(st.sampled_from("AZaz09-_=+/%")) + link[at + 1 :]

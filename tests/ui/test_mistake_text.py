@@ -2,11 +2,11 @@
 did and the fix, in English and Chinese; no raw key and no unfilled field is ever shown."""
 
 import re
-from dataclasses import replace
 from math import log, log2
 
 import pytest
 
+from ndcg_core.lists.scoring import Scoring
 from ndcg_core.lists.spec import ListSpec
 from ndcg_core.teaching.mistakes import METRICS, MISTAKES, PAIRS, diagnose, explain, mistakes
 from ui.i18n import LANGUAGES, Translator, catalogue
@@ -14,8 +14,8 @@ from ui.mistake_text import PARTS, mistake_label, mistake_text
 
 LISTS = [
     ListSpec.from_grades(list("abcde"), [3, 2, 3, 0, 1], 3, pool=[3, 2]),
-    replace(ListSpec.from_grades(list("abcde"), [3, 2, 3, 0, 1], 3, pool=[3, 2]), ideal="list"),
-    ListSpec.from_grades(list("abcde"), [4, 1, 3, 4, 0], 3, gain="exponential", discount="jk"),
+    ListSpec.from_grades(list("abcde"), [3, 2, 3, 0, 1], 3, pool=[3, 2]).with_scoring(ideal="list"),
+    ListSpec.from_grades(list("abcde"), [4, 1, 3, 4, 0], 3, scoring=Scoring(gain="exponential", discount="jk")),
 ]
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
 

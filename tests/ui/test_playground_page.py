@@ -114,7 +114,7 @@ def test_gain_and_discount_come_from_the_registries():
     at.selectbox(key="_w_pg_gain").set_value("exponential").run()
     assert shown_ndcg(at)[1] == f"{ndcg_at_k([3, 2, 3, 0, 1], 5, gain='exponential'):.4f}"
     at.selectbox(key="_w_pg_discount").set_value("jk").run()
-    at.number_input(key="_w_pg_jk_base").set_value(3.0).run()
+    at.number_input(key="_w_pg_base").set_value(3.0).run()
     from ndcg_core import DISCOUNTS
 
     expected = ndcg_at_k([3, 2, 3, 0, 1], 5, gain="exponential", discount=DISCOUNTS.build("jk", base=3.0))
@@ -176,11 +176,11 @@ def test_a_label_with_markup_is_kept_as_text():
     at = open_page(pg_spec=playground_list(make_items([label, "b"], [1, 0])))
     assert not at.exception
     assert not any(label in m.value for m in (*at.markdown, *at.caption))  # never written as markdown/HTML
-    from ndcg_core.lists.items import ListSettings as Settings
     from ndcg_core.lists.items import list_breakdown
+    from ndcg_core.lists.scoring import Scoring
     from ui.widgets.table import table_data
 
-    frame = list_breakdown(at.session_state["playground"].spec.items, Settings(k=2))
+    frame = list_breakdown(at.session_state["playground"].spec.items, Scoring(k=2))
     data = table_data(frame, {c: c for c in frame.columns}, "caption", "beyond")
     assert data["rows"][0][1] == label  # the table component sets it as text (textContent)
 

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core import ndcg_at_k
-from ndcg_core.lists.items import ListSettings as Settings
-from ndcg_core.lists.items import list_breakdown, make_items, score
+from ndcg_core.lists.items import make_items
 from ndcg_core.lists.presets import PRESETS
+from ndcg_core.lists.scoring import Scoring
 from ndcg_core.lists.spec import MAX_LINK_LENGTH, ListSpec
 from support import ROOT, seed_state
 from ui import charts, export
@@ -21,8 +21,8 @@ from ui.i18n import Translator
 labels = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=20).filter(str.strip)
 
 
-def link(items, **overrides):
-    return ListSpec(tuple(items), **{"k": min(5, len(items)), **overrides}).to_link()
+def link(items, top=4, **scoring):
+    return ListSpec(tuple(items), Scoring(**{"k": min(5, len(items)), **scoring}), top).to_link()
 
 
 def raw(state):
@@ -105,10 +105,9 @@ def test_learn_and_practice_links():
 
 
 def wikipedia():
-    preset = PRESETS.build("wikipedia")
-    settings = Settings(k=4, ideal="pool", extra=tuple(preset.extra_items()))
-    items = preset.items()
-    return items, settings, list_breakdown(items, settings), score(items, settings)
+    spec = PRESETS.build("wikipedia").spec().with_k(4)
+    assert spec.scoring == Scoring(k=4, ideal="pool") and spec.extra
+    return spec.items, spec, spec.breakdown(), spec.scores()
 
 
 def test_breakdown_csv_holds_the_shown_numbers():
@@ -120,20 +119,19 @@ def test_breakdown_csv_holds_the_shown_numbers():
 
 
 def test_worked_markdown_has_every_step_and_the_result():
-    _, settings, frame, scores = wikipedia()
-    text = export.worked_markdown(frame, settings, scores, Translator("en"))
+    _, spec, frame, scores = wikipedia()
+    text = export.worked_markdown(frame, spec, scores, Translator("en"))
     assert f"\\mathrm{{NDCG@4}} = \\frac{{{scores.dcg:.4f}}}{{{scores.idcg:.4f}}} = {scores.ndcg:.4f}" in text
     assert r"\frac{3}{\log_{2}(2)} + \frac{2}{\log_{2}(3)}" in text
     assert "| 5 * | D5 |" in text and "after k = 4" in text
     assert "export." not in text  # every text came from the catalogue
-    zh = export.worked_markdown(frame, settings, scores, Translator("zh"))
+    zh = export.worked_markdown(frame, spec, scores, Translator("zh"))
     assert "计算过程" in zh
 
 
 def test_worked_markdown_escapes_a_hostile_label_and_handles_zero_idcg():
-    items = make_items(["<b>x</b>|y", "z"], [0, 0])
-    settings = Settings(k=2)
-    text = export.worked_markdown(list_breakdown(items, settings), settings, score(items, settings), Translator("en"))
+    spec = ListSpec(tuple(make_items(["<b>x</b>|y", "z"], [0, 0])), Scoring(k=2))
+    text = export.worked_markdown(spec.breakdown(), spec, spec.scores(), Translator("en"))
     assert "<b>" not in text and "\\<b\\>x\\</b\\>\\|y" in text
     assert "defined as 0" in text
 

@@ -251,12 +251,12 @@ def test_the_playground_caption_follows_a_change_to_the_example():
 def test_the_tile_chart_wraps_a_long_list_into_readable_lines():
     import altair as alt
 
-    from ndcg_core.lists.items import ListSettings as Settings
     from ndcg_core.lists.items import list_breakdown, make_items
+    from ndcg_core.lists.scoring import Scoring
     from ui import charts as ui_charts
 
     items = make_items([f"doc {i}" for i in range(100)], [(i * 7) % 4 for i in range(100)])
-    frame = list_breakdown(items, Settings(k=10))
+    frame = list_breakdown(items, Scoring(k=10))
     spec = ui_charts.chart_spec("order", frame, top=3, k=10)
     rows = spec["datasets"]["rows"]
     assert max(r["column"] for r in rows) <= 20  # at most 20 tiles a line, each wide enough for its grade

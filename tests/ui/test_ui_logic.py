@@ -5,7 +5,6 @@ import re
 
 import pytest
 
-from ndcg_core.errors import TEMPLATES
 from ndcg_core.lists.items import MAX_ITEMS, make_items
 from support import ROOT  # noqa: E402
 from ui.editing import (
@@ -14,6 +13,7 @@ from ui.editing import (
     parse_gain_mapping,
     table_rows,
 )
+from ui.errors import TEMPLATES
 from ui.i18n import LANGUAGES, Translator, catalogue
 from ui.widgets.sortable import apply_action, component_data
 
@@ -190,11 +190,11 @@ def test_translator_fills_fields_and_falls_back_to_english():
 
 
 def test_breakdown_table_data_formats_cells_and_marks_rows_after_k():
-    from ndcg_core.lists.items import ListSettings as Settings
     from ndcg_core.lists.items import list_breakdown
+    from ndcg_core.lists.scoring import Scoring
     from ui.widgets.table import COLUMNS, table_data
 
-    frame = list_breakdown(make_items(["a", "<b>"], [3, 0]), Settings(k=1))
+    frame = list_breakdown(make_items(["a", "<b>"], [3, 0]), Scoring(k=1))
     data = table_data(frame, {c: c.upper() for c in COLUMNS}, "cap", "not counted")
     assert data["columns"][0] == "POSITION" and data["inside"] == [True, False]
     assert data["rows"][0] == ["1", "a", "3", "3 / log2(2) = 3.000", "3.0000", "3", "3.0000", "1.0000"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +31,9 @@ from ndcg_core.classroom.kinds.predict import Predict
 from ndcg_core.classroom.lessons import Lesson, Step, lesson_to_toml, read_lesson
 from ndcg_core.errors import InputError
 from ndcg_core.lists.items import MAX_ITEMS, make_items
+from ndcg_core.lists.scoring import Scoring
 from ndcg_core.lists.spec import ListSpec
-from ndcg_core.trec.evaluate import EvaluationOptions, evaluation_options
+from ndcg_core.trec.evaluate import IDEAL_SOURCE, EvaluationOptions, ideal_word
 from ndcg_core.trec.measures import ndcg_cut
 from ndcg_core.trec.readers import Qrels, Run, looks_swapped, read_qrels, read_query
 from ndcg_core.trec.segmented import evaluate_files
@@ -185,7 +186,7 @@ def open_in_playground(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str,
         run,
         qid,
         max_docs=evaluation.options.max_docs,
-        float32_scores=evaluation.options.float32_scores,
+        float32_scores=evaluation.options.scoring.float32_scores,
     )
     docnos = ranking["docnos"][:MAX_ITEMS]
     # trec_eval's meaning: an unjudged document and a negative grade are worth 0.
@@ -203,9 +204,9 @@ def open_in_playground(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str,
     if not items:
         return t("evaluate.drill.empty", qid=md_escape(qid))
     playground = playground_state()
-    origin = ListSpec(tuple(items), min(k, len(items)), int(top), tuple(extra), ideal="pool", query=qid)
-    playground.restore(origin)
-    playground.spec = replace(playground.spec, gain="linear", discount="log2")  # as the evaluation's ndcg_cut
+    # Scored as the evaluation's ndcg_cut: linear gain, log2 discount, the ideal from every judged document.
+    origin = ListSpec(tuple(items), Scoring(k=min(k, len(items)), ideal="pool"), int(top), tuple(extra), query=qid)
+    playground.restore(origin, keep_scoring=False)
     return None
 
 
@@ -219,7 +220,7 @@ def lesson_list(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str, k: int
         run,
         qid,
         max_docs=evaluation.options.max_docs,
-        float32_scores=evaluation.options.float32_scores,
+        float32_scores=evaluation.options.scoring.float32_scores,
     )
     docnos = tuple(ranking["docnos"][:MAX_LIST])
     grades = tuple(float(max(0, g or 0)) for g in ranking["grades"][: len(docnos)])
@@ -330,14 +331,11 @@ def render_settings(t: Translator) -> EvaluationOptions | None:
     except ValueError as err:
         st.error(t("evaluate.bad_cutoffs", message=t.explain(err)))
         return None
-    return evaluation_options(
-        cutoffs=cutoffs,
-        gain=evaluate_state().gain,
-        ties=evaluate_state().ties,
-        ideal=evaluate_state().ideal,
-        complete=bool(evaluate_state().complete),
-        float32_scores=bool(evaluate_state().float32),
+    state = evaluate_state()
+    scoring = Scoring(
+        gain=state.gain, ideal=IDEAL_SOURCE[state.ideal], ties=state.ties, float32_scores=bool(state.float32)
     )
+    return EvaluationOptions(scoring, cutoffs=cutoffs, complete=bool(state.complete))
 
 
 def counted(evaluation: Evaluation) -> Evaluation:
@@ -481,7 +479,7 @@ def render_drill_down(evaluation: Evaluation, qrels: Qrels, inputs: dict[str, Fi
     order = [evaluation.qids[i] for i in np.argsort(-evaluation.gap(k), kind="stable")]
     qid = st.selectbox(t("evaluate.drill.query"), order, key="ev_drill_query", help=t("evaluate.drill.help"))
     run = _query_run(inputs["a"].key, qid, evaluation.queries_in_blocks, inputs["a"])
-    ranking = query_ranking(qrels, run, qid, max_docs=None, float32_scores=evaluation.options.float32_scores)
+    ranking = query_ranking(qrels, run, qid, max_docs=None, float32_scores=evaluation.options.scoring.float32_scores)
     shown = pd.DataFrame(
         {
             t("table.position"): range(1, len(ranking["docnos"]) + 1),
@@ -607,20 +605,20 @@ def trec_eval_text(evaluation: Evaluation) -> str:
 
 def cli_command(evaluation: Evaluation, inputs: dict[str, FileInput]) -> str | None:
     """The command line that prints the same lines (``None`` if the CLI has no such option)."""
-    options = evaluation.options
+    options, scoring = evaluation.options, evaluation.options.scoring
     if evaluation.relevant_only:
         return None
     flags = ["-q", "-m ndcg", "-m ndcg_cut." + ",".join(str(k) for k in evaluation.cutoffs)]
     if options.complete:
         flags.insert(0, "-c")
-    if options.float32_scores:
+    if scoring.float32_scores:
         flags.append("--float32-scores")
-    if options.gain_cut.name != "linear":
-        flags.append(f"--gain {options.gain_cut.name}")
-    if options.ties != "trec_eval":
-        flags.append(f"--ties {options.ties}")
-    if options.ideal != "qrels":
-        flags.append(f"--ideal {options.ideal}")
+    if scoring.gain != "linear":
+        flags.append(f"--gain {scoring.gain}")
+    if scoring.ties != "trec_eval":
+        flags.append(f"--ties {scoring.ties}")
+    if scoring.ideal != "pool":
+        flags.append(f"--ideal {ideal_word(scoring)}")
     return f"ndcg-lab-eval {' '.join(flags)} {inputs['qrels'].name} {inputs['a'].name}"
 
 

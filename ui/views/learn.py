@@ -21,7 +21,7 @@ from ndcg_core.teaching.metrics import reciprocal_rank
 from ndcg_core.teaching.mistakes import diagnose
 from ndcg_core.validate import reading
 from ui import charts
-from ui.errors import Place
+from ui.errors import UiPlace
 from ui.format import metric_text
 from ui.i18n import Translator
 from ui.mistake_text import answer_feedback, parts_of
@@ -425,7 +425,7 @@ def apply_link(t: Translator) -> None:
     if value is None:
         return
     try:
-        learn_state().step = link_number(value, Place("link.step"), 1, STEPS)
+        learn_state().step = link_number(value, UiPlace("link.step"), 1, STEPS)
     except ValueError as err:
         st.warning(t("share.bad_link_here", message=t.explain(err)), icon="🔗")
 

@@ -7,9 +7,10 @@ from typing import Any
 import streamlit as st
 
 from ndcg_core.lists.items import Item, make_items
+from ndcg_core.lists.scoring import Scoring
 from ndcg_core.lists.spec import ListSpec, link_number
 from ndcg_core.teaching.exercises import NUMERIC, Exercise, check, check_seed, exercise, mistakes, reading_note, spec
-from ui.errors import Place
+from ui.errors import UiPlace
 from ui.exercise_text import choice_text, explain, prompt
 from ui.i18n import Translator
 from ui.mistake_text import answer_feedback, parts_of
@@ -131,7 +132,7 @@ def on_reach_action() -> None:
 
 def reach_list(items: list[Item], ex: Exercise) -> ListSpec:
     """The reach exercise's list as the learner has ordered it, scored at the exercise's k (grades 0 to 4)."""
-    return ListSpec(tuple(items), min(ex.data["k"], len(items)), top=4)
+    return ListSpec(tuple(items), Scoring(k=min(ex.data["k"], len(items))), top=4)
 
 
 def check_reached(ex: Exercise, t: Translator) -> None:
@@ -153,7 +154,7 @@ def show_in_playground() -> None:
         return
     grades = ex.data.get("grades") or ex.data.get("a") or next(iter(ex.data["queries"].values()))
     items = make_items([f"doc {chr(65 + i)}" for i in range(len(grades))], grades)
-    playground_state().restore(ListSpec(tuple(items), min(ex.data.get("k", 5), len(items)), top=4))
+    playground_state().restore(ListSpec(tuple(items), Scoring(k=min(ex.data.get("k", 5), len(items))), top=4))
 
 
 def answer_widget(ex: Exercise, t: Translator) -> None:
@@ -207,7 +208,7 @@ def apply_link(t: Translator) -> None:
             practice_state().seed = check_seed(seed)
             start(0)
         if number is not None:
-            start(link_number(number, Place("link.exercise"), 1, 1000) - 1)
+            start(link_number(number, UiPlace("link.exercise"), 1, 1000) - 1)
     except ValueError as err:
         st.warning(t("share.bad_link_here", message=t.explain(err)), icon="🔗")
 

@@ -21,7 +21,7 @@ import streamlit as st
 
 from ndcg_core.lists.items import Item, check_grade, index_of, move, with_grade, without
 from ui.charts import grade_color, grade_text_color
-from ui.errors import InputError, Place, shown
+from ui.errors import InputError, Place, UiInputError, shown
 from ui.widgets import as_json
 
 _HERE = Path(__file__).parent
@@ -128,7 +128,7 @@ def apply_action(items: Sequence[Item], action: Any, top: int) -> tuple[list[Ite
     An ``InputError`` for anything malformed: the action comes from the browser, so it is input.
     """
     if not isinstance(action, Mapping):
-        raise InputError("action.not_action", value=shown(action))
+        raise UiInputError("action.not_action", value=shown(action))
     kind = action.get("type")
     item_id = action.get("id")
     if kind == "move":
@@ -144,4 +144,4 @@ def apply_action(items: Sequence[Item], action: Any, top: int) -> tuple[list[Ite
         if len(items) <= 1:
             raise InputError("list.empty")
         return without(items, item_id), None
-    raise InputError("action.unknown", value=shown(kind))
+    raise UiInputError("action.unknown", value=shown(kind))

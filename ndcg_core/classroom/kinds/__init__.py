@@ -26,7 +26,7 @@ Activity = Predict | Rank | Compare | Practice | Judge | Choose
 KindClass = type[Predict] | type[Rank] | type[Compare] | type[Practice] | type[Judge] | type[Choose]
 
 # Every kind by its name: the one place ``from_payload`` finds a kind's class (an entry builds the class itself).
-KINDS: Registry[KindClass] = Registry("activity")
+KINDS: Registry[KindClass] = Registry("activity", unknown="activity.kind")
 
 
 def _register(cls: KindClass, label: str) -> None:

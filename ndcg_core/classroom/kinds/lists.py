@@ -13,6 +13,7 @@ from ...errors import InputError, Place, number_text, shown
 from ...lists.discounts import DISCOUNTS
 from ...lists.presets import PRESETS
 from ...lists.results import RESULTS
+from ...lists.scoring import Scoring
 from ...lists.spec import ListSpec
 from ...teaching.exercises import Conventions
 from ..lesson_fields import MAX_QUERY, Field, Reader
@@ -49,7 +50,8 @@ def activity_list(
         raise InputError("activity.gain", value=shown(gain), choices=", ".join(ACTIVITY_GAINS))
     if discount not in DISCOUNTS.names():
         raise InputError("discount.unknown", value=shown(discount), choices=", ".join(DISCOUNTS.names()))
-    return ListSpec.from_grades(labels, grades, k, pool=pool, gain=gain, discount=discount, query=query)
+    scoring = Scoring(gain=gain, discount=discount)
+    return ListSpec.from_grades(labels, grades, k, pool=pool, scoring=scoring, query=query)
 
 
 def list_conventions(spec: ListSpec) -> Conventions:

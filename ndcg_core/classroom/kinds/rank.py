@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...errors import InputError, shown
@@ -152,7 +152,7 @@ class Rank(KindBase[list[int]]):
 def twisted(spec: ListSpec, twist: str) -> ListSpec:
     """The list under the teacher's twist: exponential gain, a small k, or judged items the list missed."""
     if twist == "exponential":
-        return replace(spec, gain="exponential")
+        return spec.with_scoring(gain="exponential")
     if twist == "small_k":
         return spec.with_k(min(SMALL_K, len(spec.grades)))
     if twist == "pool":

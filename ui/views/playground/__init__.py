@@ -1,39 +1,27 @@
-"""The Playground's controller: callbacks that change the stored list, and the parts of the page.
+"""The Playground's controller: callbacks that change the stored list, the sidebar, the list and its editor.
 
-Every number drawn here comes from ``ndcg_core`` (``score``, ``list_breakdown``,
-``ndcg_for_every_k``); this module only reads state, calls the core and renders. What a move changes is
-worked out through ``ui.live``, which keeps the core's results for lists and settings seen before.
+Every number drawn here comes from ``ndcg_core`` (``score``, ``list_breakdown``, ``ndcg_for_every_k``); this
+package only reads state, calls the core and renders. What a move changes is worked out through ``ui.live``,
+which keeps the core's results for lists and scorings seen before; the headline, charts, swap map, breakdown and
+downloads are drawn by ``figures``.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
 from ndcg_core.lists.discounts import DISCOUNTS
 from ndcg_core.lists.gains import GAINS
-from ndcg_core.lists.items import (
-    MAX_ITEMS,
-    Item,
-    Scores,
-    ideal_order,
-    ndcg_for_every_k,
-    score,
-    shuffled,
-    swap,
-    worst_order,
-)
-from ndcg_core.lists.items import ListSettings as Settings
+from ndcg_core.lists.items import MAX_ITEMS, Item, ideal_order, shuffled, swap, worst_order
 from ndcg_core.lists.presets import PRESETS
 from ndcg_core.lists.spec import LIST_IDEALS, ListSpec
 from ndcg_core.validate import MAX_TOP_GRADE
-from ui import charts, export, live, timing
+from ui import live, timing
 from ui.editing import (
     GRADE,
     LABEL,
@@ -51,7 +39,7 @@ from ui.state import (
     Removal,
     app_state,
     bind,
-    bind_spec,
+    bind_scoring,
     new_link_value,
     page_url,
     playground_state,
@@ -61,8 +49,21 @@ from ui.state import (
 )
 from ui.widgets.short_link import share_box
 from ui.widgets.sortable import apply_action, sortable_list
-from ui.widgets.table import COLUMNS as TABLE_COLUMNS
-from ui.widgets.table import show_table
+
+from .figures import (
+    CHART_KINDS,
+    SETTING_CHANGES,
+    SWAP_MAP_KEY,
+    headline,
+    render_breakdown,
+    render_export,
+    render_figure_charts,
+    render_headline,
+    render_list_chart,
+    render_swap_map,
+)
+
+__all__ = ["CHART_KINDS", "SETTING_CHANGES", "render_page"]
 
 LIST_KEY = "pg_list"
 SHARE_PARAM = "s"
@@ -145,7 +146,7 @@ def load_preset() -> None:
 
 def reorder(kind: str) -> None:
     """Ideal, worst, shuffled, or the preset's own order (reset), made from code."""
-    gain = spec().settings().gain_object()
+    gain = spec().scoring.gain_function()
     if kind == "ideal":
         new = ideal_order(items(), gain)
     elif kind == "worst":
@@ -235,7 +236,7 @@ def render_settings(t: Translator) -> None:
                 min_value=1,
                 max_value=n,
                 help=t("playground.k_help"),
-                **bind_spec(state, "k", refuse),
+                **bind_scoring(state, "k", refuse),
             )
         else:
             st.caption(t("playground.k_single"))
@@ -244,27 +245,27 @@ def render_settings(t: Translator) -> None:
             t("playground.gain"),
             gain_names,
             format_func=lambda name: t.entry("gain", GAINS[name], "label"),
-            **bind_spec(state, "gain", refuse),
+            **bind_scoring(state, "gain", refuse),
         )
-        st.caption(t.entry("gain", GAINS[state.spec.gain], "description"))
-        if state.spec.gain == "custom":
+        st.caption(t.entry("gain", GAINS[state.spec.scoring.gain], "description"))
+        if state.spec.scoring.gain == "custom":
             render_custom_gain(t)
         st.selectbox(
             t("playground.discount"),
             DISCOUNTS.names(),
             format_func=lambda name: t.entry("discount", DISCOUNTS[name], "label"),
-            **bind_spec(state, "discount", refuse),
+            **bind_scoring(state, "discount", refuse),
         )
-        st.caption(t.entry("discount", DISCOUNTS[state.spec.discount], "description"))
-        if "base" in DISCOUNTS[state.spec.discount].params:
+        st.caption(t.entry("discount", DISCOUNTS[state.spec.scoring.discount], "description"))
+        if state.spec.scoring.takes_base:
             st.number_input(
-                t("playground.jk_base"), min_value=1.1, max_value=20.0, step=1.0, **bind_spec(state, "jk_base", refuse)
+                t("playground.jk_base"), min_value=1.1, max_value=20.0, step=1.0, **bind_scoring(state, "base", refuse)
             )
         st.radio(
             t("playground.ideal"),
             LIST_IDEALS,
             format_func=lambda name: t(f"playground.ideal.{name}"),
-            **bind_spec(state, "ideal", refuse),
+            **bind_scoring(state, "ideal", refuse),
         )
         set_widget_value("_w_pg_top_input", state.spec.top)
         st.number_input(
@@ -280,7 +281,7 @@ def render_settings(t: Translator) -> None:
 def render_custom_gain(t: Translator) -> None:
     """One number per grade: the gain that grade is worth."""
     top = spec().top
-    mapping = dict(spec().gain_map)
+    mapping = dict(spec().scoring.gain_table)
     cols = st.columns(min(top + 1, 4))
     for g in range(top + 1):
         key = f"_w_pg_gain_{g}"
@@ -297,8 +298,8 @@ def _store_custom_gain(grade: int, key: str) -> None:
     except InputError as err:
         refuse(err)
         return
-    old = dict(before.gain_map).get(grade, grade)
-    new = dict(spec().gain_map)[grade]
+    old = dict(before.scoring.gain_table).get(grade, grade)
+    new = dict(spec().scoring.gain_table)[grade]
     if new != old:
         playground_state().last = Change("gain_of", before, {"grade": str(grade), "old": f"{old:g}", "new": f"{new:g}"})
 
@@ -326,13 +327,12 @@ def list_caption(t: Translator) -> str:
     return t("playground.list_changed", label=t.entry("preset", PRESETS[name], "label"))
 
 
-def render_list(t: Translator, settings: Settings, summary: dict[str, str]) -> None:
+def render_list(t: Translator, shown: ListSpec, summary: dict[str, str]) -> None:
     """The sortable list (with the headline figure to keep in view on a phone, and the NDCG each drop would
     give) and the one-click orderings."""
-    top = spec().top
+    top, k = shown.top, shown.k
     presenter = app_state().presenter
-    k = settings.cutoff(len(items()))
-    preview = live.preview(items(), settings, k)
+    preview = live.preview(shown.items, shown.scoring, shown.extra, k)
     sortable_list(
         items(),
         key=LIST_KEY,
@@ -373,80 +373,6 @@ def render_error() -> None:
         st.error(playground_state().error, icon="⚠️")
 
 
-def scores_before() -> Scores | None:
-    """The scores of the list before the last change, under its own settings then (``None``: no change)."""
-    last = playground_state().last
-    if not last or not last.before.items:
-        return None
-    return live.scores(last.before.items, last.before.settings())
-
-
-def headline(settings: Settings) -> tuple[Scores, str | None]:
-    """The scores now, and the change in NDCG the last edit caused (text, or None)."""
-    now = live.scores(items(), settings)
-    before = scores_before()
-    delta = f"{now.ndcg - before.ndcg:+.4f}" if before else None
-    return now, delta
-
-
-SETTING_CHANGES = ("k", "gain", "discount", "jk_base", "ideal", "top")
-
-
-def setting_text(t: Translator, name: str, of: ListSpec) -> str:
-    """The value of the setting ``name`` of a list, as the sidebar shows it."""
-    if name == "gain":
-        return t.entry("gain", GAINS[of.gain], "label")
-    if name == "discount":
-        return t.entry("discount", DISCOUNTS[of.discount], "label")
-    if name == "ideal":
-        return t(f"playground.ideal.{of.ideal}")
-    return f"{getattr(of, name):g}"
-
-
-def change_text(t: Translator, change: Change) -> str:
-    """The last change in words: what changed, and from what to what."""
-    if change.kind in SETTING_CHANGES:
-        old, new = setting_text(t, change.kind, change.before), setting_text(t, change.kind, spec())
-        return t(f"playground.change.setting.{change.kind}", old=old, new=new)
-    return t(f"playground.change.{change.kind}", **change.values)
-
-
-def why_text(t: Translator, now: Scores) -> str | None:
-    """Why NDCG moved when the ideal moved: NDCG = DCG / IDCG, with both before and after (``None`` when the
-    ideal's DCG stayed as shown)."""
-    before = scores_before()
-    if before is None:
-        return None
-    old, new = metric_text(before.idcg), metric_text(now.idcg)
-    if old == new:
-        return None
-    dcg_old, dcg_new = metric_text(before.dcg), metric_text(now.dcg)
-    dcg = (
-        t("playground.why.dcg_same", dcg=dcg_new)
-        if dcg_old == dcg_new
-        else t("playground.why.dcg_moved", old=dcg_old, new=dcg_new)
-    )
-    ideal = t(f"playground.why.ideal_{'rose' if now.idcg > before.idcg else 'fell'}", old=old, new=new)
-    return t("playground.why", ideal=ideal, dcg=dcg)
-
-
-def render_headline(t: Translator, settings: Settings) -> None:
-    """NDCG@k with the change the last edit caused, and DCG@k and IDCG@k beside it."""
-    now, delta = headline(settings)
-    last = playground_state().last
-    # NDCG on a row of its own, so it keeps a projector's type size beside the list; DCG and IDCG below it.
-    st.metric(t("playground.ndcg_at", k=now.k), metric_text(now.ndcg), delta=delta)
-    with st.container(horizontal=True, gap="medium"):  # side by side in one block (columns would be three)
-        st.metric(t("playground.dcg_at", k=now.k), metric_text(now.dcg), width="stretch")
-        st.metric(t("playground.idcg_at", k=now.k), metric_text(now.idcg), width="stretch")
-    if last:
-        change, why = change_text(t, last), why_text(t, now)
-        after = {"delta": delta or "+0.0000", "change": change}
-        st.caption(t("playground.after_why", **after, why=why) if why else t("playground.after", **after))
-    if now.idcg == 0:
-        st.info(t("playground.zero_idcg"))
-
-
 # Seconds the rest of the live part waits after the headline of a change (see give_headline_a_head_start).
 HEADLINE_HEAD_START = 0.05
 
@@ -463,41 +389,6 @@ def give_headline_a_head_start() -> None:
     if state.editor_version != state.drawn_version:
         state.drawn_version = state.editor_version
         time.sleep(HEADLINE_HEAD_START)
-
-
-def small_print(text: str) -> str:
-    """Markdown for text set like a caption (small, grey), to share an element with what it explains."""
-    return f":small[:gray[{text}]]"
-
-
-def draw(kind: str, settings: Settings, t: Translator, **alt_values: object) -> None:
-    """Chart ``kind`` of the list under its title and how to read it (one element, as a move redraws every
-    element here; the reading is the chart's text alternative too).
-
-    The spec is ``ui.charts.chart_spec`` (the same layers as its Altair builders) with its datasets as Arrow
-    bytes (``ui.live.chart``): Streamlit would otherwise build a pandas frame per dataset, which cost more than
-    the rest of the chart under load."""
-    reading = t(f"playground.chart.{kind}_alt", **alt_values)
-    st.markdown(f"**{t(f'playground.chart.{kind}')}**  \n{small_print(reading)}")
-    texts = t.group("chart")
-    chart = live.chart(kind, items(), settings, top=spec().top, texts=texts, presenter=app_state().presenter)
-    st.vega_lite_chart(chart, width="stretch", alt=reading)
-
-
-def render_list_chart(t: Translator, settings: Settings) -> None:
-    """Under the list: each position's gain, discount and DCG contribution."""
-    draw("contribution", settings, t)
-
-
-def render_figure_charts(t: Translator, settings: Settings) -> None:
-    """Beside the list, under the headline: the order beside the ideal one, NDCG at every k, and the running
-    sums of DCG against the ideal (in the two columns already there: a move sends no further blocks)."""
-    draw("order", settings, t)
-    draw("every_k", settings, t)  # the breakdown's running NDCG: NDCG@1 .. NDCG@n, as ndcg_for_every_k
-    draw("cumulative", settings, t, k=settings.cutoff(len(items())))
-
-
-SWAP_MAP_KEY = "pg_swap_map"
 
 
 def on_swap_pick() -> None:
@@ -518,46 +409,6 @@ def on_swap_pick() -> None:
     if i == j:
         return
     _set_items(new, "swap", a=md_escape(now[i].label), i=str(i + 1), b=md_escape(now[j].label), j=str(j + 1))
-
-
-def render_swap_map(t: Translator, settings: Settings) -> None:
-    """The change in NDCG@k for every swap of two items, with a passage on what it shows; a click swaps."""
-    listed = items()
-    k = settings.cutoff(len(listed))
-    chart, changes = live.swap_map(listed, settings, texts=t.group("chart"), presenter=app_state().presenter)
-    best = np.unravel_index(int(np.argmax(changes)), changes.shape) if len(listed) else (0, 0)
-
-    def reading(label: Callable[[str], str]) -> str:
-        """What the map shows, in words; ``label`` writes an item's label (escaped for Markdown, or as typed)."""
-        if len(listed) and changes[best] > 0:
-            a, b = label(listed[best[0]].label), label(listed[best[1]].label)
-            return t("playground.swap.alt", n=len(listed), best=f"{changes[best]:+.4f}", a=a, b=b)
-        return t("playground.swap.alt_none", n=len(listed), k=k)
-
-    # Title and introduction in one element, the reading and the explanation in another: a move redraws them all.
-    st.markdown(f"### {t('playground.swap.title')}\n\n{t('playground.swap.intro', k=k)}")
-    st.vega_lite_chart(
-        chart,
-        width="stretch",
-        on_select=on_swap_pick,
-        selection_mode="swap",
-        key=f"{SWAP_MAP_KEY}_{playground_state().swap_version}",
-        alt=reading(str),  # read out as plain text: the labels as typed
-    )
-    st.markdown(f"{small_print(reading(md_escape))}\n\n{t('playground.swap.explain')}")
-
-
-def render_breakdown(t: Translator, settings: Settings) -> None:
-    """Every term written out; positions after k greyed."""
-    data = live.table(
-        items(),
-        settings,
-        headers={c: t(f"table.{c}") for c in TABLE_COLUMNS},
-        caption=t("playground.table"),
-        beyond=t("playground.beyond_k"),
-        large=app_state().presenter,
-    )
-    show_table(data, key="pg_breakdown")
 
 
 def render_editor(t: Translator) -> None:
@@ -590,7 +441,7 @@ def render_editor(t: Translator) -> None:
             on_change=on_table_edit,
             args=(key,),
         )
-    if spec().ideal == "pool":
+    if spec().scoring.ideal == "pool":
         with st.expander(t("playground.pool"), expanded=True):
             st.caption(t("playground.pool_help"))
             pool_key = f"pg_pool_{version}"
@@ -607,58 +458,6 @@ def render_editor(t: Translator) -> None:
                 on_change=on_extra_edit,
                 args=(pool_key,),
             )
-
-
-def render_export(t: Translator, frame: pd.DataFrame, settings: Settings) -> None:
-    """Downloads: the breakdown as CSV, the worked calculation as Markdown, each chart as PNG or SVG.
-
-    Charts are drawn to files only when a button is pressed (a callable), so the page stays fast.
-    """
-    st.toggle(t("export.title"), **bind(playground_state(), "export_open"))
-    if not playground_state().export_open:
-        return
-    # Each file is made only when its button is pressed (a callable), so a rerun pays little for exports.
-    current = items()
-    a, b = st.columns(2)
-    a.download_button(
-        t("export.csv"),
-        lambda: export.breakdown_csv(frame),
-        file_name="ndcg_breakdown.csv",
-        mime="text/csv",
-        key="btn_export_csv",
-        width="stretch",
-    )
-    b.download_button(
-        t("export.markdown"),
-        lambda: export.worked_markdown(frame, settings, score(current, settings), t).encode("utf-8"),
-        file_name="ndcg_worked.md",
-        mime="text/markdown",
-        key="btn_export_md",
-        width="stretch",
-    )
-    c, d, e = st.columns([3, 1, 2], vertical_alignment="bottom")
-    kind = c.selectbox(
-        t("export.chart"), CHART_KINDS, format_func=lambda k: t(f"playground.chart.{k}"), key="_w_pg_export_chart"
-    )
-    fmt = d.radio(t("export.format"), ("png", "svg"), format_func=str.upper, horizontal=True, key="_w_pg_export_fmt")
-    top, texts, k = spec().top, t.group("chart"), settings.cutoff(len(frame))
-
-    def image() -> bytes | str:
-        every = ndcg_for_every_k(current, settings) if kind == "every_k" else ()
-        chart = charts.chart_spec(kind, frame, top=top, k=k, every_k=every, texts=texts)
-        return export.chart_png(chart) if fmt == "png" else export.chart_svg(chart)
-
-    e.download_button(
-        t("export.image", format=fmt.upper()),
-        image,
-        file_name=f"ndcg_{kind}.{fmt}",
-        mime="image/png" if fmt == "png" else "image/svg+xml",
-        key="btn_export_image",
-        width="stretch",
-    )
-
-
-CHART_KINDS = ("contribution", "cumulative", "order", "every_k")
 
 
 def apply_link(t: Translator) -> None:
@@ -709,30 +508,30 @@ def render_live(lang: str) -> None:
     moves do not redraw the sidebar, the page links and the presets (a third of the server's work)."""
     timing.mark("start")
     t = Translator(lang)
-    settings = spec().settings()
-    frame = live.breakdown(items(), settings)
+    shown = spec()
+    frame = live.breakdown(shown.items, shown.scoring, shown.extra)
     st.caption(list_caption(t))  # inside the live part: a move can make the example's description untrue
     left, right = st.columns([1, 1], gap="large")
     with right:
         # The headline is sent first, with a head start, so the new NDCG is on screen before the rest is redrawn.
-        render_headline(t, settings)
+        render_headline(t, shown)
     timing.mark("headline")
     give_headline_a_head_start()
     with left:
         render_error()
-        now, delta = headline(settings)
+        now, delta = headline(shown)
         render_list(
             t,
-            settings,
+            shown,
             {"label": t("playground.ndcg_at", k=now.k), "value": metric_text(now.ndcg), "delta": delta or ""},
         )
         if not app_state().presenter:  # presenter view hides the editing chrome
             render_editor(t)
-        render_list_chart(t, settings)
+        render_list_chart(t, shown)
     with right:
-        render_figure_charts(t, settings)
-    render_swap_map(t, settings)
-    render_breakdown(t, settings)
-    render_export(t, frame, settings)
+        render_figure_charts(t, shown)
+    render_swap_map(t, shown, on_swap_pick)
+    render_breakdown(t, shown)
+    render_export(t, frame, shown)
     write_link(t)
     timing.mark("end")

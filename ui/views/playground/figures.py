@@ -1,0 +1,233 @@
+"""The Playground's figures: the headline with what the last change did, the charts, the swap map, the
+breakdown table and the downloads.
+
+Each part draws the list it is given (a ``ListSpec``) from ``ui.live``'s shared results of ``ndcg_core``;
+nothing here changes the stored list (the swap map's click goes to the callback it is given).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from ndcg_core.lists.discounts import DISCOUNTS
+from ndcg_core.lists.gains import GAINS
+from ndcg_core.lists.items import Scores, ndcg_for_every_k, score
+from ndcg_core.lists.spec import ListSpec
+from ui import charts, export, live
+from ui.format import md_escape, metric_text
+from ui.i18n import Translator
+from ui.state import Change, app_state, bind, playground_state
+from ui.widgets.table import COLUMNS as TABLE_COLUMNS
+from ui.widgets.table import show_table
+
+SWAP_MAP_KEY = "pg_swap_map"
+
+
+def scores_before() -> Scores | None:
+    """The scores of the list before the last change, under its own settings then (``None``: no change)."""
+    last = playground_state().last
+    if not last or not last.before.items:
+        return None
+    before = last.before
+    return live.scores(before.items, before.scoring, before.extra)
+
+
+def headline(shown: ListSpec) -> tuple[Scores, str | None]:
+    """The scores now, and the change in NDCG the last edit caused (text, or None)."""
+    now = live.scores(shown.items, shown.scoring, shown.extra)
+    before = scores_before()
+    delta = f"{now.ndcg - before.ndcg:+.4f}" if before else None
+    return now, delta
+
+
+# The settings a change can name: fields of the list's scoring, and its top grade.
+SETTING_CHANGES = ("k", "gain", "discount", "base", "ideal", "top")
+
+
+def setting_text(t: Translator, name: str, of: ListSpec) -> str:
+    """The value of the setting ``name`` of a list, as the sidebar shows it."""
+    scoring = of.scoring
+    if name == "gain":
+        return t.entry("gain", GAINS[scoring.gain], "label")
+    if name == "discount":
+        return t.entry("discount", DISCOUNTS[scoring.discount], "label")
+    if name == "ideal":
+        return t(f"playground.ideal.{scoring.ideal}")
+    return f"{of.top if name == 'top' else getattr(scoring, name):g}"
+
+
+def change_text(t: Translator, change: Change, shown: ListSpec) -> str:
+    """The last change in words: what changed, and from what to what (``shown``: the list now)."""
+    if change.kind in SETTING_CHANGES:
+        old, new = setting_text(t, change.kind, change.before), setting_text(t, change.kind, shown)
+        return t(f"playground.change.setting.{change.kind}", old=old, new=new)
+    return t(f"playground.change.{change.kind}", **change.values)
+
+
+def why_text(t: Translator, now: Scores) -> str | None:
+    """Why NDCG moved when the ideal moved: NDCG = DCG / IDCG, with both before and after (``None`` when the
+    ideal's DCG stayed as shown)."""
+    before = scores_before()
+    if before is None:
+        return None
+    old, new = metric_text(before.idcg), metric_text(now.idcg)
+    if old == new:
+        return None
+    dcg_old, dcg_new = metric_text(before.dcg), metric_text(now.dcg)
+    dcg = (
+        t("playground.why.dcg_same", dcg=dcg_new)
+        if dcg_old == dcg_new
+        else t("playground.why.dcg_moved", old=dcg_old, new=dcg_new)
+    )
+    ideal = t(f"playground.why.ideal_{'rose' if now.idcg > before.idcg else 'fell'}", old=old, new=new)
+    return t("playground.why", ideal=ideal, dcg=dcg)
+
+
+def render_headline(t: Translator, shown: ListSpec) -> None:
+    """NDCG@k with the change the last edit caused, and DCG@k and IDCG@k beside it."""
+    now, delta = headline(shown)
+    last = playground_state().last
+    # NDCG on a row of its own, so it keeps a projector's type size beside the list; DCG and IDCG below it.
+    st.metric(t("playground.ndcg_at", k=now.k), metric_text(now.ndcg), delta=delta)
+    with st.container(horizontal=True, gap="medium"):  # side by side in one block (columns would be three)
+        st.metric(t("playground.dcg_at", k=now.k), metric_text(now.dcg), width="stretch")
+        st.metric(t("playground.idcg_at", k=now.k), metric_text(now.idcg), width="stretch")
+    if last:
+        change, why = change_text(t, last, shown), why_text(t, now)
+        after = {"delta": delta or "+0.0000", "change": change}
+        st.caption(t("playground.after_why", **after, why=why) if why else t("playground.after", **after))
+    if now.idcg == 0:
+        st.info(t("playground.zero_idcg"))
+
+
+def small_print(text: str) -> str:
+    """Markdown for text set like a caption (small, grey), to share an element with what it explains."""
+    return f":small[:gray[{text}]]"
+
+
+def draw(kind: str, shown: ListSpec, t: Translator, **alt_values: object) -> None:
+    """Chart ``kind`` of the list under its title and how to read it (one element, as a move redraws every
+    element here; the reading is the chart's text alternative too).
+
+    The spec is ``ui.charts.chart_spec`` (the same layers as its Altair builders) with its datasets as Arrow
+    bytes (``ui.live.chart``): Streamlit would otherwise build a pandas frame per dataset, which cost more than
+    the rest of the chart under load."""
+    reading = t(f"playground.chart.{kind}_alt", **alt_values)
+    st.markdown(f"**{t(f'playground.chart.{kind}')}**  \n{small_print(reading)}")
+    texts = t.group("chart")
+    chart = live.chart(
+        kind, shown.items, shown.scoring, shown.extra, top=shown.top, texts=texts, presenter=app_state().presenter
+    )
+    st.vega_lite_chart(chart, width="stretch", alt=reading)
+
+
+def render_list_chart(t: Translator, shown: ListSpec) -> None:
+    """Under the list: each position's gain, discount and DCG contribution."""
+    draw("contribution", shown, t)
+
+
+def render_figure_charts(t: Translator, shown: ListSpec) -> None:
+    """Beside the list, under the headline: the order beside the ideal one, NDCG at every k, and the running
+    sums of DCG against the ideal (in the two columns already there: a move sends no further blocks)."""
+    draw("order", shown, t)
+    draw("every_k", shown, t)  # the breakdown's running NDCG: NDCG@1 .. NDCG@n, as ndcg_for_every_k
+    draw("cumulative", shown, t, k=shown.k)
+
+
+def render_swap_map(t: Translator, shown: ListSpec, on_pick: Callable[[], None]) -> None:
+    """The change in NDCG@k for every swap of two items, with a passage on what it shows; a click on a cell
+    calls ``on_pick``, which swaps them."""
+    listed, k = list(shown.items), shown.k
+    chart, changes = live.swap_map(
+        shown.items, shown.scoring, shown.extra, texts=t.group("chart"), presenter=app_state().presenter
+    )
+    best = np.unravel_index(int(np.argmax(changes)), changes.shape) if len(listed) else (0, 0)
+
+    def reading(label: Callable[[str], str]) -> str:
+        """What the map shows, in words; ``label`` writes an item's label (escaped for Markdown, or as typed)."""
+        if len(listed) and changes[best] > 0:
+            a, b = label(listed[best[0]].label), label(listed[best[1]].label)
+            return t("playground.swap.alt", n=len(listed), best=f"{changes[best]:+.4f}", a=a, b=b)
+        return t("playground.swap.alt_none", n=len(listed), k=k)
+
+    # Title and introduction in one element, the reading and the explanation in another: a move redraws them all.
+    st.markdown(f"### {t('playground.swap.title')}\n\n{t('playground.swap.intro', k=k)}")
+    st.vega_lite_chart(
+        chart,
+        width="stretch",
+        on_select=on_pick,
+        selection_mode="swap",
+        key=f"{SWAP_MAP_KEY}_{playground_state().swap_version}",
+        alt=reading(str),  # read out as plain text: the labels as typed
+    )
+    st.markdown(f"{small_print(reading(md_escape))}\n\n{t('playground.swap.explain')}")
+
+
+def render_breakdown(t: Translator, shown: ListSpec) -> None:
+    """Every term written out; positions after k greyed."""
+    data = live.table(
+        shown.items,
+        shown.scoring,
+        shown.extra,
+        headers={c: t(f"table.{c}") for c in TABLE_COLUMNS},
+        caption=t("playground.table"),
+        beyond=t("playground.beyond_k"),
+        large=app_state().presenter,
+    )
+    show_table(data, key="pg_breakdown")
+
+
+def render_export(t: Translator, frame: pd.DataFrame, shown: ListSpec) -> None:
+    """Downloads: the breakdown as CSV, the worked calculation as Markdown, each chart as PNG or SVG.
+
+    Charts are drawn to files only when a button is pressed (a callable), so the page stays fast.
+    """
+    st.toggle(t("export.title"), **bind(playground_state(), "export_open"))
+    if not playground_state().export_open:
+        return
+    # Each file is made only when its button is pressed (a callable), so a rerun pays little for exports.
+    current = list(shown.items)
+    a, b = st.columns(2)
+    a.download_button(
+        t("export.csv"),
+        lambda: export.breakdown_csv(frame),
+        file_name="ndcg_breakdown.csv",
+        mime="text/csv",
+        key="btn_export_csv",
+        width="stretch",
+    )
+    b.download_button(
+        t("export.markdown"),
+        lambda: export.worked_markdown(frame, shown, score(current, shown.scoring, shown.extra), t).encode("utf-8"),
+        file_name="ndcg_worked.md",
+        mime="text/markdown",
+        key="btn_export_md",
+        width="stretch",
+    )
+    c, d, e = st.columns([3, 1, 2], vertical_alignment="bottom")
+    kind = c.selectbox(
+        t("export.chart"), CHART_KINDS, format_func=lambda k: t(f"playground.chart.{k}"), key="_w_pg_export_chart"
+    )
+    fmt = d.radio(t("export.format"), ("png", "svg"), format_func=str.upper, horizontal=True, key="_w_pg_export_fmt")
+    top, texts, k = shown.top, t.group("chart"), shown.k
+
+    def image() -> bytes | str:
+        every = ndcg_for_every_k(current, shown.scoring, shown.extra) if kind == "every_k" else ()
+        chart = charts.chart_spec(kind, frame, top=top, k=k, every_k=every, texts=texts)
+        return export.chart_png(chart) if fmt == "png" else export.chart_svg(chart)
+
+    e.download_button(
+        t("export.image", format=fmt.upper()),
+        image,
+        file_name=f"ndcg_{kind}.{fmt}",
+        mime="image/png" if fmt == "png" else "image/svg+xml",
+        key="btn_export_image",
+        width="stretch",
+    )
+
+
+CHART_KINDS = ("contribution", "cumulative", "order", "every_k")
