@@ -1,4 +1,4 @@
-"""Speed and memory scripts (``python -m benchmarks.NAME``); their figures are in the README."""
+"""Speed and memory scripts (``python -m benchmarks.NAME``); their figures are in docs/benchmarks.md."""
 
 from __future__ import annotations
 

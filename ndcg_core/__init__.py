@@ -1,14 +1,16 @@
 """ndcg_core: every number NDCG Lab shows, computed without Streamlit.
 
-Rooms by job (see the README's architecture section):
+Rooms by job (see docs/architecture/index.md, "The map"):
 
 - ``ndcg_core.lists``: one ranked list: gains, discounts, tie policies, DCG and NDCG, every move at once,
   editable items and presets.
 - ``ndcg_core.trec``: many queries, as trec_eval: readers, the segmented reader, evaluation, measures,
   output and the command line.
 - ``ndcg_core.teaching``: conventions, practice exercises and NDCG's neighbouring metrics.
-- ``ndcg_core.classroom``: the live classroom's rules and its storage.
-- ``errors`` (``InputError``, one English template per code) and ``validate`` (the one place that checks input).
+- ``ndcg_core.classroom``: the live classroom: rules, lessons, activity kinds, the phones' service, results and
+  storage; ``ndcg_core.links``: the pages' short links.
+- ``errors`` (``InputError``, one English template per code of ``error_codes``) and ``validate`` (the one place
+  that checks input).
 
 The names below are the public API, importable from ``ndcg_core`` itself.
 """

@@ -87,7 +87,7 @@ def _passed_on(command: str, argv: list[str]) -> int:
     if command == "eval":
         from ndcg_core.trec.cli import main as eval_main
 
-        return eval_main(argv)
+        return eval_main(argv, prog=f"{PROG} eval")
     from deploy.launcher import main as deploy_main
 
     return deploy_main(argv, prog=f"{PROG} deploy")
@@ -143,7 +143,7 @@ def script() -> None:
         from ndcg_core.trec.cli import main as eval_main
 
         keep_freed_memory()
-        status = eval_main(argv[1:])
+        status = eval_main(argv[1:], prog=f"{PROG} eval")
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(status)

@@ -18,7 +18,8 @@ from support import free_port, start_app, stop_app
 
 settings.register_profile("ci", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("deep", max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-# Mutation testing (README, "Mutation score") runs the suite thousands of times: fewer examples, always the same.
+# Mutation testing (docs/evaluation.md, "Mutation score") runs the suite thousands of times: fewer examples, always
+# the same.
 settings.register_profile(
     "mutation",
     max_examples=25,

@@ -182,7 +182,7 @@ def _step(number: int, table: Any, scale: Scale) -> Step:
 
 HEADER = """\
 # An NDCG Lab lesson (format {format}). Check it with:  python -m ndcg_core.classroom check FILE
-# Every field is described in the README ("Lessons") and in ndcg_core/classroom/lesson.schema.json.
+# Every field is described in docs/lecturer/lessons.md and in ndcg_core/classroom/lesson.schema.json.
 """
 
 

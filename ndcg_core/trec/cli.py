@@ -35,14 +35,15 @@ class _OneLineParser(argparse.ArgumentParser):
     """An argument parser whose errors are one line on stderr and exit status 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"{PROG}: {message} (see --help)\n")
+        sys.stderr.write(f"{self.prog}: {message} (see --help)\n")
         raise SystemExit(2)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
+    """The parser of the program called ``prog`` (``ndcg-lab eval`` names itself so in usage and errors)."""
     measures = "\n".join(f"  {name:<22}{text}" for name, text in MEASURE_HELP)
     parser = _OneLineParser(
-        prog=PROG,
+        prog=prog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="NDCG of a TREC run against TREC qrels, printed as trec_eval 10.0 prints it.",
         epilog=(
@@ -111,9 +112,9 @@ def _measures(names: Sequence[str]) -> list[Measure]:
     return trec_eval_measures([parse_measure(n) for n in expanded])
 
 
-def run(argv: Sequence[str] | None = None) -> str:
+def run(argv: Sequence[str] | None = None, prog: str = PROG) -> str:
     """Parse arguments, evaluate and return the text to print; raises ``InputError`` on bad input."""
-    args = build_parser().parse_args(argv)
+    args = build_parser(prog).parse_args(argv)
     measures = _measures(args.m)
     cut = tuple(m.cutoff for m in measures if m.cutoff is not None)
     full = next((m for m in measures if m.family == "ndcg"), None)
@@ -163,18 +164,19 @@ def keep_freed_memory() -> None:
     libc.mallopt(m_trim_threshold, (1 << 31) - 1)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point: prints trec_eval lines; bad input is one line on stderr and exit status 2."""
+def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
+    """Entry point: prints trec_eval lines; bad input is one line on stderr, starting with ``prog``, and exit
+    status 2."""
     try:
-        text = run(argv)
+        text = run(argv, prog)
     except ValueError as err:
-        sys.stderr.write(f"{PROG}: {'; '.join(line.strip() for line in str(err).splitlines())}\n")
+        sys.stderr.write(f"{prog}: {'; '.join(line.strip() for line in str(err).splitlines())}\n")
         return 2
     except MemoryError:
-        sys.stderr.write(f"{PROG}: not enough memory for these files\n")
+        sys.stderr.write(f"{prog}: not enough memory for these files\n")
         return 2
     except KeyboardInterrupt:
-        sys.stderr.write(f"{PROG}: interrupted\n")
+        sys.stderr.write(f"{prog}: interrupted\n")
         return 130
     except SystemExit as exit_:
         return int(exit_.code or 0)

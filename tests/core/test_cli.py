@@ -146,7 +146,7 @@ def test_the_run_from_standard_input(monkeypatch, files, capsys):
     [(MemoryError, 2, "not enough memory for these files"), (KeyboardInterrupt, 130, "interrupted")],
 )
 def test_running_out_of_memory_or_interrupted(monkeypatch, capsys, raised, status, message):
-    def run(argv):
+    def run(argv, prog=cli.PROG):
         raise raised
 
     monkeypatch.setattr(cli, "run", run)

@@ -11,7 +11,7 @@ from support import DATA
 
 CASES = {c["id"]: c for c in map(json.loads, (DATA / "trec_eval10_random" / "cases.jsonl").read_text().splitlines())}
 
-# Each deliberate difference from trec_eval 10.0, with the reason; README.md lists the same.
+# Each deliberate difference from trec_eval 10.0, with the reason; docs/evaluation.md lists the same.
 DIFFERENCES = {
     "case127": "the first query's judgments are all negative: trec_eval 10.0 cannot allocate a 0-size array for "
     "its grades and exits 4 (\"Can't calculate measure 'ndcg'\"); ndcg_core scores the query 0, as "
@@ -49,8 +49,8 @@ def test_a_first_query_with_only_negative_judgments_scores_0_where_trec_eval_exi
     assert values and set(values.values()) == {"0.0000"}  # no relevant judgment: NDCG 0, as trec_eval's later queries
 
 
-# The other deliberate differences (README, "Deliberate differences from trec_eval 10.0") do not occur in the
-# random collections; each is pinned here, with what trec_eval 10.0's source does instead.
+# The other deliberate differences (docs/evaluation.md, "Deliberate differences from trec_eval 10.0") do not occur
+# in the random collections; each is pinned here, with what trec_eval 10.0's source does instead.
 
 
 def cli(tmp_path, capsys, qrels, run, *args):

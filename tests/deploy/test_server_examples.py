@@ -1,4 +1,4 @@
-"""The README's server example files: ``deploy/nginx-site.conf.example``, filled in with a throwaway self-signed
+"""The server example files in Deployment: ``deploy/nginx-site.conf.example``, filled in with a throwaway self-signed
 certificate, passes ``nginx -t`` and serves: HTTP redirects to HTTPS, the affinity cookie (``Secure``) keeps a
 browser on one process and moves it when that one is down, websocket headers reach the process; it carries the
 same affinity, websocket, timeout and upload settings as ``deploy/nginx.conf.template``. ``systemd-analyze verify``
@@ -57,7 +57,7 @@ def test_the_site_has_the_launchers_affinity_websocket_timeouts_and_upload_size(
 
 
 class _Backend(http.server.ThreadingHTTPServer):
-    """A stand-in for one app process: answers 200 (503 under ``/api/down``, as the app's revision route does while
+    """A stand-in for one app process: answers 200 (503 under ``/api/down``, as the phones' card route does while
     the database is not answering) and keeps the headers of the last request."""
 
     def __init__(self):

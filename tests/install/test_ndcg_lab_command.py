@@ -35,7 +35,7 @@ def test_the_console_scripts_are_declared():
         (["serve"], "usage: ndcg-lab serve [-h] [--port P] [--address A]"),
         (["lesson"], "usage: ndcg-lab lesson "),
         (["lesson", "check"], "usage: ndcg-lab lesson check [-h] FILE"),
-        (["eval"], "usage: ndcg-lab-eval "),
+        (["eval"], "usage: ndcg-lab eval "),
         (["deploy"], "usage: ndcg-lab deploy "),
     ],
 )
@@ -58,7 +58,11 @@ def test_every_command_has_help(argv, usage, capsys):
         (["serve", "--address", "the lab"], "ndcg-lab serve: --address must be an IP address"),
         (["lesson", "check"], "ndcg-lab lesson check: the following arguments are required: FILE"),
         (["lesson", "grade", "x.toml"], "ndcg-lab lesson: argument COMMAND: invalid choice: 'grade'"),
-        (["eval", str(TREC / "qrels.test")], "ndcg-lab-eval: the following arguments are required: RUN"),
+        (["eval", str(TREC / "qrels.test")], "ndcg-lab eval: the following arguments are required: RUN"),
+        (
+            ["eval", "-m", "bogus", str(TREC / "qrels.test"), str(TREC / "results.test")],
+            "ndcg-lab eval: unknown measure 'bogus'",
+        ),
         (["deploy", "up", "--replicas", "0"], "deploy: --replicas must be at least 1, not 0"),
         (["deploy", "down"], "deploy: argument command: invalid choice: 'down'"),
     ],
@@ -89,6 +93,15 @@ def test_lesson_check_prints_a_shipped_lesson_s_outline(capsys):
     assert main(["lesson", "check", str(LESSON)]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith("NDCG in 20 minutes: ")
+
+
+def test_the_check_command_the_lesson_page_shows_is_this_one(capsys):
+    from ui.views.classroom.lesson_run import CHECK_COMMAND
+
+    program, *args = CHECK_COMMAND.split()
+    assert program == "ndcg-lab"
+    assert main([str(LESSON) if arg == "FILE" else arg for arg in args]) == 0
+    assert capsys.readouterr().out.startswith("NDCG in 20 minutes: ")
 
 
 def test_lesson_check_names_a_bad_file_s_problem_in_one_line(tmp_path, capsys):

@@ -29,7 +29,7 @@ LESSON_PARAM = "lesson"  # ?lesson=CODE: a saved lesson to start a room with, or
 CHOOSER = "_w_cr_lesson_"  # the landing's lesson chooser's widget keys
 LESSON_SOURCES = ("shipped", "file", "code")
 LEADERBOARD_TOP = 10
-CHECK_COMMAND = "python -m ndcg_core.classroom check FILE"
+CHECK_COMMAND = "ndcg-lab lesson check FILE"  # python -m ndcg_core.classroom check FILE does the same
 
 
 def shipped_lessons() -> list[str]:
