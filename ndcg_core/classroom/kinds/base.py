@@ -220,3 +220,14 @@ class KindBase(Generic[AnswerT]):
     def ranked_list(self) -> ListSpec | None:
         """The one ranked list the activity is over (Predict, Rank it best, Judge, Which is right?); ``None``."""
         return None
+
+
+@dataclass(frozen=True)
+class KindEntry:
+    """How a kind's module registers its kind: ``KIND = KindEntry(Name, "label", order=N)`` at its end. ``cls`` is
+    the kind's class, ``label`` its name in English (the app's texts come from the catalogues), and ``order`` its
+    place where kinds are offered (the lesson editor's list, the lesson format's schema and docs): smallest first."""
+
+    cls: type[ActivityKind[Any, Any, Any]]
+    label: str
+    order: int
