@@ -107,8 +107,8 @@ class ActivityKind(Protocol[AnswerT, SummaryT, DetailT]):  # pragma: no mutate b
     ``check`` command's outline (``outline``).
 
     Adding a kind is one module in this package with a class that has these (``KindBase`` gives the usual
-    answers), registered in ``KINDS``, its views module in ``ui/views/classroom/kinds/`` and its texts (a test
-    checks every registered kind has them all)."""
+    answers), ending with its ``KIND = KindEntry(...)`` (``KINDS`` finds it), its views module in
+    ``ui/views/classroom/kinds/`` and its texts (a test checks every registered kind has them all)."""
 
     @property
     def kind(self) -> str: ...
