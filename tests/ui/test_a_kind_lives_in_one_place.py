@@ -1,24 +1,32 @@
 """A kind of classroom activity lives in one place: its core module in ``ndcg_core/classroom/kinds/`` (a class that
 has every hook of ``ActivityKind``, checked by mypy against the protocol), its views module in
-``ui/views/classroom/kinds/`` (registered in ``VIEWS`` and checked against ``KindViews``) and its texts in both
-languages. Nothing outside the kinds' core package asks which kind an activity is with ``isinstance``: what a
-caller needs is a hook of the protocol."""
+``ui/views/classroom/kinds/`` (checked against ``KindViews`` of its own kind) and its texts in both languages. The
+registries ``KINDS`` and ``VIEWS`` find the modules themselves and name no kind: a new kind's two modules are
+registered with no other edit. Nothing outside the kinds' core package asks which kind an activity is with
+``isinstance``: what a caller needs is a hook of the protocol."""
 
 import ast
 import importlib
 import inspect
 import json
+import pkgutil
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
-from ndcg_core.classroom.kinds import KINDS, kind_class
+import ndcg_core.classroom.kinds as core_kinds
+import ui.views.classroom.kinds as kind_views
+from ndcg_core.classroom.kinds import HELPERS, KINDS, kind_class
 from ndcg_core.classroom.kinds.base import ActivityKind
 from support import ROOT
 from ui.views.classroom.kinds import VIEWS, KindViews
 
 CORE_KINDS = ROOT / "ndcg_core" / "classroom" / "kinds"
+VIEW_KINDS = ROOT / "ui" / "views" / "classroom" / "kinds"
+# The order the app offers the kinds in (the lesson editor's list, the lesson format's schema and docs).
+ORDER = ["predict", "rank", "compare", "practice", "judge", "choose"]
 # The product's code (tests may ask what an activity is: that is what they check).
 SCANNED = ("ndcg_core", "ui", "pages", "deploy", "app.py", "serve.py")
 TEXTS = ("classroom.kind.{}", "classroom.kind_help.{}", "classroom.{}_question")
@@ -60,8 +68,134 @@ def test_a_kind_has_its_views_module_registered_and_typed_against_its_own_class(
     assert views.__name__ == f"ui.views.classroom.kinds.{name}"
     missing = {m for m in members(KindViews) if not hasattr(views, m)}
     assert not missing, (name, missing)
-    registry = (ROOT / "ui" / "views" / "classroom" / "kinds" / "__init__.py").read_text(encoding="utf-8")
-    assert re.search(rf": KindViews\[{kind_class(name).__name__}, \w+\] = {name}\n", registry), name
+    # mypy checks the module against KindViews of its own class, at the module's end.
+    source = (VIEW_KINDS / f"{name}.py").read_text(encoding="utf-8")
+    assert re.search(rf"import {name} as _this\n", source), name
+    assert re.search(rf": KindViews\[{kind_class(name).__name__}, \w+\] = _this ", source), name
+
+
+def test_the_kinds_are_offered_in_the_order_they_always_were():
+    assert KINDS.names() == ORDER
+    assert list(VIEWS) == ORDER
+
+
+def test_every_module_of_the_kinds_packages_is_registered():
+    core = {m.name for m in pkgutil.iter_modules([str(CORE_KINDS)]) if not m.name.startswith("_")}
+    assert core > HELPERS and set(KINDS.names()) == core - HELPERS
+    # A shared module is no kind: none has a ``KIND``.
+    assert not [h for h in HELPERS if hasattr(importlib.import_module(f"ndcg_core.classroom.kinds.{h}"), "KIND")]
+    views = {m.name for m in pkgutil.iter_modules([str(VIEW_KINDS)]) if not m.name.startswith("_")}
+    assert views == set(VIEWS) == set(KINDS.names())
+
+
+def registry_words(path: Path) -> set[str]:
+    """Every name and string a registry's code uses (its docstrings left out)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    words: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            words.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            words.add(node.attr)
+        elif isinstance(node, ast.alias):
+            words.update(node.name.split("."))
+        elif isinstance(node, ast.ImportFrom):
+            words.update((node.module or "").split("."))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            words.update(re.findall(r"\w+", node.value))
+    return words
+
+
+@pytest.mark.parametrize("registry", [CORE_KINDS / "__init__.py", VIEW_KINDS / "__init__.py"])
+def test_the_registries_name_no_kind(registry):
+    names = set(KINDS.names()) | {kind_class(n).__name__ for n in KINDS.names()}
+    assert "KINDS" in registry_words(registry) or "__path__" in registry_words(registry)  # the scan reads code
+    assert not names & registry_words(registry), sorted(names & registry_words(registry))
+
+
+PROBE_KIND = '''"""Probe: a kind a test writes, to see it registered with no other edit."""
+
+from dataclasses import dataclass
+
+from .base import KindEntry
+from .predict import Predict
+
+
+@dataclass(frozen=True)
+class Probe(Predict):
+    """Probe the NDCG: a copy of Predict under its own name."""
+
+    kind: str = "probe"
+
+
+KIND = KindEntry(Probe, "Probe the NDCG", order={order})
+'''
+
+PROBE_VIEWS = '''"""Probe: its views, Predict's."""
+
+from ui.views.classroom.kinds.predict import (
+    ROUNDS,
+    build,
+    card,
+    csv_answer,
+    csv_details,
+    csv_solution,
+    form,
+    present,
+)
+'''
+
+
+@pytest.fixture
+def packages(tmp_path, monkeypatch):
+    """Both kinds packages with a folder of their own beside them (``core``, ``views``), the modules written there
+    forgotten again after the test."""
+    folders = {"core": tmp_path / "core", "views": tmp_path / "views"}
+    for package, folder in ((core_kinds, folders["core"]), (kind_views, folders["views"])):
+        folder.mkdir()
+        monkeypatch.setattr(package, "__path__", [*package.__path__, str(folder)])
+    before = set(sys.modules)
+    yield folders
+    for name in set(sys.modules) - before:
+        del sys.modules[name]
+
+
+def test_a_new_kind_is_registered_from_its_two_modules_alone(packages):
+    (packages["core"] / "probe.py").write_text(PROBE_KIND.format(order=35), encoding="utf-8")
+    (packages["views"] / "probe.py").write_text(PROBE_VIEWS, encoding="utf-8")
+    kinds = core_kinds.discover()
+    assert kinds.names() == ["predict", "rank", "compare", "probe", "practice", "judge", "choose"]  # its order: 35
+    probe = kinds.build("probe")
+    assert (probe.__name__, probe.__module__) == ("Probe", "ndcg_core.classroom.kinds.probe")
+    assert kinds["probe"].label == "Probe the NDCG"
+    assert kinds["probe"].description == "Probe the NDCG: a copy of Predict under its own name."
+    views = kind_views.discover(kinds)
+    assert list(views) == kinds.names()
+    assert views["probe"].__name__ == "ui.views.classroom.kinds.probe"
+    assert not {m for m in members(KindViews) if not hasattr(views["probe"], m)}
+
+
+def test_a_module_of_the_kinds_without_its_kind_stops_the_registry(packages):
+    (packages["core"] / "probe.py").write_text(PROBE_KIND.format(order=35).split("\n\nKIND")[0], encoding="utf-8")
+    with pytest.raises(ImportError, match=r"kinds\.probe is a kind's module: end it with KIND = KindEntry"):
+        core_kinds.discover()
+
+
+def test_a_kind_without_views_or_views_without_a_kind_stop_the_views(packages):
+    (packages["core"] / "probe.py").write_text(PROBE_KIND.format(order=35), encoding="utf-8")
+    with pytest.raises(ImportError, match=r"a kind without views: \['probe'\]"):
+        kind_views.discover(core_kinds.discover())
+    (packages["views"] / "probe.py").write_text(PROBE_VIEWS, encoding="utf-8")
+    with pytest.raises(ImportError, match=r"without a kind: \['probe'\]"):
+        kind_views.discover(KINDS)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

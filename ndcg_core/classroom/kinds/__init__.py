@@ -4,45 +4,53 @@ answer is checked, and what the class's answers add up to. Every number comes fr
 ``breakdown``, ``metrics``, ``exercises``). An activity is built from its JSON payload (what the store keeps), so
 any replica computes the same figures.
 
-``KINDS`` registers the kinds' classes by name, in the order the app offers them: adding a kind is one module
-here, one line below, its views module in ``ui/views/classroom/kinds/`` and its texts."""
+``KINDS`` registers the kinds' classes by name, in the order the app offers them. It finds them itself: every module
+of this package but the shared ones (``HELPERS``) is a kind, named as its module, that ends with
+``KIND = KindEntry(Name, "label", order=N)``. Adding a kind is one module here, its views module in
+``ui/views/classroom/kinds/`` and its texts; nothing here names a kind."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import importlib
+import pkgutil
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ...errors import InputError, shown
 from ...registry import Registry
-from .base import Json
-from .choose import Choose
-from .compare import Compare
-from .judge import Judge
-from .practice import Practice
-from .predict import Predict
-from .rank import Rank
+from .base import ActivityKind, Json, KindEntry
 
-Activity = Predict | Rank | Compare | Practice | Judge | Choose
-KindClass = type[Predict] | type[Rank] | type[Compare] | type[Practice] | type[Judge] | type[Choose]
+HELPERS = frozenset({"base", "lists", "tally"})  # the kinds' shared modules: what every kind is, lists, tallies
+
+# An activity of any kind, and a kind's class: what a caller needs of one is a hook of the protocol.
+Activity = ActivityKind[Any, Any, Any]
+KindClass = type[ActivityKind[Any, Any, Any]]
+
+
+def discover(path: Iterable[str] | None = None) -> Registry[KindClass]:
+    """Every kind module found on ``path`` (this package's by default) registered by its module's name, ordered by
+    its ``KIND``'s ``order``; an ``ImportError`` for a module that is not a helper and has no ``KIND``, or whose
+    class's ``kind`` is not its module's name."""
+    entries: list[tuple[str, KindEntry]] = []
+    for module in pkgutil.iter_modules(list(__path__ if path is None else path)):
+        if module.name in HELPERS or module.name.startswith("_"):
+            continue
+        found = getattr(importlib.import_module(f"{__name__}.{module.name}"), "KIND", None)
+        if not isinstance(found, KindEntry) or getattr(found.cls, "kind", None) != module.name:
+            raise ImportError(
+                f"{__name__}.{module.name} is a kind's module: end it with KIND = KindEntry(Name, label, order=N), "
+                f"its class's kind being {module.name!r} (or add it to HELPERS)"
+            )
+        entries.append((module.name, found))
+    registry: Registry[KindClass] = Registry("activity", unknown="activity.kind")
+    for name, entry in sorted(entries, key=lambda named: (named[1].order, named[0])):
+        doc = (entry.cls.__doc__ or "").split("\n\n")[0].strip()
+        registry.register(name, entry.label, " ".join(doc.split()))(lambda cls=entry.cls: cls)
+    return registry
+
 
 # Every kind by its name: the one place ``from_payload`` finds a kind's class (an entry builds the class itself).
-KINDS: Registry[KindClass] = Registry("activity", unknown="activity.kind")
-
-
-def _register(cls: KindClass, label: str) -> None:
-    doc = (cls.__doc__ or "").split("\n\n")[0].strip()
-    KINDS.register(cls.kind, label, " ".join(doc.split()))(lambda: cls)
-
-
-for _cls, _label in (
-    (Predict, "Predict the NDCG"),
-    (Rank, "Rank it best"),
-    (Compare, "Which is better?"),
-    (Practice, "Practice together"),
-    (Judge, "Judge the results"),
-    (Choose, "Which is right?"),
-):
-    _register(_cls, _label)
+KINDS: Registry[KindClass] = discover()
 
 
 def kind_class(kind: str) -> KindClass:

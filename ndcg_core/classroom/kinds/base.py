@@ -107,8 +107,8 @@ class ActivityKind(Protocol[AnswerT, SummaryT, DetailT]):  # pragma: no mutate b
     ``check`` command's outline (``outline``).
 
     Adding a kind is one module in this package with a class that has these (``KindBase`` gives the usual
-    answers), registered in ``KINDS``, its views module in ``ui/views/classroom/kinds/`` and its texts (a test
-    checks every registered kind has them all)."""
+    answers), ending with its ``KIND = KindEntry(...)`` (``KINDS`` finds it), its views module in
+    ``ui/views/classroom/kinds/`` and its texts (a test checks every registered kind has them all)."""
 
     @property
     def kind(self) -> str: ...
@@ -220,3 +220,14 @@ class KindBase(Generic[AnswerT]):
     def ranked_list(self) -> ListSpec | None:
         """The one ranked list the activity is over (Predict, Rank it best, Judge, Which is right?); ``None``."""
         return None
+
+
+@dataclass(frozen=True)
+class KindEntry:
+    """How a kind's module registers its kind: ``KIND = KindEntry(Name, "label", order=N)`` at its end. ``cls`` is
+    the kind's class, ``label`` its name in English (the app's texts come from the catalogues), and ``order`` its
+    place where kinds are offered (the lesson editor's list, the lesson format's schema and docs): smallest first."""
+
+    cls: type[ActivityKind[Any, Any, Any]]
+    label: str
+    order: int

@@ -16,7 +16,7 @@ from ...lists.spec import ListSpec
 from ...teaching import mistakes as mistake_catalogue
 from ...teaching.exercises import Conventions
 from ..lesson_fields import Field, Reader
-from .base import EPS, POINTS, ActivityKind, Answer, KindBase, Material, Payload, Result, Scale, Solution
+from .base import EPS, POINTS, ActivityKind, Answer, KindBase, KindEntry, Material, Payload, Result, Scale, Solution
 from .lists import (
     LIST_FIELDS,
     list_conventions,
@@ -287,3 +287,6 @@ if TYPE_CHECKING:
 
     def _is_a_kind(activity: Choose) -> ActivityKind[str, ChooseSummary, ChooseDetail]:
         return activity  # mypy checks here that the class has every hook of the protocol, with these types
+
+
+KIND = KindEntry(Choose, "Which is right?", order=60)

@@ -13,7 +13,7 @@ from ...lists.ndcg import ndcg_at_k
 from ...teaching.exercises import Conventions
 from ...teaching.metrics import precision_at_k, reciprocal_rank
 from ..lesson_fields import MAX_QUERY, SIDE_FIELDS, Field, Reader
-from .base import EPS, POINTS, ActivityKind, Answer, KindBase, Material, Payload, Result, Scale, Solution
+from .base import EPS, POINTS, ActivityKind, Answer, KindBase, KindEntry, Material, Payload, Result, Scale, Solution
 from .lists import DISCOUNT, number, numbers, quoted
 
 METRICS = ("ndcg", "mrr", "precision")
@@ -239,3 +239,6 @@ if TYPE_CHECKING:
 
     def _is_a_kind(activity: Compare) -> ActivityKind[str, CompareSummary, CompareDetail]:
         return activity  # mypy checks here that the class has every hook of the protocol, with these types
+
+
+KIND = KindEntry(Compare, "Which is better?", order=30)

@@ -17,7 +17,7 @@ from ...errors import InputError, number_text, shown
 from ...lists.spec import ListSpec
 from ...teaching.exercises import Conventions
 from ..lesson_fields import Field, Reader
-from .base import ActivityKind, Answer, KindBase, Material, Payload, Result, Scale, Solution
+from .base import ActivityKind, Answer, KindBase, KindEntry, Material, Payload, Result, Scale, Solution
 from .lists import (
     LIST_FIELDS,
     activity_list,
@@ -202,3 +202,6 @@ if TYPE_CHECKING:
 
     def _is_a_kind(activity: Judge) -> ActivityKind[int, JudgeSummary, JudgeDetail]:
         return activity  # mypy checks here that the class has every hook of the protocol, with these types
+
+
+KIND = KindEntry(Judge, "Judge the results", order=50)

@@ -12,7 +12,7 @@ from ...errors import InputError, Note, Place, shown
 from ...teaching.exercises import KINDS as EXERCISE_KINDS
 from ...teaching.exercises import Conventions, Exercise, check, conventions, exercise, reading_note
 from ..lesson_fields import Field, Reader
-from .base import POINTS, ActivityKind, Answer, Json, KindBase, Material, Payload, Result, Scale, Solution
+from .base import POINTS, ActivityKind, Answer, Json, KindBase, KindEntry, Material, Payload, Result, Scale, Solution
 
 MAX_EXERCISES = 10
 PRACTICE_KINDS = tuple(k for k in EXERCISE_KINDS if k != "reach")  # reach needs many moves: not in class
@@ -207,3 +207,6 @@ if TYPE_CHECKING:
 
     def _is_a_kind(activity: Practice) -> ActivityKind[ExerciseAnswer, PracticeSummary, PracticeDetail]:
         return activity  # mypy checks here that the class has every hook of the protocol, with these types
+
+
+KIND = KindEntry(Practice, "Practice together", order=40)

@@ -13,7 +13,7 @@ from ...errors import InputError, Note, number_text, shown
 from ...lists.spec import ListSpec
 from ...teaching.exercises import Conventions
 from ..lesson_fields import Field, Reader
-from .base import POINTS, ActivityKind, Answer, KindBase, Material, Payload, Result, Scale, Solution
+from .base import POINTS, ActivityKind, Answer, KindBase, KindEntry, Material, Payload, Result, Scale, Solution
 from .lists import (
     LIST_FIELDS,
     list_conventions,
@@ -172,3 +172,6 @@ if TYPE_CHECKING:
 
     def _is_a_kind(activity: Predict) -> ActivityKind[float, PredictSummary, PredictDetail]:
         return activity  # mypy checks here that the class has every hook of the protocol, with these types
+
+
+KIND = KindEntry(Predict, "Predict the NDCG", order=10)

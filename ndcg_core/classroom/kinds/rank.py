@@ -14,7 +14,7 @@ from ...lists.gains import resolve_gain
 from ...lists.spec import ListSpec
 from ...teaching.exercises import Conventions
 from ..lesson_fields import Field, Reader
-from .base import EPS, POINTS, ActivityKind, Answer, KindBase, Material, Payload, Result, Scale, Solution
+from .base import EPS, POINTS, ActivityKind, Answer, KindBase, KindEntry, Material, Payload, Result, Scale, Solution
 from .lists import (
     LIST_FIELDS,
     activity_list,
@@ -213,3 +213,6 @@ if TYPE_CHECKING:
 
     def _is_a_kind(activity: Rank) -> ActivityKind[list[int], RankSummary, RankDetail]:
         return activity  # mypy checks here that the class has every hook of the protocol, with these types
+
+
+KIND = KindEntry(Rank, "Rank it best", order=20)

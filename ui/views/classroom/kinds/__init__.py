@@ -2,24 +2,22 @@
 class's answers (``present``), what a student's phone shows and asks (``card``), the form that sets the kind up live
 or in the lesson editor (``form``, ``build``), and how the results CSV words its questions and answers
 (``csv_details``, ``csv_answer``, ``csv_solution``). Each module is a ``KindViews`` of its own kind's class and
-summary (mypy checks it below); ``VIEWS`` registers them by the kind's name, as ``ndcg_core.classroom.kinds.KINDS``
-registers the kinds' classes. Adding a kind: its core module, one module here, one line below, its texts."""
+summary (mypy checks it at the module's end). ``VIEWS`` finds them itself: every module here is the views of the
+kind of its name, held in ``ndcg_core.classroom.kinds.KINDS``'s order. Adding a kind: its core module, one module
+here, its texts; nothing here names a kind."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Protocol, TypeVar
+import importlib
+import pkgutil
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol, TypeVar, cast
 
-from ndcg_core.classroom.kinds.choose import Choose, ChooseSummary
-from ndcg_core.classroom.kinds.compare import Compare, CompareSummary
-from ndcg_core.classroom.kinds.judge import Judge, JudgeSummary
-from ndcg_core.classroom.kinds.practice import Practice, PracticeSummary
-from ndcg_core.classroom.kinds.predict import Predict, PredictSummary
-from ndcg_core.classroom.kinds.rank import Rank, RankSummary
+from ndcg_core.classroom.kinds import KINDS, KindClass
 from ndcg_core.classroom.storage import ActivityRow
+from ndcg_core.registry import Registry
 from ui.i18n import Translator
 from ui.views.classroom.card import Body
-from ui.views.classroom.kinds import choose, compare, judge, practice, predict, rank
 
 K = TypeVar("K")  # a kind's class, such as ``Predict``
 S = TypeVar("S", contravariant=True)  # its class summary, such as ``PredictSummary``
@@ -63,20 +61,19 @@ class KindViews(Protocol[K, S]):
     def csv_solution(self, t: Translator, activity: K, part: int, solution: Any) -> str: ...
 
 
-# Each module checked against its own kind; the registry then holds them by name (the caller picks a kind's views
-# by its activity's ``kind``, so the activity it passes is that kind's).
-_PREDICT: KindViews[Predict, PredictSummary] = predict
-_RANK: KindViews[Rank, RankSummary] = rank
-_COMPARE: KindViews[Compare, CompareSummary] = compare
-_PRACTICE: KindViews[Practice, PracticeSummary] = practice
-_JUDGE: KindViews[Judge, JudgeSummary] = judge
-_CHOOSE: KindViews[Choose, ChooseSummary] = choose
+def discover(kinds: Registry[KindClass] = KINDS, path: Iterable[str] | None = None) -> dict[str, KindViews[Any, Any]]:
+    """Every views module found on ``path`` (this package's by default) by its name, in ``kinds``' order; an
+    ``ImportError`` for a module named as no kind, or a kind with no views module. Each module is checked against
+    ``KindViews`` of its own kind by mypy, at its end (the caller picks a kind's views by its activity's ``kind``,
+    so the activity it passes is that kind's)."""
+    found = {m.name for m in pkgutil.iter_modules(list(__path__ if path is None else path)) if m.name[0] != "_"}
+    names = set(kinds.names())
+    if found != names:
+        raise ImportError(
+            f"{__name__}: one views module for each kind, named as it; without a kind: {sorted(found - names)}, "
+            f"a kind without views: {sorted(names - found)}"
+        )
+    return {name: cast(KindViews[Any, Any], importlib.import_module(f"{__name__}.{name}")) for name in kinds.names()}
 
-VIEWS: Mapping[str, KindViews[Any, Any]] = {
-    "predict": _PREDICT,
-    "rank": _RANK,
-    "compare": _COMPARE,
-    "practice": _PRACTICE,
-    "judge": _JUDGE,
-    "choose": _CHOOSE,
-}
+
+VIEWS: Mapping[str, KindViews[Any, Any]] = discover()

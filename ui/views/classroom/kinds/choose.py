@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import altair as alt
 import pandas as pd
@@ -248,3 +248,10 @@ def csv_answer(t: Translator, activity: Choose, part: int, value: Any) -> str:
 def csv_solution(t: Translator, activity: Choose, part: int, solution: Any) -> str:
     """The right option."""
     return option_text(activity, activity.option(str(solution)))
+
+
+if TYPE_CHECKING:
+    from ui.views.classroom.kinds import KindViews
+    from ui.views.classroom.kinds import choose as _this
+
+    _VIEWS: KindViews[Choose, ChooseSummary] = _this  # mypy checks here this module is the views of its own kind

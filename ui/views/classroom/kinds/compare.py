@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import altair as alt
 import pandas as pd
@@ -206,3 +206,10 @@ def csv_answer(t: Translator, activity: Compare, part: int, value: Any) -> str:
 def csv_solution(t: Translator, activity: Compare, part: int, solution: Any) -> str:
     """The verdict under the activity's metric, in the votes' words."""
     return t(f"classroom.vote.{solution}")
+
+
+if TYPE_CHECKING:
+    from ui.views.classroom.kinds import KindViews
+    from ui.views.classroom.kinds import compare as _this
+
+    _VIEWS: KindViews[Compare, CompareSummary] = _this  # mypy checks here this module is the views of its own kind

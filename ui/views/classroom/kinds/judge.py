@@ -5,7 +5,7 @@ teacher's; the phone's one row per result with a grade picker on the scale, sent
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import altair as alt
 import pandas as pd
@@ -235,3 +235,10 @@ def csv_answer(t: Translator, activity: Judge, part: int, value: Any) -> str:
 def csv_solution(t: Translator, activity: Judge, part: int, solution: Any) -> str:
     """The teacher's grade."""
     return t("classroom.csv.teacher_grade", grade=int(solution))
+
+
+if TYPE_CHECKING:
+    from ui.views.classroom.kinds import KindViews
+    from ui.views.classroom.kinds import judge as _this
+
+    _VIEWS: KindViews[Judge, JudgeSummary] = _this  # mypy checks here this module is the views of its own kind

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import streamlit as st
@@ -179,3 +179,10 @@ def csv_solution(t: Translator, activity: Practice, part: int, solution: Any) ->
     """The exercise's answer in the same words as the answers."""
     ex = exercise(activity.seed, activity.numbers[part])
     return choice_text(ex, str(solution), t) if choices(ex) else metric_text(float(solution))
+
+
+if TYPE_CHECKING:
+    from ui.views.classroom.kinds import KindViews
+    from ui.views.classroom.kinds import practice as _this
+
+    _VIEWS: KindViews[Practice, PracticeSummary] = _this  # mypy checks here this module is the views of its own kind

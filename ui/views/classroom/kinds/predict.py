@@ -5,7 +5,7 @@ at the reveal, whether its estimate was right, close, a known mistake (named, it
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import streamlit as st
@@ -226,3 +226,10 @@ def csv_answer(t: Translator, activity: Predict, part: int, value: Any) -> str:
 def csv_solution(t: Translator, activity: Predict, part: int, solution: Any) -> str:
     """The true NDCG@k."""
     return metric_text(float(solution))
+
+
+if TYPE_CHECKING:
+    from ui.views.classroom.kinds import KindViews
+    from ui.views.classroom.kinds import predict as _this
+
+    _VIEWS: KindViews[Predict, PredictSummary] = _this  # mypy checks here this module is the views of its own kind

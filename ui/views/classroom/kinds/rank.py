@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
@@ -168,3 +168,10 @@ def csv_solution(t: Translator, activity: Rank, part: int, solution: Any) -> str
     """The best order and the NDCG@k it reaches."""
     order = " > ".join(activity.spec.labels[i] for i in activity.spec.best_order())
     return t("classroom.csv.best", order=order, value=metric_text(float(solution)), k=activity.spec.k)
+
+
+if TYPE_CHECKING:
+    from ui.views.classroom.kinds import KindViews
+    from ui.views.classroom.kinds import rank as _this
+
+    _VIEWS: KindViews[Rank, RankSummary] = _this  # mypy checks here this module is the views of its own kind
