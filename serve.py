@@ -16,7 +16,7 @@ import os
 import streamlit as st
 from starlette.routing import Route
 
-from ui.routes import answer_route, phone_card_route, phone_page_route
+from ui.routes import answer_route, events_route, phone_card_route, phone_page_route
 from ui.server_tuning import turn_nagle_off
 from ui.views.classroom.phone_page import ROUTES_ENV
 
@@ -28,6 +28,7 @@ app = st.App(
     "app.py",
     routes=[
         Route("/api/room/{code}/card", phone_card_route),
+        Route("/api/room/{code}/events", events_route),
         Route("/api/room/{code}/answer", answer_route, methods=["POST"]),
         Route("/phone/{code}", phone_page_route),
     ],
