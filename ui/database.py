@@ -23,6 +23,8 @@ from ndcg_core.links import ShortLinks
 def _classroom_for(url: str) -> Classroom:
     # A StoreUnavailable here (the database down at start) is not cached: the next call tries again.
     classroom = Classroom(url, limits=Limits.from_environment(), settings=DatabaseSettings.from_environment())
+    if not url.startswith("postgresql"):
+        classroom.database.sinks.append(_hub_for(url).tell)  # SQLite: the process tells itself, at each commit
     with suppress(StoreUnavailable):  # a read-only or full database still shows its rooms; a new room purges
         classroom.rooms.purge()
     return classroom
@@ -259,14 +261,12 @@ def room_changed(code: str) -> None:
 
 @st.cache_resource(show_spinner=False)
 def _hub_for(url: str) -> Hub:
-    classroom = _classroom_for(url)  # a StoreUnavailable here is not cached: the next call tries again
     if not url.startswith("postgresql"):
-        hub = Hub(live=True)
-        classroom.database.sinks.append(hub.tell)  # SQLite: the process tells itself, at each commit
+        hub = Hub(live=True)  # fed by the classroom's writes (``_classroom_for``)
     else:
         hub = Hub(live=False)  # until the listener listens, silence says nothing
-        Listener(conninfo_of(url), hub, classroom.database.settings.connect_timeout).start()
-    hub.on_notice(_revisions().heard)
+        Listener(conninfo_of(url), hub, DatabaseSettings.from_environment().connect_timeout).start()
+    hub.on_notice(lambda notice: _revisions().heard(notice))
     return hub
 
 

@@ -28,6 +28,7 @@ ANSWER = "answer"
 JOINED = "joined"
 RECONNECT_FIRST = 0.2  # seconds before the listener's first try to connect again; each next one waits twice as long
 RECONNECT_MOST = 2.0  # ...up to this
+MAX_ROOMS = 10_000  # rooms a hub keeps counts of before it starts afresh (a server running for months)
 WAKE_SECONDS = 1.0  # how often the listener's thread looks whether it was asked to stop
 
 log = logging.getLogger(__name__)
@@ -106,7 +107,13 @@ class Hub:
         """A room changed: count it and wake whatever waits on the room."""
         for hook in self._hooks:
             hook(notice)
+        woken = []
         with self._lock:
+            if notice.code not in self._rooms and len(self._rooms) >= MAX_ROOMS:
+                self._rooms.clear()  # rooms long gone: every mark changes with the epoch, so all read again
+                self._epoch += 1
+                woken = [(loop, event) for (_, loop), event in self._events.items()]
+                self._events.clear()
             counts = self._rooms.setdefault(notice.code, [0, 0, 0, -1])
             if notice.activity is not None:
                 counts[1] += 1
@@ -115,9 +122,8 @@ class Hub:
             else:
                 counts[0] += 1
                 counts[3] = max(counts[3], notice.revision if notice.revision is not None else -1)
-            woken = []
             if notice.revision is not None:  # the phones' cards change with the room's revision only
-                woken = [(loop, event) for (code, loop), event in self._events.items() if code == notice.code]
+                woken += [(loop, event) for (code, loop), event in self._events.items() if code == notice.code]
                 for key in [key for key in self._events if key[0] == notice.code]:
                     del self._events[key]
         self._wake(woken)
@@ -160,12 +166,6 @@ class Hub:
         """Whether anything was heard of room ``code`` after ``since`` (``None``: never looked): a live part's test
         before it reads the database. Always ``True`` while the hub is not live."""
         return since is None or not self._live or self.mark(code) != since
-
-    def forget(self) -> None:
-        """Drop the counts of every room (a long-running process keeps no rooms long gone); every mark changes."""
-        with self._lock:
-            self._rooms.clear()
-            self._epoch += 1
 
     @staticmethod
     def _wake(woken: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]]) -> None:
