@@ -16,11 +16,12 @@ import os
 import streamlit as st
 from starlette.routing import Route
 
-from ui.routes import answer_route, events_route, phone_card_route, phone_page_route
-from ui.server_tuning import turn_nagle_off
+from ui.routes import answer_route, end_streams, events_route, phone_card_route, phone_page_route
+from ui.server_tuning import end_streams_first, turn_nagle_off
 from ui.views.classroom.phone_page import ROUTES_ENV
 
 turn_nagle_off()  # see ui/server_tuning.py: Streamlit's server offers no supported hook for it
+end_streams_first(end_streams)  # the same: a SIGTERM must not wait for the phones' streams, which never end
 
 os.environ[ROUTES_ENV] = "1"  # this process serves the phone page and its routes below (phone_page.py)
 

@@ -129,6 +129,8 @@ async def card_stream(code: str, student: str, lang: str, known: int | None, rev
     then asks the card route once (which says which) and opens a new stream."""
     hub = notices()
     yield f"retry: {RETRY_MS}\n\n"
+    if hub.closed:
+        return
     shown = known
     mark = hub.mark(code)
     while True:
@@ -149,6 +151,8 @@ async def card_stream(code: str, student: str, lang: str, known: int | None, rev
             if not hub.live:
                 break  # no notices now: look at the room's revision as a poll would (shared by the process)
             yield ": keep-alive\n\n"
+        if hub.closed:
+            return
         mark = hub.mark(code)
         if mark.revision is not None and mark.revision == shown and hub.live:
             continue  # a notice of the revision shown already (sent twice by a retried write)
@@ -159,6 +163,11 @@ async def card_stream(code: str, student: str, lang: str, known: int | None, rev
         if read is None:
             return
         revision = max(read, mark.revision or -1)
+
+
+def end_streams() -> None:
+    """End every phone's event stream of this process (it is stopping): each phone reconnects to a live one."""
+    notices().close()
 
 
 async def events_route(request: Request) -> Response:

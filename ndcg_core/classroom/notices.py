@@ -90,6 +90,7 @@ class Hub:
         self._lock = threading.Lock()
         self._epoch = 0
         self._live = live
+        self._closed = False
         self._rooms: dict[str, list[int]] = {}  # code -> [changes, answers, joins, revision (-1: none)]
         # (code, event loop) -> the event its streams wait on, set (and dropped) at the room's next notice.
         self._events: dict[tuple[str, asyncio.AbstractEventLoop], asyncio.Event] = {}
@@ -98,6 +99,19 @@ class Hub:
     @property
     def live(self) -> bool:
         return self._live
+
+    @property
+    def closed(self) -> bool:
+        """Whether the process is stopping: every stream ends."""
+        return self._closed
+
+    def close(self) -> None:
+        """The process is stopping: wake every stream, to end."""
+        with self._lock:
+            self._closed = True
+            woken = [(loop, event) for (_, loop), event in self._events.items()]
+            self._events.clear()
+        self._wake(woken)
 
     def on_notice(self, hook: Callable[[Notice], None]) -> None:
         """Call ``hook`` with each notice, before any stream wakes (a process's revision cache forgets the room)."""
@@ -151,7 +165,7 @@ class Hub:
         loop = asyncio.get_running_loop()
         with self._lock:
             now = self._rooms.get(code, (0, 0, 0, -1))
-            if self._epoch != since.epoch or now[0] != since.changes:
+            if self._closed or self._epoch != since.epoch or now[0] != since.changes:
                 return True
             event = self._events.get((code, loop))
             if event is None:

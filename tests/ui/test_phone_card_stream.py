@@ -1,7 +1,7 @@
 """A phone's stream of its card (``GET /api/room/CODE/events``, Server-Sent Events) from a real ``serve.py`` on the
 test session's PostgreSQL: the card at once (exactly the card route's), then a new card the moment the teacher opens
 an activity from another process (``NOTIFY``, no poll), ``same`` when the phone already shows the room's revision,
-and the card route's 404 for a stranger."""
+the card route's 404 for a stranger; and a server asked to stop ends its streams instead of waiting for them."""
 
 import http.client
 import json
@@ -28,7 +28,7 @@ def served(postgres_cluster, tmp_path):
         me = rules.new_student_id()
         store.students.join(room.code, me, "Ana", source="test")
         try:
-            yield port, store, room.code, key, me
+            yield port, store, room.code, key, me, server
         finally:
             store.close()
             stop_app(server)
@@ -70,7 +70,7 @@ def card_route(port, code, me):
 
 
 def test_a_phone_gets_its_card_at_once_then_the_new_one_when_the_teacher_opens_an_activity(served):
-    port, store, code, key, me = served
+    port, store, code, key, me, _ = served
     stream = Stream(port, events_path(code, me))
     try:
         assert stream.response.status == 200
@@ -94,7 +94,7 @@ def test_a_phone_gets_its_card_at_once_then_the_new_one_when_the_teacher_opens_a
 
 
 def test_a_phone_that_shows_the_rooms_revision_is_told_same_and_a_stranger_gets_404(served):
-    port, _, code, _, me = served
+    port, _, code, _, me, _ = served
     stream = Stream(port, events_path(code, me, known=0))
     try:
         assert stream.next() == {"retry": "1000"}
@@ -107,3 +107,20 @@ def test_a_phone_that_shows_the_rooms_revision_is_told_same_and_a_stranger_gets_
         assert json.loads(stranger.response.read()) == {"error": "room.unknown"}
     finally:
         stranger.close()
+
+
+def test_a_server_asked_to_stop_ends_its_streams_and_stops(served):
+    port, _, code, _, me, server = served
+    stream = Stream(port, events_path(code, me))
+    try:
+        assert stream.next() == {"retry": "1000"}
+        assert stream.next()["event"] == "card"
+        server.terminate()  # SIGTERM: uvicorn would wait for every response to end, and a stream never does
+        after = []
+        while line := stream.response.readline():  # until the stream ends: the phone reconnects to a live process
+            after.append(line)
+            assert after.count(b": keep-alive\n") < 2, "the stream outlived the server's stop"
+        assert after == []
+        assert server.wait(timeout=20) is not None
+    finally:
+        stream.close()
