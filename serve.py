@@ -16,11 +16,12 @@ import os
 import streamlit as st
 from starlette.routing import Route
 
-from ui.routes import answer_route, phone_card_route, phone_page_route
-from ui.server_tuning import turn_nagle_off
+from ui.routes import answer_route, end_streams, events_route, phone_card_route, phone_page_route
+from ui.server_tuning import end_streams_first, turn_nagle_off
 from ui.views.classroom.phone_page import ROUTES_ENV
 
 turn_nagle_off()  # see ui/server_tuning.py: Streamlit's server offers no supported hook for it
+end_streams_first(end_streams)  # the same: a SIGTERM must not wait for the phones' streams, which never end
 
 os.environ[ROUTES_ENV] = "1"  # this process serves the phone page and its routes below (phone_page.py)
 
@@ -28,6 +29,7 @@ app = st.App(
     "app.py",
     routes=[
         Route("/api/room/{code}/card", phone_card_route),
+        Route("/api/room/{code}/events", events_route),
         Route("/api/room/{code}/answer", answer_route, methods=["POST"]),
         Route("/phone/{code}", phone_page_route),
     ],

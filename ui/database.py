@@ -11,6 +11,7 @@ from functools import lru_cache
 
 import streamlit as st
 
+from ndcg_core.classroom.notices import Hub, Listener, Notice, conninfo_of
 from ndcg_core.classroom.rules import Limits
 from ndcg_core.classroom.service import ClassroomService
 from ndcg_core.classroom.storage import ENV_DATA_DIR, ENV_URL, Classroom, DatabaseSettings, Room, database_url
@@ -22,6 +23,8 @@ from ndcg_core.links import ShortLinks
 def _classroom_for(url: str) -> Classroom:
     # A StoreUnavailable here (the database down at start) is not cached: the next call tries again.
     classroom = Classroom(url, limits=Limits.from_environment(), settings=DatabaseSettings.from_environment())
+    if not url.startswith("postgresql"):
+        classroom.database.sinks.append(_hub_for(url).tell)  # SQLite: the process tells itself, at each commit
     with suppress(StoreUnavailable):  # a read-only or full database still shows its rooms; a new room purges
         classroom.rooms.purge()
     return classroom
@@ -129,6 +132,15 @@ class _Revisions:
         with self._lock:
             self._seen.pop(code, None)
             self._rooms.pop(code, None)
+
+    def heard(self, notice: Notice) -> None:
+        """A notice from the hub: a room's new revision is read at the next look, not up to ``REVISION_TTL``
+        later; an answer stored anywhere is known at once."""
+        if notice.activity is not None:
+            self.answer_stored(notice.code, notice.activity)
+        elif not notice.joined:
+            with self._lock:
+                self._seen.pop(notice.code, None)
 
     def known_member(self, code: str, student_id: str) -> bool:
         with self._lock:
@@ -245,3 +257,20 @@ def room_changed(code: str) -> None:
     """The teacher changed the room through this process: its phones here learn it at their next poll, not up to
     ``REVISION_TTL`` later (other processes read the database's new revision within that time)."""
     _revisions().forget(code)
+
+
+@st.cache_resource(show_spinner=False)
+def _hub_for(url: str) -> Hub:
+    if not url.startswith("postgresql"):
+        hub = Hub(live=True)  # fed by the classroom's writes (``_classroom_for``)
+    else:
+        hub = Hub(live=False)  # until the listener listens, silence says nothing
+        Listener(conninfo_of(url), hub, DatabaseSettings.from_environment().connect_timeout).start()
+    hub.on_notice(lambda notice: _revisions().heard(notice))
+    return hub
+
+
+def notices() -> Hub:
+    """This process's hub of room notices (``ndcg_core.classroom.notices``): on PostgreSQL fed by its one
+    listening connection, on SQLite by its own writes. Made, with its listener, on first use."""
+    return _hub_for(_here())

@@ -2,23 +2,30 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import AsyncIterator
 from contextlib import suppress
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 
 from ndcg_core.classroom import rules
 from ndcg_core.classroom.service import Submission
 from ndcg_core.errors import InputError, StoreUnavailable
-from ui.database import fresh_revision, is_member, known_member, room_revision, service
+from ui.database import fresh_revision, is_member, known_member, notices, room_changed, room_revision, service
 from ui.errors import UiInputError, shown
 from ui.i18n import LANGUAGES, Translator
 from ui.views.classroom import phone_page, student_card
 from ui.views.classroom.student_card import Reply
 
 NO_STORE = {"Cache-Control": "no-store"}
+# A stream's headers: never cached, and not buffered by nginx (which also has the route unbuffered in its template).
+STREAM_HEADERS = {**NO_STORE, "X-Accel-Buffering": "no"}
+KEEP_ALIVE_SECONDS = 15.0  # a comment line this often keeps proxies and phones from closing a quiet stream
+UNHEARD_SECONDS = 1.0  # while the process hears no notices (its listener reconnecting), a stream looks this often
+RETRY_MS = 1000  # the browser's own reconnect delay, sent as the stream's first line
 MAX_PART = 10_000  # a part number beyond any activity's: the kind names a wrong one below this
 
 
@@ -105,6 +112,84 @@ async def phone_card_route(request: Request) -> JSONResponse:
     except StoreUnavailable:
         return JSONResponse({"error": "unavailable"}, status_code=503, headers=NO_STORE)
     return JSONResponse(card, headers=NO_STORE)
+
+
+def event(name: str, data: dict[str, Any], revision: int | None = None) -> str:
+    """One Server-Sent Event: its id (the room's revision), its name, and its data as one line of JSON."""
+    head = f"id: {revision}\n" if revision is not None else ""
+    text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    return f"{head}event: {name}\ndata: {text}\n\n"
+
+
+async def card_stream(code: str, student: str, lang: str, known: int | None, revision: int) -> AsyncIterator[str]:
+    """A phone's stream: ``retry``, then its card if the room moved past ``known`` (else ``same``), then its card
+    each time the room's revision moves on, woken by the process's hub (one event per room, no timer per phone),
+    and a keep-alive comment when quiet. It ends when the room is gone or the database stops answering: the phone
+    then asks the card route once (which says which) and opens a new stream."""
+    hub = notices()
+    yield f"retry: {RETRY_MS}\n\n"
+    if hub.closed:
+        return
+    shown = known
+    mark = hub.mark(code)
+    while True:
+        if revision != shown:
+            try:
+                card = await run_in_threadpool(card_json, code, student, lang)
+                if mark.revision is not None and card["revision"] < mark.revision:
+                    room_changed(code)  # a revision read just before the notice: read the room once more
+                    card = await run_in_threadpool(card_json, code, student, lang)
+            except (InputError, StoreUnavailable):
+                return
+            shown = card["revision"]
+            yield event("card", card, shown)
+        elif known is not None and shown == known:
+            yield event("same", {"revision": shown}, shown)
+            known = None  # said once, at the start: a stream's first event comes at once, whatever the room
+        while not await hub.wait(code, mark, KEEP_ALIVE_SECONDS if hub.live else UNHEARD_SECONDS):
+            if not hub.live:
+                break  # no notices now: look at the room's revision as a poll would (shared by the process)
+            yield ": keep-alive\n\n"
+        if hub.closed:
+            return
+        mark = hub.mark(code)
+        if mark.revision is not None and mark.revision == shown and hub.live:
+            continue  # a notice of the revision shown already (sent twice by a retried write)
+        try:
+            read = await run_in_threadpool(room_revision, code, True)
+        except StoreUnavailable:
+            return
+        if read is None:
+            return
+        revision = max(read, mark.revision or -1)
+
+
+def end_streams() -> None:
+    """End every phone's event stream of this process (it is stopping): each phone reconnects to a live one."""
+    notices().close()
+
+
+async def events_route(request: Request) -> Response:
+    """``GET /api/room/{code}/events?me=STUDENT&lang=LANG[&known=REVISION]``: the student's card as Server-Sent
+    Events (``card_stream``), ``text/event-stream``. Strangers get the same 404 as from the card route; an outage
+    is a 503."""
+    try:
+        who = await member(request.path_params["code"], request.query_params.get("me"))
+        if who is None:
+            return not_found()
+        notices()  # this process's hub and listener, before the first look at the room
+        revision = await run_in_threadpool(room_revision, who[0], True)
+    except InputError:
+        return not_found()
+    except StoreUnavailable:
+        return JSONResponse({"error": "unavailable"}, status_code=503, headers=NO_STORE)
+    if revision is None:
+        return not_found()
+    known_text = request.query_params.get("known", "")
+    known = int(known_text) if known_text.isdigit() else None
+    lang = language(request.query_params.get("lang"))
+    stream = card_stream(who[0], who[1], lang, known, revision)
+    return StreamingResponse(stream, media_type="text/event-stream", headers=STREAM_HEADERS)
 
 
 async def answer_route(request: Request) -> JSONResponse:

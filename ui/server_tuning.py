@@ -1,4 +1,5 @@
-"""Nagle's algorithm off on the web server's TCP connections: the one place the app reaches into asyncio.
+"""Nagle's algorithm off on the web server's TCP connections, and the phones' event streams ended first when the
+server stops: the one place the app reaches into asyncio and uvicorn.
 
 Streamlit (1.67, on uvicorn) binds its listening socket itself as ``socket.socket(family)``, with proto 0, and
 offers no hook for socket options: no ``server.*`` option, no uvicorn setting, no websocket handler of ours
@@ -7,6 +8,10 @@ in ``asyncio.base_events._set_nodelay``, but only for sockets made with ``proto=
 kept Nagle on: a rerun is many small messages, and after the first the next waited for the browser's delayed
 ACK, 40 ms on Linux, before any element arrived (``benchmarks/bench_instant.py``). This module replaces that
 private function for the process, and refuses loudly if it has moved.
+
+When asked to stop, uvicorn waits for every response to finish before it stops (Streamlit sets no graceful
+timeout), and a phone's event stream never finishes by itself: ``end_streams_first`` makes uvicorn's
+``Server.shutdown`` end them first, so a SIGTERM stops the process at once, as before the streams.
 """
 
 from __future__ import annotations
@@ -14,6 +19,8 @@ from __future__ import annotations
 import asyncio.base_events
 import socket
 import sys
+from collections.abc import Callable
+from typing import Any
 
 PRIVATE_NAME = "_set_nodelay"  # asyncio.base_events's, called by every selector socket transport it makes
 
@@ -32,3 +39,22 @@ def turn_nagle_off() -> None:
             "find where asyncio now sets TCP_NODELAY on accepted sockets, or a server option that does"
         )
     setattr(asyncio.base_events, PRIVATE_NAME, set_nodelay)
+
+
+def end_streams_first(end: Callable[[], None]) -> None:
+    """Call ``end`` (which ends every open event stream) when uvicorn begins to stop, before it waits for the
+    responses under way; a ``RuntimeError`` if uvicorn's ``Server.shutdown`` is gone."""
+    import uvicorn
+
+    original = getattr(uvicorn.Server, "shutdown", None)
+    if not callable(original):
+        raise RuntimeError("uvicorn.Server.shutdown is gone: find how uvicorn now stops, to end the event streams")
+    if getattr(original, "ends_streams", False):
+        return
+
+    async def shutdown(self: Any, *args: Any, **kwargs: Any) -> None:
+        end()
+        await original(self, *args, **kwargs)
+
+    shutdown.ends_streams = True  # type: ignore[attr-defined]
+    uvicorn.Server.shutdown = shutdown  # type: ignore[method-assign]

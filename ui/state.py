@@ -219,6 +219,7 @@ class ClassroomState:
     results_csv: bytes | None = None  # the room's results as last prepared for download
     results_at: float | None = None  # when (seconds since the epoch) they were prepared
     off_plan: bool = False  # the teacher chose to leave the room's lesson plan (its own activities open)
+    live_reads: Any = None  # the live part's reads of the room, kept until it changes (``live.LiveReads``)
 
     def add_to_draft(self, step: Any) -> int:
         """Add an activity (a ``lessons.Step``, checked by the caller) at the end of the lesson being built; its

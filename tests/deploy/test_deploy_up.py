@@ -185,3 +185,21 @@ def test_template_is_filled_and_nginx_accepts_it(tmp_path, replicas):
     )
     assert checked.returncode == 0, checked.stderr
     assert "syntax is ok" in checked.stderr
+
+
+def test_the_phones_event_streams_pass_unbuffered_and_two_thousand_phones_fit(tmp_path):
+    text = render_nginx_conf(tmp_path, 8080, [free_port()], 300)
+    events = re.search(r"location ~ \^/api/room/\[\^/\]\+/events\$ \{(.*?)\n        \}", text, re.S)
+    assert events, "no location of its own for the phones' event streams"
+    block = events[1]
+    for needed in [
+        "proxy_buffering off;",
+        "proxy_cache off;",
+        "proxy_http_version 1.1;",
+        'proxy_set_header Connection "";',
+        "proxy_read_timeout 4h;",
+    ]:
+        assert needed in block
+    # Each phone: its stream and its requests to nginx, and nginx's connection to a replica for each.
+    connections = int(re.search(r"worker_connections (\d+);", text)[1])
+    assert connections >= 2_000 * 2 * 2 * 1.5

@@ -1,8 +1,12 @@
 // A student's phone in a live room, drawn here in the browser from the card the server builds
 // (ui/views/classroom/card.py): no page run when the teacher opens, locks or reveals an activity.
-// It asks the card route every `every` ms with the revision of the card it shows (the server answers "same", from
-// its cached revision, until the teacher changes something, then the new card in the same request), and posts
-// answers to their own route; neither holds anything on a server process, so a process's death costs a retry.
+// It keeps one stream of Server-Sent Events open (the events route: the card at once, then each new card the
+// moment the teacher changes something); when the stream breaks (its server process died, say) it asks the card
+// route once, through nginx to a live process, and opens a new stream with the revision it shows, so no change
+// depends on a message it missed. Where streams never get through (a proxy that holds them back), it asks the card
+// route every `every` ms instead, with the revision of the card it shows (the server answers "same" until the
+// teacher changes something, then the new card). Answers are posted to their own route; nothing holds anything on
+// a server process, so a process's death costs a reconnect.
 // What the student typed is kept here (and in the tab's sessionStorage), by activity and part, so a card drawn
 // again loses nothing.
 // Every text is set with textContent: nothing from the server or the student is read as HTML.
@@ -11,6 +15,10 @@
 const SortableJS = globalThis.Sortable;
 const SEND_TRIES = 3; // an answer with no reply (a lost connection, a 502) is sent again, up to this many times
 const SEND_AGAIN_MS = 500;
+const STREAM_BACKOFF_FIRST = 1000; // ms before a new stream after one that failed; doubled each time...
+const STREAM_BACKOFF_MOST = 5000; // ...up to this
+const STREAM_JITTER = 500;
+const POLL_KEY = "ndcg-card:poll"; // set in the tab once its streams failed: its next page polls at once
 
 function el(tag, className, attrs) {
   const node = document.createElement(tag);
@@ -440,24 +448,33 @@ export default function (component) {
     try {
       const { status: code, json } = await getJSON(data.card);
       if (state.stopped) return false;
+      state.failures = 0;
       if (code === 503) {
         showNotice(data.texts.outage);
+        state.down = true;
         return false;
       }
       if (code === 404 || !json) {
         showNotice(data.texts.unknown);
+        state.down = true;
         return false;
       }
       showNotice("");
+      state.down = false;
+      state.failures = 0;
       show(json);
       return true;
     } catch (e) {
+      // No answer at all (offline for a moment, or every server process away): said after the second time.
+      state.failures = (state.failures || 0) + 1;
+      if (state.failures >= 2 && data.texts.offline) showNotice(data.texts.offline);
       return false;
     }
   }
 
-  // One request a second: the card route answers "same" while the room is at the card's revision, else the new
-  // card (or 503 while the database is down, 404 once the room is gone).
+  // The fallback where streams do not get through: one request every `every` ms; the card route answers "same"
+  // while the room is at the card's revision, else the new card (or 503 while the database is down, 404 once the
+  // room is gone).
   async function poll() {
     if (state.stopped) return;
     let wait = data.every;
@@ -487,13 +504,91 @@ export default function (component) {
     if (!state.stopped) state.timer = setTimeout(poll, wait);
   }
 
+  function startPolling() {
+    if (state.polling || state.stopped) return;
+    state.polling = true;
+    root.dataset.mode = "poll";
+    try {
+      sessionStorage.setItem(POLL_KEY, "1"); // this tab's next page polls at once
+    } catch (e) {
+      // no storage: the next page tries the stream first again
+    }
+    clearTimeout(state.timer);
+    state.timer = setTimeout(poll, data.every);
+  }
+
+  // The stream: the server sends "card" (the card, as the card route gives it) at once if the room moved past the
+  // revision this page shows, else "same"; then a "card" at each change. Its first event comes at once: a stream
+  // that brings none within `grace` ms is held up somewhere on the way.
+  function openStream() {
+    if (state.stopped || state.polling) return;
+    const known = root._card ? `&known=${root._card.revision}` : "";
+    const source = new EventSource(data.events + known);
+    state.source = source;
+    let heard = false;
+    const hear = () => {
+      if (!heard) {
+        heard = true;
+        state.streamFailures = 0;
+        state.backoff = 0;
+        clearTimeout(state.silent);
+        root.dataset.mode = "stream";
+      }
+      if (state.down || notice.textContent === data.texts.offline) showNotice("");
+      state.down = false;
+    };
+    source.addEventListener("same", hear);
+    source.addEventListener("card", (event) => {
+      hear();
+      let card = null;
+      try {
+        card = JSON.parse(event.data);
+      } catch (e) {
+        return; // not a card this page can read: the next change brings another
+      }
+      show(card);
+    });
+    source.onerror = () => broken(source, heard);
+    state.silent = setTimeout(() => {
+      if (!heard) broken(source, false);
+    }, data.grace);
+  }
+
+  // A stream ended or failed: the card route once (it says whether the server answers at all, and brings what
+  // the stream might have), then a new stream after a pause that grows while streams keep failing. Streams that
+  // fail while the card route answers are the way's fault, not the server's: after `tries` of them, poll.
+  async function broken(source, heard) {
+    if (state.source !== source || state.stopped) return;
+    source.close();
+    state.source = null;
+    clearTimeout(state.silent);
+    const answered = await fetchCard();
+    if (state.stopped) return;
+    if (answered && !heard) state.streamFailures = (state.streamFailures || 0) + 1;
+    if (state.streamFailures >= data.tries) {
+      startPolling();
+      return;
+    }
+    state.backoff = heard ? 0 : Math.min(STREAM_BACKOFF_MOST, Math.max(STREAM_BACKOFF_FIRST, 2 * (state.backoff || 0)));
+    // A little at random: a class whose server process died does not come back to the next one all at once.
+    state.timer = setTimeout(openStream, state.backoff + Math.random() * STREAM_JITTER);
+  }
+
   if (root._card && root._cardFor === data.card) draw(root._card);
   root._cardFor = data.card;
-  fetchCard().then(() => {
-    if (!state.stopped) state.timer = setTimeout(poll, data.every);
-  });
+  let pollFirst = !globalThis.EventSource || !data.events;
+  try {
+    pollFirst = pollFirst || sessionStorage.getItem(POLL_KEY) === "1";
+  } catch (e) {
+    // no storage: try the stream
+  }
+  if (pollFirst) {
+    fetchCard().then(() => startPolling());
+  } else openStream();
   const stop = () => {
     state.stopped = true;
+    if (state.source) state.source.close();
+    clearTimeout(state.silent);
     clearTimeout(state.timer);
     clearTimeout(state.tick);
     for (const s of root._sortables || []) s.destroy();

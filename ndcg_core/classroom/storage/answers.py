@@ -15,6 +15,7 @@ from ...errors import InputError
 from .. import rules
 from ..kinds import answer_from_json, answer_to_json, from_payload
 from ..kinds.base import Answer
+from ..notices import Notice
 from ..results import ActivityOutcome, Member, RoomResults, Taken, outcome, room_results
 from ..rules import Limits
 from .engine import Database, activities, answers, resilient, rooms, students
@@ -102,6 +103,7 @@ class Answers:
                         set_={"value": stmt.excluded.value, "updated_at": stmt.excluded.updated_at},
                     )
                 )
+            self.db.tell(conn, Notice(code, activity=activity_id))  # the projector's live part reads again
 
     def spend_token(self, conn: Connection, code: str, student_id: str, now: float) -> None:
         """Take one answer from the student's bucket (refilled at the limit's rate), in one conditional update."""

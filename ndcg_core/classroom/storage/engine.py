@@ -37,6 +37,7 @@ from sqlalchemy.exc import IntegrityError
 from ...errors import InputError, StoreUnavailable, shown
 from .. import rules
 from ..lessons import read_lesson
+from ..notices import CHANNEL, Notice
 from .rows import step_rows
 
 # 2: a lesson run in a room is kept as its steps' rows (``lesson_runs``, ``lesson_run_steps``), no longer as TOML
@@ -46,6 +47,7 @@ ENV_URL = "NDCG_LAB_DATABASE_URL"
 ENV_DATA_DIR = "NDCG_LAB_DATA_DIR"
 SQLITE_FILE = "classroom.sqlite3"
 BUSY_TIMEOUT_SECONDS = 15
+PENDING = "ndcg_notices"  # a SQLite transaction's notices, in its connection's info until it commits
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -333,6 +335,9 @@ class Database:
         self.clock = clock
         self._writer = self.engine.execution_options(ndcg_write=True)
         self.calls = threading.local()  # whether this thread is inside a call already (retries are the outer's)
+        # Who hears this process's own notices on SQLite (its hub, ``ndcg_core.classroom.notices``); on PostgreSQL
+        # every process hears them through LISTEN.
+        self.sinks: list[Callable[[Notice], None]] = []
 
     def close(self) -> None:
         """Close every pooled connection."""
@@ -363,9 +368,25 @@ class Database:
 
     @contextmanager
     def write(self) -> Iterator[Connection]:
-        """A write transaction (``BEGIN IMMEDIATE`` on SQLite), committed at the end or rolled back whole."""
-        with self._writer.begin() as conn:
-            yield conn
+        """A write transaction (``BEGIN IMMEDIATE`` on SQLite), committed at the end or rolled back whole; the
+        notices it ``tell``s go out with its commit, and not at all if it rolls back."""
+        with self._writer.connect() as conn:
+            try:
+                with conn.begin():
+                    yield conn
+            finally:
+                pending: list[Notice] = conn.info.pop(PENDING, [])
+        for notice in pending:
+            for sink in self.sinks:
+                sink(notice)
+
+    def tell(self, conn: Connection, notice: Notice) -> None:
+        """Send ``notice`` with the write transaction ``conn``: ``pg_notify`` on PostgreSQL (delivered to every
+        listening process at commit), else to this process's ``sinks`` after the commit."""
+        if self.engine.dialect.name == "postgresql":
+            conn.execute(sa.select(sa.func.pg_notify(CHANNEL, notice.payload)))
+        else:
+            conn.info.setdefault(PENDING, []).append(notice)
 
     @contextmanager
     def read(self) -> Iterator[Connection]:

@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from ...errors import InputError, shown
 from .. import rules
 from ..kinds import Activity
+from ..notices import Notice
 from ..rules import Limits
 from .engine import (
     Database,
@@ -192,8 +193,15 @@ class Rooms:
             yield conn, row
 
     def touch(self, conn: Connection, code: str, **values: Any) -> None:
-        """The room's revision moved on by one (a teacher's action), with ``values`` set."""
-        conn.execute(sa.update(rooms).where(rooms.c.code == code).values(revision=rooms.c.revision + 1, **values))
+        """The room's revision moved on by one (a teacher's action), with ``values`` set; every process is told
+        (``'<code>:<revision>'``, at commit)."""
+        revision = conn.execute(
+            sa.update(rooms)
+            .where(rooms.c.code == code)
+            .values(revision=rooms.c.revision + 1, **values)
+            .returning(rooms.c.revision)
+        ).scalar_one()
+        self.db.tell(conn, Notice(code, revision=int(revision)))
 
     @resilient
     def open_activity(self, code: str, key: Any, activity: Activity, *, after: int | None = None) -> ActivityRow:

@@ -11,6 +11,7 @@ from sqlalchemy.engine import Connection
 
 from ...errors import InputError
 from .. import rules
+from ..notices import Notice
 from ..rules import Limits
 from .engine import Database, join_failures, resilient, rooms, students
 from .rows import Student
@@ -66,6 +67,7 @@ class Students:
                     .where(students.c.room == code, students.c.id == student_id)
                     .values(nickname=name)
                 )
+                self.db.tell(conn, Notice(code, joined=True))
             return Student(code, student_id, existing["number"], name or existing["nickname"])
         number = conn.execute(
             sa.update(rooms)
@@ -86,6 +88,7 @@ class Students:
                 tokens_at=now,
             )
         )
+        self.db.tell(conn, Notice(code, joined=True))  # the teacher's count of who joined
         return Student(code, student_id, number, name)
 
     def _check_join_wait(self, source: str) -> None:

@@ -1,16 +1,25 @@
 """The live part of the control page and of the projector view: who joined, the current activity and the
 class's answers so far, drawn by the activity kind's presenter (``kinds.VIEWS``).
+
+It runs every second, but reads the database only when the process's hub (``ui.database.notices``) has heard of a
+change in the room since it last read (the teacher's action, an answer, a join, from any process), or at least
+every ``QUIET_SECONDS``; otherwise it draws again what it read (a countdown moves on by itself).
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 import streamlit as st
 
+from ndcg_core.classroom.notices import Mark
 from ndcg_core.classroom.service import keeps_scores, lesson_over
 from ndcg_core.classroom.storage import Room
 from ndcg_core.errors import InputError
 from ui.classroom_results import render_class_summary
-from ui.database import db
+from ui.database import db, notices
 from ui.format import md_escape
 from ui.i18n import Translator
 from ui.state import (
@@ -19,6 +28,46 @@ from ui.state import (
 from ui.views.classroom.common import PRESENTER_SECONDS, activity_heading, outage_notice
 from ui.views.classroom.kinds import VIEWS
 from ui.views.classroom.lesson_run import render_leaderboard, show_countdown, time_is_up
+
+QUIET_SECONDS = 15.0  # the live part reads the room at least this often, notices or none (a room that expired)
+R = TypeVar("R")
+
+
+class LiveReads:
+    """The database reads of one room's live part, kept while the process's hub hears nothing of the room: each
+    ``read`` is made once, then given back from memory until the room changes."""
+
+    def __init__(self, code: str, mark: Mark | None, at: float) -> None:
+        self.code = code
+        self.mark = mark
+        self.at = at
+        self.kept: dict[tuple[Any, ...], Any] = {}
+
+    def read(self, key: tuple[Any, ...], call: Callable[[], R]) -> R:
+        """What ``call`` read, once per ``key`` until the room changes (an error is not kept: read again)."""
+        if key not in self.kept:
+            self.kept[key] = call()
+        return self.kept[key]
+
+
+def live_reads(code: str, fresh: bool = False) -> LiveReads:
+    """This session's reads of room ``code``: those kept, unless the hub heard of a change (or it is not hearing
+    notices now), they are ``QUIET_SECONDS`` old, or ``fresh``. The hub's mark is taken before any read, so a change
+    during the reads is read again at the next run."""
+    state = classroom_state()
+    kept = state.live_reads
+    now = time.monotonic()
+    hub = notices()
+    if (
+        fresh
+        or not isinstance(kept, LiveReads)
+        or kept.code != code
+        or now - kept.at > QUIET_SECONDS
+        or hub.changed(code, kept.mark)
+    ):
+        kept = LiveReads(code, hub.mark(code), now)
+        state.live_reads = kept
+    return kept
 
 
 @st.fragment(run_every=PRESENTER_SECONDS)
@@ -39,8 +88,13 @@ def screen_panel(lang: str, code: str, ended: bool = False) -> None:
 
 
 def draw_live(t: Translator, code: str, screen: bool, ended: bool = False) -> None:
+    reads = live_reads(code)
     try:
-        room = db().rooms.get(code)
+        room = reads.read(("room",), lambda: db().rooms.get(code))
+        if not screen and room.revision != classroom_state().control_revision:
+            # This page's own action, maybe not yet heard through PostgreSQL: read once more before following it.
+            reads = live_reads(code, fresh=True)
+            room = reads.read(("room",), lambda: db().rooms.get(code))
     except InputError as err:
         st.error(t.explain(err))
         return
@@ -51,11 +105,11 @@ def draw_live(t: Translator, code: str, screen: bool, ended: bool = False) -> No
         # Changed from another device (the lecturer's phone, or a second window): the buttons follow.
         st.rerun(scope="app")
     current = room.current
-    progress = db().lessons.progress(room.code)
+    progress = reads.read(("progress",), lambda: db().lessons.progress(room.code))
     if screen and room.ended:
         st.info(t("classroom.ended_screen"))
         render_leaderboard(t, room, progress, screen=True)
-        render_class_summary(t, db().answers.class_summary(room.code), screen=True)
+        render_class_summary(t, reads.read(("summary",), lambda: db().answers.class_summary(room.code)), screen=True)
         return
     if current is None:
         st.metric(t("classroom.joined"), room.students)
@@ -63,10 +117,10 @@ def draw_live(t: Translator, code: str, screen: bool, ended: bool = False) -> No
             st.info(t("classroom.ended_screen"))
         else:
             st.info(t("classroom.no_activity_screen" if screen else "classroom.no_activity_teacher"))
-        render_roster(t, room)
+        render_roster(t, room, reads)
         return
     activity = current.activity()
-    summary = activity.summary(db().answers.for_activity(current.id))
+    summary = activity.summary(reads.read(("answers", current.id), lambda: db().answers.for_activity(current.id)))
     heading = activity_heading(t, current)
     if progress is not None and progress.step >= 0:  # a lesson's step: "· 3 of 8" on the heading's line
         heading += " · " + t("classroom.lesson_step_short", step=progress.step + 1, count=progress.count)
@@ -88,21 +142,23 @@ def draw_live(t: Translator, code: str, screen: bool, ended: bool = False) -> No
     views, before = VIEWS[current.kind], None
     if revealed and views.ROUNDS and current.round > 1:
         # A round run again: at its reveal, the round before beside it (its answers are final by now).
-        earlier = db().rooms.earlier_round(room.code, current)
+        earlier = reads.read(("earlier", current.id), lambda: db().rooms.earlier_round(room.code, current))
         if earlier is not None:
-            before = activity.summary(db().answers.for_activity(earlier.id))
+            before = activity.summary(
+                reads.read(("answers", earlier.id), lambda: db().answers.for_activity(earlier.id))
+            )
     with main:
         own = current.question.get(t.lang)
         views.present(t, activity, summary, revealed, screen, own, before=before, round_number=current.round)
     with side:
         render_leaderboard(t, room, progress, screen=screen)
-    render_roster(t, room)
+    render_roster(t, room, reads)
 
 
-def render_roster(t: Translator, room: Room) -> None:
+def render_roster(t: Translator, room: Room, reads: LiveReads) -> None:
     if not room.show_names or not room.students:
         return
-    names = [s.nickname for s in db().students.roster(room.code) if s.nickname]
+    names = [s.nickname for s in reads.read(("roster",), lambda: db().students.roster(room.code)) if s.nickname]
     if names:
         st.caption(t("classroom.roster", count=len(names)))
         st.markdown(" · ".join(md_escape(n) for n in names))

@@ -1,6 +1,7 @@
 """A student's phone page under ``serve.py``: a small page of its own (``GET /phone/{code}?me=ID&lang=LANG``), not a
-Streamlit page. It draws the student's card (``ui/widgets/phone_card.js``) from the card route, which it asks every
-second (a short "same" while nothing changed), and posts answers to the answer route, all over plain HTTP.
+Streamlit page. It draws the student's card (``ui/widgets/phone_card.js``) as the events route sends it (a stream of
+Server-Sent Events that brings the new card the moment the teacher acts), falls back by itself to asking the card
+route every 0.75 s where streams do not get through, and posts answers to the answer route, all over plain HTTP.
 
 Why a page of its own: a Streamlit page keeps a websocket and a session on one server process. When that process
 dies, every phone on it comes back at once to the others, each a new session and a page run (about 30 ms of one
@@ -37,6 +38,10 @@ _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 # a third of a core), and a new activity reaches a phone within this time and the revision cache's.
 POLL_SECONDS = 0.75
 FALLBACK_SECONDS = 2.0  # how long a phone waits before asking again after a failed request or a 503
+# A stream that brings no event this long after it was opened is held up (a proxy that buffers it): it counts as
+# failed. After this many failed streams in a row while the card route answers, the page polls instead.
+STREAM_GRACE_SECONDS = 4.0
+STREAM_TRIES = 3
 
 
 def pages_served() -> bool:
@@ -83,6 +88,9 @@ def page_html(student: Student, lang: str) -> str:
         "me": me,
         "lang": lang,
         "card": f"/api/room/{code}/card?{urlencode({'me': me, 'lang': lang})}",
+        "events": f"/api/room/{code}/events?{urlencode({'me': me, 'lang': lang})}",
+        "grace": int(STREAM_GRACE_SECONDS * 1000),
+        "tries": STREAM_TRIES,
         "answer": f"/api/room/{code}/answer",
         "every": int(POLL_SECONDS * 1000),
         "fallback": int(FALLBACK_SECONDS * 1000),

@@ -1,0 +1,247 @@
+"""How a room's change reaches every server process at once, through the database and not a bus of our own.
+
+Every write that changes a room sends a short notice in its own transaction (``Database.tell``): on PostgreSQL
+``NOTIFY ndcg_lab_rooms, '<code>:<revision>'`` (a teacher's action: an activity opened, locked, revealed, a lesson's
+step, names shown, the room ended), ``'<code>:answer:<activity>'`` (an answer stored) or ``'<code>:joined'`` (a
+student joined); PostgreSQL delivers it at commit, to every listening connection. On SQLite, whose server is the
+process itself, the write hands the notice to its own process after the commit.
+
+Each process keeps one ``Hub``: what it has heard of each room, as counters read from memory (a projector's live
+part asks it whether to read the database at all), and an asyncio fan-out (one event per room) that wakes every
+phone's stream waiting on that room (``Hub.wait``). A ``Listener`` is the process's one dedicated PostgreSQL
+connection doing ``LISTEN`` in a thread; when its connection is lost (the server restarted), the hub is marked not
+live, the listener connects again, and then tells every stream and every live part to read the room again
+(``Hub.reset``), so a notice missed meanwhile costs nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import dataclass
+
+CHANNEL = "ndcg_lab_rooms"
+ANSWER = "answer"
+JOINED = "joined"
+RECONNECT_FIRST = 0.2  # seconds before the listener's first try to connect again; each next one waits twice as long
+RECONNECT_MOST = 2.0  # ...up to this
+MAX_ROOMS = 10_000  # rooms a hub keeps counts of before it starts afresh (a server running for months)
+WAKE_SECONDS = 1.0  # how often the listener's thread looks whether it was asked to stop
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What changed in room ``code``: its revision moved to ``revision`` (a teacher's action), an answer to
+    ``activity`` was stored, or a student ``joined``."""
+
+    code: str
+    revision: int | None = None
+    activity: int | None = None
+    joined: bool = False
+
+    @property
+    def payload(self) -> str:
+        """The notice as sent on the channel."""
+        if self.activity is not None:
+            return f"{self.code}:{ANSWER}:{self.activity}"
+        if self.joined:
+            return f"{self.code}:{JOINED}"
+        return f"{self.code}:{self.revision}"
+
+    @classmethod
+    def read(cls, payload: str) -> Notice | None:
+        """A notice from its payload (``None`` for anything else: a notice of a newer version, say)."""
+        parts = payload.split(":")
+        if len(parts) == 2 and parts[1].isdigit():
+            return cls(parts[0], revision=int(parts[1]))
+        if len(parts) == 2 and parts[1] == JOINED:
+            return cls(parts[0], joined=True)
+        if len(parts) == 3 and parts[1] == ANSWER and parts[2].isdigit():
+            return cls(parts[0], activity=int(parts[2]))
+        return None
+
+
+@dataclass(frozen=True)
+class Mark:
+    """What a process has heard of one room, to compare with what it heard before: the hub's resets (``epoch``),
+    the room's changes, its answers and its joins, each a count, and its latest revision heard (``None``: none)."""
+
+    epoch: int
+    changes: int
+    answers: int
+    joins: int
+    revision: int | None
+
+
+class Hub:
+    """The notices one process has heard, by room, and the streams and live parts waiting on them.
+
+    Thread-safe: notices come from the listener's thread (PostgreSQL) or from whichever thread wrote (SQLite);
+    streams wait in the server's event loop. ``live`` is whether notices are arriving: while it is not (the
+    listener's connection is lost), nobody may trust that silence means no change.
+    """
+
+    def __init__(self, live: bool = True) -> None:
+        self._lock = threading.Lock()
+        self._epoch = 0
+        self._live = live
+        self._closed = False
+        self._rooms: dict[str, list[int]] = {}  # code -> [changes, answers, joins, revision (-1: none)]
+        # (code, event loop) -> the event its streams wait on, set (and dropped) at the room's next notice.
+        self._events: dict[tuple[str, asyncio.AbstractEventLoop], asyncio.Event] = {}
+        self._hooks: list[Callable[[Notice], None]] = []
+
+    @property
+    def live(self) -> bool:
+        return self._live
+
+    @property
+    def closed(self) -> bool:
+        """Whether the process is stopping: every stream ends."""
+        return self._closed
+
+    def close(self) -> None:
+        """The process is stopping: wake every stream, to end."""
+        with self._lock:
+            self._closed = True
+            woken = [(loop, event) for (_, loop), event in self._events.items()]
+            self._events.clear()
+        self._wake(woken)
+
+    def on_notice(self, hook: Callable[[Notice], None]) -> None:
+        """Call ``hook`` with each notice, before any stream wakes (a process's revision cache forgets the room)."""
+        self._hooks.append(hook)
+
+    def tell(self, notice: Notice) -> None:
+        """A room changed: count it and wake whatever waits on the room."""
+        for hook in self._hooks:
+            hook(notice)
+        woken = []
+        with self._lock:
+            if notice.code not in self._rooms and len(self._rooms) >= MAX_ROOMS:
+                self._rooms.clear()  # rooms long gone: every mark changes with the epoch, so all read again
+                self._epoch += 1
+                woken = [(loop, event) for (_, loop), event in self._events.items()]
+                self._events.clear()
+            counts = self._rooms.setdefault(notice.code, [0, 0, 0, -1])
+            if notice.activity is not None:
+                counts[1] += 1
+            elif notice.joined:
+                counts[2] += 1
+            else:
+                counts[0] += 1
+                counts[3] = max(counts[3], notice.revision if notice.revision is not None else -1)
+            if notice.revision is not None:  # the phones' cards change with the room's revision only
+                woken += [(loop, event) for (code, loop), event in self._events.items() if code == notice.code]
+                for key in [key for key in self._events if key[0] == notice.code]:
+                    del self._events[key]
+        self._wake(woken)
+
+    def reset(self, live: bool = True) -> None:
+        """Everything may have changed (the listener connected again, or lost its connection: ``live``): every
+        stream and live part reads its room again."""
+        with self._lock:
+            self._epoch += 1
+            self._live = live
+            woken = list(self._events.items())
+            self._events.clear()
+        self._wake([(loop, event) for (_, loop), event in woken])
+
+    def mark(self, code: str) -> Mark:
+        """What this process has heard of room ``code`` so far (a memory read)."""
+        with self._lock:
+            changes, answers, joins, revision = self._rooms.get(code, (0, 0, 0, -1))
+            return Mark(self._epoch, changes, answers, joins, None if revision < 0 else revision)
+
+    async def wait(self, code: str, since: Mark, timeout: float) -> bool:
+        """Wait, in the running event loop, until room ``code`` changes (a teacher's action, not an answer or a
+        join) or the hub is reset after ``since``; ``False`` if ``timeout`` seconds passed first. Every stream of a
+        room waits on one event: a notice costs one wake-up per room and loop, then each stream's own turn."""
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            now = self._rooms.get(code, (0, 0, 0, -1))
+            if self._closed or self._epoch != since.epoch or now[0] != since.changes:
+                return True
+            event = self._events.get((code, loop))
+            if event is None:
+                event = self._events[code, loop] = asyncio.Event()
+        try:
+            await asyncio.wait_for(event.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    def changed(self, code: str, since: Mark | None) -> bool:
+        """Whether anything was heard of room ``code`` after ``since`` (``None``: never looked): a live part's test
+        before it reads the database. Always ``True`` while the hub is not live."""
+        return since is None or not self._live or self.mark(code) != since
+
+    @staticmethod
+    def _wake(woken: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]]) -> None:
+        for loop, event in woken:
+            # A loop that has closed (a test's, or a server stopping) has nobody waiting on it.
+            with suppress(RuntimeError):
+                loop.call_soon_threadsafe(event.set)
+
+
+class Listener:
+    """A process's one PostgreSQL connection doing ``LISTEN ndcg_lab_rooms`` in a daemon thread, handing every
+    notice to ``hub``; its connection lost, it marks the hub not live, connects again (backoff up to
+    ``RECONNECT_MOST`` seconds), then resets the hub: every stream reads its room again."""
+
+    def __init__(self, conninfo: str, hub: Hub, connect_timeout: int = 5) -> None:
+        self.conninfo = conninfo
+        self.hub = hub
+        self.connect_timeout = connect_timeout
+        self._stop = threading.Event()
+        self._connected = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="ndcg-lab-listener", daemon=True)
+
+    def start(self) -> Listener:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=2 * WAKE_SECONDS + self.connect_timeout)
+
+    def wait_connected(self, timeout: float) -> bool:
+        """Whether the listener is listening (waiting up to ``timeout`` seconds): for tests and start-up."""
+        return self._connected.wait(timeout)
+
+    def _run(self) -> None:
+        import psycopg
+
+        wait = RECONNECT_FIRST
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self.conninfo, autocommit=True, connect_timeout=self.connect_timeout) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    self._connected.set()
+                    self.hub.reset(live=True)  # notices sent while nobody listened: everyone reads again
+                    wait = RECONNECT_FIRST
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=WAKE_SECONDS):
+                            notice = Notice.read(note.payload)
+                            if notice is not None:
+                                self.hub.tell(notice)
+            except psycopg.Error as err:
+                if self._connected.is_set():
+                    log.warning("lost the database's notices (%s); connecting again", err)
+                self._connected.clear()
+                self.hub.reset(live=False)
+                self._stop.wait(wait)
+                wait = min(wait * 2, RECONNECT_MOST)
+        self._connected.clear()
+
+
+def conninfo_of(url: str) -> str:
+    """libpq's connection string for a SQLAlchemy PostgreSQL URL (``postgresql+psycopg://...``)."""
+    import sqlalchemy as sa
+
+    return sa.engine.make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)

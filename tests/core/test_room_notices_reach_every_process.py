@@ -1,0 +1,151 @@
+"""A room's change reaches every server process through the database (``ndcg_core.classroom.notices``): each write
+that changes a room sends a notice with its commit (none if it rolls back); on SQLite the process hears its own, on
+PostgreSQL every process's listener hears every process's through ``LISTEN``/``NOTIFY``, and after PostgreSQL
+restarts the listener connects again and tells everyone to read again. The hub wakes the streams waiting on a room
+(a teacher's action, not an answer) and lets a live part see from memory whether anything happened since it looked.
+"""
+
+import asyncio
+import threading
+
+import pytest
+from storage_support import predict
+
+from ndcg_core.classroom import rules
+from ndcg_core.classroom.notices import Hub, Listener, Notice, conninfo_of
+from ndcg_core.classroom.storage import Classroom
+from support import empty_database, run_coroutine
+
+
+def heard_by(classroom):
+    heard = []
+    classroom.database.sinks.append(heard.append)
+    return heard
+
+
+def test_a_notice_is_read_back_from_its_payload():
+    for notice in (Notice("ABC234", revision=7), Notice("ABC234", activity=12), Notice("ABC234", joined=True)):
+        assert Notice.read(notice.payload) == notice
+    assert [Notice("ABC234", revision=7).payload, Notice("ABC234", activity=12).payload] == [
+        "ABC234:7",
+        "ABC234:answer:12",
+    ]
+    assert Notice.read("ABC234:later:1") is None
+
+
+def test_on_sqlite_each_change_is_heard_by_the_process_after_its_commit(tmp_path):
+    store = Classroom(f"sqlite:///{tmp_path / 'c.sqlite3'}")
+    heard = heard_by(store)
+    room, key = store.rooms.create()
+    me = rules.new_student_id()
+    store.students.join(room.code, me, "Ana", source="t")
+    opened = store.rooms.open_activity(room.code, key, predict())
+    store.answers.submit(room.code, me, opened.id, [(0, "0.5")])
+    store.rooms.set_phase(room.code, key, "revealed")
+    with pytest.raises(RuntimeError, match="rolled back"), store.database.write() as conn:
+        store.rooms.touch(conn, room.code)
+        raise RuntimeError("rolled back")
+    store.rooms.end(room.code, key)
+    assert heard == [
+        Notice(room.code, joined=True),
+        Notice(room.code, revision=1),
+        Notice(room.code, activity=opened.id),
+        Notice(room.code, revision=2),
+        Notice(room.code, revision=3),  # the rolled-back touch was never heard
+    ]
+    assert store.rooms.get(room.code).revision == 3
+    store.close()
+
+
+def test_the_hub_wakes_a_rooms_streams_on_a_change_and_not_on_an_answer():
+    hub = Hub()
+
+    async def scenario():
+        first = hub.mark("ROOM22")
+        waiting = asyncio.ensure_future(hub.wait("ROOM22", first, 30))
+        await asyncio.sleep(0)
+        # From another thread, as the listener or a writer tells it.
+        threading.Thread(target=hub.tell, args=(Notice("ROOM22", activity=3),)).start()
+        await asyncio.sleep(0.05)
+        answered_only = waiting.done()
+        threading.Thread(target=hub.tell, args=(Notice("OTHER2", revision=9),)).start()
+        await asyncio.sleep(0.05)
+        other_room = waiting.done()
+        threading.Thread(target=hub.tell, args=(Notice("ROOM22", revision=4),)).start()
+        woke = await asyncio.wait_for(waiting, 5)
+        timed_out = await hub.wait("ROOM22", hub.mark("ROOM22"), 0.01)
+        return first, answered_only, other_room, woke, timed_out
+
+    first, answered_only, other_room, woke, timed_out = run_coroutine(scenario())
+    assert (answered_only, other_room, woke, timed_out) == (False, False, True, False)
+    now = hub.mark("ROOM22")
+    assert (now.changes, now.answers, now.revision) == (first.changes + 1, first.answers + 1, 4)
+    assert hub.changed("ROOM22", first) and not hub.changed("ROOM22", now)
+
+
+def test_a_reset_wakes_every_stream_and_a_hub_not_live_always_says_changed():
+    hub = Hub()
+
+    async def scenario():
+        marks = {code: hub.mark(code) for code in ("ROOM22", "ROOM33")}
+        waits = [asyncio.ensure_future(hub.wait(code, mark, 30)) for code, mark in marks.items()]
+        await asyncio.sleep(0)
+        threading.Thread(target=hub.reset, kwargs={"live": False}).start()
+        return await asyncio.wait_for(asyncio.gather(*waits), 5), marks
+
+    woke, marks = run_coroutine(scenario())
+    assert woke == [True, True]
+    assert not hub.live
+    assert hub.changed("ROOM22", hub.mark("ROOM22"))  # while notices may be missed, silence says nothing
+
+
+@pytest.fixture
+def two_processes(postgres_cluster):
+    """Two classrooms on the test session's PostgreSQL, as two app processes have, and a listening hub for the
+    second."""
+    empty_database(postgres_cluster.url)
+    writer, reader = Classroom(postgres_cluster.url), Classroom(postgres_cluster.url)
+    hub = Hub(live=False)
+    heard: list[Notice] = []
+    hub.on_notice(heard.append)
+    listener = Listener(conninfo_of(postgres_cluster.url), hub).start()
+    assert listener.wait_connected(10)
+    yield writer, reader, hub, heard, listener, postgres_cluster
+    listener.stop()
+    writer.close()
+    reader.close()
+    if not (postgres_cluster.datadir / "postmaster.pid").exists():
+        postgres_cluster.start()
+
+
+def wait_until(condition, seconds=10.0):
+    done = threading.Event()
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return True
+        done.wait(0.05)
+    return condition()
+
+
+def test_on_postgresql_another_processes_change_is_heard_through_notify(two_processes):
+    writer, reader, hub, heard, _, _ = two_processes
+    assert hub.live
+    room, key = writer.rooms.create()
+    me = rules.new_student_id()
+    writer.students.join(room.code, me, None, source="t")
+    opened = writer.rooms.open_activity(room.code, key, predict())
+    writer.answers.submit(room.code, me, opened.id, [(0, "0.5")])
+    expected = [Notice(room.code, joined=True), Notice(room.code, revision=1), Notice(room.code, activity=opened.id)]
+    assert wait_until(lambda: heard == expected), heard
+    assert hub.mark(room.code).revision == reader.rooms.revision(room.code) == 1
+
+
+def test_after_postgresql_restarts_the_listener_comes_back_and_tells_everyone_to_read_again(two_processes):
+    writer, _, hub, heard, listener, cluster = two_processes
+    room, key = writer.rooms.create()
+    before = hub.mark(room.code)
+    cluster.restart()
+    assert wait_until(lambda: hub.mark(room.code).epoch >= before.epoch + 2 and hub.live, 30)  # lost, then back
+    assert listener.wait_connected(10)
+    writer.rooms.open_activity(room.code, key, predict())
+    assert wait_until(lambda: Notice(room.code, revision=1) in heard), heard
