@@ -279,10 +279,39 @@ def evaluate(qrels: Qrels, run: Run, options: EvaluationOptions | None = None) -
     trec_eval 9.x and pytrec_eval do, so scores equal as float32 tie.
     """
     options = EvaluationOptions() if options is None else options
-    chosen = _plan(options)
-    queries = _queries(qrels, run, chosen.complete)
+    return evaluate_prepared(prepare(qrels, run, complete=options.complete), options)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """Qrels and a run matched once (the queries evaluated, each run row's grade), to evaluate under many options:
+    the costly part of ``evaluate`` that no option but ``complete`` changes."""
+
+    queries: _Queries
+    judged: _Graded
+    judged_docno: pa.Array
+    retrieved: _Graded
+    score: np.ndarray
+    docno: pa.Array
+    qrels_name: str
+    run_name: str
+    tag: str
+
+
+def prepare(qrels: Qrels, run: Run, *, complete: bool = False) -> Prepared:
+    """The queries ``evaluate`` counts (judged ones missing from the run too, with ``complete``) and the run's
+    grades, matched once."""
+    queries = _queries(qrels, run, validate.flag(complete, "complete"))
     judged, judged_docno = _judgments(qrels, queries)
     retrieved, score, docno = _retrieved(run, queries, judged, judged_docno)
+    return Prepared(queries, judged, judged_docno, retrieved, score, docno, qrels.name, run.name, run.tag)
+
+
+def evaluate_prepared(prepared: Prepared, options: EvaluationOptions) -> Evaluation:
+    """``evaluate`` of prepared files; which queries count is the preparation's (its ``complete``), not ``options``'."""
+    chosen = _plan(options)
+    queries, judged, retrieved = prepared.queries, prepared.judged, prepared.retrieved
+    score, docno = prepared.score, prepared.docno
     # Scales come from the pool before the ranking is cut, as the ideal of "run" is cut with it.
     scales = _scales(judged if chosen.ideal == "qrels" else retrieved, queries.count, chosen)
     ranking = _ranking(retrieved, score, docno, scales, chosen, queries.count)
@@ -298,7 +327,9 @@ def evaluate(qrels: Qrels, run: Run, options: EvaluationOptions | None = None) -
         columns[f"idcg_cut_{k}"] = _unscaled(idcg_cut[k], scales.cut)
     columns.update(_counts(queries, judged, ranking.graded))
     qids = [queries.names[r] for r in np.flatnonzero(queries.evaluated)]
-    return Evaluation(qids, columns, options, qrels_name=qrels.name, run_name=run.name, tag=run.tag)
+    return Evaluation(
+        qids, columns, options, qrels_name=prepared.qrels_name, run_name=prepared.run_name, tag=prepared.tag
+    )
 
 
 @dataclass(frozen=True)
