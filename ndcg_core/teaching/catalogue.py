@@ -189,9 +189,11 @@ class Variant:
             if value not in AXES[axis]:
                 raise InputError("variant.parameter", value=shown(value), parameter=axis, variant="explain")
 
-    def changes(self) -> tuple[str, ...]:
-        """The ``CHANGES`` names of the axes that differ from the default, in ``AXES`` order."""
-        return tuple(f"{axis}.{getattr(self, axis)}" for axis in AXES if getattr(self, axis) != AXES[axis][0])
+    def changes(self, measure: Measure | None = None) -> tuple[str, ...]:
+        """The ``CHANGES`` names of the axes that differ from the default, in ``AXES`` order (for a whole-ranking
+        ``measure``, the default cuts nowhere)."""
+        default = DEFAULT if measure is None or measure.cutoff is not None else replace(DEFAULT, cut="ndcg")
+        return tuple(f"{axis}.{getattr(self, axis)}" for axis in AXES if getattr(self, axis) != getattr(default, axis))
 
     def scoring(self, grades: Iterable[int]) -> Scoring:
         """The ``Scoring`` of this variant (``grades``: every grade judged, for the binary gain's table)."""

@@ -25,6 +25,7 @@ from .. import validate
 from ..arrays import as_numpy
 from ..errors import InputError, shown
 from ..lists.scoring import Scoring
+from ..lists.spec import ListSpec
 from ..trec.evaluate import EvaluationOptions, Prepared, evaluate_prepared, prepare
 from ..trec.measures import Measure, ndcg_cut
 from ..trec.readers import Qrels, Run
@@ -44,7 +45,12 @@ class Match:
     difference: float  # value minus the number explained
     changes: tuple[str, ...]
     libraries: tuple[str, ...]  # the tools whose number this is (their own variant may be another that gives it)
-    alike: int = 0  # how many other variants give exactly this number
+    others: tuple[tuple[str, ...], ...] = ()  # the changes of the other variants that give exactly this number
+
+    @property
+    def alike(self) -> int:
+        """How many other variants give exactly this number."""
+        return len(self.others)
 
 
 @dataclass(frozen=True)
@@ -90,11 +96,25 @@ def explain_run(qrels: Qrels, run: Run, measure: Measure, printed: Any) -> Expla
     return _explanation(variant_values(qrels, run, measure), measure, value, decimals)
 
 
-def explain_list(example: Example, printed: Any) -> Explanation:
-    """``explain_run`` of one ranked list: its items as one query's run, its grades (and missed items) as qrels."""
+def explain_list(ranked: Example | ListSpec, printed: Any) -> Explanation:
+    """``explain_run`` of one ranked list (the Conventions page's ``Example``, or a ``ListSpec`` in its order): its
+    items as one query's run, its grades (and missed items) as qrels, cut at its k."""
+    example = ranked if isinstance(ranked, Example) else example_of(ranked)
     qrels, run = collection_of(example)
     measure = ndcg_cut(example.k) if example.k is not None else Measure("ndcg")
     return explain_run(qrels, run, measure, printed)
+
+
+def example_of(spec: ListSpec) -> Example:
+    """A ``ListSpec`` as an ``Example``: its items by id, scored from the top down, its missed items as extra."""
+    n = len(spec.items)
+    return Example(
+        tuple(f"i{item.id}" for item in spec.items),
+        tuple(float(n - i) for i in range(n)),
+        spec.grades,
+        tuple((f"i{item.id}", item.grade) for item in spec.extra),
+        spec.k,
+    )
 
 
 def collection_of(example: Example) -> tuple[Qrels, Run]:
@@ -276,9 +296,11 @@ def _explanation(searched: Searched, measure: Measure, value: float, decimals: i
     tolerance = 0.5 * 10.0**-decimals * (1 + SAME)
     libraries: dict[Variant, list[str]] = {}
     for entry in LIBRARIES:
-        libraries.setdefault(entry.build().variant(measure), []).append(entry.name)
+        # On files where an axis changes nothing, a tool gives the number of its variant at that axis's default.
+        at_default = {axis: AXES[axis][0] for axis in searched.idle}
+        libraries.setdefault(replace(entry.build().variant(measure), **at_default), []).append(entry.name)
     ranked = sorted(
-        (Match(v, x, x - value, v.changes(), tuple(libraries.get(v, ()))) for v, x in values.items() if np.isfinite(x)),
+        (Match(v, x, x - value, v.changes(measure), tuple(libraries.get(v, ()))) for v, x in values.items() if np.isfinite(x)),
         key=lambda m: (round(abs(m.difference), 12), not m.libraries, len(m.changes), m.changes),
     )
     ranked = _one_per_number(ranked)
@@ -308,7 +330,7 @@ def _one_per_number(ranked: list[Match]) -> list[Match]:
     out = []
     for group in groups.values():
         tools = tuple(dict.fromkeys(name for m in group for name in m.libraries))
-        out.append(replace(group[0], libraries=tools, alike=len(group) - 1))
+        out.append(replace(group[0], libraries=tools, others=tuple(m.changes for m in group[1:])))
     return out
 
 

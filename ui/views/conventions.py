@@ -11,6 +11,7 @@ from ndcg_core.teaching.conventions import LEARNT, WIKIPEDIA, Convention, Exampl
 from ui.format import metric_text
 from ui.i18n import Translator
 from ui.state import bind, conventions_state
+from ui.views import explain_number
 
 # Libraries whose snippets the test suite runs, checking they print the number shown here.
 TESTED_SNIPPETS = {"scikit-learn", "pytrec_eval", "ndcg_core"}
@@ -96,6 +97,7 @@ def render_page(t: Translator) -> None:
         column_config={"NDCG": st.column_config.NumberColumn(format="%.4f")},
     )
     st.caption(t("conv.table_help"))
+    explain_number.render_for_list(t, example)
     for entry in learnt_first():
         convention = entry.build()
         with st.expander(f"{label(t, entry)}: {metric_text(convention.score(example))}"):

@@ -45,6 +45,7 @@ from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.state import bind, classroom_state, evaluate_state, playground_state, widget_value
 from ui.stats import paired_comparison, reading_key
+from ui.views import explain_number
 
 SAMPLE = Path(__file__).parent.parent / "sample"
 SAMPLE_FILES = {"qrels": "qrels.test", "a": "results.test", "b": "results.trunc"}
@@ -649,6 +650,8 @@ def render_page(t: Translator) -> None:
     )
     with tabs[0]:
         render_summary(evaluation, t)
+        run = inputs["a"]
+        explain_number.render_for_run(t, qrels, inputs["qrels"].key, run.key, run.name, run.data, evaluation.measures)
         render_gaps(evaluation, t)
     with tabs[1]:
         st.dataframe(
