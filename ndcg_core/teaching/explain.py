@@ -300,7 +300,11 @@ def _explanation(searched: Searched, measure: Measure, value: float, decimals: i
         at_default = {axis: AXES[axis][0] for axis in searched.idle}
         libraries.setdefault(replace(entry.build().variant(measure), **at_default), []).append(entry.name)
     ranked = sorted(
-        (Match(v, x, x - value, v.changes(measure), tuple(libraries.get(v, ()))) for v, x in values.items() if np.isfinite(x)),
+        (
+            Match(v, x, x - value, v.changes(measure), tuple(libraries.get(v, ())))
+            for v, x in values.items()
+            if np.isfinite(x)
+        ),
         key=lambda m: (round(abs(m.difference), 12), not m.libraries, len(m.changes), m.changes),
     )
     ranked = _one_per_number(ranked)

@@ -46,12 +46,16 @@ def test_no_match_says_so_and_shows_the_nearest(files, capsys):
     assert len([line for line in nearest if line[:1].isdigit()]) >= 3
 
 
-@pytest.mark.parametrize("value", ["abc", "0.5.1", "1,234", ""])
-def test_a_value_that_is_not_a_number_is_one_line_and_status_2(files, capsys, value):
+@pytest.mark.parametrize(
+    "value, says",
+    [("abc", "'abc' is not a number"), ("0.5.1", "is not a number"), ("1,234", "has a comma"), ("", "type a number")],
+)
+def test_a_value_that_is_not_a_number_is_one_line_and_status_2(files, capsys, value, says):
     assert cli.main(["--explain", value, "-m", "ndcg_cut.3", *files]) == 2
     out, err = capsys.readouterr()
     assert out == ""
     assert err.startswith("ndcg-lab-eval: ") and err.count("\n") == 1
+    assert says in err
 
 
 def test_explaining_needs_one_measure(files, capsys):
