@@ -195,7 +195,7 @@ class ConventionsState:
 
     PREFIX: ClassVar[str] = "conv_"
     k: int = 5
-    explain: str = ""  # the number another tool printed, as typed (explained by ui/views/explain_number.py)
+    explain: str = ""  # the number another tool printed, as typed (explained by ui/explain_number.py)
 
 
 @dataclass

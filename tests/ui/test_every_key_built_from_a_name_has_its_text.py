@@ -56,7 +56,7 @@ NAMES: dict[str, tuple[str, ...]] = {
     "results.{}.label": tuple(RESULTS.names()),
     "convention.{}.label": tuple(CONVENTIONS.names()),
     "convention.{}.description": tuple(CONVENTIONS.names()),
-    # what an explained number's conventions change, and the tools (ui/views/explain_number.py)
+    # what an explained number's conventions change, and the tools (ui/explain_number.py)
     "explain_change.{}.label": tuple(CHANGES.names()),
     "explain_change.{}.description": tuple(CHANGES.names()),
     "explain_library.{}.label": tuple(LIBRARIES.names()),

@@ -8,10 +8,10 @@ import streamlit as st
 from ndcg_core import dcg, ndcg_at_k, ndcg_from_scores
 from ndcg_core.registry import Entry
 from ndcg_core.teaching.conventions import LEARNT, WIKIPEDIA, Convention, Example, example_from_rows, learnt_first
+from ui import explain_number
 from ui.format import metric_text
 from ui.i18n import Translator
 from ui.state import bind, conventions_state
-from ui.views import explain_number
 
 # Libraries whose snippets the test suite runs, checking they print the number shown here.
 TESTED_SNIPPETS = {"scikit-learn", "pytrec_eval", "ndcg_core"}

@@ -38,14 +38,13 @@ from ndcg_core.trec.measures import ndcg_cut
 from ndcg_core.trec.readers import Qrels, Run, looks_swapped, read_qrels, read_query
 from ndcg_core.trec.segmented import evaluate_files
 from ndcg_core.validate import MAX_CUTOFF, MAX_TOP_GRADE
-from ui import charts
+from ui import charts, explain_number
 from ui.cache import ResultCache
 from ui.editing import TYPED_COLUMNS, typed_queries_to_trec
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.state import bind, classroom_state, evaluate_state, playground_state, widget_value
 from ui.stats import paired_comparison, reading_key
-from ui.views import explain_number
 
 SAMPLE = Path(__file__).parent.parent / "sample"
 SAMPLE_FILES = {"qrels": "qrels.test", "a": "results.test", "b": "results.trunc"}
