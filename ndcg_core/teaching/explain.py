@@ -179,7 +179,7 @@ def variant_values(qrels: Qrels, run: Run, measure: Measure) -> Searched:
             if (scores, ties) != ("double", "trec_eval"):
                 changed = _with_subset(columns, tied[scores], subsets[scores], chosen.scoring(grades), options)
             for cut in ("ndcg_cut", "max_docs", "ndcg") if k is not None else ("ndcg",):
-                per_query = _per_query(changed, cut, k, ideal)
+                per_query = _per_query(changed, cut, k, ideal, ties)
                 if per_query is None:
                     continue
                 for queries in AXES["queries"] if not in_run.all() else ("left_out",):
@@ -236,13 +236,15 @@ def _with_subset(
     return out
 
 
-def _per_query(columns: Mapping[str, np.ndarray], cut: str, k: int | None, ideal: str) -> np.ndarray | None:
+def _per_query(columns: Mapping[str, np.ndarray], cut: str, k: int | None, ideal: str, ties: str) -> np.ndarray | None:
     if cut == "ndcg":
         return columns["ndcg"]
     if cut == "ndcg_cut":
         return columns[f"ndcg_cut_{k}"]
-    if ideal != "qrels":
-        return None  # -M with the ideal from the run cuts the ideal with the run: that is ndcg_cut
+    if ideal != "qrels" or ties == "average":
+        # -M with the ideal from the run cuts the ideal with the run: that is ndcg_cut. trec_eval's -M never meets
+        # averaged ties (a tie group cut by -M would be averaged over the rows kept only).
+        return None
     dcg, idcg = columns[f"dcg_cut_{k}"], columns["idcg"]
     with np.errstate(invalid="ignore", over="ignore"):
         ratio = np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)

@@ -440,6 +440,8 @@ def _ranking(rows: _Graded, score: np.ndarray, docno: pa.Array, scales: _Scales,
     order, moves, group = sort_run(slot, score, docno, gains, chosen.ties, chosen.float32_scores)
     if order is not None:
         slot, level, usable, gains = slot[order], level[order], usable[order], gains[order]
+    elif moves is not None:
+        level, usable = level.copy(), usable.copy()  # the rows' own arrays, kept by ``prepare`` for the next call
     if moves is not None:
         # Tied rows share a query, so only the per-document arrays (all made here) move.
         to, source = moves

@@ -4,6 +4,7 @@ document id, 32-bit scores, -c) each explained. Expected numbers are formulas or
 
 from math import log2
 
+import numpy as np
 import pytest
 
 from ndcg_core.errors import InputError
@@ -13,6 +14,7 @@ from ndcg_core.teaching.catalogue import AXES, CHANGES, LIBRARIES, Variant
 from ndcg_core.teaching.conventions import WIKIPEDIA, Example
 from ndcg_core.teaching.explain import explain_list, explain_run, read_printed, variant_values
 from ndcg_core.teaching.mistakes import MISTAKES
+from ndcg_core.trec.evaluate import EvaluationOptions, evaluate, evaluate_prepared, prepare
 from ndcg_core.trec.measures import Measure, ndcg_cut
 from ndcg_core.trec.readers import read_qrels, read_run
 
@@ -211,3 +213,43 @@ def _collection(spec):
     from ndcg_core.teaching.explain import collection_of, example_of
 
     return collection_of(example_of(spec))
+
+
+def test_files_matched_once_give_the_same_figures_each_time_they_are_evaluated(tmp_path):
+    # The run is in ranking order already and dA, dB tie: putting them in trec_eval's order must not reorder the
+    # matched files themselves, or every second evaluation would undo it.
+    qrels, run = files(tmp_path, TIES_QRELS, TIES_RUN)
+    prepared = prepare(qrels, run)
+    options = EvaluationOptions(cutoffs=(3,))
+    by_docno = (2 / log2(3) + 1 / 2) / IDEAL
+    assert [evaluate_prepared(prepared, options).columns["ndcg_cut_3"][0] for _ in range(3)] == pytest.approx(
+        [by_docno] * 3, abs=1e-12
+    )
+
+
+def test_every_variant_s_number_is_evaluate_s_own_under_its_options(tmp_path):
+    # The search evaluates tie policies and 32-bit scores only on the queries where they can matter, and reads -M
+    # and -c off one evaluation: each number must still be what evaluate gives with the variant's options.
+    rng = np.random.default_rng(5)
+    qrels_lines, run_lines = [], []
+    for q in range(12):
+        docs = [f"d{i}" for i in range(8)]
+        qrels_lines += [f"q{q} 0 {d} {rng.integers(0, 4)}\n" for d in docs[:6]] + [f"q{q} 0 x{q} 2\n"]
+        if q == 11:
+            continue  # judged, not answered: -c counts it
+        scores = rng.choice([1.0, 1.0 + 1e-9, 2.0, 2.5, 3.0], size=len(docs))  # ties, and ties only as float32
+        run_lines += [f"q{q} Q0 {d} 1 {float(s)!r} t\n" for d, s in zip(docs, scores, strict=True)]
+    qrels, run = files(tmp_path, "".join(qrels_lines), "".join(run_lines))
+    grades = np.unique(qrels.rel).tolist()
+    searched = variant_values(qrels, run, ndcg_cut(3))
+    assert searched.idle == ()
+    for variant, value in searched.values.items():
+        complete = variant.queries == "complete"
+        scoring = variant.scoring(grades)
+        if variant.cut == "max_docs":
+            direct = evaluate(qrels, run, EvaluationOptions(scoring, cutoffs=(), complete=complete, max_docs=3))
+            expected = direct.mean(Measure("ndcg"))
+        else:
+            direct = evaluate(qrels, run, EvaluationOptions(scoring, cutoffs=(3,), complete=complete))
+            expected = direct.mean(ndcg_cut(3) if variant.cut == "ndcg_cut" else Measure("ndcg"))
+        assert value == pytest.approx(expected, abs=1e-12), variant
