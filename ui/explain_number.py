@@ -112,7 +112,8 @@ def render_explanation(t: Translator, explanation: Explanation) -> None:
     else:
         st.warning(t("explain.none", **fields))
         shown = e.nearest
-    st.dataframe(pd.DataFrame([_row(t, m, places) for m in shown]), hide_index=True, width="stretch")
+    # A table, not a grid: the sentences wrap and are read whole (a handful of rows, all of them the app's text).
+    st.table(pd.DataFrame([_row(t, m, places) for m in shown]), hide_index=True, border="horizontal")
     if len(e.matches) > MAX_ROWS:
         st.caption(t("explain.more_rows", n=len(e.matches) - MAX_ROWS))
     if e.idle:

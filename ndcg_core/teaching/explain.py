@@ -56,8 +56,9 @@ class Match:
 @dataclass(frozen=True)
 class Explanation:
     """What gives ``value`` (read from its text to ``decimals`` places, so within ``tolerance``): the ``matches``,
-    closest first (fewest changes first among equals), or none and the ``nearest`` variants; ``default`` is
-    this project's own number; ``also`` lists changes that give the same numbers as the matches (a log's base)."""
+    closest at the printed precision first (then a tool's first, fewest changes first), or none and the ``nearest``;
+    ``default`` is this project's own number; ``also`` lists changes that give the matches' numbers too (a log's
+    base)."""
 
     value: float
     decimals: int
@@ -307,7 +308,15 @@ def _explanation(searched: Searched, measure: Measure, value: float, decimals: i
             for v, x in values.items()
             if np.isfinite(x)
         ),
-        key=lambda m: (round(abs(m.difference), 12), not m.libraries, len(m.changes), m.changes),
+        # Closest at the printed precision first (every match is at 0: the digits not printed are unknown), then
+        # a tool's before a bare convention, fewer changes first, then closest to the last bit.
+        key=lambda m: (
+            round(abs(round(m.value, decimals) - value), 12),
+            not m.libraries,
+            len(m.changes),
+            round(abs(m.difference), 12),
+            m.changes,
+        ),
     )
     ranked = _one_per_number(ranked)
     matches = tuple(m for m in ranked if abs(m.difference) <= tolerance)

@@ -20,7 +20,7 @@ def open_page(page, lang, **state):
 
 
 def explained_table(at, lang):
-    return next(d.value for d in at.dataframe if TOOLS[lang] in d.value.columns)
+    return next(d.value for d in at.table if TOOLS[lang] in d.value.columns)
 
 
 def typed(at, number):
@@ -54,7 +54,7 @@ def test_a_number_that_cannot_be_read_is_a_message_and_no_html(lang, number, say
     (error,) = at.error
     assert says in plain(error.value)
     assert "<b>" not in error.value  # escaped: shown as typed, never rendered
-    assert not [d for d in at.dataframe if TOOLS[lang] in d.value.columns]
+    assert not [d for d in at.table if TOOLS[lang] in d.value.columns]
 
 
 def test_a_decimal_comma_is_read_as_a_point_and_said():
