@@ -7,7 +7,8 @@ with 6 decimals, so a few scores tie as doubles and more as 32-bit floats), and 
 rounded to 2 decimals, where ties between documents of different grades are everywhere (the worst case: every tie
 policy and both score precisions change numbers). For each: the command line end to end in a fresh process
 (``ndcg-lab-eval --explain VALUE -m ndcg_cut.10``: read both files, search, print), and ``explain_run`` alone on
-files already read (the Evaluate page's case), medians of ``--repeat`` runs, with how many variants were compared.
+files already read (the Evaluate page's case), medians of ``--repeat`` runs, wall-clock and CPU seconds (CPU time
+moves less than wall-clock time on a machine shared with other work), with how many variants were compared.
 The day's speed: the time of a fixed loop of plain Python before and after, to compare runs on a machine whose
 speed drifts.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -41,7 +43,9 @@ def rounded_copy(run: Path, target: Path) -> Path:
     return target
 
 
-def cli_seconds(qrels: Path, run: Path, value: str) -> float:
+def cli_seconds(qrels: Path, run: Path, value: str) -> tuple[float, float]:
+    """Wall-clock and CPU seconds (user + system) of one command-line process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(
         [sys.executable, "-m", "ndcg_core", "--explain", value, "-m", "ndcg_cut.10", str(qrels), str(run)],
@@ -49,7 +53,9 @@ def cli_seconds(qrels: Path, run: Path, value: str) -> float:
         capture_output=True,
         cwd=ROOT,
     )
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def main() -> None:
@@ -67,14 +73,25 @@ def main() -> None:
         for label, path in (("scores with 6 decimals", run_path), ("scores rounded to 2 decimals", tied_path)):
             run = read_run(str(path))
             value = "0.0101"
-            searched, core = 0, []
+            searched, core, core_cpu = 0, [], []
             for _ in range(args.repeat):
-                start = time.perf_counter()
+                start, start_cpu = time.perf_counter(), time.process_time()
                 explanation = explain_run(qrels, run, ndcg_cut(10), value)
                 core.append(time.perf_counter() - start)
+                core_cpu.append(time.process_time() - start_cpu)
                 searched = explanation.searched
             cli = [cli_seconds(qrels_path, path, value) for _ in range(args.repeat)]
-            rows.append((label, len(run), searched, statistics.median(cli), statistics.median(core)))
+            rows.append(
+                (
+                    label,
+                    len(run),
+                    searched,
+                    statistics.median(w for w, _ in cli),
+                    statistics.median(c for _, c in cli),
+                    statistics.median(core),
+                    statistics.median(core_cpu),
+                )
+            )
     speed_after, load_after = day_speed(), os.getloadavg()
     print(f"machine: {machine()}; {time.strftime('%Y-%m-%d %H:%M')}")
     print(
@@ -82,10 +99,10 @@ def main() -> None:
         f"after; load average {load_before[0]:.1f} before, {load_after[0]:.1f} after"
     )
     print()
-    print("| run | lines | variants compared | command line, end to end | explain_run on files read |")
+    print("| run | lines | variants compared | command line, end to end (CPU) | explain_run on files read (CPU) |")
     print("|---|---|---|---|---|")
-    for label, lines, searched, cli_median, core_median in rows:
-        print(f"| {label} | {lines:,} | {searched} | {cli_median:.2f} s | {core_median:.2f} s |")
+    for label, lines, searched, cli_w, cli_c, core_w, core_c in rows:
+        print(f"| {label} | {lines:,} | {searched} | {cli_w:.2f} s ({cli_c:.2f} s) | {core_w:.2f} s ({core_c:.2f} s) |")
 
 
 if __name__ == "__main__":
