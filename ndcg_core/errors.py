@@ -136,6 +136,9 @@ MESSAGES: dict[Code, str] = {
     "answer.comma": "{value} has a comma: write decimals with a point, for example 1.5",
     "answer.not_number": "{value} is not a number: type digits, for example 0.75",
     "answer.infinite": "{value} is not a finite number",
+    "explain_change.unknown": "unknown convention change {value}; choose one of {choices}",
+    "explain_library.unknown": "unknown tool {value}; choose one of {choices}",
+    "explain.whole_grades": "grade {value} is not a whole number: qrels files hold whole grades",
     "answer.no_choice": "choose an answer first",
     "reach.too_long": "finding the fewest moves tries every order; {count} items is too many (at most {limit})",
     # Naming a learner's mistake (ndcg_core/teaching/mistakes.py).

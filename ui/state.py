@@ -132,6 +132,8 @@ class EvaluateState:
     complete: bool = False
     float32: bool = False
     relevant_only: bool = False
+    explain: str = ""  # the number another tool printed, as typed, and the measure it is of (its name)
+    explain_measure: str = ""
     upload_hashes: dict[str, str] = field(default_factory=dict)  # upload id -> content hash, hashed once
     uploads: dict[str, Any] = field(default_factory=dict)  # role -> FileInput kept for a visit elsewhere (small)
     typed_rows: list[dict[str, Any]] = field(default_factory=lambda: [dict(row) for row in EXAMPLE_TYPED_ROWS])
@@ -189,10 +191,11 @@ class MetricsState:
 
 @dataclass
 class ConventionsState:
-    """The Conventions page's cutoff."""
+    """The Conventions page's cutoff and the number typed to explain."""
 
     PREFIX: ClassVar[str] = "conv_"
     k: int = 5
+    explain: str = ""  # the number another tool printed, as typed (explained by ui/explain_number.py)
 
 
 @dataclass

@@ -255,5 +255,10 @@ def _sorted_within_groups(group: np.ndarray, keys: np.ndarray) -> np.ndarray:
 
 
 def tie_averaged(gains: np.ndarray, group: np.ndarray) -> np.ndarray:
-    _, inverse, counts = np.unique(group, return_inverse=True, return_counts=True)
-    return (np.bincount(inverse, weights=gains) / counts)[inverse]
+    """Each row's gain replaced by its tie group's mean (``group``: non-negative group ids, one per row)."""
+    if not len(group):
+        return np.asarray(gains, dtype=np.float64)
+    # Group ids are small non-negative ints: count by id directly (ids a cut left out count 0 and are never read).
+    sums = np.bincount(group, weights=gains)
+    counts = np.bincount(group)
+    return np.asarray((sums / np.maximum(counts, 1))[group])

@@ -9,7 +9,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from ..errors import InputError
+from ..errors import InputError, shown
 from ..lists.gains import GAINS
 from ..lists.scoring import Scoring
 from ..lists.ties import TIE_POLICIES
@@ -94,6 +94,12 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
         help="ideal ranking from every judged document (default) or from the run only",
     )
     parser.add_argument(
+        "--explain",
+        metavar="VALUE",
+        help="instead of evaluating, list the conventions and tools that give VALUE (the number another tool "
+        "printed, to its printed precision) for the one measure -m names",
+    )
+    parser.add_argument(
         "qrels", metavar="QRELS", help="TREC qrels file (qid iter docno rel), CSV/TSV with a header, or .gz"
     )
     parser.add_argument(
@@ -116,6 +122,8 @@ def run(argv: Sequence[str] | None = None, prog: str = PROG) -> str:
     """Parse arguments, evaluate and return the text to print; raises ``InputError`` on bad input."""
     args = build_parser(prog).parse_args(argv)
     measures = _measures(args.m)
+    if args.explain is not None:
+        return _explain(args, measures)
     cut = tuple(m.cutoff for m in measures if m.cutoff is not None)
     full = next((m for m in measures if m.family == "ndcg"), None)
     full_gain = full.gain_mapping if full is not None else None
@@ -133,6 +141,19 @@ def run(argv: Sequence[str] | None = None, prog: str = PROG) -> str:
     run_source = _standard_input() if args.run == STDIN else args.run
     result = evaluate_files(args.qrels, run_source, options)
     return format_trec_eval(result, measures, per_query=args.q)
+
+
+def _explain(args: argparse.Namespace, measures: Sequence[Measure]) -> str:
+    """``--explain``: the conventions and tools that give the number, one per line (``explain.explanation_lines``)."""
+    from ..teaching.explain import explain_run, explanation_lines, read_printed
+    from .readers import read_qrels, read_run
+
+    read_printed(args.explain)  # a VALUE that is not a number fails before the files are read
+    if len(measures) != 1:
+        raise InputError("measure.not_one", value=shown(" ".join(args.m) or "ndcg ndcg_cut"), count=len(measures))
+    run_source = _standard_input() if args.run == STDIN else args.run
+    explanation = explain_run(read_qrels(args.qrels), read_run(run_source), measures[0], args.explain)
+    return "".join(f"{line}\n" for line in explanation_lines(explanation))
 
 
 def _standard_input() -> io.BytesIO:

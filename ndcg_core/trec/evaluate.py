@@ -13,7 +13,7 @@ Everything is vectorised with numpy so a 7-million-line run takes seconds.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -279,13 +279,45 @@ def evaluate(qrels: Qrels, run: Run, options: EvaluationOptions | None = None) -
     trec_eval 9.x and pytrec_eval do, so scores equal as float32 tie.
     """
     options = EvaluationOptions() if options is None else options
-    chosen = _plan(options)
-    queries = _queries(qrels, run, chosen.complete)
+    return evaluate_prepared(prepare(qrels, run, complete=options.complete), options)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """Qrels and a run matched once (the queries evaluated, each run row's grade), to evaluate under many options:
+    the costly part of ``evaluate`` that no option but ``complete`` changes."""
+
+    queries: _Queries
+    judged: _Graded
+    judged_docno: pa.Array
+    retrieved: _Graded
+    score: np.ndarray
+    docno: pa.Array
+    qrels_name: str
+    run_name: str
+    tag: str
+    # Ranking orders already worked out, by what decides them (``_order_key``): evaluating again under another
+    # gain, discount or ideal sorts the run no more.
+    orders: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+
+
+def prepare(qrels: Qrels, run: Run, *, complete: bool = False) -> Prepared:
+    """The queries ``evaluate`` counts (judged ones missing from the run too, with ``complete``) and the run's
+    grades, matched once."""
+    queries = _queries(qrels, run, validate.flag(complete, "complete"))
     judged, judged_docno = _judgments(qrels, queries)
     retrieved, score, docno = _retrieved(run, queries, judged, judged_docno)
+    return Prepared(queries, judged, judged_docno, retrieved, score, docno, qrels.name, run.name, run.tag)
+
+
+def evaluate_prepared(prepared: Prepared, options: EvaluationOptions) -> Evaluation:
+    """``evaluate`` of prepared files; which queries count is the preparation's (its ``complete``), not ``options``'."""
+    chosen = _plan(options)
+    queries, judged, retrieved = prepared.queries, prepared.judged, prepared.retrieved
+    score, docno = prepared.score, prepared.docno
     # Scales come from the pool before the ranking is cut, as the ideal of "run" is cut with it.
     scales = _scales(judged if chosen.ideal == "qrels" else retrieved, queries.count, chosen)
-    ranking = _ranking(retrieved, score, docno, scales, chosen, queries.count)
+    ranking = _ranking(retrieved, score, docno, scales, chosen, queries.count, prepared)
     pool = judged if chosen.ideal == "qrels" else ranking.graded
     dcg_full, dcg_cut = _dcg_sums(ranking, queries.count, chosen)
     idcg_full, idcg_cut = _idcg_sums(pool, scales, queries.count, chosen)
@@ -298,7 +330,9 @@ def evaluate(qrels: Qrels, run: Run, options: EvaluationOptions | None = None) -
         columns[f"idcg_cut_{k}"] = _unscaled(idcg_cut[k], scales.cut)
     columns.update(_counts(queries, judged, ranking.graded))
     qids = [queries.names[r] for r in np.flatnonzero(queries.evaluated)]
-    return Evaluation(qids, columns, options, qrels_name=qrels.name, run_name=run.name, tag=run.tag)
+    return Evaluation(
+        qids, columns, options, qrels_name=prepared.qrels_name, run_name=prepared.run_name, tag=prepared.tag
+    )
 
 
 @dataclass(frozen=True)
@@ -401,14 +435,24 @@ class _Ranking:
     gain_full: np.ndarray
 
 
-def _ranking(rows: _Graded, score: np.ndarray, docno: pa.Array, scales: _Scales, chosen: _Plan, nq: int) -> _Ranking:
+def _ranking(
+    rows: _Graded, score: np.ndarray, docno: pa.Array, scales: _Scales, chosen: _Plan, nq: int, prepared: Prepared
+) -> _Ranking:
     """Sort the rows by query and score, settle ties by the policy, cut each query at ``max_docs``, and gain them."""
     gain_cut, gain_full = chosen.gain_cut, chosen.gain_full
     slot, level, usable = rows.slot, rows.level, rows.usable
     gains = _gain_levels(level, usable, gain_cut, None if scales.cut is None else scales.cut[slot])
-    order, moves, group = sort_run(slot, score, docno, gains, chosen.ties, chosen.float32_scores)
+    key = _order_key(prepared, chosen, scales)
+    sorted_run = prepared.orders.get(key) if key is not None else None
+    if sorted_run is None:
+        sorted_run = sort_run(slot, score, docno, gains, chosen.ties, chosen.float32_scores)
+        if key is not None:
+            prepared.orders[key] = sorted_run
+    order, moves, group = sorted_run
     if order is not None:
         slot, level, usable, gains = slot[order], level[order], usable[order], gains[order]
+    elif moves is not None:
+        level, usable = level.copy(), usable.copy()  # the rows' own arrays, kept by ``prepare`` for the next call
     if moves is not None:
         # Tied rows share a query, so only the per-document arrays (all made here) move.
         to, source = moves
@@ -426,6 +470,19 @@ def _ranking(rows: _Graded, score: np.ndarray, docno: pa.Array, scales: _Scales,
         gains = tie_averaged(gains, group)
         gains_full = gains if gain_full is gain_cut else tie_averaged(gains_full, group)
     return _Ranking(_Graded(slot, level, usable), position, gains, gains_full)
+
+
+def _order_key(prepared: Prepared, chosen: _Plan, scales: _Scales) -> tuple[Any, ...] | None:
+    """What decides the ranking order: the tie policy and the scores' precision and, for the best and worst orders
+    of ties, how the gain orders the judged grades (equal gains included); ``None`` where gains are rescaled."""
+    if chosen.ties not in ("best", "worst"):
+        return (chosen.ties, chosen.float32_scores)
+    if scales.cut is not None:
+        return None
+    levels = np.unique(prepared.judged.level[prepared.judged.usable]).astype(np.float64)
+    gains = np.concatenate(([0.0], chosen.gain_cut(levels)))
+    ranks = np.unique(gains, return_inverse=True)[1]
+    return (chosen.ties, chosen.float32_scores, tuple(levels.tolist()), tuple(ranks.tolist()))
 
 
 def _dcg_sums(ranking: _Ranking, nq: int, chosen: _Plan) -> tuple[np.ndarray, dict[int, np.ndarray]]:

@@ -19,7 +19,7 @@ RUN = "q1 Q0 d1 1 1.0 t\nq1 Q0 d2 2 1.0 t\n"
 HELP = """\
 usage: ndcg-lab-eval [-h] [-q] [-c] [-M N] [-m MEASURE] [-l LEVEL] [--float32-scores]
                      [--gain {linear,exponential}] [--ties {trec_eval,average,best,worst}]
-                     [--ideal {qrels,run}]
+                     [--ideal {qrels,run}] [--explain VALUE]
                      QRELS RUN
 
 NDCG of a TREC run against TREC qrels, printed as trec_eval 10.0 prints it.
@@ -44,6 +44,9 @@ options:
   --ties {trec_eval,average,best,worst}
                         how equal scores are ordered (default: trec_eval's docno order)
   --ideal {qrels,run}   ideal ranking from every judged document (default) or from the run only
+  --explain VALUE       instead of evaluating, list the conventions and tools that give VALUE (the
+                        number another tool printed, to its printed precision) for the one measure
+                        -m names
 
 measures (-m MEASURE, may repeat; without -m: ndcg and ndcg_cut):
   ndcg                  NDCG of the whole ranking

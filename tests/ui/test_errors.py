@@ -50,8 +50,10 @@ from ndcg_core.links import ShortLinks
 from ndcg_core.lists.items import check_grade, check_label, check_size, check_top_grade, make_items, move
 from ndcg_core.lists.presets import PRESETS
 from ndcg_core.lists.spec import ListSpec, link_number
-from ndcg_core.teaching.conventions import CONVENTIONS, example_from_rows
+from ndcg_core.teaching.catalogue import CHANGES, LIBRARIES
+from ndcg_core.teaching.conventions import CONVENTIONS, Example, example_from_rows
 from ndcg_core.teaching.exercises import Exercise, check, check_seed, fewest_moves, parse_number
+from ndcg_core.teaching.explain import explain_list
 from ndcg_core.teaching.metrics import average_precision, err, precision_at_k, recall_at_k
 from ndcg_core.teaching.mistakes import diagnose, explain
 from ndcg_core.trec.cli import run as cli_run
@@ -263,6 +265,9 @@ CALLS = {
     "preset.unknown": [lambda: PRESETS["nope"]],
     "results.unknown": [lambda: result_list("nope")],
     "convention.unknown": [lambda: CONVENTIONS["nope"]],
+    "explain_change.unknown": [lambda: CHANGES["nope"]],
+    "explain_library.unknown": [lambda: LIBRARIES["nope"]],
+    "explain.whole_grades": [lambda: explain_list(Example(("a", "b"), (2.0, 1.0), (1.5, 0.0), k=2), "0.5")],
     "variant.parameter": [lambda: GAINS["linear"].build(base=2)],
     "gain.not_mapping": [lambda: GAINS.build("custom", mapping=[1, 2])],
     "discount.base": [lambda: DISCOUNTS.build("jk", base=1)],

@@ -25,7 +25,9 @@ from ndcg_core.lists.results import RESULTS
 from ndcg_core.lists.spec import LIST_IDEALS
 from ndcg_core.lists.ties import TIE_POLICIES
 from ndcg_core.teaching import exercises
+from ndcg_core.teaching.catalogue import CHANGES, LIBRARIES
 from ndcg_core.teaching.conventions import CONVENTIONS
+from ndcg_core.teaching.explain import IDLE_WORDS
 from ndcg_core.teaching.metrics import METRICS
 from ndcg_core.teaching.mistakes import METRICS as MISTAKE_QUESTIONS
 from ndcg_core.teaching.mistakes import MISTAKES
@@ -54,6 +56,12 @@ NAMES: dict[str, tuple[str, ...]] = {
     "results.{}.label": tuple(RESULTS.names()),
     "convention.{}.label": tuple(CONVENTIONS.names()),
     "convention.{}.description": tuple(CONVENTIONS.names()),
+    # what an explained number's conventions change, and the tools (ui/explain_number.py)
+    "explain_change.{}.label": tuple(CHANGES.names()),
+    "explain_change.{}.description": tuple(CHANGES.names()),
+    "explain_library.{}.label": tuple(LIBRARIES.names()),
+    "explain_library.{}.description": tuple(LIBRARIES.names()),
+    "explain.idle.{}": tuple(IDLE_WORDS),
     # what a question or a class list is scored under (ui/exercise_text.py)
     "conventions.gain.{}": (*ACTIVITY_GAINS, exercises.GAIN),
     "conventions.discount.{}": tuple(DISCOUNTS.names()),

@@ -8,6 +8,7 @@ import streamlit as st
 from ndcg_core import dcg, ndcg_at_k, ndcg_from_scores
 from ndcg_core.registry import Entry
 from ndcg_core.teaching.conventions import LEARNT, WIKIPEDIA, Convention, Example, example_from_rows, learnt_first
+from ui import explain_number
 from ui.format import metric_text
 from ui.i18n import Translator
 from ui.state import bind, conventions_state
@@ -96,6 +97,7 @@ def render_page(t: Translator) -> None:
         column_config={"NDCG": st.column_config.NumberColumn(format="%.4f")},
     )
     st.caption(t("conv.table_help"))
+    explain_number.render_for_list(t, example)
     for entry in learnt_first():
         convention = entry.build()
         with st.expander(f"{label(t, entry)}: {metric_text(convention.score(example))}"):

@@ -38,7 +38,7 @@ from ndcg_core.trec.measures import ndcg_cut
 from ndcg_core.trec.readers import Qrels, Run, looks_swapped, read_qrels, read_query
 from ndcg_core.trec.segmented import evaluate_files
 from ndcg_core.validate import MAX_CUTOFF, MAX_TOP_GRADE
-from ui import charts
+from ui import charts, explain_number
 from ui.cache import ResultCache
 from ui.editing import TYPED_COLUMNS, typed_queries_to_trec
 from ui.format import md_escape, metric_text
@@ -649,6 +649,8 @@ def render_page(t: Translator) -> None:
     )
     with tabs[0]:
         render_summary(evaluation, t)
+        run = inputs["a"]
+        explain_number.render_for_run(t, qrels, inputs["qrels"].key, run.key, run.name, run.data, evaluation.measures)
         render_gaps(evaluation, t)
     with tabs[1]:
         st.dataframe(

@@ -1,0 +1,392 @@
+"""Explain a number: which conventions, and which tools, give the NDCG another tool printed.
+
+The conventions that make NDCG tools disagree are a search space (``catalogue``: the axes, each value's change
+from this project's default with why and a source, the named tools as variants).
+
+``explain_run(qrels, run, measure, printed)`` evaluates every distinct variant once over the files matched once
+(``prepare``; ties and 32-bit scores only where they change a ranking) and lists the variants that give
+``printed`` to its printed precision ("0.5371" is 0.5371 +- 0.00005), closest first; ``explain_list`` does the same
+for one ranked list (the Conventions page's ``Example``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import validate
+from ..arrays import as_numpy
+from ..errors import InputError, shown
+from ..lists.scoring import Scoring
+from ..lists.spec import ListSpec
+from ..trec.evaluate import EvaluationOptions, Prepared, evaluate_prepared, prepare
+from ..trec.measures import Measure, ndcg_cut
+from ..trec.readers import Qrels, Run
+from .catalogue import AXES, CHANGES, DEFAULT, LIBRARIES, Variant
+from .conventions import Example
+
+SAME = 1e-9  # relative: two values this close are one value
+NEAREST = 5  # how many variants are shown when none matches
+
+
+@dataclass(frozen=True)
+class Match:
+    """A variant and the number it gives: its ``changes`` from the default and the ``libraries`` it is."""
+
+    variant: Variant
+    value: float
+    difference: float  # value minus the number explained
+    changes: tuple[str, ...]
+    libraries: tuple[str, ...]  # the tools whose number this is (their own variant may be another that gives it)
+    others: tuple[tuple[str, ...], ...] = ()  # the changes of the other variants that give exactly this number
+
+    @property
+    def alike(self) -> int:
+        """How many other variants give exactly this number."""
+        return len(self.others)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """What gives ``value`` (read from its text to ``decimals`` places, so within ``tolerance``): the ``matches``,
+    closest at the printed precision first (then a tool's first, fewest changes first), or none and the ``nearest``;
+    ``default`` is this project's own number; ``also`` lists changes that give the matches' numbers too (a log's
+    base)."""
+
+    value: float
+    decimals: int
+    tolerance: float
+    measure: Measure
+    default: float
+    matches: tuple[Match, ...]
+    nearest: tuple[Match, ...]
+    also: tuple[str, ...]
+    idle: tuple[str, ...]  # axes that change nothing on these files (searched at their default only)
+    searched: int  # how many variants were compared
+
+
+def printed_decimals(text: Any) -> int:
+    """How many decimals a printed number has ("0.5371": 4; a comma read as a decimal point counts as one)."""
+    raw = str(text).strip().replace("，", ".").replace(",", ".")
+    try:
+        exponent = Decimal(raw).as_tuple().exponent
+    except InvalidOperation:
+        return 0
+    return max(0, -exponent) if isinstance(exponent, int) else 0
+
+
+def read_printed(printed: Any) -> tuple[float, int]:
+    """The number another tool printed and its decimals; an ``InputError`` (``answer.*``) for text not a number."""
+    if isinstance(printed, (int, float)) and not isinstance(printed, bool):
+        printed = repr(float(printed))
+    return validate.answer(printed), printed_decimals(printed)
+
+
+def explain_run(qrels: Qrels, run: Run, measure: Measure, printed: Any) -> Explanation:
+    """The variants (and tools) that give ``printed`` for ``measure`` on these files, closest first."""
+    value, decimals = read_printed(printed)
+    if not isinstance(measure, Measure) or measure.gains:
+        raise InputError("measure.not_text", value=shown(measure))
+    return _explanation(variant_values(qrels, run, measure), measure, value, decimals)
+
+
+def explain_list(ranked: Example | ListSpec, printed: Any) -> Explanation:
+    """``explain_run`` of one ranked list (the Conventions page's ``Example``, or a ``ListSpec`` in its order): its
+    items as one query's run, its grades (and missed items) as qrels, cut at its k."""
+    example = ranked if isinstance(ranked, Example) else example_of(ranked)
+    qrels, run = collection_of(example)
+    measure = ndcg_cut(example.k) if example.k is not None else Measure("ndcg")
+    return explain_run(qrels, run, measure, printed)
+
+
+def example_of(spec: ListSpec) -> Example:
+    """A ``ListSpec`` as an ``Example``: its items by id, scored from the top down, its missed items as extra."""
+    n = len(spec.items)
+    return Example(
+        tuple(f"i{item.id}" for item in spec.items),
+        tuple(float(n - i) for i in range(n)),
+        spec.grades,
+        tuple((f"i{item.id}", item.grade) for item in spec.extra),
+        spec.k,
+    )
+
+
+def collection_of(example: Example) -> tuple[Qrels, Run]:
+    """One query's qrels and run from a ranked list; grades must be whole numbers, as in a qrels file."""
+    judged = list(zip(example.items, example.grades, strict=True)) + list(example.extra)
+    for _, grade in judged:
+        if not float(grade).is_integer():
+            raise InputError("explain.whole_grades", value=shown(grade))
+    qrels = Qrels(
+        pa.array(["q"] * len(judged)),
+        pa.array([item for item, _ in judged]),
+        np.array([int(g) for _, g in judged], dtype=np.int64),
+        name="list",
+    )
+    run = Run(
+        pa.array(["q"] * len(example.items)),
+        pa.array(list(example.items)),
+        np.asarray(example.scores, dtype=np.float64),
+        name="list",
+    )
+    return qrels, run
+
+
+@dataclass(frozen=True)
+class Searched:
+    """Every variant searched and its mean, and the axes that change nothing on these files (``idle``)."""
+
+    values: Mapping[Variant, float]
+    idle: tuple[str, ...]
+
+
+def variant_values(qrels: Qrels, run: Run, measure: Measure) -> Searched:
+    """Every variant's mean ``measure`` on these files, the files matched once (``prepare``).
+
+    Each scoring of the default ties and precision is evaluated over every query; a tie policy or 32-bit scores
+    only over the queries where they can change the order (a tie between documents of different grades), the
+    others keeping the default's figures. An axis that changes nothing here is searched at its default only.
+    """
+    prepared = prepare(qrels, run, complete=True)
+    grades = np.unique(qrels.rel).tolist()
+    k = measure.cutoff
+    names = [prepared.queries.names[i] for i in np.flatnonzero(prepared.queries.evaluated)]
+    as_float32 = _groups(prepared, True)
+    tied = {"double": _mixed_ties(prepared, _groups(prepared, False)), "float32": _mixed_ties(prepared, as_float32)}
+    orders = [("double", "trec_eval")]
+    if tied["double"].any():
+        orders += [("double", t) for t in AXES["ties"][1:]]
+    if _float32_matters(as_float32):
+        orders += [("float32", t) for t in AXES["ties"]]
+    subsets = {scores: _subset(qrels, run, [names[i] for i in np.flatnonzero(rows)]) for scores, rows in tied.items()}
+    discounts = tuple(d for d in AXES["discount"] if _evaluated("discount", d))
+    values: dict[Variant, float] = {}
+    in_run = np.ones(len(names), dtype=bool)
+    for gain, discount, ideal in itertools.product(AXES["gain"], discounts, AXES["ideal"]):
+        variant = Variant(gain, discount, ideal)
+        options = EvaluationOptions(variant.scoring(grades), cutoffs=(k,) if k is not None else ())
+        columns = evaluate_prepared(prepared, options).columns
+        in_run = columns["in_run"].astype(bool)
+        for scores, ties in orders:
+            chosen = replace(variant, scores=scores, ties=ties)
+            changed = columns
+            if (scores, ties) != ("double", "trec_eval"):
+                changed = _with_subset(columns, tied[scores], subsets[scores], chosen.scoring(grades), options)
+            for cut in ("ndcg_cut", "max_docs", "ndcg") if k is not None else ("ndcg",):
+                per_query = _per_query(changed, cut, k, ideal, ties)
+                if per_query is None:
+                    continue
+                for queries in AXES["queries"] if not in_run.all() else ("left_out",):
+                    kept = per_query if queries == "complete" else per_query[in_run]
+                    values[replace(chosen, cut=cut, queries=queries)] = float(np.mean(kept)) if len(kept) else 0.0
+    idle = tuple(
+        axis
+        for axis, busy in (
+            ("ties", any(t != "trec_eval" for _, t in orders)),
+            ("scores", any(s == "float32" for s, _ in orders)),
+            ("queries", not in_run.all()),
+        )
+        if not busy
+    )
+    return Searched(values, idle)
+
+
+def _evaluated(axis: str, value: str) -> bool:
+    name = f"{axis}.{value}"
+    return name not in CHANGES or CHANGES[name].build().evaluated
+
+
+def _subset(qrels: Qrels, run: Run, qids: list[str]) -> Prepared | None:
+    """The files' rows of these queries, matched (``None`` for no query)."""
+    if not qids:
+        return None
+    wanted = pa.array(qids)
+    keep_q = pc.is_in(qrels.qid, value_set=wanted)
+    keep_r = pc.is_in(run.qid, value_set=wanted)
+    rows_q, rows_r = np.flatnonzero(as_numpy(keep_q, fill=False)), np.flatnonzero(as_numpy(keep_r, fill=False))
+    sub_q = Qrels(qrels.qid.take(pa.array(rows_q)), qrels.docno.take(pa.array(rows_q)), qrels.rel[rows_q])
+    sub_r = Run(run.qid.take(pa.array(rows_r)), run.docno.take(pa.array(rows_r)), run.score[rows_r])
+    return prepare(sub_q, sub_r, complete=True)
+
+
+def _with_subset(
+    columns: Mapping[str, np.ndarray],
+    rows: np.ndarray,
+    subset: Prepared | None,
+    scoring: Scoring,
+    options: EvaluationOptions,
+) -> dict[str, np.ndarray]:
+    """``columns`` with the rows of the subset's queries (``rows``, in the same order) evaluated under ``scoring``."""
+    out = dict(columns)
+    if subset is None:
+        return out
+    sub = evaluate_prepared(subset, replace(options, scoring=scoring)).columns
+    where = np.flatnonzero(rows)
+    for name, values in sub.items():
+        if name in out:
+            changed = out[name].copy()
+            changed[where] = values
+            out[name] = changed
+    return out
+
+
+def _per_query(columns: Mapping[str, np.ndarray], cut: str, k: int | None, ideal: str, ties: str) -> np.ndarray | None:
+    if cut == "ndcg":
+        return columns["ndcg"]
+    if cut == "ndcg_cut":
+        return columns[f"ndcg_cut_{k}"]
+    if ideal != "qrels" or ties == "average":
+        # -M with the ideal from the run cuts the ideal with the run: that is ndcg_cut. trec_eval's -M never meets
+        # averaged ties (a tie group cut by -M would be averaged over the rows kept only).
+        return None
+    dcg, idcg = columns[f"dcg_cut_{k}"], columns["idcg"]
+    with np.errstate(invalid="ignore", over="ignore"):
+        ratio = np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
+    return np.asarray(np.minimum(np.nan_to_num(ratio, nan=0.0), 1.0))
+
+
+Groups = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _groups(prepared: Prepared, float32: bool) -> Groups:
+    """Run rows sorted by query and score (as 32-bit floats with ``float32``): each row's result row, tie group,
+    score, and grade where it has a gain (else 0)."""
+    retrieved = prepared.retrieved
+    score = prepared.score.astype(np.float32) if float32 else prepared.score
+    order = np.argsort(score, kind="stable")
+    order = order[np.argsort(retrieved.slot[order], kind="stable")]
+    slot, key = retrieved.slot[order], score[order]
+    grade = np.where(retrieved.usable & (retrieved.level > 0), retrieved.level, 0)[order].astype(np.float64)
+    starts = np.ones(len(order), dtype=bool)
+    starts[1:] = (slot[1:] != slot[:-1]) | (key[1:] != key[:-1])
+    return slot, np.cumsum(starts) - 1, prepared.score[order], grade
+
+
+def _spans(group: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Per group, whether its values differ."""
+    n = int(group[-1]) + 1 if len(group) else 0
+    low, high = np.full(n, np.inf), np.full(n, -np.inf)
+    np.minimum.at(low, group, values)
+    np.maximum.at(high, group, values)
+    return np.asarray(high > low)
+
+
+def _mixed_ties(prepared: Prepared, groups: Groups) -> np.ndarray:
+    """Per result row (query), whether some of its scores tie (in ``groups``: as doubles, or as 32-bit floats)
+    between documents of different grades: where a tie policy can change its NDCG."""
+    slot, group, _, grade = groups
+    mixed = _spans(group, grade)
+    out = np.zeros(prepared.queries.count, dtype=bool)
+    out[slot[mixed[group]]] = True
+    return out
+
+
+def _float32_matters(as_float32: Groups) -> bool:
+    """Whether 32-bit floats tie scores that differ as doubles, between documents of different grades."""
+    _, group, score, grade = as_float32
+    return bool((_spans(group, score) & _spans(group, grade)).any())
+
+
+def _explanation(searched: Searched, measure: Measure, value: float, decimals: int) -> Explanation:
+    values = searched.values
+    tolerance = 0.5 * 10.0**-decimals * (1 + SAME)
+    libraries: dict[Variant, list[str]] = {}
+    for entry in LIBRARIES:
+        # On files where an axis changes nothing, a tool gives the number of its variant at that axis's default.
+        at_default = {axis: AXES[axis][0] for axis in searched.idle}
+        libraries.setdefault(replace(entry.build().variant(measure), **at_default), []).append(entry.name)
+    ranked = sorted(
+        (
+            Match(v, x, x - value, v.changes(measure), tuple(libraries.get(v, ())))
+            for v, x in values.items()
+            if np.isfinite(x)
+        ),
+        # Closest at the printed precision first (every match is at 0: the digits not printed are unknown), then
+        # a tool's before a bare convention, fewer changes first, then closest to the last bit.
+        key=lambda m: (
+            round(abs(round(m.value, decimals) - value), 12),
+            not m.libraries,
+            len(m.changes),
+            round(abs(m.difference), 12),
+            m.changes,
+        ),
+    )
+    ranked = _one_per_number(ranked)
+    matches = tuple(m for m in ranked if abs(m.difference) <= tolerance)
+    default_variant = DEFAULT if measure.cutoff is not None else replace(DEFAULT, cut="ndcg")
+    also = tuple(e.name for e in CHANGES if not e.build().evaluated) if matches else ()
+    return Explanation(
+        value,
+        decimals,
+        tolerance,
+        measure,
+        values[default_variant],
+        matches,
+        () if matches else tuple(ranked[:NEAREST]),
+        also,
+        searched.idle,
+        len(values),
+    )
+
+
+def _one_per_number(ranked: list[Match]) -> list[Match]:
+    """One match per distinct number: the first of those giving it (a tool's, else the fewest changes), with every
+    tool that gives it and how many others do."""
+    groups: dict[float, list[Match]] = {}
+    for m in ranked:
+        groups.setdefault(round(m.value, 12), []).append(m)
+    out = []
+    for group in groups.values():
+        tools = tuple(dict.fromkeys(name for m in group for name in m.libraries))
+        out.append(replace(group[0], libraries=tools, others=tuple(m.changes for m in group[1:])))
+    return out
+
+
+MAX_LINES = 20  # matches printed by ``explanation_lines``; the rest are counted
+
+
+def match_line(match: Match, decimals: int) -> str:
+    """One match as a line: its value, what changed from the default, the tools that are it, and why."""
+    changes = "; ".join(CHANGES[c].label for c in match.changes) or "this project's default"
+    tools = ", ".join(LIBRARIES[name].label for name in match.libraries)
+    if match.libraries:
+        why = LIBRARIES[match.libraries[0]].description
+    else:
+        why = CHANGES[match.changes[0]].description if match.changes else ""
+    shown_tools = f"  [{tools}]" if tools else ""
+    alike = f" (+{match.alike} more giving the same)" if match.alike else ""
+    return f"{match.value:.{decimals + 2}f}  {changes}{alike}{shown_tools}  {why}".rstrip()
+
+
+def explanation_lines(explanation: Explanation) -> list[str]:
+    """The command line's words for an explanation: a heading, one line per match (or the nearest), and notes."""
+    e = explanation
+    decimals = e.decimals
+    given = f"{e.measure.name} {e.value:.{decimals}f} (+-{0.5 * 10.0**-decimals:.{decimals + 1}f})"
+    default = f"this project's default (trec_eval 10.0) gives {e.default:.{decimals + 2}f}"
+    if e.matches:
+        count = sum(1 + m.alike for m in e.matches)
+        lines = [f"{given}: {count} of {e.searched} conventions give it; {default}"]
+        shown_matches = e.matches[:MAX_LINES]
+    else:
+        lines = [f"{given}: none of {e.searched} conventions gives it; {default}; the nearest:"]
+        shown_matches = e.nearest
+    lines += [match_line(m, decimals) for m in shown_matches]
+    if len(e.matches) > MAX_LINES:
+        lines.append(f"... and {len(e.matches) - MAX_LINES} more, further from {e.value:.{decimals}f}")
+    if e.idle:
+        lines.append("These change nothing on these files: " + ", ".join(IDLE_WORDS[a] for a in e.idle) + ".")
+    for name in e.also:
+        lines.append(f"Also: {CHANGES[name].label}. {CHANGES[name].description}")
+    return lines
+
+
+# The command line's words for an axis that changes nothing on the files (``Explanation.idle``).
+IDLE_WORDS = {"ties": "tie policies", "scores": "32-bit scores", "queries": "-c (every judged query has results)"}
