@@ -8,15 +8,21 @@ import io
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from ..lists.gains import GAINS
 from ..lists.scoring import Scoring
 from ..lists.ties import TIE_POLICIES
-from .evaluate import IDEAL_SOURCE, IDEALS, EvaluationOptions
+from .engines import DEFAULT_ENGINE, ENGINES
+from .evaluate import IDEAL_SOURCE, IDEALS, Evaluation, EvaluationOptions
 from .measures import TREC_EVAL_CUTOFFS, Measure, parse_measure, trec_eval_measures
 from .output import format_trec_eval
+from .readers import Source
 from .segmented import evaluate_files
+
+if TYPE_CHECKING:
+    from .engines.duckdb_sql import DuckDBEngine
 
 PROG = "ndcg-lab-eval"  # the console script pyproject.toml declares; python -m ndcg_core is the same program
 ALIASES = {"all_trec": ("ndcg", "ndcg_cut")}  # trec_eval's everything, narrowed to its NDCG measures
@@ -93,6 +99,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="ideal ranking from every judged document (default) or from the run only",
     )
     parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default=DEFAULT_ENGINE,
+        help="numpy: in memory (default); duckdb: out of core with DuckDB, for runs larger than memory "
+        "(also reads Parquet; --ties trec_eval only)",
+    )
+    parser.add_argument(
         "qrels", metavar="QRELS", help="TREC qrels file (qid iter docno rel), CSV/TSV with a header, or .gz"
     )
     parser.add_argument(
@@ -111,8 +124,11 @@ def _measures(names: Sequence[str]) -> list[Measure]:
     return trec_eval_measures([parse_measure(n) for n in expanded])
 
 
-def run(argv: Sequence[str] | None = None) -> str:
-    """Parse arguments, evaluate and return the text to print; raises ``InputError`` on bad input."""
+def run(argv: Sequence[str] | None = None, *, duckdb_engine: DuckDBEngine | None = None) -> str:
+    """Parse arguments, evaluate and return the text to print; raises ``InputError`` on bad input.
+
+    ``duckdb_engine``: an open DuckDB engine for ``--engine duckdb`` to use (one is opened and closed otherwise).
+    """
     args = build_parser().parse_args(argv)
     measures = _measures(args.m)
     cut = tuple(m.cutoff for m in measures if m.cutoff is not None)
@@ -130,8 +146,21 @@ def run(argv: Sequence[str] | None = None) -> str:
         max_docs=args.M,
     )
     run_source = _standard_input() if args.run == STDIN else args.run
-    result = evaluate_files(args.qrels, run_source, options)
+    result = _evaluate(args.engine, args.qrels, run_source, options, duckdb_engine)
     return format_trec_eval(result, measures, per_query=args.q)
+
+
+def _evaluate(
+    engine: str, qrels: Source, run: Source, options: EvaluationOptions, duckdb_engine: DuckDBEngine | None
+) -> Evaluation:
+    if engine == DEFAULT_ENGINE:
+        return evaluate_files(qrels, run, options)
+    if duckdb_engine is not None:
+        return duckdb_engine.evaluate_files(qrels, run, options)
+    from .engines.duckdb_sql import DuckDBEngine  # DuckDB loads only when asked for
+
+    with DuckDBEngine() as opened:
+        return opened.evaluate_files(qrels, run, options)
 
 
 def _standard_input() -> io.BytesIO:
@@ -163,10 +192,10 @@ def keep_freed_memory() -> None:
     libc.mallopt(m_trim_threshold, (1 << 31) - 1)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, duckdb_engine: DuckDBEngine | None = None) -> int:
     """Entry point: prints trec_eval lines; bad input is one line on stderr and exit status 2."""
     try:
-        text = run(argv)
+        text = run(argv, duckdb_engine=duckdb_engine)
     except ValueError as err:
         sys.stderr.write(f"{PROG}: {'; '.join(line.strip() for line in str(err).splitlines())}\n")
         return 2

@@ -19,7 +19,7 @@ RUN = "q1 Q0 d1 1 1.0 t\nq1 Q0 d2 2 1.0 t\n"
 HELP = """\
 usage: ndcg-lab-eval [-h] [-q] [-c] [-M N] [-m MEASURE] [-l LEVEL] [--float32-scores]
                      [--gain {linear,exponential}] [--ties {trec_eval,average,best,worst}]
-                     [--ideal {qrels,run}]
+                     [--ideal {qrels,run}] [--engine {numpy,duckdb}]
                      QRELS RUN
 
 NDCG of a TREC run against TREC qrels, printed as trec_eval 10.0 prints it.
@@ -44,6 +44,9 @@ options:
   --ties {trec_eval,average,best,worst}
                         how equal scores are ordered (default: trec_eval's docno order)
   --ideal {qrels,run}   ideal ranking from every judged document (default) or from the run only
+  --engine {numpy,duckdb}
+                        numpy: in memory (default); duckdb: out of core with DuckDB, for runs
+                        larger than memory (also reads Parquet; --ties trec_eval only)
 
 measures (-m MEASURE, may repeat; without -m: ndcg and ndcg_cut):
   ndcg                  NDCG of the whole ranking
@@ -146,7 +149,7 @@ def test_the_run_from_standard_input(monkeypatch, files, capsys):
     [(MemoryError, 2, "not enough memory for these files"), (KeyboardInterrupt, 130, "interrupted")],
 )
 def test_running_out_of_memory_or_interrupted(monkeypatch, capsys, raised, status, message):
-    def run(argv):
+    def run(argv, **engines):
         raise raised
 
     monkeypatch.setattr(cli, "run", run)
