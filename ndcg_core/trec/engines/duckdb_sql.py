@@ -195,8 +195,12 @@ class DuckDBEngine:
             spooled.unlink(missing_ok=True)
 
     def _load_path(self, kind: str, path: Path, name: str, original: Source) -> str:
-        with open(path, "rb") as file:
-            start = file.read(4)
+        try:
+            with open(path, "rb") as file:
+                start = file.read(4)
+        except OSError:  # unreadable: the default reader says why
+            self._load_default(kind, original, name)
+            return name
         if start == b"PAR1":
             self._load_parquet(kind, path, name)
             return name
