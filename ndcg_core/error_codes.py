@@ -109,6 +109,7 @@ Code = Literal[
     "measure.not_one",
     "flag.not_bool",
     "cli.gain_and_custom",
+    "engine.ties",
     "paired.mismatch",
     "paired.too_few",
     "link.empty",

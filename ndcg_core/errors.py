@@ -192,6 +192,7 @@ MESSAGES: dict[Code, str] = {
     "measure.not_one": "{value} names {count} measures; name one, such as ndcg_cut.10",
     "flag.not_bool": "{name} must be True or False, got {value}",
     "cli.gain_and_custom": "--gain cannot be combined with a custom gain per grade (ndcg.LEVEL=GAIN)",
+    "engine.ties": "--engine duckdb orders tied scores as trec_eval does; --ties {ties} needs the default engine",
     # Comparing two systems.
     "paired.mismatch": "the two systems have {a} and {b} queries; compare the same queries",
     "paired.too_few": "a paired test needs at least 2 queries, got {count}",

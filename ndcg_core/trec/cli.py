@@ -8,15 +8,21 @@ import io
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..errors import InputError, shown
 from ..lists.gains import GAINS
 from ..lists.scoring import Scoring
 from ..lists.ties import TIE_POLICIES
-from .evaluate import IDEAL_SOURCE, IDEALS, EvaluationOptions
+from .engines import DEFAULT_ENGINE, ENGINES
+from .evaluate import IDEAL_SOURCE, IDEALS, Evaluation, EvaluationOptions
 from .measures import TREC_EVAL_CUTOFFS, Measure, parse_measure, trec_eval_measures
 from .output import format_trec_eval
+from .readers import Source
 from .segmented import evaluate_files
+
+if TYPE_CHECKING:
+    from .engines.duckdb_sql import DuckDBEngine
 
 PROG = "ndcg-lab-eval"  # the console script pyproject.toml declares; python -m ndcg_core is the same program
 ALIASES = {"all_trec": ("ndcg", "ndcg_cut")}  # trec_eval's everything, narrowed to its NDCG measures
@@ -100,6 +106,13 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
         "printed, to its printed precision) for the one measure -m names",
     )
     parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default=DEFAULT_ENGINE,
+        help="numpy: in memory (default); duckdb: out of core with DuckDB, for runs larger than memory "
+        "(also reads Parquet; --ties trec_eval only)",
+    )
+    parser.add_argument(
         "qrels", metavar="QRELS", help="TREC qrels file (qid iter docno rel), CSV/TSV with a header, or .gz"
     )
     parser.add_argument(
@@ -118,8 +131,11 @@ def _measures(names: Sequence[str]) -> list[Measure]:
     return trec_eval_measures([parse_measure(n) for n in expanded])
 
 
-def run(argv: Sequence[str] | None = None, prog: str = PROG) -> str:
-    """Parse arguments, evaluate and return the text to print; raises ``InputError`` on bad input."""
+def run(argv: Sequence[str] | None = None, prog: str = PROG, *, duckdb_engine: DuckDBEngine | None = None) -> str:
+    """Parse arguments, evaluate and return the text to print; raises ``InputError`` on bad input.
+
+    ``duckdb_engine``: an open DuckDB engine for ``--engine duckdb`` to use (one is opened and closed otherwise).
+    """
     args = build_parser(prog).parse_args(argv)
     measures = _measures(args.m)
     if args.explain is not None:
@@ -139,7 +155,7 @@ def run(argv: Sequence[str] | None = None, prog: str = PROG) -> str:
         max_docs=args.M,
     )
     run_source = _standard_input() if args.run == STDIN else args.run
-    result = evaluate_files(args.qrels, run_source, options)
+    result = _evaluate(args.engine, args.qrels, run_source, options, duckdb_engine)
     return format_trec_eval(result, measures, per_query=args.q)
 
 
@@ -154,6 +170,19 @@ def _explain(args: argparse.Namespace, measures: Sequence[Measure]) -> str:
     run_source = _standard_input() if args.run == STDIN else args.run
     explanation = explain_run(read_qrels(args.qrels), read_run(run_source), measures[0], args.explain)
     return "".join(f"{line}\n" for line in explanation_lines(explanation))
+
+
+def _evaluate(
+    engine: str, qrels: Source, run: Source, options: EvaluationOptions, duckdb_engine: DuckDBEngine | None
+) -> Evaluation:
+    if engine == DEFAULT_ENGINE:
+        return evaluate_files(qrels, run, options)
+    if duckdb_engine is not None:
+        return duckdb_engine.evaluate_files(qrels, run, options)
+    from .engines.duckdb_sql import DuckDBEngine  # DuckDB loads only when asked for
+
+    with DuckDBEngine() as opened:
+        return opened.evaluate_files(qrels, run, options)
 
 
 def _standard_input() -> io.BytesIO:
@@ -185,11 +214,11 @@ def keep_freed_memory() -> None:
     libc.mallopt(m_trim_threshold, (1 << 31) - 1)
 
 
-def main(argv: Sequence[str] | None = None, prog: str = PROG) -> int:
+def main(argv: Sequence[str] | None = None, prog: str = PROG, *, duckdb_engine: DuckDBEngine | None = None) -> int:
     """Entry point: prints trec_eval lines; bad input is one line on stderr, starting with ``prog``, and exit
     status 2."""
     try:
-        text = run(argv, prog)
+        text = run(argv, prog, duckdb_engine=duckdb_engine)
     except ValueError as err:
         sys.stderr.write(f"{prog}: {'; '.join(line.strip() for line in str(err).splitlines())}\n")
         return 2

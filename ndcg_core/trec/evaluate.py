@@ -318,9 +318,19 @@ def evaluate_prepared(prepared: Prepared, options: EvaluationOptions) -> Evaluat
     # Scales come from the pool before the ranking is cut, as the ideal of "run" is cut with it.
     scales = _scales(judged if chosen.ideal == "qrels" else retrieved, queries.count, chosen)
     ranking = _ranking(retrieved, score, docno, scales, chosen, queries.count, prepared)
+    columns = _ndcg_columns(judged, ranking, scales, queries.count, chosen)
+    columns.update(_counts(queries, judged, ranking.graded))
+    qids = [queries.names[r] for r in np.flatnonzero(queries.evaluated)]
+    return Evaluation(
+        qids, columns, options, qrels_name=prepared.qrels_name, run_name=prepared.run_name, tag=prepared.tag
+    )
+
+
+def _ndcg_columns(judged: _Graded, ranking: _Ranking, scales: _Scales, nq: int, chosen: _Plan) -> dict[str, np.ndarray]:
+    """NDCG, DCG and IDCG of the whole ranking and at each cutoff, per query."""
     pool = judged if chosen.ideal == "qrels" else ranking.graded
-    dcg_full, dcg_cut = _dcg_sums(ranking, queries.count, chosen)
-    idcg_full, idcg_cut = _idcg_sums(pool, scales, queries.count, chosen)
+    dcg_full, dcg_cut = _dcg_sums(ranking, nq, chosen)
+    idcg_full, idcg_cut = _idcg_sums(pool, scales, nq, chosen)
     columns: dict[str, np.ndarray] = {"ndcg": _ratio(dcg_full, idcg_full)}
     for k in chosen.cutoffs:
         columns[f"ndcg_cut_{k}"] = _ratio(dcg_cut[k], idcg_cut[k])
@@ -328,11 +338,54 @@ def evaluate_prepared(prepared: Prepared, options: EvaluationOptions) -> Evaluat
     for k in chosen.cutoffs:
         columns[f"dcg_cut_{k}"] = _unscaled(dcg_cut[k], scales.cut)
         columns[f"idcg_cut_{k}"] = _unscaled(idcg_cut[k], scales.cut)
-    columns.update(_counts(queries, judged, ranking.graded))
-    qids = [queries.names[r] for r in np.flatnonzero(queries.evaluated)]
-    return Evaluation(
-        qids, columns, options, qrels_name=prepared.qrels_name, run_name=prepared.run_name, tag=prepared.tag
-    )
+    return columns
+
+
+def ranked_columns(
+    judged: tuple[np.ndarray, np.ndarray],
+    ranked: tuple[np.ndarray, np.ndarray, np.ndarray],
+    retrieved_count: np.ndarray,
+    in_run: np.ndarray,
+    options: EvaluationOptions,
+) -> dict[str, np.ndarray]:
+    """``Evaluation.columns`` of queries ranked by another engine (``ndcg_core.trec.engines``).
+
+    Queries are numbered 0 to n - 1 in trec_eval's order. ``judged``: (query, grade) of every judgment of the
+    queries. ``ranked``: (query, position from 0, grade) of the judged documents of each ranking, in ranking
+    order under trec_eval's tie order and not cut at ``max_docs``; the unjudged ones add nothing to any sum.
+    ``retrieved_count``: each query's number of ranked documents; ``in_run``: whether the run names it.
+    The arithmetic is ``evaluate``'s own, in the same order, so the figures are the same bits.
+    """
+    chosen = _plan(options)
+    nq = len(in_run)
+    if chosen.ties != "trec_eval":
+        raise InputError("engine.ties", ties=chosen.ties)
+    j_slot, j_level = judged
+    r_slot, r_position, r_level = ranked
+    pool = _Graded(j_slot, j_level, j_level >= 0)
+    retrieved = _Graded(r_slot, r_level, r_level >= 0)
+    scales = _scales(pool if chosen.ideal == "qrels" else retrieved, nq, chosen)
+    if chosen.max_docs is not None:
+        keep = r_position < chosen.max_docs
+        r_slot, r_position, r_level = r_slot[keep], r_position[keep], r_level[keep]
+        retrieved = _Graded(r_slot, r_level, r_level >= 0)
+    cut_shift = None if scales.cut is None else scales.cut[r_slot]
+    gains = _gain_levels(r_level, retrieved.usable, chosen.gain_cut, cut_shift)
+    if chosen.gain_full is chosen.gain_cut:
+        gains_full = gains
+    else:
+        full_shift = None if scales.full is None else scales.full[r_slot]
+        gains_full = _gain_levels(r_level, retrieved.usable, chosen.gain_full, full_shift)
+    ranking = _Ranking(retrieved, r_position, gains, gains_full)
+    columns = _ndcg_columns(pool, ranking, scales, nq, chosen)
+    relevant_retrieved = r_slot[retrieved.usable & (r_level >= RELEVANT_FROM)]
+    cut = retrieved_count if chosen.max_docs is None else np.minimum(retrieved_count, chosen.max_docs)
+    columns["num_ret"] = cut.astype(np.int64)
+    columns["num_judged"] = np.bincount(j_slot, minlength=nq)[:nq]
+    columns["num_rel"] = np.bincount(j_slot[j_level >= RELEVANT_FROM], minlength=nq)[:nq]
+    columns["num_rel_ret"] = np.bincount(relevant_retrieved, minlength=nq)[:nq]
+    columns["in_run"] = in_run.astype(bool)
+    return columns
 
 
 @dataclass(frozen=True)

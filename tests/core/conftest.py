@@ -7,6 +7,8 @@ from ndcg_core import read_run
 from ndcg_core.classroom.rules import Limits
 from ndcg_core.classroom.storage import Classroom
 from ndcg_core.trec import segmented
+from ndcg_core.trec.cli import main
+from ndcg_core.trec.engines.duckdb_sql import DuckDBEngine
 from support import empty_database
 
 
@@ -58,3 +60,19 @@ def make(url, clock):
     yield make_store
     for store in made:
         store.close()
+
+
+@pytest.fixture(scope="session")
+def duckdb_engine():
+    """One DuckDB engine (one connection) for every test that evaluates with ``--engine duckdb``."""
+    with DuckDBEngine(memory_limit="256MB", threads=1) as engine:
+        yield engine
+
+
+@pytest.fixture(params=["numpy", "duckdb"])
+def eval_main(request):
+    """``ndcg-lab-eval``'s ``main`` with each engine in turn (DuckDB's on the one shared connection)."""
+    if request.param == "numpy":
+        return main
+    engine = request.getfixturevalue("duckdb_engine")
+    return lambda argv: main([*argv, "--engine", "duckdb"], duckdb_engine=engine)

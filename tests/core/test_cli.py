@@ -19,7 +19,7 @@ RUN = "q1 Q0 d1 1 1.0 t\nq1 Q0 d2 2 1.0 t\n"
 HELP = """\
 usage: ndcg-lab-eval [-h] [-q] [-c] [-M N] [-m MEASURE] [-l LEVEL] [--float32-scores]
                      [--gain {linear,exponential}] [--ties {trec_eval,average,best,worst}]
-                     [--ideal {qrels,run}] [--explain VALUE]
+                     [--ideal {qrels,run}] [--explain VALUE] [--engine {numpy,duckdb}]
                      QRELS RUN
 
 NDCG of a TREC run against TREC qrels, printed as trec_eval 10.0 prints it.
@@ -47,6 +47,9 @@ options:
   --explain VALUE       instead of evaluating, list the conventions and tools that give VALUE (the
                         number another tool printed, to its printed precision) for the one measure
                         -m names
+  --engine {numpy,duckdb}
+                        numpy: in memory (default); duckdb: out of core with DuckDB, for runs
+                        larger than memory (also reads Parquet; --ties trec_eval only)
 
 measures (-m MEASURE, may repeat; without -m: ndcg and ndcg_cut):
   ndcg                  NDCG of the whole ranking
@@ -149,7 +152,7 @@ def test_the_run_from_standard_input(monkeypatch, files, capsys):
     [(MemoryError, 2, "not enough memory for these files"), (KeyboardInterrupt, 130, "interrupted")],
 )
 def test_running_out_of_memory_or_interrupted(monkeypatch, capsys, raised, status, message):
-    def run(argv, prog=cli.PROG):
+    def run(argv, prog=cli.PROG, **engines):
         raise raised
 
     monkeypatch.setattr(cli, "run", run)

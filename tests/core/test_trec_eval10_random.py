@@ -19,10 +19,10 @@ DIFFERENCES = {
 }
 
 
-def run_case(case, tmp_path, capsys):
+def run_case(case, tmp_path, capsys, evaluate=main):
     (tmp_path / "qrels").write_text(case["qrels"])
     (tmp_path / "run").write_text(case["run"])
-    status = main([*case["args"], str(tmp_path / "qrels"), str(tmp_path / "run")])
+    status = evaluate([*case["args"], str(tmp_path / "qrels"), str(tmp_path / "run")])
     captured = capsys.readouterr()
     return status, captured.out, captured.err
 
@@ -32,18 +32,18 @@ def test_every_case_is_here():
 
 
 @pytest.mark.parametrize("name", sorted(set(CASES) - set(DIFFERENCES)))
-def test_the_output_is_trec_eval_10s_line_by_line(name, tmp_path, capsys):
+def test_the_output_is_trec_eval_10s_line_by_line(name, tmp_path, capsys, eval_main):
     case = CASES[name]
-    status, out, err = run_case(case, tmp_path, capsys)
+    status, out, err = run_case(case, tmp_path, capsys, eval_main)
     assert (status, err) == (case["exit_code"], case["stderr_first_line"])
     assert out.splitlines() == case["stdout"].splitlines()
     assert out == case["stdout"]
 
 
-def test_a_first_query_with_only_negative_judgments_scores_0_where_trec_eval_exits_4(tmp_path, capsys):
+def test_a_first_query_with_only_negative_judgments_scores_0_where_trec_eval_exits_4(tmp_path, capsys, eval_main):
     case = CASES["case127"]
     assert case["exit_code"] == 4 and case["stdout"] == ""
-    status, out, err = run_case(case, tmp_path, capsys)
+    status, out, err = run_case(case, tmp_path, capsys, eval_main)
     assert status == 0 and err == ""
     values = {line.split("\t")[0].rstrip(): line.split("\t")[2] for line in out.splitlines() if "\tq1\t" in line}
     assert values and set(values.values()) == {"0.0000"}  # no relevant judgment: NDCG 0, as trec_eval's later queries

@@ -328,6 +328,7 @@ CALLS = {
     "measure.not_one": [lambda: Measure.parse("ndcg_cut.5,10")],
     "flag.not_bool": [lambda: ndcg_from_scores([1, 0], [2, 1], float32_scores="yes")],
     "cli.gain_and_custom": [lambda: cli_run(["-m", "ndcg.1=3", "--gain", "exponential", QRELS, RESULTS])],
+    "engine.ties": [lambda: cli_run(["--engine", "duckdb", "--ties", "best", QRELS, RESULTS])],
     "typed.query_blank": [lambda: typed_queries_to_trec([{"query": "", "document": "a", "grade": "1"}])],
     "typed.document_blank": [lambda: typed_queries_to_trec([{"query": "q", "document": " ", "grade": "1"}])],
     "typed.query_space": [lambda: typed_queries_to_trec([{"query": "q 1", "document": "a", "grade": "1"}])],
@@ -606,6 +607,10 @@ ALLOWED_LATIN = {
     "max_grade",
     "n_relevant",
     "gain",
+    "engine",  # the command line's --engine duckdb --ties trec_eval, as typed
+    "duckdb",
+    "ties",
+    "trec_eval",
     "k",
     "b",
     "M",
