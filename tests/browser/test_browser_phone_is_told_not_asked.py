@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from test_browser_live_room import open_activity, phone, send, start_room
+from test_browser_live_room import answered, open_activity, phone, send, start_room
 
 pytestmark = pytest.mark.browser
 
@@ -34,6 +34,9 @@ def test_a_new_activity_reaches_the_phone_on_its_stream_with_no_poll(browser, pl
     student.screenshot(path=str(SHOTS / "phone-new-activity-by-stream.png"))
     student.get_by_role("textbox", name="Your estimate of NDCG (0 to 1)").fill("0.8")
     send(student)
+    # As a lecturer would: the answer shows on the control page (its live part redraws on the answer's notice)
+    # before the next activity is set up, so the setup is not clicked while that part is being redrawn.
+    expect(answered(teacher)).to_have_text("1 / 1")
     open_activity(teacher, "Rank it best")
     expect(student.get_by_text("Activity 2: Rank it best")).to_be_visible()
     assert polls == []
