@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import streamlit as st
 
-from ndcg_core.classroom.notices import Hub, Listener, Notice, conninfo_of
+from ndcg_core.classroom.notices import Hub, Listener, Notice, Watcher, conninfo_of, sqlite_path
 from ndcg_core.classroom.rules import Limits
 from ndcg_core.classroom.service import ClassroomService
 from ndcg_core.classroom.storage import ENV_DATA_DIR, ENV_URL, Classroom, DatabaseSettings, Room, database_url
@@ -262,7 +262,10 @@ def room_changed(code: str) -> None:
 @st.cache_resource(show_spinner=False)
 def _hub_for(url: str) -> Hub:
     if not url.startswith("postgresql"):
-        hub = Hub(live=True)  # fed by the classroom's writes (``_classroom_for``)
+        hub = Hub(live=True)  # fed by the classroom's writes (``_classroom_for``) and by other processes' (Watcher)
+        path = sqlite_path(url)
+        if path is not None:
+            Watcher(path, hub).start()
     else:
         hub = Hub(live=False)  # until the listener listens, silence says nothing
         Listener(conninfo_of(url), hub, DatabaseSettings.from_environment().connect_timeout).start()
@@ -272,5 +275,6 @@ def _hub_for(url: str) -> Hub:
 
 def notices() -> Hub:
     """This process's hub of room notices (``ndcg_core.classroom.notices``): on PostgreSQL fed by its one
-    listening connection, on SQLite by its own writes. Made, with its listener, on first use."""
+    listening connection, on SQLite by its own writes and its watcher of the file. Made, with its listener or
+    watcher, on first use."""
     return _hub_for(_here())

@@ -3,8 +3,9 @@
 Every write that changes a room sends a short notice in its own transaction (``Database.tell``): on PostgreSQL
 ``NOTIFY ndcg_lab_rooms, '<code>:<revision>'`` (a teacher's action: an activity opened, locked, revealed, a lesson's
 step, names shown, the room ended), ``'<code>:answer:<activity>'`` (an answer stored) or ``'<code>:joined'`` (a
-student joined); PostgreSQL delivers it at commit, to every listening connection. On SQLite, whose server is the
-process itself, the write hands the notice to its own process after the commit.
+student joined); PostgreSQL delivers it at commit, to every listening connection. On SQLite, which has no such
+channel, the write hands the notice to its own process after the commit, and a ``Watcher`` in each process looks
+every ``WATCH_SECONDS`` whether another process (a second server, ``ndcg-lab lesson``, a script) changed the file.
 
 Each process keeps one ``Hub``: what it has heard of each room, as counters read from memory (a projector's live
 part asks it whether to read the database at all), and an asyncio fan-out (one event per room) that wakes every
@@ -18,7 +19,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
@@ -30,6 +33,7 @@ RECONNECT_FIRST = 0.2  # seconds before the listener's first try to connect agai
 RECONNECT_MOST = 2.0  # ...up to this
 MAX_ROOMS = 10_000  # rooms a hub keeps counts of before it starts afresh (a server running for months)
 WAKE_SECONDS = 1.0  # how often the listener's thread looks whether it was asked to stop
+WATCH_SECONDS = 0.25  # how often a SQLite process looks whether another process wrote (one PRAGMA when none did)
 
 log = logging.getLogger(__name__)
 
@@ -238,6 +242,92 @@ class Listener:
                 self._stop.wait(wait)
                 wait = min(wait * 2, RECONNECT_MOST)
         self._connected.clear()
+
+
+class Watcher:
+    """A process's look at a SQLite file every ``WATCH_SECONDS``, in a daemon thread, for what other processes
+    wrote: ``PRAGMA data_version`` tells, at the cost of no read, whether any other connection committed; only then
+    are the open rooms' revisions, students and current answers counted, and each room that moved is told to
+    ``hub`` (a revision the hub has heard already, the process's own write, is not told twice)."""
+
+    ROOMS = (
+        "SELECT r.code, r.revision, r.student_count,"
+        " (SELECT COUNT(*) FROM answers a WHERE a.activity_id = r.current_activity), r.current_activity"
+        " FROM rooms r WHERE r.ended_at IS NULL AND r.expires_at > ?"
+    )
+
+    def __init__(self, path: str, hub: Hub, every: float = WATCH_SECONDS) -> None:
+        self.path = path
+        self.hub = hub
+        self.every = every
+        self._stop = threading.Event()
+        self._looked = threading.Event()
+        self._conn: sqlite3.Connection | None = None
+        self._version: int | None = None
+        self._seen: dict[str, tuple[int, int, int]] = {}
+        self._thread = threading.Thread(target=self._run, name="ndcg-lab-watcher", daemon=True)
+
+    def start(self) -> Watcher:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=2 * self.every + 1)
+
+    def wait_looking(self, timeout: float) -> bool:
+        """Whether the watcher has read the rooms once (waiting up to ``timeout`` seconds): for tests."""
+        return self._looked.wait(timeout)
+
+    def look(self) -> None:
+        """One look at the file: tell the hub of each room another connection changed since the last look."""
+        try:
+            if self._conn is None:
+                # Autocommit: no read transaction is left open between looks to hold back the file's writers.
+                self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=1.0)
+            version = self._conn.execute("PRAGMA data_version").fetchone()[0]
+            if version == self._version:
+                return
+            rows = self._conn.execute(self.ROOMS, (time.time(),)).fetchall()
+        except sqlite3.Error as err:  # the file not made yet, or busy: look again next time
+            log.debug("could not look at %s (%s)", self.path, err)
+            self.close()
+            return
+        if self._looked.is_set():
+            self._tell(rows, self._seen)
+        self._seen = {code: (revision, students, answers) for code, revision, students, answers, _ in rows}
+        self._version = version
+        self._looked.set()
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+        self._conn = None
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.look()
+            self._stop.wait(self.every)
+        self.close()
+
+    def _tell(self, rows: list[tuple[str, int, int, int, int | None]], seen: dict[str, tuple[int, int, int]]) -> None:
+        for code, revision, students, answers, activity in rows:
+            before = seen.get(code)
+            heard = self.hub.mark(code).revision
+            if (before is None or before[0] != revision) and (heard is None or revision > heard):
+                self.hub.tell(Notice(code, revision=revision))
+            if before is not None and before[1] != students:
+                self.hub.tell(Notice(code, joined=True))
+            if before is not None and before[2] != answers and activity is not None:
+                self.hub.tell(Notice(code, activity=activity))
+
+
+def sqlite_path(url: str) -> str | None:
+    """The file of a SQLAlchemy SQLite URL (``None`` for an in-memory database, which no other process sees)."""
+    import sqlalchemy as sa
+
+    database = sa.engine.make_url(url).database
+    return database if database and database != ":memory:" else None
 
 
 def conninfo_of(url: str) -> str:

@@ -62,7 +62,7 @@ def test_the_per_query_csv_is_made_when_asked_for_and_holds_every_query(page, ap
     import io
     from pathlib import Path
 
-    from ndcg_core import evaluate
+    from ndcg_core import EvaluationOptions, evaluate
 
     page.set_viewport_size({"width": 1366, "height": 1000})
     page.goto(f"{app_url}/Evaluate")
@@ -76,7 +76,9 @@ def test_the_per_query_csv_is_made_when_asked_for_and_holds_every_query(page, ap
     with page.expect_download(timeout=30000) as caught:
         button.click()
     rows = list(csv.DictReader(io.StringIO(Path(caught.value.path()).read_text(encoding="utf-8"))))
-    expected = evaluate(read_qrels(SAMPLE / "qrels.test"), read_run(SAMPLE / "results.test"), cutoffs=(5, 10, 20))
+    expected = evaluate(
+        read_qrels(SAMPLE / "qrels.test"), read_run(SAMPLE / "results.test"), EvaluationOptions(cutoffs=(5, 10, 20))
+    )
     assert [row["Query"] for row in rows] == expected.qids
     at_10 = [float(row["NDCG@10"]) for row in rows]
     assert at_10 == pytest.approx(expected.table()["ndcg_cut_10"].tolist(), abs=1e-12)

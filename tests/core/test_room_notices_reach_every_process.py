@@ -12,7 +12,7 @@ import pytest
 from storage_support import predict
 
 from ndcg_core.classroom import rules
-from ndcg_core.classroom.notices import Hub, Listener, Notice, conninfo_of
+from ndcg_core.classroom.notices import Hub, Listener, Notice, Watcher, conninfo_of
 from ndcg_core.classroom.storage import Classroom
 from support import empty_database, run_coroutine
 
@@ -149,3 +149,51 @@ def test_after_postgresql_restarts_the_listener_comes_back_and_tells_everyone_to
     assert listener.wait_connected(10)
     writer.rooms.open_activity(room.code, key, predict())
     assert wait_until(lambda: Notice(room.code, revision=1) in heard), heard
+
+
+def test_on_sqlite_another_processes_change_is_heard_by_the_watcher_once(tmp_path):
+    path = tmp_path / "c.sqlite3"
+    mine, theirs = Classroom(f"sqlite:///{path}"), Classroom(f"sqlite:///{path}")
+    hub = Hub()
+    heard: list[Notice] = []
+    hub.on_notice(heard.append)
+    mine.database.sinks.append(hub.tell)  # this process's own writes, as ui.database wires them
+    watcher = Watcher(str(path), hub)
+    watcher.look()
+    assert watcher.wait_looking(0)
+    # Another process (its writes reach no sink of this hub): heard at the next look, and only then.
+    room, key = theirs.rooms.create()
+    watcher.look()
+    assert heard == [Notice(room.code, revision=0)]  # a room new to the watcher
+    me = rules.new_student_id()
+    theirs.students.join(room.code, me, "Ana", source="t")
+    opened = theirs.rooms.open_activity(room.code, key, predict())
+    assert heard[1:] == []
+    watcher.look()
+    assert heard[1:] == [Notice(room.code, revision=1), Notice(room.code, joined=True)]
+    theirs.answers.submit(room.code, me, opened.id, [(0, "0.5")])
+    watcher.look()
+    watcher.look()  # nothing written since: nothing told
+    assert heard[3:] == [Notice(room.code, activity=opened.id)]
+    # This process's own write is told by its commit; the watcher does not tell its revision again.
+    mine.rooms.set_phase(room.code, key, "revealed")
+    watcher.look()
+    assert heard[4:] == [Notice(room.code, revision=2)]
+    theirs.rooms.end(room.code, key)
+    watcher.look()
+    assert heard[5:] == []  # an ended room is not watched (its phones learn it from their stream's next read)
+    watcher.close()
+    mine.close()
+    theirs.close()
+
+
+def test_the_watcher_waits_for_a_file_not_made_yet(tmp_path):
+    hub = Hub()
+    watcher = Watcher(str(tmp_path / "later.sqlite3"), hub)
+    watcher.look()
+    assert not watcher.wait_looking(0)
+    store = Classroom(f"sqlite:///{tmp_path / 'later.sqlite3'}")
+    watcher.look()
+    assert watcher.wait_looking(0)
+    store.close()
+    watcher.close()
