@@ -60,6 +60,12 @@ def kind_class(kind: str) -> KindClass:
     return KINDS.build(kind)
 
 
+def list_kinds() -> tuple[str, ...]:
+    """The kinds made from any ranked list (``made_from_a_list``), in the order the app offers them: the lesson
+    editor's kinds whose list may be typed as a table, and which it turns into one another."""
+    return tuple(name for name in KINDS.names() if KINDS.build(name).made_from_a_list)
+
+
 def answer_to_json(kind: str, value: Any) -> Json:
     """A checked answer (``check``'s typed value) as the store keeps it, through its kind's codec."""
     return kind_class(kind).answer_to_json(value)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, Self, TypeVar, runtime_checkable
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, runtime_checkable
 
 from ...errors import InputError, Note
 from ...lists.spec import ListSpec
@@ -103,17 +103,23 @@ class ActivityKind(Protocol[AnswerT, SummaryT, DetailT]):  # pragma: no mutate b
     (``marks_answers``), what a results row shows of it (``given``), the NDCG@k it reaches (``reached``) and the
     class's median of its part (``medians``); the number of questions it asks (``parts``), whether a set's
     readable answers are kept when others are not (``keeps_readable_parts``), their right answers, the conventions
-    and the material each is asked on, the one ranked list it is over (``ranked_list``), and its line in the
-    ``check`` command's outline (``outline``).
+    and the material each is asked on, the one ranked list it is over (``ranked_list``), whether it is made from
+    any ranked list (``made_from_a_list``: the lesson editor turns one such kind into another, ``from_list``), and
+    its line in the ``check`` command's outline (``outline``).
 
     Adding a kind is one module in this package with a class that has these (``KindBase`` gives the usual
     answers), ending with its ``KIND = KindEntry(...)`` (``KINDS`` finds it), its views module in
     ``ui/views/classroom/kinds/`` and its texts (a test checks every registered kind has them all)."""
 
+    made_from_a_list: ClassVar[bool]
+
     @property
     def kind(self) -> str: ...
 
     def payload(self) -> Payload: ...
+
+    @classmethod
+    def from_list(cls, spec: ListSpec) -> Self: ...
 
     @classmethod
     def from_payload(cls, payload: Mapping[str, Any]) -> Self: ...
@@ -171,7 +177,15 @@ class KindBase(Generic[AnswerT]):
     """The usual answers of ``ActivityKind``'s hooks, for a kind to inherit and override: an answer that is plain
     JSON already (a number, an order, a vote, a grade: its codec is the identity), marked right or wrong, in no
     group, shown as given, reaching no NDCG of its own; one question; no typed-number note; an empty answer is
-    "choose an answer first"."""
+    "choose an answer first"; not made from a ranked list."""
+
+    made_from_a_list: ClassVar[bool] = False
+
+    @classmethod
+    def from_list(cls, spec: ListSpec) -> Self:
+        """The kind's activity on the ranked list ``spec``, with its usual settings (a kind whose
+        ``made_from_a_list`` is true overrides this)."""
+        raise TypeError(f"{cls.__name__} is not made from a ranked list")
 
     @classmethod
     def answer_to_json(cls, value: AnswerT) -> Json:

@@ -8,7 +8,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ... import validate
 from ...errors import InputError, number_text, shown
@@ -195,6 +195,13 @@ class Choose(KindBase[str]):
 
     def ranked_list(self) -> ListSpec:
         return self.spec
+
+    made_from_a_list: ClassVar[bool] = True
+
+    @classmethod
+    def from_list(cls, spec: ListSpec) -> Choose:
+        """Which is right? on ``spec``, with its likeliest mistaken numbers."""
+        return choose_activity(spec)
 
     def check(self, raw: object, part: int = 0) -> str:
         """An option's letter."""

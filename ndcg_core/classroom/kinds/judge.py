@@ -7,7 +7,7 @@ import math
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import krippendorff
 import numpy as np
@@ -114,6 +114,13 @@ class Judge(KindBase[int]):
 
     def ranked_list(self) -> ListSpec:
         return self.spec
+
+    made_from_a_list: ClassVar[bool] = True
+
+    @classmethod
+    def from_list(cls, spec: ListSpec) -> Judge:
+        """Judge the results of ``spec`` (the judged documents it missed are not judged)."""
+        return cls(spec)
 
     def check(self, raw: object, part: int = 0) -> int:
         """A grade of the scale for result ``part``: a whole number, as typed or chosen."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ... import validate
 from ...errors import InputError, Note, number_text, shown
@@ -77,6 +77,13 @@ class Predict(KindBase[float]):
 
     def ranked_list(self) -> ListSpec:
         return self.spec
+
+    made_from_a_list: ClassVar[bool] = True
+
+    @classmethod
+    def from_list(cls, spec: ListSpec) -> Predict:
+        """The Predict activity on ``spec``."""
+        return cls(spec)
 
     def check(self, raw: object, part: int = 0) -> float:
         """An estimate from 0 to 1, read as ``validate.reading`` reads it ("0,75" is 0.75; ``note`` says so)."""

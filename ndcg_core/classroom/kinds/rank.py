@@ -7,7 +7,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...errors import InputError, shown
 from ...lists.gains import resolve_gain
@@ -84,6 +84,13 @@ class Rank(KindBase[list[int]]):
 
     def ranked_list(self) -> ListSpec:
         return self.spec
+
+    made_from_a_list: ClassVar[bool] = True
+
+    @classmethod
+    def from_list(cls, spec: ListSpec) -> Rank:
+        """Rank it best on ``spec``, with no twist."""
+        return cls(spec, "")
 
     def maximum(self) -> float:
         return self.spec.reordered(self.spec.best_order()).ndcg()

@@ -17,12 +17,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from ndcg_core.classroom.kinds import KINDS, Activity
-from ndcg_core.classroom.kinds.choose import choose_activity
-from ndcg_core.classroom.kinds.judge import Judge
+from ndcg_core.classroom.kinds import KINDS, Activity, kind_class, list_kinds
 from ndcg_core.classroom.kinds.lists import ACTIVITY_GAINS, MAX_LIST
-from ndcg_core.classroom.kinds.predict import Predict
-from ndcg_core.classroom.kinds.rank import Rank
 from ndcg_core.classroom.lessons import (
     FORMAT,
     MAX_TITLE,
@@ -37,6 +33,7 @@ from ndcg_core.classroom.lessons import (
 from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.errors import InputError
 from ui.database import db
+from ui.editing import TYPED_COLUMNS
 from ui.format import md_escape
 from ui.i18n import Translator
 from ui.state import (
@@ -55,8 +52,9 @@ from ui.views.classroom.phone import draw_block
 
 PREFIX = "_w_le_"  # the editor's widget keys
 OPEN = "_w_le_open_"  # its "open a lesson" chooser's
-LIST_KINDS = ("predict", "rank", "judge", "choose")  # the kinds whose list may be typed into a table
+LIST_KINDS = list_kinds()  # the kinds whose list may be typed into a table, and turned into one another
 FROM = ("list", "table", "evaluate")
+TABLE_OPTIONS = ("show_grades",)  # a kind's yes/no lesson fields a typed table offers, where the kind has them
 PREVIEW_ID = -1000  # previews draw the phone's view for activity ids below this: no room has them
 EXAMPLE_ROWS = [
     {"title": "成都3天游攻略", "grade": 3},
@@ -104,8 +102,18 @@ def typed_activity(kind: str) -> Activity:
     query = str(widget_value(f"{PREFIX}query") or "").strip()
     if query:
         table["query"] = query
-    if kind == "rank":
-        table["show_grades"] = bool(widget_value(f"{PREFIX}show_grades", False))
+    return table_activity(table)
+
+
+def table_activity(table: dict[str, Any]) -> Activity:
+    """The activity a typed table describes, as its lesson file would: with the kind's own table options (the
+    fields it has among ``TABLE_OPTIONS``) and without the fields it does not have (a Judge has no missed
+    documents)."""
+    fields = {field.name for field in kind_class(table["kind"]).lesson_fields()}
+    table = {name: value for name, value in table.items() if name in fields or name == "kind"}
+    for name in TABLE_OPTIONS:
+        if name in fields:
+            table[name] = bool(widget_value(f"{PREFIX}{name}", False))
     return lesson_from_data({"format": FORMAT, "title": "-", "activity": [table]}).steps[0].activity
 
 
@@ -127,8 +135,9 @@ def evaluate_activity(kind: str) -> Activity:
         except ValueError:
             return None
 
-    retrieved = sorted((r for r in rows if number(r.get("rank")) is not None), key=lambda r: number(r["rank"]) or 0)
-    missed = [number(r.get("grade")) for r in rows if number(r.get("rank")) is None and number(r.get("grade"))]
+    position = TYPED_COLUMNS[-1]  # the column of a result's position in the system's list (blank: not retrieved)
+    retrieved = sorted((r for r in rows if number(r.get(position)) is not None), key=lambda r: number(r[position]) or 0)
+    missed = [number(r.get("grade")) for r in rows if number(r.get(position)) is None and number(r.get("grade"))]
     table: dict[str, Any] = {
         "kind": kind,
         "query": query,
@@ -137,16 +146,14 @@ def evaluate_activity(kind: str) -> Activity:
         "k": min(int(widget_value(f"{PREFIX}table_k") or 1), max(1, len(retrieved))),
         "gain": str(widget_value(f"{PREFIX}gain") or "linear"),
     }
-    if missed and kind != "judge":
+    if missed:
         table["missed"] = missed
-    if kind == "rank":
-        table["show_grades"] = bool(widget_value(f"{PREFIX}show_grades", False))
-    return lesson_from_data({"format": FORMAT, "title": "-", "activity": [table]}).steps[0].activity
+    return table_activity(table)
 
 
 def new_activity() -> Activity:
     """The activity the "add" form describes."""
-    kind = widget_value(f"{PREFIX}kind", "predict")
+    kind = widget_value(f"{PREFIX}kind", KINDS.names()[0])
     source = widget_value(f"{PREFIX}from", "list") if kind in LIST_KINDS else "list"
     if source == "table":
         return typed_activity(kind)
@@ -196,15 +203,9 @@ def as_kind(activity: Activity, kind: str) -> Activity:
     spec = activity.ranked_list()
     if spec is None or kind == activity.kind:
         return activity
-    if kind == "choose":
-        return choose_activity(spec)
-    if kind == "rank":
-        return Rank(spec, "")
-    if kind == "judge":
-        # The judged documents the list missed stay in the draft (a Judge's file drops them): turning it back into
-        # Predict or Rank finds them again.
-        return Judge(spec)
-    return Predict(spec)
+    # A Judge keeps the judged documents the list missed in the draft (its file drops them): turning it back into
+    # Predict or Rank finds them again.
+    return kind_class(kind).from_list(spec)
 
 
 def change_kind(index: int) -> None:
@@ -399,8 +400,10 @@ def render_add_form(t: Translator) -> None:
         k, gain = st.columns(2)
         k.number_input(t("classroom.k"), min_value=1, max_value=MAX_LIST, value=3, step=1, key=f"{PREFIX}table_k")
         gain.radio(t("editor.gain"), ACTIVITY_GAINS, horizontal=True, key=f"{PREFIX}gain")
-        if kind == "rank":
-            st.checkbox(t("classroom.show_grades"), key=f"{PREFIX}show_grades")
+        fields = {field.name for field in kind_class(kind).lesson_fields()}
+        for name in TABLE_OPTIONS:
+            if name in fields:
+                st.checkbox(t(f"classroom.{name}"), key=f"{PREFIX}{name}")
     else:
         VIEWS[kind].form(t, PREFIX)
     en, zh = st.columns(2)

@@ -6,7 +6,14 @@ import json
 
 import pytest
 
-from ndcg_core.classroom.kinds import KINDS, answer_from_json, answer_to_json, from_payload, kind_class
+from ndcg_core.classroom.kinds import (
+    KINDS,
+    answer_from_json,
+    answer_to_json,
+    from_payload,
+    kind_class,
+    list_kinds,
+)
 from ndcg_core.classroom.kinds.base import ActivityKind, Answer, Material, Scale
 from ndcg_core.classroom.kinds.choose import choose_activity
 from ndcg_core.classroom.kinds.compare import compare_activity
@@ -116,6 +123,19 @@ def test_a_kind_answers_what_its_callers_ask_through_its_hooks(name):
     checked = activity.check(str(activity.solutions()[0]) if RAW[name] is None else RAW[name], 0)
     assert activity.reached(checked) == (activity.result(checked).ndcg if name == "rank" else None)
     assert activity.given(checked) == (checked.answer if name == "practice" else checked)
+
+
+def test_the_kinds_over_a_list_are_made_from_any_list_and_the_others_are_not():
+    assert list_kinds() == tuple(name for name in KINDS.names() if name in OVER_A_LIST)
+    spec = preset_list("chengdu_trip")
+    for name in KINDS.names():
+        cls = kind_class(name)
+        if name in OVER_A_LIST:
+            made = cls.from_list(spec)
+            assert (made.kind, made.ranked_list()) == (name, spec)
+        else:
+            with pytest.raises(TypeError, match="not made from a ranked list"):
+                cls.from_list(spec)
 
 
 def test_the_hooks_tell_a_typed_estimate_s_reading_a_choice_s_mistake_and_a_judge_s_medians():
