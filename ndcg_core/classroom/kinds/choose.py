@@ -8,22 +8,20 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from ... import validate
 from ...errors import InputError, number_text, shown
 from ...lists.spec import ListSpec
 from ...teaching import mistakes as mistake_catalogue
-from ...teaching.exercises import Conventions
 from ..lesson_fields import Field, Reader
-from .base import EPS, POINTS, ActivityKind, Answer, KindBase, KindEntry, Material, Payload, Result, Scale, Solution
+from .base import EPS, POINTS, ActivityKind, Answer, KindEntry, Payload, Result, Scale, Solution
 from .lists import (
     LIST_FIELDS,
-    list_conventions,
+    OverAList,
     list_from_json,
     list_from_lesson,
     list_lesson_data,
-    list_material,
     list_to_json,
     outline_ndcg,
     quoted,
@@ -80,7 +78,7 @@ def _same_shown(a: float, b: float, decimals: int = 4) -> bool:
 
 
 @dataclass(frozen=True)
-class Choose(KindBase[str]):
+class Choose(OverAList[str]):
     """Which is right?: one list and four numbers for its NDCG@k, the right one and three made by named mistakes
     of ``ndcg_core.teaching.mistakes`` (``mistakes``, codes of its catalogue), in an order shuffled by ``seed``.
     Each student picks one (its letter, ``a`` to ``d``); at the reveal each wrong option is named by its mistake.
@@ -186,17 +184,6 @@ class Choose(KindBase[str]):
     def solutions(self) -> tuple[Solution, ...]:
         """The right option's letter."""
         return (self.right_option().letter,)
-
-    def conventions(self, part: int = 0) -> Conventions:
-        return list_conventions(self.spec)
-
-    def material(self, part: int = 0) -> Material:
-        return list_material(self.spec)
-
-    def ranked_list(self) -> ListSpec:
-        return self.spec
-
-    made_from_a_list: ClassVar[bool] = True
 
     @classmethod
     def from_list(cls, spec: ListSpec) -> Choose:

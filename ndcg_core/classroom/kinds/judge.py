@@ -7,7 +7,7 @@ import math
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 import krippendorff
 import numpy as np
@@ -15,17 +15,15 @@ import numpy as np
 from ... import validate
 from ...errors import InputError, number_text, shown
 from ...lists.spec import ListSpec
-from ...teaching.exercises import Conventions
 from ..lesson_fields import Field, Reader
-from .base import ActivityKind, Answer, KindBase, KindEntry, Material, Payload, Result, Scale, Solution
+from .base import ActivityKind, Answer, KindEntry, Payload, Result, Scale, Solution
 from .lists import (
     LIST_FIELDS,
+    OverAList,
     activity_list,
-    list_conventions,
     list_from_json,
     list_from_lesson,
     list_lesson_data,
-    list_material,
     list_to_json,
     outline_ndcg,
     quoted,
@@ -49,7 +47,7 @@ class JudgeSummary:
 
 
 @dataclass(frozen=True)
-class Judge(KindBase[int]):
+class Judge(OverAList[int]):
     """Judge the results: each student grades every result of a query on the scale (one answer per result,
     its part); the class sees each result's grade distribution, how far the judges agree, and NDCG@k of the
     list under the class's median grades beside the teacher's grades (``spec.grades``). It scores no points:
@@ -105,22 +103,6 @@ class Judge(KindBase[int]):
     def solutions(self) -> tuple[Solution, ...]:
         """The teacher's grade of each result."""
         return tuple(int(g) for g in self.spec.grades)
-
-    def conventions(self, part: int = 0) -> Conventions:
-        return list_conventions(self.spec)
-
-    def material(self, part: int = 0) -> Material:
-        return list_material(self.spec)
-
-    def ranked_list(self) -> ListSpec:
-        return self.spec
-
-    made_from_a_list: ClassVar[bool] = True
-
-    @classmethod
-    def from_list(cls, spec: ListSpec) -> Judge:
-        """Judge the results of ``spec`` (the judged documents it missed are not judged)."""
-        return cls(spec)
 
     def check(self, raw: object, part: int = 0) -> int:
         """A grade of the scale for result ``part``: a whole number, as typed or chosen."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from ... import validate
 from ...errors import InputError, Place, number_text, shown
@@ -17,7 +17,7 @@ from ...lists.scoring import Scoring
 from ...lists.spec import ListSpec
 from ...teaching.exercises import Conventions
 from ..lesson_fields import MAX_QUERY, Field, Reader
-from .base import Material, Payload
+from .base import AnswerT, KindBase, Material, Payload
 
 ACTIVITY_GAINS = ("linear", "exponential")  # the gains a classroom list may use
 DISCOUNT = "log2"  # the discount a classroom NDCG uses unless a lesson names another (ndcg_at_k's default)
@@ -193,3 +193,25 @@ def random_list(seed: object) -> ListSpec:
 def list_material(spec: ListSpec) -> Material:
     """What a question on ``spec`` is asked on: its query, grades, missed grades and Järvelin-Kekäläinen base."""
     return Material(spec.query, spec.grades, spec.pool, None, spec.jk_base)
+
+
+class OverAList(KindBase[AnswerT]):
+    """The hooks of a kind over one ranked list, ``spec`` (Predict, Rank it best, Judge, Which is right?): its
+    conventions and material are the list's, it is made from any list, and it is over that list."""
+
+    spec: ListSpec
+    made_from_a_list: ClassVar[bool] = True
+
+    @classmethod
+    def from_list(cls, spec: ListSpec) -> Self:
+        """The kind's activity on ``spec`` with its usual settings (here: the list alone)."""
+        return cls(spec)  # type: ignore[call-arg]  # each kind is a dataclass whose first field is its list
+
+    def conventions(self, part: int = 0) -> Conventions:
+        return list_conventions(self.spec)
+
+    def material(self, part: int = 0) -> Material:
+        return list_material(self.spec)
+
+    def ranked_list(self) -> ListSpec:
+        return self.spec

@@ -6,21 +6,19 @@ from __future__ import annotations
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from ... import validate
 from ...errors import InputError, Note, number_text, shown
 from ...lists.spec import ListSpec
-from ...teaching.exercises import Conventions
 from ..lesson_fields import Field, Reader
-from .base import POINTS, ActivityKind, Answer, KindBase, KindEntry, Material, Payload, Result, Scale, Solution
+from .base import POINTS, ActivityKind, Answer, KindEntry, Payload, Result, Scale, Solution
 from .lists import (
     LIST_FIELDS,
-    list_conventions,
+    OverAList,
     list_from_json,
     list_from_lesson,
     list_lesson_data,
-    list_material,
     list_to_json,
     outline_ndcg,
     quoted,
@@ -31,7 +29,7 @@ NO_POINTS_OFF = 0.5  # a Predict estimate this far from the true NDCG, or farthe
 
 
 @dataclass(frozen=True)
-class Predict(KindBase[float]):
+class Predict(OverAList[float]):
     """Predict the NDCG: each student estimates NDCG@k of one list (``ActivityKind[float, PredictSummary,
     PredictDetail]``)."""
 
@@ -68,22 +66,6 @@ class Predict(KindBase[float]):
 
     def truth(self) -> float:
         return self.spec.ndcg()
-
-    def conventions(self, part: int = 0) -> Conventions:
-        return list_conventions(self.spec)
-
-    def material(self, part: int = 0) -> Material:
-        return list_material(self.spec)
-
-    def ranked_list(self) -> ListSpec:
-        return self.spec
-
-    made_from_a_list: ClassVar[bool] = True
-
-    @classmethod
-    def from_list(cls, spec: ListSpec) -> Predict:
-        """The Predict activity on ``spec``."""
-        return cls(spec)
 
     def check(self, raw: object, part: int = 0) -> float:
         """An estimate from 0 to 1, read as ``validate.reading`` reads it ("0,75" is 0.75; ``note`` says so)."""

@@ -7,22 +7,20 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from ...errors import InputError, shown
 from ...lists.gains import resolve_gain
 from ...lists.spec import ListSpec
-from ...teaching.exercises import Conventions
 from ..lesson_fields import Field, Reader
-from .base import EPS, POINTS, ActivityKind, Answer, KindBase, KindEntry, Material, Payload, Result, Scale, Solution
+from .base import EPS, POINTS, ActivityKind, Answer, KindEntry, Payload, Result, Scale, Solution
 from .lists import (
     LIST_FIELDS,
+    OverAList,
     activity_list,
-    list_conventions,
     list_from_json,
     list_from_lesson,
     list_lesson_data,
-    list_material,
     list_to_json,
     outline_ndcg,
     quoted,
@@ -34,7 +32,7 @@ SMALL_K = 3
 
 
 @dataclass(frozen=True)
-class Rank(KindBase[list[int]]):
+class Rank(OverAList[list[int]]):
     """Rank it best: each student reorders the list to maximise NDCG@k under a twist. With ``show_grades``
     off (a new activity's default) the phones show the results without their grades: the class judges
     relevance from the titles, and the grades appear at the reveal. A payload stored before the option
@@ -75,17 +73,6 @@ class Rank(KindBase[list[int]]):
     def solutions(self) -> tuple[Solution, ...]:
         """The highest NDCG@k an order reaches."""
         return (self.maximum(),)
-
-    def conventions(self, part: int = 0) -> Conventions:
-        return list_conventions(self.spec)
-
-    def material(self, part: int = 0) -> Material:
-        return list_material(self.spec)
-
-    def ranked_list(self) -> ListSpec:
-        return self.spec
-
-    made_from_a_list: ClassVar[bool] = True
 
     @classmethod
     def from_list(cls, spec: ListSpec) -> Rank:
