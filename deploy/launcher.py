@@ -25,13 +25,12 @@ import sys
 import tempfile
 import time
 import tomllib
-import urllib.request
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import FrameType
 from typing import NoReturn
 
-from deploy import app_command
+from deploy import HEALTH, answers, app_command, free_port
 from deploy.postgres import postgres_bin, start_cluster, stop_cluster
 from ndcg_core.classroom.joining import FRONT_ADDRESS_VARIABLE
 from ndcg_lab import app_dir
@@ -40,7 +39,6 @@ ROOT = app_dir()  # serve.py and .streamlit/config.toml: the checkout's top leve
 TEMPLATE = Path(__file__).resolve().parent / "nginx.conf.template"
 DATABASE_ENV = "NDCG_LAB_DATABASE_URL"
 NGINX = "/usr/sbin/nginx"
-HEALTH = "/_stcore/health"
 START_TIMEOUT = 90.0  # seconds: N Streamlit processes importing at once on two cores
 EVERY_INTERFACE = "0.0.0.0"
 
@@ -96,14 +94,6 @@ def _nginx_host(address: str) -> str:
     return f"[{address}]" if ":" in address else address
 
 
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 def port_is_free(port: int, address: str = "127.0.0.1") -> bool:
     """Whether this process could listen on ``address``:``port`` now."""
     with socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET) as s:
@@ -112,15 +102,6 @@ def port_is_free(port: int, address: str = "127.0.0.1") -> bool:
         except OSError:
             return False
         return True
-
-
-def answers(url: str) -> bool:
-    """Whether ``url`` answers 200 now."""
-    try:
-        with urllib.request.urlopen(url, timeout=2) as reply:
-            return bool(reply.status == 200)
-    except OSError:
-        return False
 
 
 class Stop(Exception):

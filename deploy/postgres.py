@@ -5,23 +5,17 @@ from __future__ import annotations
 import glob
 import os
 import shutil
-import socket
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+
+from deploy import free_port
 
 
 def postgres_bin() -> Path | None:
     """The newest installed PostgreSQL's ``bin`` folder (Debian's layout), or None when there is none."""
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"), key=lambda p: int(p.split("/")[4]))
     return Path(found[-1]).parent if found else None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @dataclass
@@ -82,7 +76,7 @@ def start_cluster(base: Path, bin_dir: Path) -> Cluster:
     if _as_postgres():
         shutil.chown(base, "postgres", "postgres")
     os.chmod(base, 0o700)
-    data, port = base / "data", _free_port()
+    data, port = base / "data", free_port()
 
     def run(*args: str) -> None:
         subprocess.run([*_as_postgres(), *args], check=True, capture_output=True, text=True)

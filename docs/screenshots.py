@@ -11,49 +11,19 @@ committing them.
 
 from __future__ import annotations
 
-import os
 import re
-import socket
-import subprocess
-import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 from PIL import Image
 from playwright.sync_api import Browser, Page, Playwright, ViewportSize, expect, sync_playwright
 
+from deploy import free_port, start_app
+
 ROOT = Path(__file__).resolve().parent.parent
 IMG = ROOT / "docs" / "img"
 CHROMIUM = "/usr/bin/chromium"
 DESKTOP: ViewportSize = {"width": 1280, "height": 720}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_app(port: int, data_dir: str, log: Path) -> subprocess.Popen[bytes]:
-    """The app as the README starts it, on 127.0.0.1:``port``, once it answers its health check."""
-    command = [sys.executable, "-m", "streamlit", "run", "serve.py", "--server.port", str(port)]
-    command += ["--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"]
-    env = {**os.environ, "NDCG_LAB_DATA_DIR": data_dir}
-    server = subprocess.Popen(command, cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT, env=env)
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as reply:
-                if reply.status == 200:
-                    return server
-        except OSError:
-            pass
-        if server.poll() is not None or time.monotonic() > deadline:
-            server.kill()
-            raise SystemExit(f"the app did not start; its log:\n{log.read_text()}")
-        time.sleep(0.3)  # a starting server has no event to wait on
 
 
 def shoot(page: Page, name: str) -> None:
@@ -146,7 +116,8 @@ def main() -> None:
     IMG.mkdir(parents=True, exist_ok=True)
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="ndcg-lab-shots-") as data_dir:
-        server = start_app(port, data_dir, Path(data_dir) / "streamlit.log")
+        with (Path(data_dir) / "streamlit.log").open("wb") as log:
+            server = start_app(port, env={"NDCG_LAB_DATA_DIR": data_dir}, output=log)
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])

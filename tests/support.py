@@ -3,49 +3,21 @@
 import asyncio
 import concurrent.futures
 import contextlib
-import os
 import re
-import socket
 import subprocess
-import time
-import urllib.request
 from pathlib import Path
 
-from deploy import app_command
+import deploy
+from deploy import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 TREC = DATA / "trec_eval"
 
 
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def start_app(port: int, log, env: dict | None = None) -> subprocess.Popen:
     """The app as the README starts it (``streamlit run serve.py``) on 127.0.0.1:``port``, once it answers."""
-    server = subprocess.Popen(
-        app_command(port),
-        cwd=ROOT,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, **(env or {})},
-    )
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as reply:
-                if reply.status == 200:
-                    return server
-        except OSError:
-            pass
-        if server.poll() is not None or time.monotonic() > deadline:
-            server.kill()
-            raise RuntimeError("Streamlit did not start")
-        time.sleep(0.3)  # polling a server that is starting: there is no event to wait on
+    return deploy.start_app(port, env=env, output=log)
 
 
 def stop_app(server: subprocess.Popen) -> None:
