@@ -1,25 +1,46 @@
 """A live room under load: N students (clients of Streamlit's websocket protocol, as load_classroom.py's) join one
 room by its link and answer each activity the teacher opens, while a presenter session shows the class's counts.
 
-    python -m benchmarks.load_live_room [--students 200] [--rounds 3] [--window 20] [--database sqlite|postgresql]
-                                        [--teacher page|store] [--replicas N] [--kill-replica-at SECONDS]
+    python -m benchmarks.load_live_room [--students 200] [--rounds 3] [--window 20] [--join-spread 40]
+                                        [--database sqlite|postgresql] [--teacher page|store] [--phones stream|poll]
+                                        [--quiet SECONDS] [--replicas N] [--kill-replica-at SECONDS]
                                         [--restart-postgres-at SECONDS] [--timeout SECONDS]
 
 Each client behaves as a browser does: it runs the page, reruns every ``st.fragment(run_every=...)`` fragment at
-the interval the server asks for (the presenter's panel) and presses buttons with their fragment's id; a student's
-phone does what its page does after joining (``ui/widgets/phone_card.js``): it asks the card route every second
-with the revision of the card it shows (a short "same", or the new card), and posts its answer to the answer
-route, over HTTP with no websocket. Each round the teacher opens
-a "Predict the NDCG" activity by pressing "Open for the class" on the projector's page (or, with ``--teacher
-store``, through the database, as a teacher connected to another server process would); each student sees it
-appear by itself, waits a random time within the window, types an estimate
-and presses Send. Reported:
+the interval the server asks for (the presenter's panel) and presses buttons with their fragment's id. A student
+joins on the Classroom page, is sent to its phone's own page (``/phone/CODE``), leaves the websocket as a browser
+leaving the page does, and from then on does what that page's script does (``ui/widgets/phone_card.js``, played by
+``Phone``, each method naming the part of the script it mirrors), over plain HTTP:
 
-- answer-to-presenter latency: from a student's Send to the presenter's "Answered" count including it (p50, p95);
+- ``--phones stream`` (the default): it keeps one Server-Sent Events stream open on the events route with
+  ``known=`` the revision of the card it shows, read as ``EventSource`` reads it (``SseParser``: events, ids,
+  ``retry``, comments); a ``card`` event is drawn, ``same`` says the card shown is current. When the stream breaks
+  (it ends, its connection is lost, it is refused, or brings no event within the page's ``grace``) the phone asks
+  the card route once and opens a new stream, at once after a stream that was heard, else after a backoff of 1 s
+  doubling up to 5 s, plus up to 0.5 s at random; after ``tries`` (3) streams in a row that brought nothing while
+  the card route answered, it polls the card route instead (as the script does, remembering it for the tab);
+- ``--phones poll``: the script's polling from the start (as where streams never get through, and as every phone
+  did before the stream): the card route every ``every`` ms with ``known=`` the revision ("same", or the new card).
+
+Its answer is posted to the answer route (sent again by itself, up to three tries, when no reply comes). Each round
+the teacher opens a "Predict the NDCG" activity by pressing "Open for the class" on the projector's page (or, with
+``--teacher store``, through the database, as a teacher connected to another server process would); each student
+sees it appear by itself, waits a random time within the window, types an estimate and presses Send. Reported:
+
+- answer-to-presenter latency: from a student's Send to the presenter's "Answered" count including it (p50, p95),
+  and its parts: Send to "Saved", "Saved" to the start of the presenter's next run (the wait its ``run_every``
+  interval sets), and that run; the interval itself and how long the live part's runs take;
 - activity-to-student latency: from the teacher opening the activity to a student's phone having its card;
-- errors (a session that failed, a message other than "Saved", an exception element on a page), and answers lost:
-  acknowledged ("Saved" came back) against stored in the database;
-- each server process's CPU and resident memory, and the clients' own CPU.
+- answers lost: each acknowledged answer ("Saved" came back) looked up in the database by its student's id and
+  compared with the value sent (never by a number of the client's own: the room numbers students in the order
+  their joins commit); joins that failed (a failure of the run); errors (a session that failed, a message other
+  than "Saved", an exception element on a page); and a verdict line: the process exits with status 1 unless
+  errors, losses and failed joins are all 0;
+- CPU: before the class joins, ``--quiet``/2 seconds of the empty room with its projector; once every phone has
+  joined, ``--quiet`` seconds (default 10) with every phone waiting and no activity open: each process's share of a
+  core, and per 1,000 waiting phones (the empty room's share taken off); each opening's CPU per process until the
+  last phone had it (per phone), and per answer; from these, how many students one core carries (an estimate);
+- each server process's CPU and resident memory over the run, and the clients' own CPU.
 
 ``--replicas 0`` (the default) runs one app process (``serve.py``) with no proxy. ``--replicas N`` starts the
 deployment of ``python -m deploy up`` (``deploy.launcher.Deployment``: PostgreSQL unless ``NDCG_LAB_DATABASE_URL``
@@ -28,11 +49,11 @@ browser does; the report then has a line per replica (students served, CPU, memo
 PostgreSQL and nginx processes' CPU. Faults, timed from the moment the first activity opens:
 
 - ``--kill-replica-at S``: SIGKILL one replica's process group (by default the busiest one the presenter is not
-  on; ``--kill-replica`` picks it). Its phones hold no websocket (they left the Streamlit page for their own
-  page after joining): their next requests go through nginx to a live replica (which moves their cookie), and
-  they carry on; reported: each one's time from the kill to its first answer from a live replica, and the
-  answers acknowledged before the kill that are still stored. The projector's tab, if it was on the killed
-  replica, reconnects as a browser does.
+  on; ``--kill-replica`` picks it). Its phones' streams break; each asks the card route (nginx sends it to a live
+  replica, which moves its cookie) and opens a new stream there; reported: each one's time from the kill to its
+  first answer from a live replica and to the first event on its new stream, and the answers acknowledged before
+  the kill that are still stored. The projector's tab, if it was on the killed replica, reconnects as a browser
+  does.
 - ``--restart-postgres-at S``: ``pg_ctl restart`` of the deployment's own cluster (fast shutdown, as a failing
   database cuts connections). Errors while it restarts (and 5 s after) are counted apart; a notice on a page is
   not an error, an exception element is; a student whose answer was not saved sends it again, as a person would.
