@@ -889,7 +889,8 @@ async def presenter(url: str, code: str, key: str, run: Run) -> None:
         current, value = run.round, c.metrics.get("Answered")
         if current is not None and value:
             current.presenter.append((started, time.monotonic(), int(value.split("/")[0])))
-        run.panel_runs.append(time.monotonic() - started)
+        if current is not None:
+            run.panel_runs.append(time.monotonic() - started)  # from the first opening on (not while joining)
 
     def on_back(c: Client) -> None:
         c.lost_at = None
@@ -1212,8 +1213,11 @@ async def main_async(args, parts: dict) -> None:
             seen = sorted(t - r.opened for t in r.seen.values())
             spread = f"; seen p50 {statistics.median(seen):.2f} s, p95 {percentile(seen, 0.95):.2f} s" if seen else ""
             stored = f"; stored {r.stored_after:.2f} s after the press" if r.stored_after is not None else ""
+            used = cpu_between(r.cpu_at_open, r.cpu_at_end)
+            whole = ", ".join(f"{label(k)} {v:.2f}" for k, v in sorted(used.items()) if k != "clients")
             print(
-                f"round {number + 1}: {len(r.seen)} saw it, {len(r.acked)} answers acknowledged{herd}{spread}{stored}",
+                f"round {number + 1}: {len(r.seen)} saw it, {len(r.acked)} answers acknowledged{herd}{spread}{stored}; "
+                f"CPU-s over the round's {r.ended - r.opened:.0f} s: {whole}",
                 flush=True,
             )
         for task in faults:
@@ -1477,6 +1481,16 @@ def report(args, rounds: list[Round], store, run: Run, monitors: dict, began: fl
     return bool(failures)
 
 
+def raise_open_files() -> None:
+    """The soft limit on open files up to the hard one, for this process and the servers it starts: each phone holds
+    two connections (its stream and its requests), and each is a file here, in nginx and in an app process."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=200)
@@ -1515,6 +1529,7 @@ def main() -> None:
     )
     parser.add_argument("--timeout", type=float, default=1200.0, help="stop everything after this many seconds")
     args = parser.parse_args()
+    raise_open_files()
     args.load_before = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"load average before the run: {args.load_before}", flush=True)
 
