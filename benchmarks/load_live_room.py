@@ -1331,7 +1331,7 @@ def capacity_lines(args, rounds: list[Round], run: Run) -> list[str]:
     lines: list[str] = []
     phones = run.phones_by_process
     waiting_rate = 0.0  # the app processes' CPU-seconds per second per waiting phone (the empty room's taken off)
-    quiet_rate = 0.0  # the app processes' CPU-seconds per second while the class waits, the projector's included
+    quiet_rates: dict[str, float] = {}  # app process -> CPU-seconds per second while the class waits
     if run.quiet:
         seconds, cpu = run.quiet
         empty_seconds, empty = run.empty or (1.0, {})
@@ -1344,7 +1344,8 @@ def capacity_lines(args, rounds: list[Round], run: Run) -> list[str]:
                 f"waiting, {label(name)}: {share:.1f}% of a core with {count} phones waiting (the empty room with "
                 f"the projector: {base:.1f}%){per}"
             )
-        apps = quiet_rate = sum(v for k, v in cpu.items() if is_app(k)) / seconds
+        quiet_rates = {k: v / seconds for k, v in cpu.items() if is_app(k)}
+        apps = sum(quiet_rates.values())
         apps_empty = sum(v for k, v in empty.items() if is_app(k)) / empty_seconds
         if run.joined:
             waiting_rate = max(0.0, apps - apps_empty) / run.joined
@@ -1353,7 +1354,8 @@ def capacity_lines(args, rounds: list[Round], run: Run) -> list[str]:
                 f"(goal: under 5%); the phones' traffic meanwhile: "
                 + (", ".join(f"{k} {v}" for k, v in sorted(run.quiet_counts.items()) if v) or "none")
             )
-    opening, answer = [], []
+    opening: dict[str, list[float]] = {}  # app process -> the opening's CPU-seconds per phone on it, each round
+    answer: dict[str, list[float]] = {}  # app process -> the rest of the round's CPU-seconds per answer
     for r in rounds:
         if r.herd and r.seen:
             used, seconds = r.herd
@@ -1364,27 +1366,38 @@ def capacity_lines(args, rounds: list[Round], run: Run) -> list[str]:
                 if is_app(name) or name in ("postgres", "nginx")
             )
             lines.append(f"opening {r.number + 1}, until the last phone had it ({seconds:.2f} s): {parts}")
-            apps = sum(v for k, v in used.items() if is_app(k))
-            opening.append(apps / len(r.seen))
-            if r.cpu_at_end and r.values:
-                whole = sum(v for k, v in cpu_between(r.cpu_at_open, r.cpu_at_end).items() if is_app(k))
-                rest = whole - apps - quiet_rate * max(0.0, r.ended - r.opened - seconds)
-                answer.append(max(0.0, rest) / len(r.values))
+            # Per app process: the opening's CPU per phone on it, and the rest of the round's (its waiting share
+            # taken off) per answer from its phones. With replicas, the one without the projector gives the phones'
+            # own cost; the projector's process adds its live part's runs.
+            whole = cpu_between(r.cpu_at_open, r.cpu_at_end) if r.cpu_at_end else {}
+            rate = dict(quiet_rates)
+            for name, count in phones.items():
+                if not count or name not in used:
+                    continue
+                opening.setdefault(name, []).append(used[name] / count)
+                if name in whole and r.values:
+                    answers = len(r.values) * count / max(1, sum(phones.values()))
+                    rest = whole[name] - used[name] - rate.get(name, 0.0) * max(0.0, r.ended - r.opened - seconds)
+                    answer.setdefault(name, []).append(max(0.0, rest) / answers)
     if opening:
-        per_open = statistics.mean(opening)
+        per_open = min(statistics.mean(v) for v in opening.values())
+        per_answer = min(statistics.mean(v) for v in answer.values()) if answer else 0.0
         lines.append(
-            f"per opening: {1000 * per_open:.2f} ms of CPU per phone"
+            "per opening, CPU per phone: "
+            + ", ".join(f"{label(k)} {1000 * statistics.mean(v):.2f} ms" for k, v in sorted(opening.items()))
             + (
-                f"; per answer (with the projector's reads of it): {1000 * statistics.mean(answer):.2f} ms"
+                "; per answer, the rest of the round: "
+                + ", ".join(f"{label(k)} {1000 * statistics.mean(v):.2f} ms" for k, v in sorted(answer.items()))
                 if answer
                 else ""
             )
+            + (" (the projector's process includes its live part's runs)" if len(opening) > 1 else "")
         )
         # One core, for the goals at 1,000 students: an opening reaches every phone within 0.5 s (its work done in
         # half a second), and a round's answers, spread over the window, with the waiting phones, keep the core
-        # under 70% busy (what is left goes to latency).
+        # under 70% busy (what is left goes to latency). The cheapest process's figures: the phones' own cost.
         reach = 0.5 / per_open if per_open else float("inf")
-        per_student = (statistics.mean(answer) if answer else 0.0) / args.window + waiting_rate
+        per_student = per_answer / args.window + waiting_rate
         rounds_cap = 0.7 / per_student if per_student else float("inf")
         lines.append(
             f"one core carries about {min(reach, rounds_cap):,.0f} students (an opening's work within 0.5 s: "
