@@ -707,6 +707,7 @@ class Round:
     presenter: list = field(default_factory=list)  # (run started, run ended, answered count) of each panel run
     herd: tuple = ()  # ({process: CPU-seconds}, seconds) from the opening until every phone showed the activity
     cpu_at_open: dict = field(default_factory=dict)  # {process: CPU-seconds} at the opening
+    phones: Counter = field(default_factory=Counter)  # process -> phones it served at the opening (their cookie)
     cpu_at_end: dict = field(default_factory=dict)  # ... once every answer was on the projector
     ended: float = 0.0
     stored_after: float | None = None  # seconds from the teacher's press to the activity stored (its server's clock)
@@ -1164,6 +1165,7 @@ async def main_async(args, parts: dict) -> None:
             if run.round is not None:
                 run.done_ids.add(run.round.activity_id)
             r.cpu_at_open = await asyncio.to_thread(processes_cpu, monitors)
+            r.phones = phones_by_process(args, run)
             if args.teacher == "page":
                 # The teacher presses "Open for the class" on the projector's page.
                 projector = run.presenter
@@ -1359,6 +1361,7 @@ def capacity_lines(args, rounds: list[Round], run: Run) -> list[str]:
     for r in rounds:
         if r.herd and r.seen:
             used, seconds = r.herd
+            phones = r.phones or run.phones_by_process  # a killed replica's phones are on the others by now
             parts = ", ".join(
                 f"{label(name)} {used[name]:.2f} CPU-s"
                 + (f" ({1000 * used[name] / phones[name]:.2f} ms per phone)" if phones.get(name) else "")
