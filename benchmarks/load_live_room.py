@@ -1471,6 +1471,11 @@ def report(args, rounds: list[Round], store, run: Run, monitors: dict, began: fl
         lost += before - kept
     if "postgres restart seconds" in run.counts:
         print(f"PostgreSQL restart took {run.counts['postgres restart seconds']} s")
+    if args.phones == "stream":
+        print(
+            f"phones that fell back to polling (3 streams in a row brought nothing while the card route answered): "
+            f"{run.counts['phones polling']}"
+        )
     counts = {k: v for k, v in run.counts.items() if k != "postgres restart seconds"}
     if counts:
         print("clients' counts: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
