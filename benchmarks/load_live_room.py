@@ -1405,7 +1405,8 @@ def capacity_lines(args, rounds: list[Round], run: Run) -> list[str]:
         lines.append(
             f"one core carries about {min(reach, rounds_cap):,.0f} students (an opening's work within 0.5 s: "
             f"{reach:,.0f}; answers over {args.window:g} s with the class waiting, under 70% of the core: "
-            f"{rounds_cap:,.0f}); estimated from this run's figures, not measured"
+            f"{rounds_cap:,.0f}); estimated from this run's figures, not measured (the press's own page run counts "
+            "in the opening: only a class of hundreds makes it small)"
         )
     return lines
 
