@@ -1,25 +1,46 @@
 """A live room under load: N students (clients of Streamlit's websocket protocol, as load_classroom.py's) join one
 room by its link and answer each activity the teacher opens, while a presenter session shows the class's counts.
 
-    python -m benchmarks.load_live_room [--students 200] [--rounds 3] [--window 20] [--database sqlite|postgresql]
-                                        [--teacher page|store] [--replicas N] [--kill-replica-at SECONDS]
+    python -m benchmarks.load_live_room [--students 200] [--rounds 3] [--window 20] [--join-spread 40]
+                                        [--database sqlite|postgresql] [--teacher page|store] [--phones stream|poll]
+                                        [--quiet SECONDS] [--replicas N] [--kill-replica-at SECONDS]
                                         [--restart-postgres-at SECONDS] [--timeout SECONDS]
 
 Each client behaves as a browser does: it runs the page, reruns every ``st.fragment(run_every=...)`` fragment at
-the interval the server asks for (the presenter's panel) and presses buttons with their fragment's id; a student's
-phone does what its page does after joining (``ui/widgets/phone_card.js``): it asks the card route every second
-with the revision of the card it shows (a short "same", or the new card), and posts its answer to the answer
-route, over HTTP with no websocket. Each round the teacher opens
-a "Predict the NDCG" activity by pressing "Open for the class" on the projector's page (or, with ``--teacher
-store``, through the database, as a teacher connected to another server process would); each student sees it
-appear by itself, waits a random time within the window, types an estimate
-and presses Send. Reported:
+the interval the server asks for (the presenter's panel) and presses buttons with their fragment's id. A student
+joins on the Classroom page, is sent to its phone's own page (``/phone/CODE``), leaves the websocket as a browser
+leaving the page does, and from then on does what that page's script does (``ui/widgets/phone_card.js``, played by
+``Phone``, each method naming the part of the script it mirrors), over plain HTTP:
 
-- answer-to-presenter latency: from a student's Send to the presenter's "Answered" count including it (p50, p95);
+- ``--phones stream`` (the default): it keeps one Server-Sent Events stream open on the events route with
+  ``known=`` the revision of the card it shows, read as ``EventSource`` reads it (``SseParser``: events, ids,
+  ``retry``, comments); a ``card`` event is drawn, ``same`` says the card shown is current. When the stream breaks
+  (it ends, its connection is lost, it is refused, or brings no event within the page's ``grace``) the phone asks
+  the card route once and opens a new stream, at once after a stream that was heard, else after a backoff of 1 s
+  doubling up to 5 s, plus up to 0.5 s at random; after ``tries`` (3) streams in a row that brought nothing while
+  the card route answered, it polls the card route instead (as the script does, remembering it for the tab);
+- ``--phones poll``: the script's polling from the start (as where streams never get through, and as every phone
+  did before the stream): the card route every ``every`` ms with ``known=`` the revision ("same", or the new card).
+
+Its answer is posted to the answer route (sent again by itself, up to three tries, when no reply comes). Each round
+the teacher opens a "Predict the NDCG" activity by pressing "Open for the class" on the projector's page (or, with
+``--teacher store``, through the database, as a teacher connected to another server process would); each student
+sees it appear by itself, waits a random time within the window, types an estimate and presses Send. Reported:
+
+- answer-to-presenter latency: from a student's Send to the presenter's "Answered" count including it (p50, p95),
+  and its parts: Send to "Saved", "Saved" to the start of the presenter's next run (the wait its ``run_every``
+  interval sets), and that run; the interval itself and how long the live part's runs take;
 - activity-to-student latency: from the teacher opening the activity to a student's phone having its card;
-- errors (a session that failed, a message other than "Saved", an exception element on a page), and answers lost:
-  acknowledged ("Saved" came back) against stored in the database;
-- each server process's CPU and resident memory, and the clients' own CPU.
+- answers lost: each acknowledged answer ("Saved" came back) looked up in the database by its student's id and
+  compared with the value sent (never by a number of the client's own: the room numbers students in the order
+  their joins commit); joins that failed (a failure of the run); errors (a session that failed, a message other
+  than "Saved", an exception element on a page); and a verdict line: the process exits with status 1 unless
+  errors, losses and failed joins are all 0;
+- CPU: before the class joins, ``--quiet``/2 seconds of the empty room with its projector; once every phone has
+  joined, ``--quiet`` seconds (default 10) with every phone waiting and no activity open: each process's share of a
+  core, and per 1,000 waiting phones (the empty room's share taken off); each opening's CPU per process until the
+  last phone had it (per phone), and per answer; from these, how many students one core carries (an estimate);
+- each server process's CPU and resident memory over the run, and the clients' own CPU.
 
 ``--replicas 0`` (the default) runs one app process (``serve.py``) with no proxy. ``--replicas N`` starts the
 deployment of ``python -m deploy up`` (``deploy.launcher.Deployment``: PostgreSQL unless ``NDCG_LAB_DATABASE_URL``
@@ -28,11 +49,11 @@ browser does; the report then has a line per replica (students served, CPU, memo
 PostgreSQL and nginx processes' CPU. Faults, timed from the moment the first activity opens:
 
 - ``--kill-replica-at S``: SIGKILL one replica's process group (by default the busiest one the presenter is not
-  on; ``--kill-replica`` picks it). Its phones hold no websocket (they left the Streamlit page for their own
-  page after joining): their next requests go through nginx to a live replica (which moves their cookie), and
-  they carry on; reported: each one's time from the kill to its first answer from a live replica, and the
-  answers acknowledged before the kill that are still stored. The projector's tab, if it was on the killed
-  replica, reconnects as a browser does.
+  on; ``--kill-replica`` picks it). Its phones' streams break; each asks the card route (nginx sends it to a live
+  replica, which moves its cookie) and opens a new stream there; reported: each one's time from the kill to its
+  first answer from a live replica and to the first event on its new stream, and the answers acknowledged before
+  the kill that are still stored. The projector's tab, if it was on the killed replica, reconnects as a browser
+  does.
 - ``--restart-postgres-at S``: ``pg_ctl restart`` of the deployment's own cluster (fast shutdown, as a failing
   database cuts connections). Errors while it restarts (and 5 s after) are counted apart; a notice on a page is
   not an error, an exception element is; a student whose answer was not saved sends it again, as a person would.
@@ -59,9 +80,10 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from benchmarks import percentile
 from benchmarks.server import free_port, start_server
@@ -315,12 +337,13 @@ async def keep_fragments_running(client: Client, stop: asyncio.Event, on_run=Non
                 due[fragment_id] = now + interval
                 try:
                     async with client.lock:
+                        started = time.monotonic()
                         await client.run(fragment_id, auto=True)
                 except Disconnected:
                     await asyncio.sleep(0.2)  # keep_connected brings the tab back
                     continue
                 if on_run is not None:
-                    on_run(client)
+                    on_run(client, started)
         await asyncio.sleep(0.05)
 
 
@@ -375,41 +398,299 @@ async def http_request(
     raise AssertionError("not reached")
 
 
-async def watch_card(client: Client, stop: asyncio.Event, on_card, counts: Counter, on_answered=None) -> None:
-    """What ``ui/widgets/phone_card.js`` does on a phone: fetch the card at once, then every ``every`` ms ask the
-    card route with the revision of the card shown (``known=``): "same", or the new card; after a 503, a 404 or a
-    failed request, ask again after ``fallback`` ms, without ``known``. Independent of any websocket."""
-    conn: dict = {}
-    data = client.card_data
-    down = True  # no card yet: fetch it whole first
-    try:
-        while not stop.is_set():
+# --- a phone's page script (ui/widgets/phone_card.js), played over plain HTTP ----------------------------------
+
+# phone_card.js's own constants (its top lines): a new stream after one that failed waits STREAM_BACKOFF_FIRST ms,
+# doubled each time up to STREAM_BACKOFF_MOST, plus up to STREAM_JITTER ms at random.
+STREAM_BACKOFF_FIRST = 1000
+STREAM_BACKOFF_MOST = 5000
+STREAM_JITTER = 500
+
+
+@dataclass
+class SseEvent:
+    """One dispatched Server-Sent Event: its type (``message`` unless named), its data and the stream's last id."""
+
+    name: str
+    data: str
+    id: str
+
+
+class SseParser:
+    """The HTML standard's event-stream interpretation, as a browser's ``EventSource`` does it: lines end with CR LF,
+    LF or CR; a blank line dispatches the event (none when its data is empty); ``:`` starts a comment; ``event``,
+    ``data`` (lines joined by LF), ``id`` (kept across events: the last event id) and ``retry`` (digits only: the
+    reconnection time in ms) are the fields; a single space after the colon is dropped; any other field is
+    ignored."""
+
+    def __init__(self) -> None:
+        self.buffer = ""
+        self.pending_cr = False
+        self.name = ""
+        self.data: list[str] = []
+        self.last_id = ""
+        self.retry: int | None = None
+        self.comments = 0
+
+    def feed(self, text: str) -> list[SseEvent]:
+        """The events completed by ``text`` (any piece of the stream, decoded as UTF-8)."""
+        if self.pending_cr and text.startswith("\n"):
+            text = text[1:]  # the LF of a CR LF split between two pieces
+        self.pending_cr = False
+        self.buffer += text
+        events: list[SseEvent] = []
+        while True:
+            found = re.search(r"\r\n|\r|\n", self.buffer)
+            if found is None:
+                return events
+            if found.group() == "\r" and found.end() == len(self.buffer):
+                self.pending_cr = True  # maybe the first half of a CR LF: the line ends here either way
+            line, self.buffer = self.buffer[: found.start()], self.buffer[found.end() :]
+            event = self.line(line)
+            if event is not None:
+                events.append(event)
+
+    def line(self, line: str) -> SseEvent | None:
+        if not line:
+            data, name = self.data, self.name or "message"
+            self.data, self.name = [], ""
+            return SseEvent(name, "\n".join(data), self.last_id) if data else None
+        if line.startswith(":"):
+            self.comments += 1
+            return None
+        field_name, colon, value = line.partition(":")
+        if colon and value.startswith(" "):
+            value = value[1:]
+        if field_name == "event":
+            self.name = value
+        elif field_name == "data":
+            self.data.append(value)
+        elif field_name == "id" and "\0" not in value:
+            self.last_id = value
+        elif field_name == "retry" and value.isdigit():
+            self.retry = int(value)
+        return None
+
+
+async def body_pieces(reader: asyncio.StreamReader, headers: dict) -> AsyncIterator[bytes]:
+    """A response's body as it arrives: chunked (a stream through uvicorn or nginx), of a given length, or up to the
+    connection's end."""
+    if "chunked" in headers.get("transfer-encoding", "").lower():
+        while True:
+            size = int((await reader.readuntil(b"\r\n")).split(b";")[0].strip(), 16)
+            if size == 0:
+                return
+            yield await reader.readexactly(size)
+            await reader.readexactly(2)
+    elif "content-length" in headers:
+        yield await reader.readexactly(int(headers["content-length"]))
+    else:
+        while piece := await reader.read(65536):
+            yield piece
+
+
+class StreamBroken(Exception):
+    """The ``EventSource`` fired ``error``: a refused stream (not 200, not ``text/event-stream``), a lost connection,
+    or the stream's end."""
+
+
+class Phone:
+    """A student's phone after joining: ``ui/widgets/phone_card.js`` played step by step, each method naming the part
+    of the script it mirrors, with the same data (``card_data``: the routes, ``every``, ``fallback``, ``grace``,
+    ``tries``) and the same constants. The card it shows is ``client.card`` (the script's ``root._card``); ``on_card``
+    is called whenever it shows one (the script's ``show``), ``on_answered`` whenever a live server answered (a card
+    route's answer or an event of a stream), ``on_stream`` at a stream's first event. Not mirrored: the countdown
+    (the benchmark's activities have no time limit) and drawing."""
+
+    def __init__(self, client: Client, run: Run, on_card, on_answered, on_stream) -> None:
+        self.client, self.run, self.data = client, run, client.card_data
+        self.counts = run.counts
+        self.on_card, self.on_answered, self.on_stream = on_card, on_answered, on_stream
+        self.conn: dict = {}  # fetch()'s kept-alive connection (the stream has its own)
+        self.down = False  # state.down
+        self.failures = 0  # state.failures: requests with no answer in a row
+        self.stream_failures = 0  # state.streamFailures: streams that brought nothing while the card route answered
+        self.backoff = 0.0  # state.backoff, ms
+        self.polling = False  # state.polling
+        self.poll_key = False  # sessionStorage's POLL_KEY: the tab's next page polls at once
+        self.retry_ms: int | None = None  # the stream's retry field (EventSource's reconnection time)
+        self.last_event_id = ""
+
+    async def start(self, mode: str) -> None:
+        """The script's last lines: ``pollFirst`` (no ``EventSource``, no events route, or the tab polled before;
+        here also ``--phones poll``) fetches the card and polls, else ``openStream``."""
+        try:
+            if mode == "poll" or not self.data.get("events") or self.poll_key:
+                await self.fetch_card()
+                await self.start_polling()
+            else:
+                await self.streams()
+        finally:
+            if "writer" in self.conn:
+                self.conn["writer"].close()
+
+    async def get_json(self, path: str) -> tuple[int, dict | None]:
+        """``getJSON``: one fetch() on the page's kept-alive connection."""
+        return await http_get_json(self.client, path, self.conn)
+
+    def show(self, card: dict) -> None:
+        """``show``: the card drawn (the benchmark only notes it; the script also skips drawing a card that
+        differs only by its revision)."""
+        self.client.card = card
+        self.counts["card shown"] += 1
+        self.on_card(self.client)
+
+    async def fetch_card(self) -> bool:
+        """``fetchCard``: the card route without ``known``; whether it brought a card (a 503 or 404 marks the page
+        down; no answer at all counts a failure)."""
+        try:
+            code, body = await self.get_json(self.data["card"])
+        except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError):
+            self.conn.clear()
+            self.counts["card failed"] += 1
+            self.failures += 1
+            return False
+        self.counts["card"] += 1
+        self.failures = 0
+        if code != 200 or body is None:
+            self.counts[f"card answered {code}"] += 1
+            self.down = True
+            return False
+        self.on_answered(self.client)
+        self.down = False
+        self.show(body)
+        return True
+
+    async def start_polling(self) -> None:
+        """``startPolling``, then ``poll`` every ``every`` ms (``fallback`` ms after a 503, a 404 or no answer):
+        with ``known=`` the card's revision unless the page is down; a "same" draws nothing."""
+        if self.polling:
+            return
+        self.polling = self.poll_key = True
+        self.counts["phones polling"] += 1
+        wait = self.data["every"]
+        while not self.run.stop.is_set():
+            await asyncio.sleep(wait / 1000)
+            wait = self.data["every"]
+            known = f"&known={self.client.card['revision']}" if self.client.card and not self.down else ""
             try:
-                if not down:
-                    await asyncio.sleep(data["every"] / 1000)
-                known = "" if down else f"&known={client.card.get('revision')}"
-                status, body = await http_get_json(client, data["card"] + known, conn)
-                counts["card poll" if known else "card"] += 1
-                if status != 200 or body is None:
-                    counts[f"card answered {status}"] += 1
-                    down = True
-                    await asyncio.sleep(data["fallback"] / 1000)
-                    continue
-                down = False
-                if on_answered is not None:
-                    on_answered(client)
-                if not body.get("same"):
-                    counts["card drawn"] += 1
-                    client.card = body
-                    on_card(client)
+                code, body = await self.get_json(self.data["card"] + known)
             except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError):
-                counts["poll failed"] += 1
-                conn.clear()
-                down = True
-                await asyncio.sleep(data["fallback"] / 1000)
-    finally:
-        if "writer" in conn:
-            conn["writer"].close()
+                self.conn.clear()
+                self.counts["poll failed"] += 1
+                self.failures += 1
+                wait = self.data["fallback"]
+                continue
+            self.counts["card poll" if known else "card"] += 1
+            self.failures = 0
+            if code != 200 or body is None:
+                self.counts[f"card answered {code}"] += 1
+                self.down = True
+                wait = self.data["fallback"]
+                continue
+            self.down = False
+            self.on_answered(self.client)
+            if not body.get("same"):
+                self.show(body)
+
+    async def streams(self) -> None:
+        """``openStream`` and ``broken`` in turn: after a stream breaks, the card route once; ``tries`` streams that
+        brought nothing while the card route answered make the page poll; otherwise a new stream after the backoff
+        (none after a stream that was heard) and a jitter."""
+        while not self.run.stop.is_set():
+            heard = await self.open_stream()
+            # broken(source, heard)
+            answered = await self.fetch_card()
+            if answered and not heard:
+                self.stream_failures += 1
+            if self.stream_failures >= self.data["tries"]:
+                await self.start_polling()
+                return
+            self.backoff = 0 if heard else min(STREAM_BACKOFF_MOST, max(STREAM_BACKOFF_FIRST, 2 * self.backoff))
+            await asyncio.sleep((self.backoff + random.random() * STREAM_JITTER) / 1000)
+
+    async def open_stream(self) -> bool:
+        """``openStream``: a new ``EventSource`` on the events route with ``known=`` the revision shown, until it
+        breaks (its ``onerror``) or brings no ``same``/``card`` event within ``grace`` ms (``state.silent``);
+        whether it was heard. The page's ``onerror`` closes the source at once, so the browser's own reconnect
+        after ``retry`` ms never comes: the next stream is ``broken``'s (``streams``)."""
+        known = f"&known={self.client.card['revision']}" if self.client.card else ""
+        heard = asyncio.Event()
+        reading = asyncio.create_task(self.read_stream(self.data["events"] + known, heard))
+        first = asyncio.create_task(heard.wait())
+        try:
+            await asyncio.wait({reading, first}, timeout=self.data["grace"] / 1000, return_when="FIRST_COMPLETED")
+            if not heard.is_set() and not reading.done():
+                self.counts["stream silent past the grace"] += 1
+                return False  # the finally closes it (source.close())
+            with contextlib.suppress(StreamBroken):
+                await reading
+            return heard.is_set()
+        finally:
+            first.cancel()
+            reading.cancel()
+            with contextlib.suppress(asyncio.CancelledError, StreamBroken):
+                await reading
+
+    async def read_stream(self, path: str, heard: asyncio.Event) -> None:
+        """The ``EventSource`` itself: its request (``Accept: text/event-stream``, the tab's cookies), then each
+        event as the page's listeners take it (``same`` and ``card``: ``hear``; ``card``: ``show``). Raises
+        :class:`StreamBroken` when the browser would fire ``error``."""
+        from urllib.parse import urlparse
+
+        address = urlparse(self.client.url)
+        host, port = address.hostname, address.port
+        self.counts["stream opened"] += 1
+        writer = None
+        try:
+            reader, writer = await asyncio.open_connection(host, port)
+            cookie = "".join(f"{k}: {v}\r\n" for k, v in self.client.cookie_header().items())
+            writer.write(
+                (
+                    f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: text/event-stream\r\n"
+                    f"Cache-Control: no-cache\r\n{cookie}\r\n"
+                ).encode()
+            )
+            await writer.drain()
+            lines = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+            status = int(lines[0].split()[1])
+            pairs = [(k.strip(), v.strip()) for k, _, v in (line.partition(":") for line in lines[1:] if line)]
+            self.client.take_headers(pairs)
+            headers = {k.lower(): v for k, v in pairs}
+            if status != 200 or not headers.get("content-type", "").startswith("text/event-stream"):
+                self.counts[f"stream refused {status}"] += 1
+                raise StreamBroken(str(status))
+            parser = SseParser()
+            async for piece in body_pieces(reader, headers):
+                comments = parser.comments
+                for event in parser.feed(piece.decode("utf-8", errors="replace")):
+                    self.last_event_id = event.id
+                    if event.name not in ("same", "card"):
+                        continue
+                    self.counts[f"stream event {event.name}"] += 1
+                    # hear(): the first event resets the failures and the backoff
+                    if not heard.is_set():
+                        heard.set()
+                        self.stream_failures, self.backoff = 0, 0.0
+                        self.on_stream(self.client)
+                    self.down = False
+                    self.on_answered(self.client)
+                    if event.name == "card":
+                        try:
+                            card = json.loads(event.data)
+                        except ValueError:
+                            continue  # the script ignores a card it cannot read
+                        self.show(card)
+                self.counts["stream keep-alive"] += parser.comments - comments
+                self.retry_ms = parser.retry
+            self.counts["stream ended"] += 1
+            raise StreamBroken("ended")
+        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError, IndexError) as err:
+            self.counts["stream failed"] += 1
+            raise StreamBroken(type(err).__name__) from None
+        finally:
+            if writer is not None:
+                writer.close()
 
 
 @dataclass
@@ -417,24 +698,43 @@ class Round:
     number: int = 0
     opened: float = 0.0
     activity_id: int = 0
-    sent: dict = field(default_factory=dict)  # student -> time Send was (last) pressed
-    acked: dict = field(default_factory=dict)  # student -> time "Saved" came back
-    seen: dict = field(default_factory=dict)  # student -> time the activity appeared
-    presenter: list = field(default_factory=list)  # (time, answered count)
-    herd: tuple = ()  # (server CPU-seconds, seconds) from the opening until every phone showed the activity
+    # Keyed by the student's id (``me``, which the phone knows and the store keeps), never by a number of the
+    # client's own: the room's numbers follow the order joins commit, which is not the order they started.
+    sent: dict = field(default_factory=dict)  # student id -> time Send was (last) pressed
+    acked: dict = field(default_factory=dict)  # student id -> time "Saved" came back
+    values: dict = field(default_factory=dict)  # student id -> the estimate acknowledged
+    seen: dict = field(default_factory=dict)  # student id -> time the activity appeared
+    presenter: list = field(default_factory=list)  # (run started, run ended, answered count) of each panel run
+    herd: tuple = ()  # ({process: CPU-seconds}, seconds) from the opening until every phone showed the activity
+    cpu_at_open: dict = field(default_factory=dict)  # {process: CPU-seconds} at the opening
+    phones: Counter = field(default_factory=Counter)  # process -> phones it served at the opening (their cookie)
+    cpu_at_end: dict = field(default_factory=dict)  # ... once every answer was on the projector
+    ended: float = 0.0
     stored_after: float | None = None  # seconds from the teacher's press to the activity stored (its server's clock)
 
 
-def servers_cpu(monitors: dict) -> float:
-    """The app processes' CPU-seconds so far (every replica's, or the one server's), read now."""
-    total = 0.0
+def is_app(name: str) -> bool:
+    """Whether a monitor's name is an app process's (a replica's number, or the one server)."""
+    return name.isdigit() or name == "server"
+
+
+def processes_cpu(monitors: dict) -> dict[str, float]:
+    """Each monitored process's CPU-seconds so far (with its children where its monitor counts them), read now;
+    a process that is gone is left out."""
+    children: dict[int, list[int]] = {}
+    if any(m.tree for m in monitors.values()):
+        children = children_of()
+    out = {}
     for name, monitor in monitors.items():
-        if name.isdigit() or name == "server":
-            pid = monitor.root()
-            fields = _stat(pid) if pid is not None else None
-            if fields is not None:
-                total += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-    return total
+        reading = monitor._read(children)
+        if reading is not None:
+            out[name] = reading[0]
+    return out
+
+
+def cpu_between(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
+    """CPU-seconds used by each process between two readings (those present in both)."""
+    return {name: after[name] - before[name] for name in before if name in after and after[name] >= before[name]}
 
 
 @dataclass
@@ -447,12 +747,21 @@ class Run:
     round: Round | None = None
     joined: int = 0
     presenter: Client | None = None
+    phones: str = "stream"  # what a phone does after joining: the page's script (stream) or polling only (poll)
     students: dict = field(default_factory=dict)  # number -> Client
+    ids: dict = field(default_factory=dict)  # number -> the student's id (me)
+    join_failures: list = field(default_factory=list)  # why each student that did not join did not
     counts: Counter = field(default_factory=Counter)
     killed_at: float | None = None
-    back: dict = field(default_factory=dict)  # number -> seconds from the kill to its page shown again
+    back: dict = field(default_factory=dict)  # number -> seconds from the kill to its first answer from a live replica
+    back_stream: dict = field(default_factory=dict)  # number -> seconds from the kill to an event on a new stream
     resent: int = 0  # answers sent again after one was not saved
+    panel_runs: list = field(default_factory=list)  # seconds each run of the presenter's live part took
     done_ids: set = field(default_factory=set)  # the activities of the rounds before this one
+    phones_by_process: Counter = field(default_factory=Counter)  # process -> phones that joined through it
+    empty: tuple = ()  # (seconds, {process: CPU-seconds}) with only the projector in the room
+    quiet: tuple = ()  # (seconds, {process: CPU-seconds}) with every phone waiting, no activity open
+    quiet_counts: Counter = field(default_factory=Counter)  # the phones' requests and events meanwhile
 
 
 ESTIMATE = "Your estimate of NDCG (0 to 1)"
@@ -466,26 +775,33 @@ async def student(url: str, code: str, me: str, number: int, run: Run) -> None:
     rng = random.Random(number)
     client = Client(url, f"room={code}&me={me}", f"student {number}", run.errors)
     run.students[number] = client
+    run.ids[number] = me
     tasks: list[asyncio.Task] = []
+    joined = False
 
     def on_card(c: Client) -> None:
         current = run.round
         card = c.card
         if (
             current is not None
-            and number not in current.seen
+            and me not in current.seen
             and card.get("activity") is not None
             and card.get("activity") not in run.done_ids  # the round's id may not be known yet: not an earlier one
             and card.get("phase") == "open"
             and any(b.get("type") == "number" for b in card.get("blocks", ()))
         ):
-            current.seen[number] = time.monotonic()
+            current.seen[me] = time.monotonic()
 
     def on_answered(c: Client) -> None:
         # A phone whose replica was killed: its first answer from a live one since.
         if c.lost_at is not None and run.killed_at is not None:
             run.back[number] = time.monotonic() - run.killed_at
             c.lost_at = None
+
+    def on_stream(c: Client) -> None:
+        # A phone whose replica was killed: back on a stream (its first event) from a live one.
+        if run.killed_at is not None and number in run.back and number not in run.back_stream:
+            run.back_stream[number] = time.monotonic() - run.killed_at
 
     try:
         await client.connect()
@@ -495,7 +811,7 @@ async def student(url: str, code: str, me: str, number: int, run: Run) -> None:
             join_id, fragment = client.button("Join")
             await client.run(fragment, trigger=join_id)
         if not client.shows(YOU_ARE) or not client.go_url:
-            run.errors.append(f"{client.label}: did not join (or was not sent to its phone page)")
+            run.join_failures.append(f"{client.label}: did not join (or was not sent to its phone page)")
             return
         # The Classroom page sends the phone to its own page: the tab leaves the Streamlit page (its websocket
         # closes) and loads that page, which holds its card's addresses.
@@ -505,28 +821,31 @@ async def student(url: str, code: str, me: str, number: int, run: Run) -> None:
         conn["writer"].close()
         found = re.search(rb'<script type="application/json" id="card-data">(.*?)</script>', page, re.S)
         if status != 200 or found is None:
-            run.errors.append(f"{client.label}: its phone page answered {status}")
+            run.join_failures.append(f"{client.label}: its phone page answered {status}")
             return
         client.card_data = json.loads(found.group(1))
+        joined = True
         run.joined += 1  # joined, and its page shown: what the teacher waits for before the first activity
-        tasks.append(asyncio.create_task(watch_card(client, run.stop, on_card, run.counts, on_answered)))
+        phone = Phone(client, run, on_card, on_answered, on_stream)
+        tasks.append(asyncio.create_task(phone.start(run.phones)))
         answered = set()
         while not run.stop.is_set():
             current = run.round
-            if current is None or current.number in answered or number not in current.seen:
+            if current is None or current.number in answered or me not in current.seen:
                 await asyncio.sleep(0.1)
                 continue
             answered.add(current.number)
             await asyncio.sleep(rng.uniform(0, run.window))
-            await send_answer(client, current, number, f"{rng.uniform(0.5, 1.0):.2f}", run)
-    except Exception as err:  # a broken session is an error of the run, reported below
-        run.errors.append(f"{client.label}: {type(err).__name__}: {err}")
+            await send_answer(client, current, me, f"{rng.uniform(0.5, 1.0):.2f}", run)
+    except Exception as err:  # a broken session is an error of the run (before its page: a failed join)
+        text = f"{client.label}: {type(err).__name__}: {err}"
+        (run.errors.append if joined else run.join_failures.append)(text)
     finally:
         for task in tasks:
             task.cancel()
 
 
-async def send_answer(client: Client, current: Round, number: int, estimate: str, run: Run) -> None:
+async def send_answer(client: Client, current: Round, me: str, estimate: str, run: Run) -> None:
     """Type the estimate and press Send on the card until "Saved" comes back (three presses, as a person would retry
     after a message). Each press is what the card's script does: one POST to the answer route, sent again by itself
     (up to three tries, 0.5 s apart) when no reply comes back (a 502 from nginx, a lost connection)."""
@@ -536,7 +855,7 @@ async def send_answer(client: Client, current: Round, number: int, estimate: str
     body = {"me": data["me"], "lang": data["lang"], "activity": activity, "values": [[0, estimate]]}
     try:
         for _press in range(3):
-            current.sent[number] = time.monotonic()
+            current.sent[me] = time.monotonic()
             status, reply = 0, None
             for attempt in range(3):
                 if attempt:
@@ -551,7 +870,8 @@ async def send_answer(client: Client, current: Round, number: int, estimate: str
                 if reply is not None and "ok" in reply:
                     break
             if status == 200 and reply and reply.get("ok") and SAVED in reply.get("message", ""):
-                current.acked[number] = time.monotonic()
+                current.acked[me] = time.monotonic()
+                current.values[me] = estimate
                 if reply.get("card"):
                     client.card = reply["card"]
                 return
@@ -566,10 +886,12 @@ async def send_answer(client: Client, current: Round, number: int, estimate: str
 async def presenter(url: str, code: str, key: str, run: Run) -> None:
     client = Client(url, f"room={code}&key={key}", "presenter", run.errors)
 
-    def on_run(c: Client) -> None:
+    def on_run(c: Client, started: float) -> None:
         current, value = run.round, c.metrics.get("Answered")
         if current is not None and value:
-            current.presenter.append((time.monotonic(), int(value.split("/")[0])))
+            current.presenter.append((started, time.monotonic(), int(value.split("/")[0])))
+        if current is not None:
+            run.panel_runs.append(time.monotonic() - started)  # from the first opening on (not while joining)
 
     def on_back(c: Client) -> None:
         c.lost_at = None
@@ -592,15 +914,18 @@ async def presenter(url: str, code: str, key: str, run: Run) -> None:
                 await client.ws.close()
 
 
-def latencies(r: Round) -> list[float]:
-    """Send-to-presenter time of each acknowledged answer: the j-th answer stored is counted once the presenter
-    shows at least j answers."""
+def latencies(r: Round) -> list[tuple[float, float, float, float]]:
+    """For each acknowledged answer: its Send-to-presenter time, with its parts: Send to "Saved", "Saved" to the
+    start of the presenter's run that showed it (waiting for the panel's next run), and that run. The j-th answer
+    acknowledged is counted as shown by the first run that ended after it and shows at least j answers."""
     order = sorted(r.acked, key=r.acked.get)
     out = []
-    for j, number in enumerate(order, start=1):
-        shown = next((t for t, n in r.presenter if n >= j and t >= r.acked[number] - 1e-3), None)
+    for j, me in enumerate(order, start=1):
+        acked = r.acked[me]
+        shown = next(((s, e) for s, e, n in r.presenter if n >= j and e >= acked - 1e-3), None)
         if shown is not None:
-            out.append(shown - r.sent[number])
+            start, end = shown
+            out.append((end - r.sent[me], acked - r.sent[me], max(0.0, start - acked), end - max(start, acked)))
     return out
 
 
@@ -671,6 +996,15 @@ class TreeMonitor:
         self._last = (now, reading[0])
 
 
+def children_of() -> dict[int, list[int]]:
+    """Every process's children, by its pid (one pass over /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and (fields := _stat(int(entry))) is not None:
+            children.setdefault(int(fields[1]), []).append(int(entry))
+    return children
+
+
 class Sampler(threading.Thread):
     """One thread sampling every monitor once a second (one pass over /proc for those that need children)."""
 
@@ -681,11 +1015,7 @@ class Sampler(threading.Thread):
     def run(self) -> None:
         start = time.monotonic()
         while True:
-            children: dict[int, list[int]] = {}
-            if any(m.tree for m in self.monitors):
-                for entry in os.listdir("/proc"):
-                    if entry.isdigit() and (fields := _stat(int(entry))) is not None:
-                        children.setdefault(int(fields[1]), []).append(int(entry))
+            children = children_of() if any(m.tree for m in self.monitors) else {}
             now = time.monotonic()
             for monitor in self.monitors:
                 monitor.sample(now, start, children)
@@ -789,7 +1119,7 @@ async def main_async(args, parts: dict) -> None:
     store = Classroom(database_url(), limits=Limits.from_environment())
     parts["store"] = store
     room, key = store.rooms.create()
-    run = Run(errors=Errors(), stop=asyncio.Event(), window=args.window)
+    run = Run(errors=Errors(), stop=asyncio.Event(), window=args.window, phones=args.phones)
     rounds: list[Round] = []
     began = time.monotonic()
     tasks = [asyncio.create_task(presenter(url, room.code, key, run))]
@@ -797,24 +1127,45 @@ async def main_async(args, parts: dict) -> None:
     parts["report"] = lambda: report(args, rounds, store, run, monitors, began, kill_report)
     kill_report: dict = {}
     try:
+        if args.quiet:
+            # The room with only its projector: what the projector's live part costs when nothing happens, to take
+            # from the waiting class's figure below.
+            while run.presenter is None and time.monotonic() - began < 60:
+                await asyncio.sleep(0.2)
+            await asyncio.sleep(2.0)
+            run.empty = await measure_quiet(monitors, args.quiet / 2)
         for i in range(args.students):
             me = rules.new_student_id()
             tasks.append(asyncio.create_task(student(url, room.code, me, i + 1, run)))
             await asyncio.sleep(args.join_spread / args.students)  # a class arrives over a minute or so
         give_up = time.monotonic() + args.join_spread + 120
-        while run.joined + len(run.errors) < args.students and time.monotonic() < give_up:
+        while run.joined + len(run.join_failures) < args.students and time.monotonic() < give_up:
             await asyncio.sleep(0.5)
-        print(f"{run.joined} of {args.students} students joined ({time.monotonic() - began:.0f} s)", flush=True)
+        print(
+            f"{run.joined} of {args.students} students joined, {len(run.join_failures)} failed to "
+            f"({time.monotonic() - began:.0f} s)",
+            flush=True,
+        )
+        run.phones_by_process = phones_by_process(args, run)
         if args.replicas:
-            spread = Counter(c.replica for c in run.students.values())
+            spread = run.phones_by_process
             print("students by replica (their cookie): " + ", ".join(f"{k}: {v}" for k, v in sorted(spread.items())))
             kill_report["joined_by_replica"] = spread
+        if args.quiet:
+            # Every phone on its page (its stream open, or polling), no activity open: what a waiting class costs.
+            await asyncio.sleep(3.0)
+            counts_before = Counter(run.counts)
+            run.quiet = await measure_quiet(monitors, args.quiet)
+            run.quiet_counts = Counter(run.counts)
+            run.quiet_counts.subtract(counts_before)
+            print(f"quiet phase: {args.quiet:g} s with every phone waiting", flush=True)
         first_open: list[float] = []
         for number in range(args.rounds):
             r = Round(number=number)
             if run.round is not None:
                 run.done_ids.add(run.round.activity_id)
-            cpu_at_open = servers_cpu(monitors)
+            r.cpu_at_open = await asyncio.to_thread(processes_cpu, monitors)
+            r.phones = phones_by_process(args, run)
             if args.teacher == "page":
                 # The teacher presses "Open for the class" on the projector's page.
                 projector = run.presenter
@@ -843,23 +1194,32 @@ async def main_async(args, parts: dict) -> None:
             deadline = r.opened + args.window + 30
             while time.monotonic() < deadline:
                 if not r.herd and len(r.seen) >= run.joined:
-                    r.herd = (servers_cpu(monitors) - cpu_at_open, time.monotonic() - r.opened)
+                    at = time.monotonic()
+                    r.herd = (
+                        cpu_between(r.cpu_at_open, await asyncio.to_thread(processes_cpu, monitors)),
+                        at - r.opened,
+                    )
                 done = len(r.sent) >= run.joined and all(n in r.acked for n in r.sent)
-                if done and r.presenter and r.presenter[-1][1] >= len(r.acked):
+                if done and r.presenter and r.presenter[-1][2] >= len(r.acked):
                     break
                 await asyncio.sleep(0.2)
             await asyncio.sleep(1.5)
+            r.ended, r.cpu_at_end = time.monotonic(), await asyncio.to_thread(processes_cpu, monitors)
+            apps = sum(v for k, v in r.herd[0].items() if is_app(k)) if r.herd else 0.0
             herd = (
-                f"; the app processes used {r.herd[0]:.2f} CPU-s until the last phone showed it "
-                f"({1000 * r.herd[0] / len(r.seen):.1f} ms per phone, polls and early answers included)"
+                f"; the app processes used {apps:.2f} CPU-s until the last phone showed it "
+                f"({1000 * apps / len(r.seen):.2f} ms per phone, early answers included)"
                 if r.herd and r.seen
                 else ""
             )
             seen = sorted(t - r.opened for t in r.seen.values())
             spread = f"; seen p50 {statistics.median(seen):.2f} s, p95 {percentile(seen, 0.95):.2f} s" if seen else ""
             stored = f"; stored {r.stored_after:.2f} s after the press" if r.stored_after is not None else ""
+            used = cpu_between(r.cpu_at_open, r.cpu_at_end)
+            whole = ", ".join(f"{label(k)} {v:.2f}" for k, v in sorted(used.items()) if k != "clients")
             print(
-                f"round {number + 1}: {len(r.seen)} saw it, {len(r.acked)} answers acknowledged{herd}{spread}{stored}",
+                f"round {number + 1}: {len(r.seen)} saw it, {len(r.acked)} answers acknowledged{herd}{spread}{stored}; "
+                f"CPU-s over the round's {r.ended - r.opened:.0f} s: {whole}",
                 flush=True,
             )
         for task in faults:
@@ -869,6 +1229,20 @@ async def main_async(args, parts: dict) -> None:
         for task in tasks + faults:
             task.cancel()
         await asyncio.gather(*tasks, *faults, return_exceptions=True)
+
+
+async def measure_quiet(monitors: dict, seconds: float) -> tuple[float, dict[str, float]]:
+    """Each process's CPU-seconds over ``seconds`` from now."""
+    before, start = await asyncio.to_thread(processes_cpu, monitors), time.monotonic()
+    await asyncio.sleep(seconds)
+    after = await asyncio.to_thread(processes_cpu, monitors)
+    return time.monotonic() - start, cpu_between(before, after)
+
+
+def phones_by_process(args, run: Run) -> Counter:
+    """How many of the joined phones each app process serves (its replica cookie; the one server without nginx)."""
+    joined = [c for c in run.students.values() if c.card_data]
+    return Counter(c.replica for c in joined) if args.replicas else Counter({"server": len(joined)})
 
 
 async def kill_replica(args, parts: dict, run: Run, rounds: list[Round], out: dict) -> None:
@@ -918,14 +1292,130 @@ async def restart_postgres(args, parts: dict, run: Run) -> None:
     print(f"PostgreSQL restarted in {window[1] - window[0]:.1f} s", flush=True)
 
 
-def report(args, rounds: list[Round], store, run: Run, monitors: dict, began: float, kill: dict) -> None:
-    answer_times, seen_times, acked, lost = [], [], 0, 0
+def same_value(stored: Any, sent: str) -> bool:
+    """Whether the value stored is the estimate sent (a number, kept as typed or as a float)."""
+    try:
+        return abs(float(stored) - float(sent)) < 1e-9
+    except (TypeError, ValueError):
+        return str(stored) == sent
+
+
+def check_stored(store, rounds: list[Round]) -> tuple[int, int, list[str]]:
+    """Each acknowledged answer looked up by its student's id (``Answers.of_student``): how many were acknowledged,
+    how many are missing or stored with another value, and the first few of those."""
+    acked, lost, examples = 0, 0, []
     for r in rounds:
-        answer_times += latencies(r)
-        seen_times += [t - r.opened for t in r.seen.values()]
-        stored = {a.student for a in store.answers.for_activity(r.activity_id)}
-        acked += len(r.acked)
-        lost += len(r.acked) - len(stored & set(r.acked))
+        for me, estimate in r.values.items():
+            acked += 1
+            stored = store.answers.of_student(r.activity_id, me)
+            if 0 not in stored or not same_value(stored[0], estimate):
+                lost += 1
+                if len(examples) < 3:
+                    examples.append(f"round {r.number + 1}, student {me}: sent {estimate}, stored {stored.get(0)}")
+    return acked, lost, examples
+
+
+def spread_text(values: list[float], unit: str = "s") -> str:
+    """p50, p95 and max of a list of seconds."""
+    return (
+        f"p50 {statistics.median(values):.2f} {unit}, p95 {percentile(sorted(values), 0.95):.2f} {unit}, "
+        f"max {max(values):.2f} {unit}"
+    )
+
+
+def label(name: str) -> str:
+    """A monitor's short name in the report: "replica 2", "server", "postgres", "nginx", "clients"."""
+    return f"replica {name}" if name.isdigit() else name
+
+
+def capacity_lines(args, rounds: list[Round], run: Run) -> list[str]:
+    """CPU per 1,000 waiting phones and per opening, per process, and how many students one core carries."""
+    lines: list[str] = []
+    phones = run.phones_by_process
+    waiting_rate = 0.0  # the app processes' CPU-seconds per second per waiting phone (the empty room's taken off)
+    quiet_rates: dict[str, float] = {}  # app process -> CPU-seconds per second while the class waits
+    if run.quiet:
+        seconds, cpu = run.quiet
+        empty_seconds, empty = run.empty or (1.0, {})
+        for name, used in sorted(cpu.items()):
+            share = 100 * used / seconds
+            base = 100 * empty.get(name, 0.0) / empty_seconds
+            count = phones.get(name, 0) if is_app(name) else sum(phones.values())
+            per = f", {1000 * (share - base) / count:.2f}% per 1,000 phones" if count else ""
+            lines.append(
+                f"waiting, {label(name)}: {share:.1f}% of a core with {count} phones waiting (the empty room with "
+                f"the projector: {base:.1f}%){per}"
+            )
+        quiet_rates = {k: v / seconds for k, v in cpu.items() if is_app(k)}
+        apps = sum(quiet_rates.values())
+        apps_empty = sum(v for k, v in empty.items() if is_app(k)) / empty_seconds
+        if run.joined:
+            waiting_rate = max(0.0, apps - apps_empty) / run.joined
+            lines.append(
+                f"waiting, all app processes: {100 * waiting_rate * 1000:.2f}% of a core per 1,000 phones "
+                f"(goal: under 5%); the phones' traffic meanwhile: "
+                + (", ".join(f"{k} {v}" for k, v in sorted(run.quiet_counts.items()) if v) or "none")
+            )
+    opening: dict[str, list[float]] = {}  # app process -> the opening's CPU-seconds per phone on it, each round
+    answer: dict[str, list[float]] = {}  # app process -> the rest of the round's CPU-seconds per answer
+    for r in rounds:
+        if r.herd and r.seen:
+            used, seconds = r.herd
+            phones = r.phones or run.phones_by_process  # a killed replica's phones are on the others by now
+            parts = ", ".join(
+                f"{label(name)} {used[name]:.2f} CPU-s"
+                + (f" ({1000 * used[name] / phones[name]:.2f} ms per phone)" if phones.get(name) else "")
+                for name in sorted(used)
+                if is_app(name) or name in ("postgres", "nginx")
+            )
+            lines.append(f"opening {r.number + 1}, until the last phone had it ({seconds:.2f} s): {parts}")
+            # Per app process: the opening's CPU per phone on it, and the rest of the round's (its waiting share
+            # taken off) per answer from its phones. With replicas, the one without the projector gives the phones'
+            # own cost; the projector's process adds its live part's runs.
+            whole = cpu_between(r.cpu_at_open, r.cpu_at_end) if r.cpu_at_end else {}
+            rate = dict(quiet_rates)
+            for name, count in phones.items():
+                if not count or name not in used:
+                    continue
+                opening.setdefault(name, []).append(used[name] / count)
+                if name in whole and r.values:
+                    answers = len(r.values) * count / max(1, sum(phones.values()))
+                    rest = whole[name] - used[name] - rate.get(name, 0.0) * max(0.0, r.ended - r.opened - seconds)
+                    answer.setdefault(name, []).append(max(0.0, rest) / answers)
+    if opening:
+        per_open = min(statistics.mean(v) for v in opening.values())
+        per_answer = min(statistics.mean(v) for v in answer.values()) if answer else 0.0
+        lines.append(
+            "per opening, CPU per phone: "
+            + ", ".join(f"{label(k)} {1000 * statistics.mean(v):.2f} ms" for k, v in sorted(opening.items()))
+            + (
+                "; per answer, the rest of the round: "
+                + ", ".join(f"{label(k)} {1000 * statistics.mean(v):.2f} ms" for k, v in sorted(answer.items()))
+                if answer
+                else ""
+            )
+            + (" (the projector's process includes its live part's runs)" if len(opening) > 1 else "")
+        )
+        # One core, for the goals at 1,000 students: an opening reaches every phone within 0.5 s (its work done in
+        # half a second), and a round's answers, spread over the window, with the waiting phones, keep the core
+        # under 70% busy (what is left goes to latency). The cheapest process's figures: the phones' own cost.
+        reach = 0.5 / per_open if per_open else float("inf")
+        per_student = per_answer / args.window + waiting_rate
+        rounds_cap = 0.7 / per_student if per_student else float("inf")
+        lines.append(
+            f"one core carries about {min(reach, rounds_cap):,.0f} students (an opening's work within 0.5 s: "
+            f"{reach:,.0f}; answers over {args.window:g} s with the class waiting, under 70% of the core: "
+            f"{rounds_cap:,.0f}); estimated from this run's figures, not measured (the press's own page run counts "
+            "in the opening: only a class of hundreds makes it small)"
+        )
+    return lines
+
+
+def report(args, rounds: list[Round], store, run: Run, monitors: dict, began: float, kill: dict) -> bool:
+    """Print the run's figures and its verdict; whether it failed (any error, lost answer or failed join)."""
+    timings = [t for r in rounds for t in latencies(r)]
+    seen_times = [t - r.opened for r in rounds for t in r.seen.values()]
+    acked, lost, examples = check_stored(store, rounds)
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
         f"database {args.database}, "
@@ -933,21 +1423,31 @@ def report(args, rounds: list[Round], store, run: Run, monitors: dict, began: fl
         + f"; load average before: {args.load_before}"
     )
     print(
-        f"{args.students} students, {args.rounds} rounds, answers spread over {args.window:g} s "
-        f"({time.monotonic() - began:.0f} s in all)"
+        f"{args.students} students, phones: {args.phones}, {args.rounds} rounds, answers spread over "
+        f"{args.window:g} s ({time.monotonic() - began:.0f} s in all)"
     )
-    if answer_times:
+    interval = sorted(set(run.presenter.auto.values())) if run.presenter is not None else []
+    if timings:
+        print(f"answer to presenter: {spread_text([t[0] for t in timings])} ({len(timings)} answers)")
         print(
-            f"answer to presenter: p50 {statistics.median(answer_times):.2f} s, "
-            f"p95 {percentile(answer_times, 0.95):.2f} s, max {max(answer_times):.2f} s "
-            f"({len(answer_times)} answers)"
+            f"  of which Send to Saved: {spread_text([t[1] for t in timings])}; Saved to the start of the panel's "
+            f"next run: {spread_text([t[2] for t in timings])}; that run: {spread_text([t[3] for t in timings])}"
+        )
+    if run.panel_runs:
+        print(
+            f"the presenter's live part: runs every {', '.join(f'{i:g}' for i in interval) or '?'} s "
+            f"(run_every), each run {spread_text(run.panel_runs)} ({len(run.panel_runs)} runs)"
         )
     if seen_times:
-        print(
-            f"activity to student: p50 {statistics.median(seen_times):.2f} s, "
-            f"p95 {percentile(seen_times, 0.95):.2f} s, max {max(seen_times):.2f} s"
-        )
-    print(f"answers acknowledged {acked}, lost {lost}; sent again after a failed send: {run.resent}")
+        print(f"activity to student: {spread_text(seen_times)}")
+    print(
+        f"answers acknowledged {acked}, lost {lost} (looked up by student id, the value compared); sent again after "
+        f"a failed send: {run.resent}" + (f"; e.g. {'; '.join(examples)}" if examples else "")
+    )
+    print(
+        f"joins failed: {len(run.join_failures)} of {args.students} (goal 0)"
+        + (f" (first: {run.join_failures[0]})" if run.join_failures else "")
+    )
     errors = run.errors
     print(f"errors: {len(errors.plain)}" + (f" (first: {errors.plain[0]})" if errors.plain else ""))
     if errors.windows:
@@ -956,33 +1456,61 @@ def report(args, rounds: list[Round], store, run: Run, monitors: dict, began: fl
             + (f" (first: {errors.in_fault[0]})" if errors.in_fault else "")
         )
     if kill and "killed" in kill:
-        back = list(run.back.values())
+        back, stream = list(run.back.values()), list(run.back_stream.values())
         line = (
             f"killed replica {kill['killed']} with {kill['students_on_it']} students: {len(back)} of its phones "
             "answered by a live replica"
         )
         if back:
-            line += (
-                f", kill to that answer p50 {statistics.median(back):.2f} s, "
-                f"p95 {percentile(back, 0.95):.2f} s, max {max(back):.2f} s"
-            )
+            line += f", kill to that answer {spread_text(back)}"
+        if stream:
+            line += f"; {len(stream)} back on a stream, kill to its first event {spread_text(stream)}"
         print(line)
         before = sum(len(students) for _, students in kill["acked_before"])
-        answered = store.answers.for_activity
-        kept = sum(len(group & {a.student for a in answered(act)}) for act, group in kill["acked_before"])
+        kept = sum(1 for act, group in kill["acked_before"] for me in group if 0 in store.answers.of_student(act, me))
         print(f"answers acknowledged before the kill: {before}, still stored: {kept}")
+        lost += before - kept
     if "postgres restart seconds" in run.counts:
         print(f"PostgreSQL restart took {run.counts['postgres restart seconds']} s")
-    polls = {k: v for k, v in run.counts.items() if k != "postgres restart seconds"}
-    if polls:
-        print("clients' counts: " + ", ".join(f"{k} {v}" for k, v in sorted(polls.items())))
-    at_end = Counter(c.replica for c in run.students.values())
+    if args.phones == "stream":
+        print(
+            f"phones that fell back to polling (3 streams in a row brought nothing while the card route answered): "
+            f"{run.counts['phones polling']}"
+        )
+    counts = {k: v for k, v in run.counts.items() if k != "postgres restart seconds"}
+    if counts:
+        print("clients' counts: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    for line in capacity_lines(args, rounds, run):
+        print(line)
+    at_end = Counter(c.replica for c in run.students.values() if c.card_data)
     # Per 100 students: those a replica served from the start (a killed one's moved to the others part-way).
     served = kill.get("joined_by_replica", at_end)
     for name, monitor in monitors.items():
         students = served.get(name) if args.replicas else args.students if name == "server" else None
         prefix = f"[{served.get(name, 0)} students joined, {at_end.get(name, 0)} at the end] " if name.isdigit() else ""
         print(prefix + process_line(monitor, students))
+    failures = [
+        f"{what}: {n}"
+        for what, n in (
+            ("errors", len(errors)),
+            ("answers lost", lost),
+            ("joins failed", len(run.join_failures)),
+            ("rounds not run", args.rounds - len(rounds)),
+        )
+        if n
+    ]
+    print("verdict: " + ("FAILED (" + ", ".join(failures) + ")" if failures else "0 errors, 0 lost, every join done"))
+    return bool(failures)
+
+
+def raise_open_files() -> None:
+    """The soft limit on open files up to the hard one, for this process and the servers it starts: each phone holds
+    two connections (its stream and its requests), and each is a file here, in nginx and in an app process."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
 def main() -> None:
@@ -1007,8 +1535,23 @@ def main() -> None:
     parser.add_argument(
         "--restart-postgres-at", type=float, help="restart PostgreSQL this many s after the first opening"
     )
+    parser.add_argument(
+        "--phones",
+        choices=["stream", "poll"],
+        default="stream",
+        help="what a phone does after joining: its page's script, the event stream with its reconnects and its "
+        "fallback (stream), or the script's polling from the start (poll, the design before the stream)",
+    )
+    parser.add_argument(
+        "--quiet",
+        type=float,
+        default=10.0,
+        help="seconds measured with every phone waiting and no activity open (and half as long before the class "
+        "joins, the room empty); 0: none",
+    )
     parser.add_argument("--timeout", type=float, default=1200.0, help="stop everything after this many seconds")
     args = parser.parse_args()
+    raise_open_files()
     args.load_before = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"load average before the run: {args.load_before}", flush=True)
 
@@ -1017,10 +1560,12 @@ def main() -> None:
 
     signal.signal(signal.SIGTERM, on_term)
     parts: dict = {}
+    failed = False
     try:
         asyncio.run(asyncio.wait_for(main_async(args, parts), timeout=args.timeout))
     except (KeyboardInterrupt, TimeoutError) as stop:
         print(f"stopped early: {type(stop).__name__}", flush=True)
+        failed = True
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
@@ -1028,7 +1573,7 @@ def main() -> None:
             parts["sampler"].stopped.set()
         try:
             if "report" in parts:
-                parts["report"]()
+                failed = parts["report"]() or failed
         finally:
             if "server" in parts:
                 parts["server"].terminate()
@@ -1039,6 +1584,8 @@ def main() -> None:
                 parts["store"].close()
             if "data_dir" in parts:
                 shutil.rmtree(parts["data_dir"], ignore_errors=True)
+    if failed:
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":

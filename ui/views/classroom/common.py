@@ -26,10 +26,12 @@ from ui.state import (
     ClassroomState,
 )
 
-# How often the presenter's panel runs. Every run of a fragment costs the server about 5 ms of one core whatever
-# it draws, which is why a class's phones do not poll this way (a class of 200 would need a whole core for it alone,
-# benchmarks/load_live_room.py) but ask their card route (phone_page.py).
-PRESENTER_SECONDS = 1.0
+# How often the live part of the projector and the control page runs. An answer waits for the next run, up to this
+# long (half of it on average): at 1 s that wait alone made "answer on the projector within 1 s (p95)" impossible
+# (benchmarks/load_live_room.py reports the wait apart). A run that heard of no change since the last reads nothing
+# (live.py) and costs a few ms of one core, so twice a second costs each open page under 1% of a core. The class's
+# phones never run fragments: they are told on a stream (phone_page.py).
+PRESENTER_SECONDS = 0.5
 
 
 # The projector view is the room's address with view=screen, opened from the control page in the teacher's

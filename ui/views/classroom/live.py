@@ -1,9 +1,10 @@
 """The live part of the control page and of the projector view: who joined, the current activity and the
 class's answers so far, drawn by the activity kind's presenter (``kinds.VIEWS``).
 
-It runs every second, but reads the database only when the process's hub (``ui.database.notices``) has heard of a
-change in the room since it last read (the teacher's action, an answer, a join, from any process), or at least
-every ``QUIET_SECONDS``; otherwise it draws again what it read (a countdown moves on by itself).
+It runs every ``PRESENTER_SECONDS`` (half a second), but reads the database only when the process's hub
+(``ui.database.notices``) has heard of a change in the room since it last read (the teacher's action, an answer, a
+join, from any process), or at least every ``QUIET_SECONDS``; otherwise it draws again what it read (a countdown
+moves on by itself).
 """
 
 from __future__ import annotations
