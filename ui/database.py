@@ -24,7 +24,13 @@ def _classroom_for(url: str) -> Classroom:
     # A StoreUnavailable here (the database down at start) is not cached: the next call tries again.
     classroom = Classroom(url, limits=Limits.from_environment(), settings=DatabaseSettings.from_environment())
     if not url.startswith("postgresql"):
-        classroom.database.sinks.append(_hub_for(url).tell)  # SQLite: the process tells itself, at each commit
+        # SQLite: the process tells itself of a teacher's action at its commit; answers and joins, its own and other
+        # processes', reach the hub through the file's watcher, so that each is told once.
+        hub = _hub_for(url)
+        watched = sqlite_path(url) is not None
+        classroom.database.sinks.append(
+            lambda notice: hub.tell(notice) if notice.revision is not None or not watched else None
+        )
     with suppress(StoreUnavailable):  # a read-only or full database still shows its rooms; a new room purges
         classroom.rooms.purge()
     return classroom

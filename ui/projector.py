@@ -19,8 +19,8 @@ PROJECTOR_FONT = 20
 PROJECTOR_CHART_HEIGHT = 250
 
 
-def big_chart(chart: Any, screen: bool, height: int | None = None) -> None:
-    """Draw an Altair chart as wide as its column; on the projector view every label and number at 20 px or more,
+def sized(chart: Any, screen: bool, height: int | None = None) -> Any:
+    """An Altair chart as ``big_chart`` draws it: on the projector view every label and number at 20 px or more,
     and ``height`` pixels tall if given."""
     if screen:
         if height is not None:
@@ -28,7 +28,16 @@ def big_chart(chart: Any, screen: bool, height: int | None = None) -> None:
         chart = chart.configure_axis(
             labelFontSize=PROJECTOR_FONT, titleFontSize=PROJECTOR_FONT, labelLimit=600
         ).configure_text(fontSize=PROJECTOR_FONT)
-    st.altair_chart(chart, width="stretch")
+    return chart
+
+
+def big_chart(chart: Any, screen: bool, height: int | None = None) -> None:
+    """Draw an Altair chart as wide as its column, sized for the page (``sized``); a Vega-Lite spec (a dict, made
+    once and kept) is drawn as it is."""
+    if isinstance(chart, dict):
+        st.vega_lite_chart(chart, width="stretch")
+    else:
+        st.altair_chart(sized(chart, screen, height), width="stretch")
 
 
 # How a row of the worked terms is set apart: the totals at k in bold, the rows past k greyed and in italics.

@@ -247,12 +247,14 @@ class Listener:
 class Watcher:
     """A process's look at a SQLite file every ``WATCH_SECONDS``, in a daemon thread, for what other processes
     wrote: ``PRAGMA data_version`` tells, at the cost of no read, whether any other connection committed; only then
-    are the open rooms' revisions, students and current answers counted, and each room that moved is told to
-    ``hub`` (a revision the hub has heard already, the process's own write, is not told twice)."""
+    are the open rooms' revisions, students and current answers (their count and latest change) read, and each room
+    that moved is told to ``hub`` (a revision the hub has heard already, the process's own write, is not told
+    twice; the app leaves the process's own answers and joins to the watcher, ``ui.database``)."""
 
     ROOMS = (
         "SELECT r.code, r.revision, r.student_count,"
-        " (SELECT COUNT(*) FROM answers a WHERE a.activity_id = r.current_activity), r.current_activity"
+        " (SELECT COUNT(*) || ':' || COALESCE(MAX(a.updated_at), 0) FROM answers a"
+        " WHERE a.activity_id = r.current_activity), r.current_activity"
         " FROM rooms r WHERE r.ended_at IS NULL AND r.expires_at > ?"
     )
 
@@ -264,7 +266,7 @@ class Watcher:
         self._looked = threading.Event()
         self._conn: sqlite3.Connection | None = None
         self._version: int | None = None
-        self._seen: dict[str, tuple[int, int, int]] = {}
+        self._seen: dict[str, tuple[int, int, str]] = {}
         self._thread = threading.Thread(target=self._run, name="ndcg-lab-watcher", daemon=True)
 
     def start(self) -> Watcher:
@@ -310,7 +312,7 @@ class Watcher:
             self._stop.wait(self.every)
         self.close()
 
-    def _tell(self, rows: list[tuple[str, int, int, int, int | None]], seen: dict[str, tuple[int, int, int]]) -> None:
+    def _tell(self, rows: list[tuple[str, int, int, str, int | None]], seen: dict[str, tuple[int, int, str]]) -> None:
         for code, revision, students, answers, activity in rows:
             before = seen.get(code)
             heard = self.hub.mark(code).revision

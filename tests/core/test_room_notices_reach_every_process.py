@@ -175,6 +175,10 @@ def test_on_sqlite_another_processes_change_is_heard_by_the_watcher_once(tmp_pat
     watcher.look()
     watcher.look()  # nothing written since: nothing told
     assert heard[3:] == [Notice(room.code, activity=opened.id)]
+    theirs.answers.submit(room.code, me, opened.id, [(0, "0.7")])  # changed: as many answers as before
+    watcher.look()
+    assert heard[4:] == [Notice(room.code, activity=opened.id)]
+    del heard[4:]
     # This process's own write is told by its commit; the watcher does not tell its revision again.
     mine.rooms.set_phase(room.code, key, "revealed")
     watcher.look()

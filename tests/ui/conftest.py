@@ -20,10 +20,27 @@ def forget_stores():
         cached.clear()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+# The pages' tests run on SQLite, the default; the storage, notices and deployment tests run on both databases, and
+# the page tests whose behaviour the database changes (how a live part hears of a change, a room's identity) ask for
+# both with ``classroom_db_both``.
+DATABASES = ["sqlite", "postgresql"]
+
+
+@pytest.fixture(params=DATABASES[:1])
 def classroom_db(request, tmp_path, monkeypatch):
     """The database the Classroom page uses for this test, empty: a SQLite file in a temporary
-    ``NDCG_LAB_DATA_DIR``, or the session's PostgreSQL through ``NDCG_LAB_DATABASE_URL``; its URL."""
+    ``NDCG_LAB_DATA_DIR``; its URL."""
+    yield from _classroom_db(request, tmp_path, monkeypatch)
+
+
+@pytest.fixture(params=DATABASES)
+def classroom_db_both(request, tmp_path, monkeypatch):
+    """``classroom_db`` on each database in turn: a SQLite file, then the session's PostgreSQL through
+    ``NDCG_LAB_DATABASE_URL``."""
+    yield from _classroom_db(request, tmp_path, monkeypatch)
+
+
+def _classroom_db(request, tmp_path, monkeypatch):
     monkeypatch.setenv("NDCG_LAB_DATA_DIR", str(tmp_path))
     if request.param == "sqlite":
         monkeypatch.delenv("NDCG_LAB_DATABASE_URL", raising=False)

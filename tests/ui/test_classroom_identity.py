@@ -15,8 +15,8 @@ PAGE = "pages/7_Classroom.py"
 
 
 @pytest.fixture
-def room(classroom_db):
-    store = Classroom(classroom_db)  # the database the page uses (SQLite, or PostgreSQL)
+def room(classroom_db_both):
+    store = Classroom(classroom_db_both)  # the database the page uses (SQLite, or PostgreSQL)
     try:
         made, _ = store.rooms.create()
     finally:

@@ -14,8 +14,8 @@ from ndcg_core.classroom.storage.answers import Answers
 
 
 @pytest.fixture
-def data_dir(classroom_db):
-    return classroom_db
+def data_dir(classroom_db_both):
+    return classroom_db_both
 
 
 def answered(screen):

@@ -21,7 +21,7 @@ from ndcg_core.lists.spec import ListSpec
 from ui.exercise_text import conventions_text
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
-from ui.projector import PROJECTOR_FONT
+from ui.projector import PROJECTOR_FONT, sized
 from ui.state import (
     ClassroomState,
 )
@@ -165,6 +165,23 @@ def histogram_chart(
             .encode(x="truth:Q", y=alt.value(4), text="label:N")
         )
     return alt.layer(*layers).properties(height=300)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def histogram_spec(
+    lang: str,
+    bins: tuple[Bin, ...],
+    truth: float | None,
+    axis: str,
+    marker: str = "classroom.truth_label",
+    screen: bool = False,
+    height: int | None = None,
+) -> dict[str, Any]:
+    """``histogram_chart``'s Vega-Lite spec, sized for the page, made once per class state and language: the live
+    part draws it again twice a second, and building and checking an Altair chart costs far more than drawing it."""
+    chart = histogram_chart(Translator(lang), list(bins), truth, axis, marker)
+    spec: dict[str, Any] = sized(chart, screen, height).to_dict()
+    return spec
 
 
 def histogram_text(t: Translator, bins: list[Bin]) -> str:

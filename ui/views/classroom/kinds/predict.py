@@ -20,7 +20,7 @@ from ui.mistake_text import answer_feedback, group_label
 from ui.projector import PROJECTOR_CHART_HEIGHT, big_chart, group_bars, worked_table
 from ui.views.classroom.card import Block, Body, Note, NumberBox, Text, table_of
 from ui.views.classroom.common import (
-    histogram_chart,
+    histogram_spec,
     histogram_text,
     list_details,
     list_table,
@@ -115,7 +115,14 @@ def present(
     rounds = [t("classroom.round", round=round_number - 1), t("classroom.round", round=round_number)]
     if revealed and screen:  # the answer first: on the projector it must not fall below the fold
         st.success(reveal)
-    histogram = histogram_chart(t, summary.bins, summary.truth if revealed else None, t("classroom.guess_axis"))
+    histogram = histogram_spec(
+        t.lang,
+        tuple(summary.bins),
+        summary.truth if revealed else None,
+        t("classroom.guess_axis"),
+        screen=screen,
+        height=PROJECTOR_CHART_HEIGHT,
+    )
     if compared and screen:
         # Round 2's reveal: both rounds' figures above the fold, the histogram and the working below them.
         assert before is not None

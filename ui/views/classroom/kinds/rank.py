@@ -18,7 +18,7 @@ from ui.state import (
 )
 from ui.views.classroom.card import Block, Body, Note, Order, Text, table_of
 from ui.views.classroom.common import (
-    histogram_chart,
+    histogram_spec,
     histogram_text,
     list_details,
     own_question,
@@ -64,8 +64,13 @@ def present(
         chart_col, reveal_col = st.columns([3, 2], gap="medium")
     with chart_col:
         best = summary.maximum if revealed else None
-        chart = histogram_chart(t, summary.bins, best, t("classroom.reached_axis"), "classroom.best_label")
-        big_chart(chart, screen, PROJECTOR_CHART_HEIGHT)
+        axis = t("classroom.reached_axis")
+        big_chart(
+            histogram_spec(
+                t.lang, tuple(summary.bins), best, axis, "classroom.best_label", screen, PROJECTOR_CHART_HEIGHT
+            ),
+            screen,
+        )
         st.caption(histogram_text(t, summary.bins))
     if not revealed:
         return
