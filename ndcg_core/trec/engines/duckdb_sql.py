@@ -17,6 +17,7 @@ codes, with the row number as the line.
 
 from __future__ import annotations
 
+import codecs
 import gzip
 import io
 import os
@@ -28,12 +29,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, cast
 
-import numpy as np
 import pyarrow as pa
 
 from ...error_codes import Code
 from ...errors import InputError, Place, shown
-from ..evaluate import Evaluation, EvaluationOptions, ranked_columns
+from ..evaluate import Evaluation, EvaluationOptions
 from ..readers import (
     DOC_NAMES,
     LARGEST_EXACT_GRADE,
@@ -50,6 +50,7 @@ from ..readers import (
     read_qrels,
     read_run,
 )
+from .sql import rank_tables
 
 MEMORY_LIMIT = "1GB"  # DuckDB's own buffers; the rest of a run spills to the temporary directory
 _HEAD = 65536  # bytes a CSV header is looked for in, as the default reader does
@@ -64,8 +65,6 @@ _OTHER_SPACE = "[\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3
 _CSV_CONTENT = "^[ \t\r\x0b\x0c]*[^ \t\r\x0b\x0c#]"
 _LONE_CR = re.compile(rb"\r[^\n]")
 _UNTIDY = (b"\t", b"\r", b"\x0b", b"\x0c", b"  ", b"\n ", b" \n")
-_FLOAT32_MAX = float(np.finfo(np.float32).max)
-_FLOAT32_INF_FROM = 2.0**128 - 2.0**103  # half way from float32's largest value to 2^128: rounds to infinity
 
 
 def _literal(text: str) -> str:
@@ -126,7 +125,7 @@ class DuckDBEngine:
         """``evaluate(read_qrels(qrels_source), read_run(run_source), options)``, computed by DuckDB."""
         chosen = EvaluationOptions() if options is None else options
         if chosen.scoring.ties != "trec_eval":
-            raise InputError("engine.ties", ties=chosen.scoring.ties)
+            raise InputError("engine.ties", engine="duckdb", ties=chosen.scoring.ties)
         try:
             qrels_name = self._load("qrels", qrels_source)
         except InputError as err:
@@ -141,38 +140,13 @@ class DuckDBEngine:
             self._sql("DROP TABLE IF EXISTS qrels; DROP TABLE IF EXISTS run; DROP TABLE IF EXISTS queries")
 
     def _evaluate(self, chosen: EvaluationOptions, qrels_name: str, run_name: str, tag: str) -> Evaluation:
-        self._sql(
-            """CREATE OR REPLACE TABLE queries AS
-            SELECT qid, bool_or(ranked) AS in_run, row_number() OVER (ORDER BY qid) - 1 AS slot FROM (
-                SELECT DISTINCT qid, false AS ranked FROM qrels UNION ALL SELECT DISTINCT qid, true FROM run
-            ) GROUP BY qid HAVING bool_or(NOT ranked) AND (bool_or(ranked) OR ?)""",
-            [chosen.complete],
+        ranked = rank_tables(
+            lambda name, select: self._sql(f"CREATE OR REPLACE TABLE {name} AS {select}"),
+            lambda select: self._sql(select).fetchnumpy(),
+            complete=chosen.complete,
+            float32_scores=chosen.scoring.float32_scores,
         )
-        queries = self._sql("SELECT qid, in_run FROM queries ORDER BY slot").fetchnumpy()
-        nq = len(queries["qid"])
-        if not nq:
-            raise InputError("files.no_shared_query", run=run_name, qrels=qrels_name)
-        judged = self._sql("SELECT slot, rel FROM qrels JOIN queries USING (qid)").fetchnumpy()
-        key = _float32_key("score") if chosen.scoring.float32_scores else "score + 0.0"  # -0.0 and 0.0 tie
-        ranked = self._sql(
-            f"""SELECT slot, position, rel FROM (
-                SELECT slot, qid, docno,
-                    row_number() OVER (PARTITION BY slot ORDER BY {key} DESC, docno DESC) - 1 AS position
-                FROM run JOIN queries USING (qid)
-            ) JOIN qrels USING (qid, docno) ORDER BY slot, position"""
-        ).fetchnumpy()
-        counted = self._sql("SELECT slot, count(*) AS n FROM run JOIN queries USING (qid) GROUP BY slot").fetchnumpy()
-        retrieved_count = np.zeros(nq, dtype=np.int64)
-        retrieved_count[_ints(counted["slot"])] = _ints(counted["n"])
-        columns = ranked_columns(
-            (_ints(judged["slot"]), _ints(judged["rel"])),
-            (_ints(ranked["slot"]), _ints(ranked["position"]), _ints(ranked["rel"])),
-            retrieved_count,
-            np.asarray(queries["in_run"], dtype=bool),
-            chosen,
-        )
-        qids = [str(q) for q in queries["qid"]]
-        return Evaluation(qids, columns, chosen, qrels_name=qrels_name, run_name=run_name, tag=tag)
+        return ranked.evaluation(chosen, qrels_name, run_name, tag, engine="duckdb")
 
     # ------------------------------------------------------------------------------------ reading
 
@@ -401,23 +375,16 @@ def _typed(kind: str, fields: str, width: str) -> str:
         FROM (SELECT qid, docno, width, nul, {number} AS v FROM ({fields}))"""
 
 
-def _float32_key(column: str) -> str:
-    """A score as a 32-bit float compares, as a double: rounded to nearest, beyond float32's range infinite."""
-    clamped = f"greatest(least({column}, {_FLOAT32_MAX!r}), {-_FLOAT32_MAX!r})"
-    return (
-        f"(CASE WHEN abs({column}) >= {_FLOAT32_INF_FROM!r} THEN sign({column}) * 'inf'::DOUBLE"
-        f" ELSE CAST(CAST({clamped} AS FLOAT) AS DOUBLE) END + 0.0)"
-    )
-
-
 # -------------------------------------------------------------------------------------- helpers
 
 
-def _scan(path: Path, gzipped: bool) -> tuple[bytes, bytes, bool, bool]:
+def _scan(path: Path, gzipped: bool, *, utf8: bool = False) -> tuple[bytes, bytes, bool, bool]:
     """The first 64 KiB of the text and its last 64 KiB; whether it is clean (no NUL byte, no carriage return
-    but before a line feed) and tidy (fields separated by single spaces only: ``_tidy_select``)."""
+    but before a line feed; with ``utf8``, UTF-8 throughout, for a reader that would not say) and tidy (fields
+    separated by single spaces only: ``_tidy_select``)."""
     head, tail, carried = b"", b"", b"\n"
     tidy = True
+    decoder = codecs.getincrementaldecoder("utf-8")()
     with _open(path, gzipped) as stream:
         while chunk := stream.read(_CHUNK):
             if len(head) < _HEAD:
@@ -425,9 +392,19 @@ def _scan(path: Path, gzipped: bool) -> tuple[bytes, bytes, bool, bool]:
             data = carried + chunk
             if b"\x00" in data or (b"\r" in data and _LONE_CR.search(data)):
                 return head, tail, False, False
+            if utf8:
+                try:
+                    decoder.decode(chunk)
+                except UnicodeDecodeError:
+                    return head, tail, False, False
             tidy = tidy and not any(blank in data for blank in _UNTIDY)
             carried = data[-1:]
             tail = (tail + chunk)[-_HEAD:]
+    if utf8:
+        try:
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError:  # the text ends within a character
+            return head, tail, False, False
     return head, tail, carried != b"\r", tidy and carried != b" "
 
 
@@ -455,10 +432,6 @@ def _pick_list(names: list[str], aliases: tuple[str, ...]) -> str | None:
 
 def _row(row: Any, name: str) -> Place:
     return Place("file.line", line=int(row) + 1, file=name)
-
-
-def _ints(values: Any) -> np.ndarray:
-    return np.asarray(values, dtype=np.int64)
 
 
 def _plain(values: pa.Array) -> pa.Array:

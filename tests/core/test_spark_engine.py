@@ -1,0 +1,186 @@
+"""``--engine spark`` prints what the default engine prints, and refuses bad input with the default engine's errors.
+
+Starting Spark and each of its jobs is slow beside these small files, so the conformance runs batched: every
+random collection (tests/data/trec_eval10_random) and trec_eval's own test files (tests/data/trec_eval) in one
+pair of files, each collection's query ids prefixed with its name, ranked by Spark in one evaluation per value of
+-c (the only option the SQL depends on besides --float32-scores); each collection's part is then printed under its
+own command line and compared with trec_eval's output. A few whole command lines, bad files and Parquet files go
+through the command line or the engine one by one.
+"""
+
+import gzip
+import io
+import sys
+from unittest import mock
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from test_duckdb_engine import GOOD_QRELS, GOOD_RUN, SPELLINGS, both, outcome
+from test_trec_eval10_random import CASES, DIFFERENCES, run_case
+from test_trec_eval_conformance import CASES as TREC_EVAL_CASES
+from test_trec_eval_conformance import expected_ndcg_lines
+from test_trec_io import BAD_FILES
+
+from ndcg_core import InputError
+from ndcg_core.trec.cli import evaluation_options, main, parse
+from ndcg_core.trec.engines import spark_sql
+from ndcg_core.trec.engines.sql import Ranked
+from ndcg_core.trec.output import format_trec_eval
+from ndcg_core.trec.segmented import evaluate_files
+from support import TREC
+
+
+def collections():
+    """Every collection: name, qrels text, run text, trec_eval's arguments, and the lines trec_eval printed."""
+    for name, case in sorted(CASES.items()):
+        expected = None if name in DIFFERENCES else case["stdout"].splitlines()
+        yield name, case["qrels"], case["run"], case["args"], expected
+    for name, args in sorted(TREC_EVAL_CASES.items()):
+        files = [(TREC / a).read_text() for a in args if not a.startswith("-")]
+        options = [a for a in args if a.startswith("-")]
+        if name != "out.test.meas_params":
+            options = ["-m", "ndcg", "-m", "ndcg_cut", *options]
+        yield name, files[0], files[1], options, expected_ndcg_lines(name)
+
+
+def prefixed(text, prefix):
+    """TREC text with every query id prefixed: the same order of queries, each named apart from other files'."""
+    return "".join(f"{prefix}{line}\n" for line in text.splitlines() if line.strip())
+
+
+def part(ranked, prefix):
+    """The queries of one collection in a batch's ``Ranked``, numbered from 0 again, their prefix taken off."""
+    inside = [i for i, q in enumerate(ranked.qids) if q.startswith(prefix)]
+    if not inside:
+        empty = np.zeros(0, dtype=np.int64)
+        return Ranked([], np.zeros(0, dtype=bool), (empty, empty), (empty, empty, empty), empty)
+    start, stop = inside[0], inside[-1] + 1
+    assert inside == list(range(start, stop))  # one collection's queries are together in trec_eval's order
+
+    def rows(slot, *columns):
+        keep = (slot >= start) & (slot < stop)
+        return (slot[keep] - start, *(c[keep] for c in columns))
+
+    return Ranked(
+        [q[len(prefix) :] for q in ranked.qids[start:stop]],
+        ranked.in_run[start:stop],
+        rows(*ranked.judged),
+        rows(*ranked.ranked),
+        ranked.retrieved_count[start:stop],
+    )
+
+
+def test_every_collection_prints_what_trec_eval_printed(tmp_path, capsys, spark_engine):
+    every = list(collections())
+    assert len(every) == 240 + 6
+    printed = {}
+    for complete in (False, True):
+        chosen = [c for c in every if ("-c" in c[3]) == complete]
+        qrels, run = tmp_path / f"qrels{complete}", tmp_path / f"run{complete}"
+        qrels.write_text("".join(prefixed(c[1], f"{c[0]}.") for c in chosen))
+        run.write_text("".join(prefixed(c[2], f"{c[0]}.") for c in chosen))
+        ranked = spark_engine.rank_files(str(qrels), str(run), complete, False)
+        for name, _, _, args, _ in chosen:
+            parsed, measures = parse([*args, "qrels", "run"])
+            options = evaluation_options(parsed, measures)
+            evaluation = part(ranked, f"{name}.").evaluation(options, "qrels", "run", "", engine="spark")
+            printed[name] = format_trec_eval(evaluation, measures, per_query=parsed.q).splitlines()
+    for name, *_, expected in every:
+        if expected is not None:
+            assert printed[name] == expected, name
+    for name in DIFFERENCES:  # where this project differs from trec_eval on purpose, it prints the default engine's
+        status, out, _ = run_case(CASES[name], tmp_path, capsys)
+        assert status == 0 and printed[name] == out.splitlines()
+
+
+def test_whole_command_lines_print_what_the_default_engine_prints(tmp_path, monkeypatch, capsys, spark_engine):
+    trec_eval = ["-q", "-c", "-M", "100", str(TREC / "qrels.test"), str(TREC / "results.trunc")]
+    float32 = ["-q", "--float32-scores", "-m", "ndcg.1=3,2=9", str(TREC / "qrels.rel_level"), "-"]
+    for args in (trec_eval, float32):
+        printed = []
+        for engine in ("numpy", "spark"):
+            monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO((TREC / "results.test").read_bytes())))
+            assert main([*args, "--engine", engine], spark_engine=spark_engine) == 0
+            printed.append(capsys.readouterr().out)
+        assert printed[0] == printed[1] and printed[0].count("\n") > 3
+
+
+# The bad files whose problem Spark's SQL finds (a short line, a bad grade, a duplicate, only blanks, a short CSV
+# line), and those refused before Spark reads them (empty, NUL, not UTF-8, not gzip, a CSV header without rel).
+THROUGH_SPARK = {0, 1, 5, 11, 17}
+BEFORE_SPARK = {10, 13, 14, 15, 16}
+
+
+@pytest.mark.parametrize("index", sorted(THROUGH_SPARK | BEFORE_SPARK))
+def test_a_bad_file_gets_the_default_engines_error(tmp_path, spark_engine, index):
+    reader, text, message = BAD_FILES[index]
+    bad_qrels = reader.__name__ == "read_qrels"
+    qrels, run = (text, GOOD_RUN) if bad_qrels else (GOOD_QRELS, text)
+    default, spark = both(tmp_path, spark_engine, qrels, run)
+    assert default[0] == "error"
+    assert message.replace("f.txt", str(tmp_path / ("qrels" if bad_qrels else "run"))) in default[2]
+    assert spark == default
+
+
+def test_tabs_crlf_csv_gzip_and_swapped_files_come_out_the_same(tmp_path, spark_engine, monkeypatch):
+    def refused(*args, **kwargs):
+        raise AssertionError("read by the default reader")
+
+    monkeypatch.setattr(spark_sql, "_default_read", refused)  # clean files: Spark reads them alone
+    qrels = SPELLINGS["tabs and blanks"][0] + b"q 0 c 1\r\n"
+    run = gzip.compress(SPELLINGS["tabs and blanks"][1] + b"q Q0 c 3 0.5 t\r\n")
+    default, spark = both(tmp_path, spark_engine, qrels, run)
+    assert default[0] == "ok" and spark == default
+    default, spark = both(tmp_path, spark_engine, *SPELLINGS["csv"])
+    assert default[0] == "ok" and spark == default
+    monkeypatch.undo()
+    default, spark = both(tmp_path, spark_engine, GOOD_RUN, GOOD_QRELS)
+    assert default[1] == "files.swapped" and spark == default
+
+
+def parquet(path, **columns):
+    pq.write_table(pa.table(columns), path)
+    return str(path)
+
+
+def test_parquet_is_read_as_the_same_rows_in_text_and_a_bad_one_gets_the_duckdb_engines_code(tmp_path, spark_engine):
+    qrels = parquet(tmp_path / "qrels.parquet", Topic=["q", "q", "r"], docid=[1, 2, 1], label=[1, 2, 1])
+    ranks = parquet(tmp_path / "ranks.parquet", qid=["q", "q", "r"], docno=[2, 1, 1], rank=[2, 1, 1])
+    (tmp_path / "qrels.txt").write_bytes(b"q 0 1 1\nq 0 2 2\nr 0 1 1\n")
+    (tmp_path / "run.txt").write_bytes(b"q Q0 2 2 -2 t\nq Q0 1 1 -1 t\nr Q0 1 1 -1 t\n")
+    expected = outcome(evaluate_files, str(tmp_path / "qrels.txt"), str(tmp_path / "run.txt"), None)
+    assert expected[0] == "ok"
+    assert outcome(spark_engine.evaluate_files, qrels, ranks, None)[:3] == expected[:3]
+    bad = parquet(tmp_path / "bad.parquet", qid=["q", "q", "q"], docno=["a", "b", "a"], score=[1.0, 2.0, 3.0])
+    with pytest.raises(InputError) as caught:
+        spark_engine.evaluate_files(qrels, bad)
+    assert caught.value.code == "run.duplicate" and "line 3 of" in str(caught.value)
+
+
+def test_tie_policies_other_than_trec_eval_need_the_default_engine(capsys, spark_engine):
+    args = ["--engine", "spark", "--ties", "average", str(TREC / "qrels.test"), str(TREC / "results.test")]
+    assert main(args, spark_engine=spark_engine) == 2
+    assert "--engine spark orders tied scores as trec_eval does; --ties average" in capsys.readouterr().err
+
+
+def test_without_pyspark_the_command_line_says_what_to_install(capsys):
+    with mock.patch.dict(sys.modules, {"pyspark.testing.utils": None, "pyspark.sql": None}):
+        assert main(["--engine", "spark", str(TREC / "qrels.test"), str(TREC / "results.test")]) == 2
+    err = capsys.readouterr().err
+    assert err == "ndcg-lab-eval: --engine spark needs the Python package pyspark: pip install 'ndcg-lab[spark]'\n"
+
+
+def test_when_spark_cannot_start_the_command_line_says_why_in_one_line(capsys):
+    from pyspark.errors import PySparkRuntimeError
+    from pyspark.sql import SparkSession
+
+    failed = PySparkRuntimeError("[JAVA_GATEWAY_EXITED] Java gateway process exited before sending its port number.")
+    with mock.patch.object(type(SparkSession.builder), "getOrCreate", side_effect=failed):
+        status = main(["--engine", "spark", "--spark-master", "spark://nowhere:7077", "Q", "R"])
+    assert status == 2
+    assert capsys.readouterr().err == (
+        "ndcg-lab-eval: Spark did not start on spark://nowhere:7077 ([JAVA_GATEWAY_EXITED] Java gateway process "
+        "exited before sending its port number.); --engine spark needs Java 17 or later\n"
+    )
