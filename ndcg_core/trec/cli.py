@@ -111,8 +111,8 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
         choices=ENGINES,
         default=DEFAULT_ENGINE,
         help="numpy: in memory (default); duckdb: out of core with DuckDB, for runs larger than memory; "
-        "spark: on Apache Spark (pip install 'ndcg-lab[spark]', Java 17+) (both also read Parquet; --ties "
-        "trec_eval only)",
+        "spark: on Apache Spark, here or on a cluster (needs pyspark and Java 17+); duckdb and spark also "
+        "read Parquet and take --ties trec_eval only",
     )
     parser.add_argument(
         "--spark-master",

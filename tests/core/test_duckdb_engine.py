@@ -18,7 +18,7 @@ from test_trec_io import BAD_FILES
 
 from ndcg_core import EvaluationOptions, InputError, Scoring
 from ndcg_core.trec.cli import main
-from ndcg_core.trec.engines import duckdb_sql
+from ndcg_core.trec.engines import files
 from ndcg_core.trec.engines.duckdb_sql import DuckDBEngine
 from ndcg_core.trec.segmented import evaluate_files
 from support import TREC
@@ -133,8 +133,8 @@ def test_a_good_file_is_read_by_duckdb_alone(tmp_path, duckdb_engine, monkeypatc
     (tmp_path / "run").write_bytes(SPELLINGS[spelling][1])
     paths = str(tmp_path / "qrels"), str(tmp_path / "run")
     expected = outcome(evaluate_files, *paths, None)
-    monkeypatch.setattr(duckdb_sql, "read_run", refused)
-    monkeypatch.setattr(duckdb_sql, "read_qrels", refused)
+    monkeypatch.setattr(files, "read_run", refused)
+    monkeypatch.setattr(files, "read_qrels", refused)
     assert outcome(duckdb_engine.evaluate_files, *paths, None) == expected
 
 

@@ -25,7 +25,7 @@ from test_trec_io import BAD_FILES
 
 from ndcg_core import InputError
 from ndcg_core.trec.cli import evaluation_options, main, parse
-from ndcg_core.trec.engines import spark_sql
+from ndcg_core.trec.engines import files
 from ndcg_core.trec.engines.sql import Ranked
 from ndcg_core.trec.output import format_trec_eval
 from ndcg_core.trec.segmented import evaluate_files
@@ -128,7 +128,8 @@ def test_tabs_crlf_csv_gzip_and_swapped_files_come_out_the_same(tmp_path, spark_
     def refused(*args, **kwargs):
         raise AssertionError("read by the default reader")
 
-    monkeypatch.setattr(spark_sql, "_default_read", refused)  # clean files: Spark reads them alone
+    monkeypatch.setattr(files, "read_run", refused)  # clean files: Spark reads them alone
+    monkeypatch.setattr(files, "read_qrels", refused)
     qrels = SPELLINGS["tabs and blanks"][0] + b"q 0 c 1\r\n"
     run = gzip.compress(SPELLINGS["tabs and blanks"][1] + b"q Q0 c 3 0.5 t\r\n")
     default, spark = both(tmp_path, spark_engine, qrels, run)

@@ -17,17 +17,13 @@ codes, with the row number as the line.
 
 from __future__ import annotations
 
-import codecs
-import gzip
-import io
 import os
-import re
 import shutil
 import tempfile
 import zlib
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any, cast
+from typing import Any
 
 import pyarrow as pa
 
@@ -47,32 +43,30 @@ from ..readers import (
     csv_table_header,
     last_tag,
     looks_swapped,
-    read_qrels,
-    read_run,
+)
+from .files import (
+    CSV_CONTENT,
+    NUMBER,
+    OTHER_SPACE,
+    SPACE,
+    SPLIT,
+    Unclean,
+    bytes_of,
+    default_read,
+    header_line,
+    pick,
+    pick_list,
+    plain,
+    scan,
+    source_name,
 )
 from .sql import rank_tables
 
 MEMORY_LIMIT = "1GB"  # DuckDB's own buffers; the rest of a run spills to the temporary directory
-_HEAD = 65536  # bytes a CSV header is looked for in, as the default reader does
-_CHUNK = 1 << 24
-_SPACE = " \t\r\x0b\x0c"  # trec_eval's separators within a line
-_SPLIT = "[ \t\r\x0b\x0c]+"
-# The numbers the default reader's pyarrow takes (readers._ARROW_FLOAT), in RE2's words.
-_NUMBER = r"[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?|[+-]?([iI][nN][fF]([iI][nN][iI][tT][yY])?|[nN][aA][nN])"
-# Whitespace Python's str.strip takes beyond the ASCII blanks: a CSV line holding one goes to the default reader.
-_OTHER_SPACE = "[\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
-# A CSV line with something other than blanks, not starting with "#" (the default reader's comment) after them.
-_CSV_CONTENT = "^[ \t\r\x0b\x0c]*[^ \t\r\x0b\x0c#]"
-_LONE_CR = re.compile(rb"\r[^\n]")
-_UNTIDY = (b"\t", b"\r", b"\x0b", b"\x0c", b"  ", b"\n ", b" \n")
 
 
 def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
-
-
-class _Unclean(Exception):
-    """DuckDB could not read the file as trec_eval would, or found it bad: the default reader must say why."""
 
 
 class DuckDBEngine:
@@ -130,7 +124,9 @@ class DuckDBEngine:
             qrels_name = self._load("qrels", qrels_source)
         except InputError as err:
             if looks_swapped(err, run_source):
-                raise InputError("files.swapped", qrels=_name(qrels_source), run=_name(run_source)) from None
+                raise InputError(
+                    "files.swapped", qrels=source_name(qrels_source), run=source_name(run_source)
+                ) from None
             raise
         run_name = self._load("run", run_source)
         tag = self._tag
@@ -153,14 +149,14 @@ class DuckDBEngine:
     def _load(self, kind: str, source: Source) -> str:
         """Read one file into the table ``kind`` (qid, docno, and rel or score) and return its name for messages."""
         self._tag = ""
-        name = _name(source)
+        name = source_name(source)
         if isinstance(source, (str, os.PathLike)):
             path = Path(source)
             if not path.is_file():  # missing, a folder, a pipe: the default reader reads it or names the problem
                 self._load_default(kind, source, name)
                 return name
             return self._load_path(kind, path, name, source)
-        data = _bytes_of(source)
+        data = bytes_of(source)
         spooled = Path(self._folder) / f"{kind}.input"
         spooled.write_bytes(data)
         try:
@@ -180,14 +176,14 @@ class DuckDBEngine:
             return name
         try:
             self._load_text(kind, path, start[:2] == b"\x1f\x8b")
-        except (_Unclean, self._error, OSError, EOFError, zlib.error, UnicodeDecodeError):
+        except (Unclean, self._error, OSError, EOFError, zlib.error, UnicodeDecodeError):
             self._load_default(kind, original, name)
         return name
 
     def _load_text(self, kind: str, path: Path, gzipped: bool) -> None:
-        head, tail, clean, tidy = _scan(path, gzipped)
+        head, tail, clean, tidy = scan(path, gzipped)
         if not clean:
-            raise _Unclean
+            raise Unclean
         header = csv_table_header(head)
         self._tag = "" if kind == "qrels" or header is not None else last_tag(tail)
         compression = "gzip" if gzipped else "none"
@@ -202,10 +198,10 @@ class DuckDBEngine:
 
         params: list[Any] = []
         if header is not None:
-            select = _csv_select(kind, read(2, "?", _header_line(head)).replace("'?'", "?"), header)
+            select = _csv_select(kind, read(2, "?", header_line(head)).replace("'?'", "?"), header)
             params = ["\x00"]
             if select is None:
-                raise _Unclean  # a column it needs is missing: the default reader says which
+                raise Unclean  # a column it needs is missing: the default reader says which
         elif tidy:
             select = _tidy_select(kind, read(5 if kind == "qrels" else 7, " "))
         else:
@@ -218,14 +214,14 @@ class DuckDBEngine:
             f"SELECT count(*) FILTER (bad), count(*), count(DISTINCT hash(qid, docno)) FROM {kind}"
         ).fetchone()
         if bad or not rows or pairs != rows:
-            raise _Unclean
+            raise Unclean
 
     def _load_default(self, kind: str, source: Source, name: str) -> None:
         """Read with the default reader (which raises its error for a bad file) and take its columns as they are."""
-        read = _default_read(kind, source, name)
+        read = default_read(kind, source, name)
         number = "rel" if isinstance(read, Qrels) else "score"
         values = read.rel if isinstance(read, Qrels) else read.score
-        table = pa.table({"qid": _plain(read.qid), "docno": _plain(read.docno), number: pa.array(values)})
+        table = pa.table({"qid": plain(read.qid), "docno": plain(read.docno), number: pa.array(values)})
         if isinstance(read, Run):
             self._tag = read.tag
         self._db.register("default_read", table)
@@ -234,16 +230,26 @@ class DuckDBEngine:
         finally:
             self._db.unregister("default_read")
 
+    def read_parquet(self, kind: str, path: Path, name: str) -> pa.Table:
+        """A Parquet file's columns (qid, docno, and rel or score; ``kind``: "qrels" or "run") as this engine
+        reads them, or the error it raises for the file."""
+        self._load_parquet(kind, path, name)
+        number = "rel" if kind == "qrels" else "score"
+        try:
+            return self._sql(f"SELECT qid, docno, {number} FROM {kind}").fetch_arrow_table()
+        finally:
+            self._sql(f"DROP TABLE IF EXISTS {kind}")
+
     def _load_parquet(self, kind: str, path: Path, name: str) -> None:
         source = f"read_parquet({_literal(os.fspath(path))}, file_row_number=true)"
         found = {str(row[0]).lower(): str(row[0]) for row in self._sql(f"DESCRIBE SELECT * FROM {source}").fetchall()}
         number = ("rel", REL_NAMES) if kind == "qrels" else ("score", SCORE_NAMES)
         wanted = {"qid": QID_NAMES, "docno": DOC_NAMES, number[0]: number[1]}
-        if kind == "run" and _pick(found, SCORE_NAMES) is None and _pick(found, RANK_NAMES) is not None:
+        if kind == "run" and pick(found, SCORE_NAMES) is None and pick(found, RANK_NAMES) is not None:
             wanted["score"] = RANK_NAMES
         chosen = {}
         for column, aliases in wanted.items():
-            picked = _pick(found, aliases)
+            picked = pick(found, aliases)
             if picked is None:
                 code: Code = "qrels.header_missing" if kind == "qrels" else "run.header_missing"
                 raise InputError(code, file=name, column=column, looked=", ".join(aliases), found=", ".join(found))
@@ -304,7 +310,7 @@ class DuckDBEngine:
 
 
 def _tidy_select(kind: str, columns: str) -> str:
-    """TREC text with one space between fields, none at either end of a line, and no other blank (``_scan``
+    """TREC text with one space between fields, none at either end of a line, and no other blank (``scan``
     checked the whole file): DuckDB's CSV reader splits it at its spaces, the fastest way it has."""
     number, width = ("c4", "c4 IS NOT NULL AND c5 IS NULL") if kind == "qrels" else ("c5", "c6 IS NOT NULL")
     fields = f"""SELECT c1 AS qid, c3 AS docno, {number} AS text, {width} AS width, NULL AS nul FROM {columns}
@@ -322,7 +328,7 @@ def _trec_select(kind: str, lines: str) -> str:
         [*(f"contains(line, chr({c}))" for c in (9, 11, 12, 13)), "contains(line, '  ')"]
         + ["starts_with(line, ' ')", "ends_with(line, ' ')"]
     )
-    split = f"regexp_split_to_array(trim(line, {_literal(_SPACE)}), {_literal(_SPLIT)})"
+    split = f"regexp_split_to_array(trim(line, {_literal(SPACE)}), {_literal(SPLIT)})"
     fields = f"""SELECT f[1] AS qid, f[3] AS docno, f[{4 if kind == "qrels" else 5}] AS text, len(f) AS width, nul
         FROM (SELECT CASE WHEN {untidy} THEN {split} ELSE string_split(line, ' ') END AS f, nul
             FROM (SELECT c1 AS line, c2 AS nul FROM {lines}))
@@ -337,22 +343,22 @@ def _csv_select(kind: str, lines: str, header: tuple[str, list[str]]) -> str | N
     rank = False
     if kind == "qrels":
         wanted["text"] = REL_NAMES
-    elif _pick_list(names, SCORE_NAMES) is None and _pick_list(names, RANK_NAMES) is not None:
+    elif pick_list(names, SCORE_NAMES) is None and pick_list(names, RANK_NAMES) is not None:
         wanted["text"], rank = RANK_NAMES, True
     else:
         wanted["text"] = SCORE_NAMES
     at = {}
     for column, aliases in wanted.items():
-        picked = _pick_list(names, aliases)
+        picked = pick_list(names, aliases)
         if picked is None:
             return None
-        at[column] = f"trim(trim(f[{names.index(picked) + 1}], {_literal(_SPACE)}), '\"')"
+        at[column] = f"trim(trim(f[{names.index(picked) + 1}], {_literal(SPACE)}), '\"')"
     fields = f"""SELECT {at["qid"]} AS qid, {at["docno"]} AS docno, {at["text"]} AS text,
-            CASE WHEN regexp_matches(line, {_literal(_OTHER_SPACE)}) OR {at["qid"]} = '' OR {at["docno"]} = ''
+            CASE WHEN regexp_matches(line, {_literal(OTHER_SPACE)}) OR {at["qid"]} = '' OR {at["docno"]} = ''
                 THEN -1 ELSE len(f) END AS width, nul
         FROM (SELECT string_split(line, {_literal(delimiter)}) AS f, line, nul
             FROM (SELECT c1 AS line, c2 AS nul FROM {lines}))
-        WHERE nul IS NOT NULL OR regexp_matches(line, {_literal(_CSV_CONTENT)})"""
+        WHERE nul IS NOT NULL OR regexp_matches(line, {_literal(CSV_CONTENT)})"""
     return _typed("rank" if rank else kind, fields, f"width = {len(names)}")
 
 
@@ -363,7 +369,7 @@ def _typed(kind: str, fields: str, width: str) -> str:
     negated into a score).
     """
     # DuckDB takes a few numbers pyarrow does not ("+-1", "1_0"): the expression refuses them.
-    number = f"CASE WHEN regexp_full_match(text, {_literal(_NUMBER)}) THEN TRY_CAST(text AS DOUBLE) END"
+    number = f"CASE WHEN regexp_full_match(text, {_literal(NUMBER)}) THEN TRY_CAST(text AS DOUBLE) END"
     if kind == "qrels":
         usable = f"isfinite(v) AND v = round(v) AND abs(v) <= {LARGEST_EXACT_GRADE}"
         value = f"CASE WHEN {usable} THEN CAST(v AS BIGINT) END AS rel"
@@ -378,80 +384,5 @@ def _typed(kind: str, fields: str, width: str) -> str:
 # -------------------------------------------------------------------------------------- helpers
 
 
-def _scan(path: Path, gzipped: bool, *, utf8: bool = False) -> tuple[bytes, bytes, bool, bool]:
-    """The first 64 KiB of the text and its last 64 KiB; whether it is clean (no NUL byte, no carriage return
-    but before a line feed; with ``utf8``, UTF-8 throughout, for a reader that would not say) and tidy (fields
-    separated by single spaces only: ``_tidy_select``)."""
-    head, tail, carried = b"", b"", b"\n"
-    tidy = True
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    with _open(path, gzipped) as stream:
-        while chunk := stream.read(_CHUNK):
-            if len(head) < _HEAD:
-                head += chunk[: _HEAD - len(head)]
-            data = carried + chunk
-            if b"\x00" in data or (b"\r" in data and _LONE_CR.search(data)):
-                return head, tail, False, False
-            if utf8:
-                try:
-                    decoder.decode(chunk)
-                except UnicodeDecodeError:
-                    return head, tail, False, False
-            tidy = tidy and not any(blank in data for blank in _UNTIDY)
-            carried = data[-1:]
-            tail = (tail + chunk)[-_HEAD:]
-    if utf8:
-        try:
-            decoder.decode(b"", final=True)
-        except UnicodeDecodeError:  # the text ends within a character
-            return head, tail, False, False
-    return head, tail, carried != b"\r", tidy and carried != b" "
-
-
-def _open(path: Path, gzipped: bool) -> IO[bytes]:
-    stream = gzip.open(path, "rb") if gzipped else open(path, "rb")  # noqa: SIM115 (the caller closes it)
-    return cast(IO[bytes], stream)
-
-
-def _header_line(head: bytes) -> int:
-    """How many lines the header and the comment or blank lines before it take."""
-    for number, raw in enumerate(head.split(b"\n"), start=1):
-        line = raw.decode("utf-8", errors="replace").strip()
-        if line and not line.startswith("#"):
-            return number
-    raise _Unclean
-
-
-def _pick(found: dict[str, str], aliases: tuple[str, ...]) -> str | None:
-    return next((alias for alias in aliases if alias in found), None)
-
-
-def _pick_list(names: list[str], aliases: tuple[str, ...]) -> str | None:
-    return next((alias for alias in aliases if alias in names), None)
-
-
 def _row(row: Any, name: str) -> Place:
     return Place("file.line", line=int(row) + 1, file=name)
-
-
-def _plain(values: pa.Array) -> pa.Array:
-    return values.dictionary_decode() if pa.types.is_dictionary(values.type) else values
-
-
-def _default_read(kind: str, source: Source, name: str | None = None) -> Qrels | Run:
-    return read_qrels(source, name) if kind == "qrels" else read_run(source, name)
-
-
-def _bytes_of(source: Source) -> bytes:
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return bytes(source)
-    if isinstance(source, io.IOBase) or hasattr(source, "read"):
-        data = source.read()
-        return data.encode("utf-8") if isinstance(data, str) else bytes(data)
-    raise InputError("file.source", kind=type(source).__name__)
-
-
-def _name(source: Source) -> str:
-    if isinstance(source, (str, os.PathLike)):
-        return os.fspath(source)
-    return str(getattr(source, "name", None) or "input")

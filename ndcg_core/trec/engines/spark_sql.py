@@ -45,24 +45,22 @@ from ..readers import (
     looks_swapped,
 )
 from . import SPARK_MASTER
-
-# The DuckDB engine's readers' helpers: one account of what a clean file is, and of its columns' names.
-from .duckdb_sql import (
-    _CSV_CONTENT,
-    _NUMBER,
-    _OTHER_SPACE,
-    _SPACE,
-    _SPLIT,
-    DuckDBEngine,
-    _bytes_of,
-    _default_read,
-    _header_line,
-    _name,
-    _pick,
-    _pick_list,
-    _plain,
-    _scan,
-    _Unclean,
+from .duckdb_sql import DuckDBEngine
+from .files import (
+    CSV_CONTENT,
+    NUMBER,
+    OTHER_SPACE,
+    SPACE,
+    SPLIT,
+    Unclean,
+    bytes_of,
+    default_read,
+    header_line,
+    pick,
+    pick_list,
+    plain,
+    scan,
+    source_name,
 )
 from .sql import Ranked, rank_tables
 
@@ -122,7 +120,7 @@ class SparkEngine:
         chosen = EvaluationOptions() if options is None else options
         if chosen.scoring.ties != "trec_eval":
             raise InputError("engine.ties", engine="spark", ties=chosen.scoring.ties)
-        qrels_name, run_name = _name(qrels_source), _name(run_source)
+        qrels_name, run_name = source_name(qrels_source), source_name(run_source)
         ranked = self.rank_files(qrels_source, run_source, chosen.complete, chosen.scoring.float32_scores)
         return ranked.evaluation(chosen, qrels_name, run_name, self._tag, engine="spark")
 
@@ -134,7 +132,9 @@ class SparkEngine:
                 self._load("qrels", qrels_source)
             except InputError as err:
                 if looks_swapped(err, run_source):
-                    raise InputError("files.swapped", qrels=_name(qrels_source), run=_name(run_source)) from None
+                    raise InputError(
+                        "files.swapped", qrels=source_name(qrels_source), run=source_name(run_source)
+                    ) from None
                 raise
             self._load("run", run_source)
             return rank_tables(self._create, self._fetch, complete=complete, float32_scores=float32_scores)
@@ -164,7 +164,7 @@ class SparkEngine:
     def _load(self, kind: str, source: Source) -> None:
         """Make the view ``kind`` (qid, docno, and rel or score) of one file, or raise the default engine's error."""
         self._tag = ""
-        name = _name(source)
+        name = source_name(source)
         if isinstance(source, (str, os.PathLike)):
             path = Path(source)
             if not path.is_file():  # missing, a folder, a pipe: the default reader reads it or names the problem
@@ -172,7 +172,7 @@ class SparkEngine:
                 return
             original: Source = source
         else:
-            data = _bytes_of(source)
+            data = bytes_of(source)
             path = Path(self._folder) / f"{kind}.input"
             path.write_bytes(data)
             original = data
@@ -187,7 +187,7 @@ class SparkEngine:
             return
         try:
             self._load_text(kind, path, start[:2] == b"\x1f\x8b")
-        except (_Unclean, OSError, EOFError, zlib.error, UnicodeDecodeError, self._error):
+        except (Unclean, OSError, EOFError, zlib.error, UnicodeDecodeError, self._error):
             self._load_default(kind, original, name)
 
     def _link(self, kind: str, path: Path, suffix: str) -> str:
@@ -199,30 +199,30 @@ class SparkEngine:
         return os.fspath(link)
 
     def _load_text(self, kind: str, path: Path, gzipped: bool) -> None:
-        head, tail, clean, _ = _scan(path, gzipped, utf8=True)
+        head, tail, clean, _ = scan(path, gzipped, utf8=True)
         if not clean or head.startswith(_BOM):
-            raise _Unclean
+            raise Unclean
         header = csv_table_header(head)
         self._tag = "" if kind == "qrels" or header is not None else last_tag(tail)
         # Lines end at a line feed only: a carriage return before it is a blank, as trec_eval reads it.
         lines = self._spark.read.text(self._link(kind, path, ".gz" if gzipped else ".txt"), lineSep="\n")
-        args: dict[str, Any] = {"space": _SPACE, "number": f"^(?:{_NUMBER})\\z"}
+        args: dict[str, Any] = {"space": SPACE, "number": f"^(?:{NUMBER})\\z"}
         headers = "1"
         if header is not None:
             select = _csv_select(kind, header)
             if select is None:
-                raise _Unclean  # a column it needs is missing: the default reader says which
+                raise Unclean  # a column it needs is missing: the default reader says which
             # The header's line is left out by its text: a data line reading the same is the default reader's.
             args |= {
-                "header": head.split(b"\n")[_header_line(head) - 1].decode("utf-8"),
+                "header": head.split(b"\n")[header_line(head) - 1].decode("utf-8"),
                 "delimiter": header[0],
-                "other_space": _OTHER_SPACE,
-                "content": _CSV_CONTENT,
+                "other_space": OTHER_SPACE,
+                "content": CSV_CONTENT,
             }
             headers = "(SELECT count_if(value = :header) FROM {lines})"
         else:
             select = _trec_select(kind)
-            args |= {"blanks": _SPLIT, "untidy": _UNTIDY}
+            args |= {"blanks": SPLIT, "untidy": _UNTIDY}
         frame = self._spark.sql(select, args, lines=lines).persist()
         self._cached.append(frame)
         bad, rows, pairs, header_lines = self._spark.sql(
@@ -232,18 +232,18 @@ class SparkEngine:
             lines=lines,
         ).first()
         if bad or not rows or pairs != rows or header_lines != 1:
-            raise _Unclean
+            raise Unclean
         number = "rel" if kind == "qrels" else "score"
         frame.select("qid", "docno", number).createOrReplaceTempView(kind)
 
     def _load_default(self, kind: str, source: Source, name: str) -> None:
         """Read with the default reader (which raises its error for a bad file) and take its columns as they are."""
-        read = _default_read(kind, source, name)
+        read = default_read(kind, source, name)
         number = "rel" if isinstance(read, Qrels) else "score"
         values = read.rel if isinstance(read, Qrels) else read.score
         if isinstance(read, Run):
             self._tag = read.tag
-        self._load_table(kind, pa.table({"qid": _plain(read.qid), "docno": _plain(read.docno), number: values}))
+        self._load_table(kind, pa.table({"qid": plain(read.qid), "docno": plain(read.docno), number: values}))
 
     def _load_table(self, kind: str, table: pa.Table) -> None:
         written = Path(self._folder) / f"{kind}.read.parquet"
@@ -259,11 +259,11 @@ class SparkEngine:
         types = {field.lower(): (field, kind_) for field, kind_ in frame.dtypes}
         found = {key: field for key, (field, _) in types.items()}
         number = ("rel", REL_NAMES) if kind == "qrels" else ("score", SCORE_NAMES)
-        rank = kind == "run" and _pick(found, SCORE_NAMES) is None and _pick(found, RANK_NAMES) is not None
+        rank = kind == "run" and pick(found, SCORE_NAMES) is None and pick(found, RANK_NAMES) is not None
         picked = {
-            "qid": _pick(found, QID_NAMES),
-            "docno": _pick(found, DOC_NAMES),
-            number[0]: _pick(found, RANK_NAMES if rank else number[1]),
+            "qid": pick(found, QID_NAMES),
+            "docno": pick(found, DOC_NAMES),
+            number[0]: pick(found, RANK_NAMES if rank else number[1]),
         }
         if len(found) != len(frame.columns) or any(p is None for p in picked.values()):
             self._load_duckdb(kind, path, name)  # a column missing, or two names differing only in case
@@ -301,9 +301,7 @@ class SparkEngine:
     def _load_duckdb(self, kind: str, path: Path, name: str) -> None:
         """The DuckDB engine's reading of a Parquet file: its error, or its columns."""
         with DuckDBEngine(memory_limit="256MB", threads=1, temp_directory=self._folder) as duck:
-            duck._load_parquet(kind, path, name)
-            number = "rel" if kind == "qrels" else "score"
-            table = duck._sql(f"SELECT qid, docno, {number} FROM {kind}").fetch_arrow_table()
+            table = duck.read_parquet(kind, path, name)
         self._load_table(kind, table)
 
 
@@ -329,13 +327,13 @@ def _csv_select(kind: str, header: tuple[str, list[str]]) -> str | None:
     rank = False
     if kind == "qrels":
         wanted["text"] = REL_NAMES
-    elif _pick_list(names, SCORE_NAMES) is None and _pick_list(names, RANK_NAMES) is not None:
+    elif pick_list(names, SCORE_NAMES) is None and pick_list(names, RANK_NAMES) is not None:
         wanted["text"], rank = RANK_NAMES, True
     else:
         wanted["text"] = SCORE_NAMES
     at = {}
     for column, aliases in wanted.items():
-        picked = _pick_list(names, aliases)
+        picked = pick_list(names, aliases)
         if picked is None:
             return None
         at[column] = f"trim(BOTH '\"' FROM trim(BOTH :space FROM try_element_at(f, {names.index(picked) + 1})))"
