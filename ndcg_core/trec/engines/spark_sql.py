@@ -66,6 +66,18 @@ from .sql import Ranked, rank_tables
 
 _UNTIDY = "[\t\r\x0b\x0c]|  |^ | $"  # a TREC line a single space does not split as trec_eval does
 _BOM = b"\xef\xbb\xbf"
+# Spark's log on standard error, errors only: the command line's own errors are one line there. The level stays
+# Spark's shell default (warn), or Spark says on standard error that it sets it; the appender drops the warnings.
+_QUIET_LOG = """rootLogger.level = warn
+rootLogger.appenderRef.stderr.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.filter.threshold.type = ThresholdFilter
+appender.console.filter.threshold.level = error
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %d{yy/MM/dd HH:mm:ss} %p %c{1}: %m%n
+"""
 # Parquet column types Spark reads as the DuckDB engine does (ids as text, numbers as doubles); others go to DuckDB.
 _ID_TYPES = ("string", "int", "bigint", "smallint", "tinyint")
 _NUMBER_TYPES = ("int", "bigint", "smallint", "tinyint", "float", "double")
@@ -87,8 +99,12 @@ class SparkEngine:
         session: Any = None,
     ) -> None:
         self._owned = session is None
-        self._spark = _session(master or SPARK_MASTER, config or {}) if session is None else session
         self._folder = tempfile.mkdtemp(prefix="ndcg-spark-", dir=temp_directory)
+        try:
+            self._spark = _session(master or SPARK_MASTER, config or {}, Path(self._folder)) if self._owned else session
+        except BaseException:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            raise
         self._tag = ""  # the run's tag, as the last file read gives it
         self._cached: list[Any] = []
         from pyspark.errors import PySparkException
@@ -366,8 +382,9 @@ def _typed(kind: str, fields: str, width: str) -> str:
 # -------------------------------------------------------------------------------------- the session
 
 
-def _session(master: str, config: Mapping[str, str]) -> Any:
-    """A Spark session on ``master``, quiet: no web UI, no progress bars, warnings only from Spark's log."""
+def _session(master: str, config: Mapping[str, str], folder: Path) -> Any:
+    """A Spark session on ``master``, quiet: no web UI, no progress bars, only errors from Spark's log (its
+    settings written in ``folder``, read by Java as it starts)."""
     try:
         with warnings.catch_warnings():
             # PySpark warns once, on import, that it has not been tried with the installed pandas; it uses none.
@@ -377,7 +394,15 @@ def _session(master: str, config: Mapping[str, str]) -> Any:
     except ImportError:
         raise InputError("engine.not_installed", engine="spark", package="pyspark", extra="spark") from None
     builder = SparkSession.builder.master(master).appName("ndcg-lab-eval")
-    settings = {"spark.ui.enabled": "false", "spark.ui.showConsoleProgress": "false", **config}
+    log = folder / "log4j2.properties"
+    log.write_text(_QUIET_LOG)
+    java = f"-Dlog4j2.configurationFile={log.as_uri()} {config.get('spark.driver.extraJavaOptions', '')}".strip()
+    settings = {
+        "spark.ui.enabled": "false",
+        "spark.ui.showConsoleProgress": "false",
+        **config,
+        "spark.driver.extraJavaOptions": java,
+    }
     for key, setting in settings.items():
         builder = builder.config(key, setting)
     try:
