@@ -23,7 +23,7 @@ from test_trec_eval_conformance import CASES as TREC_EVAL_CASES
 from test_trec_eval_conformance import expected_ndcg_lines
 from test_trec_io import BAD_FILES
 
-from ndcg_core import InputError
+from ndcg_core import EvaluationOptions, InputError, Scoring
 from ndcg_core.trec.cli import evaluation_options, main, parse
 from ndcg_core.trec.engines import files
 from ndcg_core.trec.engines.sql import Ranked
@@ -141,6 +141,27 @@ def test_tabs_crlf_csv_gzip_and_swapped_files_come_out_the_same(tmp_path, spark_
     assert default[1] == "files.swapped" and spark == default
 
 
+@pytest.mark.parametrize("spelling", ["numbers pyarrow takes", "numbers only DuckDB takes", "tsv with ranks"])
+def test_numbers_as_the_default_reader_takes_them_come_out_the_same(tmp_path, spark_engine, spelling):
+    # Spark's own casts take a few spellings the default reader refuses, and the other way round.
+    default, spark = both(tmp_path, spark_engine, *SPELLINGS[spelling])
+    assert spark == default
+
+
+@pytest.mark.parametrize("float32", [False, True])
+def test_scores_tie_as_the_default_engine_ties_them_at_the_edges_of_float32(tmp_path, spark_engine, float32):
+    top = float(np.finfo(np.float32).max)
+    to_infinity = 2.0**128 - 2.0**103  # the least double that rounds to a float32 infinity
+    scores = [top, float(np.nextafter(top, np.inf)), float(np.nextafter(to_infinity, 0)), to_infinity, 1e300, np.inf]
+    scores += [0.0, -0.0]
+    scores += [-s for s in scores[:6]] + [1.0000000001, 1.0000000002]
+    run = "".join(f"q Q0 d{i} 0 {s!r} t\n" for i, s in enumerate(scores)).encode()
+    qrels = "".join(f"q 0 d{i} {i % 4}\n" for i in range(len(scores))).encode()
+    options = EvaluationOptions(Scoring(float32_scores=float32), cutoffs=tuple(range(1, len(scores) + 1)))
+    default, spark = both(tmp_path, spark_engine, qrels, run, options)
+    assert default[0] == "ok" and spark == default
+
+
 def parquet(path, **columns):
     pq.write_table(pa.table(columns), path)
     return str(path)
@@ -154,10 +175,12 @@ def test_parquet_is_read_as_the_same_rows_in_text_and_a_bad_one_gets_the_duckdb_
     expected = outcome(evaluate_files, str(tmp_path / "qrels.txt"), str(tmp_path / "run.txt"), None)
     assert expected[0] == "ok"
     assert outcome(spark_engine.evaluate_files, qrels, ranks, None)[:3] == expected[:3]
-    bad = parquet(tmp_path / "bad.parquet", qid=["q", "q", "q"], docno=["a", "b", "a"], score=[1.0, 2.0, 3.0])
-    with pytest.raises(InputError) as caught:
-        spark_engine.evaluate_files(qrels, bad)
-    assert caught.value.code == "run.duplicate" and "line 3 of" in str(caught.value)
+    twice = parquet(tmp_path / "twice.parquet", qid=["q", "q", "q"], docno=["a", "b", "a"], score=[1.0, 2.0, 3.0])
+    empty = parquet(tmp_path / "empty.parquet", qid=["q", "q"], docno=["a", "b"], score=[1.0, None])
+    for bad, code in [(twice, "run.duplicate"), (empty, "run.score_nan")]:
+        with pytest.raises(InputError) as caught:
+            spark_engine.evaluate_files(qrels, bad)
+        assert caught.value.code == code and f"line {2 if bad == empty else 3} of" in str(caught.value)
 
 
 def test_tie_policies_other_than_trec_eval_need_the_default_engine(capsys, spark_engine):

@@ -297,7 +297,7 @@ class SparkEngine:
         elif rank:
             usable, typed = "abs(v) < CAST('inf' AS DOUBLE)", "-v AS score"
         else:
-            usable, typed = "NOT isnan(v)", "v AS score"
+            usable, typed = "v IS NOT NULL AND NOT isnan(v)", "v AS score"
         checked = self._spark.sql(
             f"""SELECT qid, docno, {typed}, qid IS NULL OR qid = '' OR docno IS NULL OR docno = ''
                 OR NOT coalesce({usable}, false) AS bad
@@ -365,7 +365,8 @@ def _typed(kind: str, fields: str, width: str) -> str:
     """The columns (qid, docno, and rel or score) and whether the line is bad, as the default reader decides.
 
     ``kind``: "qrels" (a grade: whole, up to 2^53), "run" (a score: not NaN) or "rank" (a CSV's rank: finite,
-    negated into a score). Spark orders NaN above every number, so a comparison with a bound refuses it.
+    negated into a score). Spark orders NaN above every number, so a comparison with a bound refuses it; its
+    isnan(NULL) is false, not NULL, so a score that is no number is refused by name.
     """
     number = "CASE WHEN text RLIKE :number THEN try_cast(text AS DOUBLE) END"
     if kind == "qrels":
@@ -374,7 +375,7 @@ def _typed(kind: str, fields: str, width: str) -> str:
     elif kind == "rank":
         usable, value = "abs(v) < CAST('inf' AS DOUBLE)", "-v AS score"
     else:
-        usable, value = "NOT isnan(v)", "v AS score"
+        usable, value = "v IS NOT NULL AND NOT isnan(v)", "v AS score"
     return f"""SELECT qid, docno, {value}, NOT coalesce({width} AND {usable}, false) AS bad
         FROM (SELECT qid, docno, width, {number} AS v FROM ({fields}) AS fields) AS numbers"""
 
