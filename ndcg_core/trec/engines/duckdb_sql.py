@@ -111,6 +111,12 @@ class DuckDBEngine:
         except self._out_of_memory as err:  # the command line says so in one line, as for the default engine
             raise MemoryError(str(err)) from err
 
+    def _one(self, query: str) -> Any:
+        """The first row of a query's result, or None; fetched to the end, as DuckDB 2 wants before the
+        connection's next statement (a result left after ``fetchone`` refuses it)."""
+        rows = self._sql(query).fetchall()
+        return rows[0] if rows else None
+
     # ------------------------------------------------------------------------------------ evaluation
 
     def evaluate_files(
@@ -210,9 +216,9 @@ class DuckDBEngine:
         self._sql(f"CREATE OR REPLACE TABLE {kind} AS {select}", params)
         # Distinct hashes of (query, document) count the pairs: a collision only sends the file to the default
         # reader, which finds no duplicate and reads it.
-        bad, rows, pairs = self._sql(
+        bad, rows, pairs = self._one(
             f"SELECT count(*) FILTER (bad), count(*), count(DISTINCT hash(qid, docno)) FROM {kind}"
-        ).fetchone()
+        )
         if bad or not rows or pairs != rows:
             raise Unclean
 
@@ -268,7 +274,7 @@ class DuckDBEngine:
 
     def _check_parquet(self, kind: str, name: str, *, rank: bool) -> None:
         """The default reader's checks, by row: no empty id, a usable number, no duplicate; some row at all."""
-        if self._sql(f"SELECT count(*) FROM {kind}").fetchone()[0] == 0:
+        if self._one(f"SELECT count(*) FROM {kind}")[0] == 0:
             raise InputError("qrels.header_only" if kind == "qrels" else "run.header_only", file=name)
         empty = self._first(kind, "qid IS NULL OR qid = '' OR docno IS NULL OR docno = ''", "qid IS NULL OR qid = ''")
         if empty is not None:
@@ -286,11 +292,11 @@ class DuckDBEngine:
         bad = self._first(kind, problem[0], number)
         if bad is not None:
             raise InputError(problem[1], place=_row(bad[0], name), value=shown(bad[1]))
-        pair = self._sql(
+        pair = self._one(
             f"""SELECT min(row), max(row), any_value(qid), any_value(docno) FROM (
                 SELECT row, qid, docno, row_number() OVER (PARTITION BY qid, docno ORDER BY row) AS nth FROM {kind}
             ) WHERE nth <= 2 GROUP BY qid, docno HAVING count(*) = 2 ORDER BY max(row) LIMIT 1"""
-        ).fetchone()
+        )
         if pair is not None:
             first, second, qid, docno = pair
             raise InputError(
@@ -302,7 +308,7 @@ class DuckDBEngine:
             )
 
     def _first(self, kind: str, where: str, then: str) -> tuple[int, Any] | None:
-        found = self._sql(f"SELECT row, {then} FROM {kind} WHERE {where} ORDER BY row LIMIT 1").fetchone()
+        found = self._one(f"SELECT row, {then} FROM {kind} WHERE {where} ORDER BY row LIMIT 1")
         return None if found is None else (int(found[0]), found[1])
 
 
