@@ -148,6 +148,16 @@ def test_numbers_as_the_default_reader_takes_them_come_out_the_same(tmp_path, sp
     assert spark == default
 
 
+def test_ids_are_ordered_by_their_utf8_bytes_as_trec_eval_orders_them(tmp_path, spark_engine):
+    # U+FF61 sorts before U+1F600 by bytes (and code points) and after it in UTF-16, Java's own string order.
+    low, high = "\uff61", "\U0001f600"
+    qrels = f"{low} 0 {low} 1\n{low} 0 {high} 2\n{high} 0 {low} 0\n{high} 0 {high} 3\n".encode()
+    run = f"{low} Q0 {low} 1 1 t\n{low} Q0 {high} 2 1 t\n{high} Q0 {high} 1 1 t\n{high} Q0 {low} 2 1 t\n".encode()
+    options = EvaluationOptions(cutoffs=(1,))
+    default, spark = both(tmp_path, spark_engine, qrels, run, options)
+    assert default[0] == "ok" and default[1] == [low, high] and spark == default
+
+
 @pytest.mark.parametrize("float32", [False, True])
 def test_scores_tie_as_the_default_engine_ties_them_at_the_edges_of_float32(tmp_path, spark_engine, float32):
     top = float(np.finfo(np.float32).max)
