@@ -2,10 +2,10 @@
 
 Starting Spark and each of its jobs is slow beside these small files, so the conformance runs batched: every
 random collection (tests/data/trec_eval10_random) and trec_eval's own test files (tests/data/trec_eval) in one
-pair of files, each collection's query ids prefixed with its name, ranked by Spark in one evaluation per value of
--c (the only option the SQL depends on besides --float32-scores); each collection's part is then printed under its
-own command line and compared with trec_eval's output. A few whole command lines, bad files and Parquet files go
-through the command line or the engine one by one.
+pair of files, each collection's query ids prefixed with its name, ranked by Spark in one evaluation with -c (the
+SQL depends only on it and --float32-scores; without -c a collection keeps the queries its run names); each
+collection's part is then printed under its own command line and compared with trec_eval's output. A few whole
+command lines, bad files and Parquet files go through the command line or the engine one by one.
 """
 
 import gzip
@@ -50,43 +50,38 @@ def prefixed(text, prefix):
     return "".join(f"{prefix}{line}\n" for line in text.splitlines() if line.strip())
 
 
-def part(ranked, prefix):
-    """The queries of one collection in a batch's ``Ranked``, numbered from 0 again, their prefix taken off."""
-    inside = [i for i, q in enumerate(ranked.qids) if q.startswith(prefix)]
-    if not inside:
-        empty = np.zeros(0, dtype=np.int64)
-        return Ranked([], np.zeros(0, dtype=bool), (empty, empty), (empty, empty, empty), empty)
-    start, stop = inside[0], inside[-1] + 1
-    assert inside == list(range(start, stop))  # one collection's queries are together in trec_eval's order
+def part(ranked, prefix, complete):
+    """The queries of one collection in a batch's ``Ranked`` (ranked with -c), numbered from 0 again, their prefix
+    taken off; without ``complete`` (-c), only those its run names, as the SQL without -c keeps."""
+    inside = np.array([q.startswith(prefix) and (complete or ranked.in_run[i]) for i, q in enumerate(ranked.qids)])
+    slots = np.full(len(inside), -1)
+    slots[inside] = np.arange(inside.sum())
 
     def rows(slot, *columns):
-        keep = (slot >= start) & (slot < stop)
-        return (slot[keep] - start, *(c[keep] for c in columns))
+        keep = slots[slot] >= 0
+        return (slots[slot[keep]], *(c[keep] for c in columns))
 
     return Ranked(
-        [q[len(prefix) :] for q in ranked.qids[start:stop]],
-        ranked.in_run[start:stop],
+        [q[len(prefix) :] for q, keep in zip(ranked.qids, inside, strict=True) if keep],
+        ranked.in_run[inside],
         rows(*ranked.judged),
         rows(*ranked.ranked),
-        ranked.retrieved_count[start:stop],
+        ranked.retrieved_count[inside],
     )
 
 
 def test_every_collection_prints_what_trec_eval_printed(tmp_path, capsys, spark_engine):
     every = list(collections())
     assert len(every) == 240 + 6
+    (tmp_path / "qrels").write_text("".join(prefixed(c[1], f"{c[0]}.") for c in every))
+    (tmp_path / "run").write_text("".join(prefixed(c[2], f"{c[0]}.") for c in every))
+    ranked = spark_engine.rank_files(str(tmp_path / "qrels"), str(tmp_path / "run"), True, False)
     printed = {}
-    for complete in (False, True):
-        chosen = [c for c in every if ("-c" in c[3]) == complete]
-        qrels, run = tmp_path / f"qrels{complete}", tmp_path / f"run{complete}"
-        qrels.write_text("".join(prefixed(c[1], f"{c[0]}.") for c in chosen))
-        run.write_text("".join(prefixed(c[2], f"{c[0]}.") for c in chosen))
-        ranked = spark_engine.rank_files(str(qrels), str(run), complete, False)
-        for name, _, _, args, _ in chosen:
-            parsed, measures = parse([*args, "qrels", "run"])
-            options = evaluation_options(parsed, measures)
-            evaluation = part(ranked, f"{name}.").evaluation(options, "qrels", "run", "", engine="spark")
-            printed[name] = format_trec_eval(evaluation, measures, per_query=parsed.q).splitlines()
+    for name, _, _, args, _ in every:
+        parsed, measures = parse([*args, "qrels", "run"])
+        options = evaluation_options(parsed, measures)
+        evaluation = part(ranked, f"{name}.", parsed.c).evaluation(options, "qrels", "run", "", engine="spark")
+        printed[name] = format_trec_eval(evaluation, measures, per_query=parsed.q).splitlines()
     for name, *_, expected in every:
         if expected is not None:
             assert printed[name] == expected, name
