@@ -110,6 +110,8 @@ Code = Literal[
     "flag.not_bool",
     "cli.gain_and_custom",
     "engine.ties",
+    "engine.not_installed",
+    "engine.spark_start",
     "paired.mismatch",
     "paired.too_few",
     "link.empty",

@@ -192,7 +192,9 @@ MESSAGES: dict[Code, str] = {
     "measure.not_one": "{value} names {count} measures; name one, such as ndcg_cut.10",
     "flag.not_bool": "{name} must be True or False, got {value}",
     "cli.gain_and_custom": "--gain cannot be combined with a custom gain per grade (ndcg.LEVEL=GAIN)",
-    "engine.ties": "--engine duckdb orders tied scores as trec_eval does; --ties {ties} needs the default engine",
+    "engine.ties": "--engine {engine} orders tied scores as trec_eval does; --ties {ties} needs the default engine",
+    "engine.not_installed": "--engine {engine} needs the Python package {package}: pip install 'ndcg-lab[{extra}]'",
+    "engine.spark_start": "Spark did not start on {master} ({reason}); --engine spark needs Java 17 or later",
     # Comparing two systems.
     "paired.mismatch": "the two systems have {a} and {b} queries; compare the same queries",
     "paired.too_few": "a paired test needs at least 2 queries, got {count}",

@@ -14,7 +14,7 @@ from ..errors import InputError, shown
 from ..lists.gains import GAINS
 from ..lists.scoring import Scoring
 from ..lists.ties import TIE_POLICIES
-from .engines import DEFAULT_ENGINE, ENGINES
+from .engines import DEFAULT_ENGINE, ENGINES, SPARK_MASTER
 from .evaluate import IDEAL_SOURCE, IDEALS, Evaluation, EvaluationOptions
 from .measures import TREC_EVAL_CUTOFFS, Measure, parse_measure, trec_eval_measures
 from .output import format_trec_eval
@@ -23,6 +23,7 @@ from .segmented import evaluate_files
 
 if TYPE_CHECKING:
     from .engines.duckdb_sql import DuckDBEngine
+    from .engines.spark_sql import SparkEngine
 
 PROG = "ndcg-lab-eval"  # the console script pyproject.toml declares; python -m ndcg_core is the same program
 ALIASES = {"all_trec": ("ndcg", "ndcg_cut")}  # trec_eval's everything, narrowed to its NDCG measures
@@ -109,8 +110,15 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
         "--engine",
         choices=ENGINES,
         default=DEFAULT_ENGINE,
-        help="numpy: in memory (default); duckdb: out of core with DuckDB, for runs larger than memory "
-        "(also reads Parquet; --ties trec_eval only)",
+        help="numpy: in memory (default); duckdb: out of core with DuckDB, for runs larger than memory; "
+        "spark: on Apache Spark, here or on a cluster (needs pyspark and Java 17+); duckdb and spark also "
+        "read Parquet and take --ties trec_eval only",
+    )
+    parser.add_argument(
+        "--spark-master",
+        metavar="URL",
+        help=f"with --engine spark: the Spark master to run on (default: {SPARK_MASTER}, every core here); "
+        "the files must be at the same path on every executor",
     )
     parser.add_argument(
         "qrels", metavar="QRELS", help="TREC qrels file (qid iter docno rel), CSV/TSV with a header, or .gz"
@@ -131,15 +139,36 @@ def _measures(names: Sequence[str]) -> list[Measure]:
     return trec_eval_measures([parse_measure(n) for n in expanded])
 
 
-def run(argv: Sequence[str] | None = None, prog: str = PROG, *, duckdb_engine: DuckDBEngine | None = None) -> str:
+def run(
+    argv: Sequence[str] | None = None,
+    prog: str = PROG,
+    *,
+    duckdb_engine: DuckDBEngine | None = None,
+    spark_engine: SparkEngine | None = None,
+) -> str:
     """Parse arguments, evaluate and return the text to print; raises ``InputError`` on bad input.
 
-    ``duckdb_engine``: an open DuckDB engine for ``--engine duckdb`` to use (one is opened and closed otherwise).
+    ``duckdb_engine``, ``spark_engine``: an open engine for ``--engine duckdb`` or ``spark`` to use (one is
+    opened and closed otherwise).
     """
-    args = build_parser(prog).parse_args(argv)
-    measures = _measures(args.m)
+    args, measures = parse(argv if argv is not None else sys.argv[1:], prog)
     if args.explain is not None:
         return _explain(args, measures)
+    options = evaluation_options(args, measures)
+    run_source = _standard_input() if args.run == STDIN else args.run
+    opened = {"duckdb": duckdb_engine, "spark": spark_engine}.get(args.engine)
+    result = _evaluate(args.engine, args.qrels, run_source, options, opened, args.spark_master)
+    return format_trec_eval(result, measures, per_query=args.q)
+
+
+def parse(argv: Sequence[str], prog: str = PROG) -> tuple[argparse.Namespace, list[Measure]]:
+    """The arguments and the measures to print of a command line (``evaluation_options`` makes its options)."""
+    args = build_parser(prog).parse_args(argv)
+    return args, _measures(args.m)
+
+
+def evaluation_options(args: argparse.Namespace, measures: Sequence[Measure]) -> EvaluationOptions:
+    """The options a parsed command line evaluates with, for these measures."""
     cut = tuple(m.cutoff for m in measures if m.cutoff is not None)
     full = next((m for m in measures if m.family == "ndcg"), None)
     full_gain = full.gain_mapping if full is not None else None
@@ -147,16 +176,13 @@ def run(argv: Sequence[str] | None = None, prog: str = PROG, *, duckdb_engine: D
         raise InputError("cli.gain_and_custom")
     ideal = IDEAL_SOURCE[args.ideal]
     scoring = Scoring(gain=args.gain, ideal=ideal, ties=args.ties, float32_scores=args.float32_scores)
-    options = EvaluationOptions(
+    return EvaluationOptions(
         scoring,
         cutoffs=cut,
         full_gain=None if full_gain is None else tuple(full_gain.items()),
         complete=args.c,
         max_docs=args.M,
     )
-    run_source = _standard_input() if args.run == STDIN else args.run
-    result = _evaluate(args.engine, args.qrels, run_source, options, duckdb_engine)
-    return format_trec_eval(result, measures, per_query=args.q)
 
 
 def _explain(args: argparse.Namespace, measures: Sequence[Measure]) -> str:
@@ -173,16 +199,26 @@ def _explain(args: argparse.Namespace, measures: Sequence[Measure]) -> str:
 
 
 def _evaluate(
-    engine: str, qrels: Source, run: Source, options: EvaluationOptions, duckdb_engine: DuckDBEngine | None
+    engine: str,
+    qrels: Source,
+    run: Source,
+    options: EvaluationOptions,
+    opened: DuckDBEngine | SparkEngine | None,
+    spark_master: str | None,
 ) -> Evaluation:
     if engine == DEFAULT_ENGINE:
         return evaluate_files(qrels, run, options)
-    if duckdb_engine is not None:
-        return duckdb_engine.evaluate_files(qrels, run, options)
+    if opened is not None:
+        return opened.evaluate_files(qrels, run, options)
+    if engine == "spark":
+        from .engines.spark_sql import SparkEngine  # Spark loads only when asked for
+
+        with SparkEngine(spark_master) as spark:
+            return spark.evaluate_files(qrels, run, options)
     from .engines.duckdb_sql import DuckDBEngine  # DuckDB loads only when asked for
 
-    with DuckDBEngine() as opened:
-        return opened.evaluate_files(qrels, run, options)
+    with DuckDBEngine() as duck:
+        return duck.evaluate_files(qrels, run, options)
 
 
 def _standard_input() -> io.BytesIO:
@@ -214,11 +250,17 @@ def keep_freed_memory() -> None:
     libc.mallopt(m_trim_threshold, (1 << 31) - 1)
 
 
-def main(argv: Sequence[str] | None = None, prog: str = PROG, *, duckdb_engine: DuckDBEngine | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None,
+    prog: str = PROG,
+    *,
+    duckdb_engine: DuckDBEngine | None = None,
+    spark_engine: SparkEngine | None = None,
+) -> int:
     """Entry point: prints trec_eval lines; bad input is one line on stderr, starting with ``prog``, and exit
     status 2."""
     try:
-        text = run(argv, prog, duckdb_engine=duckdb_engine)
+        text = run(argv, prog, duckdb_engine=duckdb_engine, spark_engine=spark_engine)
     except ValueError as err:
         sys.stderr.write(f"{prog}: {'; '.join(line.strip() for line in str(err).splitlines())}\n")
         return 2

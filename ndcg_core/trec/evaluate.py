@@ -347,19 +347,21 @@ def ranked_columns(
     retrieved_count: np.ndarray,
     in_run: np.ndarray,
     options: EvaluationOptions,
+    engine: str,
 ) -> dict[str, np.ndarray]:
     """``Evaluation.columns`` of queries ranked by another engine (``ndcg_core.trec.engines``).
 
     Queries are numbered 0 to n - 1 in trec_eval's order. ``judged``: (query, grade) of every judgment of the
     queries. ``ranked``: (query, position from 0, grade) of the judged documents of each ranking, in ranking
     order under trec_eval's tie order and not cut at ``max_docs``; the unjudged ones add nothing to any sum.
-    ``retrieved_count``: each query's number of ranked documents; ``in_run``: whether the run names it.
+    ``retrieved_count``: each query's number of ranked documents; ``in_run``: whether the run names it;
+    ``engine``: the engine's name on the command line, for its error.
     The arithmetic is ``evaluate``'s own, in the same order, so the figures are the same bits.
     """
     chosen = _plan(options)
     nq = len(in_run)
     if chosen.ties != "trec_eval":
-        raise InputError("engine.ties", ties=chosen.ties)
+        raise InputError("engine.ties", engine=engine, ties=chosen.ties)
     j_slot, j_level = judged
     r_slot, r_position, r_level = ranked
     pool = _Graded(j_slot, j_level, j_level >= 0)

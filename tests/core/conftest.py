@@ -69,6 +69,28 @@ def duckdb_engine():
         yield engine
 
 
+# Spark for small files on 2 cores: no whole-stage code generation (compiling it costs more than these files take
+# to run), no adaptive re-planning, the JVM's quick compiler only; measured on this project's test machine.
+SPARK_TEST_CONFIG = {
+    "spark.sql.shuffle.partitions": "2",
+    "spark.default.parallelism": "2",
+    "spark.sql.adaptive.enabled": "false",
+    "spark.sql.codegen.wholeStage": "false",
+    "spark.sql.codegen.factoryMode": "NO_CODEGEN",
+    "spark.driver.extraJavaOptions": "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
+}
+
+
+@pytest.fixture(scope="session")
+def spark_engine():
+    """One Spark session (``local[2]``) for every test that evaluates with ``--engine spark``: starting one
+    takes longer than all of their evaluations."""
+    from ndcg_core.trec.engines.spark_sql import SparkEngine
+
+    with SparkEngine("local[2]", SPARK_TEST_CONFIG) as engine:
+        yield engine
+
+
 @pytest.fixture(params=["numpy", "duckdb"])
 def eval_main(request):
     """``ndcg-lab-eval``'s ``main`` with each engine in turn (DuckDB's on the one shared connection)."""

@@ -19,7 +19,8 @@ RUN = "q1 Q0 d1 1 1.0 t\nq1 Q0 d2 2 1.0 t\n"
 HELP = """\
 usage: ndcg-lab-eval [-h] [-q] [-c] [-M N] [-m MEASURE] [-l LEVEL] [--float32-scores]
                      [--gain {linear,exponential}] [--ties {trec_eval,average,best,worst}]
-                     [--ideal {qrels,run}] [--explain VALUE] [--engine {numpy,duckdb}]
+                     [--ideal {qrels,run}] [--explain VALUE] [--engine {numpy,duckdb,spark}]
+                     [--spark-master URL]
                      QRELS RUN
 
 NDCG of a TREC run against TREC qrels, printed as trec_eval 10.0 prints it.
@@ -47,9 +48,13 @@ options:
   --explain VALUE       instead of evaluating, list the conventions and tools that give VALUE (the
                         number another tool printed, to its printed precision) for the one measure
                         -m names
-  --engine {numpy,duckdb}
+  --engine {numpy,duckdb,spark}
                         numpy: in memory (default); duckdb: out of core with DuckDB, for runs
-                        larger than memory (also reads Parquet; --ties trec_eval only)
+                        larger than memory; spark: on Apache Spark, here or on a cluster (needs
+                        pyspark and Java 17+); duckdb and spark also read Parquet and take --ties
+                        trec_eval only
+  --spark-master URL    with --engine spark: the Spark master to run on (default: local[*], every
+                        core here); the files must be at the same path on every executor
 
 measures (-m MEASURE, may repeat; without -m: ndcg and ndcg_cut):
   ndcg                  NDCG of the whole ranking

@@ -7,6 +7,7 @@ import json
 import math
 import pickle
 import re
+import sys
 from unittest import mock
 
 import pytest
@@ -200,6 +201,15 @@ PLACES = {**CORE_PLACES, **ui_errors.PLACES}
 
 
 # Each code, raised by calling the code with bad input a user could give. The keys must be every code.
+def spark_run(missing=None, failure=None):
+    """``--engine spark`` without PySpark (``missing`` modules) or where Spark fails to start (``failure``)."""
+    from pyspark.sql import SparkSession
+
+    start = mock.patch.object(type(SparkSession.builder), "getOrCreate", side_effect=failure)
+    with mock.patch.dict(sys.modules, missing or {}), start:
+        cli_run(["--engine", "spark", QRELS, RESULTS])
+
+
 CALLS = {
     "number.not_list": [
         lambda: validate_grades("321"),
@@ -329,6 +339,8 @@ CALLS = {
     "flag.not_bool": [lambda: ndcg_from_scores([1, 0], [2, 1], float32_scores="yes")],
     "cli.gain_and_custom": [lambda: cli_run(["-m", "ndcg.1=3", "--gain", "exponential", QRELS, RESULTS])],
     "engine.ties": [lambda: cli_run(["--engine", "duckdb", "--ties", "best", QRELS, RESULTS])],
+    "engine.not_installed": [lambda: spark_run(missing={"pyspark.testing.utils": None, "pyspark.sql": None})],
+    "engine.spark_start": [lambda: spark_run(failure=RuntimeError("[JAVA_GATEWAY_EXITED] Java gateway exited."))],
     "typed.query_blank": [lambda: typed_queries_to_trec([{"query": "", "document": "a", "grade": "1"}])],
     "typed.document_blank": [lambda: typed_queries_to_trec([{"query": "q", "document": " ", "grade": "1"}])],
     "typed.query_space": [lambda: typed_queries_to_trec([{"query": "q 1", "document": "a", "grade": "1"}])],
@@ -609,6 +621,13 @@ ALLOWED_LATIN = {
     "gain",
     "engine",  # the command line's --engine duckdb --ties trec_eval, as typed
     "duckdb",
+    "spark",  # --engine spark, and what it needs: Spark itself, Java, and pip install 'ndcg-lab[spark]'
+    "Spark",
+    "Java",
+    "Python",
+    "pip",
+    "install",
+    "lab",
     "ties",
     "trec_eval",
     "k",

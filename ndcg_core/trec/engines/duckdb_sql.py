@@ -17,23 +17,19 @@ codes, with the row number as the line.
 
 from __future__ import annotations
 
-import gzip
-import io
 import os
-import re
 import shutil
 import tempfile
 import zlib
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any, cast
+from typing import Any
 
-import numpy as np
 import pyarrow as pa
 
 from ...error_codes import Code
 from ...errors import InputError, Place, shown
-from ..evaluate import Evaluation, EvaluationOptions, ranked_columns
+from ..evaluate import Evaluation, EvaluationOptions
 from ..readers import (
     DOC_NAMES,
     LARGEST_EXACT_GRADE,
@@ -47,33 +43,30 @@ from ..readers import (
     csv_table_header,
     last_tag,
     looks_swapped,
-    read_qrels,
-    read_run,
 )
+from .files import (
+    CSV_CONTENT,
+    NUMBER,
+    OTHER_SPACE,
+    SPACE,
+    SPLIT,
+    Unclean,
+    bytes_of,
+    default_read,
+    header_line,
+    pick,
+    pick_list,
+    plain,
+    scan,
+    source_name,
+)
+from .sql import rank_tables
 
 MEMORY_LIMIT = "1GB"  # DuckDB's own buffers; the rest of a run spills to the temporary directory
-_HEAD = 65536  # bytes a CSV header is looked for in, as the default reader does
-_CHUNK = 1 << 24
-_SPACE = " \t\r\x0b\x0c"  # trec_eval's separators within a line
-_SPLIT = "[ \t\r\x0b\x0c]+"
-# The numbers the default reader's pyarrow takes (readers._ARROW_FLOAT), in RE2's words.
-_NUMBER = r"[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?|[+-]?([iI][nN][fF]([iI][nN][iI][tT][yY])?|[nN][aA][nN])"
-# Whitespace Python's str.strip takes beyond the ASCII blanks: a CSV line holding one goes to the default reader.
-_OTHER_SPACE = "[\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
-# A CSV line with something other than blanks, not starting with "#" (the default reader's comment) after them.
-_CSV_CONTENT = "^[ \t\r\x0b\x0c]*[^ \t\r\x0b\x0c#]"
-_LONE_CR = re.compile(rb"\r[^\n]")
-_UNTIDY = (b"\t", b"\r", b"\x0b", b"\x0c", b"  ", b"\n ", b" \n")
-_FLOAT32_MAX = float(np.finfo(np.float32).max)
-_FLOAT32_INF_FROM = 2.0**128 - 2.0**103  # half way from float32's largest value to 2^128: rounds to infinity
 
 
 def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
-
-
-class _Unclean(Exception):
-    """DuckDB could not read the file as trec_eval would, or found it bad: the default reader must say why."""
 
 
 class DuckDBEngine:
@@ -118,6 +111,12 @@ class DuckDBEngine:
         except self._out_of_memory as err:  # the command line says so in one line, as for the default engine
             raise MemoryError(str(err)) from err
 
+    def _one(self, query: str) -> Any:
+        """The first row of a query's result, or None; fetched to the end, as DuckDB 2 wants before the
+        connection's next statement (a result left after ``fetchone`` refuses it)."""
+        rows = self._sql(query).fetchall()
+        return rows[0] if rows else None
+
     # ------------------------------------------------------------------------------------ evaluation
 
     def evaluate_files(
@@ -126,12 +125,14 @@ class DuckDBEngine:
         """``evaluate(read_qrels(qrels_source), read_run(run_source), options)``, computed by DuckDB."""
         chosen = EvaluationOptions() if options is None else options
         if chosen.scoring.ties != "trec_eval":
-            raise InputError("engine.ties", ties=chosen.scoring.ties)
+            raise InputError("engine.ties", engine="duckdb", ties=chosen.scoring.ties)
         try:
             qrels_name = self._load("qrels", qrels_source)
         except InputError as err:
             if looks_swapped(err, run_source):
-                raise InputError("files.swapped", qrels=_name(qrels_source), run=_name(run_source)) from None
+                raise InputError(
+                    "files.swapped", qrels=source_name(qrels_source), run=source_name(run_source)
+                ) from None
             raise
         run_name = self._load("run", run_source)
         tag = self._tag
@@ -141,52 +142,27 @@ class DuckDBEngine:
             self._sql("DROP TABLE IF EXISTS qrels; DROP TABLE IF EXISTS run; DROP TABLE IF EXISTS queries")
 
     def _evaluate(self, chosen: EvaluationOptions, qrels_name: str, run_name: str, tag: str) -> Evaluation:
-        self._sql(
-            """CREATE OR REPLACE TABLE queries AS
-            SELECT qid, bool_or(ranked) AS in_run, row_number() OVER (ORDER BY qid) - 1 AS slot FROM (
-                SELECT DISTINCT qid, false AS ranked FROM qrels UNION ALL SELECT DISTINCT qid, true FROM run
-            ) GROUP BY qid HAVING bool_or(NOT ranked) AND (bool_or(ranked) OR ?)""",
-            [chosen.complete],
+        ranked = rank_tables(
+            lambda name, select: self._sql(f"CREATE OR REPLACE TABLE {name} AS {select}"),
+            lambda select: self._sql(select).fetchnumpy(),
+            complete=chosen.complete,
+            float32_scores=chosen.scoring.float32_scores,
         )
-        queries = self._sql("SELECT qid, in_run FROM queries ORDER BY slot").fetchnumpy()
-        nq = len(queries["qid"])
-        if not nq:
-            raise InputError("files.no_shared_query", run=run_name, qrels=qrels_name)
-        judged = self._sql("SELECT slot, rel FROM qrels JOIN queries USING (qid)").fetchnumpy()
-        key = _float32_key("score") if chosen.scoring.float32_scores else "score + 0.0"  # -0.0 and 0.0 tie
-        ranked = self._sql(
-            f"""SELECT slot, position, rel FROM (
-                SELECT slot, qid, docno,
-                    row_number() OVER (PARTITION BY slot ORDER BY {key} DESC, docno DESC) - 1 AS position
-                FROM run JOIN queries USING (qid)
-            ) JOIN qrels USING (qid, docno) ORDER BY slot, position"""
-        ).fetchnumpy()
-        counted = self._sql("SELECT slot, count(*) AS n FROM run JOIN queries USING (qid) GROUP BY slot").fetchnumpy()
-        retrieved_count = np.zeros(nq, dtype=np.int64)
-        retrieved_count[_ints(counted["slot"])] = _ints(counted["n"])
-        columns = ranked_columns(
-            (_ints(judged["slot"]), _ints(judged["rel"])),
-            (_ints(ranked["slot"]), _ints(ranked["position"]), _ints(ranked["rel"])),
-            retrieved_count,
-            np.asarray(queries["in_run"], dtype=bool),
-            chosen,
-        )
-        qids = [str(q) for q in queries["qid"]]
-        return Evaluation(qids, columns, chosen, qrels_name=qrels_name, run_name=run_name, tag=tag)
+        return ranked.evaluation(chosen, qrels_name, run_name, tag, engine="duckdb")
 
     # ------------------------------------------------------------------------------------ reading
 
     def _load(self, kind: str, source: Source) -> str:
         """Read one file into the table ``kind`` (qid, docno, and rel or score) and return its name for messages."""
         self._tag = ""
-        name = _name(source)
+        name = source_name(source)
         if isinstance(source, (str, os.PathLike)):
             path = Path(source)
             if not path.is_file():  # missing, a folder, a pipe: the default reader reads it or names the problem
                 self._load_default(kind, source, name)
                 return name
             return self._load_path(kind, path, name, source)
-        data = _bytes_of(source)
+        data = bytes_of(source)
         spooled = Path(self._folder) / f"{kind}.input"
         spooled.write_bytes(data)
         try:
@@ -206,14 +182,14 @@ class DuckDBEngine:
             return name
         try:
             self._load_text(kind, path, start[:2] == b"\x1f\x8b")
-        except (_Unclean, self._error, OSError, EOFError, zlib.error, UnicodeDecodeError):
+        except (Unclean, self._error, OSError, EOFError, zlib.error, UnicodeDecodeError):
             self._load_default(kind, original, name)
         return name
 
     def _load_text(self, kind: str, path: Path, gzipped: bool) -> None:
-        head, tail, clean, tidy = _scan(path, gzipped)
+        head, tail, clean, tidy = scan(path, gzipped)
         if not clean:
-            raise _Unclean
+            raise Unclean
         header = csv_table_header(head)
         self._tag = "" if kind == "qrels" or header is not None else last_tag(tail)
         compression = "gzip" if gzipped else "none"
@@ -228,10 +204,10 @@ class DuckDBEngine:
 
         params: list[Any] = []
         if header is not None:
-            select = _csv_select(kind, read(2, "?", _header_line(head)).replace("'?'", "?"), header)
+            select = _csv_select(kind, read(2, "?", header_line(head)).replace("'?'", "?"), header)
             params = ["\x00"]
             if select is None:
-                raise _Unclean  # a column it needs is missing: the default reader says which
+                raise Unclean  # a column it needs is missing: the default reader says which
         elif tidy:
             select = _tidy_select(kind, read(5 if kind == "qrels" else 7, " "))
         else:
@@ -240,18 +216,18 @@ class DuckDBEngine:
         self._sql(f"CREATE OR REPLACE TABLE {kind} AS {select}", params)
         # Distinct hashes of (query, document) count the pairs: a collision only sends the file to the default
         # reader, which finds no duplicate and reads it.
-        bad, rows, pairs = self._sql(
+        bad, rows, pairs = self._one(
             f"SELECT count(*) FILTER (bad), count(*), count(DISTINCT hash(qid, docno)) FROM {kind}"
-        ).fetchone()
+        )
         if bad or not rows or pairs != rows:
-            raise _Unclean
+            raise Unclean
 
     def _load_default(self, kind: str, source: Source, name: str) -> None:
         """Read with the default reader (which raises its error for a bad file) and take its columns as they are."""
-        read = _default_read(kind, source, name)
+        read = default_read(kind, source, name)
         number = "rel" if isinstance(read, Qrels) else "score"
         values = read.rel if isinstance(read, Qrels) else read.score
-        table = pa.table({"qid": _plain(read.qid), "docno": _plain(read.docno), number: pa.array(values)})
+        table = pa.table({"qid": plain(read.qid), "docno": plain(read.docno), number: pa.array(values)})
         if isinstance(read, Run):
             self._tag = read.tag
         self._db.register("default_read", table)
@@ -260,16 +236,26 @@ class DuckDBEngine:
         finally:
             self._db.unregister("default_read")
 
+    def read_parquet(self, kind: str, path: Path, name: str) -> pa.Table:
+        """A Parquet file's columns (qid, docno, and rel or score; ``kind``: "qrels" or "run") as this engine
+        reads them, or the error it raises for the file."""
+        self._load_parquet(kind, path, name)
+        number = "rel" if kind == "qrels" else "score"
+        try:
+            return self._sql(f"SELECT qid, docno, {number} FROM {kind}").fetch_arrow_table()
+        finally:
+            self._sql(f"DROP TABLE IF EXISTS {kind}")
+
     def _load_parquet(self, kind: str, path: Path, name: str) -> None:
         source = f"read_parquet({_literal(os.fspath(path))}, file_row_number=true)"
         found = {str(row[0]).lower(): str(row[0]) for row in self._sql(f"DESCRIBE SELECT * FROM {source}").fetchall()}
         number = ("rel", REL_NAMES) if kind == "qrels" else ("score", SCORE_NAMES)
         wanted = {"qid": QID_NAMES, "docno": DOC_NAMES, number[0]: number[1]}
-        if kind == "run" and _pick(found, SCORE_NAMES) is None and _pick(found, RANK_NAMES) is not None:
+        if kind == "run" and pick(found, SCORE_NAMES) is None and pick(found, RANK_NAMES) is not None:
             wanted["score"] = RANK_NAMES
         chosen = {}
         for column, aliases in wanted.items():
-            picked = _pick(found, aliases)
+            picked = pick(found, aliases)
             if picked is None:
                 code: Code = "qrels.header_missing" if kind == "qrels" else "run.header_missing"
                 raise InputError(code, file=name, column=column, looked=", ".join(aliases), found=", ".join(found))
@@ -288,7 +274,7 @@ class DuckDBEngine:
 
     def _check_parquet(self, kind: str, name: str, *, rank: bool) -> None:
         """The default reader's checks, by row: no empty id, a usable number, no duplicate; some row at all."""
-        if self._sql(f"SELECT count(*) FROM {kind}").fetchone()[0] == 0:
+        if self._one(f"SELECT count(*) FROM {kind}")[0] == 0:
             raise InputError("qrels.header_only" if kind == "qrels" else "run.header_only", file=name)
         empty = self._first(kind, "qid IS NULL OR qid = '' OR docno IS NULL OR docno = ''", "qid IS NULL OR qid = ''")
         if empty is not None:
@@ -306,11 +292,11 @@ class DuckDBEngine:
         bad = self._first(kind, problem[0], number)
         if bad is not None:
             raise InputError(problem[1], place=_row(bad[0], name), value=shown(bad[1]))
-        pair = self._sql(
+        pair = self._one(
             f"""SELECT min(row), max(row), any_value(qid), any_value(docno) FROM (
                 SELECT row, qid, docno, row_number() OVER (PARTITION BY qid, docno ORDER BY row) AS nth FROM {kind}
             ) WHERE nth <= 2 GROUP BY qid, docno HAVING count(*) = 2 ORDER BY max(row) LIMIT 1"""
-        ).fetchone()
+        )
         if pair is not None:
             first, second, qid, docno = pair
             raise InputError(
@@ -322,7 +308,7 @@ class DuckDBEngine:
             )
 
     def _first(self, kind: str, where: str, then: str) -> tuple[int, Any] | None:
-        found = self._sql(f"SELECT row, {then} FROM {kind} WHERE {where} ORDER BY row LIMIT 1").fetchone()
+        found = self._one(f"SELECT row, {then} FROM {kind} WHERE {where} ORDER BY row LIMIT 1")
         return None if found is None else (int(found[0]), found[1])
 
 
@@ -330,7 +316,7 @@ class DuckDBEngine:
 
 
 def _tidy_select(kind: str, columns: str) -> str:
-    """TREC text with one space between fields, none at either end of a line, and no other blank (``_scan``
+    """TREC text with one space between fields, none at either end of a line, and no other blank (``scan``
     checked the whole file): DuckDB's CSV reader splits it at its spaces, the fastest way it has."""
     number, width = ("c4", "c4 IS NOT NULL AND c5 IS NULL") if kind == "qrels" else ("c5", "c6 IS NOT NULL")
     fields = f"""SELECT c1 AS qid, c3 AS docno, {number} AS text, {width} AS width, NULL AS nul FROM {columns}
@@ -348,7 +334,7 @@ def _trec_select(kind: str, lines: str) -> str:
         [*(f"contains(line, chr({c}))" for c in (9, 11, 12, 13)), "contains(line, '  ')"]
         + ["starts_with(line, ' ')", "ends_with(line, ' ')"]
     )
-    split = f"regexp_split_to_array(trim(line, {_literal(_SPACE)}), {_literal(_SPLIT)})"
+    split = f"regexp_split_to_array(trim(line, {_literal(SPACE)}), {_literal(SPLIT)})"
     fields = f"""SELECT f[1] AS qid, f[3] AS docno, f[{4 if kind == "qrels" else 5}] AS text, len(f) AS width, nul
         FROM (SELECT CASE WHEN {untidy} THEN {split} ELSE string_split(line, ' ') END AS f, nul
             FROM (SELECT c1 AS line, c2 AS nul FROM {lines}))
@@ -363,22 +349,22 @@ def _csv_select(kind: str, lines: str, header: tuple[str, list[str]]) -> str | N
     rank = False
     if kind == "qrels":
         wanted["text"] = REL_NAMES
-    elif _pick_list(names, SCORE_NAMES) is None and _pick_list(names, RANK_NAMES) is not None:
+    elif pick_list(names, SCORE_NAMES) is None and pick_list(names, RANK_NAMES) is not None:
         wanted["text"], rank = RANK_NAMES, True
     else:
         wanted["text"] = SCORE_NAMES
     at = {}
     for column, aliases in wanted.items():
-        picked = _pick_list(names, aliases)
+        picked = pick_list(names, aliases)
         if picked is None:
             return None
-        at[column] = f"trim(trim(f[{names.index(picked) + 1}], {_literal(_SPACE)}), '\"')"
+        at[column] = f"trim(trim(f[{names.index(picked) + 1}], {_literal(SPACE)}), '\"')"
     fields = f"""SELECT {at["qid"]} AS qid, {at["docno"]} AS docno, {at["text"]} AS text,
-            CASE WHEN regexp_matches(line, {_literal(_OTHER_SPACE)}) OR {at["qid"]} = '' OR {at["docno"]} = ''
+            CASE WHEN regexp_matches(line, {_literal(OTHER_SPACE)}) OR {at["qid"]} = '' OR {at["docno"]} = ''
                 THEN -1 ELSE len(f) END AS width, nul
         FROM (SELECT string_split(line, {_literal(delimiter)}) AS f, line, nul
             FROM (SELECT c1 AS line, c2 AS nul FROM {lines}))
-        WHERE nul IS NOT NULL OR regexp_matches(line, {_literal(_CSV_CONTENT)})"""
+        WHERE nul IS NOT NULL OR regexp_matches(line, {_literal(CSV_CONTENT)})"""
     return _typed("rank" if rank else kind, fields, f"width = {len(names)}")
 
 
@@ -389,7 +375,7 @@ def _typed(kind: str, fields: str, width: str) -> str:
     negated into a score).
     """
     # DuckDB takes a few numbers pyarrow does not ("+-1", "1_0"): the expression refuses them.
-    number = f"CASE WHEN regexp_full_match(text, {_literal(_NUMBER)}) THEN TRY_CAST(text AS DOUBLE) END"
+    number = f"CASE WHEN regexp_full_match(text, {_literal(NUMBER)}) THEN TRY_CAST(text AS DOUBLE) END"
     if kind == "qrels":
         usable = f"isfinite(v) AND v = round(v) AND abs(v) <= {LARGEST_EXACT_GRADE}"
         value = f"CASE WHEN {usable} THEN CAST(v AS BIGINT) END AS rel"
@@ -401,84 +387,8 @@ def _typed(kind: str, fields: str, width: str) -> str:
         FROM (SELECT qid, docno, width, nul, {number} AS v FROM ({fields}))"""
 
 
-def _float32_key(column: str) -> str:
-    """A score as a 32-bit float compares, as a double: rounded to nearest, beyond float32's range infinite."""
-    clamped = f"greatest(least({column}, {_FLOAT32_MAX!r}), {-_FLOAT32_MAX!r})"
-    return (
-        f"(CASE WHEN abs({column}) >= {_FLOAT32_INF_FROM!r} THEN sign({column}) * 'inf'::DOUBLE"
-        f" ELSE CAST(CAST({clamped} AS FLOAT) AS DOUBLE) END + 0.0)"
-    )
-
-
 # -------------------------------------------------------------------------------------- helpers
-
-
-def _scan(path: Path, gzipped: bool) -> tuple[bytes, bytes, bool, bool]:
-    """The first 64 KiB of the text and its last 64 KiB; whether it is clean (no NUL byte, no carriage return
-    but before a line feed) and tidy (fields separated by single spaces only: ``_tidy_select``)."""
-    head, tail, carried = b"", b"", b"\n"
-    tidy = True
-    with _open(path, gzipped) as stream:
-        while chunk := stream.read(_CHUNK):
-            if len(head) < _HEAD:
-                head += chunk[: _HEAD - len(head)]
-            data = carried + chunk
-            if b"\x00" in data or (b"\r" in data and _LONE_CR.search(data)):
-                return head, tail, False, False
-            tidy = tidy and not any(blank in data for blank in _UNTIDY)
-            carried = data[-1:]
-            tail = (tail + chunk)[-_HEAD:]
-    return head, tail, carried != b"\r", tidy and carried != b" "
-
-
-def _open(path: Path, gzipped: bool) -> IO[bytes]:
-    stream = gzip.open(path, "rb") if gzipped else open(path, "rb")  # noqa: SIM115 (the caller closes it)
-    return cast(IO[bytes], stream)
-
-
-def _header_line(head: bytes) -> int:
-    """How many lines the header and the comment or blank lines before it take."""
-    for number, raw in enumerate(head.split(b"\n"), start=1):
-        line = raw.decode("utf-8", errors="replace").strip()
-        if line and not line.startswith("#"):
-            return number
-    raise _Unclean
-
-
-def _pick(found: dict[str, str], aliases: tuple[str, ...]) -> str | None:
-    return next((alias for alias in aliases if alias in found), None)
-
-
-def _pick_list(names: list[str], aliases: tuple[str, ...]) -> str | None:
-    return next((alias for alias in aliases if alias in names), None)
 
 
 def _row(row: Any, name: str) -> Place:
     return Place("file.line", line=int(row) + 1, file=name)
-
-
-def _ints(values: Any) -> np.ndarray:
-    return np.asarray(values, dtype=np.int64)
-
-
-def _plain(values: pa.Array) -> pa.Array:
-    return values.dictionary_decode() if pa.types.is_dictionary(values.type) else values
-
-
-def _default_read(kind: str, source: Source, name: str | None = None) -> Qrels | Run:
-    return read_qrels(source, name) if kind == "qrels" else read_run(source, name)
-
-
-def _bytes_of(source: Source) -> bytes:
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return bytes(source)
-    if isinstance(source, io.IOBase) or hasattr(source, "read"):
-        data = source.read()
-        return data.encode("utf-8") if isinstance(data, str) else bytes(data)
-    raise InputError("file.source", kind=type(source).__name__)
-
-
-def _name(source: Source) -> str:
-    if isinstance(source, (str, os.PathLike)):
-        return os.fspath(source)
-    return str(getattr(source, "name", None) or "input")

@@ -1,0 +1,415 @@
+"""``--engine spark``: qrels and a run evaluated by Apache Spark (PySpark), to the default engine's very figures.
+
+Spark reads the files (TREC text, CSV/TSV with a header, Parquet; gzip too), checks them in Spark SQL, and ranks
+each query with the SQL it shares with the DuckDB engine (``sql``): trec_eval's order, then only the judged
+documents of each ranking come back, with their positions, to ``ranked_columns``, the default engine's own
+arithmetic. ``local[*]`` (every core of this machine) by default; with a cluster's ``master`` URL the files, and
+the engine's ``temp_directory``, must be where every executor sees them at the same path.
+
+Bad input, as in the DuckDB engine: Spark only decides whether a file is clean. One that is not (a bad or short
+line, a duplicate, a NUL byte, text that is not UTF-8, a lone carriage return, a byte order mark) is read by the
+default reader, which raises the default engine's exact error; a Parquet file that is not clean is read by the
+DuckDB engine, which raises the codes it gives Parquet.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import warnings
+import zlib
+from collections.abc import Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ...errors import InputError
+from ..evaluate import Evaluation, EvaluationOptions
+from ..readers import (
+    DOC_NAMES,
+    LARGEST_EXACT_GRADE,
+    QID_NAMES,
+    RANK_NAMES,
+    REL_NAMES,
+    SCORE_NAMES,
+    Qrels,
+    Run,
+    Source,
+    csv_table_header,
+    last_tag,
+    looks_swapped,
+)
+from . import SPARK_MASTER
+from .duckdb_sql import DuckDBEngine
+from .files import (
+    CSV_CONTENT,
+    NUMBER,
+    OTHER_SPACE,
+    SPACE,
+    SPLIT,
+    Unclean,
+    bytes_of,
+    default_read,
+    header_line,
+    pick,
+    pick_list,
+    plain,
+    scan,
+    source_name,
+)
+from .sql import Ranked, rank_tables
+
+_UNTIDY = "[\t\r\x0b\x0c]|  |^ | $"  # a TREC line a single space does not split as trec_eval does
+_BOM = b"\xef\xbb\xbf"
+# Spark's log on standard error, errors only: the command line's own errors are one line there. The level stays
+# Spark's shell default (warn), or Spark says on standard error that it sets it; the appender drops the warnings.
+_QUIET_LOG = """rootLogger.level = warn
+rootLogger.appenderRef.stderr.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.filter.threshold.type = ThresholdFilter
+appender.console.filter.threshold.level = error
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %d{yy/MM/dd HH:mm:ss} %p %c{1}: %m%n
+"""
+# Parquet column types Spark reads as the DuckDB engine does (ids as text, numbers as doubles); others go to DuckDB.
+_ID_TYPES = ("string", "int", "bigint", "smallint", "tinyint")
+_NUMBER_TYPES = ("int", "bigint", "smallint", "tinyint", "float", "double")
+
+
+class SparkEngine:
+    """One Spark session for any number of evaluations (close it, or use ``with``).
+
+    ``master``: Spark's master URL (``local[*]`` by default); ``config``: further Spark settings, as
+    ``{"spark.sql.shuffle.partitions": "2"}``; ``temp_directory``: where a folder for spooled and converted
+    input is made (removed on close). ``session``: a SparkSession to use instead (left open on close).
+    """
+
+    def __init__(
+        self,
+        master: str | None = None,
+        config: Mapping[str, str] | None = None,
+        temp_directory: str | None = None,
+        session: Any = None,
+    ) -> None:
+        self._owned = session is None
+        self._folder = tempfile.mkdtemp(prefix="ndcg-spark-", dir=temp_directory)
+        try:
+            self._spark = _session(master or SPARK_MASTER, config or {}, Path(self._folder)) if self._owned else session
+        except BaseException:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            raise
+        self._tag = ""  # the run's tag, as the last file read gives it
+        self._cached: list[Any] = []
+        from pyspark.errors import PySparkException
+
+        self._error: type[Exception] = PySparkException  # Spark could not read a file: the default reader says why
+
+    @property
+    def session(self) -> Any:
+        return self._spark
+
+    def close(self) -> None:
+        self._release()
+        if self._owned:
+            self._spark.stop()
+        shutil.rmtree(self._folder, ignore_errors=True)
+
+    def __enter__(self) -> SparkEngine:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------------------------ evaluation
+
+    def evaluate_files(
+        self, qrels_source: Source, run_source: Source, options: EvaluationOptions | None = None
+    ) -> Evaluation:
+        """``evaluate(read_qrels(qrels_source), read_run(run_source), options)``, computed by Spark."""
+        chosen = EvaluationOptions() if options is None else options
+        if chosen.scoring.ties != "trec_eval":
+            raise InputError("engine.ties", engine="spark", ties=chosen.scoring.ties)
+        qrels_name, run_name = source_name(qrels_source), source_name(run_source)
+        ranked = self.rank_files(qrels_source, run_source, chosen.complete, chosen.scoring.float32_scores)
+        return ranked.evaluation(chosen, qrels_name, run_name, self._tag, engine="spark")
+
+    def rank_files(self, qrels_source: Source, run_source: Source, complete: bool, float32_scores: bool) -> Ranked:
+        """What Spark's SQL finds in two files (``sql.Ranked``): the queries, judgments and judged documents
+        of each ranking in trec_eval's order, for ``Ranked.evaluation`` under any options with these two."""
+        try:
+            try:
+                self._load("qrels", qrels_source)
+            except InputError as err:
+                if looks_swapped(err, run_source):
+                    raise InputError(
+                        "files.swapped", qrels=source_name(qrels_source), run=source_name(run_source)
+                    ) from None
+                raise
+            self._load("run", run_source)
+            return rank_tables(self._create, self._fetch, complete=complete, float32_scores=float32_scores)
+        finally:
+            self._release()
+
+    def _create(self, name: str, select: str) -> None:
+        frame = self._spark.sql(select).persist()
+        self._cached.append(frame)
+        frame.createOrReplaceTempView(name)
+
+    def _fetch(self, select: str) -> dict[str, np.ndarray]:
+        table = self._spark.sql(select).toArrow()
+        return {name: table.column(name).to_numpy() for name in table.column_names}
+
+    def _release(self) -> None:
+        for frame in self._cached:
+            frame.unpersist()
+        self._cached.clear()
+        for view in ("qrels", "run", "queries"):
+            self._spark.catalog.dropTempView(view)
+        for spooled in Path(self._folder).iterdir():
+            spooled.unlink()
+
+    # ------------------------------------------------------------------------------------ reading
+
+    def _load(self, kind: str, source: Source) -> None:
+        """Make the view ``kind`` (qid, docno, and rel or score) of one file, or raise the default engine's error."""
+        self._tag = ""
+        name = source_name(source)
+        if isinstance(source, (str, os.PathLike)):
+            path = Path(source)
+            if not path.is_file():  # missing, a folder, a pipe: the default reader reads it or names the problem
+                self._load_default(kind, source, name)
+                return
+            original: Source = source
+        else:
+            data = bytes_of(source)
+            path = Path(self._folder) / f"{kind}.input"
+            path.write_bytes(data)
+            original = data
+        try:
+            with open(path, "rb") as file:
+                start = file.read(4)
+        except OSError:  # unreadable: the default reader says why
+            self._load_default(kind, original, name)
+            return
+        if start == b"PAR1":
+            self._load_parquet(kind, path, name)
+            return
+        try:
+            self._load_text(kind, path, start[:2] == b"\x1f\x8b")
+        except (Unclean, OSError, EOFError, zlib.error, UnicodeDecodeError, self._error):
+            self._load_default(kind, original, name)
+
+    def _link(self, kind: str, path: Path, suffix: str) -> str:
+        """A name of the file in the engine's folder that Spark reads as it is: no glob characters, no leading
+        dot or underscore (which Spark skips), and ``.gz`` exactly when it is gzip."""
+        link = Path(self._folder) / f"{kind}{suffix}"
+        link.unlink(missing_ok=True)
+        link.symlink_to(path.resolve())
+        return os.fspath(link)
+
+    def _load_text(self, kind: str, path: Path, gzipped: bool) -> None:
+        head, tail, clean, _ = scan(path, gzipped, utf8=True)
+        if not clean or head.startswith(_BOM):
+            raise Unclean
+        header = csv_table_header(head)
+        self._tag = "" if kind == "qrels" or header is not None else last_tag(tail)
+        # Lines end at a line feed only: a carriage return before it is a blank, as trec_eval reads it.
+        lines = self._spark.read.text(self._link(kind, path, ".gz" if gzipped else ".txt"), lineSep="\n")
+        args: dict[str, Any] = {"space": SPACE, "number": f"^(?:{NUMBER})\\z"}
+        headers = "1"
+        if header is not None:
+            select = _csv_select(kind, header)
+            if select is None:
+                raise Unclean  # a column it needs is missing: the default reader says which
+            # The header's line is left out by its text: a data line reading the same is the default reader's.
+            args |= {
+                "header": head.split(b"\n")[header_line(head) - 1].decode("utf-8"),
+                "delimiter": header[0],
+                "other_space": OTHER_SPACE,
+                "content": CSV_CONTENT,
+            }
+            headers = "(SELECT count_if(value = :header) FROM {lines})"
+        else:
+            select = _trec_select(kind)
+            args |= {"blanks": SPLIT, "untidy": _UNTIDY}
+        frame = self._spark.sql(select, args, lines=lines).persist()
+        self._cached.append(frame)
+        bad, rows, pairs, header_lines = self._spark.sql(
+            f"SELECT count_if(bad), count(*), count(DISTINCT qid, docno), {headers} FROM {{frame}}",
+            args,
+            frame=frame,
+            lines=lines,
+        ).first()
+        if bad or not rows or pairs != rows or header_lines != 1:
+            raise Unclean
+        number = "rel" if kind == "qrels" else "score"
+        frame.select("qid", "docno", number).createOrReplaceTempView(kind)
+
+    def _load_default(self, kind: str, source: Source, name: str) -> None:
+        """Read with the default reader (which raises its error for a bad file) and take its columns as they are."""
+        read = default_read(kind, source, name)
+        number = "rel" if isinstance(read, Qrels) else "score"
+        values = read.rel if isinstance(read, Qrels) else read.score
+        if isinstance(read, Run):
+            self._tag = read.tag
+        self._load_table(kind, pa.table({"qid": plain(read.qid), "docno": plain(read.docno), number: values}))
+
+    def _load_table(self, kind: str, table: pa.Table) -> None:
+        written = Path(self._folder) / f"{kind}.read.parquet"
+        pq.write_table(table, written)
+        frame = self._spark.read.parquet(os.fspath(written)).persist()
+        self._cached.append(frame)
+        frame.createOrReplaceTempView(kind)
+
+    def _load_parquet(self, kind: str, path: Path, name: str) -> None:
+        """Parquet with ids as text or whole numbers and a numeric grade or score, checked in Spark; any other
+        file is read by the DuckDB engine, which raises its error for a bad one."""
+        frame = self._spark.read.parquet(self._link(kind, path, ".parquet"))
+        types = {field.lower(): (field, kind_) for field, kind_ in frame.dtypes}
+        found = {key: field for key, (field, _) in types.items()}
+        number = ("rel", REL_NAMES) if kind == "qrels" else ("score", SCORE_NAMES)
+        rank = kind == "run" and pick(found, SCORE_NAMES) is None and pick(found, RANK_NAMES) is not None
+        picked = {
+            "qid": pick(found, QID_NAMES),
+            "docno": pick(found, DOC_NAMES),
+            number[0]: pick(found, RANK_NAMES if rank else number[1]),
+        }
+        if len(found) != len(frame.columns) or any(p is None for p in picked.values()):
+            self._load_duckdb(kind, path, name)  # a column missing, or two names differing only in case
+            return
+        column = {key: types[str(p)] for key, p in picked.items()}
+        simple = column["qid"][1] in _ID_TYPES and column["docno"][1] in _ID_TYPES
+        if not simple or column[number[0]][1] not in _NUMBER_TYPES:
+            self._load_duckdb(kind, path, name)
+            return
+        quoted = {key: f"`{field.replace('`', '``')}`" for key, (field, _) in column.items()}
+        value = f"CAST({quoted[number[0]]} AS DOUBLE)"
+        if kind == "qrels":
+            usable = f"abs(v) <= {LARGEST_EXACT_GRADE} AND v = round(v)"
+            typed = f"CASE WHEN {usable} THEN CAST(v AS BIGINT) END AS rel"
+        elif rank:
+            usable, typed = "abs(v) < CAST('inf' AS DOUBLE)", "-v AS score"
+        else:
+            usable, typed = "v IS NOT NULL AND NOT isnan(v)", "v AS score"
+        checked = self._spark.sql(
+            f"""SELECT qid, docno, {typed}, qid IS NULL OR qid = '' OR docno IS NULL OR docno = ''
+                OR NOT coalesce({usable}, false) AS bad
+            FROM (SELECT CAST({quoted["qid"]} AS STRING) AS qid, CAST({quoted["docno"]} AS STRING) AS docno,
+                {value} AS v FROM {{frame}}) AS typed""",
+            frame=frame,
+        ).persist()
+        self._cached.append(checked)
+        bad, rows, pairs = self._spark.sql(
+            "SELECT count_if(bad), count(*), count(DISTINCT qid, docno) FROM {checked}", checked=checked
+        ).first()
+        if bad or not rows or pairs != rows:
+            self._load_duckdb(kind, path, name)
+            return
+        checked.select("qid", "docno", number[0]).createOrReplaceTempView(kind)
+
+    def _load_duckdb(self, kind: str, path: Path, name: str) -> None:
+        """The DuckDB engine's reading of a Parquet file: its error, or its columns."""
+        with DuckDBEngine(memory_limit="256MB", threads=1, temp_directory=self._folder) as duck:
+            table = duck.read_parquet(kind, path, name)
+        self._load_table(kind, table)
+
+
+# -------------------------------------------------------------------------------------- the SQL of a text file
+
+
+def _trec_select(kind: str) -> str:
+    """TREC text: fields split at runs of blanks; comment and blank lines skipped; each line checked. A tidy
+    line (single spaces, no other blank) is split at its spaces, Java's fast path; a blank line splits into one
+    empty field."""
+    fields = f"""SELECT try_element_at(f, 1) AS qid, try_element_at(f, 3) AS docno,
+            try_element_at(f, {4 if kind == "qrels" else 5}) AS text, size(f) AS width
+        FROM (SELECT CASE WHEN value RLIKE :untidy THEN split(trim(BOTH :space FROM value), :blanks, -1)
+            ELSE split(value, ' ', -1) END AS f FROM {{lines}}) AS split_lines
+        WHERE try_element_at(f, 1) <> '' AND NOT startswith(try_element_at(f, 1), '#')"""
+    return _typed(kind, fields, "width = 4" if kind == "qrels" else "width >= 6")
+
+
+def _csv_select(kind: str, header: tuple[str, list[str]]) -> str | None:
+    """CSV/TSV lines but the header, split at its delimiter; each field stripped of blanks then quotes."""
+    _, names = header
+    wanted = {"qid": QID_NAMES, "docno": DOC_NAMES}
+    rank = False
+    if kind == "qrels":
+        wanted["text"] = REL_NAMES
+    elif pick_list(names, SCORE_NAMES) is None and pick_list(names, RANK_NAMES) is not None:
+        wanted["text"], rank = RANK_NAMES, True
+    else:
+        wanted["text"] = SCORE_NAMES
+    at = {}
+    for column, aliases in wanted.items():
+        picked = pick_list(names, aliases)
+        if picked is None:
+            return None
+        at[column] = f"trim(BOTH '\"' FROM trim(BOTH :space FROM try_element_at(f, {names.index(picked) + 1})))"
+    fields = f"""SELECT {at["qid"]} AS qid, {at["docno"]} AS docno, {at["text"]} AS text,
+            CASE WHEN line RLIKE :other_space OR {at["qid"]} = '' OR {at["docno"]} = '' THEN -1 ELSE size(f) END
+            AS width
+        FROM (SELECT split(value, :delimiter, -1) AS f, value AS line FROM {{lines}}
+            WHERE value RLIKE :content AND value <> :header) AS split_lines"""
+    return _typed("rank" if rank else kind, fields, f"width = {len(names)}")
+
+
+def _typed(kind: str, fields: str, width: str) -> str:
+    """The columns (qid, docno, and rel or score) and whether the line is bad, as the default reader decides.
+
+    ``kind``: "qrels" (a grade: whole, up to 2^53), "run" (a score: not NaN) or "rank" (a CSV's rank: finite,
+    negated into a score). Spark orders NaN above every number, so a comparison with a bound refuses it; its
+    isnan(NULL) is false, not NULL, so a score that is no number is refused by name.
+    """
+    number = "CASE WHEN text RLIKE :number THEN try_cast(text AS DOUBLE) END"
+    if kind == "qrels":
+        usable = f"abs(v) <= {LARGEST_EXACT_GRADE} AND v = round(v)"
+        value = f"CASE WHEN {usable} THEN CAST(v AS BIGINT) END AS rel"
+    elif kind == "rank":
+        usable, value = "abs(v) < CAST('inf' AS DOUBLE)", "-v AS score"
+    else:
+        usable, value = "v IS NOT NULL AND NOT isnan(v)", "v AS score"
+    return f"""SELECT qid, docno, {value}, NOT coalesce({width} AND {usable}, false) AS bad
+        FROM (SELECT qid, docno, width, {number} AS v FROM ({fields}) AS fields) AS numbers"""
+
+
+# -------------------------------------------------------------------------------------- the session
+
+
+def _session(master: str, config: Mapping[str, str], folder: Path) -> Any:
+    """A Spark session on ``master``, quiet: no web UI, no progress bars, only errors from Spark's log (its
+    settings written in ``folder``, read by Java as it starts)."""
+    try:
+        with warnings.catch_warnings():
+            # PySpark warns once, on import, that it has not been tried with the installed pandas; it uses none.
+            warnings.simplefilter("ignore", FutureWarning)
+            import pyspark.testing.utils  # noqa: F401 (the import that warns, made here once)
+            from pyspark.sql import SparkSession
+    except ImportError:
+        raise InputError("engine.not_installed", engine="spark", package="pyspark", extra="spark") from None
+    builder = SparkSession.builder.master(master).appName("ndcg-lab-eval")
+    log = folder / "log4j2.properties"
+    log.write_text(_QUIET_LOG)
+    java = f"-Dlog4j2.configurationFile={log.as_uri()} {config.get('spark.driver.extraJavaOptions', '')}".strip()
+    settings = {
+        "spark.ui.enabled": "false",
+        "spark.ui.showConsoleProgress": "false",
+        **config,
+        "spark.driver.extraJavaOptions": java,
+    }
+    for key, setting in settings.items():
+        builder = builder.config(key, setting)
+    try:
+        spark = builder.getOrCreate()
+    except Exception as err:  # no Java, or a master that cannot be reached: PySpark's own error, in one line
+        reason = next((line.strip() for line in str(err).splitlines() if line.strip()), type(err).__name__)
+        raise InputError("engine.spark_start", master=master, reason=reason) from None
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
