@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
+from pathlib import Path
 
 CHANNEL = "ndcg_lab_rooms"
 ANSWER = "answer"
@@ -285,8 +286,15 @@ class Watcher:
         """One look at the file: tell the hub of each room another connection changed since the last look."""
         try:
             if self._conn is None:
-                # Autocommit: no read transaction is left open between looks to hold back the file's writers.
-                self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=1.0)
+                # Autocommit: no read transaction is left open between looks to hold back the file's writers; and
+                # mode=rw: a file not made yet stays unmade (the app's first write makes it, with its schema).
+                self._conn = sqlite3.connect(
+                    f"{Path(self.path).resolve().as_uri()}?mode=rw",
+                    uri=True,
+                    isolation_level=None,
+                    check_same_thread=False,
+                    timeout=1.0,
+                )
             version = self._conn.execute("PRAGMA data_version").fetchone()[0]
             if version == self._version:
                 return

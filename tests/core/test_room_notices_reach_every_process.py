@@ -196,6 +196,7 @@ def test_the_watcher_waits_for_a_file_not_made_yet(tmp_path):
     watcher = Watcher(str(tmp_path / "later.sqlite3"), hub)
     watcher.look()
     assert not watcher.wait_looking(0)
+    assert not (tmp_path / "later.sqlite3").exists()  # looking makes no file
     store = Classroom(f"sqlite:///{tmp_path / 'later.sqlite3'}")
     watcher.look()
     assert watcher.wait_looking(0)
