@@ -62,6 +62,31 @@ def pytest_collection_modifyitems(config, items):
         for item in items:
             if "browser" in item.keywords:
                 item.add_marker(skip)
+    elif importlib.util.find_spec("pytest_rerunfailures") is not None:
+        # A browser test waits on real time (a server, a stream, a page's next run) on two shared cores: one
+        # more try, reported as a rerun (R) in the summary. A test that fails twice fails the run.
+        for item in items:
+            if "browser" in item.keywords:
+                item.add_marker(pytest.mark.flaky(reruns=1))
+    items[:] = spread_browser_modules(items)
+
+
+def spread_browser_modules(items):
+    """The browser tests' modules, alternately at the start and at the end of the run, the other tests between.
+
+    ``-n 2 --dist worksteal`` hands each worker one half of this order: each then starts (or ends) with browser
+    tests, which mostly wait, beside the other worker's tests, which mostly compute. In the collected order every
+    browser test sat in the first worker's half, one after another, and the run took as long as they did.
+    """
+    modules: dict[str, list] = {}
+    for item in items:
+        if "browser" in item.keywords:
+            modules.setdefault(item.nodeid.split("::")[0], []).append(item)
+    ordered = [modules[name] for name in sorted(modules)]
+    first = [item for group in ordered[::2] for item in group]
+    last = [item for group in ordered[1::2] for item in group]
+    middle = [item for item in items if "browser" not in item.keywords]
+    return [*first, *middle, *last]
 
 
 if importlib.util.find_spec("pytest_playwright") is not None:
@@ -70,6 +95,39 @@ if importlib.util.find_spec("pytest_playwright") is not None:
     def browser_type_launch_args(browser_type_launch_args):
         """Debian's Chromium, never a downloaded browser (``playwright install`` cannot run here)."""
         return {**browser_type_launch_args, "executable_path": CHROMIUM, "headless": True, "args": CHROMIUM_ARGS}
+
+
+# What a failed browser test leaves to read: each open page's address and text, in the report (CI prints only
+# the report), and its screenshot in a folder the report names. A timed-out wait otherwise says only what it
+# waited for, not what the page showed instead.
+PAGE_TEXT_CHARS = 1200
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call" and report.failed and "browser" in item.keywords:
+        described = _describe_pages(item.funcargs.get("browser"))
+        if described:
+            report.sections.append(("the pages when it failed", described))
+    return report
+
+
+def _describe_pages(browser) -> str:
+    if browser is None:
+        return ""
+    folder = Path(tempfile.mkdtemp(prefix="ndcg-lab-failed-"))
+    parts = []
+    for c, context in enumerate(browser.contexts):
+        for p, page in enumerate(context.pages):
+            try:
+                shot = folder / f"context{c}-page{p}.png"
+                page.screenshot(path=str(shot), timeout=5_000)
+                text = page.evaluate("() => document.body.innerText")
+                parts.append(f"[{page.url}] ({shot})\n{text[:PAGE_TEXT_CHARS]}")
+            except Exception as err:  # noqa: BLE001 (a page that cannot answer is described by its error)
+                parts.append(f"[{page.url}] {type(err).__name__}: {str(err)[:200]}")
+    return "\n\n".join(parts)
 
 
 @pytest.fixture(scope="session")

@@ -1,8 +1,8 @@
 """A live room in Debian's Chromium: one desktop teacher and three phones (iPhone 13 emulation, touch).
 Students join by the link and answer all four activities; the teacher's counts update with nobody clicking;
 after the reveal each phone shows its own result; a student's link cannot lock, reveal or end; a hostile
-nickname stays text; the browser remembers who it is in the room; and a restarted server keeps the room and
-its answers."""
+nickname stays text; and the browser remembers who it is in the room. (A restarted server keeps the room and its
+answers: test_browser_reconnect.py.)"""
 
 import re
 
@@ -10,7 +10,6 @@ import pytest
 from playwright.sync_api import expect
 
 from ndcg_core.classroom.kinds.practice import practice_activity
-from support import free_port, start_app
 
 pytestmark = pytest.mark.browser
 
@@ -171,38 +170,3 @@ def test_a_class_of_three_phones_runs_all_four_activities(browser, playwright, a
     for page in phones:
         page.context.close()
     context.close()
-
-
-def _serve(port, data_dir, log):
-    return start_app(port, log, {"NDCG_LAB_DATA_DIR": str(data_dir)})
-
-
-def test_a_restarted_server_keeps_the_room_and_its_answers(browser, playwright, tmp_path):
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    with open(tmp_path / "server.log", "w") as log:
-        server = _serve(port, tmp_path, log)
-        try:
-            context, teacher, code, keep = start_room(browser, url)
-            teacher.get_by_text("An example", exact=True).click()
-            open_activity(teacher)
-            student = phone(browser, playwright, url, code, "Ana")
-            student.get_by_role("textbox", name="Your estimate of NDCG (0 to 1)").fill("0.9")
-            send(student)
-            expect(answered(teacher)).to_have_text("1 / 1")
-            student_link = student.url
-        finally:
-            server.terminate()
-            server.wait(timeout=20)
-        server = _serve(port, tmp_path, log)  # the same data folder, a fresh process
-        try:
-            back = context.new_page()
-            back.goto(keep)
-            expect(answered(back)).to_have_text("1 / 1", timeout=30_000)
-            assert "key=" not in back.url
-            again = student.context.new_page()
-            again.goto(student_link)  # a reload: the same browser id in the link
-            expect(again.get_by_text("Your estimate: 0.90")).to_be_visible(timeout=30_000)
-        finally:
-            server.terminate()
-            server.wait(timeout=20)

@@ -3,13 +3,15 @@ in the test's folder, so a restart keeps the rooms). While it is away every page
 reader's language, not Streamlit's developer dialog; when it is back the notice goes by itself and the page works.
 A teacher's page comes back to the teacher's controls by itself, never offering "Join" on the way, and a
 student's phone (its own page, no session) says it lost the server and carries on with its identity and answer,
-both without a reload."""
+both without a reload. What the restarted server kept opens anew too: the control link in a new tab, the phone's
+link reloaded."""
 
-import re
 import time
 
 import pytest
 from playwright.sync_api import expect
+from test_browser_live_room import open_activity
+from test_browser_live_room import start_room as start_room_with_link
 from test_browser_projector_view import open_screen
 
 from support import free_port, start_app, stop_app, wait_for_idle
@@ -110,16 +112,13 @@ def test_every_page_says_reconnecting_in_its_language_and_recovers_by_itself(bro
     expect(desktop.get_by_test_id("stMetricValue").first).not_to_have_text("0.9724", timeout=15_000)
 
 
-def start_room(context, url):
-    teacher = context.new_page()
-    teacher.goto(f"{url}/Classroom")
-    teacher.get_by_role("button", name="Start a room").click()
-    expect(teacher.get_by_text("Open the projector view")).to_be_visible(timeout=30_000)
-    code = re.search(r"room=([A-Z0-9]{6})", teacher.url).group(1)
+def start_room(browser, url):
+    """A teacher's room with its first activity open; the teacher's page, the room's code and the control link."""
+    _, teacher, code, keep = start_room_with_link(browser, url)
     teacher.get_by_text("An example", exact=True).click()  # grades 3, 0, 2 at k = 3: NDCG 0.9386
-    teacher.get_by_role("button", name="Open for the class").click()
+    open_activity(teacher)
     expect(teacher.get_by_role("button", name="Reveal")).to_be_visible()
-    return teacher, code
+    return teacher, code, keep
 
 
 def answered(teacher):
@@ -127,7 +126,7 @@ def answered(teacher):
 
 
 def test_a_restart_brings_the_teacher_back_to_the_controls_and_the_phone_to_its_answer(browser, playwright, server):
-    teacher, code = start_room(browser.new_context(viewport={"width": 1280, "height": 720}), server.url)
+    teacher, code, keep = start_room(browser, server.url)
     screen = open_screen(teacher)  # the projector view, in a second tab of the teacher's browser
     expect(screen.get_by_text("Activity 1: Predict the NDCG")).to_be_visible()
     phone = browser.new_context(**playwright.devices["iPhone 13"]).new_page()
@@ -175,6 +174,17 @@ def test_a_restart_brings_the_teacher_back_to_the_controls_and_the_phone_to_its_
         assert page.evaluate("window.__stillThisPage") is True  # never reloaded
         assert page.evaluate("window.__sawJoin") is False
     assert teacher.url == teacher_url and "key=" not in teacher.url
+    # What the restarted server kept, opened anew: the control link in a new tab has the controls and the count,
+    # and the phone's own link, reloaded, the student's answer.
+    again = teacher.context.new_page()
+    again.goto(keep)
+    expect(answered(again)).to_have_text("1 / 1", timeout=30_000)
+    assert "key=" not in again.url
+    again.close()
+    reloaded = phone.context.new_page()
+    reloaded.goto(phone.url)
+    expect(reloaded.get_by_text("Your estimate: 0.90")).to_be_visible(timeout=30_000)
+    reloaded.close()
 
     # Both pages work on the new server: the teacher reveals, the phone follows by itself.
     teacher.get_by_role("button", name="Reveal").click()

@@ -203,7 +203,8 @@ class Choose(OverAList[str]):
         votes = Counter(a.value for a in answers)
         right = self.right_option().letter
         letters = [o.letter for o in self.options()]
-        groups = grouped(self.group(a.value) for a in answers)
+        named = {value: self.group(value) for value in votes}  # each option named once, not once per answer
+        groups = grouped(named[a.value] for a in answers)
         return ChooseSummary(len(answers), {x: votes.get(x, 0) for x in letters}, right, votes.get(right, 0), groups)
 
     def group(self, value: str) -> str:

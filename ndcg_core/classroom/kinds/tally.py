@@ -8,6 +8,7 @@ import statistics
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 
 from ... import validate
 from ...lists.spec import ListSpec
@@ -71,9 +72,10 @@ class Verdict:
         return self.group in (RIGHT, CLOSE)
 
 
-def estimate_verdict(spec: ListSpec, guess: object) -> Verdict:
-    """The verdict on an estimate (as typed, or a number) of ``spec``'s NDCG@k."""
-    truth = spec.ndcg()
+def estimate_verdict(spec: ListSpec, guess: object, truth: float | None = None) -> Verdict:
+    """The verdict on an estimate (as typed, or a number) of ``spec``'s NDCG@k (``truth``: that NDCG@k, when
+    already computed)."""
+    truth = spec.ndcg() if truth is None else truth
     if within(validate.answer(guess), truth):
         # Right: the truth to two decimals or more. "0.9" for 0.9386 is close, as "0.95" is, not right.
         return Verdict(RIGHT if mistake_catalogue.matches(guess, truth, decimals=RIGHT_DECIMALS) else CLOSE)
@@ -103,7 +105,12 @@ def grouped(codes: Iterable[str]) -> tuple[Group, ...]:
 
 def estimate_groups(spec: ListSpec, guesses: Iterable[object]) -> tuple[Group, ...]:
     """A class's estimates of ``spec``'s NDCG@k counted by verdict (``grouped``)."""
-    return grouped(estimate_verdict(spec, g).group for g in guesses)
+    # Each distinct estimate judged once: a class of 1,000 types a few dozen numbers, and the projector counts
+    # them again each time an answer comes in.
+    counts = Counter(guesses)
+    truth = spec.ndcg()
+    verdicts = {guess: estimate_verdict(spec, guess, truth).group for guess in counts}
+    return grouped(code for guess, n in counts.items() for code in repeat(verdicts[guess], n))
 
 
 def mistakes_only(groups: Iterable[Group]) -> tuple[Group, ...]:
