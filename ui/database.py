@@ -108,6 +108,9 @@ class _Revisions:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        # One read at a time per room: a class's phones woken by one notice all miss the cache at once, and would
+        # each read the same row (single flight: the others wait for that read and share it).
+        self._reading: dict[str, threading.Lock] = {}
         self._seen: dict[str, tuple[float, int | None]] = {}
         self._rooms: dict[str, Room] = {}  # by code: a room changes only with its revision (every teacher action)
         self._members: set[tuple[str, str]] = set()  # (room, student id) pairs seen in the database: joins last
@@ -122,16 +125,27 @@ class _Revisions:
             return True, hit[1]
         return False, None
 
+    def reading(self, code: str) -> threading.Lock:
+        """The lock that lets one thread at a time read room ``code`` for this process."""
+        with self._lock:
+            if len(self._reading) > 1000:
+                self._reading.clear()
+            return self._reading.setdefault(code, threading.Lock())
+
     def get(self, code: str, quick: bool = False) -> int | None:
         known, revision = self.fresh(code)
         if known:
             return revision
-        now = time.monotonic()
-        revision = (quick_db() if quick else db()).rooms.revision(code)
-        with self._lock:
-            if len(self._seen) > 1000:
-                self._seen.clear()
-            self._seen[code] = (now, revision)
+        with self.reading(code):
+            known, revision = self.fresh(code)  # read by another thread while this one waited
+            if known:
+                return revision
+            now = time.monotonic()
+            revision = (quick_db() if quick else db()).rooms.revision(code)
+            with self._lock:
+                if len(self._seen) > 1000:
+                    self._seen.clear()
+                self._seen[code] = (now, revision)
         return revision
 
     def forget(self, code: str) -> None:
@@ -200,11 +214,16 @@ class _Revisions:
             hit = self._rooms.get(code)
         if hit is not None and revision is not None and hit.revision == revision:
             return hit
-        room = db().rooms.get(code)  # an InputError if the room is gone
-        with self._lock:
-            if len(self._rooms) > 1000:
-                self._rooms.clear()
-            self._rooms[code] = room
+        with self.reading(code):
+            with self._lock:
+                hit = self._rooms.get(code)
+            if hit is not None and revision is not None and hit.revision == revision:
+                return hit  # read by another thread while this one waited
+            room = db().rooms.get(code)  # an InputError if the room is gone
+            with self._lock:
+                if len(self._rooms) > 1000:
+                    self._rooms.clear()
+                self._rooms[code] = room
         return room
 
 

@@ -58,6 +58,45 @@ def test_a_room_read_at_one_revision_is_shared_until_the_next(data_dir, monkeypa
     store.close()
 
 
+def test_a_class_woken_at_once_reads_the_new_revision_and_the_room_once(data_dir, monkeypatch):
+    """40 threads (the phones' thread pool) miss the cache together after a change: one read each, not forty."""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ui import database
+
+    store = Classroom(database_url())
+    room, key = store.rooms.create()
+    store.rooms.open_activity(room.code, key, Predict(random_list(1)))
+    database.room_changed(room.code)
+    now = store.rooms.get(room.code).revision
+    revisions, rooms = [], []
+    real_revision, real_get = Rooms.revision, Rooms.get
+    start = threading.Barrier(40)
+
+    def slow(reads, real):
+        def read(self, code):
+            reads.append(code)
+            time.sleep(0.05)  # a read that takes a while: the other threads arrive meanwhile
+            return real(self, code)
+
+        return read
+
+    monkeypatch.setattr(Rooms, "revision", slow(revisions, real_revision))
+    monkeypatch.setattr(Rooms, "get", slow(rooms, real_get))
+
+    def phone(_):
+        start.wait()
+        return database.room_now(room.code)
+
+    with ThreadPoolExecutor(40) as pool:
+        seen = list(pool.map(phone, range(40)))
+    assert {r.revision for r in seen} == {now}
+    assert (len(revisions), len(rooms)) == (1, 1)
+    store.close()
+
+
 def test_a_room_that_is_gone_is_an_input_error(data_dir):
     from ui import database
 
