@@ -9,6 +9,7 @@ import json
 import pytest
 
 import benchmarks.load_live_room as load
+from support import run_coroutine
 from ui.routes import event
 
 CARD = {"activity": 3, "revision": 7, "phase": "open", "blocks": []}
@@ -92,7 +93,7 @@ def test_a_stream_heard_then_ended_is_opened_again_with_the_revision_shown(short
             await writer.drain()
             await asyncio.sleep(5)
 
-    server, phone = asyncio.run(play(stream, lambda s, p: len(s.events()) >= 2))
+    server, phone = run_coroutine(play(stream, lambda s, p: len(s.events()) >= 2))
     first, second = server.events()
     assert "known=" not in first
     assert second.endswith("&known=7")
@@ -111,7 +112,7 @@ def test_three_streams_that_bring_nothing_while_the_card_route_answers_make_the_
         await writer.drain()
         await asyncio.sleep(5)
 
-    server, phone = asyncio.run(play(stream, lambda s, p: sum("known=7" in x and "/card" in x for x in s.paths) >= 2))
+    server, phone = run_coroutine(play(stream, lambda s, p: sum("known=7" in x and "/card" in x for x in s.paths) >= 2))
     assert len(server.events()) == 3
     assert phone.polling and phone.poll_key
     assert phone.counts["stream silent past the grace"] == 3
@@ -122,6 +123,6 @@ def test_a_refused_stream_counts_as_one_that_brought_nothing(short_backoff: None
         writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 2\r\n\r\nno")
         await writer.drain()
 
-    server, phone = asyncio.run(play(stream, lambda s, p: p.polling))
+    server, phone = run_coroutine(play(stream, lambda s, p: p.polling))
     assert len(server.events()) == 3
     assert phone.counts["stream refused 200"] == 3
