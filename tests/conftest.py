@@ -4,6 +4,7 @@ Helpers that are not fixtures (paths, ``plain``, ``upload``) live in ``support.p
 ``browser`` marker: ``pytest -m "not browser"`` is the quick loop.
 """
 
+import contextlib
 import importlib.util
 import os
 import shutil
@@ -95,6 +96,23 @@ if importlib.util.find_spec("pytest_playwright") is not None:
     def browser_type_launch_args(browser_type_launch_args):
         """Debian's Chromium, never a downloaded browser (``playwright install`` cannot run here)."""
         return {**browser_type_launch_args, "executable_path": CHROMIUM, "headless": True, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(autouse=True)
+def _close_the_pages_a_test_opened(request):
+    """After a browser test, close every browser context it opened (and so its pages). A page left open keeps
+    running in the worker's browser for the rest of the run: its live parts rerun on the shared server, its
+    stream or websocket reconnects to a server gone, and a run's leftover pages came to load two cores."""
+    if "browser" not in request.keywords or "browser" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("browser")
+    before = set(browser.contexts)
+    yield
+    for context in browser.contexts:
+        if context not in before:
+            with contextlib.suppress(Exception):  # a context that cannot close is gone with its pages anyway
+                context.close()
 
 
 # What a failed browser test leaves to read: each open page's address and text, in the report (CI prints only
