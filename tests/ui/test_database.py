@@ -83,6 +83,8 @@ def test_a_class_woken_at_once_reads_the_new_revision_and_the_room_once(data_dir
 
         return read
 
+    # A slow machine must not let the revision read go stale before every thread has looked (one read per TTL).
+    monkeypatch.setattr(database, "REVISION_TTL", 60.0)
     monkeypatch.setattr(Rooms, "revision", slow(revisions, real_revision))
     monkeypatch.setattr(Rooms, "get", slow(rooms, real_get))
 
