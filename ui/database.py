@@ -3,11 +3,13 @@ every session."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
 import time
 from contextlib import suppress
 from functools import lru_cache
+from typing import Any
 
 import streamlit as st
 
@@ -114,8 +116,10 @@ class _Revisions:
         self._seen: dict[str, tuple[float, int | None]] = {}
         self._rooms: dict[str, Room] = {}  # by code: a room changes only with its revision (every teacher action)
         self._members: set[tuple[str, str]] = set()  # (room, student id) pairs seen in the database: joins last
-        # (room, activity id) -> when it was last read to have no answer yet, or None once one is known.
-        self._answered: dict[tuple[str, int], float | None] = {}
+        # activity id -> when its answers were read, and them by student id: a class's cards read them once.
+        self._answers: dict[int, tuple[float, dict[str, dict[int, Any]]]] = {}
+        # activity id -> answers heard of since this process started; a read that one overtook is not kept.
+        self._answer_news: dict[int, int] = {}
 
     def fresh(self, code: str) -> tuple[bool, int | None]:
         """Whether a read of ``code`` within ``REVISION_TTL`` is at hand, and what it gave; never reads."""
@@ -184,27 +188,52 @@ class _Revisions:
         with self._lock:
             return self._rooms.get(code)
 
-    def anyone_answered(self, code: str, activity_id: int) -> bool:
-        """Whether any student has answered the activity: "no" is read at most every ``REVISION_TTL`` by this
-        process (a whole class's phones redraw a new activity at once), "yes" once."""
+    def answers_at_hand(self, code: str, activity_id: int, student: str) -> dict[int, Any] | None:
+        """The student's answers to the activity as read within ``REVISION_TTL`` and with no answer heard of since
+        (``None``: not at hand); never reads."""
         with self._lock:
-            hit = self._answered.get((code, activity_id), -1.0)
-        if hit is None:
-            return True
-        now = time.monotonic()
-        if hit >= 0 and now - hit < REVISION_TTL:
-            return False
-        answered = bool(db().answers.for_activity(activity_id))
-        with self._lock:
-            if len(self._answered) > 1000:
-                self._answered.clear()
-            if self._answered.get((code, activity_id), -1.0) is not None:  # one stored meanwhile stays known
-                self._answered[code, activity_id] = None if answered else now
-        return answered
+            hit = self._answers.get(activity_id)
+        if hit is None or time.monotonic() - hit[0] >= REVISION_TTL:
+            return None
+        return hit[1].get(student, {})
+
+    def answers_of(self, code: str, activity_id: int, student: str) -> dict[int, Any]:
+        """The student's answers to the activity: every student's read at most once per ``REVISION_TTL`` by this
+        process (a whole class's phones redraw at once), read again as soon as an answer is heard of."""
+        mine = self.answers_at_hand(code, activity_id, student)
+        if mine is not None:
+            return mine
+        with self.reading(f"{code}/{activity_id}"):
+            mine = self.answers_at_hand(code, activity_id, student)  # read by another thread while this one waited
+            if mine is not None:
+                return mine
+            with self._lock:
+                news = self._answer_news.get(activity_id, 0)
+            now = time.monotonic()
+            every = db().answers.by_student(activity_id)
+            with self._lock:
+                if len(self._answers) > 1000:
+                    self._answers.clear()
+                if self._answer_news.get(activity_id, 0) == news:  # else one stored meanwhile may be missing
+                    self._answers[activity_id] = (now, every)
+        return every.get(student, {})
 
     def answer_stored(self, code: str, activity_id: int) -> None:
         with self._lock:
-            self._answered[code, activity_id] = None
+            self._answers.pop(activity_id, None)
+            if len(self._answer_news) > 10_000:
+                self._answer_news.clear()
+            self._answer_news[activity_id] = self._answer_news.get(activity_id, 0) + 1
+
+    def room_at_hand(self, code: str) -> Room | None:
+        """The room at its current revision, if both were read lately (the revision within ``REVISION_TTL``);
+        never reads."""
+        known, revision = self.fresh(code)
+        if not known or revision is None:
+            return None
+        with self._lock:
+            hit = self._rooms.get(code)
+        return hit if hit is not None and hit.revision == revision else None
 
     def room(self, code: str) -> Room:
         """The room as stored at its current revision: read once per revision by this process (a class's phones
@@ -265,16 +294,15 @@ def fresh_revision(code: str) -> tuple[bool, int | None]:
     return _revisions().fresh(code)
 
 
-def anyone_answered(code: str, activity_id: int) -> bool:
-    """Whether the activity has any answer (from any process). "No" may be up to ``REVISION_TTL`` old, except for
-    an answer stored through this process (``answer_stored``): a phone asks this before reading its own answers, so
-    that a class seeing a new activity costs the database one read per process, not one per phone."""
-    return _revisions().anyone_answered(code, activity_id)
+def answers_of(code: str, activity_id: int, student: str) -> dict[int, Any]:
+    """The student's answers to the activity by part: the whole class's read at most once per ``REVISION_TTL`` by
+    this process, and read again once an answer is heard of (stored through this process, or a notice)."""
+    return _revisions().answers_of(code, activity_id, student)
 
 
 def answer_stored(code: str, activity_id: int) -> None:
-    """An answer to the activity of room ``code`` was just stored through this process: ``anyone_answered`` says
-    so at once."""
+    """An answer to the activity of room ``code`` was just stored through this process: the next card reads the
+    activity's answers again."""
     _revisions().answer_stored(code, activity_id)
 
 
@@ -282,6 +310,13 @@ def room_changed(code: str) -> None:
     """The teacher changed the room through this process: its phones here learn it at their next poll, not up to
     ``REVISION_TTL`` later (other processes read the database's new revision within that time)."""
     _revisions().forget(code)
+
+
+@st.cache_resource(show_spinner=False)
+def in_flight() -> dict[tuple[int, str], asyncio.Future[None]]:
+    """The reads under way for this process's phones, by event loop and room: a class woken at once waits on one
+    (``ui.routes.card_now``)."""
+    return {}
 
 
 @st.cache_resource(show_spinner=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import suppress
@@ -12,9 +13,18 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 
 from ndcg_core.classroom import rules
-from ndcg_core.classroom.service import Submission
+from ndcg_core.classroom.service import ClassroomService, Submission
 from ndcg_core.errors import InputError, StoreUnavailable
-from ui.database import fresh_revision, is_member, known_member, notices, room_changed, room_revision, service
+from ui.database import (
+    fresh_revision,
+    in_flight,
+    is_member,
+    known_member,
+    notices,
+    room_changed,
+    room_revision,
+    service,
+)
 from ui.errors import UiInputError, shown
 from ui.i18n import LANGUAGES, Translator
 from ui.views.classroom import phone_page, student_card
@@ -51,6 +61,32 @@ def card_json(code: str, student: str, lang: str) -> dict[str, Any]:
     """The student's card now, as JSON-ready data (an ``InputError`` if the room is gone; ``StoreUnavailable``
     when the database cannot answer)."""
     return student_card.card_json(service(), service().card(code, student), lang)
+
+
+def card_at_hand(svc: ClassroomService, code: str, student: str, lang: str) -> dict[str, Any] | None:
+    """``card_json`` from what this process has read lately, without reading (``None``: not at hand)."""
+    state = svc.card_at_hand(code, student)
+    return None if state is None else student_card.card_json(svc, state, lang)
+
+
+async def card_now(svc: ClassroomService, code: str, student: str, lang: str) -> dict[str, Any]:
+    """``card_json``, made in the event loop when what it needs is at hand. A class's phones woken by one notice
+    find it missing together: one thread reads it for all of them (``ClassroomService.prepare``), and each makes
+    its card from that, instead of a thread and its reads per phone. Failing that, the card is read in a thread."""
+    card = card_at_hand(svc, code, student, lang)
+    if card is None:
+        flights = in_flight()
+        key = (id(asyncio.get_running_loop()), code)
+        flight = flights.get(key)
+        if flight is None:
+            flight = flights[key] = asyncio.ensure_future(run_in_threadpool(svc.prepare, code))
+            flight.add_done_callback(lambda _: flights.pop(key, None))
+        with suppress(InputError, StoreUnavailable):  # said by the read below, for this phone
+            await asyncio.shield(flight)
+        card = card_at_hand(svc, code, student, lang)
+    if card is None:
+        card = await run_in_threadpool(card_json, code, student, lang)
+    return card
 
 
 def submit(code: str, student: str, lang: str, body: dict[str, Any]) -> Reply:
@@ -106,7 +142,7 @@ async def phone_card_route(request: Request) -> JSONResponse:
             if revision == int(known):
                 return JSONResponse({"revision": revision, "same": True}, headers=NO_STORE)
         lang = language(request.query_params.get("lang"))
-        card = await run_in_threadpool(card_json, *who, lang)
+        card = await card_now(service(), *who, lang)
     except InputError:
         return not_found()
     except StoreUnavailable:
@@ -126,7 +162,7 @@ async def card_stream(code: str, student: str, lang: str, known: int | None, rev
     each time the room's revision moves on, woken by the process's hub (one event per room, no timer per phone),
     and a keep-alive comment when quiet. It ends when the room is gone or the database stops answering: the phone
     then asks the card route once (which says which) and opens a new stream."""
-    hub = notices()
+    hub, svc = notices(), service()
     yield f"retry: {RETRY_MS}\n\n"
     if hub.closed:
         return
@@ -135,7 +171,7 @@ async def card_stream(code: str, student: str, lang: str, known: int | None, rev
     while True:
         if revision != shown:
             try:
-                card = await run_in_threadpool(card_json, code, student, lang)
+                card = await card_now(svc, code, student, lang)
                 if mark.revision is not None and card["revision"] < mark.revision:
                     room_changed(code)  # a revision read just before the notice: read the room once more
                     card = await run_in_threadpool(card_json, code, student, lang)
@@ -152,9 +188,14 @@ async def card_stream(code: str, student: str, lang: str, known: int | None, rev
             yield ": keep-alive\n\n"
         if hub.closed:
             return
-        mark = hub.mark(code)
-        if mark.revision is not None and mark.revision == shown and hub.live:
-            continue  # a notice of the revision shown already (sent twice by a retried write)
+        heard, mark = mark, hub.mark(code)
+        # Woken by a notice (not by a reset, after which anything may have changed): it says the revision.
+        told = hub.live and mark.epoch == heard.epoch and mark.revision is not None
+        if told and shown is not None and mark.revision is not None and mark.revision <= shown:
+            continue  # a notice of a revision shown already (sent twice by a retried write, or read before it came)
+        if told and mark.revision is not None:
+            revision = mark.revision  # its card reads the room, once for the process's phones (``card_now``)
+            continue
         try:
             read = await run_in_threadpool(room_revision, code, True)
         except StoreUnavailable:

@@ -29,18 +29,23 @@ V = TypeVar("V")
 
 
 class RoomReads(Protocol):
-    """How the service reads a room for a phone: the room at its current revision, and whether anyone answered an
-    activity (both may be shared by a process's phones, ``ui.database``), told when an answer is stored."""
+    """How the service reads a room for a phone: the room at its current revision and a student's answers to an
+    activity (both may be shared by a process's phones, ``ui.database``), told when an answer is stored; and the
+    same without reading (``None``: not at hand), for a card made where no read may wait (an event loop)."""
 
     def room(self, code: str) -> Room: ...
 
-    def anyone_answered(self, code: str, activity_id: int) -> bool: ...
+    def answers_of(self, code: str, activity_id: int, student: str) -> Mapping[int, Any]: ...
 
     def answer_stored(self, code: str, activity_id: int) -> None: ...
 
+    def room_at_hand(self, code: str) -> Room | None: ...
+
+    def answers_at_hand(self, code: str, activity_id: int, student: str) -> Mapping[int, Any] | None: ...
+
 
 class StoreReads:
-    """``RoomReads`` straight from the store, every call a read (no sharing between phones)."""
+    """``RoomReads`` straight from the store, every call a read (no sharing between phones, nothing at hand)."""
 
     def __init__(self, store: Classroom) -> None:
         self.store = store
@@ -48,10 +53,16 @@ class StoreReads:
     def room(self, code: str) -> Room:
         return self.store.rooms.get(code)
 
-    def anyone_answered(self, code: str, activity_id: int) -> bool:
-        return bool(self.store.answers.for_activity(activity_id))
+    def answers_of(self, code: str, activity_id: int, student: str) -> Mapping[int, Any]:
+        return self.store.answers.of_student(activity_id, student)
 
     def answer_stored(self, code: str, activity_id: int) -> None:
+        return None
+
+    def room_at_hand(self, code: str) -> Room | None:
+        return None
+
+    def answers_at_hand(self, code: str, activity_id: int, student: str) -> Mapping[int, Any] | None:
         return None
 
 
@@ -62,6 +73,13 @@ class Recent(Generic[K, V]):
         self._lock = threading.Lock()
         self._size = size
         self._values: OrderedDict[K, V] = OrderedDict()
+
+    def peek(self, key: K) -> tuple[bool, V | None]:
+        """Whether a value is kept for ``key``, and the value; never makes one."""
+        with self._lock:
+            if key in self._values:
+                return True, self._values[key]
+        return False, None
 
     def get(self, key: K, make: Callable[[], V]) -> V:
         """The value kept for ``key``, or ``make()`` kept for it (made outside the lock: two threads may both make
@@ -184,11 +202,31 @@ class ClassroomService:
         ``InputError`` if the room is gone; ``StoreUnavailable`` when the database cannot answer."""
         room = self.reads.room(code) if room is None else room
         current = room.current
-        mine: Mapping[int, Any] = {}
-        if current is not None and self.reads.anyone_answered(code, current.id):
-            mine = self.store.answers.of_student(current.id, student)
+        mine = {} if current is None else self.reads.answers_of(code, current.id, student)
         left = None if current is None else seconds_left(current, self.store.database.clock())
         return CardState(room, current, mine, left, self.score(room, student))
+
+    def card_at_hand(self, code: str, student: str) -> CardState | None:
+        """``card`` made from what this process has read lately, without reading (``None``: something is not at
+        hand; ``prepare`` reads it, once for a whole class)."""
+        room = self.reads.room_at_hand(code)
+        if room is None:
+            return None
+        current = room.current
+        mine = {} if current is None else self.reads.answers_at_hand(code, current.id, student)
+        kept, scores = self._scores.peek((room.code, room.revision))
+        if mine is None or not kept:
+            return None
+        left = None if current is None else seconds_left(current, self.store.database.clock())
+        return CardState(room, current, mine, left, self.student_score(scores, student))
+
+    def prepare(self, code: str) -> None:
+        """Read what every student's card in room ``code`` needs now (the room, the activity's answers, the
+        scores), so that ``card_at_hand`` can make each card without a read."""
+        room = self.reads.room(code)
+        if room.current is not None:
+            self.reads.answers_of(code, room.current.id, "")
+        self.score(room, "")
 
     def shared_card(self, state: CardState, lang: str, make: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         """The card (JSON-ready) every student without an answer gets in ``state``'s room, revision and language,
@@ -197,7 +235,10 @@ class ClassroomService:
 
     def score(self, room: Room, student: str) -> Score | None:
         """The student's score in a room whose lesson keeps scores (``None`` in any other room)."""
-        scores = self._scores.get((room.code, room.revision), lambda: self.room_scores(room))
+        return self.student_score(self._scores.get((room.code, room.revision), lambda: self.room_scores(room)), student)
+
+    @staticmethod
+    def student_score(scores: dict[str, Score] | None, student: str) -> Score | None:
         if scores is None:
             return None
         return scores.get(student, Score(0, None, 0, False))  # joined since the room's revision changed

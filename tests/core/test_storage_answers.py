@@ -154,6 +154,11 @@ def test_answers_come_back_by_student_then_part_with_their_time(make, clock):
     }
     assert s.answers.of_student(activity.id, sid(1)) == {1: ExerciseAnswer("a", False)}
     assert s.answers.of_student(elsewhere.id, sid(2)) == {0: ExerciseAnswer("1.5", True)}
+    assert s.answers.by_student(activity.id) == {  # the class's in one read: each student's as of_student's
+        sid(1): s.answers.of_student(activity.id, sid(1)),
+        sid(2): s.answers.of_student(activity.id, sid(2)),
+    }
+    assert s.answers.by_student(elsewhere.id) == {sid(2): {0: ExerciseAnswer("1.5", True)}}
     [result] = s.answers.results(room.code).activities
     assert [(r.student, r.nickname, r.part, r.value, r.right, r.answered_at) for r in result.rows] == [
         (1, "Ana", 0, None, None, None),  # Ana left exercise 1 unanswered: a row all the same

@@ -1,0 +1,114 @@
+"""A class's event streams woken by one notice (``ui.routes.card_stream``, in one event loop as the server runs
+them, on SQLite): one read of what their cards need, then each card made from it in the loop; each card exactly
+the card route's, a student's own answer included."""
+
+import asyncio
+import json
+
+import pytest
+
+from ndcg_core.classroom import rules
+from ndcg_core.classroom.kinds.lists import random_list
+from ndcg_core.classroom.kinds.predict import Predict
+from ndcg_core.classroom.service import ClassroomService
+from ndcg_core.classroom.storage.answers import Answers
+from ndcg_core.classroom.storage.rooms import Rooms
+from support import run_coroutine
+
+CLASS = 30
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("NDCG_LAB_DATA_DIR", str(tmp_path))
+    return tmp_path
+
+
+def counted(monkeypatch, owner, name):
+    """Count the calls of ``owner.name`` (each still runs)."""
+    calls = []
+    real = getattr(owner, name)
+
+    def call(self, *args):
+        calls.append(args)
+        return real(self, *args)
+
+    monkeypatch.setattr(owner, name, call)
+    return calls
+
+
+async def next_card(stream):
+    """The stream's next card event's data (comments and ``same`` skipped)."""
+    async for block in stream:
+        if block.startswith("id:") and "event: card" in block:
+            return json.loads(block.split("data: ", 1)[1])
+    raise AssertionError("the stream ended")
+
+
+def class_woken(monkeypatch, change, before=None):
+    """Every student's stream showing the room's revision (after ``before(store, code, key, students)``), then
+    ``change(...)`` made by the teacher: (each student's next card, each one's card as the card route sends it, the
+    reads counted)."""
+    from ui import database, routes
+
+    store = database.db()
+    room, key = store.rooms.create()
+    students = [store.students.join(room.code, rules.new_student_id(), f"s{i}").id for i in range(CLASS)]
+    database.notices()
+    if before is not None:
+        before(store, room.code, key, students)
+
+    async def run():
+        revision = database.room_revision(room.code)
+        streams = [routes.card_stream(room.code, s, "en", revision, revision) for s in students]
+        for stream in streams:  # retry, then "same": each shows the room as it is
+            assert (await anext(stream)).startswith("retry")
+            assert "event: same" in await anext(stream)
+        waiting = [asyncio.ensure_future(next_card(stream)) for stream in streams]
+        await asyncio.sleep(0.05)  # every stream waits on the hub
+        reads = {
+            "prepare": counted(monkeypatch, ClassroomService, "prepare"),
+            "room": counted(monkeypatch, Rooms, "get"),
+            "answers": counted(monkeypatch, Answers, "by_student"),
+            "card_json": [],
+        }
+        real_card_json = routes.card_json
+        monkeypatch.setattr(routes, "card_json", lambda *a: reads["card_json"].append(a) or real_card_json(*a))
+        await asyncio.to_thread(change, store, room.code, key, students)
+        cards = await asyncio.wait_for(asyncio.gather(*waiting), 30)
+        for stream in streams:
+            await stream.aclose()
+        return cards, {name: list(calls) for name, calls in reads.items()}
+
+    cards, reads = run_coroutine(run())
+    sent = [json.loads(json.dumps(routes.card_json(room.code, s, "en"))) for s in students]
+    return cards, sent, reads
+
+
+def test_a_class_woken_by_an_opening_costs_one_read_and_each_gets_the_card_route_s_card(data_dir, monkeypatch):
+    def open_one(store, code, key, students):
+        store.rooms.open_activity(code, key, Predict(random_list(3)))
+
+    cards, expected, reads = class_woken(monkeypatch, open_one)
+    assert cards == expected
+    assert {card["phase"] for card in cards} == {"open"}
+    assert (len(reads["prepare"]), len(reads["room"]), len(reads["answers"])) == (1, 1, 1)
+    assert reads["card_json"] == []  # no phone read its card in a thread of its own
+
+
+def test_a_student_s_own_answer_is_on_their_card_made_from_the_class_s_one_read(data_dir, monkeypatch):
+    from ui import database
+
+    def open_and_answer(store, code, key, students):
+        activity = store.rooms.open_activity(code, key, Predict(random_list(3)))
+        store.answers.submit(code, students[0], activity.id, [(0, "0.5")])
+        database.answer_stored(code, activity.id)
+
+    def lock(store, code, key, students):
+        store.rooms.set_phase(code, key, "locked")
+
+    cards, expected, reads = class_woken(monkeypatch, lock, before=open_and_answer)
+    assert cards == expected
+    assert cards[0] != cards[1]  # the first student's card has their answer; the others' do not
+    assert len({str(card) for card in cards[1:]}) == 1
+    assert len(reads["answers"]) == 1 and reads["card_json"] == []
