@@ -116,10 +116,10 @@ class _Revisions:
         self._seen: dict[str, tuple[float, int | None]] = {}
         self._rooms: dict[str, Room] = {}  # by code: a room changes only with its revision (every teacher action)
         self._members: set[tuple[str, str]] = set()  # (room, student id) pairs seen in the database: joins last
-        # activity id -> when its answers were read, and them by student id: a class's cards read them once.
-        self._answers: dict[int, tuple[float, dict[str, dict[int, Any]]]] = {}
-        # activity id -> answers heard of since this process started; a read that one overtook is not kept.
-        self._answer_news: dict[int, int] = {}
+        # (room, activity id) -> when its answers were read, and them by student id: a class's cards read them once.
+        self._answers: dict[tuple[str, int], tuple[float, dict[str, dict[int, Any]]]] = {}
+        # (room, activity id) -> answers heard of since this process started; a read that one overtook is not kept.
+        self._answer_news: dict[tuple[str, int], int] = {}
 
     def fresh(self, code: str) -> tuple[bool, int | None]:
         """Whether a read of ``code`` within ``REVISION_TTL`` is at hand, and what it gave; never reads."""
@@ -170,6 +170,16 @@ class _Revisions:
         with self._lock:
             return (code, student_id) in self._members
 
+    def joined(self, code: str, student_ids: set[str]) -> set[str]:
+        """Which of ``student_ids`` have joined room ``code``: one read for all of them (tried once), each found
+        kept as ``is_member``'s."""
+        found = quick_db().students.joined_of(code, student_ids)
+        with self._lock:
+            if len(self._members) > 100_000:
+                self._members.clear()
+            self._members.update((code, student) for student in found)
+        return found
+
     def is_member(self, code: str, student_id: str) -> bool:
         """Whether ``student_id`` has joined room ``code`` (read once per pair; a join is never undone; tried once,
         for the phones' polls)."""
@@ -192,7 +202,7 @@ class _Revisions:
         """The student's answers to the activity as read within ``REVISION_TTL`` and with no answer heard of since
         (``None``: not at hand); never reads."""
         with self._lock:
-            hit = self._answers.get(activity_id)
+            hit = self._answers.get((code, activity_id))
         if hit is None or time.monotonic() - hit[0] >= REVISION_TTL:
             return None
         return hit[1].get(student, {})
@@ -208,22 +218,22 @@ class _Revisions:
             if mine is not None:
                 return mine
             with self._lock:
-                news = self._answer_news.get(activity_id, 0)
+                news = self._answer_news.get((code, activity_id), 0)
             now = time.monotonic()
             every = db().answers.by_student(activity_id)
             with self._lock:
                 if len(self._answers) > 1000:
                     self._answers.clear()
-                if self._answer_news.get(activity_id, 0) == news:  # else one stored meanwhile may be missing
-                    self._answers[activity_id] = (now, every)
+                if self._answer_news.get((code, activity_id), 0) == news:  # else one stored meanwhile may be missing
+                    self._answers[code, activity_id] = (now, every)
         return every.get(student, {})
 
     def answer_stored(self, code: str, activity_id: int) -> None:
         with self._lock:
-            self._answers.pop(activity_id, None)
+            self._answers.pop((code, activity_id), None)
             if len(self._answer_news) > 10_000:
                 self._answer_news.clear()
-            self._answer_news[activity_id] = self._answer_news.get(activity_id, 0) + 1
+            self._answer_news[code, activity_id] = self._answer_news.get((code, activity_id), 0) + 1
 
     def room_at_hand(self, code: str) -> Room | None:
         """The room at its current revision, if both were read lately (the revision within ``REVISION_TTL``);
@@ -310,6 +320,50 @@ def room_changed(code: str) -> None:
     """The teacher changed the room through this process: its phones here learn it at their next poll, not up to
     ``REVISION_TTL`` later (other processes read the database's new revision within that time)."""
     _revisions().forget(code)
+
+
+class Arrivals:
+    """Phones of one room arriving together (a class reconnecting to this process after another one stopped)
+    asking whether their students have joined: whoever arrives while a read is being prepared or made waits for
+    the next one, which asks for all of them at once."""
+
+    MOST = 1000  # students asked about in one read
+
+    def __init__(self) -> None:
+        # (event loop, room) -> the students asked about for the next read, and its result. Only touched from
+        # that event loop's thread.
+        self._next: dict[tuple[int, str], tuple[set[str], asyncio.Future[set[str]]]] = {}
+
+    async def joined(self, code: str, student: str) -> bool:
+        """Whether ``student`` has joined room ``code`` (a ``StoreUnavailable`` when the database cannot say)."""
+        loop = asyncio.get_running_loop()
+        key = (id(loop), code)
+        batch = self._next.get(key)
+        if batch is None or len(batch[0]) >= self.MOST:
+            batch = self._next[key] = (set(), loop.create_future())
+            loop.create_task(self._read(key, code, *batch))
+        batch[0].add(student)
+        return student in await asyncio.shield(batch[1])
+
+    async def _read(self, key: tuple[int, str], code: str, students: set[str], found: asyncio.Future[set[str]]) -> None:
+        try:
+            await asyncio.sleep(0)  # the others arriving in this turn of the loop join the batch
+            if self._next.get(key, (None,))[0] is students:
+                del self._next[key]
+            joined = await asyncio.to_thread(_revisions().joined, code, set(students))
+        except Exception as err:  # a StoreUnavailable (or anything else) is each waiting phone's to handle
+            found.set_exception(err)
+        except BaseException:  # cancelled (the server stopping): so are the phones waiting
+            found.cancel()
+            raise
+        else:
+            found.set_result(joined)
+
+
+@st.cache_resource(show_spinner=False)
+def arrivals() -> Arrivals:
+    """This process's ``Arrivals``."""
+    return Arrivals()
 
 
 @st.cache_resource(show_spinner=False)

@@ -16,9 +16,9 @@ from ndcg_core.classroom import rules
 from ndcg_core.classroom.service import ClassroomService, Submission
 from ndcg_core.errors import InputError, StoreUnavailable
 from ui.database import (
+    arrivals,
     fresh_revision,
     in_flight,
-    is_member,
     known_member,
     notices,
     room_changed,
@@ -116,7 +116,7 @@ async def member(code_text: str, student_text: Any) -> tuple[str, str] | None:
         student = rules.read_student_id(student_text)
     except InputError:
         return None
-    if not known_member(code, student) and not await run_in_threadpool(is_member, code, student):
+    if not known_member(code, student) and not await arrivals().joined(code, student):
         return None
     return code, student
 

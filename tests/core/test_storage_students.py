@@ -120,3 +120,15 @@ def test_the_roster_is_in_joining_order(make):
     s.students.join(room.code, sid(9), "first")
     s.students.join(room.code, sid(1), "second")
     assert [(st.number, st.nickname) for st in s.students.roster(room.code)] == [(1, "first"), (2, "second")]
+
+
+def test_which_of_many_ids_joined_is_one_read_of_that_room_only(make):
+    s = make()
+    room, _ = s.rooms.create()
+    other, _ = s.rooms.create()
+    s.students.join(room.code, sid(1))
+    s.students.join(room.code, sid(2))
+    s.students.join(other.code, sid(3))
+    assert s.students.joined_of(room.code, {sid(1), sid(2), sid(3), sid(4)}) == {sid(1), sid(2)}
+    assert s.students.joined_of(other.code, [sid(1), sid(3)]) == {sid(3)}
+    assert s.students.joined_of(room.code, []) == set()

@@ -112,3 +112,25 @@ def test_a_student_s_own_answer_is_on_their_card_made_from_the_class_s_one_read(
     assert cards[0] != cards[1]  # the first student's card has their answer; the others' do not
     assert len({str(card) for card in cards[1:]}) == 1
     assert len(reads["answers"]) == 1 and reads["card_json"] == []
+
+
+def test_a_class_arriving_at_once_is_looked_up_in_one_read_and_a_stranger_is_not_let_in(data_dir, monkeypatch):
+    """Phones that joined through another process (one that stopped), arriving here together: whether each has
+    joined is asked of the database once for all of them."""
+    from ndcg_core.classroom.storage.students import Students
+    from ui import database, routes
+
+    store = database.db()
+    room, _ = store.rooms.create()
+    students = [store.students.join(room.code, rules.new_student_id(), f"s{i}").id for i in range(CLASS)]
+    stranger = rules.new_student_id()
+    reads = counted(monkeypatch, Students, "joined_of")
+
+    async def arrive():
+        return await asyncio.gather(*(routes.member(room.code, s) for s in [*students, stranger]))
+
+    who = run_coroutine(arrive())
+    assert who == [(room.code, s) for s in students] + [None]
+    assert len(reads) == 1 and reads[0][1] == {*students, stranger}
+    assert run_coroutine(routes.member(room.code, students[0])) == (room.code, students[0])
+    assert len(reads) == 1  # known to this process from then on

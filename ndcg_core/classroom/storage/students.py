@@ -4,6 +4,7 @@ room's roster. Joining again with the same id is the same student (a retried joi
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Collection
 from typing import Any
 
 import sqlalchemy as sa
@@ -107,6 +108,15 @@ class Students:
     def _join_failed(self, source: str) -> None:
         with self.db.write() as conn:
             conn.execute(join_failures.insert().values(source=source, at=self.db.clock()))
+
+    @resilient
+    def joined_of(self, code: str, student_ids: Collection[str]) -> set[str]:
+        """Which of ``student_ids`` have joined room ``code``, in one read (a class's phones arriving together)."""
+        with self.db.read() as conn:
+            rows = conn.execute(
+                sa.select(students.c.id).where(students.c.room == code, students.c.id.in_(list(student_ids)))
+            ).all()
+        return {r.id for r in rows}
 
     @resilient
     def get(self, code: str, student_id: str) -> Student | None:
