@@ -208,15 +208,19 @@ class _Revisions:
         return hit[1].get(student, {})
 
     def answers_of(self, code: str, activity_id: int, student: str) -> dict[int, Any]:
-        """The student's answers to the activity: every student's read at most once per ``REVISION_TTL`` by this
-        process (a whole class's phones redraw at once), read again as soon as an answer is heard of."""
+        """The student's answers to the activity: from the class's read (``read_answers``) while it is at hand, else
+        this student's alone (a student's card after their own answer, a phone on its own)."""
         mine = self.answers_at_hand(code, activity_id, student)
-        if mine is not None:
-            return mine
+        return mine if mine is not None else db().answers.of_student(activity_id, student)
+
+    def read_answers(self, code: str, activity_id: int) -> None:
+        """Read every student's answers to the activity, for ``answers_at_hand`` (a whole class's phones redraw at
+        once): once per ``REVISION_TTL`` by this process, and again as soon as an answer is heard of."""
+        if self.answers_at_hand(code, activity_id, "") is not None:
+            return
         with self.reading(f"{code}/{activity_id}"):
-            mine = self.answers_at_hand(code, activity_id, student)  # read by another thread while this one waited
-            if mine is not None:
-                return mine
+            if self.answers_at_hand(code, activity_id, "") is not None:
+                return  # read by another thread while this one waited
             with self._lock:
                 news = self._answer_news.get((code, activity_id), 0)
             now = time.monotonic()
@@ -226,7 +230,6 @@ class _Revisions:
                     self._answers.clear()
                 if self._answer_news.get((code, activity_id), 0) == news:  # else one stored meanwhile may be missing
                     self._answers[code, activity_id] = (now, every)
-        return every.get(student, {})
 
     def answer_stored(self, code: str, activity_id: int) -> None:
         with self._lock:
@@ -305,9 +308,16 @@ def fresh_revision(code: str) -> tuple[bool, int | None]:
 
 
 def answers_of(code: str, activity_id: int, student: str) -> dict[int, Any]:
-    """The student's answers to the activity by part: the whole class's read at most once per ``REVISION_TTL`` by
-    this process, and read again once an answer is heard of (stored through this process, or a notice)."""
+    """The student's answers to the activity by part: from the class's read (``read_answers``) while it is at
+    hand, else this student's alone."""
     return _revisions().answers_of(code, activity_id, student)
+
+
+def read_answers(code: str, activity_id: int) -> None:
+    """Read every student's answers to the activity at once, for a class's cards: at most once per
+    ``REVISION_TTL`` by this process, and again once an answer is heard of (stored through this process, or a
+    notice)."""
+    _revisions().read_answers(code, activity_id)
 
 
 def answer_stored(code: str, activity_id: int) -> None:

@@ -30,12 +30,15 @@ V = TypeVar("V")
 
 class RoomReads(Protocol):
     """How the service reads a room for a phone: the room at its current revision and a student's answers to an
-    activity (both may be shared by a process's phones, ``ui.database``), told when an answer is stored; and the
-    same without reading (``None``: not at hand), for a card made where no read may wait (an event loop)."""
+    activity (both may be shared by a process's phones, ``ui.database``: ``read_answers`` reads a whole class's),
+    told when an answer is stored; and the same without reading (``None``: not at hand), for a card made where no
+    read may wait (an event loop)."""
 
     def room(self, code: str) -> Room: ...
 
     def answers_of(self, code: str, activity_id: int, student: str) -> Mapping[int, Any]: ...
+
+    def read_answers(self, code: str, activity_id: int) -> None: ...
 
     def answer_stored(self, code: str, activity_id: int) -> None: ...
 
@@ -55,6 +58,9 @@ class StoreReads:
 
     def answers_of(self, code: str, activity_id: int, student: str) -> Mapping[int, Any]:
         return self.store.answers.of_student(activity_id, student)
+
+    def read_answers(self, code: str, activity_id: int) -> None:
+        return None
 
     def answer_stored(self, code: str, activity_id: int) -> None:
         return None
@@ -225,7 +231,7 @@ class ClassroomService:
         scores), so that ``card_at_hand`` can make each card without a read."""
         room = self.reads.room(code)
         if room.current is not None:
-            self.reads.answers_of(code, room.current.id, "")
+            self.reads.read_answers(code, room.current.id)
         self.score(room, "")
 
     def shared_card(self, state: CardState, lang: str, make: Callable[[], dict[str, Any]]) -> dict[str, Any]:

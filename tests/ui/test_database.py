@@ -116,17 +116,24 @@ def test_a_class_seeing_an_activity_reads_its_answers_once_per_moment(data_dir, 
     room, key = store.rooms.create()
     ann = store.students.join(room.code, STUDENT, "Ann").id
     activity = store.rooms.open_activity(room.code, key, Predict(random_list(1)))
-    reads = []
-    real = Answers.by_student
+    reads, own = [], []
+    real, real_own = Answers.by_student, Answers.of_student
     monkeypatch.setattr(Answers, "by_student", lambda self, a: reads.append(a) or real(self, a))
-    class_of_30 = [database.answers_of(room.code, activity.id, f"someone-{i}") for i in range(30)]
-    assert class_of_30 == [{}] * 30 and reads == [activity.id]
+    monkeypatch.setattr(Answers, "of_student", lambda self, a, s: own.append(s) or real_own(self, a, s))
+    for _ in range(30):  # a class of 30 woken at once
+        database.read_answers(room.code, activity.id)
+    assert [database.answers_of(room.code, activity.id, f"someone-{i}") for i in range(30)] == [{}] * 30
+    assert (reads, own) == ([activity.id], [])
     store.answers.submit(room.code, ann, activity.id, [(0, "0.5")])  # through another process: this one is not told
+    database.read_answers(room.code, activity.id)
     assert database.answers_of(room.code, activity.id, ann) == {}  # the read is reused within REVISION_TTL
     clock[0] += database.REVISION_TTL + 0.01
-    assert all(database.answers_of(room.code, activity.id, ann) == {0: 0.5} for _ in range(5))
+    assert database.answers_of(room.code, activity.id, ann) == {0: 0.5}  # not at hand: Ann's own, read alone
+    assert (reads, own) == ([activity.id], [ann])
+    database.read_answers(room.code, activity.id)
+    assert database.answers_of(room.code, activity.id, ann) == {0: 0.5}
     assert database.answers_of(room.code, activity.id, "someone-else") == {}
-    assert reads == [activity.id, activity.id]
+    assert (reads, own) == ([activity.id, activity.id], [ann])
     store.close()
 
 
@@ -139,16 +146,19 @@ def test_an_answer_heard_of_is_read_at_the_next_card(data_dir, monkeypatch):
     room, key = store.rooms.create()
     ann = store.students.join(room.code, STUDENT, "Ann").id
     activity = store.rooms.open_activity(room.code, key, Predict(random_list(2)))
+    database.read_answers(room.code, activity.id)
     assert database.answers_of(room.code, activity.id, ann) == {}
     store.answers.submit(room.code, ann, activity.id, [(0, "0.25")])
     database.answer_stored(room.code, activity.id)  # stored through this process, or a notice from another
+    assert database.answers_of(room.code, activity.id, ann) == {0: 0.25}
+    database.read_answers(room.code, activity.id)
     assert database.answers_of(room.code, activity.id, ann) == {0: 0.25}
     store.close()
 
 
 def test_a_read_overtaken_by_an_answer_is_not_kept(data_dir, monkeypatch):
-    """An answer heard of while the class's answers were being read may be missing from that read: the next card
-    reads again, rather than show the student no answer for a moment."""
+    """An answer heard of while the class's answers were being read may be missing from that read: it is not kept,
+    rather than show the student no answer for a moment."""
     from ui import database
 
     store = Classroom(database_url())
@@ -164,7 +174,6 @@ def test_a_read_overtaken_by_an_answer_is_not_kept(data_dir, monkeypatch):
         return read
 
     monkeypatch.setattr(Answers, "by_student", overtaken)
-    assert database.answers_of(room.code, activity.id, ann) == {}
-    monkeypatch.setattr(Answers, "by_student", real)
+    database.read_answers(room.code, activity.id)
     assert database.answers_of(room.code, activity.id, ann) == {0: 0.75}
     store.close()

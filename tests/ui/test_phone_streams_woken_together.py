@@ -134,3 +134,21 @@ def test_a_class_arriving_at_once_is_looked_up_in_one_read_and_a_stranger_is_not
     assert len(reads) == 1 and reads[0][1] == {*students, stranger}
     assert run_coroutine(routes.member(room.code, students[0])) == (room.code, students[0])
     assert len(reads) == 1  # known to this process from then on
+
+
+def test_an_answer_s_reply_reads_that_student_s_answers_not_the_class_s(data_dir, monkeypatch):
+    """Each answer makes the class's read stale: its reply's card must not read the whole class again (a class of
+    1,000 answering would read a million rows)."""
+    from ui import database, routes
+
+    store = database.db()
+    room, key = store.rooms.create()
+    ann = store.students.join(room.code, rules.new_student_id(), "Ann").id
+    store.rooms.open_activity(room.code, key, Predict(random_list(3)))
+    activity = store.rooms.get(room.code).current
+    database.service().prepare(room.code)
+    whole = counted(monkeypatch, Answers, "by_student")
+    reply = routes.submit(room.code, ann, "en", {"activity": activity.id, "values": [[0, "0.5"]]})
+    assert reply.ok and reply.card is not None
+    assert reply.card == routes.card_json(room.code, ann, "en")
+    assert whole == []
