@@ -497,10 +497,10 @@ class StreamBroken(Exception):
 class Phone:
     """A student's phone after joining: ``ui/widgets/phone_card.js`` played step by step, each method naming the part
     of the script it mirrors, with the same data (``card_data``: the routes, ``every``, ``fallback``, ``grace``,
-    ``tries``) and the same constants. The card it shows is ``client.card`` (the script's ``root._card``); ``on_card``
-    is called whenever it shows one (the script's ``show``), ``on_answered`` whenever a live server answered (a card
-    route's answer or an event of a stream), ``on_stream`` at a stream's first event. Not mirrored: the countdown
-    (the benchmark's activities have no time limit) and drawing."""
+    ``tries``, ``probe``) and the same constants. The card it shows is ``client.card`` (the script's
+    ``root._card``); ``on_card`` is called whenever it shows one (the script's ``show``), ``on_answered`` whenever a
+    live server answered (a card route's answer or an event of a stream), ``on_stream`` at a stream's first event.
+    Not mirrored: the countdown (the benchmark's activities have no time limit) and drawing."""
 
     def __init__(self, client: Client, run: Run, on_card, on_answered, on_stream) -> None:
         self.client, self.run, self.data = client, run, client.card_data
@@ -561,16 +561,33 @@ class Phone:
         self.show(body)
         return True
 
+    def probe_wait(self) -> float:
+        """``scheduleProbe``'s delay, seconds: ``probe`` ms and a jitter."""
+        return (self.data["probe"] + random.random() * STREAM_JITTER) / 1000
+
     async def start_polling(self) -> None:
         """``startPolling``, then ``poll`` every ``every`` ms (``fallback`` ms after a 503, a 404 or no answer):
-        with ``known=`` the card's revision unless the page is down; a "same" draws nothing."""
+        with ``known=`` the card's revision unless the page is down; a "same" draws nothing. Every ``probe`` ms
+        (``scheduleProbe``) a stream is tried beside the polling (``openStream(true)``); once one is heard, it
+        stops the polling (``stopPolling``) and goes on as the page's stream (``streams``)."""
         if self.polling:
             return
         self.polling = self.poll_key = True
         self.counts["phones polling"] += 1
         wait = self.data["every"]
+        probe: asyncio.Task | None = None
+        probe_at = time.monotonic() + self.probe_wait()
         while not self.run.stop.is_set():
+            if probe is None and time.monotonic() >= probe_at:
+                self.counts["stream tried while polling"] += 1
+                probe = asyncio.create_task(self.open_stream())
+            if not self.polling:  # its stream was heard: stopPolling()
+                break
+            if probe is not None and probe.done():  # broken() while polling: the polling goes on
+                probe, probe_at = None, time.monotonic() + self.probe_wait()
             await asyncio.sleep(wait / 1000)
+            if not self.polling:
+                break
             wait = self.data["every"]
             known = f"&known={self.client.card['revision']}" if self.client.card and not self.down else ""
             try:
@@ -592,13 +609,23 @@ class Phone:
             self.on_answered(self.client)
             if not body.get("same"):
                 self.show(body)
+        if probe is not None:
+            if self.polling:
+                probe.cancel()  # the run is over
+                with contextlib.suppress(asyncio.CancelledError):
+                    await probe
+                return
+            self.counts["back on the stream from polling"] += 1
+            await self.streams(await probe)
 
-    async def streams(self) -> None:
+    async def streams(self, heard: bool | None = None) -> None:
         """``openStream`` and ``broken`` in turn: after a stream breaks, the card route once; ``tries`` streams that
         brought nothing while the card route answered make the page poll; otherwise a new stream after the backoff
-        (none after a stream that was heard) and a jitter."""
+        (none after a stream that was heard) and a jitter. ``heard``: a stream that has just broken (the probe that
+        took over from the polling), whether it was heard."""
         while not self.run.stop.is_set():
-            heard = await self.open_stream()
+            if heard is None:
+                heard = await self.open_stream()
             # broken(source, heard)
             answered = await self.fetch_card()
             if answered and not heard:
@@ -607,6 +634,7 @@ class Phone:
                 await self.start_polling()
                 return
             self.backoff = 0 if heard else min(STREAM_BACKOFF_MOST, max(STREAM_BACKOFF_FIRST, 2 * self.backoff))
+            heard = None
             await asyncio.sleep((self.backoff + random.random() * STREAM_JITTER) / 1000)
 
     async def open_stream(self) -> bool:
@@ -672,6 +700,8 @@ class Phone:
                     if not heard.is_set():
                         heard.set()
                         self.stream_failures, self.backoff = 0, 0.0
+                        if self.polling:  # stopPolling(): streams get through again
+                            self.polling = self.poll_key = False
                         self.on_stream(self.client)
                     self.down = False
                     self.on_answered(self.client)

@@ -44,8 +44,9 @@ class FakeServer:
         return [p for p in self.paths if "/events" in p]
 
 
-async def play(stream, until, timeout: float = 10.0) -> tuple[FakeServer, load.Phone]:
-    """Run a phone against a ``FakeServer`` until ``until(server, phone)`` holds."""
+async def play(stream, until, timeout: float = 10.0, probe: int = 60_000) -> tuple[FakeServer, load.Phone]:
+    """Run a phone against a ``FakeServer`` until ``until(server, phone)`` holds (``probe``: the page's ms between
+    streams tried while it polls)."""
     server = FakeServer(stream)
     listening = await asyncio.start_server(server.handle, "127.0.0.1", 0)
     port = listening.sockets[0].getsockname()[1]
@@ -58,6 +59,7 @@ async def play(stream, until, timeout: float = 10.0) -> tuple[FakeServer, load.P
         "fallback": 50,
         "grace": 300,
         "tries": 3,
+        "probe": probe,
     }
     run = load.Run(errors=load.Errors(), stop=asyncio.Event(), window=1.0)
     phone = load.Phone(client, run, lambda c: None, lambda c: None, lambda c: None)
@@ -117,6 +119,24 @@ def test_three_streams_that_bring_nothing_while_the_card_route_answers_make_the_
     assert len(server.events()) == 3
     assert phone.polling and phone.poll_key
     assert phone.counts["stream silent past the grace"] == 3
+
+
+def test_a_polling_phone_tries_a_stream_again_and_goes_back_to_it_once_one_is_heard(short_backoff: None) -> None:
+    async def stream(server: FakeServer, writer: asyncio.StreamWriter) -> None:
+        if len(server.events()) <= 3:  # held back: the phone falls back to polling
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n")
+            await writer.drain()
+            await asyncio.sleep(5)
+            return
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n")
+        writer.write(event("same", {"revision": 7}, 7).encode())
+        await writer.drain()
+        await asyncio.sleep(5)
+
+    server, phone = run_coroutine(play(stream, lambda s, p: len(s.events()) == 4 and not p.polling, probe=200))
+    assert phone.counts["phones polling"] == 1 and phone.counts["stream tried while polling"] == 1
+    assert not phone.poll_key  # the tab's next page streams
+    assert phone.counts["stream event same"] == 1
 
 
 def test_a_refused_stream_counts_as_one_that_brought_nothing(short_backoff: None) -> None:

@@ -66,3 +66,32 @@ def test_where_the_stream_cannot_get_through_the_phone_polls_by_itself(browser, 
     expect(student.locator(".ndcg-card .notice")).to_be_hidden()
     student_context.close()
     context.close()
+
+
+def sooner_probes(route):
+    """The phone page as served, with its stream tried again every 2 s while it polls instead of every 30 s."""
+    response = route.fetch()
+    body = response.text()
+    assert '"probe": 30000' in body
+    route.fulfill(response=response, body=body.replace('"probe": 30000', '"probe": 2000'))
+
+
+def test_a_phone_that_fell_back_to_polling_goes_back_to_its_stream_once_it_gets_through(browser, playwright, app_url):
+    """A class whose streams failed while their server was overloaded (a replica killed, every phone arriving at the
+    other) must not poll for the rest of the lesson: the page tries a stream again now and then."""
+    context, teacher, code, _ = start_room(browser, app_url)
+    student_context = browser.new_context(**playwright.devices["iPhone 13"])
+    student_context.route("**/phone/*", sooner_probes)
+    student_context.route("**/api/room/*/events?*", lambda route: route.abort())
+    student = phone(browser, playwright, app_url, code, "Cy", student_context)
+    card = student.locator(".ndcg-card")
+    expect(card).to_have_attribute("data-mode", "poll", timeout=60_000)
+    student_context.unroute("**/api/room/*/events?*")  # streams get through again
+    expect(card).to_have_attribute("data-mode", "stream", timeout=30_000)
+    assert student.evaluate("sessionStorage.getItem('ndcg-card:poll')") is None  # its next page streams too
+    polls = card_requests(student)
+    open_activity(teacher)
+    expect(student.get_by_text("Activity 1: Predict the NDCG")).to_be_visible()
+    assert polls == []  # told on the stream, not by asking
+    student_context.close()
+    context.close()

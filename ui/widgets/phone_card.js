@@ -5,7 +5,7 @@
 // route once, through nginx to a live process, and opens a new stream with the revision it shows, so no change
 // depends on a message it missed. Where streams never get through (a proxy that holds them back), it asks the card
 // route every `every` ms instead, with the revision of the card it shows (the server answers "same" until the
-// teacher changes something, then the new card). Answers are posted to their own route; nothing holds anything on
+// teacher changes something, then the new card), and tries a stream again every `probe` ms. Answers are posted to their own route; nothing holds anything on
 // a server process, so a process's death costs a reconnect.
 // What the student typed is kept here (and in the tab's sessionStorage), by activity and part, so a card drawn
 // again loses nothing.
@@ -515,13 +515,32 @@ export default function (component) {
     }
     clearTimeout(state.timer);
     state.timer = setTimeout(poll, data.every);
+    scheduleProbe();
+  }
+
+  function scheduleProbe() {
+    clearTimeout(state.probe);
+    if (!state.stopped) state.probe = setTimeout(() => openStream(true), data.probe + Math.random() * STREAM_JITTER);
+  }
+
+  function stopPolling() {
+    state.polling = false;
+    clearTimeout(state.timer);
+    clearTimeout(state.probe);
+    try {
+      sessionStorage.removeItem(POLL_KEY); // streams get through again: this tab's next page streams
+    } catch (e) {
+      // no storage
+    }
   }
 
   // The stream: the server sends "card" (the card, as the card route gives it) at once if the room moved past the
   // revision this page shows, else "same"; then a "card" at each change. Its first event comes at once: a stream
   // that brings none within `grace` ms is held up somewhere on the way.
-  function openStream() {
-    if (state.stopped || state.polling) return;
+  // While polling, a stream is tried again every `probe` ms (a class that fell back while its server was
+  // overloaded, or a network that let streams through again): heard, it takes over from the polling.
+  function openStream(probe = false) {
+    if (state.stopped || (state.polling && !probe) || state.source) return;
     const known = root._card ? `&known=${root._card.revision}` : "";
     const source = new EventSource(data.events + known);
     state.source = source;
@@ -532,6 +551,7 @@ export default function (component) {
         state.streamFailures = 0;
         state.backoff = 0;
         clearTimeout(state.silent);
+        if (state.polling) stopPolling();
         root.dataset.mode = "stream";
       }
       if (state.down || notice.textContent === data.texts.offline) showNotice("");
@@ -562,6 +582,10 @@ export default function (component) {
     source.close();
     state.source = null;
     clearTimeout(state.silent);
+    if (state.polling) {
+      scheduleProbe(); // a probe that brought nothing: the polling goes on
+      return;
+    }
     const answered = await fetchCard();
     if (state.stopped) return;
     if (answered && !heard) state.streamFailures = (state.streamFailures || 0) + 1;
@@ -590,6 +614,7 @@ export default function (component) {
     if (state.source) state.source.close();
     clearTimeout(state.silent);
     clearTimeout(state.timer);
+    clearTimeout(state.probe);
     clearTimeout(state.tick);
     for (const s of root._sortables || []) s.destroy();
     root._sortables = [];

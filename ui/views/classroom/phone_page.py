@@ -42,6 +42,9 @@ FALLBACK_SECONDS = 2.0  # how long a phone waits before asking again after a fai
 # failed. After this many failed streams in a row while the card route answers, the page polls instead.
 STREAM_GRACE_SECONDS = 4.0
 STREAM_TRIES = 3
+# While polling, the page tries a stream again this often: a class that fell back while its server was overloaded
+# (a replica killed, its phones all arriving at the other) goes back to streams once they get through again.
+STREAM_PROBE_SECONDS = 30.0
 
 
 def pages_served() -> bool:
@@ -91,6 +94,7 @@ def page_html(student: Student, lang: str) -> str:
         "events": f"/api/room/{code}/events?{urlencode({'me': me, 'lang': lang})}",
         "grace": int(STREAM_GRACE_SECONDS * 1000),
         "tries": STREAM_TRIES,
+        "probe": int(STREAM_PROBE_SECONDS * 1000),
         "answer": f"/api/room/{code}/answer",
         "every": int(POLL_SECONDS * 1000),
         "fallback": int(FALLBACK_SECONDS * 1000),
