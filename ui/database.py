@@ -343,6 +343,7 @@ class Arrivals:
         # (event loop, room) -> the students asked about for the next read, and its result. Only touched from
         # that event loop's thread.
         self._next: dict[tuple[int, str], tuple[set[str], asyncio.Future[set[str]]]] = {}
+        self._reads: set[asyncio.Task[None]] = set()  # kept until done: the loop holds only a weak reference
 
     async def joined(self, code: str, student: str) -> bool:
         """Whether ``student`` has joined room ``code`` (a ``StoreUnavailable`` when the database cannot say)."""
@@ -351,7 +352,9 @@ class Arrivals:
         batch = self._next.get(key)
         if batch is None or len(batch[0]) >= self.MOST:
             batch = self._next[key] = (set(), loop.create_future())
-            loop.create_task(self._read(key, code, *batch))
+            read = loop.create_task(self._read(key, code, *batch))
+            self._reads.add(read)
+            read.add_done_callback(self._reads.discard)
         batch[0].add(student)
         return student in await asyncio.shield(batch[1])
 
