@@ -1,6 +1,6 @@
 """The web server: Streamlit's own ASGI app (``st.App``) over ``app.py`` and ``pages/`` (the file-based router,
-unchanged), with the routes the live classroom's phones use (their page, their card, their answers), and Nagle's
-algorithm off.
+unchanged), with the routes the live classroom's phones use (joining, their page, their card, their answers), and
+Nagle's algorithm off.
 
     python -m streamlit run serve.py
 
@@ -16,7 +16,15 @@ import os
 import streamlit as st
 from starlette.routing import Route
 
-from ui.routes import answer_route, end_streams, events_route, phone_card_route, phone_page_route
+from ui.routes import (
+    answer_route,
+    end_streams,
+    events_route,
+    join_page_route,
+    join_route,
+    phone_card_route,
+    phone_page_route,
+)
 from ui.server_tuning import end_streams_first, turn_nagle_off
 from ui.views.classroom.phone_page import ROUTES_ENV
 
@@ -31,6 +39,8 @@ app = st.App(
         Route("/api/room/{code}/card", phone_card_route),
         Route("/api/room/{code}/events", events_route),
         Route("/api/room/{code}/answer", answer_route, methods=["POST"]),
+        Route("/api/room/{code}/join", join_route, methods=["POST"]),
         Route("/phone/{code}", phone_page_route),
+        Route("/join/{code}", join_page_route),
     ],
 )

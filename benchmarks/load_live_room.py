@@ -778,6 +778,7 @@ class Run:
     joined: int = 0
     presenter: Client | None = None
     phones: str = "stream"  # what a phone does after joining: the page's script (stream) or polling only (poll)
+    join: str = "link"  # how a student joins: the projected link's own join page (link) or the Classroom page (page)
     students: dict = field(default_factory=dict)  # number -> Client
     ids: dict = field(default_factory=dict)  # number -> the student's id (me)
     join_failures: list = field(default_factory=list)  # why each student that did not join did not
@@ -834,19 +835,38 @@ async def student(url: str, code: str, me: str, number: int, run: Run) -> None:
             run.back_stream[number] = time.monotonic() - run.killed_at
 
     try:
-        await client.connect()
-        async with client.lock:
-            await client.run()
-            client.set_text("Nickname (optional)", f"s{number}")
-            join_id, fragment = client.button("Join")
-            await client.run(fragment, trigger=join_id)
-        if not client.shows(YOU_ARE) or not client.go_url:
-            run.join_failures.append(f"{client.label}: did not join (or was not sent to its phone page)")
-            return
-        # The Classroom page sends the phone to its own page: the tab leaves the Streamlit page (its websocket
-        # closes) and loads that page, which holds its card's addresses.
-        await client.ws.close()
-        conn: dict = {}
+        if run.join == "link":
+            # The projected link (serve.py): its join page, then what its script does (join_page.js) for a browser
+            # that has not joined before: the nickname posted with no id; the reply names the phone's page and id.
+            conn: dict = {}
+            status, _, _ = await http_request(client, "GET", f"/join/{code}", conn)
+            status, reply = (
+                await http_json(
+                    client, "POST", f"/api/room/{code}/join", conn, {"lang": "en", "me": None, "nickname": f"s{number}"}
+                )
+                if status == 200
+                else (status, None)
+            )
+            conn["writer"].close()
+            if reply is None or not reply.get("ok"):
+                run.join_failures.append(f"{client.label}: its join answered {status}: {reply}")
+                return
+            me = run.ids[number] = reply["me"]
+            client.go_url = reply["phone"]
+        else:
+            await client.connect()
+            async with client.lock:
+                await client.run()
+                client.set_text("Nickname (optional)", f"s{number}")
+                join_id, fragment = client.button("Join")
+                await client.run(fragment, trigger=join_id)
+            if not client.shows(YOU_ARE) or not client.go_url:
+                run.join_failures.append(f"{client.label}: did not join (or was not sent to its phone page)")
+                return
+            # The Classroom page sends the phone to its own page: the tab leaves the Streamlit page (its websocket
+            # closes) and loads that page, which holds its card's addresses.
+            await client.ws.close()
+        conn = {}
         status, _, page = await http_request(client, "GET", client.go_url, conn)
         conn["writer"].close()
         found = re.search(rb'<script type="application/json" id="card-data">(.*?)</script>', page, re.S)
@@ -1149,7 +1169,7 @@ async def main_async(args, parts: dict) -> None:
     store = Classroom(database_url(), limits=Limits.from_environment())
     parts["store"] = store
     room, key = store.rooms.create()
-    run = Run(errors=Errors(), stop=asyncio.Event(), window=args.window, phones=args.phones)
+    run = Run(errors=Errors(), stop=asyncio.Event(), window=args.window, phones=args.phones, join=args.join)
     rounds: list[Round] = []
     began = time.monotonic()
     tasks = [asyncio.create_task(presenter(url, room.code, key, run))]
@@ -1556,6 +1576,13 @@ def main() -> None:
         default="page",
         help="open each activity by the projector's button (page) or through the database, as a teacher on another "
         "server process would (store)",
+    )
+    parser.add_argument(
+        "--join",
+        choices=["link", "page"],
+        default="link",
+        help="join by the projected link (serve.py's join page: one page and one request) or on the Classroom page "
+        "(a Streamlit session, as without serve.py)",
     )
     parser.add_argument("--replicas", type=int, default=0, help="app processes behind nginx (0: one, no nginx)")
     parser.add_argument("--kill-replica-at", type=float, help="SIGKILL a replica this many s after the first opening")

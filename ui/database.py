@@ -180,6 +180,13 @@ class _Revisions:
             self._members.update((code, student) for student in found)
         return found
 
+    def learned(self, code: str, student_id: str) -> None:
+        """``student_id`` has just joined room ``code`` through this process."""
+        with self._lock:
+            if len(self._members) > 100_000:
+                self._members.clear()
+            self._members.add((code, student_id))
+
     def is_member(self, code: str, student_id: str) -> bool:
         """Whether ``student_id`` has joined room ``code`` (read once per pair; a join is never undone; tried once,
         for the phones' polls)."""
@@ -295,6 +302,11 @@ def last_room(code: str) -> Room | None:
 def is_member(code: str, student_id: str) -> bool:
     """Whether the student ``student_id`` has joined room ``code`` (asked of the database once per pair)."""
     return _revisions().is_member(code, student_id)
+
+
+def learned_member(code: str, student_id: str) -> None:
+    """The student ``student_id`` has just joined room ``code`` through this process: ``known_member`` from now on."""
+    _revisions().learned(code, student_id)
 
 
 def known_member(code: str, student_id: str) -> bool:

@@ -19,6 +19,7 @@ import streamlit as st
 from ndcg_core.classroom import joining
 from ndcg_core.classroom.joining import DEPLOY_LISTEN_OPTION, FRONT_ADDRESS_VARIABLE, PUBLIC_URL_VARIABLE, JoinLink
 from ui.i18n import Translator
+from ui.views.classroom.phone_page import pages_served
 
 # A documentation address (TEST-NET-1, RFC 5737): connecting a UDP socket to it makes the kernel choose the
 # outgoing interface without sending a packet.
@@ -48,8 +49,10 @@ def page_address() -> str | None:
     return st.context.url
 
 
-def join_link(code: str) -> JoinLink:
-    """Room ``code``'s join link for the teacher's page: ``link.url`` is ``None`` when no phone could open one."""
+def join_link(code: str, phones: bool = True) -> JoinLink:
+    """Room ``code``'s join link for the teacher's page: ``link.url`` is ``None`` when no phone could open one.
+    ``phones``: the phones' own join page where this server serves it (``/join/CODE``); else, and for the
+    teacher's control link on another device, the Classroom page (``/Classroom?room=CODE``)."""
     return joining.join_link(
         code,
         public_url=os.environ.get(PUBLIC_URL_VARIABLE),
@@ -57,6 +60,7 @@ def join_link(code: str) -> JoinLink:
         network_address=network_address(),
         listen_address=str(st.get_option("server.address") or ""),
         front_address=os.environ.get(FRONT_ADDRESS_VARIABLE),
+        join_page=phones and pages_served(),
     )
 
 

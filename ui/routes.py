@@ -27,7 +27,8 @@ from ui.database import (
 )
 from ui.errors import UiInputError, shown
 from ui.i18n import LANGUAGES, Translator
-from ui.views.classroom import phone_page, student_card
+from ui.views.classroom import join_page, phone_page, student_card
+from ui.views.classroom.card import plain
 from ui.views.classroom.student_card import Reply
 
 NO_STORE = {"Cache-Control": "no-store"}
@@ -42,6 +43,16 @@ MAX_PART = 10_000  # a part number beyond any activity's: the kind names a wrong
 def language(value: Any) -> str:
     """The phone's language from a request (English unless it is one the app has)."""
     return value if isinstance(value, str) and value in LANGUAGES else next(iter(LANGUAGES))
+
+
+def browser_language(header: str) -> str:
+    """The first of the app's languages a browser's ``Accept-Language`` names (by its primary tag: ``zh-CN`` is
+    ``zh``), else English: the join link carries no language, and a class's phones mostly speak the class's."""
+    for part in header.split(","):
+        tag = part.split(";")[0].strip().lower().split("-")[0]
+        if tag in LANGUAGES:
+            return tag
+    return next(iter(LANGUAGES))
 
 
 def read_submission(body: dict[str, Any]) -> Submission:
@@ -238,14 +249,9 @@ async def answer_route(request: Request) -> JSONResponse:
     store a student's answer sent from the card; ``{"ok", "message", "card"}`` back (the message in the student's
     language, the card as it is after the answer). Only JSON is taken, so a form on another site cannot post here
     (a browser asks first before sending JSON across sites)."""
-    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-        return JSONResponse({"error": "json"}, status_code=415, headers=NO_STORE)
-    try:
-        body = await request.json()
-    except ValueError:
-        return JSONResponse({"error": "json"}, status_code=400, headers=NO_STORE)
-    if not isinstance(body, dict):
-        return JSONResponse({"error": "json"}, status_code=400, headers=NO_STORE)
+    body = await json_body(request)
+    if isinstance(body, JSONResponse):
+        return body
     try:
         who = await member(request.path_params["code"], body.get("me"))
     except StoreUnavailable:
@@ -258,6 +264,52 @@ async def answer_route(request: Request) -> JSONResponse:
     else:
         reply = await run_in_threadpool(submit, *who, lang, body)
     return JSONResponse(reply.to_json(), headers=NO_STORE)
+
+
+async def json_body(request: Request) -> dict[str, Any] | JSONResponse:
+    """A request's JSON object, or the response refusing it: only JSON is taken, so a form on another site cannot
+    post here (a browser asks first before sending JSON across sites)."""
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        return JSONResponse({"error": "json"}, status_code=415, headers=NO_STORE)
+    try:
+        body = await request.json()
+    except ValueError:
+        return JSONResponse({"error": "json"}, status_code=400, headers=NO_STORE)
+    if not isinstance(body, dict):
+        return JSONResponse({"error": "json"}, status_code=400, headers=NO_STORE)
+    return body
+
+
+async def join_page_route(request: Request) -> HTMLResponse:
+    """``GET /join/{code}?lang=LANG``: the join page of a room (``ui.views.classroom.join_page``); a code that is
+    not one gets the page for an address that is no room's (404). Whether the room is open is said when Join is
+    pressed, as on the Classroom page (a wrong code counts against its source there). Without ``lang``, the
+    browser's own language if the app has it."""
+    asked = request.query_params.get("lang")
+    lang = language(asked) if asked else browser_language(request.headers.get("accept-language", ""))
+    try:
+        code = rules.read_code(request.path_params["code"])
+    except InputError:
+        return HTMLResponse(phone_page.not_found_html(lang), status_code=404, headers=NO_STORE)
+    return HTMLResponse(join_page.join_html(code, lang), headers=NO_STORE)
+
+
+async def join_route(request: Request) -> JSONResponse:
+    """``POST /api/room/{code}/join`` with JSON ``{"lang", "nickname", "me", "again"}``: join the room
+    (``join_page.join``); ``{"ok", "me", "phone"}`` or ``{"ok": false, "message"}`` back, in the student's
+    language. The source a wrong code counts against is the client's address (no header a client sends is
+    read: behind nginx, the proxy's)."""
+    body = await json_body(request)
+    if isinstance(body, JSONResponse):
+        return body
+    lang = language(body.get("lang"))
+    try:
+        code = rules.read_code(request.path_params["code"])
+    except InputError as err:
+        return JSONResponse({"ok": False, "message": plain(Translator(lang).explain(err))}, headers=NO_STORE)
+    source = request.client.host if request.client is not None else "local"
+    reply = await run_in_threadpool(join_page.join, code, body, lang, source)
+    return JSONResponse(reply, headers=NO_STORE)
 
 
 async def phone_page_route(request: Request) -> HTMLResponse:

@@ -4,7 +4,8 @@ A teacher who follows "open http://localhost:8501" gets a page whose own address
 phone. So the link is decided, in this order:
 
 1. ``public``: ``NDCG_LAB_PUBLIC_URL`` (a server behind a proxy or a domain, e.g. ``https://ndcg.example.edu`` or
-   ``https://host/ndcg``), plus ``/Classroom?room=CODE``. A bad value is set aside, with its ``InputError``.
+   ``https://host/ndcg``), plus ``/Classroom?room=CODE`` (or ``/join/CODE``, the phones' own join page, where
+   ``serve.py`` serves it). A bad value is set aside, with its ``InputError``.
 2. ``network``: the page was opened on a loopback address (``localhost``, ``127.x.x.x``, ``::1``, or ``0.0.0.0``,
    which a browser takes for this machine): this machine's network address with the page's port and path.
 3. ``page``: the page was opened on another host (the Network URL, a server's name): that address as it is.
@@ -32,6 +33,7 @@ FRONT_ADDRESS_VARIABLE = "NDCG_LAB_FRONT_ADDRESS"
 STREAMLIT_LISTEN_OPTION = "--server.address"
 DEPLOY_LISTEN_OPTION = "--listen"
 JOIN_PAGE = "Classroom"  # the page pages/7_Classroom.py is served at
+JOIN_ROUTE = "join"  # serve.py's join page for phones: /join/CODE
 
 JoinCase = Literal["public", "network", "page", "none"]
 
@@ -46,6 +48,13 @@ class JoinLink:
     problem: InputError | None = None
     server_local: bool = False  # a network link, but the server listens on a loopback address only
     listen_option: str = STREAMLIT_LISTEN_OPTION  # the option that set that address: what to restart without
+
+
+def _join_path(page_path: str, code: str) -> str:
+    """The join page's path beside the Classroom page at ``page_path`` (under the same base path, if any)."""
+    trimmed = page_path.rstrip("/")
+    base = trimmed[: -len(JOIN_PAGE) - 1] if trimmed.endswith(f"/{JOIN_PAGE}") else trimmed.rpartition("/")[0]
+    return f"{base}/{JOIN_ROUTE}/{code}"
 
 
 def read_public_url(text: str, name: str = PUBLIC_URL_VARIABLE) -> str:
@@ -114,13 +123,16 @@ def join_link(
     network_address: str | None,
     listen_address: str = "",
     front_address: str | None = None,
+    join_page: bool = False,
 ) -> JoinLink:
     """The join link of room ``code``, from the ``NDCG_LAB_PUBLIC_URL`` setting (``None`` or blank when unset),
     the Classroom page's address as the teacher's browser has it, this machine's network address, and the address
     the server listens on (Streamlit's ``server.address``; blank means every interface). Behind ``deploy up``,
     ``front_address`` (``NDCG_LAB_FRONT_ADDRESS``) is nginx's ``--listen`` address, and it, not the replica's own
-    loopback address, decides whether phones can connect."""
-    query = urlencode({"room": code})
+    loopback address, decides whether phones can connect. ``join_page``: the server serves the phones' own join
+    page (``serve.py``), and the link is ``/join/CODE`` beside the Classroom page instead of
+    ``/Classroom?room=CODE``."""
+    query = "" if join_page else urlencode({"room": code})
     problem = None
     if public_url is not None and public_url.strip():
         try:
@@ -128,12 +140,15 @@ def join_link(
         except InputError as err:
             problem = err
         else:
+            if join_page:
+                return JoinLink(f"{base}/{JOIN_ROUTE}/{code}", "public")
             return JoinLink(f"{base}/{JOIN_PAGE}?{query}", "public")
     page = urlsplit(page_url or "")
     if page.scheme not in ("http", "https") or not page.hostname:
         return JoinLink(None, "none", problem)
+    path = _join_path(page.path, code) if join_page else page.path
     if not is_loopback(page.hostname, unspecified=True):
-        return JoinLink(urlunsplit((page.scheme, page.netloc, page.path, query, "")), "page", problem)
+        return JoinLink(urlunsplit((page.scheme, page.netloc, path, query, "")), "page", problem)
     address = usable_network_address(network_address)
     if address is None:
         return JoinLink(None, "none", problem)
@@ -142,7 +157,7 @@ def join_link(
     except ValueError:
         port = None
     netloc = address if port is None else f"{address}:{port}"
-    url = urlunsplit((page.scheme, netloc, page.path, query, ""))
+    url = urlunsplit((page.scheme, netloc, path, query, ""))
     if front_address is not None and front_address.strip():
         listen, option = front_address.strip(), DEPLOY_LISTEN_OPTION
     else:

@@ -38,7 +38,7 @@ def start_room(browser, url):
 
 def join_link_text(page):
     """The join link as the page writes it (inline code in the join line)."""
-    return page.get_by_test_id("stMarkdownContainer").locator("code").filter(has_text="/Classroom?room=")
+    return page.get_by_test_id("stMarkdownContainer").locator("code").filter(has_text="/join/")
 
 
 def qr_codes(teacher):
@@ -60,7 +60,7 @@ def test_a_teacher_at_localhost_projects_this_machines_network_address(browser, 
         expect(screen.get_by_text("No join link a phone could open")).to_be_visible()
         assert qr_codes(screen) == []
     else:
-        join = f"http://{address}:{port}/Classroom?room={code}"
+        join = f"http://{address}:{port}/join/{code}"
         for page in (teacher, screen):
             expect(join_link_text(page)).to_have_text(join)
         assert qr_codes(screen) == [join]
@@ -79,7 +79,7 @@ def test_a_server_with_a_public_url_projects_it(browser, tmp_path):
         )
     try:
         context, teacher, screen, code = start_room(browser, f"http://127.0.0.1:{port}")
-        join = f"https://ndcg.example.edu/Classroom?room={code}"
+        join = f"https://ndcg.example.edu/join/{code}"
         expect(join_link_text(screen)).to_have_text(join)
         assert qr_codes(screen) == [join]
         expect(teacher.get_by_text("This server listens only")).to_have_count(0)  # the proxy reaches it

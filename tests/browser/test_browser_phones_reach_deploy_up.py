@@ -78,7 +78,7 @@ def test_by_default_nginx_listens_on_every_interface_and_the_join_link_names_its
         context, teacher, screen, code = start_room(browser, f"http://localhost:{port}")
         address = this_machines_address()
         if address is not None:
-            join = f"http://{address}:{port}/Classroom?room={code}"
+            join = f"http://{address}:{port}/join/{code}"
             for page in (teacher, screen):
                 expect(join_link_text(page)).to_have_text(join)
             assert qr_codes(screen) == [join]

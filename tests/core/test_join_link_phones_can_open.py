@@ -235,3 +235,32 @@ def test_loopback_hosts(host, loopback):
 )
 def test_only_a_non_loopback_ipv4_address_is_a_network_address(address, usable):
     assert usable_network_address(address) == usable
+
+
+# --- the phones' own join page (serve.py) ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "public, page, address, url, case",
+    [
+        ("https://ndcg.example.edu/", None, None, "https://ndcg.example.edu/join/K7P3QX", "public"),
+        ("https://host.example.org/ndcg", None, None, "https://host.example.org/ndcg/join/K7P3QX", "public"),
+        (None, "http://10.0.0.9:8501/Classroom", None, "http://10.0.0.9:8501/join/K7P3QX", "page"),
+        (None, "https://host.example.org/ndcg/Classroom", None, "https://host.example.org/ndcg/join/K7P3QX", "page"),
+        (None, "https://host.example.org/ndcg/Classroom/", None, "https://host.example.org/ndcg/join/K7P3QX", "page"),
+        (None, "http://localhost:8501/Classroom", "192.168.1.23", "http://192.168.1.23:8501/join/K7P3QX", "network"),
+        (None, "http://localhost:8080/", "192.168.1.23", "http://192.168.1.23:8080/join/K7P3QX", "network"),
+    ],
+)
+def test_where_serve_py_serves_the_join_page_the_link_is_join_code_beside_the_classroom_page(
+    public, page, address, url, case
+):
+    made = join_link(CODE, public_url=public, page_url=page, network_address=address, join_page=True)
+    assert (made.url, made.case) == (url, case)
+
+
+def test_the_join_page_changes_only_the_path_not_which_address_phones_get():
+    for page, address in [("http://localhost:8501/Classroom", None), (None, "192.168.1.23"), ("about:blank", None)]:
+        plain = join_link(CODE, public_url=None, page_url=page, network_address=address)
+        joining = join_link(CODE, public_url=None, page_url=page, network_address=address, join_page=True)
+        assert (plain.url, plain.case) == (None, "none") == (joining.url, joining.case)

@@ -61,7 +61,7 @@ def control_link(room: Room) -> tuple[str, bool]:
     """The link that gives control of the room on another device (it holds the key), on the address phones can
     open (the join link's), and whether a phone can open it at all (else no QR code is drawn)."""
     secret = urlencode({"key": classroom_state().key or "", "lang": app_state().lang})
-    joining = join_link(room.code).url
+    joining = join_link(room.code, phones=False).url
     if joining is None:
         return f"{page_url({'room': room.code})}&{secret}", False
     return f"{joining}&{secret}", True

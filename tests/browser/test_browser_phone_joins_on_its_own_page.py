@@ -1,0 +1,54 @@
+"""A student on an iPhone 13 (touch, a Chinese browser) in Debian's Chromium joins from the link the projector
+shows, which under ``serve.py`` is the phones' own join page (``/join/CODE``), not a Streamlit page: in the
+browser's language, the nickname's limit said before anything is typed, a nickname past the limit kept whole and
+refused in Chinese, then the phone's own page; the link opened again goes straight back to that phone."""
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+from test_browser_join_link import join_link_text, start_room
+
+from ndcg_core.classroom import rules
+
+pytestmark = pytest.mark.browser
+
+SHOTS = Path("/work/wt/shots/join")
+LONG = "Alexandra-Konstantinopolous"  # 27 characters
+
+
+def test_a_chinese_phone_joins_on_the_join_page_and_the_link_again_is_the_same_student(browser, playwright, app_url):
+    context, teacher, _screen, code = start_room(browser, app_url)
+    link = join_link_text(teacher).first.inner_text()
+    path = link[link.index("/join/") :]
+    assert path == f"/join/{code}"
+    phone = browser.new_context(**playwright.devices["iPhone 13"], locale="zh-CN")
+    page = phone.new_page()
+    loads = []
+    page.on("request", lambda r: loads.append(r.url) if r.resource_type in ("document", "script") else None)
+    page.goto(app_url + path)  # the test's server listens on loopback: the link's path, opened there
+    expect(page.get_by_role("heading", name="加入房间")).to_be_visible()
+    box = page.get_by_role("textbox", name="昵称（可不填）")
+    expect(page.get_by_text(f"最多 {rules.MAX_NICKNAME} 个字符")).to_be_visible()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "join-page-zh.png"))
+    box.tap()
+    page.keyboard.type(LONG)
+    page.get_by_role("button", name="加入").tap()
+    expect(page.get_by_role("alert")).to_contain_text(f"昵称有 {len(LONG)} 个字符；最多 {rules.MAX_NICKNAME} 个")
+    expect(box).to_have_value(LONG)  # kept, to shorten
+    box.fill("Ana")
+    page.get_by_role("button", name="加入").tap()
+    page.wait_for_url(re.compile(rf"/phone/{code}\?me=[\w-]+&lang=zh$"))
+    expect(page.get_by_text("你的昵称是 Ana。")).to_be_visible()
+    page.screenshot(path=str(SHOTS / "joined-phone-zh.png"))
+    assert not any("/static/js/" in url for url in loads)  # no Streamlit front end loaded to join
+    me = re.search(r"me=([\w-]+)", page.url).group(1)
+    again = phone.new_page()
+    again.goto(app_url + path)  # the link opened again: this browser's student, not a new one
+    again.wait_for_url(re.compile(rf"/phone/{code}\?me={me}&lang=zh$"))
+    expect(again.get_by_text("你的昵称是 Ana。")).to_be_visible()
+    expect(teacher.get_by_test_id("stMetricValue").first).to_have_text("1")  # one student, not two
+    phone.close()
+    context.close()
