@@ -99,6 +99,9 @@ def client_source() -> str:
 
 
 REVISION_TTL = 0.15  # seconds a room's revision is reused by this process: its phones' polls share one read
+# Seconds a class's answers to an activity, read at once, are used for the cards of the students who have not
+# answered since (each answer's notice says whose): a bound in case a notice was missed.
+ANSWERS_TTL = 1.0
 
 
 class _Revisions:
@@ -120,6 +123,9 @@ class _Revisions:
         self._answers: dict[tuple[str, int], tuple[float, dict[str, dict[int, Any]]]] = {}
         # (room, activity id) -> answers heard of since this process started; a read that one overtook is not kept.
         self._answer_news: dict[tuple[str, int], int] = {}
+        # (room, activity id) -> student id -> when an answer of theirs was last heard of: their answers in a class
+        # read begun before then are not taken (theirs alone is read), the other students' still are.
+        self._answered_at: dict[tuple[str, int], dict[str, float]] = {}
 
     def fresh(self, code: str) -> tuple[bool, int | None]:
         """Whether a read of ``code`` within ``REVISION_TTL`` is at hand, and what it gave; never reads."""
@@ -161,7 +167,7 @@ class _Revisions:
         """A notice from the hub: a room's new revision is read at the next look, not up to ``REVISION_TTL``
         later; an answer stored anywhere is known at once."""
         if notice.activity is not None:
-            self.answer_stored(notice.code, notice.activity)
+            self.answer_stored(notice.code, notice.activity, notice.student)
         elif not notice.joined:
             with self._lock:
                 self._seen.pop(notice.code, None)
@@ -206,11 +212,13 @@ class _Revisions:
             return self._rooms.get(code)
 
     def answers_at_hand(self, code: str, activity_id: int, student: str) -> dict[int, Any] | None:
-        """The student's answers to the activity as read within ``REVISION_TTL`` and with no answer heard of since
-        (``None``: not at hand); never reads."""
+        """The student's answers to the activity as the class's read within ``ANSWERS_TTL`` has them, unless an
+        answer of theirs (or of anyone's, said without whose) was heard of since it began (``None``: not at hand);
+        never reads."""
         with self._lock:
             hit = self._answers.get((code, activity_id))
-        if hit is None or time.monotonic() - hit[0] >= REVISION_TTL:
+            theirs = self._answered_at.get((code, activity_id), {}).get(student)
+        if hit is None or time.monotonic() - hit[0] >= ANSWERS_TTL or (theirs is not None and theirs >= hit[0]):
             return None
         return hit[1].get(student, {})
 
@@ -222,7 +230,8 @@ class _Revisions:
 
     def read_answers(self, code: str, activity_id: int) -> None:
         """Read every student's answers to the activity, for ``answers_at_hand`` (a whole class's phones redraw at
-        once): once per ``REVISION_TTL`` by this process, and again as soon as an answer is heard of."""
+        once): once per ``ANSWERS_TTL`` by this process, and again as soon as an answer is heard of without whose
+        (the students whose answers were heard of since are read one by one, ``answers_of``)."""
         if self.answers_at_hand(code, activity_id, "") is not None:
             return
         with self.reading(f"{code}/{activity_id}"):
@@ -238,8 +247,16 @@ class _Revisions:
                 if self._answer_news.get((code, activity_id), 0) == news:  # else one stored meanwhile may be missing
                     self._answers[code, activity_id] = (now, every)
 
-    def answer_stored(self, code: str, activity_id: int) -> None:
+    def answer_stored(self, code: str, activity_id: int, student: str | None = None) -> None:
+        """An answer to the activity was stored (by ``student``, when it is known whose): that student's answers
+        are read again; without ``student``, the whole class's."""
         with self._lock:
+            if student is not None:
+                if len(self._answered_at) > 1000:
+                    self._answered_at.clear()
+                    self._answers.clear()  # no read without the marks that say which of its students are stale
+                self._answered_at.setdefault((code, activity_id), {})[student] = time.monotonic()
+                return
             self._answers.pop((code, activity_id), None)
             if len(self._answer_news) > 10_000:
                 self._answer_news.clear()
@@ -327,15 +344,15 @@ def answers_of(code: str, activity_id: int, student: str) -> dict[int, Any]:
 
 def read_answers(code: str, activity_id: int) -> None:
     """Read every student's answers to the activity at once, for a class's cards: at most once per
-    ``REVISION_TTL`` by this process, and again once an answer is heard of (stored through this process, or a
-    notice)."""
+    ``ANSWERS_TTL`` by this process, and again once an answer is heard of without whose (a student whose answer was
+    heard of since has theirs read alone)."""
     _revisions().read_answers(code, activity_id)
 
 
-def answer_stored(code: str, activity_id: int) -> None:
-    """An answer to the activity of room ``code`` was just stored through this process: the next card reads the
-    activity's answers again."""
-    _revisions().answer_stored(code, activity_id)
+def answer_stored(code: str, activity_id: int, student: str | None = None) -> None:
+    """An answer to the activity of room ``code`` was just stored (by ``student``, when it is known whose): the
+    next card of that student (of every student, without ``student``) reads the answers again."""
+    _revisions().answer_stored(code, activity_id, student)
 
 
 def room_changed(code: str) -> None:

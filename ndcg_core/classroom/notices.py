@@ -2,10 +2,11 @@
 
 Every write that changes a room sends a short notice in its own transaction (``Database.tell``): on PostgreSQL
 ``NOTIFY ndcg_lab_rooms, '<code>:<revision>'`` (a teacher's action: an activity opened, locked, revealed, a lesson's
-step, names shown, the room ended), ``'<code>:answer:<activity>'`` (an answer stored) or ``'<code>:joined'`` (a
-student joined); PostgreSQL delivers it at commit, to every listening connection. On SQLite, which has no such
-channel, the write hands the notice to its own process after the commit, and a ``Watcher`` in each process looks
-every ``WATCH_SECONDS`` whether another process (a second server, ``ndcg-lab lesson``, a script) changed the file.
+step, names shown, the room ended), ``'<code>:answer:<activity>:<student>'`` (an answer stored, and whose) or
+``'<code>:joined'`` (a student joined); PostgreSQL delivers it at commit, to every listening connection. On
+SQLite, which has no such channel, the write hands the notice to its own process after the commit, and a
+``Watcher`` in each process looks every ``WATCH_SECONDS`` whether another process (a second server,
+``ndcg-lab lesson``, a script) changed the file.
 
 Each process keeps one ``Hub``: what it has heard of each room, as counters read from memory (a projector's live
 part asks it whether to read the database at all), and an asyncio fan-out (one event per room) that wakes every
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import sqlite3
 import threading
 import time
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 CHANNEL = "ndcg_lab_rooms"
+STUDENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # a student id as a notice may carry it (rules.new_student_id's)
 ANSWER = "answer"
 JOINED = "joined"
 RECONNECT_FIRST = 0.2  # seconds before the listener's first try to connect again; each next one waits twice as long
@@ -42,18 +45,20 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class Notice:
     """What changed in room ``code``: its revision moved to ``revision`` (a teacher's action), an answer to
-    ``activity`` was stored, or a student ``joined``."""
+    ``activity`` was stored (by ``student``, when the notice knows whose), or a student ``joined``."""
 
     code: str
     revision: int | None = None
     activity: int | None = None
     joined: bool = False
+    student: str | None = None
 
     @property
     def payload(self) -> str:
         """The notice as sent on the channel."""
         if self.activity is not None:
-            return f"{self.code}:{ANSWER}:{self.activity}"
+            whose = f":{self.student}" if self.student else ""
+            return f"{self.code}:{ANSWER}:{self.activity}{whose}"
         if self.joined:
             return f"{self.code}:{JOINED}"
         return f"{self.code}:{self.revision}"
@@ -66,8 +71,11 @@ class Notice:
             return cls(parts[0], revision=int(parts[1]))
         if len(parts) == 2 and parts[1] == JOINED:
             return cls(parts[0], joined=True)
-        if len(parts) == 3 and parts[1] == ANSWER and parts[2].isdigit():
-            return cls(parts[0], activity=int(parts[2]))
+        if len(parts) in (3, 4) and parts[1] == ANSWER and parts[2].isdigit():
+            student = parts[3] if len(parts) == 4 else None
+            if student is not None and not STUDENT_ID.fullmatch(student):
+                return None
+            return cls(parts[0], activity=int(parts[2]), student=student)
         return None
 
 

@@ -40,7 +40,7 @@ class RoomReads(Protocol):
 
     def read_answers(self, code: str, activity_id: int) -> None: ...
 
-    def answer_stored(self, code: str, activity_id: int) -> None: ...
+    def answer_stored(self, code: str, activity_id: int, student: str | None = None) -> None: ...
 
     def room_at_hand(self, code: str) -> Room | None: ...
 
@@ -62,7 +62,7 @@ class StoreReads:
     def read_answers(self, code: str, activity_id: int) -> None:
         return None
 
-    def answer_stored(self, code: str, activity_id: int) -> None:
+    def answer_stored(self, code: str, activity_id: int, student: str | None = None) -> None:
         return None
 
     def room_at_hand(self, code: str) -> Room | None:
@@ -288,7 +288,7 @@ class ClassroomService:
                 self.store.answers.submit(
                     code, student, current.id, [(e.part, e.value) for e in entries], already_checked=True
                 )
-                self.reads.answer_stored(code, current.id)
+                self.reads.answer_stored(code, current.id, student)
         except (InputError, StoreUnavailable) as err:
             return Outcome(error=err)
         return Outcome(tuple(entries), tuple(refused))

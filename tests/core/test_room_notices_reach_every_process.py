@@ -31,6 +31,9 @@ def test_a_notice_is_read_back_from_its_payload():
         "ABC234:answer:12",
     ]
     assert Notice.read("ABC234:later:1") is None
+    whose = Notice("ABC234", activity=12, student="Xy_9-z")
+    assert whose.payload == "ABC234:answer:12:Xy_9-z" and Notice.read(whose.payload) == whose
+    assert Notice.read("ABC234:answer:12:not one") is None and Notice.read("ABC234:answer:12:") is None
 
 
 def test_on_sqlite_each_change_is_heard_by_the_process_after_its_commit(tmp_path):
@@ -49,7 +52,7 @@ def test_on_sqlite_each_change_is_heard_by_the_process_after_its_commit(tmp_path
     assert heard == [
         Notice(room.code, joined=True),
         Notice(room.code, revision=1),
-        Notice(room.code, activity=opened.id),
+        Notice(room.code, activity=opened.id, student=me),
         Notice(room.code, revision=2),
         Notice(room.code, revision=3),  # the rolled-back touch was never heard
     ]
@@ -135,7 +138,11 @@ def test_on_postgresql_another_processes_change_is_heard_through_notify(two_proc
     writer.students.join(room.code, me, None, source="t")
     opened = writer.rooms.open_activity(room.code, key, predict())
     writer.answers.submit(room.code, me, opened.id, [(0, "0.5")])
-    expected = [Notice(room.code, joined=True), Notice(room.code, revision=1), Notice(room.code, activity=opened.id)]
+    expected = [
+        Notice(room.code, joined=True),
+        Notice(room.code, revision=1),
+        Notice(room.code, activity=opened.id, student=me),  # whose: the other processes' cards read it alone
+    ]
     assert wait_until(lambda: heard == expected), heard
     assert hub.mark(room.code).revision == reader.rooms.revision(room.code) == 1
 

@@ -126,8 +126,8 @@ def test_a_class_seeing_an_activity_reads_its_answers_once_per_moment(data_dir, 
     assert (reads, own) == ([activity.id], [])
     store.answers.submit(room.code, ann, activity.id, [(0, "0.5")])  # through another process: this one is not told
     database.read_answers(room.code, activity.id)
-    assert database.answers_of(room.code, activity.id, ann) == {}  # the read is reused within REVISION_TTL
-    clock[0] += database.REVISION_TTL + 0.01
+    assert database.answers_of(room.code, activity.id, ann) == {}  # the read is reused within ANSWERS_TTL
+    clock[0] += database.ANSWERS_TTL + 0.01
     assert database.answers_of(room.code, activity.id, ann) == {0: 0.5}  # not at hand: Ann's own, read alone
     assert (reads, own) == ([activity.id], [ann])
     database.read_answers(room.code, activity.id)
@@ -176,4 +176,35 @@ def test_a_read_overtaken_by_an_answer_is_not_kept(data_dir, monkeypatch):
     monkeypatch.setattr(Answers, "by_student", overtaken)
     database.read_answers(room.code, activity.id)
     assert database.answers_of(room.code, activity.id, ann) == {0: 0.75}
+    store.close()
+
+
+def test_an_answer_heard_of_with_whose_leaves_the_class_read_for_everyone_else(data_dir, monkeypatch):
+    """A class answering during an opening: each answer's notice says whose, so only that student's answers are
+    read again; the class's one read still serves every other card (not one read of the whole class per answer)."""
+    from ui import database
+
+    clock = [4000.0]
+    monkeypatch.setattr(database.time, "monotonic", lambda: clock[0])
+    store = Classroom(database_url())
+    room, key = store.rooms.create()
+    ann = store.students.join(room.code, STUDENT, "Ann").id
+    bo = store.students.join(room.code, rules.new_student_id(), "Bo").id
+    activity = store.rooms.open_activity(room.code, key, Predict(random_list(2)))
+    reads, own = [], []
+    real, real_own = Answers.by_student, Answers.of_student
+    monkeypatch.setattr(Answers, "by_student", lambda self, a: reads.append(a) or real(self, a))
+    monkeypatch.setattr(Answers, "of_student", lambda self, a, s: own.append(s) or real_own(self, a, s))
+    database.read_answers(room.code, activity.id)
+    clock[0] += 0.01
+    store.answers.submit(room.code, ann, activity.id, [(0, "0.25")])
+    database.answer_stored(room.code, activity.id, ann)  # the notice of Ann's answer
+    database.read_answers(room.code, activity.id)  # the next class woken: the read is still at hand
+    assert database.answers_of(room.code, activity.id, ann) == {0: 0.25}  # Ann's own, read alone
+    assert database.answers_of(room.code, activity.id, bo) == {}  # from the class's read
+    assert (reads, own) == ([activity.id], [ann])
+    clock[0] += database.ANSWERS_TTL
+    database.read_answers(room.code, activity.id)  # the read is old: read again, Ann's answer in it
+    assert database.answers_of(room.code, activity.id, ann) == {0: 0.25}
+    assert (reads, own) == ([activity.id, activity.id], [ann])
     store.close()

@@ -103,7 +103,8 @@ class Answers:
                         set_={"value": stmt.excluded.value, "updated_at": stmt.excluded.updated_at},
                     )
                 )
-            self.db.tell(conn, Notice(code, activity=activity_id))  # the projector's live part reads again
+            # The projector's live part reads again; each process's cards know whose answer changed.
+            self.db.tell(conn, Notice(code, activity=activity_id, student=student_id))
 
     def spend_token(self, conn: Connection, code: str, student_id: str, now: float) -> None:
         """Take one answer from the student's bucket (refilled at the limit's rate), in one conditional update."""
