@@ -81,7 +81,7 @@ def test_every_kind_s_reveal_the_leaderboard_and_the_end_fit_the_projector(brows
     expect(big).to_have_css("font-size", "96px")  # once the projector's style has reached the page
     assert big.evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= 96
     assert big.bounding_box()["height"] >= 96
-    link = screen.get_by_test_id("stMarkdownContainer").locator("code").filter(has_text=f"room={code}")
+    link = screen.get_by_test_id("stMarkdownContainer").locator("code").filter(has_text=f"/join/{code}")
     one_line(link)
     assert link.evaluate("e => e.scrollWidth <= e.clientWidth + 1 && e.getBoundingClientRect().right <= 1280")
     assert link.evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= 20
@@ -94,7 +94,7 @@ def test_every_kind_s_reveal_the_leaderboard_and_the_end_fit_the_projector(brows
     dialog_code = dialog.locator(".st-key-cr_big_code p")
     expect(dialog_code).to_have_text(code)
     assert dialog_code.evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= 96
-    dialog_link = dialog.locator("code").filter(has_text=f"room={code}")
+    dialog_link = dialog.locator("code").filter(has_text=f"/join/{code}")
     one_line(dialog_link)
     for part in (dialog.get_by_role("img"), dialog_code, dialog_link):
         within(screen, part, 720)
