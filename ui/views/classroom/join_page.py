@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import html
 import json
-import re
 from functools import cache
 from typing import Any
 from urllib.parse import urlencode
@@ -20,11 +19,9 @@ from urllib.parse import urlencode
 from ndcg_core.classroom import rules
 from ndcg_core.errors import InputError, StoreUnavailable
 from ui.database import db, learned_member
-from ui.i18n import LANGUAGES, Translator
+from ui.i18n import Translator
 from ui.views.classroom.card import plain
-from ui.views.classroom.phone_page import WIDGETS, page_address, runs_html
-
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+from ui.views.classroom.phone_page import WIDGETS, fill, language_links, page_address, runs_html
 
 
 def join_address(code: str, lang: str) -> str:
@@ -51,18 +48,13 @@ def join_html(code: str, lang: str) -> str:
         "teacher": f"/Classroom?{urlencode({'room': code})}",
         "texts": {"failed": t("classroom.join_not_sent"), "offline": t("classroom.join_not_sent")},
     }
-    languages = "".join(
-        f'<a href="{html.escape(join_address(code, other))}" hreflang="{other}" lang="{other}"'
-        f' aria-current="{str(other == lang).lower()}">{html.escape(name)}</a>'
-        for other, name in LANGUAGES.items()
-    )
     template, css, js = _assets()
     values = {
         "lang": "zh-Hans" if lang == "zh" else lang,
         "title": html.escape(f"{t('classroom.join_heading')} · NDCG Lab"),
         "room": runs_html(t("classroom.room_heading_small", code=code)),
         "language": html.escape(t("common.language")),
-        "languages": languages,
+        "languages": language_links(lambda other: join_address(code, other), lang),
         "heading": html.escape(t("classroom.join_heading")),
         "nickname": html.escape(t("classroom.nickname")),
         "nickname_help": runs_html(t("classroom.nickname_help", limit=rules.MAX_NICKNAME)),
@@ -72,8 +64,7 @@ def join_html(code: str, lang: str) -> str:
         "css": css,
         "js": js,
     }
-    # One pass over the template: what is put in is never read for placeholders again.
-    return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), template)
+    return fill(template, values)
 
 
 def join(code: str, body: dict[str, Any], lang: str, source: str) -> dict[str, Any]:

@@ -17,6 +17,7 @@ import html
 import json
 import os
 import re
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from urllib.parse import urlencode
@@ -66,6 +67,27 @@ def runs_html(markdown: str) -> str:
     )
 
 
+def language_links(address: Callable[[str], str], lang: str) -> str:
+    """The header's links to the page in each of the app's languages (``address(lang)``), the current one marked."""
+    return "".join(
+        f'<a href="{html.escape(address(other))}" hreflang="{other}" lang="{other}"'
+        f' aria-current="{str(other == lang).lower()}">{html.escape(name)}</a>'
+        for other, name in LANGUAGES.items()
+    )
+
+
+@cache
+def _base_css() -> str:
+    return (WIDGETS / "phone_page_base.css").read_text(encoding="utf-8")
+
+
+def fill(template: str, values: dict[str, str]) -> str:
+    """``template`` with each ``{name}`` replaced by its value, and the look both phone pages share put in. One
+    pass: what is put in is never read for placeholders again."""
+    values = {"base_css": _base_css(), **values}
+    return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), template)
+
+
 @cache
 def _assets() -> tuple[str, str, str]:
     """The page's template, its card's CSS, and its script: SortableJS, then the card's module as a function."""
@@ -105,25 +127,18 @@ def page_html(student: Student, lang: str) -> str:
             "offline": t("connection.lost") + " " + t("connection.kept"),
         },
     }
-    languages = "".join(
-        f'<a href="{html.escape(page_address(code, me, other))}" hreflang="{other}" lang="{other}"'
-        f' aria-current="{str(other == lang).lower()}">{html.escape(name)}</a>'
-        for other, name in LANGUAGES.items()
-    )
     values = {
         "lang": "zh-Hans" if lang == "zh" else lang,
         "title": html.escape(f"{t('classroom.room_heading_small', code=code).strip('*')} · NDCG Lab"),
         "room": runs_html(t("classroom.room_heading_small", code=code)),
         "language": html.escape(t("common.language")),
-        "languages": languages,
+        "languages": language_links(lambda other: page_address(code, me, other), lang),
         "you": runs_html(you),
         # JSON inside <script>: "<" written as its escape, so no text in it can close the element.
         "data": json.dumps(data, ensure_ascii=False).replace("<", "\\u003c"),
     }
     template, css, js = _assets()
-    values |= {"css": css, "js": js}
-    # One pass over the template: what is put in is never read for placeholders again.
-    return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), template)
+    return fill(template, values | {"css": css, "js": js})
 
 
 def student_of(code: str, student: str) -> Student | None:
