@@ -262,15 +262,18 @@ class _Revisions:
                 self._answer_news.clear()
             self._answer_news[code, activity_id] = self._answer_news.get((code, activity_id), 0) + 1
 
-    def room_at_hand(self, code: str) -> Room | None:
-        """The room at its current revision, if both were read lately (the revision within ``REVISION_TTL``);
-        never reads."""
-        known, revision = self.fresh(code)
-        if not known or revision is None:
-            return None
+    def room_at_hand(self, code: str, told: int | None = None) -> Room | None:
+        """The room at its current revision, if both were read lately (the revision within ``REVISION_TTL``); or,
+        given ``told`` (a revision the room is known to have reached: a notice said so), the room as last read if
+        that read is at least as new, however long ago; never reads."""
         with self._lock:
             hit = self._rooms.get(code)
-        return hit if hit is not None and hit.revision == revision else None
+        if hit is None:
+            return None
+        if told is not None and hit.revision >= told:
+            return hit  # a room changes only with its revision: what was read at it stays true of it
+        known, revision = self.fresh(code)
+        return hit if known and hit.revision == revision else None
 
     def room(self, code: str) -> Room:
         """The room as stored at its current revision: read once per revision by this process (a class's phones

@@ -74,17 +74,21 @@ def card_json(code: str, student: str, lang: str) -> dict[str, Any]:
     return student_card.card_json(service(), service().card(code, student), lang)
 
 
-def card_at_hand(svc: ClassroomService, code: str, student: str, lang: str) -> dict[str, Any] | None:
+def card_at_hand(svc: ClassroomService, code: str, student: str, lang: str, told: int | None) -> dict[str, Any] | None:
     """``card_json`` from what this process has read lately, without reading (``None``: not at hand)."""
-    state = svc.card_at_hand(code, student)
+    state = svc.card_at_hand(code, student, told)
     return None if state is None else student_card.card_json(svc, state, lang)
 
 
-async def card_now(svc: ClassroomService, code: str, student: str, lang: str) -> dict[str, Any]:
+async def card_now(
+    svc: ClassroomService, code: str, student: str, lang: str, told: int | None = None
+) -> dict[str, Any]:
     """``card_json``, made in the event loop when what it needs is at hand. A class's phones woken by one notice
     find it missing together: one thread reads it for all of them (``ClassroomService.prepare``), and each makes
-    its card from that, instead of a thread and its reads per phone. Failing that, the card is read in a thread."""
-    card = card_at_hand(svc, code, student, lang)
+    its card from that, instead of a thread and its reads per phone. Failing that, the card is read in a thread.
+    ``told``: the revision the room is known to have reached (a notice's, or one just read), so that a class's
+    cards made one after another from that one read all count as fresh, however many there are to make."""
+    card = card_at_hand(svc, code, student, lang, told)
     if card is None:
         flights = in_flight()
         key = (id(asyncio.get_running_loop()), code)
@@ -94,7 +98,7 @@ async def card_now(svc: ClassroomService, code: str, student: str, lang: str) ->
             flight.add_done_callback(lambda _: flights.pop(key, None))
         with suppress(InputError, StoreUnavailable):  # said by the read below, for this phone
             await asyncio.shield(flight)
-        card = card_at_hand(svc, code, student, lang)
+        card = card_at_hand(svc, code, student, lang, told)
     if card is None:
         card = await run_in_threadpool(card_json, code, student, lang)
     return card
@@ -143,7 +147,7 @@ async def phone_card_route(request: Request) -> JSONResponse:
         who = await member(request.path_params["code"], request.query_params.get("me"))
         if who is None:
             return not_found()
-        known = request.query_params.get("known", "")
+        known, told = request.query_params.get("known", ""), None
         if known.isdigit():
             fresh, revision = fresh_revision(who[0])
             if not fresh:
@@ -152,8 +156,9 @@ async def phone_card_route(request: Request) -> JSONResponse:
                 return not_found()
             if revision == int(known):
                 return JSONResponse({"revision": revision, "same": True}, headers=NO_STORE)
+            told = revision
         lang = language(request.query_params.get("lang"))
-        card = await card_now(service(), *who, lang)
+        card = await card_now(service(), *who, lang, told)
     except InputError:
         return not_found()
     except StoreUnavailable:
@@ -182,7 +187,7 @@ async def card_stream(code: str, student: str, lang: str, known: int | None, rev
     while True:
         if revision != shown:
             try:
-                card = await card_now(svc, code, student, lang)
+                card = await card_now(svc, code, student, lang, revision)
                 if mark.revision is not None and card["revision"] < mark.revision:
                     room_changed(code)  # a revision read just before the notice: read the room once more
                     card = await run_in_threadpool(card_json, code, student, lang)

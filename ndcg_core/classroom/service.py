@@ -42,7 +42,7 @@ class RoomReads(Protocol):
 
     def answer_stored(self, code: str, activity_id: int, student: str | None = None) -> None: ...
 
-    def room_at_hand(self, code: str) -> Room | None: ...
+    def room_at_hand(self, code: str, told: int | None = None) -> Room | None: ...
 
     def answers_at_hand(self, code: str, activity_id: int, student: str) -> Mapping[int, Any] | None: ...
 
@@ -65,7 +65,7 @@ class StoreReads:
     def answer_stored(self, code: str, activity_id: int, student: str | None = None) -> None:
         return None
 
-    def room_at_hand(self, code: str) -> Room | None:
+    def room_at_hand(self, code: str, told: int | None = None) -> Room | None:
         return None
 
     def answers_at_hand(self, code: str, activity_id: int, student: str) -> Mapping[int, Any] | None:
@@ -212,10 +212,11 @@ class ClassroomService:
         left = None if current is None else seconds_left(current, self.store.database.clock())
         return CardState(room, current, mine, left, self.score(room, student))
 
-    def card_at_hand(self, code: str, student: str) -> CardState | None:
+    def card_at_hand(self, code: str, student: str, told: int | None = None) -> CardState | None:
         """``card`` made from what this process has read lately, without reading (``None``: something is not at
-        hand; ``prepare`` reads it, once for a whole class)."""
-        room = self.reads.room_at_hand(code)
+        hand; ``prepare`` reads it, once for a whole class). ``told``: a revision the room is known to have reached,
+        so that a room read at it or later serves however long ago it was read (``RoomReads.room_at_hand``)."""
+        room = self.reads.room_at_hand(code, told)
         if room is None:
             return None
         current = room.current
