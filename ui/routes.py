@@ -71,7 +71,8 @@ def read_submission(body: dict[str, Any]) -> Submission:
 def card_json(code: str, student: str, lang: str) -> dict[str, Any]:
     """The student's card now, as JSON-ready data (an ``InputError`` if the room is gone; ``StoreUnavailable``
     when the database cannot answer)."""
-    return student_card.card_json(service(), service().card(code, student), lang)
+    svc = service()
+    return student_card.card_json(svc, svc.card(code, student), lang)
 
 
 def card_at_hand(svc: ClassroomService, code: str, student: str, lang: str, told: int | None) -> dict[str, Any] | None:
@@ -112,10 +113,12 @@ def submit(code: str, student: str, lang: str, body: dict[str, Any]) -> Reply:
         submission = read_submission(body)
     except InputError as err:
         return Reply(False, t.explain(err))
-    done = student_card.reply(t, service().submit(code, student, submission))
+    svc = service()
+    outcome = svc.submit(code, student, submission)
+    done = student_card.reply(t, outcome)
     card = None
     with suppress(InputError, StoreUnavailable):  # the answer is stored; the phone's next look brings its card
-        card = card_json(code, student, lang)
+        card = student_card.card_json(svc, svc.card(code, student, answered=outcome), lang)
     return Reply(done.ok, done.message, card)
 
 

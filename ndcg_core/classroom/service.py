@@ -163,6 +163,8 @@ class Outcome:
     stored: tuple[Entry, ...] = ()
     refused: tuple[tuple[int, InputError], ...] = ()
     error: InputError | StoreUnavailable | None = None
+    mine: Mapping[int, Any] | None = None  # the student's answers to the activity once stored (``None``: unknown)
+    activity: int | None = None  # the activity's id
 
     @property
     def ok(self) -> bool:
@@ -203,12 +205,18 @@ class ClassroomService:
 
     # --- the card ---------------------------------------------------------------------------------------
 
-    def card(self, code: str, student: str, room: Room | None = None) -> CardState:
-        """What ``student``'s card in room ``code`` needs now (``room``: the room as already read). An
-        ``InputError`` if the room is gone; ``StoreUnavailable`` when the database cannot answer."""
+    def card(self, code: str, student: str, room: Room | None = None, answered: Outcome | None = None) -> CardState:
+        """What ``student``'s card in room ``code`` needs now (``room``: the room as already read; ``answered``:
+        what the student's submission just got, whose answers once stored need no read). An ``InputError`` if the
+        room is gone; ``StoreUnavailable`` when the database cannot answer."""
         room = self.reads.room(code) if room is None else room
         current = room.current
-        mine = {} if current is None else self.reads.answers_of(code, current.id, student)
+        if current is None:
+            mine: Mapping[int, Any] = {}
+        elif answered is not None and answered.mine is not None and answered.activity == current.id:
+            mine = answered.mine
+        else:
+            mine = self.reads.answers_of(code, current.id, student)
         left = None if current is None else seconds_left(current, self.store.database.clock())
         return CardState(room, current, mine, left, self.score(room, student))
 
@@ -285,14 +293,15 @@ class ClassroomService:
             if not values:
                 raise activity.nothing_sent()
             entries, refused = check(activity, values)
+            mine = None
             if entries:
-                self.store.answers.submit(
+                mine = self.store.answers.submit(
                     code, student, current.id, [(e.part, e.value) for e in entries], already_checked=True
                 )
                 self.reads.answer_stored(code, current.id, student)
         except (InputError, StoreUnavailable) as err:
             return Outcome(error=err)
-        return Outcome(tuple(entries), tuple(refused))
+        return Outcome(tuple(entries), tuple(refused), mine=mine, activity=current.id)
 
 
 def check(activity: Activity, values: Sequence[tuple[int, Any]]) -> tuple[list[Entry], list[tuple[int, InputError]]]:

@@ -94,6 +94,23 @@ def test_a_practice_set_stores_its_readable_answers_and_refuses_each_unreadable_
     assert outcome.stored[0].note is not None and outcome.stored[0].note.code == "answer.comma_read"
 
 
+def test_an_answer_s_outcome_carries_the_student_s_answers_once_stored_and_its_card_needs_no_read(room, monkeypatch):
+    """A second submission to a Practice set: its outcome has every part stored so far, the earlier ones too, and
+    the reply's card made from it is the card a read gives, without reading the student's answers."""
+    service, store, code, key, me = room
+    row = store.rooms.open_activity(code, key, Practice(2026, (1, 2, 3)))
+    first = service.submit(code, me, Submission(row.id, practice_values(row)))
+    second = service.submit(code, me, Submission(row.id, ((1, "0.5"),)))
+    assert (first.activity, second.activity) == (row.id, row.id)
+    assert first.mine == {e.part: e.value for e in first.stored}
+    assert second.mine == {**first.mine, 1: second.stored[0].value} == store.answers.of_student(row.id, me)
+    read = service.card(code, me)
+    monkeypatch.setattr(type(service.reads), "answers_of", lambda *a: pytest.fail("the student's answers were read"))
+    assert service.card(code, me, answered=second) == read
+    refused = service.submit(code, me, Submission(row.id, ((0, "lots"),)))
+    assert refused.mine is None  # nothing stored: the card reads what is
+
+
 def test_a_decimal_comma_estimate_is_stored_as_a_point_with_a_note_saying_so(room):
     service, store, code, key, me = room
     row = store.rooms.open_activity(code, key, Predict(SPEC))

@@ -22,8 +22,9 @@ def test_an_answer_is_an_upsert_and_can_change_until_the_teacher_locks(make):
     room, key = store.rooms.create()
     me = store.students.join(room.code, student_id(), "Bo")
     activity = store.rooms.open_activity(room.code, key, Predict(preset_list("five")))
-    store.answers.submit(room.code, me.id, activity.id, [(0, "0.5")])
-    store.answers.submit(room.code, me.id, activity.id, [(0, " 0.97 ")])
+    assert store.answers.submit(room.code, me.id, activity.id, [(0, "0.5")]) == {0: 0.5}  # theirs once stored
+    assert store.answers.submit(room.code, me.id, activity.id, [(0, " 0.97 ")]) == {0: 0.97}
+    assert store.answers.submit(room.code, me.id, activity.id, [(0, "0.97")]) == {0: 0.97}  # the same, stored once
     assert [(a.student, a.nickname, a.value) for a in store.answers.for_activity(activity.id)] == [(1, "Bo", 0.97)]
     store.rooms.set_phase(room.code, key, "locked")
     with pytest.raises(InputError) as caught:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
@@ -25,6 +26,47 @@ from .rows import STEP_KEY
 TIME_GRACE_SECONDS = 1.0  # an answer sent as the countdown reaches zero is still taken (network and clocks)
 
 
+@dataclass(frozen=True)
+class AnswerStatements:
+    """The statements an answer runs, built once per repository with their values as parameters (an answer is
+    the classroom's most frequent write: a class of 1,000 sends hundreds a second, and building each statement
+    again cost more than running it)."""
+
+    room: sa.Select[Any]
+    activity: sa.Select[Any]
+    stored: sa.Select[Any]
+    spend: sa.Update
+    student: sa.Select[Any]
+    upsert: Any
+
+
+def answer_statements(db: Database, limits: Limits) -> AnswerStatements:
+    """``AnswerStatements`` for ``db``'s dialect and the token bucket of ``limits``."""
+    now = sa.bindparam("now", type_=sa.Float)
+    refilled = students.c.tokens + (now - students.c.tokens_at) * limits.answers_per_second
+    capped = sa.case((refilled > limits.answer_burst, float(limits.answer_burst)), else_=refilled)
+    insert = db.insert(answers)
+    return AnswerStatements(
+        room=sa.select(rooms.c.ended_at, rooms.c.expires_at, rooms.c.current_activity).where(
+            rooms.c.code == sa.bindparam("code")
+        ),
+        activity=sa.select(activities).where(activities.c.id == sa.bindparam("activity")).with_for_update(read=True),
+        stored=sa.select(answers.c.part, answers.c.value).where(
+            answers.c.activity_id == sa.bindparam("activity"), answers.c.student_id == sa.bindparam("student")
+        ),
+        spend=sa.update(students)
+        .where(students.c.room == sa.bindparam("code"), students.c.id == sa.bindparam("student"), capped >= 1)
+        .values(tokens=capped - 1, tokens_at=now),
+        student=sa.select(students.c.id).where(
+            students.c.room == sa.bindparam("code"), students.c.id == sa.bindparam("student")
+        ),
+        upsert=insert.on_conflict_do_update(
+            index_elements=["activity_id", "student_id", "part"],
+            set_={"value": insert.excluded.value, "updated_at": insert.excluded.updated_at},
+        ),
+    )
+
+
 class Answers:
     """Every read and write of the students' answers, and the results made of them."""
 
@@ -32,6 +74,7 @@ class Answers:
         self.db = db
         self.limits = limits
         self.rooms = rooms
+        self._answer_statements = answer_statements(db, limits)
 
     @resilient
     def submit(
@@ -42,8 +85,9 @@ class Answers:
         values: Sequence[tuple[int, Any]],
         *,
         already_checked: bool = False,
-    ) -> None:
-        """Store a student's answer(s) to the current activity: one per part, replacing any earlier one.
+    ) -> dict[int, Any]:
+        """Store a student's answer(s) to the current activity: one per part, replacing any earlier one; the
+        student's answers to it afterwards, by part, as its kind's typed values.
 
         ``values`` are (part, raw answer) pairs, each checked by the activity (an ``InputError`` in the student's
         language on the page); ``already_checked``: (part, typed value) pairs its ``check`` returned (the classroom
@@ -53,74 +97,62 @@ class Answers:
         a lost connection (whose first try may have committed) is never refused as too fast.
         """
         now = self.db.clock()
+        sql = self._answer_statements
         with self.db.write() as conn:
-            room = conn.execute(
-                sa.select(rooms.c.ended_at, rooms.c.expires_at, rooms.c.current_activity).where(rooms.c.code == code)
-            ).first()
+            room = conn.execute(sql.room, {"code": code}).first()
             if room is None or room.expires_at <= now:
                 raise InputError("room.unknown", code=code)
             if room.ended_at is not None:
                 raise InputError("room.ended")
             if room.current_activity != activity_id:
                 raise InputError("room.not_current")
-            row = (
-                conn.execute(sa.select(activities).where(activities.c.id == activity_id).with_for_update(read=True))
-                .mappings()
-                .one()
-            )
+            row = conn.execute(sql.activity, {"activity": activity_id}).mappings().one()
             if row["phase"] != "open":
                 raise InputError("room.locked")
             payload = json.loads(row["payload"])
             left = rules.seconds_left(row["opened_at"], payload.get(STEP_KEY, {}).get("time_limit"), now)
             if left is not None and left < -TIME_GRACE_SECONDS:
                 raise InputError("room.time_up")
-            activity = from_payload(row["kind"], payload)
-            typed = values if already_checked else [(part, activity.check(value, part)) for part, value in values]
-            checked = [(part, json.dumps(answer_to_json(row["kind"], value))) for part, value in typed]
-            stored = dict(
-                conn.execute(
-                    sa.select(answers.c.part, answers.c.value).where(
-                        answers.c.activity_id == activity_id, answers.c.student_id == student_id
-                    )
-                ).all()
+            kind = row["kind"]
+            if already_checked:
+                typed = list(values)
+            else:
+                activity = from_payload(kind, payload)
+                typed = [(part, activity.check(value, part)) for part, value in values]
+            checked = [(part, json.dumps(answer_to_json(kind, value))) for part, value in typed]
+            stored: dict[int, str] = dict(
+                conn.execute(sql.stored, {"activity": activity_id, "student": student_id}).all()
             )
+            mine = {part: answer_from_json(kind, json.loads(value)) for part, value in stored.items()}
+            mine.update(typed)
             if checked and all(stored.get(part) == value for part, value in checked):
-                return  # stored already, as sent
+                return mine  # stored already, as sent
             self.spend_token(conn, code, student_id, now)
-            for part, value in checked:
-                stmt = self.db.insert(answers).values(
-                    activity_id=activity_id,
-                    student_id=student_id,
-                    part=part,
-                    room=code,
-                    value=value,
-                    created_at=now,
-                    updated_at=now,
-                )
-                conn.execute(
-                    stmt.on_conflict_do_update(
-                        index_elements=["activity_id", "student_id", "part"],
-                        set_={"value": stmt.excluded.value, "updated_at": stmt.excluded.updated_at},
-                    )
-                )
+            conn.execute(
+                sql.upsert,
+                [
+                    {
+                        "activity_id": activity_id,
+                        "student_id": student_id,
+                        "part": part,
+                        "room": code,
+                        "value": value,
+                        "created_at": now,
+                        "updated_at": now,
+                    }
+                    for part, value in checked
+                ],
+            )
             # The projector's live part reads again; each process's cards know whose answer changed.
             self.db.tell(conn, Notice(code, activity=activity_id, student=student_id))
+        return mine
 
     def spend_token(self, conn: Connection, code: str, student_id: str, now: float) -> None:
         """Take one answer from the student's bucket (refilled at the limit's rate), in one conditional update."""
-        limits = self.limits
-        refilled = students.c.tokens + (now - students.c.tokens_at) * limits.answers_per_second
-        capped = sa.case((refilled > limits.answer_burst, float(limits.answer_burst)), else_=refilled)
-        spent = conn.execute(
-            sa.update(students)
-            .where(students.c.room == code, students.c.id == student_id, capped >= 1)
-            .values(tokens=capped - 1, tokens_at=now)
-        ).rowcount
-        if spent:
+        sql = self._answer_statements
+        if conn.execute(sql.spend, {"code": code, "student": student_id, "now": now}).rowcount:
             return
-        known = conn.execute(
-            sa.select(students.c.id).where(students.c.room == code, students.c.id == student_id)
-        ).first()
+        known = conn.execute(sql.student, {"code": code, "student": student_id}).first()
         raise InputError("room.too_fast" if known else "room.not_joined")
 
     @resilient

@@ -31,7 +31,13 @@ class ActivityRow:
     round: int = 1
 
     def activity(self) -> Activity:
-        return from_payload(self.kind, self.payload)
+        """The activity its payload describes, decoded at the first call and kept (a room read once is shared by a
+        process's cards and answers until its next revision; a kind is a frozen value)."""
+        kept = self.__dict__.get("_activity")
+        if kept is None:
+            kept = from_payload(self.kind, self.payload)
+            object.__setattr__(self, "_activity", kept)  # a cache of a value fixed by the frozen fields
+        return kept
 
     @property
     def question(self) -> Wording:
