@@ -15,10 +15,11 @@ leaving the page does, and from then on does what that page's script does (``ui/
 - ``--phones stream`` (the default): it keeps one Server-Sent Events stream open on the events route with
   ``known=`` the revision of the card it shows, read as ``EventSource`` reads it (``SseParser``: events, ids,
   ``retry``, comments); a ``card`` event is drawn, ``same`` says the card shown is current. When the stream breaks
-  (it ends, its connection is lost, it is refused, or brings no event within the page's ``grace``) the phone asks
-  the card route once and opens a new stream, at once after a stream that was heard, else after a backoff of 1 s
-  doubling up to 5 s, plus up to 0.5 s at random; after ``tries`` (3) streams in a row that brought nothing while
-  the card route answered, it polls the card route instead (as the script does, remembering it for the tab);
+  (it ends, its connection is lost, it is refused, or brings no event within the page's ``grace``): after a
+  stream that was heard, a new stream within 0.5 s at random (its first event is the card or ``same``); after one
+  that brought nothing, the card route once, then a new stream after a backoff of 1 s doubling up to 5 s, plus up
+  to 0.5 s at random; after ``tries`` (3) streams in a row that brought nothing while the card route answered, it
+  polls the card route instead (as the script does, remembering it for the tab);
 - ``--phones poll``: the script's polling from the start (as where streams never get through, and as every phone
   did before the stream): the card route every ``every`` ms with ``known=`` the revision ("same", or the new card).
 
@@ -49,8 +50,8 @@ browser does; the report then has a line per replica (students served, CPU, memo
 PostgreSQL and nginx processes' CPU. Faults, timed from the moment the first activity opens:
 
 - ``--kill-replica-at S``: SIGKILL one replica's process group (by default the busiest one the presenter is not
-  on; ``--kill-replica`` picks it). Its phones' streams break; each asks the card route (nginx sends it to a live
-  replica, which moves its cookie) and opens a new stream there; reported: each one's time from the kill to its
+  on; ``--kill-replica`` picks it). Its phones' streams break; each opens a new stream (nginx sends it to a live
+  replica, which moves its cookie); reported: each one's time from the kill to its
   first answer from a live replica and to the first event on its new stream, and the answers acknowledged before
   the kill that are still stored. The projector's tab, if it was on the killed replica, reconnects as a browser
   does.
@@ -619,22 +620,25 @@ class Phone:
             await self.streams(await probe)
 
     async def streams(self, heard: bool | None = None) -> None:
-        """``openStream`` and ``broken`` in turn: after a stream breaks, the card route once; ``tries`` streams that
-        brought nothing while the card route answered make the page poll; otherwise a new stream after the backoff
-        (none after a stream that was heard) and a jitter. ``heard``: a stream that has just broken (the probe that
-        took over from the polling), whether it was heard."""
+        """``openStream`` and ``broken`` in turn: after a stream that was heard breaks, a new one after a jitter; after
+        one that brought nothing, the card route once, then a new stream after the backoff and a jitter; ``tries``
+        streams that brought nothing while the card route answered make the page poll. ``heard``: a stream that has
+        just broken (the probe that took over from the polling), whether it was heard."""
         while not self.run.stop.is_set():
             if heard is None:
                 heard = await self.open_stream()
-            # broken(source, heard)
-            answered = await self.fetch_card()
-            if answered and not heard:
+            # broken(source, heard): after a stream that was heard, a new one at once (no card route)
+            if heard:
+                self.backoff, heard = 0.0, None
+                await asyncio.sleep(random.random() * STREAM_JITTER / 1000)
+                continue
+            heard = None
+            if await self.fetch_card():
                 self.stream_failures += 1
             if self.stream_failures >= self.data["tries"]:
                 await self.start_polling()
                 return
-            self.backoff = 0 if heard else min(STREAM_BACKOFF_MOST, max(STREAM_BACKOFF_FIRST, 2 * self.backoff))
-            heard = None
+            self.backoff = min(STREAM_BACKOFF_MOST, max(STREAM_BACKOFF_FIRST, 2 * self.backoff))
             await asyncio.sleep((self.backoff + random.random() * STREAM_JITTER) / 1000)
 
     async def open_stream(self) -> bool:

@@ -180,7 +180,7 @@ async def card_stream(code: str, student: str, lang: str, known: int | None, rev
     """A phone's stream: ``retry``, then its card if the room moved past ``known`` (else ``same``), then its card
     each time the room's revision moves on, woken by the process's hub (one event per room, no timer per phone),
     and a keep-alive comment when quiet. It ends when the room is gone or the database stops answering: the phone
-    then asks the card route once (which says which) and opens a new stream."""
+    then opens a new stream, and when that brings nothing, asks the card route (which says which)."""
     hub, svc = notices(), service()
     yield f"retry: {RETRY_MS}\n\n"
     if hub.closed:

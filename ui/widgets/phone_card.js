@@ -574,9 +574,12 @@ export default function (component) {
     }, data.grace);
   }
 
-  // A stream ended or failed: the card route once (it says whether the server answers at all, and brings what
-  // the stream might have), then a new stream after a pause that grows while streams keep failing. Streams that
-  // fail while the card route answers are the way's fault, not the server's: after `tries` of them, poll.
+  // A stream ended or failed. One that had been heard: a new stream at once (its first event is the card or
+  // "same", since it carries the revision shown, so no change is missed), the card route not asked as well: a
+  // class whose server process died moves to another one with one request per phone, not two. One that brought
+  // nothing: the card route once (it says whether the server answers at all, and brings what the stream might
+  // have), then a new stream after a pause that grows while streams keep failing. Streams that fail while the
+  // card route answers are the way's fault, not the server's: after `tries` of them, poll.
   async function broken(source, heard) {
     if (state.source !== source || state.stopped) return;
     source.close();
@@ -586,15 +589,20 @@ export default function (component) {
       scheduleProbe(); // a probe that brought nothing: the polling goes on
       return;
     }
+    // A little at random: a class whose server process died does not come back to the next one all at once.
+    if (heard) {
+      state.backoff = 0;
+      state.timer = setTimeout(openStream, Math.random() * STREAM_JITTER);
+      return;
+    }
     const answered = await fetchCard();
     if (state.stopped) return;
-    if (answered && !heard) state.streamFailures = (state.streamFailures || 0) + 1;
+    if (answered) state.streamFailures = (state.streamFailures || 0) + 1;
     if (state.streamFailures >= data.tries) {
       startPolling();
       return;
     }
-    state.backoff = heard ? 0 : Math.min(STREAM_BACKOFF_MOST, Math.max(STREAM_BACKOFF_FIRST, 2 * (state.backoff || 0)));
-    // A little at random: a class whose server process died does not come back to the next one all at once.
+    state.backoff = Math.min(STREAM_BACKOFF_MOST, Math.max(STREAM_BACKOFF_FIRST, 2 * (state.backoff || 0)));
     state.timer = setTimeout(openStream, state.backoff + Math.random() * STREAM_JITTER);
   }
 
