@@ -835,7 +835,9 @@ async def student(url: str, code: str, me: str, number: int, run: Run) -> None:
 
     def on_stream(c: Client) -> None:
         # A phone whose replica was killed: back on a stream (its first event) from a live one.
-        if run.killed_at is not None and number in run.back and number not in run.back_stream:
+        # Its stream's first event may be its first answer from a live replica too (on_answered comes just after).
+        lost = c.lost_at is not None or number in run.back
+        if run.killed_at is not None and lost and number not in run.back_stream:
             run.back_stream[number] = time.monotonic() - run.killed_at
 
     try:
