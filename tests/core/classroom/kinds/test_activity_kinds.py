@@ -12,7 +12,7 @@ import pytest
 from ndcg_core import InputError, ndcg_at_k
 from ndcg_core.classroom import rules
 from ndcg_core.classroom.kinds import from_payload
-from ndcg_core.classroom.kinds.base import Answer, Result, Scale
+from ndcg_core.classroom.kinds.base import EPS, Answer, Result, Scale
 from ndcg_core.classroom.kinds.compare import METRICS, PAIRS, Compare, CompareDetail, Pair, compare_activity
 from ndcg_core.classroom.kinds.judge import Judge, JudgeDetail
 from ndcg_core.classroom.kinds.lists import (
@@ -599,6 +599,14 @@ def test_compare_values_are_cut_at_the_pairs_k():
     assert compare.values("precision") == pytest.approx((0.0, 0.5))
     assert compare.verdict("ndcg") == "b" and compare.verdict("mrr") == "b"
     assert Compare(Pair(("a",), (1,), ("b",), (0,), (1, 0), 1), "ndcg").verdict("ndcg") == "a"
+
+
+def test_two_rankings_whose_values_are_at_most_1e_9_apart_are_the_same():
+    def verdict(gap):
+        # k = 1 and an ideal grade of 1: each side's NDCG@1 is its first grade, so the values are gap and 0.
+        return Compare(Pair(("a",), (gap,), ("b",), (0.0,), (1.0, gap, 0.0), 1), "ndcg").verdict("ndcg")
+
+    assert verdict(EPS) == "same" and verdict(2 * EPS) == "a"
 
 
 def test_the_compare_payload_and_back():

@@ -2,14 +2,18 @@
 ``KINDS``: its payload reads back as the same activity, the module-level helpers ask the class itself, and it
 reads and writes its own fields of a lesson file (its lesson codec)."""
 
+import importlib
 import json
+import sys
 
 import pytest
 
+import ndcg_core.classroom.kinds as core_kinds
 from ndcg_core.classroom.kinds import (
     KINDS,
     answer_from_json,
     answer_to_json,
+    discover,
     from_payload,
     kind_class,
     list_kinds,
@@ -25,7 +29,7 @@ from ndcg_core.classroom.kinds.rank import rank_activity
 from ndcg_core.classroom.lesson_fields import Field, Reader
 from ndcg_core.classroom.lessons import ACTIVITY_FIELDS, Lesson, Step, describe, lesson_to_toml, read_lesson
 from ndcg_core.classroom.results import marks_answers, parts_of
-from ndcg_core.errors import InputError
+from ndcg_core.errors import InputError, shown
 
 EXAMPLES = {
     "predict": Predict(preset_list("five")),
@@ -57,6 +61,90 @@ def test_an_unknown_kind_is_an_input_error_naming_the_kinds():
     with pytest.raises(InputError) as caught:
         from_payload("poll", {})
     assert caught.value.code == "activity.kind" and "judge" in str(caught.value)
+
+
+def test_the_kinds_are_found_by_their_modules_in_their_order_with_their_labels_and_descriptions():
+    """``discover`` registers each kind module of the package (its helpers left out) by the module's name, in its
+    ``KIND``'s order, with the ``KIND``'s class and label and the class's first paragraph on one line."""
+    kinds = discover()
+    assert kinds.names() == ["predict", "rank", "compare", "practice", "judge", "choose"] and kinds.kind == "activity"
+    for name in kinds.names():
+        entry = importlib.import_module(f"ndcg_core.classroom.kinds.{name}").KIND
+        assert kinds.build(name) is entry.cls and kinds[name].label == entry.label
+    # Predict's first paragraph runs over two lines of its docstring.
+    assert kinds["predict"].description == (
+        "Predict the NDCG: each student estimates NDCG@k of one list "
+        "(``ActivityKind[float, PredictSummary, PredictDetail]``)."
+    )
+    with pytest.raises(InputError) as caught:
+        kinds["poll"]
+    assert caught.value.code == "activity.kind" and caught.value.fields["value"] == shown("poll")
+
+
+PROBE = '''from dataclasses import dataclass
+
+from .base import KindEntry
+from .predict import Predict
+
+
+@dataclass(frozen=True)
+class Probe(Predict):
+    """Probe the NDCG: a copy of
+    Predict under its own name.
+
+    A second paragraph, no part of its description."""
+
+    kind: str = "{kind}"
+
+
+{ending}
+'''
+
+
+@pytest.fixture
+def kinds_folder(tmp_path, monkeypatch):
+    """A folder of the kinds package beside its own, the modules written there forgotten again after the test."""
+    monkeypatch.setattr(core_kinds, "__path__", [*core_kinds.__path__, str(tmp_path)])
+    before = set(sys.modules)
+    yield tmp_path
+    for name in set(sys.modules) - before:
+        del sys.modules[name]
+
+
+def test_a_new_kind_module_is_registered_in_its_order_and_a_private_module_is_not(kinds_folder):
+    """A module found beside the package's is a kind with no other edit; one whose name starts with ``_`` is
+    skipped; ``discover(path)`` looks only in ``path``."""
+    ending = 'KIND = KindEntry(Probe, "Probe the NDCG", order=30)'
+    (kinds_folder / "a_probe.py").write_text(PROBE.format(kind="a_probe", ending=ending), encoding="utf-8")
+    (kinds_folder / "z_probe.py").write_text(
+        "from .predict import Predict\nfrom .base import KindEntry\n\n\nclass Bare(Predict):\n"
+        '    kind = "z_probe"\n\n\nKIND = KindEntry(Bare, "Bare", order=99)\n',
+        encoding="utf-8",
+    )
+    (kinds_folder / "_draft.py").write_text('"""A module of the package that is no kind yet."""\n', encoding="utf-8")
+    kinds = discover()
+    # Order 30 is compare's too: the names break the tie, though this folder is scanned after the package's.
+    assert kinds.names() == ["predict", "rank", "a_probe", "compare", "practice", "judge", "choose", "z_probe"]
+    assert kinds["a_probe"].label == "Probe the NDCG" and kinds.build("a_probe").__name__ == "Probe"
+    assert kinds["a_probe"].description == "Probe the NDCG: a copy of Predict under its own name."
+    assert kinds["z_probe"].description == ""  # a class with no docstring
+    assert discover([str(kinds_folder)]).names() == ["a_probe", "z_probe"]  # only the folders asked
+
+
+@pytest.mark.parametrize(
+    "kind, ending",
+    [
+        ("probe", ""),  # no KIND
+        ("probe", "KIND = Probe"),  # the class, not a KindEntry
+        ("predict", 'KIND = KindEntry(Probe, "Probe", order=35)'),  # its class's kind is another module's
+        ("probe", 'KIND = KindEntry(KindEntry, "Probe", order=35)'),  # its class has no kind
+    ],
+)
+def test_a_kind_module_without_its_kind_entry_stops_the_registry(kinds_folder, kind, ending):
+    """A kind module must end with a ``KindEntry`` of a class whose ``kind`` is the module's name."""
+    (kinds_folder / "probe.py").write_text(PROBE.format(kind=kind, ending=ending), encoding="utf-8")
+    with pytest.raises(ImportError, match=r"kinds\.probe is a kind's module: end it with KIND = KindEntry"):
+        discover()
 
 
 @pytest.mark.parametrize("name", KINDS.names())
