@@ -20,6 +20,10 @@ def test_equal_scorings_are_one_value_and_a_copy_changes_only_what_it_names():
     b = Scoring(gain="custom", gain_table=((3.0, 9.0),), discount="jk", base=3.0, k=5, ideal="pool", ties="best")
     assert a == b and hash(a) == hash(b) and len({a, b}) == 1
     assert a.gain_table == ((3, 9.0),) and a.base == 3.0  # kept as numbers, whole grades as ints
+    # A table reads "3: 9", a half grade as it is; numbers typed as text are read as their numbers.
+    typed = Scoring(gain="custom", gain_table=(("3", 9), (2.5, 4)), discount="jk", base=" 3 ")
+    assert repr(dict(typed.gain_table)) == "{3: 9.0, 2.5: 4.0}" and typed.gain_function()([2.5]).tolist() == [4]
+    assert typed == Scoring(gain="custom", gain_table=((3, 9), (2.5, 4)), discount="jk", base=3)
     assert dataclasses.replace(a, k=3) == dataclasses.replace(b, k=3) != a
     with pytest.raises(dataclasses.FrozenInstanceError):
         a.k = 3  # type: ignore[misc]

@@ -338,6 +338,8 @@ def test_a_practice_sets_number_exercises_read_a_decimal_comma_and_its_choices_d
     assert practice.check(typed, 0).right
     assert str(practice.note(typed, 0)) == f"{typed!r} read as {float(typed.replace(',', '.')):g}"
     assert practice.note("1,2", 1) is None and practice.note("0.5", 0) is None
+    # A part past the set's last exercise is no exercise: nothing to tell, not an error.
+    assert practice.note(typed, len(practice.numbers)) is None
 
 
 # --- activities one by one: lists, answers, aggregates, payloads, error fields --------------------------------------
@@ -860,6 +862,8 @@ def test_each_kind_outlines_its_activity_in_one_line():
         'Rank it best "a query": 3 results, grades shown on phones, grades 2, 0, 1.5; NDCG@2 (exponential gain, jk '
         f"discount base 2, ideal from every judged result, with the missed 3) from 0.3000 to at best {best:.4f}"
     )
+    missed_two = activity_list(("a", "b"), (2, 0), 2, pool=(3, 1))
+    assert "ideal from every judged result, with the missed 3, 1)" in Predict(missed_two).outline()
     plain = (2 + 0 + 1 / 2) / (2 + 1 / log2(3))
     assert Predict(SPEC_PLAIN).outline() == (
         "Predict the NDCG: 3 results, grades 2, 0, 1; NDCG@3 (linear gain, log2 discount, ideal from the list) = "

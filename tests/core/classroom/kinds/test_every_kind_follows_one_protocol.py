@@ -23,13 +23,14 @@ from ndcg_core.classroom.kinds.choose import choose_activity
 from ndcg_core.classroom.kinds.compare import compare_activity
 from ndcg_core.classroom.kinds.judge import Judge
 from ndcg_core.classroom.kinds.lists import activity_list, preset_list
-from ndcg_core.classroom.kinds.practice import ExerciseAnswer, practice_activity
+from ndcg_core.classroom.kinds.practice import ExerciseAnswer, Practice, practice_activity
 from ndcg_core.classroom.kinds.predict import Predict
 from ndcg_core.classroom.kinds.rank import rank_activity
 from ndcg_core.classroom.lesson_fields import Field, Reader
 from ndcg_core.classroom.lessons import ACTIVITY_FIELDS, Lesson, Step, describe, lesson_to_toml, read_lesson
 from ndcg_core.classroom.results import marks_answers, parts_of
 from ndcg_core.errors import InputError, shown
+from ndcg_core.teaching.exercises import KINDS as KINDS_OF_EXERCISES
 
 EXAMPLES = {
     "predict": Predict(preset_list("five")),
@@ -224,6 +225,8 @@ def test_the_kinds_over_a_list_are_made_from_any_list_and_the_others_are_not():
         else:
             with pytest.raises(TypeError, match="not made from a ranked list"):
                 cls.from_list(spec)
+    # Rank it best made from a list ranks it as it is: no twist, as its payload keeps it.
+    assert kind_class("rank").from_list(spec).payload()["twist"] == ""
 
 
 def test_the_hooks_tell_a_typed_estimate_s_reading_a_choice_s_mistake_and_a_judge_s_medians():
@@ -245,3 +248,9 @@ def test_the_hooks_say_what_a_question_is_asked_on():
     for part, ex in enumerate(practice.exercises()):
         grades = tuple(float(g) for g in ex.data.get("grades", ()))
         assert practice.material(part) == Material(grades=grades, exercise=part + 1)
+    # A choice between two orders and a choice of queries are asked on no one list of grades.
+    choices = Practice(7, (KINDS_OF_EXERCISES.index("better_order"), KINDS_OF_EXERCISES.index("gap")))
+    assert [choices.material(part) for part in (0, 1)] == [Material(exercise=1), Material(exercise=2)]
+    spec = activity_list(("a", "b", "c"), (2, 0, 1), 2, pool=(3, 1), query="a query", discount="jk")
+    # A question over a list is asked on its query, its grades, the grades it missed and its discount's base.
+    assert Predict(spec).material() == Material("a query", (2.0, 0.0, 1.0), (3.0, 1.0), None, spec.jk_base)

@@ -19,11 +19,20 @@ from ndcg_core.classroom.kinds.tally import (
     Group,
     estimate_verdict,
     grouped,
+    mistake_codes,
     mistakes_only,
     side_by_side,
     within,
 )
-from ndcg_core.classroom.results import Taken, answer_group, common_mistakes, outcome, room_results
+from ndcg_core.classroom.results import (
+    ActivityOutcome,
+    PartOutcome,
+    Taken,
+    answer_group,
+    common_mistakes,
+    outcome,
+    room_results,
+)
 from ndcg_core.teaching import mistakes
 
 SPEC = activity_list(("a", "b", "c", "d"), (0, 1, 0, 1), 3, pool=(1,))
@@ -161,5 +170,8 @@ def test_the_end_of_class_summary_counts_each_activity_s_mistakes_and_the_class_
     # Equal counts: the catalogue's likelier mistake first (the DCG for NDCG before the list not cut).
     assert common_mistakes(outcomes) == (Group("no_normalisation", 2), Group("list_not_cut", 2))
     assert common_mistakes(outcomes, top=1) == (Group("no_normalisation", 2),)
+    # Four mistakes made: the summary names the three most common.
+    four = tuple(Group(code, 5 - i) for i, code in enumerate(mistake_codes()[:4]))
+    assert common_mistakes([ActivityOutcome(1, "predict", 1, 10, 10, (PartOutcome(10, 0),), mistakes=four)]) == four[:3]
     assert answer_group(PREDICT, None) is None
     assert answer_group(compare.activity, "a") is None
