@@ -8,10 +8,13 @@ import pytest
 
 from ndcg_core.classroom.kinds import from_payload
 from ndcg_core.classroom.kinds.base import POINTS, Answer
-from ndcg_core.classroom.kinds.choose import Choose, choose_activity
-from ndcg_core.classroom.kinds.lists import activity_list
+from ndcg_core.classroom.kinds.choose import CHOOSE_WRONG, Choose, choose_activity
+from ndcg_core.classroom.kinds.lists import activity_list, outline_ndcg
+from ndcg_core.classroom.kinds.tally import mistake_codes
 from ndcg_core.classroom.lessons import lesson_from_data, lesson_to_toml, read_lesson
 from ndcg_core.errors import InputError
+from ndcg_core.teaching import mistakes as mistake_catalogue
+from ndcg_core.validate import MAX_SEED
 
 # Seed 000's list: DCG@3 of 3, 0, 2 is 3 + 0 + 2/log2(4) = 4; the ideal 3, 2, 0 has 3 + 2/log2(3).
 SEED000 = activity_list(("doc A", "doc B", "doc C"), (3, 0, 2), 3)
@@ -57,6 +60,24 @@ def test_the_rest_are_the_likeliest_mistakes_a_hundredth_apart_with_an_ndcg_from
     assert all(0 <= v <= 1 for v in values)
 
 
+@pytest.mark.parametrize(
+    ("grades", "pool", "expected"),
+    [
+        # Right 0.5; no_normalisation (DCG 1.5) is likelier but above 1, so the three from 0 to 1 come first.
+        ((0, 0, 3), (), ("discount_log_i", "discount_shifted", "no_discount")),
+        # Right 0.5; no_discount gives exactly 1 (one result, every discount 1), still a plausible NDCG.
+        ((0, 0, 1), (), ("discount_log_i", "discount_shifted", "no_discount")),
+        # ideal_from_list gives 1/2 / 1, the very number of no_normalisation (DCG 1/log2(4)), chosen just before.
+        ((0, 0, 1), (3,), ("no_normalisation", "gain_exponential", "discount_log_i")),
+    ],
+)
+def test_the_chosen_mistakes_are_plausible_first_and_pass_over_a_number_already_taken(grades, pool, expected):
+    """The likeliest mistakes whose NDCG lies from 0 to 1 (1 included) come before those above 1, and one whose
+    number is within a hundredth of a number already taken is passed over for the next."""
+    spec = activity_list(("doc A", "doc B", "doc C"), grades, 3, pool=pool)
+    assert choose_activity(spec).mistakes == expected
+
+
 def test_the_seed_shuffles_the_options_the_same_way_everywhere_and_the_right_one_moves():
     codes = ["no_normalisation", "gain_exponential", "discount_log_i"]
     rights = {choose_activity(SEED000, codes, seed).solutions()[0] for seed in range(12)}
@@ -97,6 +118,135 @@ def test_a_student_picks_a_letter_and_the_class_sees_the_votes_and_who_was_right
     marked = activity.result(wrong.letter)
     assert not marked.right and marked.points == 0 and marked.detail.chosen.mistake == "gain_exponential"
     assert activity.result(right).right and activity.result(right).points == POINTS
+
+
+def test_a_letter_not_offered_is_refused_naming_it_and_the_letters_offered():
+    activity = choose_activity(SEED000, ["no_normalisation", "gain_exponential", "discount_log_i"])
+    with pytest.raises(InputError) as caught:
+        activity.check("e")
+    assert caught.value.code == "activity.choice"
+    assert caught.value.fields == {"value": "'e'", "choices": "A, B, C, D"}
+
+
+def test_a_marked_choice_shows_its_letter_and_number_and_names_the_right_option():
+    activity = choose_activity(SEED000, ["no_normalisation", "gain_exponential", "discount_log_i"], 3)
+    wrong = next(o for o in activity.options() if o.mistake == "discount_log_i")
+    marked = activity.result(wrong.letter)
+    assert marked.answer == f"{wrong.letter.upper()} {(3 + 2 / log2(3)) / (3 + 2 / log2(2)):.2f}"
+    assert marked.detail.chosen == wrong and marked.detail.right == activity.right_option()
+    assert marked.detail.right.number == pytest.approx(4 / IDEAL)
+
+
+def test_a_class_where_nobody_chose_the_right_option_has_none_right_not_an_unknown_share():
+    activity = choose_activity(SEED000, ["no_normalisation", "gain_exponential", "discount_log_i"], 3)
+    wrong = next(o for o in activity.options() if o.mistake is not None)
+    summary = activity.summary([Answer(1, None, 0, wrong.letter), Answer(2, None, 0, wrong.letter)])
+    assert summary.chose_right == 0 and summary.share_right == 0
+    assert summary.votes[summary.right] == 0 and summary.votes[wrong.letter] == 2
+
+
+def test_the_outline_names_the_query_and_each_option_by_capital_letter_in_order():
+    spec = activity_list(("doc A", "doc B", "doc C"), (3, 0, 2), 3, query="jaguar speed")
+    activity = choose_activity(spec, ["no_normalisation", "gain_exponential", "discount_log_i"], 3)
+    numbers = {  # as in the first test, shown with 2 decimals
+        "right": 4 / IDEAL,
+        "no_normalisation": 4.0,
+        "gain_exponential": (7 + 3 / log2(4)) / (7 + 3 / log2(3)),
+        "discount_log_i": (3 + 2 / log2(3)) / (3 + 2 / log2(2)),
+    }
+    letters = {o.mistake or "right": o.letter.upper() for o in activity.options()}
+    in_order = sorted(numbers, key=letters.__getitem__)
+    options = ", ".join(f"{letters[name]} {numbers[name]:.2f} ({name})" for name in in_order)
+    assert activity.outline() == f'Which is right? "jaguar speed": 3 results, {outline_ndcg(spec)}: {options}'
+
+
+# All of the catalogue's mistakes that give a number of their own on seed 000's list, as the errors list them.
+SEED000_HERE = ", ".join(mistake_catalogue.numbers(SEED000))
+# Seed 000 with a fourth result, of grade 0, beyond k = 3: not cutting the list at k adds nothing to its DCG.
+LONGER = activity_list(("doc A", "doc B", "doc C", "doc D"), (3, 0, 2, 0), 3)
+IN_ORDER = activity_list(("a", "b", "c"), (3, 2, 0), 2)  # already in ideal order: its NDCG@2 is 1
+NOTHING = activity_list(("a", "b", "c"), (0, 0, 0), 2)  # every NDCG is 0: no mistake gives a number of its own
+
+
+@pytest.mark.parametrize(
+    ("spec", "named", "code", "fields"),
+    [
+        (
+            SEED000,
+            ["no_normalisation", "wrong_k"],
+            "activity.mistake_unknown",
+            {"position": 2, "value": "'wrong_k'", "choices": ", ".join(mistake_codes())},
+        ),
+        (
+            SEED000,
+            ["no_normalisation", "ideal_from_list"],  # no judged result was missed: the ideal is the list's
+            "activity.mistake_not_here",
+            {"position": 2, "value": "'ideal_from_list'", "choices": SEED000_HERE},
+        ),
+        (
+            IN_ORDER,
+            ["no_normalisation", "list_not_cut"],  # the third result, of grade 0, adds nothing
+            "activity.mistake_right",
+            {
+                "position": 2,
+                "value": "'list_not_cut'",
+                "k": 2,
+                "number": f"{1:.4f}",
+                "choices": ", ".join(mistake_catalogue.numbers(IN_ORDER)),
+            },
+        ),
+        (
+            NOTHING,
+            ["no_normalisation"],  # nothing of its own to offer: the choices are "-"
+            "activity.mistake_right",
+            {"position": 1, "value": "'no_normalisation'", "k": 2, "number": f"{0:.4f}", "choices": "-"},
+        ),
+        (
+            LONGER,
+            ["gain_exponential", "no_normalisation+list_not_cut"],  # the pair gives its part's DCG, 4
+            "activity.mistake_same",
+            {
+                "position": 2,
+                "one": "'no_normalisation+list_not_cut'",
+                "other": "'no_normalisation'",
+                "number": f"{4:.4f}",
+            },
+        ),
+        (
+            SEED000,
+            ["no_normalisation", "gain_exponential", "gain_exponential"],
+            "activity.mistake_same",
+            {
+                "position": 3,
+                "one": "'gain_exponential'",
+                "other": "'gain_exponential'",
+                "number": f"{(7 + 3 / log2(4)) / (7 + 3 / log2(3)):.4f}",
+            },
+        ),
+        (
+            NOTHING,
+            [],
+            "activity.mistakes_few",
+            {"count": 0, "apart": "0.01", "k": 2, "needed": CHOOSE_WRONG},
+        ),
+    ],
+)
+def test_a_mistake_that_cannot_be_an_option_is_refused_naming_its_position_and_the_choices(spec, named, code, fields):
+    """Each refusal names the option's position (from 1) and the mistake as given, and what to choose instead."""
+    with pytest.raises(InputError) as caught:
+        choose_activity(spec, named)
+    assert caught.value.code == code and caught.value.fields == fields
+
+
+def test_a_mistake_equal_to_the_right_number_to_the_four_decimals_shown_is_refused_as_the_right_one():
+    """A number that differs from the right one only in the fifth decimal would show as the right one."""
+    tiny = 0.00005  # a fourth result beyond k = 3 adds tiny / log2(5) to the DCG not cut at k
+    spec = activity_list(("doc A", "doc B", "doc C", "doc D"), (3, 0, 2, tiny), 3)
+    right = 4 / (IDEAL + tiny / log2(4))  # the ideal's top 3: 3, 2, tiny
+    assert f"{(4 + tiny / log2(5)) / (IDEAL + tiny / log2(4)):.5f}" != f"{right:.5f}"
+    with pytest.raises(InputError) as caught:
+        choose_activity(spec, ["list_not_cut"])
+    assert caught.value.code == "activity.mistake_right" and caught.value.fields["number"] == f"{right:.4f}"
 
 
 LESSON = {"format": 1, "title": "t"}
@@ -140,3 +290,24 @@ def test_a_lesson_names_three_mistakes_at_most():
     with pytest.raises(InputError) as caught:
         choose_lesson(options=["no_normalisation", "gain_exponential", "discount_log_i", "no_discount"])
     assert caught.value.code == "lesson.out_of_range"
+    assert str(caught.value) == f"activity 1 (choose), field options is 4: it must be 1 to {CHOOSE_WRONG}"
+
+
+@pytest.mark.parametrize("seed", [-1, MAX_SEED + 1])
+def test_a_lesson_seed_outside_0_to_the_largest_is_refused_as_the_seed_field(seed):
+    with pytest.raises(InputError) as caught:
+        choose_lesson(options=["no_normalisation"], seed=seed)
+    assert caught.value.code == "lesson.out_of_range"
+    assert str(caught.value) == f"activity 1 (choose), field seed is {seed}: it must be 0 to {MAX_SEED}"
+
+
+def test_without_a_seed_the_options_keep_seed_0_s_order_from_a_lesson_a_list_or_an_old_payload():
+    """Seed 0 is the default everywhere, and a lesson written back leaves it out."""
+    codes = ["no_normalisation", "gain_exponential", "discount_log_i"]
+    lesson = choose_lesson(options=codes)
+    activity = lesson.steps[0].activity
+    assert activity.seed == 0 and activity == choose_activity(activity.spec, codes)
+    assert Choose.from_list(SEED000).seed == 0
+    old = {key: value for key, value in activity.payload().items() if key != "seed"}
+    assert from_payload("choose", old) == activity
+    assert "seed" not in activity.lesson_data(lesson.scale) and "seed" not in lesson_to_toml(lesson)
