@@ -299,9 +299,13 @@ def test_a_card_at_hand_is_none_until_prepare_reads_what_it_needs_and_then_it_is
     service, store, code, key, me, reads = kept
     other = rules.new_student_id()
     store.students.join(code, other)
-    store.lessons.use(code, key, Lesson("Scored", (Step(Rank(SPEC, ""), time_limit=30),), scores=True))
-    row = store.lessons.step(code, key, 0)
-    service.submit(code, me, Submission(row.id, ((0, [1, 2, 0]),)))
+    steps = (Step(Rank(SPEC, "")), Step(Predict(SPEC), time_limit=30))
+    store.lessons.use(code, key, Lesson("Scored", steps, scores=True))
+    ranked = store.lessons.step(code, key, 0)
+    service.submit(code, me, Submission(ranked.id, ((0, [1, 2, 0]),)))
+    store.rooms.set_phase(code, key, "revealed")
+    row = store.lessons.step(code, key, 1)
+    service.submit(code, me, Submission(row.id, ((0, "0.5"),)))
     reads.log.clear()
     assert service.card_at_hand(code, me) is None and reads.log == []
     service.prepare(code)
@@ -309,12 +313,14 @@ def test_a_card_at_hand_is_none_until_prepare_reads_what_it_needs_and_then_it_is
     clock.now += 5
     for student in (me, other):
         at_hand = service.card_at_hand(code, student)
-        assert at_hand is not None and at_hand.left == 25 and at_hand.score is not None
+        assert at_hand is not None and at_hand.current.id == row.id and at_hand.left == 25
         assert at_hand == service.card(code, student)
-    assert service.card_at_hand(code, me).mine == {0: [1, 2, 0]} and service.card_at_hand(code, other).mine == {}
+    mine, others = service.card_at_hand(code, me), service.card_at_hand(code, other)
+    assert (mine.mine, mine.score) == ({0: 0.5}, Score(POINTS, 1, 1, False))
+    assert (others.mine, others.score) == ({}, Score(0, None, 1, False))
     # Each part missing in turn: the scores (a service that has counted none), the answers, the room.
     assert ClassroomService(store, reads).card_at_hand(code, me) is None
-    service.submit(code, other, Submission(row.id, ((0, [2, 1, 0]),)))
+    assert service.submit(code, other, Submission(row.id, ((0, "0.3"),))).ok
     assert service.card_at_hand(code, me) is None
     assert service.card_at_hand("ZZZZZ", me) is None
 

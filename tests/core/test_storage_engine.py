@@ -5,6 +5,7 @@ SQLite and on PostgreSQL, the ``postgres_url`` fixture's cluster)."""
 
 import sqlite3
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import psycopg
@@ -19,6 +20,7 @@ from ndcg_core.classroom.storage import (
     Classroom,
     Database,
     DatabaseSettings,
+    Limits,
     Student,
     database_url,
     fault,
@@ -442,3 +444,27 @@ def test_postgresql_down_longer_than_the_retries_is_unavailable_and_nothing_ackn
         assert [(a.student, a.value) for a in s.answers.for_activity(activity.id)] == [(1, 0.5), (2, 0.25)]
     finally:
         s.close()
+
+
+def test_a_classroom_without_retries_shares_the_engine_and_tries_each_call_once(tmp_path, monkeypatch):
+    settings = DatabaseSettings(pool_size=2, retry_seconds=0.3)
+    store = Classroom(f"sqlite:///{tmp_path / 'classroom.sqlite3'}", limits=Limits(max_students=3), settings=settings)
+    room, _ = store.rooms.create()
+    once = store.without_retries()
+    try:
+        assert once.database.engine is store.database.engine and once.limits == store.limits
+        assert once.database.settings == replace(settings, retry_seconds=0.0) and store.database.settings == settings
+        assert once.rooms.get(room.code).code == room.code  # a call that succeeds is as before
+        tries = []
+
+        def down(self):
+            tries.append(1)
+            raise lost("SELECT")
+
+        monkeypatch.setattr(Database, "read", down)
+        assert fields(outage_of(once.rooms.get, room.code)) == ("store.unavailable", {}) and len(tries) == 1
+        tries.clear()
+        outage_of(store.rooms.get, room.code)
+        assert len(tries) > 1  # the classroom it came from still retries
+    finally:
+        store.close()
