@@ -12,7 +12,7 @@ from ndcg_core.classroom.kinds.practice import Practice
 from ndcg_core.classroom.kinds.predict import Predict
 from ndcg_core.classroom.kinds.rank import Rank
 from ndcg_core.classroom.lessons import Lesson, Step
-from ndcg_core.classroom.service import ClassroomService, Entry, Score, Submission
+from ndcg_core.classroom.service import ClassroomService, Entry, Recent, Score, StoreReads, Submission
 from ndcg_core.classroom.storage import Classroom
 from ndcg_core.errors import InputError
 
@@ -44,6 +44,51 @@ def room(tmp_path, clock):
     store.students.join(made.code, me)
     yield ClassroomService(store), store, made.code, key, me
     store.close()
+
+
+class KeptReads(StoreReads):
+    """``RoomReads`` that keep what they read, as a process sharing its phones' reads does (``ui.database``), and
+    log every call: a room is at hand once read (when ``told`` a revision, only if read at it or later), an
+    activity's answers once the class's were read, until an answer to it is stored."""
+
+    def __init__(self, store):
+        super().__init__(store)
+        self.rooms = {}
+        self.answers = {}
+        self.log = []
+
+    def room(self, code):
+        self.log.append(("room", code))
+        self.rooms[code] = super().room(code)
+        return self.rooms[code]
+
+    def answers_of(self, code, activity_id, student):
+        self.log.append(("answers_of", code, activity_id, student))
+        return super().answers_of(code, activity_id, student)
+
+    def read_answers(self, code, activity_id):
+        self.log.append(("read_answers", code, activity_id))
+        self.answers[code, activity_id] = self.store.answers.by_student(activity_id)
+
+    def answer_stored(self, code, activity_id, student=None):
+        self.log.append(("answer_stored", code, activity_id, student))
+        self.answers.pop((code, activity_id), None)
+
+    def room_at_hand(self, code, told=None):
+        room = self.rooms.get(code)
+        return None if room is None or (told is not None and room.revision < told) else room
+
+    def answers_at_hand(self, code, activity_id, student):
+        kept = self.answers.get((code, activity_id))
+        return None if kept is None else kept.get(student, {})
+
+
+@pytest.fixture
+def kept(room):
+    """The room's store with a service over ``KeptReads``: (service, store, code, key, student id, reads)."""
+    _, store, code, key, me = room
+    reads = KeptReads(store)
+    return ClassroomService(store, reads), store, code, key, me, reads
 
 
 def counting(monkeypatch, kind):
@@ -216,3 +261,122 @@ def test_scores_come_with_the_card_only_in_a_lesson_that_keeps_them(room):
     service.submit(code, me, Submission(row.id, ((0, [1, 2, 0]),)))
     store.rooms.set_phase(code, key, "revealed")
     assert service.card(code, me).score == Score(POINTS, 1, 1, True)  # the right order; the last step revealed
+
+
+def test_a_practice_set_says_how_each_exercise_read_its_own_number(room):
+    """The note comes from the exercise the value answers: a comma number is noted for a number exercise even when
+    the set's first exercise is a choice."""
+    service, store, code, key, me = room
+    row = store.rooms.open_activity(code, key, Practice(2026, (3, 1)))
+    choice, number = row.activity().exercises()
+    assert isinstance(choice.answer, str) and isinstance(number.answer, float)
+    typed = f"{number.answer:.2f}".replace(".", ",")
+    outcome = service.submit(code, me, Submission(row.id, ((0, choice.answer), (1, typed))))
+    assert outcome.ok and [e.note for e in outcome.stored][0] is None
+    assert outcome.stored[1].note is not None and outcome.stored[1].note.code == "answer.comma_read"
+
+
+# --- how the service reads a room ----------------------------------------------------------------------------
+
+
+def test_the_card_and_an_answer_go_through_the_reads_the_service_was_given(kept):
+    service, store, code, key, me, reads = kept
+    row = store.rooms.open_activity(code, key, Predict(SPEC))
+    assert service.submit(code, me, Submission(row.id, ((0, "0.5"),))).ok
+    assert reads.log == [("room", code), ("answer_stored", code, row.id, me)]  # told whose answer to which activity
+    reads.log.clear()
+    card = service.card(code, me)
+    assert reads.log == [("room", code), ("answers_of", code, row.id, me)]
+    assert card.current == store.rooms.get(code).current and card.current.id == row.id and card.mine == {0: 0.5}
+    reads.log.clear()
+    assert service.card(code, me, room=card.room) == card
+    assert reads.log == [("answers_of", code, row.id, me)]  # the room as already read is not read again
+
+
+def test_a_card_at_hand_is_none_until_prepare_reads_what_it_needs_and_then_it_is_the_card(kept, clock):
+    """``card_at_hand`` never reads: ``None`` while the room, the activity's answers or the scores are not at
+    hand; after ``prepare`` it is exactly ``card`` for each student, answered or not."""
+    service, store, code, key, me, reads = kept
+    other = rules.new_student_id()
+    store.students.join(code, other)
+    steps = (Step(Rank(SPEC, "")), Step(Predict(SPEC), time_limit=30))
+    store.lessons.use(code, key, Lesson("Scored", steps, scores=True))
+    ranked = store.lessons.step(code, key, 0)
+    service.submit(code, me, Submission(ranked.id, ((0, [1, 2, 0]),)))
+    store.rooms.set_phase(code, key, "revealed")
+    row = store.lessons.step(code, key, 1)
+    service.submit(code, me, Submission(row.id, ((0, "0.5"),)))
+    reads.log.clear()
+    assert service.card_at_hand(code, me) is None and reads.log == []
+    service.prepare(code)
+    assert reads.log == [("room", code), ("read_answers", code, row.id)]
+    clock.now += 5
+    for student in (me, other):
+        at_hand = service.card_at_hand(code, student)
+        assert at_hand is not None and at_hand.current.id == row.id and at_hand.left == 25
+        assert at_hand == service.card(code, student)
+    mine, others = service.card_at_hand(code, me), service.card_at_hand(code, other)
+    assert (mine.mine, mine.score) == ({0: 0.5}, Score(POINTS, 1, 1, False))
+    assert (others.mine, others.score) == ({}, Score(0, None, 1, False))
+    # Each part missing in turn: the scores (a service that has counted none), the answers, the room.
+    assert ClassroomService(store, reads).card_at_hand(code, me) is None
+    assert service.submit(code, other, Submission(row.id, ((0, "0.3"),))).ok
+    assert service.card_at_hand(code, me) is None
+    assert service.card_at_hand("ZZZZZ", me) is None
+
+
+def test_a_card_at_hand_passes_on_the_revision_the_room_is_known_to_have_reached(kept):
+    service, store, code, key, me, reads = kept
+    service.prepare(code)
+    revision = store.rooms.get(code).revision
+    assert service.card_at_hand(code, me, told=revision) == service.card(code, me)
+    assert service.card_at_hand(code, me, told=revision + 1) is None  # read before it: not served
+
+
+def test_prepare_reads_a_room_without_an_activity_for_cards_at_hand_too(kept):
+    service, store, code, key, me, reads = kept
+    service.prepare(code)
+    assert reads.log == [("room", code)]
+    card = service.card_at_hand(code, me)
+    assert card is not None and (card.current, card.mine, card.left, card.score) == (None, {}, None, None)
+
+
+# --- what a process keeps ------------------------------------------------------------------------------------
+
+
+def test_recent_keeps_the_most_recently_stored_values_and_drops_the_oldest_first():
+    recent = Recent(2)
+    made = []
+
+    def make(value):
+        return lambda: made.append(value) or value
+
+    for key in "abc":
+        assert recent.get(key, make(key.upper())) == key.upper()
+    assert [recent.peek(key) for key in "abc"] == [(False, None), (True, "B"), (True, "C")]
+    assert recent.get("b", make("again")) == "B" and made == ["A", "B", "C"]
+    assert recent.peek("d") == (False, None) and recent.peek("d") == (False, None)  # peeking keeps nothing
+    assert recent.get("d", make("D")) == "D" and recent.peek("b") == (False, None)
+
+
+def test_the_current_activity_scores_only_once_it_is_revealed(room):
+    """A right answer to the open step earns nothing yet (its points would tell the student how close it is)."""
+    service, store, code, key, me = room
+    store.lessons.use(code, key, Lesson("Scored", (Step(Rank(SPEC, "")), Step(Predict(SPEC))), scores=True))
+    row = store.lessons.step(code, key, 0)
+    assert service.submit(code, me, Submission(row.id, ((0, [1, 2, 0]),))).ok
+    assert ClassroomService(store).card(code, me).score == Score(0, None, 0, False)
+    store.rooms.set_phase(code, key, "revealed")
+    assert ClassroomService(store).card(code, me).score == Score(POINTS, 1, 1, False)
+
+
+def test_a_student_who_joined_since_the_scores_were_counted_has_none_yet(room):
+    service, store, code, key, me = room
+    store.lessons.use(code, key, Lesson("Scored", (Step(Rank(SPEC, "")), Step(Predict(SPEC))), scores=True))
+    row = store.lessons.step(code, key, 0)
+    service.submit(code, me, Submission(row.id, ((0, [1, 2, 0]),)))
+    store.rooms.set_phase(code, key, "revealed")
+    assert service.card(code, me).score == Score(POINTS, 1, 1, False)  # counted at this revision, and kept
+    newcomer = rules.new_student_id()
+    store.students.join(code, newcomer)
+    assert service.card(code, newcomer).score == Score(0, None, 0, False)

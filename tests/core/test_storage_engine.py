@@ -5,6 +5,7 @@ SQLite and on PostgreSQL, the ``postgres_url`` fixture's cluster)."""
 
 import sqlite3
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import psycopg
@@ -19,6 +20,7 @@ from ndcg_core.classroom.storage import (
     Classroom,
     Database,
     DatabaseSettings,
+    Limits,
     Student,
     database_url,
     fault,
@@ -154,6 +156,76 @@ def test_database_settings_come_from_the_environment_and_a_bad_one_is_named():
     for value in ("0", "-1", "nan", "inf", "x"):
         error = error_of(DatabaseSettings.from_environment, {"NDCG_LAB_DB_STATEMENT_TIMEOUT": value})
         assert fields(error) == ("room.setting", {"name": "NDCG_LAB_DB_STATEMENT_TIMEOUT", "value": repr(value)})
+    assert DatabaseSettings.from_environment({"NDCG_LAB_DB_LOCK_TIMEOUT": "0.25"}).lock_timeout == 0.25
+
+
+def test_database_settings_are_read_from_the_process_environment_by_default(monkeypatch):
+    monkeypatch.setenv("NDCG_LAB_DB_POOL_SIZE", "7")
+    assert DatabaseSettings.from_environment().pool_size == 7
+
+
+def test_the_settings_given_to_a_classroom_reach_its_engine(tmp_path):
+    settings = DatabaseSettings(pool_size=2, max_overflow=1, pool_timeout=3.5, retry_seconds=1.0)
+    store = Classroom(f"sqlite:///{tmp_path / 'classroom.sqlite3'}", settings=settings)
+    try:
+        pool = store.database.engine.pool
+        assert store.database.settings == settings and (pool.size(), pool._max_overflow, pool._timeout) == (2, 1, 3.5)
+    finally:
+        store.close()
+
+
+def test_a_write_transaction_holds_sqlites_write_lock_from_its_start(tmp_path):
+    """``BEGIN IMMEDIATE``: a writer waits for the lock before it reads, so two writers never both read, then
+    find they cannot write (a deadlock SQLite can only refuse)."""
+    path = tmp_path / "classroom.sqlite3"
+    db = Database(f"sqlite:///{path}")
+    other = sqlite3.connect(path, timeout=0, isolation_level=None)
+    try:
+        with db.write(), pytest.raises(sqlite3.OperationalError, match="locked"):
+            other.execute("BEGIN IMMEDIATE")
+        with db.read():
+            other.execute("BEGIN IMMEDIATE")  # a read takes no write lock
+            other.execute("ROLLBACK")
+    finally:
+        other.close()
+        db.close()
+
+
+@pytest.mark.parametrize(("end", "jitter"), [(0, 0.5), (1, 1.0)])
+def test_retries_back_off_doubling_up_to_a_most_with_jitter_until_the_retry_time_is_spent(monkeypatch, end, jitter):
+    """Each pause is the backoff step (doubling from ``BACKOFF_FIRST`` up to ``BACKOFF_MOST``) times a random
+    part between a half and one; a pause ending exactly at ``retry_seconds`` is still taken, the next is not."""
+    from types import SimpleNamespace
+
+    from ndcg_core.classroom.storage import engine
+
+    steps = [min(engine.BACKOFF_FIRST * 2**i, engine.BACKOFF_MOST) for i in range(8)]
+    expected = [step * jitter for step in steps]
+    now, pauses, tries = [0.0], [], []
+
+    def sleep(pause):
+        assert len(pauses) < 20, "the retries never give up"
+        pauses.append(pause)
+        now[0] += pause
+
+    def uniform(low, high):
+        return (low, high)[end]  # the random part at one end of its range
+
+    monkeypatch.setattr(engine, "time", SimpleNamespace(monotonic=lambda: now[0], sleep=sleep))
+    monkeypatch.setattr(engine, "random", SimpleNamespace(uniform=uniform))
+    spent = 0.0
+    for pause in expected[:7]:
+        spent += pause  # summed as the clock moves, so the last pause ends exactly at the retry time
+    db = Database("sqlite://", settings=DatabaseSettings(retry_seconds=spent))
+
+    def down():
+        tries.append(1)
+        raise lost("SELECT")
+
+    with pytest.raises(StoreUnavailable):
+        db.attempts(down)
+    assert pauses == expected[:7] and len(tries) == 8
+    db.close()
 
 
 def test_writes_whose_commit_happened_before_the_connection_was_lost_are_not_repeated(make):
@@ -226,6 +298,12 @@ def test_the_store_tells_faults_apart():
     assert fault(sqlite_error("unable to open database file", "SQLITE_CANTOPEN")) == (False, "store.read_only")
     assert fault(sqlite_error("database or disk is full", "SQLITE_FULL")) == (False, "store.full")
     assert fault(sqlite_error("database is locked", "SQLITE_BUSY")) == (True, "store.unavailable")
+    assert fault(sqlite_error("database table is locked", "SQLITE_LOCKED")) == (True, "store.unavailable")
+    assert fault(sa.exc.OperationalError("INSERT", {}, sqlite3.OperationalError("no name"))) == (False, None)
+    # A connection the driver found dead is retried, whatever its error says otherwise.
+    invalidated = sqlite_error("no such table: rooms", "SQLITE_ERROR")
+    invalidated.connection_invalidated = True
+    assert fault(invalidated) == (True, "store.unavailable")
     assert fault(sqlite_error("no such table: rooms", "SQLITE_ERROR")) == (False, None)
     for state in ("08006", "08001", "57P01", "57P02", "57P03", "40P01"):
         assert fault(postgres_error(state)) == (True, "store.unavailable"), state
@@ -241,6 +319,7 @@ def test_the_store_tells_faults_apart():
     assert fault(lost()) == (True, "store.unavailable")
     assert fault(sa.exc.TimeoutError()) == (False, "store.unavailable")
     assert fault(ValueError()) == (False, None)
+    assert fault(sa.exc.ProgrammingError("SELECT", {}, Exception("no SQLSTATE"))) == (False, None)  # a bug
 
 
 @pytest.fixture
@@ -365,3 +444,27 @@ def test_postgresql_down_longer_than_the_retries_is_unavailable_and_nothing_ackn
         assert [(a.student, a.value) for a in s.answers.for_activity(activity.id)] == [(1, 0.5), (2, 0.25)]
     finally:
         s.close()
+
+
+def test_a_classroom_without_retries_shares_the_engine_and_tries_each_call_once(tmp_path, monkeypatch):
+    settings = DatabaseSettings(pool_size=2, retry_seconds=0.3)
+    store = Classroom(f"sqlite:///{tmp_path / 'classroom.sqlite3'}", limits=Limits(max_students=3), settings=settings)
+    room, _ = store.rooms.create()
+    once = store.without_retries()
+    try:
+        assert once.database.engine is store.database.engine and once.limits == store.limits
+        assert once.database.settings == replace(settings, retry_seconds=0.0) and store.database.settings == settings
+        assert once.rooms.get(room.code).code == room.code  # a call that succeeds is as before
+        tries = []
+
+        def down(self):
+            tries.append(1)
+            raise lost("SELECT")
+
+        monkeypatch.setattr(Database, "read", down)
+        assert fields(outage_of(once.rooms.get, room.code)) == ("store.unavailable", {}) and len(tries) == 1
+        tries.clear()
+        outage_of(store.rooms.get, room.code)
+        assert len(tries) > 1  # the classroom it came from still retries
+    finally:
+        store.close()

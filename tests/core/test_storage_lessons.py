@@ -176,3 +176,42 @@ def test_a_room_mid_lesson_in_a_version_1_database_runs_on_after_the_migration(u
         assert after.schema_version() == 2 and after.lessons.progress(room.code).step == 0
     finally:
         after.close()
+
+
+def test_progress_shows_the_steps_activity_or_a_round_of_it_and_not_the_teachers_own(make):
+    spec = activity_list(("a", "b", "c"), (0, 3, 1), 3)
+    other = activity_list(("a", "b", "c"), (1, 3, 0), 3)
+    store = make()
+    room, key = store.rooms.create()
+    store.rooms.open_activity(room.code, key, Rank(spec, ""))
+    store.lessons.use(room.code, key, Lesson("Plain", (Step(Predict(spec)), Step(Predict(other), Wording("Guess.")))))
+    progress = store.lessons.progress(room.code)
+    assert progress.shows(store.rooms.get(room.code).current) and progress.shows(None)  # before the first step
+    step = store.lessons.step(room.code, key, 0)
+    progress = store.lessons.progress(room.code)
+    assert progress.shows(step) and not progress.shows(None)
+    assert not progress.shows(store.rooms.open_activity(room.code, key, Rank(spec, "")))  # another kind
+    assert not progress.shows(store.rooms.open_activity(room.code, key, Predict(other)))  # another list
+    # A step without wording or time limit of its own opens the very activity a teacher opens by hand.
+    assert progress.shows(store.rooms.open_activity(room.code, key, Predict(spec)))
+
+
+def test_a_step_worded_in_one_language_keeps_its_wording(make):
+    spec = activity_list(("a", "b", "c"), (0, 3, 1), 3)
+    store = make()
+    room, key = store.rooms.create()
+    store.lessons.use(room.code, key, Lesson("One language", (Step(Predict(spec), Wording("Guess it.")),)))
+    assert store.lessons.step(room.code, key, 0).question == Wording("Guess it.", "")
+
+
+def test_a_version_1_database_without_lessons_is_migrated_by_its_version_alone(url, clock):
+    before = Classroom(url, clock=clock)
+    room, _ = before.rooms.create()
+    with before.engine.begin() as conn:
+        conn.execute(sa.text("UPDATE meta SET value = 1 WHERE name = 'schema_version'"))
+    before.close()
+    after = Classroom(url, clock=clock)
+    try:
+        assert after.schema_version() == SCHEMA_VERSION and after.rooms.get(room.code).code == room.code
+    finally:
+        after.close()

@@ -305,3 +305,15 @@ def test_opening_after_a_revision_opens_again_only_what_that_revision_did_not_se
     assert s.rooms.open_activity(room.code, key, predict(), after=3).id not in (first.id, again.id)
     without = s.rooms.run_again(room.code, key)  # no revision given: always a new round
     assert without.round == 4
+
+
+def test_a_rooms_rounds_count_only_its_own_activities(make):
+    """The same activity opened in another room earlier is not a round of this room's."""
+    s = make()
+    one, one_key = s.rooms.create()
+    two, two_key = s.rooms.create()
+    s.rooms.open_activity(one.code, one_key, predict())
+    s.rooms.open_activity(one.code, one_key, predict())
+    s.rooms.open_activity(two.code, two_key, compare_activity("seed003", "mrr"))
+    mine = s.rooms.open_activity(two.code, two_key, predict())
+    assert mine.round == 1 and s.rooms.get(two.code).current.round == 1

@@ -132,3 +132,23 @@ def test_which_of_many_ids_joined_is_one_read_of_that_room_only(make):
     assert s.students.joined_of(room.code, {sid(1), sid(2), sid(3), sid(4)}) == {sid(1), sid(2)}
     assert s.students.joined_of(other.code, [sid(1), sid(3)]) == {sid(3)}
     assert s.students.joined_of(room.code, []) == set()
+
+
+def test_a_student_joining_again_under_a_new_nickname_is_told_to_the_room(tmp_path):
+    """On SQLite the notice goes to this process's sinks (PostgreSQL's ``pg_notify`` is tested with the hub)."""
+    from ndcg_core.classroom.notices import Notice
+    from ndcg_core.classroom.storage import Classroom
+
+    store = Classroom(f"sqlite:///{tmp_path / 'classroom.sqlite3'}")
+    try:
+        heard = []
+        store.database.sinks.append(heard.append)
+        room, _ = store.rooms.create()
+        store.students.join(room.code, sid(1), "Ana")
+        heard.clear()
+        store.students.join(room.code, sid(1), "Ana")  # the same nickname: nothing to tell
+        assert heard == []
+        store.students.join(room.code, sid(1), "Bea")
+        assert heard == [Notice(room.code, joined=True)]
+    finally:
+        store.close()
