@@ -106,10 +106,11 @@ class Probe(Predict):
 def kinds_folder(tmp_path, monkeypatch):
     """A folder of the kinds package beside its own, the modules written there forgotten again after the test."""
     monkeypatch.setattr(core_kinds, "__path__", [*core_kinds.__path__, str(tmp_path)])
-    before = set(sys.modules)
     yield tmp_path
-    for name in set(sys.modules) - before:
-        del sys.modules[name]
+    # Only the modules written there: another module first imported meanwhile must stay the one every test sees.
+    for name, module in list(sys.modules.items()):
+        if str(tmp_path) in (getattr(module, "__file__", None) or ""):
+            del sys.modules[name]
 
 
 def test_a_new_kind_module_is_registered_in_its_order_and_a_private_module_is_not(kinds_folder):
