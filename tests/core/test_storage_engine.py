@@ -68,7 +68,7 @@ def test_a_sqlite_engine_makes_its_folders_and_sets_its_pragmas(tmp_path):
             pragma = {p: conn.exec_driver_sql(f"PRAGMA {p}").scalar() for p in ("journal_mode", "foreign_keys")}
             pragma.update({p: conn.exec_driver_sql(f"PRAGMA {p}").scalar() for p in ("busy_timeout", "synchronous")})
         assert pragma == {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 15000, "synchronous": 1}
-        assert path.exists() and (engine.pool.size(), engine.pool._max_overflow, engine.pool._timeout) == (5, 10, 10)
+        assert path.exists() and (engine.pool.size(), engine.pool._max_overflow, engine.pool._timeout) == (15, 0, 10)
     finally:
         engine.dispose()
     engine = make_engine(f"sqlite:///{path}", DatabaseSettings(pool_size=2, max_overflow=0, pool_timeout=3.5))
@@ -78,7 +78,7 @@ def test_a_sqlite_engine_makes_its_folders_and_sets_its_pragmas(tmp_path):
 
 def test_a_server_engine_checks_connections_before_use_and_sets_its_timeouts():
     engine = make_engine("postgresql+psycopg://u@localhost/lab")
-    assert (engine.pool.size(), engine.pool._max_overflow, engine.pool._pre_ping) == (5, 10, True)
+    assert (engine.pool.size(), engine.pool._max_overflow, engine.pool._pre_ping) == (15, 0, True)
     assert str(engine.url) == "postgresql+psycopg://u@localhost/lab"
     settings = DatabaseSettings(
         pool_size=3,
@@ -140,7 +140,7 @@ def test_a_classroom_in_memory(url, clock):
 
 def test_database_settings_come_from_the_environment_and_a_bad_one_is_named():
     assert DatabaseSettings.from_environment({}) == DatabaseSettings()
-    assert (DatabaseSettings().pool_size, DatabaseSettings().max_overflow) == (5, 10)
+    assert (DatabaseSettings().pool_size, DatabaseSettings().max_overflow) == (15, 0)
     got = DatabaseSettings.from_environment(
         {"NDCG_LAB_DB_POOL_SIZE": "3", "NDCG_LAB_DB_MAX_OVERFLOW": "0", "NDCG_LAB_DB_RETRY_SECONDS": "2.5"}
     )
@@ -468,3 +468,49 @@ def test_a_classroom_without_retries_shares_the_engine_and_tries_each_call_once(
         assert len(tries) > 1  # the classroom it came from still retries
     finally:
         store.close()
+
+
+def test_a_burst_of_requests_after_another_opens_no_connection(url):
+    # A class's load comes and goes with each activity; a connection opened in one burst and closed when returned
+    # would be opened again in the next (on PostgreSQL a new server process each time).
+    engine = make_engine(url)
+    opened = []
+    sa.event.listen(engine, "connect", lambda *_: opened.append(1))
+    try:
+        for _ in range(3):
+            held = [engine.connect() for _ in range(12)]
+            for conn in held:
+                conn.execute(sa.text("SELECT 1"))
+            for conn in held:
+                conn.close()
+        assert len(opened) == 12
+    finally:
+        engine.dispose()
+
+
+def test_a_class_answering_at_once_waits_for_the_pools_connections(make):
+    # More answers at once than the pool holds: each waits for a connection, and every one is stored.
+    store = make(max_students=60)
+    room, key = store.rooms.create()
+    ids = [store.students.join(room.code, student_id()).id for _ in range(45)]
+    activity = store.rooms.open_activity(room.code, key, predict())
+    opened = []
+    sa.event.listen(store.engine, "connect", lambda *_: opened.append(1))
+    start = threading.Barrier(len(ids))
+    failed = []
+
+    def answer(me):
+        start.wait()
+        try:
+            for value in ("0.1", "0.2", "0.3"):
+                store.answers.submit(room.code, me, activity.id, [(0, value)])
+        except Exception as err:  # noqa: BLE001 - counted below, a thread's error is lost otherwise
+            failed.append(err)
+
+    threads = [threading.Thread(target=answer, args=(me,)) for me in ids]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failed == [] and [a.value for a in store.answers.for_activity(activity.id)] == [0.3] * len(ids)
+    assert len(opened) <= DatabaseSettings().pool_size

@@ -58,12 +58,16 @@ class DatabaseSettings:
     """How this process talks to the database; each can be set by ``NDCG_LAB_DB_<NAME>`` (seconds for times).
 
     The pool is per process: N processes hold up to N x (``pool_size`` + ``max_overflow``) connections, which must
-    stay under PostgreSQL's ``max_connections`` (100 by default, 3 of them kept for superusers): 5 + 10 lets six
+    stay under PostgreSQL's ``max_connections`` (100 by default, 3 of them kept for superusers): 15 + 0 lets six
     processes share a default server. The timeouts apply on PostgreSQL (SQLite has its busy timeout).
     """
 
-    pool_size: int = 5  # connections kept open
-    max_overflow: int = 10  # more opened under load, closed when returned
+    # Every connection is kept and none opened beyond them: a connection opened under load and closed when returned
+    # costs PostgreSQL a new backend each time (a fork, authentication, its caches filled again), and at a class's
+    # rate of answers that churn was most of the server's CPU (issue 36: a round of 2,000 answers took it 10-13
+    # CPU-s with 5 + 10, 4.5 with 15 + 0). A request beyond them waits for one (``pool_timeout``).
+    pool_size: int = 15  # connections kept open
+    max_overflow: int = 0  # more opened under load, closed when returned
     pool_timeout: float = 10.0  # waiting for a free connection of the pool
     connect_timeout: int = 5  # opening a connection to the server
     statement_timeout: float = 15.0  # one statement; a class's queries take milliseconds

@@ -4,6 +4,9 @@ conventions caption, the histogram of the class's values, and sending a student'
 
 from __future__ import annotations
 
+import copy
+import hashlib
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -124,13 +127,22 @@ def spec_caption(t: Translator, spec: ListSpec, grades_shown: bool = True) -> st
 HEADROOM = 1.35
 
 
+def count_top(bins: list[Bin]) -> float:
+    """The top of the histogram's count axis: headroom over the tallest bar (at least 3), where the true (or best)
+    value's label goes, never over a bar."""
+    return max(3, max((b.count for b in bins), default=0)) * HEADROOM
+
+
+def bin_rows(bins: list[Bin]) -> list[dict[str, float]]:
+    """The histogram's bars as the chart's data rows."""
+    return [{"low": b.low, "high": b.high, "count": b.count} for b in bins]
+
+
 def histogram_chart(
     t: Translator, bins: list[Bin], truth: float | None, axis: str, marker: str = "classroom.truth_label"
 ) -> alt.LayerChart | alt.FacetChart:
     """The class's values as bars of width 0.05 over [0, 1], and the true (or best) value as a rule once revealed."""
-    frame = pd.DataFrame(
-        {"low": [b.low for b in bins], "high": [b.high for b in bins], "count": [b.count for b in bins]}
-    )
+    frame = pd.DataFrame(bin_rows(bins), columns=["low", "high", "count"])
     bars = (
         alt.Chart(frame)
         .mark_bar(color="#0b63ce")
@@ -141,8 +153,7 @@ def histogram_chart(
                 "count:Q",
                 title=t("classroom.students"),
                 axis=alt.Axis(tickMinStep=1, format="d"),
-                # Headroom over the tallest bar, where the true (or best) value's label goes: never over a bar.
-                scale=alt.Scale(domain=[0, max(3, max(b.count for b in bins)) * HEADROOM], nice=False),
+                scale=alt.Scale(domain=[0, count_top(bins)], nice=False),
             ),
             tooltip=[alt.Tooltip("low:Q", format=".2f"), alt.Tooltip("high:Q", format=".2f"), "count:Q"],
         )
@@ -168,6 +179,17 @@ def histogram_chart(
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
+def histogram_form(
+    lang: str, truth: float | None, axis: str, marker: str, screen: bool, height: int | None
+) -> dict[str, Any]:
+    """``histogram_chart``'s Vega-Lite spec with a bar standing for the class's, sized for the page: made by Altair once per language and
+    reveal, since the class's counts change with every answer and building and checking an Altair chart took a
+    projector's live part most of its time (tens of ms, seconds on a replica busy with a class's answers)."""
+    chart = histogram_chart(Translator(lang), [Bin(0.0, 0.0, 0)], truth, axis, marker)  # a bar, or Altair drops data
+    spec: dict[str, Any] = sized(chart, screen, height).to_dict()
+    return spec
+
+
 def histogram_spec(
     lang: str,
     bins: tuple[Bin, ...],
@@ -177,10 +199,17 @@ def histogram_spec(
     screen: bool = False,
     height: int | None = None,
 ) -> dict[str, Any]:
-    """``histogram_chart``'s Vega-Lite spec, sized for the page, made once per class state and language: the live
-    part draws it again twice a second, and building and checking an Altair chart costs far more than drawing it."""
-    chart = histogram_chart(Translator(lang), list(bins), truth, axis, marker)
-    spec: dict[str, Any] = sized(chart, screen, height).to_dict()
+    """``histogram_chart``'s Vega-Lite spec, sized for the page: its form (``histogram_form``) with the bars' rows
+    and the count axis's top put in, the same spec Altair builds (the bars' data named, as Altair names it, by a
+    hash of its rows)."""
+    spec = copy.deepcopy(histogram_form(lang, truth, axis, marker, screen, height))
+    bars = spec["layer"][0]
+    named = bars["data"] if "data" in bars else spec["data"]  # Altair names the bars' data on the layer or on top
+    rows = bin_rows(list(bins))
+    del spec["datasets"][named["name"]]
+    named["name"] = "data-" + hashlib.sha256(json.dumps(rows, sort_keys=True, default=str).encode()).hexdigest()[:32]
+    spec["datasets"][named["name"]] = rows
+    bars["encoding"]["y"]["scale"]["domain"] = [0, count_top(list(bins))]
     return spec
 
 
