@@ -182,9 +182,10 @@ def histogram_chart(
 def histogram_form(
     lang: str, truth: float | None, axis: str, marker: str, screen: bool, height: int | None
 ) -> dict[str, Any]:
-    """``histogram_chart``'s Vega-Lite spec with a bar standing for the class's, sized for the page: made by Altair once per language and
-    reveal, since the class's counts change with every answer and building and checking an Altair chart took a
-    projector's live part most of its time (tens of ms, seconds on a replica busy with a class's answers)."""
+    """``histogram_chart``'s Vega-Lite spec with one bar standing for the class's, sized for the page: made by
+    Altair once per language and reveal, since the class's counts change with every answer and building and
+    checking an Altair chart took a projector's live part most of its time (tens of ms, seconds on a replica busy
+    with a class's answers)."""
     chart = histogram_chart(Translator(lang), [Bin(0.0, 0.0, 0)], truth, axis, marker)  # a bar, or Altair drops data
     spec: dict[str, Any] = sized(chart, screen, height).to_dict()
     return spec
