@@ -792,6 +792,7 @@ class Run:
     back_stream: dict = field(default_factory=dict)  # number -> seconds from the kill to an event on a new stream
     resent: int = 0  # answers sent again after one was not saved
     panel_runs: list = field(default_factory=list)  # seconds each run of the presenter's live part took
+    lags: list = field(default_factory=list)  # seconds the clients' own event loop woke late, while rounds ran
     done_ids: set = field(default_factory=set)  # the activities of the rounds before this one
     phones_by_process: Counter = field(default_factory=Counter)  # process -> phones that joined through it
     empty: tuple = ()  # (seconds, {process: CPU-seconds}) with only the projector in the room
@@ -937,6 +938,16 @@ async def send_answer(client: Client, current: Round, me: str, estimate: str, ru
     finally:
         if "writer" in conn:
             conn["writer"].close()
+
+
+async def loop_lag(run: Run, every: float = 0.1) -> None:
+    """How late the clients' own event loop wakes from a sleep of ``every`` seconds while a round runs: every time
+    this side measures (a Send, a "Saved", the presenter's run) is as late as its loop, and 2,000 phones share it."""
+    while not run.stop.is_set():
+        start = time.monotonic()
+        await asyncio.sleep(every)
+        if run.round is not None:
+            run.lags.append(time.monotonic() - start - every)
 
 
 async def presenter(url: str, code: str, key: str, run: Run) -> None:
@@ -1178,7 +1189,7 @@ async def main_async(args, parts: dict) -> None:
     run = Run(errors=Errors(), stop=asyncio.Event(), window=args.window, phones=args.phones, join=args.join)
     rounds: list[Round] = []
     began = time.monotonic()
-    tasks = [asyncio.create_task(presenter(url, room.code, key, run))]
+    tasks = [asyncio.create_task(presenter(url, room.code, key, run)), asyncio.create_task(loop_lag(run))]
     faults: list[asyncio.Task] = []
     parts["report"] = lambda: report(args, rounds, store, run, monitors, began, kill_report)
     kill_report: dict = {}
@@ -1496,6 +1507,8 @@ def report(args, rounds: list[Round], store, run: Run, monitors: dict, began: fl
         )
     if seen_times:
         print(f"activity to student: {spread_text(seen_times)}")
+    if run.lags:
+        print(f"the clients' own event loop (every phone and the presenter), late to wake: {spread_text(run.lags)}")
     print(
         f"answers acknowledged {acked}, lost {lost} (looked up by student id, the value compared); sent again after "
         f"a failed send: {run.resent}" + (f"; e.g. {'; '.join(examples)}" if examples else "")
