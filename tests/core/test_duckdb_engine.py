@@ -99,6 +99,12 @@ def test_a_run_for_the_default_reader_after_qrels_duckdb_read_comes_out_the_same
     assert duck == default
 
 
+def test_a_run_not_utf8_in_a_column_duckdb_never_reads_gets_the_default_engines_error(tmp_path, duckdb_engine):
+    # Hypothesis found it: DuckDB checks UTF-8 only in the columns a query reads, and "Q0" is read by nobody.
+    default, duck = both(tmp_path, duckdb_engine, b" q 0 q 0", b"q \xffQ0 q 1 0.0 q")
+    assert default[0] == "error" and duck == default
+
+
 @pytest.mark.parametrize("float32", [False, True])
 def test_scores_tie_as_the_default_engine_ties_them_at_the_edges_of_float32(tmp_path, duckdb_engine, float32):
     top = float(np.finfo(np.float32).max)

@@ -187,7 +187,8 @@ class DuckDBEngine:
         return name
 
     def _load_text(self, kind: str, path: Path, gzipped: bool) -> None:
-        head, tail, clean, tidy = scan(path, gzipped)
+        # UTF-8 checked here too: DuckDB checks only the columns it reads, and trec_eval's second one it never does.
+        head, tail, clean, tidy = scan(path, gzipped, utf8=True)
         if not clean:
             raise Unclean
         header = csv_table_header(head)
