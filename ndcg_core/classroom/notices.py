@@ -19,11 +19,13 @@ live, the listener connects again, and then tells every stream and every live pa
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import re
 import sqlite3
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
@@ -36,6 +38,7 @@ JOINED = "joined"
 RECONNECT_FIRST = 0.2  # seconds before the listener's first try to connect again; each next one waits twice as long
 RECONNECT_MOST = 2.0  # ...up to this
 MAX_ROOMS = 10_000  # rooms a hub keeps counts of before it starts afresh (a server running for months)
+ANSWER_LOG = 4096  # answer notices a hub keeps per room, whose and to what: a live part reads only those since its last
 WAKE_SECONDS = 1.0  # how often the listener's thread looks whether it was asked to stop
 WATCH_SECONDS = 0.25  # how often a SQLite process looks whether another process wrote (one PRAGMA when none did)
 
@@ -105,6 +108,8 @@ class Hub:
         self._live = live
         self._closed = False
         self._rooms: dict[str, list[int]] = {}  # code -> [changes, answers, joins, revision (-1: none)]
+        # code -> the room's latest answer notices, (activity, student or None), the last one its answers count's.
+        self._answered: dict[str, deque[tuple[int, str | None]]] = {}
         # (code, event loop) -> the event its streams wait on, set (and dropped) at the room's next notice.
         self._events: dict[tuple[str, asyncio.AbstractEventLoop], asyncio.Event] = {}
         self._hooks: list[Callable[[Notice], None]] = []
@@ -138,12 +143,17 @@ class Hub:
         with self._lock:
             if notice.code not in self._rooms and len(self._rooms) >= MAX_ROOMS:
                 self._rooms.clear()  # rooms long gone: every mark changes with the epoch, so all read again
+                self._answered.clear()
                 self._epoch += 1
                 woken = [(loop, event) for (_, loop), event in self._events.items()]
                 self._events.clear()
             counts = self._rooms.setdefault(notice.code, [0, 0, 0, -1])
             if notice.activity is not None:
                 counts[1] += 1
+                log = self._answered.get(notice.code)
+                if log is None:
+                    log = self._answered[notice.code] = deque(maxlen=ANSWER_LOG)
+                log.append((notice.activity, notice.student))
             elif notice.joined:
                 counts[2] += 1
             else:
@@ -170,6 +180,24 @@ class Hub:
         with self._lock:
             changes, answers, joins, revision = self._rooms.get(code, (0, 0, 0, -1))
             return Mark(self._epoch, changes, answers, joins, None if revision < 0 else revision)
+
+    def answered(self, code: str, since: Mark, upto: Mark) -> list[tuple[int, str]] | None:
+        """The answers heard of room ``code`` after mark ``since`` up to mark ``upto`` (a later one), as (activity,
+        student) pairs in the order heard: a live part that read the answers at ``since`` reads only these students'.
+        ``None`` when the hub cannot name them all: it was reset or started afresh in between, it is not live, it
+        keeps no answer notices that far back (``ANSWER_LOG``), or a notice did not say whose (a SQLite file's
+        watcher sees only that answers changed)."""
+        with self._lock:
+            if not self._live or not since.epoch == upto.epoch == self._epoch:
+                return None
+            log = self._answered.get(code, deque())
+            total = self._rooms.get(code, [0, 0, 0, -1])[1]
+            first = total - len(log)
+            if not first <= since.answers <= upto.answers <= total:
+                return None
+            heard = list(itertools.islice(log, since.answers - first, upto.answers - first))
+        named = [(activity, student) for activity, student in heard if student is not None]
+        return named if len(named) == len(heard) else None
 
     async def wait(self, code: str, since: Mark, timeout: float) -> bool:
         """Wait, in the running event loop, until room ``code`` changes (a teacher's action, not an answer or a

@@ -11,7 +11,7 @@ import threading
 import pytest
 from storage_support import predict
 
-from ndcg_core.classroom import rules
+from ndcg_core.classroom import notices, rules
 from ndcg_core.classroom.notices import Hub, Listener, Notice, Watcher, conninfo_of
 from ndcg_core.classroom.storage import Classroom
 from support import empty_database, run_coroutine
@@ -100,6 +100,48 @@ def test_a_reset_wakes_every_stream_and_a_hub_not_live_always_says_changed():
     assert woke == [True, True]
     assert not hub.live
     assert hub.changed("ROOM22", hub.mark("ROOM22"))  # while notices may be missed, silence says nothing
+
+
+def test_the_hub_names_the_answers_heard_between_two_marks(monkeypatch):
+    hub = Hub()
+    first = hub.mark("ROOM22")
+    assert hub.answered("ROOM22", first, first) == []
+    hub.tell(Notice("ROOM22", activity=4, student="ana"))
+    hub.tell(Notice("ROOM33", activity=9, student="zed"))  # another room's
+    hub.tell(Notice("ROOM22", joined=True))
+    hub.tell(Notice("ROOM22", activity=4, student="bo"))
+    second = hub.mark("ROOM22")
+    hub.tell(Notice("ROOM22", activity=5, student="ana"))
+    third = hub.mark("ROOM22")
+    assert hub.answered("ROOM22", first, second) == [(4, "ana"), (4, "bo")]
+    assert hub.answered("ROOM22", second, third) == [(5, "ana")]
+    assert hub.answered("ROOM22", first, third) == [(4, "ana"), (4, "bo"), (5, "ana")]
+    assert hub.answered("ROOM33", hub.mark("ROOM33"), hub.mark("ROOM33")) == []
+    assert hub.answered("ROOM22", third, first) is None  # marks the wrong way round
+
+    hub.tell(Notice("ROOM22", activity=5))  # a watcher's: answers changed, whose unknown
+    assert hub.answered("ROOM22", third, hub.mark("ROOM22")) is None
+    assert hub.answered("ROOM22", first, third) == [(4, "ana"), (4, "bo"), (5, "ana")]  # before it: still named
+
+
+def test_the_hub_cannot_name_answers_across_a_reset_while_not_live_or_past_its_log(monkeypatch):
+    hub = Hub()
+    before = hub.mark("ROOM22")
+    hub.tell(Notice("ROOM22", activity=4, student="ana"))
+    hub.reset(live=True)
+    assert hub.answered("ROOM22", before, hub.mark("ROOM22")) is None  # notices may have been missed meanwhile
+    hub.reset(live=False)
+    assert hub.answered("ROOM22", hub.mark("ROOM22"), hub.mark("ROOM22")) is None
+
+    monkeypatch.setattr(notices, "ANSWER_LOG", 3)
+    hub = Hub()
+    start = hub.mark("ROOM22")
+    for n in range(4):
+        hub.tell(Notice("ROOM22", activity=4, student=f"s{n}"))
+    later = hub.mark("ROOM22")
+    assert hub.answered("ROOM22", start, later) is None  # the first one is no longer kept
+    hub.tell(Notice("ROOM22", activity=4, student="s4"))
+    assert hub.answered("ROOM22", later, hub.mark("ROOM22")) == [(4, "s4")]
 
 
 @pytest.fixture

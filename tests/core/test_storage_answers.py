@@ -73,6 +73,24 @@ def test_an_old_activity_and_an_unjoined_student_are_refused(make):
     assert caught.value.code == "room.not_joined"
 
 
+def test_the_answers_book_gives_every_students_or_only_those_named(make):
+    store = make()
+    room, key = store.rooms.create()
+    ana, bo, cy = (store.students.join(room.code, student_id(), name) for name in ("Ana", "Bo", "Cy"))
+    activity = store.rooms.open_activity(room.code, key, practice_activity(2026, 2))  # 1.5, then a choice
+    choice = activity.activity().exercises()[1].answer
+    store.answers.submit(room.code, bo.id, activity.id, [(1, choice), (0, "1.5")])
+    store.answers.submit(room.code, ana.id, activity.id, [(0, "1")])
+    book = store.answers.book(activity.id)
+    assert {student: [(a.student, a.part) for a in given] for student, given in book.items()} == {
+        ana.id: [(1, 0)],
+        bo.id: [(2, 0), (2, 1)],
+    }
+    assert store.answers.for_activity(activity.id) == [*book[ana.id], *book[bo.id]]  # by number, then part
+    only = store.answers.book(activity.id, {bo.id, cy.id})
+    assert only == {bo.id: book[bo.id], cy.id: ()}  # Cy has none: named, and empty
+
+
 def test_answers_faster_than_the_rate_limit_are_refused_then_allowed_again(make, clock):
     store = make(answer_burst=3, answers_per_second=1.0)
     room, key = store.rooms.create()

@@ -1,10 +1,13 @@
 """The projector's and the control page's live part (``ui/views/classroom/live.py``), which runs every second, reads
 the database only when the process's hub of notices has heard of a change in the room since it last read (an
-answer, a join, the teacher's action, from any process); otherwise it draws again what it read. On SQLite and on
-PostgreSQL (where the notice comes through ``LISTEN``)."""
+answer, a join, the teacher's action, from any process); otherwise it draws again what it read. After answers alone,
+it reads only the answers of the students the notices named (on PostgreSQL, whose notices say whose; a SQLite
+file's watcher sees only that answers changed, so it reads the class's again). On SQLite and on PostgreSQL (where
+the notice comes through ``LISTEN``)."""
 
 import threading
 
+import pyarrow as pa
 import pytest
 from test_classroom_page import open_activity, start_room
 from test_the_projector_speaks_to_the_class import projector
@@ -20,6 +23,14 @@ def data_dir(classroom_db_both):
 
 def answered(screen):
     return next(m for m in screen.metric if m.label == "Answered").value
+
+
+def histogram_counts(screen):
+    """The projector histogram's bars that have answers (lower edge: count), from the chart's data as sent."""
+    chart = screen.get("vega_lite_chart")[-1]
+    [data] = chart.proto.datasets
+    rows = pa.ipc.open_stream(data.data.data).read_all().to_pylist()
+    return {row["low"]: row["count"] for row in rows if row["count"]}
 
 
 def until(condition):
@@ -41,8 +52,8 @@ def test_the_projector_reads_the_room_again_only_after_a_notice(data_dir, monkey
     # The class's answers are read by the live part alone (the page around it reads the room for itself: in a
     # fragment's own run, every second, only the live part runs).
     reads = []
-    original = Answers.for_activity
-    monkeypatch.setattr(Answers, "for_activity", lambda self, *args: reads.append(args) or original(self, *args))
+    original = Answers.book
+    monkeypatch.setattr(Answers, "book", lambda self, *args: reads.append(args) or original(self, *args))
     for _ in range(3):
         screen.run()
     assert answered(screen) == "0 / 0"
@@ -55,8 +66,30 @@ def test_the_projector_reads_the_room_again_only_after_a_notice(data_dir, monkey
     assert until(lambda: notices().mark(code).answers > before.answers)  # heard (through PostgreSQL, a moment later)
     reads.clear()
     screen.run()
-    assert reads == [(db().rooms.get(code).current.id,)]
+    activity = db().rooms.get(code).current.id
+    assert reads == [(activity,)]  # a join too: the whole class's answers
     assert answered(screen) == "1 / 1"
     reads.clear()
     screen.run()
     assert reads == []
+
+    # Two more answers, one from a student who answered before: only theirs are read (on PostgreSQL), and the
+    # class's other answers stay as they were read.
+    other, third = rules.new_student_id(), rules.new_student_id()
+    db().students.join(code, other, "Bo", source="test")
+    db().students.join(code, third, "Cy", source="test")
+    db().answers.submit(code, third, activity, [(0, "0.9")])
+    joins = 2 if data_dir.startswith("sqlite") else 3  # the file's watcher may see two joins in one look
+    assert until(lambda: notices().mark(code).joins >= before.joins + joins)
+    assert until(lambda: notices().mark(code).answers >= before.answers + 2)
+    screen.run()
+    before = notices().mark(code)
+    db().answers.submit(code, other, activity, [(0, "0.7")])
+    db().answers.submit(code, student, activity, [(0, "0.25")])
+    told = 1 if data_dir.startswith("sqlite") else 2  # the file's watcher may see both in one look
+    assert until(lambda: notices().mark(code).answers >= before.answers + told)
+    reads.clear()
+    screen.run()
+    assert reads == ([(activity,)] if data_dir.startswith("sqlite") else [(activity, {student, other})])
+    assert answered(screen) == "3 / 3"
+    assert histogram_counts(screen) == {0.25: 1, 0.7: 1, 0.9: 1}

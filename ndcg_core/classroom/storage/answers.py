@@ -5,7 +5,7 @@ stored is stored once and spends no token: a resend after a lost connection is n
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +24,11 @@ from .rooms import Rooms
 from .rows import STEP_KEY
 
 TIME_GRACE_SECONDS = 1.0  # an answer sent as the countdown reaches zero is still taken (network and clocks)
+
+
+def in_order(book: Mapping[str, Sequence[Answer]]) -> list[Answer]:
+    """A book's answers (``Answers.book``) as one list, by student number and part."""
+    return sorted((answer for given in book.values() for answer in given), key=lambda a: (a.student, a.part))
 
 
 @dataclass(frozen=True)
@@ -157,26 +162,44 @@ class Answers:
 
     @resilient
     def for_activity(self, activity_id: int) -> list[Answer]:
-        """Every answer to an activity, with each student's number and nickname, as its kind's typed values."""
+        """Every answer to an activity, with each student's number and nickname, as its kind's typed values, by
+        student number and part."""
+        return in_order(self.book(activity_id))
+
+    @resilient
+    def book(self, activity_id: int, only: Collection[str] | None = None) -> dict[str, tuple[Answer, ...]]:
+        """Every answer to an activity by student id (each student's in part order), as ``for_activity`` gives
+        them; with ``only`` (student ids), only those students' (each one named gets an entry, empty if they have
+        none): a live part that has the rest reads only the answers it heard of since."""
+        query = (
+            sa.select(
+                answers.c.student_id,
+                students.c.number,
+                students.c.nickname,
+                answers.c.part,
+                answers.c.value,
+                answers.c.updated_at,
+                activities.c.kind,
+            )
+            .join(
+                students,
+                sa.and_(students.c.room == answers.c.room, students.c.id == answers.c.student_id),
+            )
+            .join(activities, activities.c.id == answers.c.activity_id)
+            .where(answers.c.activity_id == activity_id)
+            .order_by(answers.c.student_id, answers.c.part)
+        )
+        found: dict[str, list[Answer]] = {}
+        if only is not None:
+            query = query.where(answers.c.student_id.in_(sorted(only)))
+            found = {student: [] for student in only}
         with self.db.read() as conn:
-            rows = conn.execute(
-                sa.select(
-                    students.c.number,
-                    students.c.nickname,
-                    answers.c.part,
-                    answers.c.value,
-                    answers.c.updated_at,
-                    activities.c.kind,
-                )
-                .join(students, sa.and_(students.c.room == answers.c.room, students.c.id == answers.c.student_id))
-                .join(activities, activities.c.id == answers.c.activity_id)
-                .where(answers.c.activity_id == activity_id)
-                .order_by(students.c.number, answers.c.part)
-            ).all()
-        return [
-            Answer(r.number, r.nickname, r.part, answer_from_json(r.kind, json.loads(r.value)), r.updated_at)
-            for r in rows
-        ]
+            rows = conn.execute(query).all()
+        for r in rows:
+            found.setdefault(r.student_id, []).append(
+                Answer(r.number, r.nickname, r.part, answer_from_json(r.kind, json.loads(r.value)), r.updated_at)
+            )
+        return {student: tuple(given) for student, given in found.items()}
 
     @resilient
     def of_student(self, activity_id: int, student_id: str) -> dict[int, Any]:

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TypeVar
 
 import streamlit as st
 
+from ndcg_core.classroom.kinds.base import Answer
 from ndcg_core.classroom.notices import Mark
 from ndcg_core.classroom.service import keeps_scores, lesson_over
 from ndcg_core.classroom.storage import Room
+from ndcg_core.classroom.storage.answers import in_order
 from ndcg_core.errors import InputError
 from ui.classroom_results import render_class_summary
 from ui.database import db, notices
@@ -31,18 +34,33 @@ from ui.views.classroom.kinds import VIEWS
 from ui.views.classroom.lesson_run import render_leaderboard, show_countdown, time_is_up
 
 QUIET_SECONDS = 15.0  # the live part reads the room at least this often, notices or none (a room that expired)
+FEW_ANSWERS = 500  # heard of more new answers than this since the last read, the live part reads them all again
+# The reads an answer cannot change: after notices of answers alone, these are kept and the answers read anew.
+ANSWER_FREE = frozenset({"room", "progress", "roster", "earlier"})
 R = TypeVar("R")
 
 
 class LiveReads:
     """The database reads of one room's live part, kept while the process's hub hears nothing of the room: each
-    ``read`` is made once, then given back from memory until the room changes."""
+    ``read`` is made once, then given back from memory until the room changes. The class's answers are kept by
+    student (``books``): after notices of answers alone, only the students the notices name are read again
+    (``pending``), not the whole class twice a second."""
 
-    def __init__(self, code: str, mark: Mark | None, at: float) -> None:
+    def __init__(
+        self,
+        code: str,
+        mark: Mark | None,
+        at: float,
+        kept: dict[tuple[Any, ...], Any] | None = None,
+        books: dict[int, dict[str, tuple[Answer, ...]]] | None = None,
+        pending: dict[int, set[str]] | None = None,
+    ) -> None:
         self.code = code
         self.mark = mark
         self.at = at
-        self.kept: dict[tuple[Any, ...], Any] = {}
+        self.kept: dict[tuple[Any, ...], Any] = kept or {}
+        self.books = books or {}  # activity id -> {student id: their answers}, as last read
+        self.pending = pending or {}  # activity id -> the students whose answers changed since
 
     def read(self, key: tuple[Any, ...], call: Callable[[], R]) -> R:
         """What ``call`` read, once per ``key`` until the room changes (an error is not kept: read again)."""
@@ -50,15 +68,56 @@ class LiveReads:
             self.kept[key] = call()
         return self.kept[key]
 
+    def answers(self, activity_id: int) -> list[Answer]:
+        """Every answer to ``activity_id`` (``Answers.for_activity``): the book kept, with the students heard of
+        since read again, or the whole class's when there is no book or too many were heard of."""
+        key = ("answers", activity_id)
+        if key not in self.kept:
+            book = self.books.get(activity_id)
+            heard = self.pending.get(activity_id, set())
+            if book is None or len(heard) > FEW_ANSWERS:
+                book = db().answers.book(activity_id)
+            elif heard:
+                book = {**book, **db().answers.book(activity_id, heard)}
+            self.books[activity_id] = book
+            self.pending.pop(activity_id, None)
+            self.kept[key] = in_order(book)
+        answers: list[Answer] = self.kept[key]
+        return answers
+
+    def after_answers(self, mark: Mark, heard: list[tuple[int, str]]) -> LiveReads:
+        """These reads at ``mark``, after the answers ``heard`` (activity, student) since this one's mark: what no
+        answer changes kept, the answers' books kept with the students heard of to read again."""
+        pending = {activity: set(students) for activity, students in self.pending.items()}
+        for activity, student in heard:
+            pending.setdefault(activity, set()).add(student)
+        kept = {key: value for key, value in self.kept.items() if key[0] in ANSWER_FREE}
+        return LiveReads(self.code, mark, self.at, kept, dict(self.books), pending)
+
 
 def live_reads(code: str, fresh: bool = False) -> LiveReads:
     """This session's reads of room ``code``: those kept, unless the hub heard of a change (or it is not hearing
-    notices now), they are ``QUIET_SECONDS`` old, or ``fresh``. The hub's mark is taken before any read, so a change
+    notices now), they are ``QUIET_SECONDS`` old, or ``fresh``; after answers alone, those an answer cannot change,
+    with the answers' books (``LiveReads.after_answers``). The hub's mark is taken before any read, so a change
     during the reads is read again at the next run."""
     state = classroom_state()
     kept = state.live_reads
     now = time.monotonic()
     hub = notices()
+    if (
+        not fresh
+        and isinstance(kept, LiveReads)
+        and kept.code == code
+        and now - kept.at <= QUIET_SECONDS
+        and hub.changed(code, kept.mark)
+        and kept.mark is not None
+    ):
+        mark = hub.mark(code)
+        if mark == replace(kept.mark, answers=mark.answers):
+            heard = hub.answered(code, kept.mark, mark)
+            if heard is not None:
+                state.live_reads = kept = kept.after_answers(mark, heard)
+                return kept
     if (
         fresh
         or not isinstance(kept, LiveReads)
@@ -121,7 +180,7 @@ def draw_live(t: Translator, code: str, screen: bool, ended: bool = False) -> No
         render_roster(t, room, reads)
         return
     activity = current.activity()
-    summary = activity.summary(reads.read(("answers", current.id), lambda: db().answers.for_activity(current.id)))
+    summary = activity.summary(reads.answers(current.id))
     heading = activity_heading(t, current)
     if progress is not None and progress.step >= 0:  # a lesson's step: "· 3 of 8" on the heading's line
         heading += " · " + t("classroom.lesson_step_short", step=progress.step + 1, count=progress.count)
@@ -145,9 +204,7 @@ def draw_live(t: Translator, code: str, screen: bool, ended: bool = False) -> No
         # A round run again: at its reveal, the round before beside it (its answers are final by now).
         earlier = reads.read(("earlier", current.id), lambda: db().rooms.earlier_round(room.code, current))
         if earlier is not None:
-            before = activity.summary(
-                reads.read(("answers", earlier.id), lambda: db().answers.for_activity(earlier.id))
-            )
+            before = activity.summary(reads.answers(earlier.id))
     with main:
         own = current.question.get(t.lang)
         views.present(t, activity, summary, revealed, screen, own, before=before, round_number=current.round)
