@@ -22,6 +22,8 @@ from ..errors import InputError, Note, StoreUnavailable
 from . import results, rules
 from .kinds import Activity
 from .storage import ActivityRow, Classroom, LessonProgress, Room
+from .storage.answers import Sending
+from .storage.group_commit import GroupCommit
 
 CACHE_SIZE = 256  # entries kept per cache and process: a few per room (one per language and revision)
 K = TypeVar("K", bound=Hashable)
@@ -202,6 +204,11 @@ class ClassroomService:
         self.reads: RoomReads = reads if reads is not None else StoreReads(store)
         self.cards: Recent[tuple[str, int, str, bool], dict[str, Any]] = Recent()
         self._scores: Recent[tuple[str, int], dict[str, Score] | None] = Recent()
+        # A class's answers that come in together are stored together: one transaction for all that arrive while
+        # the one before is written (a transaction each cost most of the database's and this process's work).
+        self.answering: GroupCommit[Sending, dict[int, Any]] = GroupCommit(
+            store.answers.submit_many, key=lambda sending: (sending.code, sending.student, sending.activity)
+        )
 
     # --- the card ---------------------------------------------------------------------------------------
 
@@ -295,8 +302,8 @@ class ClassroomService:
             entries, refused = check(activity, values)
             mine = None
             if entries:
-                mine = self.store.answers.submit(
-                    code, student, current.id, [(e.part, e.value) for e in entries], already_checked=True
+                mine = self.answering.submit(
+                    Sending(code, student, current.id, tuple((e.part, e.value) for e in entries))
                 )
                 self.reads.answer_stored(code, current.id, student)
         except (InputError, StoreUnavailable) as err:

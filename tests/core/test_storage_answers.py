@@ -250,7 +250,7 @@ def test_a_write_retried_after_a_connection_lost_before_its_commit_is_stored_onc
     room, key = s.rooms.create()
     activity = s.rooms.open_activity(room.code, key, predict())
     s.students.join(room.code, sid(1))
-    real, calls = Answers.spend_token, []
+    real, calls = Answers._store, []
 
     def flaky(self, conn, *args):
         calls.append(1)
@@ -258,7 +258,7 @@ def test_a_write_retried_after_a_connection_lost_before_its_commit_is_stored_onc
             raise lost("UPDATE students")  # mid-transaction: nothing of it committed
         return real(self, conn, *args)
 
-    monkeypatch.setattr(Answers, "spend_token", flaky)
+    monkeypatch.setattr(Answers, "_store", flaky)
     s.answers.submit(room.code, sid(1), activity.id, [(0, "0.5")])
     assert len(calls) == 2 and s.answers.of_student(activity.id, sid(1)) == {0: 0.5}
     assert table(s, "students")[0]["tokens"] == Limits().answer_burst - 1  # one token: the first try rolled back

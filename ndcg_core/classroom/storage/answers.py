@@ -32,10 +32,21 @@ def in_order(book: Mapping[str, Sequence[Answer]]) -> list[Answer]:
 
 
 @dataclass(frozen=True)
+class Sending:
+    """One student's answer on its way to the store (``Answers.submit_many``): the room, the student, the
+    activity, and each part's value as the activity's kind checked it."""
+
+    code: str
+    student: str
+    activity: int
+    values: tuple[tuple[int, Any], ...]
+
+
+@dataclass(frozen=True)
 class AnswerStatements:
-    """The statements an answer runs, built once per repository with their values as parameters (an answer is
-    the classroom's most frequent write: a class of 1,000 sends hundreds a second, and building each statement
-    again cost more than running it)."""
+    """The statements answers run, built once per repository with their values as parameters (an answer is the
+    classroom's most frequent write: a class of 1,000 sends hundreds a second, and building each statement again
+    cost more than running it); those of a student take a list of students, for a batch's answers at once."""
 
     room: sa.Select[Any]
     activity: sa.Select[Any]
@@ -56,14 +67,20 @@ def answer_statements(db: Database, limits: Limits) -> AnswerStatements:
             rooms.c.code == sa.bindparam("code")
         ),
         activity=sa.select(activities).where(activities.c.id == sa.bindparam("activity")).with_for_update(read=True),
-        stored=sa.select(answers.c.part, answers.c.value).where(
-            answers.c.activity_id == sa.bindparam("activity"), answers.c.student_id == sa.bindparam("student")
+        stored=sa.select(answers.c.student_id, answers.c.part, answers.c.value).where(
+            answers.c.activity_id == sa.bindparam("activity"),
+            answers.c.student_id.in_(sa.bindparam("students", expanding=True)),
         ),
         spend=sa.update(students)
-        .where(students.c.room == sa.bindparam("code"), students.c.id == sa.bindparam("student"), capped >= 1)
-        .values(tokens=capped - 1, tokens_at=now),
+        .where(
+            students.c.room == sa.bindparam("code"),
+            students.c.id.in_(sa.bindparam("students", expanding=True)),
+            capped >= 1,
+        )
+        .values(tokens=capped - 1, tokens_at=now)
+        .returning(students.c.id),
         student=sa.select(students.c.id).where(
-            students.c.room == sa.bindparam("code"), students.c.id == sa.bindparam("student")
+            students.c.room == sa.bindparam("code"), students.c.id.in_(sa.bindparam("students", expanding=True))
         ),
         upsert=insert.on_conflict_do_update(
             index_elements=["activity_id", "student_id", "part"],
@@ -102,63 +119,115 @@ class Answers:
         a lost connection (whose first try may have committed) is never refused as too fast.
         """
         now = self.db.clock()
-        sql = self._answer_statements
         with self.db.write() as conn:
-            room = conn.execute(sql.room, {"code": code}).first()
-            if room is None or room.expires_at <= now:
-                raise InputError("room.unknown", code=code)
-            if room.ended_at is not None:
-                raise InputError("room.ended")
-            if room.current_activity != activity_id:
-                raise InputError("room.not_current")
-            row = conn.execute(sql.activity, {"activity": activity_id}).mappings().one()
-            if row["phase"] != "open":
-                raise InputError("room.locked")
-            payload = json.loads(row["payload"])
-            left = rules.seconds_left(row["opened_at"], payload.get(STEP_KEY, {}).get("time_limit"), now)
-            if left is not None and left < -TIME_GRACE_SECONDS:
-                raise InputError("room.time_up")
-            kind = row["kind"]
+            kind, payload = self._open_activity(conn, code, activity_id, now)
             if already_checked:
-                typed = list(values)
+                typed = tuple(values)
             else:
                 activity = from_payload(kind, payload)
-                typed = [(part, activity.check(value, part)) for part, value in values]
-            checked = [(part, json.dumps(answer_to_json(kind, value))) for part, value in typed]
-            stored: dict[int, str] = dict(
-                conn.execute(sql.stored, {"activity": activity_id, "student": student_id}).all()
-            )
-            mine = {part: answer_from_json(kind, json.loads(value)) for part, value in stored.items()}
-            mine.update(typed)
-            if checked and all(stored.get(part) == value for part, value in checked):
-                return mine  # stored already, as sent
-            self.spend_token(conn, code, student_id, now)
-            conn.execute(
-                sql.upsert,
-                [
-                    {
-                        "activity_id": activity_id,
-                        "student_id": student_id,
-                        "part": part,
-                        "room": code,
-                        "value": value,
-                        "created_at": now,
-                        "updated_at": now,
-                    }
-                    for part, value in checked
-                ],
-            )
-            # The projector's live part reads again; each process's cards know whose answer changed.
-            self.db.tell(conn, Notice(code, activity=activity_id, student=student_id))
-        return mine
+                typed = tuple((part, activity.check(value, part)) for part, value in values)
+            [stored] = self._store(conn, kind, [Sending(code, student_id, activity_id, typed)], now)
+        if isinstance(stored, InputError):
+            raise stored
+        return stored
 
-    def spend_token(self, conn: Connection, code: str, student_id: str, now: float) -> None:
-        """Take one answer from the student's bucket (refilled at the limit's rate), in one conditional update."""
+    @resilient
+    def submit_many(self, sendings: Sequence[Sending]) -> list[dict[int, Any] | InputError]:
+        """Store many students' answers, each already checked by its kind, in one transaction: for each, in order,
+        what ``submit`` gives it (their answers afterwards) or the ``InputError`` it raises. The answers to one
+        activity share one read of the room and the activity, one of the answers stored, one update of the
+        tokens and one write (``GroupCommit`` gathers them from a class's concurrent answers). No two may be of
+        the same student and activity."""
+        now = self.db.clock()
+        outcomes: list[dict[int, Any] | InputError] = [{} for _ in sendings]
+        groups: dict[tuple[str, int], list[int]] = {}
+        for index, sending in enumerate(sendings):
+            groups.setdefault((sending.code, sending.activity), []).append(index)
+        with self.db.write() as conn:
+            for (code, activity_id), indexes in groups.items():
+                try:
+                    kind, _ = self._open_activity(conn, code, activity_id, now)
+                except InputError as err:
+                    for index in indexes:
+                        outcomes[index] = err
+                    continue
+                stored = self._store(conn, kind, [sendings[index] for index in indexes], now)
+                for index, outcome in zip(indexes, stored, strict=True):
+                    outcomes[index] = outcome
+        return outcomes
+
+    def _open_activity(self, conn: Connection, code: str, activity_id: int, now: float) -> tuple[str, dict[str, Any]]:
+        """The kind and payload of the room's current activity, read with a share lock (the teacher's lock or
+        next activity waits for the answers being stored); an ``InputError`` unless the room is there and not
+        ended, ``activity_id`` is its current activity, open, and its time (with the grace) not up."""
         sql = self._answer_statements
-        if conn.execute(sql.spend, {"code": code, "student": student_id, "now": now}).rowcount:
-            return
-        known = conn.execute(sql.student, {"code": code, "student": student_id}).first()
-        raise InputError("room.too_fast" if known else "room.not_joined")
+        room = conn.execute(sql.room, {"code": code}).first()
+        if room is None or room.expires_at <= now:
+            raise InputError("room.unknown", code=code)
+        if room.ended_at is not None:
+            raise InputError("room.ended")
+        if room.current_activity != activity_id:
+            raise InputError("room.not_current")
+        row = conn.execute(sql.activity, {"activity": activity_id}).mappings().one()
+        if row["phase"] != "open":
+            raise InputError("room.locked")
+        payload: dict[str, Any] = json.loads(row["payload"])
+        left = rules.seconds_left(row["opened_at"], payload.get(STEP_KEY, {}).get("time_limit"), now)
+        if left is not None and left < -TIME_GRACE_SECONDS:
+            raise InputError("room.time_up")
+        return str(row["kind"]), payload
+
+    def _store(
+        self, conn: Connection, kind: str, sendings: Sequence[Sending], now: float
+    ) -> list[dict[int, Any] | InputError]:
+        """Store answers to one open activity (of one room, one sending per student), in ``conn``'s transaction:
+        each student's answers afterwards, or why theirs was refused (too fast, not joined). One read of what they
+        have stored, one update of the tokens of those whose answer changes, one write, a notice each."""
+        sql = self._answer_statements
+        code, activity_id = sendings[0].code, sendings[0].activity
+        students = [sending.student for sending in sendings]
+        stored: dict[str, dict[int, str]] = {student: {} for student in students}
+        for student, part, value in conn.execute(sql.stored, {"activity": activity_id, "students": students}):
+            stored[student][part] = value
+        outcomes: list[dict[int, Any] | InputError] = []
+        changed: dict[str, list[tuple[int, str]]] = {}
+        for sending in sendings:
+            before = stored[sending.student]
+            checked = [(part, json.dumps(answer_to_json(kind, value))) for part, value in sending.values]
+            mine = {part: answer_from_json(kind, json.loads(value)) for part, value in before.items()}
+            mine.update(sending.values)
+            outcomes.append(mine)
+            if checked and not all(before.get(part) == value for part, value in checked):
+                changed[sending.student] = checked  # one stored already as sent is stored once, and spends no token
+        if not changed:
+            return outcomes
+        spent = {row[0] for row in conn.execute(sql.spend, {"code": code, "students": list(changed), "now": now})}
+        if len(spent) < len(changed):
+            known = {row[0] for row in conn.execute(sql.student, {"code": code, "students": list(changed)})}
+            for index, student in enumerate(students):
+                if student in changed and student not in spent:
+                    outcomes[index] = InputError("room.too_fast" if student in known else "room.not_joined")
+        rows = [
+            {
+                "activity_id": activity_id,
+                "student_id": student,
+                "part": part,
+                "room": code,
+                "value": value,
+                "created_at": now,
+                "updated_at": now,
+            }
+            for student, checked in changed.items()
+            if student in spent
+            for part, value in checked
+        ]
+        if rows:
+            conn.execute(sql.upsert, rows)
+            # The projector's live part reads again; each process's cards know whose answer changed.
+            self.db.tell_all(
+                conn, [Notice(code, activity=activity_id, student=student) for student in changed if student in spent]
+            )
+        return outcomes
 
     @resilient
     def for_activity(self, activity_id: int) -> list[Answer]:

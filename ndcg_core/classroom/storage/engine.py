@@ -23,7 +23,7 @@ import random
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -391,6 +391,14 @@ class Database:
             conn.execute(sa.select(sa.func.pg_notify(CHANNEL, notice.payload)))
         else:
             conn.info.setdefault(PENDING, []).append(notice)
+
+    def tell_all(self, conn: Connection, told: Sequence[Notice]) -> None:
+        """``tell`` each of ``told`` with the write transaction ``conn``, on PostgreSQL in one statement."""
+        if self.engine.dialect.name != "postgresql":
+            conn.info.setdefault(PENDING, []).extend(told)
+        elif told:
+            payloads = sa.bindparam("payloads", [notice.payload for notice in told], type_=sa.ARRAY(sa.Text))
+            conn.execute(sa.select(sa.func.pg_notify(CHANNEL, sa.func.unnest(payloads).column_valued("payload"))))
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
