@@ -1281,6 +1281,17 @@ async def main_async(args, parts: dict) -> None:
             )
             seen = sorted(t - r.opened for t in r.seen.values())
             spread = f"; seen p50 {statistics.median(seen):.2f} s, p95 {percentile(seen, 0.95):.2f} s" if seen else ""
+            if seen and args.replicas:
+                replica_of = {run.ids.get(n): c.replica for n, c in run.students.items()}
+                by: dict[str, list[float]] = {}
+                for me, at in r.seen.items():
+                    by.setdefault(str(replica_of.get(me)), []).append(at - r.opened)
+                home = run.presenter.replica if run.presenter is not None else "?"
+                spread += (
+                    " (p95 by replica: "
+                    + ", ".join(f"{k} {percentile(sorted(v), 0.95):.2f} s" for k, v in sorted(by.items()))
+                    + f"; the projector on {home})"
+                )
             stored = f"; stored {r.stored_after:.2f} s after the press" if r.stored_after is not None else ""
             used = cpu_between(r.cpu_at_open, r.cpu_at_end)
             whole = ", ".join(f"{label(k)} {v:.2f}" for k, v in sorted(used.items()) if k != "clients")

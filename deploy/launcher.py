@@ -68,6 +68,9 @@ def render_nginx_conf(
     for name, own in zip(names, replica_ports, strict=True):
         servers = [f"        server 127.0.0.1:{own} max_fails=1 fail_timeout=10s;"]
         servers += [f"        server 127.0.0.1:{other} backup;" for other in replica_ports if other != own]
+        # Connections kept open to the app processes (a phone's every request was a new one): shorter-lived
+        # than the app's own keep-alive (uvicorn's 5 s), so nginx never sends on one the app has just closed.
+        servers += ["        keepalive 64;", "        keepalive_timeout 4s;"]
         upstreams.append(f"    upstream replica_{name} {{\n" + "\n".join(servers) + "\n    }")
     # split_clients takes percentages with at most two decimals; the last replica takes the rest ("*").
     share = int(10000 / len(names)) / 100

@@ -1,5 +1,6 @@
 """``python -m deploy up``: nginx in front of two replicas, through plain HTTP and a websocket handshake."""
 
+import http.server
 import os
 import re
 import shutil
@@ -7,6 +8,8 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -203,3 +206,67 @@ def test_the_phones_event_streams_pass_unbuffered_and_two_thousand_phones_fit(tm
     # Each phone: its stream and its requests to nginx, and nginx's connection to a replica for each.
     connections = int(re.search(r"worker_connections (\d+);", text)[1])
     assert connections >= 2_000 * 2 * 2 * 1.5
+
+
+class _CountingBackend(http.server.ThreadingHTTPServer):
+    """A stand-in for one app process speaking HTTP/1.1 (keep-alive, as uvicorn does): counts the connections it
+    accepted and keeps the Connection header of each request."""
+
+    def __init__(self):
+        self.accepted = 0
+        self.connection_headers = []
+        backend = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_GET(self):
+                backend.connection_headers.append(self.headers.get("Connection"))
+                self.send_response(200)
+                self.send_header("Content-Length", "2")
+                self.end_headers()
+                self.wfile.write(b"ok")
+
+            def log_message(self, *args):
+                pass
+
+        super().__init__(("127.0.0.1", free_port()), Handler)
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+    def get_request(self):
+        self.accepted += 1
+        return super().get_request()
+
+
+def test_plain_requests_reuse_a_kept_connection_to_the_replica_and_a_websocket_still_upgrades():
+    # A class's phones each send their answer on a connection of its own; nginx passes them on over connections it
+    # keeps open to the replica, instead of the replica accepting (and closing) one per request.
+    folder = Path(tempfile.mkdtemp(prefix="ndcg-lab-keepalive-"))
+    os.chmod(folder, 0o711)  # nginx's workers (not root when the master is) reach their temp paths in it
+    backend, port = _CountingBackend(), free_port()
+    (folder / "nginx.conf").write_text(render_nginx_conf(folder, port, [backend.server_port], 300, "127.0.0.1"))
+    command = [NGINX, "-c", str(folder / "nginx.conf"), "-p", str(folder), "-e", str(folder / "error.log")]
+    nginx = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read()
+                break
+            except OSError:
+                assert nginx.poll() is None and time.monotonic() < deadline, (folder / "error.log").read_text()
+                time.sleep(0.2)  # nginx is starting: there is no event to wait on
+        for _ in range(5):  # five phones, a connection each
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/room/ABC234/answer", timeout=10).read()
+        assert backend.accepted == 1 and backend.connection_headers == [None] * 6
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/_stcore/stream", headers={"Upgrade": "websocket", "Connection": "Upgrade"}
+        )
+        urllib.request.urlopen(request, timeout=10).read()
+        assert backend.connection_headers[-1] == "upgrade"
+    finally:
+        os.killpg(nginx.pid, signal.SIGTERM)
+        nginx.wait(timeout=10)
+        backend.shutdown()
+        backend.server_close()
+        shutil.rmtree(folder, ignore_errors=True)
