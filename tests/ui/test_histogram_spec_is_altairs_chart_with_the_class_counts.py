@@ -1,15 +1,18 @@
 """The projector's histogram spec is its form, made by Altair once per language and reveal, with the class's counts
-put in: it must be exactly the spec Altair builds from those counts (data, its name, the count axis's top), for
-every kind's marker, language, size and count, and one call must never change what the next one gets."""
+put in: it must be the spec Altair builds from those counts (data, their names, the count axis's top; all but the
+default theme's view size), for every kind's marker, language, size and count; one call must never change what the
+next one gets; and a form made while another session's chart has set Altair's process-wide data transformer and
+theme (as Streamlit's ``st.altair_chart`` does) must be the same."""
 
 import random
 
+import altair as alt
 import pytest
 
 from ndcg_core.classroom.kinds.tally import histogram
 from ui.i18n import LANGUAGES, Translator
 from ui.projector import PROJECTOR_CHART_HEIGHT, sized
-from ui.views.classroom.common import HEADROOM, histogram_chart, histogram_spec
+from ui.views.classroom.common import HEADROOM, histogram_chart, histogram_form, histogram_spec
 
 CLASSES = {
     "nobody": [],
@@ -21,9 +24,11 @@ CLASSES = {
 
 
 def altairs(lang, values, truth, marker, screen, height):
-    """The spec as Altair builds it from the counts themselves."""
+    """The spec as Altair builds it from the counts themselves, without the default theme's view size."""
     chart = histogram_chart(Translator(lang), histogram(values), truth, "axis", marker)
-    return sized(chart, screen, height).to_dict()
+    spec = sized(chart, screen, height).to_dict()
+    del spec["config"]["view"]
+    return spec
 
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
@@ -44,3 +49,15 @@ def test_counts_put_in_for_one_call_are_not_in_the_next():
     assert second["layer"][0]["encoding"]["y"]["scale"]["domain"] == [0, 3 * HEADROOM]
     assert first["layer"][0]["encoding"]["y"]["scale"]["domain"] == [0, 40 * HEADROOM]
     assert next(iter(first["datasets"].values())) != rows
+
+
+def test_a_form_made_while_another_sessions_chart_holds_altairs_globals_is_the_same():
+    # Streamlit's st.altair_chart sets a data transformer that keeps the data out of the spec, and the "none" theme,
+    # for the whole process while it converts a chart: a form made in another thread meanwhile had no data, and the
+    # projector's reveal raised KeyError (a browser test caught it).
+    expected = altairs("en", [0.9], 0.9386, "classroom.truth_label", True, 400)
+    histogram_form.clear()
+    alt.data_transformers.register("elsewhere", lambda data: {"name": "kept-elsewhere"})
+    with alt.data_transformers.enable("elsewhere"), alt.theme.enable("none"):
+        got = histogram_spec("en", tuple(histogram([0.9])), 0.9386, "axis", "classroom.truth_label", True, 400)
+    assert got == expected

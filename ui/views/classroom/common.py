@@ -138,13 +138,18 @@ def bin_rows(bins: list[Bin]) -> list[dict[str, float]]:
     return [{"low": b.low, "high": b.high, "count": b.count} for b in bins]
 
 
-def histogram_chart(
-    t: Translator, bins: list[Bin], truth: float | None, axis: str, marker: str = "classroom.truth_label"
+def rule_rows(t: Translator, truth: float, marker: str) -> list[dict[str, Any]]:
+    """The true (or best) value's rule and its label as the chart's data rows."""
+    return [{"truth": truth, "label": t(marker, value=metric_text(truth))}]
+
+
+def histogram_layers(
+    t: Translator, bars_data: Any, rule_data: Any, top: float, truth: float | None, axis: str
 ) -> alt.LayerChart | alt.FacetChart:
-    """The class's values as bars of width 0.05 over [0, 1], and the true (or best) value as a rule once revealed."""
-    frame = pd.DataFrame(bin_rows(bins), columns=["low", "high", "count"])
+    """The histogram's layers over the data given (data frames, or names to fill in): the bars, and once revealed
+    the rule and its label."""
     bars = (
-        alt.Chart(frame)
+        alt.Chart(bars_data)
         .mark_bar(color="#0b63ce")
         .encode(
             x=alt.X("low:Q", bin="binned", scale=alt.Scale(domain=[0, 1]), title=axis),
@@ -153,18 +158,17 @@ def histogram_chart(
                 "count:Q",
                 title=t("classroom.students"),
                 axis=alt.Axis(tickMinStep=1, format="d"),
-                scale=alt.Scale(domain=[0, count_top(bins)], nice=False),
+                scale=alt.Scale(domain=[0, top], nice=False),
             ),
             tooltip=[alt.Tooltip("low:Q", format=".2f"), alt.Tooltip("high:Q", format=".2f"), "count:Q"],
         )
     )
     layers = [bars]
     if truth is not None:
-        rule = pd.DataFrame({"truth": [truth], "label": [t(marker, value=metric_text(truth))]})
-        layers.append(alt.Chart(rule).mark_rule(color="#d62728", size=3).encode(x="truth:Q"))
+        layers.append(alt.Chart(rule_data).mark_rule(color="#d62728", size=3).encode(x="truth:Q"))
         right = truth > 0.7  # the label on the rule's inner side, so it never runs past the chart's edge
         layers.append(
-            alt.Chart(rule)
+            alt.Chart(rule_data)
             .mark_text(
                 color="#d62728",
                 align="right" if right else "left",
@@ -178,17 +182,40 @@ def histogram_chart(
     return alt.layer(*layers).properties(height=300)
 
 
+def histogram_chart(
+    t: Translator, bins: list[Bin], truth: float | None, axis: str, marker: str = "classroom.truth_label"
+) -> alt.LayerChart | alt.FacetChart:
+    """The class's values as bars of width 0.05 over [0, 1], and the true (or best) value as a rule once revealed."""
+    frame = pd.DataFrame(bin_rows(bins), columns=["low", "high", "count"])
+    rule = None if truth is None else pd.DataFrame(rule_rows(t, truth, marker))
+    return histogram_layers(t, frame, rule, count_top(bins), truth, axis)
+
+
+# The form's data, by name: the bars' and the rule's rows are put in under the names Altair gives them.
+BARS, RULE = "bars", "rule"
+
+
 @st.cache_data(max_entries=256, show_spinner=False)
 def histogram_form(
     lang: str, truth: float | None, axis: str, marker: str, screen: bool, height: int | None
 ) -> dict[str, Any]:
-    """``histogram_chart``'s Vega-Lite spec with one bar standing for the class's, sized for the page: made by
-    Altair once per language and reveal, since the class's counts change with every answer and building and
-    checking an Altair chart took a projector's live part most of its time (tens of ms, seconds on a replica busy
-    with a class's answers)."""
-    chart = histogram_chart(Translator(lang), [Bin(0.0, 0.0, 0)], truth, axis, marker)  # a bar, or Altair drops data
+    """``histogram_chart``'s Vega-Lite spec with its data named (``BARS``, ``RULE``), not given, sized for the
+    page: made by Altair once per language and reveal, since the class's counts change with every answer and
+    building and checking an Altair chart took a projector's live part most of its time (tens of ms, seconds on a
+    replica busy with a class's answers). Named data never goes through Altair's data transformer, which another
+    session's chart may have set for the whole process meanwhile (Streamlit's own, whose spec has no data), and
+    the theme's default view size, which that chart may have turned off, is left out: no chart drawn as wide as its
+    column uses it."""
+    rule = None if truth is None else alt.NamedData(RULE)
+    chart = histogram_layers(Translator(lang), alt.NamedData(BARS), rule, 0.0, truth, axis)
     spec: dict[str, Any] = sized(chart, screen, height).to_dict()
+    spec.get("config", {}).pop("view", None)
     return spec
+
+
+def altair_name(rows: list[dict[str, Any]]) -> str:
+    """The name Altair gives a chart's data rows (a hash of them)."""
+    return "data-" + hashlib.sha256(json.dumps(rows, sort_keys=True, default=str).encode()).hexdigest()[:32]
 
 
 def histogram_spec(
@@ -200,17 +227,20 @@ def histogram_spec(
     screen: bool = False,
     height: int | None = None,
 ) -> dict[str, Any]:
-    """``histogram_chart``'s Vega-Lite spec, sized for the page: its form (``histogram_form``) with the bars' rows
-    and the count axis's top put in, the same spec Altair builds (the bars' data named, as Altair names it, by a
-    hash of its rows)."""
+    """``histogram_chart``'s Vega-Lite spec, sized for the page: its form (``histogram_form``) with the bars' and
+    the rule's rows and the count axis's top put in, the spec Altair builds (each data named as Altair names it)
+    but for the theme's view size."""
     spec = copy.deepcopy(histogram_form(lang, truth, axis, marker, screen, height))
-    bars = spec["layer"][0]
-    named = bars["data"] if "data" in bars else spec["data"]  # Altair names the bars' data on the layer or on top
-    rows = bin_rows(list(bins))
-    del spec["datasets"][named["name"]]
-    named["name"] = "data-" + hashlib.sha256(json.dumps(rows, sort_keys=True, default=str).encode()).hexdigest()[:32]
-    spec["datasets"][named["name"]] = rows
-    bars["encoding"]["y"]["scale"]["domain"] = [0, count_top(list(bins))]
+    rows = {BARS: bin_rows(list(bins))}
+    if truth is not None:
+        rows[RULE] = rule_rows(Translator(lang), truth, marker)
+    names = {key: altair_name(given) for key, given in rows.items()}
+    for holder in (spec, *spec["layer"]):  # Altair puts data shared by every layer on top
+        data = holder.get("data")
+        if data is not None and data.get("name") in names:
+            data["name"] = names[data["name"]]
+    spec["datasets"] = {names[key]: given for key, given in rows.items()}
+    spec["layer"][0]["encoding"]["y"]["scale"]["domain"] = [0, count_top(list(bins))]
     return spec
 
 
