@@ -5,6 +5,7 @@ import concurrent.futures
 import contextlib
 import re
 import subprocess
+import threading
 from pathlib import Path
 
 import deploy
@@ -50,6 +51,17 @@ def pin(context, url: str, replica: int) -> None:
     """Send a Playwright browser context to replica ``replica`` of a deployment at ``url``: nginx's affinity
     cookie, set before its first request (its value is the replica's number, as nginx sets it)."""
     context.add_cookies([{"name": "ndcg_replica", "value": str(replica), "url": url}])
+
+
+def wait_until(condition, seconds=10.0):
+    """Whether ``condition()`` holds within ``seconds``, looked at every 10 ms: for what another thread or
+    process does (a notice heard, a caller queued), which gives no event to wait on."""
+    pause = threading.Event()
+    for _ in range(int(seconds / 0.01)):
+        if condition():
+            return True
+        pause.wait(0.01)
+    return condition()
 
 
 def run_coroutine(coroutine):

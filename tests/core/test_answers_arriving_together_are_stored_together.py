@@ -11,20 +11,12 @@ from ndcg_core import InputError
 from ndcg_core.classroom.service import ClassroomService, Submission
 from ndcg_core.classroom.storage.answers import Answers, Sending
 from ndcg_core.classroom.storage.group_commit import GroupCommit
-
-
-def until(condition, seconds=10.0):
-    pause = threading.Event()
-    for _ in range(int(seconds / 0.01)):
-        if condition():
-            return True
-        pause.wait(0.01)
-    return condition()
+from support import wait_until
 
 
 def queued(commit, count):
     """Whether ``count`` callers wait in ``commit``'s queue (besides the batch being written), within 10 s."""
-    return until(lambda: len(commit._queue) == count)
+    return wait_until(lambda: len(commit._queue) == count)
 
 
 class Gated:
@@ -68,7 +60,7 @@ def test_answers_queued_while_one_is_written_go_in_the_next_batch_each_back_to_i
     commit = GroupCommit(writer, key=lambda item: item[0])
     results = {}
     threads = [start(commit, ("ana", "first"), results)]
-    assert until(lambda: commit._leading)
+    assert wait_until(lambda: commit._leading)
     for item in [("bo", "0.1"), ("ana", "0.2"), ("cy", "bad"), ("dee", "0.4"), ("bo", "0.5")]:
         threads.append(start(commit, item, results))
         assert queued(commit, len(threads) - 1)  # queued in this order, behind the batch being written
@@ -97,7 +89,7 @@ def test_a_batch_that_fails_fails_each_of_its_callers_and_the_next_batch_is_writ
     commit = GroupCommit(writer, key=lambda item: item[0], most=2)
     results = {}
     threads = [start(commit, ("ana", "first"), results)]
-    assert until(lambda: commit._leading)
+    assert wait_until(lambda: commit._leading)
     for item in [("bo", "0.1"), ("cy", "0.2"), ("dee", "0.3")]:
         threads.append(start(commit, item, results))
         assert queued(commit, len(threads) - 1)

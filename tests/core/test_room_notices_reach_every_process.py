@@ -14,7 +14,7 @@ from storage_support import predict
 from ndcg_core.classroom import notices, rules
 from ndcg_core.classroom.notices import Hub, Listener, Notice, Watcher, conninfo_of
 from ndcg_core.classroom.storage import Classroom
-from support import empty_database, run_coroutine
+from support import empty_database, run_coroutine, wait_until
 
 
 def heard_by(classroom):
@@ -161,15 +161,6 @@ def two_processes(postgres_cluster):
     reader.close()
     if not (postgres_cluster.datadir / "postmaster.pid").exists():
         postgres_cluster.start()
-
-
-def wait_until(condition, seconds=10.0):
-    done = threading.Event()
-    for _ in range(int(seconds / 0.05)):
-        if condition():
-            return True
-        done.wait(0.05)
-    return condition()
 
 
 def test_on_postgresql_another_processes_change_is_heard_through_notify(two_processes):

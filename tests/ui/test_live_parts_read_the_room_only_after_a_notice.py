@@ -5,8 +5,6 @@ it reads only the answers of the students the notices named (on PostgreSQL, whos
 file's watcher sees only that answers changed, so it reads the class's again). On SQLite and on PostgreSQL (where
 the notice comes through ``LISTEN``)."""
 
-import threading
-
 import pyarrow as pa
 import pytest
 from test_classroom_page import open_activity, start_room
@@ -14,6 +12,7 @@ from test_the_projector_speaks_to_the_class import projector
 
 from ndcg_core.classroom import rules
 from ndcg_core.classroom.storage.answers import Answers
+from support import wait_until
 
 
 @pytest.fixture
@@ -33,21 +32,12 @@ def histogram_counts(screen):
     return {row["low"]: row["count"] for row in rows if row["count"]}
 
 
-def until(condition):
-    pause = threading.Event()
-    for _ in range(200):
-        if condition():
-            return True
-        pause.wait(0.05)
-    return condition()
-
-
 def test_the_projector_reads_the_room_again_only_after_a_notice(data_dir, monkeypatch):
     from ui.database import db, notices
 
     teacher, code = start_room(data_dir)
     open_activity(teacher, "predict", _w_cr_source="preset", _w_cr_preset="five")
-    assert until(lambda: notices().live)
+    assert wait_until(lambda: notices().live)
     screen = projector(teacher, code)
     # The class's answers are read by the live part alone (the page around it reads the room for itself: in a
     # fragment's own run, every second, only the live part runs).
@@ -63,7 +53,7 @@ def test_the_projector_reads_the_room_again_only_after_a_notice(data_dir, monkey
     before = notices().mark(code)
     db().students.join(code, student, "Ana", source="test")
     db().answers.submit(code, student, db().rooms.get(code).current.id, [(0, "0.5")])
-    assert until(lambda: notices().mark(code).answers > before.answers)  # heard (through PostgreSQL, a moment later)
+    assert wait_until(lambda: notices().mark(code).answers > before.answers)  # heard (on PostgreSQL a moment later)
     reads.clear()
     screen.run()
     activity = db().rooms.get(code).current.id
@@ -80,14 +70,14 @@ def test_the_projector_reads_the_room_again_only_after_a_notice(data_dir, monkey
     db().students.join(code, third, "Cy", source="test")
     db().answers.submit(code, third, activity, [(0, "0.9")])
     joins = 2 if data_dir.startswith("sqlite") else 3  # the file's watcher may see two joins in one look
-    assert until(lambda: notices().mark(code).joins >= before.joins + joins)
-    assert until(lambda: notices().mark(code).answers >= before.answers + 2)
+    assert wait_until(lambda: notices().mark(code).joins >= before.joins + joins)
+    assert wait_until(lambda: notices().mark(code).answers >= before.answers + 2)
     screen.run()
     before = notices().mark(code)
     db().answers.submit(code, other, activity, [(0, "0.7")])
     db().answers.submit(code, student, activity, [(0, "0.25")])
     told = 1 if data_dir.startswith("sqlite") else 2  # the file's watcher may see both in one look
-    assert until(lambda: notices().mark(code).answers >= before.answers + told)
+    assert wait_until(lambda: notices().mark(code).answers >= before.answers + told)
     reads.clear()
     screen.run()
     assert reads == ([(activity,)] if data_dir.startswith("sqlite") else [(activity, {student, other})])
