@@ -286,13 +286,14 @@ class Watcher:
     wrote: ``PRAGMA data_version`` tells, at the cost of no read, whether any other connection committed; only then
     are the open rooms' revisions, students and current answers (their count and latest change) read, and each room
     that moved is told to ``hub`` (a revision the hub has heard already, the process's own write, is not told
-    twice; the app leaves the process's own answers and joins to the watcher, ``ui.database``)."""
+    twice; the app leaves the process's own answers and joins to the watcher, ``ui.database``). Ended rooms are
+    watched until they expire: ending one is a change of its revision that its projector must hear."""
 
     ROOMS = (
         "SELECT r.code, r.revision, r.student_count,"
         " (SELECT COUNT(*) || ':' || COALESCE(MAX(a.updated_at), 0) FROM answers a"
         " WHERE a.activity_id = r.current_activity), r.current_activity"
-        " FROM rooms r WHERE r.ended_at IS NULL AND r.expires_at > ?"
+        " FROM rooms r WHERE r.expires_at > ?"
     )
 
     def __init__(self, path: str, hub: Hub, every: float = WATCH_SECONDS) -> None:

@@ -225,7 +225,11 @@ def test_on_sqlite_another_processes_change_is_heard_by_the_watcher_once(tmp_pat
     assert heard[4:] == [Notice(room.code, revision=2)]
     theirs.rooms.end(room.code, key)
     watcher.look()
-    assert heard[5:] == []  # an ended room is not watched (its phones learn it from their stream's next read)
+    # Ending a room moves its revision: its projector and its phones hear it at the next look (an ended room is
+    # watched until it expires).
+    assert heard[5:] == [Notice(room.code, revision=3)]
+    watcher.look()
+    assert heard[6:] == []
     watcher.close()
     mine.close()
     theirs.close()
