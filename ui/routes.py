@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import suppress
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -38,6 +38,8 @@ KEEP_ALIVE_SECONDS = 15.0  # a comment line this often keeps proxies and phones 
 UNHEARD_SECONDS = 1.0  # while the process hears no notices (its listener reconnecting), a stream looks this often
 RETRY_MS = 1000  # the browser's own reconnect delay, sent as the stream's first line
 MAX_PART = 10_000  # a part number beyond any activity's: the kind names a wrong one below this
+
+T = TypeVar("T")
 
 
 def language(value: Any) -> str:
@@ -91,18 +93,35 @@ async def card_now(
     cards made one after another from that one read all count as fresh, however many there are to make."""
     card = card_at_hand(svc, code, student, lang, told)
     if card is None:
-        flights = in_flight()
-        key = (id(asyncio.get_running_loop()), code)
-        flight = flights.get(key)
-        if flight is None:
-            flight = flights[key] = asyncio.ensure_future(run_in_threadpool(svc.prepare, code))
-            flight.add_done_callback(lambda _: flights.pop(key, None))
         with suppress(InputError, StoreUnavailable):  # said by the read below, for this phone
-            await asyncio.shield(flight)
+            await shared_read("prepare", code, svc.prepare, code)
         card = card_at_hand(svc, code, student, lang, told)
     if card is None:
         card = await run_in_threadpool(card_json, code, student, lang)
     return card
+
+
+async def shared_read(what: str, code: str, read: Callable[..., T], *args: Any) -> T:
+    """``read(*args)`` in a thread, one at a time per room, ``what`` and event loop: whoever asks while one is
+    under way waits for its result (or its error). A class arriving or woken at once is one thread's work: 500
+    phones each sending its own little read to the thread pool queue behind one another (and behind the class's
+    answers) for seconds while the process is mostly idle."""
+    flights = in_flight()
+    key = (id(asyncio.get_running_loop()), what, code)
+    flight = flights.get(key)
+    if flight is None:
+        flight = flights[key] = asyncio.ensure_future(run_in_threadpool(read, *args))
+        flight.add_done_callback(lambda _: flights.pop(key, None))
+    return cast(T, await asyncio.shield(flight))  # a phone that leaves does not cancel the others' read
+
+
+async def revision_now(code: str) -> int | None:
+    """``room_revision`` (tried once): from the process's short cache in the event loop, else one read shared by
+    every phone of the room asking meanwhile (``shared_read``)."""
+    fresh, revision = fresh_revision(code)
+    if fresh:
+        return revision
+    return await shared_read("revision", code, room_revision, code, True)
 
 
 def submit(code: str, student: str, lang: str, body: dict[str, Any]) -> Reply:
@@ -152,9 +171,7 @@ async def phone_card_route(request: Request) -> JSONResponse:
             return not_found()
         known, told = request.query_params.get("known", ""), None
         if known.isdigit():
-            fresh, revision = fresh_revision(who[0])
-            if not fresh:
-                revision = await run_in_threadpool(room_revision, who[0], True)
+            revision = await revision_now(who[0])
             if revision is None:
                 return not_found()
             if revision == int(known):
@@ -187,6 +204,8 @@ async def card_stream(code: str, student: str, lang: str, known: int | None, rev
         return
     shown = known
     mark = hub.mark(code)
+    if hub.live and mark.revision is not None and mark.revision > revision:
+        revision = mark.revision  # heard of while the revision was read (a read shared with phones before this one)
     while True:
         if revision != shown:
             try:
@@ -216,7 +235,7 @@ async def card_stream(code: str, student: str, lang: str, known: int | None, rev
             revision = mark.revision  # its card reads the room, once for the process's phones (``card_now``)
             continue
         try:
-            read = await run_in_threadpool(room_revision, code, True)
+            read = await revision_now(code)
         except StoreUnavailable:
             return
         if read is None:
@@ -238,7 +257,7 @@ async def events_route(request: Request) -> Response:
         if who is None:
             return not_found()
         notices()  # this process's hub and listener, before the first look at the room
-        revision = await run_in_threadpool(room_revision, who[0], True)
+        revision = await revision_now(who[0])
     except InputError:
         return not_found()
     except StoreUnavailable:

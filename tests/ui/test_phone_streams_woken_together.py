@@ -13,7 +13,7 @@ from ndcg_core.classroom.kinds.predict import Predict
 from ndcg_core.classroom.service import ClassroomService
 from ndcg_core.classroom.storage.answers import Answers
 from ndcg_core.classroom.storage.rooms import Rooms
-from support import run_coroutine
+from support import run_coroutine, wait_until
 
 CLASS = 30
 
@@ -155,3 +155,95 @@ def test_an_answer_s_reply_reads_that_student_s_answers_not_the_class_s(data_dir
     assert reply.ok and reply.card is not None
     assert reply.card == routes.card_json(room.code, ann, "en")
     assert whole == []
+
+
+def events_request(code, student, known=None):
+    """A phone's request of the events route, as Starlette hands it to ``ui.routes.events_route``."""
+    from urllib.parse import urlencode
+
+    from starlette.requests import Request
+
+    query = {"me": student, "lang": "en"} | ({} if known is None else {"known": known})
+    return Request(
+        {"type": "http", "method": "GET", "path_params": {"code": code}, "query_string": urlencode(query).encode()}
+    )
+
+
+def test_a_class_reconnecting_at_once_reads_the_room_s_revision_once(data_dir, monkeypatch):
+    """Phones whose server process died open their streams here together: the room's revision is read once for
+    all of them, not once per phone in the thread pool (500 of those queued for seconds behind the class's
+    answers while the process was mostly idle)."""
+    from ui import database, routes
+
+    monkeypatch.setattr(database, "REVISION_TTL", 0.0)  # never at hand: every phone would read it
+    store = database.db()
+    room, _ = store.rooms.create()
+    students = [store.students.join(room.code, rules.new_student_id(), f"s{i}").id for i in range(CLASS)]
+    reads = counted(monkeypatch, Rooms, "revision")
+
+    async def arrive():
+        return await asyncio.gather(*(routes.events_route(events_request(room.code, s)) for s in students))
+
+    responses = run_coroutine(arrive())
+    assert [r.status_code for r in responses] == [200] * CLASS
+    assert {r.media_type for r in responses} == {"text/event-stream"}
+    assert len(reads) == 1
+    run_coroutine(arrive())
+    assert len(reads) == 2  # a read ended is not reused: the next arrivals read again
+
+
+def test_a_shared_read_s_failure_reaches_every_phone_waiting_and_one_leaving_cancels_nothing(data_dir, monkeypatch):
+    from ndcg_core.errors import StoreUnavailable
+    from ui import database, routes
+
+    monkeypatch.setattr(database, "REVISION_TTL", 0.0)
+    room, _ = database.db().rooms.create()
+    calls = []
+
+    def read(code, quick):
+        calls.append(code)
+        if len(calls) == 1:
+            raise StoreUnavailable("store.unavailable")
+        return 7
+
+    monkeypatch.setattr(routes, "room_revision", read)
+
+    async def run():
+        failing = await asyncio.gather(*(routes.revision_now(room.code) for _ in range(5)), return_exceptions=True)
+        assert [type(f) for f in failing] == [StoreUnavailable] * 5
+        leaving = asyncio.ensure_future(routes.revision_now(room.code))
+        staying = asyncio.ensure_future(routes.revision_now(room.code))
+        await asyncio.sleep(0)
+        leaving.cancel()  # it started the read: the read goes on for the phone still waiting
+        return await staying
+
+    assert run_coroutine(run()) == 7
+    assert calls == [room.code, room.code]
+
+
+def test_a_stream_opened_on_a_revision_read_before_a_change_begins_with_the_new_card(data_dir, monkeypatch):
+    """A phone given the revision of a read shared with phones that came before it (read before the teacher's
+    change, which this process has heard of since): its stream's first event is the new card, not ``same``."""
+    from ui import database, routes
+
+    store = database.db()
+    room, key = store.rooms.create()
+    ann = store.students.join(room.code, rules.new_student_id(), "Ann").id
+    hub = database.notices()
+    old = database.room_revision(room.code)
+    store.rooms.open_activity(room.code, key, Predict(random_list(3)))
+    assert wait_until(lambda: (hub.mark(room.code).revision or -1) > old)
+
+    async def first_event():
+        stream = routes.card_stream(room.code, ann, "en", old, old)
+        try:
+            assert (await anext(stream)).startswith("retry")
+            return await anext(stream)
+        finally:
+            await stream.aclose()
+
+    block = run_coroutine(first_event())
+    assert "event: card" in block
+    card = json.loads(block.split("data: ", 1)[1])
+    assert card == json.loads(json.dumps(routes.card_json(room.code, ann, "en")))
+    assert card["phase"] == "open"
