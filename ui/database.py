@@ -165,7 +165,10 @@ class _Revisions:
 
     def heard(self, notice: Notice) -> None:
         """A notice from the hub: a room's new revision is read at the next look, not up to ``REVISION_TTL``
-        later; an answer stored anywhere is known at once."""
+        later; an answer stored anywhere is known at once; a student who joined or answered anywhere is a member
+        here too (``known_member``), so a class moving here from a process that stopped is let in without a read."""
+        if notice.student is not None:
+            self.learned(notice.code, notice.student)
         if notice.activity is not None:
             self.answer_stored(notice.code, notice.activity, notice.student)
         elif not notice.joined:

@@ -48,7 +48,7 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class Notice:
     """What changed in room ``code``: its revision moved to ``revision`` (a teacher's action), an answer to
-    ``activity`` was stored (by ``student``, when the notice knows whose), or a student ``joined``."""
+    ``activity`` was stored, or a student ``joined`` (each by ``student``, when the notice knows whose)."""
 
     code: str
     revision: int | None = None
@@ -63,7 +63,7 @@ class Notice:
             whose = f":{self.student}" if self.student else ""
             return f"{self.code}:{ANSWER}:{self.activity}{whose}"
         if self.joined:
-            return f"{self.code}:{JOINED}"
+            return f"{self.code}:{JOINED}" + (f":{self.student}" if self.student else "")
         return f"{self.code}:{self.revision}"
 
     @classmethod
@@ -72,8 +72,11 @@ class Notice:
         parts = payload.split(":")
         if len(parts) == 2 and parts[1].isdigit():
             return cls(parts[0], revision=int(parts[1]))
-        if len(parts) == 2 and parts[1] == JOINED:
-            return cls(parts[0], joined=True)
+        if len(parts) in (2, 3) and parts[1] == JOINED:
+            student = parts[2] if len(parts) == 3 else None
+            if student is not None and not STUDENT_ID.fullmatch(student):
+                return None
+            return cls(parts[0], joined=True, student=student)
         if len(parts) in (3, 4) and parts[1] == ANSWER and parts[2].isdigit():
             student = parts[3] if len(parts) == 4 else None
             if student is not None and not STUDENT_ID.fullmatch(student):

@@ -34,6 +34,9 @@ def test_a_notice_is_read_back_from_its_payload():
     whose = Notice("ABC234", activity=12, student="Xy_9-z")
     assert whose.payload == "ABC234:answer:12:Xy_9-z" and Notice.read(whose.payload) == whose
     assert Notice.read("ABC234:answer:12:not one") is None and Notice.read("ABC234:answer:12:") is None
+    joined = Notice("ABC234", joined=True, student="Xy_9-z")
+    assert joined.payload == "ABC234:joined:Xy_9-z" and Notice.read(joined.payload) == joined
+    assert Notice.read("ABC234:joined:not one") is None and Notice.read("ABC234:joined:") is None
 
 
 def test_on_sqlite_each_change_is_heard_by_the_process_after_its_commit(tmp_path):
@@ -50,7 +53,7 @@ def test_on_sqlite_each_change_is_heard_by_the_process_after_its_commit(tmp_path
         raise RuntimeError("rolled back")
     store.rooms.end(room.code, key)
     assert heard == [
-        Notice(room.code, joined=True),
+        Notice(room.code, joined=True, student=me),
         Notice(room.code, revision=1),
         Notice(room.code, activity=opened.id, student=me),
         Notice(room.code, revision=2),
@@ -172,7 +175,7 @@ def test_on_postgresql_another_processes_change_is_heard_through_notify(two_proc
     opened = writer.rooms.open_activity(room.code, key, predict())
     writer.answers.submit(room.code, me, opened.id, [(0, "0.5")])
     expected = [
-        Notice(room.code, joined=True),
+        Notice(room.code, joined=True, student=me),  # whose: a phone moving to another process is let in there
         Notice(room.code, revision=1),
         Notice(room.code, activity=opened.id, student=me),  # whose: the other processes' cards read it alone
     ]

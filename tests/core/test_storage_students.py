@@ -149,6 +149,6 @@ def test_a_student_joining_again_under_a_new_nickname_is_told_to_the_room(tmp_pa
         store.students.join(room.code, sid(1), "Ana")  # the same nickname: nothing to tell
         assert heard == []
         store.students.join(room.code, sid(1), "Bea")
-        assert heard == [Notice(room.code, joined=True)]
+        assert heard == [Notice(room.code, joined=True, student=sid(1))]
     finally:
         store.close()

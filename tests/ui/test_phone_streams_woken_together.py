@@ -139,6 +139,28 @@ def test_a_class_arriving_at_once_is_looked_up_in_one_read_and_a_stranger_is_not
     assert len(reads) == 1  # known to this process from then on
 
 
+def test_a_student_who_joined_or_answered_through_another_process_is_let_in_without_a_read(data_dir, monkeypatch):
+    """Every process hears whose joins and answers (``Hub``'s notices): a class moving here from a process that
+    stopped is let in with no read at all, however many arrive."""
+    from ndcg_core.classroom.notices import Notice
+    from ndcg_core.classroom.storage.students import Students
+    from ui import database, routes
+
+    room, _ = database.db().rooms.create()
+    joined, answered, stranger = (rules.new_student_id() for _ in range(3))
+    hub = database.notices()
+    hub.tell(Notice(room.code, joined=True, student=joined))  # as the listener hears another process's join
+    hub.tell(Notice(room.code, activity=1, student=answered))
+    hub.tell(Notice(room.code, joined=True))  # a notice that does not say whose lets nobody in
+    reads = counted(monkeypatch, Students, "joined_of")
+
+    who = run_coroutine(routes.member(room.code, joined)), run_coroutine(routes.member(room.code, answered))
+    assert who == ((room.code, joined), (room.code, answered))
+    assert reads == []
+    assert run_coroutine(routes.member(room.code, stranger)) is None
+    assert len(reads) == 1
+
+
 def test_an_answer_s_reply_reads_that_student_s_answers_not_the_class_s(data_dir, monkeypatch):
     """Each answer makes the class's read stale: its reply's card must not read the whole class again (a class of
     1,000 answering would read a million rows)."""

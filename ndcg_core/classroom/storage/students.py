@@ -68,7 +68,7 @@ class Students:
                     .where(students.c.room == code, students.c.id == student_id)
                     .values(nickname=name)
                 )
-                self.db.tell(conn, Notice(code, joined=True))
+                self.db.tell(conn, Notice(code, joined=True, student=student_id))
             return Student(code, student_id, existing["number"], name or existing["nickname"])
         number = conn.execute(
             sa.update(rooms)
@@ -89,7 +89,9 @@ class Students:
                 tokens_at=now,
             )
         )
-        self.db.tell(conn, Notice(code, joined=True))  # the teacher's count of who joined
+        # The teacher's count of who joined; whose, so that every process knows the student (a phone moving to
+        # another process after its own stopped is let in without a read).
+        self.db.tell(conn, Notice(code, joined=True, student=student_id))
         return Student(code, student_id, number, name)
 
     def _check_join_wait(self, source: str) -> None:
