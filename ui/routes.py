@@ -34,7 +34,10 @@ from ui.views.classroom.student_card import Reply
 NO_STORE = {"Cache-Control": "no-store"}
 # A stream's headers: never cached, and not buffered by nginx (which also has the route unbuffered in its template).
 STREAM_HEADERS = {**NO_STORE, "X-Accel-Buffering": "no"}
-KEEP_ALIVE_SECONDS = 15.0  # a comment line this often keeps proxies and phones from closing a quiet stream
+# A comment line this often keeps proxies and phones from closing a quiet stream: below the shortest idle timeouts
+# in common use (HAProxy configurations' 30 s; nginx's and load balancers' 60 s), and, as the keep-alives are
+# all a waiting class costs, a quarter less than the 15 s the SSE standard suggests for old proxies.
+KEEP_ALIVE_SECONDS = 20.0
 UNHEARD_SECONDS = 1.0  # while the process hears no notices (its listener reconnecting), a stream looks this often
 RETRY_MS = 1000  # the browser's own reconnect delay, sent as the stream's first line
 MAX_PART = 10_000  # a part number beyond any activity's: the kind names a wrong one below this
