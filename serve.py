@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import gc
 import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import streamlit as st
 from starlette.routing import Route
 
+from ui.i18n import LANGUAGES
 from ui.routes import (
     answer_route,
     end_streams,
@@ -27,6 +30,7 @@ from ui.routes import (
     phone_page_route,
 )
 from ui.server_tuning import end_streams_first, turn_nagle_off
+from ui.views.classroom.common import make_opening_forms
 from ui.views.classroom.phone_page import ROUTES_ENV
 
 turn_nagle_off()  # see ui/server_tuning.py: Streamlit's server offers no supported hook for it
@@ -34,8 +38,18 @@ end_streams_first(end_streams)  # the same: a SIGTERM must not wait for the phon
 
 os.environ[ROUTES_ENV] = "1"  # this process serves the phone page and its routes below (phone_page.py)
 
+
+@asynccontextmanager
+async def ready(_app: st.App) -> AsyncIterator[None]:
+    """Before the first request (Streamlit's runtime, and so its caches, are up by now): what a process's first
+    opening would otherwise make while a class waits."""
+    make_opening_forms(LANGUAGES)
+    yield
+
+
 app = st.App(
     "app.py",
+    lifespan=ready,
     routes=[
         Route("/api/room/{code}/card", phone_card_route),
         Route("/api/room/{code}/events", events_route),

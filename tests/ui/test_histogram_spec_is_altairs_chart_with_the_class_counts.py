@@ -61,3 +61,32 @@ def test_a_form_made_while_another_sessions_chart_holds_altairs_globals_is_the_s
     with alt.data_transformers.enable("elsewhere"), alt.theme.enable("none"):
         got = histogram_spec("en", tuple(histogram([0.9])), 0.9386, "axis", "classroom.truth_label", True, 400)
     assert got == expected
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_the_forms_a_server_makes_at_start_are_every_form_an_opening_draws(lang, monkeypatch):
+    """``serve.py`` makes ``opening_forms`` before its first request, so a process's first opening finds them made:
+    they must be exactly the forms each kind's view draws for an open activity (teacher's page and projector)."""
+    from ndcg_core.classroom.kinds.lists import random_list
+    from ndcg_core.classroom.kinds.predict import Predict
+    from ndcg_core.classroom.kinds.rank import Rank
+    from ui.views.classroom import common
+    from ui.views.classroom.kinds import VIEWS, predict, rank
+
+    drawn = set()
+
+    def recorded(lang, bins, truth, axis, marker="classroom.truth_label", screen=False, height=None):
+        drawn.add((lang, truth, axis, marker, screen, height))
+        return histogram_spec(lang, bins, truth, axis, marker, screen, height)
+
+    for module in (predict, rank):
+        monkeypatch.setattr(module, "histogram_spec", recorded)
+    spec = random_list(3)
+    for activity in (Predict(spec), Rank(spec, "")):
+        for screen in (False, True):
+            VIEWS[activity.kind].present(Translator(lang), activity, activity.summary([]), False, screen)
+    assert drawn == set(common.opening_forms([lang]))
+    made = []
+    monkeypatch.setattr(common, "histogram_form", lambda *form: made.append(form))
+    common.make_opening_forms([lang])
+    assert made == common.opening_forms([lang])

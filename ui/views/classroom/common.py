@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -24,7 +24,7 @@ from ndcg_core.lists.spec import ListSpec
 from ui.exercise_text import conventions_text
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
-from ui.projector import PROJECTOR_FONT, sized
+from ui.projector import PROJECTOR_CHART_HEIGHT, PROJECTOR_FONT, sized
 from ui.state import (
     ClassroomState,
 )
@@ -211,6 +211,32 @@ def histogram_form(
     spec: dict[str, Any] = sized(chart, screen, height).to_dict()
     spec.get("config", {}).pop("view", None)
     return spec
+
+
+# The histograms an open activity draws before its reveal, by the text keys of their axis and of their rule's
+# label: Predict's estimates and Rank's NDCG reached (``kinds/predict.py``, ``kinds/rank.py``).
+OPEN_HISTOGRAMS = (
+    ("classroom.guess_axis", "classroom.truth_label"),
+    ("classroom.reached_axis", "classroom.best_label"),
+)
+
+
+def opening_forms(languages: Iterable[str]) -> list[tuple[str, None, str, str, bool, int]]:
+    """``histogram_form``'s arguments for every histogram an open activity draws, in each language, on the
+    teacher's page and on the projector."""
+    return [
+        (lang, None, Translator(lang)(axis), marker, screen, PROJECTOR_CHART_HEIGHT)
+        for lang in languages
+        for axis, marker in OPEN_HISTOGRAMS
+        for screen in (False, True)
+    ]
+
+
+def make_opening_forms(languages: Iterable[str]) -> None:
+    """Make ``opening_forms`` now, as a server starts: a process's first opening otherwise built them on the
+    teacher's press while the class's phones waited for their cards (75 ms of a loaded replica's time)."""
+    for form in opening_forms(languages):
+        histogram_form(*form)
 
 
 def altair_name(rows: list[dict[str, Any]]) -> str:
