@@ -26,6 +26,7 @@ from ui.classroom_results import render_class_summary
 from ui.database import db, notices
 from ui.format import md_escape
 from ui.i18n import Translator
+from ui.live_part import live_part
 from ui.state import (
     classroom_state,
 )
@@ -130,7 +131,7 @@ def live_reads(code: str, fresh: bool = False) -> LiveReads:
     return kept
 
 
-@st.fragment(run_every=PRESENTER_SECONDS)
+@live_part(PRESENTER_SECONDS)
 def live_panel(lang: str, code: str) -> None:
     """The control page's live part: who has joined, the current activity, and the class's answers so far."""
     t = Translator(lang)
@@ -138,7 +139,7 @@ def live_panel(lang: str, code: str) -> None:
         draw_live(t, code, screen=False)
 
 
-@st.fragment(run_every=PRESENTER_SECONDS)
+@live_part(PRESENTER_SECONDS)
 def screen_panel(lang: str, code: str, ended: bool = False) -> None:
     """The projector view's live part: the same as the control page's, at projector size, with no controls
     (``ended``: whether the room had ended when the page around it was drawn)."""

@@ -9,6 +9,7 @@ import streamlit as st
 from ndcg_core.errors import InputError, StoreUnavailable
 from ui.database import db, quick_db
 from ui.i18n import Translator
+from ui.live_part import live_part
 from ui.state import (
     ClassroomState,
     app_state,
@@ -27,7 +28,7 @@ from ui.views.classroom.phone import render_student
 from ui.views.classroom.screen import render_screen
 
 
-@st.fragment(run_every=OUTAGE_LOOK_SECONDS)
+@live_part(OUTAGE_LOOK_SECONDS)
 def database_back(lang: str) -> None:
     """Under the notice of a page that could not be drawn: redraw the whole page once the database answers."""
     try:

@@ -16,6 +16,7 @@ from ndcg_core.lists.items import Item
 from ui.database import db, last_room, room_now, service
 from ui.format import md_escape
 from ui.i18n import LANGUAGES, Translator
+from ui.live_part import live_part
 from ui.state import (
     ClassroomState,
     app_state,
@@ -89,7 +90,7 @@ def render_student(t: Translator, cs: ClassroomState, room: Room) -> None:
         student_room(t.lang, room.code)
 
 
-@st.fragment(run_every=MEMORY_LOOK_SECONDS)
+@live_part(MEMORY_LOOK_SECONDS)
 def checking_identity(lang: str) -> None:
     """A short "Checking who you are…" while the browser's memory has not reported; after
     ``MEMORY_WAIT_SECONDS`` without a report (its script blocked, say), the page offers the join form."""
@@ -107,7 +108,7 @@ def checking_identity(lang: str) -> None:
 PHONE_LOOK_SECONDS = 2.0
 
 
-@st.fragment(run_every=PHONE_LOOK_SECONDS)
+@live_part(PHONE_LOOK_SECONDS)
 def student_room(lang: str, code: str) -> None:
     """Everything on a student's phone that the teacher changes: the current activity, a lock, a reveal, the end.
 
