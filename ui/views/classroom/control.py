@@ -29,7 +29,7 @@ from ui.views.classroom.common import REFUSALS, SCREEN, VIEW_PARAM, show_message
 from ui.views.classroom.lesson_run import off_plan, render_leaderboard, render_lesson_bar
 from ui.views.classroom.live import live_panel
 from ui.views.classroom.screen import render_join_info
-from ui.views.classroom.setup import render_setup
+from ui.views.classroom.setup import setup_part
 from ui.widgets.qr import qr_png
 
 # The kinds whose round 2 is the class voting again after talking it over (peer instruction).
@@ -103,7 +103,7 @@ def render_control(t: Translator, cs: ClassroomState, room: Room) -> None:
     if not room.ended and (progress is None or off_plan(room, progress)):
         current = room.current
         with st.expander(t("classroom.next_heading"), expanded=current is None or progress is not None):
-            render_setup(t)
+            setup_part(t.lang)  # the expander's only child: the race in ui.live_part moves nothing here
     render_download(t, room, keeps_scores(progress))
 
 

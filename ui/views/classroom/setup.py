@@ -15,6 +15,16 @@ from ui.views.classroom.kinds import VIEWS
 PREFIX = "_w_cr_"  # the live form's widget keys
 
 
+@st.fragment
+def setup_part(lang: str) -> None:
+    """``render_setup`` as a part of the control page of its own. Choosing a kind or an option, or pressing "Open
+    for the class", reruns only this part: the press's run is this part's, not the whole page's, while the class's
+    phones fetch the activity (on the same process, a full run of the page competed with them for the
+    interpreter). The rest of the page follows at the live part's next run, which sees the room's new revision
+    and runs the page again (``live.draw_live``)."""
+    render_setup(Translator(lang))
+
+
 def render_setup(t: Translator) -> None:
     """The next activity: its kind and its options, and the button that opens it for the class."""
     kind = st.radio(
