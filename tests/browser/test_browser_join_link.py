@@ -41,10 +41,13 @@ def join_link_text(page):
     return page.get_by_test_id("stMarkdownContainer").locator("code").filter(has_text="/join/")
 
 
-def qr_codes(teacher):
-    """The texts of the QR codes in the page's images, read from what the screen shows."""
+def qr_codes(page, count):
+    """The texts of the QR codes in the page's ``count`` images, read from what the screen shows. The images are
+    waited for: the page may draw the join line before the image beside it."""
+    images = page.get_by_test_id("stImage").locator("img")
+    expect(images).to_have_count(count)
     found = []
-    for image in teacher.get_by_test_id("stImage").locator("img").all():
+    for image in images.all():
         expect(image).to_have_js_property("complete", True)
         picture = Image.open(io.BytesIO(image.screenshot()))
         found += [b.text for b in zxingcpp.read_barcodes(picture) if b.format == zxingcpp.BarcodeFormat.QRCode]
@@ -58,12 +61,12 @@ def test_a_teacher_at_localhost_projects_this_machines_network_address(browser, 
     address = this_machines_address()
     if address is None:  # no network: a warning, and no QR code of an address no phone could open
         expect(screen.get_by_text("No join link a phone could open")).to_be_visible()
-        assert qr_codes(screen) == []
+        assert qr_codes(screen, 0) == []
     else:
         join = f"http://{address}:{port}/join/{code}"
         for page in (teacher, screen):
             expect(join_link_text(page)).to_have_text(join)
-        assert qr_codes(screen) == [join]
+        assert qr_codes(screen, 1) == [join]
         # The test server listens on 127.0.0.1 only (support.start_app): the control page says phones cannot reach
         # it; the class's screen is spared the note.
         expect(teacher.get_by_text("This server listens only on this computer's own address")).to_be_visible()
@@ -81,7 +84,7 @@ def test_a_server_with_a_public_url_projects_it(browser, tmp_path):
         context, teacher, screen, code = start_room(browser, f"http://127.0.0.1:{port}")
         join = f"https://ndcg.example.edu/join/{code}"
         expect(join_link_text(screen)).to_have_text(join)
-        assert qr_codes(screen) == [join]
+        assert qr_codes(screen, 1) == [join]
         expect(teacher.get_by_text("This server listens only")).to_have_count(0)  # the proxy reaches it
         context.close()
     finally:

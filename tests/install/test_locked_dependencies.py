@@ -18,7 +18,7 @@ from packaging.version import Version
 from support import ROOT
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-APP, TEST = ROOT / "requirements.lock", ROOT / "requirements-test.lock"
+APP, TEST, UV = ROOT / "requirements.lock", ROOT / "requirements-test.lock", ROOT / "requirements-uv.lock"
 
 # One locked entry: "name==version \" or "name==version ; marker \", then its "--hash=" lines.
 ENTRY = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)==(?P<version>\S+?)(?:\s*;\s*(?P<marker>[^\\]+?))?\s*\\?$")
@@ -108,6 +108,17 @@ def test_every_locked_package_has_hashes_so_pip_checks_what_it_downloads(lock):
             assert hashes > 0, f"{name}=={version} in {lock} has no --hash: pip's hash-checking mode would refuse it"
 
 
-@pytest.mark.parametrize("lock", [APP, TEST])
+def test_the_test_command_installs_uv_from_its_lock_then_the_test_lock_with_it():
+    (version, marker, hashes), *more = read_lock(UV.read_text(encoding="utf-8"))["uv"]
+    assert len(read_lock(UV.read_text(encoding="utf-8"))) == 1 and not more and marker is None and hashes > 0
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = readme.split("```bash\n")[2].split("\n```")[0]
+    assert f"python -m pip install -r {UV.name} && python -m uv pip install" in command
+    assert f"-r {TEST.name}" in command.split("python -m uv pip install", 1)[1]
+    assert f"-r {APP.name}" in readme.split("```bash\n")[1].split("\n```")[0]  # users install with pip alone
+    assert "uv" not in readme.split("```bash\n")[1].split("\n```")[0]
+
+
+@pytest.mark.parametrize("lock", [APP, TEST, UV])
 def test_a_lock_says_how_to_refresh_it(lock):
     assert "bash .ci/lock" in lock.read_text(encoding="utf-8").split("\n", 3)[1]
