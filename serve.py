@@ -28,6 +28,7 @@ from ui.routes import (
     join_route,
     phone_card_route,
     phone_page_route,
+    watch_route,
 )
 from ui.server_tuning import end_streams_first, turn_nagle_off
 from ui.views.classroom.common import make_opening_forms
@@ -53,6 +54,7 @@ app = st.App(
     routes=[
         Route("/api/room/{code}/card", phone_card_route),
         Route("/api/room/{code}/events", events_route),
+        Route("/api/room/{code}/watch", watch_route),
         Route("/api/room/{code}/answer", answer_route, methods=["POST"]),
         Route("/api/room/{code}/join", join_route, methods=["POST"]),
         Route("/phone/{code}", phone_page_route),

@@ -143,6 +143,8 @@ class Client:
     lost_at: float | None = None  # when its websocket closed, until the page is shown again
     keeps: dict = field(default_factory=dict)  # the browser's own storage (localStorage): room -> {me, key}
     memory_drawn: tuple = ()  # the browser memory component drawn by the last run: (its id, its data)
+    watch_drawn: tuple = ()  # the room watch component last drawn: (its id, its part's fragment id, its data)
+    due: asyncio.Event = field(default_factory=asyncio.Event)  # the room watch asked for a run of its part
 
     def cookie_header(self) -> dict:
         return {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())} if self.cookies else {}
@@ -274,6 +276,8 @@ class Client:
             self.go_url = json.loads(element.bidi_component.json)["url"]
         elif what == "bidi_component" and element.bidi_component.component_name == "ndcg_lab.browser_memory":
             self.memory_drawn = (element.bidi_component.id, json.loads(element.bidi_component.json))
+        elif what == "bidi_component" and element.bidi_component.component_name == "ndcg_lab.room_watch":
+            self.watch_drawn = (element.bidi_component.id, fragment_id, json.loads(element.bidi_component.json))
 
     def shows(self, text: str) -> bool:
         return any(text in body for _, body in self.texts)
@@ -329,24 +333,73 @@ async def keep_connected(
 
 
 async def keep_fragments_running(client: Client, stop: asyncio.Event, on_run=None) -> None:
-    """Rerun every run_every fragment at its interval, as the browser's timer does (one at a time per tab)."""
+    """Rerun every run_every fragment at its interval, as the browser's timer does, and the room watch's part when
+    its stream asks (``watch_room``), with the component's trigger as the browser sends it (one run at a time per
+    tab)."""
     due: dict[str, float] = {}
     while not stop.is_set():
         now = time.monotonic()
+        runs = []
+        if client.due.is_set() and client.watch_drawn:
+            client.due.clear()
+            component_id, fragment_id, _ = client.watch_drawn
+            runs.append((fragment_id, False, (component_id, "changed", int(time.time() * 1000))))
         for fragment_id, interval in list(client.auto.items()):
             due.setdefault(fragment_id, now + interval)
             if now >= due[fragment_id]:
                 due[fragment_id] = now + interval
-                try:
-                    async with client.lock:
-                        started = time.monotonic()
-                        await client.run(fragment_id, auto=True)
-                except Disconnected:
-                    await asyncio.sleep(0.2)  # keep_connected brings the tab back
-                    continue
-                if on_run is not None:
-                    on_run(client, started)
-        await asyncio.sleep(0.05)
+                runs.append((fragment_id, True, ()))
+        for fragment_id, auto, component in runs:
+            try:
+                async with client.lock:
+                    started = time.monotonic()
+                    await client.run(fragment_id, auto=auto, component=component)
+            except Disconnected:
+                await asyncio.sleep(0.2)  # keep_connected brings the tab back
+                continue
+            if on_run is not None:
+                on_run(client, started)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(client.due.wait(), 0.05)
+
+
+async def watch_room(client: Client, stop: asyncio.Event, counts: Counter) -> None:
+    """``ui/widgets/room_watch.js`` played over plain HTTP, once the part has drawn the component: one event stream
+    of the room's changes (``seen=`` the mark it was drawn with, then the last id on reconnecting, after the
+    stream's ``retry``), each ``changed`` asking for a run of the part (``client.due``); a refused stream asks for
+    one every ``every`` seconds instead, and is tried again ``WATCH_RETRY_MS`` later."""
+    last_id, retry_ms = "", 1000
+    while not stop.is_set():
+        if not client.watch_drawn:
+            await asyncio.sleep(0.05)
+            continue
+        data = client.watch_drawn[2]
+        path = f"{data['url']}?seen={data['seen']}"
+        try:
+            resent = {"Last-Event-ID": last_id} if last_id else {}
+            reader, writer, headers = await open_event_stream(client, path, resent)
+        except StreamBroken:
+            counts["watch refused"] += 1
+            ends = time.monotonic() + WATCH_RETRY_MS / 1000
+            while time.monotonic() < ends and not stop.is_set():
+                client.due.set()
+                await asyncio.sleep(data["every"])
+            continue
+        counts["watch opened"] += 1
+        parser = SseParser()
+        try:
+            async for piece in body_pieces(reader, headers):
+                for event in parser.feed(piece.decode("utf-8", errors="replace")):
+                    if event.name == "changed":
+                        counts["watch changed"] += 1
+                        client.due.set()
+                last_id, retry_ms = parser.last_id, parser.retry or retry_ms
+        except (OSError, asyncio.IncompleteReadError, ValueError):
+            pass
+        finally:
+            writer.close()
+        counts["watch ended"] += 1
+        await asyncio.sleep(retry_ms / 1000)  # EventSource's own reconnect
 
 
 async def http_get_json(client: Client, path: str, conn: dict) -> tuple[int, dict | None]:
@@ -494,6 +547,48 @@ async def body_pieces(reader: asyncio.StreamReader, headers: dict) -> AsyncItera
 class StreamBroken(Exception):
     """The ``EventSource`` fired ``error``: a refused stream (not 200, not ``text/event-stream``), a lost connection,
     or the stream's end."""
+
+
+WATCH_RETRY_MS = 10_000  # room_watch.js's RETRY_MS: a refused watch stream is tried again this much later
+
+
+async def open_event_stream(
+    client: Client, path: str, extra: dict
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, dict]:
+    """An ``EventSource``'s request (``Accept: text/event-stream``, the tab's cookies, ``extra`` headers) on a new
+    connection, through to its response's head: the reader, the writer and the headers (lower-case names). Raises
+    :class:`StreamBroken` when the browser would fire ``error`` (a refusal, or no connection)."""
+    from urllib.parse import urlparse
+
+    address = urlparse(client.url)
+    host, port = address.hostname, address.port
+    writer = None
+    try:
+        reader, writer = await asyncio.open_connection(host, port)
+        more = "".join(f"{k}: {v}\r\n" for k, v in {**client.cookie_header(), **extra}.items())
+        writer.write(
+            (
+                f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: text/event-stream\r\n"
+                f"Cache-Control: no-cache\r\n{more}\r\n"
+            ).encode()
+        )
+        await writer.drain()
+        lines = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        pairs = [(k.strip(), v.strip()) for k, _, v in (line.partition(":") for line in lines[1:] if line)]
+        client.take_headers(pairs)
+        headers = {k.lower(): v for k, v in pairs}
+        if status != 200 or not headers.get("content-type", "").startswith("text/event-stream"):
+            raise StreamBroken(str(status))
+        return reader, writer, headers
+    except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError, IndexError) as err:
+        if writer is not None:
+            writer.close()
+        raise StreamBroken(type(err).__name__) from None
+    except StreamBroken:
+        if writer is not None:
+            writer.close()
+        raise
 
 
 class Phone:
@@ -669,30 +764,13 @@ class Phone:
         """The ``EventSource`` itself: its request (``Accept: text/event-stream``, the tab's cookies), then each
         event as the page's listeners take it (``same`` and ``card``: ``hear``; ``card``: ``show``). Raises
         :class:`StreamBroken` when the browser would fire ``error``."""
-        from urllib.parse import urlparse
-
-        address = urlparse(self.client.url)
-        host, port = address.hostname, address.port
         self.counts["stream opened"] += 1
-        writer = None
         try:
-            reader, writer = await asyncio.open_connection(host, port)
-            cookie = "".join(f"{k}: {v}\r\n" for k, v in self.client.cookie_header().items())
-            writer.write(
-                (
-                    f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: text/event-stream\r\n"
-                    f"Cache-Control: no-cache\r\n{cookie}\r\n"
-                ).encode()
-            )
-            await writer.drain()
-            lines = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
-            status = int(lines[0].split()[1])
-            pairs = [(k.strip(), v.strip()) for k, _, v in (line.partition(":") for line in lines[1:] if line)]
-            self.client.take_headers(pairs)
-            headers = {k.lower(): v for k, v in pairs}
-            if status != 200 or not headers.get("content-type", "").startswith("text/event-stream"):
-                self.counts[f"stream refused {status}"] += 1
-                raise StreamBroken(str(status))
+            reader, writer, headers = await open_event_stream(self.client, path, {})
+        except StreamBroken as err:
+            self.counts[f"stream refused {err}" if str(err).isdigit() else "stream failed"] += 1
+            raise
+        try:
             parser = SseParser()
             async for piece in body_pieces(reader, headers):
                 comments = parser.comments
@@ -724,8 +802,7 @@ class Phone:
             self.counts["stream failed"] += 1
             raise StreamBroken(type(err).__name__) from None
         finally:
-            if writer is not None:
-                writer.close()
+            writer.close()
 
 
 @dataclass
@@ -978,8 +1055,10 @@ async def presenter(url: str, code: str, key: str, run: Run) -> None:
         watcher = asyncio.create_task(
             keep_connected(client, run.stop, lambda c: ("button", OPEN) in c.widgets, on_back)
         )
+        ear = asyncio.create_task(watch_room(client, run.stop, run.counts))
         await keep_fragments_running(client, run.stop, on_run)
         watcher.cancel()
+        ear.cancel()
     except Exception as err:
         run.errors.append(f"presenter: {type(err).__name__}: {err}")
     finally:

@@ -40,6 +40,9 @@ STREAM_HEADERS = {**NO_STORE, "X-Accel-Buffering": "no"}
 KEEP_ALIVE_SECONDS = 20.0
 UNHEARD_SECONDS = 1.0  # while the process hears no notices (its listener reconnecting), a stream looks this often
 RETRY_MS = 1000  # the browser's own reconnect delay, sent as the stream's first line
+# A teacher's page is told of a room's change at once, then of more at most this often: a class's answers arriving
+# together make a run of the live part each half second, as the timer it replaces did.
+WATCH_GAP_SECONDS = 0.5
 MAX_PART = 10_000  # a part number beyond any activity's: the kind names a wrong one below this
 
 T = TypeVar("T")
@@ -189,8 +192,8 @@ async def phone_card_route(request: Request) -> JSONResponse:
     return JSONResponse(card, headers=NO_STORE)
 
 
-def event(name: str, data: dict[str, Any], revision: int | None = None) -> str:
-    """One Server-Sent Event: its id (the room's revision), its name, and its data as one line of JSON."""
+def event(name: str, data: dict[str, Any], revision: int | str | None = None) -> str:
+    """One Server-Sent Event: its id (the room's revision, or a mark), its name, and its data as one line of JSON."""
     head = f"id: {revision}\n" if revision is not None else ""
     text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     return f"{head}event: {name}\ndata: {text}\n\n"
@@ -272,6 +275,48 @@ async def events_route(request: Request) -> Response:
     lang = language(request.query_params.get("lang"))
     stream = card_stream(who[0], who[1], lang, known, revision)
     return StreamingResponse(stream, media_type="text/event-stream", headers=STREAM_HEADERS)
+
+
+async def room_watch(code: str, seen: str | None) -> AsyncIterator[str]:
+    """A teacher's page's stream (``ui/widgets/room_watch.js``): ``retry``, then at once ``same`` if the mark the
+    process has heard is ``seen`` (the mark the page was drawn at, or the stream's last id when the browser
+    reconnects), else ``changed``, each with that mark as its id; then ``changed`` at each notice of the room (an
+    action, an answer, a join), at most one per ``WATCH_GAP_SECONDS``. While the process hears no notices,
+    ``changed`` each ``UNHEARD_SECONDS``, so the page reads the room as its timer did. It ends when the process
+    stops."""
+    hub = notices()
+    yield f"retry: {RETRY_MS}\n\n"
+    mark = hub.mark(code)
+    # An event at once either way: a page whose stream brings none is behind a proxy that holds events back.
+    yield event("same" if seen == mark.text() else "changed", {}, mark.text())
+    while not hub.closed:
+        heard = await hub.wait(code, mark, KEEP_ALIVE_SECONDS if hub.live else UNHEARD_SECONDS, anything=True)
+        if hub.closed:
+            return
+        if not heard and hub.live:
+            yield ": keep-alive\n\n"
+            continue
+        mark = hub.mark(code)
+        yield event("changed", {}, mark.text())
+        await asyncio.sleep(WATCH_GAP_SECONDS)
+
+
+async def watch_route(request: Request) -> Response:
+    """``GET /api/room/{code}/watch[?seen=MARK]``: when room ``code`` changes, as Server-Sent Events
+    (``room_watch``), for the live part of the control page and the projector view. It says only that something
+    changed, never what; an unknown room is a 404, an outage a 503."""
+    try:
+        code = rules.read_code(request.path_params["code"])
+        notices()  # this process's hub and listener, before the first look at the room
+        revision = await revision_now(code)
+    except InputError:
+        return not_found()
+    except StoreUnavailable:
+        return JSONResponse({"error": "unavailable"}, status_code=503, headers=NO_STORE)
+    if revision is None:
+        return not_found()
+    seen = request.headers.get("last-event-id") or request.query_params.get("seen")
+    return StreamingResponse(room_watch(code, seen), media_type="text/event-stream", headers=STREAM_HEADERS)
 
 
 async def answer_route(request: Request) -> JSONResponse:

@@ -22,6 +22,7 @@ import asyncio
 import itertools
 import logging
 import re
+import secrets
 import sqlite3
 import threading
 import time
@@ -40,6 +41,8 @@ RECONNECT_MOST = 2.0  # ...up to this
 MAX_ROOMS = 10_000  # rooms a hub keeps counts of before it starts afresh (a server running for months)
 ANSWER_LOG = 4096  # answer notices a hub keeps per room, whose and to what: a live part reads only those since its last
 WAKE_SECONDS = 1.0  # how often the listener's thread looks whether it was asked to stop
+# This process among the app's processes, for the marks it hands out (``Mark.text``): counts start at 0 in each.
+PROCESS = secrets.token_hex(4)
 WATCH_SECONDS = 0.25  # how often a SQLite process looks whether another process wrote (one PRAGMA when none did)
 
 log = logging.getLogger(__name__)
@@ -96,6 +99,11 @@ class Mark:
     joins: int
     revision: int | None
 
+    def text(self) -> str:
+        """The mark as a teacher's page carries it (``ui/routes.py``, the watch route), with this process's token:
+        a mark is only comparable with one heard by the same process."""
+        return f"{PROCESS}.{self.epoch}.{self.changes}.{self.answers}.{self.joins}"
+
 
 class Hub:
     """The notices one process has heard, by room, and the streams and live parts waiting on them.
@@ -115,6 +123,8 @@ class Hub:
         self._answered: dict[str, deque[tuple[int, str | None]]] = {}
         # (code, event loop) -> the event its streams wait on, set (and dropped) at the room's next notice.
         self._events: dict[tuple[str, asyncio.AbstractEventLoop], asyncio.Event] = {}
+        # The same for what waits on any notice of a room, answers and joins included (a teacher's page).
+        self._any: dict[tuple[str, asyncio.AbstractEventLoop], asyncio.Event] = {}
         self._hooks: list[Callable[[Notice], None]] = []
 
     @property
@@ -130,8 +140,9 @@ class Hub:
         """The process is stopping: wake every stream, to end."""
         with self._lock:
             self._closed = True
-            woken = [(loop, event) for (_, loop), event in self._events.items()]
+            woken = [(loop, event) for (_, loop), event in [*self._events.items(), *self._any.items()]]
             self._events.clear()
+            self._any.clear()
         self._wake(woken)
 
     def on_notice(self, hook: Callable[[Notice], None]) -> None:
@@ -148,8 +159,9 @@ class Hub:
                 self._rooms.clear()  # rooms long gone: every mark changes with the epoch, so all read again
                 self._answered.clear()
                 self._epoch += 1
-                woken = [(loop, event) for (_, loop), event in self._events.items()]
+                woken = [(loop, event) for (_, loop), event in [*self._events.items(), *self._any.items()]]
                 self._events.clear()
+                self._any.clear()
             counts = self._rooms.setdefault(notice.code, [0, 0, 0, -1])
             if notice.activity is not None:
                 counts[1] += 1
@@ -166,6 +178,9 @@ class Hub:
                 woken += [(loop, event) for (code, loop), event in self._events.items() if code == notice.code]
                 for key in [key for key in self._events if key[0] == notice.code]:
                     del self._events[key]
+            woken += [(loop, event) for (code, loop), event in self._any.items() if code == notice.code]
+            for key in [key for key in self._any if key[0] == notice.code]:
+                del self._any[key]
         self._wake(woken)
 
     def reset(self, live: bool = True) -> None:
@@ -174,8 +189,9 @@ class Hub:
         with self._lock:
             self._epoch += 1
             self._live = live
-            woken = list(self._events.items())
+            woken = [*self._events.items(), *self._any.items()]
             self._events.clear()
+            self._any.clear()
         self._wake([(loop, event) for (_, loop), event in woken])
 
     def mark(self, code: str) -> Mark:
@@ -202,18 +218,21 @@ class Hub:
         named = [(activity, student) for activity, student in heard if student is not None]
         return named if len(named) == len(heard) else None
 
-    async def wait(self, code: str, since: Mark, timeout: float) -> bool:
+    async def wait(self, code: str, since: Mark, timeout: float, anything: bool = False) -> bool:
         """Wait, in the running event loop, until room ``code`` changes (a teacher's action, not an answer or a
-        join) or the hub is reset after ``since``; ``False`` if ``timeout`` seconds passed first. Every stream of a
-        room waits on one event: a notice costs one wake-up per room and loop, then each stream's own turn."""
+        join; with ``anything``, any notice of the room) or the hub is reset after ``since``; ``False`` if
+        ``timeout`` seconds passed first. Every stream of a room waits on one event: a notice costs one wake-up per
+        room and loop, then each stream's own turn."""
         loop = asyncio.get_running_loop()
         with self._lock:
             now = self._rooms.get(code, (0, 0, 0, -1))
-            if self._closed or self._epoch != since.epoch or now[0] != since.changes:
+            heard = (since.changes, since.answers, since.joins) if anything else (since.changes,)
+            if self._closed or self._epoch != since.epoch or tuple(now[: len(heard)]) != heard:
                 return True
-            event = self._events.get((code, loop))
+            events = self._any if anything else self._events
+            event = events.get((code, loop))
             if event is None:
-                event = self._events[code, loop] = asyncio.Event()
+                event = events[code, loop] = asyncio.Event()
         try:
             # Not wait_for, which makes a task per wait: a class's keep-alives are a thousand of these a quarter
             # minute, and this costs a waiting stream less than half as much CPU (27 against 60-76 us measured).

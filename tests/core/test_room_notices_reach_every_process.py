@@ -89,6 +89,35 @@ def test_the_hub_wakes_a_rooms_streams_on_a_change_and_not_on_an_answer():
     assert hub.changed("ROOM22", first) and not hub.changed("ROOM22", now)
 
 
+def test_a_teachers_page_waits_on_any_notice_of_its_room_answers_and_joins_included():
+    hub = Hub()
+
+    async def woken_by(notice):
+        waiting = asyncio.ensure_future(hub.wait("ROOM22", hub.mark("ROOM22"), 30, anything=True))
+        await asyncio.sleep(0)
+        threading.Thread(target=hub.tell, args=(Notice("OTHER2", revision=9),)).start()
+        await asyncio.sleep(0.05)
+        other_room = waiting.done()
+        threading.Thread(target=hub.tell, args=(notice,)).start()
+        return other_room, await asyncio.wait_for(waiting, 5)
+
+    answer, join, action = (
+        Notice("ROOM22", activity=3, student="s1"),
+        Notice("ROOM22", joined=True),
+        Notice("ROOM22", revision=2),
+    )
+    for notice in (answer, join, action):
+        assert run_coroutine(woken_by(notice)) == (False, True), notice
+
+    async def nothing_new():
+        return await hub.wait("ROOM22", hub.mark("ROOM22"), 0.01, anything=True)
+
+    assert run_coroutine(nothing_new()) is False
+    # The mark as a page carries it: this process's token and the counts, equal only for the same process and counts.
+    text = hub.mark("ROOM22").text()
+    assert text == f"{notices.PROCESS}.0.1.1.1" and hub.mark("OTHER2").text() != text
+
+
 def test_a_reset_wakes_every_stream_and_a_hub_not_live_always_says_changed():
     hub = Hub()
 

@@ -37,9 +37,9 @@ def served(postgres_cluster, tmp_path):
 class Stream:
     """An open event stream, read event by event (comments and ``retry`` kept as they come)."""
 
-    def __init__(self, port, path):
+    def __init__(self, port, path, headers=None):
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        self.conn.request("GET", path, headers={"Accept": "text/event-stream"})
+        self.conn.request("GET", path, headers={"Accept": "text/event-stream", **(headers or {})})
         self.response = self.conn.getresponse()
 
     def next(self):

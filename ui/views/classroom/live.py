@@ -1,10 +1,12 @@
 """The live part of the control page and of the projector view: who joined, the current activity and the
 class's answers so far, drawn by the activity kind's presenter (``kinds.VIEWS``).
 
-It runs every ``PRESENTER_SECONDS`` (half a second), but reads the database only when the process's hub
-(``ui.database.notices``) has heard of a change in the room since it last read (the teacher's action, an answer, a
-join, from any process), or at least every ``QUIET_SECONDS``; otherwise it draws again what it read (a countdown
-moves on by itself).
+Under ``serve.py`` it runs when the room changes (the teacher's action, an answer, a join, from any process): a
+stream of the room's changes asks for each run (``ui/widgets/room_watch.py``), at most one per half second, and
+the part runs every ``QUIET_SECONDS`` besides. Served without the routes (``streamlit run app.py``), it runs every
+``PRESENTER_SECONDS`` (half a second). Either way it reads the database only when the process's hub
+(``ui.database.notices``) has heard of a change in the room since it last read, or at least every
+``QUIET_SECONDS``; otherwise it draws again what it read (a countdown moves on by itself).
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from ui.state import (
 from ui.views.classroom.common import PRESENTER_SECONDS, activity_heading, outage_notice
 from ui.views.classroom.kinds import VIEWS
 from ui.views.classroom.lesson_run import render_leaderboard, show_countdown, time_is_up
+from ui.views.classroom.phone_page import pages_served
+from ui.widgets.room_watch import room_watch
 
 QUIET_SECONDS = 15.0  # the live part reads the room at least this often, notices or none (a room that expired)
 FEW_ANSWERS = 500  # heard of more new answers than this since the last read, the live part reads them all again
@@ -131,21 +135,33 @@ def live_reads(code: str, fresh: bool = False) -> LiveReads:
     return kept
 
 
-@live_part(PRESENTER_SECONDS)
 def live_panel(lang: str, code: str) -> None:
     """The control page's live part: who has joined, the current activity, and the class's answers so far."""
-    t = Translator(lang)
-    with outage_notice(t):
-        draw_live(t, code, screen=False)
+    (watched_panel if pages_served() else timed_panel)(lang, code, screen=False)
 
 
-@live_part(PRESENTER_SECONDS)
 def screen_panel(lang: str, code: str, ended: bool = False) -> None:
     """The projector view's live part: the same as the control page's, at projector size, with no controls
     (``ended``: whether the room had ended when the page around it was drawn)."""
+    (watched_panel if pages_served() else timed_panel)(lang, code, screen=True, ended=ended)
+
+
+@live_part(QUIET_SECONDS)
+def watched_panel(lang: str, code: str, screen: bool, ended: bool = False) -> None:
+    """A live part run by the room's changes (``room_watch``), and every ``QUIET_SECONDS``."""
+    # The mark before the part reads anything: a change while it reads makes one more run.
+    room_watch(code, notices().mark(code).text(), PRESENTER_SECONDS, key="cr_room_watch")
     t = Translator(lang)
     with outage_notice(t):
-        draw_live(t, code, screen=True, ended=ended)
+        draw_live(t, code, screen=screen, ended=ended)
+
+
+@live_part(PRESENTER_SECONDS)
+def timed_panel(lang: str, code: str, screen: bool, ended: bool = False) -> None:
+    """A live part run by its timer, every ``PRESENTER_SECONDS``."""
+    t = Translator(lang)
+    with outage_notice(t):
+        draw_live(t, code, screen=screen, ended=ended)
 
 
 def draw_live(t: Translator, code: str, screen: bool, ended: bool = False) -> None:
