@@ -7,7 +7,8 @@ room by its link and answer each activity the teacher opens, while a presenter s
                                         [--restart-postgres-at SECONDS] [--timeout SECONDS]
 
 Each client behaves as a browser does: it runs the page, reruns every ``st.fragment(run_every=...)`` fragment at
-the interval the server asks for (the presenter's panel) and presses buttons with their fragment's id. A student
+the interval the server asks for, and the presenter's panel also when its room's stream says the room changed
+(``watch_room``, as ``ui/widgets/room_watch.js`` does), and presses buttons with their fragment's id. A student
 joins on the Classroom page, is sent to its phone's own page (``/phone/CODE``), leaves the websocket as a browser
 leaving the page does, and from then on does what that page's script does (``ui/widgets/phone_card.js``, played by
 ``Phone``, each method naming the part of the script it mirrors), over plain HTTP:
@@ -1614,7 +1615,8 @@ def report(args, rounds: list[Round], store, run: Run, monitors: dict, began: fl
     if run.panel_runs:
         print(
             f"the presenter's live part: runs every {', '.join(f'{i:g}' for i in interval) or '?'} s "
-            f"(run_every), each run {spread_text(run.panel_runs)} ({len(run.panel_runs)} runs)"
+            f"(run_every){' and when its room stream says changed' if run.counts['watch opened'] else ''}, "
+            f"each run {spread_text(run.panel_runs)} ({len(run.panel_runs)} runs)"
         )
     if seen_times:
         print(f"activity to student: {spread_text(seen_times)}")
