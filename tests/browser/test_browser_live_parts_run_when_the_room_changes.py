@@ -1,9 +1,9 @@
 """The control page and the projector view, in Debian's Chromium, run their live part when the room changes, not by a
-timer: left alone they ask their server for no run at all (a timer asked for two a second, each costing the
-projector's browser and the server CPU), an answer stored by another process reaches both through the room's stream
-(a run their page asked for, not their timer's), and where the stream is refused, or held back by a proxy, the page
-asks for a run every half second by itself, as the timer did, and the answer still arrives. What the browser sends
-is read from its websocket."""
+timer: left alone they ask their server for no run but their 15-s timer's (a timer of 0.5 s asked for two a second,
+each costing the projector's browser and the server CPU), an answer stored by another process reaches both through
+the room's stream (a run their page asked for, not their timer's), and where the stream is refused, or held back by
+a proxy, the page asks for a run every half second by itself, as the timer did, and the answer still arrives. What
+the browser sends is read from its websocket."""
 
 import pytest
 from playwright.sync_api import expect
