@@ -151,6 +151,11 @@ def not_found() -> JSONResponse:
     return JSONResponse({"error": "room.unknown"}, status_code=404, headers=NO_STORE)
 
 
+def unavailable() -> JSONResponse:
+    """The database cannot answer now: a 503, which the pages' scripts wait out."""
+    return JSONResponse({"error": "unavailable"}, status_code=503, headers=NO_STORE)
+
+
 async def member(code_text: str, student_text: Any) -> tuple[str, str] | None:
     """The room code and student id of a request when the student has joined the room, else ``None`` (a
     ``StoreUnavailable`` when the database cannot say)."""
@@ -188,7 +193,7 @@ async def phone_card_route(request: Request) -> JSONResponse:
     except InputError:
         return not_found()
     except StoreUnavailable:
-        return JSONResponse({"error": "unavailable"}, status_code=503, headers=NO_STORE)
+        return unavailable()
     return JSONResponse(card, headers=NO_STORE)
 
 
@@ -267,7 +272,7 @@ async def events_route(request: Request) -> Response:
     except InputError:
         return not_found()
     except StoreUnavailable:
-        return JSONResponse({"error": "unavailable"}, status_code=503, headers=NO_STORE)
+        return unavailable()
     if revision is None:
         return not_found()
     known_text = request.query_params.get("known", "")
@@ -312,7 +317,7 @@ async def watch_route(request: Request) -> Response:
     except InputError:
         return not_found()
     except StoreUnavailable:
-        return JSONResponse({"error": "unavailable"}, status_code=503, headers=NO_STORE)
+        return unavailable()
     if revision is None:
         return not_found()
     seen = request.headers.get("last-event-id") or request.query_params.get("seen")

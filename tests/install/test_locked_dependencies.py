@@ -109,7 +109,7 @@ def test_every_locked_package_has_hashes_so_pip_checks_what_it_downloads(lock):
 
 
 def test_the_test_command_installs_uv_from_its_lock_then_the_test_lock_with_it():
-    (version, marker, hashes), *more = read_lock(UV.read_text(encoding="utf-8"))["uv"]
+    (_, marker, hashes), *more = read_lock(UV.read_text(encoding="utf-8"))["uv"]
     assert len(read_lock(UV.read_text(encoding="utf-8"))) == 1 and not more and marker is None and hashes > 0
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     command = readme.split("```bash\n")[2].split("\n```")[0]
