@@ -60,7 +60,8 @@ def finite_or_error(value: float, measure: str) -> float:
     return value
 
 
-def _dcg_terms(grades: np.ndarray, gain: Gain, discount: Discount) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def dcg_terms(grades: np.ndarray, gain: Gain, discount: Discount) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The gains, discount factors and DCG terms (gain times factor) of ``grades`` at positions 1..n."""
     gains = gain(grades)
     factors = discount(rank_positions(len(grades)))
     with np.errstate(over="ignore", invalid="ignore"):  # too large is inf, reported by _finite
@@ -179,7 +180,7 @@ def dcg(rels: Iterable[Any], k: int | None = None, *, gain: Any = "linear", disc
     top = grades[: cut_of(validate_k(k), len(grades))]
     with np.errstate(over="ignore", invalid="ignore"):
         return finite_or_error(
-            sum_in_rank_order(_dcg_terms(top, resolve_gain(gain), resolve_discount(discount))[2]), "DCG"
+            sum_in_rank_order(dcg_terms(top, resolve_gain(gain), resolve_discount(discount))[2]), "DCG"
         )
 
 
@@ -246,12 +247,12 @@ def breakdown(
     grades, judged, k, g, d = scored.grades, scored.pool, scored.k, scored.gain, scored.discount
     n = len(grades)
     labels = [f"item {i + 1}" for i in range(n)] if items is None else validate.item_ids(items, n, what="count.labels")
-    gains, factors, contrib = _dcg_terms(grades, g, d)
+    gains, factors, contrib = dcg_terms(grades, g, d)
     ideal_all = judged[np.argsort(-g(judged), kind="stable")]  # by gain, not grade: a custom gain need not rise
     ideal_top = np.zeros(n)
     ideal_top[: min(n, len(ideal_all))] = ideal_all[:n]
     has_ideal = np.arange(n) < len(ideal_all)
-    i_gains, _, i_contrib = _dcg_terms(ideal_top, g, d)
+    i_gains, _, i_contrib = dcg_terms(ideal_top, g, d)
     counts = has_ideal & (i_gains > 0)  # the ideal stops where gains reach 0
     i_contrib = np.where(counts, i_contrib, 0.0)
     with np.errstate(over="ignore", invalid="ignore"):
