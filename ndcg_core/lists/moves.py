@@ -23,6 +23,7 @@ from .. import validate
 from .ndcg import CheckedList, checked_list, dcg_terms, gains_for_ratio, ideal_gains_of, rank_positions
 
 if TYPE_CHECKING:
+    from .items import Item
     from .spec import ListSpec
 
 MAX_MOVE_ITEMS = 200  # n x n x n numbers are made at once: 64 MB at 200 items
@@ -110,13 +111,13 @@ def ndcg_after_swaps(
 class TermChange:
     """One position's DCG term before and after a change: ``before`` and ``after`` are its contributions (0 past
     the cut or past the list's end), with the item there, its gain and its discount factor on each side (``None``
-    where the side has no item at that position)."""
+    where the side has no item at that position). A moved item keeps its id, so its two places can be paired."""
 
     position: int
     before: float
     after: float
-    item_before: str | None
-    item_after: str | None
+    item_before: Item | None
+    item_after: Item | None
     gain_before: float | None
     gain_after: float | None
     discount_before: float | None
@@ -160,12 +161,55 @@ class ChangeExplained:
         """The terms that are another number after the change, top position first."""
         return tuple(t for t in self.terms if t.changed)
 
+    @property
+    def ideal_moved(self) -> bool:
+        """Whether IDCG is another number after the change."""
+        return self.idcg[0] != self.idcg[1]
+
+    def items_moved(self) -> list[ItemMove]:
+        """Each item whose term changed, by where it ends (its term before, at its old place, and after, at its new
+        one; 0 past a cut): what a reorder or an edit did, item by item."""
+        before = {t.item_before.id: t for t in self.terms if t.item_before is not None}
+        after = {t.item_after.id: t for t in self.terms if t.item_after is not None}
+        items = {t.item_before.id: t.item_before for t in self.terms if t.item_before is not None}
+        items.update({t.item_after.id: t.item_after for t in self.terms if t.item_after is not None})
+        moves = []
+        for item_id in [*after, *(i for i in before if i not in after)]:
+            old, new = before.get(item_id), after.get(item_id)
+            move = ItemMove(
+                item=items[item_id],
+                position_before=old.position if old else None,
+                position_after=new.position if new else None,
+                before=old.before if old else 0.0,
+                after=new.after if new else 0.0,
+            )
+            if move.before != move.after:
+                moves.append(move)
+        return moves
+
+
+@dataclass(frozen=True)
+class ItemMove:
+    """One item's DCG term before and after a change, at its place on each side (``None``: beyond the positions
+    explained, so it counts 0 there)."""
+
+    item: Item
+    position_before: int | None
+    position_after: int | None
+    before: float
+    after: float
+
+    @property
+    def change(self) -> float:
+        """What the item adds to DCG after the change minus what it added before."""
+        return self.after - self.before
+
 
 class _Side(NamedTuple):
     """A position's term on one side of a change: its contribution, item, gain and discount factor."""
 
     term: float
-    item: str | None
+    item: Item | None
     gain: float | None
     discount: float | None
 
@@ -182,7 +226,7 @@ def _sides(spec: ListSpec, positions: int) -> list[_Side]:
             sides.append(_Side(0.0, None, None, None))
         else:
             term = float(terms[index]) if index < spec.k else 0.0
-            sides.append(_Side(term, spec.items[index].label, float(gains[index]), float(factors[index])))
+            sides.append(_Side(term, spec.items[index], float(gains[index]), float(factors[index])))
     return sides
 
 

@@ -26,8 +26,8 @@ def test_moving_the_zero_to_the_top_explains_every_term():
     assert change.idcg == pytest.approx((SEED_IDCG, SEED_IDCG), rel=1e-15)
     assert change.ndcg == pytest.approx((SEED_DCG / SEED_IDCG, new_dcg / SEED_IDCG), rel=1e-15)
     assert [t.position for t in change.terms] == [1, 2, 3, 4, 5]
-    assert [t.item_before for t in change.terms] == list("ABCDE")
-    assert [t.item_after for t in change.terms] == list("DABCE")
+    assert [t.item_before.label for t in change.terms] == list("ABCDE")
+    assert [t.item_after.label for t in change.terms] == list("DABCE")
     assert [t.before for t in change.terms] == pytest.approx([3, 2 / log2(3), 3 / 2, 0, 1 / log2(6)], rel=1e-15)
     assert [t.after for t in change.terms] == pytest.approx([0, 3 / log2(3), 2 / 2, 3 / log2(5), 1 / log2(6)])
     assert [t.discount_after for t in change.terms] == pytest.approx([1 / log2(p + 1) for p in range(1, 6)])
@@ -36,6 +36,13 @@ def test_moving_the_zero_to_the_top_explains_every_term():
     # The ideal did not move: the whole change is the list's.
     assert change.from_list == pytest.approx((new_dcg - SEED_DCG) / SEED_IDCG, rel=1e-14)
     assert change.from_ideal == pytest.approx(0, abs=1e-15)
+    assert not change.ideal_moved
+    # Item by item: A, B, C each one place down (D's gain is 0, so its move changes no term).
+    moved = {m.item.label: m for m in change.items_moved()}
+    assert sorted(moved) == ["A", "B", "C"]
+    assert (moved["A"].position_before, moved["A"].position_after) == (1, 2)
+    assert moved["A"].change == pytest.approx(3 / log2(3) - 3, rel=1e-14)
+    assert moved["C"].change == pytest.approx(3 / log2(5) - 3 / 2, rel=1e-14)
     assert change.change == pytest.approx((new_dcg - SEED_DCG) / SEED_IDCG, rel=1e-14)
 
 
@@ -48,7 +55,7 @@ def test_a_smaller_k_cuts_terms_on_the_list_and_on_the_ideal():
     assert change.idcg == pytest.approx((SEED_IDCG, idcg3), rel=1e-15)
     # Five terms (max of the two k), the last two 0 after the cut.
     assert [t.after for t in change.terms] == pytest.approx([3, 2 / log2(3), 3 / 2, 0, 0], rel=1e-15)
-    assert [t.item_after for t in change.terms] == list("ABCDE")  # the items are still there, past the cut
+    assert [t.item_after.label for t in change.terms] == list("ABCDE")  # the items are still there, past the cut
     assert change.from_list == pytest.approx((dcg3 - SEED_DCG) / idcg3, rel=1e-14)
     assert change.from_ideal == pytest.approx(dcg3 / idcg3 - SEED_DCG / SEED_IDCG - (dcg3 - SEED_DCG) / idcg3)
 

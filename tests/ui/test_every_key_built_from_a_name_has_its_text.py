@@ -109,6 +109,7 @@ NAMES: dict[str, tuple[str, ...]] = {
     "playground.change.{}": ("ideal", "worst", "shuffle", "table", "typed", "swap"),
     "playground.change.setting.{}": tuple(playground.SETTING_CHANGES),
     "playground.why.ideal_{}": ("rose", "fell"),
+    "playground.explained.{}": ("moved", "stayed", "out", "in"),
     "home.path.{}": ("learn", "playground", "practice"),
     "home.path.{}_what": ("learn", "playground", "practice"),
     "evaluate.ideal.{}": tuple(IDEALS),

@@ -16,6 +16,7 @@ import streamlit as st
 from ndcg_core.lists.discounts import DISCOUNTS
 from ndcg_core.lists.gains import GAINS
 from ndcg_core.lists.items import Scores, ndcg_for_every_k, score
+from ndcg_core.lists.moves import ChangeExplained, ItemMove, TermChange, explain_change
 from ndcg_core.lists.spec import ListSpec
 from ui import charts, export, live
 from ui.format import md_escape, metric_text
@@ -100,8 +101,82 @@ def render_headline(t: Translator, shown: ListSpec) -> None:
         change, why = change_text(t, last, shown), why_text(t, now)
         after = {"delta": delta or "+0.0000", "change": change}
         st.caption(t("playground.after_why", **after, why=why) if why else t("playground.after", **after))
+        render_explained(t, last.before, shown)
     if now.idcg == 0:
         st.info(t("playground.zero_idcg"))
+
+
+MAX_ITEMS_EXPLAINED = 6  # a move of the top item shifts every item below it: the rest are summed in one line
+
+
+def _side(term: TermChange | None, after: bool) -> dict[str, str]:
+    """The gain and discount factor at an item's place on one side, as the explanation writes them."""
+    if term is None:
+        return {}
+    gain, factor = (term.gain_after, term.discount_after) if after else (term.gain_before, term.discount_before)
+    key = "new" if after else "old"
+    return {f"gain_{key}": f"{gain:g}", f"disc_{key}": metric_text(factor or 0.0)}
+
+
+def item_line(t: Translator, move: ItemMove, explained: ChangeExplained) -> str:
+    """One item's term before and after, with its place, gain and discount on each side."""
+    by_position = {term.position: term for term in explained.terms}
+    old = by_position.get(move.position_before) if move.position_before else None
+    new = by_position.get(move.position_after) if move.position_after else None
+    values = {
+        "label": md_escape(move.item.label),
+        "src": str(move.position_before or ""),
+        "dst": str(move.position_after or ""),
+        "old": metric_text(move.before),
+        "new": metric_text(move.after),
+        "change": f"{move.change:+.4f}",
+        **_side(old, after=False),
+        **_side(new, after=True),
+    }
+    if move.position_after is None:
+        kind = "out"
+    elif move.position_before is None:
+        kind = "in"
+    else:
+        kind = "stayed" if move.position_before == move.position_after else "moved"
+    return t(f"playground.explained.{kind}", **values)
+
+
+def explanation_lines(t: Translator, explained: ChangeExplained, k: int) -> list[str]:
+    """The last change, term by term: each item whose term changed, then DCG and IDCG before and after and, when
+    the ideal moved, NDCG's change split into the list's share and the ideal's."""
+    moves = explained.items_moved()
+    lines = [item_line(t, move, explained) for move in moves[:MAX_ITEMS_EXPLAINED]]
+    rest = moves[MAX_ITEMS_EXPLAINED:]
+    if rest:
+        lines.append(t("playground.explained.more", count=len(rest), change=f"{sum(m.change for m in rest):+.4f}"))
+    if not moves:
+        lines.append(t("playground.explained.none", k=k))
+    (dcg_old, dcg_new), (idcg_old, idcg_new) = explained.dcg, explained.idcg
+    values = {"k": k, "old": metric_text(dcg_old), "new": metric_text(dcg_new), "ndcg": f"{explained.change:+.4f}"}
+    if explained.ideal_moved:
+        line = t(
+            "playground.explained.ideal",
+            **values,
+            idcg_old=metric_text(idcg_old),
+            idcg_new=metric_text(idcg_new),
+            from_list=f"{explained.from_list:+.4f}",
+            from_ideal=f"{explained.from_ideal:+.4f}",
+        )
+    else:
+        line = t("playground.explained.same", **values, change=f"{dcg_new - dcg_old:+.4f}", idcg=metric_text(idcg_new))
+    lines.append(line)
+    return lines
+
+
+def render_explained(t: Translator, before: ListSpec, shown: ListSpec) -> None:
+    """Under the headline, where the eye is after a change: why NDCG moved from ``before``, term by term
+    (``explain_change``)."""
+    if not before.items:
+        return
+    explained = explain_change(before, shown)
+    lines = explanation_lines(t, explained, shown.k)
+    st.markdown("  \n".join(small_print(line) for line in lines))
 
 
 def small_print(text: str) -> str:
