@@ -12,7 +12,7 @@ from ndcg_core import validate
 from ndcg_core.errors import InputError
 from ndcg_core.teaching.catalogue import CHANGES, LIBRARIES
 from ndcg_core.teaching.conventions import Example
-from ndcg_core.teaching.explain import Explanation, Match, explain_list, explain_run
+from ndcg_core.teaching.explain import Explanation, Match, explain_list, explain_run, tolerance_text
 from ndcg_core.trec.measures import Measure
 from ndcg_core.trec.readers import Qrels, read_run
 from ui.cache import ResultCache
@@ -100,7 +100,7 @@ def render_explanation(t: Translator, explanation: Explanation) -> None:
     places = e.decimals + 2
     fields = {
         "value": metric_text(e.value, e.decimals),
-        "tolerance": metric_text(0.5 * 10.0**-e.decimals, e.decimals + 1),
+        "tolerance": tolerance_text(e.tolerance, e.decimals),
         "default": metric_text(e.default, places),
         "searched": e.searched,
         "measure": e.measure.label,

@@ -3,7 +3,8 @@
 Scores are compared as doubles (trec_eval 10.0) or, with ``float32_scores``, rounded to 32-bit floats first
 (trec_eval 9.x, pytrec_eval); -0.0 and 0.0 tie, as in C. The policies (``TIE_POLICIES``): ``trec_eval`` orders
 tied items by id descending as bytes, ``average`` gives each tied group its mean gain (McSherry and Najork),
-``best`` and ``worst`` put the highest or lowest gain first.
+``best`` and ``worst`` put the highest or lowest gain first, ``file`` keeps tied items in the order they were given
+(ranx, and any stable sort over a run file).
 """
 
 from __future__ import annotations
@@ -61,6 +62,15 @@ def worst_ties() -> TiePolicy:
     return TiePolicy("worst")
 
 
+@TIE_POLICIES.register(
+    "file",
+    "File order",
+    "Tied items keep the order they were given in (ranx, and any stable sort over a run file).",
+)
+def file_ties() -> TiePolicy:
+    return TiePolicy("file")
+
+
 def resolve_ties(ties: Any) -> str:
     """The name of a registered tie policy."""
     if isinstance(ties, TiePolicy):
@@ -82,7 +92,7 @@ def order_by_scores(
 ) -> np.ndarray:
     """Indices that rank items by score, highest first, ties ordered by the policy.
 
-    ``trec_eval``: item id descending as a string; ``best``/``worst``: gain high/low first;
+    ``trec_eval``: item id descending as a string; ``best``/``worst``: gain high/low first; ``file``: as given;
     ``average`` has no single order, so it returns the trec_eval order (use ``ndcg_from_scores``).
     Scores are compared as doubles (trec_eval 10.0); ``float32_scores=True`` rounds them to 32-bit
     floats first (trec_eval 9.x, pytrec_eval), so scores equal as float32 tie.
@@ -95,6 +105,8 @@ def order_by_scores(
     ids = validate.item_ids(items, len(s))
     if policy in ("trec_eval", "average"):
         tie_key = _descending_string_rank(ids)
+    elif policy == "file":
+        tie_key = np.arange(len(s))
     else:
         # By gain, not grade: a custom gain need not rise with the grade.
         with np.errstate(over="ignore"):
@@ -196,8 +208,8 @@ def sort_run(
     if not float32_scores and same_as_prev.any():
         order, same_as_prev = _by_doubles(order, same_as_prev, score)
     group = np.cumsum(~same_as_prev) - 1 if ties == "average" else None
-    if not same_as_prev.any():
-        return order, None, group
+    if ties == "file" or not same_as_prev.any():
+        return order, None, group  # the sorts are stable: tied rows are in the file's order already
     tied = same_as_prev.copy()
     tied[:-1] |= same_as_prev[1:]
     slots = np.flatnonzero(tied)

@@ -40,7 +40,7 @@ AXES: dict[str, tuple[str, ...]] = {
     "gain": ("linear", "exponential", "binary"),
     "discount": ("log2", "jk2", "jk10", "ln"),
     "ideal": ("qrels", "run"),
-    "ties": ("trec_eval", "average", "best", "worst"),
+    "ties": ("trec_eval", "average", "best", "worst", "file"),
     "cut": ("ndcg_cut", "max_docs", "ndcg"),
     "queries": ("left_out", "complete"),
     "scores": ("double", "float32"),
@@ -132,6 +132,15 @@ _change(
     "ties",
     "worst",
     "https://github.com/usnistgov/trec_eval/issues/22",
+)
+_change(
+    "ties.file",
+    "Ties in file order",
+    "ranx, and any tool that sorts a run file with a stable sort, keeps tied documents in the order of the file; "
+    "trec_eval orders them by document id instead.",
+    "ties",
+    "file",
+    "https://github.com/AmenRa/ranx/blob/master/ranx/metrics/ndcg.py",
 )
 _change(
     "cut.max_docs",
@@ -280,15 +289,18 @@ _library(
 _library(
     "ranx",
     "ranx ndcg",
-    "ranx's ndcg is trec_eval's: linear gain, the ideal from the qrels.",
+    "ranx's ndcg is trec_eval's (linear gain, the ideal from the qrels) but keeps tied documents in the order of "
+    "the run file.",
     "https://amenra.github.io/ranx/metrics/",
+    ties="file",
 )
 _library(
     "ranx_burges",
     "ranx ndcg_burges",
-    "ranx's ndcg_burges weighs a grade g as 2^g - 1 (Burges et al. 2005).",
+    "ranx's ndcg_burges weighs a grade g as 2^g - 1 (Burges et al. 2005) and keeps tied documents in file order.",
     "https://amenra.github.io/ranx/metrics/",
     gain="exponential",
+    ties="file",
 )
 _library(
     "spark",

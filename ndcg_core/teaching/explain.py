@@ -33,6 +33,9 @@ from .catalogue import AXES, CHANGES, DEFAULT, LIBRARIES, Variant
 from .conventions import Example
 
 SAME = 1e-9  # relative: two values this close are one value
+# Relative: a number printed to full precision (17 digits) is still only as exact as its sum; summed in another order
+# a mean of a million queries moves in its last few bits, far more than half a unit of its 17th decimal.
+SUMMING_FLOOR = 1e-12
 NEAREST = 5  # how many variants are shown when none matches
 
 
@@ -82,6 +85,18 @@ def printed_decimals(text: Any) -> int:
     return max(0, -exponent) if isinstance(exponent, int) else 0
 
 
+def printed_tolerance(value: float, decimals: int) -> float:
+    """How far a number printed to ``decimals`` places may be from the value it stands for: half a unit of its last
+    decimal, and never less than the error of summing in another order (``SUMMING_FLOOR`` of the value)."""
+    return max(0.5 * 10.0**-decimals * (1 + SAME), abs(value) * SUMMING_FLOOR)
+
+
+def tolerance_text(tolerance: float, decimals: int) -> str:
+    """The tolerance as the explanation prints it: to one decimal more than the number, or in scientific notation
+    where that would be a long row of zeros."""
+    return f"{tolerance:.{decimals + 1}f}" if decimals <= 8 else f"{tolerance:.0e}"
+
+
 def read_printed(printed: Any) -> tuple[float, int]:
     """The number another tool printed and its decimals; an ``InputError`` (``answer.*``) for text not a number."""
     if isinstance(printed, (int, float)) and not isinstance(printed, bool):
@@ -89,12 +104,13 @@ def read_printed(printed: Any) -> tuple[float, int]:
     return validate.answer(printed), printed_decimals(printed)
 
 
-def explain_run(qrels: Qrels, run: Run, measure: Measure, printed: Any) -> Explanation:
-    """The variants (and tools) that give ``printed`` for ``measure`` on these files, closest first."""
+def explain_run(qrels: Qrels, run: Run, measure: Measure, printed: Any, *, max_docs: int | None = None) -> Explanation:
+    """The variants (and tools) that give ``printed`` for ``measure`` on these files, closest first; ``max_docs``: the
+    number was printed with trec_eval's ``-M``, so every variant keeps only that many documents of each ranking."""
     value, decimals = read_printed(printed)
     if not isinstance(measure, Measure) or measure.gains:
         raise InputError("measure.not_text", value=shown(measure))
-    return _explanation(variant_values(qrels, run, measure), measure, value, decimals)
+    return _explanation(variant_values(qrels, run, measure, max_docs=max_docs), measure, value, decimals)
 
 
 def explain_list(ranked: Example | ListSpec, printed: Any) -> Explanation:
@@ -147,8 +163,9 @@ class Searched:
     idle: tuple[str, ...]
 
 
-def variant_values(qrels: Qrels, run: Run, measure: Measure) -> Searched:
-    """Every variant's mean ``measure`` on these files, the files matched once (``prepare``).
+def variant_values(qrels: Qrels, run: Run, measure: Measure, *, max_docs: int | None = None) -> Searched:
+    """Every variant's mean ``measure`` on these files, the files matched once (``prepare``), each ranking cut at
+    ``max_docs`` (``-M``) if given.
 
     Each scoring of the default ties and precision is evaluated over every query; a tie policy or 32-bit scores
     only over the queries where they can change the order (a tie between documents of different grades), the
@@ -171,7 +188,7 @@ def variant_values(qrels: Qrels, run: Run, measure: Measure) -> Searched:
     in_run = np.ones(len(names), dtype=bool)
     for gain, discount, ideal in itertools.product(AXES["gain"], discounts, AXES["ideal"]):
         variant = Variant(gain, discount, ideal)
-        options = EvaluationOptions(variant.scoring(grades), cutoffs=(k,) if k is not None else ())
+        options = EvaluationOptions(variant.scoring(grades), cutoffs=(k,) if k is not None else (), max_docs=max_docs)
         columns = evaluate_prepared(prepared, options).columns
         in_run = columns["in_run"].astype(bool)
         for scores, ties in orders:
@@ -296,7 +313,7 @@ def _float32_matters(as_float32: Groups) -> bool:
 
 def _explanation(searched: Searched, measure: Measure, value: float, decimals: int) -> Explanation:
     values = searched.values
-    tolerance = 0.5 * 10.0**-decimals * (1 + SAME)
+    tolerance = printed_tolerance(value, decimals)
     libraries: dict[Variant, list[str]] = {}
     for entry in LIBRARIES:
         # On files where an axis changes nothing, a tool gives the number of its variant at that axis's default.
@@ -369,7 +386,7 @@ def explanation_lines(explanation: Explanation) -> list[str]:
     """The command line's words for an explanation: a heading, one line per match (or the nearest), and notes."""
     e = explanation
     decimals = e.decimals
-    given = f"{e.measure.name} {e.value:.{decimals}f} (+-{0.5 * 10.0**-decimals:.{decimals + 1}f})"
+    given = f"{e.measure.name} {e.value:.{decimals}f} (+-{tolerance_text(e.tolerance, decimals)})"
     default = f"this project's default (trec_eval 10.0) gives {e.default:.{decimals + 2}f}"
     if e.matches:
         count = sum(1 + m.alike for m in e.matches)

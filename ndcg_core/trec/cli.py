@@ -194,7 +194,7 @@ def _explain(args: argparse.Namespace, measures: Sequence[Measure]) -> str:
     if len(measures) != 1:
         raise InputError("measure.not_one", value=shown(" ".join(args.m) or "ndcg ndcg_cut"), count=len(measures))
     run_source = _standard_input() if args.run == STDIN else args.run
-    explanation = explain_run(read_qrels(args.qrels), read_run(run_source), measures[0], args.explain)
+    explanation = explain_run(read_qrels(args.qrels), read_run(run_source), measures[0], args.explain, max_docs=args.M)
     return "".join(f"{line}\n" for line in explanation_lines(explanation))
 
 
