@@ -2,9 +2,11 @@
 tool is named only where its convention gives the number, and a number printed to full precision is matched within
 the error of summing in another order. Expected numbers are formulas."""
 
+import json
 import math
 from dataclasses import replace
 from math import log2
+from pathlib import Path
 
 import pytest
 
@@ -80,3 +82,26 @@ def test_minus_M_with_the_whole_ranking_s_ndcg_is_searched_with_the_run_cut(tmp_
     assert lines.splitlines()[0].startswith(f"ndcg {printed:.4f} (+-0.00005): ")
     assert "none of" not in lines.splitlines()[0]
     assert "trec_eval 10.0" in lines.splitlines()[1]
+
+
+PEERS = Path(__file__).parents[1] / "data" / "peers"
+RECORDED = json.loads((PEERS / "recorded.json").read_text())
+MEASURES = {
+    "ndcg@5": ("ranx", ndcg_cut(5)),
+    "ndcg@10": ("ranx", ndcg_cut(10)),
+    "ndcg_burges@10": ("ranx_burges", ndcg_cut(10)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RECORDED["ranx"]["values"]))
+def test_ranx_s_own_numbers_are_explained_as_ranx(name):
+    # Recorded by ranx 0.3.21 itself (tests/data/peers/record.py) on a run whose scores tie often.
+    library, measure = MEASURES[name]
+    qrels, run = read_qrels(str(PEERS / "ties.qrels")), read_run(str(PEERS / "ties.run"))
+    printed = repr(RECORDED["ranx"]["values"][name])
+    explanation = explain_run(qrels, run, measure, printed)
+    assert library in explanation.matches[0].libraries
+    assert "ties.file" in explanation.matches[0].changes
+    # trec_eval's own number on the same files is another one, and ranx is not named for it.
+    default = explain_run(qrels, run, measure, repr(explanation.default))
+    assert not [m for m in default.matches if library in m.libraries]
