@@ -198,6 +198,9 @@ MESSAGES: dict[Code, str] = {
     # Comparing two systems.
     "paired.mismatch": "the two systems have {a} and {b} queries; compare the same queries",
     "paired.too_few": "a paired test needs at least 2 queries, got {count}",
+    "compare.runs": "a comparison needs a baseline and at least one more run, got {count} run(s)",
+    "compare.names": "{names} names for {runs} runs; give one name per run",
+    "compare.same_name": "two runs are named {value}; give each run its own name",
     # A Playground link's state (``ListSpec.from_link`` in ndcg_core/lists/spec.py), and small whole numbers in a
     # link (``link_number`` there: a custom gain's grade, a Learn step, a Practice exercise number).
     "link.empty": "the link holds no state",

@@ -2,6 +2,7 @@
 
     ndcg-lab serve [--port P] [--address A]     the app (``streamlit run serve.py``, the phone routes included)
     ndcg-lab eval [OPTIONS] QRELS RUN            trec_eval's NDCG measures (the same as ``ndcg-lab-eval``)
+    ndcg-lab compare QRELS RUN [RUN ...]         runs against the first, query by query, with paired tests
     ndcg-lab lesson check FILE                   a lesson file's outline, or its first problem
     ndcg-lab deploy up [--replicas N] ...        N app processes behind nginx on PostgreSQL (``python -m deploy up``)
 
@@ -24,7 +25,7 @@ PROG = "ndcg-lab"
 DEFAULT_PORT = 8501  # Streamlit's own
 # The store's variables (ndcg_core.classroom's storage): a database URL, else a folder for its SQLite file.
 DATABASE_ENV, DATA_DIR_ENV = "NDCG_LAB_DATABASE_URL", "NDCG_LAB_DATA_DIR"
-PASSED_ON = {"eval", "deploy"}  # commands whose own parser reads the rest of the line
+PASSED_ON = {"eval", "compare", "deploy"}  # commands whose own parser reads the rest of the line
 
 
 class _Parser(argparse.ArgumentParser):
@@ -35,7 +36,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """``ndcg-lab``'s parser; ``eval`` and ``deploy`` are listed here but read by their own programs' parsers."""
+    """``ndcg-lab``'s parser; ``eval``, ``compare`` and ``deploy`` are listed here but read by their own programs'
+    parsers."""
     parser = _Parser(
         prog=PROG,
         description="NDCG Lab: learn, teach and check NDCG.",
@@ -57,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
         "it; 127.0.0.1 keeps it on this machine)",
     )
     commands.add_parser("eval", help="NDCG of a TREC run against qrels, as trec_eval prints it", add_help=False)
+    commands.add_parser(
+        "compare", help="runs against a baseline, query by query, with paired significance tests", add_help=False
+    )
     lesson = commands.add_parser("lesson", help="lesson files", description="Lesson files (TOML).")
     lesson_commands = lesson.add_subparsers(dest="lesson_command", required=True, metavar="COMMAND")
     check = lesson_commands.add_parser(
@@ -88,6 +93,10 @@ def _passed_on(command: str, argv: list[str]) -> int:
         from ndcg_core.trec.cli import main as eval_main
 
         return eval_main(argv, prog=f"{PROG} eval")
+    if command == "compare":
+        from ndcg_core.trec.compare_cli import main as compare_main
+
+        return compare_main(argv, prog=f"{PROG} compare")
     from deploy.launcher import main as deploy_main
 
     return deploy_main(argv, prog=f"{PROG} deploy")

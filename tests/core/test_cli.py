@@ -18,7 +18,7 @@ RUN = "q1 Q0 d1 1 1.0 t\nq1 Q0 d2 2 1.0 t\n"
 
 HELP = """\
 usage: ndcg-lab-eval [-h] [-q] [-c] [-M N] [-m MEASURE] [-l LEVEL] [--float32-scores]
-                     [--gain {linear,exponential}] [--ties {trec_eval,average,best,worst}]
+                     [--gain {linear,exponential}] [--ties {trec_eval,average,best,worst,file}]
                      [--ideal {qrels,run}] [--explain VALUE] [--engine {numpy,duckdb,spark}]
                      [--spark-master URL]
                      QRELS RUN
@@ -42,7 +42,7 @@ options:
                         (default: as doubles, as trec_eval 10.0)
   --gain {linear,exponential}
                         gain applied to every grade (default: linear, as trec_eval)
-  --ties {trec_eval,average,best,worst}
+  --ties {trec_eval,average,best,worst,file}
                         how equal scores are ordered (default: trec_eval's docno order)
   --ideal {qrels,run}   ideal ranking from every judged document (default) or from the run only
   --explain VALUE       instead of evaluating, list the conventions and tools that give VALUE (the
@@ -91,7 +91,7 @@ def test_the_help_as_printed(monkeypatch, capsys):
         (["--gain", "custom"], "argument --gain: invalid choice: 'custom' (choose from 'linear', 'exponential')"),
         (
             ["--ties", "bogus"],
-            "argument --ties: invalid choice: 'bogus' (choose from 'trec_eval', 'average', 'best', 'worst')",
+            "argument --ties: invalid choice: 'bogus' (choose from 'trec_eval', 'average', 'best', 'worst', 'file')",
         ),
         (["--ideal", "x"], "argument --ideal: invalid choice: 'x' (choose from 'qrels', 'run')"),
     ],

@@ -36,6 +36,7 @@ def test_the_console_scripts_are_declared():
         (["lesson"], "usage: ndcg-lab lesson "),
         (["lesson", "check"], "usage: ndcg-lab lesson check [-h] FILE"),
         (["eval"], "usage: ndcg-lab eval "),
+        (["compare"], "usage: ndcg-lab compare "),
         (["deploy"], "usage: ndcg-lab deploy "),
     ],
 )
@@ -44,7 +45,7 @@ def test_every_command_has_help(argv, usage, capsys):
     out = capsys.readouterr().out
     assert out.startswith(usage)
     if not argv:
-        for command in ("serve", "eval", "lesson", "deploy"):
+        for command in ("serve", "eval", "compare", "lesson", "deploy"):
             assert f"    {command} " in out
 
 

@@ -6,8 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from ndcg_core.trec.compare import paired_comparison
 from ui import charts
-from ui.stats import paired_comparison, reading_key
+from ui.stats import reading_key
 
 
 def test_counts_mean_and_t_statistic_follow_their_formulas():

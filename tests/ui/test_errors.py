@@ -58,6 +58,7 @@ from ndcg_core.teaching.explain import explain_list
 from ndcg_core.teaching.metrics import average_precision, err, precision_at_k, recall_at_k
 from ndcg_core.teaching.mistakes import diagnose, explain
 from ndcg_core.trec.cli import run as cli_run
+from ndcg_core.trec.compare import compare, paired_comparison
 from ndcg_core.trec.measures import Measure, parse_measure
 from ndcg_core.trec.segmented import evaluate_files
 from support import ROOT, TREC, plain, seed_state
@@ -66,7 +67,6 @@ from ui.editing import apply_table_edits, grades_from_text, parse_gain_mapping, 
 from ui.errors import TEMPLATES
 from ui.i18n import Translator, catalogue
 from ui.routes import read_submission
-from ui.stats import paired_comparison
 from ui.views.evaluate import parse_cutoffs
 from ui.views.metrics import parse_ranking
 from ui.widgets.sortable import apply_action
@@ -354,6 +354,9 @@ CALLS = {
     "typed.no_ranks": [lambda: typed_queries_to_trec([{"query": "q", "document": "a", "grade": "1"}])],
     "paired.mismatch": [lambda: paired_comparison([0.1, 0.2], [0.3])],
     "paired.too_few": [lambda: paired_comparison([0.1], [0.3])],
+    "compare.runs": [lambda: compare(read_qrels(QRELS), [read_run(RESULTS)])],
+    "compare.names": [lambda: compare(read_qrels(QRELS), [read_run(RESULTS)] * 2, names=["one"])],
+    "compare.same_name": [lambda: compare(read_qrels(QRELS), [read_run(RESULTS)] * 2)],
     "editor.row": [lambda: apply_table_edits(ITEMS, {"edited_rows": {"9": {"grade": 1}}}, 4)],
     "action.not_action": [lambda: apply_action(ITEMS, "drop table", 4)],
     "action.unknown": [lambda: apply_action(ITEMS, {"type": "fly", "id": 1}, 4)],

@@ -33,6 +33,7 @@ from ndcg_core.errors import InputError
 from ndcg_core.lists.items import MAX_ITEMS, make_items
 from ndcg_core.lists.scoring import Scoring
 from ndcg_core.lists.spec import ListSpec
+from ndcg_core.trec.compare import Compared, compare_values, p_text
 from ndcg_core.trec.evaluate import IDEAL_SOURCE, EvaluationOptions, ideal_word
 from ndcg_core.trec.measures import ndcg_cut
 from ndcg_core.trec.readers import Qrels, Run, looks_swapped, read_qrels, read_query
@@ -44,7 +45,7 @@ from ui.editing import TYPED_COLUMNS, typed_queries_to_trec
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.state import bind, classroom_state, evaluate_state, playground_state, widget_value
-from ui.stats import paired_comparison, reading_key
+from ui.stats import reading_key
 
 SAMPLE = Path(__file__).parent.parent / "sample"
 SAMPLE_FILES = {"qrels": "qrels.test", "a": "results.test", "b": "results.trunc"}
@@ -519,7 +520,9 @@ def render_comparison(evals: dict[str, Evaluation], inputs: dict[str, FileInput]
     where_a, where_b = {q: i for i, q in enumerate(a.qids)}, {q: i for i, q in enumerate(b.qids)}
     fa = a.per_query(measure)[[where_a[q] for q in common]]
     fb = b.per_query(measure)[[where_b[q] for q in common]]
-    result = paired_comparison(fa, fb)
+    names = ["A", "B"] if inputs["a"].name == inputs["b"].name else [inputs["a"].name, inputs["b"].name]
+    compared = compare_values(measure, common, names, np.column_stack([fa, fb]))
+    result = compared.against[0].comparison
     st.markdown(t("evaluate.compare.systems", a=md_escape(inputs["a"].name), b=md_escape(inputs["b"].name), n=result.n))
     c1, c2, c3, c4 = st.columns(4)
     c1.metric(t("evaluate.compare.mean_diff", measure=measure.label), f"{result.mean_difference:+.4f}")
@@ -540,16 +543,36 @@ def render_comparison(evals: dict[str, Evaluation], inputs: dict[str, FileInput]
             t("evaluate.compare.p"): [result.t_p_value, result.wilcoxon_p_value, result.randomization_p_value],
         }
     )
-    st.dataframe(
-        tests, hide_index=True, column_config={t("evaluate.compare.p"): st.column_config.NumberColumn(format="%.4f")}
-    )
+    # Text, not a number column: a p of 3.7e-5 must not show as 0.0000.
+    tests[t("evaluate.compare.p")] = [p_text(p) for p in tests[t("evaluate.compare.p")]]
+    st.dataframe(tests, hide_index=True)
+    render_comparison_export(compared, t)
     st.info(
         t(
             reading_key(result.t_p_value),
-            p=f"{result.t_p_value:.4f}",
+            p=p_text(result.t_p_value),
             better=md_escape(inputs["b"].name if result.mean_difference > 0 else inputs["a"].name),
         )
     )
+
+
+def render_comparison_export(compared: Compared, t: Translator) -> None:
+    """The comparison as the command line writes it: per-query CSV, JSON and a LaTeX table."""
+    stem = "comparison"
+    files = (
+        ("csv", compared.to_csv, "text/csv"),
+        ("json", compared.to_json, "application/json"),
+        ("tex", compared.to_latex, "application/x-tex"),
+    )
+    for column, (ext, make, mime) in zip(st.columns(len(files)), files, strict=True):
+        column.download_button(
+            t(f"evaluate.compare.export.{ext}"),
+            data=make(),
+            file_name=f"{stem}.{ext}",
+            mime=mime,
+            key=f"btn_ev_compare_{ext}",
+            width="stretch",
+        )
 
 
 def csv_key(evaluation: Evaluation) -> str:
