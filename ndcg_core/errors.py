@@ -274,6 +274,10 @@ MESSAGES: dict[Code, str] = {
     "NDCG@{k}; Which is right? needs {needed}: choose another list or another k",
     # Lessons (TOML files): where a problem is names the activity and the field.
     "lesson.too_large": "{file} has {count} bytes; a lesson file holds at most {limit}",
+    "lesson.too_deep": "{file}, line {line}: lists and tables nested more than {limit} deep; a lesson needs 3 at most",
+    "lesson.nested": "{file}: lists and tables nested too deep to read; a lesson needs 3 levels at most",
+    "lesson.key_parts": "{file}, line {line}: a key or table name of more than {limit} dotted parts; a lesson's "
+    "longest has 2",
     "lesson.syntax": "{file}, line {line}, column {column}: this is not valid TOML ({reason})",
     "lesson.syntax_end": "{file}: this is not valid TOML; it ends too soon ({reason})",
     "lesson.format": "{place} is {value}: this NDCG Lab reads lesson format {version}",

@@ -450,6 +450,9 @@ CALLS = {
     ],
     "activity.mistakes_few": [lambda: choose_activity(activity_list(("a", "b"), (0, 0), 2))],
     "lesson.too_large": [lambda: read_lesson(b"#" * 1_000_001, "big.toml")],
+    "lesson.too_deep": [lambda: read_lesson("format = 1\nx = " + "[" * 10_000, "deep.toml")],
+    "lesson.nested": [lambda: _read_unscanned("x = " + "[" * 10_000)],
+    "lesson.key_parts": [lambda: read_lesson("[" + ".".join("a" * 10_000) + "]", "keys.toml")],
     "lesson.syntax": [lambda: read_lesson("format = \ntitle = 'x'", "mine.toml")],
     "lesson.syntax_end": [lambda: read_lesson("title = 'x", "mine.toml")],
     "lesson.format": [lambda: lesson_with(top={"format": 2})],
@@ -527,6 +530,12 @@ def raised(call):
     except InputError as error:
         return error
     raise AssertionError("no InputError")
+
+
+def _read_unscanned(text):
+    """A lesson read as if the shape check let it through: tomllib's own RecursionError is refused too."""
+    with mock.patch("ndcg_core.classroom.lessons.check_shape"):
+        return read_lesson(text, "deep.toml")
 
 
 ERRORS = {code: [raised(call) for call in calls] for code, calls in CALLS.items()}
