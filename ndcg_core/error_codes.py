@@ -147,6 +147,7 @@ Code = Literal[
     "room.bad_student",
     "room.nickname_long",
     "room.nickname_control",
+    "room.nickname_invisible",
     "room.not_joined",
     "room.not_current",
     "room.locked",
@@ -215,6 +216,7 @@ Code = Literal[
     "room.time_up",
     "go.page",
     "go.unknown",
+    "go.too_many",
 ]
 
 # Why the classroom's database cannot serve: ``StoreUnavailable``'s codes.

@@ -234,6 +234,7 @@ MESSAGES: dict[Code, str] = {
     "room.bad_student": "the student id {value} in the link is not one this app made",
     "room.nickname_long": "the nickname has {count} characters; at most {limit} fit",
     "room.nickname_control": "the nickname {value} holds an invisible control character",
+    "room.nickname_invisible": "the nickname {value} would show nothing: write at least one letter or digit",
     "room.not_joined": "join the room before answering",
     "room.not_current": "this activity has closed: the teacher has opened another",
     "room.locked": "answers are locked: the teacher is no longer taking them",
@@ -312,6 +313,8 @@ MESSAGES: dict[Code, str] = {
     "room.time_up": "time is up: answers closed when the countdown reached zero",
     "go.page": "a short link cannot hold page {value}; it holds {choices}",
     "go.unknown": "there is no short link {code}: check the code",
+    "go.too_many": "this address has made {count} short links in the last hour, as many as one may; the full link "
+    "works as well, or make a short one later",
 }
 
 # When the classroom's database cannot serve (``StoreUnavailable``): not bad input, nothing the user can fix by
