@@ -63,7 +63,7 @@ def held_bytes() -> int:
     if not Runtime.exists():
         return 0
     stats = Runtime.instance().uploaded_file_mgr.get_stats()
-    return sum(stat.byte_length for family in stats.values() for stat in family)
+    return sum(int(getattr(stat, "byte_length", 0)) for family in stats.values() for stat in family)
 
 
 Scope = dict[str, Any]

@@ -80,9 +80,9 @@ def _string_end(text: str, start: int) -> int:
             stop = text.find("'''", i)
         else:
             stop = -1
-            for found in _MULTI_BASIC_STOP.finditer(text, i):
-                if found.group() == '"""':
-                    stop = found.start()
+            for closing in _MULTI_BASIC_STOP.finditer(text, i):
+                if closing.group() == '"""':
+                    stop = closing.start()
                     break
         if stop < 0:
             return len(text)

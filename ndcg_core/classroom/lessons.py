@@ -29,8 +29,8 @@ from .kinds.base import Scale
 from .kinds.choose import CHOOSE_WRONG
 from .kinds.practice import MAX_EXERCISES
 from .kinds.practice import PRACTICE_KINDS as PRACTICE_KINDS
-from .lesson_shape import check_shape
 from .lesson_fields import LANGUAGES, MAX_ITEM, MAX_QUERY, MAX_TEXT, SIDE_FIELDS, Field, Reader, Wording
+from .lesson_shape import check_shape
 
 __all__ = ["LANGUAGES", "MAX_ITEM", "MAX_QUERY", "MAX_TEXT", "PRACTICE_KINDS", "Field", "Reader", "Wording"]
 

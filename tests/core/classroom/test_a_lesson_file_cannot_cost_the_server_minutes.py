@@ -10,11 +10,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ndcg_core.classroom import lesson_shape
-from ndcg_core.classroom.lessons import MAX_FILE_BYTES, Lesson, Step, lesson_to_toml, read_lesson
 from ndcg_core.classroom.kinds.lists import activity_list
 from ndcg_core.classroom.kinds.predict import Predict
 from ndcg_core.classroom.lesson_fields import Wording
 from ndcg_core.classroom.lesson_shape import MAX_DEPTH, MAX_KEY_PARTS
+from ndcg_core.classroom.lessons import MAX_FILE_BYTES, Lesson, Step, lesson_to_toml, read_lesson
 from ndcg_core.errors import InputError
 from support import error_of
 
