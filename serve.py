@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import streamlit as st
+from starlette.middleware import Middleware
 from starlette.routing import Route
 
 from ui.i18n import LANGUAGES
@@ -31,6 +32,7 @@ from ui.routes import (
     watch_route,
 )
 from ui.server_tuning import end_streams_first, turn_nagle_off
+from ui.uploads import UploadBudget
 from ui.views.classroom.common import make_opening_forms
 from ui.views.classroom.phone_page import ROUTES_ENV
 
@@ -51,6 +53,8 @@ async def ready(_app: st.App) -> AsyncIterator[None]:
 app = st.App(
     "app.py",
     lifespan=ready,
+    # Streamlit holds uploads in memory: a file, and all of them at once, are bounded (ui/uploads.py).
+    middleware=[Middleware(UploadBudget)],
     routes=[
         Route("/api/room/{code}/card", phone_card_route),
         Route("/api/room/{code}/events", events_route),

@@ -23,6 +23,9 @@ def app_command(port: int, address: str | None = "127.0.0.1", script: str | None
     command = [sys.executable, "-m", "streamlit", "run", script or str(app_dir() / ENTRY), "--server.port", str(port)]
     if address is not None:
         command += ["--server.address", address]
+    upload_mb = os.environ.get("NDCG_LAB_MAX_UPLOAD_MB", "")
+    if upload_mb.isdigit() and int(upload_mb) >= 1:  # Streamlit's own per-file limit, so that it can be raised too
+        command += ["--server.maxUploadSize", upload_mb]
     return command + [
         "--server.headless",
         "true",

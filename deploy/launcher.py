@@ -50,7 +50,11 @@ class NginxTemplate(string.Template):
 
 
 def max_upload_mb(config: Path = ROOT / ".streamlit" / "config.toml") -> int:
-    """The app's ``server.maxUploadSize`` (megabytes), so that nginx lets the same uploads through."""
+    """The app's ``server.maxUploadSize`` (megabytes; ``NDCG_LAB_MAX_UPLOAD_MB`` when set, as ``app_command`` passes
+    it on), so that nginx lets the same uploads through."""
+    upload_mb = os.environ.get("NDCG_LAB_MAX_UPLOAD_MB", "")
+    if upload_mb.isdigit() and int(upload_mb) >= 1:
+        return int(upload_mb)
     try:
         size = tomllib.loads(config.read_text(encoding="utf-8")).get("server", {}).get("maxUploadSize", 200)
     except (OSError, tomllib.TOMLDecodeError):

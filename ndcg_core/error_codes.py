@@ -150,6 +150,7 @@ Code = Literal[
     "room.bad_student",
     "room.nickname_long",
     "room.nickname_control",
+    "room.nickname_invisible",
     "room.not_joined",
     "room.not_current",
     "room.locked",
@@ -182,6 +183,9 @@ Code = Literal[
     "activity.mistake_same",
     "activity.mistakes_few",
     "lesson.too_large",
+    "lesson.too_deep",
+    "lesson.nested",
+    "lesson.key_parts",
     "lesson.syntax",
     "lesson.syntax_end",
     "lesson.format",
@@ -215,6 +219,7 @@ Code = Literal[
     "room.time_up",
     "go.page",
     "go.unknown",
+    "go.too_many",
 ]
 
 # Why the classroom's database cannot serve: ``StoreUnavailable``'s codes.

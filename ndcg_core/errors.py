@@ -237,6 +237,7 @@ MESSAGES: dict[Code, str] = {
     "room.bad_student": "the student id {value} in the link is not one this app made",
     "room.nickname_long": "the nickname has {count} characters; at most {limit} fit",
     "room.nickname_control": "the nickname {value} holds an invisible control character",
+    "room.nickname_invisible": "the nickname {value} would show nothing: write at least one letter or digit",
     "room.not_joined": "join the room before answering",
     "room.not_current": "this activity has closed: the teacher has opened another",
     "room.locked": "answers are locked: the teacher is no longer taking them",
@@ -277,6 +278,10 @@ MESSAGES: dict[Code, str] = {
     "NDCG@{k}; Which is right? needs {needed}: choose another list or another k",
     # Lessons (TOML files): where a problem is names the activity and the field.
     "lesson.too_large": "{file} has {count} bytes; a lesson file holds at most {limit}",
+    "lesson.too_deep": "{file}, line {line}: lists and tables nested more than {limit} deep; a lesson needs 3 at most",
+    "lesson.nested": "{file}: lists and tables nested too deep to read; a lesson needs 3 levels at most",
+    "lesson.key_parts": "{file}, line {line}: a key or table name of more than {limit} dotted parts; a lesson's "
+    "longest has 2",
     "lesson.syntax": "{file}, line {line}, column {column}: this is not valid TOML ({reason})",
     "lesson.syntax_end": "{file}: this is not valid TOML; it ends too soon ({reason})",
     "lesson.format": "{place} is {value}: this NDCG Lab reads lesson format {version}",
@@ -311,6 +316,8 @@ MESSAGES: dict[Code, str] = {
     "room.time_up": "time is up: answers closed when the countdown reached zero",
     "go.page": "a short link cannot hold page {value}; it holds {choices}",
     "go.unknown": "there is no short link {code}: check the code",
+    "go.too_many": "this address has made {count} short links in the last hour, as many as one may; the full link "
+    "works as well, or make a short one later",
 }
 
 # When the classroom's database cannot serve (``StoreUnavailable``): not bad input, nothing the user can fix by

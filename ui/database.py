@@ -18,7 +18,7 @@ from ndcg_core.classroom.rules import Limits
 from ndcg_core.classroom.service import ClassroomService
 from ndcg_core.classroom.storage import ENV_DATA_DIR, ENV_URL, Classroom, DatabaseSettings, Room, database_url
 from ndcg_core.errors import StoreUnavailable
-from ndcg_core.links import ShortLinks
+from ndcg_core.links import LinkLimits, ShortLinks
 
 
 @st.cache_resource(show_spinner=False)
@@ -52,7 +52,9 @@ def _service_for(url: str) -> ClassroomService:
 @st.cache_resource(show_spinner=False)
 def _links_for(url: str) -> ShortLinks:
     classroom = _classroom_for(url)
-    links = ShortLinks(classroom.database, keep_days=classroom.limits.short_link_days)
+    links = ShortLinks(
+        classroom.database, keep_days=classroom.limits.short_link_days, limits=LinkLimits.from_environment()
+    )
     with suppress(StoreUnavailable):
         links.purge()
     return links

@@ -15,6 +15,7 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&:])")
 
 _AUTOLINK = re.compile(r"(?i)(https?|ftp|mailto|www|@)")
 WORD_JOINER = "\u2060"
+_SHORTCODE = re.compile(r"\\:(?=\S)")
 
 
 def md_escape(text: object) -> str:
@@ -22,10 +23,12 @@ def md_escape(text: object) -> str:
     its LaTeX or its link syntax would act on is backslash-escaped, so it shows exactly as typed.
 
     GFM also turns bare URLs, www. names and e-mail addresses into links after escapes are resolved,
-    so an invisible word joiner is put after each such start to keep them plain text.
+    so an invisible word joiner is put after each such start to keep them plain text. Streamlit draws its
+    shortcodes (``:material/home:``, ``:streamlit:``, an emoji's ``:smile:``) even from escaped colons, so a word
+    joiner follows every colon that something follows too.
     """
-    escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
-    return _AUTOLINK.sub(lambda m: m.group(1) + WORD_JOINER, escaped)
+    escaped = _AUTOLINK.sub(lambda m: m.group(1) + WORD_JOINER, _MARKDOWN_SPECIAL.sub(r"\\\1", str(text)))
+    return _SHORTCODE.sub("\\\\:" + WORD_JOINER, escaped)
 
 
 def sentence(message: str) -> str:

@@ -30,12 +30,13 @@ from .kinds.choose import CHOOSE_WRONG
 from .kinds.practice import MAX_EXERCISES
 from .kinds.practice import PRACTICE_KINDS as PRACTICE_KINDS
 from .lesson_fields import LANGUAGES, MAX_ITEM, MAX_QUERY, MAX_TEXT, SIDE_FIELDS, Field, Reader, Wording
+from .lesson_shape import check_shape
 
 __all__ = ["LANGUAGES", "MAX_ITEM", "MAX_QUERY", "MAX_TEXT", "PRACTICE_KINDS", "Field", "Reader", "Wording"]
 
 FORMAT = 1
 MAX_ACTIVITIES = 50
-MAX_FILE_BYTES = 1_000_000
+MAX_FILE_BYTES = 64 * 1024  # a 50-activity lesson takes about 20 KB; tomllib reads 64 KB in well under a second
 MAX_TITLE = 120
 TIME_LIMITS = (5, 3600)  # seconds
 
@@ -100,10 +101,11 @@ def read_lesson_file(path: str | Path) -> Lesson:
 
 
 def read_lesson(data: bytes | str, file: str = "lesson.toml") -> Lesson:
-    """The lesson in ``data`` (a TOML file's bytes or text, named ``file`` in messages)."""
+    """The lesson in ``data`` (a TOML file's bytes or text, named ``file`` in messages). A file larger than
+    ``MAX_FILE_BYTES``, nested too deep or with too long a dotted key is refused before ``tomllib`` reads it
+    (``lesson_shape``), so no file costs the server more than a moment."""
     if isinstance(data, bytes):
-        if len(data) > MAX_FILE_BYTES:
-            raise InputError("lesson.too_large", file=file, count=len(data), limit=MAX_FILE_BYTES)
+        _check_size(len(data), file)
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as error:
@@ -111,13 +113,23 @@ def read_lesson(data: bytes | str, file: str = "lesson.toml") -> Lesson:
             raise InputError("file.not_utf8", place=Place("file.line", line=line, file=file)) from None
     else:
         text = data
+        _check_size(len(text) if len(text) > MAX_FILE_BYTES else len(text.encode("utf-8", "surrogatepass")), file)
     if not text.strip():
         raise InputError("file.empty", file=file)
+    check_shape(text, file)
     try:
         parsed = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise _syntax(error, file) from None
+    except RecursionError:
+        # check_shape bounds the nesting well below Python's recursion limit; this is the last guard.
+        raise InputError("lesson.nested", file=file) from None
     return lesson_from_data(parsed)
+
+
+def _check_size(size: int, file: str) -> None:
+    if size > MAX_FILE_BYTES:
+        raise InputError("lesson.too_large", file=file, count=size, limit=MAX_FILE_BYTES)
 
 
 def _syntax(error: tomllib.TOMLDecodeError, file: str) -> InputError:

@@ -8,6 +8,7 @@ import hmac
 import os
 import re
 import secrets
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
@@ -111,8 +112,16 @@ def read_student_id(value: object) -> str:
     return value
 
 
+# Letters that draw nothing (Hangul fillers, the blank Braille pattern): with format characters (Unicode category
+# Cf: bidirectional controls, zero-width spaces and joiners, the byte-order mark...) they could make a name look
+# blank, reversed or like someone else's.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
 def read_nickname(text: object) -> str | None:
-    """An optional nickname: trimmed, at most 24 characters, kept as text (``None`` when blank)."""
+    """An optional nickname: trimmed, at most 24 characters, kept as text (``None`` when blank). Control and format
+    characters (categories Cc and Cf) and letters that draw nothing are refused, and so is a name that would show
+    nothing but marks."""
     raw = "" if text is None else str(text)
     name = " ".join(raw.split())  # no newlines or tabs: a nickname is one line
     if not name:
@@ -120,10 +129,10 @@ def read_nickname(text: object) -> str | None:
     encodable(name, Place("room.nickname"))
     if len(name) > MAX_NICKNAME:
         raise InputError("room.nickname_long", count=len(name), limit=MAX_NICKNAME)
-    if any(
-        ord(c) < 32 or 0x7F <= ord(c) < 0xA0 or c in "\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e" for c in name
-    ):
+    if any(unicodedata.category(c) in ("Cc", "Cf") or c in _BLANK_LETTERS for c in name):
         raise InputError("room.nickname_control", value=shown(name))
+    if all(unicodedata.category(c) in ("Mn", "Me", "Zs") for c in name):
+        raise InputError("room.nickname_invisible", value=shown(name))
     return name
 
 

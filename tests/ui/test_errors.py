@@ -47,7 +47,7 @@ from ndcg_core.errors import MESSAGES as CORE_MESSAGES
 from ndcg_core.errors import OUTAGES, Place, StoreUnavailable, layered, placeholders
 from ndcg_core.errors import PLACES as CORE_PLACES
 from ndcg_core.errors import TEMPLATES as CORE_TEMPLATES
-from ndcg_core.links import ShortLinks
+from ndcg_core.links import LinkLimits, ShortLinks
 from ndcg_core.lists.items import check_grade, check_label, check_size, check_top_grade, make_items, move
 from ndcg_core.lists.presets import PRESETS
 from ndcg_core.lists.spec import ListSpec, link_number
@@ -413,6 +413,7 @@ CALLS = {
     "room.bad_student": [lambda: room_rules.read_student_id("<script>")],
     "room.nickname_long": [lambda: room_rules.read_nickname("x" * 30)],
     "room.nickname_control": [lambda: room_rules.read_nickname("abc\u202edef")],
+    "room.nickname_invisible": [lambda: room_rules.read_nickname("\u0301\u0308")],
     "room.not_joined": [
         lambda: ROOM.store.answers.submit(ROOM.room.code, room_rules.new_student_id(), ROOM.open().id, [(0, "a")])
     ],
@@ -453,6 +454,9 @@ CALLS = {
     ],
     "activity.mistakes_few": [lambda: choose_activity(activity_list(("a", "b"), (0, 0), 2))],
     "lesson.too_large": [lambda: read_lesson(b"#" * 1_000_001, "big.toml")],
+    "lesson.too_deep": [lambda: read_lesson("format = 1\nx = " + "[" * 10_000, "deep.toml")],
+    "lesson.nested": [lambda: _read_unscanned("x = " + "[" * 10_000)],
+    "lesson.key_parts": [lambda: read_lesson("[" + ".".join("a" * 10_000) + "]", "keys.toml")],
     "lesson.syntax": [lambda: read_lesson("format = \ntitle = 'x'", "mine.toml")],
     "lesson.syntax_end": [lambda: read_lesson("title = 'x", "mine.toml")],
     "lesson.format": [lambda: lesson_with(top={"format": 2})],
@@ -497,6 +501,7 @@ CALLS = {
     "room.time_up": [ROOM.time_up],
     "go.page": [lambda: ROOM.links.save("evaluate", {})],
     "go.unknown": [lambda: ROOM.links.load(ROOM.wrong)],
+    "go.too_many": [lambda: _one_link_an_hour().save("learn", {"step": "2"}, "192.0.2.1")],
 }
 # Places that only some of the calls above reach; each must be reached by one.
 EXTRA_PLACE_CALLS = [
@@ -530,6 +535,18 @@ def raised(call):
     except InputError as error:
         return error
     raise AssertionError("no InputError")
+
+
+def _one_link_an_hour():
+    links = ShortLinks(ROOM.store.database, limits=LinkLimits(short_links_per_hour=1))
+    links.save("learn", {"step": "1"}, "192.0.2.1")
+    return links
+
+
+def _read_unscanned(text):
+    """A lesson read as if the shape check let it through: tomllib's own RecursionError is refused too."""
+    with mock.patch("ndcg_core.classroom.lessons.check_shape"):
+        return read_lesson(text, "deep.toml")
 
 
 ERRORS = {code: [raised(call) for call in calls] for code, calls in CALLS.items()}

@@ -76,7 +76,7 @@ def test_a_page_opened_at_localhost_projects_the_network_address_and_says_what_p
     assert [b.key for b in screen.button] == ["btn_cr_big_qr"]
     # The control link for the lecturer's phone is on the same reachable address, with its QR code.
     [control] = [c.value for c in at.code if "key=" in c.value]
-    assert control.startswith(f"http://192.168.1.23:8501/Classroom?room={code}&key=")
+    assert re.fullmatch(rf"http://192\.168\.1\.23:8501/Classroom\?room={code}&lang=en#key=[\w-]{{43}}", control)
     assert len(images(at)) == 1
 
 

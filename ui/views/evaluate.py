@@ -39,7 +39,7 @@ from ndcg_core.trec.measures import ndcg_cut
 from ndcg_core.trec.readers import Qrels, Run, looks_swapped, read_qrels, read_query
 from ndcg_core.trec.segmented import evaluate_files
 from ndcg_core.validate import MAX_CUTOFF, MAX_TOP_GRADE
-from ui import charts, explain_number
+from ui import charts, explain_number, uploads
 from ui.cache import ResultCache
 from ui.editing import TYPED_COLUMNS, typed_queries_to_trec
 from ui.format import md_escape, metric_text
@@ -112,8 +112,27 @@ def _query_run(run_key: str, qid: str, one_block: bool, _run: FileInput) -> Run:
 
 
 def upload_limit_mb() -> int:
-    """The largest upload the server takes, in MB (``server.maxUploadSize`` in .streamlit/config.toml)."""
-    return int(st.get_option("server.maxUploadSize"))
+    """The largest upload the server takes, in MB (``NDCG_LAB_MAX_UPLOAD_MB``, at most Streamlit's
+    ``server.maxUploadSize`` in .streamlit/config.toml; ``ui/uploads.py``)."""
+    return uploads.limits().per_file_mb
+
+
+def render_upload_room(t: Translator) -> None:
+    """What the server takes: a file's limit, the whole's, and, when the uploads it holds leave less room than a
+    file may take, how much is left (the upload route refuses more: ``ui.uploads.UploadBudget``)."""
+    bound = uploads.limits()
+    st.caption(
+        t("evaluate.upload_limit", megabytes=bound.per_file_mb, lines=f"{MAX_ROWS:,}")
+        + " "
+        + t("evaluate.uploads_total", total=f"{bound.total_mb:,}")
+    )
+    held = uploads.held_bytes() // uploads.MB
+    free = bound.total_mb - held
+    if free < bound.per_file_mb:
+        st.warning(
+            t("evaluate.uploads_full", held=f"{held:,}", total=f"{bound.total_mb:,}", free=f"{max(free, 0):,}"),
+            icon=":material/hourglass_top:",
+        )
 
 
 def content_key(data: bytes) -> str:
@@ -273,8 +292,9 @@ def render_inputs(t: Translator) -> dict[str, FileInput] | None:
                 on_change=_remember_upload,
                 args=(role,),
                 help=t("evaluate.upload_help"),
+                max_upload_size=upload_limit_mb(),
             )
-        st.caption(t("evaluate.upload_limit", megabytes=upload_limit_mb(), lines=f"{MAX_ROWS:,}"))
+        render_upload_room(t)
         kept = uploaded_inputs()
         if "qrels" not in kept or "a" not in kept:
             st.info(t("evaluate.upload_needed"))

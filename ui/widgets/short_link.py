@@ -9,7 +9,7 @@ from urllib.parse import urlsplit, urlunsplit
 import streamlit as st
 
 from ndcg_core.errors import InputError, StoreUnavailable
-from ui.database import short_links
+from ui.database import client_source, short_links
 from ui.i18n import Translator
 from ui.state import app_state, classroom_state, new_link_value
 from ui.widgets.qr import qr_png, qr_svg
@@ -45,7 +45,7 @@ def short_url(code: str) -> str:
 def _make(page: str, params: dict[str, str], slot: str) -> None:
     t = Translator(app_state().lang)
     try:
-        classroom_state().short_links[slot] = short_links().save(page, params)
+        classroom_state().short_links[slot] = short_links().save(page, params, client_source())
     except (InputError, StoreUnavailable) as err:
         classroom_state().short_links[slot] = ""
         app_state().notice = t("share.bad_short", message=t.explain(err))

@@ -58,13 +58,15 @@ def teacher_action(action: str, *args: Any) -> None:
 
 
 def control_link(room: Room) -> tuple[str, bool]:
-    """The link that gives control of the room on another device (it holds the key), on the address phones can
-    open (the join link's), and whether a phone can open it at all (else no QR code is drawn)."""
-    secret = urlencode({"key": classroom_state().key or "", "lang": app_state().lang})
+    """The link that gives control of the room on another device, on the address phones can open (the join
+    link's), and whether a phone can open it at all (else no QR code is drawn). It holds the key after ``#``, which
+    no browser sends to a server: the key reaches no request line and no log (``ui/widgets/link_key.js``)."""
+    lang = urlencode({"lang": app_state().lang})
+    secret = urlencode({"key": classroom_state().key or ""})
     joining = join_link(room.code, phones=False).url
     if joining is None:
-        return f"{page_url({'room': room.code})}&{secret}", False
-    return f"{joining}&{secret}", True
+        return f"{page_url({'room': room.code})}&{lang}#{secret}", False
+    return f"{joining}&{lang}#{secret}", True
 
 
 def screen_link(room: Room) -> str:

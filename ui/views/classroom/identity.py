@@ -1,5 +1,5 @@
-"""Who this browser is in a room: the link (``?room=CODE``, ``&me=ID``, ``&key=SECRET``), what the browser keeps,
-starting a room, joining one and leaving.
+"""Who this browser is in a room: the link (``?room=CODE``, ``&me=ID``, the teacher's ``#key=SECRET``, or an older
+link's ``&key=SECRET``), what the browser keeps, starting a room, joining one and leaving.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from ui.state import (
 )
 from ui.views.classroom.common import REFUSALS
 from ui.widgets.browser_memory import browser_memory
+from ui.widgets.link_key import link_key
 
 # How long a page with a room but no identity waits for the browser to say what it keeps (its report comes within
 # a fraction of a second) before it offers the join form anyway, and how often it looks meanwhile.
@@ -30,6 +31,7 @@ MEMORY_WAIT_SECONDS = 2.0
 
 
 MEMORY_LOOK_SECONDS = 0.5
+LINK_KEY = "cr_link_key"
 
 
 def apply_link(t: Translator, cs: ClassroomState) -> ClassroomState:
@@ -64,6 +66,28 @@ def apply_link(t: Translator, cs: ClassroomState) -> ClassroomState:
         else:
             cs.messages["top"] = t.explain(InputError("room.bad_key"))
     return cs
+
+
+def take_link_key(cs: ClassroomState) -> None:
+    """Listen for the teacher's key in the address's fragment (a control link's ``#key=``, never sent to a server)."""
+    if cs.room is not None and cs.key is None:
+        link_key(on_link_key, key=LINK_KEY)
+
+
+def on_link_key() -> None:
+    """The page's address carried ``#key=...`` (now gone from it): this session controls the room if it is the key."""
+    cs = classroom_state()
+    key = (widget_value(LINK_KEY) or {}).get("key")
+    if cs.room is None or cs.key is not None or not isinstance(key, str) or not key:
+        return
+    t = Translator(app_state().lang)
+    try:
+        if db().rooms.is_teacher(cs.room, key):
+            cs.key, cs.student = key, None
+        else:
+            cs.messages["top"] = t.explain(InputError("room.bad_key"))
+    except StoreUnavailable as err:
+        cs.messages["top"] = t.explain(err)
 
 
 def on_memory() -> None:

@@ -296,7 +296,11 @@ def render_leaderboard(
     frame = pd.DataFrame(
         {
             t("classroom.leaderboard_place"): [s.place for s in standings],
-            t("classroom.leaderboard_name"): [student_name(t, s.student, s.nickname) for s in standings],
+            # The projector's table draws Markdown in its cells: a nickname is escaped there (the grid shows text).
+            t("classroom.leaderboard_name"): [
+                md_escape(name) if screen else name
+                for name in (student_name(t, s.student, s.nickname) for s in standings)
+            ],
             t("classroom.leaderboard_points"): [s.points for s in standings],
         }
     )

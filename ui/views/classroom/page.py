@@ -21,7 +21,15 @@ from ui.state import (
 )
 from ui.views.classroom.common import OUTAGE_LOOK_SECONDS, SCREEN, VIEW_PARAM, outage_text, show_message
 from ui.views.classroom.control import render_control
-from ui.views.classroom.identity import apply_link, join_form, leave, on_join_typed, remember, start_room
+from ui.views.classroom.identity import (
+    apply_link,
+    join_form,
+    leave,
+    on_join_typed,
+    remember,
+    start_room,
+    take_link_key,
+)
 from ui.views.classroom.lesson_editor import render_editor
 from ui.views.classroom.lesson_run import render_lesson_start
 from ui.views.classroom.phone import render_student
@@ -79,6 +87,7 @@ def draw_page(t: Translator) -> None:
         st.title(t("classroom.title"))
         render_landing(t, cs)
         return
+    take_link_key(cs)
     remember(cs)
     try:
         room = db().rooms.get(cs.room)
