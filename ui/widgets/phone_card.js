@@ -112,8 +112,23 @@ export default function (component) {
     return card.blocks.filter((b) => ["number", "choice", "order"].includes(b.type));
   }
 
+  // When this card's time limit runs out by this phone's clock (null: no limit, or not open). Each card brings the
+  // seconds left as of its sending, so the deadline is set from the first copy of the card seen (its activity, at
+  // its revision) and belongs to that card: a new activity, or a new round of one, is never judged by the deadline
+  // of the one before, which had run out (its box stayed disabled, and Send missing, until its own clock ran out).
+  function deadline(card) {
+    if (card.phase !== "open" || card.left === null || card.left === undefined) return null;
+    const key = `${card.activity}:${card.revision}`;
+    if (root._deadlineFor !== key) {
+      root._deadline = Date.now() + card.left * 1000;
+      root._deadlineFor = key;
+    }
+    return root._deadline;
+  }
+
   function timeUp(card) {
-    return card.phase === "open" && card.left !== null && card.left !== undefined && root._deadline && Date.now() >= root._deadline;
+    const end = deadline(card);
+    return end !== null && Date.now() >= end;
   }
 
   function wasUp(card) {
@@ -354,13 +369,10 @@ export default function (component) {
   function countdown(card) {
     clearTimeout(state.tick);
     const box = body.querySelector(".countdown");
-    if (!box) return;
-    if (root._deadlineFor !== `${card.activity}:${card.revision}`) {
-      root._deadline = Date.now() + card.left * 1000;
-      root._deadlineFor = `${card.activity}:${card.revision}`;
-    }
+    const end = deadline(card);
+    if (!box || end === null) return;
     const tick = () => {
-      const left = Math.max(0, Math.ceil((root._deadline - Date.now()) / 1000));
+      const left = Math.max(0, Math.ceil((end - Date.now()) / 1000));
       if (left > 0) {
         box.textContent = `${card.texts.time_left} ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
         box.className = left <= 5 ? "countdown soon" : "countdown";
