@@ -16,7 +16,7 @@ from ndcg_core.classroom.storage import Classroom, database_url
 
 pytestmark = pytest.mark.browser
 
-LIMIT = 8  # seconds: long enough for both pages to show the countdown before it runs out on a loaded machine
+LIMIT = 12  # seconds: long enough for both pages to show the countdown before it runs out on a loaded machine
 
 # Every 100 ms: the countdown's text (in the page or a component's shadow root) and the "Answers" metric's value;
 # a moment when the countdown says the time is up and the metric "open" is kept in window.contradictions.

@@ -20,8 +20,8 @@ from ndcg_core.classroom.storage import Classroom, database_url
 
 pytestmark = pytest.mark.browser
 
-FIRST = 4  # seconds: the first activity's time limit, run out before the second opens
-LIMIT = 12  # seconds: the second's (and its second round's): a phone types and sends in it on a loaded machine
+FIRST = 8  # seconds: the first activity's time limit, run out before the second opens
+LIMIT = 20  # seconds: the second's (and its second round's): a phone types and sends in it on a loaded machine
 TIME_UP = "Time is up: answers are closed"  # the phone's status line once the clock ran out, nothing typed
 SAVED = "Saved. You can change it"
 
@@ -35,11 +35,11 @@ def store():
 
 
 def phone_page(browser, playwright, app_url, code, student):
-    """A student's phone on its own page (``/phone/CODE``), with the countdown of the activity open."""
+    """A student's phone on its own page (``/phone/CODE``), waiting for the first activity."""
     context = browser.new_context(**playwright.devices["iPhone 13"])
     page = context.new_page()
     page.goto(f"{app_url}/phone/{code}?me={student.id}&lang=en")
-    expect(page.get_by_role("timer")).to_contain_text("Time left", timeout=30_000)
+    expect(page.get_by_text("Wait for the teacher to open an activity")).to_be_visible(timeout=30_000)
     return page
 
 
@@ -61,9 +61,11 @@ def test_timed_activities_back_to_back_and_a_vote_again_round_take_answers(brows
     second = Predict(activity_list(("x", "y", "z"), (2, 0, 1), 3))
     store.lessons.use(code, key, Lesson("Timed", (Step(first, time_limit=FIRST), Step(second, time_limit=LIMIT))))
     students = [store.students.join(code, rules.new_student_id(), name) for name in ("Ana", "Bo")]
-    store.lessons.step(code, key, 0)
     phones = [phone_page(browser, playwright, app_url, code, s) for s in students]
-    for page in phones:  # the first clock runs out on every phone, nothing sent
+    store.lessons.step(code, key, 0)
+    for page in phones:  # the first countdown runs on every phone, then runs out, nothing sent
+        expect(page.get_by_role("timer")).to_contain_text("Time left")
+    for page in phones:
         expect(page.locator(".status")).to_contain_text(TIME_UP, timeout=(FIRST + 15) * 1000)
 
     # Next: the second timed Predict, opened after the first one's clock ran out.
@@ -81,5 +83,6 @@ def test_timed_activities_back_to_back_and_a_vote_again_round_take_answers(brows
     for page, guess in zip(phones, ("0.8", "0.9"), strict=True):
         answer(page, again.id, guess)
     assert [store.answers.of_student(again.id, s.id) for s in students] == [{0: 0.8}, {0: 0.9}]
+    phones[0].screenshot(path="/tmp/ndcg_timed_vote_again_phone.png")
     for page in phones:
         page.context.close()
