@@ -4,14 +4,16 @@
 ``NDCG_LAB_DATABASE_URL`` is set), N replicas of ``serve.py`` on free loopback ports sharing that database and one
 ``server.cookieSecret``, and nginx on ADDRESS:P (every interface, ``0.0.0.0``, by default, so that phones on the
 room's network reach it; ``--listen 127.0.0.1`` keeps it on this machine) with cookie affinity, websockets and
-failover (``deploy/nginx.conf.template``). It prints one line per part, then ``ready http://127.0.0.1:P``; SIGINT or
+failover (``deploy/nginx.conf.template``). It prints one line per part, then ``ready http://127.0.0.1:P``. A replica
+that exits is started again on its port (``deploy/supervisor.py``: at once, then after a growing pause, and given up
+after it failed again and again soon after starting, in one line on stderr); the replicas read how many of them serve
+from a file the launcher keeps (``NDCG_LAB_PROCESSES_FILE``), which the teacher's control page tells. SIGINT or
 SIGTERM stops every process it started (by process group, so their children too) and removes its temporary folder.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import functools
 import ipaddress
 import os
@@ -23,6 +25,7 @@ import string
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
@@ -32,7 +35,9 @@ from typing import NoReturn
 
 from deploy import HEALTH, answers, app_command, free_port
 from deploy.postgres import postgres_bin, start_cluster, stop_cluster
+from deploy.supervisor import Supervisor, with_group
 from ndcg_core.classroom.joining import FRONT_ADDRESS_VARIABLE
+from ndcg_core.classroom.processes import PROCESSES_VARIABLE, Processes, write_processes
 from ndcg_lab import app_dir
 
 ROOT = app_dir()  # serve.py and .streamlit/config.toml: the checkout's top level, or ndcg_lab/app/ when installed
@@ -41,6 +46,12 @@ DATABASE_ENV = "NDCG_LAB_DATABASE_URL"
 NGINX = "/usr/sbin/nginx"
 START_TIMEOUT = 90.0  # seconds: N Streamlit processes importing at once on two cores
 EVERY_INTERFACE = "0.0.0.0"
+UPLOAD_ENV = "NDCG_LAB_MAX_UPLOAD_MB"  # megabytes an upload may have, through nginx and in the app alike
+# The addresses whose X-Forwarded-For a replica believes: nginx's, on this machine. The replicas listen on 127.0.0.1
+# only, so nothing else reaches them; the app takes the client's address from the header only from these.
+TRUSTED_PROXIES_ENV = "NDCG_LAB_TRUSTED_PROXIES"
+TRUSTED_PROXIES = "127.0.0.1"
+SUPERVISE_SECONDS = 0.25  # how often the supervisor looks at the replicas: a killed one is noticed this soon
 
 
 class NginxTemplate(string.Template):
@@ -56,6 +67,17 @@ def max_upload_mb(config: Path = ROOT / ".streamlit" / "config.toml") -> int:
     except (OSError, tomllib.TOMLDecodeError):
         size = 200  # Streamlit's default
     return int(size)
+
+
+def upload_limit_mb(environ: Mapping[str, str], config: Path = ROOT / ".streamlit" / "config.toml") -> int:
+    """The largest upload, in megabytes: ``NDCG_LAB_MAX_UPLOAD_MB`` when set, else the app's configuration's
+    (:func:`max_upload_mb`). ValueError when the variable is not a whole number from 1 to 10,000."""
+    text = environ.get(UPLOAD_ENV, "").strip()
+    if not text:
+        return max_upload_mb(config)
+    if not text.isdigit() or not 1 <= int(text) <= 10_000:
+        raise ValueError(f"{UPLOAD_ENV} must be a whole number of megabytes from 1 to 10000, not {text!r}")
+    return int(text)
 
 
 def render_nginx_conf(
@@ -132,10 +154,19 @@ class Deployment:
         # The cluster's data folder and bin folder, known before it starts: a signal may come while it starts.
         self.postgres: tuple[Path, Path] | None = None
         self.apps: list[subprocess.Popen[bytes]] = []
+        self.ports: list[int] = []
         self.nginx: subprocess.Popen[bytes] | None = None
+        # What the replicas read to know how many of them serve (ndcg_core.classroom.processes).
+        self.processes_file = self.run_dir / "processes.json"
+        self.supervisor: Supervisor | None = None
+        self._stopping = threading.Event()
+        self._supervising: threading.Thread | None = None
 
-    def _spawn(self, command: list[str], log_name: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
-        with open(self.run_dir / log_name, "wb") as log:
+    def _spawn(
+        self, command: list[str], log_name: str, env: dict[str, str] | None = None, append: bool = False
+    ) -> subprocess.Popen[bytes]:
+        # A replica started again writes after what it said before it exited: the log keeps why it did.
+        with open(self.run_dir / log_name, "ab" if append else "wb") as log:
             # A session of its own: the process group is stopped as a whole, and a terminal's Ctrl-C reaches
             # only the launcher, which then stops the parts in order.
             return subprocess.Popen(
@@ -151,8 +182,14 @@ class Deployment:
                 raise StartError(f"{what} did not answer within {START_TIMEOUT:.0f} s")
             time.sleep(0.3)  # polling a server that is starting: there is no event to wait on
 
-    def start(self, say: Callable[[str], None]) -> None:
-        """Start the database, the replicas and nginx, saying one line for each, then ``ready <url>``."""
+    def start(self, say: Callable[[str], None], warn: Callable[[str], None] | None = None) -> None:
+        """Start the database, the replicas and nginx, saying one line for each, then ``ready <url>``; then keep
+        the replicas running (a thread of its own, until :meth:`stop`), telling ``warn`` (else ``say``) of each
+        exit, restart and give-up."""
+        try:
+            upload_mb = upload_limit_mb({**os.environ, **self.env})
+        except ValueError as error:
+            raise StartError(str(error)) from None
         url = os.environ.get(DATABASE_ENV)
         if url:
             say(f"database {_without_password(url)} (from {DATABASE_ENV})")
@@ -177,7 +214,11 @@ class Deployment:
         env = {**os.environ, **self.env, DATABASE_ENV: url, "STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32)}
         # The replicas listen on 127.0.0.1; the Classroom page judges what phones reach by nginx's address instead.
         env[FRONT_ADDRESS_VARIABLE] = self.listen
-        ports = [free_port() for _ in range(self.replicas)]
+        env[TRUSTED_PROXIES_ENV] = TRUSTED_PROXIES
+        env[PROCESSES_VARIABLE] = str(self.processes_file)
+        # The app refuses what nginx would refuse, and nothing nginx lets through.
+        env[UPLOAD_ENV] = env["STREAMLIT_SERVER_MAX_UPLOAD_SIZE"] = str(upload_mb)
+        self.ports = ports = [free_port() for _ in range(self.replicas)]
         for number, port in enumerate(ports, start=1):
             self.apps.append(self._spawn(app_command(port), f"replica-{number}.log", env))
         for number, (app, port) in enumerate(zip(self.apps, ports, strict=True), start=1):
@@ -185,53 +226,74 @@ class Deployment:
             say(f"replica {number} pid {app.pid} port {port}")
 
         conf = self.run_dir / "nginx.conf"
-        conf.write_text(
-            render_nginx_conf(self.run_dir, self.port, ports, max_upload_mb(), self.listen), encoding="utf-8"
-        )
+        conf.write_text(render_nginx_conf(self.run_dir, self.port, ports, upload_mb, self.listen), encoding="utf-8")
         # -e: the error log before the configuration is read, which otherwise is /var/log/nginx (root's).
         nginx = [NGINX, "-c", str(conf), "-p", str(self.run_dir), "-e", str(self.run_dir / "nginx-error.log")]
         self.nginx = self._spawn(nginx, "nginx.out")
         public = f"http://127.0.0.1:{self.port}"
         self._wait("nginx", functools.partial(answers, public + HEALTH), self.nginx)
         say(f"nginx pid {self.nginx.pid} port {self.port} listen {self.listen}")
+        self._supervise(env, warn or say)
         say(f"ready {public}")
 
+    def _supervise(self, env: dict[str, str], warn: Callable[[str], None]) -> None:
+        """Keep the replicas running from a thread of its own (nginx sends a dead one's clients to the others
+        meanwhile), until :meth:`stop`."""
+
+        def spawn(number: int) -> subprocess.Popen[bytes]:
+            process = self._spawn(app_command(self.ports[number - 1]), f"replica-{number}.log", env, append=True)
+            self.apps[number - 1] = process  # stop() ends the process that runs now
+            return process
+
+        def healthy(number: int) -> bool:
+            return answers(f"http://127.0.0.1:{self.ports[number - 1]}{HEALTH}")
+
+        def publish(processes: Processes) -> None:
+            write_processes(self.processes_file, processes)
+
+        supervisor = Supervisor(self.apps, time.monotonic(), spawn, healthy, warn, publish)
+        self.supervisor = supervisor
+
+        def run() -> None:
+            while not self._stopping.wait(SUPERVISE_SECONDS):
+                try:
+                    supervisor.step(time.monotonic())
+                except OSError as error:  # a replica could not be started, or the status not written: try again
+                    warn(f"keeping the replicas running: {error}")
+
+        self._supervising = threading.Thread(target=run, name="replica supervisor", daemon=True)
+        self._supervising.start()
+
     def watch(self, warn: Callable[[str], None]) -> int:
-        """Stay in the foreground until a signal (raises :class:`Stop`) or nginx's end (returns 1)."""
-        reported: set[int] = set()
+        """Stay in the foreground until a signal (raises :class:`Stop`) or nginx's end (returns 1); the replicas
+        are kept running meanwhile (:meth:`start`)."""
         while True:
             assert self.nginx is not None
             if self.nginx.poll() is not None:
                 warn(f"nginx exited with code {self.nginx.returncode}; stopping")
                 return 1
-            for number, app in enumerate(self.apps, start=1):
-                # nginx sends its clients to the others: say so once, and keep going.
-                if app.poll() is not None and number not in reported:
-                    reported.add(number)
-                    warn(f"replica {number} (pid {app.pid}) exited with code {app.returncode}")
             time.sleep(0.5)
 
     def stop(self) -> None:
         """End nginx, the replicas and the cluster (each process group: SIGTERM, then SIGKILL after 10 s), and
         remove the temporary folder."""
+        # No replica is started again from now on.
+        self._stopping.set()
+        if self._supervising is not None:
+            self._supervising.join(timeout=30)
         for process in [p for p in (self.nginx, *self.apps) if p is not None]:
-            _signal_group(process, signal.SIGTERM)
+            with_group(process.pid, signal.SIGTERM)
         for process in [p for p in (self.nginx, *self.apps) if p is not None]:
             try:
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                _signal_group(process, signal.SIGKILL)
+                with_group(process.pid, signal.SIGKILL)
                 process.wait(timeout=10)
             # The group may outlive its leader (a child Streamlit started): end what is left of it.
-            _signal_group(process, signal.SIGKILL)
+            with_group(process.pid, signal.SIGKILL)
         if self.postgres is not None:
             stop_cluster(*self.postgres)
         shutil.rmtree(self.run_dir, ignore_errors=True)
-
-
-def _signal_group(process: subprocess.Popen[bytes], sig: signal.Signals) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):  # already gone
-        os.killpg(process.pid, sig)
 
 
 def _without_password(url: str) -> str:
@@ -288,8 +350,8 @@ def main(argv: Sequence[str], prog: str = "python -m deploy") -> int:
     signal.signal(signal.SIGINT, on_signal)
     deployment = Deployment(args.replicas, args.port, listen=listen)
     try:
-        deployment.start(lambda line: print(line, flush=True))
-        return deployment.watch(lambda line: print(f"deploy: {line}", file=sys.stderr, flush=True))
+        deployment.start(lambda line: print(line, flush=True), _warn)
+        return deployment.watch(_warn)
     except StartError as error:
         print(f"deploy: {error}", file=sys.stderr, flush=True)
         return 1
@@ -300,6 +362,10 @@ def main(argv: Sequence[str], prog: str = "python -m deploy") -> int:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         deployment.stop()
+
+
+def _warn(line: str) -> None:
+    print(f"deploy: {line}", file=sys.stderr, flush=True)
 
 
 def _usage_error(message: str) -> int:
