@@ -14,8 +14,10 @@ SIGTERM stops every process it started (by process group, so their children too)
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import ipaddress
+import json
 import os
 import secrets
 import shutil
@@ -88,7 +90,9 @@ def render_nginx_conf(
     names = [str(i) for i in range(1, len(replica_ports) + 1)]
     upstreams = []
     for name, own in zip(names, replica_ports, strict=True):
-        servers = [f"        server 127.0.0.1:{own} max_fails=1 fail_timeout=10s;"]
+        # A replica that refused a connection is skipped for 3 s, then tried again: a refusal costs nothing, and
+        # a replica started again after it exited gets its clients back within seconds of answering.
+        servers = [f"        server 127.0.0.1:{own} max_fails=1 fail_timeout=3s;"]
         servers += [f"        server 127.0.0.1:{other} backup;" for other in replica_ports if other != own]
         # Connections kept open to the app processes (a phone's every request was a new one): shorter-lived
         # than the app's own keep-alive (uvicorn's 5 s), so nginx never sends on one the app has just closed.
@@ -141,11 +145,17 @@ class Deployment:
     """The processes and folder of one ``up``: started by :meth:`start`, all ended by :meth:`stop`."""
 
     def __init__(
-        self, replicas: int, port: int, env: Mapping[str, str] | None = None, listen: str = EVERY_INTERFACE
+        self,
+        replicas: int,
+        port: int,
+        env: Mapping[str, str] | None = None,
+        listen: str = EVERY_INTERFACE,
+        spare: bool = True,
     ) -> None:
         """``env``: variables for the replicas besides this process's own (e.g. ``NDCG_LAB_PUBLIC_URL``);
-        ``listen``: the address nginx listens on."""
-        self.replicas, self.port, self.listen = replicas, port, listen
+        ``listen``: the address nginx listens on; ``spare``: keep a spare process (``deploy/spare.py``) ready to
+        take a replica's place when it exits."""
+        self.replicas, self.port, self.listen, self.keep_spare = replicas, port, listen, spare
         self.env = dict(env or {})
         self.run_dir = Path(tempfile.mkdtemp(prefix="ndcg-lab-deploy-"))
         # Traversable, not listable: nginx's workers (not root when the master is) reach their temp paths in it,
@@ -159,6 +169,9 @@ class Deployment:
         # What the replicas read to know how many of them serve (ndcg_core.classroom.processes).
         self.processes_file = self.run_dir / "processes.json"
         self.supervisor: Supervisor | None = None
+        self.command: Callable[[int], list[str]] = app_command  # how a replica is started on a port
+        self.spare: subprocess.Popen[bytes] | None = None
+        self._spares = 0  # spares started so far, each with its own log and "warm" file
         self._stopping = threading.Event()
         self._supervising: threading.Thread | None = None
 
@@ -220,7 +233,7 @@ class Deployment:
         env[UPLOAD_ENV] = env["STREAMLIT_SERVER_MAX_UPLOAD_SIZE"] = str(upload_mb)
         self.ports = ports = [free_port() for _ in range(self.replicas)]
         for number, port in enumerate(ports, start=1):
-            self.apps.append(self._spawn(app_command(port), f"replica-{number}.log", env))
+            self.apps.append(self._spawn(self.command(port), f"replica-{number}.log", env))
         for number, (app, port) in enumerate(zip(self.apps, ports, strict=True), start=1):
             self._wait(f"replica {number}", functools.partial(answers, f"http://127.0.0.1:{port}{HEALTH}"), app)
             say(f"replica {number} pid {app.pid} port {port}")
@@ -241,7 +254,10 @@ class Deployment:
         meanwhile), until :meth:`stop`."""
 
         def spawn(number: int) -> subprocess.Popen[bytes]:
-            process = self._spawn(app_command(self.ports[number - 1]), f"replica-{number}.log", env, append=True)
+            command = self.command(self.ports[number - 1])
+            process = self._hand_over(command, number)
+            if process is None:
+                process = self._spawn(command, f"replica-{number}.log", env, append=True)
             self.apps[number - 1] = process  # stop() ends the process that runs now
             return process
 
@@ -258,11 +274,58 @@ class Deployment:
             while not self._stopping.wait(SUPERVISE_SECONDS):
                 try:
                     supervisor.step(time.monotonic())
+                    self._keep_a_spare(env, supervisor, warn)
                 except OSError as error:  # a replica could not be started, or the status not written: try again
                     warn(f"keeping the replicas running: {error}")
 
         self._supervising = threading.Thread(target=run, name="replica supervisor", daemon=True)
         self._supervising.start()
+
+    def _keep_a_spare(self, env: dict[str, str], supervisor: Supervisor, warn: Callable[[str], None]) -> None:
+        """Start a spare when there is none, once no replica is starting (a spare's imports would slow its start)."""
+        if not self.keep_spare:
+            return
+        if self.spare is not None and self.spare.poll() is not None:
+            # It ended before it was needed (its log says why): replicas are started afresh from now on.
+            warn(f"the spare process (pid {self.spare.pid}) exited with code {self.spare.returncode}; none is kept now")
+            _close_input(self.spare)
+            self.spare, self.keep_spare = None, False
+            return
+        counted = supervisor.count()
+        if self.spare is None and counted.alive + counted.failed == counted.started:
+            self._spares += 1
+            command = [sys.executable, "-m", "deploy.spare", str(self._warm_file())]
+            with open(self.run_dir / f"spare-{self._spares}.log", "wb") as log:
+                self.spare = subprocess.Popen(
+                    command, cwd=ROOT, stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT, env=env,
+                    start_new_session=True,
+                )  # fmt: skip
+
+    def _warm_file(self) -> Path:
+        return self.run_dir / f"spare-{self._spares}.warm"
+
+    def spare_is_warm(self) -> bool:
+        """Whether a spare waits with its imports done (a replica that exits now is back soonest)."""
+        return self.spare is not None and self.spare.poll() is None and self._warm_file().exists()
+
+    def _hand_over(self, command: list[str], number: int) -> subprocess.Popen[bytes] | None:
+        """The spare, told to become replica ``number`` by ``command`` (Streamlit's arguments), or None when
+        there is no spare alive or ``command`` is not one it runs (``python -m streamlit ...``)."""
+        spare = self.spare
+        if spare is None or spare.stdin is None or spare.poll() is not None:
+            return None
+        if command[:3] != [sys.executable, "-m", "streamlit"]:
+            return None
+        order = {"args": command[3:], "log": str(self.run_dir / f"replica-{number}.log")}
+        self.spare = None
+        try:
+            spare.stdin.write(json.dumps(order).encode() + b"\n")
+            spare.stdin.close()
+        except OSError:  # it ended meanwhile: a fresh start instead
+            _close_input(spare)
+            with_group(spare.pid, signal.SIGKILL)
+            return None
+        return spare
 
     def watch(self, warn: Callable[[str], None]) -> int:
         """Stay in the foreground until a signal (raises :class:`Stop`) or nginx's end (returns 1); the replicas
@@ -281,9 +344,11 @@ class Deployment:
         self._stopping.set()
         if self._supervising is not None:
             self._supervising.join(timeout=30)
-        for process in [p for p in (self.nginx, *self.apps) if p is not None]:
+        processes = [p for p in (self.nginx, *self.apps, self.spare) if p is not None]
+        for process in processes:
+            _close_input(process)
             with_group(process.pid, signal.SIGTERM)
-        for process in [p for p in (self.nginx, *self.apps) if p is not None]:
+        for process in processes:
             try:
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
@@ -294,6 +359,12 @@ class Deployment:
         if self.postgres is not None:
             stop_cluster(*self.postgres)
         shutil.rmtree(self.run_dir, ignore_errors=True)
+
+
+def _close_input(process: subprocess.Popen[bytes]) -> None:
+    if process.stdin is not None:
+        with contextlib.suppress(OSError):  # a pipe whose reader is gone
+            process.stdin.close()
 
 
 def _without_password(url: str) -> str:

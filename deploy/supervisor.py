@@ -82,6 +82,7 @@ class Replica:
     number: int
     process: Process
     started_at: float
+    alive_since: float | None  # when it last answered after (re)starting; None while it has not
     state: State = State.ALIVE
     failures: int = 0
     exited_at: float | None = None  # when it last exited (for "answers again, N s after it exited")
@@ -93,7 +94,8 @@ class Supervisor:
 
     ``spawn(number)`` starts replica ``number`` again (on its port) and returns the process; ``healthy(number)``
     says whether it answers; ``say`` takes one line per event; ``publish`` is given the replicas' count whenever
-    it changes (and once at the start)."""
+    it changes (and once at the start); ``end`` ends what is left of a process that exited or hangs (by default
+    its process group, with SIGKILL)."""
 
     def __init__(
         self,
@@ -105,10 +107,12 @@ class Supervisor:
         publish: Callable[[Processes], None],
         policy: RestartPolicy = RestartPolicy(),
         start_seconds: float = START_SECONDS,
+        end: Callable[[Process], None] | None = None,
     ) -> None:
-        self.replicas = [Replica(n, p, now) for n, p in enumerate(processes, start=1)]
+        self.replicas = [Replica(n, p, now, now) for n, p in enumerate(processes, start=1)]
         self.spawn, self.healthy, self.say, self.publish = spawn, healthy, say, publish
         self.policy, self.start_seconds = policy, start_seconds
+        self.end = end or (lambda process: with_group(process.pid, signal.SIGKILL))
         self.published = self.count()
         publish(self.published)
 
@@ -135,19 +139,21 @@ class Supervisor:
         if replica.state in (State.ALIVE, State.STARTING) and replica.process.poll() is not None:
             self._exited(replica, now, f"exited with code {replica.process.returncode}")
         elif replica.state is State.STARTING and self.healthy(replica.number):
-            replica.state = State.ALIVE
+            replica.state, replica.alive_since = State.ALIVE, now
             after = f", {now - replica.exited_at:.1f} s after it exited" if replica.exited_at is not None else ""
             self.say(f"replica {replica.number} pid {replica.process.pid} answers again{after}")
         elif replica.state is State.STARTING and now - replica.started_at > self.start_seconds:
             self._exited(replica, now, f"did not answer within {self.start_seconds:.0f} s of starting; ended")
         elif replica.state is State.WAITING and now >= replica.restart_at:
             replica.process = self.spawn(replica.number)
-            replica.started_at, replica.state = now, State.STARTING
+            replica.started_at, replica.alive_since, replica.state = now, None, State.STARTING
 
     def _exited(self, replica: Replica, now: float, how: str) -> None:
         # What the replica started may outlive it, holding its port: the group goes with it.
-        with_group(replica.process.pid, signal.SIGKILL)
-        decision = self.policy.after_exit(replica.failures, now - replica.started_at)
+        self.end(replica.process)
+        # A replica that never answered since it started failed as quickly as one that exited at once.
+        served = 0.0 if replica.alive_since is None else now - replica.alive_since
+        decision = self.policy.after_exit(replica.failures, served)
         replica.failures, replica.exited_at = decision.failures, now
         what = f"replica {replica.number} (pid {replica.process.pid}) {how}"
         if decision.delay is None:
