@@ -159,8 +159,9 @@ class Supervisor:
         if decision.delay is None:
             replica.state = State.FAILED
             self.say(
-                f"{what}: it failed {decision.failures} times in a row within {self.policy.quick_seconds:.0f} s "
-                "of starting; not starting it again (its log tells why); the others serve its clients"
+                f"{what}: it failed {decision.failures} times in a row, each before it had served "
+                f"{self.policy.quick_seconds:.0f} s; not starting it again (its log tells why); "
+                "the others serve its clients"
             )
             return
         replica.state, replica.restart_at = State.WAITING, now + decision.delay

@@ -103,7 +103,7 @@ def test_a_replica_that_keeps_failing_is_tried_after_growing_pauses_then_given_u
         pauses = [line.rsplit(" in ", 1)[1] for line in said[1:-1]]
         assert pauses == ["1 s", "2 s", "4 s"][: GIVE_UP_AFTER - 2], said
         assert said[-1].endswith(
-            f"exited with code 3: it failed {GIVE_UP_AFTER} times in a row within 30 s of starting; "
+            f"exited with code 3: it failed {GIVE_UP_AFTER} times in a row, each before it had served 30 s; "
             "not starting it again (its log tells why); the others serve its clients"
         ), said
         assert read_processes(running.processes_file) == Processes(started=2, alive=1, failed=1)
