@@ -8,7 +8,8 @@ server takes to start. It imports no module of the app itself (those use Streaml
 libraries, and ``ndcg_core``, which needs none. The launcher writes one line of JSON: ``{"args": [...], "log":
 PATH}``, Streamlit's command-line arguments and the replica's log, to which this process's output then goes. End
 of input without a line: the launcher stopped, and so does the spare. Once its imports are done, it creates the
-file WARM_FILE (empty) to say so.
+file WARM_FILE (empty) to say so. While it imports and waits, it runs at a lower priority (``SPARE_NICENESS``) when
+it may raise it back on becoming a replica (as root, or with RLIMIT_NICE): the replicas serving a class come first.
 
     python -m deploy.spare WARM_FILE
 """
@@ -19,6 +20,7 @@ import contextlib
 import importlib
 import json
 import os
+import resource
 import sys
 from pathlib import Path
 
@@ -39,8 +41,20 @@ WARM = (
 )
 
 
+SPARE_NICENESS = 10  # while it imports and waits: the replicas serving a class come first
+
+
+def may_lower_and_restore_priority() -> bool:
+    """Whether this process may lower its priority and raise it back later: as root, or when RLIMIT_NICE lets it
+    go back to niceness 0 (raising a priority again is a privilege; a replica must not stay below the others)."""
+    return os.geteuid() == 0 or resource.getrlimit(resource.RLIMIT_NICE)[0] >= 20
+
+
 def main() -> int:
     """Import, wait for the order, run the replica it names (returns when Streamlit does, 0 without an order)."""
+    niced = may_lower_and_restore_priority()
+    if niced:
+        os.setpriority(os.PRIO_PROCESS, 0, SPARE_NICENESS)
     for name in WARM:
         # Not installed here (psycopg without PostgreSQL): the replica does without it too.
         with contextlib.suppress(ImportError):
@@ -50,6 +64,8 @@ def main() -> int:
     if not line.strip():
         return 0
     order = json.loads(line)
+    if niced:
+        os.setpriority(os.PRIO_PROCESS, 0, 0)  # a replica now, as the others
     log = os.open(order["log"], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     os.dup2(log, sys.stdout.fileno())
     os.dup2(log, sys.stderr.fileno())

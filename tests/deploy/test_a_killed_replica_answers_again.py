@@ -15,6 +15,7 @@ import urllib.request
 import pytest
 
 from deploy import HEALTH, answers
+from deploy.spare import SPARE_NICENESS, may_lower_and_restore_priority
 from deploy.supervisor import GIVE_UP_AFTER
 from ndcg_core.classroom.processes import Processes, read_processes
 from support import deployment, wait_until
@@ -62,6 +63,9 @@ def test_a_killed_replica_answers_again_within_20_s_while_nginx_serves_its_clien
         # As in a class, where a replica fails long after the start: the spare has done its imports.
         assert wait_until(running.spare_is_warm, seconds=120)
         spare = running.spare
+        # It waits below the replicas' priority where it may come back up; the replicas serve a class first.
+        niced = may_lower_and_restore_priority()
+        assert os.getpriority(os.PRIO_PROCESS, spare.pid) == (SPARE_NICENESS if niced else 0)
         assert read_processes(running.processes_file) == Processes(started=2, alive=2)
         assert through_nginx(url, 2) == (200, "2")
 
@@ -79,7 +83,8 @@ def test_a_killed_replica_answers_again_within_20_s_while_nginx_serves_its_clien
         print(f"replica 2 answered again through nginx {back:.1f} s after it was killed")
         assert back <= BACK_WITHIN
         assert wait_until(lambda: read_processes(running.processes_file) == Processes(started=2, alive=2), seconds=5)
-        assert running.apps[1] is spare  # the spare became replica 2
+        assert running.apps[1] is spare  # the spare became replica 2, at the others' priority
+        assert os.getpriority(os.PRIO_PROCESS, spare.pid) == os.getpriority(os.PRIO_PROCESS, running.apps[0].pid) == 0
         assert wait_until(lambda: running.spare is not None, seconds=5) and running.spare.pid != spare.pid
         assert any(f"replica 2 (pid {victim.pid}) exited with code -9; starting it again" == line for line in lines)
         assert any(line.startswith(f"replica 2 pid {running.apps[1].pid} answers again") for line in lines), lines
