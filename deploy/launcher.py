@@ -4,7 +4,10 @@
 ``NDCG_LAB_DATABASE_URL`` is set), N replicas of ``serve.py`` on free loopback ports sharing that database and one
 ``server.cookieSecret``, and nginx on ADDRESS:P (every interface, ``0.0.0.0``, by default, so that phones on the
 room's network reach it; ``--listen 127.0.0.1`` keeps it on this machine) with cookie affinity, websockets and
-failover (``deploy/nginx.conf.template``). It prints one line per part, then ``ready http://127.0.0.1:P``; SIGINT or
+failover (``deploy/nginx.conf.template``). It prints one line per part, then ``ready http://127.0.0.1:P``. A replica
+that exits is started again on its port (``deploy/supervisor.py``: at once, then after a growing pause, and given up
+after it failed again and again soon after starting, in one line on stderr); the replicas read how many of them serve
+from a file the launcher keeps (``NDCG_LAB_PROCESSES_FILE``), which the teacher's control page tells. SIGINT or
 SIGTERM stops every process it started (by process group, so their children too) and removes its temporary folder.
 """
 
@@ -14,6 +17,7 @@ import argparse
 import contextlib
 import functools
 import ipaddress
+import json
 import os
 import secrets
 import shutil
@@ -23,6 +27,7 @@ import string
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
@@ -32,7 +37,9 @@ from typing import NoReturn
 
 from deploy import HEALTH, answers, app_command, free_port
 from deploy.postgres import postgres_bin, start_cluster, stop_cluster
+from deploy.supervisor import Supervisor, with_group
 from ndcg_core.classroom.joining import FRONT_ADDRESS_VARIABLE
+from ndcg_core.classroom.processes import PROCESSES_VARIABLE, Processes, write_processes
 from ndcg_lab import app_dir
 
 ROOT = app_dir()  # serve.py and .streamlit/config.toml: the checkout's top level, or ndcg_lab/app/ when installed
@@ -41,6 +48,12 @@ DATABASE_ENV = "NDCG_LAB_DATABASE_URL"
 NGINX = "/usr/sbin/nginx"
 START_TIMEOUT = 90.0  # seconds: N Streamlit processes importing at once on two cores
 EVERY_INTERFACE = "0.0.0.0"
+UPLOAD_ENV = "NDCG_LAB_MAX_UPLOAD_MB"  # megabytes an upload may have, through nginx and in the app alike
+# The addresses whose X-Forwarded-For a replica believes: nginx's, on this machine. The replicas listen on 127.0.0.1
+# only, so nothing else reaches them; the app takes the client's address from the header only from these.
+TRUSTED_PROXIES_ENV = "NDCG_LAB_TRUSTED_PROXIES"
+TRUSTED_PROXIES = "127.0.0.1"
+SUPERVISE_SECONDS = 0.25  # how often the supervisor looks at the replicas: a killed one is noticed this soon
 
 
 class NginxTemplate(string.Template):
@@ -62,6 +75,17 @@ def max_upload_mb(config: Path = ROOT / ".streamlit" / "config.toml") -> int:
     return int(size)
 
 
+def upload_limit_mb(environ: Mapping[str, str], config: Path = ROOT / ".streamlit" / "config.toml") -> int:
+    """The largest upload, in megabytes: ``NDCG_LAB_MAX_UPLOAD_MB`` when set, else the app's configuration's
+    (:func:`max_upload_mb`). ValueError when the variable is not a whole number from 1 to 10,000."""
+    text = environ.get(UPLOAD_ENV, "").strip()
+    if not text:
+        return max_upload_mb(config)
+    if not text.isdigit() or not 1 <= int(text) <= 10_000:
+        raise ValueError(f"{UPLOAD_ENV} must be a whole number of megabytes from 1 to 10000, not {text!r}")
+    return int(text)
+
+
 def render_nginx_conf(
     run_dir: Path, port: int, replica_ports: Sequence[int], upload_mb: int, listen: str = EVERY_INTERFACE
 ) -> str:
@@ -70,7 +94,9 @@ def render_nginx_conf(
     names = [str(i) for i in range(1, len(replica_ports) + 1)]
     upstreams = []
     for name, own in zip(names, replica_ports, strict=True):
-        servers = [f"        server 127.0.0.1:{own} max_fails=1 fail_timeout=10s;"]
+        # A replica that refused a connection is skipped for 3 s, then tried again: a refusal costs nothing, and
+        # a replica started again after it exited gets its clients back within seconds of answering.
+        servers = [f"        server 127.0.0.1:{own} max_fails=1 fail_timeout=3s;"]
         servers += [f"        server 127.0.0.1:{other} backup;" for other in replica_ports if other != own]
         # Connections kept open to the app processes (a phone's every request was a new one): shorter-lived
         # than the app's own keep-alive (uvicorn's 5 s), so nginx never sends on one the app has just closed.
@@ -123,11 +149,17 @@ class Deployment:
     """The processes and folder of one ``up``: started by :meth:`start`, all ended by :meth:`stop`."""
 
     def __init__(
-        self, replicas: int, port: int, env: Mapping[str, str] | None = None, listen: str = EVERY_INTERFACE
+        self,
+        replicas: int,
+        port: int,
+        env: Mapping[str, str] | None = None,
+        listen: str = EVERY_INTERFACE,
+        spare: bool = True,
     ) -> None:
         """``env``: variables for the replicas besides this process's own (e.g. ``NDCG_LAB_PUBLIC_URL``);
-        ``listen``: the address nginx listens on."""
-        self.replicas, self.port, self.listen = replicas, port, listen
+        ``listen``: the address nginx listens on; ``spare``: keep a spare process (``deploy/spare.py``) ready to
+        take a replica's place when it exits."""
+        self.replicas, self.port, self.listen, self.keep_spare = replicas, port, listen, spare
         self.env = dict(env or {})
         self.run_dir = Path(tempfile.mkdtemp(prefix="ndcg-lab-deploy-"))
         # Traversable, not listable: nginx's workers (not root when the master is) reach their temp paths in it,
@@ -136,10 +168,22 @@ class Deployment:
         # The cluster's data folder and bin folder, known before it starts: a signal may come while it starts.
         self.postgres: tuple[Path, Path] | None = None
         self.apps: list[subprocess.Popen[bytes]] = []
+        self.ports: list[int] = []
         self.nginx: subprocess.Popen[bytes] | None = None
+        # What the replicas read to know how many of them serve (ndcg_core.classroom.processes).
+        self.processes_file = self.run_dir / "processes.json"
+        self.supervisor: Supervisor | None = None
+        self.command: Callable[[int], list[str]] = app_command  # how a replica is started on a port
+        self.spare: subprocess.Popen[bytes] | None = None
+        self._spares = 0  # spares started so far, each with its own log and "warm" file
+        self._stopping = threading.Event()
+        self._supervising: threading.Thread | None = None
 
-    def _spawn(self, command: list[str], log_name: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
-        with open(self.run_dir / log_name, "wb") as log:
+    def _spawn(
+        self, command: list[str], log_name: str, env: dict[str, str] | None = None, append: bool = False
+    ) -> subprocess.Popen[bytes]:
+        # A replica started again writes after what it said before it exited: the log keeps why it did.
+        with open(self.run_dir / log_name, "ab" if append else "wb") as log:
             # A session of its own: the process group is stopped as a whole, and a terminal's Ctrl-C reaches
             # only the launcher, which then stops the parts in order.
             return subprocess.Popen(
@@ -155,8 +199,14 @@ class Deployment:
                 raise StartError(f"{what} did not answer within {START_TIMEOUT:.0f} s")
             time.sleep(0.3)  # polling a server that is starting: there is no event to wait on
 
-    def start(self, say: Callable[[str], None]) -> None:
-        """Start the database, the replicas and nginx, saying one line for each, then ``ready <url>``."""
+    def start(self, say: Callable[[str], None], warn: Callable[[str], None] | None = None) -> None:
+        """Start the database, the replicas and nginx, saying one line for each, then ``ready <url>``; then keep
+        the replicas running (a thread of its own, until :meth:`stop`), telling ``warn`` (else ``say``) of each
+        exit, restart and give-up."""
+        try:
+            upload_mb = upload_limit_mb({**os.environ, **self.env})
+        except ValueError as error:
+            raise StartError(str(error)) from None
         url = os.environ.get(DATABASE_ENV)
         if url:
             say(f"database {_without_password(url)} (from {DATABASE_ENV})")
@@ -181,61 +231,144 @@ class Deployment:
         env = {**os.environ, **self.env, DATABASE_ENV: url, "STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32)}
         # The replicas listen on 127.0.0.1; the Classroom page judges what phones reach by nginx's address instead.
         env[FRONT_ADDRESS_VARIABLE] = self.listen
-        ports = [free_port() for _ in range(self.replicas)]
+        env[TRUSTED_PROXIES_ENV] = TRUSTED_PROXIES
+        env[PROCESSES_VARIABLE] = str(self.processes_file)
+        # The app refuses what nginx would refuse, and nothing nginx lets through.
+        env[UPLOAD_ENV] = env["STREAMLIT_SERVER_MAX_UPLOAD_SIZE"] = str(upload_mb)
+        self.ports = ports = [free_port() for _ in range(self.replicas)]
         for number, port in enumerate(ports, start=1):
-            self.apps.append(self._spawn(app_command(port), f"replica-{number}.log", env))
+            self.apps.append(self._spawn(self.command(port), f"replica-{number}.log", env))
         for number, (app, port) in enumerate(zip(self.apps, ports, strict=True), start=1):
             self._wait(f"replica {number}", functools.partial(answers, f"http://127.0.0.1:{port}{HEALTH}"), app)
             say(f"replica {number} pid {app.pid} port {port}")
 
         conf = self.run_dir / "nginx.conf"
-        conf.write_text(
-            render_nginx_conf(self.run_dir, self.port, ports, max_upload_mb(), self.listen), encoding="utf-8"
-        )
+        conf.write_text(render_nginx_conf(self.run_dir, self.port, ports, upload_mb, self.listen), encoding="utf-8")
         # -e: the error log before the configuration is read, which otherwise is /var/log/nginx (root's).
         nginx = [NGINX, "-c", str(conf), "-p", str(self.run_dir), "-e", str(self.run_dir / "nginx-error.log")]
         self.nginx = self._spawn(nginx, "nginx.out")
         public = f"http://127.0.0.1:{self.port}"
         self._wait("nginx", functools.partial(answers, public + HEALTH), self.nginx)
         say(f"nginx pid {self.nginx.pid} port {self.port} listen {self.listen}")
+        self._supervise(env, warn or say)
         say(f"ready {public}")
 
+    def _supervise(self, env: dict[str, str], warn: Callable[[str], None]) -> None:
+        """Keep the replicas running from a thread of its own (nginx sends a dead one's clients to the others
+        meanwhile), until :meth:`stop`."""
+
+        def spawn(number: int) -> subprocess.Popen[bytes]:
+            command = self.command(self.ports[number - 1])
+            process = self._hand_over(command, number)
+            if process is None:
+                process = self._spawn(command, f"replica-{number}.log", env, append=True)
+            self.apps[number - 1] = process  # stop() ends the process that runs now
+            return process
+
+        def healthy(number: int) -> bool:
+            return answers(f"http://127.0.0.1:{self.ports[number - 1]}{HEALTH}")
+
+        def publish(processes: Processes) -> None:
+            write_processes(self.processes_file, processes)
+
+        supervisor = Supervisor(self.apps, time.monotonic(), spawn, healthy, warn, publish)
+        self.supervisor = supervisor
+
+        def run() -> None:
+            while not self._stopping.wait(SUPERVISE_SECONDS):
+                try:
+                    supervisor.step(time.monotonic())
+                    self._keep_a_spare(env, supervisor, warn)
+                except OSError as error:  # a replica could not be started, or the status not written: try again
+                    warn(f"keeping the replicas running: {error}")
+
+        self._supervising = threading.Thread(target=run, name="replica supervisor", daemon=True)
+        self._supervising.start()
+
+    def _keep_a_spare(self, env: dict[str, str], supervisor: Supervisor, warn: Callable[[str], None]) -> None:
+        """Start a spare when there is none, once no replica is starting (a spare's imports would slow its start)."""
+        if not self.keep_spare:
+            return
+        if self.spare is not None and self.spare.poll() is not None:
+            # It ended before it was needed (its log says why): replicas are started afresh from now on.
+            warn(f"the spare process (pid {self.spare.pid}) exited with code {self.spare.returncode}; none is kept now")
+            _close_input(self.spare)
+            self.spare, self.keep_spare = None, False
+            return
+        counted = supervisor.count()
+        if self.spare is None and counted.alive + counted.failed == counted.started:
+            self._spares += 1
+            command = [sys.executable, "-m", "deploy.spare", str(self._warm_file())]
+            with open(self.run_dir / f"spare-{self._spares}.log", "wb") as log:
+                self.spare = subprocess.Popen(
+                    command, cwd=ROOT, stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT, env=env,
+                    start_new_session=True,
+                )  # fmt: skip
+
+    def _warm_file(self) -> Path:
+        return self.run_dir / f"spare-{self._spares}.warm"
+
+    def spare_is_warm(self) -> bool:
+        """Whether a spare waits with its imports done (a replica that exits now is back soonest)."""
+        return self.spare is not None and self.spare.poll() is None and self._warm_file().exists()
+
+    def _hand_over(self, command: list[str], number: int) -> subprocess.Popen[bytes] | None:
+        """The spare, told to become replica ``number`` by ``command`` (Streamlit's arguments), or None when
+        there is no spare alive or ``command`` is not one it runs (``python -m streamlit ...``)."""
+        spare = self.spare
+        if spare is None or spare.stdin is None or spare.poll() is not None:
+            return None
+        if command[:3] != [sys.executable, "-m", "streamlit"]:
+            return None
+        order = {"args": command[3:], "log": str(self.run_dir / f"replica-{number}.log")}
+        self.spare = None
+        try:
+            spare.stdin.write(json.dumps(order).encode() + b"\n")
+            spare.stdin.close()
+        except OSError:  # it ended meanwhile: a fresh start instead
+            _close_input(spare)
+            with_group(spare.pid, signal.SIGKILL)
+            return None
+        return spare
+
     def watch(self, warn: Callable[[str], None]) -> int:
-        """Stay in the foreground until a signal (raises :class:`Stop`) or nginx's end (returns 1)."""
-        reported: set[int] = set()
+        """Stay in the foreground until a signal (raises :class:`Stop`) or nginx's end (returns 1); the replicas
+        are kept running meanwhile (:meth:`start`)."""
         while True:
             assert self.nginx is not None
             if self.nginx.poll() is not None:
                 warn(f"nginx exited with code {self.nginx.returncode}; stopping")
                 return 1
-            for number, app in enumerate(self.apps, start=1):
-                # nginx sends its clients to the others: say so once, and keep going.
-                if app.poll() is not None and number not in reported:
-                    reported.add(number)
-                    warn(f"replica {number} (pid {app.pid}) exited with code {app.returncode}")
             time.sleep(0.5)
 
     def stop(self) -> None:
         """End nginx, the replicas and the cluster (each process group: SIGTERM, then SIGKILL after 10 s), and
         remove the temporary folder."""
-        for process in [p for p in (self.nginx, *self.apps) if p is not None]:
-            _signal_group(process, signal.SIGTERM)
-        for process in [p for p in (self.nginx, *self.apps) if p is not None]:
+        # No replica is started again from now on.
+        self._stopping.set()
+        if self._supervising is not None:
+            self._supervising.join(timeout=30)
+        processes = [p for p in (self.nginx, *self.apps, self.spare) if p is not None]
+        for process in processes:
+            _close_input(process)
+            with_group(process.pid, signal.SIGTERM)
+        for process in processes:
             try:
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                _signal_group(process, signal.SIGKILL)
+                with_group(process.pid, signal.SIGKILL)
                 process.wait(timeout=10)
             # The group may outlive its leader (a child Streamlit started): end what is left of it.
-            _signal_group(process, signal.SIGKILL)
+            with_group(process.pid, signal.SIGKILL)
         if self.postgres is not None:
             stop_cluster(*self.postgres)
         shutil.rmtree(self.run_dir, ignore_errors=True)
 
 
-def _signal_group(process: subprocess.Popen[bytes], sig: signal.Signals) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):  # already gone
-        os.killpg(process.pid, sig)
+def _close_input(process: subprocess.Popen[bytes]) -> None:
+    if process.stdin is not None:
+        with contextlib.suppress(OSError):  # a pipe whose reader is gone
+            process.stdin.close()
 
 
 def _without_password(url: str) -> str:
@@ -292,8 +425,8 @@ def main(argv: Sequence[str], prog: str = "python -m deploy") -> int:
     signal.signal(signal.SIGINT, on_signal)
     deployment = Deployment(args.replicas, args.port, listen=listen)
     try:
-        deployment.start(lambda line: print(line, flush=True))
-        return deployment.watch(lambda line: print(f"deploy: {line}", file=sys.stderr, flush=True))
+        deployment.start(lambda line: print(line, flush=True), _warn)
+        return deployment.watch(_warn)
     except StartError as error:
         print(f"deploy: {error}", file=sys.stderr, flush=True)
         return 1
@@ -304,6 +437,10 @@ def main(argv: Sequence[str], prog: str = "python -m deploy") -> int:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         deployment.stop()
+
+
+def _warn(line: str) -> None:
+    print(f"deploy: {line}", file=sys.stderr, flush=True)
 
 
 def _usage_error(message: str) -> int:

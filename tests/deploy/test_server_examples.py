@@ -94,6 +94,7 @@ def _filled(folder, http_port, https_port, backends):
     text = SITE.read_text()
     text = text.replace(f"/etc/ssl/certs/{DOMAIN}.pem", str(cert)).replace(f"/etc/ssl/private/{DOMAIN}.key", str(key))
     text = "\n".join(line for line in text.splitlines() if "listen [::]:" not in line)  # no IPv6 in the test
+    text = text.replace("/var/log/nginx/ndcg-lab.access.log", str(folder / "access.log"))
     text = text.replace("listen 80;", f"listen 127.0.0.1:{http_port};")
     text = text.replace("listen 443 ssl;", f"listen 127.0.0.1:{https_port} ssl;")
     for example, backend in zip(("8601", "8602"), backends, strict=True):

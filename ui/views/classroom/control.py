@@ -28,6 +28,7 @@ from ui.state import (
 from ui.views.classroom.common import REFUSALS, SCREEN, VIEW_PARAM, show_message
 from ui.views.classroom.lesson_run import off_plan, render_leaderboard, render_lesson_bar
 from ui.views.classroom.live import live_panel
+from ui.views.classroom.processes import processes_notice
 from ui.views.classroom.screen import render_join_info
 from ui.views.classroom.setup import setup_part
 from ui.widgets.qr import qr_png
@@ -79,6 +80,7 @@ def render_control(t: Translator, cs: ClassroomState, room: Room) -> None:
     st.markdown(t("classroom.control_heading", code=room.code))
     cs.control_revision = room.revision
     show_message(cs, "control")
+    processes_notice(t)
     progress = db().lessons.progress(room.code)
     if progress is not None:
         render_lesson_bar(t, room, progress)

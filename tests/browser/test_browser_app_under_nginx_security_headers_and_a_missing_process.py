@@ -1,0 +1,81 @@
+"""The app through ``python -m deploy up``'s nginx in Debian's Chromium, under its Content-Security-Policy: the
+Playground's sortable list and the Classroom's control page (its QR code, its live part) work, and the browser
+reports no violation of the policy. Replica 2 killed (SIGKILL to its process id): the teacher's control page, in
+English and in Chinese, says the room runs on one of two processes while it is started again, and stops saying so
+once it is back."""
+
+import os
+import shutil
+import signal
+
+import pytest
+from playwright.sync_api import expect
+from test_browser_live_room import start_room
+from test_browser_playground import open_playground
+
+from support import deployment, pin, wait_for_idle
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.deploy,
+    pytest.mark.skipif(shutil.which("nginx", path="/usr/sbin:/usr/bin") is None, reason="nginx is not installed"),
+]
+
+# Installed in every page before its scripts: each report of a blocked script, style, frame or connection.
+WATCH_POLICY = """
+window.__violations = [];
+document.addEventListener('securitypolicyviolation', (e) => {
+  window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`);
+});
+"""
+MISSING = {
+    "en": "Running on 1 of 2 processes; a process is restarting.",
+    "zh": "当前在 2 个进程中的 1 个上运行；有一个进程正在重启",
+}
+
+
+def violations(page):
+    return page.evaluate("window.__violations")
+
+
+def test_the_app_works_under_the_policy_and_the_control_page_tells_of_a_missing_process(browser):
+    with deployment(2) as (running, url):
+        desk = browser.new_context(viewport={"width": 1280, "height": 720})
+        desk.add_init_script(WATCH_POLICY)
+        pin(desk, url, 1)
+        reported = []
+        playground = desk.new_page()
+        playground.on("console", lambda m: reported.append(m.text) if "Content Security Policy" in m.text else None)
+        reply = playground.goto(url + "/")
+        assert "frame-ancestors 'self'" in reply.headers["content-security-policy"]
+        assert (reply.headers["x-frame-options"], reply.headers["referrer-policy"]) == ("SAMEORIGIN", "no-referrer")
+        open_playground(playground, url)  # the sortable list drawn, NDCG computed: the component's script ran
+
+        _, teacher, code, control_link = start_room(browser, url, desk)
+        teacher.on("console", lambda m: reported.append(m.text) if "Content Security Policy" in m.text else None)
+        teacher.get_by_text("Open the controls on another device").click()
+        qr = teacher.locator("[data-testid=stImage] img").last
+        expect(qr).to_be_visible()
+        assert qr.evaluate("(img) => img.complete && img.naturalWidth > 0")  # the QR code's image loaded
+        teacher.keyboard.press("Escape")
+
+        chinese = desk.new_page()
+        chinese.goto(control_link.replace("&lang=en", "&lang=zh"))
+        expect(chinese.get_by_text(f"房间 {code}", exact=False).first).to_be_visible()
+        for page in (teacher, chinese):
+            wait_for_idle(page)
+            assert not page.get_by_text(MISSING["en"]).count() and not page.get_by_text(MISSING["zh"]).count()
+
+        os.kill(running.apps[1].pid, signal.SIGKILL)
+        expect(chinese.get_by_text(MISSING["zh"])).to_be_visible(timeout=20_000)
+        chinese.screenshot(path="/tmp/deploy-control-page-missing-process-zh.png")
+        expect(teacher.get_by_text(MISSING["en"])).to_be_visible(timeout=20_000)
+        teacher.screenshot(path="/tmp/deploy-control-page-missing-process.png")
+        # Back (the spare, or a fresh process, answers), the notice goes at its part's next look.
+        expect(teacher.get_by_text(MISSING["en"])).to_have_count(0, timeout=60_000)
+        expect(chinese.get_by_text(MISSING["zh"])).to_have_count(0, timeout=60_000)
+
+        for page in (playground, teacher, chinese):
+            assert violations(page) == [], violations(page)
+            expect(page.get_by_test_id("stException")).to_have_count(0)
+        assert reported == []
