@@ -1,10 +1,10 @@
 """``python -m deploy up`` keeps its replicas running: a replica killed by its process id (SIGKILL) answers again on
-its port and through nginx (its time to come back is measured by ``benchmarks/bench_replica_restart.py``, not here:
-the wait below is a generous bound for a loaded machine), while nginx serves its clients from the other; the spare process (its
-imports done) took its place, and a new spare is kept; the file the replicas read says one of two is restarting
-meanwhile, then two of two. A replica that keeps failing when started again is tried
-after growing pauses and then given up, in one line, and the file says so. The replicas listen on 127.0.0.1 only,
-and are told to believe X-Forwarded-For from nginx's address alone (``NDCG_LAB_TRUSTED_PROXIES``)."""
+its port and through nginx while nginx serves its clients from the other (how soon is measured by
+``benchmarks/bench_replica_restart.py``, not here: the wait below is a generous bound for a loaded machine); the spare
+process (its imports done) took its place, and a new spare is kept; the file the replicas read says one of two is
+restarting meanwhile, then two of two. A replica that keeps failing when started again is tried after growing pauses
+and then given up, in one line, and the file says so. The replicas listen on 127.0.0.1 only, and are told to believe
+X-Forwarded-For from nginx's address alone (``NDCG_LAB_TRUSTED_PROXIES``)."""
 
 import os
 import shutil
