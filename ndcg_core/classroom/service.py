@@ -16,7 +16,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from ..errors import InputError, Note, StoreUnavailable
 from . import results, rules
@@ -126,8 +126,13 @@ class CardState:
     score: Score | None
 
     @property
+    def status(self) -> AnswersStatus | None:
+        """Whether the current activity takes answers (``answers_status``; ``None``: no activity)."""
+        return None if self.current is None else answers_status(self.current.phase, self.left)
+
+    @property
     def time_up(self) -> bool:
-        return self.left is not None and self.left <= 0
+        return self.status == "time_up"
 
     @property
     def shared(self) -> bool:
@@ -193,6 +198,20 @@ def seconds_left(current: ActivityRow, now: float) -> float | None:
     if current.phase != "open":
         return None
     return rules.seconds_left(current.opened_at, current.time_limit, now)
+
+
+AnswersStatus = Literal["open", "time_up", "locked", "revealed"]
+_PHASE_STATUS: dict[str, AnswersStatus] = {"open": "open", "locked": "locked", "revealed": "revealed"}
+
+
+def answers_status(phase: str, left: float | None) -> AnswersStatus:
+    """Whether an activity in ``phase`` takes answers, with ``left`` seconds of its time limit (``seconds_left``):
+    the one status the projector, the control page and a phone all word. It is the phase, except ``"time_up"`` for
+    an open activity whose time limit has run out (zero or below), which takes no answers either: the phase stays
+    open in the store, so a screen that read the phase alone said "open" beside a countdown saying "Time is up"."""
+    if phase == "open" and left is not None and left <= 0:
+        return "time_up"
+    return _PHASE_STATUS[phase]
 
 
 class ClassroomService:

@@ -1,4 +1,4 @@
-"""A change of one list explained term by term (ndcg_core.lists.moves.explain_change): expected values are written
+"""A change of one list explained term by term (ndcg_core.lists.changes.explain_change): expected values are written
 from the formula on the seeds' examples, never by calling the function under test."""
 
 from math import log2
@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from ndcg_core.lists.changes import explain_change
 from ndcg_core.lists.items import move
-from ndcg_core.lists.moves import explain_change
 from ndcg_core.lists.spec import ListSpec
 
 # The seeds' list 3, 2, 3, 0, 1 (labels A..E), NDCG@5 with linear gain and the log2 discount.

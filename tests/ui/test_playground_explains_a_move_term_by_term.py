@@ -79,7 +79,7 @@ def test_the_explanation_speaks_chinese():
 
 
 def test_an_item_moved_past_k_counts_nothing_there_and_one_moved_in_counts_its_term():
-    from ndcg_core.lists.moves import explain_change
+    from ndcg_core.lists.changes import explain_change
     from ui.i18n import Translator
     from ui.views.playground.figures import explanation_lines
 
@@ -92,7 +92,7 @@ def test_an_item_moved_past_k_counts_nothing_there_and_one_moved_in_counts_its_t
 
 
 def test_a_long_shift_sums_the_items_beyond_six_in_one_line():
-    from ndcg_core.lists.moves import explain_change
+    from ndcg_core.lists.changes import explain_change
     from ui.i18n import Translator
     from ui.views.playground.figures import explanation_lines
 

@@ -1,6 +1,7 @@
 // A lesson activity's time limit, counting down in the browser: the server sends how many seconds are left as of
-// the page's run, so the phone's clock need not agree with the server's. At zero it shows "Time is up" and sends
-// one trigger, which reruns the part of the page it is in (the phone then shows its answers locked).
+// the page's run, so the phone's clock need not agree with the server's. At zero it shows "Time is up"; with
+// `wake`, it sends one trigger instead, which reruns the part of the page it is in, and that run, drawing it again
+// with nothing left, says "Time is up" with the rest of the part (the status, the phone's answers locked).
 
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
@@ -22,12 +23,19 @@ export default function (component) {
       timer = setTimeout(draw, 250);
       return;
     }
+    if (data.wake) {
+      // The run this asks for draws "Time is up" here together with the status beside it: said here first, it
+      // stood beside "Answers: open" until that run came.
+      box.textContent = `${data.label} 0:00`;
+      box.className = "countdown soon";
+      if (!sent) {
+        sent = true;
+        setTriggerValue("up", Date.now());
+      }
+      return;
+    }
     box.textContent = data.up;
     box.className = "countdown up";
-    if (!sent && data.wake) {
-      sent = true;
-      setTriggerValue("up", Date.now());
-    }
   }
 
   draw();

@@ -19,6 +19,7 @@ const STREAM_BACKOFF_FIRST = 1000; // ms before a new stream after one that fail
 const STREAM_BACKOFF_MOST = 5000; // ...up to this
 const STREAM_JITTER = 500;
 const POLL_KEY = "ndcg-card:poll"; // set in the tab once its streams failed: its next page polls at once
+const DEADLINES_KEPT = 8; // cards whose deadline is kept: the one shown and a few before it
 
 function el(tag, className, attrs) {
   const node = document.createElement(tag);
@@ -82,6 +83,8 @@ export default function (component) {
   const typed = root._typed; // activity id -> part -> value typed or chosen, not necessarily sent
   const state = { stopped: false, timer: null, tick: null, down: false };
   root._messages = root._messages || {}; // activity id -> {ok, text}: the last send's message
+  root._deadlines = root._deadlines || new Map(); // "activity:revision" -> when its time is up (Date.now() ms)
+  const deadlines = root._deadlines;
   const messages = root._messages;
   const notice = root.querySelector(".notice");
   const body = root.querySelector(".body");
@@ -112,8 +115,24 @@ export default function (component) {
     return card.blocks.filter((b) => ["number", "choice", "order"].includes(b.type));
   }
 
+  // When this card's time limit runs out by this phone's clock (null: no limit, or not open). Each card brings the
+  // seconds left as of its sending, so the deadline is set from the first copy of the card seen (its activity, at
+  // its revision) and kept by that card's key: a new activity, or a new round of one, is never judged by the
+  // deadline of the one before, which had run out (its box stayed disabled, and Send missing, until its own clock
+  // ran out), and a card met again keeps its own.
+  function deadline(card) {
+    if (card.phase !== "open" || card.left === null || card.left === undefined) return null;
+    const key = `${card.activity}:${card.revision}`;
+    if (!deadlines.has(key)) {
+      deadlines.set(key, Date.now() + card.left * 1000);
+      if (deadlines.size > DEADLINES_KEPT) deadlines.delete(deadlines.keys().next().value); // the oldest
+    }
+    return deadlines.get(key);
+  }
+
   function timeUp(card) {
-    return card.phase === "open" && card.left !== null && card.left !== undefined && root._deadline && Date.now() >= root._deadline;
+    const end = deadline(card);
+    return end !== null && Date.now() >= end;
   }
 
   function wasUp(card) {
@@ -354,13 +373,10 @@ export default function (component) {
   function countdown(card) {
     clearTimeout(state.tick);
     const box = body.querySelector(".countdown");
-    if (!box) return;
-    if (root._deadlineFor !== `${card.activity}:${card.revision}`) {
-      root._deadline = Date.now() + card.left * 1000;
-      root._deadlineFor = `${card.activity}:${card.revision}`;
-    }
+    const end = deadline(card);
+    if (!box || end === null) return;
     const tick = () => {
-      const left = Math.max(0, Math.ceil((root._deadline - Date.now()) / 1000));
+      const left = Math.max(0, Math.ceil((end - Date.now()) / 1000));
       if (left > 0) {
         box.textContent = `${card.texts.time_left} ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
         box.className = left <= 5 ? "countdown soon" : "countdown";

@@ -233,13 +233,21 @@ def seconds_left(current: ActivityRow) -> float | None:
     return service.seconds_left(current, now())
 
 
-def time_is_up(current: ActivityRow) -> bool:
-    left = seconds_left(current)
-    return left is not None and left <= 0
+def answers_status(current: ActivityRow) -> service.AnswersStatus:
+    """Whether ``current`` takes answers now (``service.answers_status``: its phase, or ``"time_up"``)."""
+    return service.answers_status(current.phase, seconds_left(current))
+
+
+def status_text(t: Translator, current: ActivityRow) -> str:
+    """``current``'s status as the control page and the projector word it: "open", "locked", "revealed", or
+    "Time is up" once its time limit has run out."""
+    status = answers_status(current)
+    return t("classroom.time_up") if status == "time_up" else t(f"classroom.phase.{status}")
 
 
 def show_countdown(t: Translator, current: ActivityRow, screen: bool = False, wake: bool = False) -> None:
-    """The countdown of an open activity with a time limit (``wake``: rerun this part of the page at zero)."""
+    """The countdown of an open activity with a time limit (``wake``: rerun this part of the page at zero, so that
+    what it draws beside the countdown, the status above all, says the time is up with it)."""
     left = seconds_left(current)
     if left is None:
         return
@@ -249,7 +257,7 @@ def show_countdown(t: Translator, current: ActivityRow, screen: bool = False, wa
         t("classroom.time_left"),
         t("classroom.time_up"),
         size=size,
-        wake=wake,
+        wake=wake and left > 0,  # once up, the run that drew it already says so: no run more
         key=f"cr_countdown_{current.id}",
     )
 

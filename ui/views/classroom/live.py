@@ -34,7 +34,7 @@ from ui.state import (
 )
 from ui.views.classroom.common import PRESENTER_SECONDS, activity_heading, outage_notice
 from ui.views.classroom.kinds import VIEWS
-from ui.views.classroom.lesson_run import render_leaderboard, show_countdown, time_is_up
+from ui.views.classroom.lesson_run import render_leaderboard, show_countdown, status_text
 from ui.views.classroom.phone_page import pages_served
 from ui.widgets.room_watch import room_watch
 
@@ -208,9 +208,10 @@ def draw_live(t: Translator, code: str, screen: bool, ended: bool = False) -> No
         st.subheader(heading)
         a, b = st.columns(2)
     a.metric(t("classroom.answered"), f"{summary.count} / {room.students}")
-    phase = t("classroom.time_up") if time_is_up(current) else t(f"classroom.phase.{current.phase}")
-    b.metric(t("classroom.phase"), phase)
-    show_countdown(t, current, screen=screen)
+    b.metric(t("classroom.phase"), status_text(t, current))
+    # At zero the part runs again, so the status says the time is up when the countdown does, not at the next
+    # quiet run up to 15 s later ("Time is up" beside "Answers: open").
+    show_countdown(t, current, screen=screen, wake=True)
     revealed = current.phase == "revealed"
     main = side = st.container()
     if screen and keeps_scores(progress) and lesson_over(room, progress) and room.show_names:

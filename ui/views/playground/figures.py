@@ -13,10 +13,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from ndcg_core.lists.changes import ChangeExplained, ItemMove, TermChange, explain_change
 from ndcg_core.lists.discounts import DISCOUNTS
 from ndcg_core.lists.gains import GAINS
 from ndcg_core.lists.items import Scores, ndcg_for_every_k, score
-from ndcg_core.lists.moves import ChangeExplained, ItemMove, TermChange, explain_change
 from ndcg_core.lists.spec import ListSpec
 from ui import charts, export, live
 from ui.format import md_escape, metric_text
