@@ -56,6 +56,7 @@ PLACES: dict[PlaceCode, str] = {
     "measure.gain": "the gain for level {level} of measure {measure}",
     "seed": "the seed",
     "file.line": "line {line} of {file}",
+    "frame.row": "row {row} of {frame}",
     "link.label": "label {position}",
     "link.grade": "grade {position}",
     "link.extra_label": "unretrieved label {position}",
@@ -201,6 +202,10 @@ MESSAGES: dict[Code, str] = {
     "compare.runs": "a comparison needs a baseline and at least one more run, got {count} run(s)",
     "compare.names": "{names} names for {runs} runs; give one name per run",
     "compare.same_name": "two runs are named {value}; give each run its own name",
+    "frame.not_table": "{frame} is a {value}, not a pandas DataFrame or a pyarrow Table",
+    "frame.column": "{frame} has no column {column} for the {role}; its columns are {columns}",
+    "frame.null": "{place}: the {column} column is empty there; every row needs a value",
+    "frame.id_type": "{frame}'s {column} column holds {type}; ids are strings or integers",
     # A Playground link's state (``ListSpec.from_link`` in ndcg_core/lists/spec.py), and small whole numbers in a
     # link (``link_number`` there: a custom gain's grade, a Learn step, a Practice exercise number).
     "link.empty": "the link holds no state",

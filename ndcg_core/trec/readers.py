@@ -53,6 +53,16 @@ class Qrels:
     def __len__(self) -> int:
         return len(self.rel)
 
+    @classmethod
+    def from_frame(
+        cls, frame: Any, query: str = "query", doc: str = "doc", grade: str = "grade", name: str = "DataFrame"
+    ) -> Qrels:
+        """Judgments from a pandas DataFrame's or pyarrow Table's columns, checked as a file is
+        (``ndcg_core.trec.frames``)."""
+        from .frames import qrels_from_frame
+
+        return qrels_from_frame(frame, query, doc, grade, name)
+
     def line_of(self, row: int) -> int:
         return int(self.lines[row]) if self.lines is not None else row + 1
 
@@ -70,6 +80,16 @@ class Run:
 
     def __len__(self) -> int:
         return len(self.score)
+
+    @classmethod
+    def from_frame(
+        cls, frame: Any, query: str = "query", doc: str = "doc", score: str = "score", name: str = "DataFrame"
+    ) -> Run:
+        """A ranking from a pandas DataFrame's or pyarrow Table's columns, checked as a file is
+        (``ndcg_core.trec.frames``)."""
+        from .frames import run_from_frame
+
+        return run_from_frame(frame, query, doc, score, name)
 
     def line_of(self, row: int) -> int:
         return int(self.lines[row]) if self.lines is not None else row + 1

@@ -10,6 +10,7 @@ import re
 import sys
 from unittest import mock
 
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -18,6 +19,8 @@ from ndcg_core import (
     GAINS,
     EvaluationOptions,
     InputError,
+    Qrels,
+    Run,
     Scoring,
     breakdown,
     dcg,
@@ -354,6 +357,10 @@ CALLS = {
     "typed.no_ranks": [lambda: typed_queries_to_trec([{"query": "q", "document": "a", "grade": "1"}])],
     "paired.mismatch": [lambda: paired_comparison([0.1, 0.2], [0.3])],
     "paired.too_few": [lambda: paired_comparison([0.1], [0.3])],
+    "frame.not_table": [lambda: Run.from_frame([("q", "a", 1.0)])],
+    "frame.column": [lambda: Run.from_frame(pd.DataFrame({"q": ["q"], "doc": ["a"], "score": [1.0]}))],
+    "frame.null": [lambda: Run.from_frame(pd.DataFrame({"query": [None, "q"], "doc": ["a", "b"], "score": [1, 2]}))],
+    "frame.id_type": [lambda: Qrels.from_frame(pd.DataFrame({"query": [1.5], "doc": ["a"], "grade": [1]}))],
     "compare.runs": [lambda: compare(read_qrels(QRELS), [read_run(RESULTS)])],
     "compare.names": [lambda: compare(read_qrels(QRELS), [read_run(RESULTS)] * 2, names=["one"])],
     "compare.same_name": [lambda: compare(read_qrels(QRELS), [read_run(RESULTS)] * 2)],
@@ -643,6 +650,10 @@ ALLOWED_LATIN = {
     "duckdb",
     "spark",  # --engine spark, and what it needs: Spark itself, Java, and pip install 'ndcg-lab[spark]'
     "Spark",
+    "pandas",  # Qrels.from_frame takes a pandas DataFrame or a pyarrow Table: library and class names
+    "pyarrow",
+    "DataFrame",
+    "Table",
     "Java",
     "Python",
     "pip",
