@@ -238,6 +238,15 @@ MESSAGES: dict[Code, str] = {
     "room.full": "the room is full: it holds at most {limit} students",
     "room.too_many": "{limit} rooms are open already, the most this server holds; try again later",
     "room.join_wait": "too many wrong codes from here: wait {seconds} seconds and try again",
+    "room.join_busy": "many are joining from this network at once: wait {seconds} seconds and press Join again",
+    "room.closed": "the teacher has closed joining this room",
+    "room.seats": "{value} is not a room size: give a whole number from 1 to {limit}",
+    "room.passphrase": "this server starts rooms for lecturers only: type the lecturer's passphrase",
+    "room.started_many": (
+        "{limit} rooms were started from here within the hour, the most one place may start; try again in "
+        "{minutes} minutes"
+    ),
+    "room.proxy_setting": "the setting {name} has {value}, which is not an address or a network such as 10.0.0.0/8",
     "room.bad_key": "this link does not control the room: its key is not the room's key",
     "room.bad_student": "the student id {value} in the link is not one this app made",
     "room.nickname_long": "the nickname has {count} characters; at most {limit} fit",

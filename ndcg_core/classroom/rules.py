@@ -32,12 +32,27 @@ class Limits:
     """What keeps a room usable; each can be set by an environment variable (``NDCG_LAB_<NAME>``)."""
 
     room_hours: float = 12.0  # a room expires this long after it starts, and is then purged
-    max_students: int = 500  # per room
+    # A room nobody has joined expires this long after it started or after its teacher's last action, so that
+    # rooms started and left empty stop counting toward ``max_open_rooms``; the first student's join gives it its
+    # ``room_hours``.
+    empty_room_minutes: float = 30.0
+    max_students: int = 500  # per room (the teacher can set a room smaller)
     max_open_rooms: int = 100
+    rooms_per_client_hour: int = 10  # rooms one client (address) may start in an hour
+    # New students from one client (address): this many at once, then this many a second. A class of 300 behind
+    # one campus address gets in within 100 + 200 / 4 = 50 s at the fastest; a script filling a room is slowed to
+    # that pace, which leaves the teacher time to close joining and remove what it put in.
+    join_burst: int = 100
+    joins_per_second: float = 4.0
     answer_burst: int = 10  # a student may send this many answers at once...
     answers_per_second: float = 2.0  # ...and then this many a second
-    free_join_failures: int = 10  # wrong codes from one place before joining is slowed
+    free_join_failures: int = 10  # wrong codes from one place before its wrong codes are slowed
     join_window_seconds: float = 600.0  # wrong codes older than this are forgotten
+    # Wrong codes from one place in the window after which its new joins wait too, right codes included: a right
+    # code is otherwise never slowed (a class behind one address gets in whatever its typos), so this bounds how
+    # many codes one place can try (300 each 10 minutes: with 100 rooms open among 31^6 codes, one room found in
+    # about 200 days).
+    max_join_failures: int = 300
     max_join_wait_seconds: float = 60.0
     short_link_days: float = 365.0
 
@@ -146,6 +161,23 @@ def join_wait(failures: int, seconds_since_last: float, limits: Limits) -> float
         return 0.0
     wait = min(2.0**extra, limits.max_join_wait_seconds)
     return max(0.0, wait - seconds_since_last)
+
+
+def join_tokens(tokens: float, seconds_since: float, limits: Limits) -> float:
+    """A client's join tokens now: ``tokens`` as last stored, refilled at ``joins_per_second`` for the seconds
+    since, up to ``join_burst``."""
+    return min(float(limits.join_burst), tokens + max(0.0, seconds_since) * limits.joins_per_second)
+
+
+def join_token_wait(tokens: float, limits: Limits) -> float:
+    """Seconds until a client with ``tokens`` (below one) has a whole join token again."""
+    return max(0.0, (1.0 - tokens) / limits.joins_per_second)
+
+
+def empty_room_expiry(created_at: float, now: float, limits: Limits) -> float:
+    """When a room nobody has joined expires, started at ``created_at`` and last acted on at ``now``: the empty
+    room's minutes from then, never beyond the room's hours."""
+    return min(now + limits.empty_room_minutes * 60, created_at + limits.room_hours * 3600)
 
 
 def seconds_left(opened_at: float, time_limit: float | None, now: float) -> float | None:

@@ -194,8 +194,12 @@ def test_a_round_finds_the_round_before_it_to_show_beside_it(make, clock):
 def test_a_new_room_as_stored(make, clock):
     s = make()
     room, key = s.rooms.create()
-    assert room == Room(room.code, T0, T0 + 12 * HOUR, None, False, 0, 0, 0, None)
+    # Nobody has joined: it expires after the empty room's 30 minutes; the first student gives it its 12 hours.
+    assert room == Room(room.code, T0, T0 + 30 * 60, None, False, 0, 0, 0, None)
     assert s.rooms.revision(room.code) == 0
+    clock.now = T0 + 60
+    s.students.join(room.code, sid(1))
+    assert s.rooms.get(room.code) == Room(room.code, T0, T0 + 12 * HOUR, None, False, 0, 1, 0, None)
 
 
 def test_a_taken_room_code_is_drawn_again_twenty_times_at_most(make, monkeypatch):
@@ -223,6 +227,7 @@ def test_too_many_open_rooms_names_the_limit(make, clock):
 def test_a_room_expires_at_its_very_instant(make, clock):
     s = make()
     room, key = s.rooms.create()
+    s.students.join(room.code, sid(2))  # a room somebody joined lives its 12 hours
     clock.now = T0 + 12 * HOUR - 1
     assert s.rooms.get(room.code).code == room.code and s.rooms.revision(room.code) == 0
     clock.now = T0 + 12 * HOUR

@@ -45,7 +45,7 @@ def test_concurrent_joins_never_overfill_a_room(make):
     assert outcomes.count("room.full") == 7
 
 
-def test_wrong_codes_are_slowed_per_source(make, clock):
+def test_wrong_codes_are_slowed_per_source_and_a_right_code_is_not(make, clock):
     store = make(free_join_failures=3)
     room, _ = store.rooms.create()
     wrong = "ZZZZZZ" if room.code != "ZZZZZZ" else "YYYYYY"
@@ -54,11 +54,12 @@ def test_wrong_codes_are_slowed_per_source(make, clock):
             store.students.join(wrong, student_id(), source="10.0.0.9")
         assert caught.value.code == "room.unknown"
     with pytest.raises(InputError) as caught:
-        store.students.join(room.code, student_id(), source="10.0.0.9")  # even the right code must wait now
+        store.students.join(wrong, student_id(), source="10.0.0.9")  # a fifth wrong code must wait now
     assert caught.value.code == "room.join_wait" and caught.value.fields["seconds"] >= 1
-    store.students.join(room.code, student_id(), source="10.0.0.10")  # another place is not slowed
-    clock.now += 3
-    store.students.join(room.code, student_id(), source="10.0.0.9")
+    store.students.join(room.code, student_id(), source="10.0.0.9")  # the right code is not slowed
+    assert error_of(store.students.join, wrong, student_id(), source="10.0.0.10").code == "room.unknown"
+    clock.now += 60
+    assert error_of(store.students.join, wrong, student_id(), source="10.0.0.9").code == "room.unknown"
 
 
 def test_joining_again_keeps_the_number_and_updates_the_nickname_in_that_room_only(make):
@@ -89,29 +90,29 @@ def test_a_full_room_names_its_limit(make):
     assert s.students.join(room.code, sid(1)).number == 1
 
 
-def test_wrong_codes_slow_joining_from_their_source(make, clock):
+def test_wrong_codes_slow_wrong_codes_from_their_source(make, clock):
     s = make(free_join_failures=1, join_window_seconds=600, max_join_wait_seconds=60)
     room, _ = s.rooms.create()
     # An unknown room, then a code of the wrong length: both count.
     assert fields(error_of(s.students.join, "ABCDEF", sid(1))) == ("room.unknown", {"code": "ABCDEF"})
     assert error_of(s.students.join, "K7", sid(1)).code == "room.code_length"
-    # Two failures, one free: wait 2 s after the last; the default source is ""
-    assert fields(error_of(s.students.join, room.code, sid(1), source="")) == ("room.join_wait", {"seconds": 3})
-    clock.now += 1.5  # 0.5 s left: still refused, "1 second"
-    assert fields(error_of(s.students.join, room.code, sid(1))) == ("room.join_wait", {"seconds": 1})
-    assert s.students.join(room.code, sid(1), source="elsewhere").number == 1
-    clock.now = T0 + 600  # the failures are exactly 600 s old: outside the window
-    assert s.students.join(room.code, sid(2)).number == 2
+    # Two failures, one free: a third wrong code waits 2 s after the last; the default source is ""
+    assert fields(error_of(s.students.join, "ABCDEF", sid(1), source="")) == ("room.join_wait", {"seconds": 3})
+    clock.now += 1.5  # the third made it three: 4 s after it, 2.5 s left
+    assert fields(error_of(s.students.join, "ABCDEG", sid(1))) == ("room.join_wait", {"seconds": 3})
+    assert s.students.join(room.code, sid(1)).number == 1  # the right code is never slowed by them
+    assert error_of(s.students.join, "ABCDEF", sid(2), source="elsewhere").code == "room.unknown"
+    clock.now = T0 + 1.5 + 600  # every failure is 600 s old or more: outside the window
     assert error_of(s.students.join, "ABCDEF", sid(3)).code == "room.unknown"  # one failure in the window: free
-    assert s.students.join(room.code, sid(3)).number == 3
+    assert s.students.join(room.code, sid(3)).number == 2
 
 
 def test_a_source_that_is_not_text_is_still_counted(make):
     s = make(free_join_failures=0)
     room, _ = s.rooms.create()
     assert error_of(s.students.join, "ABCDEF", sid(1), source="\ud800").code == "room.unknown"
-    assert fields(error_of(s.students.join, room.code, sid(1), source="\ud800")) == ("room.join_wait", {"seconds": 3})
-    assert len(table(s, "join_failures")) == 1
+    assert fields(error_of(s.students.join, "ABCDEF", sid(1), source="\ud800")) == ("room.join_wait", {"seconds": 3})
+    assert len(table(s, "join_failures")) == 2
 
 
 def test_the_roster_is_in_joining_order(make):

@@ -2,7 +2,8 @@
 ``Database`` (engine, transactions, retries; ``engine``) and small repositories over it, held by a ``Classroom``:
 
 - ``rooms``: rooms, teacher keys, activities and their phases, rounds, ending and purging (``rooms``);
-- ``students``: joining (wrong codes slowed), a student, the roster (``students``);
+- ``students``: joining (wrong codes slowed, new students paced per client), a student, the roster (``students``);
+- ``doors``: a room's size, joining closed, removing a burst of joins (``doors``);
 - ``answers``: answers (a token bucket per student), and the results (``answers``);
 - ``lessons``: saved lessons, and a room's lesson run step by step from rows (``lessons``).
 
@@ -20,6 +21,7 @@ from sqlalchemy.engine import Engine
 
 from ..rules import Limits
 from .answers import Answers
+from .doors import Door, Doors
 from .engine import (
     ENV_DATA_DIR,
     ENV_URL,
@@ -46,6 +48,7 @@ __all__ = [
     "Classroom",
     "Database",
     "DatabaseSettings",
+    "Door",
     "LessonProgress",
     "LessonStep",
     "Room",
@@ -58,11 +61,13 @@ __all__ = [
 
 
 class Classroom:
-    """The live classroom's repositories over one database: ``rooms``, ``students``, ``answers``, ``lessons``.
+    """The live classroom's repositories over one database: ``rooms``, ``students``, ``doors``, ``answers``,
+    ``lessons``.
 
     ``Classroom(url)`` opens the database (``database_url()`` by default) and creates or migrates its tables;
     ``engine`` shares an engine, ``database`` a ``Database`` (its engine, settings and clock). ``clock`` gives the
-    time (seconds since the epoch)."""
+    time (seconds since the epoch); ``passphrase`` is what a lecturer must give to start a room (``None``:
+    nothing asked, ``ndcg_core.classroom.clients.teacher_passphrase``)."""
 
     def __init__(
         self,
@@ -73,12 +78,14 @@ class Classroom:
         engine: Engine | None = None,
         settings: DatabaseSettings | None = None,
         database: Database | None = None,
+        passphrase: str | None = None,
     ) -> None:
         self.database = database or Database(url, engine=engine, settings=settings, clock=clock)
         self.limits = limits or Limits()
         self.schema = Schema(self.database)
-        self.rooms = Rooms(self.database, self.limits)
+        self.rooms = Rooms(self.database, self.limits, passphrase)
         self.students = Students(self.database, self.limits)
+        self.doors = Doors(self.database, self.limits, self.rooms)
         self.answers = Answers(self.database, self.limits, self.rooms)
         self.lessons = Lessons(self.database, self.rooms)
         if database is None:
@@ -95,7 +102,7 @@ class Classroom:
     def without_retries(self) -> Classroom:
         """This classroom, on the same engine and pool, trying each call once: for a poll that asks again anyway
         (a class's phones waiting out a restart would otherwise hold the server's threads)."""
-        return Classroom(limits=self.limits, database=self.database.without_retries())
+        return Classroom(limits=self.limits, database=self.database.without_retries(), passphrase=self.rooms.passphrase)
 
     def schema_version(self) -> int:
         return self.schema.version()

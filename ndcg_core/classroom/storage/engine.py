@@ -218,6 +218,31 @@ join_failures = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
     sa.Index("ix_join_failures_source_at", "source", "at"),
 )
+# The rooms each client started lately (its address hashed, ``clients.source_key``), for the rooms per client and
+# hour; each client's join tokens (``rules.join_tokens``), for the new students per client; each room's door: the
+# size its teacher set (``None``: the server's ``max_students``) and whether joining is closed.
+room_starts = sa.Table(
+    "room_starts",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("source", sa.String(64), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("ix_room_starts_source_at", "source", "at"),
+)
+join_tokens = sa.Table(
+    "join_tokens",
+    metadata,
+    sa.Column("source", sa.String(64), primary_key=True),
+    sa.Column("tokens", sa.Float, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+room_doors = sa.Table(
+    "room_doors",
+    metadata,
+    sa.Column("room", sa.String(6), sa.ForeignKey("rooms.code", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seats", sa.Integer),
+    sa.Column("closed", sa.Boolean, nullable=False, default=False),
+)
 lessons = sa.Table(
     "lessons",
     metadata,

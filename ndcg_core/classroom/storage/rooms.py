@@ -15,7 +15,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from ...errors import InputError, shown
-from .. import rules
+from .. import clients, rules
 from ..kinds import Activity
 from ..notices import Notice
 from ..rules import Limits
@@ -24,11 +24,14 @@ from .engine import (
     activities,
     answers,
     join_failures,
+    join_tokens,
     lesson_run_steps,
     lesson_runs,
     lesson_steps,
     meta,
     resilient,
+    room_doors,
+    room_starts,
     rooms,
     students,
 )
@@ -38,15 +41,22 @@ from .rows import PHASES, ActivityRow, Room, activity_row
 class Rooms:
     """Every read and write of a room itself and its activities."""
 
-    def __init__(self, db: Database, limits: Limits) -> None:
+    def __init__(self, db: Database, limits: Limits, passphrase: str | None = None) -> None:
         self.db = db
         self.limits = limits
+        self.passphrase = passphrase  # what a lecturer gives to start a room (``None``: nothing asked)
 
     @resilient
-    def create(self) -> tuple[Room, str]:
-        """A new room and its teacher's key (the key is returned once; only its hash is kept)."""
+    def create(self, *, source: str = "", passphrase: Any = None) -> tuple[Room, str]:
+        """A new room and its teacher's key (the key is returned once; only its hash is kept), started by the client
+        at ``source`` (its address), with the lecturer's ``passphrase`` when the server asks for one. Refused beyond
+        the rooms a client may start in an hour, and beyond the rooms the server holds open; a room nobody joins
+        expires soon (``Limits.empty_room_minutes``)."""
+        if not clients.passphrase_matches(passphrase, self.passphrase):
+            raise InputError("room.passphrase")
         now = self.db.clock()
         self.purge()
+        source = clients.source_key(source)
         key = rules.new_key()
         for _ in range(20):
             code = rules.new_code()
@@ -62,12 +72,21 @@ class Rooms:
                     ).scalar_one()
                     if open_rooms >= self.limits.max_open_rooms:
                         raise InputError("room.too_many", limit=self.limits.max_open_rooms)
+                    started = conn.execute(
+                        sa.select(sa.func.count(), sa.func.min(room_starts.c.at)).where(
+                            room_starts.c.source == source, room_starts.c.at > now - 3600
+                        )
+                    ).one()
+                    if started[0] >= self.limits.rooms_per_client_hour:
+                        minutes = max(1, int((started[1] + 3600 - now) // 60) + 1)
+                        raise InputError("room.started_many", limit=self.limits.rooms_per_client_hour, minutes=minutes)
+                    conn.execute(room_starts.insert().values(source=source, at=now))
                     conn.execute(
                         rooms.insert().values(
                             code=code,
                             key_hash=rules.key_hash(key),
                             created_at=now,
-                            expires_at=now + self.limits.room_hours * 3600,
+                            expires_at=rules.empty_room_expiry(now, now, self.limits),
                             ended_at=None,
                             show_names=False,
                             revision=0,
@@ -190,6 +209,11 @@ class Rooms:
                 raise InputError("room.bad_key")
             if row["ended_at"] is not None and not ended:
                 raise InputError("room.ended")
+            if row["student_count"] == 0:
+                # Nobody has joined yet: the teacher's action keeps the empty room open a while longer.
+                expires = rules.empty_room_expiry(row["created_at"], self.db.clock(), self.limits)
+                if expires > row["expires_at"]:
+                    conn.execute(sa.update(rooms).where(rooms.c.code == code).values(expires_at=expires))
             yield conn, row
 
     def touch(self, conn: Connection, code: str, **values: Any) -> None:
@@ -285,8 +309,12 @@ class Rooms:
         now = self.db.clock()
         with self.db.write() as conn:
             expired = sa.select(rooms.c.code).where(rooms.c.expires_at <= now)
-            for table in (lesson_steps, lesson_run_steps, lesson_runs, answers, activities, students):
+            for table in (lesson_steps, lesson_run_steps, lesson_runs, answers, activities, students, room_doors):
                 conn.execute(sa.delete(table).where(table.c.room.in_(expired)))
             count = conn.execute(sa.delete(rooms).where(rooms.c.expires_at <= now)).rowcount
             conn.execute(sa.delete(join_failures).where(join_failures.c.at < now - self.limits.join_window_seconds))
+            conn.execute(sa.delete(room_starts).where(room_starts.c.at <= now - 3600))
+            # A client's join tokens are full again once this long has passed: its row says nothing more.
+            full = self.limits.join_burst / self.limits.joins_per_second
+            conn.execute(sa.delete(join_tokens).where(join_tokens.c.at < now - full))
         return count
