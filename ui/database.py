@@ -13,6 +13,7 @@ from typing import Any
 
 import streamlit as st
 
+from ndcg_core.classroom import clients
 from ndcg_core.classroom.notices import Hub, Listener, Notice, Watcher, conninfo_of, sqlite_path
 from ndcg_core.classroom.rules import Limits
 from ndcg_core.classroom.service import ClassroomService
@@ -24,7 +25,12 @@ from ndcg_core.links import LinkLimits, ShortLinks
 @st.cache_resource(show_spinner=False)
 def _classroom_for(url: str) -> Classroom:
     # A StoreUnavailable here (the database down at start) is not cached: the next call tries again.
-    classroom = Classroom(url, limits=Limits.from_environment(), settings=DatabaseSettings.from_environment())
+    classroom = Classroom(
+        url,
+        limits=Limits.from_environment(),
+        settings=DatabaseSettings.from_environment(),
+        passphrase=clients.teacher_passphrase(),
+    )
     if not url.startswith("postgresql"):
         # SQLite: the process tells itself of a teacher's action at its commit; answers and joins, its own and other
         # processes', reach the hub through the file's watcher, so that each is told once.
@@ -91,13 +97,29 @@ def service() -> ClassroomService:
     return _service_for(_here())
 
 
-def client_source() -> str:
-    """Where a request comes from, for slowing wrong join codes: the client's address (or "local").
+@lru_cache(maxsize=4)
+def _trusted(text: str) -> tuple[clients.Network, ...]:
+    return clients.trusted_proxies({clients.ENV_TRUSTED_PROXIES: text})
 
-    X-Forwarded-For is not read: without a proxy that sets it, any client could write its own.
-    """
-    address = st.context.ip_address
-    return address if isinstance(address, str) and address else "local"
+
+def client_address(peer: Any, forwarded_for: Any) -> str:
+    """The client's address from a request's peer and its ``X-Forwarded-For`` (read only from the proxies
+    ``NDCG_LAB_TRUSTED_PROXIES`` names: without one that sets it, any client could write its own), for the limits
+    kept per client; a bad setting is an ``InputError`` naming it."""
+    trusted = _trusted(os.environ.get(clients.ENV_TRUSTED_PROXIES, ""))
+    peer = peer if isinstance(peer, str) else None
+    return clients.client_address(peer, forwarded_for if isinstance(forwarded_for, str) else None, trusted)
+
+
+def client_source() -> str:
+    """Where this page's session comes from, for the limits kept per client (rooms started, joins, wrong codes):
+    the client's address (or "local")."""
+    return client_address(st.context.ip_address, st.context.headers.get("X-Forwarded-For"))
+
+
+def passphrase_asked() -> bool:
+    """Whether this server asks a lecturer's passphrase before starting a room (``NDCG_LAB_TEACHER_PASSPHRASE``)."""
+    return db().rooms.passphrase is not None
 
 
 REVISION_TTL = 0.15  # seconds a room's revision is reused by this process: its phones' polls share one read

@@ -17,6 +17,7 @@ from ndcg_core.classroom.service import ClassroomService, Submission
 from ndcg_core.errors import InputError, StoreUnavailable
 from ui.database import (
     arrivals,
+    client_address,
     fresh_revision,
     in_flight,
     known_member,
@@ -378,7 +379,7 @@ async def join_route(request: Request) -> JSONResponse:
     """``POST /api/room/{code}/join`` with JSON ``{"lang", "nickname", "me", "again"}``: join the room
     (``join_page.join``); ``{"ok", "me", "phone"}`` or ``{"ok": false, "message"}`` back, in the student's
     language. The source a wrong code counts against is the client's address (no header a client sends is
-    read: behind nginx, the proxy's)."""
+    read but from a proxy that ``NDCG_LAB_TRUSTED_PROXIES`` names: ``ui.database.client_address``)."""
     body = await json_body(request)
     if isinstance(body, JSONResponse):
         return body
@@ -387,7 +388,11 @@ async def join_route(request: Request) -> JSONResponse:
         code = rules.read_code(request.path_params["code"])
     except InputError as err:
         return JSONResponse({"ok": False, "message": plain(Translator(lang).explain(err))}, headers=NO_STORE)
-    source = request.client.host if request.client is not None else "local"
+    try:
+        peer = request.client.host if request.client is not None else None
+        source = client_address(peer, request.headers.get("x-forwarded-for"))
+    except InputError as err:  # the server's setting is wrong: said, as the Classroom page says it
+        return JSONResponse({"ok": False, "message": plain(Translator(lang).explain(err))}, headers=NO_STORE)
     reply = await run_in_threadpool(join_page.join, code, body, lang, source)
     return JSONResponse(reply, headers=NO_STORE)
 

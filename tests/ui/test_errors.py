@@ -32,6 +32,7 @@ from ndcg_core import (
     validate_grades,
     validate_k,
 )
+from ndcg_core.classroom import clients
 from ndcg_core.classroom import rules as room_rules
 from ndcg_core.classroom.joining import read_public_url
 from ndcg_core.classroom.kinds import from_payload
@@ -121,7 +122,8 @@ class Classroom:
 
         self.url = f"sqlite:///{tempfile.mkdtemp(prefix='ndcg-lab-errors-')}/classroom.sqlite3"
         self.store = ClassroomStore(
-            self.url, limits=room_rules.Limits(max_students=1, answer_burst=1, free_join_failures=1)
+            self.url,
+            limits=room_rules.Limits(max_students=1, answer_burst=1, free_join_failures=1, rooms_per_client_hour=100),
         )
         self.links = ShortLinks(self.store.database)
         self.room, self.key = self.store.rooms.create()
@@ -159,6 +161,22 @@ class Classroom:
     def no_activity(self):
         room, key = self.store.rooms.create()
         self.store.rooms.set_phase(room.code, key, "revealed")
+
+    def closed(self):
+        room, key = self.store.rooms.create()
+        self.store.doors.set_closed(room.code, key, True)
+        self.store.students.join(room.code, room_rules.new_student_id())
+
+    def join_busy(self):
+        store = ClassroomStore(self.url, limits=room_rules.Limits(join_burst=1, rooms_per_client_hour=100))
+        room, _ = store.rooms.create()
+        for _ in range(2):
+            store.students.join(room.code, room_rules.new_student_id(), source="one campus")
+
+    def started_many(self):
+        store = ClassroomStore(self.url, limits=room_rules.Limits(rooms_per_client_hour=1))
+        for _ in range(2):
+            store.rooms.create(source="a busy client")
 
     def join_wait(self):
         for _ in range(3):
@@ -413,6 +431,14 @@ CALLS = {
     "room.full": [lambda: ROOM.store.students.join(ROOM.room.code, room_rules.new_student_id())],
     "room.too_many": [lambda: ClassroomStore(ROOM.url, limits=room_rules.Limits(max_open_rooms=1)).rooms.create()],
     "room.join_wait": [ROOM.join_wait],
+    "room.closed": [ROOM.closed],
+    "room.join_busy": [ROOM.join_busy],
+    "room.seats": [lambda: ROOM.store.doors.set_seats(ROOM.room.code, ROOM.key, 0)],
+    "room.passphrase": [
+        lambda: ClassroomStore(ROOM.url, passphrase="for lecturers").rooms.create(passphrase="a guess")
+    ],
+    "room.started_many": [ROOM.started_many],
+    "room.proxy_setting": [lambda: clients.trusted_proxies({clients.ENV_TRUSTED_PROXIES: "10.0.0.0/8, the proxy"})],
     "room.bad_key": [
         lambda: ROOM.store.rooms.set_phase(ROOM.room.code, "forged-key", "revealed"),
         lambda: ROOM.store.rooms.end(ROOM.room.code, None),

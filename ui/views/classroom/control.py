@@ -26,6 +26,7 @@ from ui.state import (
     widget_value,
 )
 from ui.views.classroom.common import REFUSALS, SCREEN, VIEW_PARAM, show_message
+from ui.views.classroom.door import render_door
 from ui.views.classroom.lesson_run import off_plan, render_leaderboard, render_lesson_bar
 from ui.views.classroom.live import live_panel
 from ui.views.classroom.processes import processes_notice
@@ -90,6 +91,7 @@ def render_control(t: Translator, cs: ClassroomState, room: Room) -> None:
         render_class_summary(t, db().answers.class_summary(room.code))
     else:
         render_controls(t, room)
+        render_door(t, room)
     projector, other = st.columns(2, vertical_alignment="center")
     projector.link_button(
         t("classroom.open_screen"), screen_link(room), icon=":material/present_to_all:", width="stretch", type="primary"

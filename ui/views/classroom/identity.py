@@ -11,8 +11,9 @@ from typing import Any
 import streamlit as st
 
 from ndcg_core.classroom import rules
+from ndcg_core.classroom.storage import Room
 from ndcg_core.errors import InputError, StoreUnavailable
-from ui.database import client_source, db, is_member
+from ui.database import client_source, db, is_member, passphrase_asked
 from ui.i18n import Translator
 from ui.state import (
     ClassroomState,
@@ -32,6 +33,7 @@ MEMORY_WAIT_SECONDS = 2.0
 
 MEMORY_LOOK_SECONDS = 0.5
 LINK_KEY = "cr_link_key"
+PASSPHRASE = "_w_cr_passphrase"  # the lecturer's passphrase box's key
 
 
 def apply_link(t: Translator, cs: ClassroomState) -> ClassroomState:
@@ -147,10 +149,22 @@ def memory_reported(cs: ClassroomState) -> bool:
     return cs.memory is not None and cs.memory.get("room") == cs.room
 
 
+def new_room() -> tuple[Room, str]:
+    """A new room and its key, started by this page's client with the passphrase typed (when the server asks for
+    one); an ``InputError`` when refused (the passphrase, the rooms per client and hour, the rooms open)."""
+    return db().rooms.create(source=client_source(), passphrase=widget_value(PASSPHRASE))
+
+
+def passphrase_box(t: Translator) -> None:
+    """The lecturer's passphrase, on a server that asks for one before starting a room (hidden as typed)."""
+    if passphrase_asked():
+        st.text_input(t("classroom.passphrase"), key=PASSPHRASE, type="password", help=t("classroom.passphrase_help"))
+
+
 def start_room() -> None:
     t = Translator(app_state().lang)
     try:
-        room, key = db().rooms.create()
+        room, key = new_room()
     except REFUSALS as err:
         classroom_state().messages["start"] = t.explain(err)
         return

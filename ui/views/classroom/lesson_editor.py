@@ -46,6 +46,7 @@ from ui.state import (
     widget_value,
 )
 from ui.views.classroom.common import REFUSALS, show_message
+from ui.views.classroom.identity import new_room
 from ui.views.classroom.kinds import VIEWS
 from ui.views.classroom.lesson_run import LESSON_PARAM, lesson_chooser, lesson_from, outline_text
 from ui.views.classroom.phone import draw_block
@@ -263,7 +264,7 @@ def start_with_draft() -> None:
     t = Translator(app_state().lang)
     try:
         lesson = checked(draft_lesson())
-        room, key = db().rooms.create()
+        room, key = new_room()
         db().lessons.use(room.code, key, lesson)
     except REFUSALS as err:
         message("editor_save", t.explain(err))

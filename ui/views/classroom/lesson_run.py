@@ -22,6 +22,7 @@ from ui.i18n import Translator
 from ui.projector import PROJECTOR_FONT, worked_table
 from ui.state import app_state, classroom_state, has_widget_value, reset_classroom, set_widget_value, widget_value
 from ui.views.classroom.common import REFUSALS, show_message
+from ui.views.classroom.identity import new_room
 from ui.widgets.countdown import countdown
 
 LESSONS_DIR = app_dir() / "lessons"  # the checkout's lessons/, installed beside the entry files
@@ -114,7 +115,7 @@ def start_lesson_room() -> None:
         lesson = lesson_from(CHOOSER, t.lang)
         if lesson is None:
             raise InputError("lesson.no_activities")
-        room, key = db().rooms.create()
+        room, key = new_room()
         db().lessons.use(room.code, key, lesson)
     except REFUSALS as err:
         classroom_state().messages["lesson"] = t.explain(err)

@@ -26,6 +26,7 @@ from ui.views.classroom.identity import (
     join_form,
     leave,
     on_join_typed,
+    passphrase_box,
     remember,
     start_room,
     take_link_key,
@@ -57,6 +58,7 @@ def render_landing(t: Translator, cs: ClassroomState) -> None:
     with right:
         st.subheader(t("classroom.start_heading"))
         st.markdown(t("classroom.start_help"))
+        passphrase_box(t)
         st.button(t("classroom.start"), on_click=start_room, key="btn_cr_start")
         show_message(cs, "start")
         render_lesson_start(t)
