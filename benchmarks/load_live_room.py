@@ -1207,6 +1207,8 @@ async def main_async(args, parts: dict) -> None:
 
     # The room's limit is a setting: the run's class must fit (the replicas read it from their environment).
     os.environ["NDCG_LAB_MAX_STUDENTS"] = str(max(args.students, Limits().max_students))
+    # Every simulated phone comes from this machine's one address: the whole class may join at once from it.
+    os.environ["NDCG_LAB_JOIN_BURST"] = str(max(args.students, Limits().join_burst))
     if args.database == "sqlite":
         if args.replicas:
             raise SystemExit("--replicas needs --database postgresql (replicas share one database)")
