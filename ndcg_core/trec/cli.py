@@ -211,7 +211,12 @@ def _evaluate(
     if opened is not None:
         return opened.evaluate_files(qrels, run, options)
     if engine == "spark":
+        from .engines.files import check_before_starting
         from .engines.spark_sql import SparkEngine  # Spark loads only when asked for
+
+        # Spark's JVM takes half a minute to start: a missing or malformed file is refused before it.
+        check_before_starting("qrels", qrels)
+        check_before_starting("run", run)
 
         with SparkEngine(spark_master) as spark:
             return spark.evaluate_files(qrels, run, options)

@@ -108,3 +108,32 @@ def source_name(source: Source) -> str:
     if isinstance(source, (str, os.PathLike)):
         return os.fspath(source)
     return str(getattr(source, "name", None) or "input")
+
+
+_FIRST_LINES = 1 << 20  # bytes of a text file read before an engine that is slow to start starts
+
+
+def check_before_starting(kind: str, source: Source) -> None:
+    """Refuse what can be refused without an engine, as fast as the default reader does: a file that is missing, a
+    folder or unreadable, and a text file whose first lines (its first MiB, whole lines) the default reader refuses.
+    A Parquet file, bytes and streams are left to the engine (their first lines are the engine's to read)."""
+    if not isinstance(source, (str, os.PathLike)):
+        return
+    path = Path(source)
+    if not path.is_file():
+        default_read(kind, source)  # raises file.missing, file.folder or file.unreadable
+        return
+    try:
+        with open(path, "rb") as file:
+            start = file.read(4)
+        if start == b"PAR1":
+            return
+        with _open(path, start[:2] == b"\x1f\x8b") as stream:
+            head = stream.read(_FIRST_LINES)
+    except (OSError, EOFError):
+        default_read(kind, source)  # the default reader names the problem
+        return
+    if len(head) == _FIRST_LINES:
+        head = head[: head.rfind(b"\n") + 1]
+    if head.strip():
+        default_read(kind, head, os.fspath(source))

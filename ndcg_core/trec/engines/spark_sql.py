@@ -14,12 +14,15 @@ DuckDB engine, which raises the codes it gives Parquet.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import sys
 import tempfile
+import threading
 import warnings
 import zlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -383,6 +386,39 @@ def _typed(kind: str, fields: str, width: str) -> str:
 # -------------------------------------------------------------------------------------- the session
 
 
+# What Java itself says on standard error as Spark's JVM starts, not the user's business (JDK 17 and later print it
+# for the vector module Spark 4 loads): dropped; everything else the JVM writes there is passed on.
+_JAVA_NOISE = (b"WARNING: Using incubator modules",)
+
+
+@contextlib.contextmanager
+def java_notices_dropped() -> Iterator[None]:
+    """While the block runs (Spark's JVM starting), standard error goes through a filter that drops Java's start-up
+    notices (``_JAVA_NOISE``); a process started meanwhile keeps writing through it, filtered, until it exits."""
+    try:
+        real = os.dup(2)
+    except OSError:  # no standard error to filter
+        yield
+        return
+    read, write = os.pipe()
+    os.dup2(write, 2)
+    os.close(write)
+
+    def forward() -> None:
+        with os.fdopen(read, "rb") as pipe, os.fdopen(os.dup(real), "wb", buffering=0) as out:
+            for line in pipe:
+                if not line.startswith(_JAVA_NOISE):
+                    out.write(line)
+
+    threading.Thread(target=forward, daemon=True, name="java-stderr").start()
+    try:
+        yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(real, 2)
+        os.close(real)
+
+
 def _session(master: str, config: Mapping[str, str], folder: Path) -> Any:
     """A Spark session on ``master``, quiet: no web UI, no progress bars, only errors from Spark's log (its
     settings written in ``folder``, read by Java as it starts)."""
@@ -407,7 +443,8 @@ def _session(master: str, config: Mapping[str, str], folder: Path) -> Any:
     for key, setting in settings.items():
         builder = builder.config(key, setting)
     try:
-        spark = builder.getOrCreate()
+        with java_notices_dropped():
+            spark = builder.getOrCreate()
     except Exception as err:  # no Java, or a master that cannot be reached: PySpark's own error, in one line
         reason = next((line.strip() for line in str(err).splitlines() if line.strip()), type(err).__name__)
         raise InputError("engine.spark_start", master=master, reason=reason) from None
