@@ -26,11 +26,18 @@ import pyarrow.csv as pacsv
 from ..arrays import as_arrow, as_numpy
 from ..error_codes import Code
 from ..errors import InputError, Place, shown
+from . import tables
+
+# Qrels, Run and their helpers live in ``tables`` (beside ``from_frame``); they are read from here too, as before.
+Qrels = tables.Qrels
+Run = tables.Run
+LARGEST_EXACT_GRADE = tables.LARGEST_EXACT_GRADE
+duplicate_rows = tables.duplicate_rows
+query_codes = tables.query_codes
 
 Source = str | os.PathLike[str] | bytes | bytearray | memoryview | BinaryIO
 
 MAX_QUOTED_LINES = 3
-LARGEST_EXACT_GRADE = 2**53  # beyond it a grade read as a double is no longer a whole number exactly
 _CHUNK = 1 << 23  # bytes per slice of the whitespace tokenizer: bounds its scratch memory
 
 QID_NAMES = ("qid", "query_id", "query", "topic", "queryid", "q")
@@ -38,61 +45,6 @@ DOC_NAMES = ("docno", "doc_id", "docid", "doc", "document", "item", "item_id", "
 REL_NAMES = ("rel", "relevance", "grade", "label", "judgment", "judgement")
 SCORE_NAMES = ("score", "sim", "similarity")
 RANK_NAMES = ("rank", "position")
-
-
-@dataclass
-class Qrels:
-    """Judgments: parallel arrays of query id, document id and integer grade."""
-
-    qid: pa.Array
-    docno: pa.Array
-    rel: np.ndarray
-    name: str = "qrels"
-    lines: np.ndarray | None = None  # source line of each row; None means row i is line i + 1
-
-    def __len__(self) -> int:
-        return len(self.rel)
-
-    @classmethod
-    def from_frame(
-        cls, frame: Any, query: str = "query", doc: str = "doc", grade: str = "grade", name: str = "DataFrame"
-    ) -> Qrels:
-        """Judgments from a pandas DataFrame's or pyarrow Table's columns, checked as a file is
-        (``ndcg_core.trec.frames``)."""
-        from .frames import qrels_from_frame
-
-        return qrels_from_frame(frame, query, doc, grade, name)
-
-    def line_of(self, row: int) -> int:
-        return int(self.lines[row]) if self.lines is not None else row + 1
-
-
-@dataclass
-class Run:
-    """A ranking: parallel arrays of query id, document id and score."""
-
-    qid: pa.Array
-    docno: pa.Array
-    score: np.ndarray
-    name: str = "run"
-    tag: str = ""
-    lines: np.ndarray | None = None
-
-    def __len__(self) -> int:
-        return len(self.score)
-
-    @classmethod
-    def from_frame(
-        cls, frame: Any, query: str = "query", doc: str = "doc", score: str = "score", name: str = "DataFrame"
-    ) -> Run:
-        """A ranking from a pandas DataFrame's or pyarrow Table's columns, checked as a file is
-        (``ndcg_core.trec.frames``)."""
-        from .frames import run_from_frame
-
-        return run_from_frame(frame, query, doc, score, name)
-
-    def line_of(self, row: int) -> int:
-        return int(self.lines[row]) if self.lines is not None else row + 1
 
 
 @dataclass(frozen=True)
@@ -726,12 +678,6 @@ def _finite_numbers(
     return values
 
 
-def query_codes(qid: pa.Array) -> tuple[list[str], np.ndarray]:
-    """Distinct query ids and each row's index into them."""
-    encoded = qid if pa.types.is_dictionary(qid.type) else pc.dictionary_encode(qid)
-    return encoded.dictionary.to_pylist(), as_numpy(encoded.indices).astype(np.int64)
-
-
 def _reject_duplicates(qid: pa.Array, docno: pa.Array, name: str, line_of: Any, code: Code) -> None:
     pair = duplicate_rows(qid, docno)
     if pair is None:
@@ -744,19 +690,3 @@ def _reject_duplicates(qid: pa.Array, docno: pa.Array, name: str, line_of: Any, 
         query=shown(qid[second].as_py()),
         first=line_of(first),
     )
-
-
-def duplicate_rows(qid: pa.Array, docno: pa.Array) -> tuple[int, int] | None:
-    """The first two rows with the same query and document (by the second's row), or None."""
-    _, q = query_codes(qid)
-    encoded = docno if pa.types.is_dictionary(docno.type) else pc.dictionary_encode(docno)
-    d = as_numpy(encoded.indices).astype(np.int64)
-    key = q * (len(encoded.dictionary) + 1) + d
-    ordered = np.sort(key)
-    if not len(ordered) or not (ordered[1:] == ordered[:-1]).any():
-        return None
-    order = np.argsort(key, kind="stable")
-    repeated = np.flatnonzero(key[order][1:] == key[order][:-1])
-    seconds = order[repeated + 1]
-    at = int(np.argmin(seconds))
-    return int(order[repeated[at]]), int(seconds[at])

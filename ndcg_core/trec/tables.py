@@ -1,15 +1,17 @@
-"""Qrels and runs from tables in memory: a pandas DataFrame or a pyarrow Table (``Qrels.from_frame``,
-``Run.from_frame``), checked as the files are, with the files' error codes.
+"""Judgments and rankings in memory (``Qrels``, ``Run``: parallel arrays of query id, document id and grade or
+score), and the same made from a pandas DataFrame or a pyarrow Table (``Qrels.from_frame``, ``Run.from_frame``),
+checked as the files are (``readers``), with the files' error codes.
 
-Query and document ids may be strings or integers (written as decimal text, as a TREC file holds them); a missing
-id or a value of another type is refused, naming the column and the row; grades must be whole numbers and scores
-numbers that are not NaN (a missing one is a NaN, as pandas keeps it); a (query, document) pair twice is refused
-as in a file. Rows are counted from 1, in the table's order, which is the order ties keep under the file-order
-tie policy.
+From a table, query and document ids may be strings or integers (written as decimal text, as a TREC file holds
+them); a missing id or a value of another type is refused, naming the column and the row; grades must be whole
+numbers and scores numbers that are not NaN (a missing one is a NaN, as pandas keeps it); a (query, document) pair
+twice is refused as in a file. Rows are counted from 1, in the table's order, which is the order ties keep under
+the file-order tie policy.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -19,7 +21,81 @@ import pyarrow.compute as pc
 from ..arrays import as_numpy
 from ..error_codes import Code
 from ..errors import InputError, Place, shown
-from .readers import LARGEST_EXACT_GRADE, Qrels, Run, duplicate_rows
+
+LARGEST_EXACT_GRADE = 2**53  # beyond it a grade read as a double is no longer a whole number exactly
+
+
+@dataclass
+class Qrels:
+    """Judgments: parallel arrays of query id, document id and integer grade."""
+
+    qid: pa.Array
+    docno: pa.Array
+    rel: np.ndarray
+    name: str = "qrels"
+    lines: np.ndarray | None = None  # source line of each row; None means row i is line i + 1
+
+    def __len__(self) -> int:
+        return len(self.rel)
+
+    @classmethod
+    def from_frame(
+        cls, frame: Any, query: str = "query", doc: str = "doc", grade: str = "grade", name: str = "DataFrame"
+    ) -> Qrels:
+        """Judgments from a pandas DataFrame's or pyarrow Table's columns, checked as a file is (the module's
+        rules)."""
+        return qrels_from_frame(frame, query, doc, grade, name)
+
+    def line_of(self, row: int) -> int:
+        return int(self.lines[row]) if self.lines is not None else row + 1
+
+
+@dataclass
+class Run:
+    """A ranking: parallel arrays of query id, document id and score."""
+
+    qid: pa.Array
+    docno: pa.Array
+    score: np.ndarray
+    name: str = "run"
+    tag: str = ""
+    lines: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return len(self.score)
+
+    @classmethod
+    def from_frame(
+        cls, frame: Any, query: str = "query", doc: str = "doc", score: str = "score", name: str = "DataFrame"
+    ) -> Run:
+        """A ranking from a pandas DataFrame's or pyarrow Table's columns, checked as a file is (the module's
+        rules)."""
+        return run_from_frame(frame, query, doc, score, name)
+
+    def line_of(self, row: int) -> int:
+        return int(self.lines[row]) if self.lines is not None else row + 1
+
+
+def query_codes(qid: pa.Array) -> tuple[list[str], np.ndarray]:
+    """Distinct query ids and each row's index into them."""
+    encoded = qid if pa.types.is_dictionary(qid.type) else pc.dictionary_encode(qid)
+    return encoded.dictionary.to_pylist(), as_numpy(encoded.indices).astype(np.int64)
+
+
+def duplicate_rows(qid: pa.Array, docno: pa.Array) -> tuple[int, int] | None:
+    """The first two rows with the same query and document (by the second's row), or None."""
+    _, q = query_codes(qid)
+    encoded = docno if pa.types.is_dictionary(docno.type) else pc.dictionary_encode(docno)
+    d = as_numpy(encoded.indices).astype(np.int64)
+    key = q * (len(encoded.dictionary) + 1) + d
+    ordered = np.sort(key)
+    if not len(ordered) or not (ordered[1:] == ordered[:-1]).any():
+        return None
+    order = np.argsort(key, kind="stable")
+    repeated = np.flatnonzero(key[order][1:] == key[order][:-1])
+    seconds = order[repeated + 1]
+    at = int(np.argmin(seconds))
+    return int(order[repeated[at]]), int(seconds[at])
 
 
 def _table(frame: Any, columns: dict[str, str], name: str) -> pa.Table:
