@@ -298,7 +298,8 @@ def reading(text: Any) -> Reading:
         meant = comma_decimal(raw)
         if meant is None:
             raise InputError("answer.comma", value=shown(raw))
-        note = Note("answer.comma_read", value=shown(raw), meant=number_text(meant))
+        # Quoted as typed, not as repr: it matched the decimal-comma pattern, so it is digits and one comma.
+        note = Note("answer.comma_read", value=raw, meant=number_text(meant))
         raw = raw.replace("，", ",").replace(",", ".")
     try:
         value = float(raw)
