@@ -280,7 +280,7 @@ def seed(value: Any) -> int:
 
 @dataclass(frozen=True)
 class Reading:
-    """A typed answer read as a number, with a note when it was read one particular way ("'0,62' read as 0.62")
+    """A typed answer read as a number, with a note when it was read one particular way ("read 0,62 as 0.62")
     that the learner should be told."""
 
     value: float

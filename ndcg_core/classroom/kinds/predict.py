@@ -179,7 +179,7 @@ class Predict(OverAList[Estimate]):
         return super().nothing_sent()  # not reached: an empty estimate is no number
 
     def note(self, raw: object, part: int = 0) -> Note | None:
-        """How a typed estimate was read ("'0,62' read as 0.62"); ``None`` if unreadable or nothing to tell."""
+        """How a typed estimate was read ("read 0,62 as 0.62"); ``None`` if unreadable or nothing to tell."""
         try:
             return validate.reading(raw).note
         except InputError:
