@@ -20,7 +20,7 @@ from ndcg_core.errors import InputError, shown
 from ndcg_core.teaching.exercises import KINDS, exercise
 from ndcg_core.validate import reading
 from ui.i18n import Translator
-from ui.views.classroom.card import Note, plain, runs
+from ui.views.classroom.card import Note, NumberBox, plain, runs
 from ui.views.classroom.kinds import VIEWS
 from ui.views.classroom.student_card import reply
 from ui.views.practice import feedback_text
@@ -125,3 +125,12 @@ def test_practice_says_how_it_read_a_comma_apart_from_what_the_answer_got(lang):
     note, verdict_text = feedback_text(ex, entry, t).split("\n\n", 1)
     assert plain(note) == plain(t("common.read_note", note=t.explain(entry["note"])))
     assert verdict_text.startswith(t("practice.right", why="").strip())
+
+
+def test_the_phone_s_box_gets_back_the_estimate_as_typed():
+    """Sent as "0.625", the box shows "0.625" again (not 0.62, which the phone took for another answer, not sent)."""
+    row = ActivityRow(1, 1, "predict", NEAR.payload(), "open", 0.0)
+    estimate = Predict.answer_from_json(Predict.answer_to_json(NEAR.check("0.625")))
+    body = VIEWS["predict"].card(Translator("en"), NEAR, row, {0: estimate})
+    (box,) = [b for b in body.blocks if isinstance(b, NumberBox)]
+    assert box.saved == "0.625"

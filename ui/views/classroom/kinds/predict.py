@@ -203,12 +203,13 @@ def card(t: Translator, activity: Predict, current: ActivityRow, mine: Mapping[i
     question = own_question(current.question.get(t.lang), t("classroom.predict_question", k=spec.k))
     blocks: list[Block] = [Text(query_line(t, spec) + question)]
     mine_now = Estimate.of(mine[0]) if 0 in mine else None
-    saved = None if mine_now is None else metric_text(mine_now.value, 2)
+    # The box gets back what was typed ("0.625", not 0.62): the phone takes the same text for the same answer.
+    saved = None if mine_now is None else mine_now.typed
     # The box right under the question, the list after it: on a phone the box and Send are on the first screen.
     if current.phase != "revealed":
         blocks.append(NumberBox(0, t("classroom.estimate"), "0.75", saved, current.phase != "open"))
-    if saved is not None:
-        blocks.append(Text(t("classroom.your_estimate", value=saved)))
+    if mine_now is not None:
+        blocks.append(Text(t("classroom.your_estimate", value=metric_text(mine_now.value, 2))))
     if current.phase == "revealed":
         # The verdict before the list: on a phone it is the first thing read.
         if mine_now is None:
