@@ -351,7 +351,7 @@ FRAMES: dict[str, str] = {
 
 # What the core says about an input it accepted by reading it one particular way (not an error).
 NOTES: dict[NoteCode, str] = {
-    "answer.comma_read": "{value} read as {meant}",
+    "answer.comma_read": "read {value} as {meant}",
 }
 
 
@@ -468,7 +468,7 @@ class Place:
 
 
 class Note:
-    """What the reader of an input says about how it read it ("'0,62' read as 0.62"): a code such as
+    """What the reader of an input says about how it read it ("read 0,62 as 0.62"): a code such as
     ``answer.comma_read`` with its fields, rendered as an error is, from ``note.<code>``."""
 
     __slots__ = ("code", "fields")

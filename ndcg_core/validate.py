@@ -280,7 +280,7 @@ def seed(value: Any) -> int:
 
 @dataclass(frozen=True)
 class Reading:
-    """A typed answer read as a number, with a note when it was read one particular way ("'0,62' read as 0.62")
+    """A typed answer read as a number, with a note when it was read one particular way ("read 0,62 as 0.62")
     that the learner should be told."""
 
     value: float
@@ -298,7 +298,8 @@ def reading(text: Any) -> Reading:
         meant = comma_decimal(raw)
         if meant is None:
             raise InputError("answer.comma", value=shown(raw))
-        note = Note("answer.comma_read", value=shown(raw), meant=number_text(meant))
+        # Quoted as typed, not as repr: it matched the decimal-comma pattern, so it is digits and one comma.
+        note = Note("answer.comma_read", value=raw, meant=number_text(meant))
         raw = raw.replace("，", ",").replace(",", ".")
     try:
         value = float(raw)

@@ -1,6 +1,7 @@
 """How numbers and messages are written on screen: one place, so every page rounds and escapes the same way."""
 
 import re
+from collections.abc import Iterable
 
 DECIMALS = 4  # trec_eval prints 4 decimals; the app shows the same
 
@@ -29,6 +30,12 @@ def md_escape(text: object) -> str:
     """
     escaped = _AUTOLINK.sub(lambda m: m.group(1) + WORD_JOINER, _MARKDOWN_SPECIAL.sub(r"\\\1", str(text)))
     return _SHORTCODE.sub("\\\\:" + WORD_JOINER, escaped)
+
+
+def paragraphs(messages: Iterable[str]) -> str:
+    """Messages each in a paragraph of its own (Markdown's blank line), so none runs into the next; empty ones
+    left out."""
+    return "\n\n".join(m for m in messages if m)
 
 
 def sentence(message: str) -> str:

@@ -11,15 +11,17 @@ from collections.abc import Sequence
 
 from ndcg_core.errors import number_text
 from ndcg_core.teaching.mistakes import Diagnosis
+from ui.format import paragraphs
 from ui.i18n import Translator
 
 PARTS = ("label", "did", "fix")  # the keys every mistake has, in both languages
 COUNTS = ("k", "n", "m", "base", "position")  # figures written as whole numbers where they are
 
 
-def figures_text(d: Diagnosis) -> dict[str, str]:
+def figures_text(d: Diagnosis, answer: str | None = None) -> dict[str, str]:
     """The diagnosis's figures as they are written: counts the short way, numbers to the answer's own decimals
-    (2 to 4); the answer as the learner gave it (their mistake's number where there is none)."""
+    (2 to 4); the answer as the learner typed it (``answer``; else the diagnosis's to its decimals, or their
+    mistake's number where there is none)."""
     places = min(max(d.decimals, 2), 4)
     out = {}
     for name, value in d.figures.items():
@@ -29,8 +31,11 @@ def figures_text(d: Diagnosis) -> dict[str, str]:
             out[name] = number_text(value)
         else:
             out[name] = f"{value:.{places}f}"
-    answer = d.figures.get("answer")
-    out["answer"] = out["yours"] if answer is None else f"{answer:.{d.decimals}f}"
+    number = d.figures.get("answer")
+    if answer is not None:
+        out["answer"] = answer
+    else:
+        out["answer"] = out["yours"] if number is None else f"{number:.{d.decimals}f}"
     out["terms"] = " + ".join(f"{number_text(x.gain)}{'/' if x.divides else '×'}{x.discount}" for x in d.terms)
     return out
 
@@ -54,12 +59,12 @@ def group_label(code: str, t: Translator) -> str:
     return t(f"classroom.group.{code}") if code in GROUPS else code_label(code, t)
 
 
-def mistake_text(d: Diagnosis, t: Translator, frame: str | None = None) -> str:
-    """The whole explanation in ``t``'s language: what the learner did, their number rebuilt beside the right
-    working, and the step that fixes it; "Perhaps" first when the answer fits other mistakes too. ``frame`` names
-    the rebuilt sentence where the question is not the diagnosis's own (``factor``: a discount factor, asked as the
-    term of a grade of 1)."""
-    fields = figures_text(d)
+def mistake_text(d: Diagnosis, t: Translator, frame: str | None = None, answer: str | None = None) -> str:
+    """The whole explanation in ``t``'s language: what the learner did, their number (``answer``, as typed) rebuilt
+    beside the right working, and the step that fixes it; "Perhaps" first when the answer fits other mistakes too.
+    ``frame`` names the rebuilt sentence where the question is not the diagnosis's own (``factor``: a discount
+    factor, asked as the term of a grade of 1)."""
+    fields = figures_text(d, answer)
     frame = frame or (d.metric if d.metric != "ndcg" or d.normalised else "ndcg_undivided")
     text = t(
         "mistakes.sentence",
@@ -91,13 +96,16 @@ def answer_feedback(
     again: Sequence[str] = (),
     frame: str | None = None,
 ) -> str:
-    """What a wrong number gets: each mistake it matches by name, with the learner's number rebuilt and the fix;
-    or, when none does, that no known mistake explains ``answer``, then the ``working``. A mistake of the answer
-    before (``again``: registry codes) is pointed out first. ``frame`` as for ``mistake_text``."""
+    """What a wrong number gets: each mistake it matches by name, with the learner's number (``answer``, as they
+    typed it) rebuilt and the fix, one paragraph per mistake; or, when none does, that no known mistake explains
+    ``answer``, then the ``working``. A mistake of the answer before (``again``: registry codes) is pointed out
+    first. ``frame`` as for ``mistake_text``."""
     if not found:
         return _then(t, [t("mistakes.unexplained", answer=answer), working])
-    named = _then(t, [t("mistakes.named", label=mistake_label(d, t), text=mistake_text(d, t, frame)) for d in found])
-    return _then(t, [t("mistakes.again"), named]) if again else named
+    named = [t("mistakes.named", label=mistake_label(d, t), text=mistake_text(d, t, frame, answer)) for d in found]
+    if again:
+        named[0] = _then(t, [t("mistakes.again"), named[0]])
+    return paragraphs(named)
 
 
 def _then(t: Translator, sentences: Sequence[str]) -> str:

@@ -155,7 +155,7 @@ class Submission:
 @dataclass(frozen=True)
 class Entry:
     """One part's value as its kind checked it (a typed value, as stored), and how a typed number was read when
-    the student should be told ("'0,62' read as 0.62")."""
+    the student should be told ("read 0,62 as 0.62")."""
 
     part: int
     value: Any

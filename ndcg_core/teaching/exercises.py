@@ -277,7 +277,7 @@ parse_number = validate.answer
 
 
 def reading_note(ex: Exercise, answer: Any) -> Note | None:
-    """How a typed number answer to ``ex`` was read, when the learner should be told ("'0,62' read as 0.62");
+    """How a typed number answer to ``ex`` was read, when the learner should be told ("read 0,62 as 0.62");
     ``None`` for a choice, a plain number or an unreadable answer (``check`` names the problem)."""
     if ex.kind not in NUMERIC:
         return None

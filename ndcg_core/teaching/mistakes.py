@@ -607,6 +607,12 @@ def _position(position: Any, spec: ListSpec) -> int:
     return position
 
 
+def decimals(answer: Any) -> int:
+    """How many decimals an answer (as the learner typed it, or a number) was written with, as ``diagnose`` reads
+    them ("0.70": 2, "0,7": 1, 0.25: 2); an ``InputError`` for an unreadable answer."""
+    return _decimals(answer, validate.answer(answer))
+
+
 def _decimals(answer: Any, value: float) -> int:
     """How many decimals the answer was written with: its text's, or a number's shortest form's."""
     text = answer.strip() if isinstance(answer, str) else repr(float(value))

@@ -21,7 +21,7 @@ def test_a_comma_answer_saved_is_not_called_unsent_when_answers_lock(browser, pl
     expect(box).to_be_visible(timeout=30_000)
     box.fill("4,5")
     page.get_by_role("button", name="Send my answers").tap()
-    expect(page.get_by_text("'4,5' read as 4.5. Saved.")).to_be_visible()
+    expect(page.get_by_text("Read 4,5 as 4.5. Saved.")).to_be_visible()
     store.rooms.set_phase(room.code, key, "locked")
     status = page.locator(".ndcg-card .status")
     expect(status).to_have_text("Answers are locked. Wait for the reveal.", timeout=30_000)

@@ -1,7 +1,8 @@
 """Predict on an iPhone 13 (390 x 664, touch) in Debian's Chromium, as a lecturer's class of six found it: the number
 box and Send are on the first screen with the countdown in view, even for a list of ten; a refused answer's message
-is right under the box; "0,62" is saved as 0.62 and the phone says so; and when the time runs out with an answer
-typed but not sent, the phone says so in one status line (not "Time is up" and "Locked: ... not sent" together)."""
+is right under the box; "0,62" is saved as 0.62 and the phone says so on a line of its own; and when the time runs
+out with an answer typed but not sent, the phone says so in one status line (not "Time is up" and "Locked: ... not
+sent" together)."""
 
 import os
 
@@ -68,7 +69,12 @@ def test_the_box_and_send_are_on_the_first_screen_and_a_refusal_is_beside_the_bo
 
     box.fill("0,62")
     send.tap()
-    expect(status).to_have_text("'0,62' read as 0.62. Saved. You can change it until the teacher locks answers.")
+    expect(status).to_have_text("Read 0,62 as 0.62. Saved. You can change it until the teacher locks answers.")
+    # The note and "Saved." on lines of their own, as the phone shows them (not one run-on sentence).
+    assert status.inner_text().split("\n") == [
+        "Read 0,62 as 0.62.",
+        "Saved. You can change it until the teacher locks answers.",
+    ]
     expect(page.get_by_text("Your estimate: 0.62")).to_be_visible()
     assert store.answers.of_student(store.rooms.get(code).current.id, ana.id) == {0: 0.62}
     page.context.close()

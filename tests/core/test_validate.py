@@ -108,8 +108,8 @@ def test_a_typed_answer_says_what_to_type_instead(text, code, fields):
 def test_a_comma_that_can_only_be_a_decimal_mark_is_read_as_a_point_and_said(text, value, meant):
     reading = validate.reading(text)
     assert reading.value == value and validate.answer(text) == value
-    assert reading.note == Note("answer.comma_read", value=repr(text.strip()), meant=meant)
-    assert str(reading.note) == f"{text.strip()!r} read as {meant}"
+    assert reading.note == Note("answer.comma_read", value=text.strip(), meant=meant)
+    assert str(reading.note) == f"read {text.strip()} as {meant}"
 
 
 def test_a_plain_number_is_read_with_no_note():

@@ -60,7 +60,7 @@ def test_a_number_that_cannot_be_read_is_a_message_and_no_html(lang, number, say
 def test_a_decimal_comma_is_read_as_a_point_and_said():
     at = typed(open_page("pages/4_Conventions.py", "en"), "0,6")
     assert not at.exception and not at.error
-    assert any("read as 0.6" in plain(c.value) for c in at.caption)
+    assert any("Read 0,6 as 0.6" in plain(c.value) for c in at.caption)
 
 
 def published_all(name):

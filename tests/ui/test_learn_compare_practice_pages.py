@@ -86,7 +86,8 @@ def test_a_malformed_answer_is_a_message(text, message):
 
 
 @pytest.mark.parametrize(
-    "lang, said, verdict", [("en", "'0,5' read as 0.5. Right.", "Right."), ("zh", "已将 '0,5' 读作 0.5。", "")]
+    "lang, said, verdict",
+    [("en", "Read 0,5 as 0.5.\n\nRight.", "Right."), ("zh", "已将 0,5 读作 0.5。\n\n", "")],  # a paragraph each
 )
 def test_a_decimal_comma_answer_is_read_as_a_point_and_said(lang, said, verdict):
     at = open_page("3_Learn", learn_step=3, lang=lang)  # step 3's answer: 1/log2(4) = 0.5
@@ -209,7 +210,7 @@ def test_practice_reads_a_decimal_comma_as_a_point_says_so_and_scores_it():
     typed = f"{ex.answer:.4f}".replace(".", ",")
     at = exercise_page(number)
     give(at, ex, typed)
-    assert feedback(at).startswith(f"'{typed}' read as {float(typed.replace(',', '.')):g}. Right.")
+    assert feedback(at).startswith(f"Read {typed} as {float(typed.replace(',', '.')):g}.\n\nRight.")
     assert at.metric[0].value == "1 / 1"
 
 

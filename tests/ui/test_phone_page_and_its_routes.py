@@ -159,7 +159,9 @@ def test_the_reveal_gives_each_student_their_own_result(room):
     answer(code, ana, row.id, [[0, f"{truth:.4f}"]])
     store.rooms.set_phase(code, key, "revealed")
     _, mine = card(code, ana)
-    assert f"The true NDCG is {truth:.4f}; you were 0.000 away" in text_of(mine["blocks"])
+    # Typed to 4 decimals: the distance to 5 (one more), so it shows what is left (``distance_places``).
+    off = abs(float(f"{truth:.4f}") - truth)
+    assert f"The true NDCG is {truth:.4f}; you were {off:.5f} away" in text_of(mine["blocks"])
     assert any(b["type"] == "note" and b["level"] == "success" for b in mine["blocks"])
     _, theirs = card(code, bo)
     assert any(b["type"] == "note" and b["level"] == "info" for b in theirs["blocks"])
@@ -190,7 +192,7 @@ def test_a_bad_answer_gets_its_message_in_the_students_language_and_nothing_is_s
 
 @pytest.mark.parametrize(
     "lang, said",
-    [("en", "'0,62' read as 0.62. Saved. You can change it"), ("zh", "已将 '0,62' 读作 0.62。已保存。")],
+    [("en", "Read 0,62 as 0.62.\nSaved. You can change it"), ("zh", "已将 0,62 读作 0.62。\n已保存。")],  # a line each
 )
 def test_a_decimal_comma_estimate_is_saved_as_a_point_and_the_reply_says_so(room, lang, said):
     store, code, key, ana, _ = room
@@ -206,7 +208,7 @@ def test_a_practice_sets_decimal_comma_is_read_and_said_with_its_exercise_saved(
     typed = f"{exercise(7, KINDS.index('ndcg')).answer:.4f}".replace(".", ",")
     _, reply = answer(code, ana, row.id, [[0, typed]])
     meant = float(typed.replace(",", "."))
-    assert reply["ok"] is True and reply["message"].startswith(f"'{typed}' read as {meant:g}. Saved.")
+    assert reply["ok"] is True and reply["message"].startswith(f"Read {typed} as {meant:g}.\nSaved.")
     assert store.answers.of_student(row.id, ana)[0].right
 
 

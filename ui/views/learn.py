@@ -22,7 +22,7 @@ from ndcg_core.teaching.mistakes import diagnose
 from ndcg_core.validate import reading
 from ui import charts
 from ui.errors import UiPlace
-from ui.format import metric_text
+from ui.format import metric_text, paragraphs
 from ui.i18n import Translator
 from ui.mistake_text import answer_feedback, parts_of
 from ui.state import (
@@ -199,8 +199,8 @@ def feedback_text(t: Translator, step: int, entry: dict) -> tuple[bool, str]:
         {"right": "learn.right", "wrong": "learn.wrong", "revealed": "learn.revealed"}[entry["kind"]],
         why=working,
     )
-    if entry.get("note") is not None:  # how the answer was read ("'0,62' read as 0.62"), before what it got
-        text = t("common.read_note", note=t.explain(entry["note"])) + text
+    if entry.get("note") is not None:  # how the answer was read ("Read 0,62 as 0.62."), before what it got
+        text = paragraphs([t("common.read_note", note=t.explain(entry["note"])), text])
     return entry["kind"] != "wrong", text
 
 

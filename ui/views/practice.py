@@ -12,6 +12,7 @@ from ndcg_core.lists.spec import ListSpec, link_number
 from ndcg_core.teaching.exercises import NUMERIC, Exercise, check, check_seed, exercise, mistakes, reading_note, spec
 from ui.errors import UiPlace
 from ui.exercise_text import choice_text, explain, prompt
+from ui.format import paragraphs
 from ui.i18n import Translator
 from ui.mistake_text import answer_feedback, parts_of
 from ui.state import (
@@ -95,8 +96,8 @@ def feedback_text(ex: Exercise, entry: dict, t: Translator) -> str:
                 mistakes(ex, entry["chosen"]), t, answer=str(entry["chosen"]).strip(), working=why, again=entry["again"]
             )
     text = t("practice.right" if entry["ok"] else "practice.wrong", why=why)
-    if entry.get("note") is not None:  # how the answer was read ("'0,62' read as 0.62"), before what it got
-        text = t("common.read_note", note=t.explain(entry["note"])) + text
+    if entry.get("note") is not None:  # how the answer was read ("Read 0,62 as 0.62."), before what it got
+        text = paragraphs([t("common.read_note", note=t.explain(entry["note"])), text])
     return text
 
 

@@ -200,7 +200,7 @@ class KindBase(Generic[AnswerT]):
         return InputError("answer.no_choice")
 
     def note(self, raw: object, part: int = 0) -> Note | None:
-        """How a typed number was read, when the student should be told ("'0,62' read as 0.62"); ``None`` here."""
+        """How a typed number was read, when the student should be told ("read 0,62 as 0.62"); ``None`` here."""
         return None
 
     def group(self, value: AnswerT) -> str | None:

@@ -135,7 +135,7 @@ class Practice(KindBase[ExerciseAnswer]):
         return ExerciseAnswer.from_json(data)
 
     def note(self, raw: object, part: int = 0) -> Note | None:
-        """How a number typed for exercise ``part`` was read ("'0,62' read as 0.62"), for its number exercises."""
+        """How a number typed for exercise ``part`` was read ("read 0,62 as 0.62"), for its number exercises."""
         if isinstance(part, int) and 0 <= part < len(self.numbers):
             return reading_note(exercise(self.seed, self.numbers[part]), raw)
         return None

@@ -15,6 +15,7 @@ from typing import Any
 
 from ndcg_core.classroom.service import CardState, ClassroomService, Outcome, Score
 from ndcg_core.errors import StoreUnavailable
+from ui.format import paragraphs
 from ui.i18n import Translator
 from ui.views.classroom.card import Body, PhoneCard, Text, phone_card, plain
 from ui.views.classroom.common import activity_heading
@@ -68,16 +69,17 @@ class Reply:
 
 
 def reply(t: Translator, outcome: Outcome) -> Reply:
-    """The sentence for a submission's outcome: each refused exercise named with its problem, each value read one
-    particular way ("'0,62' read as 0.62. "), then saved (or what was saved, or nothing), or the refusal."""
+    """The sentences for a submission's outcome, each a paragraph of its own: each refused exercise named with its
+    problem, each value read one particular way ("Read 0,62 as 0.62."), then saved (or what was saved, or
+    nothing); or the refusal."""
     if outcome.error is not None:
         return Reply(False, t.explain(outcome.error))
-    read = "".join(t("common.read_note", note=t.explain(e.note)) for e in outcome.stored if e.note is not None)
+    read = [t("common.read_note", note=t.explain(e.note)) for e in outcome.stored if e.note is not None]
     if outcome.refused:
         notes = [t("classroom.exercise_note", number=part + 1, text=t.explain(err)) for part, err in outcome.refused]
         after = t("classroom.others_saved" if outcome.stored else "classroom.nothing_saved")
-        return Reply(False, " ".join([*notes, read + after]))
-    return Reply(True, read + t("classroom.saved"))
+        return Reply(False, paragraphs([*notes, *read, after]))
+    return Reply(True, paragraphs([*read, t("classroom.saved")]))
 
 
 def unavailable(t: Translator) -> Reply:

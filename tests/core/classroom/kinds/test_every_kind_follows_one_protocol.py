@@ -75,7 +75,7 @@ def test_the_kinds_are_found_by_their_modules_in_their_order_with_their_labels_a
     # Predict's first paragraph runs over two lines of its docstring.
     assert kinds["predict"].description == (
         "Predict the NDCG: each student estimates NDCG@k of one list "
-        "(``ActivityKind[float, PredictSummary, PredictDetail]``)."
+        "(``ActivityKind[Estimate, PredictSummary, PredictDetail]``)."
     )
     with pytest.raises(InputError) as caught:
         kinds["poll"]

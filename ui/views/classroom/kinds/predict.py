@@ -10,11 +10,10 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import streamlit as st
 
-from ndcg_core.classroom.kinds.predict import Predict, PredictSummary
+from ndcg_core.classroom.kinds.predict import Estimate, Predict, PredictSummary
 from ndcg_core.classroom.kinds.tally import Group, side_by_side
 from ndcg_core.classroom.storage import ActivityRow
-from ndcg_core.errors import number_text
-from ui.format import metric_text
+from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.mistake_text import answer_feedback, group_label
 from ui.projector import PROJECTOR_CHART_HEIGHT, big_chart, group_bars, worked_table
@@ -44,6 +43,16 @@ def groups_text(t: Translator, groups: Sequence[Group]) -> str:
         "classroom.groups_text",
         groups=" · ".join(t("classroom.group_count", count=g.count, label=group_label(g.code, t)) for g in groups),
     )
+
+
+def estimates_text(t: Translator, summary: PredictSummary) -> str:
+    """The histogram in words, and how many estimates fell outside 0 to 1 and so are not on it (each the number of
+    a known mistake, counted by name at the reveal)."""
+    text = histogram_text(t, summary.bins)
+    if not summary.outside:
+        return text
+    outside = t("classroom.estimates_outside", count=summary.outside)
+    return outside if not any(b.count for b in summary.bins) else text + "  \n" + outside
 
 
 def groups_chart(t: Translator, summary: PredictSummary) -> Any:
@@ -133,7 +142,7 @@ def present(
             big_chart(rounds_chart(t, before, summary, rounds), screen)
         st.caption(rounds_text(t, [before, summary], rounds))
         big_chart(histogram, screen, PROJECTOR_CHART_HEIGHT)
-        st.caption(histogram_text(t, summary.bins))
+        st.caption(estimates_text(t, summary))
     else:
         left, right = st.columns([2, 3])
         with left:
@@ -144,7 +153,7 @@ def present(
                 st.caption(spec_caption(t, spec))
         with right:
             big_chart(histogram, screen, PROJECTOR_CHART_HEIGHT)
-            st.caption(histogram_text(t, summary.bins))
+            st.caption(estimates_text(t, summary))
         if revealed and screen:
             st.caption(groups_text(t, summary.groups))
     if not revealed:
@@ -165,26 +174,27 @@ def present(
     worked_table(rows, screen, kinds)
 
 
-def verdict_note(t: Translator, activity: Predict, guess: float) -> Note:
-    """What the phone says of its estimate at the reveal: right, close, the mistake it matches (its number rebuilt
-    and the fix), or that no known mistake gives it."""
-    truth = activity.truth()
-    result = activity.result(guess)
-    verdict = activity.verdict(guess)
+def verdict_note(t: Translator, activity: Predict, estimate: Estimate) -> Note:
+    """What the phone says of its estimate at the reveal: how far it was (to one decimal more than it was typed
+    with, so a wrong one never reads 0), then right, close, the mistakes it matches (one paragraph each, quoting the
+    estimate as typed beside the mistake's own number, and the fix), or that no known mistake gives it."""
+    result = activity.result(estimate)
+    verdict = activity.verdict(estimate)
     said = t(
         "classroom.your_predict_result",
-        truth=metric_text(truth),
-        off=metric_text(result.detail.off, 3),
+        truth=metric_text(result.detail.truth),
+        off=metric_text(result.detail.off, result.detail.places),
         verdict=t({"right": "classroom.exact", "close": "classroom.within"}.get(verdict.group, "classroom.not_within")),
     )
+    typed = md_escape(estimate.typed)
     if verdict.right:
         return Note("success", said)
     if verdict.found:
-        explained = answer_feedback(verdict.found, t, answer=number_text(guess), working="")
+        explained = answer_feedback(verdict.found, t, answer=typed, working="")
         head = t("classroom.predict_mistake")
         space = "" if head.endswith("：") else " "  # no space after a Chinese colon
         return Note("warning", f"{said}\n\n{head}{space}{explained}")
-    return Note("warning", said + "\n\n" + t("classroom.predict_other", answer=number_text(guess)))
+    return Note("warning", said + "\n\n" + t("classroom.predict_other", answer=typed))
 
 
 def card(t: Translator, activity: Predict, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
@@ -192,18 +202,20 @@ def card(t: Translator, activity: Predict, current: ActivityRow, mine: Mapping[i
     spec = activity.spec
     question = own_question(current.question.get(t.lang), t("classroom.predict_question", k=spec.k))
     blocks: list[Block] = [Text(query_line(t, spec) + question)]
-    saved = metric_text(mine[0], 2) if 0 in mine else None
+    mine_now = Estimate.of(mine[0]) if 0 in mine else None
+    # The box gets back what was typed ("0.625", not 0.62): the phone takes the same text for the same answer.
+    saved = None if mine_now is None else mine_now.typed
     # The box right under the question, the list after it: on a phone the box and Send are on the first screen.
     if current.phase != "revealed":
         blocks.append(NumberBox(0, t("classroom.estimate"), "0.75", saved, current.phase != "open"))
-    if 0 in mine:
-        blocks.append(Text(t("classroom.your_estimate", value=metric_text(mine[0], 2))))
+    if mine_now is not None:
+        blocks.append(Text(t("classroom.your_estimate", value=metric_text(mine_now.value, 2))))
     if current.phase == "revealed":
         # The verdict before the list: on a phone it is the first thing read.
-        if 0 not in mine:
+        if mine_now is None:
             blocks.append(Note("info", t("classroom.truth_was", truth=metric_text(activity.truth()))))
         else:
-            blocks.append(verdict_note(t, activity, float(mine[0])))
+            blocks.append(verdict_note(t, activity, mine_now))
     blocks += [table_of(t, spec.labels, spec.grades), Text(spec_caption(t, spec), small=True)]
     return Body(tuple(blocks), unsent_text(t, "estimate", 0 in mine, value="{value}"), t("classroom.send"))
 
@@ -226,8 +238,8 @@ def csv_details(t: Translator, activity: Predict, part: int) -> str:
 
 
 def csv_answer(t: Translator, activity: Predict, part: int, value: Any) -> str:
-    """An estimate as the student typed it."""
-    return number_text(float(value))
+    """An estimate to the decimals the student typed it with, with a decimal point ("0,70" is 0.70)."""
+    return Estimate.of(value).text
 
 
 def csv_solution(t: Translator, activity: Predict, part: int, solution: Any) -> str:
