@@ -110,6 +110,7 @@ NAMES: dict[str, tuple[str, ...]] = {
     "playground.change.setting.{}": tuple(playground.SETTING_CHANGES),
     "playground.why.ideal_{}": ("rose", "fell"),
     "playground.explained.{}": ("moved", "stayed", "out", "in"),
+    "evaluate.compare.export.{}": ("csv", "json", "tex"),
     "home.path.{}": ("learn", "playground", "practice"),
     "home.path.{}_what": ("learn", "playground", "practice"),
     "evaluate.ideal.{}": tuple(IDEALS),
