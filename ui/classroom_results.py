@@ -4,10 +4,11 @@ The core (``ndcg_core.classroom``) marks every answer and counts; this module on
 translator's language: option labels as students saw them (a vote "A", a Practice choice "It rises", an order as
 its labels), each activity's details, one row per student present and question (an unanswered one too) and one
 "Total" row per student. Each row also states what its question is scored under, one value a column (the query,
-the grades in ranked order, the grades of judged results the list missed, the metric, k, the gain, the discount
-and its base, where the ideal comes from), so every figure in the file can be recomputed from the file alone. A
-Judge row is not right or wrong (judging has no right grade): it carries the class's median grade of its result
-and the grade's distance from it.
+the position one DCG term asks about, the grades in ranked order, the grades of judged results the list missed, the
+metric, k, the gain, the discount and its base, where the ideal comes from), so every figure in the file can be
+recomputed from the file alone. A number answer is given as typed ("0,68") and as read (0.68); right and close
+are columns apart, as the projector counts them. A Judge row is not right or wrong (judging has no right grade):
+it carries the class's median grade of its result and the grade's distance from it.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from ui.format import metric_text
 from ui.i18n import Translator
 from ui.mistake_text import group_label
 from ui.projector import big_chart, share_bars, worked_table
+from ui.views.classroom.common import activity_title
 from ui.views.classroom.kinds import VIEWS
 
 COLUMNS = (
@@ -41,6 +43,7 @@ COLUMNS = (
     "query",
     "details",
     "exercise",
+    "position",
     "grades",
     "missed",
     "metric",
@@ -51,8 +54,10 @@ COLUMNS = (
     "ideal",
     "student",
     "answer",
+    "answer_read",
     "solution",
     "right",
+    "close",
     "mistake",
     "median",
     "from_median",
@@ -89,12 +94,19 @@ def solution_text(t: Translator, activity: Activity, part: int, solution: Any) -
 
 
 def right_text(t: Translator, row: StudentResult) -> str:
-    """Right or not; nothing for an answer that is neither (a Judge grade)."""
+    """Right or not, as the projector's "Right" group counts (a close estimate is not: it has its own column);
+    nothing for an answer that is neither (a Judge grade)."""
     if not row.answered:
         return t("classroom.csv.no_answer")
-    if row.right is None:
+    if row.right_exactly is None:
         return ""
-    return t("classroom.csv.yes" if row.right else "classroom.csv.no")
+    return t("classroom.csv.yes" if row.right_exactly else "classroom.csv.no")
+
+
+def close_text(t: Translator, row: StudentResult) -> str:
+    """Close or not (within 0.05 and not right to its decimals: a Predict estimate); nothing for no answer and for
+    the kinds that group no answers."""
+    return "" if row.close is None else t("classroom.csv.yes" if row.close else "classroom.csv.no")
 
 
 def mistake_cell(t: Translator, activity: Activity, value: Any) -> str:
@@ -110,9 +122,10 @@ def grades_text(grades: Sequence[float]) -> str:
 
 
 def scoring(t: Translator, activity: Activity, part: int) -> list[str]:
-    """What question ``part`` is scored under, one cell a column from "query" to "ideal" (``COLUMNS``): the query,
-    the details, the exercise, the grades in ranked order, the grades of judged results the list missed, the
-    metric, k, the gain, the discount, its base (Järvelin-Kekäläinen's only) and where the ideal comes from."""
+    """What question ``part`` is scored under, one cell a column from "query" to "ideal" (``COLUMNS``): the query, the
+    details, the exercise, the position it asks about (one DCG term's), the grades in ranked order, the grades of judged
+    results the list missed, the metric, k, the gain, the discount, its base (Järvelin-Kekäläinen's only) and where the
+    ideal comes from."""
     conv, asked = activity.conventions(part), activity.material(part)
     base = ""
     if conv.discount is not None and "base" in DISCOUNTS[conv.discount].params:
@@ -121,6 +134,7 @@ def scoring(t: Translator, activity: Activity, part: int) -> list[str]:
         asked.query,
         details(t, activity, part),
         "" if asked.exercise is None else str(asked.exercise),
+        "" if asked.position is None else str(asked.position),
         grades_text(asked.grades),
         grades_text(asked.missed),
         t(f"classroom.csv.metric.{conv.metric}"),
@@ -153,8 +167,10 @@ def csv_rows(t: Translator, results: RoomResults, points: bool = False) -> list[
                     *scored[r.part],
                     student_name(t, r.student, r.nickname),
                     answer_text(t, activity, r.part, r.value),
+                    "" if r.read is None else f"{r.read:.12g}",  # every digit typed (number_text keeps six)
                     solution_text(t, activity, r.part, result.solutions[r.part]),
                     right_text(t, r),
+                    close_text(t, r),
                     mistake_cell(t, activity, r.value),
                     "" if r.median is None else number_text(r.median),
                     "" if r.from_median is None else number_text(r.from_median),
@@ -171,7 +187,9 @@ def csv_rows(t: Translator, results: RoomResults, points: bool = False) -> list[
                 student_name(t, total.student, total.nickname),
                 t("classroom.csv.total_answered", answered=total.answered, questions=total.questions),
                 "",
+                "",
                 t("classroom.csv.total_right", right=total.right),
+                t("classroom.csv.total_close", close=total.close),
                 "",
                 "",
                 "",
@@ -196,8 +214,8 @@ def results_csv(t: Translator, results: RoomResults, points: bool = False) -> by
 
 
 def activity_name(t: Translator, outcome: ActivityOutcome) -> str:
-    name = t("classroom.activity_heading", number=outcome.number, kind=t(f"classroom.kind.{outcome.kind}"))
-    return name + (" · " + t("classroom.round", round=outcome.round) if outcome.round > 1 else "")
+    """The activity's title as every screen shows it ("Activity 2 of 5: Predict the NDCG · Round 2")."""
+    return activity_title(t, outcome.numbered, outcome.kind)
 
 
 def summary_frame(t: Translator, summary: Sequence[ActivityOutcome]) -> pd.DataFrame:

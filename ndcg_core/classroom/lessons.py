@@ -25,7 +25,7 @@ import tomli_w
 
 from ..errors import InputError, Place, number_text, shown
 from .kinds import KINDS, Activity, kind_class
-from .kinds.base import Scale
+from .kinds.base import POINTS, Scale
 from .kinds.choose import CHOOSE_WRONG
 from .kinds.practice import MAX_EXERCISES
 from .kinds.practice import PRACTICE_KINDS as PRACTICE_KINDS
@@ -39,15 +39,19 @@ MAX_ACTIVITIES = 50
 MAX_FILE_BYTES = 64 * 1024  # a 50-activity lesson takes about 20 KB; tomllib reads 64 KB in well under a second
 MAX_TITLE = 120
 TIME_LIMITS = (5, 3600)  # seconds
+ACTIVITY_POINTS = (0, 1000)  # what one activity may be worth when the lesson keeps scores (``POINTS`` unless set)
 
 
 @dataclass(frozen=True)
 class Step:
-    """One activity of a lesson, with its optional own wording and time limit (seconds; ``None``: none)."""
+    """One activity of a lesson, with its optional own wording, time limit (seconds; ``None``: none) and points (what
+    the whole activity is worth when the lesson keeps scores; ``None``: ``POINTS``, whatever its number of
+    questions)."""
 
     activity: Activity
     question: Wording = Wording()
     time_limit: int | None = None
+    points: int | None = None
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,12 @@ _COMMON = (
     Field("kind", "choice", True, tuple(KINDS.names()), "What the class does."),
     Field("question", "wording", description='The question\'s own wording: { en = "...", zh = "..." }.'),
     Field("time_limit", "whole", description=f"Seconds to answer ({TIME_LIMITS[0]} to {TIME_LIMITS[1]})."),
+    Field(
+        "points",
+        "whole",
+        description=f"What the whole activity is worth when the lesson keeps scores ({ACTIVITY_POINTS[0]} to "
+        f"{ACTIVITY_POINTS[1]}; {POINTS} unless set, however many questions it asks; Judge scores none).",
+    ),
 )
 # Every kind's fields: the ones every activity has, then the kind's own (its class's ``lesson_fields``).
 ACTIVITY_FIELDS: dict[str, tuple[Field, ...]] = {
@@ -179,6 +189,7 @@ def _step(number: int, table: Any, scale: Scale) -> Step:
     r = Reader(table, lambda field: Place("lesson.activity_field", number=number, kind=kind, field=field), fields)
     question = r.wording("question")
     time_limit = r.whole("time_limit", None, TIME_LIMITS)
+    points = r.whole("points", None, ACTIVITY_POINTS)
     try:
         activity = kind_class(kind).from_lesson(r, scale)
     except InputError as error:
@@ -187,7 +198,7 @@ def _step(number: int, table: Any, scale: Scale) -> Step:
         # A check of the activity itself (a grade, k, a list too long): said with the activity it is in.
         place = Place("lesson.activity", number=number, kind=kind)
         raise InputError("lesson.problem", place=place, problem=error) from None
-    return Step(activity, question, time_limit)
+    return Step(activity, question, time_limit, points)
 
 
 # --- writing -----------------------------------------------------------------------------------------------
@@ -217,6 +228,8 @@ def _step_data(step: Step, scale: Scale) -> dict[str, Any]:
         data["question"] = wording
     if step.time_limit is not None:
         data["time_limit"] = step.time_limit
+    if step.points is not None:
+        data["points"] = step.points
     return data
 
 
@@ -234,13 +247,15 @@ def with_steps(lesson: Lesson, steps: Sequence[Step]) -> Lesson:
 
 def describe(step: Step) -> str:
     """One line of a lesson's outline: the activity, its content and conventions, and the right answer (the kind's
-    ``outline``), then its own wording (English, else Chinese) and time limit if any."""
+    ``outline``), then its own wording (English, else Chinese), time limit and points if any."""
     line = step.activity.outline()
     own = step.question.en or step.question.zh
     if own:
         line += f'; asks "{" ".join(own.split())}"'
     if step.time_limit is not None:
         line += f"; {number_text(step.time_limit)} s to answer"
+    if step.points is not None:
+        line += f"; worth {number_text(step.points)} points"
     return line
 
 
@@ -287,6 +302,8 @@ def _schema_of(f: Field) -> dict[str, Any]:
     schema = _object(SIDE_FIELDS) if f.type == "side" else dict(types[f.type])
     if f.name == "time_limit":
         schema.update(minimum=TIME_LIMITS[0], maximum=TIME_LIMITS[1])
+    if f.name == "points":
+        schema.update(minimum=ACTIVITY_POINTS[0], maximum=ACTIVITY_POINTS[1])
     if f.name == "k":
         schema["minimum"] = 1
     if f.description:

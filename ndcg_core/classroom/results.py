@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .kinds import Activity
-from .kinds.base import Answer, Solution
-from .kinds.tally import Group, grouped, mistakes_only
+from .kinds.base import POINTS, Answer, Solution
+from .kinds.tally import CLOSE, Group, grouped, mistakes_only
+from .numbering import Numbered
 
 
 @dataclass(frozen=True)
@@ -25,14 +26,19 @@ class Member:
 
 @dataclass(frozen=True)
 class Taken:
-    """An activity as the class took it: its number and round, the activity, every answer to it, and the students
-    in the room while it ran (those who joined before the next activity opened)."""
+    """An activity as the class took it: its number and round, the activity, every answer to it, the students
+    in the room while it ran (those who joined before the next activity opened), whether the teacher revealed it
+    (only a revealed activity scores points), what the whole activity is worth (``worth``; ``None``: ``POINTS``)
+    and its lesson's number of activities (``of``, as ``numbering.Numbered`` has it)."""
 
     number: int
     round: int
     activity: Activity
     answers: tuple[Answer, ...]
     present: tuple[Member, ...]
+    revealed: bool = True
+    worth: int | None = None
+    of: int | None = None
 
 
 @dataclass(frozen=True)
@@ -43,8 +49,11 @@ class StudentResult:
     list), a vote (``a``, ``b``, ``same``) or an exercise's answer as typed or chosen (``up``, ``1.26``).
     ``right`` is ``None`` without an answer, and for a Judge grade (judging has no right grade); ``ndcg`` is the
     NDCG@k a Rank-it-best order reaches (else ``None``); ``points`` what the answer scores when the lesson keeps
-    scores (``None``: no answer, or a Judge grade). ``median`` is, for a Judge result, the class's median grade of
-    that result (``None``: nobody graded it, or another kind).
+    scores (``None``: no answer, a Judge grade, or an activity not revealed yet). ``median`` is, for a Judge result,
+    the class's median grade of that result (``None``: nobody graded it, or another kind). ``close`` is whether the
+    answer fell in the "close" group (within 0.05, not right to its decimals: a Predict estimate); ``None`` for no
+    answer and for the kinds that group no answers. ``read`` is the answer as a number, as it was read ("0,68" is
+    0.68; ``None``: no answer, or one that is no number).
     """
 
     student: int
@@ -56,10 +65,18 @@ class StudentResult:
     answered_at: float | None
     points: int | None = None
     median: float | None = None
+    close: bool | None = None
+    read: float | None = None
 
     @property
     def answered(self) -> bool:
         return self.value is not None
+
+    @property
+    def right_exactly(self) -> bool | None:
+        """Right to its decimals, as the projector's "Right" group counts it (a close answer, counted right, is
+        not); ``None`` as for ``right``."""
+        return None if self.right is None else self.right and not self.close
 
     @property
     def from_median(self) -> float | None:
@@ -80,16 +97,23 @@ class ActivityResults:
     activity: Activity
     solutions: tuple[Solution, ...]
     rows: tuple[StudentResult, ...]
+    of: int | None = None
 
     @property
     def kind(self) -> str:
         return self.activity.kind
 
+    @property
+    def numbered(self) -> Numbered:
+        return Numbered(self.number, self.round, self.of)
+
 
 @dataclass(frozen=True)
 class StudentTotal:
-    """One student over the whole room: questions they were present for, how many they answered and got right,
-    the mean NDCG@k their Rank-it-best orders reached (``None`` without one) and their points."""
+    """One student over the whole room: questions they were present for, how many they answered and got right (as
+    the projector's "Right" group counts: ``StudentResult.right_exactly``), the mean NDCG@k their Rank-it-best
+    orders reached (``None`` without one), their points and how many answers were close (counted right elsewhere,
+    shown apart as the projector shows them)."""
 
     student: int
     nickname: str | None
@@ -98,6 +122,7 @@ class StudentTotal:
     right: int
     mean_ndcg: float | None
     points: int = 0
+    close: int = 0
 
 
 @dataclass(frozen=True)
@@ -142,6 +167,11 @@ class ActivityOutcome:
     parts: tuple[PartOutcome, ...]
     marked: bool = True  # False: its answers are neither right nor wrong (Judge)
     mistakes: tuple[Group, ...] = ()  # the answers that matched a known mistake, by mistake (Predict, Choose)
+    of: int | None = None  # its lesson's number of activities (``numbering.Numbered``)
+
+    @property
+    def numbered(self) -> Numbered:
+        return Numbered(self.number, self.round, self.of)
 
     @property
     def answers(self) -> int:
@@ -194,10 +224,34 @@ def marks_answers(activity: Activity) -> bool:
     return activity.marks_answers()
 
 
+def part_worth(worth: int, parts: int, part: int) -> int:
+    """The most question ``part`` of an activity of ``parts`` questions scores when the whole activity is worth
+    ``worth``: the worth shared out in whole points, the first questions taking one more where it does not divide
+    (100 over 3: 34, 33, 33), so a whole activity is worth the same however many questions it asks."""
+    share, rest = divmod(worth, parts)
+    return share + (1 if part < rest else 0)
+
+
+def scaled_points(points: int | None, worth: int, parts: int, part: int) -> int | None:
+    """An answer's points (0 to ``POINTS`` for its question, as its kind marks it) as a share of its question's
+    part of the activity's ``worth`` (``part_worth``), in whole points."""
+    if points is None:
+        return None
+    return round(points * part_worth(worth, parts, part) / POINTS)
+
+
+def answer_close(activity: Activity, value: Any) -> bool | None:
+    """Whether an answer fell in the "close" group (``None``: no answer, or a kind that groups no answers)."""
+    group = answer_group(activity, value)
+    return None if group is None else group == CLOSE
+
+
 def activity_results(taken: Taken) -> ActivityResults:
     """One row per student present (and anyone who answered) and part, marked; no answer is a row too. A Judge
-    row carries the class's median grade of its result."""
+    row carries the class's median grade of its result. Points only once the activity is revealed, each
+    question's share of the activity's worth (``scaled_points``)."""
     activity = taken.activity
+    worth = POINTS if taken.worth is None else taken.worth
     medians = activity.medians(taken.answers)
     given = {(a.student, a.part): a for a in taken.answers}
     members = {m.student: m for m in taken.present}
@@ -212,12 +266,14 @@ def activity_results(taken: Taken) -> ActivityResults:
             result = activity.result(answer.value, part)
             value, ndcg = activity.given(answer.value), activity.reached(answer.value)
             median = None if medians is None else medians[part]
+            points = scaled_points(result.points, worth, parts_of(activity), part) if taken.revealed else None
+            close, read = answer_close(activity, answer.value), activity.read(answer.value, part)
             rows.append(
                 StudentResult(
-                    number, answer.nickname, part, value, result.right, ndcg, answer.at, result.points, median
+                    number, answer.nickname, part, value, result.right, ndcg, answer.at, points, median, close, read
                 )
             )
-    return ActivityResults(taken.number, taken.round, activity, solutions(activity), tuple(rows))
+    return ActivityResults(taken.number, taken.round, activity, solutions(activity), tuple(rows), taken.of)
 
 
 def room_results(taken: Sequence[Taken]) -> RoomResults:
@@ -237,9 +293,10 @@ def room_results(taken: Sequence[Taken]) -> RoomResults:
                 mine[-1].nickname,
                 len(mine),
                 sum(r.answered for r in mine),
-                sum(r.right is True for r in mine),
+                sum(r.right_exactly is True for r in mine),
                 statistics.fmean(reached) if reached else None,
                 sum(r.points or 0 for r in mine),
+                sum(r.close is True for r in mine),
             )
         )
     return RoomResults(results, tuple(totals))
@@ -282,4 +339,5 @@ def outcome(result: ActivityResults) -> ActivityOutcome:
         tuple(parts),
         marks_answers(result.activity),
         mistakes_only(grouped(g for g in groups if g is not None)),
+        result.of,
     )

@@ -46,10 +46,10 @@ def test_a_revealed_round_is_final_round_two_runs_again_and_the_csv_says_what_st
     expect(teacher.get_by_role("button", name="Lock answers")).to_have_count(0)
     expect(ana.get_by_role("button", name="Send")).to_have_count(0)
 
-    # Round 2: the same question as a new activity; Bo votes A this time, Ana does not.
+    # Round 2: the same question again, a round of activity 1; Bo votes A this time, Ana does not.
     teacher.get_by_role("button", name="Run it again (new round)").click()
-    expect(teacher.get_by_text("Activity 2: Which is better? · Round 2")).to_be_visible()
-    expect(bo.get_by_text("Activity 2: Which is better? · Round 2")).to_be_visible()
+    expect(teacher.get_by_text("Activity 1: Which is better? · Round 2")).to_be_visible()
+    expect(bo.get_by_text("Activity 1: Which is better? · Round 2")).to_be_visible()
     expect(answered(teacher)).to_have_text("0 / 2")
     vote(bo, "A")
     expect(answered(teacher)).to_have_text("1 / 2")
@@ -72,8 +72,8 @@ def test_a_revealed_round_is_final_round_two_runs_again_and_the_csv_says_what_st
     assert [r[:2] + [r[i] for i in columns] for r in rows] == [
         ["1", "1", "Ana", "B", "A", "no"],
         ["1", "1", "Bo", "", "A", "no answer"],  # joined, did not answer: a row all the same
-        ["2", "2", "Ana", "", "A", "no answer"],
-        ["2", "2", "Bo", "A", "A", "yes"],
+        ["1", "2", "Ana", "", "A", "no answer"],  # round 2 of activity 1
+        ["1", "2", "Bo", "A", "A", "yes"],
         ["Total", "", "Ana", "answered 1 of 2", "", "0 right"],
         ["Total", "", "Bo", "answered 1 of 2", "", "1 right"],
     ]

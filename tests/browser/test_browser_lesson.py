@@ -81,13 +81,13 @@ def test_a_lesson_from_a_file_runs_through_every_activity_on_three_phones(browse
     # 2 to 4: opened with Next; the phones follow by themselves.
     for number in (2, 3, 4):
         next_step(teacher, number, count)
-        expect(phones[0].get_by_text(f"Activity {number}:")).to_be_visible()
+        expect(phones[0].get_by_text(f"Activity {number} of {count}:")).to_be_visible()
 
     # 5. Judge the results: every phone grades the five Chengdu results and sends them at once.
     next_step(teacher, 5, count)
     grades = ([4, 2, 0, 1, 3], [3, 2, 0, 2, 3], [4, 1, 1, 1, 2])
     for page, mine in zip(phones, grades, strict=True):
-        expect(page.get_by_text("Activity 5: Judge the results")).to_be_visible()
+        expect(page.get_by_text(f"Activity 5 of {count}: Judge the results")).to_be_visible()
         # One grade picker per result, on the phone's card.
         rows = page.locator(".ndcg-card").get_by_role("radiogroup")
         expect(rows).to_have_count(5)
@@ -108,7 +108,7 @@ def test_a_lesson_from_a_file_runs_through_every_activity_on_three_phones(browse
     # Back shows activity 4 again, as it was; Next returns to 5 without opening anything new.
     teacher.get_by_role("button", name="Back").click()
     expect(teacher.get_by_text(f"Activity 4 of {count}").first).to_be_visible()
-    expect(phones[0].get_by_text("Activity 4:")).to_be_visible()
+    expect(phones[0].get_by_text(f"Activity 4 of {count}:")).to_be_visible()
     next_step(teacher, 5, count)
     for number in range(6, count + 1):
         next_step(teacher, number, count)

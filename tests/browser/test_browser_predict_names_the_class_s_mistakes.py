@@ -104,7 +104,7 @@ def test_a_class_is_told_its_mistakes_and_votes_again_beside_round_one(browser, 
     # Round 2: one click after the class has talked; the same question, and round 1 beside it at the reveal.
     teacher.get_by_role("button", name="Vote again (new round)").click()
     for page in (ana, bo):
-        expect(page.get_by_text("Activity 2: Predict the NDCG · Round 2")).to_be_visible()
+        expect(page.get_by_text("Activity 1: Predict the NDCG · Round 2")).to_be_visible()
     expect(lei.get_by_text("第 2 轮")).to_be_visible()
     for page, value, zh in ((ana, RIGHT, False), (bo, f"{DCG / IDCG + 0.03:.2f}", False), (lei, IDEAL_FROM_LIST, True)):
         estimate(page, value, zh)

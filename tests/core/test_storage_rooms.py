@@ -141,7 +141,7 @@ def test_run_again_opens_round_two_with_the_same_content_and_keeps_round_ones_an
     store.rooms.set_phase(room.code, key, "revealed")
     clock.now += 60
     second = store.rooms.run_again(room.code, key)
-    assert (first.round, second.number, second.round, second.phase) == (1, 2, 2, "open")
+    assert (first.round, second.number, second.round, second.phase) == (1, 1, 2, "open")  # activity 1, round 2
     assert (second.kind, second.payload) == (first.kind, first.payload)
     assert store.rooms.get(room.code).current == second
     store.answers.submit(room.code, ana.id, second.id, [(0, "a")])
@@ -150,14 +150,14 @@ def test_run_again_opens_round_two_with_the_same_content_and_keeps_round_ones_an
     store.rooms.set_phase(room.code, key, "revealed")
     third = store.rooms.run_again(room.code, key)
     other = store.rooms.open_activity(room.code, key, compare_activity("seed003", "mrr"))  # another metric: round 1
-    assert [(a.number, a.round) for a in store.rooms.activity_list(room.code)] == [(1, 1), (2, 2), (3, 3), (4, 1)]
+    assert [(a.number, a.round) for a in store.rooms.activity_list(room.code)] == [(1, 1), (1, 2), (1, 3), (2, 1)]
     assert (third.round, other.round) == (3, 1)
     results = store.answers.results(room.code)
     assert [(r.number, r.round, [(x.student, x.value, x.right) for x in r.rows]) for r in results.activities] == [
         (1, 1, [(1, "b", False), (2, None, None)]),
-        (2, 2, [(1, "a", True), (2, "same", False)]),
-        (3, 3, [(1, None, None), (2, None, None)]),
-        (4, 1, [(1, None, None), (2, None, None)]),
+        (1, 2, [(1, "a", True), (2, "same", False)]),
+        (1, 3, [(1, None, None), (2, None, None)]),
+        (2, 1, [(1, None, None), (2, None, None)]),
     ]
     assert [(t.nickname, t.questions, t.answered, t.right) for t in results.totals] == [
         ("Ana", 4, 2, 1),
@@ -166,9 +166,9 @@ def test_run_again_opens_round_two_with_the_same_content_and_keeps_round_ones_an
     summary = store.answers.class_summary(room.code)
     assert [(o.number, o.kind, o.round, o.joined, o.answered, o.right, o.share_right) for o in summary] == [
         (1, "compare", 1, 2, 1, 0, 0.0),
-        (2, "compare", 2, 2, 2, 1, 0.5),
-        (3, "compare", 3, 2, 0, 0, None),
-        (4, "compare", 1, 2, 0, 0, None),
+        (1, "compare", 2, 2, 2, 1, 0.5),
+        (1, "compare", 3, 2, 0, 0, None),
+        (2, "compare", 1, 2, 0, 0, None),
     ]
     with pytest.raises(InputError) as caught:
         store.rooms.run_again(store.rooms.create()[0].code, key)
@@ -186,7 +186,7 @@ def test_a_round_finds_the_round_before_it_to_show_beside_it(make, clock):
     again = store.rooms.open_activity(room.code, key, Predict(preset_list("five")))  # the same question, opened anew
     assert (second.round, other.round, again.round) == (2, 1, 3)
     before = store.rooms.earlier_round(room.code, again)
-    assert (before.id, before.number, before.round, before.phase) == (second.id, 2, 2, "open")
+    assert (before.id, before.number, before.round, before.phase) == (second.id, 1, 2, "open")
     assert store.rooms.earlier_round(room.code, second).id == first.id
     assert store.rooms.earlier_round(room.code, other) is None
 

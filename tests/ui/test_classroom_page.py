@@ -223,8 +223,9 @@ def test_after_the_reveal_the_teacher_runs_it_again_as_round_two_and_the_end_sho
     assert next(b for b in teacher.button if b.key == "btn_cr_again").label == "Run it again (new round)"
     button(teacher, "btn_cr_again").click().run()
     assert not teacher.exception
-    assert "Activity 2: Which is better? · Round 2" in texts(teacher)
-    assert "Activity 2: Which is better? · Round 2" in texts(bo.run())
+    # Round 2 is a round of activity 1: the same number on the control page, the phone and the summary.
+    assert "Activity 1: Which is better? · Round 2" in texts(teacher)
+    assert "Activity 1: Which is better? · Round 2" in texts(bo.run())
     next(r for r in bo.segmented_control if r.key.startswith("_w_cr_answer_")).set_value("a").run()
     next(b for b in bo.button if b.key.startswith("btn_cr_send_")).click().run()
     assert "Saved" in texts(bo)
@@ -234,7 +235,7 @@ def test_after_the_reveal_the_teacher_runs_it_again_as_round_two_and_the_end_sho
     [table] = [d.value for d in teacher.dataframe if "Share right" in d.value.columns]
     assert table.values.tolist() == [
         ["Activity 1: Which is better?", "1 of 1", "0 of 1", "0%", ""],
-        ["Activity 2: Which is better? · Round 2", "1 of 1", "1 of 1", "100%", ""],
+        ["Activity 1: Which is better? · Round 2", "1 of 1", "1 of 1", "100%", ""],
     ]
     # The projector view shows the class the same summary, as a plain table at projector size.
     screen = session(room=code, view="screen")
@@ -242,7 +243,7 @@ def test_after_the_reveal_the_teacher_runs_it_again_as_round_two_and_the_end_sho
     screen.run()
     assert "How the class did" in texts(screen) and not screen.dataframe
     [shown] = screen.table
-    assert shown.value.index.tolist() == ["Activity 1: Which is better?", "Activity 2: Which is better? · Round 2"]
+    assert shown.value.index.tolist() == ["Activity 1: Which is better?", "Activity 1: Which is better? · Round 2"]
 
 
 # --- activities that teach: hidden grades, stated conventions, one clear status line ---------------------------

@@ -65,6 +65,7 @@ HEADER = [
     "Query",
     "Details",
     "Exercise",
+    "Position asked about",
     "Grades in ranked order",
     "Grades of judged results not retrieved",
     "Metric",
@@ -75,8 +76,10 @@ HEADER = [
     "Ideal from",
     "Student",
     "Answer",
+    "Answer as read",
     "Correct answer",
     "Right",
+    "Close (within 0.05)",
     "Mistake",
     "Class median grade",
     "Grade minus class median",
@@ -115,15 +118,18 @@ def test_the_csv_in_english_has_labels_details_unanswered_rows_and_totals(room):
         "A",
         "no answer",
     ]
+    # Round 2 is a round of activity 1, as every screen numbers it.
     assert [r[:2] + cells(r, "Student", "Answer", "Correct answer", "Right") for r in rows[2:4]] == [
-        ["2", "2", "'=Ana", "A", "A", "yes"],
-        ["2", "2", "student 2", "The same", "A", "no"],
+        ["1", "2", "'=Ana", "A", "A", "yes"],
+        ["1", "2", "student 2", "The same", "A", "no"],
     ]
     practice = rows[4:14]
-    assert practice[0][2] == "Practice together"
-    assert cells(practice[0], "Details", "Exercise", "Student", "Answer") == [
+    assert practice[0][:3] == ["2", "1", "Practice together"]
+    # One DCG term: the other's 1.5 is 3 / log2(3 + 1), the term at position 3, which the row names.
+    assert cells(practice[0], "Details", "Exercise", "Position asked about", "Student", "Answer") == [
         "seed 2026, exercise 1 of 5: one DCG term",
         "1",
+        "3",
         "'=Ana",
         "",
     ]
@@ -135,15 +141,17 @@ def test_the_csv_in_english_has_labels_details_unanswered_rows_and_totals(room):
         "It falls",
         "no",
     ]
-    assert cells(practice[5], "Exercise", "Student", "Answer", "Correct answer", "Right") == [
+    assert cells(practice[4], "Position asked about", "Answer as read") == ["", ""]  # a choice: no position, no number
+    assert cells(practice[5], "Exercise", "Student", "Answer", "Answer as read", "Correct answer", "Right") == [
         "1",
         "student 2",
+        "1.5",
         "1.5",
         "1.5000",
         "yes",
     ]
     rank = rows[14]
-    assert rank[2] == "Rank it best"
+    assert rank[:3] == ["3", "1", "Rank it best"]
     assert rank[4] == (
         "list doc A:3, doc B:2, doc C:3, doc D:0, doc E:1; k = 3; gain: Linear; "
         "ideal: the list's own grades; twist: a small k (3)"
@@ -159,12 +167,17 @@ def test_the_csv_in_english_has_labels_details_unanswered_rows_and_totals(room):
         "yes",
         "1.0000",
     ]
-    assert cells(rows[15], "Student", "Answer", "Correct answer", "Right") == ["student 2", "", rank[16], "no answer"]
+    assert cells(rows[15], "Student", "Answer", "Correct answer", "Right") == [
+        "student 2",
+        "",
+        *cells(rank, "Correct answer"),
+        "no answer",
+    ]
     # Ana: 2 compare rounds + 5 exercises + 1 rank = 8 questions, answered 4 (1 compare, 1 exercise, 1 rank, and
     # round 2), right 2 (round 2 and the rank); the other: answered round 2 and exercise 1, right 1.
-    total = ["Total", *[""] * 13]
-    assert rows[16] == [*total, "'=Ana", "answered 4 of 8", "", "2 right", "", "", "", "1.0000", ""]
-    assert rows[17] == [*total, "student 2", "answered 2 of 8", "", "1 right", "", "", "", "", ""]
+    total = ["Total", *[""] * 14]
+    assert rows[16] == [*total, "'=Ana", "answered 4 of 8", "", "", "2 right", "0 close", "", "", "", "1.0000", ""]
+    assert rows[17] == [*total, "student 2", "answered 2 of 8", "", "", "1 right", "0 close", "", "", "", "", ""]
 
 
 def test_every_header_of_the_csv_starts_with_a_capital(room):
@@ -178,25 +191,28 @@ def test_every_header_of_the_csv_starts_with_a_capital(room):
 def test_the_csv_in_chinese_words_headers_labels_and_totals_in_chinese(room):
     results, _ = room
     header, *rows = read(results_csv(Translator("zh"), results))
-    assert header[:3] == ["活动", "轮次", "类型"] and header[17] == "是否答对"
+    assert header[:3] == ["活动", "轮次", "类型"] and header[19:21] == ["是否答对", "接近（相差 0.05 以内）"]
     assert rows[0][2] == "哪个更好？" and rows[0][4].startswith("按 NDCG@5 评判")
-    assert rows[1][14:18] == ["学生 2", "", "A", "未作答"]
-    assert rows[3][15] == "一样好"  # the vote as the Chinese phone showed it
-    assert rows[8][15:17] == [Translator("zh")("practice.choice.up"), Translator("zh")("practice.choice.down")]
-    assert rows[16][0] == "合计" and rows[16][15] == "8 题中答了 4 题" and rows[16][17] == "答对 2 题"
+    assert rows[1][15:20] == ["学生 2", "", "", "A", "未作答"]
+    assert rows[3][16] == "一样好"  # the vote as the Chinese phone showed it
+    assert [rows[8][16], rows[8][18]] == [
+        Translator("zh")("practice.choice.up"),
+        Translator("zh")("practice.choice.down"),
+    ]
+    assert rows[16][0] == "合计" and rows[16][16] == "8 题中答了 4 题" and rows[16][19:21] == ["答对 2 题", "接近 0 题"]
 
 
 def test_the_summary_gives_participation_and_share_right_per_activity(room):
     _, summary = room
     assert [(o.number, o.kind, o.round, o.joined, o.answered, o.answers, o.right) for o in summary] == [
         (1, "compare", 1, 2, 1, 1, 0),
-        (2, "compare", 2, 2, 2, 2, 1),
-        (3, "practice", 1, 2, 2, 2, 1),  # Ana's swap is wrong; the other's DCG term, 3 / log2(3 + 1) = 1.5, is right
-        (4, "rank", 1, 2, 1, 1, 1),
+        (1, "compare", 2, 2, 2, 2, 1),  # round 2 of activity 1, not activity 2
+        (2, "practice", 1, 2, 2, 2, 1),  # Ana's swap is wrong; the other's DCG term, 3 / log2(3 + 1) = 1.5, is right
+        (3, "rank", 1, 2, 1, 1, 1),
     ]
     frame = summary_frame(Translator("en"), summary)
     assert list(frame.columns) == ["Activity", "Answered", "Right answers", "Share right", "Mistakes"]
-    assert frame.iloc[1].tolist() == ["Activity 2: Which is better? · Round 2", "2 of 2", "1 of 2", "50%", ""]
+    assert frame.iloc[1].tolist() == ["Activity 1: Which is better? · Round 2", "2 of 2", "1 of 2", "50%", ""]
     assert frame.iloc[0].tolist() == ["Activity 1: Which is better?", "1 of 2", "0 of 1", "0%", ""]
 
 

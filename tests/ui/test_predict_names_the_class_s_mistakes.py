@@ -98,10 +98,21 @@ def test_the_results_csv_names_each_answer_s_mistake_and_the_summary_the_most_co
     ):
         header, *rows = csv.reader(io.StringIO(results_csv(Translator(lang), results).decode("utf-8-sig")))
         at = header.index(column)
-        assert header[at - 1] == Translator(lang)("classroom.csv.right")
-        other = Translator(lang)("classroom.group.other")
+        t = Translator(lang)
+        # Right and Close apart, as the projector's groups count them: a close estimate is not "right" here.
+        assert header[at - 2 : at] == [t("classroom.csv.right"), t("classroom.csv.close")]
+        other = t("classroom.group.other")
         assert [r[at] for r in rows[:6]] == [*words, other, words[0]]
+        yes, no = t("classroom.csv.yes"), t("classroom.csv.no")
+        assert [r[at - 2] for r in rows[:6]] == [no, no, yes, no, no, no]
+        assert [r[at - 1] for r in rows[:6]] == [no, no, no, yes, no, no]
         assert [r[at] for r in rows[6:]] == [""] * 6  # the totals
+        totals = [(r[at - 2], r[at - 1]) for r in rows[6:]]  # students 1 to 6: the third right, the fourth close
+        counts = [(0, 0), (0, 0), (1, 0), (0, 1), (0, 0), (0, 0)]
+        words_of = [
+            (t("classroom.csv.total_right", right=a), t("classroom.csv.total_close", close=b)) for a, b in counts
+        ]
+        assert totals == words_of
     outcomes = [outcome(r) for r in results.activities]
     frame = summary_frame(Translator("en"), outcomes)
     assert frame["Mistakes"].tolist() == ["DCG given for NDCG (2), Ideal from the list alone (1)"]

@@ -128,6 +128,7 @@ def test_a_lesson_that_keeps_scores_ends_with_a_leaderboard_and_points_in_the_cs
     for student, guess in ((ana, truth), (bo, truth - 0.2)):
         next(w for w in student.text_input if w.key.startswith("_w_cr_answer_")).input(f"{guess:.4f}")
         next(b for b in student.button if b.key.startswith("btn_cr_send_")).click().run()
+    button(teacher.run(), "btn_cr_reveal").click().run()  # points come only from a reveal
     button(teacher.run(), "btn_cr_lesson_next").click().run()
     for student in (ana, bo):
         student.run()

@@ -14,7 +14,7 @@ from ...lists.spec import ListSpec
 from ...teaching.exercises import Conventions
 from ..lesson_fields import Field, Reader
 
-POINTS = 100  # the most one question scores when a lesson keeps scores
+POINTS = 100  # what one activity is worth when a lesson keeps scores, unless the lesson says (its ``points``)
 MAX_SCALE_STEPS = 10  # a judging scale holds at most 11 grades: a phone shows them as one row of buttons
 EPS = 1e-9
 
@@ -60,7 +60,8 @@ class Result(Generic[D]):
     """One answer marked: right or not (``None``: an answer no grade is right or wrong for, a Judge grade), the
     NDCG involved (if any), the answer as text, the kind's details (a ``PredictDetail``, ``RankDetail``,
     ``CompareDetail``, ``PracticeDetail``, ``JudgeDetail`` or ``ChooseDetail``), and the points it scores when a
-    lesson keeps scores (0 to ``POINTS``; ``None``: the activity scores none)."""
+    lesson keeps scores, out of ``POINTS`` for its question (``None``: the activity scores none; the results take
+    its share of what the activity is worth: ``results.scaled_points``)."""
 
     right: bool | None
     ndcg: float | None
@@ -73,13 +74,15 @@ class Result(Generic[D]):
 class Material:
     """What one question of an activity is asked on, beside its conventions (for the results CSV): the query, the
     grades in ranked order, the grades of judged results the list missed, the exercise's number (a Practice set's,
-    from 1) and the list's Järvelin-Kekäläinen base (``None``: no list)."""
+    from 1), the list's Järvelin-Kekäläinen base (``None``: no list) and the position a question asks about (one
+    DCG term's; ``None``: none)."""
 
     query: str = ""
     grades: tuple[float, ...] = ()
     missed: tuple[float, ...] = ()
     exercise: int | None = None
     base: float | None = None
+    position: int | None = None
 
 
 AnswerT = TypeVar("AnswerT")
@@ -100,12 +103,12 @@ class ActivityKind(Protocol[AnswerT, SummaryT, DetailT]):  # pragma: no mutate b
     value, or an ``InputError``; ``nothing_sent``: the problem of an answer with nothing in it; ``note``: how a
     typed number was read) and that value's JSON codec (``answer_to_json`` / ``answer_from_json``); the class's
     summary; one answer marked (``result``), the group it falls in (``group``), whether answers are marked at all
-    (``marks_answers``), what a results row shows of it (``given``), the NDCG@k it reaches (``reached``) and the
-    class's median of its part (``medians``); the number of questions it asks (``parts``), whether a set's
-    readable answers are kept when others are not (``keeps_readable_parts``), their right answers, the conventions
-    and the material each is asked on, the one ranked list it is over (``ranked_list``), whether it is made from
-    any ranked list (``made_from_a_list``: the lesson editor turns one such kind into another, ``from_list``), and
-    its line in the ``check`` command's outline (``outline``).
+    (``marks_answers``), what a results row shows of it (``given``) and the number it was read as (``read``), the NDCG@k
+    it reaches (``reached``) and the class's median of its part (``medians``); the number of questions it asks
+    (``parts``), whether a set's readable answers are kept when others are not (``keeps_readable_parts``), their right
+    answers, the conventions and the material each is asked on, the one ranked list it is over (``ranked_list``),
+    whether it is made from any ranked list (``made_from_a_list``: the lesson editor turns one such kind into another,
+    ``from_list``), and its line in the ``check`` command's outline (``outline``).
 
     Adding a kind is one module in this package with a class that has these (``KindBase`` gives the usual
     answers), ending with its ``KIND = KindEntry(...)`` (``KINDS`` finds it), its views module in
@@ -155,6 +158,8 @@ class ActivityKind(Protocol[AnswerT, SummaryT, DetailT]):  # pragma: no mutate b
     def marks_answers(self) -> bool: ...
 
     def given(self, value: AnswerT) -> object: ...
+
+    def read(self, value: AnswerT, part: int = 0) -> float | None: ...
 
     def reached(self, value: AnswerT) -> float | None: ...
 
@@ -214,6 +219,12 @@ class KindBase(Generic[AnswerT]):
     def given(self, value: AnswerT) -> object:
         """The answer as a results row keeps it (an estimate, an order, a vote, a grade, an exercise's text)."""
         return value
+
+    def read(self, value: AnswerT, part: int = 0) -> float | None:
+        """The answer as a number, as it was read (an estimate, a grade); ``None`` for one that is no number."""
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+        return None
 
     def reached(self, value: AnswerT) -> float | None:
         """The NDCG@k the answer itself reaches (a Rank-it-best order's); ``None`` for other kinds."""

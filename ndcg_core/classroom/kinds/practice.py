@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ... import validate
 from ...errors import InputError, Note, Place, shown
 from ...teaching.exercises import KINDS as EXERCISE_KINDS
-from ...teaching.exercises import Conventions, Exercise, check, conventions, exercise, reading_note
+from ...teaching.exercises import NUMERIC, Conventions, Exercise, check, conventions, exercise, reading_note
 from ..lesson_fields import Field, Reader
 from .base import POINTS, ActivityKind, Answer, Json, KindBase, KindEntry, Material, Payload, Result, Scale, Solution
 
@@ -118,10 +118,11 @@ class Practice(KindBase[ExerciseAnswer]):
         return conventions(exercise(self.seed, self.numbers[part]))
 
     def material(self, part: int = 0) -> Material:
-        """The exercise's number and, for one over a list, its grades."""
+        """The exercise's number and, for one over a list, its grades (and one DCG term's position)."""
         data = exercise(self.seed, self.numbers[part]).data
         grades = tuple(float(g) for g in data["grades"]) if "grades" in data else ()
-        return Material(grades=grades, exercise=part + 1)
+        position = data.get("position")
+        return Material(grades=grades, exercise=part + 1, position=None if position is None else int(position))
 
     def keeps_readable_parts(self) -> bool:
         return True
@@ -143,6 +144,15 @@ class Practice(KindBase[ExerciseAnswer]):
     def given(self, value: ExerciseAnswer) -> str:
         """The answer as typed or chosen."""
         return value.answer
+
+    def read(self, value: ExerciseAnswer, part: int = 0) -> float | None:
+        """A number exercise's answer as read ("0,68" typed is 0.68); ``None`` for a choice."""
+        if exercise(self.seed, self.numbers[part]).kind not in NUMERIC:
+            return None
+        try:
+            return validate.answer(value.answer)
+        except InputError:
+            return None  # stored before its reading changed: the answer as typed stays in the row
 
     def check(self, raw: object, part: int = 0) -> ExerciseAnswer:
         if isinstance(part, bool) or not isinstance(part, int) or not 0 <= part < len(self.numbers):

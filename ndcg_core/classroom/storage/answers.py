@@ -300,13 +300,10 @@ class Answers:
     def results(self, code: str, *, scored_now: bool = False) -> RoomResults:
         """Every activity of a room marked, one row per student present and question (an unanswered one too),
         and each student's totals. A student counts as present for an activity if they joined before the next
-        activity opened. ``scored_now``: without the current activity until it is revealed (its points would tell
-        a student how close an answer is before the class sees the truth)."""
+        activity opened. Only a revealed activity scores points (its points would tell a student how close an
+        answer is before the class sees the truth: the current one, or one the teacher went Back from).
+        ``scored_now``: as a student's score counts, without any activity not revealed."""
         listed = self.rooms.activity_list(code)
-        unscored = None
-        if scored_now and listed:
-            current = self.rooms.get(code).current
-            unscored = current.id if current is not None and current.phase != "revealed" else None
         with self.db.read() as conn:
             joined = conn.execute(
                 sa.select(students.c.number, students.c.nickname, students.c.joined_at)
@@ -317,9 +314,11 @@ class Answers:
         for i, row in enumerate(listed):
             closed_at = listed[i + 1].opened_at if i + 1 < len(listed) else float("inf")
             present = tuple(Member(s.number, s.nickname) for s in joined if s.joined_at <= closed_at)
-            if row.id == unscored:
+            revealed = row.phase == "revealed"
+            if scored_now and not revealed:
                 continue
-            taken.append(Taken(row.number, row.round, row.activity(), tuple(self.for_activity(row.id)), present))
+            answered = tuple(self.for_activity(row.id))
+            taken.append(Taken(row.number, row.round, row.activity(), answered, present, revealed, row.points, row.of))
         return room_results(taken)
 
     @resilient

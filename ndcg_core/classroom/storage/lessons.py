@@ -63,9 +63,10 @@ class Lessons:
 
     @resilient
     def step(self, code: str, key: Any, step: int) -> ActivityRow:
-        """Show step ``step`` (from 0) of the room's lesson: the activity it opened before, as it was (Back, or Next
-        after Back), or else a new one. Going to the step already shown changes nothing, so a second click or a
-        retry after a lost commit opens nothing twice."""
+        """Show step ``step`` (from 0) of the room's lesson: the activity it opened before, its latest round as it was
+        left (Back, or Next after Back: nothing is locked, revealed or scored by going there), or else a new one. Going
+        to the step already shown changes nothing, so a second click or a retry after a lost commit opens nothing
+        twice."""
         with self.rooms.as_teacher(code, key) as (conn, row):
             room = row["code"]
             shown_now = conn.execute(sa.select(lesson_runs.c.step).where(lesson_runs.c.room == room)).scalar()
@@ -87,12 +88,17 @@ class Lessons:
                         )
                     ).one()
                 )
-                shown_row = self.rooms.open(conn, row, planned.kind, planned.activity_payload(), None)
-                conn.execute(lesson_steps.insert().values(room=room, step=step, activity_id=shown_row.id))
+                opened_now = self.rooms.open(conn, row, planned.kind, planned.activity_payload(), None)
+                conn.execute(lesson_steps.insert().values(room=room, step=step, activity_id=opened_now.id))
+                shown_row = self.rooms.activity(conn, opened_now.id)  # numbered as the step it now is
             else:
-                if row["current_activity"] != opened:
-                    self.rooms.touch(conn, room, current_activity=opened)
-                shown_row = self.rooms.activity(conn, opened)
+                # The step as the teacher left it: its latest round, in the phase it was left in (an unrevealed one
+                # stays unrevealed, and scores nothing until it is revealed).
+                first = self.rooms.activity(conn, opened)
+                rounds = [a for a in self.rooms.listed(conn, room) if (a.number, a.of) == (first.number, first.of)]
+                shown_row = rounds[-1] if rounds else first
+                if row["current_activity"] != shown_row.id:
+                    self.rooms.touch(conn, room, current_activity=shown_row.id)
             if shown_now != step:
                 conn.execute(sa.update(lesson_runs).where(lesson_runs.c.room == room).values(step=step))
             return shown_row

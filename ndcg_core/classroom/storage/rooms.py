@@ -18,6 +18,7 @@ from ...errors import InputError, shown
 from .. import clients, rules
 from ..kinds import Activity
 from ..notices import Notice
+from ..numbering import Opened, numbered
 from ..rules import Limits
 from .engine import (
     Database,
@@ -133,61 +134,43 @@ class Rooms:
         return int(row.revision)
 
     def activity(self, conn: Connection, activity_id: int) -> ActivityRow:
-        """The activity ``activity_id`` with its round, inside a transaction."""
-        row = conn.execute(sa.select(activities).where(activities.c.id == activity_id)).mappings().one()
-        earlier = conn.execute(
-            sa.select(sa.func.count())
-            .select_from(activities)
-            .where(
-                activities.c.room == row["room"],
-                activities.c.number < row["number"],
-                activities.c.kind == row["kind"],
-                activities.c.payload == row["payload"],
+        """The activity ``activity_id`` with its number and round, inside a transaction."""
+        room = conn.execute(sa.select(activities.c.room).where(activities.c.id == activity_id)).scalar_one()
+        return next(a for a in self.listed(conn, room, only=activity_id) if a.id == activity_id)
+
+    def listed(self, conn: Connection, code: str, only: int | None = None) -> list[ActivityRow]:
+        """Every activity of a room in order, each with its number and round (``numbering.numbered``), inside a
+        transaction (``only``: just that activity, numbered among them all)."""
+        rows = (
+            conn.execute(
+                sa.select(activities, lesson_steps.c.step)
+                .select_from(activities.outerjoin(lesson_steps, lesson_steps.c.activity_id == activities.c.id))
+                .where(activities.c.room == code)
+                .order_by(activities.c.number)
             )
+            .mappings()
+            .all()
+        )
+        steps = conn.execute(
+            sa.select(sa.func.count()).select_from(lesson_run_steps).where(lesson_run_steps.c.room == code)
         ).scalar_one()
-        return activity_row(row, int(earlier) + 1)
+        numbers = numbered([Opened(r["id"], r["kind"], r["payload"], r["step"]) for r in rows], int(steps))
+        return [activity_row(r, numbers[r["id"]]) for r in rows if only is None or r["id"] == only]
 
     @resilient
     def activity_list(self, code: str) -> list[ActivityRow]:
-        """Every activity of a room in order, each with its round."""
+        """Every activity of a room in order, each with its number and round."""
         with self.db.read() as conn:
-            rows = (
-                conn.execute(sa.select(activities).where(activities.c.room == code).order_by(activities.c.number))
-                .mappings()
-                .all()
-            )
-        seen: dict[tuple[str, str], int] = {}
-        listed = []
-        for row in rows:
-            same = (row["kind"], row["payload"])
-            seen[same] = seen.get(same, 0) + 1
-            listed.append(activity_row(row, seen[same]))
-        return listed
+            return self.listed(conn, code)
 
     @resilient
     def earlier_round(self, code: str, current: ActivityRow) -> ActivityRow | None:
-        """The round before ``current``: the room's latest earlier activity with the same kind and payload
-        (``None`` for a first round)."""
+        """The round before ``current``: the room's activity with its number and the round before (``None`` for a
+        first round)."""
         if current.round <= 1:
             return None
-        with self.db.read() as conn:
-            row = (
-                conn.execute(
-                    sa.select(activities)
-                    .where(
-                        activities.c.room == code,
-                        activities.c.number < current.number,
-                        activities.c.kind == current.kind,
-                        activities.c.payload
-                        == sa.select(activities.c.payload).where(activities.c.id == current.id).scalar_subquery(),
-                    )
-                    .order_by(activities.c.number.desc())
-                    .limit(1)
-                )
-                .mappings()
-                .first()
-            )
-        return None if row is None else activity_row(row, current.round - 1)
+        earlier = [a for a in self.activity_list(code) if a.number == current.number and a.round == current.round - 1]
+        return earlier[-1] if earlier else None
 
     @resilient
     def is_teacher(self, code: str, key: Any) -> bool:

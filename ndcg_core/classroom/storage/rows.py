@@ -11,16 +11,17 @@ import sqlalchemy as sa
 
 from ..kinds import Activity, from_payload
 from ..lessons import Lesson, Wording
+from ..numbering import Numbered
 
-STEP_KEY = "lesson"  # a lesson step's own wording and time limit, kept in its activity's payload
+STEP_KEY = "lesson"  # a lesson step's own wording, time limit and points, kept in its activity's payload
 PHASES = ("open", "locked", "revealed")
 
 
 @dataclass(frozen=True)
 class ActivityRow:
-    """An activity as stored: its id, its number in the room (1, 2, ...), kind, payload and phase, and its round:
-    1 plus the number of earlier activities of the room with the same kind and payload (run again, or opened
-    again with the same choices). Rounds are worked out, not stored, so older databases need no new column."""
+    """An activity as stored: its id, its number as every screen shows it, kind, payload and phase, its round and,
+    for a lesson's step or a round of one, the lesson's number of activities (``of``). The number, round and ``of``
+    are worked out by ``numbering.numbered``, not stored, so older databases need no new column."""
 
     id: int
     number: int
@@ -29,6 +30,7 @@ class ActivityRow:
     phase: str
     opened_at: float
     round: int = 1
+    of: int | None = None
 
     def activity(self) -> Activity:
         """The activity its payload describes, decoded at the first call and kept (a room read once is shared by a
@@ -52,15 +54,33 @@ class ActivityRow:
         return None if limit is None else int(limit)
 
     @property
+    def points(self) -> int | None:
+        """What the whole activity is worth when its lesson keeps scores, from a lesson (``None``: the usual)."""
+        worth = self.payload.get(STEP_KEY, {}).get("points")
+        return None if worth is None else int(worth)
+
+    @property
+    def numbered(self) -> Numbered:
+        """Its number, round and lesson's count, as one value."""
+        return Numbered(self.number, self.round, self.of)
+
+    @property
     def closes_at(self) -> float | None:
         """When answers close by the time limit (seconds since the epoch), or ``None``."""
         return None if self.time_limit is None else self.opened_at + self.time_limit
 
 
-def activity_row(row: sa.RowMapping, round_: int) -> ActivityRow:
-    """An activity as read from its table row, with its round worked out by the caller."""
+def activity_row(row: sa.RowMapping, numbered: Numbered) -> ActivityRow:
+    """An activity as read from its table row, with its number and round worked out by the caller."""
     return ActivityRow(
-        row["id"], row["number"], row["kind"], json.loads(row["payload"]), row["phase"], row["opened_at"], round_
+        row["id"],
+        numbered.number,
+        row["kind"],
+        json.loads(row["payload"]),
+        row["phase"],
+        row["opened_at"],
+        numbered.round,
+        numbered.of,
     )
 
 
@@ -95,7 +115,8 @@ class Student:
 
 @dataclass(frozen=True)
 class LessonStep:
-    """A step of the lesson a room runs, as read once from the lesson: its activity's kind and payload, and the
+    """A step of the lesson a room runs, as read once from the lesson: its activity's kind and payload (with what the
+    step is worth under ``STEP_KEY`` when the lesson says: kept in the payload, so no column was added), and the
     step's own wording and time limit."""
 
     kind: str
@@ -104,9 +125,9 @@ class LessonStep:
     time_limit: int | None = None
 
     def activity_payload(self) -> str:
-        """What the step's activity keeps as its payload: the activity's, with the step's own wording and time limit
-        when it has them (so a round of the step is one with the same wording too)."""
-        extra: dict[str, Any] = {}
+        """What the step's activity keeps as its payload: the activity's, with the step's own wording, time limit and
+        points when it has them (so a round of the step is one with the same wording too)."""
+        extra: dict[str, Any] = dict(self.payload.get(STEP_KEY, {}))
         if self.question.en or self.question.zh:
             extra["question"] = {
                 lang: text for lang, text in (("en", self.question.en), ("zh", self.question.zh)) if text
@@ -150,7 +171,11 @@ def step_rows(room: str, lesson: Lesson) -> list[dict[str, Any]]:
             "room": room,
             "step": number,
             "kind": step.activity.kind,
-            "payload": json.dumps(step.activity.payload()),
+            "payload": json.dumps(
+                step.activity.payload()
+                if step.points is None
+                else {**step.activity.payload(), STEP_KEY: {"points": step.points}}
+            ),
             "question_en": step.question.en,
             "question_zh": step.question.zh,
             "time_limit": step.time_limit,

@@ -17,6 +17,7 @@ import streamlit as st
 
 from ndcg_core.classroom.kinds.lists import list_conventions
 from ndcg_core.classroom.kinds.tally import Bin
+from ndcg_core.classroom.numbering import Numbered
 from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.errors import InputError, StoreUnavailable, number_text
 from ndcg_core.lists.gains import GAINS
@@ -73,10 +74,20 @@ def show_message(cs: ClassroomState, place: str, ok: bool = False) -> None:
         (st.success if ok else st.error)(text)
 
 
+def activity_title(t: Translator, numbered: Numbered, kind: str) -> str:
+    """ "Activity 3: Which is better?", "Activity 2 of 5: Predict the NDCG" in a lesson, and "· Round 2" when it is
+    run again: the number the core gives (``numbering``), the same on every screen, in the CSV and the summary."""
+    name = t(f"classroom.kind.{kind}")
+    if numbered.of is None:
+        heading = t("classroom.activity_heading", number=numbered.number, kind=name)
+    else:
+        heading = t("classroom.activity_heading_of", number=numbered.number, count=numbered.of, kind=name)
+    return heading + (" · " + t("classroom.round", round=numbered.round) if numbered.round > 1 else "")
+
+
 def activity_heading(t: Translator, current: ActivityRow) -> str:
-    """ "Activity 3: Which is better?", and "· Round 2" when it is run again."""
-    heading = t("classroom.activity_heading", number=current.number, kind=t(f"classroom.kind.{current.kind}"))
-    return heading + (" · " + t("classroom.round", round=current.round) if current.round > 1 else "")
+    """An activity's title (``activity_title``) as the control page, the projector and the phones show it."""
+    return activity_title(t, current.numbered, current.kind)
 
 
 def list_table(t: Translator, labels: tuple[str, ...], grades: tuple[float, ...] | None) -> None:

@@ -174,7 +174,11 @@ def render_lesson_bar(t: Translator, room: Room, progress: LessonProgress) -> No
     if step < 0:
         st.markdown(t("classroom.lesson_not_started", title=md_escape(title), count=progress.count))
     else:
-        st.markdown(t("classroom.lesson_bar", title=md_escape(title), step=step + 1, count=progress.count))
+        bar = t("classroom.lesson_bar", title=md_escape(title), step=step + 1, count=progress.count)
+        current = room.current
+        if current is not None and progress.shows(current) and current.round > 1:  # "Vote again": its round 2
+            bar += " · **" + t("classroom.round", round=current.round) + "**"
+        st.markdown(bar)
     if room.ended:
         return
     if off_plan(room, progress):

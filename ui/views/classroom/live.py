@@ -198,9 +198,7 @@ def draw_live(t: Translator, code: str, screen: bool, ended: bool = False) -> No
         return
     activity = current.activity()
     summary = activity.summary(reads.answers(current.id))
-    heading = activity_heading(t, current)
-    if progress is not None and progress.step >= 0:  # a lesson's step: "· 3 of 8" on the heading's line
-        heading += " · " + t("classroom.lesson_step_short", step=progress.step + 1, count=progress.count)
+    heading = activity_heading(t, current)  # a lesson's step: "Activity 3 of 8: ..."
     if screen:
         title, a, b = st.columns([3, 1, 1], vertical_alignment="bottom")
         title.subheader(heading)

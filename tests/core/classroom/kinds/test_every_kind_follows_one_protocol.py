@@ -248,7 +248,9 @@ def test_the_hooks_say_what_a_question_is_asked_on():
     practice = EXAMPLES["practice"]
     for part, ex in enumerate(practice.exercises()):
         grades = tuple(float(g) for g in ex.data.get("grades", ()))
-        assert practice.material(part) == Material(grades=grades, exercise=part + 1)
+        position = ex.data.get("position")  # one DCG term's: the position it asks about
+        assert practice.material(part) == Material(grades=grades, exercise=part + 1, position=position)
+    assert any(practice.material(part).position for part in range(practice.parts()))  # the example asks one term
     # A choice between two orders and a choice of queries are asked on no one list of grades.
     choices = Practice(7, (KINDS_OF_EXERCISES.index("better_order"), KINDS_OF_EXERCISES.index("gap")))
     assert [choices.material(part) for part in (0, 1)] == [Material(exercise=1), Material(exercise=2)]
