@@ -136,7 +136,7 @@ def test_jarvelin_kekalainen_discount_does_not_discount_before_rank_b():
 def test_registries_describe_every_variant_for_the_ui():
     assert GAINS.names() == ["linear", "exponential", "custom"]
     assert DISCOUNTS.names() == ["log2", "jk"]
-    assert TIE_POLICIES.names() == ["trec_eval", "average", "best", "worst"]
+    assert TIE_POLICIES.names() == ["trec_eval", "average", "best", "worst", "file"]
     for registry in (GAINS, DISCOUNTS, TIE_POLICIES):
         for entry in registry:
             assert entry.description.endswith(".") and len(entry.description) < 120

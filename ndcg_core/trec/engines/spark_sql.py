@@ -401,14 +401,16 @@ def java_notices_dropped() -> Iterator[None]:
         yield
         return
     read, write = os.pipe()
+    passed_on = os.dup(real)  # the thread's own: ``real`` is closed when the block ends, maybe before it starts
     os.dup2(write, 2)
     os.close(write)
 
     def forward() -> None:
-        with os.fdopen(read, "rb") as pipe, os.fdopen(os.dup(real), "wb", buffering=0) as out:
+        with os.fdopen(read, "rb") as pipe, os.fdopen(passed_on, "wb", buffering=0) as out:
             for line in pipe:
                 if not line.startswith(_JAVA_NOISE):
-                    out.write(line)
+                    with contextlib.suppress(OSError):  # standard error gone: the line has nowhere to go
+                        out.write(line)
 
     threading.Thread(target=forward, daemon=True, name="java-stderr").start()
     try:
