@@ -164,7 +164,8 @@ def present(
             st.caption(groups_text(t, summary.groups))
         return
     else:
-        left, right = st.columns([2, 3])
+        # On the control page the list's three columns need half of the narrow column beside the buttons.
+        left, right = st.columns([2, 3] if screen else [1, 1])
         with left:
             list_table(t, spec.labels, spec.grades)
             if not screen:
