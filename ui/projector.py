@@ -25,11 +25,30 @@ PROJECTOR_CHART_HEIGHT = 250
 DESIGN_WIDTH, DESIGN_HEIGHT = 1280, 720
 SCALE = "projector_scale"
 SCALE_EXPR = f"max(1, min(windowSize()[0] / {DESIGN_WIDTH}, windowSize()[1] / {DESIGN_HEIGHT}))"
-# Chart text on the projector: the theme's text colour on white, 15.4:1 (WCAG); Streamlit's grey #808495 was 3.7:1.
+# Chart text on the projector: the theme's text colour on white, 15.5:1 (WCAG); Streamlit's grey #808495 was 3.7:1.
 INK = "#1f2430"
 PAPER = "#ffffff"
 # A mark's sizes in pixels at 720p that grow with the screen.
 MARK_SIZES = ("fontSize", "dx", "dy")
+
+
+def luminance(colour: str) -> float:
+    """A ``#rrggbb`` colour's relative luminance (WCAG 2.2)."""
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """The contrast ratio of two ``#rrggbb`` colours (WCAG 2.2): 1 to 21, text wants 4.5 or more."""
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def ink_on(colour: str) -> str:
+    """Black or white, whichever reads better on ``colour`` (one of them at 4.6:1 or more on any colour): a count
+    written inside a bar."""
+    return max(("#000000", PAPER), key=lambda ink: contrast(ink, colour))
 
 
 def scaled(px: float) -> alt.ExprRef:

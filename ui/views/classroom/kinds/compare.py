@@ -72,7 +72,9 @@ def vote_chart(
             "label:N",
             sort=None,
             title=None,
-            axis=category_axis(labelAngle=0, labelExpr=f"split(datum.value, '{LINES}')", labelFontWeight="bold"),
+            axis=category_axis(
+                labelAngle=0, labelExpr=f"split(datum.value, '{LINES}')", labelFontWeight="bold", labelLimit=300
+            ),
         ),
         y=alt.Y(
             "count:Q",

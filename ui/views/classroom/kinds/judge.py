@@ -15,10 +15,10 @@ from ndcg_core.classroom.kinds.base import Scale
 from ndcg_core.classroom.kinds.judge import Judge, JudgeSummary
 from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.lists.spec import ListSpec
-from ui.charts import category_axis, grade_color, grade_text_color
+from ui.charts import category_axis, grade_color
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
-from ui.projector import INK, PAPER, big_chart, count_axis, count_top
+from ui.projector import PAPER, big_chart, count_axis, count_top, ink_on
 from ui.state import widget_value
 from ui.views.classroom.card import Block, Body, Choice, Note, Text
 from ui.views.classroom.common import own_question, query_line, spec_caption, unsent_text
@@ -64,7 +64,7 @@ def distribution_chart(
         for j, grade in enumerate(scale.grades):
             if counts[j]:
                 end = start + counts[j]
-                ink = grade_text_color(grade, max(scale.high, 1)) if grade > 0 else INK
+                ink = ink_on(colours[grade])
                 rows.append(
                     {"result": names[i], "grade": str(grade), "count": counts[j], "start": start, "end": end}
                     | {"middle": (start + end) / 2, "ink": ink}
