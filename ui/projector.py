@@ -24,7 +24,9 @@ PROJECTOR_CHART_HEIGHT = 250
 # text and spacing (``ui/views/classroom/screen.py``); a chart scales by a Vega signal of that name, ``SCALE``.
 DESIGN_WIDTH, DESIGN_HEIGHT = 1280, 720
 SCALE = "projector_scale"
-SCALE_EXPR = f"max(1, min(windowSize()[0] / {DESIGN_WIDTH}, windowSize()[1] / {DESIGN_HEIGHT}))"
+# Vega reads the window's size when an expression runs; "+ 0 * width" runs this one again whenever the chart's width
+# changes, so the chart follows a window moved to the projector and resized there.
+SCALE_EXPR = f"max(1, min(windowSize()[0] / {DESIGN_WIDTH}, windowSize()[1] / {DESIGN_HEIGHT})) + 0 * width"
 # Chart text on the projector: the theme's text colour on white, 15.5:1 (WCAG); Streamlit's grey #808495 was 3.7:1.
 INK = "#1f2430"
 PAPER = "#ffffff"

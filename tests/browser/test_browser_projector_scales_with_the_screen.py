@@ -45,6 +45,12 @@ def projector(browser, app_url, code, key, size):
     screen = context.new_page()
     screen.goto(f"{app_url}/Classroom?room={code}&key={key}&view=screen")
     expect(screen.get_by_text("Join with a phone")).to_be_visible(timeout=30_000)
+    # Once the projector's style has reached the page: the room code's 6rem, 96 px at 720p, as large a share here.
+    screen.wait_for_function(
+        "h => parseFloat(getComputedStyle(document.querySelector('.st-key-cr_room_code p')).fontSize) >= 0.99 * h",
+        arg=96 * height / 720,
+        timeout=30_000,
+    )
     return context, screen
 
 
