@@ -35,6 +35,7 @@ section.main .block-container, .stMainBlockContainer {
 .stMainBlockContainer [data-testid="stVerticalBlock"] { gap: 0.6rem; }
 .stApp [data-testid="stMarkdownContainer"] td, .stApp [data-testid="stMarkdownContainer"] th {
   padding: 0.1rem 0.6rem !important; }
+.stApp [data-testid="stTable"] td, .stApp [data-testid="stTable"] th { padding: 0.15rem 0.4rem !important; }
 .stApp [data-testid="stCaptionContainer"] li { margin: 0; }
 .stApp [data-testid="stCaptionContainer"] p, .stApp [data-testid="stCaptionContainer"] li { line-height: 1.4; }
 .stApp [data-testid="stCaptionContainer"] ul { padding-left: 1.2em; margin: 0; }

@@ -154,9 +154,9 @@ def present(
     elif revealed and screen:
         # The worked terms beside the class's answers by group and the estimates: all on a 720p projector's first
         # screen with the question, its conventions and the truth.
-        charts, terms = st.columns([2, 3], gap="medium")
+        charts, terms = st.columns([1, 2], gap="medium")
         with charts:
-            big_chart(groups_chart(t, summary, students), screen, REVEAL_CHART_HEIGHT)
+            big_chart(groups_chart(t, summary, students), screen, REVEAL_GROUPS_HEIGHT)
             big_chart(histogram, screen)
         with terms:
             rows, kinds = cut_at_k(spec.breakdown(), columns, cut_texts(t, columns, spec.k))
@@ -190,8 +190,8 @@ def present(
     worked_table(rows, screen, kinds)
 
 
-# Each chart's height at 720p beside the worked terms at the reveal: two of them under the truth's sentence.
-REVEAL_CHART_HEIGHT = 165
+# The charts' heights at 720p beside the worked terms at the reveal: both under the truth's sentence on a 720p screen.
+REVEAL_GROUPS_HEIGHT, REVEAL_CHART_HEIGHT = 140, 165
 
 
 def verdict_note(t: Translator, activity: Predict, estimate: Estimate) -> Note:
