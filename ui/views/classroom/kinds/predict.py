@@ -156,7 +156,9 @@ def present(
         # screen with the question, its conventions and the truth.
         charts, terms = st.columns([1, 2], gap="medium")
         with charts:
-            big_chart(groups_chart(t, summary, students), screen, REVEAL_GROUPS_HEIGHT)
+            # A row a group at 720p, and the axis: each group's name and count read whole beside its bar.
+            tall = REVEAL_GROUP_HEIGHT * max(len(summary.groups), 1) + REVEAL_AXIS_HEIGHT
+            big_chart(groups_chart(t, summary, students), screen, tall)
             big_chart(histogram, screen)
         with terms:
             rows, kinds = cut_at_k(spec.breakdown(), columns, cut_texts(t, columns, spec.k))
@@ -190,8 +192,10 @@ def present(
     worked_table(rows, screen, kinds)
 
 
-# The charts' heights at 720p beside the worked terms at the reveal: both under the truth's sentence on a 720p screen.
-REVEAL_GROUPS_HEIGHT, REVEAL_CHART_HEIGHT = 140, 165
+# The charts' heights at 720p beside the worked terms at the reveal, under the truth's sentence: the groups' chart
+# 32 px a group and its axis, the histogram 165 px (less leaves its bars no room). Up to two groups both fit a 720p
+# screen whole; a third pushes the histogram's axis title past its lower edge.
+REVEAL_GROUP_HEIGHT, REVEAL_AXIS_HEIGHT, REVEAL_CHART_HEIGHT = 32, 64, 165
 
 
 def verdict_note(t: Translator, activity: Predict, estimate: Estimate) -> Note:
