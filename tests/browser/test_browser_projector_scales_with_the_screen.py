@@ -5,7 +5,10 @@ of the screen's height, to scan from the middle of a hall; the class's answers r
 half); and at 1280x720 a Predict's conventions line (the point of the question) and, after the reveal, its worked
 terms are on the first screen without scrolling."""
 
+import contextlib
+
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 from test_browser_projector_reveal_fits import lesson_room, within  # noqa: F401 (a fixture)
 
@@ -66,6 +69,9 @@ def texts_scale(screen, height):
 
 
 def fills(screen, height):
+    """The view reaches ``FILLED`` of the screen's height, once drawn (a busy server sends the parts one by one)."""
+    with contextlib.suppress(PlaywrightTimeout):
+        screen.wait_for_function(f"({LOWEST})() >= {FILLED * height}", timeout=30_000)
     lowest = screen.evaluate(LOWEST)
     assert lowest >= FILLED * height, (lowest, height)
 
@@ -97,6 +103,7 @@ def test_the_projector_fills_a_720p_a_1080p_and_a_4k_screen_alike(browser, app_u
     for size in SIZES:
         context, screen = projector(browser, app_url, code, key, size)
         expect(screen.get_by_test_id("stMetric").filter(has_text="Answered")).to_contain_text("4 / 4", timeout=30_000)
+        expect(screen.get_by_test_id("stVegaLiteChart").first.locator("svg text").first).to_be_attached()
         texts_scale(screen, size[1])
         fills(screen, size[1])
         within(screen, screen.get_by_text("Conventions:", exact=False).first, size[1])
@@ -108,6 +115,8 @@ def test_the_projector_fills_a_720p_a_1080p_and_a_4k_screen_alike(browser, app_u
     for size in SIZES:
         context, screen = projector(browser, app_url, code, key, size)
         expect(screen.get_by_text("The true NDCG is", exact=False)).to_be_visible(timeout=30_000)
+        expect(screen.get_by_test_id("stTable").filter(has_text="DCG so far")).to_be_visible(timeout=30_000)
+        expect(screen.get_by_test_id("stVegaLiteChart")).to_have_count(2)  # the class by group, the estimates
         texts_scale(screen, size[1])
         fills(screen, size[1])
         for part in (
