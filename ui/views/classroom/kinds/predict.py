@@ -146,8 +146,8 @@ def present(
         left, right = st.columns([5, 6])
         with left:
             worked_table(rounds_frame(t, [before, summary], rounds), screen)
-        with right:
-            big_chart(rounds_chart(t, before, summary, rounds, students), screen)
+        with right:  # under the conventions' line: 280 px at 720p keeps it on the first screen
+            big_chart(rounds_chart(t, before, summary, rounds, students), screen, ROUNDS_HEIGHT)
         st.caption(rounds_text(t, [before, summary], rounds))
         big_chart(histogram, screen, PROJECTOR_CHART_HEIGHT)
         st.caption(estimates_text(t, summary))
@@ -196,6 +196,7 @@ def present(
 # 32 px a group and its axis, the histogram 165 px (less leaves its bars no room). Up to two groups both fit a 720p
 # screen whole; a third pushes the histogram's axis title past its lower edge.
 REVEAL_GROUP_HEIGHT, REVEAL_AXIS_HEIGHT, REVEAL_CHART_HEIGHT = 32, 64, 165
+ROUNDS_HEIGHT = 280  # both rounds' groups at a repeat's reveal, at 720p
 
 
 def verdict_note(t: Translator, activity: Predict, estimate: Estimate) -> Note:
