@@ -3,15 +3,17 @@
     python docs/screenshots.py
 
 Starts the app (``streamlit run serve.py``) on a free loopback port with a throwaway classroom database, drives
-Debian's Chromium (never a downloaded browser) through the pages a newcomer meets first, a class with two phones
-included, and writes one PNG per view into docs/img/ (1280x720 for the desktop and projector, 390x844 for a
-phone, at one device pixel per CSS pixel and in 256 colours, so the files stay small). Look at them before
-committing them.
+Debian's Chromium (never a downloaded browser) through the pages a newcomer meets first, a class with three phones
+included, and writes one PNG per view into docs/img/ (1280x720 for the desktop and the control page, 390x844 for a
+phone, the projector at 1280x720, 1920x1080 and 3840x2160: waiting with its QR code, the class's answers, the
+reveal; at one device pixel per CSS pixel and in 256 colours, so the files stay small). Look at them before
+committing them. ``python docs/screenshots.py classroom`` makes the classroom's alone.
 """
 
 from __future__ import annotations
 
 import re
+import sys
 import tempfile
 from pathlib import Path
 
@@ -24,6 +26,12 @@ ROOT = Path(__file__).resolve().parent.parent
 IMG = ROOT / "docs" / "img"
 CHROMIUM = "/usr/bin/chromium"
 DESKTOP: ViewportSize = {"width": 1280, "height": 720}
+# The projectors of a lecturer's trial (issue 45): 720p, 1080p and 4K; the first is also the pictures' plain name.
+PROJECTORS: tuple[ViewportSize, ...] = (
+    {"width": 1280, "height": 720},
+    {"width": 1920, "height": 1080},
+    {"width": 3840, "height": 2160},
+)
 
 
 def shoot(page: Page, name: str) -> None:
@@ -33,6 +41,21 @@ def shoot(page: Page, name: str) -> None:
     # 256 colours without dithering: the text and charts look the same and the file is about a third the size
     Image.open(path).convert("RGB").quantize(256, dither=Image.Dither.NONE).save(path, optimize=True)
     print(f"{path.relative_to(ROOT)}: {path.stat().st_size // 1024} KiB")
+
+
+def shoot_projector(screen: Page, name: str) -> None:
+    """The projector view at every size of ``PROJECTORS``, each a fresh drawing at that size: ``name-WxH.png``, and
+    the 720p picture also as ``name.png`` (the one the docs show inline)."""
+    for size in PROJECTORS:
+        screen.set_viewport_size(size)
+        screen.reload()
+        expect(screen.get_by_test_id("stMain")).to_be_visible(timeout=30_000)
+        expect(screen.get_by_test_id("stMetric").first).to_be_visible(timeout=30_000)
+        shoot(screen, f"{name}-{size['width']}x{size['height']}")
+    screen.set_viewport_size(DESKTOP)
+    screen.reload()
+    expect(screen.get_by_test_id("stMetric").first).to_be_visible(timeout=30_000)
+    shoot(screen, name)
 
 
 def desktop_page(browser: Browser, url: str) -> Page:
@@ -94,6 +117,8 @@ def classroom(browser: Browser, playwright: Playwright, url: str) -> None:
     expect(screen.get_by_text("Join with a phone")).to_be_visible(timeout=30_000)
 
     phones = [join(browser, playwright, url, code, name) for name in ("Ana", "李雷", "Bo")]
+    expect(screen.get_by_test_id("stMetric").filter(has_text="Students in the room")).to_contain_text("3")
+    shoot_projector(screen, "projector-waiting")
     teacher.get_by_text("An example", exact=True).click()  # grades 3, 0, 2 at k = 3: NDCG 0.9386
     teacher.get_by_role("button", name="Open for the class").click()
     expect(screen.get_by_text("Activity 1: Predict the NDCG")).to_be_visible(timeout=30_000)
@@ -104,10 +129,13 @@ def classroom(browser: Browser, playwright: Playwright, url: str) -> None:
         expect(page.get_by_text("Saved. You can change it")).to_be_visible(timeout=30_000)
     expect(screen.get_by_test_id("stMetric").filter(has_text="Answered")).to_contain_text("3 / 3", timeout=30_000)
     shoot(phones[0], "phone-predict")
-    shoot(screen, "projector-answers")
+    expect(teacher.get_by_test_id("stMetric").filter(has_text="Answered")).to_contain_text("3 / 3", timeout=30_000)
+    teacher.get_by_test_id("stMain").evaluate("main => main.scrollTo(0, 0)")  # its first screen, as opened
+    shoot(teacher, "control-answers")
+    shoot_projector(screen, "projector-answers")
     teacher.get_by_role("button", name="Reveal").click()
     expect(screen.get_by_text("The true NDCG is 0.9386.")).to_be_visible(timeout=30_000)
-    shoot(screen, "projector-reveal")
+    shoot_projector(screen, "projector-reveal")
     expect(phones[2].locator(".ndcg-card")).to_contain_text("0.9386", timeout=30_000)
     shoot(phones[2], "phone-reveal")
 
@@ -122,7 +150,8 @@ def main() -> None:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
                 url = f"http://127.0.0.1:{port}"
-                pages(browser, url)
+                if sys.argv[1:] != ["classroom"]:
+                    pages(browser, url)
                 classroom(browser, playwright, url)
                 browser.close()
         finally:

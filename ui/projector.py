@@ -1,5 +1,7 @@
-"""Drawing at projector size: the classroom's projector view shows every chart label and table text at 20 px or
-more; elsewhere the same calls draw as usual."""
+"""Drawing at projector size: the classroom's projector view is laid out for a 1280x720 screen and drawn larger on a
+larger one, the same view filling a 720p and a 4K projector alike: every chart label and table text at 20 px or more
+at 720p (and as large a share of the screen's height at any size), chart text in the theme's ink on white; elsewhere
+the same calls draw as usual."""
 
 from __future__ import annotations
 
@@ -12,23 +14,108 @@ import streamlit as st
 
 from ui.charts import category_axis, group_colours
 
-# Chart text on the classroom's projector view: 20 px or more, as every other text there.
+# Chart text on the classroom's projector view: 20 px or more at 720p, as every other text there.
 PROJECTOR_FONT = 20
-# A chart's height on the projector view: low enough that the join bar, the count, the chart and the reveal's
-# sentence all fit a 1280x720 projector.
+# A chart's height on the projector view at 720p: low enough that the join bar, the count, the chart and the
+# reveal's sentence all fit a 1280x720 projector.
 PROJECTOR_CHART_HEIGHT = 250
+# The screen the projector view is laid out for. On another screen every size is multiplied by its scale: its height
+# over 720, or its width over 1280 where that is less (a 4:3 projector), never under 1. The page's CSS scales its
+# text and spacing (``ui/views/classroom/screen.py``); a chart scales by a Vega signal of that name, ``SCALE``.
+DESIGN_WIDTH, DESIGN_HEIGHT = 1280, 720
+SCALE = "projector_scale"
+# Vega reads the window's size when an expression runs; "+ 0 * width" runs this one again whenever the chart's width
+# changes, so the chart follows a window moved to the projector and resized there.
+SCALE_EXPR = f"max(1, min(windowSize()[0] / {DESIGN_WIDTH}, windowSize()[1] / {DESIGN_HEIGHT})) + 0 * width"
+# Chart text on the projector: the theme's text colour on white, 15.5:1 (WCAG); Streamlit's grey #808495 was 3.7:1.
+INK = "#1f2430"
+PAPER = "#ffffff"
+# A mark's sizes in pixels at 720p that grow with the screen.
+MARK_SIZES = ("fontSize", "dx", "dy")
+
+
+def luminance(colour: str) -> float:
+    """A ``#rrggbb`` colour's relative luminance (WCAG 2.2)."""
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """The contrast ratio of two ``#rrggbb`` colours (WCAG 2.2): 1 to 21, text wants 4.5 or more."""
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def ink_on(colour: str) -> str:
+    """Black or white, whichever reads better on ``colour`` (one of them at 4.6:1 or more on any colour): a count
+    written inside a bar."""
+    return max(("#000000", PAPER), key=lambda ink: contrast(ink, colour))
+
+
+def scaled(px: float) -> alt.ExprRef:
+    """``px`` pixels at 720p, as a Vega expression of the screen's scale."""
+    return alt.ExprRef(f"{px:g} * {SCALE}")
+
+
+def _scale_marks(chart: Any) -> None:
+    """Every mark's text size and offsets and every axis's label width in ``chart`` (a copy), from pixels at 720p to
+    the screen's."""
+    layers = getattr(chart, "layer", None)
+    if isinstance(layers, list):
+        for layer in layers:
+            _scale_marks(layer)
+        return
+    encoding = getattr(chart, "encoding", alt.Undefined)
+    for channel in ("x", "y"):
+        # A channel's properties by item: as attributes Altair gives its setters (``alt.Y(...).axis(...)``).
+        axis = getattr(getattr(encoding, channel, None), "_kwds", {}).get("axis")
+        if isinstance(axis, alt.Axis) and isinstance(axis._kwds.get("labelLimit"), int | float):
+            axis.labelLimit = scaled(axis._kwds["labelLimit"])
+    mark = getattr(chart, "mark", alt.Undefined)
+    if isinstance(mark, alt.MarkDef):
+        for key in MARK_SIZES:
+            value = getattr(mark, key, alt.Undefined)
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                setattr(mark, key, scaled(value))
 
 
 def sized(chart: Any, screen: bool, height: int | None = None) -> Any:
-    """An Altair chart as ``big_chart`` draws it: on the projector view every label and number at 20 px or more,
-    and ``height`` pixels tall if given."""
-    if screen:
-        if height is not None:
-            chart = chart.properties(height=height)
-        chart = chart.configure_axis(
-            labelFontSize=PROJECTOR_FONT, titleFontSize=PROJECTOR_FONT, labelLimit=600
-        ).configure_text(fontSize=PROJECTOR_FONT)
-    return chart
+    """An Altair chart as ``big_chart`` draws it: on the projector view every label and number at 20 px or more at
+    720p and larger on a larger screen, in ``INK`` on white, and ``height`` pixels tall at 720p if given (or the
+    chart's own height), the screen's scale times that on another screen."""
+    if not screen:
+        return chart
+    chart = chart.copy(deep=True)
+    _scale_marks(chart)
+    if height is not None:
+        chart = chart.properties(height=height)
+    tall = getattr(chart, "height", alt.Undefined)
+    params = [alt.param(name=SCALE, expr=SCALE_EXPR)]
+    if isinstance(tall, int | float):
+        params.append(alt.param(name="height", expr=f"{tall:g} * {SCALE}"))
+    font = scaled(PROJECTOR_FONT)
+    return (
+        chart.add_params(*params)
+        .configure(background=PAPER)
+        .configure_axis(
+            labelFontSize=font,
+            titleFontSize=font,
+            labelLimit=scaled(600),
+            labelColor=INK,
+            titleColor=INK,
+            domainColor=INK,
+            tickColor=INK,
+        )
+        .configure_legend(
+            labelFontSize=font,
+            titleFontSize=font,
+            labelColor=INK,
+            titleColor=INK,
+            symbolSize=alt.ExprRef(f"200 * {SCALE} * {SCALE}"),
+        )
+        .configure_text(fontSize=font, color=INK)
+    )
 
 
 def big_chart(chart: Any, screen: bool, height: int | None = None) -> None:
@@ -91,10 +178,12 @@ def group_bars(
     counts: Sequence[Sequence[int]],
     axis_title: str,
     rounds: Sequence[str] = (),
+    students: int = 0,
 ) -> alt.LayerChart:
     """The class's answers by group (right, close, each mistake, other): one bar per group named on its axis, its
-    count written beside it, coloured by group (``group_colours``). With ``rounds`` (their names), one bar per
-    round in each group, the earlier paler, each written "Round 1: 4": never colour alone."""
+    count written beside it, coloured by group (``group_colours``), on a count axis of whole students up to the
+    class's size ``students``. With ``rounds`` (their names), one bar per round in each group, the earlier paler,
+    each written "Round 1: 4": never colour alone."""
     colours = group_colours(codes)
     rows: list[dict[str, Any]] = []
     for name, colour, per_round in zip(names, colours, counts, strict=True):
@@ -102,7 +191,7 @@ def group_bars(
             text = f"{rounds[i]}: {count}" if rounds else str(count)
             rows.append({"name": name, "round": i, "count": count, "colour": colour, "text": text})
     frame = pd.DataFrame(rows)
-    top = max([3, *(int(r["count"]) for r in rows)])
+    top = count_top(students, [int(r["count"]) for r in rows])
     y = alt.Y("name:N", sort=None, title=None, axis=category_axis(labelLimit=420))
     offset = {"yOffset": alt.YOffset("round:N")} if rounds else {}
     opacity = alt.Opacity("round:N", scale=alt.Scale(range=[0.6, 1.0]), legend=None) if rounds else alt.value(1.0)
@@ -113,8 +202,8 @@ def group_bars(
             y=y,
             x=alt.X(
                 "count:Q",
-                title=axis_title,
-                axis=alt.Axis(tickMinStep=1, format="d"),
+                axis=count_axis(axis_title, top),
+                # Room beyond the class's size for the longest count written beside its bar.
                 scale=alt.Scale(domain=[0, top * (1.6 if rounds else 1.25)], nice=False),
             ),
             color=alt.Color("colour:N", scale=None),
@@ -130,3 +219,31 @@ def group_bars(
 
 
 GROUPS_HEIGHT = {False: 290, True: 340}
+
+
+def count_top(students: int, counts: Sequence[int] = ()) -> int:
+    """The top of a chart's count axis: the class's size (everyone in the room can answer), or the largest count if
+    larger (a student who has left still counts), at least 1."""
+    return max(1, students, *counts)
+
+
+def count_ticks(top: int) -> list[int]:
+    """Whole numbers from 0 up to ``top`` for a count axis, ``top`` the last: about five steps of 1, 2 or 5 times a
+    power of ten (a lecture hall of 180 reads 0, 50, 100, 150, 180)."""
+    step = 1
+    while top / step > 5:
+        for factor in (2, 5 / 2, 2):  # 1, 2, 5, 10, 20, 50, ...
+            step = round(step * factor)
+            if top / step <= 5:
+                break
+    ticks = list(range(0, top + 1, step))
+    if ticks[-1] != top:
+        # The class's size ends the axis; a tick closer than half a step before it would crowd its label.
+        ticks = ticks[:-1] if top - ticks[-1] <= step / 2 and len(ticks) > 1 else ticks
+        ticks.append(top)
+    return ticks
+
+
+def count_axis(title: str | None, top: int) -> alt.Axis:
+    """An axis of whole counts from 0 to ``top`` (the class's size): integer ticks only, never 2.5 students."""
+    return alt.Axis(title=title, values=count_ticks(top), format="d", tickMinStep=1)

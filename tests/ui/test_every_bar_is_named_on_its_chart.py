@@ -1,7 +1,7 @@
 """Every bar of every chart names its category (a result, an exercise, a vote, a position, a query, a metric):
 no axis lets the browser drop labels that come close (Streamlit's chart theme turns ``labelOverlap`` on, and a
 projected Judge chart named results 1 and 4 only). Checked on the spec and on the chart drawn by Vega
-(vl-convert) under Streamlit's axis theme. Compare names its winners in words over their bars, and the histogram's
+(vl-convert) under Streamlit's axis theme. Compare names its winners in words under their bars, and the histogram's
 "best"/"true" label sits above every bar, never over one."""
 
 import re
@@ -143,13 +143,15 @@ def test_a_long_list_names_every_fifth_position_never_a_random_few():
 
 
 def winner_words(spec):
+    """Each vote's picks: the lines of its label under its bar after the vote's own name (none over the bar)."""
     rows = spec["datasets"][spec["data"]["name"]]
-    fields = [layer["encoding"]["text"]["field"] for layer in spec["layer"][1]["layer"]]
-    assert fields == ["verdict", "choice", "choice"]
-    return {row["vote"]: [w for w in (row["choice"], row["verdict"]) if w] for row in rows}
+    texts = [layer["encoding"]["text"]["field"] for layer in spec["layer"] if layer["mark"]["type"] == "text"]
+    assert texts == ["count"]
+    assert "split(datum.value" in spec["layer"][0]["encoding"]["x"]["axis"]["labelExpr"]
+    return {row["vote"]: row["label"].split(compare.LINES)[1:] for row in rows}
 
 
-def test_compare_names_the_class_choice_and_at_the_reveal_the_metric_verdict_over_their_bars():
+def test_compare_names_the_class_choice_and_at_the_reveal_the_metric_verdict_under_their_bars():
     t = Translator("en")
     activity, summary = compare_activity_and_summary({"a": 5, "b": 2, "same": 1})
     assert activity.verdict("ndcg") == "a"  # seed003: A's relevant results beat B's, which has one

@@ -75,7 +75,7 @@ def test_the_forms_a_server_makes_at_start_are_every_form_an_opening_draws(lang,
 
     drawn = set()
 
-    def recorded(lang, bins, truth, axis, marker="classroom.truth_label", screen=False, height=None):
+    def recorded(lang, bins, truth, axis, marker="classroom.truth_label", screen=False, height=None, students=0):
         drawn.add((lang, truth, axis, marker, screen, height))
         return histogram_spec(lang, bins, truth, axis, marker, screen, height)
 

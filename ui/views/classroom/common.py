@@ -25,7 +25,8 @@ from ndcg_core.lists.spec import ListSpec
 from ui.exercise_text import conventions_text
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
-from ui.projector import PROJECTOR_CHART_HEIGHT, PROJECTOR_FONT, sized
+from ui.projector import PROJECTOR_CHART_HEIGHT, PROJECTOR_FONT, count_axis, count_ticks, sized
+from ui.projector import count_top as class_top
 from ui.state import (
     ClassroomState,
 )
@@ -134,14 +135,14 @@ def spec_caption(t: Translator, spec: ListSpec, grades_shown: bool = True) -> st
     return text
 
 
-# The histogram's y axis reaches this many times its tallest bar: the top quarter holds the marker's label.
+# The histogram's y axis reaches this many times the class's size: the top quarter holds the marker's label.
 HEADROOM = 1.35
 
 
-def count_top(bins: list[Bin]) -> float:
-    """The top of the histogram's count axis: headroom over the tallest bar (at least 3), where the true (or best)
-    value's label goes, never over a bar."""
-    return max(3, max((b.count for b in bins), default=0)) * HEADROOM
+def count_top(bins: list[Bin], students: int = 0) -> int:
+    """The top of the histogram's count axis: the class's size ``students``, or the tallest bar if taller (at least
+    3, so a class of one is not one bar filling the chart)."""
+    return class_top(max(3, students), [b.count for b in bins])
 
 
 def bin_rows(bins: list[Bin]) -> list[dict[str, float]]:
@@ -155,10 +156,11 @@ def rule_rows(t: Translator, truth: float, marker: str) -> list[dict[str, Any]]:
 
 
 def histogram_layers(
-    t: Translator, bars_data: Any, rule_data: Any, top: float, truth: float | None, axis: str
+    t: Translator, bars_data: Any, rule_data: Any, top: int, truth: float | None, axis: str
 ) -> alt.LayerChart | alt.FacetChart:
-    """The histogram's layers over the data given (data frames, or names to fill in): the bars, and once revealed
-    the rule and its label."""
+    """The histogram's layers over the data given (data frames, or names to fill in): the bars with their counts
+    written over them, the count axis in whole students up to ``top`` (the class's size) with headroom over it, and
+    once revealed the rule and its label."""
     bars = (
         alt.Chart(bars_data)
         .mark_bar(color="#0b63ce")
@@ -167,14 +169,20 @@ def histogram_layers(
             x2="high:Q",
             y=alt.Y(
                 "count:Q",
-                title=t("classroom.students"),
-                axis=alt.Axis(tickMinStep=1, format="d"),
-                scale=alt.Scale(domain=[0, top], nice=False),
+                axis=count_axis(t("classroom.students"), top),
+                scale=alt.Scale(domain=[0, top * HEADROOM], nice=False),
             ),
             tooltip=[alt.Tooltip("low:Q", format=".2f"), alt.Tooltip("high:Q", format=".2f"), "count:Q"],
         )
     )
-    layers = [bars]
+    counts = (
+        alt.Chart(bars_data)
+        .transform_filter("datum.count > 0")
+        .transform_calculate(middle="(datum.low + datum.high) / 2")
+        .mark_text(baseline="bottom", dy=-2, fontWeight="bold")
+        .encode(x="middle:Q", y="count:Q", text=alt.Text("count:Q", format="d"))
+    )
+    layers = [bars, counts]
     if truth is not None:
         layers.append(alt.Chart(rule_data).mark_rule(color="#d62728", size=3).encode(x="truth:Q"))
         right = truth > 0.7  # the label on the rule's inner side, so it never runs past the chart's edge
@@ -194,12 +202,18 @@ def histogram_layers(
 
 
 def histogram_chart(
-    t: Translator, bins: list[Bin], truth: float | None, axis: str, marker: str = "classroom.truth_label"
+    t: Translator,
+    bins: list[Bin],
+    truth: float | None,
+    axis: str,
+    marker: str = "classroom.truth_label",
+    students: int = 0,
 ) -> alt.LayerChart | alt.FacetChart:
-    """The class's values as bars of width 0.05 over [0, 1], and the true (or best) value as a rule once revealed."""
+    """The class's values as bars of width 0.05 over [0, 1] on a count axis up to the class's size ``students``,
+    and the true (or best) value as a rule once revealed."""
     frame = pd.DataFrame(bin_rows(bins), columns=["low", "high", "count"])
     rule = None if truth is None else pd.DataFrame(rule_rows(t, truth, marker))
-    return histogram_layers(t, frame, rule, count_top(bins), truth, axis)
+    return histogram_layers(t, frame, rule, count_top(bins, students), truth, axis)
 
 
 # The form's data, by name: the bars' and the rule's rows are put in under the names Altair gives them.
@@ -218,7 +232,7 @@ def histogram_form(
     the theme's default view size, which that chart may have turned off, is left out: no chart drawn as wide as its
     column uses it."""
     rule = None if truth is None else alt.NamedData(RULE)
-    chart = histogram_layers(Translator(lang), alt.NamedData(BARS), rule, 0.0, truth, axis)
+    chart = histogram_layers(Translator(lang), alt.NamedData(BARS), rule, 1, truth, axis)
     spec: dict[str, Any] = sized(chart, screen, height).to_dict()
     spec.get("config", {}).pop("view", None)
     return spec
@@ -263,10 +277,11 @@ def histogram_spec(
     marker: str = "classroom.truth_label",
     screen: bool = False,
     height: int | None = None,
+    students: int = 0,
 ) -> dict[str, Any]:
     """``histogram_chart``'s Vega-Lite spec, sized for the page: its form (``histogram_form``) with the bars' and
-    the rule's rows and the count axis's top put in, the spec Altair builds (each data named as Altair names it)
-    but for the theme's view size."""
+    the rule's rows and the count axis (up to the class's size ``students``) put in, the spec Altair builds (each
+    data named as Altair names it) but for the theme's view size."""
     spec = copy.deepcopy(histogram_form(lang, truth, axis, marker, screen, height))
     rows = {BARS: bin_rows(list(bins))}
     if truth is not None:
@@ -277,7 +292,10 @@ def histogram_spec(
         if data is not None and data.get("name") in names:
             data["name"] = names[data["name"]]
     spec["datasets"] = {names[key]: given for key, given in rows.items()}
-    spec["layer"][0]["encoding"]["y"]["scale"]["domain"] = [0, count_top(list(bins))]
+    top = count_top(list(bins), students)
+    y = spec["layer"][0]["encoding"]["y"]
+    y["scale"]["domain"] = [0, top * HEADROOM]
+    y["axis"]["values"] = count_ticks(top)
     return spec
 
 

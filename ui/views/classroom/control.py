@@ -85,26 +85,35 @@ def render_control(t: Translator, cs: ClassroomState, room: Room) -> None:
     progress = db().lessons.progress(room.code)
     if progress is not None:
         render_lesson_bar(t, room, progress)
-    if room.ended:
-        st.info(t("classroom.ended_teacher"))
-        render_leaderboard(t, room, progress, ended_page=True)
-        render_class_summary(t, db().answers.class_summary(room.code))
-    else:
-        render_controls(t, room)
-        render_door(t, room)
-    projector, other = st.columns(2, vertical_alignment="center")
-    projector.link_button(
-        t("classroom.open_screen"), screen_link(room), icon=":material/present_to_all:", width="stretch", type="primary"
-    )
-    with other.popover(t("classroom.other_device"), icon=":material/phonelink_lock:", width="stretch"):
-        st.warning(t("classroom.other_device_warning"), icon="🔑")
-        link, reachable = control_link(room)
-        if reachable:
-            st.image(qr_png(link), width=220)
-        st.code(link, language=None, wrap_lines=True)
-    st.caption(t("classroom.screen_help"))
-    render_join_info(t, room, compact=True)
-    live_panel(t.lang, room.code)
+    # The buttons beside what the class sees: on a 1280x720 laptop the answered count and the chart are in the
+    # first screen with them (a phone stacks the two columns).
+    controls, live = st.columns([3, 5], gap="medium")
+    with controls:
+        if room.ended:
+            st.info(t("classroom.ended_teacher"))
+            render_leaderboard(t, room, progress, ended_page=True)
+            render_class_summary(t, db().answers.class_summary(room.code))
+        else:
+            render_controls(t, room)
+            render_door(t, room)
+        # One above the other: each label whole in the narrow column.
+        st.link_button(
+            t("classroom.open_screen"),
+            screen_link(room),
+            icon=":material/present_to_all:",
+            width="stretch",
+            type="primary",
+        )
+        with st.popover(t("classroom.other_device"), icon=":material/phonelink_lock:", width="stretch"):
+            st.warning(t("classroom.other_device_warning"), icon="🔑")
+            link, reachable = control_link(room)
+            if reachable:
+                st.image(qr_png(link), width=220)
+            st.code(link, language=None, wrap_lines=True)
+        st.caption(t("classroom.screen_help"))
+        render_join_info(t, room, compact=True)
+    with live:
+        live_panel(t.lang, room.code)
     # In a lesson, Next is the one way on: the next activity's setup only once the teacher left the plan.
     if not room.ended and (progress is None or off_plan(room, progress)):
         current = room.current
@@ -115,9 +124,9 @@ def render_control(t: Translator, cs: ClassroomState, room: Room) -> None:
 
 def render_controls(t: Translator, room: Room) -> None:
     current = room.current
-    # Two rows of two: every label whole at projector type on a laptop, and a phone stacks them anyway.
-    top, bottom = st.columns(2), st.columns(2, vertical_alignment="center")
-    cols = [*top, *bottom]
+    # Lock and Reveal side by side, the names toggle and End under them: every label whole in the page's narrow
+    # column beside the class's answers, and a phone stacks them anyway.
+    cols = [*st.columns(2), st.container(), st.container()]
     if current is not None:
         if current.phase == "open":
             cols[0].button(

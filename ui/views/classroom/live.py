@@ -36,6 +36,7 @@ from ui.views.classroom.common import PRESENTER_SECONDS, activity_heading, outag
 from ui.views.classroom.kinds import VIEWS
 from ui.views.classroom.lesson_run import render_leaderboard, show_countdown, status_text
 from ui.views.classroom.phone_page import pages_served
+from ui.views.classroom.waiting import waiting_join
 from ui.widgets.room_watch import room_watch
 
 QUIET_SECONDS = 15.0  # the live part reads the room at least this often, notices or none (a room that expired)
@@ -189,12 +190,14 @@ def draw_live(t: Translator, code: str, screen: bool, ended: bool = False) -> No
         render_class_summary(t, reads.read(("summary",), lambda: db().answers.class_summary(room.code)), screen=True)
         return
     if current is None:
-        st.metric(t("classroom.joined"), room.students)
-        if room.ended:
-            st.info(t("classroom.ended_screen"))
-        else:
-            st.info(t("classroom.no_activity_screen" if screen else "classroom.no_activity_teacher"))
-        render_roster(t, room, reads)
+        # The projector's waiting screen: the QR code large beside the count (the control page has its own).
+        with waiting_join(room) if screen and not room.ended else st.container():
+            st.metric(t("classroom.joined"), room.students)
+            if room.ended:
+                st.info(t("classroom.ended_screen"))
+            else:
+                st.info(t("classroom.no_activity_screen" if screen else "classroom.no_activity_teacher"))
+            render_roster(t, room, reads)
         return
     activity = current.activity()
     summary = activity.summary(reads.answers(current.id))
@@ -223,7 +226,8 @@ def draw_live(t: Translator, code: str, screen: bool, ended: bool = False) -> No
             before = activity.summary(reads.answers(earlier.id))
     with main:
         own = current.question.get(t.lang)
-        views.present(t, activity, summary, revealed, screen, own, before=before, round_number=current.round)
+        round_number, students = current.round, room.students
+        views.present(t, activity, summary, revealed, screen, own, before, round_number, students)
     with side:
         render_leaderboard(t, room, progress, screen=screen)
     render_roster(t, room, reads)

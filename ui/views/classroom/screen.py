@@ -11,9 +11,14 @@ from ui.views.classroom.live import screen_panel
 from ui.widgets.qr import qr_png
 
 # Fixed CSS, no user text, for the projector view only: no sidebar, toolbar or top padding in the way, and every
-# text at 20 px or more (Altair's labels are set on the charts themselves, see big_chart).
+# text at 20 px or more at 720p (Altair's labels are set on the charts themselves, see big_chart). The page is laid
+# out for 1280x720 and scales with the screen: the root font size, which every rem here and in Streamlit's own styles
+# follows, is 16 px at 720p and the same share of a larger screen's height (or width, on a screen narrower than 16:9;
+# never under 16 px), as ui.projector.SCALE_EXPR scales the charts. So a 1080p or 4K projector shows the same view,
+# only larger, where its text had stayed at 20-22 px with the lower half of the screen blank.
 SCREEN_CSS = """
 <style>
+html { font-size: max(16px, min(calc(100vh / 45), calc(100vw / 80))) !important; }
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stExpandSidebarButton"],
 header[data-testid="stHeader"] { display: none !important; }
 section.main .block-container, .stMainBlockContainer {
@@ -30,6 +35,7 @@ section.main .block-container, .stMainBlockContainer {
 .stMainBlockContainer [data-testid="stVerticalBlock"] { gap: 0.6rem; }
 .stApp [data-testid="stMarkdownContainer"] td, .stApp [data-testid="stMarkdownContainer"] th {
   padding: 0.1rem 0.6rem !important; }
+.stApp [data-testid="stTable"] td, .stApp [data-testid="stTable"] th { padding: 0.15rem 0.4rem !important; }
 .stApp [data-testid="stCaptionContainer"] li { margin: 0; }
 .stApp [data-testid="stCaptionContainer"] p, .stApp [data-testid="stCaptionContainer"] li { line-height: 1.4; }
 .stApp [data-testid="stCaptionContainer"] ul { padding-left: 1.2em; margin: 0; }
@@ -41,6 +47,8 @@ body .st-key-cr_room_code p, body .st-key-cr_big_code p {
 body .st-key-cr_big_code p { font-size: 8rem !important; }
 [data-testid="stDialog"] [data-testid="stImage"] img, div[role="dialog"] img {
   max-height: calc(100vh - 15rem) !important; width: auto !important; }
+.st-key-cr_join_qr img { width: 6.25rem !important; height: auto !important; }
+.st-key-cr_wait_qr img { height: 55vh !important; width: auto !important; max-width: 100% !important; }
 </style>
 """
 
@@ -75,7 +83,7 @@ def render_join_info(t: Translator, room: Room, compact: bool) -> None:
         join_note(t, link)
         return
     qr, text, code = st.columns([1, 6.4, 3.6], gap="xsmall", vertical_alignment="center")
-    qr.image(qr_png(link.url), width=100)
+    qr.container(key="cr_join_qr").image(qr_png(link.url), width=100)  # 6.25rem: 100 px at 720p
     # The notes on reaching this computer are for the teacher (the control page has them), not the class's screen.
     st.html(link_css("cr_join_text", link.url, 54))
     with text:

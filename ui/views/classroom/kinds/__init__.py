@@ -27,8 +27,9 @@ class KindViews(Protocol[K, S]):
     """A kind's views, typed against its own class ``K`` and summary ``S`` (a views module is one).
 
     ``present`` draws the class's answers (``before``: the round before's summary, given at a repeat's reveal
-    when ``ROUNDS``); ``card`` gives the phone's question and answer as a ``ui.views.classroom.card.Body`` (the
-    browser draws it, or ``phone.draw_card`` with Streamlit where the app runs without ``serve.py``'s routes);
+    when ``ROUNDS``; ``students``: how many are in the room, where its count axes end); ``card`` gives the phone's
+    question and answer as a ``ui.views.classroom.card.Body`` (the browser draws it, or ``phone.draw_card`` with
+    Streamlit where the app runs without ``serve.py``'s routes);
     ``form`` draws the kind's settings under widget keys starting with ``prefix``, and ``build`` makes the activity
     from them (an ``InputError`` for a bad setting). The results CSV words the kind's questions and answers through
     ``csv_details`` (what the question was), ``csv_answer`` (a given answer as the phone showed it) and
@@ -46,6 +47,7 @@ class KindViews(Protocol[K, S]):
         own: str = "",
         before: S | None = None,
         round_number: int = 1,
+        students: int = 0,
     ) -> None: ...
 
     def card(self, t: Translator, activity: K, current: ActivityRow, mine: Mapping[int, Any]) -> Body: ...

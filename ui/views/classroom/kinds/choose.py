@@ -17,9 +17,10 @@ from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.errors import InputError
 from ndcg_core.lists.spec import ListSpec
 from ndcg_core.teaching.mistakes import Diagnosis, explain, numbers
+from ui.charts import category_axis
 from ui.i18n import Translator
 from ui.mistake_text import figures_text, mistake_label, mistake_text
-from ui.projector import big_chart, worked_table
+from ui.projector import big_chart, count_axis, count_top, worked_table
 from ui.state import widget_value
 from ui.views.classroom.card import Block, Body, Choice, Note, Text, table_of
 from ui.views.classroom.common import list_details, list_table, own_question, query_line, spec_caption, unsent_text
@@ -69,8 +70,11 @@ def working(t: Translator, activity: Choose, option: ChooseOption) -> str:
     return f"{f['your_dcg']} / {f['your_idcg']}" if d.normalised else t("classroom.choose_undivided", dcg=f["your_dcg"])
 
 
-def votes_chart(t: Translator, activity: Choose, summary: ChooseSummary, revealed: bool) -> alt.LayerChart | alt.Chart:
-    """One bar per option, in the phones' order; once revealed the right one green and the others grey."""
+def votes_chart(
+    t: Translator, activity: Choose, summary: ChooseSummary, revealed: bool, students: int = 0
+) -> alt.LayerChart | alt.FacetChart:
+    """One bar per option, in the phones' order, its count written over it, on a count axis of whole students up to
+    the class's size; once revealed the right one green and the others grey."""
     options = activity.options()
     frame = pd.DataFrame(
         {
@@ -81,22 +85,18 @@ def votes_chart(t: Translator, activity: Choose, summary: ChooseSummary, reveale
             ],
         }
     )
-    return (
-        alt.Chart(frame)
-        .mark_bar()
-        .encode(
-            x=alt.X("option:N", sort=None, title=None, axis=alt.Axis(labelAngle=0)),
-            y=alt.Y(
-                "count:Q",
-                title=t("classroom.students"),
-                axis=alt.Axis(tickMinStep=1, format="d"),
-                scale=alt.Scale(domain=[0, max(3, *frame["count"])]),
-            ),
-            color=alt.Color("colour:N", scale=None),
-            tooltip=["option:N", "count:Q"],
-        )
-        .properties(height=240)
+    top = count_top(students, [int(c) for c in frame["count"]])
+    base = alt.Chart(frame).encode(
+        x=alt.X("option:N", sort=None, title=None, axis=category_axis(labelAngle=0)),
+        y=alt.Y(
+            "count:Q",
+            axis=count_axis(t("classroom.students"), top),
+            scale=alt.Scale(domain=[0, top * 1.25], nice=False),  # headroom for the count over a full bar
+        ),
     )
+    bars = base.mark_bar().encode(color=alt.Color("colour:N", scale=None), tooltip=["option:N", "count:Q"])
+    counts = base.mark_text(baseline="bottom", dy=-4, fontWeight="bold").encode(text=alt.Text("count:Q", format="d"))
+    return alt.layer(bars, counts).properties(height=240)
 
 
 def reveal_frame(t: Translator, activity: Choose, summary: ChooseSummary) -> pd.DataFrame:
@@ -122,6 +122,7 @@ def present(
     own: str = "",
     before: ChooseSummary | None = None,
     round_number: int = 1,
+    students: int = 0,
 ) -> None:
     spec = activity.spec
     st.markdown(question(t, activity, own))
@@ -133,7 +134,7 @@ def present(
     if not (revealed and screen):
         # On the projector the reveal takes the chart's place: its table holds the votes too, and fits above the fold.
         with right:
-            big_chart(votes_chart(t, activity, summary, revealed), screen)
+            big_chart(votes_chart(t, activity, summary, revealed, students), screen)
     if not revealed:
         st.caption(t("classroom.choose_hidden"))
         return

@@ -16,7 +16,7 @@ from ui.charts import category_axis
 from ui.exercise_text import conventions_text
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
-from ui.projector import PROJECTOR_CHART_HEIGHT, PROJECTOR_FONT, big_chart, worked_table
+from ui.projector import PROJECTOR_CHART_HEIGHT, big_chart, count_axis, count_top, worked_table
 from ui.state import (
     widget_value,
 )
@@ -42,52 +42,56 @@ def pair_tables(t: Translator, pair: Pair, columns: Any = None) -> None:
 
 
 def vote_chart(
-    t: Translator, activity: Compare, summary: CompareSummary, revealed: bool
+    t: Translator, activity: Compare, summary: CompareSummary, revealed: bool, students: int = 0
 ) -> alt.LayerChart | alt.FacetChart:
-    """One bar per vote. The winner is named in words over its bar, never by colour alone: the class's choice (the
-    vote with the most, when one leads) and, once revealed, the metric's verdict (that bar also turns orange)."""
+    """One bar per vote, its count written over it, on a count axis of whole students up to the class's size. The
+    winners are named in words under their bars, each on its own line of the vote's label, never stacked over a bar
+    and never by colour alone: the class's choice (the vote with the most, when one leads) and, once revealed, the
+    metric's verdict (that bar also turns orange)."""
     metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
     most = max(summary.votes.values())
     leads = [v for v in VOTES if most and summary.votes[v] == most]
     verdict = activity.verdict(activity.metric) if revealed else None
     choice = [t("classroom.compare_class_pick") if leads == [v] else "" for v in VOTES]
+    picks = [t("classroom.compare_metric_pick", metric=metric) if v == verdict else "" for v in VOTES]
+    names = [t(f"classroom.vote.{v}") for v in VOTES]
     votes = pd.DataFrame(
         {
-            "vote": [t(f"classroom.vote.{v}") for v in VOTES],
+            "vote": names,
             "count": [summary.votes[v] for v in VOTES],
             "winner": [v == verdict for v in VOTES],
-            "verdict": [t("classroom.compare_metric_pick", metric=metric) if v == verdict else "" for v in VOTES],
+            "verdict": picks,
             "choice": choice,
+            # The axis's label: the vote, then a line for each pick it has (Vega writes a list as lines).
+            "label": [LINES.join(w for w in words if w) for words in zip(names, choice, picks, strict=True)],
         }
     )
+    top = count_top(students, list(summary.votes.values()))
     base = alt.Chart(votes).encode(
-        x=alt.X("vote:N", sort=None, title=None, axis=category_axis(labelAngle=0)),
+        x=alt.X(
+            "label:N",
+            sort=None,
+            title=None,
+            axis=category_axis(
+                labelAngle=0, labelExpr=f"split(datum.value, '{LINES}')", labelFontWeight="bold", labelLimit=300
+            ),
+        ),
         y=alt.Y(
             "count:Q",
-            title=t("classroom.students"),
-            axis=alt.Axis(tickMinStep=1, format="d"),
-            # Headroom over the tallest bar for its two lines of words.
-            scale=alt.Scale(domain=[0, max(3, most) * 1.6], nice=False),
+            axis=count_axis(t("classroom.students"), top),
+            # Headroom over a bar as tall as the class for its count.
+            scale=alt.Scale(domain=[0, top * 1.25], nice=False),
         ),
     )
     bars = base.mark_bar().encode(
         color=alt.condition("datum.winner", alt.value("#e66100"), alt.value("#0b63ce")),
         tooltip=["vote:N", "count:Q"],
     )
+    counts = base.mark_text(baseline="bottom", dy=-4, fontWeight="bold").encode(text=alt.Text("count:Q", format="d"))
+    return alt.layer(bars, counts.properties(name="counts")).properties(height=240)
 
-    def text(dy: int) -> alt.Chart:
-        return base.mark_text(baseline="bottom", dy=dy, fontWeight="bold")
 
-    # The class's choice goes one line higher over the bar that also carries the metric's verdict.
-    words = alt.layer(
-        text(-6).encode(text="verdict:N").properties(name="verdict"),
-        text(-6).encode(text="choice:N").transform_filter("!datum.winner").properties(name="choice"),
-        text(-12 - PROJECTOR_FONT)
-        .encode(text="choice:N")
-        .transform_filter("datum.winner")
-        .properties(name="choice_above"),
-    )
-    return alt.layer(bars, words).properties(height=240)
+LINES = "|"  # between the lines of a vote's label: no vote's or metric's name has one
 
 
 def present(
@@ -99,6 +103,7 @@ def present(
     own: str = "",
     before: CompareSummary | None = None,
     round_number: int = 1,
+    students: int = 0,
 ) -> None:
     metric = t(f"classroom.metric.{activity.metric}", k=activity.pair.k)
     st.markdown(question_line(t, activity, own))
@@ -110,7 +115,7 @@ def present(
     else:
         pair_tables(t, activity.pair)
         chart_col = st.container()
-    chart = vote_chart(t, activity, summary, revealed)
+    chart = vote_chart(t, activity, summary, revealed, students)
     agreement = t(
         "classroom.compare_reveal",
         agree=summary.agree,

@@ -5,7 +5,7 @@ teacher's; the phone's one row per result with a grade picker on the scale, sent
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 import altair as alt
 import pandas as pd
@@ -15,10 +15,10 @@ from ndcg_core.classroom.kinds.base import Scale
 from ndcg_core.classroom.kinds.judge import Judge, JudgeSummary
 from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.lists.spec import ListSpec
-from ui.charts import category_axis
+from ui.charts import category_axis, grade_color
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
-from ui.projector import PROJECTOR_FONT, big_chart
+from ui.projector import PAPER, big_chart, count_axis, count_top, ink_on
 from ui.state import widget_value
 from ui.views.classroom.card import Block, Body, Choice, Note, Text
 from ui.views.classroom.common import own_question, query_line, spec_caption, unsent_text
@@ -28,8 +28,6 @@ from ui.views.classroom.sources import chosen_list, list_form
 # more, draw only tentative conclusions from 0.667 up to 0.800, and discard data below 0.667.
 AGREE_WELL = 0.8
 AGREE_TENTATIVE = 0.667
-# One colour per grade, light (not relevant) to dark (highly relevant): a sequential scale reads as an order.
-GRADE_SCHEME: Final = "blues"
 
 
 ROUNDS = False  # a round run again is shown alone: ``present`` leaves ``before`` unused
@@ -52,19 +50,27 @@ def result_name(spec: ListSpec, part: int) -> str:
 
 
 def distribution_chart(
-    t: Translator, activity: Judge, summary: JudgeSummary, revealed: bool
+    t: Translator, activity: Judge, summary: JudgeSummary, revealed: bool, students: int = 0
 ) -> alt.LayerChart | alt.FacetChart:
-    """Per result (one row each, in list order), a bar of the class's grades stacked by grade, and beside it the
-    median (and the teacher's grade once revealed)."""
+    """Per result (one row each, in list order), a bar of the class's grades, one segment per grade in the grade's
+    own colour (``grade_colours``) with its count written in it, on a count axis of whole students up to the class's
+    size; beside it the median (and the teacher's grade once revealed)."""
     spec, scale = activity.spec, activity.scale
     names = [result_name(spec, i) for i in range(len(spec.grades))]
-    rows = [
-        {"result": names[i], "grade": str(grade), "order": grade, "count": counts[j]}
-        for i, counts in enumerate(summary.counts)
-        for j, grade in enumerate(scale.grades)
-        if counts[j]
-    ]
-    frame = pd.DataFrame(rows, columns=["result", "grade", "order", "count"])
+    colours = dict(zip(scale.grades, grade_colours(scale), strict=True))
+    rows = []
+    for i, counts in enumerate(summary.counts):
+        start = 0
+        for j, grade in enumerate(scale.grades):
+            if counts[j]:
+                end = start + counts[j]
+                ink = ink_on(colours[grade])
+                rows.append(
+                    {"result": names[i], "grade": str(grade), "count": counts[j], "start": start, "end": end}
+                    | {"middle": (start + end) / 2, "ink": ink}
+                )
+                start = end
+    frame = pd.DataFrame(rows, columns=["result", "grade", "count", "start", "end", "middle", "ink"])
     totals = [sum(c) for c in summary.counts]
     notes = []
     for i, median in enumerate(summary.medians):
@@ -72,35 +78,50 @@ def distribution_chart(
         if revealed:
             text += ("  · " if text else "") + t("classroom.judge_teacher", grade=metric_text(spec.grades[i], 0))
         notes.append({"result": names[i], "total": totals[i], "text": text})
-    top = max(3, *totals)
+    top = count_top(students, totals)
     y = alt.Y("result:N", sort=names, title=None, axis=category_axis(labelLimit=420))
+    grades = [str(g) for g in scale.grades]
     bars = (
         alt.Chart(frame)
-        .mark_bar()
+        .mark_bar(stroke=PAPER, strokeWidth=1)
         .encode(
             y=y,
             x=alt.X(
-                "count:Q",
-                title=t("classroom.students"),
-                scale=alt.Scale(domain=[0, top * 1.6]),
-                axis=alt.Axis(tickMinStep=1, format="d"),
+                "start:Q",
+                axis=count_axis(t("classroom.students"), top),
+                # Room beyond a bar as long as the class for its median and the teacher's grade.
+                scale=alt.Scale(domain=[0, top * 1.6], nice=False),
             ),
+            x2="end:Q",
             color=alt.Color(
                 "grade:O",
-                sort=[str(g) for g in scale.grades],
-                scale=alt.Scale(scheme=GRADE_SCHEME, domain=[str(g) for g in scale.grades]),
+                sort=grades,
+                scale=alt.Scale(domain=grades, range=[colours[g] for g in scale.grades]),
                 title=t("classroom.judge_grade_axis"),
             ),
-            order=alt.Order("order:Q"),
             tooltip=["result:N", "grade:N", "count:Q"],
         )
+    )
+    counts = (
+        alt.Chart(frame)
+        .mark_text(fontWeight="bold")
+        .encode(y=y, x="middle:Q", text=alt.Text("count:Q", format="d"), color=alt.Color("ink:N", scale=None))
+        .properties(name="counts")
     )
     labels = (
         alt.Chart(pd.DataFrame(notes))
         .mark_text(align="left", dx=6, fontWeight="bold")
         .encode(y=y, x="total:Q", text="text:N")
     )
-    return alt.layer(bars, labels).properties(height=max(160, 44 * len(names)))
+    # Rows of 56 px at 720p: a bar 40 px thick, its count and its median in the projector's 20 px type.
+    return alt.layer(bars, counts, labels).properties(height=max(160, 56 * len(names) + 60))
+
+
+def grade_colours(scale: Scale) -> list[str]:
+    """A colour per grade of ``scale``, the app's own (``ui.charts.grade_color``): grey for 0, then viridis from
+    light yellow-green through green and blue to dark purple, distinct hues that stay ordered for the common kinds
+    of colour blindness and in greyscale."""
+    return [grade_color(g, scale.high) for g in scale.grades]
 
 
 def grade_text(grade: float) -> str:
@@ -117,18 +138,18 @@ def present(
     own: str = "",
     before: JudgeSummary | None = None,
     round_number: int = 1,
+    students: int = 0,
 ) -> None:
     spec = activity.spec
     st.markdown(question(t, activity, own))
     st.caption(spec_caption(t, spec, revealed))
-    chart: Any = distribution_chart(t, activity, summary, revealed)
+    chart: Any = distribution_chart(t, activity, summary, revealed, students)
     alpha = "–" if summary.alpha is None else metric_text(summary.alpha, 2)
     ours = "–" if summary.class_ndcg is None else metric_text(summary.class_ndcg)
     theirs = metric_text(summary.teacher_ndcg)
     help_alpha = t("classroom.judge_alpha_help")
     if screen:
         # On a 1280x720 projector the figures sit beside the chart, all above the fold, in few words.
-        chart = chart.configure_legend(labelFontSize=PROJECTOR_FONT, titleFontSize=PROJECTOR_FONT)
         left, right = st.columns([3, 1], gap="medium")
         with left:
             big_chart(chart, screen)

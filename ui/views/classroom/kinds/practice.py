@@ -52,6 +52,7 @@ def present(
     own: str = "",
     before: PracticeSummary | None = None,
     round_number: int = 1,
+    students: int = 0,
 ) -> None:
     st.markdown(own_question(own, t("classroom.practice_question", count=len(activity.numbers))))
     if not screen:  # the seed is the teacher's (to run the same set again), not the class's

@@ -55,19 +55,21 @@ def estimates_text(t: Translator, summary: PredictSummary) -> str:
     return outside if not any(b.count for b in summary.bins) else text + "  \n" + outside
 
 
-def groups_chart(t: Translator, summary: PredictSummary) -> Any:
-    """One labelled bar per group of the class's answers."""
+def groups_chart(t: Translator, summary: PredictSummary, students: int = 0) -> Any:
+    """One labelled bar per group of the class's answers, on a count axis up to the class's size."""
     codes = [g.code for g in summary.groups]
     names = [group_label(c, t) for c in codes]
-    return group_bars(codes, names, [[g.count] for g in summary.groups], t("classroom.students"))
+    return group_bars(codes, names, [[g.count] for g in summary.groups], t("classroom.students"), students=students)
 
 
-def rounds_chart(t: Translator, before: PredictSummary, after: PredictSummary, rounds: Sequence[str]) -> Any:
+def rounds_chart(
+    t: Translator, before: PredictSummary, after: PredictSummary, rounds: Sequence[str], students: int = 0
+) -> Any:
     """Each group's answers in the round before and in this one, side by side."""
     both = side_by_side(before.groups, after.groups)
     codes = [code for code, _, _ in both]
     names = [group_label(c, t) for c in codes]
-    return group_bars(codes, names, [[a, b] for _, a, b in both], t("classroom.students"), rounds)
+    return group_bars(codes, names, [[a, b] for _, a, b in both], t("classroom.students"), rounds, students)
 
 
 def rounds_text(t: Translator, summaries: Sequence[PredictSummary], rounds: Sequence[str]) -> str:
@@ -114,48 +116,65 @@ def present(
     own: str = "",
     before: PredictSummary | None = None,
     round_number: int = 1,
+    students: int = 0,
 ) -> None:
     """The class's estimates; at the reveal, the truth, the answers by group and the worked terms. ``before``: the
     round before this one (given at a repeat's reveal), shown beside it: share right, spread and groups."""
     spec = activity.spec
     st.markdown(query_line(t, spec) + own_question(own, t("classroom.predict_question", k=spec.k)))
+    if screen:  # the conventions are the point of a Predict: under the question, on a 720p projector's first screen
+        st.caption(spec_caption(t, spec))
     reveal = t("classroom.predict_reveal", truth=metric_text(summary.truth), within=summary.within, count=summary.count)
     compared = revealed and before is not None
     rounds = [t("classroom.round", round=round_number - 1), t("classroom.round", round=round_number)]
     if revealed and screen:  # the answer first: on the projector it must not fall below the fold
         st.success(reveal)
+    height = REVEAL_CHART_HEIGHT if revealed and screen and not compared else PROJECTOR_CHART_HEIGHT
     histogram = histogram_spec(
         t.lang,
         tuple(summary.bins),
         summary.truth if revealed else None,
         t("classroom.guess_axis"),
         screen=screen,
-        height=PROJECTOR_CHART_HEIGHT,
+        height=height,
+        students=students,
     )
+    columns = ("position", "item", "grade", "term", "cumulative_dcg", "cumulative_idcg")
     if compared and screen:
         # Round 2's reveal: both rounds' figures above the fold, the histogram and the working below them.
         assert before is not None
         left, right = st.columns([5, 6])
         with left:
             worked_table(rounds_frame(t, [before, summary], rounds), screen)
-        with right:
-            big_chart(rounds_chart(t, before, summary, rounds), screen)
+        with right:  # under the conventions' line: 280 px at 720p keeps it on the first screen
+            big_chart(rounds_chart(t, before, summary, rounds, students), screen, ROUNDS_HEIGHT)
         st.caption(rounds_text(t, [before, summary], rounds))
         big_chart(histogram, screen, PROJECTOR_CHART_HEIGHT)
         st.caption(estimates_text(t, summary))
+    elif revealed and screen:
+        # The worked terms beside the class's answers by group and the estimates: all on a 720p projector's first
+        # screen with the question, its conventions and the truth.
+        charts, terms = st.columns([1, 2], gap="medium")
+        with charts:
+            # A row a group at 720p, and the axis: each group's name and count read whole beside its bar.
+            tall = REVEAL_GROUP_HEIGHT * max(len(summary.groups), 1) + REVEAL_AXIS_HEIGHT
+            big_chart(groups_chart(t, summary, students), screen, tall)
+            big_chart(histogram, screen)
+        with terms:
+            rows, kinds = cut_at_k(spec.breakdown(), columns, cut_texts(t, columns, spec.k))
+            worked_table(rows, screen, kinds)
+            st.caption(groups_text(t, summary.groups))
+        return
     else:
-        left, right = st.columns([2, 3])
+        # On the control page the list's three columns need half of the narrow column beside the buttons.
+        left, right = st.columns([2, 3] if screen else [1, 1])
         with left:
-            if revealed and screen:  # the list is in the worked terms below; here, the class's answers by group
-                big_chart(groups_chart(t, summary), screen)
-            else:
-                list_table(t, spec.labels, spec.grades)
+            list_table(t, spec.labels, spec.grades)
+            if not screen:
                 st.caption(spec_caption(t, spec))
         with right:
             big_chart(histogram, screen, PROJECTOR_CHART_HEIGHT)
             st.caption(estimates_text(t, summary))
-        if revealed and screen:
-            st.caption(groups_text(t, summary.groups))
     if not revealed:
         # The class reads the projector: a neutral line there; the control page says what the teacher does.
         st.caption(t("classroom.truth_hidden_screen" if screen else "classroom.truth_hidden"))
@@ -164,14 +183,20 @@ def present(
         st.success(reveal)
         if before is not None:
             worked_table(rounds_frame(t, [before, summary], rounds), screen)
-            big_chart(rounds_chart(t, before, summary, rounds), screen)
+            big_chart(rounds_chart(t, before, summary, rounds, students), screen)
             st.caption(rounds_text(t, [before, summary], rounds))
         else:
-            big_chart(groups_chart(t, summary), screen)
+            big_chart(groups_chart(t, summary, students), screen)
             st.caption(groups_text(t, summary.groups))
-    columns = ("position", "item", "grade", "term", "cumulative_dcg", "cumulative_idcg")
     rows, kinds = cut_at_k(spec.breakdown(), columns, cut_texts(t, columns, spec.k))
     worked_table(rows, screen, kinds)
+
+
+# The charts' heights at 720p beside the worked terms at the reveal, under the truth's sentence: the groups' chart
+# 32 px a group and its axis, the histogram 165 px (less leaves its bars no room). Up to two groups both fit a 720p
+# screen whole; a third pushes the histogram's axis title past its lower edge.
+REVEAL_GROUP_HEIGHT, REVEAL_AXIS_HEIGHT, REVEAL_CHART_HEIGHT = 32, 64, 165
+ROUNDS_HEIGHT = 280  # both rounds' groups at a repeat's reveal, at 720p
 
 
 def verdict_note(t: Translator, activity: Predict, estimate: Estimate) -> Note:

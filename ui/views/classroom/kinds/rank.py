@@ -55,6 +55,7 @@ def present(
     own: str = "",
     before: RankSummary | None = None,
     round_number: int = 1,
+    students: int = 0,
 ) -> None:
     spec = activity.spec
     st.markdown(rank_question(t, activity, own))
@@ -67,7 +68,14 @@ def present(
         axis = t("classroom.reached_axis")
         big_chart(
             histogram_spec(
-                t.lang, tuple(summary.bins), best, axis, "classroom.best_label", screen, PROJECTOR_CHART_HEIGHT
+                t.lang,
+                tuple(summary.bins),
+                best,
+                axis,
+                "classroom.best_label",
+                screen,
+                PROJECTOR_CHART_HEIGHT,
+                students,
             ),
             screen,
         )
