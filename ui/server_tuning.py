@@ -82,4 +82,4 @@ def trust_forwarded_for_only_from(proxies: Sequence[str]) -> None:
         def __init__(self, app: Any, trusted_hosts: Any = None) -> None:
             super().__init__(app, trusted_hosts=trusted)
 
-    setattr(uvicorn.config, "ProxyHeadersMiddleware", OnlyTrustedProxies)
+    uvicorn.config.ProxyHeadersMiddleware = OnlyTrustedProxies  # type: ignore[attr-defined]
