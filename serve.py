@@ -1,6 +1,8 @@
 """The web server: Streamlit's own ASGI app (``st.App``) over ``app.py`` and ``pages/`` (the file-based router,
-unchanged), with the routes the live classroom's phones use (joining, their page, their card, their answers), and
-Nagle's algorithm off.
+unchanged), with the routes the live classroom's phones use (joining, their page, their card, their answers),
+Nagle's algorithm off, ``X-Forwarded-For`` believed only from ``NDCG_LAB_TRUSTED_PROXIES``, the security headers on
+every response (``ui/http_security.py``) and the room's results file downloaded once per preparing
+(``ui/results_download.py``).
 
     python -m streamlit run serve.py
 
@@ -23,6 +25,7 @@ from starlette.routing import Route
 from ui.http_limits import trusted_proxies
 from ui.http_security import SecurityHeaders
 from ui.i18n import LANGUAGES
+from ui.results_download import OneDownload
 from ui.routes import (
     answer_route,
     end_streams,
@@ -59,7 +62,7 @@ app = st.App(
     "app.py",
     lifespan=ready,
     # Streamlit holds uploads in memory: a file, and all of them at once, are bounded (ui/uploads.py).
-    middleware=[Middleware(SecurityHeaders), Middleware(UploadBudget)],
+    middleware=[Middleware(SecurityHeaders), Middleware(UploadBudget), Middleware(OneDownload)],
     routes=[
         Route("/api/room/{code}/card", phone_card_route),
         Route("/api/room/{code}/events", events_route),
