@@ -1,6 +1,8 @@
 """The web server: Streamlit's own ASGI app (``st.App``) over ``app.py`` and ``pages/`` (the file-based router,
-unchanged), with the routes the live classroom's phones use (joining, their page, their card, their answers), and
-Nagle's algorithm off.
+unchanged), with the routes the live classroom's phones use (joining, their page, their card, their answers),
+Nagle's algorithm off, ``X-Forwarded-For`` believed only from ``NDCG_LAB_TRUSTED_PROXIES``, the security headers on
+every response (``ui/http_security.py``) and the room's results file downloaded once per preparing
+(``ui/results_download.py``).
 
     python -m streamlit run serve.py
 
@@ -20,7 +22,10 @@ import streamlit as st
 from starlette.middleware import Middleware
 from starlette.routing import Route
 
+from ui.http_limits import trusted_proxies
+from ui.http_security import SecurityHeaders
 from ui.i18n import LANGUAGES
+from ui.results_download import OneDownload
 from ui.routes import (
     answer_route,
     end_streams,
@@ -31,13 +36,16 @@ from ui.routes import (
     phone_page_route,
     watch_route,
 )
-from ui.server_tuning import end_streams_first, turn_nagle_off
+from ui.server_tuning import end_streams_first, trust_forwarded_for_only_from, turn_nagle_off
 from ui.uploads import UploadBudget
 from ui.views.classroom.common import make_opening_forms
 from ui.views.classroom.phone_page import ROUTES_ENV
 
 turn_nagle_off()  # see ui/server_tuning.py: Streamlit's server offers no supported hook for it
 end_streams_first(end_streams)  # the same: a SIGTERM must not wait for the phones' streams, which never end
+# The same again: uvicorn believes X-Forwarded-For from 127.0.0.1 (and FORWARDED_ALLOW_IPS), so any process on the
+# machine, or a tunnel's clients, could name their own address and so their own limits; only NDCG_LAB_TRUSTED_PROXIES.
+trust_forwarded_for_only_from(trusted_proxies())
 
 os.environ[ROUTES_ENV] = "1"  # this process serves the phone page and its routes below (phone_page.py)
 
@@ -54,7 +62,7 @@ app = st.App(
     "app.py",
     lifespan=ready,
     # Streamlit holds uploads in memory: a file, and all of them at once, are bounded (ui/uploads.py).
-    middleware=[Middleware(UploadBudget)],
+    middleware=[Middleware(SecurityHeaders), Middleware(UploadBudget), Middleware(OneDownload)],
     routes=[
         Route("/api/room/{code}/card", phone_card_route),
         Route("/api/room/{code}/events", events_route),

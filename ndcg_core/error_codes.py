@@ -66,6 +66,7 @@ Code = Literal[
     "explain_change.unknown",
     "explain_library.unknown",
     "answer.no_choice",
+    "answer.part",
     "reach.too_long",
     "mistake.unknown",
     "mistake.metric",

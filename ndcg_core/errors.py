@@ -141,6 +141,7 @@ MESSAGES: dict[Code, str] = {
     "explain_library.unknown": "unknown tool {value}; choose one of {choices}",
     "explain.whole_grades": "grade {value} is not a whole number: qrels files hold whole grades",
     "answer.no_choice": "choose an answer first",
+    "answer.part": "there is no part {value} to answer; this question has {count}",
     "reach.too_long": "finding the fewest moves tries every order; {count} items is too many (at most {limit})",
     # Naming a learner's mistake (ndcg_core/teaching/mistakes.py).
     "mistake.unknown": "unknown mistake {value}; choose one of {choices}",

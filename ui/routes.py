@@ -11,6 +11,7 @@ from typing import Any, TypeVar, cast
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.types import Receive, Scope, Send
 
 from ndcg_core.classroom import rules
 from ndcg_core.classroom.service import ClassroomService, Submission
@@ -27,6 +28,8 @@ from ui.database import (
     service,
 )
 from ui.errors import UiInputError, shown
+from ui.http_limits import http_limits, stream_slots
+from ui.http_security import new_nonce, page_policy
 from ui.i18n import LANGUAGES, Translator
 from ui.views.classroom import join_page, phone_page, student_card
 from ui.views.classroom.card import plain
@@ -45,6 +48,7 @@ RETRY_MS = 1000  # the browser's own reconnect delay, sent as the stream's first
 # together make a run of the live part each half second, as the timer it replaces did.
 WATCH_GAP_SECONDS = 0.5
 MAX_PART = 10_000  # a part number beyond any activity's: the kind names a wrong one below this
+MAX_KNOWN_DIGITS = 18  # a room's revision as a phone sends it back: a number, far below 10**18
 
 T = TypeVar("T")
 
@@ -62,6 +66,24 @@ def browser_language(header: str) -> str:
         if tag in LANGUAGES:
             return tag
     return next(iter(LANGUAGES))
+
+
+class Unreadable(Exception):
+    """A query parameter that is no value the route takes (a 400)."""
+
+
+def read_known(text: str) -> int | None:
+    """The ``known`` parameter (the revision a phone shows) as a number, ``None`` when absent; an ``Unreadable``
+    for anything but ASCII digits (``int`` also reads "²" and other scripts' digits, and refuses 5,000 of them)."""
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit() and len(text) <= MAX_KNOWN_DIGITS):
+        raise Unreadable("known")
+    return int(text)
+
+
+def bad_request(what: str) -> JSONResponse:
+    return JSONResponse({"error": what}, status_code=400, headers=NO_STORE)
 
 
 def read_submission(body: dict[str, Any]) -> Submission:
@@ -181,16 +203,18 @@ async def phone_card_route(request: Request) -> JSONResponse:
         who = await member(request.path_params["code"], request.query_params.get("me"))
         if who is None:
             return not_found()
-        known, told = request.query_params.get("known", ""), None
-        if known.isdigit():
+        known, told = read_known(request.query_params.get("known", "")), None
+        if known is not None:
             revision = await revision_now(who[0])
             if revision is None:
                 return not_found()
-            if revision == int(known):
+            if revision == known:
                 return JSONResponse({"revision": revision, "same": True}, headers=NO_STORE)
             told = revision
         lang = language(request.query_params.get("lang"))
         card = await card_now(service(), *who, lang, told)
+    except Unreadable as err:
+        return bad_request(str(err))
     except InputError:
         return not_found()
     except StoreUnavailable:
@@ -260,27 +284,62 @@ def end_streams() -> None:
     notices().close()
 
 
+class HeldStream(StreamingResponse):
+    """An event stream that holds one of ``StreamSlots``'s slots of ``key`` until it ends, however it ends (the
+    client gone before its first event included)."""
+
+    def __init__(self, content: AsyncIterator[str], key: tuple[str, ...]) -> None:
+        super().__init__(content, media_type="text/event-stream", headers=STREAM_HEADERS)
+        self.key = key
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            stream_slots().give_back(self.key)
+
+
+def too_many_streams() -> JSONResponse:
+    """A client with as many streams open as it may have: a 429, after which a phone asks the card route and a
+    teacher's page runs by its timer, as where streams do not get through."""
+    return JSONResponse({"error": "streams"}, status_code=429, headers={**NO_STORE, "Retry-After": "10"})
+
+
+def held_stream(content: Callable[[], AsyncIterator[str]], key: tuple[str, ...], limit: int) -> Response:
+    """``content()`` as a ``HeldStream`` of ``key`` when fewer than ``limit`` of its streams are open, else
+    ``too_many_streams``."""
+    if not stream_slots().take(key, limit):
+        return too_many_streams()
+    return HeldStream(content(), key)
+
+
 async def events_route(request: Request) -> Response:
     """``GET /api/room/{code}/events?me=STUDENT&lang=LANG[&known=REVISION]``: the student's card as Server-Sent
     Events (``card_stream``), ``text/event-stream``. Strangers get the same 404 as from the card route; an outage
-    is a 503."""
+    is a 503; a student with ``HttpLimits.streams_per_student`` streams open in this process gets a 429 for
+    another (the phone then asks the card route)."""
     try:
+        known = read_known(request.query_params.get("known", ""))
         who = await member(request.path_params["code"], request.query_params.get("me"))
         if who is None:
             return not_found()
         notices()  # this process's hub and listener, before the first look at the room
         revision = await revision_now(who[0])
+    except Unreadable as err:
+        return bad_request(str(err))
     except InputError:
         return not_found()
     except StoreUnavailable:
         return unavailable()
     if revision is None:
         return not_found()
-    known_text = request.query_params.get("known", "")
-    known = int(known_text) if known_text.isdigit() else None
     lang = language(request.query_params.get("lang"))
-    stream = card_stream(who[0], who[1], lang, known, revision)
-    return StreamingResponse(stream, media_type="text/event-stream", headers=STREAM_HEADERS)
+    code, student = who
+    return held_stream(
+        lambda: card_stream(code, student, lang, known, revision),
+        ("student", code, student),
+        http_limits().streams_per_student,
+    )
 
 
 async def room_watch(code: str, seen: str | None) -> AsyncIterator[str]:
@@ -310,19 +369,24 @@ async def room_watch(code: str, seen: str | None) -> AsyncIterator[str]:
 async def watch_route(request: Request) -> Response:
     """``GET /api/room/{code}/watch[?seen=MARK]``: when room ``code`` changes, as Server-Sent Events
     (``room_watch``), for the live part of the control page and the projector view. It says only that something
-    changed, never what; an unknown room is a 404, an outage a 503."""
+    changed, never what.
+
+    A room that does not exist (or no longer does) is answered as one that does and has not changed: the route
+    tells nobody whether a code is a room's, so guessing codes here learns nothing, and needs no limit of its own
+    (joining is where a wrong code counts). A code that is not one (its form is public) is a 404; an outage is a
+    503 (it says nothing of the room either). A client address with ``HttpLimits.watch_streams_per_client``
+    streams open in this process gets a 429 for another (the page then runs by its timer)."""
     try:
         code = rules.read_code(request.path_params["code"])
         notices()  # this process's hub and listener, before the first look at the room
-        revision = await revision_now(code)
+        await revision_now(code)  # an outage is said now, as for a known room; the revision itself is not used
     except InputError:
         return not_found()
     except StoreUnavailable:
         return unavailable()
-    if revision is None:
-        return not_found()
     seen = request.headers.get("last-event-id") or request.query_params.get("seen")
-    return StreamingResponse(room_watch(code, seen), media_type="text/event-stream", headers=STREAM_HEADERS)
+    client = request.client.host if request.client is not None else "local"
+    return held_stream(lambda: room_watch(code, seen), ("watch", client), http_limits().watch_streams_per_client)
 
 
 async def answer_route(request: Request) -> JSONResponse:
@@ -347,18 +411,50 @@ async def answer_route(request: Request) -> JSONResponse:
     return JSONResponse(reply.to_json(), headers=NO_STORE)
 
 
+def too_large() -> JSONResponse:
+    return JSONResponse({"error": "too_large"}, status_code=413, headers={**NO_STORE, "Connection": "close"})
+
+
+async def read_body(request: Request, limit: int) -> bytes | None:
+    """A request's body, read up to ``limit`` bytes (``None``: it is longer, by its ``Content-Length`` before any
+    of it is read, or by what arrives)."""
+    length = request.headers.get("content-length")
+    if length is not None and not (length.isascii() and length.isdigit() and len(length) <= 12):
+        return None
+    if length is not None and int(length) > limit:
+        return None
+    parts, size = [], 0
+    async for part in request.stream():
+        size += len(part)
+        if size > limit:
+            return None
+        parts.append(part)
+    return b"".join(parts)
+
+
 async def json_body(request: Request) -> dict[str, Any] | JSONResponse:
     """A request's JSON object, or the response refusing it: only JSON is taken, so a form on another site cannot
-    post here (a browser asks first before sending JSON across sites)."""
+    post here (a browser asks first before sending JSON across sites); a body over ``HttpLimits.max_body_bytes`` is
+    a 413, read no further; a body that is not one JSON object (nested too deep to read included) is a 400."""
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         return JSONResponse({"error": "json"}, status_code=415, headers=NO_STORE)
+    raw = await read_body(request, http_limits().max_body_bytes)
+    if raw is None:
+        return too_large()
     try:
-        body = await request.json()
-    except ValueError:
-        return JSONResponse({"error": "json"}, status_code=400, headers=NO_STORE)
+        body = json.loads(raw)
+    except (ValueError, RecursionError):
+        return bad_request("json")
     if not isinstance(body, dict):
-        return JSONResponse({"error": "json"}, status_code=400, headers=NO_STORE)
+        return bad_request("json")
     return body
+
+
+def page(make: Callable[[str], str], status_code: int = 200) -> HTMLResponse:
+    """A phone's page, ``make(nonce)``, with its Content Security Policy (only its own script and style run)."""
+    nonce = new_nonce()
+    headers = {**NO_STORE, "Content-Security-Policy": page_policy(nonce)}
+    return HTMLResponse(make(nonce), status_code=status_code, headers=headers)
 
 
 async def join_page_route(request: Request) -> HTMLResponse:
@@ -371,8 +467,8 @@ async def join_page_route(request: Request) -> HTMLResponse:
     try:
         code = rules.read_code(request.path_params["code"])
     except InputError:
-        return HTMLResponse(phone_page.not_found_html(lang), status_code=404, headers=NO_STORE)
-    return HTMLResponse(join_page.join_html(code, lang), headers=NO_STORE)
+        return page(lambda nonce: phone_page.not_found_html(lang, nonce), 404)
+    return page(lambda nonce: join_page.join_html(code, lang, nonce))
 
 
 async def join_route(request: Request) -> JSONResponse:
@@ -409,7 +505,8 @@ async def phone_page_route(request: Request) -> HTMLResponse:
     except InputError:
         found = None
     except StoreUnavailable:
-        return HTMLResponse(phone_page.unavailable_html(lang), status_code=503, headers=NO_STORE)
+        return page(lambda nonce: phone_page.unavailable_html(lang, nonce), 503)
     if found is None:
-        return HTMLResponse(phone_page.not_found_html(lang), status_code=404, headers=NO_STORE)
-    return HTMLResponse(phone_page.page_html(found, lang), headers=NO_STORE)
+        return page(lambda nonce: phone_page.not_found_html(lang, nonce), 404)
+    joined = found
+    return page(lambda nonce: phone_page.page_html(joined, lang, nonce))

@@ -1,5 +1,6 @@
-"""Nagle's algorithm off on the web server's TCP connections, and the phones' event streams ended first when the
-server stops: the one place the app reaches into asyncio and uvicorn.
+"""Nagle's algorithm off on the web server's TCP connections, the phones' event streams ended first when the
+server stops, and ``X-Forwarded-For`` believed only from the proxies named: the one place the app reaches into
+asyncio and uvicorn.
 
 Streamlit (1.67, on uvicorn) binds its listening socket itself as ``socket.socket(family)``, with proto 0, and
 offers no hook for socket options: no ``server.*`` option, no uvicorn setting, no websocket handler of ours
@@ -12,6 +13,12 @@ private function for the process, and refuses loudly if it has moved.
 When asked to stop, uvicorn waits for every response to finish before it stops (Streamlit sets no graceful
 timeout), and a phone's event stream never finishes by itself: ``end_streams_first`` makes uvicorn's
 ``Server.shutdown`` end them first, so a SIGTERM stops the process at once, as before the streams.
+
+uvicorn replaces a request's client address by the one ``X-Forwarded-For`` names when the request comes from an
+address of its ``forwarded_allow_ips`` (127.0.0.1 and ::1 unless ``FORWARDED_ALLOW_IPS`` says otherwise), and
+Streamlit passes no setting for it. Streamlit makes uvicorn's ``Config`` before it imports ``serve.py``, and the
+``Config`` wraps the app in ``ProxyHeadersMiddleware`` after that import: ``trust_forwarded_for_only_from`` replaces
+that class, for the process, by one that believes only the addresses given (none: the header is ignored).
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from __future__ import annotations
 import asyncio.base_events
 import socket
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 PRIVATE_NAME = "_set_nodelay"  # asyncio.base_events's, called by every selector socket transport it makes
@@ -58,3 +65,21 @@ def end_streams_first(end: Callable[[], None]) -> None:
 
     shutdown.ends_streams = True  # type: ignore[attr-defined]
     uvicorn.Server.shutdown = shutdown  # type: ignore[method-assign]
+
+
+def trust_forwarded_for_only_from(proxies: Sequence[str]) -> None:
+    """Make uvicorn believe ``X-Forwarded-For`` (and ``X-Forwarded-Proto``) only from ``proxies`` (addresses or
+    networks; none: never); a ``RuntimeError`` if uvicorn's ``Config`` no longer wraps the app in its
+    ``ProxyHeadersMiddleware``."""
+    import uvicorn.config
+    from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+    if not isinstance(getattr(uvicorn.config, "ProxyHeadersMiddleware", None), type):
+        raise RuntimeError("uvicorn.config.ProxyHeadersMiddleware is gone: find how uvicorn now reads X-Forwarded-For")
+    trusted = list(proxies)
+
+    class OnlyTrustedProxies(ProxyHeadersMiddleware):
+        def __init__(self, app: Any, trusted_hosts: Any = None) -> None:
+            super().__init__(app, trusted_hosts=trusted)
+
+    uvicorn.config.ProxyHeadersMiddleware = OnlyTrustedProxies  # type: ignore[attr-defined]

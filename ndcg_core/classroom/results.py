@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .kinds import Activity
+from .kinds import Activity, own_answers
 from .kinds.base import POINTS, Answer, Solution
 from .kinds.tally import CLOSE, Group, grouped, mistakes_only
 from .numbering import Numbered
@@ -252,10 +252,11 @@ def activity_results(taken: Taken) -> ActivityResults:
     question's share of the activity's worth (``scaled_points``)."""
     activity = taken.activity
     worth = POINTS if taken.worth is None else taken.worth
-    medians = activity.medians(taken.answers)
-    given = {(a.student, a.part): a for a in taken.answers}
+    answers = own_answers(activity, taken.answers)
+    medians = activity.medians(answers)
+    given = {(a.student, a.part): a for a in answers}
     members = {m.student: m for m in taken.present}
-    members.update({a.student: Member(a.student, a.nickname) for a in taken.answers if a.student not in members})
+    members.update({a.student: Member(a.student, a.nickname) for a in answers if a.student not in members})
     rows = []
     for number in sorted(members):
         for part in range(parts_of(activity)):

@@ -21,6 +21,7 @@ from typing import Any, Generic, Literal, Protocol, TypeVar
 from ..errors import InputError, Note, StoreUnavailable
 from . import results, rules
 from .kinds import Activity
+from .kinds.base import part_of
 from .storage import ActivityRow, Classroom, LessonProgress, Room
 from .storage.answers import Sending
 from .storage.group_commit import GroupCommit
@@ -337,7 +338,9 @@ def check(activity: Activity, values: Sequence[tuple[int, Any]]) -> tuple[list[E
     refused: list[tuple[int, InputError]] = []
     for part, value in values:
         try:
-            entries.append(Entry(part, activity.check(value, part), activity.note(value, part)))
+            checked = activity.check(value, part)
+            part_of(part, activity.parts())  # after the kind's check, which names its own parts (a set's exercise)
+            entries.append(Entry(part, checked, activity.note(value, part)))
         except InputError as err:
             if not activity.keeps_readable_parts():
                 raise

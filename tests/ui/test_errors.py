@@ -314,6 +314,10 @@ CALLS = {
     "answer.not_number": [lambda: parse_number("half")],
     "answer.infinite": [lambda: parse_number("inf")],
     "answer.no_choice": [lambda: check(Exercise("better_order", 1, 1, {}, "a"), None)],
+    "answer.part": [
+        lambda: Predict(random_list(1)).check("0.5", 1),
+        lambda: compare_activity("seed003", "mrr").check("a", 9_999),
+    ],
     "reach.too_long": [lambda: fewest_moves([1] * 8, 3)],
     "mistake.unknown": [lambda: explain(SPEC, "forgot_k")],
     "mistake.metric": [lambda: diagnose(SPEC, "0.5", metric="mrr")],

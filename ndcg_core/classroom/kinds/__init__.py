@@ -18,7 +18,7 @@ from typing import Any
 
 from ...errors import InputError, shown
 from ...registry import Registry
-from .base import ActivityKind, Json, KindEntry
+from .base import ActivityKind, Answer, Json, KindEntry
 
 HELPERS = frozenset({"base", "lists", "tally"})  # the kinds' shared modules: what every kind is, lists, tallies
 
@@ -79,3 +79,16 @@ def answer_from_json(kind: str, data: Json) -> Any:
 def from_payload(kind: str, payload: Mapping[str, Any]) -> Activity:
     """An activity from what the store keeps."""
     return kind_class(kind).from_payload(payload)
+
+
+def own_answers(activity: Activity, answers: Iterable[Answer]) -> tuple[Answer, ...]:
+    """The answers to a part ``activity`` has (0 to ``parts()`` - 1): a row stored for any other part (before the
+    kinds refused them) counts for nobody, so each student counts once per part in every summary and result."""
+    parts = activity.parts()
+    return tuple(a for a in answers if 0 <= a.part < parts)
+
+
+def summary(activity: Activity, answers: Iterable[Answer]) -> Any:
+    """What the class's answers to ``activity`` add up to (its kind's ``summary``), counting only the answers to
+    the parts it has (``own_answers``)."""
+    return activity.summary(own_answers(activity, answers))

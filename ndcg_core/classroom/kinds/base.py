@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, runtime_checkable
 
-from ...errors import InputError, Note
+from ...errors import InputError, Note, shown
 from ...lists.spec import ListSpec
 from ...teaching.exercises import Conventions
 from ..lesson_fields import Field, Reader
@@ -178,6 +178,14 @@ class ActivityKind(Protocol[AnswerT, SummaryT, DetailT]):  # pragma: no mutate b
     def ranked_list(self) -> ListSpec | None: ...
 
 
+def part_of(part: object, parts: int) -> int:
+    """``part`` when it is one of an activity's ``parts`` (0 to ``parts`` - 1); an ``InputError`` (``answer.part``)
+    for any other: an answer to a part a question does not have would count the same student once more."""
+    if isinstance(part, bool) or not isinstance(part, int) or not 0 <= part < parts:
+        raise InputError("answer.part", value=shown(part), count=parts)
+    return part
+
+
 class KindBase(Generic[AnswerT]):
     """The usual answers of ``ActivityKind``'s hooks, for a kind to inherit and override: an answer that is plain
     JSON already (a number, an order, a vote, a grade: its codec is the identity), marked right or wrong, in no
@@ -236,6 +244,10 @@ class KindBase(Generic[AnswerT]):
 
     def parts(self) -> int:
         return 1
+
+    def own_part(self, part: object) -> int:
+        """``part`` when the activity asks it (``part_of``)."""
+        return part_of(part, self.parts())
 
     def keeps_readable_parts(self) -> bool:
         """Whether, of a set of answers sent at once, the readable ones are kept and the others named (a Practice

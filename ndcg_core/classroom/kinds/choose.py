@@ -192,6 +192,7 @@ class Choose(OverAList[str]):
 
     def check(self, raw: object, part: int = 0) -> str:
         """An option's letter."""
+        self.own_part(part)
         if raw in (None, ""):
             raise InputError("answer.no_choice")
         letters = OPTION_LETTERS[: len(self.options())]

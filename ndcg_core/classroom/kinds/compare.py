@@ -189,6 +189,7 @@ class Compare(KindBase[str]):
         return "same" if abs(va - vb) <= EPS else "a" if va > vb else "b"
 
     def check(self, raw: object, part: int = 0) -> str:
+        self.own_part(part)
         if raw in (None, ""):
             raise InputError("answer.no_choice")
         if raw not in VOTES:

@@ -137,6 +137,7 @@ class Predict(OverAList[Estimate]):
         """An estimate as typed, read as ``validate.reading`` reads it ("0,75" is 0.75; ``note`` says so): from 0 to
         1, or outside them when a catalogued mistake gives it (the DCG itself, an ideal sorted worst first), so the
         mistake is named; any other number outside 0 to 1 is refused with the range."""
+        self.own_part(part)
         estimate = Estimate.read(raw)
         if not 0 <= estimate.value <= 1 and not mistake_catalogue.diagnose(self.spec, estimate.typed):
             raise InputError("activity.estimate_range", value=shown(str(raw).strip()[:20]))

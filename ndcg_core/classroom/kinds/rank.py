@@ -83,6 +83,7 @@ class Rank(OverAList[list[int]]):
         return self.spec.reordered(self.spec.best_order()).ndcg()
 
     def check(self, raw: object, part: int = 0) -> list[int]:
+        self.own_part(part)
         n = len(self.spec.grades)
         if (
             not isinstance(raw, (list, tuple))

@@ -17,6 +17,7 @@ from ui.classroom_results import render_class_summary
 from ui.database import db, room_changed
 from ui.i18n import Translator
 from ui.join_link import join_link
+from ui.results_download import allowed_downloads, results_file_name
 from ui.state import (
     ClassroomState,
     app_state,
@@ -187,7 +188,8 @@ def render_controls(t: Translator, room: Room) -> None:
 
 
 def prepare_results(code: str, points: bool) -> None:
-    """Make the room's results CSV as of now and keep it for the download button (a callback)."""
+    """Make the room's results CSV as of now and keep it for the download button (a callback); its one download
+    is allowed (``ui.results_download``)."""
     t = Translator(app_state().lang)
     cs = classroom_state()
     try:
@@ -197,6 +199,7 @@ def prepare_results(code: str, points: bool) -> None:
         return
     cs.results_at = time.time()
     cs.messages.pop("csv", None)
+    allowed_downloads().allow(code)
 
 
 def render_download(t: Translator, room: Room, points: bool = False) -> None:
@@ -205,7 +208,8 @@ def render_download(t: Translator, room: Room, points: bool = False) -> None:
     Answers keep arriving while this part of the page stays as drawn, so the file is made when asked for; and it is
     made by a button before the download, not by the download itself: a file made on the download's press belongs
     to no session, and a busy server's clean-up (a class's phones and panels finish a run every moment) deleted it
-    before the browser fetched it, which then saved an error page under a hash for a name."""
+    before the browser fetched it, which then saved an error page under a hash for a name. Each file is downloaded
+    once (``ui.results_download``): its address, seen again later, serves nothing."""
     cs = classroom_state()
     st.button(
         t("classroom.prepare_csv"),
@@ -220,7 +224,7 @@ def render_download(t: Translator, room: Room, points: bool = False) -> None:
     st.download_button(
         t("classroom.download"),
         cs.results_csv,
-        file_name=f"ndcg_lab_room_{room.code}.csv",
+        file_name=results_file_name(room.code),
         mime="text/csv",
         key="btn_cr_csv",
         icon=":material/download:",

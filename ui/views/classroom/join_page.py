@@ -38,8 +38,9 @@ def _assets() -> tuple[str, str, str]:
     return template, css, js
 
 
-def join_html(code: str, lang: str) -> str:
-    """The join page of room ``code`` (a code already read by ``rules.read_code``)."""
+def join_html(code: str, lang: str, nonce: str = "") -> str:
+    """The join page of room ``code`` (a code already read by ``rules.read_code``); ``nonce``: its script's and
+    style's, which the page's Content Security Policy names."""
     t = Translator(lang)
     data = {
         "code": code,
@@ -63,6 +64,7 @@ def join_html(code: str, lang: str) -> str:
         "data": json.dumps(data, ensure_ascii=False).replace("<", "\\u003c"),
         "css": css,
         "js": js,
+        "nonce": nonce,
     }
     return fill(template, values)
 

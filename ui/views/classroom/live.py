@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 import streamlit as st
 
+from ndcg_core.classroom import kinds
 from ndcg_core.classroom.kinds.base import Answer
 from ndcg_core.classroom.notices import Mark
 from ndcg_core.classroom.service import keeps_scores, lesson_over
@@ -200,7 +201,7 @@ def draw_live(t: Translator, code: str, screen: bool, ended: bool = False) -> No
             render_roster(t, room, reads)
         return
     activity = current.activity()
-    summary = activity.summary(reads.answers(current.id))
+    summary = kinds.summary(activity, reads.answers(current.id))
     heading = activity_heading(t, current)  # a lesson's step: "Activity 3 of 8: ..."
     if screen:
         title, a, b = st.columns([3, 1, 1], vertical_alignment="bottom")
@@ -223,7 +224,7 @@ def draw_live(t: Translator, code: str, screen: bool, ended: bool = False) -> No
         # A round run again: at its reveal, the round before beside it (its answers are final by now).
         earlier = reads.read(("earlier", current.id), lambda: db().rooms.earlier_round(room.code, current))
         if earlier is not None:
-            before = activity.summary(reads.answers(earlier.id))
+            before = kinds.summary(activity, reads.answers(earlier.id))
     with main:
         own = current.question.get(t.lang)
         round_number, students = current.round, room.students

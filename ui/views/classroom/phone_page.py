@@ -99,8 +99,9 @@ def _assets() -> tuple[str, str, str]:
     return template, css, js
 
 
-def page_html(student: Student, lang: str) -> str:
-    """The phone page of a student who has joined."""
+def page_html(student: Student, lang: str, nonce: str = "") -> str:
+    """The phone page of a student who has joined; ``nonce``: its script's and style's, which the page's Content
+    Security Policy names."""
     t = Translator(lang)
     code, me = student.room, student.id
     you = (
@@ -138,7 +139,7 @@ def page_html(student: Student, lang: str) -> str:
         "data": json.dumps(data, ensure_ascii=False).replace("<", "\\u003c"),
     }
     template, css, js = _assets()
-    return fill(template, values | {"css": css, "js": js})
+    return fill(template, values | {"css": css, "js": js, "nonce": nonce})
 
 
 def student_of(code: str, student: str) -> Student | None:
@@ -146,24 +147,27 @@ def student_of(code: str, student: str) -> Student | None:
     return db().students.get(code, student)
 
 
-def short_html(lang: str, text: str, *, join: bool = False, reload_after: int = 0) -> str:
-    """A page of one sentence: with a link back to joining, or reloading itself after ``reload_after`` seconds."""
+def short_html(lang: str, text: str, *, join: bool = False, reload_after: int = 0, nonce: str = "") -> str:
+    """A page of one sentence: with a link back to joining, or reloading itself after ``reload_after`` seconds
+    (``nonce``: its style's)."""
     t = Translator(lang)
     refresh = f'<meta http-equiv="refresh" content="{reload_after}">' if reload_after else ""
     link = f'<p><a href="/Classroom">{html.escape(t("classroom.join"))}</a></p>' if join else ""
     return (
         f'<!doctype html><html lang="{html.escape(lang)}"><head><meta charset="utf-8">{refresh}'
-        '<meta name="viewport" content="width=device-width, initial-scale=1"><title>NDCG Lab</title></head>'
-        f'<body style="font-family: system-ui, sans-serif; margin: 1rem;"><p>{html.escape(plain(text))}</p>{link}'
+        '<meta name="viewport" content="width=device-width, initial-scale=1"><title>NDCG Lab</title>'
+        f'<style nonce="{html.escape(nonce)}">body {{ font-family: system-ui, sans-serif; margin: 1rem; }}</style>'
+        "</head>"
+        f"<body><p>{html.escape(plain(text))}</p>{link}"
         "</body></html>"
     )
 
 
-def not_found_html(lang: str) -> str:
+def not_found_html(lang: str, nonce: str = "") -> str:
     """The page for an address that is no phone of a room: what happened, and the way back to joining."""
-    return short_html(lang, Translator(lang)("classroom.phone_not_found"), join=True)
+    return short_html(lang, Translator(lang)("classroom.phone_not_found"), join=True, nonce=nonce)
 
 
-def unavailable_html(lang: str) -> str:
+def unavailable_html(lang: str, nonce: str = "") -> str:
     """The page while the database cannot say whose phone this is: it tries again every few seconds."""
-    return short_html(lang, Translator(lang)("classroom.outage"), reload_after=3)
+    return short_html(lang, Translator(lang)("classroom.outage"), reload_after=3, nonce=nonce)

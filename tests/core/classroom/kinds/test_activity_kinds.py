@@ -461,7 +461,7 @@ def test_an_estimate_is_a_number_from_0_to_1():
     1.2 or -0.1 (the ideal sorted worst first gives 1.51, the subject of
     ``test_predict_takes_the_number_a_mistake_explains.py``)."""
     predict = Predict(preset_list("five"))
-    assert predict.check("0") == 0.0 and predict.check(" 1 ") == 1.0 and predict.check("0.5", 3) == 0.5
+    assert predict.check("0") == 0.0 and predict.check(" 1 ") == 1.0 and predict.check("0.5", 0) == 0.5
     assert fields(error_of(predict.check, " 1.2 ")) == ("activity.estimate_range", {"value": "'1.2'"})
     assert fields(error_of(predict.check, "-0.1")) == ("activity.estimate_range", {"value": "'-0.1'"})
     long = "2.000000000000000000001"  # quoted up to 20 characters
