@@ -66,7 +66,7 @@ def test_a_teacher_at_localhost_projects_this_machines_network_address(browser, 
         join = f"http://{address}:{port}/join/{code}"
         for page in (teacher, screen):
             expect(join_link_text(page)).to_have_text(join)
-        assert qr_codes(screen, 1) == [join]
+        assert qr_codes(screen, 2) == [join, join]  # the join bar's, and the waiting screen's large one
         # The test server listens on 127.0.0.1 only (support.start_app): the control page says phones cannot reach
         # it; the class's screen is spared the note.
         expect(teacher.get_by_text("This server listens only on this computer's own address")).to_be_visible()
@@ -84,7 +84,7 @@ def test_a_server_with_a_public_url_projects_it(browser, tmp_path):
         context, teacher, screen, code = start_room(browser, f"http://127.0.0.1:{port}")
         join = f"https://ndcg.example.edu/join/{code}"
         expect(join_link_text(screen)).to_have_text(join)
-        assert qr_codes(screen, 1) == [join]
+        assert qr_codes(screen, 2) == [join, join]  # the join bar's, and the waiting screen's large one
         expect(teacher.get_by_text("This server listens only")).to_have_count(0)  # the proxy reaches it
         context.close()
     finally:

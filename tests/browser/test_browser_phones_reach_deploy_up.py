@@ -81,7 +81,7 @@ def test_by_default_nginx_listens_on_every_interface_and_the_join_link_names_its
             join = f"http://{address}:{port}/join/{code}"
             for page in (teacher, screen):
                 expect(join_link_text(page)).to_have_text(join)
-            assert qr_codes(screen, 1) == [join]
+            assert qr_codes(screen, 2) == [join, join]  # the join bar's, and the waiting screen's large one
         # The replica listens on 127.0.0.1 behind nginx: no warning that phones cannot reach it.
         expect(teacher.get_by_text("listens only on this computer's own address")).to_have_count(0)
         context.close()

@@ -207,7 +207,16 @@ def test_when_spark_cannot_start_the_command_line_says_why_in_one_line(capsys):
 
     failed = PySparkRuntimeError("[JAVA_GATEWAY_EXITED] Java gateway process exited before sending its port number.")
     with mock.patch.object(type(SparkSession.builder), "getOrCreate", side_effect=failed):
-        status = main(["--engine", "spark", "--spark-master", "spark://nowhere:7077", "Q", "R"])
+        status = main(
+            [
+                "--engine",
+                "spark",
+                "--spark-master",
+                "spark://nowhere:7077",
+                str(TREC / "qrels.test"),
+                str(TREC / "results.test"),
+            ]
+        )
     assert status == 2
     assert capsys.readouterr().err == (
         "ndcg-lab-eval: Spark did not start on spark://nowhere:7077 ([JAVA_GATEWAY_EXITED] Java gateway process "

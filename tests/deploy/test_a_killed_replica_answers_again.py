@@ -112,5 +112,9 @@ def test_a_replica_that_keeps_failing_is_tried_after_growing_pauses_then_given_u
             f"exited with code 3: it failed {GIVE_UP_AFTER} times in a row, each before it had served 30 s; "
             "not starting it again (its log tells why); the others serve its clients"
         ), said
-        assert read_processes(running.processes_file) == Processes(started=2, alive=1, failed=1)
+        # The file is written by the launcher's loop after the line is said: waited for, not read at once.
+        expected = Processes(started=2, alive=1, failed=1)
+        assert wait_until(lambda: read_processes(running.processes_file) == expected, seconds=10), read_processes(
+            running.processes_file
+        )
         assert through_nginx(url, 1) == (200, "2")  # its clients are served by the other

@@ -72,7 +72,7 @@ def test_a_page_opened_at_localhost_projects_the_network_address_and_says_what_p
     # What phones need is for the teacher, on the control page; the class's screen is spared it.
     assert any("phones must be on a network that reaches this computer (the same Wi-Fi" in c for c in shown(at.caption))
     assert not any("Wi-Fi" in c for c in shown(screen.caption))
-    assert len(images(screen)) == 1
+    assert len(images(screen)) == 2  # the join bar's QR code, and the waiting screen's large one
     assert [b.key for b in screen.button] == ["btn_cr_big_qr"]
     # The control link for the lecturer's phone is on the same reachable address, with its QR code.
     [control] = [c.value for c in at.code if "key=" in c.value]
@@ -84,7 +84,7 @@ def test_a_page_opened_on_the_network_address_projects_it_as_it_is_without_a_not
     opened_at(monkeypatch, "http://10.0.0.9:8501/Classroom", address=None)
     at, screen, code = teacher()
     assert codes(at) == codes(screen) == [f"http://10.0.0.9:8501/Classroom?room={code}"]
-    assert len(images(screen)) == 1
+    assert len(images(screen)) == 2  # the join bar's QR code, and the waiting screen's large one
     assert not any("Wi-Fi" in c for c in shown(screen.caption) + shown(screen.warning))
 
 
@@ -110,7 +110,7 @@ def test_the_public_url_wins_over_the_pages_address(monkeypatch):
     monkeypatch.setenv("NDCG_LAB_PUBLIC_URL", "https://host.example.org/ndcg/")
     at, screen, code = teacher()
     assert codes(at) == codes(screen) == [f"https://host.example.org/ndcg/Classroom?room={code}"]
-    assert len(images(screen)) == 1
+    assert len(images(screen)) == 2  # the join bar's QR code, and the waiting screen's large one
     assert not screen.error and not any("Wi-Fi" in c for c in shown(screen.caption))
 
 
@@ -135,7 +135,7 @@ def test_a_bad_public_url_is_explained_to_the_teacher_and_the_link_falls_back(mo
     at, screen, code = teacher(lang)
     assert [e.replace("\u2060", "") for e in shown(at.error)] == [message] and not screen.error
     assert codes(screen) == [f"http://192.168.1.23:8501/Classroom?room={code}"]
-    assert len(images(screen)) == 1
+    assert len(images(screen)) == 2  # the join bar's QR code, and the waiting screen's large one
 
 
 def test_a_server_listening_on_loopback_only_is_a_warning_beside_the_network_link(monkeypatch):
