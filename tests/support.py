@@ -31,16 +31,17 @@ def stop_app(server: subprocess.Popen) -> None:
 
 
 @contextlib.contextmanager
-def deployment(replicas: int, say=None):
+def deployment(replicas: int, say=None, spare: bool = True):
     """``python -m deploy up --replicas N`` run by this process (``deploy.launcher.Deployment``): a throwaway
     PostgreSQL, N replicas and nginx on a free port; yields (the deployment, nginx's URL). The replicas' join links
     go through nginx (``NDCG_LAB_PUBLIC_URL``), as behind a real proxy. ``say`` takes the launcher's lines (its
-    start, and each replica's exit, restart and give-up), if given."""
+    start, and each replica's exit, restart and give-up), if given. ``spare=False``: no spare process, so a killed
+    replica is started afresh (tens of seconds, not a few)."""
     from deploy.launcher import Deployment
 
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    running = Deployment(replicas, port, env={"NDCG_LAB_PUBLIC_URL": url})
+    running = Deployment(replicas, port, env={"NDCG_LAB_PUBLIC_URL": url}, spare=spare)
     try:
         running.start(say or (lambda line: None))
         yield running, url

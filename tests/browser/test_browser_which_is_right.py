@@ -48,7 +48,7 @@ def test_a_lesson_with_a_choose_activity_names_each_wrong_option_at_the_reveal(b
 
     picks = (option[None], option["gain_exponential"], option["ideal_from_list"])
     for page, pick in zip(phones, picks, strict=True):
-        expect(page.get_by_text("Activity 1: Which is right?")).to_be_visible()
+        expect(page.get_by_text("Activity 1 of 1: Which is right?")).to_be_visible()
         expect(page.get_by_text("Which of these numbers is NDCG@3 of this list?")).to_be_visible()
         choices = page.locator(".ndcg-card").get_by_role("radio")
         expect(choices).to_have_count(4)

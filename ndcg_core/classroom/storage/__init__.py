@@ -65,7 +65,8 @@ class Classroom:
     ``lessons``.
 
     ``Classroom(url)`` opens the database (``database_url()`` by default) and creates or migrates its tables;
-    ``engine`` shares an engine, ``database`` a ``Database`` (its engine, settings and clock). ``clock`` gives the
+    ``engine`` shares an engine, ``database`` a ``Database`` (its engine, settings and clock). ``limits`` are
+    ``Limits.from_environment()`` unless given (the ``NDCG_LAB_<LIMIT>`` variables). ``clock`` gives the
     time (seconds since the epoch); ``passphrase`` is what a lecturer must give to start a room (``None``:
     nothing asked, ``ndcg_core.classroom.clients.teacher_passphrase``)."""
 
@@ -81,7 +82,7 @@ class Classroom:
         passphrase: str | None = None,
     ) -> None:
         self.database = database or Database(url, engine=engine, settings=settings, clock=clock)
-        self.limits = limits or Limits()
+        self.limits = limits or Limits.from_environment()  # as every server process: NDCG_LAB_<LIMIT> applies
         self.schema = Schema(self.database)
         self.rooms = Rooms(self.database, self.limits, passphrase)
         self.students = Students(self.database, self.limits)
