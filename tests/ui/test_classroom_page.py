@@ -12,7 +12,7 @@ from ndcg_core import ndcg_at_k
 from ndcg_core.classroom.kinds.lists import result_list
 from ndcg_core.classroom.kinds.practice import ExerciseAnswer
 from ndcg_core.classroom.storage import Classroom, Database
-from support import ROOT, plain, seed_state
+from support import ROOT, plain, seed_state, wait_until
 from ui.state import ClassroomState
 
 PAGE = "pages/7_Classroom.py"
@@ -138,9 +138,13 @@ def test_predict_the_ndcg_from_join_to_reveal(data_dir):
         assert message in texts(ana), texts(ana)
     answer_text(ana, "0,95")
     assert any(plain(m.value).startswith("Read 0,95 as 0.95.\n\nSaved") for m in ana.success), texts(ana)
-    teacher.run()
-    answered = next(m for m in teacher.metric if m.label == "Answered")
-    assert answered.value == "1 / 1"
+
+    # The teacher's page reads the room again once this process has heard the join and the answer (the store's
+    # notices, on a thread of their own): run again until it has, as the page's stream would.
+    def answered():
+        return next(m for m in teacher.run().metric if m.label == "Answered").value
+
+    assert wait_until(lambda: answered() == "1 / 1", seconds=20), answered()
     truth = ndcg_at_k([3, 2, 3, 0, 1], 5)
     assert f"{truth:.4f}" not in texts(teacher)  # hidden until the reveal
     button(teacher, "btn_cr_reveal").click().run()
