@@ -38,7 +38,7 @@ def violations(page):
     return page.evaluate("window.__violations")
 
 
-def test_the_app_works_under_the_policy_and_the_control_page_tells_of_a_missing_process(browser):
+def test_the_app_works_under_the_policy_and_the_control_page_tells_of_a_missing_process(browser, tmp_path):
     # No spare: a killed replica is started afresh, so the pages' notice (read every 5 s) has time to show; with the
     # spare it is back within a few seconds, and the notice may come and go between two reads.
     with deployment(2, spare=False) as (running, url):
@@ -70,9 +70,9 @@ def test_the_app_works_under_the_policy_and_the_control_page_tells_of_a_missing_
 
         os.kill(running.apps[1].pid, signal.SIGKILL)
         expect(chinese.get_by_text(MISSING["zh"])).to_be_visible(timeout=20_000)
-        chinese.screenshot(path="/tmp/deploy-control-page-missing-process-zh.png")
+        chinese.screenshot(path=str(tmp_path / "deploy-control-page-missing-process-zh.png"))
         expect(teacher.get_by_text(MISSING["en"])).to_be_visible(timeout=20_000)
-        teacher.screenshot(path="/tmp/deploy-control-page-missing-process.png")
+        teacher.screenshot(path=str(tmp_path / "deploy-control-page-missing-process.png"))
         # Back (the spare, or a fresh process, answers), the notice goes at its part's next look.
         expect(teacher.get_by_text(MISSING["en"])).to_have_count(0, timeout=120_000)
         expect(chinese.get_by_text(MISSING["zh"])).to_have_count(0, timeout=120_000)

@@ -31,7 +31,7 @@ def shown_text(locator) -> str:
     return locator.inner_text().replace(WORD_JOINER, "")
 
 
-def test_shortcodes_in_nicknames_show_as_typed_in_the_roster_and_the_leaderboard(browser, app_url):
+def test_shortcodes_in_nicknames_show_as_typed_in_the_roster_and_the_leaderboard(browser, app_url, tmp_path):
     store = Classroom(database_url())  # the same database as the app's server (tests/conftest.py)
     room, key = store.rooms.create()
     store.lessons.use(room.code, key, read_lesson(LESSON))
@@ -59,6 +59,6 @@ def test_shortcodes_in_nicknames_show_as_typed_in_the_roster_and_the_leaderboard
     assert set(NAMES) <= set(cells), cells
     expect(board.get_by_test_id("stIconMaterial")).to_have_count(0)
     expect(board.locator("img")).to_have_count(0)
-    screen.screenshot(path="/tmp/nicknames-on-the-projector.png", full_page=True)
+    screen.screenshot(path=str(tmp_path / "nicknames-on-the-projector.png"), full_page=True)
     context.close()
     store.close()
