@@ -60,7 +60,29 @@ def _browser_missing() -> str | None:
     return None
 
 
+# The tiers that need more than Python: each may be left out by its marker, and all of them by ``slow`` (the inner
+# loop: ``python -m pytest -m "not slow"``, the core, the rules and the pages without a browser or a server).
+SLOW_TIERS = ("browser", "deploy", "postgresql", "spark", "install")
+POSTGRES_FIXTURES = {"postgres_cluster", "postgres_url"}
+
+
+def mark_tiers(items):
+    """Mark each test by what it needs: ``postgresql`` where it asks for the session's PostgreSQL (as a fixture or as
+    a database parameter), ``spark`` where it asks for the Spark session, and ``slow`` on every test of a slow tier."""
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if names & POSTGRES_FIXTURES or "postgresql" in (value for value in params.values() if isinstance(value, str)):
+            item.add_marker(pytest.mark.postgresql)
+        if "spark_engine" in names:
+            item.add_marker(pytest.mark.spark)
+        if any(tier in item.keywords for tier in SLOW_TIERS):
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by the marks added here
 def pytest_collection_modifyitems(config, items):
+    mark_tiers(items)
     missing = _browser_missing()
     if missing:
         skip = pytest.mark.skip(reason=missing)

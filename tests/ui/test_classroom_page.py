@@ -448,8 +448,11 @@ def test_a_database_outage_is_a_notice_and_the_page_comes_back_with_what_was_typ
     assert next(w for w in ana.text_input if w.key.startswith("_w_cr_answer_")).value == "0.4"
     next(b for b in ana.button if b.key.startswith("btn_cr_send_")).click().run()
     assert "Saved" in texts(ana)
-    teacher.run()
-    assert next(m for m in teacher.metric if m.label == "Answered").value == "1 / 1"
+
+    def answered():  # once this process has heard the answer (the store's notices, on a thread of their own)
+        return next(m for m in teacher.run().metric if m.label == "Answered").value
+
+    assert wait_until(lambda: answered() == "1 / 1", seconds=20), answered()
     store = Classroom(data_dir)
     [stored] = store.answers.for_activity(store.rooms.get(code).current.id)
     assert stored.value == 0.4

@@ -118,7 +118,14 @@ def render_control(t: Translator, cs: ClassroomState, room: Room) -> None:
     # In a lesson, Next is the one way on: the next activity's setup only once the teacher left the plan.
     if not room.ended and (progress is None or off_plan(room, progress)):
         current = room.current
-        with st.expander(t("classroom.next_heading"), expanded=current is None or progress is not None):
+        # A keyed expander keeps its state on the server: a full run that redraws the page (an answer's notice
+        # meanwhile) cannot fold it under the teacher's hand. One key per activity, so each opens as ``expanded`` says.
+        with st.expander(
+            t("classroom.next_heading"),
+            expanded=current is None or progress is not None,
+            key=f"cr_next_setup_{current.id if current else 0}",
+            on_change="rerun",
+        ):
             setup_part(t.lang)  # the expander's only child: the race in ui.live_part moves nothing here
     render_download(t, room, keeps_scores(progress))
 
