@@ -39,15 +39,19 @@ class Lessons:
         return code_for(self.db, lessons, "lesson", digest, title=lesson.title, text=text)
 
     @resilient
+    def text(self, code: Any) -> str:
+        """The TOML text of the lesson saved under ``code`` (a read: opening a lesson's link writes nothing); an
+        ``InputError`` if there is none."""
+        code = rules.read_code(code, "lesson.code")
+        with self.db.read() as conn:
+            text = conn.execute(sa.select(lessons.c.text).where(lessons.c.code == code)).scalar()
+        if text is None:
+            raise InputError("lesson.unknown", code=code)
+        return str(text)
+
     def load(self, code: Any) -> Lesson:
         """The lesson saved under ``code``; an ``InputError`` if there is none."""
-        code = rules.read_code(code, "lesson.code")
-        with self.db.write() as conn:
-            text = conn.execute(sa.select(lessons.c.text).where(lessons.c.code == code)).scalar()
-            if text is None:
-                raise InputError("lesson.unknown", code=code)
-            conn.execute(sa.update(lessons).where(lessons.c.code == code).values(used_at=self.db.clock()))
-        return read_lesson(text)
+        return read_lesson(self.text(code))
 
     @resilient
     def use(self, code: str, key: Any, lesson: Lesson) -> None:

@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from ndcg_core.classroom import service
-from ndcg_core.classroom.lessons import Lesson, outline, read_lesson, read_lesson_file
+from ndcg_core.classroom.lessons import MAX_FILE_BYTES, Lesson, outline, read_lesson
 from ndcg_core.classroom.results import leaderboard
 from ndcg_core.classroom.storage import ActivityRow, LessonProgress, Room
 from ndcg_core.errors import InputError
@@ -42,7 +42,20 @@ def shipped_lesson(name: str) -> Lesson:
     """A shipped lesson by its file name (an ``InputError`` for a name that is not one)."""
     if name not in shipped_lessons():
         raise InputError("file.missing", file=str(name)[:80])
-    return read_lesson_file(LESSONS_DIR / name)
+    return parsed_lesson((LESSONS_DIR / name).read_bytes(), name)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _parsed(data: bytes | str, file: str) -> Lesson:
+    return read_lesson(data, file)
+
+
+def parsed_lesson(data: bytes | str, file: str) -> Lesson:
+    """``read_lesson(data, file)``, parsed once per content and shared: the pages that show a chosen lesson rerun
+    often, and a ``Lesson`` is a frozen value. A file over the size limit is refused at once, never hashed."""
+    if len(data) > MAX_FILE_BYTES:
+        return read_lesson(data, file)
+    return _parsed(data, file)
 
 
 def lesson_from(prefix: str, lang: str) -> Lesson | None:
@@ -51,10 +64,10 @@ def lesson_from(prefix: str, lang: str) -> Lesson | None:
     source = widget_value(f"{prefix}source", "shipped")
     if source == "file":
         upload = widget_value(f"{prefix}file")
-        return None if upload is None else read_lesson(upload.getvalue(), upload.name)
+        return None if upload is None else parsed_lesson(upload.getvalue(), upload.name)
     if source == "code":
         code = str(widget_value(f"{prefix}code") or "").strip()
-        return db().lessons.load(code) if code else None
+        return parsed_lesson(db().lessons.text(code), "lesson.toml") if code else None
     names = shipped_lessons()
     name = widget_value(f"{prefix}shipped") or default_shipped(names, lang)
     return shipped_lesson(name) if name else None
