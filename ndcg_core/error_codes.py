@@ -73,6 +73,7 @@ Code = Literal[
     "mistake.no_position",
     "mistake.position",
     "mistake.not_here",
+    "worksheet.cell",
     "file.missing",
     "file.folder",
     "file.unreadable",

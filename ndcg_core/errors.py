@@ -149,6 +149,7 @@ MESSAGES: dict[Code, str] = {
     "mistake.no_position": "a question on one DCG term needs its position, 1 to {count}",
     "mistake.position": "{value} is not a position of the list: choose 1 to {count}",
     "mistake.not_here": "the mistake {value} cannot show in a question on {metric} for this list",
+    "worksheet.cell": "{value} is not a cell of this worksheet",
     # Files: reading.
     "file.missing": "{file}: no such file",
     "file.folder": "{file}: is a folder, not a file",

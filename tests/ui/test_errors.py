@@ -61,6 +61,7 @@ from ndcg_core.teaching.exercises import Exercise, check, check_seed, fewest_mov
 from ndcg_core.teaching.explain import explain_list
 from ndcg_core.teaching.metrics import average_precision, err, precision_at_k, recall_at_k
 from ndcg_core.teaching.mistakes import diagnose, explain
+from ndcg_core.teaching.worksheet import Cell
 from ndcg_core.trec.cli import run as cli_run
 from ndcg_core.trec.compare import compare, paired_comparison
 from ndcg_core.trec.measures import Measure, parse_measure
@@ -324,6 +325,7 @@ CALLS = {
     "mistake.no_position": [lambda: diagnose(SPEC, "0.5", metric="term")],
     "mistake.position": [lambda: diagnose(SPEC, "0.5", metric="term", position=3)],
     "mistake.not_here": [lambda: explain(SPEC, "ideal_from_list")],
+    "worksheet.cell": [lambda: Cell.parse("term.0")],
     "file.missing": [lambda: read_run(ROOT / "no-such-run.txt")],
     "file.folder": [lambda: read_run(ROOT / "tests")],
     "file.unreadable": [lambda: read_run("x" * 5000)],
