@@ -142,17 +142,21 @@ class EvaluateState:
 
 @dataclass
 class LearnState:
-    """Where the learner is in Learn, the list they move, and their answers."""
+    """Where the learner is in Learn and their answers: the checks, the worksheet's cells and the guesses.
+
+    Every step works on one running example (``ui.views.learn.EXAMPLE``), which no step changes.
+    """
 
     PREFIX: ClassVar[str] = "learn_"
     step: int = 1
-    items: list[Item] = field(default_factory=lambda: PRESETS.build(DEFAULT_PRESET).items())
-    prev: list[Item] | None = None  # the list before the last move, to show which DCG term changed
     feedback: dict[int, dict[str, Any]] = field(default_factory=dict)  # step -> {"kind": ...}, worded when drawn
     answers: dict[int, Any] = field(default_factory=dict)  # step -> the answer, kept across a change of language
     done: list[int] = field(default_factory=list)  # steps whose check is answered
-    pool: str = "judged"  # step 5: the judged pages, or a larger pool (see ui.views.learn.POOLS)
+    pool: str = "judged"  # Read on: the judged pages, or a larger pool (see ui.views.learn.POOLS)
     last_mistakes: tuple[str, ...] = ()  # the mistakes the last checked answer was traced to (registry codes)
+    sheet: dict[str, str] = field(default_factory=dict)  # the worksheet: cell key (``term.3``) -> the text typed
+    sheet_shown: bool = False  # the worksheet's answers were asked for
+    guesses: dict[int, dict[str, str | None]] = field(default_factory=dict)  # step -> {"direction", "band"}
 
 
 @dataclass

@@ -24,7 +24,7 @@ from ndcg_core.lists.presets import PRESETS
 from ndcg_core.lists.results import RESULTS
 from ndcg_core.lists.spec import LIST_IDEALS
 from ndcg_core.lists.ties import TIE_POLICIES
-from ndcg_core.teaching import exercises
+from ndcg_core.teaching import exercises, predict, worksheet
 from ndcg_core.teaching.catalogue import CHANGES, LIBRARIES
 from ndcg_core.teaching.conventions import CONVENTIONS
 from ndcg_core.teaching.explain import IDLE_WORDS
@@ -98,8 +98,14 @@ NAMES: dict[str, tuple[str, ...]] = {
     "practice.prompt.{}": tuple(f for f in exercises.FORMS if f not in ("better_order", "gap")),
     "practice.choice.{}": ("a", "b", "up", "down", "same"),
     "learn.step.{}": tuple(str(s) for s in range(1, learn.STEPS + 1)),
-    "learn.why.{}": tuple(str(s) for s in range(1, learn.STEPS + 1)),
-    "learn.question.{}": tuple(str(s) for s in range(1, learn.STEPS + 1)),
+    "learn.why.{}": tuple(str(s) for s in learn.CHECKED),
+    "learn.question.{}": tuple(str(s) for s in learn.CHECKED),
+    "learn.sheet.name.{}": worksheet.KINDS,
+    "learn.predict.{}": ("direction", "band"),
+    "learn.predict.direction.{}": predict.DIRECTIONS,
+    "learn.predict.band.{}": predict.band_names(),
+    "learn.predict.verdict.{}": ("right", "half", "wrong"),
+    "learn.predict.after.{}": tuple(str(s) for s in learn.PREDICTED),
     "learn.pool.{}": tuple(learn.POOLS),
     # the Playground, Evaluate, Metrics and the tables
     "playground.ideal.{}": LIST_IDEALS,

@@ -27,54 +27,61 @@ def feedback(at):
 # --- Learn -------------------------------------------------------------------------------------
 
 LEARN_ANSWERS = {
-    1: "a",
+    1: "c",
     2: f"{sum(FIVE)}",
     3: "0.5",
     4: f"{dcg(FIVE, 3):.3f}",
     5: f"{idcg(FIVE, 5):.3f}",
-    6: "k1",
+    9: "7",
 }
 
 
 def answer(at, step, value):
     key = f"_w_learn_answer_{step}"
-    if step in (1, 6):
+    if step == 1:
         at.radio(key=key).set_value(value)
     else:
         at.text_input(key=key).input(value)
     at.button(key=f"btn_learn_check_{step}").click().run()
 
 
-def test_the_lesson_walks_from_step_1_to_6_with_right_answers():
+def test_the_lesson_walks_from_step_1_to_9_with_right_answers():
     at = open_page("3_Learn")
-    for step in range(1, 7):
+    for step in range(1, 10):
         assert at.session_state["learn"].step == step
         assert at.header[0].value.startswith(f"{step}.")
-        if step < 6:
-            assert at.button(key="btn_learn_next").disabled  # answer first
-        answer(at, step, LEARN_ANSWERS[step])
+        assert at.button(key="btn_learn_next").disabled if step < 9 else True  # answer first
+        if step == 6:
+            at.button(key="btn_learn_sheet_show").click().run()
+        elif step in (7, 8):
+            at.radio(key=f"_w_learn_guess_direction_{step}").set_value("down")
+            at.radio(key=f"_w_learn_guess_band_{step}").set_value("large")
+            at.button(key=f"btn_learn_predict_{step}").click().run()
+        else:
+            answer(at, step, LEARN_ANSWERS[step])
+            assert "Right." in feedback(at), (step, feedback(at))
         assert not at.exception
-        assert "Right." in feedback(at), (step, feedback(at))
-        if step < 6:
+        if step < 9:
             at.button(key="btn_learn_next").click().run()
+    assert 9 in at.session_state["learn"].done
 
 
 @pytest.mark.parametrize(
     "step, wrong, explained",
     [
-        (1, "same", "A's grades are 2, 2, 2, 1 and B's are 0, 0, 0, 0"),
+        (1, "b", "doc C is graded 3 and doc B 2"),
         (2, "3", "plain sum of the top five grades: 9.0000"),
         (3, "0.33", "1/log2(4) = 1/2 = 0.5000"),
         (4, "4", f"{dcg(FIVE, 3):.4f}"),
         (5, "0.5", f"IDCG@5 = {idcg(FIVE, 5):.4f}"),
-        (6, "k4", "NDCG@1 = 3/3 = 1"),
+        (9, "3", "2^3 − 1 = 8 − 1 = 7"),
     ],
 )
 def test_a_wrong_answer_is_explained(step, wrong, explained):
     at = open_page("3_Learn", learn_step=step)
     answer(at, step, wrong)
     assert "Not quite." in feedback(at) and explained in feedback(at)
-    if step < 6:
+    if step < 9:
         assert at.button(key="btn_learn_next").disabled
 
 
@@ -103,15 +110,9 @@ def test_show_the_answer_unlocks_the_next_step():
     assert not at.button(key="btn_learn_next").disabled
 
 
-def test_learn_step_4_marks_the_terms_a_move_changed():
-    from ndcg_core.lists.items import move
-    from ndcg_core.lists.presets import PRESETS
-
-    items = PRESETS.build("five").items()
-    at = open_page("3_Learn", learn_step=4, learn_items=move(items, 2, 0), learn_prev=items)
-    changed = at.table[0].value.iloc[:, 3].tolist()
-    # doc C (3) moved to the top: position 1 still holds a 3, positions 2 and 3 changed, 4 and 5 did not.
-    assert changed == ["", "changed", "changed", "", ""]
+def test_learn_step_4_writes_out_every_term_of_the_running_example():
+    table = open_page("3_Learn", learn_step=4).table[0].value
+    assert table.iloc[:, 1].tolist() == ["doc A", "doc B", "doc C", "doc D", "doc E"] and table.shape == (5, 3)
 
 
 # --- Conventions and Metrics --------------------------------------------------------------------

@@ -94,7 +94,7 @@ def test_learn_and_practice_links():
     assert at.header[0].value.startswith("4.")
     assert at.query_params["step"] == "4"
     at = open_page("3_Learn", {"step": "99"})
-    assert at.header[0].value.startswith("1.") and "1 to 6" in " ".join(w.value for w in at.warning)
+    assert at.header[0].value.startswith("1.") and "1 to 9" in " ".join(w.value for w in at.warning)
     at = open_page("6_Practice", {"seed": "12", "n": "3"})
     assert (at.session_state["practice"].seed, at.session_state["practice"].number) == (12, 2)
     at = open_page("6_Practice", {"seed": "-5"})
