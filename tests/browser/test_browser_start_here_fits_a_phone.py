@@ -17,7 +17,7 @@ START_HERE = {
     "en": ["1. Learn", "2. Playground", "3. Practice"],
     "zh": ["1. 学习", "2. 练习场", "3. 练习"],
 }
-WHAT = {"en": "Six short steps from graded relevance to NDCG@k", "zh": "从分级相关性到 NDCG@k 的六个小步骤"}
+WHAT = {"en": "Nine short steps on one list", "zh": "围绕同一个列表的九个小步骤"}
 
 
 def phone_page(browser, playwright, url):
