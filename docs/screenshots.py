@@ -7,7 +7,8 @@ Debian's Chromium (never a downloaded browser) through the pages a newcomer meet
 included, and writes one PNG per view into docs/img/ (1280x720 for the desktop and the control page, 390x844 for a
 phone, the projector at 1280x720, 1920x1080 and 3840x2160: waiting with its QR code, the class's answers, the
 reveal; at one device pixel per CSS pixel and in 256 colours, so the files stay small). Look at them before
-committing them. ``python docs/screenshots.py classroom`` makes the classroom's alone.
+committing them. ``python docs/screenshots.py classroom`` makes the classroom's alone, ``python docs/screenshots.py
+learn-by-hand`` Learn's worksheet alone.
 """
 
 from __future__ import annotations
@@ -90,6 +91,36 @@ def pages(browser: Browser, url: str) -> None:
     shoot(practice, "practice-mistake-named")
 
 
+# Learn's worksheet: what a learner has typed so far, cell by cell (a slip at position 2's term, ln at position 3).
+LEARN_TYPED = (
+    ("Position 1's gain", "3"),
+    ("Position 1's discount", "1"),
+    ("Position 1's term", "3"),
+    ("Position 2's gain", "2"),
+    ("Position 2's discount", "0.63"),
+    ("Position 2's term", "1.62"),
+    ("Position 3's gain", "3"),
+    ("Position 3's discount", "0.72"),
+)
+
+
+def learn_by_hand(browser: Browser, url: str) -> None:
+    """Learn's step 6 at 1280x800: the table partly filled, a slip located in its cell and a mistake named."""
+    page = browser.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1).new_page()
+    page.goto(f"{url}/Learn?step=6")
+    heading = page.get_by_role("heading", name="6. A whole NDCG by hand")
+    expect(heading).to_be_visible(timeout=30_000)
+    for name, text in LEARN_TYPED:
+        box = page.get_by_role("textbox", name=name, exact=True)
+        box.fill(text)
+        box.press("Enter")
+        expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=30_000)
+    expect(page.get_by_text("Position 2's term is 1.26, not 1.62.")).to_be_visible(timeout=30_000)
+    heading.scroll_into_view_if_needed()
+    page.get_by_test_id("stMain").evaluate("main => main.scrollBy(0, 250)")  # the table, from its header row
+    shoot(page, "learn-by-hand")
+
+
 def join(browser: Browser, playwright: Playwright, url: str, code: str, nickname: str) -> Page:
     device = {**playwright.devices["iPhone 13"], "device_scale_factor": 1}
     page = browser.new_context(**device).new_page()
@@ -150,9 +181,13 @@ def main() -> None:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
                 url = f"http://127.0.0.1:{port}"
-                if sys.argv[1:] != ["classroom"]:
-                    pages(browser, url)
-                classroom(browser, playwright, url)
+                if sys.argv[1:] == ["learn-by-hand"]:
+                    learn_by_hand(browser, url)
+                else:
+                    if sys.argv[1:] != ["classroom"]:
+                        pages(browser, url)
+                        learn_by_hand(browser, url)
+                    classroom(browser, playwright, url)
                 browser.close()
         finally:
             server.terminate()
