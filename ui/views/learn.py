@@ -332,6 +332,15 @@ def step_5(t: Translator) -> None:
 # --- step 6: the whole NDCG by hand ----------------------------------------------------------------------------------
 
 SHEET = Worksheet(EXAMPLE)
+# Fixed CSS, no user text: the worksheet's rows stay rows on a phone (Streamlit stacks columns below 640 px, which
+# parted each box from its column's heading), with narrower gaps and the small print wrapping in its own column.
+SHEET_CSS = """
+<style>
+[class*="st-key-learn_sheet"] [data-testid="stHorizontalBlock"] { flex-wrap: nowrap !important; gap: 0.4rem; }
+[class*="st-key-learn_sheet"] [data-testid="stColumn"] { min-width: 0 !important; width: auto !important; }
+[class*="st-key-learn_sheet"] input { padding-left: 0.4rem; padding-right: 0.2rem; }
+</style>
+"""
 
 
 def cell_key(cell: Cell) -> str:
@@ -400,6 +409,30 @@ def render_cell(t: Translator, cell: Cell, label_visible: bool = False) -> None:
 def step_6(t: Translator) -> None:
     st.markdown(t("learn.body.6"))
     st.latex(r"\text{term}_i = \text{gain}_i \times \frac{1}{\log_2(i+1)}")
+    st.html(SHEET_CSS)
+    with st.container(key="learn_sheet"):
+        render_sheet_rows(t)
+    left, _ = st.columns([1, 2])
+    with left:
+        render_cell(t, Cell("dcg"), label_visible=True)
+    st.markdown(t("learn.sheet.ideal_intro"))
+    with st.container(key="learn_sheet_ideal"):
+        for position, column in enumerate(st.columns(K), start=1):
+            with column:
+                render_cell(t, Cell("ideal", position), label_visible=True)
+    st.caption(t("learn.sheet.idcg_help"))
+    a, b = st.columns(2)
+    with a:
+        render_cell(t, Cell("idcg"), label_visible=True)
+    with b:
+        render_cell(t, Cell("ndcg"), label_visible=True)
+    st.button(t("learn.sheet.show"), on_click=show_sheet_answers, key="btn_learn_sheet_show")
+    if 6 in learn_state().done:
+        st.success(t("learn.sheet.shown" if learn_state().sheet_shown else "learn.sheet.done"))
+
+
+def render_sheet_rows(t: Translator) -> None:
+    """The worksheet's table: a heading row, then each position's document and grade with its three cells."""
     widths = [1, 2, 1, 2, 2, 2]
     head = st.columns(widths)
     for column, key in zip(
@@ -416,22 +449,6 @@ def step_6(t: Translator) -> None:
         for column, kind in zip(row[3:], ("gain", "discount", "term"), strict=True):
             with column:
                 render_cell(t, Cell(kind, position))
-    left, _ = st.columns([1, 2])
-    with left:
-        render_cell(t, Cell("dcg"), label_visible=True)
-    st.markdown(t("learn.sheet.ideal_intro"))
-    for position, column in enumerate(st.columns(K), start=1):
-        with column:
-            render_cell(t, Cell("ideal", position), label_visible=True)
-    st.caption(t("learn.sheet.idcg_help"))
-    a, b = st.columns(2)
-    with a:
-        render_cell(t, Cell("idcg"), label_visible=True)
-    with b:
-        render_cell(t, Cell("ndcg"), label_visible=True)
-    st.button(t("learn.sheet.show"), on_click=show_sheet_answers, key="btn_learn_sheet_show")
-    if 6 in learn_state().done:
-        st.success(t("learn.sheet.shown" if learn_state().sheet_shown else "learn.sheet.done"))
 
 
 # --- steps 7 and 8: predict first -----------------------------------------------------------------------------------
