@@ -3,13 +3,14 @@ Chromium: a formula is whole on the screen (it wraps, never runs past the edge),
 text before it, the Playground's table reaches its Ideal and NDCG columns by a scroll inside it with its Position
 column fixed, and the sidebar closes once a page is picked in it."""
 
+import json
 import time
 
 import pytest
 from playwright.sync_api import expect
 
 from ndcg_core.teaching.exercises import exercise
-from support import wait_for_idle
+from support import ROOT, wait_for_idle
 
 pytestmark = pytest.mark.browser
 
@@ -129,7 +130,11 @@ def test_the_playground_table_scrolls_to_ideal_and_ndcg_with_position_fixed(phon
     assert first.evaluate("(e, p) => e.contains(e.getRootNode().elementFromPoint(p[0], p[1]))", [x, y])
 
 
-SETTINGS = ("k", "Gain", "Discount")
+# The Playground's settings, which its sidebar holds, by their English labels.
+SETTINGS = [
+    json.loads((ROOT / "ui/locales/en.json").read_text(encoding="utf-8"))[f"playground.{name}"]
+    for name in ("k", "gain", "discount")
+]
 
 
 @pytest.mark.parametrize(("start", "pick", "title"), [("Playground", "Practice", "Practice"), ("", "Learn", "Learn")])
@@ -137,6 +142,8 @@ def test_the_sidebar_closes_once_a_page_is_picked(phone, app_url, start, pick, t
     page = open_page(phone, f"{app_url}/{start}")
     sidebar = page.get_by_test_id("stSidebar")
     page.get_by_test_id("stExpandSidebarButton").tap()
+    if start == "Playground":  # there, they are in the sidebar
+        expect(sidebar.get_by_label(SETTINGS[1], exact=True)).to_have_count(1)
     link = sidebar.get_by_role("link", name=pick, exact=True)
     expect(link).to_be_in_viewport()
     link.tap()
