@@ -41,6 +41,8 @@ BASE_CSS = """
   white-space: normal; text-wrap: balance; max-width: 100%; }
 .stApp .katex-display > .katex > .katex-html > .base { margin: 0.25em 0; }
 @media (max-width: 767px) { .stApp .katex-display > .katex { font-size: 1.05em; } }
+/* The history rules' component draws nothing: no gap for it at the top of every page. */
+.stElementContainer.st-key-page_nav { display: none; }
 @media (hover: none) {
   [data-testid="stElementContainer"]:has([data-testid="stElementToolbar"]) { margin-top: 2rem; }
 }

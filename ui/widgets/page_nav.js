@@ -9,6 +9,7 @@
 // Sidebar: on a phone (at most 767 px wide) the sidebar lies over the page; after a page is picked in it, it is
 // closed (Streamlit's own collapse button), so the page picked is what shows.
 const PHONE = "(max-width: 767px)";
+const SETTLE_MS = 1000;
 
 function samePath(url) {
   if (url === undefined || url === null) return true; // no URL: the entry's state only, same address
@@ -27,19 +28,32 @@ function closeSidebar() {
 function install() {
   const push = window.history.pushState.bind(window.history);
   const replace = window.history.replaceState.bind(window.history);
-  // The address the page had when its last run ended. Picking the main page's neighbour, Streamlit wrote the next
-  // page's query string on the old page's path before it pushed the new path ("/?step=1", then "/Learn?step=1"):
-  // the old page's entry gets its own address back before the push, so Back returns to it as it was.
+  // The address the page had before the next page's query string reached it. Picking a page, Streamlit may write
+  // the next page's query string on the old page's path (a replace, below) and push the new path some 100 ms later
+  // ("/?step=1", then "/Learn?step=1"): the old page's entry gets its own address back before the push, so Back
+  // returns to it as it was. A write counts as the page's own once SETTLE_MS have passed without a push after it
+  // (a run's end is no signal: a quick run never shows "running" on the app element).
   let settled = window.location.href;
-  new MutationObserver(() => {
-    const app = document.querySelector('[data-testid="stApp"]');
-    if (app && app.getAttribute("data-test-script-state") === "notRunning") settled = window.location.href;
-  }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["data-test-script-state"] });
+  let settle = null;
   window.history.pushState = function (state, unused, url) {
-    if (samePath(url)) return replace(state, unused, url);
+    if (samePath(url)) {
+      const done = replace(state, unused, url);
+      clearTimeout(settle);
+      settle = setTimeout(() => {
+        settled = window.location.href;
+      }, SETTLE_MS);
+      return done;
+    }
+    clearTimeout(settle);
     if (samePath(settled) && settled !== window.location.href) replace(window.history.state, "", settled);
-    return push(state, unused, url);
+    const done = push(state, unused, url);
+    settled = window.location.href;
+    return done;
   };
+  window.addEventListener("popstate", () => {
+    clearTimeout(settle);
+    settled = window.location.href;
+  });
   document.addEventListener(
     "click",
     (event) => {
