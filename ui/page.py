@@ -10,6 +10,7 @@ import streamlit as st
 from ui.i18n import LANGUAGES, Translator
 from ui.state import PRESENT_PARAM, app_state, bind, init_state, new_link_value, set_link_value
 from ui.widgets.connection_notice import connection_notice
+from ui.widgets.page_nav import page_nav
 
 PAGES = (
     ("app.py", "nav.home", ":material/home:"),
@@ -24,13 +25,27 @@ PAGES = (
 
 # Fixed CSS, no user text. On every page: a headline figure shrinks to fit its column rather than being cut
 # to "0.9…" (a projector at 1280x720 with the sidebar open, 150% zoom, a phone), and captions keep the text
-# colour (Streamlit fades them to about 4:1, below WCAG AA on a projector).
+# colour (Streamlit fades them to about 4:1, below WCAG AA on a projector). A display formula wider than its
+# column (a phone) breaks after its = and + signs, KaTeX's break points, and what still does not fit scrolls
+# inside the formula's own box: it was cut at the screen's edge. On a touch screen a table's or chart's toolbar
+# (search, download, full screen) is always shown, 44 px above the element, over the end of the text before it:
+# such an element gets that room above it.
 BASE_CSS = """
 <style>
 [data-testid="stMetric"] { container-type: inline-size; }
 [data-testid="stMetricValue"] > div, [data-testid="stMetricValue"] p {
   font-size: min(2.25rem, 17cqi) !important; overflow: visible !important; text-overflow: clip !important; }
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p { color: inherit !important; opacity: 0.9; }
+.stApp .katex-display { overflow-x: auto; overflow-y: hidden; max-width: 100%; }
+.stApp .katex-display > .katex, .stApp .katex-display > .katex > .katex-html {
+  white-space: normal; text-wrap: balance; max-width: 100%; }
+.stApp .katex-display > .katex > .katex-html > .base { margin: 0.25em 0; }
+@media (max-width: 767px) { .stApp .katex-display > .katex { font-size: 1.05em; } }
+/* The history rules' component draws nothing: no gap for it at the top of every page. */
+.stElementContainer.st-key-page_nav { display: none; }
+@media (hover: none) {
+  [data-testid="stElementContainer"]:has([data-testid="stElementToolbar"]) { margin-top: 2rem; }
+}
 </style>
 """
 
@@ -100,6 +115,8 @@ def start_page(title_key: str, icon: str = "📐") -> Translator:
         app_state().presenter = present == "1"
     t = Translator(app_state().lang)
     st.set_page_config(page_title=f"{t(title_key)} · NDCG Lab", page_icon=icon, layout="wide")
+    # Early, so that the page's own query string (written below and by the page) replaces its history entry.
+    page_nav()
     with st.sidebar:
         for path, key, page_icon in PAGES:
             st.page_link(path, label=t(key), icon=page_icon)

@@ -20,6 +20,7 @@ import streamlit as st
 
 from ndcg_core.errors import InputError
 from ndcg_core.lists.items import Item
+from ndcg_core.lists.move_count import MoveCount
 from ndcg_core.lists.presets import PRESETS
 from ndcg_core.lists.spec import ListSpec
 from ui.i18n import DEFAULT_LANGUAGE
@@ -171,7 +172,7 @@ class PracticeState:
     score: dict[str, int] = field(default_factory=lambda: {"attempted": 0, "correct": 0})
     answered: list[tuple[int, int]] = field(default_factory=list)  # (seed, number) pairs already counted
     items: list[Item] | None = None  # the reach exercise's list as the learner reorders it
-    moves: int = 0
+    moves: MoveCount = MoveCount()  # the reach exercise's moves (▲▼ taps of one item in a row: one move)
     last_mistakes: tuple[str, ...] = ()  # the mistakes the last checked answer was traced to (registry codes)
 
 

@@ -218,14 +218,17 @@ def test_practice_reads_a_decimal_comma_as_a_point_says_so_and_scores_it():
 @pytest.mark.parametrize("extra_moves, verdict", [(0, "Right."), (2, "Not this time.")])
 def test_the_reach_exercise_is_right_in_the_fewest_moves_and_explained_otherwise(extra_moves, verdict):
     from ndcg_core.lists.items import ideal_order, make_items
+    from ndcg_core.lists.move_count import MoveCount
 
     number = KINDS.index("reach")
     ex = exercise(2026, number)
     at = exercise_page(number)
-    assert not at.exception and at.session_state["practice"].moves == 0 and not feedback(at)
+    assert not at.exception and at.session_state["practice"].moves.count == 0 and not feedback(at)
     # The component cannot render in AppTest: inject the learner's finished order and move count.
     items = ideal_order(make_items([f"doc {chr(65 + i)}" for i in range(6)], ex.data["grades"]))
-    at = open_page("6_Practice", pr_seed=2026, pr_number=number, pr_items=items, pr_moves=ex.answer + extra_moves)
+    at = open_page(
+        "6_Practice", pr_seed=2026, pr_number=number, pr_items=items, pr_moves=MoveCount(ex.answer + extra_moves)
+    )
     assert at.metric[1].value == "1.0000"
     assert verdict in feedback(at)
     assert f"the fewest possible is {ex.answer}" in feedback(at)

@@ -7,6 +7,7 @@ from typing import Any
 import streamlit as st
 
 from ndcg_core.lists.items import Item, make_items
+from ndcg_core.lists.move_count import MoveCount
 from ndcg_core.lists.scoring import Scoring
 from ndcg_core.lists.spec import ListSpec, link_number
 from ndcg_core.teaching.exercises import NUMERIC, Exercise, check, check_seed, exercise, mistakes, reading_note, spec
@@ -50,7 +51,7 @@ def start(number: int) -> None:
         if ex.kind == "reach"
         else None
     )
-    practice_state().moves = 0
+    practice_state().moves = MoveCount()
 
 
 def on_seed_change() -> None:
@@ -128,7 +129,8 @@ def on_reach_action() -> None:
     if moved is None:
         return  # only moves count here; the list is read-only
     practice_state().items = new
-    practice_state().moves += 1
+    source, to = moved
+    practice_state().moves = practice_state().moves.after(new[to].id, source, to)
 
 
 def reach_list(items: list[Item], ex: Exercise) -> ListSpec:
@@ -143,7 +145,7 @@ def check_reached(ex: Exercise, t: Translator) -> None:
         return
     if reach_list(items, ex).ndcg() < ex.data["target"] - 1e-12:
         return
-    moves = practice_state().moves
+    moves = practice_state().moves.count
     record(moves <= ex.answer, {"kind": "reached", "moves": moves, "best": ex.answer})
 
 
@@ -175,8 +177,8 @@ def answer_widget(ex: Exercise, t: Translator) -> None:
             large=app_state().presenter,
             summary={"label": f"NDCG@{ex.data['k']}", "value": f"{now:.4f}", "delta": ""},
         )
-        st.metric(f"NDCG@{ex.data['k']}", f"{now:.4f}", help=t("practice.moves", moves=practice_state().moves))
-        st.caption(t("practice.moves", moves=practice_state().moves))
+        st.metric(f"NDCG@{ex.data['k']}", f"{now:.4f}", help=t("practice.moves", moves=practice_state().moves.count))
+        st.caption(t("practice.moves", moves=practice_state().moves.count))
         return
     # The answer is kept under its own key, so a redraw in another language shows what the learner chose.
     if answer_key() in practice_state().answers:
