@@ -358,6 +358,21 @@ def _ideal_ascending(w: Working) -> Working:
     return replace(w, ascending=True)
 
 
+def _inverted(d: Discount) -> Discount:
+    """The gain multiplied by what ``d`` divides it by: its factor turned upside down, written "gain × d"."""
+    return Discount(f"1/({d.name})", lambda p: 1.0 / d(p), d.formula, divides=False)
+
+
+@_mistake(
+    "discount_multiplied",
+    "The 1/ forgotten in the discount",
+    "The gain multiplied by the discount's log where it is divided by it (a discount of 2 for 0.5).",
+    metrics=ALL,
+)
+def _discount_multiplied(w: Working) -> Working:
+    return replace(w, discount=_inverted(w.discount))
+
+
 # Two mistakes made at once, and the questions where the two give a number of their own.
 PAIRS: tuple[tuple[str, str, frozenset[str]], ...] = (
     ("no_normalisation", "list_not_cut", RATIO),
