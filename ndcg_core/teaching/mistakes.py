@@ -467,6 +467,17 @@ def matches(answer: Any, number: float, *, decimals: int = 0) -> bool:
     return abs(value - number) <= _tolerance(max(decimals, _decimals(answer, value)))
 
 
+def tolerance(decimals: int) -> float:
+    """How far an answer written to ``decimals`` places may be from a number and still be it: half a unit in its
+    last decimal, at least ``FLOOR``, at most ``CEILING``."""
+    return _tolerance(decimals)
+
+
+def check_question(metric: Any, position: Any, spec: ListSpec) -> None:
+    """An ``InputError`` for a metric not in ``METRICS`` or a term question's missing or bad position."""
+    _check(metric, position, spec)
+
+
 def _tolerance(decimals: int) -> float:
     return min(max(0.5 * 10.0**-decimals, FLOOR), CEILING) * (1 + SAME)
 
