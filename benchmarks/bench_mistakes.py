@@ -11,6 +11,13 @@ apart (more than 0.01 from the right number and from every other mistake's), and
 over 0 to 1 for NDCG, 0 to twice the right DCG for DCG, rounded to 2 decimals, not the right answer) that get any
 name (goal 10% or less); right answers (rounded to 2, 3 and 4 decimals) named (goal 0); and the time of one
 diagnosis (goal a median of 1 ms or less): of a new question, and of another answer to the same question.
+
+Slips (``reading.read_answer``, the layer above ``diagnose``): on each list, one learner's working of NDCG@k and of
+DCG@k written to 2 decimals (each term, DCG, IDCG, the answer) with one slip made in it: one term's last digit
+wrong, two neighbouring digits of one value swapped, or a step rounded too early (every term, every log, or DCG and
+IDCG to 1 decimal). Of those whose answer is not right: the share read as a concept mistake (goal 5% or less),
+and how the rest are read (a slip, unknown). And the catalogue's recall through ``read_answer``: the share of the
+told-apart mistakes' numbers (rounded to 2 decimals) it still names (goal 98% or more, overall and NDCG alone).
 The day's speed: the time of a fixed loop of plain Python, to compare runs on a machine whose speed drifts.
 """
 
@@ -29,6 +36,8 @@ from benchmarks import percentile
 from ndcg_core.lists.scoring import Scoring
 from ndcg_core.lists.spec import ListSpec
 from ndcg_core.teaching.mistakes import diagnose, forget_questions, numbers, right_number
+from ndcg_core.teaching.reading import read_answer
+from ndcg_core.teaching.slips import Worked, worked
 
 APART = 0.01  # one unit of the second decimal
 
@@ -46,6 +55,78 @@ def random_list(rng: random.Random) -> ListSpec:
         scoring=Scoring(gain=rng.choice(["linear", "exponential"]), discount=rng.choice(["log2", "jk"])),
     )
     return spec.with_scoring(ideal="list") if missed and rng.random() < 0.5 else spec
+
+
+SLIP_KINDS = ("digit", "swap", "rounded")
+WRITTEN = 2  # the decimals the slipped workings are written to
+
+
+def _written(x: float) -> float:
+    return round(x, WRITTEN)
+
+
+def _swapped(x: float, rng: random.Random) -> float | None:
+    """``x`` to 2 decimals with two neighbouring digits swapped (not a leading 0, not two equal digits)."""
+    text = f"{x:.{WRITTEN}f}"
+    spots = [i for i, c in enumerate(text) if c.isdigit()]
+    pairs = [
+        (a, b)
+        for a, b in zip(spots, spots[1:], strict=False)
+        if text[a] != text[b] and not (a == spots[0] and text[a] == "0")
+    ]
+    if not pairs:
+        return None
+    a, b = rng.choice(pairs)
+    chars = list(text)
+    chars[a], chars[b] = chars[b], chars[a]
+    return float("".join(chars))
+
+
+def slipped_answer(work: Worked, kind: str, rng: random.Random) -> float | None:
+    """A learner's answer to ``work``'s question, each value written to 2 decimals and summed as written, with one
+    slip of ``kind`` made (``None`` where the list leaves no room for it: no term above 0, no digits to swap)."""
+    terms = [_written(x.term) for x in work.lines]
+    ideal = [_written(x.term) for x in work.ideal]
+    sums: dict[str, float | None] = {"dcg": None, "idcg": None, "answer": None}
+    if kind == "digit":
+        where = [("term", i) for i, x in enumerate(terms) if x] + [("ideal", i) for i, x in enumerate(ideal) if x]
+        if not where:
+            return None
+        side, i = rng.choice(where)
+        row = terms if side == "term" else ideal
+        text = f"{row[i]:.{WRITTEN}f}"
+        row[i] = float(text[:-1] + rng.choice([d for d in "0123456789" if d != text[-1]]))
+    elif kind == "swap":
+        names = [("term", i) for i, x in enumerate(terms) if x] + [("ideal", i) for i, x in enumerate(ideal) if x]
+        names += [(name, 0) for name in ("dcg", "idcg", "answer") if work.metric == "ndcg" or name == "answer"]
+        side, i = rng.choice(names)
+        if side in ("term", "ideal"):
+            row = terms if side == "term" else ideal
+            new = _swapped(row[i], rng)
+            if new is None:
+                return None
+            row[i] = new
+        else:
+            exact = {"dcg": sum(terms), "idcg": sum(ideal), "answer": work.value}[side]
+            sums[side] = _swapped(exact, rng)
+            if sums[side] is None:
+                return None
+    else:  # rounded: every term, every log, or the two sums, to 1 decimal
+        step = rng.choice(("terms", "logs", "sums") if work.metric == "ndcg" else ("terms", "logs"))
+        if step == "terms":
+            terms, ideal = [round(x, 1) for x in terms], [round(x, 1) for x in ideal]
+        elif step == "logs":
+            terms = [_written(x.gain / round(x.log, 1)) for x in work.lines]
+            ideal = [_written(x.gain / round(x.log, 1)) for x in work.ideal]
+        else:
+            sums["dcg"], sums["idcg"] = round(sum(terms), 1), round(sum(ideal), 1)
+    if sums["answer"] is not None:
+        return sums["answer"]
+    top = sums["dcg"] if sums["dcg"] is not None else sum(terms)
+    if work.metric == "dcg":
+        return _written(top)
+    bottom = sums["idcg"] if sums["idcg"] is not None else sum(ideal)
+    return _written(top / bottom) if bottom > 0 else None
 
 
 def day_speed() -> float:
@@ -85,6 +166,9 @@ def main() -> None:
     random_tries: Counter[str] = Counter()
     random_named: Counter[str] = Counter()
     right_named = right_tries = 0
+    slip_tries: Counter[tuple[str, str]] = Counter()
+    slip_read: Counter[tuple[str, str, str]] = Counter()
+    read_named: Counter[tuple[str, str]] = Counter()
     cold: list[float] = []
     warm: list[float] = []
     started = time.perf_counter()
@@ -114,6 +198,17 @@ def main() -> None:
                 found = diagnose(spec, f"{number:.2f}", metric=metric)  # another answer to the same question
                 warm.append(time.perf_counter() - start)
                 named[(metric, code)] += code in [d.code for d in found]
+                reading = read_answer(spec, f"{number:.2f}", metric=metric)
+                read_named[(metric, code)] += reading.verdict == "mistake" and code in [
+                    d.code for d in reading.mistakes
+                ]
+            work = worked(spec, metric)
+            for kind in SLIP_KINDS:
+                answer = slipped_answer(work, kind, rng)
+                if answer is None or abs(answer - right) <= 0.005:
+                    continue  # no room for this slip here, or it left the answer right to 2 decimals
+                slip_tries[(metric, kind)] += 1
+                slip_read[(metric, kind, read_answer(spec, f"{answer:.2f}", metric=metric).verdict)] += 1
     elapsed = time.perf_counter() - started
     speed_after, load_after = day_speed(), os.getloadavg()
 
@@ -134,9 +229,41 @@ def main() -> None:
     print(f"{f'{100 * total_named / total_apart:.1f}%':>9}")
     print()
     for metric in ("ndcg", "dcg"):
-        share = 100 * random_named[metric] / random_tries[metric]
-        print(f"random wrong {metric.upper()} numbers named: {share:.1f}% of {random_tries[metric]}")
+        rate = 100 * random_named[metric] / random_tries[metric]
+        print(f"random wrong {metric.upper()} numbers named: {rate:.1f}% of {random_tries[metric]}")
     print(f"right answers named: {right_named} of {right_tries}")
+    print()
+    print("slipped workings (answer not right to 2 decimals), read by read_answer as:")
+    print(f"{'question':<9}{'slip':<10}{'answers':>8}{'mistake':>10}{'slip':>8}{'unknown':>10}")
+    for question in ("ndcg", "dcg", "all"):
+        for kind in (*SLIP_KINDS, "all"):
+            metrics = ("ndcg", "dcg") if question == "all" else (question,)
+            kinds = SLIP_KINDS if kind == "all" else (kind,)
+            tries = sum(slip_tries[(m, k)] for m in metrics for k in kinds)
+            if not tries:
+                continue
+            shares = [
+                f"{100 * sum(slip_read[(m, k, v)] for m in metrics for k in kinds) / tries:.1f}%"
+                for v in ("mistake", "slip", "unknown")
+            ]
+            print(f"{question:<9}{kind:<10}{tries:>8}{shares[0]:>10}{shares[1]:>8}{shares[2]:>10}")
+    print("slips named as a concept mistake: goal 5% or less (the 'all' rows)")
+    print()
+    for label, metrics in (("all", ("ndcg", "dcg")), ("NDCG", ("ndcg",))):
+        told = sum(a for (m, _), a in apart.items() if m in metrics)
+        by_diagnose = sum(n for (m, _), n in named.items() if m in metrics)
+        by_reading = sum(n for (m, _), n in read_named.items() if m in metrics)
+        print(
+            f"catalogue's recall, {label}: read_answer names {100 * by_reading / told:.1f}% "
+            f"(diagnose alone {100 * by_diagnose / told:.1f}%) of {told} told-apart numbers; goal 98% or more"
+        )
+    for (metric, code), a in sorted(apart.items()):
+        if a and read_named[(metric, code)] < named[(metric, code)]:
+            print(
+                f"  {metric} {code}: read_answer {100 * read_named[(metric, code)] / a:.1f}%, "
+                f"diagnose {100 * named[(metric, code)] / a:.1f}%"
+            )
+    print()
     for label, times in (("a new question", cold), ("another answer to the same question", warm)):
         ms = [t * 1000 for t in times]
         print(f"one diagnosis, {label}: median {statistics.median(ms):.3f} ms, p90 {percentile(ms, 0.9):.3f} ms")

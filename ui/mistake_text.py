@@ -11,6 +11,9 @@ from collections.abc import Sequence
 
 from ndcg_core.errors import number_text
 from ndcg_core.teaching.mistakes import Diagnosis
+from ndcg_core.teaching.reading import Reading
+from ndcg_core.teaching.slips import KINDS as SLIP_KINDS
+from ndcg_core.teaching.slips import Line, Slip, Worked, places_for
 from ui.format import paragraphs
 from ui.i18n import Translator
 
@@ -115,3 +118,76 @@ def _then(t: Translator, sentences: Sequence[str]) -> str:
     for sentence in sentences[1:]:
         text = t("mistakes.both", first=text, second=sentence)
     return text
+
+
+def working_text(work: Worked, t: Translator, places: int = 2) -> str:
+    """The right working with every value a learner writes, to ``places`` decimals, one step a line (Markdown):
+    each term (gain / log), DCG@k and IDCG@k as their terms added up, then NDCG@k; for a term question, its gain
+    over its log."""
+
+    def n(x: float) -> str:
+        return f"{x:.{places}f}"
+
+    def summed(lines: Sequence[Line]) -> dict[str, str]:
+        return {
+            "formula": " + ".join(f"{number_text(x.gain)}/{x.log_formula}" for x in lines) or "0",
+            "terms": " + ".join(n(x.term) for x in lines) or "0",
+        }
+
+    if work.metric == "term":
+        x = work.lines[0]
+        return t(
+            "mistakes.working.term",
+            position=x.position,
+            gain=number_text(x.gain),
+            log=x.log_formula,
+            log_value=n(x.log),
+            value=n(x.term),
+        )
+    steps = []
+    if work.metric in ("ndcg", "dcg"):
+        steps.append(t("mistakes.working.dcg", k=work.k, value=n(work.dcg), **summed(work.lines)))
+    if work.metric in ("ndcg", "idcg"):
+        steps.append(t("mistakes.working.idcg", k=work.k, value=n(work.idcg), **summed(work.ideal)))
+    if work.metric == "ndcg":
+        steps.append(t("mistakes.working.ndcg", k=work.k, dcg=n(work.dcg), idcg=n(work.idcg), value=n(work.value)))
+    return "\n".join(f"- {step}" for step in steps)
+
+
+SLIP_TEXTS = (*SLIP_KINDS, "digit_answer", "swap_answer")  # a digit or two slipped in the answer itself
+
+
+def slip_text(slip: Slip, t: Translator, answer: str, k: int) -> str:
+    """Where the slip is, in ``t``'s language: the step's right value and the one that gives ``answer``."""
+    where = t(f"mistakes.slip_where.{slip.step}", position=slip.position or "", k=k)
+    key = f"{slip.kind}_answer" if slip.step == "answer" and slip.kind in ("digit", "swap") else slip.kind
+    return t(
+        f"mistakes.slip.{key}",
+        where=where,
+        right=f"{slip.right:.{slip.places}f}" if slip.kind != "rounded" else f"{slip.right:.4f}",
+        written=f"{slip.written:.{slip.places}f}",
+        places=slip.places,
+        answer=answer,
+        rounded=f"{slip.right:.{slip.places}f}",
+    )
+
+
+def reading_feedback(
+    reading: Reading,
+    t: Translator,
+    *,
+    answer: str,
+    working: str,
+    again: Sequence[str] = (),
+    frame: str | None = None,
+) -> str:
+    """What a wrong number gets, from its ``Reading``: a catalogued mistake by name (``answer_feedback``); a slip
+    located, then the right working step by step, to find it in; or that no known mistake gives it, then the
+    ``working`` sentence and the working step by step."""
+    steps = working_text(reading.worked, t, places_for(reading.decimals))
+    if reading.verdict == "mistake":
+        return answer_feedback(reading.mistakes, t, answer=answer, working=working, again=again, frame=frame)
+    if reading.slip is not None:
+        located = t("mistakes.slip_head", text=slip_text(reading.slip, t, answer, reading.worked.k))
+        return paragraphs([located, t("mistakes.working_head"), steps])
+    return paragraphs([_then(t, [t("mistakes.unexplained", answer=answer), working]), steps])

@@ -23,6 +23,7 @@ from ..lists.ndcg import dcg, idcg, ndcg_at_k
 from ..lists.scoring import Scoring
 from ..lists.spec import ListSpec
 from .mistakes import Diagnosis, diagnose
+from .reading import Reading, read_answer
 
 KINDS = ("dcg_term", "dcg", "ndcg", "better_order", "swap", "reach", "gap")
 NUMERIC = ("dcg_term", "dcg", "ndcg")  # the kinds answered with a number
@@ -112,6 +113,15 @@ def mistakes(ex: Exercise, answer: Any) -> tuple[Diagnosis, ...]:
         return ()
     metric, position = question(ex)
     return diagnose(spec(ex), answer, metric=metric, position=position)
+
+
+def reading(ex: Exercise, answer: Any) -> Reading | None:
+    """How a numeric exercise's answer reads (``reading.read_answer``: right, a slip located, a mistake named or
+    unknown, with the working); ``None`` for an exercise answered by a choice."""
+    if ex.kind not in NUMERIC:
+        return None
+    metric, position = question(ex)
+    return read_answer(spec(ex), answer, metric=metric, position=position)
 
 
 check_seed = validate.seed

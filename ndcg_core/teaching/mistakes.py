@@ -358,6 +358,21 @@ def _ideal_ascending(w: Working) -> Working:
     return replace(w, ascending=True)
 
 
+def _inverted(d: Discount) -> Discount:
+    """The gain multiplied by what ``d`` divides it by: its factor turned upside down, written "gain × d"."""
+    return Discount(f"1/({d.name})", lambda p: 1.0 / d(p), d.formula, divides=False)
+
+
+@_mistake(
+    "discount_multiplied",
+    "The 1/ forgotten in the discount",
+    "The gain multiplied by the discount's log where it is divided by it (a discount of 2 for 0.5).",
+    metrics=ALL,
+)
+def _discount_multiplied(w: Working) -> Working:
+    return replace(w, discount=_inverted(w.discount))
+
+
 # Two mistakes made at once, and the questions where the two give a number of their own.
 PAIRS: tuple[tuple[str, str, frozenset[str]], ...] = (
     ("no_normalisation", "list_not_cut", RATIO),
@@ -450,6 +465,17 @@ def matches(answer: Any, number: float, *, decimals: int = 0) -> bool:
     ``CEILING``), read to at least ``decimals`` places; an ``InputError`` for an unreadable answer."""
     value = validate.answer(answer)
     return abs(value - number) <= _tolerance(max(decimals, _decimals(answer, value)))
+
+
+def tolerance(decimals: int) -> float:
+    """How far an answer written to ``decimals`` places may be from a number and still be it: half a unit in its
+    last decimal, at least ``FLOOR``, at most ``CEILING``."""
+    return _tolerance(decimals)
+
+
+def check_question(metric: Any, position: Any, spec: ListSpec) -> None:
+    """An ``InputError`` for a metric not in ``METRICS`` or a term question's missing or bad position."""
+    _check(metric, position, spec)
 
 
 def _tolerance(decimals: int) -> float:

@@ -96,6 +96,16 @@ CASES = [
     ("ideal_ascending", A5, "ndcg", DCG_A5 / (0 + 1 / L(3) + 2 / L(4) + 3 / L(5) + 3 / L(6))),
     ("ideal_ascending", A3, "ndcg", DCG_A3 / (0 + 1 / L(3) + 2 / L(4))),
     ("ideal_ascending", CHENGDU_TRIP, "idcg", 0 + 1 / L(3) + 2 / L(4) + 3 / L(5) + 4 / L(6)),
+    # The 1/ forgotten: each gain times its log, a discount of 2 at position 3 where it is 1/2.
+    ("discount_multiplied", B3, "dcg", 3 * 1 + 0 * L(3) + 2 * 2),
+    ("discount_multiplied", A5, "term", 2 * L(3)),
+    (
+        "discount_multiplied",
+        A5,
+        "ndcg",
+        (3 + 2 * L(3) + 3 * 2 + 0 + 1 * L(6)) / (3 + 3 * L(3) + 2 * 2 + 1 * L(5) + 0),
+    ),
+    ("discount_multiplied", CHENGDU_FOOD_JK, "dcg", 4 + 1 + 3 * L(3) + 4 * L(4) + 0),  # J&K, b = 2: log2(i) from 2
     ("no_normalisation+list_not_cut", A3, "ndcg", DCG_A5),
     ("no_normalisation+gain_exponential", A5, "ndcg", 7 + 3 / L(3) + 7 / 2 + 0 + 1 / L(6)),
     ("no_normalisation+no_discount", A3, "ndcg", 3 + 2 + 3),

@@ -31,11 +31,12 @@ from ndcg_core.teaching.explain import IDLE_WORDS
 from ndcg_core.teaching.metrics import METRICS
 from ndcg_core.teaching.mistakes import METRICS as MISTAKE_QUESTIONS
 from ndcg_core.teaching.mistakes import MISTAKES
+from ndcg_core.teaching.slips import STEPS as SLIP_STEPS
 from ndcg_core.trec.evaluate import IDEALS
 from ui import classroom_results, editing
 from ui.exercise_text import conventions_text
 from ui.i18n import LANGUAGES, Translator, catalogue
-from ui.mistake_text import GROUPS
+from ui.mistake_text import GROUPS, SLIP_TEXTS
 from ui.views import evaluate, learn, playground
 from ui.views.classroom import lesson_editor, lesson_run, sources
 from ui.widgets import table
@@ -91,6 +92,9 @@ NAMES: dict[str, tuple[str, ...]] = {
     "mistake.{}.label": tuple(MISTAKES.names()),
     "mistake.{}.did": tuple(MISTAKES.names()),
     "mistake.{}.fix": tuple(MISTAKES.names()),
+    # a slip located (ui/mistake_text.py): its kind's sentence and the step it is in
+    "mistakes.slip.{}": SLIP_TEXTS,
+    "mistakes.slip_where.{}": SLIP_STEPS,
     "mistakes.rebuilt.{}": (*MISTAKE_QUESTIONS, "ndcg_undivided", "factor"),
     # Practice and Learn
     "practice.kind.{}": exercises.KINDS,

@@ -10,12 +10,12 @@ from ndcg_core.lists.items import Item, make_items
 from ndcg_core.lists.move_count import MoveCount
 from ndcg_core.lists.scoring import Scoring
 from ndcg_core.lists.spec import ListSpec, link_number
-from ndcg_core.teaching.exercises import NUMERIC, Exercise, check, check_seed, exercise, mistakes, reading_note, spec
+from ndcg_core.teaching.exercises import NUMERIC, Exercise, check, check_seed, exercise, reading, reading_note, spec
 from ui.errors import UiPlace
 from ui.exercise_text import choice_text, explain, prompt
 from ui.format import paragraphs
 from ui.i18n import Translator
-from ui.mistake_text import answer_feedback, parts_of
+from ui.mistake_text import parts_of, reading_feedback
 from ui.state import (
     app_state,
     new_link_value,
@@ -92,10 +92,9 @@ def feedback_text(ex: Exercise, entry: dict, t: Translator) -> str:
         why = explain(ex, t)
         if ex.kind in ("better_order", "swap", "gap") and not entry["ok"]:
             why = t("practice.you_chose", chosen=choice_text(ex, entry["chosen"], t)) + " " + why
-        if ex.kind in NUMERIC and not entry["ok"]:
-            why = answer_feedback(
-                mistakes(ex, entry["chosen"]), t, answer=str(entry["chosen"]).strip(), working=why, again=entry["again"]
-            )
+        read = reading(ex, entry["chosen"]) if ex.kind in NUMERIC and not entry["ok"] else None
+        if read is not None:  # a slip located in the working, a mistake named, or the working step by step
+            why = reading_feedback(read, t, answer=str(entry["chosen"]).strip(), working=why, again=entry["again"])
     text = t("practice.right" if entry["ok"] else "practice.wrong", why=why)
     if entry.get("note") is not None:  # how the answer was read ("Read 0,62 as 0.62."), before what it got
         text = paragraphs([t("common.read_note", note=t.explain(entry["note"])), text])
@@ -112,7 +111,8 @@ def submit() -> None:
         practice_state().feedback = {"ok": False, "kind": "unreadable", "error": err}
         return
     # The mistakes are named again when drawn (the exercise and the answer name them); kept here: a repeat.
-    again = repeated_mistakes(practice_state(), () if ok else parts_of(mistakes(ex, raw)))
+    read = None if ok else reading(ex, raw)
+    again = repeated_mistakes(practice_state(), parts_of(read.mistakes) if read is not None else ())
     record(ok, {"kind": "answer", "chosen": raw, "again": again, "note": reading_note(ex, raw)})
 
 

@@ -13,6 +13,7 @@ from itertools import repeat
 from ... import validate
 from ...lists.spec import ListSpec
 from ...teaching import mistakes as mistake_catalogue
+from ...teaching.reading import read_answer
 from .base import EPS
 
 WITHIN = 0.05  # a guess this close to the true NDCG counts as right
@@ -62,7 +63,8 @@ class Verdict:
     ``close``
     (within ``WITHIN`` of it: counted right too), a mistake's code (farther, and the number of a mistake of
     ``ndcg_core.teaching.mistakes``: ``found`` holds every mistake it matches, most likely first, and the group is
-    the first's code), or ``other`` (farther, and no known mistake gives it)."""
+    the first's code), or ``other`` (farther, and no known mistake gives it, or a slip explains it better:
+    ``reading.read_answer``)."""
 
     group: str
     found: tuple[mistake_catalogue.Diagnosis, ...] = ()
@@ -79,7 +81,9 @@ def estimate_verdict(spec: ListSpec, guess: object, truth: float | None = None) 
     if within(validate.answer(guess), truth):
         # Right: the truth to two decimals or more. "0.9" for 0.9386 is close, as "0.95" is, not right.
         return Verdict(RIGHT if mistake_catalogue.matches(guess, truth, decimals=RIGHT_DECIMALS) else CLOSE)
-    found = mistake_catalogue.diagnose(spec, guess)
+    # Read as Practice reads a number: a slip near the right one (a digit, two swapped) is not named as a concept.
+    reading = read_answer(spec, guess)
+    found = reading.mistakes if reading.verdict == "mistake" else ()
     return Verdict(found[0].code, found) if found else Verdict(OTHER)
 
 

@@ -11,12 +11,12 @@ import streamlit as st
 from ndcg_core.classroom.kinds.practice import MAX_EXERCISES, Practice, PracticeSummary, choices, practice_activity
 from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.errors import number_text
-from ndcg_core.teaching.exercises import NUMERIC, TOLERANCE, Exercise, conventions, exercise, mistakes
+from ndcg_core.teaching.exercises import NUMERIC, TOLERANCE, Exercise, conventions, exercise, reading
 from ui.exercise_text import choice_text, conventions_text, question_text
 from ui.exercise_text import explain as explain_exercise
 from ui.format import metric_text
 from ui.i18n import Translator
-from ui.mistake_text import answer_feedback
+from ui.mistake_text import reading_feedback
 from ui.projector import big_chart, share_bars, worked_table
 from ui.state import (
     practice_state,
@@ -118,9 +118,9 @@ def card(t: Translator, activity: Practice, current: ActivityRow, mine: Mapping[
             if part in mine:
                 right = mine[part].right
                 why = explain_exercise(ex, t)
-                if not right and ex.kind in NUMERIC:  # the mistake the number matches, rebuilt, as Practice does
-                    given = mine[part].answer
-                    why = answer_feedback(mistakes(ex, given), t, answer=str(given).strip(), working=why)
+                read = reading(ex, mine[part].answer) if not right and ex.kind in NUMERIC else None
+                if read is not None:  # a slip located or the mistake named, with the working, as Practice does
+                    why = reading_feedback(read, t, answer=mine[part].answer.strip(), working=why)
                 blocks.append(
                     Note("success" if right else "error", t("practice.right" if right else "practice.wrong", why=why))
                 )

@@ -1,0 +1,90 @@
+"""A slip (the right method, one number written wrong) is located in the working, not given a concept's name
+(issue 47): ``read_answer`` weighs the catalogue's mistakes against the slips that give the answer. Every expected
+number is written here from its formula on the seeds' list 3, 2, 3, 0, 1, never from the module under test."""
+
+import math
+
+import pytest
+
+from ndcg_core.errors import InputError
+from ndcg_core.lists.spec import ListSpec
+from ndcg_core.teaching.mistakes import diagnose
+from ndcg_core.teaching.reading import read_answer
+from ndcg_core.teaching.slips import digit_variants, find_slips, swap_variants, worked
+
+L = math.log2
+A5 = ListSpec.from_grades(["r1", "r2", "r3", "r4", "r5"], [3, 2, 3, 0, 1], 5)  # seed 002: 6.15 / 6.32 = 0.97
+A3 = ListSpec.from_grades(["r1", "r2", "r3", "r4", "r5"], [3, 2, 3, 0, 1], 3)
+DCG_A5 = 3 + 2 / L(3) + 3 / 2 + 0 + 1 / L(6)
+IDCG_A5 = 3 + 3 / L(3) + 2 / 2 + 1 / L(5) + 0
+DCG_A3 = 3 + 2 / L(3) + 3 / 2  # 5.76
+IDCG_A3 = 3 + 3 / L(3) + 2 / 2  # 5.89
+
+
+def test_the_working_holds_every_value_a_learner_writes():
+    work = worked(A3)
+    assert [x.term for x in work.lines] == pytest.approx([3, 2 / L(3), 3 / 2])
+    assert [x.log for x in work.lines] == pytest.approx([1, L(3), 2])
+    assert [x.log_formula for x in work.lines] == ["log2(2)", "log2(3)", "log2(4)"]
+    assert [x.grade for x in work.ideal] == [3, 3, 2]
+    assert [x.term for x in work.ideal] == pytest.approx([3, 3 / L(3), 2 / 2])
+    assert (work.dcg, work.idcg, work.value) == pytest.approx((DCG_A3, IDCG_A3, DCG_A3 / IDCG_A3))
+
+
+def test_0_97_for_0_98_is_a_slip_in_the_dcg_not_nothing_cut():
+    # 0.97 is 5.72 / 5.89 (DCG 5.76 added up as 5.72); nothing cut gives 6.15 / 6.32 = 0.972 too, a compound
+    # mistake and farther: the slip is the reading.
+    assert round(DCG_A3 / IDCG_A3, 2) == 0.98 and round(5.72 / IDCG_A3, 2) == 0.97
+    assert round(DCG_A5 / IDCG_A5, 2) == 0.97
+    assert [d.code for d in diagnose(A3, "0.97")] == ["nothing_cut"]  # the old naming
+    reading = read_answer(A3, "0.97")
+    assert reading.verdict == "slip" and reading.mistakes == ()
+    slip = reading.slip
+    assert (slip.kind, slip.step, slip.right, slip.written) == ("digit", "dcg", 5.76, 5.72)
+    assert slip.gives == pytest.approx(5.72 / IDCG_A3)
+
+
+def test_two_digits_swapped_in_one_term_are_located_at_its_position():
+    # DCG@5 with position 5's term 0.39 written 0.93: DCG - 1/log2(6) + 0.93.
+    answer = DCG_A5 - 1 / L(6) + 0.93
+    reading = read_answer(A5, f"{answer:.2f}", metric="dcg")
+    assert reading.verdict == "slip"
+    assert (reading.slip.kind, reading.slip.step, reading.slip.position) == ("swap", "term", 5)
+    assert (reading.slip.right, reading.slip.written) == (0.39, 0.93)
+
+
+def test_a_rounding_step_missed_is_a_slip():
+    # Every log rounded to 1 decimal before dividing: 3/1 + 2/1.6 + 3/2 + 0/2.3 + 1/2.6.
+    answer = 3 + 2 / 1.6 + 3 / 2 + 1 / 2.6
+    slips = find_slips(A5, f"{answer:.3f}", metric="dcg")
+    assert ("rounded", "logs") in [(s.kind, s.step) for s in slips]
+
+
+def test_a_concept_mistake_is_still_named():
+    # The 1/ forgotten: each gain times its log.
+    forgot = (3 + 2 * L(3) + 3 * 2 + 0 + 1 * L(6)) / (3 + 3 * L(3) + 2 * 2 + 1 * L(5))
+    reading = read_answer(A5, f"{forgot:.2f}")
+    assert reading.verdict == "mistake" and reading.mistakes[0].code == "discount_multiplied"
+    undivided = read_answer(A5, f"{DCG_A5:.2f}")  # the DCG typed for the NDCG
+    assert undivided.verdict == "mistake" and undivided.mistakes[0].code == "no_normalisation"
+
+
+def test_right_and_unknown_answers_carry_the_working():
+    right = read_answer(A5, f"{DCG_A5 / IDCG_A5:.4f}")
+    assert right.verdict == "right" and right.right
+    unknown = read_answer(A5, "0.13")
+    assert unknown.verdict == "unknown" and unknown.slips == () and unknown.mistakes == ()
+    assert unknown.worked.dcg == pytest.approx(DCG_A5) and unknown.worked.idcg == pytest.approx(IDCG_A5)
+
+
+def test_digits_are_slipped_as_written():
+    assert sorted(digit_variants(1.2619, 2)) == [1.20, 1.21, 1.22, 1.23, 1.24, 1.25, 1.27, 1.28, 1.29]
+    assert sorted(swap_variants(6.39, 2)) == [3.69, 6.93]
+    assert list(swap_variants(0.84, 2)) == [0.48]  # a leading 0 stays where it is
+
+
+def test_a_bad_answer_or_question_is_an_input_error():
+    with pytest.raises(InputError):
+        read_answer(A5, "abc")
+    with pytest.raises(InputError):
+        read_answer(A5, "0.5", metric="term")
