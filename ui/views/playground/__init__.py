@@ -55,9 +55,11 @@ from .figures import (
     SETTING_CHANGES,
     SWAP_MAP_KEY,
     headline,
+    last_change,
     render_breakdown,
     render_export,
     render_figure_charts,
+    render_formula,
     render_headline,
     render_list_chart,
     render_swap_map,
@@ -333,6 +335,8 @@ def render_list(t: Translator, shown: ListSpec, summary: dict[str, str]) -> None
     top, k = shown.top, shown.k
     presenter = app_state().presenter
     preview = live.preview(shown.items, shown.scoring, shown.extra, k)
+    change = last_change(shown)
+    changed = [move.item.id for move in live.explained(*change).items_moved()] if change else []
     sortable_list(
         items(),
         key=LIST_KEY,
@@ -344,6 +348,7 @@ def render_list(t: Translator, shown: ListSpec, summary: dict[str, str]) -> None
         readonly=presenter,
         summary=summary,
         preview=preview,
+        changed=changed,
     )
     removed = playground_state().removed
     if removed:
@@ -529,6 +534,7 @@ def render_live(lang: str) -> None:
             render_editor(t)
         render_list_chart(t, shown)
     with right:
+        render_formula(t, shown)
         render_figure_charts(t, shown)
     render_swap_map(t, shown, on_swap_pick)
     render_breakdown(t, shown)

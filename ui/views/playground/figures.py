@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from ndcg_core.lists.changes import ChangeExplained, ItemMove, TermChange, explain_change
+from ndcg_core.lists.changes import ChangeExplained, ItemMove, TermChange
 from ndcg_core.lists.discounts import DISCOUNTS
 from ndcg_core.lists.gains import GAINS
 from ndcg_core.lists.items import Scores, ndcg_for_every_k, score
@@ -22,6 +22,7 @@ from ui import charts, export, live
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.state import Change, app_state, bind, playground_state
+from ui.widgets.formula import MAX_TERMS, show_formula
 from ui.widgets.table import COLUMNS as TABLE_COLUMNS
 from ui.widgets.table import show_table
 
@@ -169,12 +170,18 @@ def explanation_lines(t: Translator, explained: ChangeExplained, k: int) -> list
     return lines
 
 
+def last_change(shown: ListSpec) -> tuple[ListSpec, ListSpec] | None:
+    """The list before the last change and the list now (``None``: no change to show, or nothing before it)."""
+    last = playground_state().last
+    return (last.before, shown) if last and last.before.items else None
+
+
 def render_explained(t: Translator, before: ListSpec, shown: ListSpec) -> None:
     """Under the headline, where the eye is after a change: why NDCG moved from ``before``, term by term
     (``explain_change``)."""
     if not before.items:
         return
-    explained = explain_change(before, shown)
+    explained = live.explained(before, shown)
     lines = explanation_lines(t, explained, shown.k)
     st.markdown("  \n".join(small_print(line) for line in lines))
 
@@ -195,7 +202,14 @@ def draw(kind: str, shown: ListSpec, t: Translator, **alt_values: object) -> Non
     st.markdown(f"**{t(f'playground.chart.{kind}')}**  \n{small_print(reading)}")
     texts = t.group("chart")
     chart = live.chart(
-        kind, shown.items, shown.scoring, shown.extra, top=shown.top, texts=texts, presenter=app_state().presenter
+        kind,
+        shown.items,
+        shown.scoring,
+        shown.extra,
+        top=shown.top,
+        texts=texts,
+        presenter=app_state().presenter,
+        change=last_change(shown),
     )
     st.vega_lite_chart(chart, width="stretch", alt=reading)
 
@@ -252,8 +266,63 @@ def render_breakdown(t: Translator, shown: ListSpec) -> None:
         caption=t("playground.table"),
         beyond=t("playground.beyond_k"),
         large=app_state().presenter,
+        change=last_change(shown),
     )
     show_table(data, key="pg_breakdown")
+
+
+def formula_data(t: Translator, shown: ListSpec, explained: ChangeExplained | None) -> dict:
+    """The formula's texts: DCG@k as the sum of this list's terms (each with its old value where the last change
+    changed it), each position's own formula (gain, discount, term; its term before the change), NDCG = DCG / IDCG.
+    Every figure is ``ndcg_core``'s (the breakdown, ``explain_change``, the scores)."""
+    frame = live.breakdown(shown.items, shown.scoring, shown.extra)
+    now = live.scores(shown.items, shown.scoring, shown.extra)
+    k, discount = shown.k, shown.scoring.discount_function()
+    was = {term.position: term for term in explained.changed_terms} if explained else {}
+    columns = ("position", "item", "grade", "gain", "discount", "contribution")
+    terms: list[dict[str, object]] = []
+    details: list[str] = []
+    for position, label, grade, gain, factor, term in zip(*(frame[c].tolist() for c in columns), strict=True):
+        if position > k:
+            details.append(t("playground.formula.past", position=position, label=label, k=k))
+            continue
+        op = "/" if discount.divides else "×"
+        part = f"{gain:g} {op} {discount.formula(position)} = {gain:g} × {metric_text(factor)} = {metric_text(term)}"
+        detail = t("playground.formula.term", position=position, label=label, grade=f"{grade:g}", gain=f"{gain:g}")
+        old = was.get(position)
+        if old is not None:
+            before = old.item_before.label if old.item_before else ""
+            key = "playground.formula.was" if old.item_before else "playground.formula.was_empty"
+            part += " " + t(key, was=metric_text(old.before), label=before)
+        details.append(f"{detail} {part}")
+        if len(terms) < MAX_TERMS:
+            terms.append(
+                {
+                    "position": position,
+                    "text": metric_text(term),
+                    "was": metric_text(old.before) if old is not None else "",
+                    "changed": old is not None,
+                    "detail": details[-1],
+                }
+            )
+    shown_terms = min(k, len(frame))
+    values = {"k": k, "dcg": metric_text(now.dcg), "idcg": metric_text(now.idcg), "ndcg": metric_text(now.ndcg)}
+    return {
+        "lhs": t("playground.formula.lhs", k=k),
+        "terms": terms,
+        "more": t("playground.formula.more", count=shown_terms - len(terms)) if shown_terms > len(terms) else "",
+        "total": metric_text(now.dcg),
+        "details": details,
+        "idle": t("playground.formula.idle"),
+        "ratio": t("playground.formula.ratio" if now.idcg > 0 else "playground.formula.ratio_zero", **values),
+    }
+
+
+def render_formula(t: Translator, shown: ListSpec) -> None:
+    """Under the headline: the formula with this list's numbers, linked to every view (``ui.widgets.formula``)."""
+    change = last_change(shown)
+    explained = live.explained(*change) if change else None
+    show_formula(formula_data(t, shown, explained), key="pg_formula")
 
 
 def render_export(t: Translator, frame: pd.DataFrame, shown: ListSpec) -> None:
