@@ -143,8 +143,8 @@ MESSAGES: dict[Code, str] = {
     "answer.no_choice": "choose an answer first",
     "answer.part": "there is no part {value} to answer; this question has {count}",
     # Predict first (ndcg_core/lists/guess.py).
-    "guess.direction": "choose whether NDCG goes up, down or stays first (got {value}; one of {choices})",
-    "guess.size": "choose roughly how much NDCG changes first (got {value}; one of {choices})",
+    "guess.direction": "choose first whether NDCG goes up, goes down or stays the same",
+    "guess.size": "choose first roughly how much NDCG changes: a little, some or a lot",
     "reach.too_long": "finding the fewest moves tries every order; {count} items is too many (at most {limit})",
     # Naming a learner's mistake (ndcg_core/teaching/mistakes.py).
     "mistake.unknown": "unknown mistake {value}; choose one of {choices}",

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from ..errors import InputError, shown
+from ..errors import InputError
 from .changes import ChangeExplained, explain_change
 from .spec import ListSpec
 
@@ -43,11 +43,11 @@ class Guess:
 def read_guess(direction: Any, size: Any = None) -> Guess:
     """A guess from what the learner chose; an ``InputError`` when no direction, or no size for a change."""
     if direction not in DIRECTIONS:
-        raise InputError("guess.direction", value=shown(direction), choices=", ".join(DIRECTIONS))
+        raise InputError("guess.direction")
     if direction == "same":
         return Guess("same")
     if size not in SIZES:
-        raise InputError("guess.size", value=shown(size), choices=", ".join(SIZES))
+        raise InputError("guess.size")
     return Guess(direction, size)
 
 

@@ -16,6 +16,7 @@ import streamlit as st
 from ndcg_core.lists.changes import ChangeExplained, ItemMove, TermChange
 from ndcg_core.lists.discounts import DISCOUNTS
 from ndcg_core.lists.gains import GAINS
+from ndcg_core.lists.guess import Guess, GuessVerdict
 from ndcg_core.lists.items import Scores, ndcg_for_every_k, score
 from ndcg_core.lists.spec import ListSpec
 from ui import charts, export, live
@@ -98,6 +99,9 @@ def render_headline(t: Translator, shown: ListSpec) -> None:
     with st.container(horizontal=True, gap="medium"):  # side by side in one block (columns would be three)
         st.metric(t("playground.dcg_at", k=now.k), metric_text(now.dcg), width="stretch")
         st.metric(t("playground.idcg_at", k=now.k), metric_text(now.idcg), width="stretch")
+    revealed = playground_state().revealed
+    if last and revealed and revealed.change is last:
+        render_verdict(t, revealed.verdict, shown.k)
     if last:
         change, why = change_text(t, last, shown), why_text(t, now)
         after = {"delta": delta or "+0.0000", "change": change}
@@ -105,6 +109,37 @@ def render_headline(t: Translator, shown: ListSpec) -> None:
         render_explained(t, last.before, shown)
     if now.idcg == 0:
         st.info(t("playground.zero_idcg"))
+
+
+def guess_words(t: Translator, guess: Guess, *, truth: bool = False) -> str:
+    """A guess (or the truth, ``truth``) in words: "up, a little (under 0.05)", "stays the same"."""
+    side = "truth" if truth else "guess"
+    if guess.direction == "same":
+        return t(f"playground.predict.{side}.same")
+    way, size = t(f"playground.predict.way.{guess.direction}"), t(f"playground.predict.size.{guess.size}")
+    return t(f"playground.predict.{side}.move", way=way, size=size)
+
+
+def verdict_text(t: Translator, verdict: GuessVerdict, k: int) -> str:
+    """The guess beside the truth and, for a wrong guess, the mistake behind it where one fits."""
+    values = {
+        "guess": guess_words(t, verdict.guess),
+        "truth": guess_words(t, verdict.truth, truth=True),
+        "change": f"{verdict.change:+.4f}",
+        "k": k,
+    }
+    text = t("playground.predict.right" if verdict.right else "playground.predict.wrong", **values)
+    if verdict.mistake:
+        text += " " + t(f"guess.mistake.{verdict.mistake}", k=k)
+    return text
+
+
+def render_verdict(t: Translator, verdict: GuessVerdict, k: int) -> None:
+    """Predict first's reveal, under the headline: the guess beside the truth."""
+    if verdict.right:
+        st.success(verdict_text(t, verdict, k), icon=":material/check_circle:")
+    else:
+        st.warning(verdict_text(t, verdict, k), icon=":material/lightbulb:")
 
 
 MAX_ITEMS_EXPLAINED = 6  # a move of the top item shifts every item below it: the rest are summed in one line
@@ -119,8 +154,9 @@ def _side(term: TermChange | None, after: bool) -> dict[str, str]:
     return {f"gain_{key}": f"{gain:g}", f"disc_{key}": metric_text(factor or 0.0)}
 
 
-def item_line(t: Translator, move: ItemMove, explained: ChangeExplained) -> str:
-    """One item's term before and after, with its place, gain and discount on each side."""
+def item_line(t: Translator, move: ItemMove, explained: ChangeExplained, cuts: tuple[int, int] | None = None) -> str:
+    """One item's term before and after, with its place, gain and discount on each side; ``cuts`` (k before and
+    after) tells a place past a cut (its term 0 there) from one inside it."""
     by_position = {term.position: term for term in explained.terms}
     old = by_position.get(move.position_before) if move.position_before else None
     new = by_position.get(move.position_after) if move.position_after else None
@@ -134,20 +170,23 @@ def item_line(t: Translator, move: ItemMove, explained: ChangeExplained) -> str:
         **_side(old, after=False),
         **_side(new, after=True),
     }
-    if move.position_after is None:
+    k_before, k_after = cuts or (len(explained.terms), len(explained.terms))
+    if move.position_after is None or move.position_after > k_after:
         kind = "out"
-    elif move.position_before is None:
+    elif move.position_before is None or move.position_before > k_before:
         kind = "in"
     else:
         kind = "stayed" if move.position_before == move.position_after else "moved"
     return t(f"playground.explained.{kind}", **values)
 
 
-def explanation_lines(t: Translator, explained: ChangeExplained, k: int) -> list[str]:
+def explanation_lines(t: Translator, explained: ChangeExplained, k: int, k_before: int | None = None) -> list[str]:
     """The last change, term by term: each item whose term changed, then DCG and IDCG before and after and, when
-    the ideal moved, NDCG's change split into the list's share and the ideal's."""
+    the ideal moved, NDCG's change split into the list's share and the ideal's (``k_before``: k before the
+    change, when it was another)."""
     moves = explained.items_moved()
-    lines = [item_line(t, move, explained) for move in moves[:MAX_ITEMS_EXPLAINED]]
+    cuts = (k if k_before is None else k_before, k)
+    lines = [item_line(t, move, explained, cuts) for move in moves[:MAX_ITEMS_EXPLAINED]]
     rest = moves[MAX_ITEMS_EXPLAINED:]
     if rest:
         lines.append(t("playground.explained.more", count=len(rest), change=f"{sum(m.change for m in rest):+.4f}"))
@@ -182,7 +221,7 @@ def render_explained(t: Translator, before: ListSpec, shown: ListSpec) -> None:
     if not before.items:
         return
     explained = live.explained(before, shown)
-    lines = explanation_lines(t, explained, shown.k)
+    lines = explanation_lines(t, explained, shown.k, before.k)
     st.markdown("  \n".join(small_print(line) for line in lines))
 
 
