@@ -719,14 +719,19 @@ def swap_reach(changes: Any) -> float | None:
 
 
 def _swap_layers(
-    data: pd.DataFrame | str, t: Mapping[str, str], n: int, large: bool, reach: float | None = None
+    data: pd.DataFrame | str,
+    t: Mapping[str, str],
+    n: int,
+    large: bool,
+    reach: float | None = None,
+    linked: bool = False,
 ) -> alt.Chart:
     # Rows tall enough to read a label on each up to 30 items; beyond that the map is a picture of the list.
     # (The height covers the axis labels and the legend below too: about 180 px of it.)
     height = min((56 if large else 38) * n + 180, 970) if n <= 30 else min(8 * n + 130, 970)
     labels = n <= 30
     pick = alt.selection_point(name="swap", fields=["i", "j"], on="click", clear=False)
-    return (
+    chart = (
         alt.Chart(_source(data))
         .mark_rect(stroke="#ffffff", strokeWidth=0.5 if labels else 0)
         .encode(
@@ -756,6 +761,14 @@ def _swap_layers(
         .add_params(pick)
         .properties(width="container", height=height)
     )
+    if not linked:
+        return chart
+    # The pointed position's row and column outlined: every swap that would move its item.
+    pointed = "datum.i + 1 == point || datum.j + 1 == point"
+    return chart.encode(
+        stroke={"condition": {"test": pointed, "value": LINK_COLOR}, "value": "#ffffff"},
+        strokeWidth={"condition": {"test": pointed, "value": 2}, "value": 0.5 if labels else 0},
+    ).add_params(_link_params()[0])
 
 
 def _swap_scale(reach: float | None) -> alt.Scale:
@@ -773,16 +786,23 @@ def swap_map_chart(rows: pd.DataFrame, texts: Mapping[str, str] | None = None, *
 
 
 @lru_cache(maxsize=64)
-def _swap_template(texts: tuple[tuple[str, str], ...], n: int, large: bool) -> str:
-    return json.dumps(_swap_layers(ROWS, dict(texts), n, large).to_dict())
+def _swap_template(texts: tuple[tuple[str, str], ...], n: int, large: bool, linked: bool = False) -> str:
+    return json.dumps(_swap_layers(ROWS, dict(texts), n, large, linked=linked).to_dict())
 
 
 def swap_map_spec(
-    labels: Sequence[str], changes: np.ndarray, k: int, texts: Mapping[str, str] | None = None, *, large: bool = False
+    labels: Sequence[str],
+    changes: np.ndarray,
+    k: int,
+    texts: Mapping[str, str] | None = None,
+    *,
+    large: bool = False,
+    linked: bool = False,
 ) -> tuple[dict, dict[str, dict[str, Any]]]:
     """``swap_map_chart`` as a Vega-Lite spec built once per setting, and its data as columns (for Arrow bytes):
-    100 items make 10,000 cells, too many to build an Altair chart from after every move."""
-    spec = json.loads(_swap_template(tuple(sorted(_texts(texts).items())), len(labels), large))
+    100 items make 10,000 cells, too many to build an Altair chart from after every move. ``linked``: the
+    Playground's, whose pointed position's row and column are outlined (``POINT_EVENT``)."""
+    spec = json.loads(_swap_template(tuple(sorted(_texts(texts).items())), len(labels), large, linked))
     reach = swap_reach(changes)
     if reach is not None:  # the one part of the spec that depends on the list, so it is not in the template
         spec["encoding"]["color"]["scale"]["domain"] = [-reach, reach]

@@ -181,7 +181,9 @@ def _make_swap_map(
     changes = after - np.diag(after)[:, None] if len(items) else after
     changes.setflags(write=False)
     k = scoring.cutoff(len(items))
-    spec, datasets = charts.swap_map_spec([it.label for it in items], changes, k, dict(texts), large=presenter)
+    spec, datasets = charts.swap_map_spec(
+        [it.label for it in items], changes, k, dict(texts), large=presenter, linked=True
+    )
     if presenter:
         spec = charts.for_projector(spec)
     spec["datasets"] = {name: arrow_bytes(columns) for name, columns in datasets.items()}
