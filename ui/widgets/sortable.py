@@ -76,11 +76,14 @@ def component_data(
     preview: Mapping[str, Any] | None = None,
     show_grades: bool = True,
     changed: Sequence[int] = (),
+    version: int = 0,
 ) -> dict:
     """What the browser needs to draw the list (JSON). ``summary`` ({"label", "value", "delta"}) is the figure
     kept in view above the list on a narrow screen; ``preview`` is ``preview_data``. Without ``show_grades``
     (a class judging relevance from the titles) no grade is sent to the browser at all, only the labels.
-    ``changed``: the ids of the items whose DCG term the last change changed (marked until the next change)."""
+    ``changed``: the ids of the items whose DCG term the last change changed (marked until the next change);
+    ``version`` a number the page changes to have the list drawn again from the server's order even when it is
+    the same as last time (a move held by predict first, which the browser has already shown made)."""
     return {
         "items": [
             {
@@ -103,6 +106,7 @@ def component_data(
         "summary": dict(summary) if summary else None,
         "preview": dict(preview) if preview else None,
         "changed": list(changed),
+        "version": version,
     }
 
 
@@ -120,12 +124,15 @@ def sortable_list(
     preview: Mapping[str, Any] | None = None,
     show_grades: bool = True,
     changed: Sequence[int] = (),
+    version: int = 0,
 ) -> Any:
     """Draw the list; ``on_action`` runs (before the rerun) when the learner moves, regrades or removes.
     ``show_grades=False`` draws the labels only (read-only: there is no grade to edit)."""
     return _component(
         key=key,
-        data=as_json(component_data(items, k, top, texts, large, readonly, summary, preview, show_grades, changed)),
+        data=as_json(
+            component_data(items, k, top, texts, large, readonly, summary, preview, show_grades, changed, version)
+        ),
         on_action_change=on_action,
     )
 

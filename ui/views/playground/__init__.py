@@ -393,6 +393,7 @@ def render_list(t: Translator, shown: ListSpec, summary: dict[str, str]) -> None
         summary=summary,
         preview=preview,
         changed=changed,
+        version=playground_state().editor_version,
     )
     removed = playground_state().removed
     if removed:
