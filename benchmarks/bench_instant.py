@@ -45,9 +45,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmarks import percentile
+from benchmarks.bench_from_frame import speed_loop
 from benchmarks.load_classroom import ServerMonitor
 from benchmarks.server import end_with_parent, start_server
-from ndcg_core import ndcg_at_k
+from ndcg_core import dcg, ndcg_at_k
 from ui.format import metric_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,6 +63,7 @@ PAGE_SCRIPT = r"""
   window.__instant = rec;
   const reset = () => Object.assign(rec, {
     expected: null, input: null, key: null, t0: null, sends: [], frames: [], dom: null, raf: null, paint: null,
+    dcg: null, explained: null,
   });
   reset();
   const longtasks = [];
@@ -97,14 +99,21 @@ PAGE_SCRIPT = r"""
   for (const type of ["keydown", "click", "pointerup"]) window.addEventListener(type, onInput, true);
 
   const check = () => {
-    if (!rec.armed || rec.t0 === null || rec.dom !== null) return;
+    if (!rec.armed || rec.t0 === null) return;
+    // The explanation of the move under the headline, once it names the new DCG ("→ 5.9407 (").
+    if (rec.explained === null && rec.dcg !== null) {
+      const found = Array.from(document.querySelectorAll('[data-testid="stMarkdown"]'))
+        .some((m) => m.textContent.includes("\u2192 " + rec.dcg + " ("));
+      if (found) rec.explained = performance.now();
+    }
+    if (rec.dom !== null) return;
     const value = document.querySelector('[data-testid="stMetricValue"]');
     if (!value || value.textContent.trim() !== rec.expected) return;
     rec.dom = performance.now();
     requestAnimationFrame(() => {
       rec.raf = performance.now();
       const channel = new MessageChannel();
-      channel.port1.onmessage = () => { rec.paint = performance.now(); rec.armed = false; };
+      channel.port1.onmessage = () => { rec.paint = performance.now(); };
       channel.port2.postMessage(0);
     });
   };
@@ -112,9 +121,9 @@ PAGE_SCRIPT = r"""
     { subtree: true, childList: true, characterData: true });
   if (document.documentElement) observe(); else document.addEventListener("DOMContentLoaded", observe);
 
-  rec.arm = (expected, input, key) => {
+  rec.arm = (expected, input, key, dcg) => {
     reset();
-    Object.assign(rec, { expected, input, key: key || null, armed: true });
+    Object.assign(rec, { expected, input, key: key || null, armed: true, dcg: dcg || null });
   };
   rec.collect = () => {
     const b64 = (buf) => {
@@ -125,6 +134,7 @@ PAGE_SCRIPT = r"""
     };
     const out = {
       t0: rec.t0, sends: rec.sends, dom: rec.dom, raf: rec.raf, paint: rec.paint, origin: performance.timeOrigin,
+      explained: rec.explained,
       frames: rec.frames.map(([t, d]) => [t, d ? b64(d) : null]),
       longtasks: longtasks.filter(([s, d]) => rec.t0 !== null && s + d > rec.t0 && (!rec.paint || s < rec.paint)),
     };
@@ -305,6 +315,7 @@ class Move:
     kind: str
     total: float  # input to paint, ms
     parts: dict  # breakdown, ms
+    explained: float = math.nan  # input to the move's explanation in the DOM, ms
 
 
 def ndcg_text(grades: list[int], k: int) -> str:
@@ -474,9 +485,11 @@ def measure(url: str, marks_path: Path, args, deadline: float) -> tuple[list[Mov
                 continue
             after, how = planned
             expected = ndcg_text([g for _, g in after], k)
+            new_dcg = metric_text(dcg([g for _, g in after], k))
             started = time.monotonic()
             page.evaluate(
-                "([e, input, key]) => window.__instant.arm(e, input, key)", [expected, *input_event(kind, how)]
+                "([e, input, key, d]) => window.__instant.arm(e, input, key, d)",
+                [expected, *input_event(kind, how), new_dcg],
             )
             make_move(page, kind, how)
             try:
@@ -498,7 +511,8 @@ def measure(url: str, marks_path: Path, args, deadline: float) -> tuple[list[Mov
             if [row[column] for row in shown_list(page)] != [row[column] for row in after]:
                 errors.append(f"{kind}: the list is not in the expected order after the move")
             if i >= args.warmup:
-                moves.append(Move(kind, record["paint"] - record["t0"], parts))
+                explained = record["explained"] - record["t0"] if record["explained"] is not None else math.nan
+                moves.append(Move(kind, record["paint"] - record["t0"], parts, explained))
             page.wait_for_timeout(max(0, int(1000 * (args.pace - (time.monotonic() - started)))))
         browser.close()
     return moves, errors
@@ -561,6 +575,9 @@ def report(others: int, moves: list[Move], errors: list[str], other_stats: dict 
         print(f"input to new NDCG painted: {figure(totals)}  (min {min(totals):.0f}, max {max(totals):.0f})")
         for kind in sorted({m.kind for m in moves}):
             print(f"  {kind:9s} {figure([m.total for m in moves if m.kind == kind])}")
+        explained = [m.explained for m in moves]
+        shown = sum(not math.isnan(x) for x in explained)
+        print(f"input to the move's explanation in the DOM: {figure(explained)}  ({shown} of {len(moves)} seen)")
         print("where the time goes (per move; median and p90 of each part):")
         for name in PART_ORDER:
             values = [m.parts[name] for m in moves if name in m.parts]
@@ -598,6 +615,7 @@ def main() -> None:
         return
     deadline = time.monotonic() + 60 * args.max_minutes
     print(f"machine: {machine()}; {chromium_version()}; {time.strftime('%Y-%m-%d %H:%M')}; {load()}")
+    print(f"day's speed: speed_loop() {speed_loop():.0f} ms (benchmarks/bench_from_frame.py)")
     marks_path = Path(tempfile.mkdtemp(prefix="ndcg-instant-")) / "marks.jsonl"
     server, url = start_server(env={"NDCG_LAB_TIMINGS": str(marks_path)})
     try:

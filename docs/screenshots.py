@@ -8,7 +8,8 @@ included, and writes one PNG per view into docs/img/ (1280x720 for the desktop a
 phone, the projector at 1280x720, 1920x1080 and 3840x2160: waiting with its QR code, the class's answers, the
 reveal; at one device pixel per CSS pixel and in 256 colours, so the files stay small). Look at them before
 committing them. ``python docs/screenshots.py classroom`` makes the classroom's alone, ``python docs/screenshots.py
-learn-by-hand`` Learn's worksheet alone.
+learn-by-hand`` Learn's worksheet alone, ``python docs/screenshots.py playground`` the Playground's explained
+move and linked highlight alone.
 """
 
 from __future__ import annotations
@@ -121,6 +122,25 @@ def learn_by_hand(browser: Browser, url: str) -> None:
     shoot(page, "learn-by-hand")
 
 
+def playground_linked(browser: Browser, url: str) -> None:
+    """A move explained where the eye is (doc C, a 3, up from 3 to 2 with the row's button), then position 2
+    pointed at: marked in the list, the formula (with its own numbers), the table and every chart (a taller
+    picture, so the charts are in it)."""
+    page = desktop_page(browser, f"{url}/Playground")
+    rows = page.locator("ol > li.row")
+    expect(rows).to_have_count(5, timeout=30_000)
+    page.wait_for_timeout(2000)
+    rows.nth(2).locator("button.up").click()
+    expect(page.get_by_text("after moving doc C")).to_be_visible(timeout=30_000)
+    page.mouse.move(5, 400)  # nothing pointed at
+    shoot(page, "playground-move-explained")
+    page.set_viewport_size({"width": 1280, "height": 1150})
+    page.get_by_test_id("stMain").evaluate("main => main.scrollBy(0, 330)")
+    page.wait_for_timeout(500)
+    rows.nth(1).hover()
+    shoot(page, "playground-linked")
+
+
 def join(browser: Browser, playwright: Playwright, url: str, code: str, nickname: str) -> Page:
     device = {**playwright.devices["iPhone 13"], "device_scale_factor": 1}
     page = browser.new_context(**device).new_page()
@@ -183,10 +203,13 @@ def main() -> None:
                 url = f"http://127.0.0.1:{port}"
                 if sys.argv[1:] == ["learn-by-hand"]:
                     learn_by_hand(browser, url)
+                elif sys.argv[1:] == ["playground"]:
+                    playground_linked(browser, url)
                 else:
                     if sys.argv[1:] != ["classroom"]:
                         pages(browser, url)
                         learn_by_hand(browser, url)
+                        playground_linked(browser, url)
                     classroom(browser, playwright, url)
                 browser.close()
         finally:

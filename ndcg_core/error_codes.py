@@ -67,6 +67,8 @@ Code = Literal[
     "explain_library.unknown",
     "answer.no_choice",
     "answer.part",
+    "guess.direction",
+    "guess.size",
     "reach.too_long",
     "mistake.unknown",
     "mistake.metric",

@@ -142,6 +142,9 @@ MESSAGES: dict[Code, str] = {
     "explain.whole_grades": "grade {value} is not a whole number: qrels files hold whole grades",
     "answer.no_choice": "choose an answer first",
     "answer.part": "there is no part {value} to answer; this question has {count}",
+    # Predict first (ndcg_core/lists/guess.py).
+    "guess.direction": "choose first whether NDCG goes up, goes down or stays the same",
+    "guess.size": "choose first roughly how much NDCG changes: a little, some or a lot",
     "reach.too_long": "finding the fewest moves tries every order; {count} items is too many (at most {limit})",
     # Naming a learner's mistake (ndcg_core/teaching/mistakes.py).
     "mistake.unknown": "unknown mistake {value}; choose one of {choices}",

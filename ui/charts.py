@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypedDict, TypeVar
 
@@ -166,11 +167,91 @@ def _source(data: pd.DataFrame | str) -> pd.DataFrame | alt.NamedData:
     return alt.NamedData(data) if isinstance(data, str) else data
 
 
+# --- linked views: the pointed position, and the last change's old values and animation ------------------------
+# The Playground's charts share two Vega signals with the page's own components (ui/widgets/pointer.js), with no
+# rerun: ``point``, the position pointed at in any view, bound to ``document.body`` (its ``value``, announced by
+# the event POINT_EVENT), and ``tween``, the last change's animation, bound to ``document.documentElement``: the
+# change's id plus how far the animation has gone (0 to 1), or -1 when none runs. A chart's rows carry the id of
+# the change they show, so a chart whose new rows have not arrived yet is never drawn half-way.
+
+POINT_EVENT = "ndcglabpoint"
+TWEEN_EVENT = "ndcglabtween"
+LINK_COLOR = "#0b63ce"
+WAS_COLOR = "#111111"
+POINTED = "datum.position == point"
+_FRACTION = "(isNumber(tween) && tween >= 0 && floor(tween) == datum.change ? tween - floor(tween) : 1)"
+
+
+@dataclass(frozen=True, eq=False)
+class Link:
+    """What a linked chart shows beyond its list: the list's breakdown before the last change (``None``: none),
+    the positions whose DCG@k term the change changed (``explain_change``), and the change's id (< 1e6)."""
+
+    before: pd.DataFrame | None = None
+    changed: frozenset[int] = frozenset()
+    change: int = 0
+
+
+def _link_params() -> list[alt.Parameter]:
+    return [
+        alt.param(name="point", value=0, bind=alt.BindDirect(element="body", event=POINT_EVENT)),
+        alt.param(name="tween", value=-1, bind=alt.BindDirect(element="html", event=TWEEN_EVENT)),
+    ]
+
+
+def _tweened(field: str) -> str:
+    """The value drawn: ``field`` once the animation is over, its old value (``was``) when it starts."""
+    return f"datum.was + (datum.{field} - datum.was) * {_FRACTION}"
+
+
+def _marked(pointed: Any, changed: Any, other: Any) -> dict:
+    """A value for a pointed mark, another for a changed one, a third for the rest."""
+    return {
+        "condition": [{"test": POINTED, "value": pointed}, {"test": "datum.changed", "value": changed}],
+        "value": other,
+    }
+
+
+def _by_position(frame: pd.DataFrame | None, column: str) -> dict[int, Any]:
+    return {} if frame is None else dict(zip(frame["position"].tolist(), frame[column].tolist(), strict=True))
+
+
+def _add_link(kind: str, rows: list[dict], link: Link, t: Mapping[str, str]) -> None:
+    """Each row's old value (``was``: its own value where there was none), whether it changed, and the change's id."""
+    before = link.before
+    if kind == "contribution":
+        was = _by_position(before, "contribution")
+        for row in rows:
+            row["was"] = was.get(row["position"], row["contribution"])
+            row["changed"] = before is not None and (
+                row["position"] in link.changed or row["was"] != row["contribution"]
+            )
+    elif kind == "cumulative":
+        dcg, idcg = _by_position(before, "cumulative_dcg"), _by_position(before, "cumulative_idcg")
+        for row in rows:
+            row["was"] = (dcg if row["series"] == t["this_order"] else idcg).get(row["position"], row["value"])
+    elif kind == "every_k":
+        ndcg = _by_position(before, "ndcg")
+        for row in rows:
+            row["was"] = ndcg.get(row["k"], row["ndcg"])
+    else:
+        grade, item, ideal = (_by_position(before, c) for c in ("grade", "item", "ideal_grade"))
+        for row in rows:
+            this = row["row"] == t["this_order"]
+            old = (grade if this else ideal).get(row["position"])
+            old_key = "" if old is None or pd.isna(old) else _grade_key(old)
+            moved = this and item.get(row["position"], row["item"]) != row["item"]
+            row["changed"] = before is not None and (old_key != row["grade_key"] or moved)
+            row["was_text"] = f"{old_key}→" if old_key else ""
+    for row in rows:
+        row["change"] = link.change
+
+
 # --- per position: gain, discount, contribution ------------------------------------------------
 
 
 def _contribution_layers(
-    rows: str, top: float, domain: tuple[float, ...], t: dict, n: int
+    rows: str, top: float, domain: tuple[float, ...], t: dict, n: int, linked: bool = False
 ) -> alt.LayerChart | alt.FacetChart:
     color = alt.Color(
         "grade_key:O", scale=grade_scale(domain, top), title=t["grade"], legend=alt.Legend(symbolOpacity=1)
@@ -197,6 +278,10 @@ def _contribution_layers(
         .encode(y="contribution:Q", color=color, opacity=inside)
         .properties(name="contribution")
     )
+    if linked:  # the bar grows or shrinks from its old height; a changed or pointed bar is outlined
+        contribution = contribution.transform_calculate(shown=_tweened("contribution")).encode(
+            y="shown:Q", stroke=_marked(LINK_COLOR, WAS_COLOR, "transparent"), strokeWidth=_marked(3, 2, 0)
+        )
     labels = (
         base.mark_text(dy=-6, fontWeight="bold")
         .encode(y="gain:Q", text=alt.Text("grade_key:N"), opacity=inside)
@@ -207,14 +292,25 @@ def _contribution_layers(
         .encode(y=alt.Y("discount:Q", title=t["discount"], scale=alt.Scale(domain=[0, 1])))
         .properties(name="discount")
     )
-    bars = alt.layer(gain, contribution, labels).properties(name="bars")
-    return alt.layer(bars, discount).resolve_scale(y="independent").properties(height=260, width="container")
+    layers = [gain, contribution, labels]
+    if linked:
+        band = base.mark_rect(color=LINK_COLOR, opacity=0.12).transform_filter(POINTED).properties(name="pointed")
+        was = (
+            base.mark_tick(color=WAS_COLOR, opacity=0.55, thickness=2)
+            .encode(y="was:Q")
+            .transform_filter("datum.changed")
+            .properties(name="was")
+        )
+        layers = [gain, band, contribution, was, labels]
+    bars = alt.layer(*layers).properties(name="bars")
+    chart = alt.layer(bars, discount).resolve_scale(y="independent").properties(height=260, width="container")
+    return chart.add_params(*_link_params()) if linked else chart
 
 
 # --- cumulative DCG against the ideal ------------------------------------------------------------
 
 
-def _cumulative_layers(rows: str, cutoff: str, t: dict) -> alt.LayerChart | alt.FacetChart:
+def _cumulative_layers(rows: str, cutoff: str, t: dict, linked: bool = False) -> alt.LayerChart | alt.FacetChart:
     series = [t["this_order"], t["ideal_order"]]
     base = alt.Chart(_source(rows)).encode(
         x=alt.X("position:Q", title=t["position"], axis=alt.Axis(tickMinStep=1, format="d")),
@@ -235,7 +331,23 @@ def _cumulative_layers(rows: str, cutoff: str, t: dict) -> alt.LayerChart | alt.
         .encode(text="label:N", y=alt.value(8))
         .properties(name="k_label")
     )
-    return alt.layer(lines, rule, label).properties(height=260, width="container")
+    if not linked:
+        return alt.layer(lines, rule, label).properties(height=260, width="container")
+    lines = lines.transform_calculate(shown=_tweened("value")).encode(y=alt.Y("shown:Q", title=t["cumulative"]))
+    was = (
+        base.mark_line(opacity=0.35, strokeWidth=1.5)
+        .encode(y="was:Q", strokeDash=alt.value([2, 2]), tooltip=alt.value(None))
+        .properties(name="was")
+    )
+    pointed = (
+        alt.Chart(_source(rows))
+        .transform_filter(POINTED)
+        .mark_rule(color=LINK_COLOR, strokeWidth=2)
+        .encode(x="position:Q")
+        .properties(name="pointed")
+    )
+    chart = alt.layer(was, lines, rule, label, pointed).properties(height=260, width="container")
+    return chart.add_params(*_link_params())
 
 
 # --- this order beside the ideal order -----------------------------------------------------------
@@ -257,7 +369,9 @@ def _lanes(n: int, t: Mapping[str, str]) -> list[str]:
     return [_lane(row, p, n) for p in starts for row in (t["this_order"], t["ideal_order"])]
 
 
-def _order_layers(rows: str, top: float, domain: tuple[float, ...], t: dict, n: int) -> alt.LayerChart | alt.FacetChart:
+def _order_layers(
+    rows: str, top: float, domain: tuple[float, ...], t: dict, n: int, linked: bool = False
+) -> alt.LayerChart | alt.FacetChart:
     wrapped = n > WRAP
     lanes = _lanes(n, t)
     base = alt.Chart(_source(rows)).encode(
@@ -289,8 +403,19 @@ def _order_layers(rows: str, top: float, domain: tuple[float, ...], t: dict, n: 
     labels = (
         base.mark_text(fontWeight="bold").encode(text="grade_key:N", color=text_color).properties(name="grade_labels")
     )
+    layers = [tiles, labels]
+    if linked:  # a changed or pointed tile outlined; a changed tile's old grade faint beside the new one
+        tiles = tiles.encode(stroke=_marked(LINK_COLOR, WAS_COLOR, "white"), strokeWidth=_marked(4, 3, 2))
+        was = (
+            base.mark_text(align="right", dx=-8, fontSize=10, opacity=0.75)
+            .encode(text="was_text:N", color=text_color)
+            .transform_filter("datum.changed")
+            .properties(name="was")
+        )
+        layers = [tiles, labels, was]
     # Tall enough that the two lanes' labels never touch (at 110 px, Chinese labels overlapped).
-    return alt.layer(tiles, labels).properties(height=140 if not wrapped else 28 * len(lanes), width="container")
+    chart = alt.layer(*layers).properties(height=140 if not wrapped else 28 * len(lanes), width="container")
+    return chart.add_params(*_link_params()) if linked else chart
 
 
 # --- NDCG at every k -----------------------------------------------------------------------------
@@ -302,7 +427,7 @@ def every_k_rows(values: Sequence[float], k: int) -> pd.DataFrame:
     return data
 
 
-def _every_k_layers(rows: pd.DataFrame | str, t: dict) -> alt.LayerChart | alt.FacetChart:
+def _every_k_layers(rows: pd.DataFrame | str, t: dict, linked: bool = False) -> alt.LayerChart | alt.FacetChart:
     base = alt.Chart(_source(rows)).encode(
         x=alt.X("k:Q", title=t["cutoff"], axis=alt.Axis(tickMinStep=1, format="d")),
         y=alt.Y("ndcg:Q", title=t["ndcg"], scale=alt.Scale(domain=[0, 1])),
@@ -314,7 +439,23 @@ def _every_k_layers(rows: pd.DataFrame | str, t: dict) -> alt.LayerChart | alt.F
         .mark_point(size=180, color="#b00020", filled=True, shape="diamond")
         .properties(name="chosen_k")
     )
-    return alt.layer(line, chosen).properties(height=220, width="container")
+    if not linked:
+        return alt.layer(line, chosen).properties(height=220, width="container")
+    line = line.transform_calculate(shown=_tweened("ndcg")).encode(y=alt.Y("shown:Q", title=t["ndcg"]))
+    was = (
+        base.mark_line(color="#666666", opacity=0.4, strokeDash=[2, 2])
+        .encode(y="was:Q", tooltip=alt.value(None))
+        .properties(name="was")
+    )
+    pointed = (
+        alt.Chart(_source(rows))
+        .transform_filter("datum.k == point")
+        .mark_rule(color=LINK_COLOR, strokeWidth=2)
+        .encode(x="k:Q")
+        .properties(name="pointed")
+    )
+    chart = alt.layer(was, line, chosen, pointed).properties(height=220, width="container")
+    return chart.add_params(*_link_params())
 
 
 def ndcg_by_k_chart(
@@ -332,14 +473,16 @@ def _domain(grades: Sequence[float]) -> tuple[float, ...]:
 
 
 @lru_cache(maxsize=512)
-def _template(kind: str, top: float, domain: tuple[float, ...], texts: tuple[tuple[str, str], ...], n: int) -> str:
+def _template(
+    kind: str, top: float, domain: tuple[float, ...], texts: tuple[tuple[str, str], ...], n: int, linked: bool = False
+) -> str:
     """A chart's spec over named datasets, as JSON (cached: it depends on settings, not on the order)."""
     t = dict(texts)
     builders: dict[str, Callable[[], alt.LayerChart | alt.FacetChart]] = {
-        "contribution": lambda: _contribution_layers(ROWS, top, domain, t, n),
-        "cumulative": lambda: _cumulative_layers(ROWS, CUTOFF, t),
-        "order": lambda: _order_layers(ROWS, top, domain, t, n),
-        "every_k": lambda: _every_k_layers(ROWS, t),
+        "contribution": lambda: _contribution_layers(ROWS, top, domain, t, n, linked),
+        "cumulative": lambda: _cumulative_layers(ROWS, CUTOFF, t, linked),
+        "order": lambda: _order_layers(ROWS, top, domain, t, n, linked),
+        "every_k": lambda: _every_k_layers(ROWS, t, linked),
     }
     return json.dumps(builders[kind]().to_dict())
 
@@ -421,14 +564,20 @@ def chart_spec(
     k: int,
     every_k: Sequence[float] = (),
     texts: Mapping[str, str] | None = None,
+    link: Link | None = None,
 ) -> dict:
-    """The Vega-Lite spec of chart ``kind`` for this breakdown, built from a cached template."""
+    """The Vega-Lite spec of chart ``kind`` for this breakdown, built from a cached template; with ``link``, the
+    linked view of the Playground (the pointed position, the last change's old values and its animation)."""
     t = _texts(texts)
     grades = list(frame["grade"]) + (list(frame["ideal_grade"]) if kind == "order" else [])
+    if link is not None and kind == "order" and link.before is not None:
+        grades += list(link.before["grade"])  # an old grade is written on its tile: the scale must hold it
     # Only the tiles' layout and the positions' labels depend on the list's length.
     n = len(frame) if kind in ("order", "contribution") else 0
-    spec = json.loads(_template(kind, float(top), _domain(grades), tuple(sorted(t.items())), n))
+    spec = json.loads(_template(kind, float(top), _domain(grades), tuple(sorted(t.items())), n, link is not None))
     spec["datasets"] = _fast_rows(kind, frame, t, k, every_k)
+    if link is not None:
+        _add_link(kind, spec["datasets"][ROWS], link, t)
     return spec
 
 
@@ -570,14 +719,19 @@ def swap_reach(changes: Any) -> float | None:
 
 
 def _swap_layers(
-    data: pd.DataFrame | str, t: Mapping[str, str], n: int, large: bool, reach: float | None = None
+    data: pd.DataFrame | str,
+    t: Mapping[str, str],
+    n: int,
+    large: bool,
+    reach: float | None = None,
+    linked: bool = False,
 ) -> alt.Chart:
     # Rows tall enough to read a label on each up to 30 items; beyond that the map is a picture of the list.
     # (The height covers the axis labels and the legend below too: about 180 px of it.)
     height = min((56 if large else 38) * n + 180, 970) if n <= 30 else min(8 * n + 130, 970)
     labels = n <= 30
     pick = alt.selection_point(name="swap", fields=["i", "j"], on="click", clear=False)
-    return (
+    chart = (
         alt.Chart(_source(data))
         .mark_rect(stroke="#ffffff", strokeWidth=0.5 if labels else 0)
         .encode(
@@ -607,6 +761,14 @@ def _swap_layers(
         .add_params(pick)
         .properties(width="container", height=height)
     )
+    if not linked:
+        return chart
+    # The pointed position's row and column outlined: every swap that would move its item.
+    pointed = "datum.i + 1 == point || datum.j + 1 == point"
+    return chart.encode(
+        stroke={"condition": {"test": pointed, "value": LINK_COLOR}, "value": "#ffffff"},
+        strokeWidth={"condition": {"test": pointed, "value": 2}, "value": 0.5 if labels else 0},
+    ).add_params(_link_params()[0])
 
 
 def _swap_scale(reach: float | None) -> alt.Scale:
@@ -624,16 +786,23 @@ def swap_map_chart(rows: pd.DataFrame, texts: Mapping[str, str] | None = None, *
 
 
 @lru_cache(maxsize=64)
-def _swap_template(texts: tuple[tuple[str, str], ...], n: int, large: bool) -> str:
-    return json.dumps(_swap_layers(ROWS, dict(texts), n, large).to_dict())
+def _swap_template(texts: tuple[tuple[str, str], ...], n: int, large: bool, linked: bool = False) -> str:
+    return json.dumps(_swap_layers(ROWS, dict(texts), n, large, linked=linked).to_dict())
 
 
 def swap_map_spec(
-    labels: Sequence[str], changes: np.ndarray, k: int, texts: Mapping[str, str] | None = None, *, large: bool = False
+    labels: Sequence[str],
+    changes: np.ndarray,
+    k: int,
+    texts: Mapping[str, str] | None = None,
+    *,
+    large: bool = False,
+    linked: bool = False,
 ) -> tuple[dict, dict[str, dict[str, Any]]]:
     """``swap_map_chart`` as a Vega-Lite spec built once per setting, and its data as columns (for Arrow bytes):
-    100 items make 10,000 cells, too many to build an Altair chart from after every move."""
-    spec = json.loads(_swap_template(tuple(sorted(_texts(texts).items())), len(labels), large))
+    100 items make 10,000 cells, too many to build an Altair chart from after every move. ``linked``: the
+    Playground's, whose pointed position's row and column are outlined (``POINT_EVENT``)."""
+    spec = json.loads(_swap_template(tuple(sorted(_texts(texts).items())), len(labels), large, linked))
     reach = swap_reach(changes)
     if reach is not None:  # the one part of the spec that depends on the list, so it is not in the template
         spec["encoding"]["color"]["scale"]["domain"] = [-reach, reach]

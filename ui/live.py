@@ -21,6 +21,7 @@ import pandas as pd
 import pyarrow as pa
 from streamlit.dataframe_util import convert_arrow_table_to_arrow_bytes
 
+from ndcg_core.lists.changes import ChangeExplained, explain_change
 from ndcg_core.lists.items import (
     Item,
     Scores,
@@ -30,6 +31,7 @@ from ndcg_core.lists.items import (
     score,
 )
 from ndcg_core.lists.scoring import Scoring
+from ndcg_core.lists.spec import ListSpec
 from ui import charts
 from ui.widgets.sortable import preview_data
 from ui.widgets.table import table_data
@@ -102,10 +104,38 @@ def chart(
     top: float,
     texts: Mapping[str, str],
     presenter: bool,
+    change: tuple[ListSpec, ListSpec] | None = None,
 ) -> dict:
     """``ui.charts.chart_spec`` of this list's breakdown, its datasets as Arrow bytes, sized for a projector in
-    presenter view: what ``st.vega_lite_chart`` is given (a new top-level dict; the nested ones are shared)."""
-    return dict(_chart(kind, *_key(items, scoring, extra), float(top), _texts(texts), presenter))
+    presenter view: what ``st.vega_lite_chart`` is given (a new top-level dict; the nested ones are shared). The
+    chart is linked (``charts.Link``): with ``change``, the list before the last change and the list now, it keeps
+    the old values as faint marks and animates from them."""
+    return dict(_chart(kind, *_key(items, scoring, extra), float(top), _texts(texts), presenter, change))
+
+
+def change_id(before: ListSpec, after: ListSpec) -> int:
+    """A number naming the change from ``before`` to ``after`` (under 1e6), the same in every view of the page."""
+    return hash((_key(before.items, before.scoring, before.extra), _key(after.items, after.scoring, after.extra))) % (
+        10**6
+    )
+
+
+def explained(before: ListSpec, after: ListSpec) -> ChangeExplained:
+    """``ndcg_core.lists.changes.explain_change`` (shared: read it, never change it)."""
+    return _explained(before, after)
+
+
+@lru_cache(maxsize=ENTRIES)
+def _explained(before: ListSpec, after: ListSpec) -> ChangeExplained:
+    return explain_change(before, after)
+
+
+def _link(change: tuple[ListSpec, ListSpec] | None) -> charts.Link:
+    if change is None or not change[0].items:
+        return charts.Link()
+    before, after = change
+    changed = frozenset(t.position for t in _explained(before, after).changed_terms)
+    return charts.Link(_breakdown(before.items, before.scoring, before.extra), changed, change_id(before, after))
 
 
 @lru_cache(maxsize=ENTRIES)
@@ -117,12 +147,14 @@ def _chart(
     top: float,
     texts: tuple[tuple[str, str], ...],
     presenter: bool,
+    change: tuple[ListSpec, ListSpec] | None = None,
 ) -> dict:
     frame = _breakdown(items, scoring, extra)
     k = scoring.cutoff(len(items))
     # The breakdown's running NDCG at position i is NDCG@i: the same numbers as ndcg_for_every_k.
     every_k = frame["ndcg"].tolist() if kind == "every_k" else ()
-    spec = charts.chart_spec(kind, frame, top=top, k=k, every_k=every_k, texts=dict(texts))
+    link = _link(change)
+    spec = charts.chart_spec(kind, frame, top=top, k=k, every_k=every_k, texts=dict(texts), link=link)
     if presenter:
         spec = charts.for_projector(spec)
     return {**spec, "datasets": {name: _rows_bytes(rows) for name, rows in spec["datasets"].items()}}
@@ -149,7 +181,9 @@ def _make_swap_map(
     changes = after - np.diag(after)[:, None] if len(items) else after
     changes.setflags(write=False)
     k = scoring.cutoff(len(items))
-    spec, datasets = charts.swap_map_spec([it.label for it in items], changes, k, dict(texts), large=presenter)
+    spec, datasets = charts.swap_map_spec(
+        [it.label for it in items], changes, k, dict(texts), large=presenter, linked=True
+    )
     if presenter:
         spec = charts.for_projector(spec)
     spec["datasets"] = {name: arrow_bytes(columns) for name, columns in datasets.items()}
@@ -169,9 +203,11 @@ def table(
     caption: str,
     beyond: str,
     large: bool,
+    change: tuple[ListSpec, ListSpec] | None = None,
 ) -> dict:
-    """``ui.table.table_data`` of this list's breakdown."""
-    return _table(*_key(items, scoring, extra), _texts(headers), caption, beyond, large)
+    """``ui.table.table_data`` of this list's breakdown; with ``change`` (the list before the last change and the
+    list now), the rows it changed keep their old terms."""
+    return _table(*_key(items, scoring, extra), _texts(headers), caption, beyond, large, change)
 
 
 @lru_cache(maxsize=ENTRIES)
@@ -183,5 +219,16 @@ def _table(
     caption: str,
     beyond: str,
     large: bool,
+    change: tuple[ListSpec, ListSpec] | None = None,
 ) -> dict:
-    return table_data(_breakdown(items, scoring, extra), dict(headers), caption, beyond, large=large)
+    link = _link(change)
+    return table_data(
+        _breakdown(items, scoring, extra),
+        dict(headers),
+        caption,
+        beyond,
+        large=large,
+        before=link.before,
+        changed=link.changed,
+        change=link.change if link.before is not None else None,
+    )

@@ -19,6 +19,7 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 import streamlit as st
 
 from ndcg_core.errors import InputError
+from ndcg_core.lists.guess import GuessVerdict
 from ndcg_core.lists.items import Item
 from ndcg_core.lists.move_count import MoveCount
 from ndcg_core.lists.presets import PRESETS
@@ -70,6 +71,24 @@ class Change:
 
 
 @dataclass(frozen=True)
+class Held:
+    """A change the Playground holds until the learner has guessed what it does (predict first): the list it
+    makes, and the change as it will be recorded."""
+
+    after: ListSpec
+    change: Change
+
+
+@dataclass(frozen=True)
+class Revealed:
+    """A guess put beside the truth after its change was made: ``change`` is that change (the verdict is shown
+    while it is the last one)."""
+
+    change: Change
+    verdict: GuessVerdict
+
+
+@dataclass(frozen=True)
 class Removal:
     """An item just removed from the Playground's list: the list before, and the label (for Undo)."""
 
@@ -99,6 +118,11 @@ class PlaygroundState:
     swap_version: int = 0  # bumped after a swap from the swap map, so the clicked cell is not kept selected
     edit_open: bool = False  # the table editor is drawn only when open
     export_open: bool = False
+    predict: bool = False  # predict first: a move is held until the learner guesses what it does
+    held: Held | None = None
+    guess_direction: str | None = None
+    guess_size: str | None = None
+    revealed: Revealed | None = None
 
     @classmethod
     def from_preset(cls, name: str = DEFAULT_PRESET) -> PlaygroundState:
@@ -116,6 +140,7 @@ class PlaygroundState:
         self.preset = preset
         self.spec = origin.scored_like(self.spec) if keep_scoring else origin
         self.last = None
+        self.held = None
         self.error = None
         self.editor_version += 1
 

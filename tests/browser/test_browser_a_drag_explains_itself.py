@@ -49,3 +49,20 @@ def test_a_drag_shows_each_changed_term_before_and_after_in_the_first_screen(pag
     page.screenshot(path=str(tmp_path / "move-explained.png"))
     box = block.bounding_box()
     assert box["y"] + box["height"] <= 768, "the explanation is below the first screen"
+    # The rows whose term changed are marked in the list, in the first screen, and keep their old term in the table.
+    changed = [
+        label
+        for old, label in enumerate(order, start=1)
+        if grades_before[old - 1] / log2(old + 1) != FIVE[label] / log2(moved.index(label) + 2)
+    ]
+    expect(page.locator("ol > li.row.changed .label")).to_have_text(sorted(changed, key=moved.index))
+    for row in page.locator("ol > li.row.changed").all():
+        row_box = row.bounding_box()
+        assert row_box["y"] + row_box["height"] <= 768
+    for position, label in enumerate(moved, start=1):
+        old_term = grades_before[position - 1] / log2(position + 1)
+        cell = page.locator(f".ndcg-table tbody tr[data-position='{position}'] .was")
+        if old_term != FIVE[label] / log2(position + 1):  # the term at this position changed
+            expect(cell).to_have_text(re.compile(rf"= {old_term:.3f}$"))
+        else:
+            expect(cell).to_have_count(0)

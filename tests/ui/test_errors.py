@@ -52,6 +52,7 @@ from ndcg_core.errors import OUTAGES, Place, StoreUnavailable, layered, placehol
 from ndcg_core.errors import PLACES as CORE_PLACES
 from ndcg_core.errors import TEMPLATES as CORE_TEMPLATES
 from ndcg_core.links import LinkLimits, ShortLinks
+from ndcg_core.lists.guess import read_guess
 from ndcg_core.lists.items import check_grade, check_label, check_size, check_top_grade, make_items, move
 from ndcg_core.lists.presets import PRESETS
 from ndcg_core.lists.spec import ListSpec, link_number
@@ -315,6 +316,8 @@ CALLS = {
     "answer.not_number": [lambda: parse_number("half")],
     "answer.infinite": [lambda: parse_number("inf")],
     "answer.no_choice": [lambda: check(Exercise("better_order", 1, 1, {}, "a"), None)],
+    "guess.direction": [lambda: read_guess(None), lambda: read_guess("sideways", "small")],
+    "guess.size": [lambda: read_guess("up"), lambda: read_guess("down", "huge")],
     "answer.part": [
         lambda: Predict(random_list(1)).check("0.5", 1),
         lambda: compare_activity("seed003", "mrr").check("a", 9_999),

@@ -20,6 +20,7 @@ from ndcg_core.classroom.kinds.rank import TWISTS
 from ndcg_core.classroom.storage import PHASES
 from ndcg_core.lists.discounts import DISCOUNTS
 from ndcg_core.lists.gains import GAINS
+from ndcg_core.lists.guess import DIRECTIONS, GUESS_MISTAKES, SIZES
 from ndcg_core.lists.presets import PRESETS
 from ndcg_core.lists.results import RESULTS
 from ndcg_core.lists.spec import LIST_IDEALS
@@ -120,6 +121,13 @@ NAMES: dict[str, tuple[str, ...]] = {
     "playground.change.setting.{}": tuple(playground.SETTING_CHANGES),
     "playground.why.ideal_{}": ("rose", "fell"),
     "playground.explained.{}": ("moved", "stayed", "out", "in"),
+    # predict first (ndcg_core/lists/guess.py)
+    "playground.predict.direction.{}": DIRECTIONS,
+    "playground.predict.size.{}": SIZES,
+    "playground.predict.way.{}": ("up", "down"),
+    "playground.predict.{}.same": ("guess", "truth"),
+    "playground.predict.{}.move": ("guess", "truth"),
+    "guess.mistake.{}": GUESS_MISTAKES,
     "evaluate.compare.export.{}": ("csv", "json", "tex"),
     "home.path.{}": ("learn", "playground", "practice"),
     "home.path.{}_what": ("learn", "playground", "practice"),

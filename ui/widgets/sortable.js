@@ -32,9 +32,11 @@ function renderRow(item, index, data) {
   const t = data.texts;
   const n = data.items.length;
   const showGrades = data.show_grades !== false;
-  const row = el("li", "row" + (index < data.k ? "" : " beyond-k"), {
+  const changed = (data.changed || []).includes(item.id);
+  const row = el("li", "row" + (index < data.k ? "" : " beyond-k") + (changed ? " changed" : ""), {
     tabindex: "0",
     "data-id": String(item.id),
+    "data-position": String(index + 1),
     "aria-label": fill(showGrades ? t.row : t.row_plain, { label: item.label, grade: item.grade, position: index + 1, n }),
   });
   const handle = el("span", "handle", { "aria-hidden": "true", title: t.handle });
@@ -172,7 +174,9 @@ export default function (component) {
   const active = root.getRootNode().activeElement;
   const focusRow = active && list.contains(active) ? active.closest("li.row") : null;
   const focusClass = focusRow && active !== focusRow ? active.className : null;
+  const tops = rowTops(rowsOf(list));
   list.replaceChildren(...data.items.map((item, i) => renderRow(item, i, data)));
+  slideRows(rowsOf(list), tops); // an order made from code (ideal, worst, a swap) slides into place
   if (focusRow) {
     const again = list.querySelector(`li.row[data-id="${focusRow.dataset.id}"]`);
     const target = again && focusClass ? again.querySelector("." + focusClass.split(" ")[0]) : again;
@@ -265,6 +269,7 @@ export default function (component) {
   list.addEventListener("change", onChange);
   list.addEventListener("focusin", onFocusIn);
   list.addEventListener("focusout", onFocusOut);
+  const unlink = linkPositions(list, "li.row");
   // Focus kept across the redraw came before the listeners: preview the next step for it now.
   const focused = root.getRootNode().activeElement;
   if (focused && focused.matches && focused.matches("li.row") && list.contains(focused)) {
@@ -276,6 +281,7 @@ export default function (component) {
     list.removeEventListener("change", onChange);
     list.removeEventListener("focusin", onFocusIn);
     list.removeEventListener("focusout", onFocusOut);
+    unlink();
     sortable.destroy();
     root._cleanup = null;
   };

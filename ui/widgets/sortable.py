@@ -23,6 +23,7 @@ from ndcg_core.lists.items import Item, check_grade, index_of, move, with_grade,
 from ui.charts import grade_color, grade_text_color
 from ui.errors import InputError, Place, UiInputError, shown
 from ui.widgets import as_json
+from ui.widgets.pointer import LINKED_CSS, POINTER_JS
 
 _HERE = Path(__file__).parent
 _HTML = (
@@ -33,9 +34,12 @@ _HTML = (
 _component = st.components.v2.component(
     "ndcg_lab.sortable_list",
     html=_HTML,
-    css=(_HERE / "sortable.css").read_text(encoding="utf-8"),
-    # SortableJS first (it defines globalThis.Sortable), then our module; nothing is fetched at run time.
+    css=(_HERE / "sortable.css").read_text(encoding="utf-8") + "\n" + LINKED_CSS,
+    # SortableJS first (it defines globalThis.Sortable), then the linked views' pointer, then our module; nothing
+    # is fetched at run time.
     js=(_HERE / "Sortable.min.js").read_text(encoding="utf-8")
+    + "\n"
+    + POINTER_JS
     + "\n"
     + (_HERE / "sortable.js").read_text(encoding="utf-8"),
 )
@@ -71,10 +75,15 @@ def component_data(
     summary: Mapping[str, str] | None = None,
     preview: Mapping[str, Any] | None = None,
     show_grades: bool = True,
+    changed: Sequence[int] = (),
+    version: int = 0,
 ) -> dict:
     """What the browser needs to draw the list (JSON). ``summary`` ({"label", "value", "delta"}) is the figure
     kept in view above the list on a narrow screen; ``preview`` is ``preview_data``. Without ``show_grades``
-    (a class judging relevance from the titles) no grade is sent to the browser at all, only the labels."""
+    (a class judging relevance from the titles) no grade is sent to the browser at all, only the labels.
+    ``changed``: the ids of the items whose DCG term the last change changed (marked until the next change);
+    ``version`` a number the page changes to have the list drawn again from the server's order even when it is
+    the same as last time (a move held by predict first, which the browser has already shown made)."""
     return {
         "items": [
             {
@@ -96,6 +105,8 @@ def component_data(
         "readonly": readonly,
         "summary": dict(summary) if summary else None,
         "preview": dict(preview) if preview else None,
+        "changed": list(changed),
+        "version": version,
     }
 
 
@@ -112,12 +123,16 @@ def sortable_list(
     summary: Mapping[str, str] | None = None,
     preview: Mapping[str, Any] | None = None,
     show_grades: bool = True,
+    changed: Sequence[int] = (),
+    version: int = 0,
 ) -> Any:
     """Draw the list; ``on_action`` runs (before the rerun) when the learner moves, regrades or removes.
     ``show_grades=False`` draws the labels only (read-only: there is no grade to edit)."""
     return _component(
         key=key,
-        data=as_json(component_data(items, k, top, texts, large, readonly, summary, preview, show_grades)),
+        data=as_json(
+            component_data(items, k, top, texts, large, readonly, summary, preview, show_grades, changed, version)
+        ),
         on_action_change=on_action,
     )
 

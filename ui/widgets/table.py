@@ -14,13 +14,15 @@ import streamlit as st
 
 from ui.i18n import Translator
 from ui.widgets import as_json
+from ui.widgets.pointer import LINKED_CSS, POINTER_JS
 
 _HERE = Path(__file__).parent
+# The pointer's code first (a row pointed at is marked on every linked view); the marks' CSS after the table's.
 _component = st.components.v2.component(
     "ndcg_lab.breakdown_table",
     html='<div class="ndcg-table"><table><caption></caption><thead></thead><tbody></tbody></table></div>',
-    css=(_HERE / "table.css").read_text(encoding="utf-8"),
-    js=(_HERE / "table.js").read_text(encoding="utf-8"),
+    css=(_HERE / "table.css").read_text(encoding="utf-8") + "\n" + LINKED_CSS,
+    js=POINTER_JS + "\n" + (_HERE / "table.js").read_text(encoding="utf-8"),
 )
 
 COLUMNS = ("position", "item", "grade", "term", "cumulative_dcg", "ideal_grade", "cumulative_idcg", "ndcg")
@@ -92,14 +94,24 @@ def table_data(
     beyond: str,
     columns: Sequence[str] = COLUMNS,
     large: bool = False,
+    before: pd.DataFrame | None = None,
+    changed: frozenset[int] = frozenset(),
+    change: int | None = None,
 ) -> dict:
-    """What the browser needs to draw the table (JSON): header labels, formatted cells, rows inside k."""
+    """What the browser needs to draw the table (JSON): header labels, formatted cells, rows inside k; with
+    ``before`` (the breakdown before the last change), each row in ``changed`` (positions) keeps its old term, and
+    ``change`` (the change's id, ``ui.live.change_id``) starts the charts' animation of it."""
     values = {c: frame[c].tolist() for c in columns}
+    old = {} if before is None else dict(zip(before["position"].tolist(), before["term"].tolist(), strict=True))
+    was = [old.get(p, "") if p in changed else "" for p in frame["position"].tolist()]
     return {
         "columns": [headers[c] for c in columns],
         "numeric": [c in NUMERIC for c in columns],
         "rows": [[_cell(c, values[c][i]) for c in columns] for i in range(len(frame))],
         "inside": [bool(x) for x in frame["in_top_k"].tolist()],
+        "was": was,
+        "term_column": list(columns).index("term") if "term" in columns else -1,
+        "change": change,
         "caption": caption,
         "beyond": beyond,
         "large": large,

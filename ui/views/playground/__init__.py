@@ -17,6 +17,7 @@ import streamlit as st
 
 from ndcg_core.lists.discounts import DISCOUNTS
 from ndcg_core.lists.gains import GAINS
+from ndcg_core.lists.guess import DIRECTIONS, SIZES, judge_guess, read_guess
 from ndcg_core.lists.items import MAX_ITEMS, Item, ideal_order, shuffled, swap, worst_order
 from ndcg_core.lists.presets import PRESETS
 from ndcg_core.lists.spec import LIST_IDEALS, ListSpec
@@ -36,7 +37,9 @@ from ui.i18n import Translator
 from ui.page import show_notice
 from ui.state import (
     Change,
+    Held,
     Removal,
+    Revealed,
     app_state,
     bind,
     bind_scoring,
@@ -54,10 +57,13 @@ from .figures import (
     CHART_KINDS,
     SETTING_CHANGES,
     SWAP_MAP_KEY,
+    change_text,
     headline,
+    last_change,
     render_breakdown,
     render_export,
     render_figure_charts,
+    render_formula,
     render_headline,
     render_list_chart,
     render_swap_map,
@@ -98,16 +104,56 @@ def undo_remove() -> None:
         _set_items(list(removed.before), None)
 
 
+# The changes predict first holds until the learner has guessed: reorders and regrades (a removal or a table's
+# edit is made at once).
+HELD_KINDS = ("move", "grade", "swap", "ideal", "worst", "shuffle")
+
+
 def _set_items(new_items: list[Item], change: str | None, **values: str) -> None:
     """The list becomes ``new_items``; ``change`` is the kind of change (``playground.change.<change>``, filled
-    with ``values``), or ``None`` for one the caption does not describe."""
+    with ``values``), or ``None`` for one the caption does not describe. With predict first on, a reorder or a
+    regrade is held instead, until the learner has guessed what it does (``reveal``)."""
     state = playground_state()
     before = state.spec
+    if state.predict and change in HELD_KINDS:
+        state.held = Held(before.with_items(new_items), Change(change, before, values))
+        state.guess_direction = state.guess_size = None
+        state.error = None
+        state.editor_version += 1  # the list is drawn again in its order before the held move
+        return
+    state.held = None
     state.removed = None  # Undo is offered only right after a removal
     state.spec = state.spec.with_items(new_items)
     state.error = None
     state.last = Change(change, before, values) if change else None
     state.editor_version += 1
+
+
+def reveal() -> None:
+    """Predict first: judge the guess against the held change, then make it (``ndcg_core.lists.guess``)."""
+    state = playground_state()
+    held = state.held
+    if held is None:
+        return
+    t = Translator(app_state().lang)
+    try:
+        guess = read_guess(state.guess_direction, state.guess_size)
+    except InputError as err:
+        state.error = t.explain(err)
+        return
+    state.held = None
+    state.removed = None
+    state.spec = held.after
+    state.last = held.change
+    state.error = None
+    state.editor_version += 1
+    state.revealed = Revealed(held.change, judge_guess(guess, held.change.before, held.after))
+
+
+def cancel_held() -> None:
+    """Predict first: drop the held change; the list stays as it is."""
+    playground_state().held = None
+    playground_state().error = None
 
 
 def on_list_action() -> None:
@@ -333,6 +379,8 @@ def render_list(t: Translator, shown: ListSpec, summary: dict[str, str]) -> None
     top, k = shown.top, shown.k
     presenter = app_state().presenter
     preview = live.preview(shown.items, shown.scoring, shown.extra, k)
+    change = last_change(shown)
+    changed = [move.item.id for move in live.explained(*change).items_moved()] if change else []
     sortable_list(
         items(),
         key=LIST_KEY,
@@ -344,6 +392,8 @@ def render_list(t: Translator, shown: ListSpec, summary: dict[str, str]) -> None
         readonly=presenter,
         summary=summary,
         preview=preview,
+        changed=changed,
+        version=playground_state().editor_version,
     )
     removed = playground_state().removed
     if removed:
@@ -366,6 +416,36 @@ def render_list(t: Translator, shown: ListSpec, summary: dict[str, str]) -> None
                     width="stretch",
                     key=f"btn_order_{kind}",
                 )
+
+
+def render_predict(t: Translator) -> None:
+    """The predict-first switch and, while a change is held, the guess asked before it is made."""
+    state = playground_state()
+    st.toggle(t("playground.predict"), help=t("playground.predict_help"), **bind(state, "predict", cancel_held))
+    held = state.held
+    if not state.predict or held is None:
+        return
+    with st.container(border=True, key="pg_predict"):
+        k = held.after.k
+        st.markdown(f"**{t('playground.predict.held', change=change_text(t, held.change, held.after), k=k)}**")
+        st.radio(
+            t("playground.predict.direction", k=k),
+            DIRECTIONS,
+            format_func=lambda way: t(f"playground.predict.direction.{way}"),
+            horizontal=True,
+            **bind(state, "guess_direction"),
+        )
+        st.radio(
+            t("playground.predict.size"),
+            SIZES,
+            format_func=lambda size: t(f"playground.predict.size.{size}"),
+            horizontal=True,
+            disabled=state.guess_direction == "same",
+            **bind(state, "guess_size"),
+        )
+        with st.container(horizontal=True, gap="small"):
+            st.button(t("playground.predict.reveal"), on_click=reveal, type="primary", key="btn_reveal")
+            st.button(t("playground.predict.cancel"), on_click=cancel_held, key="btn_cancel_held")
 
 
 def render_error() -> None:
@@ -518,6 +598,7 @@ def render_live(lang: str) -> None:
     timing.mark("headline")
     give_headline_a_head_start()
     with left:
+        render_predict(t)
         render_error()
         now, delta = headline(shown)
         render_list(
@@ -529,6 +610,7 @@ def render_live(lang: str) -> None:
             render_editor(t)
         render_list_chart(t, shown)
     with right:
+        render_formula(t, shown)
         render_figure_charts(t, shown)
     render_swap_map(t, shown, on_swap_pick)
     render_breakdown(t, shown)

@@ -13,15 +13,17 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from ndcg_core.lists.changes import ChangeExplained, ItemMove, TermChange, explain_change
+from ndcg_core.lists.changes import ChangeExplained, ItemMove, TermChange
 from ndcg_core.lists.discounts import DISCOUNTS
 from ndcg_core.lists.gains import GAINS
+from ndcg_core.lists.guess import Guess, GuessVerdict
 from ndcg_core.lists.items import Scores, ndcg_for_every_k, score
 from ndcg_core.lists.spec import ListSpec
 from ui import charts, export, live
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.state import Change, app_state, bind, playground_state
+from ui.widgets.formula import MAX_TERMS, show_formula
 from ui.widgets.table import COLUMNS as TABLE_COLUMNS
 from ui.widgets.table import show_table
 
@@ -97,6 +99,9 @@ def render_headline(t: Translator, shown: ListSpec) -> None:
     with st.container(horizontal=True, gap="medium"):  # side by side in one block (columns would be three)
         st.metric(t("playground.dcg_at", k=now.k), metric_text(now.dcg), width="stretch")
         st.metric(t("playground.idcg_at", k=now.k), metric_text(now.idcg), width="stretch")
+    revealed = playground_state().revealed
+    if last and revealed and revealed.change is last:
+        render_verdict(t, revealed.verdict, shown.k)
     if last:
         change, why = change_text(t, last, shown), why_text(t, now)
         after = {"delta": delta or "+0.0000", "change": change}
@@ -104,6 +109,37 @@ def render_headline(t: Translator, shown: ListSpec) -> None:
         render_explained(t, last.before, shown)
     if now.idcg == 0:
         st.info(t("playground.zero_idcg"))
+
+
+def guess_words(t: Translator, guess: Guess, *, truth: bool = False) -> str:
+    """A guess (or the truth, ``truth``) in words: "up, a little (under 0.05)", "stays the same"."""
+    side = "truth" if truth else "guess"
+    if guess.direction == "same":
+        return t(f"playground.predict.{side}.same")
+    way, size = t(f"playground.predict.way.{guess.direction}"), t(f"playground.predict.size.{guess.size}")
+    return t(f"playground.predict.{side}.move", way=way, size=size)
+
+
+def verdict_text(t: Translator, verdict: GuessVerdict, k: int) -> str:
+    """The guess beside the truth and, for a wrong guess, the mistake behind it where one fits."""
+    values = {
+        "guess": guess_words(t, verdict.guess),
+        "truth": guess_words(t, verdict.truth, truth=True),
+        "change": f"{verdict.change:+.4f}",
+        "k": k,
+    }
+    text = t("playground.predict.right" if verdict.right else "playground.predict.wrong", **values)
+    if verdict.mistake:
+        text += " " + t(f"guess.mistake.{verdict.mistake}", k=k)
+    return text
+
+
+def render_verdict(t: Translator, verdict: GuessVerdict, k: int) -> None:
+    """Predict first's reveal, under the headline: the guess beside the truth."""
+    if verdict.right:
+        st.success(verdict_text(t, verdict, k), icon=":material/check_circle:")
+    else:
+        st.warning(verdict_text(t, verdict, k), icon=":material/lightbulb:")
 
 
 MAX_ITEMS_EXPLAINED = 6  # a move of the top item shifts every item below it: the rest are summed in one line
@@ -118,8 +154,9 @@ def _side(term: TermChange | None, after: bool) -> dict[str, str]:
     return {f"gain_{key}": f"{gain:g}", f"disc_{key}": metric_text(factor or 0.0)}
 
 
-def item_line(t: Translator, move: ItemMove, explained: ChangeExplained) -> str:
-    """One item's term before and after, with its place, gain and discount on each side."""
+def item_line(t: Translator, move: ItemMove, explained: ChangeExplained, cuts: tuple[int, int] | None = None) -> str:
+    """One item's term before and after, with its place, gain and discount on each side; ``cuts`` (k before and
+    after) tells a place past a cut (its term 0 there) from one inside it."""
     by_position = {term.position: term for term in explained.terms}
     old = by_position.get(move.position_before) if move.position_before else None
     new = by_position.get(move.position_after) if move.position_after else None
@@ -133,20 +170,23 @@ def item_line(t: Translator, move: ItemMove, explained: ChangeExplained) -> str:
         **_side(old, after=False),
         **_side(new, after=True),
     }
-    if move.position_after is None:
+    k_before, k_after = cuts or (len(explained.terms), len(explained.terms))
+    if move.position_after is None or move.position_after > k_after:
         kind = "out"
-    elif move.position_before is None:
+    elif move.position_before is None or move.position_before > k_before:
         kind = "in"
     else:
         kind = "stayed" if move.position_before == move.position_after else "moved"
     return t(f"playground.explained.{kind}", **values)
 
 
-def explanation_lines(t: Translator, explained: ChangeExplained, k: int) -> list[str]:
+def explanation_lines(t: Translator, explained: ChangeExplained, k: int, k_before: int | None = None) -> list[str]:
     """The last change, term by term: each item whose term changed, then DCG and IDCG before and after and, when
-    the ideal moved, NDCG's change split into the list's share and the ideal's."""
+    the ideal moved, NDCG's change split into the list's share and the ideal's (``k_before``: k before the
+    change, when it was another)."""
     moves = explained.items_moved()
-    lines = [item_line(t, move, explained) for move in moves[:MAX_ITEMS_EXPLAINED]]
+    cuts = (k if k_before is None else k_before, k)
+    lines = [item_line(t, move, explained, cuts) for move in moves[:MAX_ITEMS_EXPLAINED]]
     rest = moves[MAX_ITEMS_EXPLAINED:]
     if rest:
         lines.append(t("playground.explained.more", count=len(rest), change=f"{sum(m.change for m in rest):+.4f}"))
@@ -169,13 +209,19 @@ def explanation_lines(t: Translator, explained: ChangeExplained, k: int) -> list
     return lines
 
 
+def last_change(shown: ListSpec) -> tuple[ListSpec, ListSpec] | None:
+    """The list before the last change and the list now (``None``: no change to show, or nothing before it)."""
+    last = playground_state().last
+    return (last.before, shown) if last and last.before.items else None
+
+
 def render_explained(t: Translator, before: ListSpec, shown: ListSpec) -> None:
     """Under the headline, where the eye is after a change: why NDCG moved from ``before``, term by term
     (``explain_change``)."""
     if not before.items:
         return
-    explained = explain_change(before, shown)
-    lines = explanation_lines(t, explained, shown.k)
+    explained = live.explained(before, shown)
+    lines = explanation_lines(t, explained, shown.k, before.k)
     st.markdown("  \n".join(small_print(line) for line in lines))
 
 
@@ -195,7 +241,14 @@ def draw(kind: str, shown: ListSpec, t: Translator, **alt_values: object) -> Non
     st.markdown(f"**{t(f'playground.chart.{kind}')}**  \n{small_print(reading)}")
     texts = t.group("chart")
     chart = live.chart(
-        kind, shown.items, shown.scoring, shown.extra, top=shown.top, texts=texts, presenter=app_state().presenter
+        kind,
+        shown.items,
+        shown.scoring,
+        shown.extra,
+        top=shown.top,
+        texts=texts,
+        presenter=app_state().presenter,
+        change=last_change(shown),
     )
     st.vega_lite_chart(chart, width="stretch", alt=reading)
 
@@ -252,8 +305,63 @@ def render_breakdown(t: Translator, shown: ListSpec) -> None:
         caption=t("playground.table"),
         beyond=t("playground.beyond_k"),
         large=app_state().presenter,
+        change=last_change(shown),
     )
     show_table(data, key="pg_breakdown")
+
+
+def formula_data(t: Translator, shown: ListSpec, explained: ChangeExplained | None) -> dict:
+    """The formula's texts: DCG@k as the sum of this list's terms (each with its old value where the last change
+    changed it), each position's own formula (gain, discount, term; its term before the change), NDCG = DCG / IDCG.
+    Every figure is ``ndcg_core``'s (the breakdown, ``explain_change``, the scores)."""
+    frame = live.breakdown(shown.items, shown.scoring, shown.extra)
+    now = live.scores(shown.items, shown.scoring, shown.extra)
+    k, discount = shown.k, shown.scoring.discount_function()
+    was = {term.position: term for term in explained.changed_terms} if explained else {}
+    columns = ("position", "item", "grade", "gain", "discount", "contribution")
+    terms: list[dict[str, object]] = []
+    details: list[str] = []
+    for position, label, grade, gain, factor, term in zip(*(frame[c].tolist() for c in columns), strict=True):
+        if position > k:
+            details.append(t("playground.formula.past", position=position, label=label, k=k))
+            continue
+        op = "/" if discount.divides else "×"
+        part = f"{gain:g} {op} {discount.formula(position)} = {gain:g} × {metric_text(factor)} = {metric_text(term)}"
+        detail = t("playground.formula.term", position=position, label=label, grade=f"{grade:g}", gain=f"{gain:g}")
+        old = was.get(position)
+        if old is not None:
+            before = old.item_before.label if old.item_before else ""
+            key = "playground.formula.was" if old.item_before else "playground.formula.was_empty"
+            part += " " + t(key, was=metric_text(old.before), label=before)
+        details.append(f"{detail} {part}")
+        if len(terms) < MAX_TERMS:
+            terms.append(
+                {
+                    "position": position,
+                    "text": metric_text(term),
+                    "was": metric_text(old.before) if old is not None else "",
+                    "changed": old is not None,
+                    "detail": details[-1],
+                }
+            )
+    shown_terms = min(k, len(frame))
+    values = {"k": k, "dcg": metric_text(now.dcg), "idcg": metric_text(now.idcg), "ndcg": metric_text(now.ndcg)}
+    return {
+        "lhs": t("playground.formula.lhs", k=k),
+        "terms": terms,
+        "more": t("playground.formula.more", count=shown_terms - len(terms)) if shown_terms > len(terms) else "",
+        "total": metric_text(now.dcg),
+        "details": details,
+        "idle": t("playground.formula.idle"),
+        "ratio": t("playground.formula.ratio" if now.idcg > 0 else "playground.formula.ratio_zero", **values),
+    }
+
+
+def render_formula(t: Translator, shown: ListSpec) -> None:
+    """Under the headline: the formula with this list's numbers, linked to every view (``ui.widgets.formula``)."""
+    change = last_change(shown)
+    explained = live.explained(*change) if change else None
+    show_formula(formula_data(t, shown, explained), key="pg_formula")
 
 
 def render_export(t: Translator, frame: pd.DataFrame, shown: ListSpec) -> None:

@@ -1,0 +1,99 @@
+"""The Playground's views are linked, in Debian's Chromium: a row pointed at in the list is marked in the term table,
+the formula (written out with that position's own numbers) and the charts, with no rerun; a change animates, and
+under prefers-reduced-motion nothing does."""
+
+import io
+from math import log2
+
+import pytest
+from PIL import Image
+from playwright.sync_api import expect
+
+from support import wait_for_idle
+
+pytestmark = pytest.mark.browser
+
+LINK_BLUE = (0x0B, 0x63, 0xCE)
+
+
+def open_playground(page, app_url):
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.goto(f"{app_url}/Playground")
+    expect(page.locator("ol > li.row")).to_have_count(5, timeout=30000)
+    expect(page.locator(".ndcg-formula .term")).to_have_count(5)
+    wait_for_idle(page)
+
+
+def blue_columns(chart):
+    """The x of every pixel of the linked views' blue in a chart's picture, as fractions of its width."""
+    picture = Image.open(io.BytesIO(chart.screenshot())).convert("RGB")
+    width, height = picture.size
+    pixels = picture.load()
+    return [
+        x / width
+        for x in range(width)
+        for y in range(0, height, 2)
+        if all(abs(a - b) <= 24 for a, b in zip(pixels[x, y], LINK_BLUE, strict=True))
+    ]
+
+
+def test_hovering_a_row_marks_its_position_in_the_table_the_formula_and_the_charts(page, app_url):
+    open_playground(page, app_url)
+    order = page.get_by_test_id("stVegaLiteChart").nth(1)  # the order beside the ideal order, beside the list
+    order.scroll_into_view_if_needed()
+    assert not blue_columns(order), "a tile is marked before anything is pointed at"
+    runs = page.evaluate("() => document.querySelector('[data-testid=stApp]').dataset.testScriptState")
+    page.locator("ol > li.row").nth(2).hover()
+    expect(page.locator("ol > li.row.pointed")).to_have_attribute("data-position", "3")
+    expect(page.locator(".ndcg-table tbody tr.pointed")).to_have_attribute("data-position", "3")
+    expect(page.locator(".ndcg-formula .term.pointed")).to_have_attribute("data-position", "3")
+    # The formula written out with position 3's own numbers: the example's C, a 3, over log2(4).
+    expect(page.locator(".ndcg-formula .detail")).to_have_text(
+        f"Position 3, doc C: grade 3, gain 3: 3 / log2(4) = 3 × {1 / log2(4):.4f} = {3 / log2(4):.4f}"
+    )
+    page.wait_for_timeout(300)  # the chart's redraw of the signal
+    marked = blue_columns(order)
+    assert marked, "no tile of the order chart is marked"
+    # Five tiles after the axis labels: the third's outline lies in the middle of the chart.
+    assert 0.4 < sum(marked) / len(marked) < 0.75, sum(marked) / len(marked)
+    assert page.evaluate("() => document.querySelector('[data-testid=stApp]').dataset.testScriptState") == runs
+    page.mouse.move(5, 5)  # pointing away clears every mark
+    expect(page.locator(".ndcg-formula .term.pointed")).to_have_count(0)
+    page.wait_for_timeout(300)
+    assert not blue_columns(order)
+
+
+def test_a_term_of_the_formula_points_at_its_row_in_the_list(page, app_url):
+    open_playground(page, app_url)
+    page.locator(".ndcg-formula .term").nth(0).focus()
+    expect(page.locator("ol > li.row.pointed .label")).to_have_text("doc A")
+    expect(page.locator(".ndcg-table tbody tr.pointed")).to_have_attribute("data-position", "1")
+
+
+def animations_after_a_reorder(page):
+    """Sort into the worst order; the number of animations the list's rows ran, and of the charts' animations."""
+    page.get_by_role("button", name="Worst order").click()
+    expect(page.locator("ol > li.row .label").first).not_to_have_text("doc A")
+    running = 0
+    for _ in range(15):  # the slide and the flash last 300 to 600 ms from the redraw
+        running = max(
+            running, page.locator("ol > li.row").evaluate_all("rows => rows.flatMap(r => r.getAnimations()).length")
+        )
+        page.wait_for_timeout(50)
+    wait_for_idle(page)
+    return running, page.evaluate("() => window.__ndcgLabTweens || 0")
+
+
+def test_a_change_animates_the_rows_and_the_charts(page, app_url):
+    open_playground(page, app_url)
+    rows, tweens = animations_after_a_reorder(page)
+    assert rows > 0 and tweens >= 1
+
+
+def test_reduced_motion_turns_the_animation_off(page, app_url):
+    page.emulate_media(reduced_motion="reduce")
+    open_playground(page, app_url)
+    rows, tweens = animations_after_a_reorder(page)
+    assert rows == 0 and tweens == 0
+    # The change is still marked: only the motion is gone.
+    expect(page.locator("ol > li.row.changed").first).to_be_visible()
