@@ -60,8 +60,9 @@ from .files import (
     scan,
     source_name,
 )
-from .sql import rank_tables
+from .sql import SqlRankings, rank_tables
 
+_TABLES = ("qrels", "run", "queries", "mixed_double", "mixed_float32")
 MEMORY_LIMIT = "1GB"  # DuckDB's own buffers; the rest of a run spills to the temporary directory
 
 
@@ -76,6 +77,8 @@ class DuckDBEngine:
     (a new directory under it, removed on close; the system's temporary directory by default); ``threads``:
     DuckDB's worker threads (all cores by default).
     """
+
+    name = "duckdb"
 
     def __init__(
         self, memory_limit: str = MEMORY_LIMIT, temp_directory: str | None = None, threads: int | None = None
@@ -127,6 +130,24 @@ class DuckDBEngine:
         if chosen.scoring.ties != "trec_eval":
             raise InputError("engine.ties", engine="duckdb", ties=chosen.scoring.ties)
         try:
+            qrels_name, run_name = self._load_pair(qrels_source, run_source)
+            return self._evaluate(chosen, qrels_name, run_name, self._tag)
+        finally:
+            self._drop()
+
+    def rankings(self, qrels_source: Source, run_source: Source) -> SqlRankings:
+        """The two files' rankings for an explanation, out of core (``sql.SqlRankings``), until the next call."""
+        self._drop()
+        # The run's rows keep the file's order (its rowid), for ties in file order.
+        self._sql("SET preserve_insertion_order = true")
+        try:
+            names = self._load_pair(qrels_source, run_source)
+        finally:
+            self._sql("SET preserve_insertion_order = false")
+        return SqlRankings(self._create, self._fetch, row="rowid", engine=self.name, names=names)
+
+    def _load_pair(self, qrels_source: Source, run_source: Source) -> tuple[str, str]:
+        try:
             qrels_name = self._load("qrels", qrels_source)
         except InputError as err:
             if looks_swapped(err, run_source):
@@ -134,17 +155,21 @@ class DuckDBEngine:
                     "files.swapped", qrels=source_name(qrels_source), run=source_name(run_source)
                 ) from None
             raise
-        run_name = self._load("run", run_source)
-        tag = self._tag
-        try:
-            return self._evaluate(chosen, qrels_name, run_name, tag)
-        finally:
-            self._sql("DROP TABLE IF EXISTS qrels; DROP TABLE IF EXISTS run; DROP TABLE IF EXISTS queries")
+        return qrels_name, self._load("run", run_source)
+
+    def _drop(self) -> None:
+        self._sql("; ".join(f"DROP TABLE IF EXISTS {name}" for name in _TABLES))
+
+    def _create(self, name: str, select: str) -> None:
+        self._sql(f"CREATE OR REPLACE TABLE {name} AS {select}")
+
+    def _fetch(self, select: str) -> Any:
+        return self._sql(select).fetchnumpy()
 
     def _evaluate(self, chosen: EvaluationOptions, qrels_name: str, run_name: str, tag: str) -> Evaluation:
         ranked = rank_tables(
-            lambda name, select: self._sql(f"CREATE OR REPLACE TABLE {name} AS {select}"),
-            lambda select: self._sql(select).fetchnumpy(),
+            self._create,
+            self._fetch,
             complete=chosen.complete,
             float32_scores=chosen.scoring.float32_scores,
         )

@@ -65,7 +65,7 @@ from .files import (
     scan,
     source_name,
 )
-from .sql import Ranked, rank_tables
+from .sql import Ranked, SqlRankings, rank_tables
 
 _UNTIDY = "[\t\r\x0b\x0c]|  |^ | $"  # a TREC line a single space does not split as trec_eval does
 _BOM = b"\xef\xbb\xbf"
@@ -93,6 +93,8 @@ class SparkEngine:
     ``{"spark.sql.shuffle.partitions": "2"}``; ``temp_directory``: where a folder for spooled and converted
     input is made (removed on close). ``session``: a SparkSession to use instead (left open on close).
     """
+
+    name = "spark"
 
     def __init__(
         self,
@@ -147,18 +149,28 @@ class SparkEngine:
         """What Spark's SQL finds in two files (``sql.Ranked``): the queries, judgments and judged documents
         of each ranking in trec_eval's order, for ``Ranked.evaluation`` under any options with these two."""
         try:
-            try:
-                self._load("qrels", qrels_source)
-            except InputError as err:
-                if looks_swapped(err, run_source):
-                    raise InputError(
-                        "files.swapped", qrels=source_name(qrels_source), run=source_name(run_source)
-                    ) from None
-                raise
-            self._load("run", run_source)
+            self._load_pair(qrels_source, run_source)
             return rank_tables(self._create, self._fetch, complete=complete, float32_scores=float32_scores)
         finally:
             self._release()
+
+    def rankings(self, qrels_source: Source, run_source: Source) -> SqlRankings:
+        """The two files' rankings for an explanation, in Spark (``sql.SqlRankings``), until the next call."""
+        self._release()
+        self._load_pair(qrels_source, run_source)
+        names = (source_name(qrels_source), source_name(run_source))
+        return SqlRankings(self._create, self._fetch, row="row", engine=self.name, names=names)
+
+    def _load_pair(self, qrels_source: Source, run_source: Source) -> None:
+        try:
+            self._load("qrels", qrels_source)
+        except InputError as err:
+            if looks_swapped(err, run_source):
+                raise InputError(
+                    "files.swapped", qrels=source_name(qrels_source), run=source_name(run_source)
+                ) from None
+            raise
+        self._load("run", run_source)
 
     def _create(self, name: str, select: str) -> None:
         frame = self._spark.sql(select).persist()
@@ -173,7 +185,7 @@ class SparkEngine:
         for frame in self._cached:
             frame.unpersist()
         self._cached.clear()
-        for view in ("qrels", "run", "queries"):
+        for view in ("qrels", "run", "queries", "mixed_double", "mixed_float32"):
             self._spark.catalog.dropTempView(view)
         for spooled in Path(self._folder).iterdir():
             spooled.unlink()
@@ -252,8 +264,7 @@ class SparkEngine:
         ).first()
         if bad or not rows or pairs != rows or header_lines != 1:
             raise Unclean
-        number = "rel" if kind == "qrels" else "score"
-        frame.select("qid", "docno", number).createOrReplaceTempView(kind)
+        _view(kind, frame.select("qid", "docno", "rel" if kind == "qrels" else "score"))
 
     def _load_default(self, kind: str, source: Source, name: str) -> None:
         """Read with the default reader (which raises its error for a bad file) and take its columns as they are."""
@@ -269,7 +280,7 @@ class SparkEngine:
         pq.write_table(table, written)
         frame = self._spark.read.parquet(os.fspath(written)).persist()
         self._cached.append(frame)
-        frame.createOrReplaceTempView(kind)
+        _view(kind, frame)
 
     def _load_parquet(self, kind: str, path: Path, name: str) -> None:
         """Parquet with ids as text or whole numbers and a numeric grade or score, checked in Spark; any other
@@ -315,13 +326,23 @@ class SparkEngine:
         if bad or not rows or pairs != rows:
             self._load_duckdb(kind, path, name)
             return
-        checked.select("qid", "docno", number[0]).createOrReplaceTempView(kind)
+        _view(kind, checked.select("qid", "docno", number[0]))
 
     def _load_duckdb(self, kind: str, path: Path, name: str) -> None:
         """The DuckDB engine's reading of a Parquet file: its error, or its columns."""
         with DuckDBEngine(memory_limit="256MB", threads=1, temp_directory=self._folder) as duck:
             table = duck.read_parquet(kind, path, name)
         self._load_table(kind, table)
+
+
+def _view(kind: str, frame: Any) -> None:
+    """The view ``kind`` of a file's columns; a run's rows numbered in the file's order (``row``: the partitions of
+    one file are its parts in order), for ties in file order."""
+    if kind == "run":
+        from pyspark.sql.functions import monotonically_increasing_id
+
+        frame = frame.withColumn("row", monotonically_increasing_id())
+    frame.createOrReplaceTempView(kind)
 
 
 # -------------------------------------------------------------------------------------- the SQL of a text file
