@@ -1,4 +1,8 @@
-"""The SQL the out-of-core engines share (``duckdb_sql``, ``spark_sql``): trec_eval's ranking, written once.
+"""The SQL the out-of-core engines share (``duckdb_sql``, ``spark_sql``): reading a text file and trec_eval's
+ranking, written once, with a ``Dialect`` value for where DuckDB and Spark spell a thing differently.
+
+Reading (``trec_select``, ``csv_select``, ``typed``): each line of a file split into its fields and checked as
+the default reader checks it (a column ``bad``); the engine only counts the bad lines (see ``files.Unclean``).
 
 Both engines hold the qrels as a table ``qrels`` (qid, docno, rel) and the run as ``run`` (qid, docno, score),
 and ask the same questions of them in SQL that DuckDB and Spark both accept: which queries are evaluated, in
@@ -17,6 +21,8 @@ import numpy as np
 
 from ...errors import InputError
 from ..evaluate import Evaluation, EvaluationOptions, ranked_columns
+from ..readers import DOC_NAMES, LARGEST_EXACT_GRADE, QID_NAMES, RANK_NAMES, REL_NAMES, SCORE_NAMES
+from .files import CSV_CONTENT, NUMBER, OTHER_SPACE, SPACE, SPLIT, pick_list
 from .memory import with_rows
 
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
@@ -26,6 +32,165 @@ Fetch = Callable[[str], Mapping[str, np.ndarray]]
 """Runs a SELECT and returns its columns by name."""
 Create = Callable[[str, str], None]
 """Makes a table (its name, a SELECT) that later statements read."""
+
+
+# -------------------------------------------------------------------------------------- reading a text file
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """How one engine spells what the shared SQL needs (each a format string over the names in braces).
+
+    ``param``: a text value in a statement (``{name}``: its parameter's name, ``{value}``: the text), inlined as a
+    literal or named as a parameter the engine passes (``TEXT_PARAMS``); ``lines``: the lines of a file as
+    ``line`` (and ``nul``: NULL unless the line holds a NUL byte, where ``has_nul``), from ``{source}``.
+    """
+
+    param: Callable[[str, str], str]
+    lines: str
+    has_nul: bool
+    element: str  # the i-th field (from 1) of a list, NULL beyond its end: {array}, {i}
+    size: str  # {array}
+    trim: str  # {text} without the characters {chars} at either end
+    matches: str  # {text} holds a match of the regular expression {pattern}
+    split: str  # {text} split at every {separator} (a single space)
+    split_blanks: str  # {text} split at runs of the regular expression {pattern}
+    starts: str  # {text} starts with {prefix}
+    untidy: str  # {line} holds a blank other than single spaces between fields
+
+
+def _inline(name: str, value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+DUCKDB = Dialect(
+    param=_inline,
+    lines="(SELECT c1 AS line, c2 AS nul FROM {source}) AS lines",
+    has_nul=True,
+    element="{array}[{i}]",
+    size="len({array})",
+    trim="trim({text}, {chars})",
+    matches="regexp_matches({text}, {pattern})",
+    split="string_split({text}, {separator})",
+    split_blanks="regexp_split_to_array({text}, {pattern})",
+    starts="starts_with({text}, {prefix})",
+    # DuckDB finds a character several times faster than a regular expression does.
+    untidy=" OR ".join(
+        [*(f"contains({{line}}, chr({c}))" for c in (9, 11, 12, 13)), "contains({line}, '  ')"]
+        + ["starts_with({line}, ' ')", "ends_with({line}, ' ')"]
+    ),
+)
+SPARK = Dialect(
+    param=lambda name, value: f":{name}",
+    lines="(SELECT value AS line FROM {source}) AS lines",
+    has_nul=False,
+    element="try_element_at({array}, {i})",
+    size="size({array})",
+    trim="trim(BOTH {chars} FROM {text})",
+    matches="{text} RLIKE {pattern}",
+    split="split({text}, {separator}, -1)",
+    split_blanks="split({text}, {pattern}, -1)",
+    starts="startswith({text}, {prefix})",
+    untidy="{line} RLIKE :untidy",
+)
+UNTIDY = "[\t\r\x0b\x0c]|  |^ | $"  # a TREC line a single space does not split as trec_eval does
+NUMBER_WHOLE = f"^(?:{NUMBER})\\z"  # the whole text one of the default reader's numbers
+TEXT_PARAMS = {
+    "space": SPACE,
+    "blanks": SPLIT,
+    "number": NUMBER_WHOLE,
+    "untidy": UNTIDY,
+    "other_space": OTHER_SPACE,
+    "content": CSV_CONTENT,
+}
+"""The values of the text parameters, by name, for a dialect that names them (Spark)."""
+
+
+def trec_select(dialect: Dialect, kind: str, source: str) -> str:
+    """TREC text: fields split at runs of blanks; comment and blank lines skipped; each line checked.
+
+    A tidy line (single spaces, no other blank) is split at its spaces, several times faster than the regular
+    expression the others need; a blank line splits into one empty field.
+    """
+    d = dialect
+    f1 = d.element.format(array="f", i=1)
+    split = d.split_blanks.format(
+        text=d.trim.format(text="line", chars=d.param("space", SPACE)), pattern=d.param("blanks", SPLIT)
+    )
+    single = d.split.format(text="line", separator="' '")
+    comment = d.starts.format(text=f1, prefix="'#'")
+    content = f"{f1} <> '' AND NOT {comment}"
+    docno, text = d.element.format(array="f", i=3), d.element.format(array="f", i=4 if kind == "qrels" else 5)
+    fields = f"""SELECT {f1} AS qid, {docno} AS docno, {text} AS text, {d.size.format(array="f")} AS width
+            {", nul" if d.has_nul else ""}
+        FROM (SELECT CASE WHEN {d.untidy.format(line="line")} THEN {split} ELSE {single} END AS f
+                {", nul" if d.has_nul else ""}
+            FROM {d.lines.format(source=source)}) AS split_lines
+        WHERE {"nul IS NOT NULL OR " if d.has_nul else ""}({content})"""
+    return typed(dialect, kind, fields, "width = 4" if kind == "qrels" else "width >= 6")
+
+
+def csv_select(
+    dialect: Dialect, kind: str, source: str, header: tuple[str, list[str]], *, header_text: bool = False
+) -> str | None:
+    """CSV/TSV lines after the header, split at its delimiter; each field stripped of blanks then quotes. None
+    when a column is missing (the default reader says which). ``header_text``: the lines hold the header, left out
+    by its text (the parameter ``header``)."""
+    d = dialect
+    delimiter, names = header
+    wanted = {"qid": QID_NAMES, "docno": DOC_NAMES}
+    rank = False
+    if kind == "qrels":
+        wanted["text"] = REL_NAMES
+    elif pick_list(names, SCORE_NAMES) is None and pick_list(names, RANK_NAMES) is not None:
+        wanted["text"], rank = RANK_NAMES, True
+    else:
+        wanted["text"] = SCORE_NAMES
+    at = {}
+    for column, aliases in wanted.items():
+        picked = pick_list(names, aliases)
+        if picked is None:
+            return None
+        field = d.element.format(array="f", i=names.index(picked) + 1)
+        at[column] = d.trim.format(text=d.trim.format(text=field, chars=d.param("space", SPACE)), chars="'\"'")
+    other_space = d.matches.format(text="line", pattern=d.param("other_space", OTHER_SPACE))
+    content = d.matches.format(text="line", pattern=d.param("content", CSV_CONTENT))
+    if header_text:
+        content += f" AND line <> {d.param('header', '')}"
+    nul = ", nul" if d.has_nul else ""
+    fields = f"""SELECT {at["qid"]} AS qid, {at["docno"]} AS docno, {at["text"]} AS text,
+            CASE WHEN {other_space} OR {at["qid"]} = '' OR {at["docno"]} = ''
+                THEN -1 ELSE {d.size.format(array="f")} END AS width{nul}
+        FROM (SELECT {d.split.format(text="line", separator=d.param("delimiter", delimiter))} AS f, line{nul}
+            FROM {d.lines.format(source=source)}
+            WHERE {"nul IS NOT NULL OR " if d.has_nul else ""}({content})) AS split_lines"""
+    return typed(dialect, "rank" if rank else kind, fields, f"width = {len(names)}")
+
+
+def typed(dialect: Dialect, kind: str, fields: str, width: str) -> str:
+    """The columns (qid, docno, and rel or score) and whether the line is bad, as the default reader decides.
+
+    ``kind``: "qrels" (a grade: whole, up to 2^53), "run" (a score: not NaN) or "rank" (a CSV's rank: finite,
+    negated into a score). Both engines order NaN above every number, so a comparison with a bound refuses it;
+    Spark's isnan(NULL) is false, not NULL, so a score that is no number is refused by name. Each engine takes a
+    few numbers pyarrow does not ("+-1", "1_0"): the regular expression refuses them.
+    """
+    pattern = dialect.param("number", NUMBER_WHOLE)
+    number = f"CASE WHEN {dialect.matches.format(text='text', pattern=pattern)} THEN try_cast(text AS DOUBLE) END"
+    if kind == "qrels":
+        usable = f"abs(v) <= {LARGEST_EXACT_GRADE} AND v = round(v)"
+        value = f"CASE WHEN {usable} THEN CAST(v AS BIGINT) END AS rel"
+    elif kind == "rank":
+        usable, value = "abs(v) < CAST('inf' AS DOUBLE)", "-v AS score"
+    else:
+        usable, value = "v IS NOT NULL AND NOT isnan(v)", "v AS score"
+    nul = "nul IS NOT NULL OR " if dialect.has_nul else ""
+    return f"""SELECT qid, docno, {value}, {nul}NOT coalesce({width} AND {usable}, false) AS bad
+        FROM (SELECT qid, docno, width, {"nul, " if dialect.has_nul else ""}{number} AS v FROM ({fields}) AS fields)
+        AS numbers"""
+
+
+# -------------------------------------------------------------------------------------- ranking
 
 
 def queries_select(complete: bool) -> str:
