@@ -7,7 +7,7 @@ import pytest
 
 from support import ROOT
 
-PACKAGES = ("ndcg_core", "ui")
+PACKAGES = ("ndcg_core", "ui", "deploy", "ndcg_lab")
 
 
 def module_name(path: Path) -> str:
@@ -141,4 +141,20 @@ def test_find_cycle_finds_a_circle():
 @pytest.mark.parametrize("package", ["ndcg_core", "ui"])
 def test_no_import_circle(package):
     graph = {n: {m for m in e if m.startswith(package)} for n, e in module_graph().items() if n.startswith(package)}
+    assert find_cycle(graph) is None
+
+
+def test_deploy_builds_on_ndcg_lab_s_base_and_only_the_command_reaches_back():
+    # Layers: ndcg_lab (where the app is, how a process starts) <- deploy <- ndcg_lab.cli (its deploy subcommand).
+    assert GRAPH["deploy"] >= {"ndcg_lab"}, "the check must see deploy's import of the base"
+    for name in GRAPH:
+        if name.startswith("deploy"):
+            assert not {m for m in GRAPH[name] if m.startswith("ndcg_lab.")}, name
+        if name.startswith("ndcg_lab"):
+            reached = {m for m in GRAPH[name] if m.split(".")[0] == "deploy"}
+            assert reached <= ({"deploy.launcher"} if name == "ndcg_lab.cli" else set()), (name, reached)
+
+
+def test_no_import_circle_between_deploy_and_the_command():
+    graph = {n: set(e) for n, e in module_graph().items() if n.split(".")[0] in ("deploy", "ndcg_lab")}
     assert find_cycle(graph) is None
