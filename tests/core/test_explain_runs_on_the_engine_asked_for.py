@@ -94,6 +94,10 @@ def test_every_conventions_value_is_the_same_bits_on_both_engines(duckdb_engine,
     assert in_memory.idle == out_of_core.idle == ()
     assert out_of_core.values == in_memory.values  # every variant, ties in file order and averaged included
     assert len(in_memory.values) >= 360
+    rankings = MemoryEngine().rankings(*tied), duckdb_engine.rankings(*tied)
+    assert [(r.grades, r.longest, r.unjudged, r.in_run.tolist()) for r in rankings] == [
+        ((-1, 0, 1, 2, 3), 50, True, [q % 7 != 3 for q in sorted(range(30), key=lambda q: f"q{q}")])
+    ] * 2
 
 
 @pytest.mark.spark

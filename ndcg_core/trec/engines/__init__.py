@@ -38,6 +38,8 @@ class Rankings(Protocol):
 
     grades: tuple[int, ...]  # every grade the qrels hold, ascending
     in_run: np.ndarray
+    longest: int  # the most documents one query's ranking holds
+    unjudged: bool  # whether some ranking holds a document without a grade of 0 or more
 
     def mixed(self, scores: str) -> bool:
         """Whether, with scores at this precision, some scores tie between documents of different gains (else

@@ -57,6 +57,9 @@ class MemoryRankings:
         self.grades = tuple(int(g) for g in np.unique(qrels.rel))
         queries = self._prepared.queries
         self.in_run = queries.in_run[np.flatnonzero(queries.evaluated)]
+        retrieved = self._prepared.retrieved
+        self.longest = int(np.bincount(retrieved.slot).max()) if len(retrieved.slot) else 0
+        self.unjudged = not bool(retrieved.usable.all())
         self._names = [queries.names[i] for i in np.flatnonzero(queries.evaluated)]
         self._as_float32 = _groups(self._prepared, True)
         self._tied = {

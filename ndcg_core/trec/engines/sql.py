@@ -350,6 +350,9 @@ class SqlRankings:
         if not self._base.qids:
             raise InputError("files.no_shared_query", qrels=names[0], run=names[1])
         self.in_run = self._base.in_run
+        counts = self._base.retrieved_count
+        self.longest = int(counts.max()) if len(counts) else 0
+        self.unjudged = int(counts.sum()) > int((self._base.ranked[2] >= 0).sum())
         self.grades = tuple(int(g) for g in np.sort(_ints(fetch("SELECT DISTINCT rel FROM qrels")["rel"])))
         self._tied: dict[str, np.ndarray] = {}
         self._differs = False
