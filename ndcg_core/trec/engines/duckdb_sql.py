@@ -57,7 +57,7 @@ from .files import (
 )
 from .sql import DUCKDB, SqlRankings, csv_select, rank_tables, trec_select, typed
 
-_TABLES = ("qrels", "run", "queries", "mixed_double", "mixed_float32")
+_TABLES = ("qrels", "run", "queries", "ties", "mixed_double", "mixed_float32")
 MEMORY_LIMIT = "1GB"  # DuckDB's own buffers; the rest of a run spills to the temporary directory
 
 

@@ -150,12 +150,13 @@ class SparkEngine:
 
     def rankings(self, qrels_source: Source, run_source: Source) -> SqlRankings:
         """The two files' rankings for an explanation, in Spark (``sql.SqlRankings``), until the next call."""
-        self._release()
         self._load_pair(qrels_source, run_source)
         names = (source_name(qrels_source), source_name(run_source))
         return SqlRankings(self._create, self._fetch, row="row", engine=self.name, names=names)
 
     def _load_pair(self, qrels_source: Source, run_source: Source) -> None:
+        # What the last rankings left is released first: Spark would answer a read of the same path from its cache.
+        self._release()
         try:
             self._load("qrels", qrels_source)
         except InputError as err:
@@ -179,7 +180,7 @@ class SparkEngine:
         for frame in self._cached:
             frame.unpersist()
         self._cached.clear()
-        for view in ("qrels", "run", "queries", "mixed_double", "mixed_float32"):
+        for view in ("qrels", "run", "queries", "ties", "mixed_double", "mixed_float32"):
             self._spark.catalog.dropTempView(view)
         for spooled in Path(self._folder).iterdir():
             spooled.unlink()

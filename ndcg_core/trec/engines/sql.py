@@ -313,13 +313,20 @@ def _graded(float32: bool, row: str, subset: str | None = None) -> str:
         JOIN queries USING (qid){within} LEFT JOIN qrels USING (qid, docno)"""
 
 
-def mixed_select(float32: bool, row: str) -> str:
+TIES_SELECT = f"""SELECT slot, grouping(key32) AS as_double,
+        CASE WHEN min(score + 0.0) < max(score + 0.0) THEN 1 ELSE 0 END AS differs
+    FROM (SELECT slot, score, score + 0.0 AS key64, {float32_key("score")} AS key32, {_GAIN} AS g
+        FROM run JOIN queries USING (qid) LEFT JOIN qrels USING (qid, docno)) AS graded
+    GROUP BY GROUPING SETS ((slot, key64), (slot, key32)) HAVING min(g) < max(g)"""
+"""The tie groups between documents of different gains, in one pass over the run: by scores as doubles
+(``as_double`` 1) and as 32-bit floats (0), and whether a group holds scores that differ as doubles."""
+
+
+def mixed_select(float32: bool) -> str:
     """The queries (slots) where scores, compared as doubles or as 32-bit floats, tie between documents of
-    different gains, and whether such a tie holds scores that differ as doubles."""
-    return f"""SELECT slot, max(CASE WHEN low < high THEN 1 ELSE 0 END) AS differs FROM (
-            SELECT slot, key, min(score + 0.0) AS low, max(score + 0.0) AS high FROM ({_graded(float32, row)}) AS graded
-            GROUP BY slot, key HAVING min(g) < max(g)
-        ) AS tied GROUP BY slot"""
+    different gains (from the table ``ties``, made of ``TIES_SELECT``), and whether such a tie holds scores that
+    differ as doubles."""
+    return f"SELECT slot, max(differs) AS differs FROM ties WHERE as_double = {0 if float32 else 1} GROUP BY slot"
 
 
 def ordered_select(float32: bool, ties: str, row: str, subset: str) -> str:
@@ -356,8 +363,9 @@ class SqlRankings:
         self.grades = tuple(int(g) for g in np.sort(_ints(fetch("SELECT DISTINCT rel FROM qrels")["rel"])))
         self._tied: dict[str, np.ndarray] = {}
         self._differs = False
+        create("ties", TIES_SELECT)
         for scores in ("double", "float32"):
-            create(f"mixed_{scores}", mixed_select(scores == "float32", row))
+            create(f"mixed_{scores}", mixed_select(scores == "float32"))
             found = fetch(f"SELECT slot, differs FROM mixed_{scores} ORDER BY slot")
             rows = np.zeros(len(self.in_run), dtype=bool)
             rows[_ints(found["slot"])] = True
