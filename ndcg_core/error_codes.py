@@ -113,6 +113,7 @@ Code = Literal[
     "measure.not_one",
     "flag.not_bool",
     "cli.gain_and_custom",
+    "engine.unknown",
     "engine.ties",
     "engine.not_installed",
     "engine.spark_start",

@@ -198,6 +198,7 @@ MESSAGES: dict[Code, str] = {
     "measure.not_one": "{value} names {count} measures; name one, such as ndcg_cut.10",
     "flag.not_bool": "{name} must be True or False, got {value}",
     "cli.gain_and_custom": "--gain cannot be combined with a custom gain per grade (ndcg.LEVEL=GAIN)",
+    "engine.unknown": "unknown engine {value}; choose one of {choices}",
     "engine.ties": "--engine {engine} orders tied scores as trec_eval does; --ties {ties} needs the default engine",
     "engine.not_installed": "--engine {engine} needs the Python package {package}: pip install 'ndcg-lab[{extra}]'",
     "engine.spark_start": "Spark did not start on {master} ({reason}); --engine spark needs Java 17 or later",

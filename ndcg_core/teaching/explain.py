@@ -3,10 +3,11 @@
 The conventions that make NDCG tools disagree are a search space (``catalogue``: the axes, each value's change
 from this project's default with why and a source, the named tools as variants).
 
-``explain_run(qrels, run, measure, printed)`` evaluates every distinct variant once over the files matched once
-(``prepare``; ties and 32-bit scores only where they change a ranking) and lists the variants that give
-``printed`` to its printed precision ("0.5371" is 0.5371 +- 0.00005), closest first; ``explain_list`` does the same
-for one ranked list (the Conventions page's ``Example``).
+``explain_run(qrels, run, measure, printed)`` evaluates every distinct variant once over the files' rankings (an
+engine's ``Rankings``: matched once in memory, or out of core with ``explain_rankings``; ties and 32-bit scores
+only where they change a ranking) and lists the variants that give ``printed`` to its printed precision ("0.5371"
+is 0.5371 +- 0.00005), closest first; ``explain_list`` does the same for one ranked list (the Conventions page's
+``Example``).
 """
 
 from __future__ import annotations
@@ -19,14 +20,13 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import validate
-from ..arrays import as_numpy
 from ..errors import InputError, shown
-from ..lists.scoring import Scoring
 from ..lists.spec import ListSpec
-from ..trec.evaluate import EvaluationOptions, Prepared, evaluate_prepared, prepare
+from ..trec.engines import Rankings
+from ..trec.engines.memory import MemoryRankings
+from ..trec.evaluate import EvaluationOptions
 from ..trec.measures import Measure, ndcg_cut
 from ..trec.readers import Qrels, Run
 from .catalogue import AXES, CHANGES, DEFAULT, LIBRARIES, Variant
@@ -107,10 +107,16 @@ def read_printed(printed: Any) -> tuple[float, int]:
 def explain_run(qrels: Qrels, run: Run, measure: Measure, printed: Any, *, max_docs: int | None = None) -> Explanation:
     """The variants (and tools) that give ``printed`` for ``measure`` on these files, closest first; ``max_docs``: the
     number was printed with trec_eval's ``-M``, so every variant keeps only that many documents of each ranking."""
+    return explain_rankings(MemoryRankings(qrels, run), measure, printed, max_docs=max_docs)
+
+
+def explain_rankings(rankings: Rankings, measure: Measure, printed: Any, *, max_docs: int | None = None) -> Explanation:
+    """``explain_run`` over an engine's rankings of two files (``Engine.rankings``: ``--explain`` with
+    ``--engine duckdb`` searches out of core)."""
     value, decimals = read_printed(printed)
     if not isinstance(measure, Measure) or measure.gains:
         raise InputError("measure.not_text", value=shown(measure))
-    return _explanation(variant_values(qrels, run, measure, max_docs=max_docs), measure, value, decimals)
+    return _explanation(rankings_values(rankings, measure, max_docs=max_docs), measure, value, decimals)
 
 
 def explain_list(ranked: Example | ListSpec, printed: Any) -> Explanation:
@@ -164,38 +170,34 @@ class Searched:
 
 
 def variant_values(qrels: Qrels, run: Run, measure: Measure, *, max_docs: int | None = None) -> Searched:
-    """Every variant's mean ``measure`` on these files, the files matched once (``prepare``), each ranking cut at
-    ``max_docs`` (``-M``) if given.
+    """Every variant's mean ``measure`` on these files in memory (``rankings_values`` of the default engine's
+    rankings), each ranking cut at ``max_docs`` (``-M``) if given."""
+    return rankings_values(MemoryRankings(qrels, run), measure, max_docs=max_docs)
 
-    Each scoring of the default ties and precision is evaluated over every query; a tie policy or 32-bit scores
-    only over the queries where they can change the order (a tie between documents of different grades), the
-    others keeping the default's figures. An axis that changes nothing here is searched at its default only.
+
+def rankings_values(rankings: Rankings, measure: Measure, *, max_docs: int | None = None) -> Searched:
+    """Every variant's mean ``measure`` over an engine's rankings of two files (``trec.engines.Rankings``: in
+    memory, or out of core), each ranking cut at ``max_docs`` (``-M``) if given.
+
+    Each scoring is evaluated in the default order, and in each other order (a tie policy, 32-bit scores) only
+    where one changes something on these files. An axis that changes nothing here is searched at its default only.
     """
-    prepared = prepare(qrels, run, complete=True)
-    grades = np.unique(qrels.rel).tolist()
+    grades = list(rankings.grades)
     k = measure.cutoff
-    names = [prepared.queries.names[i] for i in np.flatnonzero(prepared.queries.evaluated)]
-    as_float32 = _groups(prepared, True)
-    tied = {"double": _mixed_ties(prepared, _groups(prepared, False)), "float32": _mixed_ties(prepared, as_float32)}
     orders = [("double", "trec_eval")]
-    if tied["double"].any():
+    if rankings.mixed("double"):
         orders += [("double", t) for t in AXES["ties"][1:]]
-    if _float32_matters(as_float32):
+    if rankings.float32_matters():
         orders += [("float32", t) for t in AXES["ties"]]
-    subsets = {scores: _subset(qrels, run, [names[i] for i in np.flatnonzero(rows)]) for scores, rows in tied.items()}
     discounts = tuple(d for d in AXES["discount"] if _evaluated("discount", d))
     values: dict[Variant, float] = {}
-    in_run = np.ones(len(names), dtype=bool)
+    in_run = np.asarray(rankings.in_run, dtype=bool)
     for gain, discount, ideal in itertools.product(AXES["gain"], discounts, AXES["ideal"]):
         variant = Variant(gain, discount, ideal)
         options = EvaluationOptions(variant.scoring(grades), cutoffs=(k,) if k is not None else (), max_docs=max_docs)
-        columns = evaluate_prepared(prepared, options).columns
-        in_run = columns["in_run"].astype(bool)
         for scores, ties in orders:
             chosen = replace(variant, scores=scores, ties=ties)
-            changed = columns
-            if (scores, ties) != ("double", "trec_eval"):
-                changed = _with_subset(columns, tied[scores], subsets[scores], chosen.scoring(grades), options)
+            changed = rankings.columns(scores, ties, options)
             for cut in ("ndcg_cut", "max_docs", "ndcg") if k is not None else ("ndcg",):
                 per_query = _per_query(changed, cut, k, ideal, ties)
                 if per_query is None:
@@ -220,40 +222,6 @@ def _evaluated(axis: str, value: str) -> bool:
     return name not in CHANGES or CHANGES[name].build().evaluated
 
 
-def _subset(qrels: Qrels, run: Run, qids: list[str]) -> Prepared | None:
-    """The files' rows of these queries, matched (``None`` for no query)."""
-    if not qids:
-        return None
-    wanted = pa.array(qids)
-    keep_q = pc.is_in(qrels.qid, value_set=wanted)
-    keep_r = pc.is_in(run.qid, value_set=wanted)
-    rows_q, rows_r = np.flatnonzero(as_numpy(keep_q, fill=False)), np.flatnonzero(as_numpy(keep_r, fill=False))
-    sub_q = Qrels(qrels.qid.take(pa.array(rows_q)), qrels.docno.take(pa.array(rows_q)), qrels.rel[rows_q])
-    sub_r = Run(run.qid.take(pa.array(rows_r)), run.docno.take(pa.array(rows_r)), run.score[rows_r])
-    return prepare(sub_q, sub_r, complete=True)
-
-
-def _with_subset(
-    columns: Mapping[str, np.ndarray],
-    rows: np.ndarray,
-    subset: Prepared | None,
-    scoring: Scoring,
-    options: EvaluationOptions,
-) -> dict[str, np.ndarray]:
-    """``columns`` with the rows of the subset's queries (``rows``, in the same order) evaluated under ``scoring``."""
-    out = dict(columns)
-    if subset is None:
-        return out
-    sub = evaluate_prepared(subset, replace(options, scoring=scoring)).columns
-    where = np.flatnonzero(rows)
-    for name, values in sub.items():
-        if name in out:
-            changed = out[name].copy()
-            changed[where] = values
-            out[name] = changed
-    return out
-
-
 def _per_query(columns: Mapping[str, np.ndarray], cut: str, k: int | None, ideal: str, ties: str) -> np.ndarray | None:
     if cut == "ndcg":
         return columns["ndcg"]
@@ -267,48 +235,6 @@ def _per_query(columns: Mapping[str, np.ndarray], cut: str, k: int | None, ideal
     with np.errstate(invalid="ignore", over="ignore"):
         ratio = np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
     return np.asarray(np.minimum(np.nan_to_num(ratio, nan=0.0), 1.0))
-
-
-Groups = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-
-
-def _groups(prepared: Prepared, float32: bool) -> Groups:
-    """Run rows sorted by query and score (as 32-bit floats with ``float32``): each row's result row, tie group,
-    score, and grade where it has a gain (else 0)."""
-    retrieved = prepared.retrieved
-    score = prepared.score.astype(np.float32) if float32 else prepared.score
-    order = np.argsort(score, kind="stable")
-    order = order[np.argsort(retrieved.slot[order], kind="stable")]
-    slot, key = retrieved.slot[order], score[order]
-    grade = np.where(retrieved.usable & (retrieved.level > 0), retrieved.level, 0)[order].astype(np.float64)
-    starts = np.ones(len(order), dtype=bool)
-    starts[1:] = (slot[1:] != slot[:-1]) | (key[1:] != key[:-1])
-    return slot, np.cumsum(starts) - 1, prepared.score[order], grade
-
-
-def _spans(group: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """Per group, whether its values differ."""
-    n = int(group[-1]) + 1 if len(group) else 0
-    low, high = np.full(n, np.inf), np.full(n, -np.inf)
-    np.minimum.at(low, group, values)
-    np.maximum.at(high, group, values)
-    return np.asarray(high > low)
-
-
-def _mixed_ties(prepared: Prepared, groups: Groups) -> np.ndarray:
-    """Per result row (query), whether some of its scores tie (in ``groups``: as doubles, or as 32-bit floats)
-    between documents of different grades: where a tie policy can change its NDCG."""
-    slot, group, _, grade = groups
-    mixed = _spans(group, grade)
-    out = np.zeros(prepared.queries.count, dtype=bool)
-    out[slot[mixed[group]]] = True
-    return out
-
-
-def _float32_matters(as_float32: Groups) -> bool:
-    """Whether 32-bit floats tie scores that differ as doubles, between documents of different grades."""
-    _, group, score, grade = as_float32
-    return bool((_spans(group, score) & _spans(group, grade)).any())
 
 
 def _explanation(searched: Searched, measure: Measure, value: float, decimals: int) -> Explanation:

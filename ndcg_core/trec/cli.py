@@ -8,22 +8,16 @@ import io
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from ..errors import InputError, shown
 from ..lists.gains import GAINS
 from ..lists.scoring import Scoring
 from ..lists.ties import TIE_POLICIES
-from .engines import DEFAULT_ENGINE, ENGINES, SPARK_MASTER
-from .evaluate import IDEAL_SOURCE, IDEALS, Evaluation, EvaluationOptions
+from .engines import DEFAULT_ENGINE, ENGINES, SPARK_MASTER, Engine, provider
+from .evaluate import IDEAL_SOURCE, IDEALS, EvaluationOptions
 from .measures import TREC_EVAL_CUTOFFS, Measure, parse_measure, trec_eval_measures
 from .output import format_trec_eval
 from .readers import Source
-from .segmented import evaluate_files
-
-if TYPE_CHECKING:
-    from .engines.duckdb_sql import DuckDBEngine
-    from .engines.spark_sql import SparkEngine
 
 PROG = "ndcg-lab-eval"  # the console script pyproject.toml declares; python -m ndcg_core is the same program
 ALIASES = {"all_trec": ("ndcg", "ndcg_cut")}  # trec_eval's everything, narrowed to its NDCG measures
@@ -106,13 +100,13 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
         help="instead of evaluating, list the conventions and tools that give VALUE (the number another tool "
         "printed, to its printed precision) for the one measure -m names",
     )
+    engines = "; ".join(f"{entry.name}: {entry.description}" for entry in ENGINES)
+    others = [name for name in ENGINES.names() if name != DEFAULT_ENGINE]
     parser.add_argument(
         "--engine",
-        choices=ENGINES,
+        metavar="{" + ",".join(ENGINES.names()) + "}",
         default=DEFAULT_ENGINE,
-        help="numpy: in memory (default); duckdb: out of core with DuckDB, for runs larger than memory; "
-        "spark: on Apache Spark, here or on a cluster (needs pyspark and Java 17+); duckdb and spark also "
-        "read Parquet and take --ties trec_eval only",
+        help=f"{engines}; {' and '.join(others)} also read Parquet and take --ties trec_eval only",
     )
     parser.add_argument(
         "--spark-master",
@@ -139,26 +133,37 @@ def _measures(names: Sequence[str]) -> list[Measure]:
     return trec_eval_measures([parse_measure(n) for n in expanded])
 
 
-def run(
-    argv: Sequence[str] | None = None,
-    prog: str = PROG,
-    *,
-    duckdb_engine: DuckDBEngine | None = None,
-    spark_engine: SparkEngine | None = None,
-) -> str:
-    """Parse arguments, evaluate and return the text to print; raises ``InputError`` on bad input.
+def run(argv: Sequence[str] | None = None, prog: str = PROG, *, engine: Engine | None = None) -> str:
+    """Parse arguments, evaluate (or explain) and return the text to print; raises ``InputError`` on bad input.
 
-    ``duckdb_engine``, ``spark_engine``: an open engine for ``--engine duckdb`` or ``spark`` to use (one is
-    opened and closed otherwise).
+    ``engine``: an open engine to use when ``--engine`` names it (one is opened and closed otherwise).
     """
     args, measures = parse(argv if argv is not None else sys.argv[1:], prog)
+    chosen = provider(args.engine)  # an unknown engine fails before the files are read
+    options = None
     if args.explain is not None:
-        return _explain(args, measures)
-    options = evaluation_options(args, measures)
+        _explained_value(args, measures)
+    else:
+        options = evaluation_options(args, measures)
     run_source = _standard_input() if args.run == STDIN else args.run
-    opened = {"duckdb": duckdb_engine, "spark": spark_engine}.get(args.engine)
-    result = _evaluate(args.engine, args.qrels, run_source, options, opened, args.spark_master)
-    return format_trec_eval(result, measures, per_query=args.q)
+    if engine is not None and engine.name == chosen.name:
+        return _output(engine, args, measures, run_source, options)
+    settings = {"master": args.spark_master} if args.spark_master else {}
+    with chosen.opened(args.qrels, run_source, **settings) as opened:
+        return _output(opened, args, measures, run_source, options)
+
+
+def _output(
+    engine: Engine,
+    args: argparse.Namespace,
+    measures: Sequence[Measure],
+    run: Source,
+    options: EvaluationOptions | None,
+) -> str:
+    """What the engine prints: trec_eval's lines for ``options``, or the explanation (``options`` None)."""
+    if options is None:
+        return _answer(engine, args, measures, run)
+    return format_trec_eval(engine.evaluate_files(args.qrels, run, options), measures, per_query=args.q)
 
 
 def parse(argv: Sequence[str], prog: str = PROG) -> tuple[argparse.Namespace, list[Measure]]:
@@ -185,45 +190,23 @@ def evaluation_options(args: argparse.Namespace, measures: Sequence[Measure]) ->
     )
 
 
-def _explain(args: argparse.Namespace, measures: Sequence[Measure]) -> str:
-    """``--explain``: the conventions and tools that give the number, one per line (``explain.explanation_lines``)."""
-    from ..teaching.explain import explain_run, explanation_lines, read_printed
-    from .readers import read_qrels, read_run
+def _explained_value(args: argparse.Namespace, measures: Sequence[Measure]) -> None:
+    """``--explain``'s VALUE and measure checked before the files are read."""
+    from ..teaching.explain import read_printed
 
     read_printed(args.explain)  # a VALUE that is not a number fails before the files are read
     if len(measures) != 1:
         raise InputError("measure.not_one", value=shown(" ".join(args.m) or "ndcg ndcg_cut"), count=len(measures))
-    run_source = _standard_input() if args.run == STDIN else args.run
-    explanation = explain_run(read_qrels(args.qrels), read_run(run_source), measures[0], args.explain, max_docs=args.M)
+
+
+def _answer(engine: Engine, args: argparse.Namespace, measures: Sequence[Measure], run: Source) -> str:
+    """``--explain``: the conventions and tools that give the number, one per line (``explain.explanation_lines``),
+    searched over the engine's rankings of the files."""
+    from ..teaching.explain import explain_rankings, explanation_lines
+
+    rankings = engine.rankings(args.qrels, run)
+    explanation = explain_rankings(rankings, measures[0], args.explain, max_docs=args.M)
     return "".join(f"{line}\n" for line in explanation_lines(explanation))
-
-
-def _evaluate(
-    engine: str,
-    qrels: Source,
-    run: Source,
-    options: EvaluationOptions,
-    opened: DuckDBEngine | SparkEngine | None,
-    spark_master: str | None,
-) -> Evaluation:
-    if engine == DEFAULT_ENGINE:
-        return evaluate_files(qrels, run, options)
-    if opened is not None:
-        return opened.evaluate_files(qrels, run, options)
-    if engine == "spark":
-        from .engines.files import check_before_starting
-        from .engines.spark_sql import SparkEngine  # Spark loads only when asked for
-
-        # Spark's JVM takes half a minute to start: a missing or malformed file is refused before it.
-        check_before_starting("qrels", qrels)
-        check_before_starting("run", run)
-
-        with SparkEngine(spark_master) as spark:
-            return spark.evaluate_files(qrels, run, options)
-    from .engines.duckdb_sql import DuckDBEngine  # DuckDB loads only when asked for
-
-    with DuckDBEngine() as duck:
-        return duck.evaluate_files(qrels, run, options)
 
 
 def _standard_input() -> io.BytesIO:
@@ -255,17 +238,11 @@ def keep_freed_memory() -> None:
     libc.mallopt(m_trim_threshold, (1 << 31) - 1)
 
 
-def main(
-    argv: Sequence[str] | None = None,
-    prog: str = PROG,
-    *,
-    duckdb_engine: DuckDBEngine | None = None,
-    spark_engine: SparkEngine | None = None,
-) -> int:
+def main(argv: Sequence[str] | None = None, prog: str = PROG, *, engine: Engine | None = None) -> int:
     """Entry point: prints trec_eval lines; bad input is one line on stderr, starting with ``prog``, and exit
-    status 2."""
+    status 2. ``engine``: an open engine to use when ``--engine`` names it."""
     try:
-        text = run(argv, prog, duckdb_engine=duckdb_engine, spark_engine=spark_engine)
+        text = run(argv, prog, engine=engine)
     except ValueError as err:
         sys.stderr.write(f"{prog}: {'; '.join(line.strip() for line in str(err).splitlines())}\n")
         return 2

@@ -348,19 +348,24 @@ def ranked_columns(
     in_run: np.ndarray,
     options: EvaluationOptions,
     engine: str,
+    *,
+    ties: str = "trec_eval",
+    group: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """``Evaluation.columns`` of queries ranked by another engine (``ndcg_core.trec.engines``).
 
     Queries are numbered 0 to n - 1 in trec_eval's order. ``judged``: (query, grade) of every judgment of the
     queries. ``ranked``: (query, position from 0, grade) of the judged documents of each ranking, in ranking
-    order under trec_eval's tie order and not cut at ``max_docs``; the unjudged ones add nothing to any sum.
+    order under the tie policy ``ties`` (trec_eval's by default) and not cut at ``max_docs``; the unjudged ones add
+    nothing to any sum but under averaged ties, where ``group`` gives each row's tie group and the rows hold every
+    document of each group with a gain (an unjudged one with a negative grade: no gain of its own).
     ``retrieved_count``: each query's number of ranked documents; ``in_run``: whether the run names it;
-    ``engine``: the engine's name on the command line, for its error.
+    ``engine``: the engine's name on the command line, for its error when ``options`` ask for another tie policy.
     The arithmetic is ``evaluate``'s own, in the same order, so the figures are the same bits.
     """
     chosen = _plan(options)
     nq = len(in_run)
-    if chosen.ties != "trec_eval":
+    if chosen.ties != ties:
         raise InputError("engine.ties", engine=engine, ties=chosen.ties)
     j_slot, j_level = judged
     r_slot, r_position, r_level = ranked
@@ -370,6 +375,7 @@ def ranked_columns(
     if chosen.max_docs is not None:
         keep = r_position < chosen.max_docs
         r_slot, r_position, r_level = r_slot[keep], r_position[keep], r_level[keep]
+        group = group[keep] if group is not None else None
         retrieved = _Graded(r_slot, r_level, r_level >= 0)
     cut_shift = None if scales.cut is None else scales.cut[r_slot]
     gains = _gain_levels(r_level, retrieved.usable, chosen.gain_cut, cut_shift)
@@ -378,6 +384,10 @@ def ranked_columns(
     else:
         full_shift = None if scales.full is None else scales.full[r_slot]
         gains_full = _gain_levels(r_level, retrieved.usable, chosen.gain_full, full_shift)
+    if group is not None:
+        averaged = tie_averaged(gains, group)
+        gains_full = averaged if gains_full is gains else tie_averaged(gains_full, group)
+        gains = averaged
     ranking = _Ranking(retrieved, r_position, gains, gains_full)
     columns = _ndcg_columns(pool, ranking, scales, nq, chosen)
     relevant_retrieved = r_slot[retrieved.usable & (r_level >= RELEVANT_FROM)]

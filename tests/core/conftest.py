@@ -97,4 +97,4 @@ def eval_main(request):
     if request.param == "numpy":
         return main
     engine = request.getfixturevalue("duckdb_engine")
-    return lambda argv: main([*argv, "--engine", "duckdb"], duckdb_engine=engine)
+    return lambda argv: main([*argv, "--engine", "duckdb"], engine=engine)

@@ -97,7 +97,7 @@ def test_whole_command_lines_print_what_the_default_engine_prints(tmp_path, monk
         printed = []
         for engine in ("numpy", "spark"):
             monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO((TREC / "results.test").read_bytes())))
-            assert main([*args, "--engine", engine], spark_engine=spark_engine) == 0
+            assert main([*args, "--engine", engine], engine=spark_engine) == 0
             printed.append(capsys.readouterr().out)
         assert printed[0] == printed[1] and printed[0].count("\n") > 3
 
@@ -190,7 +190,7 @@ def test_parquet_is_read_as_the_same_rows_in_text_and_a_bad_one_gets_the_duckdb_
 
 def test_tie_policies_other_than_trec_eval_need_the_default_engine(capsys, spark_engine):
     args = ["--engine", "spark", "--ties", "average", str(TREC / "qrels.test"), str(TREC / "results.test")]
-    assert main(args, spark_engine=spark_engine) == 2
+    assert main(args, engine=spark_engine) == 2
     assert "--engine spark orders tied scores as trec_eval does; --ties average" in capsys.readouterr().err
 
 

@@ -368,6 +368,7 @@ CALLS = {
     "measure.not_one": [lambda: Measure.parse("ndcg_cut.5,10")],
     "flag.not_bool": [lambda: ndcg_from_scores([1, 0], [2, 1], float32_scores="yes")],
     "cli.gain_and_custom": [lambda: cli_run(["-m", "ndcg.1=3", "--gain", "exponential", QRELS, RESULTS])],
+    "engine.unknown": [lambda: cli_run(["--engine", "polars", QRELS, RESULTS])],
     "engine.ties": [lambda: cli_run(["--engine", "duckdb", "--ties", "best", QRELS, RESULTS])],
     "engine.not_installed": [lambda: spark_run(missing={"pyspark.testing.utils": None, "pyspark.sql": None})],
     "engine.spark_start": [lambda: spark_run(failure=RuntimeError("[JAVA_GATEWAY_EXITED] Java gateway exited."))],

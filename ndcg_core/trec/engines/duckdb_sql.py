@@ -45,23 +45,19 @@ from ..readers import (
     looks_swapped,
 )
 from .files import (
-    CSV_CONTENT,
-    NUMBER,
-    OTHER_SPACE,
-    SPACE,
-    SPLIT,
     Unclean,
     bytes_of,
     default_read,
     header_line,
     pick,
-    pick_list,
     plain,
+    refuse_if_large,
     scan,
     source_name,
 )
-from .sql import rank_tables
+from .sql import DUCKDB, SqlRankings, csv_select, rank_tables, trec_select, typed
 
+_TABLES = ("qrels", "run", "queries", "ties", "mixed_double", "mixed_float32")
 MEMORY_LIMIT = "1GB"  # DuckDB's own buffers; the rest of a run spills to the temporary directory
 
 
@@ -76,6 +72,8 @@ class DuckDBEngine:
     (a new directory under it, removed on close; the system's temporary directory by default); ``threads``:
     DuckDB's worker threads (all cores by default).
     """
+
+    name = "duckdb"
 
     def __init__(
         self, memory_limit: str = MEMORY_LIMIT, temp_directory: str | None = None, threads: int | None = None
@@ -127,6 +125,24 @@ class DuckDBEngine:
         if chosen.scoring.ties != "trec_eval":
             raise InputError("engine.ties", engine="duckdb", ties=chosen.scoring.ties)
         try:
+            qrels_name, run_name = self._load_pair(qrels_source, run_source)
+            return self._evaluate(chosen, qrels_name, run_name, self._tag)
+        finally:
+            self._drop()
+
+    def rankings(self, qrels_source: Source, run_source: Source) -> SqlRankings:
+        """The two files' rankings for an explanation, out of core (``sql.SqlRankings``), until the next call."""
+        self._drop()
+        # The run's rows keep the file's order (its rowid), for ties in file order.
+        self._sql("SET preserve_insertion_order = true")
+        try:
+            names = self._load_pair(qrels_source, run_source)
+        finally:
+            self._sql("SET preserve_insertion_order = false")
+        return SqlRankings(self._create, self._fetch, row="rowid", engine=self.name, names=names)
+
+    def _load_pair(self, qrels_source: Source, run_source: Source) -> tuple[str, str]:
+        try:
             qrels_name = self._load("qrels", qrels_source)
         except InputError as err:
             if looks_swapped(err, run_source):
@@ -134,17 +150,21 @@ class DuckDBEngine:
                     "files.swapped", qrels=source_name(qrels_source), run=source_name(run_source)
                 ) from None
             raise
-        run_name = self._load("run", run_source)
-        tag = self._tag
-        try:
-            return self._evaluate(chosen, qrels_name, run_name, tag)
-        finally:
-            self._sql("DROP TABLE IF EXISTS qrels; DROP TABLE IF EXISTS run; DROP TABLE IF EXISTS queries")
+        return qrels_name, self._load("run", run_source)
+
+    def _drop(self) -> None:
+        self._sql("; ".join(f"DROP TABLE IF EXISTS {name}" for name in _TABLES))
+
+    def _create(self, name: str, select: str) -> None:
+        self._sql(f"CREATE OR REPLACE TABLE {name} AS {select}")
+
+    def _fetch(self, select: str) -> Any:
+        return self._sql(select).fetchnumpy()
 
     def _evaluate(self, chosen: EvaluationOptions, qrels_name: str, run_name: str, tag: str) -> Evaluation:
         ranked = rank_tables(
-            lambda name, select: self._sql(f"CREATE OR REPLACE TABLE {name} AS {select}"),
-            lambda select: self._sql(select).fetchnumpy(),
+            self._create,
+            self._fetch,
             complete=chosen.complete,
             float32_scores=chosen.scoring.float32_scores,
         )
@@ -180,9 +200,13 @@ class DuckDBEngine:
         if start == b"PAR1":
             self._load_parquet(kind, path, name)
             return name
+        gzipped = start[:2] == b"\x1f\x8b"
         try:
-            self._load_text(kind, path, start[:2] == b"\x1f\x8b")
+            self._load_text(kind, path, gzipped)
         except (Unclean, self._error, OSError, EOFError, zlib.error, UnicodeDecodeError):
+            # A bad file is refused a part at a time, DuckDB's copy of it dropped first: neither holds it whole.
+            self._sql(f"DROP TABLE IF EXISTS {kind}")
+            refuse_if_large(kind, path, gzipped, name)
             self._load_default(kind, original, name)
         return name
 
@@ -205,14 +229,14 @@ class DuckDBEngine:
 
         params: list[Any] = []
         if header is not None:
-            select = _csv_select(kind, read(2, "?", header_line(head)).replace("'?'", "?"), header)
+            select = csv_select(DUCKDB, kind, read(2, "?", header_line(head)).replace("'?'", "?"), header)
             params = ["\x00"]
             if select is None:
                 raise Unclean  # a column it needs is missing: the default reader says which
         elif tidy:
             select = _tidy_select(kind, read(5 if kind == "qrels" else 7, " "))
         else:
-            select = _trec_select(kind, read(2, "?").replace("'?'", "?"))
+            select = trec_select(DUCKDB, kind, read(2, "?").replace("'?'", "?"))
             params = ["\x00"]
         self._sql(f"CREATE OR REPLACE TABLE {kind} AS {select}", params)
         # Distinct hashes of (query, document) count the pairs: a collision only sends the file to the default
@@ -322,70 +346,7 @@ def _tidy_select(kind: str, columns: str) -> str:
     number, width = ("c4", "c4 IS NOT NULL AND c5 IS NULL") if kind == "qrels" else ("c5", "c6 IS NOT NULL")
     fields = f"""SELECT c1 AS qid, c3 AS docno, {number} AS text, {width} AS width, NULL AS nul FROM {columns}
         WHERE c1 IS NOT NULL AND NOT starts_with(c1, '#')"""  # a blank line reads as NULLs
-    return _typed(kind, fields, "width")
-
-
-def _trec_select(kind: str, lines: str) -> str:
-    """TREC text: fields split at runs of blanks; comment and blank lines skipped; each line checked.
-
-    A tidy line (single spaces, no other blank) is split at its spaces, several times faster than the regular
-    expression the others need; a blank line splits into one empty field.
-    """
-    untidy = " OR ".join(
-        [*(f"contains(line, chr({c}))" for c in (9, 11, 12, 13)), "contains(line, '  ')"]
-        + ["starts_with(line, ' ')", "ends_with(line, ' ')"]
-    )
-    split = f"regexp_split_to_array(trim(line, {_literal(SPACE)}), {_literal(SPLIT)})"
-    fields = f"""SELECT f[1] AS qid, f[3] AS docno, f[{4 if kind == "qrels" else 5}] AS text, len(f) AS width, nul
-        FROM (SELECT CASE WHEN {untidy} THEN {split} ELSE string_split(line, ' ') END AS f, nul
-            FROM (SELECT c1 AS line, c2 AS nul FROM {lines}))
-        WHERE nul IS NOT NULL OR (f[1] <> '' AND NOT starts_with(f[1], '#'))"""
-    return _typed(kind, fields, "width = 4" if kind == "qrels" else "width >= 6")
-
-
-def _csv_select(kind: str, lines: str, header: tuple[str, list[str]]) -> str | None:
-    """CSV/TSV lines after the header, split at its delimiter; each field stripped of blanks then quotes."""
-    delimiter, names = header
-    wanted = {"qid": QID_NAMES, "docno": DOC_NAMES}
-    rank = False
-    if kind == "qrels":
-        wanted["text"] = REL_NAMES
-    elif pick_list(names, SCORE_NAMES) is None and pick_list(names, RANK_NAMES) is not None:
-        wanted["text"], rank = RANK_NAMES, True
-    else:
-        wanted["text"] = SCORE_NAMES
-    at = {}
-    for column, aliases in wanted.items():
-        picked = pick_list(names, aliases)
-        if picked is None:
-            return None
-        at[column] = f"trim(trim(f[{names.index(picked) + 1}], {_literal(SPACE)}), '\"')"
-    fields = f"""SELECT {at["qid"]} AS qid, {at["docno"]} AS docno, {at["text"]} AS text,
-            CASE WHEN regexp_matches(line, {_literal(OTHER_SPACE)}) OR {at["qid"]} = '' OR {at["docno"]} = ''
-                THEN -1 ELSE len(f) END AS width, nul
-        FROM (SELECT string_split(line, {_literal(delimiter)}) AS f, line, nul
-            FROM (SELECT c1 AS line, c2 AS nul FROM {lines}))
-        WHERE nul IS NOT NULL OR regexp_matches(line, {_literal(CSV_CONTENT)})"""
-    return _typed("rank" if rank else kind, fields, f"width = {len(names)}")
-
-
-def _typed(kind: str, fields: str, width: str) -> str:
-    """The columns (qid, docno, and rel or score) and whether the line is bad, as the default reader decides.
-
-    ``kind``: "qrels" (a grade: whole, up to 2^53), "run" (a score: not NaN) or "rank" (a CSV's rank: finite,
-    negated into a score).
-    """
-    # DuckDB takes a few numbers pyarrow does not ("+-1", "1_0"): the expression refuses them.
-    number = f"CASE WHEN regexp_full_match(text, {_literal(NUMBER)}) THEN TRY_CAST(text AS DOUBLE) END"
-    if kind == "qrels":
-        usable = f"isfinite(v) AND v = round(v) AND abs(v) <= {LARGEST_EXACT_GRADE}"
-        value = f"CASE WHEN {usable} THEN CAST(v AS BIGINT) END AS rel"
-    elif kind == "rank":
-        usable, value = "isfinite(v)", "-v AS score"
-    else:
-        usable, value = "NOT isnan(v)", "v AS score"
-    return f"""SELECT qid, docno, {value}, nul IS NOT NULL OR NOT coalesce({width} AND {usable}, false) AS bad
-        FROM (SELECT qid, docno, width, nul, {number} AS v FROM ({fields}))"""
+    return typed(DUCKDB, kind, fields, "width")
 
 
 # -------------------------------------------------------------------------------------- helpers

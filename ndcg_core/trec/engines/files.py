@@ -9,13 +9,14 @@ import gzip
 import io
 import os
 import re
+import zlib
 from pathlib import Path
 from typing import IO, cast
 
 import pyarrow as pa
 
-from ...errors import InputError
-from ..readers import Qrels, Run, Source, read_qrels, read_run
+from ...errors import InputError, Place
+from ..readers import MAX_QUOTED_LINES, Qrels, Run, Source, csv_table_header, read_qrels, read_run
 
 _HEAD = 65536  # bytes a CSV header is looked for in, as the default reader does
 _CHUNK = 1 << 24
@@ -137,3 +138,129 @@ def check_before_starting(kind: str, source: Source) -> None:
         head = head[: head.rfind(b"\n") + 1]
     if head.strip():
         default_read(kind, head, os.fspath(source))
+
+
+# -------------------------------------------------------------------------------------- a bad file, part by part
+
+_PART = 1 << 24  # bytes of whole lines the default reader reads at a time when it only has to find what is bad
+# The default reader's checks, in the order it makes them over a whole file: a file fails with the first kind it
+# finds anywhere, said of its first line (or, for the counted kinds, of its first three lines and how many more).
+_KINDS: dict[str, int] = {
+    "file.nul": 0,
+    "file.not_utf8": 0,
+    "qrels.columns": 1,
+    "run.columns": 1,
+    "csv.columns": 1,
+    "csv.field_empty qid": 2,
+    "csv.field_empty docno": 3,
+    "qrels.grade_not_number": 4,
+    "run.score_not_number": 4,
+    "run.rank_not_number": 4,
+    "run.rank_not_finite": 5,
+    "qrels.grade_not_whole": 5,
+    "qrels.grade_too_large": 6,
+    "run.score_nan": 7,
+}
+_COUNTED = (1, 4)
+_NOTHING_IN_PART = ("file.empty", "qrels.no_lines", "run.no_lines", "qrels.header_only", "run.header_only")
+
+
+def refuse_if_large(kind: str, path: Path, gzipped: bool, name: str) -> None:
+    """``refuse_by_parts`` for a file larger than a part (a smaller one the default reader reads whole, as fast)."""
+    try:
+        large = path.stat().st_size > _PART
+    except OSError:
+        return
+    if large:
+        refuse_by_parts(kind, path, gzipped, name)
+
+
+def refuse_by_parts(kind: str, path: Path, gzipped: bool, name: str) -> None:
+    """Raise the default reader's error for a bad text file without holding the file: it reads the file a part of
+    whole lines at a time (16 MiB; a CSV's header before each part) and puts the parts' errors together as it
+    would for the whole file. Returns when it cannot say (no part is bad, or a part has a duplicate, which only
+    the whole file can place): the caller reads the whole file then."""
+    head, found, line_base = b"", None, 0
+    prefix, prefix_lines = b"", 0
+    try:
+        with _open(path, gzipped) as stream:
+            carried = b""
+            while True:
+                chunk = stream.read(_PART)
+                data = carried + chunk
+                if not data:
+                    break
+                end = data.rfind(b"\n") + 1 if chunk else len(data)
+                if end == 0:
+                    carried = data
+                    continue
+                part, carried = data[:end], data[end:]
+                if not head:
+                    head = part[:_HEAD]
+                    if csv_table_header(head) is not None:
+                        prefix_lines = header_line(head)
+                        prefix = b"".join(line + b"\n" for line in head.split(b"\n")[:prefix_lines])
+                found = _worst(
+                    found, _part_error(kind, prefix + part if line_base else part, name, line_base, prefix_lines)
+                )
+                line_base += part.count(b"\n")
+    except (OSError, EOFError, zlib.error, Unclean):
+        return  # the default reader says what is wrong with the file itself
+    if found is not None:
+        raise _together(found)
+
+
+_Found = tuple[int, list[InputError], int]  # the kind, the errors (at most three), how many in all
+
+
+def _part_error(kind: str, data: bytes, name: str, line_base: int, prefix_lines: int) -> _Found | None:
+    """The kind (``_KINDS``) and errors of one part as the default reader reads it, at the file's line numbers."""
+    try:
+        default_read(kind, data, name)
+    except InputError as err:
+        if err.code in _NOTHING_IN_PART:
+            return None
+        key = f"{err.code} {err.fields['column']}" if err.code == "csv.field_empty" else err.code
+        if key not in _KINDS:
+            raise Unclean from None  # a duplicate, or what only the whole file shows
+        shift = line_base - prefix_lines if line_base else 0
+        errors = [_moved(e, shift) for e in (_alone(err), *err.also)]
+        return _KINDS[key], errors, len(errors) + err.more
+    return None
+
+
+def _alone(err: InputError) -> InputError:
+    return InputError(err.code, quote=err.quote, **err.fields)  # type: ignore[arg-type]
+
+
+def _moved(err: InputError, lines: int) -> InputError:
+    """The error with its line number ``lines`` further down the file."""
+    place = err.place
+    fields = dict(err.fields)
+    if place is not None and "line" in place.fields:
+        fields["place"] = Place(place.code, **{**place.fields, "line": place.fields["line"] + lines})  # type: ignore[arg-type]
+    return InputError(err.code, quote=err.quote, **fields)  # type: ignore[arg-type]
+
+
+def _worst(found: _Found | None, part: _Found | None) -> _Found | None:
+    """What the whole file fails with so far: the earlier kind; of a counted kind, every part's lines."""
+    if part is None:
+        return found
+    if found is None or part[0] < found[0]:
+        return part
+    if part[0] == found[0] and part[0] in _COUNTED:
+        return found[0], (found[1] + part[1])[:MAX_QUOTED_LINES], found[2] + part[2]
+    return found
+
+
+def _together(found: _Found) -> InputError:
+    """One error of a file's bad lines as the default reader makes it: the first three quoted, the rest counted."""
+    _, errors, total = found
+    first = errors[0]
+    return InputError(
+        first.code,  # type: ignore[arg-type]
+        quote=first.quote,
+        also=tuple(errors[1:]),
+        more=total - len(errors),
+        **first.fields,
+    )

@@ -50,24 +50,18 @@ from ..readers import (
 from . import SPARK_MASTER
 from .duckdb_sql import DuckDBEngine
 from .files import (
-    CSV_CONTENT,
-    NUMBER,
-    OTHER_SPACE,
-    SPACE,
-    SPLIT,
     Unclean,
     bytes_of,
     default_read,
     header_line,
     pick,
-    pick_list,
     plain,
+    refuse_if_large,
     scan,
     source_name,
 )
-from .sql import Ranked, rank_tables
+from .sql import SPARK, TEXT_PARAMS, Ranked, SqlRankings, csv_select, rank_tables, trec_select
 
-_UNTIDY = "[\t\r\x0b\x0c]|  |^ | $"  # a TREC line a single space does not split as trec_eval does
 _BOM = b"\xef\xbb\xbf"
 # Spark's log on standard error, errors only: the command line's own errors are one line there. The level stays
 # Spark's shell default (warn), or Spark says on standard error that it sets it; the appender drops the warnings.
@@ -93,6 +87,8 @@ class SparkEngine:
     ``{"spark.sql.shuffle.partitions": "2"}``; ``temp_directory``: where a folder for spooled and converted
     input is made (removed on close). ``session``: a SparkSession to use instead (left open on close).
     """
+
+    name = "spark"
 
     def __init__(
         self,
@@ -147,18 +143,29 @@ class SparkEngine:
         """What Spark's SQL finds in two files (``sql.Ranked``): the queries, judgments and judged documents
         of each ranking in trec_eval's order, for ``Ranked.evaluation`` under any options with these two."""
         try:
-            try:
-                self._load("qrels", qrels_source)
-            except InputError as err:
-                if looks_swapped(err, run_source):
-                    raise InputError(
-                        "files.swapped", qrels=source_name(qrels_source), run=source_name(run_source)
-                    ) from None
-                raise
-            self._load("run", run_source)
+            self._load_pair(qrels_source, run_source)
             return rank_tables(self._create, self._fetch, complete=complete, float32_scores=float32_scores)
         finally:
             self._release()
+
+    def rankings(self, qrels_source: Source, run_source: Source) -> SqlRankings:
+        """The two files' rankings for an explanation, in Spark (``sql.SqlRankings``), until the next call."""
+        self._load_pair(qrels_source, run_source)
+        names = (source_name(qrels_source), source_name(run_source))
+        return SqlRankings(self._create, self._fetch, row="row", engine=self.name, names=names)
+
+    def _load_pair(self, qrels_source: Source, run_source: Source) -> None:
+        # What the last rankings left is released first: Spark would answer a read of the same path from its cache.
+        self._release()
+        try:
+            self._load("qrels", qrels_source)
+        except InputError as err:
+            if looks_swapped(err, run_source):
+                raise InputError(
+                    "files.swapped", qrels=source_name(qrels_source), run=source_name(run_source)
+                ) from None
+            raise
+        self._load("run", run_source)
 
     def _create(self, name: str, select: str) -> None:
         frame = self._spark.sql(select).persist()
@@ -173,7 +180,7 @@ class SparkEngine:
         for frame in self._cached:
             frame.unpersist()
         self._cached.clear()
-        for view in ("qrels", "run", "queries"):
+        for view in ("qrels", "run", "queries", "ties", "mixed_double", "mixed_float32"):
             self._spark.catalog.dropTempView(view)
         for spooled in Path(self._folder).iterdir():
             spooled.unlink()
@@ -204,9 +211,11 @@ class SparkEngine:
         if start == b"PAR1":
             self._load_parquet(kind, path, name)
             return
+        gzipped = start[:2] == b"\x1f\x8b"
         try:
-            self._load_text(kind, path, start[:2] == b"\x1f\x8b")
+            self._load_text(kind, path, gzipped)
         except (Unclean, OSError, EOFError, zlib.error, UnicodeDecodeError, self._error):
+            refuse_if_large(kind, path, gzipped, name)  # a bad file is refused a part at a time, never held whole
             self._load_default(kind, original, name)
 
     def _link(self, kind: str, path: Path, suffix: str) -> str:
@@ -225,23 +234,17 @@ class SparkEngine:
         self._tag = "" if kind == "qrels" or header is not None else last_tag(tail)
         # Lines end at a line feed only: a carriage return before it is a blank, as trec_eval reads it.
         lines = self._spark.read.text(self._link(kind, path, ".gz" if gzipped else ".txt"), lineSep="\n")
-        args: dict[str, Any] = {"space": SPACE, "number": f"^(?:{NUMBER})\\z"}
+        args: dict[str, Any] = dict(TEXT_PARAMS)
         headers = "1"
         if header is not None:
-            select = _csv_select(kind, header)
+            select = csv_select(SPARK, kind, "{lines}", header, header_text=True)
             if select is None:
                 raise Unclean  # a column it needs is missing: the default reader says which
             # The header's line is left out by its text: a data line reading the same is the default reader's.
-            args |= {
-                "header": head.split(b"\n")[header_line(head) - 1].decode("utf-8"),
-                "delimiter": header[0],
-                "other_space": OTHER_SPACE,
-                "content": CSV_CONTENT,
-            }
+            args |= {"header": head.split(b"\n")[header_line(head) - 1].decode("utf-8"), "delimiter": header[0]}
             headers = "(SELECT count_if(value = :header) FROM {lines})"
         else:
-            select = _trec_select(kind)
-            args |= {"blanks": SPLIT, "untidy": _UNTIDY}
+            select = trec_select(SPARK, kind, "{lines}")
         frame = self._spark.sql(select, args, lines=lines).persist()
         self._cached.append(frame)
         bad, rows, pairs, header_lines = self._spark.sql(
@@ -252,8 +255,7 @@ class SparkEngine:
         ).first()
         if bad or not rows or pairs != rows or header_lines != 1:
             raise Unclean
-        number = "rel" if kind == "qrels" else "score"
-        frame.select("qid", "docno", number).createOrReplaceTempView(kind)
+        _view(kind, frame.select("qid", "docno", "rel" if kind == "qrels" else "score"))
 
     def _load_default(self, kind: str, source: Source, name: str) -> None:
         """Read with the default reader (which raises its error for a bad file) and take its columns as they are."""
@@ -269,7 +271,7 @@ class SparkEngine:
         pq.write_table(table, written)
         frame = self._spark.read.parquet(os.fspath(written)).persist()
         self._cached.append(frame)
-        frame.createOrReplaceTempView(kind)
+        _view(kind, frame)
 
     def _load_parquet(self, kind: str, path: Path, name: str) -> None:
         """Parquet with ids as text or whole numbers and a numeric grade or score, checked in Spark; any other
@@ -315,7 +317,7 @@ class SparkEngine:
         if bad or not rows or pairs != rows:
             self._load_duckdb(kind, path, name)
             return
-        checked.select("qid", "docno", number[0]).createOrReplaceTempView(kind)
+        _view(kind, checked.select("qid", "docno", number[0]))
 
     def _load_duckdb(self, kind: str, path: Path, name: str) -> None:
         """The DuckDB engine's reading of a Parquet file: its error, or its columns."""
@@ -324,63 +326,17 @@ class SparkEngine:
         self._load_table(kind, table)
 
 
+def _view(kind: str, frame: Any) -> None:
+    """The view ``kind`` of a file's columns; a run's rows numbered in the file's order (``row``: the partitions of
+    one file are its parts in order), for ties in file order."""
+    if kind == "run":
+        from pyspark.sql.functions import monotonically_increasing_id
+
+        frame = frame.withColumn("row", monotonically_increasing_id())
+    frame.createOrReplaceTempView(kind)
+
+
 # -------------------------------------------------------------------------------------- the SQL of a text file
-
-
-def _trec_select(kind: str) -> str:
-    """TREC text: fields split at runs of blanks; comment and blank lines skipped; each line checked. A tidy
-    line (single spaces, no other blank) is split at its spaces, Java's fast path; a blank line splits into one
-    empty field."""
-    fields = f"""SELECT try_element_at(f, 1) AS qid, try_element_at(f, 3) AS docno,
-            try_element_at(f, {4 if kind == "qrels" else 5}) AS text, size(f) AS width
-        FROM (SELECT CASE WHEN value RLIKE :untidy THEN split(trim(BOTH :space FROM value), :blanks, -1)
-            ELSE split(value, ' ', -1) END AS f FROM {{lines}}) AS split_lines
-        WHERE try_element_at(f, 1) <> '' AND NOT startswith(try_element_at(f, 1), '#')"""
-    return _typed(kind, fields, "width = 4" if kind == "qrels" else "width >= 6")
-
-
-def _csv_select(kind: str, header: tuple[str, list[str]]) -> str | None:
-    """CSV/TSV lines but the header, split at its delimiter; each field stripped of blanks then quotes."""
-    _, names = header
-    wanted = {"qid": QID_NAMES, "docno": DOC_NAMES}
-    rank = False
-    if kind == "qrels":
-        wanted["text"] = REL_NAMES
-    elif pick_list(names, SCORE_NAMES) is None and pick_list(names, RANK_NAMES) is not None:
-        wanted["text"], rank = RANK_NAMES, True
-    else:
-        wanted["text"] = SCORE_NAMES
-    at = {}
-    for column, aliases in wanted.items():
-        picked = pick_list(names, aliases)
-        if picked is None:
-            return None
-        at[column] = f"trim(BOTH '\"' FROM trim(BOTH :space FROM try_element_at(f, {names.index(picked) + 1})))"
-    fields = f"""SELECT {at["qid"]} AS qid, {at["docno"]} AS docno, {at["text"]} AS text,
-            CASE WHEN line RLIKE :other_space OR {at["qid"]} = '' OR {at["docno"]} = '' THEN -1 ELSE size(f) END
-            AS width
-        FROM (SELECT split(value, :delimiter, -1) AS f, value AS line FROM {{lines}}
-            WHERE value RLIKE :content AND value <> :header) AS split_lines"""
-    return _typed("rank" if rank else kind, fields, f"width = {len(names)}")
-
-
-def _typed(kind: str, fields: str, width: str) -> str:
-    """The columns (qid, docno, and rel or score) and whether the line is bad, as the default reader decides.
-
-    ``kind``: "qrels" (a grade: whole, up to 2^53), "run" (a score: not NaN) or "rank" (a CSV's rank: finite,
-    negated into a score). Spark orders NaN above every number, so a comparison with a bound refuses it; its
-    isnan(NULL) is false, not NULL, so a score that is no number is refused by name.
-    """
-    number = "CASE WHEN text RLIKE :number THEN try_cast(text AS DOUBLE) END"
-    if kind == "qrels":
-        usable = f"abs(v) <= {LARGEST_EXACT_GRADE} AND v = round(v)"
-        value = f"CASE WHEN {usable} THEN CAST(v AS BIGINT) END AS rel"
-    elif kind == "rank":
-        usable, value = "abs(v) < CAST('inf' AS DOUBLE)", "-v AS score"
-    else:
-        usable, value = "v IS NOT NULL AND NOT isnan(v)", "v AS score"
-    return f"""SELECT qid, docno, {value}, NOT coalesce({width} AND {usable}, false) AS bad
-        FROM (SELECT qid, docno, width, {number} AS v FROM ({fields}) AS fields) AS numbers"""
 
 
 # -------------------------------------------------------------------------------------- the session
