@@ -98,14 +98,17 @@ def test_pytrec_eval_s_own_mean_to_17_digits_is_explained_as_pytrec_eval():
 
     qrels_dict, run_dict = read("ties.qrels", 3, int), read("ties.run", 4, float)
     per_query = pytrec_eval.RelevanceEvaluator(qrels_dict, {"ndcg_cut.10"}).evaluate(run_dict)
-    mean = sum(v["ndcg_cut_10"] for v in per_query.values()) / len(per_query)
-    printed = repr(mean)
-    assert len(printed.split(".")[1]) >= 15
-    explanation = explain_run(
-        read_qrels(str(PEERS / "ties.qrels")), read_run(str(PEERS / "ties.run")), ndcg_cut(10), printed
-    )
-    assert "pytrec_eval" in explanation.matches[0].libraries
-    assert explanation.tolerance == pytest.approx(mean * 1e-12)  # not half a unit of the 17th decimal
+    values = [v["ndcg_cut_10"] for v in per_query.values()]
+    qrels, run = read_qrels(str(PEERS / "ties.qrels")), read_run(str(PEERS / "ties.run"))
+    # Summed in the file's order, reversed and smallest first: the last digits of the 17 differ from one to another.
+    means = {sum(values) / len(values), sum(reversed(values)) / len(values), sum(sorted(values)) / len(values)}
+    assert len(means) > 1
+    for mean in means:
+        printed = repr(mean)
+        assert len(printed.split(".")[1]) >= 16
+        explanation = explain_run(qrels, run, ndcg_cut(10), printed)
+        assert "pytrec_eval" in explanation.matches[0].libraries, printed
+        assert explanation.tolerance == pytest.approx(mean * 1e-12, rel=1e-9)  # not half a unit of the 17th decimal
 
 
 def test_a_number_near_ties_in_file_order_names_ranx_as_near_and_says_why(tmp_path):
