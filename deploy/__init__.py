@@ -5,35 +5,16 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Callable, Mapping
 from typing import IO
 
-from ndcg_lab import ENTRY, app_dir
+from ndcg_lab import app_command, app_dir
+
+__all__ = ["HEALTH", "answers", "app_command", "free_port", "start_app"]
 
 HEALTH = "/_stcore/health"
-
-
-def app_command(port: int, address: str | None = "127.0.0.1", script: str | None = None) -> list[str]:
-    """How one app process is started (``streamlit run serve.py``) on ``address``:``port`` (``None``: Streamlit's
-    default, every interface): by the launcher, ``ndcg-lab serve``, the tests and the benchmarks alike. ``script``:
-    the entry file, by default ``serve.py`` where this checkout or install keeps it (:func:`ndcg_lab.app_dir`)."""
-    command = [sys.executable, "-m", "streamlit", "run", script or str(app_dir() / ENTRY), "--server.port", str(port)]
-    if address is not None:
-        command += ["--server.address", address]
-    upload_mb = os.environ.get("NDCG_LAB_MAX_UPLOAD_MB", "")
-    if upload_mb.isdigit() and int(upload_mb) >= 1:  # Streamlit's own per-file limit, so that it can be raised too
-        command += ["--server.maxUploadSize", upload_mb]
-    return command + [
-        "--server.headless",
-        "true",
-        "--browser.gatherUsageStats",
-        "false",
-        "--server.fileWatcherType",
-        "none",
-    ]
 
 
 def free_port() -> int:

@@ -18,8 +18,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from deploy import app_command
-from ndcg_lab import ENTRY, app_dir, is_installed
+from ndcg_lab import ENTRY, app_command, app_dir, is_installed
 
 PROG = "ndcg-lab"
 DEFAULT_PORT = 8501  # Streamlit's own

@@ -17,8 +17,9 @@ TREC = DATA / "trec_eval"
 
 
 def start_app(port: int, log, env: dict | None = None) -> subprocess.Popen:
-    """The app as the README starts it (``streamlit run serve.py``) on 127.0.0.1:``port``, once it answers."""
-    return deploy.start_app(port, env=env, output=log)
+    """The app as the README starts it (``streamlit run serve.py``) on 127.0.0.1:``port``, once it answers (within
+    two minutes: a start takes 5-10 s, but a loaded CI machine has taken over a minute)."""
+    return deploy.start_app(port, env=env, output=log, seconds=120)
 
 
 def stop_app(server: subprocess.Popen) -> None:

@@ -16,6 +16,7 @@ import streamlit as st
 from ndcg_core.classroom import clients
 from ndcg_core.classroom.notices import Hub, Listener, Notice, Watcher, conninfo_of, sqlite_path
 from ndcg_core.classroom.rules import Limits
+from ndcg_core.classroom.runtime import ClassroomRuntime
 from ndcg_core.classroom.service import ClassroomService
 from ndcg_core.classroom.storage import ENV_DATA_DIR, ENV_URL, Classroom, DatabaseSettings, Room, database_url
 from ndcg_core.errors import StoreUnavailable
@@ -56,6 +57,12 @@ def _service_for(url: str) -> ClassroomService:
 
 
 @st.cache_resource(show_spinner=False)
+def _runtime_for(url: str) -> ClassroomRuntime:
+    # A teacher's command forgets this process's shared read of the room: its phones here follow at their next look.
+    return ClassroomRuntime(_classroom_for(url), _service_for(url), changed=room_changed)
+
+
+@st.cache_resource(show_spinner=False)
 def _links_for(url: str) -> ShortLinks:
     classroom = _classroom_for(url)
     links = ShortLinks(
@@ -84,6 +91,21 @@ def db() -> Classroom:
 def quick_db() -> Classroom:
     """``db()`` trying each call once (``Classroom.without_retries``), for the phones' polls."""
     return _quick_classroom_for(_here())
+
+
+def runtime() -> ClassroomRuntime:
+    """The classroom's runtime over ``db()`` and ``service()`` (``ndcg_core.classroom.runtime``): the views' one
+    way in for every command and read of a room; a teacher's command tells this process's phones (``room_changed``)."""
+    return _runtime_for(_here())
+
+
+def database_answers() -> bool:
+    """Whether the database answers now (asked once, ``quick_db``): a page drawn as an outage's notice looks."""
+    try:
+        quick_db().schema_version()
+    except StoreUnavailable:
+        return False
+    return True
 
 
 def short_links() -> ShortLinks:

@@ -15,6 +15,7 @@ def forget_stores():
         database._classroom_for,
         database._links_for,
         database._service_for,
+        database._runtime_for,
         database._revisions,
     ):
         cached.clear()

@@ -7,7 +7,7 @@ import pytest
 
 from support import ROOT
 
-PACKAGES = ("ndcg_core", "ui")
+PACKAGES = ("ndcg_core", "ui", "deploy", "ndcg_lab")
 
 
 def module_name(path: Path) -> str:
@@ -142,3 +142,64 @@ def test_find_cycle_finds_a_circle():
 def test_no_import_circle(package):
     graph = {n: {m for m in e if m.startswith(package)} for n, e in module_graph().items() if n.startswith(package)}
     assert find_cycle(graph) is None
+
+
+def test_deploy_builds_on_ndcg_lab_s_base_and_only_the_command_reaches_back():
+    # Layers: ndcg_lab (where the app is, how a process starts) <- deploy <- ndcg_lab.cli (its deploy subcommand).
+    assert GRAPH["deploy"] >= {"ndcg_lab"}, "the check must see deploy's import of the base"
+    for name in GRAPH:
+        if name.startswith("deploy"):
+            assert not {m for m in GRAPH[name] if m.startswith("ndcg_lab.")}, name
+        if name.startswith("ndcg_lab"):
+            reached = {m for m in GRAPH[name] if m.split(".")[0] == "deploy"}
+            assert reached <= ({"deploy.launcher"} if name == "ndcg_lab.cli" else set()), (name, reached)
+
+
+def test_no_import_circle_between_deploy_and_the_command():
+    graph = {n: set(e) for n, e in module_graph().items() if n.split(".")[0] in ("deploy", "ndcg_lab")}
+    assert find_cycle(graph) is None
+
+
+# The store's ways in that no view may take: a command (and a read) goes through the classroom's runtime
+# (``ui.database.runtime``, ``ndcg_core.classroom.runtime``), the rows it returns are values the views draw.
+REPOSITORIES = frozenset({"Classroom", "Database", "Schema", "Rooms", "Students", "Doors", "Answers", "Lessons"})
+STORE_HANDLES = frozenset({"db", "quick_db", "service", "room_changed", "make_engine"})
+
+
+def store_reaches(source: str) -> list[str]:
+    """Where ``source`` reaches the classroom's store past its runtime: a repository (or the engine) imported, a
+    store handle of ``ui.database`` imported, or one called (``db()``, ``database.db()``), as readable strings."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            for alias in node.names:
+                if node.module.startswith("ndcg_core.classroom.storage") and alias.name in REPOSITORIES:
+                    found.append(f"line {node.lineno}: imports {node.module}.{alias.name}")
+                if node.module == "ui.database" and alias.name in STORE_HANDLES:
+                    found.append(f"line {node.lineno}: imports ui.database.{alias.name}")
+        elif isinstance(node, ast.Call):
+            func = node.func
+            called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+            if called in STORE_HANDLES and not node.args and not node.keywords:
+                found.append(f"line {node.lineno}: calls {called}()")
+    return found
+
+
+def test_the_store_rule_finds_a_repository_or_a_db_call():
+    assert store_reaches("from ui.database import db\ndb().rooms.lock('K', 'k')\n") == [
+        "line 1: imports ui.database.db",
+        "line 2: calls db()",
+    ]
+    assert store_reaches("from ndcg_core.classroom.storage.rooms import Rooms\n") == [
+        "line 1: imports ndcg_core.classroom.storage.rooms.Rooms"
+    ]
+    assert store_reaches("from ui import database\ndatabase.service().card('K', 's')\n") == ["line 2: calls service()"]
+    assert store_reaches("from ui.database import runtime\nruntime().lock('K', 'k')\n") == []
+
+
+def test_no_view_reaches_the_store_past_the_classroom_s_runtime():
+    # Issue 49: teacher actions called the repositories from the views (db().rooms.set_phase ...); every command
+    # goes through ClassroomRuntime now, and the rows it returns (Room, ActivityRow, ...) are values to draw.
+    for name, path in sources().items():
+        if name.startswith("ui.views"):
+            assert not store_reaches(path.read_text(encoding="utf-8")), (name, store_reaches(path.read_text("utf-8")))

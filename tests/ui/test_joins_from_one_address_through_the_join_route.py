@@ -11,6 +11,7 @@ from starlette.requests import Request
 from storage_support import T0, Clock
 
 from ndcg_core.classroom import rules
+from ndcg_core.classroom.runtime import ClassroomRuntime
 from ndcg_core.classroom.storage import Classroom, database_url
 from support import run_coroutine
 
@@ -27,7 +28,7 @@ def room(tmp_path, monkeypatch):
 
     clock = Clock()
     store = Classroom(database_url(), clock=clock)
-    monkeypatch.setattr(join_page, "db", lambda: store)
+    monkeypatch.setattr(join_page, "runtime", lambda: ClassroomRuntime(store))
     made, key = store.rooms.create()
     yield store, made.code, key, clock
     store.close()
@@ -112,7 +113,7 @@ def test_behind_a_trusted_proxy_each_client_has_its_own_pace(room, monkeypatch):
     paced = Classroom(database_url(), clock=clock, limits=small)
     from ui.views.classroom import join_page
 
-    monkeypatch.setattr(join_page, "db", lambda: paced)
+    monkeypatch.setattr(join_page, "runtime", lambda: ClassroomRuntime(paced))
     monkeypatch.setenv("NDCG_LAB_TRUSTED_PROXIES", "127.0.0.1")
 
     def join(forwarded, peer="127.0.0.1"):

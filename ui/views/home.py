@@ -6,7 +6,7 @@ import streamlit as st
 import ndcg_core
 from ndcg_core.classroom import rules
 from ndcg_core.errors import InputError, StoreUnavailable
-from ui.database import db
+from ui.database import runtime
 from ui.editing import typed_tokens
 from ui.format import metric_text
 from ui.i18n import Translator
@@ -75,7 +75,7 @@ def render_join(t: Translator) -> None:
         sent = st.form_submit_button(t("home.join_go"), type="primary", icon=":material/login:")
         if sent:
             try:
-                code = db().rooms.get(rules.read_code(typed)).code  # forgiving case, spaces, dashes; open now
+                code = runtime().room(rules.read_code(typed)).code  # forgiving case, spaces, dashes; open now
             except (InputError, StoreUnavailable) as err:
                 st.error(t.explain(err))
             else:

@@ -19,7 +19,7 @@ from ndcg_core.classroom.kinds.lists import list_conventions
 from ndcg_core.classroom.kinds.tally import Bin
 from ndcg_core.classroom.numbering import Numbered
 from ndcg_core.classroom.storage import ActivityRow
-from ndcg_core.errors import InputError, StoreUnavailable, number_text
+from ndcg_core.errors import StoreUnavailable, number_text
 from ndcg_core.lists.gains import GAINS
 from ndcg_core.lists.spec import ListSpec
 from ui.exercise_text import conventions_text
@@ -42,11 +42,6 @@ PRESENTER_SECONDS = 0.5
 # The projector view is the room's address with view=screen, opened from the control page in the teacher's
 # browser, which holds the key: the address itself gives nothing away, and any other browser gets a student's page.
 VIEW_PARAM, SCREEN = "view", "screen"
-
-
-# What a store call may answer instead of doing it: bad input, or a database that cannot serve now (down, read-only,
-# full). A callback shows either where the user acted; what they typed stays in its widget, to be sent again.
-REFUSALS = (InputError, StoreUnavailable)
 
 
 # How often a page that could not be drawn for a database outage looks whether the database answers again.

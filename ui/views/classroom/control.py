@@ -5,7 +5,6 @@ devices; the class's answers live; the next activity; the CSV.
 from __future__ import annotations
 
 import time
-from typing import Any
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -14,7 +13,7 @@ from ndcg_core.classroom.service import keeps_scores
 from ndcg_core.classroom.storage import Room
 from ui import classroom_results
 from ui.classroom_results import render_class_summary
-from ui.database import db, room_changed
+from ui.database import runtime
 from ui.i18n import Translator
 from ui.join_link import join_link
 from ui.results_download import allowed_downloads, results_file_name
@@ -26,7 +25,8 @@ from ui.state import (
     set_widget_value,
     widget_value,
 )
-from ui.views.classroom.common import REFUSALS, SCREEN, VIEW_PARAM, show_message
+from ui.views.classroom.commands import refusal_shown, teacher
+from ui.views.classroom.common import SCREEN, VIEW_PARAM, show_message
 from ui.views.classroom.door import render_door
 from ui.views.classroom.lesson_run import off_plan, render_leaderboard, render_lesson_bar
 from ui.views.classroom.live import live_panel
@@ -39,25 +39,24 @@ from ui.widgets.qr import qr_png
 VOTE_AGAIN = frozenset({"predict", "choose"})
 
 
-def teacher_action(action: str, *args: Any) -> None:
-    """Lock, reveal, take answers again, run again, show or hide nicknames, or end the room, with this session's
-    key. Running again names the revision the page showed: a retry, or a second click, opens one round."""
-    t = Translator(app_state().lang)
-    cs = classroom_state()
-    try:
-        s = db()
-        if action == "phase":
-            s.rooms.set_phase(cs.room or "", cs.key or "", args[0])
+def teacher_action(action: str) -> None:
+    """Lock, reopen, reveal, take answers again, run again, show or hide nicknames, or end the room, with this
+    session's key. Running again names the revision the page showed: a retry, or a second click, opens one round."""
+    run = runtime()
+    code, key = teacher()
+    with refusal_shown("control"):
+        if action == "lock":
+            run.lock(code, key)
+        elif action == "unlock":
+            run.unlock(code, key)
+        elif action == "reveal":
+            run.reveal(code, key)
         elif action == "again":
-            s.rooms.run_again(cs.room or "", cs.key or "", after=cs.control_revision)
+            run.run_again(code, key, after=classroom_state().control_revision)
         elif action == "names":
-            s.rooms.show_names(cs.room or "", cs.key or "", widget_value("_w_cr_names"))
+            run.show_names(code, key, widget_value("_w_cr_names"))
         elif action == "end":
-            s.rooms.end(cs.room or "", cs.key or "")
-        room_changed(cs.room or "")
-        cs.messages.pop("control", None)
-    except REFUSALS as err:
-        cs.messages["control"] = t.explain(err)
+            run.end(code, key)
 
 
 def control_link(room: Room) -> tuple[str, bool]:
@@ -83,7 +82,7 @@ def render_control(t: Translator, cs: ClassroomState, room: Room) -> None:
     cs.control_revision = room.revision
     show_message(cs, "control")
     processes_notice(t)
-    progress = db().lessons.progress(room.code)
+    progress = runtime().progress(room.code)
     if progress is not None:
         render_lesson_bar(t, room, progress)
     # The buttons beside what the class sees: on a 1280x720 laptop the answered count and the chart are in the
@@ -93,7 +92,7 @@ def render_control(t: Translator, cs: ClassroomState, room: Room) -> None:
         if room.ended:
             st.info(t("classroom.ended_teacher"))
             render_leaderboard(t, room, progress, ended_page=True)
-            render_class_summary(t, db().answers.class_summary(room.code))
+            render_class_summary(t, runtime().class_summary(room.code))
         else:
             render_controls(t, room)
             render_door(t, room)
@@ -140,7 +139,7 @@ def render_controls(t: Translator, room: Room) -> None:
             cols[0].button(
                 t("classroom.lock"),
                 on_click=teacher_action,
-                args=("phase", "locked"),
+                args=("lock",),
                 key="btn_cr_lock",
                 width="stretch",
                 icon=":material/lock:",
@@ -161,7 +160,7 @@ def render_controls(t: Translator, room: Room) -> None:
             cols[0].button(
                 t("classroom.unlock"),
                 on_click=teacher_action,
-                args=("phase", "open"),
+                args=("unlock",),
                 key="btn_cr_unlock",
                 width="stretch",
                 icon=":material/lock_open:",
@@ -169,7 +168,7 @@ def render_controls(t: Translator, room: Room) -> None:
         cols[1].button(
             t("classroom.reveal"),
             on_click=teacher_action,
-            args=("phase", "revealed"),
+            args=("reveal",),
             key="btn_cr_reveal",
             width="stretch",
             type="primary",
@@ -199,13 +198,11 @@ def prepare_results(code: str, points: bool) -> None:
     is allowed (``ui.results_download``)."""
     t = Translator(app_state().lang)
     cs = classroom_state()
-    try:
-        cs.results_csv = classroom_results.results_csv(t, db().answers.results(code), points)
-    except REFUSALS as err:
-        cs.messages["csv"] = t.explain(err)
+    with refusal_shown("csv") as attempt:
+        cs.results_csv = classroom_results.results_csv(t, runtime().results(code), points)
+    if attempt.refused:
         return
     cs.results_at = time.time()
-    cs.messages.pop("csv", None)
     allowed_downloads().allow(code)
 
 

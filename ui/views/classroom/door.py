@@ -7,10 +7,11 @@ from __future__ import annotations
 import streamlit as st
 
 from ndcg_core.classroom.storage import Room
-from ui.database import db, room_changed
+from ui.database import runtime
 from ui.i18n import Translator
 from ui.state import app_state, classroom_state, has_widget_value, set_widget_value, widget_value
-from ui.views.classroom.common import REFUSALS, show_message
+from ui.views.classroom.commands import refusal_shown, teacher
+from ui.views.classroom.common import show_message
 
 SEATS = "_w_cr_seats"
 CLOSED = "_w_cr_closed"
@@ -23,35 +24,31 @@ def door_action(action: str) -> None:
     never answered (``silent``), with this session's key (a callback)."""
     t = Translator(app_state().lang)
     cs = classroom_state()
-    code, key = cs.room or "", cs.key or ""
+    run = runtime()
+    code, key = teacher()
     cs.messages.pop("door_done", None)
-    try:
-        doors = db().doors
+    with refusal_shown("door"):
         if action == "seats":
-            doors.set_seats(code, key, widget_value(SEATS))
+            run.set_seats(code, key, widget_value(SEATS))
         elif action == "closed":
-            doors.set_closed(code, key, bool(widget_value(CLOSED)))
+            run.close_joining(code, key, bool(widget_value(CLOSED)))
         elif action == "recent":
-            removed = doors.remove(code, key, joined_within=float(widget_value(RECENT, 1)) * 60)
+            removed = run.kick_recent(code, key, float(widget_value(RECENT, 1)))
             cs.messages["door_done"] = t("classroom.door_removed", count=removed)
         elif action == "silent":
-            removed = doors.remove(code, key, never_answered=True)
+            removed = run.kick_silent(code, key)
             cs.messages["door_done"] = t("classroom.door_removed", count=removed)
-        room_changed(code)
-        cs.messages.pop("door", None)
-    except REFUSALS as err:
-        cs.messages["door"] = t.explain(err)
 
 
 def render_door(t: Translator, room: Room) -> None:
     """Who can join: a note when joining is closed or nobody has joined yet, and the door's controls."""
     cs = classroom_state()
-    store = db()
-    door = store.doors.get(room.code)
+    run = runtime()
+    door = run.door(room.code)
     if door.closed:
         st.warning(t("classroom.door_closed_note"), icon=":material/door_front:")
     elif room.students == 0:
-        st.caption(t("classroom.door_empty", minutes=f"{store.limits.empty_room_minutes:g}"))
+        st.caption(t("classroom.door_empty", minutes=f"{run.limits.empty_room_minutes:g}"))
     show_message(cs, "door")
     show_message(cs, "door_done", ok=True)
     with st.expander(t("classroom.door"), icon=":material/door_front:"):
@@ -67,12 +64,12 @@ def render_door(t: Translator, room: Room) -> None:
         st.number_input(
             t("classroom.door_seats"),
             min_value=1,
-            max_value=store.limits.max_students,
+            max_value=run.limits.max_students,
             step=1,
             key=SEATS,
             on_change=door_action,
             args=("seats",),
-            help=t("classroom.door_seats_help", limit=store.limits.max_students),
+            help=t("classroom.door_seats_help", limit=run.limits.max_students),
         )
         st.markdown(t("classroom.door_remove_heading"))
         if not has_widget_value(RECENT):

@@ -11,9 +11,10 @@ from typing import Any
 import streamlit as st
 
 from ndcg_core.classroom import rules
+from ndcg_core.classroom.lessons import Lesson
 from ndcg_core.classroom.storage import Room
 from ndcg_core.errors import InputError, StoreUnavailable
-from ui.database import client_source, db, is_member, passphrase_asked
+from ui.database import client_source, is_member, passphrase_asked, runtime
 from ui.i18n import Translator
 from ui.state import (
     ClassroomState,
@@ -22,7 +23,7 @@ from ui.state import (
     reset_classroom,
     widget_value,
 )
-from ui.views.classroom.common import REFUSALS
+from ui.views.classroom.commands import refusal_shown
 from ui.widgets.browser_memory import browser_memory
 from ui.widgets.link_key import link_key
 
@@ -63,7 +64,7 @@ def apply_link(t: Translator, cs: ClassroomState) -> ClassroomState:
     if key:
         # Off the address bar at once: a projected screen would show it to the class.
         del st.query_params["key"]
-        if db().rooms.is_teacher(cs.room, key):
+        if runtime().is_teacher(cs.room, key):
             cs.key, cs.student = key, None
         else:
             cs.messages["top"] = t.explain(InputError("room.bad_key"))
@@ -84,7 +85,7 @@ def on_link_key() -> None:
         return
     t = Translator(app_state().lang)
     try:
-        if db().rooms.is_teacher(cs.room, key):
+        if runtime().is_teacher(cs.room, key):
             cs.key, cs.student = key, None
         else:
             cs.messages["top"] = t.explain(InputError("room.bad_key"))
@@ -109,14 +110,14 @@ def adopt_memory(cs: ClassroomState, reported: Any) -> None:
     if memory == cs.memory:
         return
     # Taken as reported only once the store has answered: a report met by a database outage is looked at again.
-    if cs.key is None and memory["key"] and db().rooms.is_teacher(cs.room, memory["key"]):
+    if cs.key is None and memory["key"] and runtime().is_teacher(cs.room, memory["key"]):
         cs.key, cs.student = memory["key"], None
     elif cs.key is None and cs.student is None and memory["me"]:
         try:
             me = rules.read_student_id(memory["me"])
         except InputError:
             me = None
-        if me is not None and db().students.get(cs.room, me) is not None:
+        if me is not None and runtime().student(cs.room, me) is not None:
             cs.student = me
     cs.memory = memory
 
@@ -149,10 +150,14 @@ def memory_reported(cs: ClassroomState) -> bool:
     return cs.memory is not None and cs.memory.get("room") == cs.room
 
 
-def new_room() -> tuple[Room, str]:
-    """A new room and its key, started by this page's client with the passphrase typed (when the server asks for
-    one); an ``InputError`` when refused (the passphrase, the rooms per client and hour, the rooms open)."""
-    return db().rooms.create(source=client_source(), passphrase=widget_value(PASSPHRASE))
+def new_room(lesson: Lesson | None = None) -> tuple[Room, str]:
+    """A new room (running ``lesson``, if given) and its key, started by this page's client with the passphrase
+    typed (when the server asks for one); an ``InputError`` when refused (the passphrase, the rooms per client and
+    hour, the rooms open)."""
+    source, passphrase = client_source(), widget_value(PASSPHRASE)
+    if lesson is None:
+        return runtime().start_room(source=source, passphrase=passphrase)
+    return runtime().start_lesson(lesson, source=source, passphrase=passphrase)
 
 
 def passphrase_box(t: Translator) -> None:
@@ -162,11 +167,9 @@ def passphrase_box(t: Translator) -> None:
 
 
 def start_room() -> None:
-    t = Translator(app_state().lang)
-    try:
+    with refusal_shown("start") as attempt:
         room, key = new_room()
-    except REFUSALS as err:
-        classroom_state().messages["start"] = t.explain(err)
+    if attempt.refused:
         return
     cs = reset_classroom()
     cs.room, cs.key = room.code, key
@@ -188,18 +191,15 @@ def join_form(t: Translator, key: str, on_join: Callable[[], None], button_key: 
 
 def join(code: Any) -> None:
     """Join a room by its code, with the nickname typed (this browser's id, or a new one)."""
-    t = Translator(app_state().lang)
     cs = classroom_state()
     me = cs.student or rules.new_student_id()
-    try:
-        student = db().students.join(code, me, widget_value("_w_cr_nickname"), source=client_source())
-    except REFUSALS as err:
-        cs.messages["join"] = t.explain(err)
+    with refusal_shown("join") as attempt:
+        student = runtime().join(code, me, widget_value("_w_cr_nickname"), source=client_source())
+    if attempt.refused:
         return
     if student.room != cs.room:
         cs = reset_classroom()
     cs.room, cs.student = student.room, student.id
-    cs.messages.pop("join", None)
 
 
 def on_join_typed() -> None:

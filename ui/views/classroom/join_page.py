@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 
 from ndcg_core.classroom import rules
 from ndcg_core.errors import InputError, StoreUnavailable
-from ui.database import db, learned_member
+from ui.database import learned_member, runtime
 from ui.i18n import Translator
 from ui.views.classroom.card import plain
 from ui.views.classroom.phone_page import WIDGETS, fill, language_links, page_address, runs_html
@@ -81,11 +81,11 @@ def join(code: str, body: dict[str, Any], lang: str, source: str) -> dict[str, A
         me = rules.new_student_id()
     try:
         if body.get("again") is True:
-            student = db().students.get(code, me)
+            student = runtime().student(code, me)
             if student is None:
                 return {"ok": False, "message": ""}
         else:
-            student = db().students.join(code, me, body.get("nickname"), source=source)
+            student = runtime().join(code, me, body.get("nickname"), source=source)
     except InputError as err:
         return {"ok": False, "message": plain(t.explain(err))}
     except StoreUnavailable:

@@ -32,7 +32,7 @@ from ndcg_core.classroom.lessons import (
 )
 from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.errors import InputError
-from ui.database import db
+from ui.database import runtime
 from ui.editing import TYPED_COLUMNS
 from ui.format import md_escape
 from ui.i18n import Translator
@@ -45,7 +45,8 @@ from ui.state import (
     set_widget_value,
     widget_value,
 )
-from ui.views.classroom.common import REFUSALS, show_message
+from ui.views.classroom.commands import REFUSALS, refusal_shown
+from ui.views.classroom.common import show_message
 from ui.views.classroom.identity import new_room
 from ui.views.classroom.kinds import VIEWS
 from ui.views.classroom.lesson_run import LESSON_PARAM, lesson_chooser, lesson_from, outline_text
@@ -248,26 +249,16 @@ def empty_lesson() -> None:
 
 def save() -> None:
     """Save the lesson under a code (the same lesson, the same code)."""
-    t = Translator(app_state().lang)
     cs = classroom_state()
-    try:
-        lesson = checked(draft_lesson())
-        cs.draft_code = db().lessons.save(lesson)
-    except REFUSALS as err:
-        message("editor_save", t.explain(err))
-        return
-    message("editor_save", None)
+    with refusal_shown("editor_save"):
+        cs.draft_code = runtime().save_lesson(checked(draft_lesson()))
 
 
 def start_with_draft() -> None:
     """Start a room that runs the lesson being built."""
-    t = Translator(app_state().lang)
-    try:
-        lesson = checked(draft_lesson())
-        room, key = new_room()
-        db().lessons.use(room.code, key, lesson)
-    except REFUSALS as err:
-        message("editor_save", t.explain(err))
+    with refusal_shown("editor_save") as attempt:
+        room, key = new_room(checked(draft_lesson()))
+    if attempt.refused:
         return
     cs = reset_classroom()
     cs.room, cs.key = room.code, key

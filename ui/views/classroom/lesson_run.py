@@ -16,12 +16,13 @@ from ndcg_core.classroom.storage import ActivityRow, LessonProgress, Room
 from ndcg_core.errors import InputError
 from ndcg_lab import app_dir
 from ui.classroom_results import student_name
-from ui.database import db, room_changed
+from ui.database import runtime
 from ui.format import md_escape
 from ui.i18n import Translator
 from ui.projector import PROJECTOR_FONT, worked_table
 from ui.state import app_state, classroom_state, has_widget_value, reset_classroom, set_widget_value, widget_value
-from ui.views.classroom.common import REFUSALS, show_message
+from ui.views.classroom.commands import refusal_shown, teacher
+from ui.views.classroom.common import show_message
 from ui.views.classroom.identity import new_room
 from ui.widgets.countdown import countdown
 
@@ -67,7 +68,7 @@ def lesson_from(prefix: str, lang: str) -> Lesson | None:
         return None if upload is None else parsed_lesson(upload.getvalue(), upload.name)
     if source == "code":
         code = str(widget_value(f"{prefix}code") or "").strip()
-        return parsed_lesson(db().lessons.text(code), "lesson.toml") if code else None
+        return parsed_lesson(runtime().lesson_text(code), "lesson.toml") if code else None
     names = shipped_lessons()
     name = widget_value(f"{prefix}shipped") or default_shipped(names, lang)
     return shipped_lesson(name) if name else None
@@ -123,15 +124,12 @@ def outline_text(t: Translator, lesson: Lesson) -> str:
 
 def start_lesson_room() -> None:
     """Start a room that runs the chosen lesson; its first activity opens with Next."""
-    t = Translator(app_state().lang)
-    try:
-        lesson = lesson_from(CHOOSER, t.lang)
+    with refusal_shown("lesson") as attempt:
+        lesson = lesson_from(CHOOSER, app_state().lang)
         if lesson is None:
             raise InputError("lesson.no_activities")
-        room, key = new_room()
-        db().lessons.use(room.code, key, lesson)
-    except REFUSALS as err:
-        classroom_state().messages["lesson"] = t.explain(err)
+        room, key = new_room(lesson)
+    if attempt.refused:
         return
     cs = reset_classroom()
     cs.room, cs.key = room.code, key
@@ -151,15 +149,8 @@ def render_lesson_start(t: Translator) -> None:
 
 def go_to_step(step: int) -> None:
     """Show step ``step`` of the room's lesson (Next opens it; Back shows it again as it was)."""
-    t = Translator(app_state().lang)
-    cs = classroom_state()
-    try:
-        db().lessons.step(cs.room or "", cs.key or "", step)
-    except REFUSALS as err:
-        cs.messages["control"] = t.explain(err)
-        return
-    room_changed(cs.room or "")
-    cs.messages.pop("control", None)
+    with refusal_shown("control"):
+        runtime().go_to_step(*teacher(), step)
 
 
 def off_plan(room: Room, progress: LessonProgress | None) -> bool:
@@ -285,15 +276,8 @@ def show_countdown(t: Translator, current: ActivityRow, screen: bool = False, wa
 
 def show_names_for_leaderboard() -> None:
     """Show the room's nicknames, so its leaderboard shows (the control page's switch beside the hidden board)."""
-    t = Translator(app_state().lang)
-    cs = classroom_state()
-    try:
-        db().rooms.show_names(cs.room or "", cs.key or "", True)
-    except REFUSALS as err:
-        cs.messages["control"] = t.explain(err)
-        return
-    room_changed(cs.room or "")
-    cs.messages.pop("control", None)
+    with refusal_shown("control"):
+        runtime().show_names(*teacher(), True)
 
 
 def render_leaderboard(
@@ -314,7 +298,7 @@ def render_leaderboard(
                 icon=":material/badge:",
             )
         return
-    standings = leaderboard(db().answers.results(room.code), LEADERBOARD_TOP)
+    standings = leaderboard(runtime().results(room.code), LEADERBOARD_TOP)
     st.subheader(t("classroom.leaderboard"))
     if not standings:
         st.caption(t("classroom.leaderboard_none"))

@@ -26,7 +26,7 @@ from ndcg_core.classroom.storage import Room
 from ndcg_core.classroom.storage.answers import in_order
 from ndcg_core.errors import InputError
 from ui.classroom_results import render_class_summary
-from ui.database import db, notices
+from ui.database import notices, runtime
 from ui.format import md_escape
 from ui.i18n import Translator
 from ui.live_part import live_part
@@ -83,9 +83,9 @@ class LiveReads:
             book = self.books.get(activity_id)
             heard = self.pending.get(activity_id, set())
             if book is None or len(heard) > FEW_ANSWERS:
-                book = db().answers.book(activity_id)
+                book = runtime().answer_book(activity_id)
             elif heard:
-                book = {**book, **db().answers.book(activity_id, heard)}
+                book = {**book, **runtime().answer_book(activity_id, heard)}
             self.books[activity_id] = book
             self.pending.pop(activity_id, None)
             self.kept[key] = in_order(book)
@@ -169,11 +169,11 @@ def timed_panel(lang: str, code: str, screen: bool, ended: bool = False) -> None
 def draw_live(t: Translator, code: str, screen: bool, ended: bool = False) -> None:
     reads = live_reads(code)
     try:
-        room = reads.read(("room",), lambda: db().rooms.get(code))
+        room = reads.read(("room",), lambda: runtime().room(code))
         if not screen and room.revision != classroom_state().control_revision:
             # This page's own action, maybe not yet heard through PostgreSQL: read once more before following it.
             reads = live_reads(code, fresh=True)
-            room = reads.read(("room",), lambda: db().rooms.get(code))
+            room = reads.read(("room",), lambda: runtime().room(code))
     except InputError as err:
         st.error(t.explain(err))
         return
@@ -184,11 +184,11 @@ def draw_live(t: Translator, code: str, screen: bool, ended: bool = False) -> No
         # Changed from another device (the lecturer's phone, or a second window): the buttons follow.
         st.rerun(scope="app")
     current = room.current
-    progress = reads.read(("progress",), lambda: db().lessons.progress(room.code))
+    progress = reads.read(("progress",), lambda: runtime().progress(room.code))
     if screen and room.ended:
         st.info(t("classroom.ended_screen"))
         render_leaderboard(t, room, progress, screen=True)
-        render_class_summary(t, reads.read(("summary",), lambda: db().answers.class_summary(room.code)), screen=True)
+        render_class_summary(t, reads.read(("summary",), lambda: runtime().class_summary(room.code)), screen=True)
         return
     if current is None:
         # The projector's waiting screen: the QR code large beside the count (the control page has its own).
@@ -222,7 +222,7 @@ def draw_live(t: Translator, code: str, screen: bool, ended: bool = False) -> No
     views, before = VIEWS[current.kind], None
     if revealed and views.ROUNDS and current.round > 1:
         # A round run again: at its reveal, the round before beside it (its answers are final by now).
-        earlier = reads.read(("earlier", current.id), lambda: db().rooms.earlier_round(room.code, current))
+        earlier = reads.read(("earlier", current.id), lambda: runtime().earlier_round(room.code, current))
         if earlier is not None:
             before = kinds.summary(activity, reads.answers(earlier.id))
     with main:
@@ -237,7 +237,7 @@ def draw_live(t: Translator, code: str, screen: bool, ended: bool = False) -> No
 def render_roster(t: Translator, room: Room, reads: LiveReads) -> None:
     if not room.show_names or not room.students:
         return
-    names = [s.nickname for s in reads.read(("roster",), lambda: db().students.roster(room.code)) if s.nickname]
+    names = [s.nickname for s in reads.read(("roster",), lambda: runtime().roster(room.code)) if s.nickname]
     if names:
         st.caption(t("classroom.roster", count=len(names)))
         st.markdown(" · ".join(md_escape(n) for n in names))

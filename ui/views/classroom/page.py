@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ndcg_core.errors import InputError, StoreUnavailable
-from ui.database import db, quick_db
+from ui.database import database_answers, runtime
 from ui.i18n import Translator
 from ui.live_part import live_part
 from ui.state import (
@@ -40,11 +40,8 @@ from ui.views.classroom.screen import render_screen
 @live_part(OUTAGE_LOOK_SECONDS)
 def database_back(lang: str) -> None:
     """Under the notice of a page that could not be drawn: redraw the whole page once the database answers."""
-    try:
-        quick_db().schema_version()
-    except StoreUnavailable:
-        return
-    st.rerun(scope="app")
+    if database_answers():
+        st.rerun(scope="app")
 
 
 def render_landing(t: Translator, cs: ClassroomState) -> None:
@@ -92,7 +89,7 @@ def draw_page(t: Translator) -> None:
     take_link_key(cs)
     remember(cs)
     try:
-        room = db().rooms.get(cs.room)
+        room = runtime().room(cs.room)
     except InputError as err:
         st.title(t("classroom.title"))
         st.error(t.explain(err))

@@ -13,7 +13,7 @@ from ndcg_core.classroom.service import CardState, Submission, seconds_left
 from ndcg_core.classroom.storage import Room
 from ndcg_core.errors import InputError, StoreUnavailable
 from ndcg_core.lists.items import Item
-from ui.database import db, last_room, room_now, service
+from ui.database import last_room, room_now, runtime
 from ui.format import md_escape
 from ui.i18n import LANGUAGES, Translator
 from ui.live_part import live_part
@@ -60,7 +60,7 @@ def render_student(t: Translator, cs: ClassroomState, room: Room) -> None:
         on_change=on_student_lang,
         label_visibility="collapsed",
     )
-    me = db().students.get(room.code, cs.student) if cs.student else None
+    me = runtime().student(room.code, cs.student) if cs.student else None
     if me is None:
         if room.ended:
             st.info(t("classroom.ended_student"))
@@ -132,12 +132,12 @@ def student_room(lang: str, code: str) -> None:
             return
         room = known
     try:
-        state = service().card(code, cs.student or "", room)
+        state = runtime().card(code, cs.student or "", room)
     except StoreUnavailable as err:
         if outage is None:  # one notice is enough; the next run tries again
             st.warning(outage_text(t, err), icon=":material/cloud_off:")
         current = room.current  # the card says when the room has ended
-        left = None if current is None else seconds_left(current, db().database.clock())
+        left = None if current is None else seconds_left(current, runtime().clock())
         state = CardState(room, current, {}, left, None)
     draw_card(t, cs, code, build(t, state))
 
@@ -264,7 +264,7 @@ def send_typed(lang: str, code: str, card: PhoneCard) -> None:
     """Send what the card's inputs hold; the message says saved or what is wrong, in this student's language."""
     cs = classroom_state()
     values = tuple((block.part, value) for block, value in typed_values(cs, card))
-    outcome = service().submit(code, cs.student or "", Submission(card.activity or 0, values))
+    outcome = runtime().answer(code, cs.student or "", Submission(card.activity or 0, values))
     cs.messages[f"answer-{card.activity}"] = reply(Translator(lang), outcome).message
 
 

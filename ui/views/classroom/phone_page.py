@@ -24,7 +24,7 @@ from urllib.parse import urlencode
 
 from ndcg_core.classroom.storage import Student
 from ndcg_core.errors import InputError
-from ui.database import db
+from ui.database import runtime
 from ui.format import md_escape
 from ui.i18n import LANGUAGES, Translator
 from ui.views.classroom.card import plain, runs
@@ -144,7 +144,7 @@ def page_html(student: Student, lang: str, nonce: str = "") -> str:
 
 def student_of(code: str, student: str) -> Student | None:
     """The student ``student`` of room ``code`` as stored, or ``None``."""
-    return db().students.get(code, student)
+    return runtime().student(code, student)
 
 
 def short_html(lang: str, text: str, *, join: bool = False, reload_after: int = 0, nonce: str = "") -> str:

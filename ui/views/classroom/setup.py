@@ -6,10 +6,11 @@ from __future__ import annotations
 import streamlit as st
 
 from ndcg_core.classroom.kinds import KINDS, Activity
-from ui.database import db, room_changed
+from ui.database import runtime
 from ui.i18n import Translator
-from ui.state import app_state, classroom_state, widget_value
-from ui.views.classroom.common import REFUSALS, show_message
+from ui.state import classroom_state, widget_value
+from ui.views.classroom.commands import refusal_shown, teacher
+from ui.views.classroom.common import show_message
 from ui.views.classroom.kinds import VIEWS
 
 PREFIX = "_w_cr_"  # the live form's widget keys
@@ -48,12 +49,5 @@ def build_activity() -> Activity:
 
 def open_activity() -> None:
     """Open the activity set up, as of the revision the page showed (a retry, or a second click, opens it once)."""
-    t = Translator(app_state().lang)
-    cs = classroom_state()
-    try:
-        db().rooms.open_activity(cs.room or "", cs.key or "", build_activity(), after=cs.control_revision)
-    except REFUSALS as err:
-        cs.messages["open"] = t.explain(err)
-        return
-    room_changed(cs.room or "")
-    cs.messages.pop("open", None)
+    with refusal_shown("open"):
+        runtime().open(*teacher(), build_activity(), after=classroom_state().control_revision)
