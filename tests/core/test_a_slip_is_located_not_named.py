@@ -88,3 +88,13 @@ def test_a_bad_answer_or_question_is_an_input_error():
         read_answer(A5, "abc")
     with pytest.raises(InputError):
         read_answer(A5, "0.5", metric="term")
+
+
+def test_an_answer_to_one_decimal_is_too_coarse_to_locate_a_slip():
+    # Read to 0.05 either side, 0.3 would be DCG 6.15 written 1.65 (1.65 / IDCG = 0.26), 0.5 the ideal's 1.89
+    # written 8.19, 0.8 the first term divided by the second log: any step explains a number so coarse.
+    assert round(1.65 / IDCG_A5, 2) == 0.26 and abs(DCG_A5 / (IDCG_A5 - 3 / L(3) + 8.19) - 0.5) < 0.05
+    for answer in ("0.3", "0.5", "0.8"):
+        assert find_slips(A5, answer) == ()
+        assert read_answer(A5, answer).verdict == "unknown"
+    assert find_slips(A5, "0.26") != ()  # the same slip, written to 2 decimals, is found
