@@ -21,7 +21,6 @@ from ..results import ActivityOutcome, Member, RoomResults, Taken, outcome, room
 from ..rules import Limits
 from .engine import Database, activities, answers, resilient, rooms, students
 from .rooms import Rooms
-from .rows import STEP_KEY
 
 TIME_GRACE_SECONDS = 1.0  # an answer sent as the countdown reaches zero is still taken (network and clocks)
 
@@ -171,11 +170,10 @@ class Answers:
         row = conn.execute(sql.activity, {"activity": activity_id}).mappings().one()
         if row["phase"] != "open":
             raise InputError("room.locked")
-        payload: dict[str, Any] = json.loads(row["payload"])
-        left = rules.seconds_left(row["opened_at"], payload.get(STEP_KEY, {}).get("time_limit"), now)
+        left = rules.seconds_left(row["opened_at"], row["time_limit"], now)
         if left is not None and left < -TIME_GRACE_SECONDS:
             raise InputError("room.time_up")
-        return str(row["kind"]), payload
+        return str(row["kind"]), json.loads(row["payload"])
 
     def _store(
         self, conn: Connection, kind: str, sendings: Sequence[Sending], now: float
