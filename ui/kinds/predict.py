@@ -8,17 +8,19 @@ from typing import TYPE_CHECKING, Any
 
 from ndcg_core.classroom.kinds.predict import Estimate, Predict
 from ndcg_core.classroom.storage import ActivityRow
+from ndcg_core.teaching.reading import read_answer
 from ui.classroom_text import list_details, own_question, query_line, spec_caption, unsent_text
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
-from ui.mistake_text import answer_feedback
+from ui.mistake_text import answer_feedback, slip_text
 from ui.phones.card import Block, Body, Note, NumberBox, Text, table_of
 
 
 def verdict_note(t: Translator, activity: Predict, estimate: Estimate) -> Note:
     """What the phone says of its estimate at the reveal: how far it was (to one decimal more than it was typed
     with, so a wrong one never reads 0), then right, close, the mistakes it matches (one paragraph each, quoting the
-    estimate as typed beside the mistake's own number, and the fix), or that no known mistake gives it."""
+    estimate as typed beside the mistake's own number, and the fix), a slip located in the working (the step, its
+    right value and the one that gives the estimate), or that no known mistake gives it."""
     result = activity.result(estimate)
     verdict = activity.verdict(estimate)
     said = t(
@@ -35,6 +37,10 @@ def verdict_note(t: Translator, activity: Predict, estimate: Estimate) -> Note:
         head = t("classroom.predict_mistake")
         space = "" if head.endswith("：") else " "  # no space after a Chinese colon
         return Note("warning", f"{said}\n\n{head}{space}{explained}")
+    reading = read_answer(activity.spec, estimate.typed)  # as the verdict read it: a slip is not named a concept
+    if reading.slip is not None:
+        located = t("mistakes.slip_head", text=slip_text(reading.slip, t, typed, reading.worked.k))
+        return Note("warning", f"{said}\n\n{located}")
     return Note("warning", said + "\n\n" + t("classroom.predict_other", answer=typed))
 
 
