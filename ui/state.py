@@ -156,6 +156,7 @@ class EvaluateState:
     ties: str = "trec_eval"
     ideal: str = "qrels"
     complete: bool = False
+    judged_only: bool = False
     float32: bool = False
     relevant_only: bool = False
     explain: str = ""  # the number another tool printed, as typed, and the measure it is of (its name)

@@ -26,9 +26,9 @@ from ndcg_core.classroom.storage import ActivityRow, Classroom
 from support import plain
 from ui.classroom_results import mistakes_text, results_csv, summary_frame
 from ui.i18n import Translator
-from ui.views.classroom.card import Note, Text
-from ui.views.classroom.card import plain as card_plain
-from ui.views.classroom.kinds import VIEWS
+from ui.kinds import WORDS
+from ui.phones.card import Note, Text
+from ui.phones.card import plain as card_plain
 
 SPEC = activity_list(("doc A", "doc B", "doc C", "doc D"), (0, 1, 0, 1), 3, pool=(1,))
 PREDICT = Predict(SPEC)
@@ -42,7 +42,7 @@ LIST_NOT_CUT = f"{(1 / log2(3) + 1 / log2(5)) / IDCG:.2f}"  # 0.50
 
 def card(lang, estimate):
     row = ActivityRow(1, 1, "predict", PREDICT.payload(), "revealed", 0.0)
-    return VIEWS["predict"].card(Translator(lang), PREDICT, row, {} if estimate is None else {0: float(estimate)})
+    return WORDS["predict"].card(Translator(lang), PREDICT, row, {} if estimate is None else {0: float(estimate)})
 
 
 def note(lang, estimate):
@@ -80,7 +80,7 @@ def test_a_chinese_phone_names_the_mistake_in_chinese():
 
 def test_the_phone_names_nothing_before_the_reveal():
     row = ActivityRow(1, 1, "predict", PREDICT.payload(), "locked", 0.0)
-    body = VIEWS["predict"].card(Translator("en"), PREDICT, row, {0: float(NO_NORMALISATION)})
+    body = WORDS["predict"].card(Translator("en"), PREDICT, row, {0: float(NO_NORMALISATION)})
     said = " ".join(card_plain(b.markdown) for b in body.blocks if isinstance(b, Text | Note))
     assert "DCG given for NDCG" not in said and "true NDCG" not in said
 

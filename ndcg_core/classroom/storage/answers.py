@@ -192,8 +192,13 @@ class Answers:
         for sending in sendings:
             before = stored[sending.student]
             checked = [(part, json.dumps(answer_to_json(kind, value))) for part, value in sending.values]
-            mine = {part: answer_from_json(kind, json.loads(value)) for part, value in before.items()}
-            mine.update(sending.values)
+            sent = dict(sending.values)
+            # A part sent now is the value just checked: only the student's other parts are decoded from the store.
+            mine = {
+                part: sent[part] if part in sent else answer_from_json(kind, json.loads(value))
+                for part, value in before.items()
+            }
+            mine.update(sent)
             outcomes.append(mine)
             if checked and not all(before.get(part) == value for part, value in checked):
                 changed[sending.student] = checked  # one stored already as sent is stored once, and spends no token

@@ -36,6 +36,7 @@ from ui.database import runtime
 from ui.editing import TYPED_COLUMNS
 from ui.format import md_escape
 from ui.i18n import Translator
+from ui.kinds import WORDS
 from ui.state import (
     app_state,
     classroom_state,
@@ -389,7 +390,7 @@ def preview(t: Translator, index: int, step: Step) -> None:
         VIEWS[activity.kind].present(t, activity, activity.summary([]), False, False, own=step.question.get(t.lang))
     with phone, st.container(border=True):
         st.caption(t("editor.preview_phone"))
-        for block in VIEWS[activity.kind].card(t, activity, row, {}).blocks:
+        for block in WORDS[activity.kind].card(t, activity, row, {}).blocks:
             draw_block(t, classroom_state(), row.id, block)
 
 

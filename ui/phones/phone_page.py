@@ -27,9 +27,9 @@ from ndcg_core.errors import InputError
 from ui.database import runtime
 from ui.format import md_escape
 from ui.i18n import LANGUAGES, Translator
-from ui.views.classroom.card import plain, runs
+from ui.phones.card import plain, runs
 
-WIDGETS = Path(__file__).resolve().parents[2] / "widgets"
+WIDGETS = Path(__file__).resolve().parents[1] / "widgets"
 
 # Set to "1" by serve.py, which serves this page and the card routes; without it (``streamlit run app.py``,
 # AppTest) the Classroom page draws the phone's card itself, with Streamlit (``phone.draw_card``).
