@@ -14,9 +14,9 @@ from ndcg_core.classroom.kinds.lists import activity_list
 from ndcg_core.classroom.kinds.predict import Predict
 from ndcg_core.classroom.storage import ActivityRow
 from ui.i18n import Translator
-from ui.views.classroom.card import Note
-from ui.views.classroom.card import plain as card_plain
-from ui.views.classroom.kinds import VIEWS
+from ui.kinds import WORDS
+from ui.phones.card import Note
+from ui.phones.card import plain as card_plain
 
 SPEC = activity_list(("r1", "r2", "r3", "r4", "r5"), (3, 2, 3, 0, 1), 3)
 PREDICT = Predict(SPEC)
@@ -29,7 +29,7 @@ LANGS = ["en", "zh"]
 
 def note(lang: str, estimate: str) -> str:
     row = ActivityRow(1, 1, "predict", PREDICT.payload(), "revealed", 0.0)
-    body = VIEWS["predict"].card(Translator(lang), PREDICT, row, {0: estimate})
+    body = WORDS["predict"].card(Translator(lang), PREDICT, row, {0: estimate})
     (found,) = [b for b in body.blocks if isinstance(b, Note)]
     assert found.level == "warning"
     return card_plain(found.markdown)
