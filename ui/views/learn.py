@@ -320,13 +320,15 @@ def step_5(t: Translator) -> None:
     )
     render_example(t)
     g = grades()
-    a, b, c = st.columns(3)
-    a.metric("DCG@5", metric_text(dcg(g, K)))
-    st.caption(t("learn.caption.5", ideal=", ".join(f"{x:g}" for x in sorted(g, reverse=True))))
-    render_check(t, 5)
     if answered(5):  # the check asks for the ideal's DCG: it and the NDCG it gives come after
+        a, b, c = st.columns(3)
+        a.metric("DCG@5", metric_text(dcg(g, K)))
         b.metric("IDCG@5", metric_text(idcg(g, K)))
         c.metric("NDCG@5", metric_text(ndcg_at_k(g, K)))
+    else:  # alone: two empty columns would stack into a gap under it on a phone
+        st.metric("DCG@5", metric_text(dcg(g, K)))
+    st.caption(t("learn.caption.5", ideal=", ".join(f"{x:g}" for x in sorted(g, reverse=True))))
+    render_check(t, 5)
 
 
 # --- step 6: the whole NDCG by hand ----------------------------------------------------------------------------------
