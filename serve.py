@@ -25,8 +25,8 @@ from starlette.routing import Route
 from ui.http_limits import trusted_proxies
 from ui.http_security import SecurityHeaders
 from ui.i18n import LANGUAGES
-from ui.results_download import OneDownload
-from ui.routes import (
+from ui.phones.phone_page import ROUTES_ENV
+from ui.phones.routes import (
     answer_route,
     end_streams,
     events_route,
@@ -36,10 +36,10 @@ from ui.routes import (
     phone_page_route,
     watch_route,
 )
+from ui.results_download import OneDownload
 from ui.server_tuning import end_streams_first, trust_forwarded_for_only_from, turn_nagle_off
 from ui.uploads import UploadBudget
 from ui.views.classroom.common import make_opening_forms
-from ui.views.classroom.phone_page import ROUTES_ENV
 
 turn_nagle_off()  # see ui/server_tuning.py: Streamlit's server offers no supported hook for it
 end_streams_first(end_streams)  # the same: a SIGTERM must not wait for the phones' streams, which never end

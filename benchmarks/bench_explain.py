@@ -3,14 +3,16 @@
     python -m benchmarks.bench_explain [--queries 1000] [--docs 1000] [--repeat 3]
 
 Seeded TREC data (``benchmarks.make_data``: graded 0-4, 30 judgments per query, 10 of them not retrieved; scores
-with 6 decimals, so a few scores tie as doubles and more as 32-bit floats), and the same run with its scores
-rounded to 2 decimals, where ties between documents of different grades are everywhere (the worst case: every tie
-policy and both score precisions change numbers). For each: the command line end to end in a fresh process
-(``ndcg-lab-eval --explain VALUE -m ndcg_cut.10``: read both files, search, print), and ``explain_run`` alone on
-files already read (the Evaluate page's case), medians of ``--repeat`` runs, wall-clock and CPU seconds (CPU time
-moves less than wall-clock time on a machine shared with other work), with how many variants were compared.
-The day's speed: the time of a fixed loop of plain Python before and after, to compare runs on a machine whose
-speed drifts.
+with 6 decimals, so a few scores tie as doubles and more as 32-bit floats), and the same run with its scores rounded
+to 2 decimals, where ties between documents of different grades are everywhere (the worst case: every tie policy and
+both score precisions change numbers). Every axis is busy on these files: ties (file order among the tie policies),
+judged-only (980 of each query's 1000 documents are unjudged) and -M's depths (``ndcg_cut.10`` searches -M 5; the
+whole ranking's ``ndcg``, asked of the 6-decimal run too, every depth from 5 to 500). For each: the command line end
+to end in a fresh process (``ndcg-lab-eval --explain VALUE -m MEASURE``: read both files, search, print), and
+``explain_run`` alone on files already read (the Evaluate page's case), medians of ``--repeat`` runs, wall-clock and
+CPU seconds (CPU time moves less than wall-clock time on a machine shared with other work), with how many variants
+were compared. The day's speed: the time of a fixed loop of plain Python before and after, to compare runs on a
+machine whose speed drifts.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from pathlib import Path
 from benchmarks.bench_mistakes import day_speed, machine
 from benchmarks.make_data import write_collection
 from ndcg_core.teaching.explain import explain_run
-from ndcg_core.trec.measures import ndcg_cut
+from ndcg_core.trec.measures import Measure, ndcg_cut
 from ndcg_core.trec.readers import read_qrels, read_run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,12 +45,12 @@ def rounded_copy(run: Path, target: Path) -> Path:
     return target
 
 
-def cli_seconds(qrels: Path, run: Path, value: str) -> tuple[float, float]:
+def cli_seconds(qrels: Path, run: Path, value: str, measure: str) -> tuple[float, float]:
     """Wall-clock and CPU seconds (user + system) of one command-line process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(
-        [sys.executable, "-m", "ndcg_core", "--explain", value, "-m", "ndcg_cut.10", str(qrels), str(run)],
+        [sys.executable, "-m", "ndcg_core", "--explain", value, "-m", measure, str(qrels), str(run)],
         check=True,
         capture_output=True,
         cwd=ROOT,
@@ -70,20 +72,28 @@ def main() -> None:
         qrels_path, run_path = write_collection(args.queries, args.docs, Path(folder))
         tied_path = rounded_copy(run_path, Path(folder) / "tied.txt")
         qrels = read_qrels(str(qrels_path))
-        for label, path in (("scores with 6 decimals", run_path), ("scores rounded to 2 decimals", tied_path)):
+        cases = (
+            ("scores with 6 decimals", run_path, ndcg_cut(10)),
+            ("scores with 6 decimals", run_path, Measure("ndcg")),
+            ("scores rounded to 2 decimals", tied_path, ndcg_cut(10)),
+        )
+        for label, path, measure in cases:
             run = read_run(str(path))
             value = "0.0101"
             searched, core, core_cpu = 0, [], []
             for _ in range(args.repeat):
                 start, start_cpu = time.perf_counter(), time.process_time()
-                explanation = explain_run(qrels, run, ndcg_cut(10), value)
+                explanation = explain_run(qrels, run, measure, value)
                 core.append(time.perf_counter() - start)
                 core_cpu.append(time.process_time() - start_cpu)
                 searched = explanation.searched
-            cli = [cli_seconds(qrels_path, path, value) for _ in range(args.repeat)]
+            cli = [
+                cli_seconds(qrels_path, path, value, measure.name.replace("_cut_", "_cut.")) for _ in range(args.repeat)
+            ]
             rows.append(
                 (
                     label,
+                    measure.name,
                     len(run),
                     searched,
                     statistics.median(w for w, _ in cli),
@@ -99,10 +109,16 @@ def main() -> None:
         f"after; load average {load_before[0]:.1f} before, {load_after[0]:.1f} after"
     )
     print()
-    print("| run | lines | variants compared | command line, end to end (CPU) | explain_run on files read (CPU) |")
-    print("|---|---|---|---|---|")
-    for label, lines, searched, cli_w, cli_c, core_w, core_c in rows:
-        print(f"| {label} | {lines:,} | {searched} | {cli_w:.2f} s ({cli_c:.2f} s) | {core_w:.2f} s ({core_c:.2f} s) |")
+    print(
+        "| run | measure | lines | variants compared | command line, end to end (CPU) "
+        "| explain_run on files read (CPU) |"
+    )
+    print("|---|---|---|---|---|---|")
+    for label, name, lines, searched, cli_w, cli_c, core_w, core_c in rows:
+        print(
+            f"| {label} | {name} | {lines:,} | {searched} | {cli_w:.2f} s ({cli_c:.2f} s) "
+            f"| {core_w:.2f} s ({core_c:.2f} s) |"
+        )
 
 
 if __name__ == "__main__":

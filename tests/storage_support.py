@@ -1,6 +1,7 @@
 """Helpers for the storage tests (tests/core/test_storage_*.py, test_links.py): a hand-moved clock, ids,
-an activity, a table's rows, and a connection lost after its commit."""
+an activity, a table's rows, a connection lost after its commit, and a database made back into version 2."""
 
+import json
 from contextlib import contextmanager
 
 import pytest
@@ -72,3 +73,37 @@ def lose_replies(store, count=1):
 
     store.database.write = write
     return left
+
+
+OWN_COLUMNS = ("question_en", "question_zh", "time_limit", "points")  # a step's settings, as version 3 keeps them
+
+
+def as_version_2(store):
+    """The database as version 2 of the schema kept it: a step's wording and time limit (and points) inside its
+    activity's payload under ``"lesson"``, a step row's points inside its payload, and no column for any of them."""
+    with store.engine.begin() as conn:
+        for row in conn.execute(sa.text("SELECT * FROM activities")).mappings().all():
+            extra = {}
+            if row["points"] is not None:
+                extra["points"] = row["points"]
+            wording = {lang: row[f"question_{lang}"] for lang in ("en", "zh") if row[f"question_{lang}"]}
+            if wording:
+                extra["question"] = wording
+            if row["time_limit"] is not None:
+                extra["time_limit"] = row["time_limit"]
+            if extra:
+                payload = json.dumps({**json.loads(row["payload"]), "lesson": extra})
+                conn.execute(
+                    sa.text("UPDATE activities SET payload = :p WHERE id = :id"), {"p": payload, "id": row["id"]}
+                )
+        for row in conn.execute(sa.text("SELECT * FROM lesson_run_steps")).mappings().all():
+            if row["points"] is not None:
+                payload = json.dumps({**json.loads(row["payload"]), "lesson": {"points": row["points"]}})
+                conn.execute(
+                    sa.text("UPDATE lesson_run_steps SET payload = :p WHERE room = :room AND step = :step"),
+                    {"p": payload, "room": row["room"], "step": row["step"]},
+                )
+        for name in OWN_COLUMNS:
+            conn.execute(sa.text(f"ALTER TABLE activities DROP COLUMN {name}"))
+        conn.execute(sa.text("ALTER TABLE lesson_run_steps DROP COLUMN points"))
+        conn.execute(sa.text("UPDATE meta SET value = 2 WHERE name = 'schema_version'"))

@@ -29,12 +29,12 @@ from ndcg_core.classroom.results import ActivityOutcome, RoomResults, StudentRes
 from ndcg_core.classroom.rules import csv_safe
 from ndcg_core.errors import number_text
 from ndcg_core.lists.discounts import DISCOUNTS
+from ui.classroom_text import activity_title
 from ui.format import metric_text
 from ui.i18n import Translator
+from ui.kinds import WORDS, KindWords
 from ui.mistake_text import group_label
 from ui.projector import big_chart, share_bars, worked_table
-from ui.views.classroom.common import activity_title
-from ui.views.classroom.kinds import VIEWS
 
 COLUMNS = (
     "activity",
@@ -73,24 +73,24 @@ def student_name(t: Translator, number: int, nickname: str | None) -> str:
     return nickname if nickname else t("classroom.anonymous", n=number)
 
 
-def _views(activity: Activity) -> Any:
-    return VIEWS[activity.kind]
+def _words(activity: Activity) -> KindWords[Any]:
+    return WORDS[activity.kind]
 
 
 def details(t: Translator, activity: Activity, part: int) -> str:
-    """What the question was, in the kind's words (its views module's ``csv_details``): the list (labels:grades),
-    k, gain and ideal; the metric and pair; the twist; the seed and exercise; the result judged."""
-    return str(_views(activity).csv_details(t, activity, part))
+    """What the question was, in the kind's words (its ``csv_details``, ``ui.kinds``): the list (labels:grades), k,
+    gain and ideal; the metric and pair; the twist; the seed and exercise; the result judged."""
+    return str(_words(activity).csv_details(t, activity, part))
 
 
 def answer_text(t: Translator, activity: Activity, part: int, value: Any) -> str:
     """An answer as the student saw it on the phone ("" for no answer)."""
-    return "" if value is None else str(_views(activity).csv_answer(t, activity, part, value))
+    return "" if value is None else str(_words(activity).csv_answer(t, activity, part, value))
 
 
 def solution_text(t: Translator, activity: Activity, part: int, solution: Any) -> str:
     """The right answer in the same words as the answers."""
-    return str(_views(activity).csv_solution(t, activity, part, solution))
+    return str(_words(activity).csv_solution(t, activity, part, solution))
 
 
 def right_text(t: Translator, row: StudentResult) -> str:

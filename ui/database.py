@@ -463,7 +463,7 @@ def arrivals() -> Arrivals:
 @st.cache_resource(show_spinner=False)
 def in_flight() -> dict[tuple[int, str, str], asyncio.Future[Any]]:
     """The reads under way for this process's phones, by event loop, what is read and room: a class woken or
-    arriving at once waits on one (``ui.routes.shared_read``)."""
+    arriving at once waits on one (``ui.phones.routes.shared_read``)."""
     return {}
 
 

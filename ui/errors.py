@@ -63,7 +63,7 @@ MESSAGES: dict[UiCode, str] = {
     "editor.row": "the table reported row {value}, but it has {count} rows",
     "action.not_action": "the list sent {value}, not an action",
     "action.unknown": "unknown action {value}",
-    # What a phone's card sends (ui/routes.py).
+    # What a phone's card sends (ui/phones/routes.py).
     "answer.malformed": "the phone sent {value}, not an answer",
 }
 

@@ -116,6 +116,12 @@ def render_explanation(t: Translator, explanation: Explanation) -> None:
     st.table(pd.DataFrame([_row(t, m, places) for m in shown]), hide_index=True, border="horizontal")
     if len(e.matches) > MAX_ROWS:
         st.caption(t("explain.more_rows", n=len(e.matches) - MAX_ROWS))
+    for m in e.near:
+        tools = ", ".join(
+            t.entry("explain_library", LIBRARIES[n], "label") for n in m.libraries if LIBRARIES[n].build().unstable
+        )
+        difference = f"{m.difference:+.1e}"
+        st.caption(t("explain.near", tools=tools, value=metric_text(m.value, places), difference=difference))
     if e.idle:
         st.caption(t("explain.idle", axes=", ".join(t(f"explain.idle.{axis}") for axis in e.idle)))
     for name in e.also:
@@ -123,8 +129,14 @@ def render_explanation(t: Translator, explanation: Explanation) -> None:
         st.caption(f"{t.entry('explain_change', entry, 'label')}: {t.entry('explain_change', entry, 'description')}")
 
 
+def _label(t: Translator, change: str, match: Match) -> str:
+    """A change's label in the user's language; -M's with the variant's N in place of "N"."""
+    label = t.entry("explain_change", CHANGES[change], "label")
+    return label.replace("N", str(match.variant.max_docs)) if change == "depth.M" else label
+
+
 def _row(t: Translator, match: Match, places: int) -> Mapping[str, str]:
-    changes = "; ".join(t.entry("explain_change", CHANGES[c], "label") for c in match.changes) or t("explain.default")
+    changes = "; ".join(_label(t, c, match) for c in match.changes) or t("explain.default")
     if match.alike:
         changes += " " + t("explain.alike", n=match.alike)
     if match.libraries:

@@ -1,4 +1,4 @@
-"""What bounds one client's use of the phones' HTTP routes (``ui/routes.py``): the size of a request's body, the
+"""What bounds one client's use of the phones' HTTP routes (``ui/phones/routes.py``): the size of a request's body, the
 event streams open at once per student and per client address, and the addresses whose ``X-Forwarded-For`` is
 believed. Each limit can be set by an environment variable (``NDCG_LAB_<NAME>``), read once per process."""
 

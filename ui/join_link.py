@@ -19,7 +19,7 @@ import streamlit as st
 from ndcg_core.classroom import joining
 from ndcg_core.classroom.joining import DEPLOY_LISTEN_OPTION, FRONT_ADDRESS_VARIABLE, PUBLIC_URL_VARIABLE, JoinLink
 from ui.i18n import Translator
-from ui.views.classroom.phone_page import pages_served
+from ui.phones.phone_page import pages_served
 
 # A documentation address (TEST-NET-1, RFC 5737): connecting a UDP socket to it makes the kernel choose the
 # outgoing interface without sending a packet.

@@ -156,6 +156,7 @@ class EvaluateState:
     ties: str = "trec_eval"
     ideal: str = "qrels"
     complete: bool = False
+    judged_only: bool = False
     float32: bool = False
     relevant_only: bool = False
     explain: str = ""  # the number another tool printed, as typed, and the measure it is of (its name)
@@ -249,6 +250,8 @@ class ClassroomState:
     draft: list[Any] = field(default_factory=list)  # the lesson editor's activities (lessons.Step), in order
     draft_code: str | None = None  # the code the editor's lesson was last saved under
     draft_rows: list[dict[str, Any]] = field(default_factory=list)  # the editor's table of results, as last edited
+    draft_checked: Any = None  # the draft as last checked (``lesson_editor.Checked``): once per change, not per run
+    chosen: dict[str, Any] = field(default_factory=dict)  # a lesson chooser's key prefix -> ``lesson_run.Chosen``
     results_csv: bytes | None = None  # the room's results as last prepared for download
     results_at: float | None = None  # when (seconds since the epoch) they were prepared
     off_plan: bool = False  # the teacher chose to leave the room's lesson plan (its own activities open)
@@ -334,7 +337,12 @@ def reset_classroom() -> ClassroomState:
     old = classroom_state()
     # A lesson being built is not a room's: it stays when a room is left or started.
     fresh = ClassroomState(
-        short_links=old.short_links, draft=old.draft, draft_code=old.draft_code, draft_rows=old.draft_rows
+        short_links=old.short_links,
+        draft=old.draft,
+        draft_code=old.draft_code,
+        draft_rows=old.draft_rows,
+        draft_checked=old.draft_checked,
+        chosen=old.chosen,
     )
     st.session_state["classroom"] = fresh
     return fresh

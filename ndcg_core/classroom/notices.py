@@ -100,8 +100,8 @@ class Mark:
     revision: int | None
 
     def text(self) -> str:
-        """The mark as a teacher's page carries it (``ui/routes.py``, the watch route), with this process's token:
-        a mark is only comparable with one heard by the same process."""
+        """The mark as a teacher's page carries it (``ui/phones/routes.py``, the watch route), with this process's
+        token: a mark is only comparable with one heard by the same process."""
         return f"{PROCESS}.{self.epoch}.{self.changes}.{self.answers}.{self.joins}"
 
 

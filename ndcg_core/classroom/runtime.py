@@ -192,8 +192,13 @@ class ClassroomRuntime:
         return self.store.lessons.progress(code)
 
     def lesson_text(self, code: Any) -> str:
-        """The TOML text of the lesson saved under ``code``."""
+        """The TOML text of the lesson saved under ``code`` (a read: nothing is written)."""
         return self.store.lessons.text(code)
+
+    def lesson(self, code: Any) -> Lesson:
+        """The lesson saved under ``code``, read and parsed (a read: nothing is written); an ``InputError`` if there
+        is none."""
+        return self.store.lessons.load(code)
 
     def earlier_round(self, code: str, current: ActivityRow) -> ActivityRow | None:
         return self.store.rooms.earlier_round(code, current)

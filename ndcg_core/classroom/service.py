@@ -332,15 +332,16 @@ class ClassroomService:
 
 
 def check(activity: Activity, values: Sequence[tuple[int, Any]]) -> tuple[list[Entry], list[tuple[int, InputError]]]:
-    """Each value checked once by the activity's kind: the entries, and the parts refused on their own (a Practice
-    set's); any other kind's first refusal is raised (the whole answer is refused)."""
+    """Each value checked once by the activity's kind, and read once (``read_answer``: the typed value and how a
+    typed number was read, from one reading): the entries, and the parts refused on their own (a Practice set's);
+    any other kind's first refusal is raised (the whole answer is refused)."""
     entries: list[Entry] = []
     refused: list[tuple[int, InputError]] = []
     for part, value in values:
         try:
-            checked = activity.check(value, part)
+            checked, note = activity.read_answer(value, part)
             part_of(part, activity.parts())  # after the kind's check, which names its own parts (a set's exercise)
-            entries.append(Entry(part, checked, activity.note(value, part)))
+            entries.append(Entry(part, checked, note))
         except InputError as err:
             if not activity.keeps_readable_parts():
                 raise

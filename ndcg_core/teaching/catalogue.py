@@ -1,10 +1,11 @@
 """The catalogue of NDCG conventions an explanation searches: the changes from this project's default, and the tools.
 
-Each axis (``AXES``: gain, discount, where the ideal comes from, tie policy, cut style, queries without results,
-score precision) has this project's default (trec_eval 10.0's) and its other values, each a ``CHANGES`` entry with
-one sentence on why a tool does it and a source. A ``Variant`` picks one value per axis; ``LIBRARIES`` names the
-tools as variants. Where a learner's mistake (``mistakes.MISTAKES``) is the same change, the change names it
-(``Change.mistake``), so the learner's catalogue and the practitioner's are one where they overlap.
+Each axis (``AXES``: gain, discount, where the ideal comes from, judged documents only, tie policy, -M depth, cut
+style, queries without results, score precision) has this project's default (trec_eval 10.0's) and its other values,
+each a ``CHANGES`` entry with one sentence on why a tool does it and a source. A ``Variant`` picks one value per
+axis; ``LIBRARIES`` names the tools as variants. Where a learner's mistake (``mistakes.MISTAKES``) is the same
+change, the change names it (``Change.mistake``), so the learner's catalogue and the practitioner's are one where
+they overlap.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 from ..errors import InputError, shown
 from ..lists.scoring import TREC_EVAL, Scoring
 from ..registry import Registry
+from ..trec.evaluate import EvaluationOptions
 from ..trec.measures import Measure
 
 
@@ -34,13 +36,16 @@ class Change:
 
 CHANGES: Registry[Change] = Registry("explain_change")
 
-# Each axis's values, the default first (trec_eval 10.0: linear gain, log2(i + 1), the ideal from the qrels, ties by
-# docno, ndcg_cut, queries without results left out, scores compared as doubles).
+# Each axis's values, the default first (trec_eval 10.0: linear gain, log2(i + 1), the ideal from the qrels, every
+# retrieved document scored, ties by docno, no -M, ndcg_cut, queries without results left out, scores compared as
+# doubles). The depth's other value stands for any -M N (``Variant.depth`` holds N, as digits).
 AXES: dict[str, tuple[str, ...]] = {
     "gain": ("linear", "exponential", "binary"),
     "discount": ("log2", "jk2", "jk10", "ln"),
     "ideal": ("qrels", "run"),
+    "judged": ("all", "only"),
     "ties": ("trec_eval", "average", "best", "worst", "file"),
+    "depth": ("all", "M"),
     "cut": ("ndcg_cut", "max_docs", "ndcg"),
     "queries": ("left_out", "complete"),
     "scores": ("double", "float32"),
@@ -109,6 +114,15 @@ _change(
     mistake="ideal_from_list",
 )
 _change(
+    "judged.only",
+    "-J: judged documents only",
+    "trec_eval -J and ir_measures' judged_only drop the documents the qrels do not grade from each ranking before "
+    "scoring it, so the judged ones move up; the ideal is the same.",
+    "judged",
+    "only",
+    "https://github.com/usnistgov/trec_eval/blob/master/form_res_rels.c",
+)
+_change(
     "ties.average",
     "Ties averaged",
     "scikit-learn's ndcg_score gives each group of tied scores its average gain instead of ordering it.",
@@ -141,6 +155,15 @@ _change(
     "ties",
     "file",
     "https://github.com/AmenRa/ranx/blob/master/ranx/metrics/ndcg.py",
+)
+_change(
+    "depth.M",
+    "-M N: each ranking cut at N documents",
+    "trec_eval -M N (TREC's official runs use -M 1000) scores only the first N documents of each ranking, whatever "
+    "the measure; the ideal is not cut by it.",
+    "depth",
+    "M",
+    "https://github.com/usnistgov/trec_eval/blob/master/README",
 )
 _change(
     "cut.max_docs",
@@ -187,7 +210,9 @@ class Variant:
     gain: str = "linear"
     discount: str = "log2"
     ideal: str = "qrels"
+    judged: str = "all"
     ties: str = "trec_eval"
+    depth: str = "all"  # or -M's N, as digits
     cut: str = "ndcg_cut"
     queries: str = "left_out"
     scores: str = "double"
@@ -195,14 +220,30 @@ class Variant:
     def __post_init__(self) -> None:
         for axis in AXES:
             value = getattr(self, axis)
-            if value not in AXES[axis]:
+            if value not in AXES[axis] and not (axis == "depth" and value.isdigit() and int(value) > 0):
                 raise InputError("variant.parameter", value=shown(value), parameter=axis, variant="explain")
 
     def changes(self, measure: Measure | None = None) -> tuple[str, ...]:
         """The ``CHANGES`` names of the axes that differ from the default, in ``AXES`` order (for a whole-ranking
         ``measure``, the default cuts nowhere)."""
         default = DEFAULT if measure is None or measure.cutoff is not None else replace(DEFAULT, cut="ndcg")
-        return tuple(f"{axis}.{getattr(self, axis)}" for axis in AXES if getattr(self, axis) != getattr(default, axis))
+        return tuple(
+            f"{axis}.{'M' if axis == 'depth' else getattr(self, axis)}"
+            for axis in AXES
+            if getattr(self, axis) != getattr(default, axis)
+        )
+
+    @property
+    def max_docs(self) -> int | None:
+        """-M's N, if this variant cuts each ranking."""
+        return None if self.depth == "all" else int(self.depth)
+
+    def options(self, grades: Iterable[int], cutoffs: tuple[int, ...], max_docs: int | None) -> EvaluationOptions:
+        """The ``EvaluationOptions`` of this variant's evaluated axes (``scoring``; judged-only), with these cutoffs
+        and ``max_docs`` (a given -M; the depth axis is read from cutoffs' columns, not evaluated)."""
+        return EvaluationOptions(
+            self.scoring(grades), cutoffs=cutoffs, max_docs=max_docs, judged_only=self.judged == "only"
+        )
 
     def scoring(self, grades: Iterable[int]) -> Scoring:
         """The ``Scoring`` of this variant (``grades``: every grade judged, for the binary gain's table)."""
@@ -226,10 +267,12 @@ DEFAULT = Variant()
 
 @dataclass(frozen=True)
 class Library:
-    """A named tool as a variant: the axes it changes from the default, and a source for it."""
+    """A named tool as a variant: the axes it changes from the default, and a source for it. ``unstable``: its sort
+    of tied documents is not stable, so its order of ties is only mostly its convention's (a near number, not one)."""
 
     changes: Mapping[str, str]
     source: str
+    unstable: bool = False
 
     def variant(self, measure: Measure) -> Variant:
         """The tool's variant for ``measure`` (a whole-ranking measure is cut nowhere)."""
@@ -240,8 +283,8 @@ class Library:
 LIBRARIES: Registry[Library] = Registry("explain_library")
 
 
-def _library(name: str, label: str, why: str, source: str, **changes: str) -> None:
-    LIBRARIES.register(name, label, why)(lambda: Library(changes, source))
+def _library(name: str, label: str, why: str, source: str, *, unstable: bool = False, **changes: str) -> None:
+    LIBRARIES.register(name, label, why)(lambda: Library(changes, source, unstable))
 
 
 _library(
@@ -272,6 +315,21 @@ _library(
     scores="float32",
 )
 _library(
+    "trec_eval_J",
+    "trec_eval 10.0 -J",
+    "trec_eval with -J scores only the judged documents of each ranking, in their order.",
+    "https://github.com/usnistgov/trec_eval/blob/master/form_res_rels.c",
+    judged="only",
+)
+_library(
+    "ir_measures_judged",
+    "ir_measures nDCG@k(judged_only=True)",
+    "Asks pytrec_eval for trec_eval's -J (judged_docs_only_flag): judged documents only, scores as 32-bit floats.",
+    "https://github.com/terrierteam/ir_measures/blob/main/ir_measures/providers/pytrec_eval_provider.py",
+    judged="only",
+    scores="float32",
+)
+_library(
     "gdeval",
     "gdeval.pl",
     "The TREC Web track's gdeval weighs a grade g as 2^g - 1 (0.5618 against trec_eval's 0.5371 in OpenNIR#14).",
@@ -293,6 +351,7 @@ _library(
     "the run file.",
     "https://amenra.github.io/ranx/metrics/",
     ties="file",
+    unstable=True,
 )
 _library(
     "ranx_burges",
@@ -301,6 +360,7 @@ _library(
     "https://amenra.github.io/ranx/metrics/",
     gain="exponential",
     ties="file",
+    unstable=True,
 )
 _library(
     "spark",

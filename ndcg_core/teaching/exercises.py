@@ -297,6 +297,15 @@ def reading_note(ex: Exercise, answer: Any) -> Note | None:
         return None
 
 
+def marked(ex: Exercise, answer: Any) -> tuple[bool, Note | None]:
+    """Whether ``answer`` is right (``check``) and how a typed number was read (``reading_note``, for a number
+    exercise), from one reading of it. ``InputError`` if unreadable."""
+    if ex.kind in NUMERIC:
+        read = validate.reading(answer)
+        return bool(abs(read.value - ex.answer) <= TOLERANCE + 1e-12), read.note
+    return check(ex, answer), None
+
+
 def check(ex: Exercise, answer: Any) -> bool:
     """Whether ``answer`` is right: numbers within 0.01, choices exactly. ``InputError`` if unreadable."""
     if ex.kind in NUMERIC:

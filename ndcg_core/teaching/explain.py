@@ -26,8 +26,7 @@ from ..errors import InputError, shown
 from ..lists.spec import ListSpec
 from ..trec.engines import Rankings
 from ..trec.engines.memory import MemoryRankings
-from ..trec.evaluate import EvaluationOptions
-from ..trec.measures import Measure, ndcg_cut
+from ..trec.measures import TREC_EVAL_CUTOFFS, Measure, ndcg_cut
 from ..trec.readers import Qrels, Run
 from .catalogue import AXES, CHANGES, DEFAULT, LIBRARIES, Variant
 from .conventions import Example
@@ -37,6 +36,7 @@ SAME = 1e-9  # relative: two values this close are one value
 # a mean of a million queries moves in its last few bits, far more than half a unit of its 17th decimal.
 SUMMING_FLOOR = 1e-12
 NEAREST = 5  # how many variants are shown when none matches
+NEAR = 1e-3  # relative: a tool of unstable sort whose convention gives a number this near is said to be near
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,10 @@ class Explanation:
     also: tuple[str, ...]
     idle: tuple[str, ...]  # axes that change nothing on these files (searched at their default only)
     searched: int  # how many variants were compared
+    # Tools whose sort is not stable (``Library.unstable``) and that no match names: their convention's number, how
+    # near it is, when within ``NEAR`` of the number explained (their own order of ties is only mostly their
+    # convention's, so their number can be a hair from it).
+    near: tuple[Match, ...] = ()
 
 
 def printed_decimals(text: Any) -> int:
@@ -169,6 +173,22 @@ class Searched:
     idle: tuple[str, ...]
 
 
+# The search's axes by how their values are reached (``catalogue.AXES`` lists the values). A new axis plugs in here:
+# its values in ``AXES`` and ``CHANGES``, a ``Variant`` field, then
+# - an axis that changes ``EvaluationOptions`` (as judged-only does): mapped in ``Variant.options``, named in
+#   ``EVALUATED``, and its values worth searching on the files in ``_searched_values``: each value is one more
+#   evaluation of every query, for every combination of the others;
+# - an axis read from the columns of those evaluations (as the depth, the cut and -c are): named in ``READ`` and
+#   worked out in ``_per_query`` (or the mean's loop, for the queries).
+# ``REORDERED`` axes (ties, 32-bit scores) are evaluated again only on the queries where they change the order.
+EVALUATED: tuple[str, ...] = ("gain", "discount", "ideal", "judged")
+REORDERED: tuple[str, ...] = ("scores", "ties")
+READ: tuple[str, ...] = ("depth", "cut", "queries")
+# -M's N searched where no -M is given: trec_eval's own cutoffs (1000 is TREC's official -M), those shorter than the
+# longest ranking (and than the measure's k): deeper, -M changes nothing.
+DEPTHS = TREC_EVAL_CUTOFFS
+
+
 def variant_values(qrels: Qrels, run: Run, measure: Measure, *, max_docs: int | None = None) -> Searched:
     """Every variant's mean ``measure`` on these files in memory (``rankings_values`` of the default engine's
     rankings), each ranking cut at ``max_docs`` (``-M``) if given."""
@@ -177,10 +197,13 @@ def variant_values(qrels: Qrels, run: Run, measure: Measure, *, max_docs: int | 
 
 def rankings_values(rankings: Rankings, measure: Measure, *, max_docs: int | None = None) -> Searched:
     """Every variant's mean ``measure`` over an engine's rankings of two files (``trec.engines.Rankings``: in
-    memory, or out of core), each ranking cut at ``max_docs`` (``-M``) if given.
+    memory, or out of core), each ranking cut at ``max_docs`` (``-M``) if given, else at each of ``DEPTHS`` that
+    cuts some ranking as one more variant.
 
-    Each scoring is evaluated in the default order, and in each other order (a tie policy, 32-bit scores) only
-    where one changes something on these files. An axis that changes nothing here is searched at its default only.
+    Each evaluated combination (``EVALUATED``) is evaluated in the default order, and in each other order (a tie
+    policy, 32-bit scores) only where one changes something on these files. An axis that changes nothing here is
+    searched at its default only. -M's depths are searched over every document (not with judged-only, whose -M
+    cuts before the unjudged leave).
     """
     grades = list(rankings.grades)
     k = measure.cutoff
@@ -189,26 +212,32 @@ def rankings_values(rankings: Rankings, measure: Measure, *, max_docs: int | Non
         orders += [("double", t) for t in AXES["ties"][1:]]
     if rankings.float32_matters():
         orders += [("float32", t) for t in AXES["ties"]]
-    discounts = tuple(d for d in AXES["discount"] if _evaluated("discount", d))
+    depths = _depths(rankings.longest, k) if max_docs is None else ()
+    cutoffs = tuple(sorted({*depths, *((k,) if k is not None else ())}))
+    searched = {axis: _searched_values(axis, rankings) for axis in EVALUATED}
     values: dict[Variant, float] = {}
     in_run = np.asarray(rankings.in_run, dtype=bool)
-    for gain, discount, ideal in itertools.product(AXES["gain"], discounts, AXES["ideal"]):
-        variant = Variant(gain, discount, ideal)
-        options = EvaluationOptions(variant.scoring(grades), cutoffs=(k,) if k is not None else (), max_docs=max_docs)
+    for picked in itertools.product(*(searched[axis] for axis in EVALUATED)):
+        variant = Variant(**dict(zip(EVALUATED, picked, strict=True)))
+        options = variant.options(grades, cutoffs, max_docs)
         for scores, ties in orders:
             chosen = replace(variant, scores=scores, ties=ties)
             changed = rankings.columns(scores, ties, options)
-            for cut in ("ndcg_cut", "max_docs", "ndcg") if k is not None else ("ndcg",):
-                per_query = _per_query(changed, cut, k, ideal, ties)
-                if per_query is None:
-                    continue
-                for queries in AXES["queries"] if not in_run.all() else ("left_out",):
-                    kept = per_query if queries == "complete" else per_query[in_run]
-                    values[replace(chosen, cut=cut, queries=queries)] = float(np.mean(kept)) if len(kept) else 0.0
+            for depth in ("all", *(str(m) for m in depths)) if variant.judged == "all" else ("all",):
+                for cut in ("ndcg_cut", "max_docs", "ndcg") if k is not None else ("ndcg",):
+                    per_query = _per_query(changed, replace(chosen, depth=depth, cut=cut), k)
+                    if per_query is None:
+                        continue
+                    for queries in AXES["queries"] if not in_run.all() else ("left_out",):
+                        kept = per_query if queries == "complete" else per_query[in_run]
+                        mean = float(np.mean(kept)) if len(kept) else 0.0
+                        values[replace(chosen, depth=depth, cut=cut, queries=queries)] = mean
     idle = tuple(
         axis
         for axis, busy in (
+            ("judged", len(searched["judged"]) > 1),
             ("ties", any(t != "trec_eval" for _, t in orders)),
+            ("depth", bool(depths) or max_docs is not None),
             ("scores", any(s == "float32" for s, _ in orders)),
             ("queries", not in_run.all()),
         )
@@ -217,21 +246,50 @@ def rankings_values(rankings: Rankings, measure: Measure, *, max_docs: int | Non
     return Searched(values, idle)
 
 
+def _searched_values(axis: str, rankings: Rankings) -> tuple[str, ...]:
+    """The values of an evaluated axis worth an evaluation on these files: those that give another number."""
+    if axis == "discount":
+        return tuple(d for d in AXES["discount"] if _evaluated("discount", d))
+    if axis == "judged":
+        # Judged-only changes a ranking only where it holds a document without a grade of 0 or more.
+        return AXES["judged"] if rankings.unjudged else AXES["judged"][:1]
+    return AXES[axis]
+
+
+def _depths(longest: int, k: int | None) -> tuple[int, ...]:
+    """The ``DEPTHS`` that cut some ranking short (``longest``: the most documents one ranking holds) and, for a
+    measure at k, come before k."""
+    return tuple(m for m in DEPTHS if m < longest and (k is None or m < k))
+
+
 def _evaluated(axis: str, value: str) -> bool:
     name = f"{axis}.{value}"
     return name not in CHANGES or CHANGES[name].build().evaluated
 
 
-def _per_query(columns: Mapping[str, np.ndarray], cut: str, k: int | None, ideal: str, ties: str) -> np.ndarray | None:
+def _per_query(columns: Mapping[str, np.ndarray], variant: Variant, k: int | None) -> np.ndarray | None:
+    """Each query's value under the variant's depth and cut, from an evaluation's columns; ``None`` where the
+    combination is not one a tool makes."""
+    cut, depth = variant.cut, variant.max_docs
+    if depth is not None:
+        # trec_eval -M N with -m ndcg or ndcg_cut.k (N < k): the run cut at N, the ideal as the measure's own.
+        if variant.ideal != "qrels" or variant.ties == "average" or cut == "max_docs":
+            return None
+        ideal = columns[f"idcg_cut_{k}"] if cut == "ndcg_cut" else columns["idcg"]
+        return _ratio(columns[f"dcg_cut_{depth}"], ideal)
     if cut == "ndcg":
         return columns["ndcg"]
     if cut == "ndcg_cut":
         return columns[f"ndcg_cut_{k}"]
-    if ideal != "qrels" or ties == "average":
+    if variant.ideal != "qrels" or variant.ties == "average" or variant.judged == "only":
         # -M with the ideal from the run cuts the ideal with the run: that is ndcg_cut. trec_eval's -M never meets
-        # averaged ties (a tie group cut by -M would be averaged over the rows kept only).
+        # averaged ties (a tie group cut by -M would be averaged over the rows kept only), and cuts before -J drops
+        # the unjudged documents (these columns were cut after).
         return None
-    dcg, idcg = columns[f"dcg_cut_{k}"], columns["idcg"]
+    return _ratio(columns[f"dcg_cut_{k}"], columns["idcg"])
+
+
+def _ratio(dcg: np.ndarray, idcg: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore", over="ignore"):
         ratio = np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
     return np.asarray(np.minimum(np.nan_to_num(ratio, nan=0.0), 1.0))
@@ -263,6 +321,14 @@ def _explanation(searched: Searched, measure: Measure, value: float, decimals: i
     )
     ranked = _one_per_number(ranked)
     matches = tuple(m for m in ranked if abs(m.difference) <= tolerance)
+    named = {name for m in matches for name in m.libraries}
+    near = tuple(
+        m
+        for m in ranked
+        if m not in matches
+        and abs(m.difference) <= NEAR * abs(value)
+        and any(LIBRARIES[name].build().unstable and name not in named for name in m.libraries)
+    )
     default_variant = DEFAULT if measure.cutoff is not None else replace(DEFAULT, cut="ndcg")
     also = tuple(e.name for e in CHANGES if not e.build().evaluated) if matches else ()
     return Explanation(
@@ -276,6 +342,7 @@ def _explanation(searched: Searched, measure: Measure, value: float, decimals: i
         also,
         searched.idle,
         len(values),
+        near,
     )
 
 
@@ -295,9 +362,15 @@ def _one_per_number(ranked: list[Match]) -> list[Match]:
 MAX_LINES = 20  # matches printed by ``explanation_lines``; the rest are counted
 
 
+def change_label(change: str, variant: Variant) -> str:
+    """A change's label as the command line prints it: -M's with the variant's N."""
+    label = CHANGES[change].label
+    return label.replace("N", str(variant.max_docs)) if change == "depth.M" else label
+
+
 def match_line(match: Match, decimals: int) -> str:
     """One match as a line: its value, what changed from the default, the tools that are it, and why."""
-    changes = "; ".join(CHANGES[c].label for c in match.changes) or "this project's default"
+    changes = "; ".join(change_label(c, match.variant) for c in match.changes) or "this project's default"
     tools = ", ".join(LIBRARIES[name].label for name in match.libraries)
     if match.libraries:
         why = LIBRARIES[match.libraries[0]].description
@@ -324,6 +397,12 @@ def explanation_lines(explanation: Explanation) -> list[str]:
     lines += [match_line(m, decimals) for m in shown_matches]
     if len(e.matches) > MAX_LINES:
         lines.append(f"... and {len(e.matches) - MAX_LINES} more, further from {e.value:.{decimals}f}")
+    for m in e.near:
+        tools = [name for name in m.libraries if LIBRARIES[name].build().unstable]
+        lines.append(
+            f"Near: {', '.join(LIBRARIES[n].label for n in tools)}'s convention gives {m.value:.{decimals + 2}f}, "
+            f"{m.difference:+.1e} from {e.value:.{decimals}f}. {UNSTABLE}"
+        )
     if e.idle:
         lines.append("These change nothing on these files: " + ", ".join(IDLE_WORDS[a] for a in e.idle) + ".")
     for name in e.also:
@@ -332,4 +411,15 @@ def explanation_lines(explanation: Explanation) -> list[str]:
 
 
 # The command line's words for an axis that changes nothing on the files (``Explanation.idle``).
-IDLE_WORDS = {"ties": "tie policies", "scores": "32-bit scores", "queries": "-c (every judged query has results)"}
+IDLE_WORDS = {
+    "judged": "-J (every retrieved document is judged)",
+    "ties": "tie policies",
+    "depth": "-M (no ranking is longer than trec_eval's depths, or the measure's k)",
+    "scores": "32-bit scores",
+    "queries": "-c (every judged query has results)",
+}
+# Why a tool of unstable sort (``Library.unstable``) is near its convention's number, not at it.
+UNSTABLE = (
+    "Its sort of tied documents is not stable (ranx sorts each query with numba's argsort, a quicksort): where many "
+    "documents tie, a few leave the file's order, so its number is near that of ties in file order, not always it."
+)

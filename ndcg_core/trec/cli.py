@@ -61,6 +61,12 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     )
     parser.add_argument("-M", type=int, metavar="N", help="keep only the first N documents of each ranking")
     parser.add_argument(
+        "-J",
+        action="store_true",
+        help="score only judged documents: those the qrels do not grade (or grade below 0) leave each ranking, "
+        "the rest moving up, after -M's cut (as trec_eval -J, ir_measures' judged_only)",
+    )
+    parser.add_argument(
         "-m", action="append", metavar="MEASURE", default=[], help="a measure (see the list below); may repeat"
     )
     parser.add_argument(
@@ -187,6 +193,7 @@ def evaluation_options(args: argparse.Namespace, measures: Sequence[Measure]) ->
         full_gain=None if full_gain is None else tuple(full_gain.items()),
         complete=args.c,
         max_docs=args.M,
+        judged_only=args.J,
     )
 
 

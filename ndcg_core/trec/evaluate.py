@@ -6,7 +6,8 @@ are trec_eval's. Ranking: score descending (compared as doubles, as trec_eval 10
 descending; the run's rank column is ignored. Ideal: every judged document of the query.
 Negative grades count as gain 0. Only queries in both files
 count, unless ``complete`` (trec_eval's ``-c``) counts judged queries missing from the
-run as 0. ``max_docs`` (``-M``) keeps the first N documents of each ranking.
+run as 0. ``max_docs`` (``-M``) keeps the first N documents of each ranking; ``judged_only`` (``-J``) then drops
+the documents without a judgment (or with a negative grade) from each ranking, the rest moving up.
 Everything is vectorised with numpy so a 7-million-line run takes seconds.
 """
 
@@ -61,6 +62,9 @@ class EvaluationOptions:
     ``full_gain``: trec_eval's ``ndcg.1=3,2=9``, a custom gain table as (grade, gain) pairs for the no-cutoff
     ``ndcg`` only (trec_eval's ``ndcg_cut`` always uses the grades). ``complete``: judged queries missing from
     the run count as 0 (``-c``). ``max_docs``: only the first N documents of each ranking count (``-M``).
+    ``judged_only``: trec_eval's ``-J`` (ir_measures' ``judged_only``): each ranking, cut at ``max_docs`` first,
+    keeps only its judged documents (a grade of 0 or more), in their order, before it is scored; the ideal is the
+    same.
     Equal options are equal values with one hash, so a page can key its cache of evaluations by them.
     """
 
@@ -69,6 +73,7 @@ class EvaluationOptions:
     full_gain: tuple[tuple[float, float], ...] | None = None
     complete: bool = False
     max_docs: int | None = None
+    judged_only: bool = False
 
     def __post_init__(self) -> None:
         cutoffs = validate_cutoffs(self.cutoffs)
@@ -82,6 +87,7 @@ class EvaluationOptions:
             object.__setattr__(self, "full_gain", tuple(table.items()))
         object.__setattr__(self, "complete", validate.flag(self.complete, "complete"))
         object.__setattr__(self, "max_docs", validate.k(self.max_docs, Place("option.max_docs")))
+        object.__setattr__(self, "judged_only", validate.flag(self.judged_only, "judged_only"))
 
 
 @dataclass(frozen=True)
@@ -97,6 +103,7 @@ class _Plan:
     ideal: str
     complete: bool
     max_docs: int | None
+    judged_only: bool
     float32_scores: bool
 
 
@@ -112,6 +119,7 @@ def _plan(options: EvaluationOptions) -> _Plan:
         ideal=ideal_word(scoring),
         complete=options.complete,
         max_docs=options.max_docs,
+        judged_only=options.judged_only,
         float32_scores=scoring.float32_scores,
     )
 
@@ -377,6 +385,13 @@ def ranked_columns(
         r_slot, r_position, r_level = r_slot[keep], r_position[keep], r_level[keep]
         group = group[keep] if group is not None else None
         retrieved = _Graded(r_slot, r_level, r_level >= 0)
+    if chosen.judged_only:
+        # The rows are in ranking order by query: the judged ones, numbered again, are trec_eval's -J ranking.
+        keep = r_level >= 0
+        r_slot, r_level = r_slot[keep], r_level[keep]
+        group = group[keep] if group is not None else None
+        r_position = _query_positions(r_slot, nq)
+        retrieved = _Graded(r_slot, r_level, r_level >= 0)
     cut_shift = None if scales.cut is None else scales.cut[r_slot]
     gains = _gain_levels(r_level, retrieved.usable, chosen.gain_cut, cut_shift)
     if chosen.gain_full is chosen.gain_cut:
@@ -392,6 +407,8 @@ def ranked_columns(
     columns = _ndcg_columns(pool, ranking, scales, nq, chosen)
     relevant_retrieved = r_slot[retrieved.usable & (r_level >= RELEVANT_FROM)]
     cut = retrieved_count if chosen.max_docs is None else np.minimum(retrieved_count, chosen.max_docs)
+    if chosen.judged_only:
+        cut = np.bincount(r_slot, minlength=nq)[:nq]
     columns["num_ret"] = cut.astype(np.int64)
     columns["num_judged"] = np.bincount(j_slot, minlength=nq)[:nq]
     columns["num_rel"] = np.bincount(j_slot[j_level >= RELEVANT_FROM], minlength=nq)[:nq]
@@ -503,7 +520,8 @@ class _Ranking:
 def _ranking(
     rows: _Graded, score: np.ndarray, docno: pa.Array, scales: _Scales, chosen: _Plan, nq: int, prepared: Prepared
 ) -> _Ranking:
-    """Sort the rows by query and score, settle ties by the policy, cut each query at ``max_docs``, and gain them."""
+    """Sort the rows by query and score, settle ties by the policy, cut each query at ``max_docs``, keep only the
+    judged documents with ``judged_only``, and gain them."""
     gain_cut, gain_full = chosen.gain_cut, chosen.gain_full
     slot, level, usable = rows.slot, rows.level, rows.usable
     gains = _gain_levels(level, usable, gain_cut, None if scales.cut is None else scales.cut[slot])
@@ -528,6 +546,12 @@ def _ranking(
         keep = position < chosen.max_docs
         slot, level, usable, gains, position = (a[keep] for a in (slot, level, usable, gains, position))
         group = group[keep] if group is not None else None
+    if chosen.judged_only:
+        # trec_eval -J: after the cut, only judged documents (a grade of 0 or more) stay, moving up.
+        keep = usable
+        slot, level, usable, gains = (a[keep] for a in (slot, level, usable, gains))
+        group = group[keep] if group is not None else None
+        position = _query_positions(slot, nq)
     full_shift = None if scales.full is None else scales.full[slot]
     gains_full = gains if gain_full is gain_cut else _gain_levels(level, usable, gain_full, full_shift)
     if chosen.ties == "average":
@@ -630,11 +654,18 @@ def _vocabulary_index(docno: pa.Array, vocabulary: pa.Array) -> np.ndarray:
 
 
 def query_ranking(
-    qrels: Qrels, run: Run, qid: str, *, max_docs: int | None = None, float32_scores: bool = False
+    qrels: Qrels,
+    run: Run,
+    qid: str,
+    *,
+    max_docs: int | None = None,
+    float32_scores: bool = False,
+    judged_only: bool = False,
 ) -> dict[str, Any]:
     """One query's ranked docnos with grades (None when unjudged) and its judged grades, for drill-down.
 
-    The order is ``evaluate``'s: scores compared as doubles, or as 32-bit floats with ``float32_scores``.
+    The order is ``evaluate``'s: scores compared as doubles, or as 32-bit floats with ``float32_scores``; cut at
+    ``max_docs``, then with ``judged_only`` only the documents with a grade of 0 or more (trec_eval's ``-J``).
     """
     rows, jrows = _rows_of(run.qid, qid), _rows_of(qrels.qid, qid)
     judged = dict(zip(qrels.docno.take(as_arrow(jrows)).to_pylist(), qrels.rel[jrows].tolist(), strict=False))
@@ -643,6 +674,8 @@ def query_ranking(
     order = ranking_order(scores, docnos, validate.flag(float32_scores, "float32_scores"))
     if max_docs is not None:
         order = order[:max_docs]
+    if validate.flag(judged_only, "judged_only"):
+        order = [i for i in order if judged.get(docnos[i], -1) >= 0]
     ranked = [docnos[i] for i in order]
     return {
         "qid": qid,

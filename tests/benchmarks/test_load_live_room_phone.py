@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from benchmarks.load_live_room import Round, SseEvent, SseParser, check_stored
-from ui.routes import RETRY_MS, event
+from ui.phones.routes import RETRY_MS, event
 
 
 def stream_text() -> str:

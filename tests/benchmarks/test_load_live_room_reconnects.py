@@ -11,7 +11,7 @@ import pytest
 
 import benchmarks.load_live_room as load
 from support import run_coroutine
-from ui.routes import event
+from ui.phones.routes import event
 
 CARD = {"activity": 3, "revision": 7, "phase": "open", "blocks": []}
 

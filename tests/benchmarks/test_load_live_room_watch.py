@@ -9,7 +9,7 @@ from collections import Counter
 
 import benchmarks.load_live_room as load
 from support import run_coroutine
-from ui.routes import event
+from ui.phones.routes import event
 
 
 async def play(respond, until, timeout: float = 10.0) -> tuple[list[str], Counter, int]:

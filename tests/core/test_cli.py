@@ -17,7 +17,7 @@ QRELS = "q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 2\n"
 RUN = "q1 Q0 d1 1 1.0 t\nq1 Q0 d2 2 1.0 t\n"
 
 HELP = """\
-usage: ndcg-lab-eval [-h] [-q] [-c] [-M N] [-m MEASURE] [-l LEVEL] [--float32-scores]
+usage: ndcg-lab-eval [-h] [-q] [-c] [-M N] [-J] [-m MEASURE] [-l LEVEL] [--float32-scores]
                      [--gain {linear,exponential}] [--ties {trec_eval,average,best,worst,file}]
                      [--ideal {qrels,run}] [--explain VALUE] [--engine {numpy,duckdb,spark}]
                      [--spark-master URL]
@@ -36,6 +36,9 @@ options:
   -c                    count judged queries missing from the run as 0 (without -c they are left
                         out)
   -M N                  keep only the first N documents of each ranking
+  -J                    score only judged documents: those the qrels do not grade (or grade below
+                        0) leave each ranking, the rest moving up, after -M's cut (as trec_eval
+                        -J, ir_measures' judged_only)
   -m MEASURE            a measure (see the list below); may repeat
   -l LEVEL              accepted for trec_eval compatibility; NDCG does not depend on it
   --float32-scores      compare scores as 32-bit floats, as trec_eval 9.x and pytrec_eval do

@@ -144,7 +144,7 @@ def test_a_number_no_convention_gives_shows_the_nearest(tmp_path):
 def test_axes_that_change_nothing_are_said_and_searched_once(tmp_path):
     qrels, run = files(tmp_path, GAINS_QRELS, GAINS_RUN)  # no tie, one query, answered
     searched = variant_values(qrels, run, ndcg_cut(3))
-    assert set(searched.idle) == {"ties", "scores", "queries"}
+    assert set(searched.idle) == {"judged", "ties", "depth", "scores", "queries"}
     assert {v.ties for v in searched.values} == {"trec_eval"}
 
 
@@ -228,9 +228,11 @@ def test_files_matched_once_give_the_same_figures_each_time_they_are_evaluated(t
     )
 
 
-def test_every_variant_s_number_is_evaluate_s_own_under_its_options(tmp_path):
+@pytest.mark.parametrize("measure, idle", [(ndcg_cut(3), ("depth",)), (Measure("ndcg"), ())])
+def test_every_variant_s_number_is_evaluate_s_own_under_its_options(tmp_path, measure, idle):
     # The search evaluates tie policies and 32-bit scores only on the queries where they can matter, and reads -M
-    # and -c off one evaluation: each number must still be what evaluate gives with the variant's options.
+    # and -c off one evaluation: each number must still be what evaluate gives with the variant's options
+    # (-J among them: d6 and d7 are never judged; -M 5 cuts the rankings of 8 for the whole-ranking ndcg).
     rng = np.random.default_rng(5)
     qrels_lines, run_lines = [], []
     for q in range(12):
@@ -242,16 +244,22 @@ def test_every_variant_s_number_is_evaluate_s_own_under_its_options(tmp_path):
         run_lines += [f"q{q} Q0 {d} 1 {float(s)!r} t\n" for d, s in zip(docs, scores, strict=True)]
     qrels, run = files(tmp_path, "".join(qrels_lines), "".join(run_lines))
     grades = np.unique(qrels.rel).tolist()
-    searched = variant_values(qrels, run, ndcg_cut(3))
-    assert searched.idle == ()
+    searched = variant_values(qrels, run, measure)
+    assert searched.idle == idle
+    assert {v.judged for v in searched.values} == {"all", "only"}
+    if measure.cutoff is None:
+        assert {v.depth for v in searched.values} == {"all", "5"}
     for variant, value in searched.values.items():
         complete = variant.queries == "complete"
+        judged_only = variant.judged == "only"
         scoring = variant.scoring(grades)
-        if variant.cut == "max_docs":
-            direct = evaluate(qrels, run, EvaluationOptions(scoring, cutoffs=(), complete=complete, max_docs=3))
-            expected = direct.mean(Measure("ndcg"))
+        if variant.cut == "max_docs" or variant.max_docs is not None:
+            depth = variant.max_docs or 3
+            options = EvaluationOptions(scoring, cutoffs=(), complete=complete, max_docs=depth, judged_only=judged_only)
+            expected = evaluate(qrels, run, options).mean(Measure("ndcg"))
         else:
-            direct = evaluate(qrels, run, EvaluationOptions(scoring, cutoffs=(3,), complete=complete))
+            options = EvaluationOptions(scoring, cutoffs=(3,), complete=complete, judged_only=judged_only)
+            direct = evaluate(qrels, run, options)
             expected = direct.mean(ndcg_cut(3) if variant.cut == "ndcg_cut" else Measure("ndcg"))
         assert value == pytest.approx(expected, abs=1e-12), variant
 

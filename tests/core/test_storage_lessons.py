@@ -1,12 +1,13 @@
 """Lessons (``ndcg_core.classroom.storage.lessons``), on SQLite and on PostgreSQL: a saved lesson's code, a room
 running a lesson step by step and back, its results, its time limits; a lesson a room takes is read once and kept
 as its steps' rows (Next and the live panels' progress never parse it again), and a room of a version-1 database,
-whose lesson was kept as TOML text, runs on after the migration to version 2."""
+whose lesson was kept as TOML text, runs on after the migrations to version 3 (the migration from version 2:
+``tests/core/classroom/test_a_step_s_wording_time_limit_and_points_are_columns.py``)."""
 
 import tomllib
 
 import sqlalchemy as sa
-from storage_support import fields, student_id
+from storage_support import as_version_2, fields, student_id
 
 from ndcg_core.classroom.kinds.compare import PAIRS, Compare
 from ndcg_core.classroom.kinds.lists import activity_list
@@ -135,7 +136,9 @@ def test_next_and_progress_read_the_steps_rows_and_never_parse_the_lesson_again(
 
 def as_version_1(classroom, room, lesson, step):
     """The database as version 1 of the schema kept it: the room's lesson as TOML text in ``room_lessons``, with
-    the step shown (the activities its steps opened, in ``lesson_steps``, were kept the same way)."""
+    the step shown (the activities its steps opened, in ``lesson_steps``, were kept the same way; their steps'
+    wording and time limits inside their payloads, as version 2 kept them)."""
+    as_version_2(classroom)
     with classroom.engine.begin() as conn:
         conn.execute(sa.text("DROP TABLE lesson_run_steps"))
         conn.execute(sa.text("DROP TABLE lesson_runs"))
@@ -163,7 +166,7 @@ def test_a_room_mid_lesson_in_a_version_1_database_runs_on_after_the_migration(u
     before.close()
     after = Classroom(url, clock=clock)  # the first process of the new version: it migrates
     try:
-        assert after.schema_version() == SCHEMA_VERSION == 2
+        assert after.schema_version() == SCHEMA_VERSION == 3
         assert not sa.inspect(after.engine).has_table("room_lessons")
         progress = after.lessons.progress(room.code)
         assert (progress.title, progress.step, progress.opened, progress.count) == ("A lesson", 0, 2, 3)
@@ -173,7 +176,7 @@ def test_a_room_mid_lesson_in_a_version_1_database_runs_on_after_the_migration(u
         assert third.id not in (first.id, second.id) and third.activity() == lesson.steps[2].activity
         assert after.lessons.step(room.code, key, 0) == first  # step 0 as it was, with its wording and limit
         Classroom(url, clock=clock).close()  # a second process finds nothing left to migrate
-        assert after.schema_version() == 2 and after.lessons.progress(room.code).step == 0
+        assert after.schema_version() == 3 and after.lessons.progress(room.code).step == 0
     finally:
         after.close()
 

@@ -8,8 +8,8 @@ from ndcg_core.classroom.kinds.predict import Predict
 from ndcg_core.classroom.service import Outcome, check
 from support import ROOT
 from ui.i18n import Translator
-from ui.views.classroom.card import plain
-from ui.views.classroom.student_card import reply
+from ui.phones.card import plain
+from ui.phones.student_card import reply
 
 GUIDE = ROOT / "docs" / "lecturer" / "running-a-class.md"
 

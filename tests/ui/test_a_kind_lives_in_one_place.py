@@ -1,8 +1,9 @@
 """A kind of classroom activity lives in one place: its core module in ``ndcg_core/classroom/kinds/`` (a class that
-has every hook of ``ActivityKind``, checked by mypy against the protocol), its views module in
+has every hook of ``ActivityKind``, checked by mypy against the protocol), its words module in ``ui/kinds/`` (its
+phone card and its results CSV wording, checked against ``KindWords`` of its own kind), its views module in
 ``ui/views/classroom/kinds/`` (checked against ``KindViews`` of its own kind) and its texts in both languages. The
-registries ``KINDS`` and ``VIEWS`` find the modules themselves and name no kind: a new kind's two modules are
-registered with no other edit. Nothing outside the kinds' core package asks which kind an activity is with
+registries ``KINDS``, ``WORDS`` and ``VIEWS`` find the modules themselves and name no kind: a new kind's three
+modules are registered with no other edit. Nothing outside the kinds' core package asks which kind an activity is with
 ``isinstance``: what a caller needs is a hook of the protocol."""
 
 import ast
@@ -17,14 +18,17 @@ from pathlib import Path
 import pytest
 
 import ndcg_core.classroom.kinds as core_kinds
+import ui.kinds as kind_words
 import ui.views.classroom.kinds as kind_views
 from ndcg_core.classroom.kinds import HELPERS, KINDS, kind_class
 from ndcg_core.classroom.kinds.base import ActivityKind
 from support import ROOT
+from ui.kinds import WORDS, KindWords
 from ui.views.classroom.kinds import VIEWS, KindViews
 
 CORE_KINDS = ROOT / "ndcg_core" / "classroom" / "kinds"
 VIEW_KINDS = ROOT / "ui" / "views" / "classroom" / "kinds"
+WORD_KINDS = ROOT / "ui" / "kinds"
 # The order the app offers the kinds in (the lesson editor's list, the lesson format's schema and docs).
 ORDER = ["predict", "rank", "compare", "practice", "judge", "choose"]
 # The product's code (tests may ask what an activity is: that is what they check).
@@ -74,9 +78,22 @@ def test_a_kind_has_its_views_module_registered_and_typed_against_its_own_class(
     assert re.search(rf": KindViews\[{kind_class(name).__name__}, \w+\] = _this ", source), name
 
 
+@pytest.mark.parametrize("name", KINDS.names())
+def test_a_kind_has_its_words_module_registered_and_typed_against_its_own_class(name):
+    words = WORDS[name]
+    assert words.__name__ == f"ui.kinds.{name}"
+    missing = {m for m in members(KindWords) if not hasattr(words, m)}
+    assert not missing, (name, missing)
+    # mypy checks the module against KindWords of its own class, at the module's end.
+    source = (WORD_KINDS / f"{name}.py").read_text(encoding="utf-8")
+    assert re.search(rf"import {name} as _this\n", source), name
+    assert re.search(rf": KindWords\[{kind_class(name).__name__}\] = _this ", source), name
+
+
 def test_the_kinds_are_offered_in_the_order_they_always_were():
     assert KINDS.names() == ORDER
     assert list(VIEWS) == ORDER
+    assert list(WORDS) == ORDER
 
 
 def test_every_module_of_the_kinds_packages_is_registered():
@@ -86,6 +103,8 @@ def test_every_module_of_the_kinds_packages_is_registered():
     assert not [h for h in HELPERS if hasattr(importlib.import_module(f"ndcg_core.classroom.kinds.{h}"), "KIND")]
     views = {m.name for m in pkgutil.iter_modules([str(VIEW_KINDS)]) if not m.name.startswith("_")}
     assert views == set(VIEWS) == set(KINDS.names())
+    words = {m.name for m in pkgutil.iter_modules([str(WORD_KINDS)]) if not m.name.startswith("_")}
+    assert words == set(WORDS) == set(KINDS.names())
 
 
 def registry_words(path: Path) -> set[str]:
@@ -115,7 +134,13 @@ def registry_words(path: Path) -> set[str]:
 
 
 @pytest.mark.parametrize(
-    "registry", [CORE_KINDS / "__init__.py", VIEW_KINDS / "__init__.py", ROOT / "ui/views/classroom/lesson_editor.py"]
+    "registry",
+    [
+        CORE_KINDS / "__init__.py",
+        VIEW_KINDS / "__init__.py",
+        WORD_KINDS / "__init__.py",
+        ROOT / "ui/views/classroom/lesson_editor.py",
+    ],
 )
 def test_the_registries_name_no_kind(registry):
     names = set(KINDS.names()) | {kind_class(n).__name__ for n in KINDS.names()}
@@ -143,25 +168,25 @@ KIND = KindEntry(Probe, "Probe the NDCG", order={order})
 
 PROBE_VIEWS = '''"""Probe: its views, Predict's."""
 
-from ui.views.classroom.kinds.predict import (
-    ROUNDS,
-    build,
-    card,
-    csv_answer,
-    csv_details,
-    csv_solution,
-    form,
-    present,
-)
+from ui.views.classroom.kinds.predict import ROUNDS, build, form, present
+'''
+
+PROBE_WORDS = '''"""Probe: its words, Predict's."""
+
+from ui.kinds.predict import card, csv_answer, csv_details, csv_solution
 '''
 
 
 @pytest.fixture
 def packages(tmp_path, monkeypatch):
-    """Both kinds packages with a folder of their own beside them (``core``, ``views``), the modules written there
-    forgotten again after the test."""
-    folders = {"core": tmp_path / "core", "views": tmp_path / "views"}
-    for package, folder in ((core_kinds, folders["core"]), (kind_views, folders["views"])):
+    """The three kinds packages with a folder of their own beside them (``core``, ``views``, ``words``), the modules
+    written there forgotten again after the test."""
+    folders = {"core": tmp_path / "core", "views": tmp_path / "views", "words": tmp_path / "words"}
+    for package, folder in (
+        (core_kinds, folders["core"]),
+        (kind_views, folders["views"]),
+        (kind_words, folders["words"]),
+    ):
         folder.mkdir()
         monkeypatch.setattr(package, "__path__", [*package.__path__, str(folder)])
     before = set(sys.modules)
@@ -170,9 +195,10 @@ def packages(tmp_path, monkeypatch):
         del sys.modules[name]
 
 
-def test_a_new_kind_is_registered_from_its_two_modules_alone(packages):
+def test_a_new_kind_is_registered_from_its_three_modules_alone(packages):
     (packages["core"] / "probe.py").write_text(PROBE_KIND.format(order=35), encoding="utf-8")
     (packages["views"] / "probe.py").write_text(PROBE_VIEWS, encoding="utf-8")
+    (packages["words"] / "probe.py").write_text(PROBE_WORDS, encoding="utf-8")
     kinds = core_kinds.discover()
     assert kinds.names() == ["predict", "rank", "compare", "probe", "practice", "judge", "choose"]  # its order: 35
     probe = kinds.build("probe")
@@ -183,6 +209,10 @@ def test_a_new_kind_is_registered_from_its_two_modules_alone(packages):
     assert list(views) == kinds.names()
     assert views["probe"].__name__ == "ui.views.classroom.kinds.probe"
     assert not {m for m in members(KindViews) if not hasattr(views["probe"], m)}
+    words = kind_words.discover(kinds)
+    assert list(words) == kinds.names()
+    assert words["probe"].__name__ == "ui.kinds.probe"
+    assert not {m for m in members(KindWords) if not hasattr(words["probe"], m)}
 
 
 def test_a_module_of_the_kinds_without_its_kind_stops_the_registry(packages):
@@ -241,3 +271,12 @@ def test_the_scan_finds_a_kind_asked_for_in_every_form(tmp_path):
     )
     hits = kind_checks(probe, set(kind_classes()))
     assert [h.split(" ")[1] for h in hits] == ["Predict", "Rank", "Judge", "Choose", "ExerciseAnswer"]
+
+
+def test_a_kind_without_words_or_words_without_a_kind_stop_the_words(packages):
+    (packages["core"] / "probe.py").write_text(PROBE_KIND.format(order=35), encoding="utf-8")
+    with pytest.raises(ImportError, match=r"a kind without words: \['probe'\]"):
+        kind_words.discover(core_kinds.discover())
+    (packages["words"] / "probe.py").write_text(PROBE_WORDS, encoding="utf-8")
+    with pytest.raises(ImportError, match=r"without a kind: \['probe'\]"):
+        kind_words.discover(KINDS)

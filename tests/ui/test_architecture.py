@@ -73,8 +73,32 @@ def test_no_view_imports_another_view():
 
 
 def test_the_view_rule_sees_a_package_s_own_modules_and_other_views():
-    assert "ui.views.classroom.common" in GRAPH["ui.views.classroom.kinds.judge"]
+    assert "ui.views.classroom.sources" in GRAPH["ui.views.classroom.kinds.judge"]
     assert view_of("ui.views.classroom.kinds.judge") == view_of("ui.views.classroom") != view_of("ui.views.learn")
+
+
+def below_the_views(name: str) -> bool:
+    """Whether a module of the UI is below its views: the phones' HTTP API (``ui.phones``), each kind's words
+    (``ui.kinds``), the results, the database's handle and every other shared module of ``ui``."""
+    return name.startswith("ui.") and not name.startswith("ui.views")
+
+
+def test_nothing_below_the_views_imports_a_view():
+    # Issue 49: the phones' routes were built from the classroom's views (ui/routes.py imported
+    # ui/views/classroom/student_card, and so did join_link and classroom_results): the phones' API is a package
+    # of its own, and a kind's card a model that the phone's page and the Streamlit views each draw.
+    assert {"ui.phones.routes", "ui.phones.card", "ui.kinds.predict", "ui.classroom_results"} <= set(GRAPH)
+    for name, imported in GRAPH.items():
+        if below_the_views(name):
+            assert not {m for m in imported if m.startswith("ui.views")}, (name, sorted(imported))
+
+
+def test_the_below_the_views_rule_sees_the_phones_imports():
+    assert below_the_views("ui.phones.routes") and below_the_views("ui.join_link")
+    assert not below_the_views("ui.views.classroom.phone") and not below_the_views("pages.7_Classroom")
+    assert "ui.phones.student_card" in GRAPH["ui.phones.routes"]
+    assert "ui.kinds" in GRAPH["ui.phones.student_card"]
+    assert "ui.phones.card" in GRAPH["ui.views.classroom.phone"]  # a view draws the phones' card model
 
 
 def test_pages_are_thin_they_start_the_page_and_call_its_view():
@@ -203,3 +227,14 @@ def test_no_view_reaches_the_store_past_the_classroom_s_runtime():
     for name, path in sources().items():
         if name.startswith("ui.views"):
             assert not store_reaches(path.read_text(encoding="utf-8")), (name, store_reaches(path.read_text("utf-8")))
+
+
+def test_the_phones_reach_the_store_only_through_the_classroom_s_runtime():
+    # Issue 49: the phones' routes answered through ``service()`` beside the runtime; an answer and a join are the
+    # runtime's commands now, and a card is read through its service (``runtime().service``). Telling the process
+    # that a room changed (``room_changed``: its shared read is forgotten) is no way into the store.
+    phones = [name for name in sources() if name.startswith("ui.phones")]
+    assert "ui.phones.routes" in phones
+    for name in phones:
+        reaches = [r for r in store_reaches(sources()[name].read_text(encoding="utf-8")) if "room_changed" not in r]
+        assert not reaches, (name, reaches)

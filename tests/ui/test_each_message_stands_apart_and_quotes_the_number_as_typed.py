@@ -20,9 +20,9 @@ from ndcg_core.errors import InputError, shown
 from ndcg_core.teaching.exercises import KINDS, exercise
 from ndcg_core.validate import reading
 from ui.i18n import Translator
-from ui.views.classroom.card import Note, NumberBox, plain, runs
-from ui.views.classroom.kinds import VIEWS
-from ui.views.classroom.student_card import reply
+from ui.kinds import WORDS
+from ui.phones.card import Note, NumberBox, plain, runs
+from ui.phones.student_card import reply
 from ui.views.practice import feedback_text
 
 NEAR = Predict(activity_list(tuple("abcd"), (0, 3, 2, 1), 3))
@@ -37,7 +37,7 @@ def verdict(lang, typed):
     paragraphs as plain text."""
     estimate = Predict.answer_from_json(Predict.answer_to_json(NEAR.check(typed)))
     row = ActivityRow(1, 1, "predict", NEAR.payload(), "revealed", 0.0)
-    body = VIEWS["predict"].card(Translator(lang), NEAR, row, {0: estimate})
+    body = WORDS["predict"].card(Translator(lang), NEAR, row, {0: estimate})
     (note,) = [b for b in body.blocks if isinstance(b, Note)]
     return ["".join(text for text, _ in paragraph) for paragraph in runs(note.markdown)]
 
@@ -131,6 +131,6 @@ def test_the_phone_s_box_gets_back_the_estimate_as_typed():
     """Sent as "0.625", the box shows "0.625" again (not 0.62, which the phone took for another answer, not sent)."""
     row = ActivityRow(1, 1, "predict", NEAR.payload(), "open", 0.0)
     estimate = Predict.answer_from_json(Predict.answer_to_json(NEAR.check("0.625")))
-    body = VIEWS["predict"].card(Translator("en"), NEAR, row, {0: estimate})
+    body = WORDS["predict"].card(Translator("en"), NEAR, row, {0: estimate})
     (box,) = [b for b in body.blocks if isinstance(b, NumberBox)]
     assert box.saved == "0.625"

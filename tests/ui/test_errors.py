@@ -72,7 +72,7 @@ from ui import errors as ui_errors
 from ui.editing import apply_table_edits, grades_from_text, parse_gain_mapping, typed_queries_to_trec
 from ui.errors import TEMPLATES
 from ui.i18n import Translator, catalogue
-from ui.routes import read_submission
+from ui.phones.routes import read_submission
 from ui.views.evaluate import parse_cutoffs
 from ui.views.metrics import parse_ranking
 from ui.widgets.sortable import apply_action

@@ -227,3 +227,24 @@ def test_scores_compared_as_32_bit_floats_is_a_setting_off_by_default():
         for c in at.caption
     )
     assert at.dataframe[-1].value.iloc[0, 1] == "d2"  # the drill-down ranks as the evaluation does
+
+
+def test_judged_only_is_a_setting_off_by_default_and_the_drill_down_ranks_as_it_scores():
+    # d1 (unjudged) above d2 (grade 1): NDCG = 1 / log2(3); judged only, d2 moves up to rank 1: NDCG = 1.
+    qrels = b"q1 0 d2 1\nq1 0 d3 0\n"
+    run = b"q1 Q0 d1 1 3.0 t\nq1 Q0 d2 2 2.0 t\nq1 Q0 d3 3 1.0 t\n"
+    uploads = {"qrels": FileInput("q.txt", "t:qJ", qrels), "a": FileInput("r.txt", "t:rJ", run)}
+    at = open_page(ev_source="upload", ev_uploads=uploads)
+    assert not at.exception and at.session_state["evaluate"].judged_only is False
+    assert metrics(at)["Mean NDCG"] == f"{1 / log2(3):.4f}"
+    at.checkbox(key="_w_ev_judged_only").check().run()
+    assert not at.exception
+    assert metrics(at)["Mean NDCG"] == "1.0000"
+    assert any("ndcg-lab-eval -q -J -m ndcg -m ndcg_cut.5,10,20 q.txt r.txt" in plain(c.value) for c in at.caption)
+    assert at.dataframe[-1].value.iloc[:, 1].tolist() == ["d2", "d3"]  # the drill-down: judged documents only
+
+
+def test_the_judged_only_setting_reads_in_chinese():
+    at = open_page(lang="zh")
+    labels = [c.label for c in at.checkbox]
+    assert "只对已评判的文档计分（trec_eval -J）" in labels

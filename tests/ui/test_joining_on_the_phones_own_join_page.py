@@ -22,13 +22,13 @@ def room(tmp_path, monkeypatch):
 
 
 def page(code, lang="en"):
-    from ui.routes import join_page_route
+    from ui.phones.routes import join_page_route
 
     return call(join_page_route, {"code": code}, {"lang": lang} if lang else {})
 
 
 def join(code, **body):
-    from ui.routes import join_route
+    from ui.phones.routes import join_route
 
     return call(join_route, {"code": code}, body={"lang": "en", **body})
 
@@ -51,7 +51,7 @@ def test_the_join_page_asks_for_a_nickname_in_the_students_language(room):
     [("zh-CN,zh;q=0.9,en;q=0.8", "zh"), ("en-GB,en;q=0.9", "en"), ("fr-FR, zh-TW;q=0.5", "zh"), ("", "en")],
 )
 def test_without_a_language_in_the_link_the_page_speaks_the_browsers_if_the_app_has_it(header, lang):
-    from ui.routes import browser_language
+    from ui.phones.routes import browser_language
 
     assert browser_language(header) == lang
 
@@ -105,7 +105,7 @@ def test_a_room_that_is_not_open_is_said_and_a_bad_remembered_id_is_replaced(roo
 
 
 def test_the_join_route_takes_json_only_and_a_code_that_is_no_code_gets_the_no_room_page(room):
-    from ui.routes import join_route
+    from ui.phones.routes import join_route
 
     _, code, _ = room
     assert (

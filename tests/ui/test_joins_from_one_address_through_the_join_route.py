@@ -24,7 +24,7 @@ def room(tmp_path, monkeypatch):
     monkeypatch.setenv("NDCG_LAB_DATA_DIR", str(tmp_path))
     monkeypatch.delenv("NDCG_LAB_DATABASE_URL", raising=False)
     monkeypatch.delenv("NDCG_LAB_TRUSTED_PROXIES", raising=False)
-    from ui.views.classroom import join_page
+    from ui.phones import join_page
 
     clock = Clock()
     store = Classroom(database_url(), clock=clock)
@@ -36,7 +36,7 @@ def room(tmp_path, monkeypatch):
 
 async def post_join(code, body, peer, forwarded=None):
     """One ``POST /api/room/CODE/join`` from ``peer`` (its ``X-Forwarded-For``, if any): the reply's JSON."""
-    from ui.routes import join_route
+    from ui.phones.routes import join_route
 
     raw = json.dumps({"lang": "en", **body}).encode()
     headers = [(b"content-type", b"application/json")]
@@ -111,7 +111,7 @@ def test_behind_a_trusted_proxy_each_client_has_its_own_pace(room, monkeypatch):
     store, code, _, clock = room
     small = rules.Limits(join_burst=2)
     paced = Classroom(database_url(), clock=clock, limits=small)
-    from ui.views.classroom import join_page
+    from ui.phones import join_page
 
     monkeypatch.setattr(join_page, "runtime", lambda: ClassroomRuntime(paced))
     monkeypatch.setenv("NDCG_LAB_TRUSTED_PROXIES", "127.0.0.1")

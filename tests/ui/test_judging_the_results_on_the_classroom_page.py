@@ -13,6 +13,7 @@ from test_classroom_page import button, join, open_activity, session, start_room
 from ndcg_core import ndcg_at_k
 from ndcg_core.classroom.kinds import KINDS
 from ndcg_core.classroom.storage import Classroom
+from ui.kinds import WORDS
 from ui.views.classroom.kinds import VIEWS
 
 FIVE = [3, 2, 3, 0, 1]  # the preset "five", in list order: the teacher's grades
@@ -36,10 +37,12 @@ def grade(at, grades):
 
 
 def test_every_registered_kind_has_a_projector_a_phone_a_form_view_and_its_csv_wording():
-    assert list(VIEWS) == KINDS.names()
-    for name, views in VIEWS.items():
-        parts = (views.present, views.card, views.form, views.build)
-        for part in (*parts, views.csv_details, views.csv_answer, views.csv_solution):
+    assert list(VIEWS) == list(WORDS) == KINDS.names()
+    for name in KINDS.names():
+        views, words = VIEWS[name], WORDS[name]
+        for part in (views.present, views.form, views.build, words.card):
+            assert callable(part), (name, part)
+        for part in (words.csv_details, words.csv_answer, words.csv_solution):
             assert callable(part), (name, part)
 
 

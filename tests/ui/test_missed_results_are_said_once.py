@@ -6,8 +6,8 @@ without a space after the full stop."""
 import pytest
 
 from ndcg_core.classroom.kinds.lists import activity_list
+from ui.classroom_text import spec_caption
 from ui.i18n import Translator
-from ui.views.classroom.common import spec_caption
 
 SPEC = activity_list(["doc A", "doc B", "doc C"], [3, 2, 3], 3, pool=[3, 2])
 

@@ -1,4 +1,4 @@
-"""A class's event streams woken by one notice (``ui.routes.card_stream``, in one event loop as the server runs
+"""A class's event streams woken by one notice (``ui.phones.routes.card_stream``, in one event loop as the server runs
 them, on SQLite): one read of what their cards need, then each card made from it in the loop; each card exactly
 the card route's, a student's own answer included."""
 
@@ -49,7 +49,8 @@ def class_woken(monkeypatch, change, before=None):
     """Every student's stream showing the room's revision (after ``before(store, code, key, students)``), then
     ``change(...)`` made by the teacher: (each student's next card, each one's card as the card route sends it, the
     reads counted)."""
-    from ui import database, routes
+    from ui import database
+    from ui.phones import routes
 
     # As on a machine so slow that the revision read for the class is stale before its last card is made: the
     # notice's revision must still let every card come from the one read.
@@ -121,7 +122,8 @@ def test_a_class_arriving_at_once_is_looked_up_in_one_read_and_a_stranger_is_not
     """Phones that joined through another process (one that stopped), arriving here together: whether each has
     joined is asked of the database once for all of them."""
     from ndcg_core.classroom.storage.students import Students
-    from ui import database, routes
+    from ui import database
+    from ui.phones import routes
 
     store = database.db()
     room, _ = store.rooms.create()
@@ -144,7 +146,8 @@ def test_a_student_who_joined_or_answered_through_another_process_is_let_in_with
     stopped is let in with no read at all, however many arrive."""
     from ndcg_core.classroom.notices import Notice
     from ndcg_core.classroom.storage.students import Students
-    from ui import database, routes
+    from ui import database
+    from ui.phones import routes
 
     room, _ = database.db().rooms.create()
     joined, answered, stranger = (rules.new_student_id() for _ in range(3))
@@ -164,7 +167,8 @@ def test_a_student_who_joined_or_answered_through_another_process_is_let_in_with
 def test_an_answer_s_reply_reads_that_student_s_answers_not_the_class_s(data_dir, monkeypatch):
     """Each answer makes the class's read stale: its reply's card must not read the whole class again (a class of
     1,000 answering would read a million rows)."""
-    from ui import database, routes
+    from ui import database
+    from ui.phones import routes
 
     store = database.db()
     room, key = store.rooms.create()
@@ -180,7 +184,7 @@ def test_an_answer_s_reply_reads_that_student_s_answers_not_the_class_s(data_dir
 
 
 def events_request(code, student, known=None):
-    """A phone's request of the events route, as Starlette hands it to ``ui.routes.events_route``."""
+    """A phone's request of the events route, as Starlette hands it to ``ui.phones.routes.events_route``."""
     from urllib.parse import urlencode
 
     from starlette.requests import Request
@@ -195,7 +199,8 @@ def test_a_class_reconnecting_at_once_reads_the_room_s_revision_once(data_dir, m
     """Phones whose server process died open their streams here together: the room's revision is read once for
     all of them, not once per phone in the thread pool (500 of those queued for seconds behind the class's
     answers while the process was mostly idle)."""
-    from ui import database, routes
+    from ui import database
+    from ui.phones import routes
 
     monkeypatch.setattr(database, "REVISION_TTL", 0.0)  # never at hand: every phone would read it
     store = database.db()
@@ -216,7 +221,8 @@ def test_a_class_reconnecting_at_once_reads_the_room_s_revision_once(data_dir, m
 
 def test_a_shared_read_s_failure_reaches_every_phone_waiting_and_one_leaving_cancels_nothing(data_dir, monkeypatch):
     from ndcg_core.errors import StoreUnavailable
-    from ui import database, routes
+    from ui import database
+    from ui.phones import routes
 
     monkeypatch.setattr(database, "REVISION_TTL", 0.0)
     room, _ = database.db().rooms.create()
@@ -246,7 +252,8 @@ def test_a_shared_read_s_failure_reaches_every_phone_waiting_and_one_leaving_can
 def test_a_stream_opened_on_a_revision_read_before_a_change_begins_with_the_new_card(data_dir, monkeypatch):
     """A phone given the revision of a read shared with phones that came before it (read before the teacher's
     change, which this process has heard of since): its stream's first event is the new card, not ``same``."""
-    from ui import database, routes
+    from ui import database
+    from ui.phones import routes
 
     store = database.db()
     room, key = store.rooms.create()

@@ -24,7 +24,7 @@ def data_dir(tmp_path, monkeypatch):
 
 def get(code, me=None, known=0):
     """The phone's poll: the card route with the revision of the card it shows (``known``)."""
-    from ui.routes import phone_card_route
+    from ui.phones.routes import phone_card_route
 
     fields = {"me": me, "known": known} if me is not None else {"known": known}
     query = urlencode(fields).encode()
@@ -98,7 +98,7 @@ def test_the_card_route_tells_a_stranger_nothing_about_which_rooms_exist(data_di
 
 
 def test_serve_turns_nagle_off_on_sockets_bound_as_streamlit_binds_them(monkeypatch):
-    from ui.views.classroom.phone_page import ROUTES_ENV
+    from ui.phones.phone_page import ROUTES_ENV
 
     # Importing serve.py also says this process serves the phone page: undone after this test, or every later
     # Classroom AppTest in the process would send its phones to a page AppTest cannot show.

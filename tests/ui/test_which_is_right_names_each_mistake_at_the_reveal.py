@@ -6,8 +6,8 @@ from ndcg_core.classroom.kinds.choose import choose_activity
 from ndcg_core.classroom.kinds.lists import activity_list
 from ndcg_core.classroom.storage import ActivityRow
 from ui.i18n import Translator
-from ui.views.classroom.card import Choice, Note, Text, plain
-from ui.views.classroom.kinds import VIEWS
+from ui.kinds import WORDS
+from ui.phones.card import Choice, Note, Text, plain
 
 # Seed 000's list: NDCG@3 = 4 / (3 + 2/log2(3)) = 0.9386; 2^g - 1 gives 0.9558, log2(i) 0.8524, the DCG itself 4.
 SPEC = activity_list(("doc A", "doc B", "doc C"), (3, 0, 2), 3)
@@ -17,7 +17,7 @@ BY = {o.mistake: o for o in ACTIVITY.options()}
 
 def body(lang, phase, mine):
     row = ActivityRow(1, 1, "choose", ACTIVITY.payload(), phase, 0.0)
-    return VIEWS["choose"].card(Translator(lang), ACTIVITY, row, mine)
+    return WORDS["choose"].card(Translator(lang), ACTIVITY, row, mine)
 
 
 def texts(card):
@@ -70,7 +70,7 @@ def test_the_reveal_speaks_chinese_on_a_chinese_phone():
 
 
 def test_the_results_csv_says_which_mistake_each_answer_was():
-    t, views = Translator("en"), VIEWS["choose"]
+    t, views = Translator("en"), WORDS["choose"]
     wrong = BY["discount_log_i"]
     assert views.csv_answer(t, ACTIVITY, 0, wrong.letter) == f"{wrong.letter.upper()}: 0.85 (log2(i) for log2(i + 1))"
     assert views.csv_solution(t, ACTIVITY, 0, ACTIVITY.solutions()[0]) == f"{BY[None].letter.upper()}: 0.94"

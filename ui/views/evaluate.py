@@ -207,6 +207,7 @@ def open_in_playground(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str,
         qid,
         max_docs=evaluation.options.max_docs,
         float32_scores=evaluation.options.scoring.float32_scores,
+        judged_only=evaluation.options.judged_only,
     )
     docnos = ranking["docnos"][:MAX_ITEMS]
     # trec_eval's meaning: an unjudged document and a negative grade are worth 0.
@@ -241,6 +242,7 @@ def lesson_list(evaluation: Evaluation, qrels: Qrels, run: Run, qid: str, k: int
         qid,
         max_docs=evaluation.options.max_docs,
         float32_scores=evaluation.options.scoring.float32_scores,
+        judged_only=evaluation.options.judged_only,
     )
     docnos = tuple(ranking["docnos"][:MAX_LIST])
     grades = tuple(float(max(0, g or 0)) for g in ranking["grades"][: len(docnos)])
@@ -342,6 +344,9 @@ def render_settings(t: Translator) -> EvaluationOptions | None:
         )
         b.checkbox(t("evaluate.complete"), help=t("evaluate.complete_help"), **bind(evaluate_state(), "complete"))
         b.checkbox(
+            t("evaluate.judged_only"), help=t("evaluate.judged_only_help"), **bind(evaluate_state(), "judged_only")
+        )
+        b.checkbox(
             t("evaluate.relevant_only"),
             help=t("evaluate.relevant_only_help"),
             **bind(evaluate_state(), "relevant_only"),
@@ -356,7 +361,9 @@ def render_settings(t: Translator) -> EvaluationOptions | None:
     scoring = Scoring(
         gain=state.gain, ideal=IDEAL_SOURCE[state.ideal], ties=state.ties, float32_scores=bool(state.float32)
     )
-    return EvaluationOptions(scoring, cutoffs=cutoffs, complete=bool(state.complete))
+    return EvaluationOptions(
+        scoring, cutoffs=cutoffs, complete=bool(state.complete), judged_only=bool(state.judged_only)
+    )
 
 
 def counted(evaluation: Evaluation) -> Evaluation:
@@ -500,7 +507,14 @@ def render_drill_down(evaluation: Evaluation, qrels: Qrels, inputs: dict[str, Fi
     order = [evaluation.qids[i] for i in np.argsort(-evaluation.gap(k), kind="stable")]
     qid = st.selectbox(t("evaluate.drill.query"), order, key="ev_drill_query", help=t("evaluate.drill.help"))
     run = _query_run(inputs["a"].key, qid, evaluation.queries_in_blocks, inputs["a"])
-    ranking = query_ranking(qrels, run, qid, max_docs=None, float32_scores=evaluation.options.scoring.float32_scores)
+    ranking = query_ranking(
+        qrels,
+        run,
+        qid,
+        max_docs=None,
+        float32_scores=evaluation.options.scoring.float32_scores,
+        judged_only=evaluation.options.judged_only,
+    )
     shown = pd.DataFrame(
         {
             t("table.position"): range(1, len(ranking["docnos"]) + 1),
@@ -654,6 +668,8 @@ def cli_command(evaluation: Evaluation, inputs: dict[str, FileInput]) -> str | N
     flags = ["-q", "-m ndcg", "-m ndcg_cut." + ",".join(str(k) for k in evaluation.cutoffs)]
     if options.complete:
         flags.insert(0, "-c")
+    if options.judged_only:
+        flags.insert(flags.index("-q") + 1, "-J")
     if scoring.float32_scores:
         flags.append("--float32-scores")
     if scoring.gain != "linear":

@@ -1,5 +1,5 @@
 // A student's phone in a live room, drawn here in the browser from the card the server builds
-// (ui/views/classroom/card.py): no page run when the teacher opens, locks or reveals an activity.
+// (ui/phones/card.py): no page run when the teacher opens, locks or reveals an activity.
 // It keeps one stream of Server-Sent Events open (the events route: the card at once, then each new card the
 // moment the teacher changes something); when the stream breaks (its server process died, say) it asks the card
 // route once, through nginx to a live process, and opens a new stream with the revision it shows, so no change
@@ -10,7 +10,7 @@
 // What the student typed is kept here (and in the tab's sessionStorage), by activity and part, so a card drawn
 // again loses nothing.
 // Every text is set with textContent: nothing from the server or the student is read as HTML.
-// SortableJS (Sortable.min.js, MIT) is put before this code by ui/views/classroom/phone_page.py.
+// SortableJS (Sortable.min.js, MIT) is put before this code by ui/phones/phone_page.py.
 
 const SortableJS = globalThis.Sortable;
 const SEND_TRIES = 3; // an answer with no reply (a lost connection, a 502) is sent again, up to this many times

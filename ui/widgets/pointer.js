@@ -15,9 +15,36 @@ function pointerNow() {
 
 // The components' own marks follow at once (a class on a row); the charts a moment later, once the pointer has
 // settled: redrawing four charts at every row the pointer crosses held up the click or key that followed it
-// (benchmarks/bench_instant.py, "input to send").
+// (benchmarks/bench_instant.py, "input to send"). Nor do they follow within QUIET_AFTER_INPUT_MS of a key, a press
+// or a release: that input is most likely a move, whose redraw and animation the charts' own would hold up (the
+// row hovered or focused just before the move, and the moved row focused again, would each redraw all five
+// charts while the new NDCG is on its way to the screen).
 const MARK_EVENT = "ndcglabmark";
 const CHARTS_AFTER_MS = 60;
+const QUIET_AFTER_INPUT_MS = 700;
+
+function chartsDelay() {
+  const since = performance.now() - (window.__ndcgLabInputAt ?? -Infinity);
+  return Math.max(CHARTS_AFTER_MS, QUIET_AFTER_INPUT_MS - since);
+}
+
+function scheduleCharts() {
+  window.clearTimeout(window.__ndcgLabPointTimer);
+  window.__ndcgLabPointTimer = window.setTimeout(() => {
+    window.__ndcgLabPointTimer = null;
+    document.body.dispatchEvent(new Event(POINTER_EVENT));
+  }, chartsDelay());
+}
+
+// Once per page (each component carries this code): an input puts off the charts' pending redraw.
+if (!window.__ndcgLabInputWatch) {
+  window.__ndcgLabInputWatch = true;
+  const onInput = () => {
+    window.__ndcgLabInputAt = performance.now();
+    if (window.__ndcgLabPointTimer) scheduleCharts();
+  };
+  for (const type of ["keydown", "pointerdown", "pointerup"]) window.addEventListener(type, onInput, true);
+}
 
 // Point at a position (1-based; 0: none) in every view of the page.
 function pointAt(position) {
@@ -25,8 +52,7 @@ function pointAt(position) {
   if (pointerNow() === position) return;
   body.value = position;
   body.dispatchEvent(new Event(MARK_EVENT));
-  window.clearTimeout(window.__ndcgLabPointTimer);
-  window.__ndcgLabPointTimer = window.setTimeout(() => body.dispatchEvent(new Event(POINTER_EVENT)), CHARTS_AFTER_MS);
+  scheduleCharts();
 }
 
 // Call `handler(position)` at every pointing; returns the function that stops it.

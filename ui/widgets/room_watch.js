@@ -1,5 +1,5 @@
 // A teacher's live part (control page, projector view) hears of its room's changes from one event stream (the
-// watch route, ui/routes.py) and asks for a run of the part at each "changed" (a trigger, which reruns only the
+// watch route, ui/phones/routes.py) and asks for a run of the part at each "changed" (a trigger, which reruns only the
 // part it is in), where a timer asked for one every half second whether or not anything had changed. The stream
 // is opened once and kept over the part's runs. Refused (an old server without the route, a proxy that cannot
 // stream, the database down), or silent past GRACE_MS (a proxy holding its events back: the server sends "same"

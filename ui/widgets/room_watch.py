@@ -1,5 +1,5 @@
 """What makes a teacher's live part run: a tiny ``st.components.v2`` component with no visible part that keeps one
-event stream of the room's changes (the watch route, ``ui/routes.py``) and reruns the part it is in at each one
+event stream of the room's changes (the watch route, ``ui/phones/routes.py``) and reruns the part it is in at each one
 (``room_watch.js``), instead of a run every half second whether or not anything changed: a projector view left
 open cost its browser a fifth of a core and the server 4.5% of one, doing nothing
 (``benchmarks/bench_idle_pages.py``)."""

@@ -174,9 +174,13 @@ export default function (component) {
   const active = root.getRootNode().activeElement;
   const focusRow = active && list.contains(active) ? active.closest("li.row") : null;
   const focusClass = focusRow && active !== focusRow ? active.className : null;
-  const tops = rowTops(rowsOf(list));
+  // An order made from code (ideal, worst, a swap) slides into place. The learner's own move is already shown in
+  // its new order: measuring the rows (a layout of the whole page, twice) would only hold up the redraw.
+  const shownOrder = rowsOf(list).map((row) => row.dataset.id).join(",");
+  const reordered = shownOrder !== "" && shownOrder !== data.items.map((item) => String(item.id)).join(",");
+  const tops = reordered ? rowTops(rowsOf(list)) : null;
   list.replaceChildren(...data.items.map((item, i) => renderRow(item, i, data)));
-  slideRows(rowsOf(list), tops); // an order made from code (ideal, worst, a swap) slides into place
+  if (reordered) slideRows(rowsOf(list), tops);
   if (focusRow) {
     const again = list.querySelector(`li.row[data-id="${focusRow.dataset.id}"]`);
     const target = again && focusClass ? again.querySelector("." + focusClass.split(" ")[0]) : again;

@@ -6,8 +6,9 @@ any replica computes the same figures.
 
 ``KINDS`` registers the kinds' classes by name, in the order the app offers them. It finds them itself: every module
 of this package but the shared ones (``HELPERS``) is a kind, named as its module, that ends with
-``KIND = KindEntry(Name, "label", order=N)``. Adding a kind is one module here, its views module in
-``ui/views/classroom/kinds/`` and its texts; nothing here names a kind."""
+``KIND = KindEntry(Name, "label", order=N)``. Adding a kind is one module here, its words module in ``ui/kinds/``
+(its phone card and CSV words), its views module in ``ui/views/classroom/kinds/`` and its texts; nothing here names
+a kind."""
 
 from __future__ import annotations
 

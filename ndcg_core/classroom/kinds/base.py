@@ -101,18 +101,19 @@ class ActivityKind(Protocol[AnswerT, SummaryT, DetailT]):  # pragma: no mutate b
     ``lesson_fields``, after the fields every activity has; ``from_lesson`` reads them through a ``Reader`` and
     ``lesson_data`` writes them, given the lesson's judging scale); the answer check of a part (``check``: a typed
     value, or an ``InputError``; ``nothing_sent``: the problem of an answer with nothing in it; ``note``: how a
-    typed number was read) and that value's JSON codec (``answer_to_json`` / ``answer_from_json``); the class's
-    summary; one answer marked (``result``), the group it falls in (``group``), whether answers are marked at all
-    (``marks_answers``), what a results row shows of it (``given``) and the number it was read as (``read``), the NDCG@k
-    it reaches (``reached``) and the class's median of its part (``medians``); the number of questions it asks
-    (``parts``), whether a set's readable answers are kept when others are not (``keeps_readable_parts``), their right
-    answers, the conventions and the material each is asked on, the one ranked list it is over (``ranked_list``),
-    whether it is made from any ranked list (``made_from_a_list``: the lesson editor turns one such kind into another,
-    ``from_list``), and its line in the ``check`` command's outline (``outline``).
+    typed number was read; ``read_answer``: both from one reading, as an answer is checked) and that value's JSON
+    codec (``answer_to_json`` / ``answer_from_json``); the class's summary; one answer marked (``result``), the
+    group it falls in (``group``), whether answers are marked at all (``marks_answers``), what a results row shows
+    of it (``given``) and the number it was read as (``read``), the NDCG@k it reaches (``reached``) and the class's
+    median of its part (``medians``); the number of questions it asks (``parts``), whether a set's readable answers
+    are kept when others are not (``keeps_readable_parts``), their right answers, the conventions and the material
+    each is asked on, the one ranked list it is over (``ranked_list``), whether it is made from any ranked list
+    (``made_from_a_list``: the lesson editor turns one such kind into another, ``from_list``), and its line in the
+    ``check`` command's outline (``outline``).
 
     Adding a kind is one module in this package with a class that has these (``KindBase`` gives the usual
-    answers), ending with its ``KIND = KindEntry(...)`` (``KINDS`` finds it), its views module in
-    ``ui/views/classroom/kinds/`` and its texts (a test checks every registered kind has them all)."""
+    answers), ending with its ``KIND = KindEntry(...)`` (``KINDS`` finds it), its words module in ``ui/kinds/``, its
+    views module in ``ui/views/classroom/kinds/`` and its texts (a test checks every registered kind has them all)."""
 
     made_from_a_list: ClassVar[bool]
 
@@ -142,6 +143,8 @@ class ActivityKind(Protocol[AnswerT, SummaryT, DetailT]):  # pragma: no mutate b
     def nothing_sent(self) -> InputError: ...
 
     def note(self, raw: object, part: int = 0) -> Note | None: ...
+
+    def read_answer(self, raw: object, part: int = 0) -> tuple[AnswerT, Note | None]: ...
 
     @classmethod
     def answer_to_json(cls, value: AnswerT) -> Json: ...
@@ -215,6 +218,12 @@ class KindBase(Generic[AnswerT]):
     def note(self, raw: object, part: int = 0) -> Note | None:
         """How a typed number was read, when the student should be told ("read 0,62 as 0.62"); ``None`` here."""
         return None
+
+    def read_answer(self, raw: object, part: int = 0) -> tuple[AnswerT, Note | None]:
+        """``check``'s typed value and ``note``'s note, as an answer is checked: a kind that reads a typed number
+        gives both from one reading of it (Predict, Practice); here the kind's ``check`` and its ``note``."""
+        value: AnswerT = self.check(raw, part)  # type: ignore[attr-defined]  # every kind has its check
+        return value, self.note(raw, part)
 
     def group(self, value: AnswerT) -> str | None:
         """The group an answer falls in (right, close, a mistake's code, other); ``None``: the kind names none."""

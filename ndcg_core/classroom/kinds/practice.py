@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ... import validate
 from ...errors import InputError, Note, Place, shown
 from ...teaching.exercises import KINDS as EXERCISE_KINDS
-from ...teaching.exercises import NUMERIC, Conventions, Exercise, check, conventions, exercise, reading_note
+from ...teaching.exercises import NUMERIC, Conventions, Exercise, conventions, exercise, marked, reading_note
 from ..lesson_fields import Field, Reader
 from .base import POINTS, ActivityKind, Answer, Json, KindBase, KindEntry, Material, Payload, Result, Scale, Solution
 
@@ -155,13 +155,18 @@ class Practice(KindBase[ExerciseAnswer]):
             return None  # stored before its reading changed: the answer as typed stays in the row
 
     def check(self, raw: object, part: int = 0) -> ExerciseAnswer:
+        return self.read_answer(raw, part)[0]
+
+    def read_answer(self, raw: object, part: int = 0) -> tuple[ExerciseAnswer, Note | None]:
+        """``check``'s marked answer and ``note``'s note, from one reading of a typed number (and one making of
+        the exercise)."""
         if isinstance(part, bool) or not isinstance(part, int) or not 0 <= part < len(self.numbers):
             raise InputError("activity.part", value=shown(part), count=len(self.numbers))
         ex = exercise(self.seed, self.numbers[part])
         if ex.kind not in ("dcg_term", "dcg", "ndcg") and raw not in (None, "") and raw not in choices(ex):
             raise InputError("activity.choice", value=shown(raw), choices=", ".join(choices(ex)))
-        right = check(ex, raw)
-        return ExerciseAnswer(str(raw).strip(), bool(right))
+        right, note = marked(ex, raw)
+        return ExerciseAnswer(str(raw).strip(), bool(right)), note
 
     def summary(self, answers: Sequence[Answer]) -> PracticeSummary:
         students = {a.student for a in answers}

@@ -63,9 +63,15 @@ class Estimate(float):
         """An estimate from what was typed, read as ``validate.reading`` reads it ("0,75" is 0.75); an
         ``InputError`` if it is no number. Kept as typed when written in plain decimals (at most ``MAX_TYPED``
         characters), else as its number's shortest form."""
-        value = validate.answer(raw)
+        return cls.reading(raw)[0]
+
+    @classmethod
+    def reading(cls, raw: object) -> tuple[Estimate, Note | None]:
+        """``read``'s estimate and how the number was read ("read 0,62 as 0.62"), from one reading of it."""
+        read = validate.reading(raw)
         text = str(raw).strip()
-        return cls(value, text if len(text) <= MAX_TYPED and _PLAIN.fullmatch(text) else repr(value))
+        typed = text if len(text) <= MAX_TYPED and _PLAIN.fullmatch(text) else repr(read.value)
+        return cls(read.value, typed), read.note
 
     @classmethod
     def of(cls, given: object) -> Estimate:
@@ -137,11 +143,15 @@ class Predict(OverAList[Estimate]):
         """An estimate as typed, read as ``validate.reading`` reads it ("0,75" is 0.75; ``note`` says so): from 0 to
         1, or outside them when a catalogued mistake gives it (the DCG itself, an ideal sorted worst first), so the
         mistake is named; any other number outside 0 to 1 is refused with the range."""
+        return self.read_answer(raw, part)[0]
+
+    def read_answer(self, raw: object, part: int = 0) -> tuple[Estimate, Note | None]:
+        """``check``'s estimate and ``note``'s note from one reading of what was typed."""
         self.own_part(part)
-        estimate = Estimate.read(raw)
+        estimate, note = Estimate.reading(raw)
         if not 0 <= estimate.value <= 1 and not mistake_catalogue.diagnose(self.spec, estimate.typed):
             raise InputError("activity.estimate_range", value=shown(str(raw).strip()[:20]))
-        return estimate
+        return estimate, note
 
     @classmethod
     def answer_to_json(cls, value: Estimate) -> Json:

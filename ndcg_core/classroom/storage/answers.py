@@ -21,7 +21,6 @@ from ..results import ActivityOutcome, Member, RoomResults, Taken, outcome, room
 from ..rules import Limits
 from .engine import Database, activities, answers, resilient, rooms, students
 from .rooms import Rooms
-from .rows import STEP_KEY
 
 TIME_GRACE_SECONDS = 1.0  # an answer sent as the countdown reaches zero is still taken (network and clocks)
 
@@ -124,7 +123,7 @@ class Answers:
             if already_checked:
                 typed = tuple(values)
             else:
-                activity = from_payload(kind, payload)
+                activity = from_payload(kind, json.loads(payload))
                 typed = tuple((part, activity.check(value, part)) for part, value in values)
             [stored] = self._store(conn, kind, [Sending(code, student_id, activity_id, typed)], now)
         if isinstance(stored, InputError):
@@ -156,10 +155,11 @@ class Answers:
                     outcomes[index] = outcome
         return outcomes
 
-    def _open_activity(self, conn: Connection, code: str, activity_id: int, now: float) -> tuple[str, dict[str, Any]]:
-        """The kind and payload of the room's current activity, read with a share lock (the teacher's lock or
-        next activity waits for the answers being stored); an ``InputError`` unless the room is there and not
-        ended, ``activity_id`` is its current activity, open, and its time (with the grace) not up."""
+    def _open_activity(self, conn: Connection, code: str, activity_id: int, now: float) -> tuple[str, str]:
+        """The kind and payload (its JSON text, decoded only by whoever needs the activity: answers checked already
+        need none of it) of the room's current activity, read with a share lock (the teacher's lock or next activity
+        waits for the answers being stored); an ``InputError`` unless the room is there and not ended,
+        ``activity_id`` is its current activity, open, and its time (with the grace) not up."""
         sql = self._answer_statements
         room = conn.execute(sql.room, {"code": code}).first()
         if room is None or room.expires_at <= now:
@@ -171,11 +171,10 @@ class Answers:
         row = conn.execute(sql.activity, {"activity": activity_id}).mappings().one()
         if row["phase"] != "open":
             raise InputError("room.locked")
-        payload: dict[str, Any] = json.loads(row["payload"])
-        left = rules.seconds_left(row["opened_at"], payload.get(STEP_KEY, {}).get("time_limit"), now)
+        left = rules.seconds_left(row["opened_at"], row["time_limit"], now)
         if left is not None and left < -TIME_GRACE_SECONDS:
             raise InputError("room.time_up")
-        return str(row["kind"]), payload
+        return str(row["kind"]), str(row["payload"])
 
     def _store(
         self, conn: Connection, kind: str, sendings: Sequence[Sending], now: float
@@ -194,8 +193,13 @@ class Answers:
         for sending in sendings:
             before = stored[sending.student]
             checked = [(part, json.dumps(answer_to_json(kind, value))) for part, value in sending.values]
-            mine = {part: answer_from_json(kind, json.loads(value)) for part, value in before.items()}
-            mine.update(sending.values)
+            sent = dict(sending.values)
+            # A part sent now is the value just checked: only the student's other parts are decoded from the store.
+            mine = {
+                part: sent[part] if part in sent else answer_from_json(kind, json.loads(value))
+                for part, value in before.items()
+            }
+            mine.update(sent)
             outcomes.append(mine)
             if checked and not all(before.get(part) == value for part, value in checked):
                 changed[sending.student] = checked  # one stored already as sent is stored once, and spends no token

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import json
 import os
 import random
 import sqlite3
@@ -36,13 +37,15 @@ from sqlalchemy.exc import IntegrityError
 
 from ...errors import InputError, StoreUnavailable, shown
 from .. import rules
-from ..lessons import read_lesson
+from ..lessons import Wording, read_lesson
 from ..notices import CHANNEL, Notice
-from .rows import step_rows
+from .rows import StepSettings, step_rows
 
 # 2: a lesson run in a room is kept as its steps' rows (``lesson_runs``, ``lesson_run_steps``), no longer as TOML
-# text (``room_lessons``); a version-1 database is migrated once, by the first process that opens it.
-SCHEMA_VERSION = 2
+# text (``room_lessons``). 3: a step's own wording, time limit and points are columns of its row and of the activity
+# it opens, no longer kept inside the activity's payload (under a ``"lesson"`` key). An older database is migrated
+# once, a version at a time, by the first process that opens it (``_migrate``).
+SCHEMA_VERSION = 3
 ENV_URL = "NDCG_LAB_DATABASE_URL"
 ENV_DATA_DIR = "NDCG_LAB_DATA_DIR"
 SQLITE_FILE = "classroom.sqlite3"
@@ -196,6 +199,11 @@ activities = sa.Table(
     sa.Column("payload", sa.Text, nullable=False),
     sa.Column("phase", sa.String(10), nullable=False),
     sa.Column("opened_at", sa.Float, nullable=False),
+    # What the lesson's step that opened it set (``rows.StepSettings``); empty and null for a teacher's own.
+    sa.Column("question_en", sa.Text, nullable=False, server_default=""),
+    sa.Column("question_zh", sa.Text, nullable=False, server_default=""),
+    sa.Column("time_limit", sa.Integer),
+    sa.Column("points", sa.Integer),
     sa.UniqueConstraint("room", "number"),
 )
 answers = sa.Table(
@@ -255,8 +263,8 @@ lessons = sa.Table(
 )
 # A room run from a lesson: its title, whether it keeps scores and the step shown (-1 before the first); its steps,
 # read once from the lesson when the room took it, each what Next opens (kind, the activity's payload, the step's
-# own wording and time limit); and the activity each step opened (Back shows that activity again, with its
-# answers; Next opens a step's activity only the first time).
+# own wording, time limit and points, copied to the activity's row as they are); and the activity each step opened
+# (Back shows that activity again, with its answers; Next opens a step's activity only the first time).
 lesson_runs = sa.Table(
     "lesson_runs",
     metadata,
@@ -275,6 +283,7 @@ lesson_run_steps = sa.Table(
     sa.Column("question_en", sa.Text, nullable=False),
     sa.Column("question_zh", sa.Text, nullable=False),
     sa.Column("time_limit", sa.Integer),
+    sa.Column("points", sa.Integer),
 )
 lesson_steps = sa.Table(
     "lesson_steps",
@@ -510,16 +519,28 @@ class Schema:
 
 # Version 1's lesson of a room, as TOML text: read once by the migration to version 2, then dropped.
 _room_lessons_v1 = sa.table("room_lessons", sa.column("room"), sa.column("text"), sa.column("step"))
+STEP_KEY_V2 = "lesson"  # where version 2 kept a step's own wording, time limit and points: in the activity's payload
 
 
 def _migrate(conn: Connection) -> None:
-    """Bring a version-1 database to version 2 in one transaction: each room's lesson, kept as TOML text, becomes
-    its rows. The version row is claimed first, so of processes starting at once only one migrates (the others'
-    conditional update waits for its lock, then finds the version moved on)."""
-    claimed = conn.execute(
-        sa.update(meta).where(meta.c.name == "schema_version", meta.c.value == 1).values(value=SCHEMA_VERSION)
-    ).rowcount
-    if not claimed or not sa.inspect(conn).has_table("room_lessons"):
+    """Bring an older database to ``SCHEMA_VERSION`` in one transaction, a version at a time. Each step claims its
+    version row first, so of processes starting at once only one migrates (the others' conditional update waits for
+    its lock, then finds the version moved on)."""
+    while True:
+        stored = conn.execute(sa.select(meta.c.value).where(meta.c.name == "schema_version")).scalar_one()
+        if stored >= SCHEMA_VERSION:
+            return
+        claimed = conn.execute(
+            sa.update(meta).where(meta.c.name == "schema_version", meta.c.value == stored).values(value=stored + 1)
+        ).rowcount
+        if not claimed:
+            return
+        MIGRATIONS[stored](conn)
+
+
+def _lesson_runs_as_rows(conn: Connection) -> None:
+    """Version 1 to 2: each room's lesson, kept as TOML text, becomes its rows."""
+    if not sa.inspect(conn).has_table("room_lessons"):
         return
     # The one place a lesson run is read from its TOML text: once, for a room of a version-1 database.
     for held in conn.execute(sa.select(_room_lessons_v1.c.room, _room_lessons_v1.c.text, _room_lessons_v1.c.step)):
@@ -529,3 +550,55 @@ def _migrate(conn: Connection) -> None:
         )
         conn.execute(lesson_run_steps.insert(), step_rows(held.room, lesson))
     conn.execute(sa.text("DROP TABLE room_lessons"))
+
+
+def _settings_as_columns(conn: Connection) -> None:
+    """Version 2 to 3: a step's wording, time limit and points move out of its payload (``STEP_KEY_V2``) into the
+    new columns of ``activities`` and ``lesson_run_steps``; the payload left is the activity's own, as version 3
+    writes it."""
+    for table in (activities, lesson_run_steps):
+        have = {column["name"] for column in sa.inspect(conn).get_columns(table.name)}
+        for column in table.columns:
+            if column.name not in have:
+                # ALTER TABLE ... ADD COLUMN: SQLite and PostgreSQL both take it inside the transaction.
+                kind = column.type.compile(dialect=conn.dialect)
+                default = " NOT NULL DEFAULT ''" if column.server_default is not None else ""
+                conn.execute(sa.text(f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}{default}"))
+    held = sa.select(activities.c.id, activities.c.payload).where(activities.c.payload.contains(f'"{STEP_KEY_V2}"'))
+    for row in conn.execute(held).all():
+        payload, settings = _settings_of_v2(row.payload)
+        if settings is not None:
+            conn.execute(
+                sa.update(activities).where(activities.c.id == row.id).values(payload=payload, **settings.columns())
+            )
+    steps = sa.select(lesson_run_steps.c.room, lesson_run_steps.c.step, lesson_run_steps.c.payload).where(
+        lesson_run_steps.c.payload.contains(f'"{STEP_KEY_V2}"')
+    )
+    for planned in conn.execute(steps).all():
+        payload, settings = _settings_of_v2(planned.payload)
+        if settings is not None:  # version 2 kept only a step's points in its payload here
+            conn.execute(
+                sa.update(lesson_run_steps)
+                .where(lesson_run_steps.c.room == planned.room, lesson_run_steps.c.step == planned.step)
+                .values(payload=payload, points=settings.points)
+            )
+
+
+def _settings_of_v2(text: str) -> tuple[str, StepSettings | None]:
+    """A version-2 payload's own part (JSON text, as version 3 writes it) and the step's settings kept in it
+    (``None``: it kept none)."""
+    payload = json.loads(text)
+    own = payload.pop(STEP_KEY_V2, None)
+    if not isinstance(own, dict):
+        return text, None
+    wording = own.get("question") or {}
+    limit, points = own.get("time_limit"), own.get("points")
+    settings = StepSettings(
+        Wording(str(wording.get("en", "")), str(wording.get("zh", ""))),
+        None if limit is None else int(limit),
+        None if points is None else int(points),
+    )
+    return json.dumps(payload), settings
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {1: _lesson_runs_as_rows, 2: _settings_as_columns}

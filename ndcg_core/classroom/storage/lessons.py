@@ -1,26 +1,26 @@
 """Lessons: saving one under a code (``?lesson=CODE``) and loading it, and running one in a room step by step.
 
-A lesson a room takes is read once: its steps are kept as rows (kind, the activity's payload, the step's own
-wording and time limit), so Next and the live panels' progress read rows and never parse the lesson again."""
+A lesson a room takes is read once: its steps are kept as rows (kind, the activity's payload, and the step's own
+wording, time limit and points in columns of their own), so Next and the live panels' progress read rows and never
+parse the lesson again; Next copies a step's row into the activity it opens as it is."""
 
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import Any
 
 import sqlalchemy as sa
 
 from ...errors import InputError, shown
 from .. import rules
-from ..lessons import Lesson, Wording, lesson_to_toml, read_lesson
+from ..lessons import Lesson, lesson_to_toml, read_lesson
 from .engine import Database, code_for, lesson_run_steps, lesson_runs, lesson_steps, lessons, resilient
 from .rooms import Rooms
-from .rows import ActivityRow, LessonProgress, LessonStep, step_rows
+from .rows import ActivityRow, LessonProgress, LessonStep, StepSettings, step_rows
 
 
 def _step(row: Any) -> LessonStep:
-    return LessonStep(row.kind, json.loads(row.payload), Wording(row.question_en, row.question_zh), row.time_limit)
+    return LessonStep(row["kind"], row["payload"], StepSettings.from_row(row))
 
 
 class Lessons:
@@ -90,9 +90,11 @@ class Lessons:
                         sa.select(lesson_run_steps).where(
                             lesson_run_steps.c.room == room, lesson_run_steps.c.step == step
                         )
-                    ).one()
+                    )
+                    .mappings()
+                    .one()
                 )
-                opened_now = self.rooms.open(conn, row, planned.kind, planned.activity_payload(), None)
+                opened_now = self.rooms.open(conn, row, planned.kind, planned.payload, planned.settings, None)
                 conn.execute(lesson_steps.insert().values(room=room, step=step, activity_id=opened_now.id))
                 shown_row = self.rooms.activity(conn, opened_now.id)  # numbered as the step it now is
             else:
@@ -118,9 +120,13 @@ class Lessons:
             ).first()
             if run is None:
                 return None
-            steps = conn.execute(
-                sa.select(lesson_run_steps).where(lesson_run_steps.c.room == code).order_by(lesson_run_steps.c.step)
-            ).all()
+            steps = (
+                conn.execute(
+                    sa.select(lesson_run_steps).where(lesson_run_steps.c.room == code).order_by(lesson_run_steps.c.step)
+                )
+                .mappings()
+                .all()
+            )
             opened = conn.execute(
                 sa.select(sa.func.count()).select_from(lesson_steps).where(lesson_steps.c.room == code)
             ).scalar_one()

@@ -36,7 +36,7 @@ from .engine import (
     rooms,
     students,
 )
-from .rows import PHASES, ActivityRow, Room, activity_row
+from .rows import PHASES, ActivityRow, Room, StepSettings, activity_row
 
 
 class Rooms:
@@ -154,7 +154,8 @@ class Rooms:
         steps = conn.execute(
             sa.select(sa.func.count()).select_from(lesson_run_steps).where(lesson_run_steps.c.room == code)
         ).scalar_one()
-        numbers = numbered([Opened(r["id"], r["kind"], r["payload"], r["step"]) for r in rows], int(steps))
+        opened = [Opened(r["id"], r["kind"], r["payload"], r["step"], StepSettings.from_row(r)) for r in rows]
+        numbers = numbered(opened, int(steps))
         return [activity_row(r, numbers[r["id"]]) for r in rows if only is None or r["id"] == only]
 
     @resilient
@@ -219,35 +220,47 @@ class Rooms:
         or a second click) and the activity is returned, not opened again.
         """
         with self.as_teacher(code, key) as (conn, row):
-            return self.open(conn, row, activity.kind, json.dumps(activity.payload()), after)
+            return self.open(conn, row, activity.kind, json.dumps(activity.payload()), StepSettings(), after)
 
     @resilient
     def run_again(self, code: str, key: Any, *, after: int | None = None) -> ActivityRow:
-        """Open the current activity again as the room's next one, a new round with the same kind and payload:
-        the earlier round keeps its answers and its reveal. ``after`` as for ``open_activity``: the round opened
-        one revision past it is not opened twice."""
+        """Open the current activity again as the room's next one, a new round with the same kind, payload and
+        settings of its lesson's step: the earlier round keeps its answers and its reveal. ``after`` as for
+        ``open_activity``: the round opened one revision past it is not opened twice."""
         with self.as_teacher(code, key) as (conn, row):
             if row["current_activity"] is None:
                 raise InputError("room.no_activity")
-            current = conn.execute(
-                sa.select(activities.c.kind, activities.c.payload).where(activities.c.id == row["current_activity"])
-            ).one()
-            return self.open(conn, row, current.kind, current.payload, after)
+            current = (
+                conn.execute(sa.select(activities).where(activities.c.id == row["current_activity"])).mappings().one()
+            )
+            return self.open(conn, row, current["kind"], current["payload"], StepSettings.from_row(current), after)
 
-    def open(self, conn: Connection, row: Any, kind: str, payload: str, after: int | None) -> ActivityRow:
-        """Open an activity of ``kind`` with ``payload`` (JSON text) in the room of ``row``, inside ``as_teacher``."""
+    def open(
+        self, conn: Connection, row: Any, kind: str, payload: str, settings: StepSettings, after: int | None
+    ) -> ActivityRow:
+        """Open an activity of ``kind`` with ``payload`` (JSON text) and its lesson step's ``settings`` in the room of
+        ``row``, inside ``as_teacher``."""
         if after is not None and row["revision"] == after + 1 and row["current_activity"] is not None:
-            current = conn.execute(
-                sa.select(activities.c.kind, activities.c.payload, activities.c.phase).where(
-                    activities.c.id == row["current_activity"]
-                )
-            ).one()
-            if tuple(current) == (kind, payload, "open"):  # opened by this very request: its commit happened
+            current = (
+                conn.execute(sa.select(activities).where(activities.c.id == row["current_activity"])).mappings().one()
+            )
+            if (current["kind"], current["payload"], StepSettings.from_row(current), current["phase"]) == (
+                kind,
+                payload,
+                settings,
+                "open",
+            ):  # opened by this very request: its commit happened
                 return self.activity(conn, row["current_activity"])
         number = row["activity_count"] + 1
         result = conn.execute(
             activities.insert().values(
-                room=row["code"], number=number, kind=kind, payload=payload, phase="open", opened_at=self.db.clock()
+                room=row["code"],
+                number=number,
+                kind=kind,
+                payload=payload,
+                phase="open",
+                opened_at=self.db.clock(),
+                **settings.columns(),
             )
         )
         activity_id = int(result.inserted_primary_key[0])  # type: ignore[index]

@@ -4,24 +4,61 @@ its lesson, as plain frozen values."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
 
 from ..kinds import Activity, from_payload
-from ..lessons import Lesson, Wording
+from ..lessons import Lesson, Step, Wording
 from ..numbering import Numbered
 
-STEP_KEY = "lesson"  # a lesson step's own wording, time limit and points, kept in its activity's payload
 PHASES = ("open", "locked", "revealed")
+
+
+@dataclass(frozen=True)
+class StepSettings:
+    """What a lesson's step sets for its activity, kept in columns of their own beside the activity's payload (in
+    ``lesson_run_steps`` and in ``activities``): its own wording, its time limit (seconds; ``None``: none) and what
+    the whole activity is worth when the lesson keeps scores (``None``: ``POINTS``). An activity a teacher opens by
+    hand has none of them."""
+
+    question: Wording = Wording()
+    time_limit: int | None = None
+    points: int | None = None
+
+    @classmethod
+    def of(cls, step: Step) -> StepSettings:
+        """The settings of a lesson's ``step``."""
+        return cls(step.question, step.time_limit, step.points)
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any] | sa.RowMapping) -> StepSettings:
+        """The settings as a row of ``lesson_run_steps`` or ``activities`` keeps them (``columns``)."""
+        limit, points = row["time_limit"], row["points"]
+        return cls(
+            Wording(row["question_en"] or "", row["question_zh"] or ""),
+            None if limit is None else int(limit),
+            None if points is None else int(points),
+        )
+
+    def columns(self) -> dict[str, Any]:
+        """The settings as the columns of a row of ``lesson_run_steps`` or ``activities``."""
+        return {
+            "question_en": self.question.en,
+            "question_zh": self.question.zh,
+            "time_limit": self.time_limit,
+            "points": self.points,
+        }
 
 
 @dataclass(frozen=True)
 class ActivityRow:
     """An activity as stored: its id, its number as every screen shows it, kind, payload and phase, its round and,
-    for a lesson's step or a round of one, the lesson's number of activities (``of``). The number, round and ``of``
-    are worked out by ``numbering.numbered``, not stored, so older databases need no new column."""
+    for a lesson's step or a round of one, the lesson's number of activities (``of``), and what the step set for it
+    (``settings``: its wording, time limit and points; none for a teacher's own). The number, round and ``of`` are
+    worked out by ``numbering.numbered``, not stored."""
 
     id: int
     number: int
@@ -31,6 +68,7 @@ class ActivityRow:
     opened_at: float
     round: int = 1
     of: int | None = None
+    settings: StepSettings = StepSettings()
 
     def activity(self) -> Activity:
         """The activity its payload describes, decoded at the first call and kept (a room read once is shared by a
@@ -44,20 +82,17 @@ class ActivityRow:
     @property
     def question(self) -> Wording:
         """The question's own wording, from a lesson (empty otherwise)."""
-        own = self.payload.get(STEP_KEY, {}).get("question", {})
-        return Wording(str(own.get("en", "")), str(own.get("zh", "")))
+        return self.settings.question
 
     @property
     def time_limit(self) -> int | None:
         """Seconds to answer, from a lesson (``None``: no limit)."""
-        limit = self.payload.get(STEP_KEY, {}).get("time_limit")
-        return None if limit is None else int(limit)
+        return self.settings.time_limit
 
     @property
     def points(self) -> int | None:
         """What the whole activity is worth when its lesson keeps scores, from a lesson (``None``: the usual)."""
-        worth = self.payload.get(STEP_KEY, {}).get("points")
-        return None if worth is None else int(worth)
+        return self.settings.points
 
     @property
     def numbered(self) -> Numbered:
@@ -81,6 +116,7 @@ def activity_row(row: sa.RowMapping, numbered: Numbered) -> ActivityRow:
         row["opened_at"],
         numbered.round,
         numbered.of,
+        StepSettings.from_row(row),
     )
 
 
@@ -115,26 +151,21 @@ class Student:
 
 @dataclass(frozen=True)
 class LessonStep:
-    """A step of the lesson a room runs, as read once from the lesson: its activity's kind and payload (with what the
-    step is worth under ``STEP_KEY`` when the lesson says: kept in the payload, so no column was added), and the
-    step's own wording and time limit."""
+    """A step of the lesson a room runs, as its row keeps it (read once from the lesson when the room took it): its
+    activity's kind and payload (the JSON text, as the step's activity will keep it) and what the step sets for it
+    (its wording, time limit and points)."""
 
     kind: str
-    payload: dict[str, Any]
-    question: Wording = Wording()
-    time_limit: int | None = None
+    payload: str
+    settings: StepSettings = StepSettings()
 
-    def activity_payload(self) -> str:
-        """What the step's activity keeps as its payload: the activity's, with the step's own wording, time limit and
-        points when it has them (so a round of the step is one with the same wording too)."""
-        extra: dict[str, Any] = dict(self.payload.get(STEP_KEY, {}))
-        if self.question.en or self.question.zh:
-            extra["question"] = {
-                lang: text for lang, text in (("en", self.question.en), ("zh", self.question.zh)) if text
-            }
-        if self.time_limit is not None:
-            extra["time_limit"] = self.time_limit
-        return json.dumps({**self.payload, STEP_KEY: extra} if extra else self.payload)
+    @property
+    def question(self) -> Wording:
+        return self.settings.question
+
+    @property
+    def time_limit(self) -> int | None:
+        return self.settings.time_limit
 
 
 @dataclass(frozen=True)
@@ -161,7 +192,11 @@ class LessonProgress:
         if current is None:
             return False
         step = self.steps[self.step]
-        return current.kind == step.kind and current.payload == json.loads(step.activity_payload())
+        return (
+            current.kind == step.kind
+            and current.settings == step.settings
+            and current.payload == json.loads(step.payload)
+        )
 
 
 def step_rows(room: str, lesson: Lesson) -> list[dict[str, Any]]:
@@ -171,14 +206,8 @@ def step_rows(room: str, lesson: Lesson) -> list[dict[str, Any]]:
             "room": room,
             "step": number,
             "kind": step.activity.kind,
-            "payload": json.dumps(
-                step.activity.payload()
-                if step.points is None
-                else {**step.activity.payload(), STEP_KEY: {"points": step.points}}
-            ),
-            "question_en": step.question.en,
-            "question_zh": step.question.zh,
-            "time_limit": step.time_limit,
+            "payload": json.dumps(step.activity.payload()),
+            **StepSettings.of(step).columns(),
         }
         for number, step in enumerate(lesson.steps)
     ]

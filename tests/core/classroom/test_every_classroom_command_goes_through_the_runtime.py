@@ -131,6 +131,11 @@ def test_a_teacher_starts_a_room_and_saves_a_lesson_through_the_runtime(runtime,
     code = runtime.save_lesson(LESSON)
     assert code == runtime.save_lesson(LESSON)  # the same lesson, the same code
     assert "Two steps" in runtime.lesson_text(code)
+    opened_lesson = runtime.lesson(code.lower())  # read and parsed in the core, the code read forgivingly
+    assert (opened_lesson.title, [s.activity.kind for s in opened_lesson.steps]) == (
+        LESSON.title,
+        [s.activity.kind for s in LESSON.steps],
+    )
     opened = runtime.open(room.code, key, PREDICT, after=runtime.room(room.code).revision)
     assert runtime.room(room.code).current.id == opened.id
     assert told == [room.code, room.code]  # use_lesson and open; a start and a save change no room yet

@@ -11,7 +11,7 @@ Every widget keeps what was typed when something is refused."""
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
@@ -36,6 +36,7 @@ from ui.database import runtime
 from ui.editing import TYPED_COLUMNS
 from ui.format import md_escape
 from ui.i18n import Translator
+from ui.kinds import WORDS
 from ui.state import (
     app_state,
     classroom_state,
@@ -76,6 +77,42 @@ def draft_lesson(steps: list[Step] | None = None) -> Lesson:
 def checked(lesson: Lesson) -> Lesson:
     """The lesson as its file would be read: every field checked by the core (an ``InputError`` naming it)."""
     return read_lesson(lesson_to_toml(lesson))
+
+
+@dataclass(frozen=True)
+class Checked:
+    """The draft as last checked: the lesson the editor held (``draft``), and the lesson its file reads back as with
+    that file's text, or why it was refused (``refusal``). Kept in the session, so that the editor checks a draft once
+    per change (an activity added, moved or removed, the title or the scores changed), never on every run of the
+    page."""
+
+    draft: Lesson
+    lesson: Lesson | None
+    text: str | None
+    refusal: InputError | None = None
+
+
+def checked_draft() -> Checked:
+    """The editor's draft, checked by the core as ``checked`` does, once per change of the draft."""
+    cs = classroom_state()
+    draft = draft_lesson()
+    kept = cs.draft_checked
+    if not isinstance(kept, Checked) or kept.draft != draft:
+        try:
+            lesson = checked(draft)
+            kept = Checked(draft, lesson, lesson_to_toml(lesson))
+        except InputError as err:
+            kept = Checked(draft, None, None, err)
+        cs.draft_checked = kept
+    return kept
+
+
+def checked_draft_lesson() -> Lesson:
+    """The editor's draft, checked (``checked_draft``); its refusal raised."""
+    kept = checked_draft()
+    if kept.lesson is None:
+        raise kept.refusal or InputError("lesson.no_activities")
+    return kept.lesson
 
 
 def message(key: str, text: str | None) -> None:
@@ -251,13 +288,13 @@ def save() -> None:
     """Save the lesson under a code (the same lesson, the same code)."""
     cs = classroom_state()
     with refusal_shown("editor_save"):
-        cs.draft_code = runtime().save_lesson(checked(draft_lesson()))
+        cs.draft_code = runtime().save_lesson(checked_draft_lesson())
 
 
 def start_with_draft() -> None:
     """Start a room that runs the lesson being built."""
     with refusal_shown("editor_save") as attempt:
-        room, key = new_room(checked(draft_lesson()))
+        room, key = new_room(checked_draft_lesson())
     if attempt.refused:
         return
     cs = reset_classroom()
@@ -353,7 +390,7 @@ def preview(t: Translator, index: int, step: Step) -> None:
         VIEWS[activity.kind].present(t, activity, activity.summary([]), False, False, own=step.question.get(t.lang))
     with phone, st.container(border=True):
         st.caption(t("editor.preview_phone"))
-        for block in VIEWS[activity.kind].card(t, activity, row, {}).blocks:
+        for block in WORDS[activity.kind].card(t, activity, row, {}).blocks:
             draw_block(t, classroom_state(), row.id, block)
 
 
@@ -418,11 +455,10 @@ def render_keep(t: Translator) -> None:
     cs = classroom_state()
     if not cs.draft:
         return
-    try:
-        text = lesson_to_toml(checked(draft_lesson()))
-    except InputError as err:
-        st.warning(t.explain(err))
-        text = None
+    kept = checked_draft()
+    text = kept.text
+    if kept.refusal is not None:
+        st.warning(t.explain(kept.refusal))
     save_col, down_col, start_col = st.columns(3)
     save_col.button(t("editor.save"), on_click=save, key="btn_le_save", width="stretch", icon=":material/save:")
     down_col.download_button(
@@ -442,5 +478,5 @@ def render_keep(t: Translator) -> None:
     if cs.draft_code:
         st.success(t("editor.saved", code=cs.draft_code))
         st.code(page_url({LESSON_PARAM: cs.draft_code}), language=None, wrap_lines=True)
-    if text is not None:
-        st.caption(outline_text(t, checked(draft_lesson())))
+    if kept.lesson is not None:
+        st.caption(outline_text(t, kept.lesson))

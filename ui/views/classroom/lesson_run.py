@@ -5,12 +5,13 @@ at the end of a lesson that keeps scores."""
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
 
 from ndcg_core.classroom import service
-from ndcg_core.classroom.lessons import MAX_FILE_BYTES, Lesson, outline, read_lesson
+from ndcg_core.classroom.lessons import Lesson, outline, read_lesson
 from ndcg_core.classroom.results import leaderboard
 from ndcg_core.classroom.storage import ActivityRow, LessonProgress, Room
 from ndcg_core.errors import InputError
@@ -39,39 +40,72 @@ def shipped_lessons() -> list[str]:
     return sorted(p.name for p in LESSONS_DIR.glob("*.toml"))
 
 
+@dataclass(frozen=True)
+class Chosen:
+    """What a lesson chooser points at (``choice``: the source and what names the lesson in it) and the lesson read
+    from it, or why it could not be (``refusal``: a file's problem; a code's is not kept). Kept in the session, so
+    that a page run again with the same choice reads no file, database or TOML again: a lesson is read once per
+    choice (an upload, a code, a shipped file), and starting a room with it reads nothing more."""
+
+    choice: tuple[str, ...]
+    lesson: Lesson | None
+    refusal: InputError | None = None
+
+
 def shipped_lesson(name: str) -> Lesson:
     """A shipped lesson by its file name (an ``InputError`` for a name that is not one)."""
     if name not in shipped_lessons():
         raise InputError("file.missing", file=str(name)[:80])
-    return parsed_lesson((LESSONS_DIR / name).read_bytes(), name)
+    return read_lesson((LESSONS_DIR / name).read_bytes(), name)
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
-def _parsed(data: bytes | str, file: str) -> Lesson:
-    return read_lesson(data, file)
+def chosen_source(prefix: str, lang: str) -> tuple[str, ...] | None:
+    """What the chooser under ``prefix`` points at, as a value (``None``: nothing chosen yet): a shipped file's
+    name, an upload's id (each upload a new one) and name, or a code as typed."""
+    source = widget_value(f"{prefix}source", "shipped")
+    if source == "file":
+        upload = widget_value(f"{prefix}file")
+        return None if upload is None else ("file", str(upload.file_id), str(upload.name))
+    if source == "code":
+        code = str(widget_value(f"{prefix}code") or "").strip()
+        return ("code", code) if code else None
+    name = widget_value(f"{prefix}shipped") or default_shipped(shipped_lessons(), lang)
+    return ("shipped", name) if name else None
 
 
-def parsed_lesson(data: bytes | str, file: str) -> Lesson:
-    """``read_lesson(data, file)``, parsed once per content and shared: the pages that show a chosen lesson rerun
-    often, and a ``Lesson`` is a frozen value. A file over the size limit is refused at once, never hashed."""
-    if len(data) > MAX_FILE_BYTES:
-        return read_lesson(data, file)
-    return _parsed(data, file)
+def read_choice(prefix: str, choice: tuple[str, ...]) -> Lesson:
+    """The lesson ``choice`` names, read and checked (a file's or a code's problem is an ``InputError``)."""
+    source, name = choice[0], choice[-1]
+    if source == "file":
+        upload = widget_value(f"{prefix}file")
+        return read_lesson(upload.getvalue(), name)
+    if source == "code":
+        return runtime().lesson(name)
+    return shipped_lesson(name)
 
 
 def lesson_from(prefix: str, lang: str) -> Lesson | None:
     """The lesson the chooser under ``prefix`` points at (``None``: nothing chosen yet); an ``InputError`` for a bad
-    file or code."""
-    source = widget_value(f"{prefix}source", "shipped")
-    if source == "file":
-        upload = widget_value(f"{prefix}file")
-        return None if upload is None else parsed_lesson(upload.getvalue(), upload.name)
-    if source == "code":
-        code = str(widget_value(f"{prefix}code") or "").strip()
-        return parsed_lesson(runtime().lesson_text(code), "lesson.toml") if code else None
-    names = shipped_lessons()
-    name = widget_value(f"{prefix}shipped") or default_shipped(names, lang)
-    return shipped_lesson(name) if name else None
+    file or code. Read once per choice and kept (``Chosen``); a database that cannot serve is raised and not kept."""
+    choice = chosen_source(prefix, lang)
+    if choice is None:
+        return None
+    chosen = classroom_state().chosen
+    kept = chosen.get(prefix)
+    if kept is None or kept.choice != choice:
+        # The other chooser may hold it already (a ?lesson=CODE link fills both the landing's and the editor's).
+        kept = next((other for other in chosen.values() if other.choice == choice), None)
+    if kept is None:
+        try:
+            kept = Chosen(choice, read_choice(prefix, choice))
+        except InputError as err:
+            if choice[0] == "code":
+                raise  # a code not saved yet may be saved in a moment (by another tab): looked up again next run
+            kept = Chosen(choice, None, err)
+    chosen[prefix] = kept
+    if kept.refusal is not None:
+        raise kept.refusal
+    return kept.lesson
 
 
 def default_shipped(names: list[str], lang: str) -> str | None:

@@ -26,17 +26,18 @@ from ndcg_core.classroom.storage import Room
 from ndcg_core.classroom.storage.answers import in_order
 from ndcg_core.errors import InputError
 from ui.classroom_results import render_class_summary
+from ui.classroom_text import activity_heading
 from ui.database import notices, runtime
 from ui.format import md_escape
 from ui.i18n import Translator
 from ui.live_part import live_part
+from ui.phones.phone_page import pages_served
 from ui.state import (
     classroom_state,
 )
-from ui.views.classroom.common import PRESENTER_SECONDS, activity_heading, outage_notice
+from ui.views.classroom.common import PRESENTER_SECONDS, outage_notice
 from ui.views.classroom.kinds import VIEWS
 from ui.views.classroom.lesson_run import render_leaderboard, show_countdown, status_text
-from ui.views.classroom.phone_page import pages_served
 from ui.views.classroom.waiting import waiting_join
 from ui.widgets.room_watch import room_watch
 

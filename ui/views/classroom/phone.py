@@ -1,5 +1,5 @@
 """A student's phone: the language, joining, and the current activity drawn by its kind's phone view
-(``kinds.VIEWS``), with one status line under the answer.
+(``ui.kinds.WORDS``, through ``ui.phones.student_card``), with one status line under the answer.
 """
 
 from __future__ import annotations
@@ -17,6 +17,9 @@ from ui.database import last_room, room_now, runtime
 from ui.format import md_escape
 from ui.i18n import LANGUAGES, Translator
 from ui.live_part import live_part
+from ui.phones.card import Block, Choice, Note, NumberBox, Order, PhoneCard, Table, Text, table_of
+from ui.phones.phone_page import page_address, pages_served
+from ui.phones.student_card import build, reply
 from ui.state import (
     ClassroomState,
     app_state,
@@ -26,7 +29,6 @@ from ui.state import (
     set_widget_value,
     widget_value,
 )
-from ui.views.classroom.card import Block, Choice, Note, NumberBox, Order, PhoneCard, Table, Text, table_of
 from ui.views.classroom.common import outage_text, show_message
 from ui.views.classroom.identity import (
     MEMORY_LOOK_SECONDS,
@@ -35,8 +37,6 @@ from ui.views.classroom.identity import (
     memory_reported,
     on_join_here,
 )
-from ui.views.classroom.phone_page import page_address, pages_served
-from ui.views.classroom.student_card import build, reply
 from ui.widgets.countdown import countdown
 from ui.widgets.go_to import go_to
 from ui.widgets.sortable import apply_action, sortable_list
@@ -82,7 +82,7 @@ def render_student(t: Translator, cs: ClassroomState, room: Room) -> None:
         else t("classroom.you_are_number", number=me.number)
     )
     if pages_served():
-        # The phone's own page (ui/views/classroom/phone_page.py) from here on: no session held on this process.
+        # The phone's own page (ui/phones/phone_page.py) from here on: no session held on this process.
         address = page_address(room.code, me.id, t.lang)
         st.markdown(t("classroom.opening_phone_page", url=address))
         go_to(address)

@@ -1,10 +1,10 @@
-"""One module per kind of activity, each with the kind's views: how the projector (and the control page) shows the
-class's answers (``present``), what a student's phone shows and asks (``card``), the form that sets the kind up live
-or in the lesson editor (``form``, ``build``), and how the results CSV words its questions and answers
-(``csv_details``, ``csv_answer``, ``csv_solution``). Each module is a ``KindViews`` of its own kind's class and
-summary (mypy checks it at the module's end). ``VIEWS`` finds them itself: every module here is the views of the
-kind of its name, held in ``ndcg_core.classroom.kinds.KINDS``'s order. Adding a kind: its core module, one module
-here, its texts; nothing here names a kind."""
+"""One module per kind of activity, each with the kind's Streamlit views: how the projector (and the control page)
+shows the class's answers (``present``) and the form that sets the kind up live or in the lesson editor (``form``,
+``build``). Each module is a ``KindViews`` of its own kind's class and summary (mypy checks it at the module's end).
+``VIEWS`` finds them itself: every module here is the views of the kind of its name, held in
+``ndcg_core.classroom.kinds.KINDS``'s order. What a phone shows (the card) and the results CSV's words are the
+kind's module in ``ui.kinds``, below the views. Adding a kind: its core module, one module here, one in
+``ui/kinds/``, its texts; nothing here names a kind."""
 
 from __future__ import annotations
 
@@ -14,10 +14,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Protocol, TypeVar, cast
 
 from ndcg_core.classroom.kinds import KINDS, KindClass
-from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.registry import Registry
 from ui.i18n import Translator
-from ui.views.classroom.card import Body
 
 K = TypeVar("K")  # a kind's class, such as ``Predict``
 S = TypeVar("S", contravariant=True)  # its class summary, such as ``PredictSummary``
@@ -27,13 +25,9 @@ class KindViews(Protocol[K, S]):
     """A kind's views, typed against its own class ``K`` and summary ``S`` (a views module is one).
 
     ``present`` draws the class's answers (``before``: the round before's summary, given at a repeat's reveal
-    when ``ROUNDS``; ``students``: how many are in the room, where its count axes end); ``card`` gives the phone's
-    question and answer as a ``ui.views.classroom.card.Body`` (the browser draws it, or ``phone.draw_card`` with
-    Streamlit where the app runs without ``serve.py``'s routes);
-    ``form`` draws the kind's settings under widget keys starting with ``prefix``, and ``build`` makes the activity
-    from them (an ``InputError`` for a bad setting). The results CSV words the kind's questions and answers through
-    ``csv_details`` (what the question was), ``csv_answer`` (a given answer as the phone showed it) and
-    ``csv_solution`` (the right answer in the same words)."""
+    when ``ROUNDS``; ``students``: how many are in the room, where its count axes end); ``form`` draws the kind's
+    settings under widget keys starting with ``prefix``, and ``build`` makes the activity from them (an
+    ``InputError`` for a bad setting)."""
 
     ROUNDS: bool
 
@@ -50,17 +44,9 @@ class KindViews(Protocol[K, S]):
         students: int = 0,
     ) -> None: ...
 
-    def card(self, t: Translator, activity: K, current: ActivityRow, mine: Mapping[int, Any]) -> Body: ...
-
     def form(self, t: Translator, prefix: str) -> None: ...
 
     def build(self, prefix: str) -> K: ...
-
-    def csv_details(self, t: Translator, activity: K, part: int) -> str: ...
-
-    def csv_answer(self, t: Translator, activity: K, part: int, value: Any) -> str: ...
-
-    def csv_solution(self, t: Translator, activity: K, part: int, solution: Any) -> str: ...
 
 
 def discover(kinds: Registry[KindClass] = KINDS, path: Iterable[str] | None = None) -> dict[str, KindViews[Any, Any]]:

@@ -4,7 +4,6 @@ teacher's; the phone's one row per result with a grade picker on the scale, sent
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import altair as alt
@@ -13,15 +12,14 @@ import streamlit as st
 
 from ndcg_core.classroom.kinds.base import Scale
 from ndcg_core.classroom.kinds.judge import Judge, JudgeSummary
-from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.lists.spec import ListSpec
 from ui.charts import category_axis, grade_color
-from ui.format import md_escape, metric_text
+from ui.classroom_text import spec_caption
+from ui.format import metric_text
 from ui.i18n import Translator
+from ui.kinds.judge import question
 from ui.projector import PAPER, big_chart, count_axis, count_top, ink_on
 from ui.state import widget_value
-from ui.views.classroom.card import Block, Body, Choice, Note, Text
-from ui.views.classroom.common import own_question, query_line, spec_caption, unsent_text
 from ui.views.classroom.sources import chosen_list, list_form
 
 # Krippendorff's own reading of alpha (Content Analysis, 2004, section 11.4.4): rely on data with alpha of 0.800 or
@@ -31,12 +29,6 @@ AGREE_TENTATIVE = 0.667
 
 
 ROUNDS = False  # a round run again is shown alone: ``present`` leaves ``before`` unused
-
-
-def question(t: Translator, activity: Judge, own: str) -> str:
-    scale = activity.scale
-    standard = t("classroom.judge_question", low=scale.low, high=scale.high)
-    return query_line(t, activity.spec) + own_question(own, standard)
 
 
 def agreement_reading(t: Translator, alpha: float | None) -> str:
@@ -197,29 +189,6 @@ def distribution_text(t: Translator, activity: Judge, summary: JudgeSummary) -> 
     return t("classroom.judge_counts", counts=" · ".join(parts)) if parts else t("classroom.no_answers")
 
 
-def card(t: Translator, activity: Judge, current: ActivityRow, mine: Mapping[int, Any]) -> Body:
-    """The phone's card: one grade picker per result; at the reveal, the teacher's grade beside the student's."""
-    spec, scale = activity.spec, activity.scale
-    revealed = current.phase == "revealed"
-    blocks: list[Block] = [Text(question(t, activity, current.question.get(t.lang)))]
-    options = tuple((g, str(g)) for g in scale.grades)
-    for part, label in enumerate(spec.labels):
-        saved = int(mine[part]) if part in mine else None
-        blocks.append(Choice(part, f"**{part + 1}.** {md_escape(label)}", options, saved, current.phase != "open"))
-        if revealed:
-            text = t(
-                "classroom.judge_yours",
-                teacher=metric_text(spec.grades[part], 0),
-                yours="–" if saved is None else str(saved),
-            )
-            blocks.append(Note("info", text))  # judging has no right grade: the same as the teacher's is no success
-    if revealed:
-        blocks.append(
-            Text(t("classroom.judge_teacher_ndcg_line", k=spec.k, value=metric_text(spec.ndcg())), small=True)
-        )
-    return Body(tuple(blocks), unsent_text(t, "grades", bool(mine), numbers="{numbers}"), t("classroom.send_all"))
-
-
 def form(t: Translator, prefix: str) -> None:
     """A list (its grades hidden from the class: they are the teacher's judgements), its k and the scale."""
     list_form(t, prefix, hidden_by_default=True)
@@ -231,31 +200,6 @@ def form(t: Translator, prefix: str) -> None:
 def build(prefix: str) -> Judge:
     scale = Scale(int(widget_value(f"{prefix}scale_low", 0)), int(widget_value(f"{prefix}scale_high", 4)))
     return Judge(chosen_list(prefix), scale)
-
-
-# --- the results CSV --------------------------------------------------------------------------------------
-
-
-def csv_details(t: Translator, activity: Judge, part: int) -> str:
-    """What the question was: which result of how many, and the scale."""
-    return t(
-        "classroom.csv.judge",
-        number=part + 1,
-        count=len(activity.spec.labels),
-        label=activity.spec.labels[part],
-        low=activity.scale.low,
-        high=activity.scale.high,
-    )
-
-
-def csv_answer(t: Translator, activity: Judge, part: int, value: Any) -> str:
-    """A grade."""
-    return str(int(value))
-
-
-def csv_solution(t: Translator, activity: Judge, part: int, solution: Any) -> str:
-    """The teacher's grade."""
-    return t("classroom.csv.teacher_grade", grade=int(solution))
 
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """A student's card and the reply to what they sent, in their language, from the classroom service's values
-(``ndcg_core.classroom.service``): the card as blocks built by each kind's ``card`` (``kinds.VIEWS``), drawn by the
-phone's own page (``ui.routes``) or by Streamlit (``phone``).
+(``ndcg_core.classroom.service``): the card as a model of blocks built by each kind's ``card`` (``ui.kinds.WORDS``),
+drawn by the phone's own page (``phone_page``, from ``routes``) or by Streamlit (``ui.views.classroom.phone``).
 
 A card for a student with no answer to the current activity is the same for the whole class: the service keeps it
 once per room, revision, language and time-up state in its process, and every phone that asks gets it (a class's
@@ -15,11 +15,11 @@ from typing import Any
 
 from ndcg_core.classroom.service import CardState, ClassroomService, Outcome, Score
 from ndcg_core.errors import StoreUnavailable
+from ui.classroom_text import activity_heading
 from ui.format import paragraphs
 from ui.i18n import Translator
-from ui.views.classroom.card import Body, PhoneCard, Text, phone_card, plain
-from ui.views.classroom.common import activity_heading
-from ui.views.classroom.kinds import VIEWS
+from ui.kinds import WORDS
+from ui.phones.card import Body, PhoneCard, Text, phone_card, plain
 
 
 def build(t: Translator, state: CardState) -> PhoneCard:
@@ -29,7 +29,7 @@ def build(t: Translator, state: CardState) -> PhoneCard:
         return phone_card(t, state.room, None, state.mine, None, "", None)
     if state.time_up:
         current = replace(current, phase="locked")
-    body: Body = VIEWS[current.kind].card(t, current.activity(), current, state.mine)
+    body: Body = WORDS[current.kind].card(t, current.activity(), current, state.mine)
     return phone_card(t, state.room, current, state.mine, state.left, activity_heading(t, current), body, state.time_up)
 
 

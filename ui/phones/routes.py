@@ -1,4 +1,6 @@
-"""HTTP routes served beside the app by ``serve.py`` (plain JSON, no page run behind them)."""
+"""The phones' HTTP routes, served beside the app by ``serve.py`` (plain JSON and two small pages, no page run behind
+them), over the classroom's runtime (``ui.database.runtime``): an answer and a join are its commands, and a card is
+made from its service's read of the room (``ClassroomRuntime.service``, shared by the process's phones)."""
 
 from __future__ import annotations
 
@@ -25,15 +27,15 @@ from ui.database import (
     notices,
     room_changed,
     room_revision,
-    service,
+    runtime,
 )
 from ui.errors import UiInputError, shown
 from ui.http_limits import http_limits, stream_slots
 from ui.http_security import new_nonce, page_policy
 from ui.i18n import LANGUAGES, Translator
-from ui.views.classroom import join_page, phone_page, student_card
-from ui.views.classroom.card import plain
-from ui.views.classroom.student_card import Reply
+from ui.phones import join_page, phone_page, student_card
+from ui.phones.card import plain
+from ui.phones.student_card import Reply
 
 NO_STORE = {"Cache-Control": "no-store"}
 # A stream's headers: never cached, and not buffered by nginx (which also has the route unbuffered in its template).
@@ -102,7 +104,7 @@ def read_submission(body: dict[str, Any]) -> Submission:
 def card_json(code: str, student: str, lang: str) -> dict[str, Any]:
     """The student's card now, as JSON-ready data (an ``InputError`` if the room is gone; ``StoreUnavailable``
     when the database cannot answer)."""
-    svc = service()
+    svc = runtime().service
     return student_card.card_json(svc, svc.card(code, student), lang)
 
 
@@ -154,15 +156,16 @@ async def revision_now(code: str) -> int | None:
 
 
 def submit(code: str, student: str, lang: str, body: dict[str, Any]) -> Reply:
-    """Store what a card sent, checked once by the service; the reply in the student's language, with the card
-    after it."""
+    """Store what a card sent (the runtime's ``answer``: checked once by its kind, stored once); the reply in the
+    student's language, with the card after it, made from the answers the store returned (no read)."""
     t = Translator(lang)
     try:
         submission = read_submission(body)
     except InputError as err:
         return Reply(False, t.explain(err))
-    svc = service()
-    outcome = svc.submit(code, student, submission)
+    rt = runtime()
+    outcome = rt.answer(code, student, submission)
+    svc = rt.service
     done = student_card.reply(t, outcome)
     card = None
     with suppress(InputError, StoreUnavailable):  # the answer is stored; the phone's next look brings its card
@@ -194,7 +197,7 @@ async def member(code_text: str, student_text: Any) -> tuple[str, str] | None:
 
 async def phone_card_route(request: Request) -> JSONResponse:
     """``GET /api/room/{code}/card?me=STUDENT&lang=LANG[&known=REVISION]``: the student's card
-    (``ui.views.classroom.card``), which the phone draws itself. With ``known``, the revision of the card the phone
+    (``ui.phones.card``), which the phone draws itself. With ``known``, the revision of the card the phone
     shows, the answer is ``{"revision": N, "same": true}`` while the room is still at that revision (from the
     process's short revision cache, else the database), so the phone asks this one route every 0.75 s and gets a
     new card in the same request as the news of it. Strangers get the same 404 as from the other routes; an outage
@@ -212,7 +215,7 @@ async def phone_card_route(request: Request) -> JSONResponse:
                 return JSONResponse({"revision": revision, "same": True}, headers=NO_STORE)
             told = revision
         lang = language(request.query_params.get("lang"))
-        card = await card_now(service(), *who, lang, told)
+        card = await card_now(runtime().service, *who, lang, told)
     except Unreadable as err:
         return bad_request(str(err))
     except InputError:
@@ -234,7 +237,7 @@ async def card_stream(code: str, student: str, lang: str, known: int | None, rev
     each time the room's revision moves on, woken by the process's hub (one event per room, no timer per phone),
     and a keep-alive comment when quiet. It ends when the room is gone or the database stops answering: the phone
     then opens a new stream, and when that brings nothing, asks the card route (which says which)."""
-    hub, svc = notices(), service()
+    hub, svc = notices(), runtime().service
     yield f"retry: {RETRY_MS}\n\n"
     if hub.closed:
         return
@@ -458,7 +461,7 @@ def page(make: Callable[[str], str], status_code: int = 200) -> HTMLResponse:
 
 
 async def join_page_route(request: Request) -> HTMLResponse:
-    """``GET /join/{code}?lang=LANG``: the join page of a room (``ui.views.classroom.join_page``); a code that is
+    """``GET /join/{code}?lang=LANG``: the join page of a room (``ui.phones.join_page``); a code that is
     not one gets the page for an address that is no room's (404). Whether the room is open is said when Join is
     pressed, as on the Classroom page (a wrong code counts against its source there). Without ``lang``, the
     browser's own language if the app has it."""
@@ -494,7 +497,7 @@ async def join_route(request: Request) -> JSONResponse:
 
 
 async def phone_page_route(request: Request) -> HTMLResponse:
-    """``GET /phone/{code}?me=STUDENT&lang=LANG``: the student's phone page (``ui.views.classroom.phone_page``).
+    """``GET /phone/{code}?me=STUDENT&lang=LANG``: the student's phone page (``ui.phones.phone_page``).
     Anyone else gets a short page saying to join again (404), as strangers get from the other routes; while the
     database cannot answer, a 503 page that reloads itself."""
     lang = language(request.query_params.get("lang"))

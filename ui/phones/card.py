@@ -1,5 +1,5 @@
 """A student's phone drawn in the browser: the current activity as a card of plain blocks (text, a table, a note,
-and the answer's inputs) that ``ui/widgets/phone_card.js`` draws, sent as JSON by ``ui.routes`` with no page run.
+and the answer's inputs) that ``ui/widgets/phone_card.js`` draws, sent as JSON by ``ui.phones.routes`` with no page run.
 
 Why: when the teacher opens an activity, a whole class's phones need it at once, and a page run costs Streamlit
 about 5 ms of one core per phone (and a new session after a server process dies about 35 ms); a card is built once
@@ -7,7 +7,7 @@ per room, revision and language in a process and sent as the same bytes to every
 The phone keeps what its student typed in the browser, so a card drawn again loses nothing, and it sends answers to
 a route of their own, which works while the page's websocket reconnects to another process.
 
-Every text is built here, in the student's language, by each kind's ``card`` (``kinds.VIEWS``); the browser only
+Every text is built here, in the student's language, by each kind's ``card`` (``ui.kinds.WORDS``); the browser only
 places it. Text goes out as runs of plain text (bold or not), never as HTML: a label a teacher typed stays text.
 """
 

@@ -20,8 +20,8 @@ from ndcg_core.classroom import rules
 from ndcg_core.errors import InputError, StoreUnavailable
 from ui.database import learned_member, runtime
 from ui.i18n import Translator
-from ui.views.classroom.card import plain
-from ui.views.classroom.phone_page import WIDGETS, fill, language_links, page_address, runs_html
+from ui.phones.card import plain
+from ui.phones.phone_page import WIDGETS, fill, language_links, page_address, runs_html
 
 
 def join_address(code: str, lang: str) -> str:
