@@ -123,7 +123,7 @@ class Answers:
             if already_checked:
                 typed = tuple(values)
             else:
-                activity = from_payload(kind, payload)
+                activity = from_payload(kind, json.loads(payload))
                 typed = tuple((part, activity.check(value, part)) for part, value in values)
             [stored] = self._store(conn, kind, [Sending(code, student_id, activity_id, typed)], now)
         if isinstance(stored, InputError):
@@ -155,10 +155,11 @@ class Answers:
                     outcomes[index] = outcome
         return outcomes
 
-    def _open_activity(self, conn: Connection, code: str, activity_id: int, now: float) -> tuple[str, dict[str, Any]]:
-        """The kind and payload of the room's current activity, read with a share lock (the teacher's lock or
-        next activity waits for the answers being stored); an ``InputError`` unless the room is there and not
-        ended, ``activity_id`` is its current activity, open, and its time (with the grace) not up."""
+    def _open_activity(self, conn: Connection, code: str, activity_id: int, now: float) -> tuple[str, str]:
+        """The kind and payload (JSON text, not decoded: its time limit is a column) of the room's current activity,
+        read with a share lock (the teacher's lock or next activity waits for the answers being stored); an
+        ``InputError`` unless the room is there and not ended, ``activity_id`` is its current activity, open, and its
+        time (with the grace) not up."""
         sql = self._answer_statements
         room = conn.execute(sql.room, {"code": code}).first()
         if room is None or room.expires_at <= now:
@@ -173,7 +174,7 @@ class Answers:
         left = rules.seconds_left(row["opened_at"], row["time_limit"], now)
         if left is not None and left < -TIME_GRACE_SECONDS:
             raise InputError("room.time_up")
-        return str(row["kind"]), json.loads(row["payload"])
+        return str(row["kind"]), str(row["payload"])
 
     def _store(
         self, conn: Connection, kind: str, sendings: Sequence[Sending], now: float
