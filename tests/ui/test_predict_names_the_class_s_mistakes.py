@@ -64,8 +64,10 @@ def test_each_phone_says_right_close_its_mistake_or_none_at_the_reveal():
     assert "Divide DCG@3 by the ideal's DCG@3." in said  # the fix
     level, said = note("en", IDEAL_FROM_LIST)
     assert "Ideal from the list alone" in said and f"{DCG:.2f} / {1 + 1 / log2(3):.2f}" in said
-    level, said = note("en", "0.8")
-    assert level == "warning" and "No mistake we know of gives 0.8" in said
+    # 0.85: no mistake gives it, nor a slip in the working (0.8 is the right 0.3 with its last digit slipped, which
+    # the phone locates: test_a_phone_locates_its_slipped_estimate.py).
+    level, said = note("en", "0.85")
+    assert level == "warning" and "No mistake we know of gives 0.85" in said
     level, said = note("en", None)
     assert level == "info" and f"The true NDCG was {TRUTH:.4f}." in said
 
@@ -75,7 +77,7 @@ def test_a_chinese_phone_names_the_mistake_in_chinese():
     assert level == "warning" and "你的估计正是一种已知错误算出的数" in said and "列表没有截断到 k" in said
     assert "Your estimate" not in said
     assert "按你写的小数位完全正确" in note("zh", f"{TRUTH:.2f}")[1]
-    assert "我们已知的错误都算不出 0.8" in note("zh", "0.8")[1]
+    assert "我们已知的错误都算不出 0.85" in note("zh", "0.85")[1]
 
 
 def test_the_phone_names_nothing_before_the_reveal():

@@ -8,7 +8,7 @@ dies, every phone on it comes back at once to the others, each a new session and
 core each, measured before this page existed): 500 phones were 15 s of a process's time, while the teacher's live
 panel waited. A phone on this page holds no session: its next request goes to a live process through nginx,
 and the class carries on. Joining, and finding out who the phone is, stay on the Classroom page, which sends the
-phone here once it knows (``phone.render_student``).
+phone here once it knows (``ui.views.classroom.phone.render_student``).
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ import statistics
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import repeat
 
 from ... import validate
@@ -77,7 +78,22 @@ class Verdict:
 def estimate_verdict(spec: ListSpec, guess: object, truth: float | None = None) -> Verdict:
     """The verdict on an estimate (as typed, or a number) of ``spec``'s NDCG@k (``truth``: that NDCG@k, when
     already computed)."""
-    truth = spec.ndcg() if truth is None else truth
+    if isinstance(guess, (str, int, float)):
+        return _judged(spec, guess)
+    return _judge(spec, guess, spec.ndcg() if truth is None else truth)
+
+
+# The projector counts a class's estimates again at each run of its live part: each distinct estimate of a list is
+# judged once per process (a slip searched for in the working is milliseconds), not once per run.
+VERDICTS_KEPT = 4096
+
+
+@lru_cache(maxsize=VERDICTS_KEPT, typed=True)
+def _judged(spec: ListSpec, guess: str | int | float) -> Verdict:
+    return _judge(spec, guess, spec.ndcg())
+
+
+def _judge(spec: ListSpec, guess: object, truth: float) -> Verdict:
     if within(validate.answer(guess), truth):
         # Right: the truth to two decimals or more. "0.9" for 0.9386 is close, as "0.95" is, not right.
         return Verdict(RIGHT if mistake_catalogue.matches(guess, truth, decimals=RIGHT_DECIMALS) else CLOSE)

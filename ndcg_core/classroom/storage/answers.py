@@ -156,10 +156,10 @@ class Answers:
         return outcomes
 
     def _open_activity(self, conn: Connection, code: str, activity_id: int, now: float) -> tuple[str, str]:
-        """The kind and payload (JSON text, not decoded: its time limit is a column) of the room's current activity,
-        read with a share lock (the teacher's lock or next activity waits for the answers being stored); an
-        ``InputError`` unless the room is there and not ended, ``activity_id`` is its current activity, open, and its
-        time (with the grace) not up."""
+        """The kind and payload (its JSON text, decoded only by whoever needs the activity: answers checked already
+        need none of it) of the room's current activity, read with a share lock (the teacher's lock or next activity
+        waits for the answers being stored); an ``InputError`` unless the room is there and not ended,
+        ``activity_id`` is its current activity, open, and its time (with the grace) not up."""
         sql = self._answer_statements
         room = conn.execute(sql.room, {"code": code}).first()
         if room is None or room.expires_at <= now:

@@ -42,13 +42,13 @@ from ..readers import (
     Source,
     csv_table_header,
     last_tag,
-    looks_swapped,
 )
 from .files import (
     Unclean,
     bytes_of,
     default_read,
     header_line,
+    load_pair,
     pick,
     plain,
     refuse_if_large,
@@ -142,15 +142,7 @@ class DuckDBEngine:
         return SqlRankings(self._create, self._fetch, row="rowid", engine=self.name, names=names)
 
     def _load_pair(self, qrels_source: Source, run_source: Source) -> tuple[str, str]:
-        try:
-            qrels_name = self._load("qrels", qrels_source)
-        except InputError as err:
-            if looks_swapped(err, run_source):
-                raise InputError(
-                    "files.swapped", qrels=source_name(qrels_source), run=source_name(run_source)
-                ) from None
-            raise
-        return qrels_name, self._load("run", run_source)
+        return load_pair(self._load, qrels_source, run_source)
 
     def _drop(self) -> None:
         self._sql("; ".join(f"DROP TABLE IF EXISTS {name}" for name in _TABLES))

@@ -10,13 +10,14 @@ import io
 import os
 import re
 import zlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, cast
+from typing import IO, TypeVar, cast
 
 import pyarrow as pa
 
 from ...errors import InputError, Place
-from ..readers import MAX_QUOTED_LINES, Qrels, Run, Source, csv_table_header, read_qrels, read_run
+from ..readers import MAX_QUOTED_LINES, Qrels, Run, Source, csv_table_header, looks_swapped, read_qrels, read_run
 
 _HEAD = 65536  # bytes a CSV header is looked for in, as the default reader does
 _CHUNK = 1 << 24
@@ -109,6 +110,21 @@ def source_name(source: Source) -> str:
     if isinstance(source, (str, os.PathLike)):
         return os.fspath(source)
     return str(getattr(source, "name", None) or "input")
+
+
+Loaded = TypeVar("Loaded")
+
+
+def load_pair(load: Callable[[str, Source], Loaded], qrels_source: Source, run_source: Source) -> tuple[Loaded, Loaded]:
+    """An engine's ``load("qrels", ...)`` then ``load("run", ...)`` of two files; qrels refused where the two look
+    swapped (``readers.looks_swapped``: the run reads as qrels) is ``files.swapped``, not the qrels' own error."""
+    try:
+        qrels = load("qrels", qrels_source)
+    except InputError as err:
+        if looks_swapped(err, run_source):
+            raise InputError("files.swapped", qrels=source_name(qrels_source), run=source_name(run_source)) from None
+        raise
+    return qrels, load("run", run_source)
 
 
 _FIRST_LINES = 1 << 20  # bytes of a text file read before an engine that is slow to start starts

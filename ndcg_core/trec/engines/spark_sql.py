@@ -45,7 +45,6 @@ from ..readers import (
     Source,
     csv_table_header,
     last_tag,
-    looks_swapped,
 )
 from . import SPARK_MASTER
 from .duckdb_sql import DuckDBEngine
@@ -54,6 +53,7 @@ from .files import (
     bytes_of,
     default_read,
     header_line,
+    load_pair,
     pick,
     plain,
     refuse_if_large,
@@ -157,15 +157,7 @@ class SparkEngine:
     def _load_pair(self, qrels_source: Source, run_source: Source) -> None:
         # What the last rankings left is released first: Spark would answer a read of the same path from its cache.
         self._release()
-        try:
-            self._load("qrels", qrels_source)
-        except InputError as err:
-            if looks_swapped(err, run_source):
-                raise InputError(
-                    "files.swapped", qrels=source_name(qrels_source), run=source_name(run_source)
-                ) from None
-            raise
-        self._load("run", run_source)
+        load_pair(self._load, qrels_source, run_source)
 
     def _create(self, name: str, select: str) -> None:
         frame = self._spark.sql(select).persist()

@@ -1,6 +1,10 @@
 """An answer on its way in is read once (issue 49): the number a student typed is parsed once by its kind, which
-gives its value and how it was read ("read 0,62 as 0.62") from that one reading, and a resend decodes none of the
-student's earlier answers to the parts it replaces (the store returns the value just checked for them)."""
+gives its value and how it was read ("read 0,62 as 0.62") from that one reading, the store decodes no activity
+payload for answers checked already, and a resend decodes none of the student's earlier answers to the parts it
+replaces (the store returns the value just checked for them)."""
+
+import json
+from types import SimpleNamespace
 
 import pytest
 from storage_support import Clock, student_id
@@ -12,6 +16,7 @@ from ndcg_core.classroom.kinds.predict import Predict
 from ndcg_core.classroom.runtime import ClassroomRuntime
 from ndcg_core.classroom.service import Submission
 from ndcg_core.classroom.storage import Classroom
+from ndcg_core.classroom.storage import answers as answers_module
 from ndcg_core.teaching.exercises import KINDS as EXERCISE_KINDS
 from ndcg_core.teaching.exercises import NUMERIC
 
@@ -79,3 +84,13 @@ def test_a_practice_number_is_read_once_and_the_other_exercise_kept_is_decoded_o
     # ``Practice.answer_from_json``, which reads no number.
     assert again.ok and readings == ["0,25"]
     assert {part: value.answer for part, value in again.mine.items()} == {0: "1,5", 1: "0,25"}
+
+
+def test_the_store_decodes_nothing_of_a_first_answer_checked_already(runtime, monkeypatch):
+    code, me, activity = student_in(runtime, PREDICT)
+    decoded = []
+    counted = SimpleNamespace(dumps=json.dumps, loads=lambda text: decoded.append(text) or json.loads(text))
+    monkeypatch.setattr(answers_module, "json", counted)  # the answers' repository's own JSON
+    outcome = runtime.answer(code, me, Submission(activity, ((0, "0.5"),)))
+    assert outcome.ok and outcome.mine == {0: 0.5}
+    assert decoded == []  # neither the activity's payload under the lock nor an earlier answer: there is none
