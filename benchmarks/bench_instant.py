@@ -53,6 +53,9 @@ from ui.format import metric_text
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPONENT = "ndcg_lab.sortable_list"
+# Seconds the server may take to start and the page to draw its list: on a machine shared with many other jobs
+# both have taken over a minute.
+LOAD_SECONDS = 180
 CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-background-networking", "--disable-component-update"]
 
 # Put into the page before Streamlit's own code: it wraps the websocket to timestamp frames, listens for the
@@ -462,7 +465,7 @@ def measure(url: str, marks_path: Path, args, deadline: float) -> tuple[list[Mov
         page.add_init_script(PAGE_SCRIPT)
         page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
         page.goto(f"{url}/Playground")
-        page.locator("ol > li.row").first.wait_for(timeout=60000)
+        page.locator("ol > li.row").first.wait_for(timeout=1000 * LOAD_SECONDS)
         if args.items != 5:
             page.get_by_text("Edit labels and grades").click()
             box = page.get_by_role("textbox", name="All grades at once, in ranked order")
@@ -617,7 +620,7 @@ def main() -> None:
     print(f"machine: {machine()}; {chromium_version()}; {time.strftime('%Y-%m-%d %H:%M')}; {load()}")
     print(f"day's speed: speed_loop() {speed_loop():.0f} ms (benchmarks/bench_from_frame.py)")
     marks_path = Path(tempfile.mkdtemp(prefix="ndcg-instant-")) / "marks.jsonl"
-    server, url = start_server(env={"NDCG_LAB_TIMINGS": str(marks_path)})
+    server, url = start_server(env={"NDCG_LAB_TIMINGS": str(marks_path)}, seconds=LOAD_SECONDS)
     try:
         for others in args.others:
             monitor = ServerMonitor(server.pid)

@@ -82,9 +82,11 @@ def _swapped(x: float, rng: random.Random) -> float | None:
     return float("".join(chars))
 
 
-def slipped_answer(work: Worked, kind: str, rng: random.Random) -> float | None:
+def slipped_answer(work: Worked, kind: str, rng: random.Random) -> tuple[float, str] | None:
     """A learner's answer to ``work``'s question, each value written to 2 decimals and summed as written, with one
-    slip of ``kind`` made (``None`` where the list leaves no room for it: no term above 0, no digits to swap)."""
+    slip of ``kind`` made, and where it was made (``term``, ``ideal``, ``dcg``, ``idcg``, ``answer``; for a step
+    rounded too early ``terms``, ``logs`` or ``sums``); ``None`` where the list leaves no room for it (no term
+    above 0, no digits to swap)."""
     terms = [_written(x.term) for x in work.lines]
     ideal = [_written(x.term) for x in work.ideal]
     sums: dict[str, float | None] = {"dcg": None, "idcg": None, "answer": None}
@@ -93,6 +95,7 @@ def slipped_answer(work: Worked, kind: str, rng: random.Random) -> float | None:
         if not where:
             return None
         side, i = rng.choice(where)
+        at = side
         row = terms if side == "term" else ideal
         text = f"{row[i]:.{WRITTEN}f}"
         row[i] = float(text[:-1] + rng.choice([d for d in "0123456789" if d != text[-1]]))
@@ -100,6 +103,7 @@ def slipped_answer(work: Worked, kind: str, rng: random.Random) -> float | None:
         names = [("term", i) for i, x in enumerate(terms) if x] + [("ideal", i) for i, x in enumerate(ideal) if x]
         names += [(name, 0) for name in ("dcg", "idcg", "answer") if work.metric == "ndcg" or name == "answer"]
         side, i = rng.choice(names)
+        at = side
         if side in ("term", "ideal"):
             row = terms if side == "term" else ideal
             new = _swapped(row[i], rng)
@@ -113,6 +117,7 @@ def slipped_answer(work: Worked, kind: str, rng: random.Random) -> float | None:
                 return None
     else:  # rounded: every term, every log, or the two sums, to 1 decimal
         step = rng.choice(("terms", "logs", "sums") if work.metric == "ndcg" else ("terms", "logs"))
+        at = step
         if step == "terms":
             terms, ideal = [round(x, 1) for x in terms], [round(x, 1) for x in ideal]
         elif step == "logs":
@@ -121,12 +126,12 @@ def slipped_answer(work: Worked, kind: str, rng: random.Random) -> float | None:
         else:
             sums["dcg"], sums["idcg"] = round(sum(terms), 1), round(sum(ideal), 1)
     if sums["answer"] is not None:
-        return sums["answer"]
+        return sums["answer"], at
     top = sums["dcg"] if sums["dcg"] is not None else sum(terms)
     if work.metric == "dcg":
-        return _written(top)
+        return _written(top), at
     bottom = sums["idcg"] if sums["idcg"] is not None else sum(ideal)
-    return _written(top / bottom) if bottom > 0 else None
+    return (_written(top / bottom), at) if bottom > 0 else None
 
 
 def day_speed() -> float:
@@ -157,6 +162,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lists", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--confusion", type=int, default=12, help="how many rows of slips named as mistakes to print")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     speed_before, load_before = day_speed(), os.getloadavg()
@@ -169,6 +175,7 @@ def main() -> None:
     slip_tries: Counter[tuple[str, str]] = Counter()
     slip_read: Counter[tuple[str, str, str]] = Counter()
     read_named: Counter[tuple[str, str]] = Counter()
+    confused: Counter[tuple[str, str, str, str]] = Counter()
     cold: list[float] = []
     warm: list[float] = []
     started = time.perf_counter()
@@ -204,11 +211,15 @@ def main() -> None:
                 ]
             work = worked(spec, metric)
             for kind in SLIP_KINDS:
-                answer = slipped_answer(work, kind, rng)
-                if answer is None or abs(answer - right) <= 0.005:
+                made = slipped_answer(work, kind, rng)
+                if made is None or abs(made[0] - right) <= 0.005:
                     continue  # no room for this slip here, or it left the answer right to 2 decimals
+                answer, at = made
                 slip_tries[(metric, kind)] += 1
-                slip_read[(metric, kind, read_answer(spec, f"{answer:.2f}", metric=metric).verdict)] += 1
+                slip_reading = read_answer(spec, f"{answer:.2f}", metric=metric)
+                slip_read[(metric, kind, slip_reading.verdict)] += 1
+                if slip_reading.verdict == "mistake":
+                    confused[(metric, kind, at, slip_reading.mistakes[0].code)] += 1
     elapsed = time.perf_counter() - started
     speed_after, load_after = day_speed(), os.getloadavg()
 
@@ -248,6 +259,11 @@ def main() -> None:
             ]
             print(f"{question:<9}{kind:<10}{tries:>8}{shares[0]:>10}{shares[1]:>8}{shares[2]:>10}")
     print("slips named as a concept mistake: goal 5% or less (the 'all' rows)")
+    if confused:
+        print(f"the slips named most often as a mistake (of {sum(confused.values())}), and the mistake named first:")
+        print(f"{'question':<9}{'slip':<10}{'where':<8}{'mistake':<40}{'answers':>8}")
+        for (metric, kind, at, code), count in confused.most_common(args.confusion):
+            print(f"{metric:<9}{kind:<10}{at:<8}{code:<40}{count:>8}")
     print()
     for label, metrics in (("all", ("ndcg", "dcg")), ("NDCG", ("ndcg",))):
         told = sum(a for (m, _), a in apart.items() if m in metrics)

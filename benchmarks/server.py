@@ -20,8 +20,8 @@ def end_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
-def start_server(env: dict[str, str] | None = None) -> tuple[subprocess.Popen, str]:
-    """Start ``streamlit run serve.py`` and return the process and its base URL once it answers; ``env`` adds
-    variables to the server's environment."""
+def start_server(env: dict[str, str] | None = None, seconds: float = 60.0) -> tuple[subprocess.Popen, str]:
+    """Start ``streamlit run serve.py`` and return the process and its base URL once it answers (within
+    ``seconds``); ``env`` adds variables to the server's environment."""
     port = free_port()
-    return start_app(port, env=env, preexec_fn=end_with_parent), f"http://127.0.0.1:{port}"
+    return start_app(port, env=env, preexec_fn=end_with_parent, seconds=seconds), f"http://127.0.0.1:{port}"

@@ -2,15 +2,19 @@
 
 ``read_answer(spec, answer, metric=..., position=...)`` is the layer above ``mistakes.diagnose``: it weighs the
 catalogue's mistakes that give the answer against the slips that give it (``slips.find_slips``) and keeps the
-likelier explanation, as a ``Reading``. A mistake of the catalogue weighs ``MISTAKE``, two made at once (or one made
-of two, as nothing cut at k) ``COMPOUND``, a slip its ``slips.COST``; each plus how far its number is from the
-answer, in units of the answer's tolerance. So a number near the right one that a term's last digit explains is a
-slip, not "list not cut + ideal not cut", and a compound mistake is named over a slip only when it explains the
-answer markedly better. Every reading carries the right working (``slips.Worked``), so a learner can find the step.
+likelier explanation, as a ``Reading``. Each explanation has a cost: a mistake of the catalogue ``MISTAKE``, two made
+at once (or one made of two, as nothing cut at k) ``COMPOUND``, a slip its ``slips.COST``; each plus how far its
+number is from the answer, in units of the answer's tolerance. An explanation weighs exp(-cost), and the mistakes'
+weights added up are set against the slips' added up: an answer that many slips give (a number near the right one,
+where a digit of any of several values explains it) is a slip, though one mistake's number is as near; one only a far
+slip gives (two digits swapped) is the mistake. So 0.82 for 0.84 is a slip, not "list not cut + ideal not cut".
+Every reading carries the right working (``slips.Worked``), so a learner can find the step.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,8 +24,8 @@ from .mistakes import Diagnosis, decimals, diagnose, tolerance
 from .slips import Slip, Worked, find_slips, worked
 
 VERDICTS = ("right", "slip", "mistake", "unknown")
-MISTAKE = 1.0  # a catalogued mistake's weight against a slip's (``slips.COST``: a term's digit weighs 1)
-COMPOUND = 3.0  # two mistakes at once: named over a slip only when markedly closer
+MISTAKE = 0.5  # a catalogued mistake's cost against a slip's (``slips.COST``: a term's last digit costs 1.5)
+COMPOUND = 1.5  # two mistakes at once: a mistake's cost and one more
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,11 @@ def mistake_cost(d: Diagnosis, value: float, decimals_: int) -> float:
     return (MISTAKE if len(d.parts) == 1 else COMPOUND) + far
 
 
+def weight(costs: Iterable[float]) -> float:
+    """How likely a set of explanations of one answer is, together: each weighs exp(-cost) (0 for none)."""
+    return math.fsum(math.exp(-cost) for cost in costs)
+
+
 def read_answer(spec: ListSpec, answer: Any, *, metric: str = "ndcg", position: int | None = None) -> Reading:
     """The reading of ``answer`` (as typed, or a number) to the question ``metric`` (and ``position``, for a term)
     on ``spec``: right, a slip located in the working, a catalogued mistake named, or unknown. An ``InputError``
@@ -65,7 +74,7 @@ def read_answer(spec: ListSpec, answer: Any, *, metric: str = "ndcg", position: 
     if abs(value - work.value) <= tolerance(places):
         return Reading("right", value, places, work)
     slips = find_slips(spec, answer, metric=metric, position=position)
-    if found and (not slips or min(mistake_cost(d, value, places) for d in found) <= slips[0].cost):
+    if found and weight(mistake_cost(d, value, places) for d in found) >= weight(s.cost for s in slips):
         return Reading("mistake", value, places, work, slips, found)
     if slips:
         return Reading("slip", value, places, work, slips)

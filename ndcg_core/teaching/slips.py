@@ -4,6 +4,7 @@
 (``Worked``: each term's grade, gain, discount and value, DCG, the ideal's terms, IDCG, the answer).
 ``find_slips(spec, answer, ...)`` lists the slips (``KINDS``) whose working gives ``answer`` to its printed precision,
 the likeliest first, each a ``Slip`` saying where: the step, its right value and the value that gives the answer.
+An answer written to fewer than 2 decimals has none: it is too coarse to say which value was written wrong.
 
 A learner writes each value to the answer's own decimals (2 at least, 4 at most). A slip changes one of them (or,
 for a value rounded too early, every value of one step) and leaves the rest of the working right:
@@ -326,13 +327,16 @@ def find_slips(
     spec: ListSpec, answer: object, *, metric: str = "ndcg", position: int | None = None
 ) -> tuple[Slip, ...]:
     """The slips whose working gives ``answer`` (as typed, or a number) to its printed precision, the likeliest
-    first; none for the right answer. An ``InputError`` for an unreadable answer, metric or position."""
+    first; none for the right answer or one written to fewer than ``MIN_PLACES`` decimals. An ``InputError`` for an
+    unreadable answer, metric or position."""
     check_question(metric, position, spec)
     value = validate.answer(answer)
     places_typed = decimals(answer)
     tol = tolerance(places_typed)
     work = worked(spec, metric, position)
-    if abs(value - work.value) <= tol:
+    if abs(value - work.value) <= tol or places_typed < MIN_PLACES:
+        # To fewer than 2 decimals an answer's tolerance (0.05 at 1) takes in slips of nearly any step: "0.8" for
+        # 0.30 is an estimate, not a number worked out and written wrong.
         return ()
     found: dict[tuple[str, str, int | None, float], Slip] = {}
     for kind, step, pos, right, written, gives, places in _candidates(work, places_for(places_typed), places_typed):

@@ -88,3 +88,44 @@ def test_a_bad_answer_or_question_is_an_input_error():
         read_answer(A5, "abc")
     with pytest.raises(InputError):
         read_answer(A5, "0.5", metric="term")
+
+
+def test_an_answer_to_one_decimal_is_too_coarse_to_locate_a_slip():
+    # Read to 0.05 either side, 0.3 would be DCG 6.15 written 1.65 (1.65 / IDCG = 0.26), 0.5 the ideal's 1.89
+    # written 8.19, 0.8 the first term divided by the second log: any step explains a number so coarse.
+    assert round(1.65 / IDCG_A5, 2) == 0.26 and abs(DCG_A5 / (IDCG_A5 - 3 / L(3) + 8.19) - 0.5) < 0.05
+    for answer in ("0.3", "0.5", "0.8"):
+        assert find_slips(A5, answer) == ()
+        assert read_answer(A5, answer).verdict == "unknown"
+    assert find_slips(A5, "0.26") != ()  # the same slip, written to 2 decimals, is found
+
+
+EXPONENTIAL_A3 = (7 + 3 / L(3) + 7 / 2) / (7 + 7 / L(3) + 3 / 2)  # the gain 2^grade - 1: 12.39 / 12.92 = 0.9595
+
+
+def test_an_answer_many_slips_give_is_a_slip_though_one_mistake_gives_it_too():
+    # 0.96 on NDCG@3 is the exponential gain's number, and also the right working with a last digit of the ideal's
+    # terms slipped (3.00 written 3.09: 5.76 / 5.98 = 0.963), or of IDCG, or of DCG: the slips together outweigh
+    # the one mistake.
+    assert round(EXPONENTIAL_A3, 2) == 0.96 and round(DCG_A3 / IDCG_A3, 2) == 0.98
+    assert [d.code for d in diagnose(A3, "0.96")] == ["gain_exponential"]
+    reading = read_answer(A3, "0.96")
+    assert reading.verdict == "slip" and reading.mistakes == () and len(reading.slips) > 1
+    assert (reading.slip.kind, reading.slip.step, reading.slip.written) == ("digit", "ideal_term", 3.09)
+    assert reading.slip.gives == pytest.approx(DCG_A3 / (IDCG_A3 + 0.09))
+    # To 4 decimals the slips no longer give it: the mistake is named.
+    precise = read_answer(A3, f"{EXPONENTIAL_A3:.4f}")
+    assert precise.verdict == "mistake" and precise.mistakes[0].code == "gain_exponential"
+
+
+def test_an_answer_only_far_slips_give_is_the_mistake():
+    # 0.91 on NDCG@5 is the exponential gain with each gain divided by log2(i) (1 at position 1): 0.906; a slip
+    # gives it only by leaving out position 5's term (6.15 - 0.39) / 6.32 = 0.911, or by the answer's last digit.
+    jk = [1, 1, 1 / L(3), 1 / L(4), 1 / L(5)]
+    both = sum((2**g - 1) * d for g, d in zip([3, 2, 3, 0, 1], jk, strict=True)) / sum(
+        (2**g - 1) * d for g, d in zip([3, 3, 2, 1, 0], jk, strict=True)
+    )
+    assert round(both, 2) == 0.91 and round((DCG_A5 - 1 / L(6)) / IDCG_A5, 2) == 0.91
+    reading = read_answer(A5, "0.91")
+    assert reading.verdict == "mistake" and reading.mistakes[0].code == "gain_exponential+discount_log_i"
+    assert ("dropped", "term", 5) in [(s.kind, s.step, s.position) for s in reading.slips]  # weighed, and lighter

@@ -47,6 +47,8 @@ def test_a_slipped_estimate_is_located_in_the_working_and_no_concept_is_named(la
     where = t("mistakes.slip_where.term", position=3, k=3).strip()
     assert head in said and where in said, said
     assert "1.50" in said and "1.05" in said and "0.90" in said  # the right value, the one written, the estimate
+    assert t("mistakes.working_head") in said  # then the working to find it in, step by step
+    assert f"{DCG:.2f}" in said and f"{IDCG:.2f}" in said and f"{DCG / IDCG:.2f}" in said
     assert t("classroom.predict_other", answer="0.90").split("0.90")[0] not in said  # not "no mistake we know"
     assert t("classroom.predict_mistake") not in said  # no concept named
     assert "mistakes." not in said and "{" not in said  # no raw text key, no field left unfilled

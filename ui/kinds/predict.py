@@ -12,7 +12,7 @@ from ndcg_core.teaching.reading import read_answer
 from ui.classroom_text import list_details, own_question, query_line, spec_caption, unsent_text
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
-from ui.mistake_text import answer_feedback, slip_text
+from ui.mistake_text import answer_feedback, reading_feedback
 from ui.phones.card import Block, Body, Note, NumberBox, Text, table_of
 
 
@@ -38,9 +38,8 @@ def verdict_note(t: Translator, activity: Predict, estimate: Estimate) -> Note:
         space = "" if head.endswith("：") else " "  # no space after a Chinese colon
         return Note("warning", f"{said}\n\n{head}{space}{explained}")
     reading = read_answer(activity.spec, estimate.typed)  # as the verdict read it: a slip is not named a concept
-    if reading.slip is not None:
-        located = t("mistakes.slip_head", text=slip_text(reading.slip, t, typed, reading.worked.k))
-        return Note("warning", f"{said}\n\n{located}")
+    if reading.slip is not None:  # located, then the working step by step to find it in
+        return Note("warning", f"{said}\n\n{reading_feedback(reading, t, answer=typed, working='')}")
     return Note("warning", said + "\n\n" + t("classroom.predict_other", answer=typed))
 
 
