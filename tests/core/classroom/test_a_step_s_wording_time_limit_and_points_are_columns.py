@@ -2,7 +2,8 @@
 (``lesson_run_steps``) and in the row of the activity it opens (``activities``), on SQLite and on PostgreSQL: the
 activity's payload is the activity's alone. A version-2 database, which kept them inside the activity's payload under
 a ``"lesson"`` key, is migrated once by the first process of version 3, and a room in the middle of its lesson runs
-on: its rounds, its time limit, its points and its place in the plan as they were."""
+on: its rounds, its time limit, its points and its place in the plan as they were. Answers stored under the
+activity's lock read its time limit from its column, decoding no payload."""
 
 import json
 
@@ -14,6 +15,8 @@ from ndcg_core.classroom.kinds.predict import Predict
 from ndcg_core.classroom.kinds.rank import Rank
 from ndcg_core.classroom.lessons import Lesson, Step, Wording
 from ndcg_core.classroom.storage import SCHEMA_VERSION, Classroom
+from ndcg_core.classroom.storage.answers import Sending
+from ndcg_core.errors import InputError
 from support import error_of
 
 SPEC = activity_list(("a", "b", "c"), (0, 3, 1), 3)
@@ -132,3 +135,26 @@ def test_a_version_2_activity_of_the_teacher_s_own_keeps_its_payload(url, clock)
         assert after.rooms.get(room.code).current.activity() == mine
     finally:
         after.close()
+
+
+def test_answers_under_the_lock_read_the_time_limit_from_its_column_and_decode_no_payload(make, clock, monkeypatch):
+    store = make()
+    room, key = store.rooms.create()
+    store.lessons.use(room.code, key, LESSON)
+    me = student_id()
+    store.students.join(room.code, me)
+    row = store.lessons.step(room.code, key, 0)
+    typed = row.activity().check("0.5")
+    decoded = []
+    real = json.loads
+
+    def loads(text, *args, **kwargs):
+        decoded.append(text)
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(json, "loads", loads)
+    assert store.answers.submit_many([Sending(room.code, me, row.id, ((0, typed),))]) == [{0: typed}]
+    clock.now += 30 + 31  # the step's 30 s and more than the grace
+    [late] = store.answers.submit_many([Sending(room.code, me, row.id, ((0, typed),))])
+    assert isinstance(late, InputError) and late.code == "room.time_up"
+    assert decoded == []  # neither the activity's payload (for its time limit) nor the answer kept
