@@ -92,15 +92,21 @@ def kept(room):
 
 
 def counting(monkeypatch, kind):
-    """Count the calls of ``kind.check`` (each still checks)."""
+    """Count the readings of a typed value by ``kind``: ``read_answer`` (the value and its note from one parse) and
+    ``check`` (each still reads)."""
     calls = []
-    check = kind.check
+    read, check = kind.read_answer, kind.check
 
-    def counted(self, raw, part=0):
+    def counted_read(self, raw, part=0):
+        calls.append((part, raw))
+        return read(self, raw, part)
+
+    def counted_check(self, raw, part=0):
         calls.append((part, raw))
         return check(self, raw, part)
 
-    monkeypatch.setattr(kind, "check", counted)
+    monkeypatch.setattr(kind, "read_answer", counted_read)
+    monkeypatch.setattr(kind, "check", counted_check)
     return calls
 
 
