@@ -14,7 +14,7 @@ from ndcg_core.lists.scoring import TREC_EVAL
 from ndcg_core.lists.ties import TIE_POLICIES, order_by_scores
 from ndcg_core.teaching.explain import explain_run, explanation_lines
 from ndcg_core.trec.evaluate import EvaluationOptions, evaluate
-from ndcg_core.trec.measures import ndcg_cut
+from ndcg_core.trec.measures import NDCG, ndcg_cut
 from ndcg_core.trec.readers import read_qrels, read_run
 
 # Three documents tied at one score, graded 1, 2, 0 in the file's order (d1, d2, d3).
@@ -105,3 +105,24 @@ def test_ranx_s_own_numbers_are_explained_as_ranx(name):
     # trec_eval's own number on the same files is another one, and ranx is not named for it.
     default = explain_run(qrels, run, measure, repr(explanation.default))
     assert not [m for m in default.matches if library in m.libraries]
+
+
+IR_MEASURES = {
+    "nDCG@5": ("ir_measures", ndcg_cut(5)),
+    "nDCG@10": ("ir_measures", ndcg_cut(10)),
+    "nDCG": ("ir_measures", NDCG),
+    "nDCG(judged_only=True)@10": ("ir_measures_judged", ndcg_cut(10)),
+    "nDCG(judged_only=True)": ("ir_measures_judged", NDCG),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RECORDED["ir_measures"]["values"]))
+def test_ir_measures_own_numbers_are_explained_as_ir_measures(name):
+    # Recorded by ir_measures 0.4.3 itself (tests/data/peers/record.py), printed to full precision.
+    library, measure = IR_MEASURES[name]
+    qrels, run = read_qrels(str(PEERS / "ties.qrels")), read_run(str(PEERS / "ties.run"))
+    explanation = explain_run(qrels, run, measure, repr(RECORDED["ir_measures"]["values"][name]))
+    assert library in explanation.matches[0].libraries
+    # Judged-only is its own convention: ir_measures' plain nDCG is not named for it, nor the other way round.
+    other = "ir_measures" if library == "ir_measures_judged" else "ir_measures_judged"
+    assert not [m for m in explanation.matches if other in m.libraries]
