@@ -11,12 +11,10 @@ Adding a kind: its core module, one module here, one there, its texts; nothing h
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol, TypeVar, cast
 
-from ndcg_core.classroom.kinds import KINDS, KindClass
+from ndcg_core.classroom.kinds import KINDS, KindClass, one_module_per_kind
 from ndcg_core.classroom.storage import ActivityRow
 from ndcg_core.registry import Registry
 from ui.i18n import Translator
@@ -47,14 +45,8 @@ class KindWords(Protocol[K]):
 def discover(kinds: Registry[KindClass] = KINDS, path: Iterable[str] | None = None) -> dict[str, KindWords[Any]]:
     """Every words module found on ``path`` (this package's by default) by its name, in ``kinds``' order; an
     ``ImportError`` for a module named as no kind, or a kind with no words module."""
-    found = {m.name for m in pkgutil.iter_modules(list(__path__ if path is None else path)) if m.name[0] != "_"}
-    names = set(kinds.names())
-    if found != names:
-        raise ImportError(
-            f"{__name__}: one words module for each kind, named as it; without a kind: {sorted(found - names)}, "
-            f"a kind without words: {sorted(names - found)}"
-        )
-    return {name: cast(KindWords[Any], importlib.import_module(f"{__name__}.{name}")) for name in kinds.names()}
+    modules = one_module_per_kind(__name__, __path__ if path is None else path, "words", kinds)
+    return {name: cast(KindWords[Any], module) for name, module in modules.items()}
 
 
 WORDS: Mapping[str, KindWords[Any]] = discover()

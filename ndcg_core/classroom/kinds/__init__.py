@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Iterable, Mapping
+from types import ModuleType
 from typing import Any
 
 from ...errors import InputError, shown
@@ -52,6 +53,22 @@ def discover(path: Iterable[str] | None = None) -> Registry[KindClass]:
 
 # Every kind by its name: the one place ``from_payload`` finds a kind's class (an entry builds the class itself).
 KINDS: Registry[KindClass] = discover()
+
+
+def one_module_per_kind(
+    package: str, path: Iterable[str], role: str, kinds: Registry[KindClass] = KINDS
+) -> dict[str, ModuleType]:
+    """The modules of ``package`` (found on ``path``) by name, one per kind of ``kinds`` and named as it, in
+    ``kinds``' order: the ``role`` a kind has there (its words, its views). An ``ImportError`` names a module named
+    as no kind and a kind with no module."""
+    found = {m.name for m in pkgutil.iter_modules(list(path)) if m.name[0] != "_"}
+    names = set(kinds.names())
+    if found != names:
+        raise ImportError(
+            f"{package}: one {role} module for each kind, named as it; without a kind: {sorted(found - names)}, "
+            f"a kind without {role}: {sorted(names - found)}"
+        )
+    return {name: importlib.import_module(f"{package}.{name}") for name in kinds.names()}
 
 
 def kind_class(kind: str) -> KindClass:

@@ -8,12 +8,10 @@ kind's module in ``ui.kinds``, below the views. Adding a kind: its core module, 
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol, TypeVar, cast
 
-from ndcg_core.classroom.kinds import KINDS, KindClass
+from ndcg_core.classroom.kinds import KINDS, KindClass, one_module_per_kind
 from ndcg_core.registry import Registry
 from ui.i18n import Translator
 
@@ -54,14 +52,8 @@ def discover(kinds: Registry[KindClass] = KINDS, path: Iterable[str] | None = No
     ``ImportError`` for a module named as no kind, or a kind with no views module. Each module is checked against
     ``KindViews`` of its own kind by mypy, at its end (the caller picks a kind's views by its activity's ``kind``,
     so the activity it passes is that kind's)."""
-    found = {m.name for m in pkgutil.iter_modules(list(__path__ if path is None else path)) if m.name[0] != "_"}
-    names = set(kinds.names())
-    if found != names:
-        raise ImportError(
-            f"{__name__}: one views module for each kind, named as it; without a kind: {sorted(found - names)}, "
-            f"a kind without views: {sorted(names - found)}"
-        )
-    return {name: cast(KindViews[Any, Any], importlib.import_module(f"{__name__}.{name}")) for name in kinds.names()}
+    modules = one_module_per_kind(__name__, __path__ if path is None else path, "views", kinds)
+    return {name: cast(KindViews[Any, Any], module) for name, module in modules.items()}
 
 
 VIEWS: Mapping[str, KindViews[Any, Any]] = discover()
