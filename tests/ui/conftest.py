@@ -1,6 +1,7 @@
-"""Fixtures the page tests share: the classroom's database, SQLite or PostgreSQL."""
+"""Fixtures the page tests share: the classroom's database, SQLite or PostgreSQL; one real ``serve.py``."""
 
 import pytest
+from serve_support import started
 
 from ndcg_core.classroom.storage import database_url
 from support import empty_database
@@ -56,3 +57,11 @@ def _classroom_db(request, tmp_path, monkeypatch):
 
         database.db().close()
     forget_stores()
+
+
+@pytest.fixture(scope="session")
+def serve_py(tmp_path_factory):
+    """One real ``serve.py`` on a SQLite file of its own, with the default settings, for the tests of the phones'
+    routes as a client meets them: each module makes its own room on it (``serve_support.room_on``)."""
+    with started(tmp_path_factory.mktemp("serve-py")) as server:
+        yield server

@@ -41,20 +41,44 @@ class Served:
             return status, None
 
 
+@dataclass
+class Server:
+    """A running ``serve.py`` on a SQLite file: its port and its database's URL."""
+
+    port: int
+    url: str
+
+
 @contextlib.contextmanager
-def serving(folder, **env):
-    """``serve.py`` with its SQLite file in ``folder`` (and ``env`` added), a room with one student (Ana) in it."""
+def started(folder, **env):
+    """``serve.py`` with its SQLite file in ``folder`` (and ``env`` added), stopped afterwards."""
     folder.mkdir(parents=True, exist_ok=True)
     url = f"sqlite:///{folder / 'classroom.sqlite3'}"
     port = free_port()
     with open(folder / "serve.log", "w") as log:
         server = start_app(port, log, {"NDCG_LAB_DATABASE_URL": url, **env})
-    store = Classroom(url)
+    try:
+        yield Server(port, url)
+    finally:
+        stop_app(server)
+
+
+@contextlib.contextmanager
+def room_on(server):
+    """A new room on a running ``server`` with one student (Ana) in it."""
+    store = Classroom(server.url)
     try:
         room, key = store.rooms.create()
         me = rules.new_student_id()
         store.students.join(room.code, me, "Ana", source="test")
-        yield Served(port, store, room.code, key, me)
+        yield Served(server.port, store, room.code, key, me)
     finally:
         store.close()
-        stop_app(server)
+
+
+@contextlib.contextmanager
+def serving(folder, **env):
+    """``serve.py`` of its own with its SQLite file in ``folder`` (and ``env`` added), a room with one student (Ana)
+    in it: for a test whose server needs a setting of its own (the others share ``conftest.serve_py``'s)."""
+    with started(folder, **env) as server, room_on(server) as running:
+        yield running

@@ -3,7 +3,7 @@ to a part the activity does not have, in the student's language, and stores noth
 "Answered" count on the Classroom page counts each student once per part, even over rows stored before the check."""
 
 import pytest
-from serve_support import serving
+from serve_support import room_on
 from storage_support import predict
 from test_classroom_page import session
 
@@ -16,8 +16,8 @@ from ui.i18n import Translator
 
 
 @pytest.fixture
-def served(tmp_path):
-    with serving(tmp_path / "served") as running:
+def served(serve_py):
+    with room_on(serve_py) as running:
         yield running
 
 

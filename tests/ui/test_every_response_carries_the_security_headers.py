@@ -7,15 +7,15 @@ import re
 from urllib.parse import urlencode
 
 import pytest
-from serve_support import serving
+from serve_support import room_on
 from storage_support import predict
 
 from ui.http_security import SECURITY_HEADERS
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    with serving(tmp_path_factory.mktemp("served")) as running:
+def served(serve_py):
+    with room_on(serve_py) as running:
         running.store.rooms.open_activity(running.code, running.key, predict())
         yield running
 

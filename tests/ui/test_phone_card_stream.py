@@ -3,6 +3,7 @@ test session's PostgreSQL: the card at once (exactly the card route's), then a n
 an activity from another process (``NOTIFY``, no poll), ``same`` when the phone already shows the room's revision,
 the card route's 404 for a stranger; and a server asked to stop ends its streams instead of waiting for them."""
 
+import contextlib
 import http.client
 import json
 import urllib.request
@@ -16,22 +17,52 @@ from ndcg_core.classroom.storage import Classroom
 from support import empty_database, free_port, start_app, stop_app
 
 
-@pytest.fixture
-def served(postgres_cluster, tmp_path):
-    """``serve.py`` on the cluster, and a room with one student, made by another process (this one)."""
-    empty_database(postgres_cluster.url)
+@contextlib.contextmanager
+def serving(url, folder):
+    """``serve.py`` on the database at ``url``, its log in ``folder``; yields (its port, its process)."""
     port = free_port()
-    with open(tmp_path / "serve.log", "w") as log:
-        server = start_app(port, log, {"NDCG_LAB_DATABASE_URL": postgres_cluster.url})
-        store = Classroom(postgres_cluster.url)
-        room, key = store.rooms.create()
-        me = rules.new_student_id()
-        store.students.join(room.code, me, "Ana", source="test")
-        try:
-            yield port, store, room.code, key, me, server
-        finally:
-            store.close()
-            stop_app(server)
+    with open(folder / "serve.log", "w") as log:
+        server = start_app(port, log, {"NDCG_LAB_DATABASE_URL": url})
+    try:
+        yield port, server
+    finally:
+        stop_app(server)
+
+
+@contextlib.contextmanager
+def a_room(url):
+    """A room with one student, made by another process (this one): (the store, its code, its key, the student)."""
+    store = Classroom(url)
+    room, key = store.rooms.create()
+    me = rules.new_student_id()
+    store.students.join(room.code, me, "Ana", source="test")
+    try:
+        yield store, room.code, key, me
+    finally:
+        store.close()
+
+
+@pytest.fixture(scope="module")
+def server(postgres_cluster, tmp_path_factory):
+    """``serve.py`` on the cluster, one for the module's tests (each has a room of its own on it)."""
+    empty_database(postgres_cluster.url)
+    with serving(postgres_cluster.url, tmp_path_factory.mktemp("served")) as running:
+        yield running
+
+
+@pytest.fixture
+def served(server, postgres_cluster):
+    """The module's ``serve.py`` and a new room with one student: (port, store, code, key, student, process)."""
+    port, process = server
+    with a_room(postgres_cluster.url) as (store, code, key, me):
+        yield port, store, code, key, me, process
+
+
+@pytest.fixture
+def served_alone(postgres_cluster, tmp_path):
+    """As ``served``, on a ``serve.py`` of the test's own, for a test that stops it."""
+    with serving(postgres_cluster.url, tmp_path) as (port, process), a_room(postgres_cluster.url) as room:
+        yield (port, *room, process)
 
 
 class Stream:
@@ -109,8 +140,8 @@ def test_a_phone_that_shows_the_rooms_revision_is_told_same_and_a_stranger_gets_
         stranger.close()
 
 
-def test_a_server_asked_to_stop_ends_its_streams_and_stops(served):
-    port, _, code, _, me, server = served
+def test_a_server_asked_to_stop_ends_its_streams_and_stops(served_alone):
+    port, _, code, _, me, server = served_alone
     stream = Stream(port, events_path(code, me))
     try:
         assert stream.next() == {"retry": "1000"}

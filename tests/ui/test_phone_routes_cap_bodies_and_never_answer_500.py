@@ -10,7 +10,7 @@ from urllib.parse import quote, urlencode
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from serve_support import serving
+from serve_support import room_on
 from storage_support import predict
 
 from ui.http_limits import HttpLimits
@@ -19,8 +19,8 @@ LIMIT = HttpLimits().max_body_bytes
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    with serving(tmp_path_factory.mktemp("served")) as running:
+def served(serve_py):
+    with room_on(serve_py) as running:
         running.activity = running.store.rooms.open_activity(running.code, running.key, predict())
         yield running
 
