@@ -95,7 +95,18 @@ def pytest_collection_modifyitems(config, items):
         for item in items:
             if "browser" in item.keywords:
                 item.add_marker(pytest.mark.flaky(reruns=1))
-    items[:] = spread_browser_modules(items)
+    items[:] = spark_first(spread_browser_modules(items))
+
+
+def spark_first(items):
+    """The tests that use the Spark session first, in their order, the others after them in theirs.
+
+    The session is one per pytest process (``spark_engine``): ``-n 2 --dist worksteal`` hands the first worker the
+    start of this order and steals only from the ends of the workers' queues, so one worker starts the JVM and runs
+    them all. Scattered, each worker started a JVM of its own (tens of seconds of CPU each).
+    """
+    spark = [item for item in items if "spark_engine" in getattr(item, "fixturenames", ())]
+    return [*spark, *(item for item in items if "spark_engine" not in getattr(item, "fixturenames", ()))]
 
 
 def spread_browser_modules(items):

@@ -1,6 +1,8 @@
 """Phones can join from the first try, in Debian's Chromium: a teacher who opened the app at localhost projects a
-QR code of this machine's network address (decoded here as a phone's camera would), a server with
-NDCG_LAB_PUBLIC_URL projects that address, and the home page's Join box takes a student to the room."""
+QR code of this machine's network address (decoded here as a phone's camera would), and the home page's Join box
+takes a student to that room. A server with NDCG_LAB_PUBLIC_URL projecting that address is pinned without a browser
+(tests/core/test_join_link_phones_can_open.py for the link, tests/ui/test_join_link_on_the_teacher_page.py for the
+pages), the QR code drawing whatever link the page shows being checked here."""
 
 import io
 import re
@@ -12,8 +14,6 @@ import zxingcpp
 from PIL import Image
 from playwright.sync_api import expect
 from test_browser_projector_view import open_screen
-
-from support import free_port, start_app, stop_app
 
 pytestmark = pytest.mark.browser
 
@@ -54,7 +54,9 @@ def qr_codes(page, count):
     return found
 
 
-def test_a_teacher_at_localhost_projects_this_machines_network_address(browser, app_url, tmp_path):
+def test_a_teacher_at_localhost_projects_this_machines_network_address_and_the_home_page_joins_a_phone(
+    browser, playwright, app_url, tmp_path
+):
     port = int(app_url.rsplit(":", 1)[1])
     context, teacher, screen, code = start_room(browser, f"http://localhost:{port}")
     screen.screenshot(path=str(tmp_path / "projector-at-localhost.png"))
@@ -71,28 +73,8 @@ def test_a_teacher_at_localhost_projects_this_machines_network_address(browser, 
         # it; the class's screen is spared the note.
         expect(teacher.get_by_text("This server listens only on this computer's own address")).to_be_visible()
         expect(screen.get_by_text("This server listens only")).to_have_count(0)
-    context.close()
 
-
-def test_a_server_with_a_public_url_projects_it(browser, tmp_path):
-    port = free_port()
-    with open(tmp_path / "server.log", "w") as log:
-        server = start_app(
-            port, log, env={"NDCG_LAB_PUBLIC_URL": "https://ndcg.example.edu", "NDCG_LAB_DATA_DIR": str(tmp_path)}
-        )
-    try:
-        context, teacher, screen, code = start_room(browser, f"http://127.0.0.1:{port}")
-        join = f"https://ndcg.example.edu/join/{code}"
-        expect(join_link_text(screen)).to_have_text(join)
-        assert qr_codes(screen, 2) == [join, join]  # the join bar's, and the waiting screen's large one
-        expect(teacher.get_by_text("This server listens only")).to_have_count(0)  # the proxy reaches it
-        context.close()
-    finally:
-        stop_app(server)
-
-
-def test_the_home_pages_join_box_takes_a_phone_to_the_room(browser, playwright, app_url):
-    context, _teacher, _screen, code = start_room(browser, app_url)
+    # The same room joined from the home page's Join box on a phone (the same server, at its loopback address).
     phone = browser.new_context(**playwright.devices["iPhone 13"])
     page = phone.new_page()
     page.goto(app_url)

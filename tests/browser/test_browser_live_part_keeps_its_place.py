@@ -24,11 +24,11 @@ pytestmark = pytest.mark.browser
 APP = Path(__file__).parent / "apps" / "live_part_race.py"
 
 
-@pytest.fixture(params=["live_part", "st.fragment alone"])
-def race_page(request):
-    """The race's page on a free port, its part drawn as the parameter says; yields (its URL, the parameter)."""
+@pytest.fixture(scope="module")
+def race_server():
+    """The race's page on a free port, for both ways of drawing its part (``?boxed=``); yields its URL."""
     port = free_port()
-    env = {**os.environ, "LIVE_PART_BOXED": "1" if request.param == "live_part" else "0", "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-m", "streamlit", "run", str(APP), "--server.port", str(port)]
     command += ["--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"]
     server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
@@ -38,9 +38,15 @@ def race_page(request):
         while not answers(f"{url}/_stcore/health"):
             assert server.poll() is None and time.monotonic() < deadline, "the race's page did not start"
             time.sleep(0.2)
-        yield url, request.param
+        yield url
     finally:
         stop_app(server)
+
+
+@pytest.fixture(params=["live_part", "st.fragment alone"])
+def race_page(request, race_server):
+    """The race's page, its part drawn as the parameter says; yields (its URL, the parameter)."""
+    return f"{race_server}/?boxed={1 if request.param == 'live_part' else 0}", request.param
 
 
 def lines(page):

@@ -264,3 +264,19 @@ def test_the_join_page_changes_only_the_path_not_which_address_phones_get():
         plain = join_link(CODE, public_url=None, page_url=page, network_address=address)
         joining = join_link(CODE, public_url=None, page_url=page, network_address=address, join_page=True)
         assert (plain.url, plain.case) == (None, "none") == (joining.url, joining.case)
+
+
+def test_a_public_url_on_a_server_listening_on_loopback_is_not_flagged_and_is_the_join_pages_base():
+    # The public address reaches the server through its proxy: nothing to flag, whatever the server listens on,
+    # and the QR code's link is the public join page (the browser test of a server started with it was folded here).
+    for listen in ("127.0.0.1", "localhost", "::1", ""):
+        made = join_link(
+            CODE,
+            public_url="https://ndcg.example.edu",
+            page_url="http://127.0.0.1:8501/Classroom",
+            network_address="192.168.1.23",
+            listen_address=listen,
+            join_page=True,
+        )
+        assert made == JoinLink("https://ndcg.example.edu/join/K7P3QX", "public")
+        assert made.server_local is False

@@ -57,7 +57,9 @@ def environment(pid):
         return dict(item.split("=", 1) for item in raw.read().decode().split("\0") if "=" in item)
 
 
-def test_a_killed_replica_answers_again_while_nginx_serves_its_clients():
+def test_a_killed_replica_answers_again_and_one_that_keeps_failing_is_given_up_in_one_line():
+    """One deployment: replica 2 killed comes back (from the spare); then replica 1, whose every start fails, is
+    tried after growing pauses and given up, while replica 2 serves its clients."""
     lines = []
     with deployment(2, say=lines.append) as (running, url):
         port, victim = running.ports[1], running.apps[1]
@@ -95,10 +97,7 @@ def test_a_killed_replica_answers_again_while_nginx_serves_its_clients():
             assert listening_addresses(app.pid, own) == {"0100007F"}  # 127.0.0.1, as /proc writes it
             assert environment(app.pid)["NDCG_LAB_TRUSTED_PROXIES"] == "127.0.0.1"
 
-
-def test_a_replica_that_keeps_failing_is_tried_after_growing_pauses_then_given_up_in_one_line():
-    lines = []
-    with deployment(2, say=lines.append) as (running, url):
+        # A replica that keeps failing when started again: tried after growing pauses, then given up, in one line.
         victim = running.apps[0]
         running.command = lambda port: [sys.executable, "-c", "raise SystemExit(3)"]  # every start fails at once
         os.kill(victim.pid, signal.SIGKILL)

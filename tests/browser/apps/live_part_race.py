@@ -3,10 +3,10 @@ and the Streamlit race that ``ui.live_part`` guards against, made to happen on e
 
 In such a run the part asks for a run of its own, as its timer does when it fires just as the page's run begins,
 and the server's event loop is kept busy while the part and the line are drawn. The part's own run then begins
-before the full run's messages are sent: the race. ``LIVE_PART_BOXED=0`` draws the part with ``st.fragment`` alone.
+before the full run's messages are sent: the race. ``?boxed=0`` in the address draws the part with ``st.fragment``
+alone (one server for both pages).
 Streamlit's internals are used here on purpose, to make the timing certain."""
 
-import os
 import time
 
 import streamlit as st
@@ -29,7 +29,7 @@ def draw_part() -> None:
     st.markdown(f"The part's run {st.session_state.part_runs}")
 
 
-part = live_part(0.5)(draw_part) if os.environ.get("LIVE_PART_BOXED") == "1" else st.fragment(run_every=0.5)(draw_part)
+part = live_part(0.5)(draw_part) if st.query_params.get("boxed") == "1" else st.fragment(run_every=0.5)(draw_part)
 
 st.session_state.full_runs = st.session_state.get("full_runs", 0) + 1
 st.button("Run the page again")
