@@ -68,26 +68,44 @@ def held(route):
     route.fulfill(status=200, headers={"Content-Type": "text/event-stream"}, body="")
 
 
-@pytest.mark.parametrize("stream", [lambda route: route.abort(), held], ids=["refused", "held back"])
-def test_where_the_stream_cannot_get_through_the_page_asks_for_a_run_every_half_second(browser, app_url, room, stream):
-    store, code, key, me, activity = room
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    tried = []
-    context.route("**/api/room/*/watch*", lambda route: (tried.append(route.request.url), stream(route)))
-    asked = reruns_asked(context)
-    control, screen = open_pages(context, app_url, code, key)
-    before = len(asked)
+def refused(route):
+    route.abort()
 
-    def polled():
-        return [part for part, timer in asked[before:] if part and not timer]
+
+def counted(stream, tried):
+    """A route handler that does what ``stream`` does and keeps each request it takes in ``tried``."""
+
+    def handle(route):
+        tried.append(route.request.url)
+        stream(route)
+
+    return handle
+
+
+def test_where_the_stream_cannot_get_through_the_page_asks_for_a_run_every_half_second(browser, app_url, room):
+    """Two teachers' browsers on one room: one whose stream is refused, one whose stream a proxy holds back."""
+    store, code, key, me, activity = room
+    tried, asked, pages = {}, {}, {}
+    for stream in (refused, held):
+        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        tried[stream] = []
+        context.route("**/api/room/*/watch*", counted(stream, tried[stream]))
+        asked[stream] = reruns_asked(context)
+        pages[stream] = open_pages(context, app_url, code, key)
+    before = {stream: len(asked[stream]) for stream in asked}
+
+    def polled(stream):
+        return [part for part, timer in asked[stream][before[stream] :] if part and not timer]
 
     for _ in range(20):  # a held-back stream is given up after 4 s; then about 2 runs a second and page
-        if len(polled()) >= 2 * IDLE_SECONDS:
+        if all(len(polled(stream)) >= 2 * IDLE_SECONDS for stream in asked):
             break
-        control.wait_for_timeout(1000)
-    assert tried and len(polled()) >= 2 * IDLE_SECONDS, polled()
+        pages[refused][0].wait_for_timeout(1000)
+    for stream in asked:
+        assert tried[stream] and len(polled(stream)) >= 2 * IDLE_SECONDS, (stream.__name__, polled(stream))
 
     store.answers.submit(code, me, activity.id, [(0, "0.5")])
-    for page in (control, screen):
-        expect(answered(page)).to_have_text("1 / 1")
-    context.close()
+    for control, screen in pages.values():
+        for page in (control, screen):
+            expect(answered(page)).to_have_text("1 / 1")
+        control.context.close()
