@@ -20,6 +20,9 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from ui.columns import Table
+from ui.columns import column as listed
+
 ZERO_COLOR = "#d4d4d4"
 # viridis at t = 0.9 ... 0.0 (light yellow-green to dark purple): grade 1 is lightest.
 _VIRIDIS = [
@@ -187,7 +190,7 @@ class Link:
     """What a linked chart shows beyond its list: the list's breakdown before the last change (``None``: none),
     the positions whose DCG@k term the change changed (``explain_change``), and the change's id (< 1e6)."""
 
-    before: pd.DataFrame | None = None
+    before: Table | None = None
     changed: frozenset[int] = frozenset()
     change: int = 0
 
@@ -212,8 +215,8 @@ def _marked(pointed: Any, changed: Any, other: Any) -> dict:
     }
 
 
-def _by_position(frame: pd.DataFrame | None, column: str) -> dict[int, Any]:
-    return {} if frame is None else dict(zip(frame["position"].tolist(), frame[column].tolist(), strict=True))
+def _by_position(frame: Table | None, name: str) -> dict[int, Any]:
+    return {} if frame is None else dict(zip(listed(frame, "position"), listed(frame, name), strict=True))
 
 
 def _add_link(kind: str, rows: list[dict], link: Link, t: Mapping[str, str]) -> None:
@@ -487,11 +490,20 @@ def _template(
     return json.dumps(builders[kind]().to_dict())
 
 
-def _columns(frame: pd.DataFrame, *names: str) -> list[list]:
-    return [frame[name].tolist() for name in names]
+@lru_cache(maxsize=512)
+def _template_spec(
+    kind: str, top: float, domain: tuple[float, ...], texts: tuple[tuple[str, str], ...], n: int, linked: bool = False
+) -> dict:
+    """``_template`` parsed (shared: copy the top level before changing it). Parsing it again after every move
+    cost as much as the rows."""
+    return json.loads(_template(kind, top, domain, texts, n, linked))
 
 
-def _fast_rows(kind: str, frame: pd.DataFrame, t: Mapping[str, str], k: int, every_k: Sequence[float]) -> dict:
+def _columns(frame: Table, *names: str) -> list[list]:
+    return [listed(frame, name) for name in names]
+
+
+def _fast_rows(kind: str, frame: Table, t: Mapping[str, str], k: int, every_k: Sequence[float]) -> dict:
     """The datasets of chart ``kind`` as plain records, built without pandas (a few hundred microseconds
     instead of milliseconds; the page builds them after every move)."""
     if kind == "every_k":
@@ -521,7 +533,7 @@ def _fast_rows(kind: str, frame: pd.DataFrame, t: Mapping[str, str], k: int, eve
         rows = [{"position": p, "value": v, "series": t["this_order"]} for p, v in zip(position, dcg, strict=False)]
         rows += [{"position": p, "value": v, "series": t["ideal_order"]} for p, v in zip(position, idcg, strict=False)]
         return {ROWS: rows, CUTOFF: [{"k": k, "label": f"{t['k']} = {k}"}]}
-    ideal = frame["ideal_grade"].tolist()
+    ideal = listed(frame, "ideal_grade")
     n = len(position)
 
     def column(p: int) -> int:
@@ -558,7 +570,7 @@ def _fast_rows(kind: str, frame: pd.DataFrame, t: Mapping[str, str], k: int, eve
 
 def chart_spec(
     kind: str,
-    frame: pd.DataFrame,
+    frame: Table,
     *,
     top: float,
     k: int,
@@ -567,15 +579,16 @@ def chart_spec(
     link: Link | None = None,
 ) -> dict:
     """The Vega-Lite spec of chart ``kind`` for this breakdown, built from a cached template; with ``link``, the
-    linked view of the Playground (the pointed position, the last change's old values and its animation)."""
+    linked view of the Playground (the pointed position, the last change's old values and its animation). The
+    spec's nested parts are shared with other calls: change only its top level."""
     t = _texts(texts)
-    grades = list(frame["grade"]) + (list(frame["ideal_grade"]) if kind == "order" else [])
+    grades = listed(frame, "grade") + (listed(frame, "ideal_grade") if kind == "order" else [])
     if link is not None and kind == "order" and link.before is not None:
-        grades += list(link.before["grade"])  # an old grade is written on its tile: the scale must hold it
+        grades += listed(link.before, "grade")  # an old grade is written on its tile: the scale must hold it
     # Only the tiles' layout and the positions' labels depend on the list's length.
     n = len(frame) if kind in ("order", "contribution") else 0
-    spec = json.loads(_template(kind, float(top), _domain(grades), tuple(sorted(t.items())), n, link is not None))
-    spec["datasets"] = _fast_rows(kind, frame, t, k, every_k)
+    template = _template_spec(kind, float(top), _domain(grades), tuple(sorted(t.items())), n, link is not None)
+    spec = {**template, "datasets": _fast_rows(kind, frame, t, k, every_k)}
     if link is not None:
         _add_link(kind, spec["datasets"][ROWS], link, t)
     return spec

@@ -33,6 +33,7 @@ from ndcg_core.lists.items import (
 from ndcg_core.lists.scoring import Scoring
 from ndcg_core.lists.spec import ListSpec
 from ui import charts
+from ui.columns import Columns
 from ui.widgets.sortable import preview_data
 from ui.widgets.table import table_data
 
@@ -41,6 +42,11 @@ from ui.widgets.table import table_data
 # their own; the short lists a class works on (five items have 120 orders) keep all theirs.
 ENTRIES = 512
 SWAP_ENTRIES = 64
+# What depends on a change (the list before it and the list now) has an entry per pair: five items have 120
+# orders and 20 single moves from each. Such entries are small (the charts' templates are shared), and a class
+# moving at random kept missing a cache of ENTRIES shared by four charts: each miss cost more than the rest of
+# the move's server work (benchmarks/bench_cpu_per_move.py).
+CHANGE_ENTRIES = 4096
 LONG_LIST = 20
 
 
@@ -74,6 +80,12 @@ def breakdown(items: Sequence[Item], scoring: Scoring, extra: Sequence[Item]) ->
 @lru_cache(maxsize=ENTRIES)
 def _breakdown(items: tuple[Item, ...], scoring: Scoring, extra: tuple[Item, ...]) -> pd.DataFrame:
     return list_breakdown(items, scoring, extra)
+
+
+@lru_cache(maxsize=ENTRIES)
+def _columns(items: tuple[Item, ...], scoring: Scoring, extra: tuple[Item, ...]) -> Columns:
+    """The breakdown's columns as lists: what the charts and the table read."""
+    return Columns.of(_breakdown(items, scoring, extra))
 
 
 def preview(items: Sequence[Item], scoring: Scoring, extra: Sequence[Item], k: int) -> dict:
@@ -125,7 +137,7 @@ def explained(before: ListSpec, after: ListSpec) -> ChangeExplained:
     return _explained(before, after)
 
 
-@lru_cache(maxsize=ENTRIES)
+@lru_cache(maxsize=CHANGE_ENTRIES)
 def _explained(before: ListSpec, after: ListSpec) -> ChangeExplained:
     return explain_change(before, after)
 
@@ -135,10 +147,10 @@ def _link(change: tuple[ListSpec, ListSpec] | None) -> charts.Link:
         return charts.Link()
     before, after = change
     changed = frozenset(t.position for t in _explained(before, after).changed_terms)
-    return charts.Link(_breakdown(before.items, before.scoring, before.extra), changed, change_id(before, after))
+    return charts.Link(_columns(before.items, before.scoring, before.extra), changed, change_id(before, after))
 
 
-@lru_cache(maxsize=ENTRIES)
+@lru_cache(maxsize=CHANGE_ENTRIES)
 def _chart(
     kind: str,
     items: tuple[Item, ...],
@@ -149,10 +161,10 @@ def _chart(
     presenter: bool,
     change: tuple[ListSpec, ListSpec] | None = None,
 ) -> dict:
-    frame = _breakdown(items, scoring, extra)
+    frame = _columns(items, scoring, extra)
     k = scoring.cutoff(len(items))
     # The breakdown's running NDCG at position i is NDCG@i: the same numbers as ndcg_for_every_k.
-    every_k = frame["ndcg"].tolist() if kind == "every_k" else ()
+    every_k = frame["ndcg"] if kind == "every_k" else ()
     link = _link(change)
     spec = charts.chart_spec(kind, frame, top=top, k=k, every_k=every_k, texts=dict(texts), link=link)
     if presenter:
@@ -210,7 +222,7 @@ def table(
     return _table(*_key(items, scoring, extra), _texts(headers), caption, beyond, large, change)
 
 
-@lru_cache(maxsize=ENTRIES)
+@lru_cache(maxsize=CHANGE_ENTRIES)
 def _table(
     items: tuple[Item, ...],
     scoring: Scoring,
@@ -223,7 +235,7 @@ def _table(
 ) -> dict:
     link = _link(change)
     return table_data(
-        _breakdown(items, scoring, extra),
+        _columns(items, scoring, extra),
         dict(headers),
         caption,
         beyond,

@@ -37,7 +37,23 @@ def blue_columns(chart):
     ]
 
 
-def test_hovering_a_row_marks_its_position_in_the_table_the_formula_and_the_charts(page, app_url):
+def animations_after_a_reorder(page):
+    """Sort into the worst order; the number of animations the list's rows ran, and of the charts' animations."""
+    page.get_by_role("button", name="Worst order").click()
+    expect(page.locator("ol > li.row .label").first).not_to_have_text("doc A")
+    running = 0
+    for _ in range(15):  # the slide and the flash last 300 to 600 ms from the redraw
+        running = max(
+            running, page.locator("ol > li.row").evaluate_all("rows => rows.flatMap(r => r.getAnimations()).length")
+        )
+        page.wait_for_timeout(50)
+    wait_for_idle(page)
+    return running, page.evaluate("() => window.__ndcgLabTweens || 0")
+
+
+def test_a_row_and_a_term_of_the_formula_point_at_each_other(page, app_url):
+    """One page for both ways: hovering a row marks its position in the table, the formula and the charts with no
+    rerun; then a term of the formula points at its row in the list."""
     open_playground(page, app_url)
     order = page.get_by_test_id("stVegaLiteChart").nth(1)  # the order beside the ideal order, beside the list
     order.scroll_into_view_if_needed()
@@ -62,26 +78,10 @@ def test_hovering_a_row_marks_its_position_in_the_table_the_formula_and_the_char
     page.wait_for_timeout(300)
     assert not blue_columns(order)
 
-
-def test_a_term_of_the_formula_points_at_its_row_in_the_list(page, app_url):
-    open_playground(page, app_url)
+    # The other way, on the same page: a term of the formula points at its row in the list.
     page.locator(".ndcg-formula .term").nth(0).focus()
     expect(page.locator("ol > li.row.pointed .label")).to_have_text("doc A")
     expect(page.locator(".ndcg-table tbody tr.pointed")).to_have_attribute("data-position", "1")
-
-
-def animations_after_a_reorder(page):
-    """Sort into the worst order; the number of animations the list's rows ran, and of the charts' animations."""
-    page.get_by_role("button", name="Worst order").click()
-    expect(page.locator("ol > li.row .label").first).not_to_have_text("doc A")
-    running = 0
-    for _ in range(15):  # the slide and the flash last 300 to 600 ms from the redraw
-        running = max(
-            running, page.locator("ol > li.row").evaluate_all("rows => rows.flatMap(r => r.getAnimations()).length")
-        )
-        page.wait_for_timeout(50)
-    wait_for_idle(page)
-    return running, page.evaluate("() => window.__ndcgLabTweens || 0")
 
 
 def test_a_change_animates_the_rows_and_the_charts(page, app_url):

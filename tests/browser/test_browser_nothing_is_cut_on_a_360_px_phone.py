@@ -103,7 +103,10 @@ TABLE = """e => ({box: [e.getBoundingClientRect().left, e.getBoundingClientRect(
                                                         th.getBoundingClientRect().right])})"""
 
 
-def test_the_playground_table_scrolls_to_ideal_and_ndcg_with_position_fixed(phone, app_url):
+def test_the_playground_table_scrolls_to_ideal_and_ndcg_with_position_fixed_and_the_sidebar_closes_on_a_pick(
+    phone, app_url
+):
+    """The Playground's table, then (on the same page) its sidebar: a page picked in it closes it."""
     page = open_page(phone, f"{app_url}/Playground")
     table = page.locator(".ndcg-table")
     expect(table.locator("tbody tr")).to_have_count(5)
@@ -128,6 +131,7 @@ def test_the_playground_table_scrolls_to_ideal_and_ndcg_with_position_fixed(phon
     box = first.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     assert first.evaluate("(e, p) => e.contains(e.getRootNode().elementFromPoint(p[0], p[1]))", [x, y])
+    picks_a_page_and_the_sidebar_closes(page, "Playground", "Practice", "Practice")
 
 
 # The Playground's settings, which its sidebar holds, by their English labels.
@@ -137,9 +141,14 @@ SETTINGS = [
 ]
 
 
-@pytest.mark.parametrize(("start", "pick", "title"), [("Playground", "Practice", "Practice"), ("", "Learn", "Learn")])
-def test_the_sidebar_closes_once_a_page_is_picked(phone, app_url, start, pick, title):
-    page = open_page(phone, f"{app_url}/{start}")
+def test_the_sidebar_closes_once_a_page_is_picked(phone, app_url):
+    """From Home here; from the Playground in the table's test, on its page."""
+    picks_a_page_and_the_sidebar_closes(open_page(phone, f"{app_url}/"), "", "Learn", "Learn")
+
+
+def picks_a_page_and_the_sidebar_closes(page, start, pick, title):
+    """Open the sidebar on ``page`` (showing ``start``), pick ``pick``: ``title``'s page shows and the sidebar
+    closes."""
     sidebar = page.get_by_test_id("stSidebar")
     page.get_by_test_id("stExpandSidebarButton").tap()
     if start == "Playground":  # there, they are in the sidebar

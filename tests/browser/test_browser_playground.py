@@ -1,7 +1,8 @@
-"""The Playground in Debian's Chromium: drag, keyboard, buttons, a grade, k and a preset.
+"""The Playground in Debian's Chromium: drag, keyboard, buttons, a grade, k, the presenter view, a preset and the
+table's editor.
 
-Each test checks that the list shows the order the interaction makes and the NDCG on screen is ndcg_core's
-value for it.
+Each check is that the list shows the order the interaction makes and the NDCG on screen is ndcg_core's value for
+it. A page opens once per test and takes several interactions in turn (opening one costs more than an interaction).
 """
 
 import re
@@ -44,53 +45,63 @@ def expect_order(page, labels, grades=FIVE, k=5):
     expect_ndcg(page, f"NDCG@{k}", f"{ndcg_at_k([grades[x] for x in labels], k):.4f}")
 
 
-def test_drag_an_item_with_the_mouse(page, app_url):
+def test_drag_keyboard_button_grade_slider_and_presenter_view_on_one_page(page, app_url):
+    """One page, each way of changing the list in turn, each from the list the last one left: the order on
+    screen and ndcg_core's NDCG for it after each (the captions' wording is the AppTests' in test_playground_page)."""
     open_playground(page, app_url)
+    grades = dict(FIVE)
+
+    # The mouse: drag doc E up to the second place.
     rows = page.locator("li.row")
     rows.nth(4).drag_to(rows.nth(1), steps=20)
     expect_order(page, ["doc A", "doc E", "doc B", "doc C", "doc D"])
     expect(page.get_by_test_id("stCaptionContainer").filter(has_text="after moving doc E from 5 to 2")).to_have_count(1)
 
-
-def test_move_with_the_keyboard_keeps_focus_and_announces(page, app_url):
-    open_playground(page, app_url)
-    first = page.locator("li.row").first
-    first.focus()
+    # The keyboard: the focus stays on the moved item through the server's redraw, and the move is announced.
+    page.locator("li.row").first.focus()
     page.keyboard.press("Alt+ArrowDown")
-    expect_order(page, ["doc B", "doc A", "doc C", "doc D", "doc E"])
+    expect_order(page, ["doc E", "doc A", "doc B", "doc C", "doc D"])
     expect(page.locator(".live")).to_have_text("doc A moved to position 2 of 5")
-    # Still on doc A after the server's redraw: keep pressing to keep moving.
     expect(page.locator("li.row").nth(1)).to_be_focused()
     expect(page.locator("li.row").nth(1)).to_have_attribute("data-id", "1")
-    page.keyboard.press("Alt+ArrowDown")
-    expect_order(page, ["doc B", "doc C", "doc A", "doc D", "doc E"])
+    page.keyboard.press("Alt+ArrowDown")  # still on doc A: pressing again moves it again
+    expect_order(page, ["doc E", "doc B", "doc A", "doc C", "doc D"])
     expect(page.locator(".live")).to_have_text("doc A moved to position 3 of 5")
 
-
-def test_move_with_a_labelled_button(page, app_url):
-    open_playground(page, app_url)
+    # A labelled button.
     page.get_by_role("button", name="Move doc D up").click()
-    expect_order(page, ["doc A", "doc B", "doc D", "doc C", "doc E"])
+    order = ["doc E", "doc B", "doc A", "doc D", "doc C"]
+    expect_order(page, order)
 
-
-def test_edit_a_grade(page, app_url):
-    open_playground(page, app_url)
+    # A grade: the NDCG and the ideal change, the order does not; the caption names the regrade and the IDCG.
     page.get_by_label("Grade of doc D").select_option("3")
-    expect_ndcg(page, "NDCG@5", f"{ndcg_at_k([3, 2, 3, 3, 1], 5):.4f}")
+    grades["doc D"] = 3
+    expect_order(page, order, grades)
     expect(page.get_by_label("Grade of doc D")).to_have_value("3")
-    expect(page.locator("li.row .label")).to_have_text(list(FIVE))  # a grade moves nothing
+    caption = page.get_by_test_id("stCaptionContainer").filter(has_text="after regrading doc D from 0 to 3.")
+    expect(caption).to_contain_text(
+        f"the ideal's DCG (IDCG) rose from {idcg(list(FIVE.values()), 5):.4f} to {idcg(list(grades.values()), 5):.4f}"
+    )
 
-
-def test_change_k_with_the_slider(page, app_url):
-    open_playground(page, app_url)
+    # The slider: k down by one, then by another; the positions past k are drawn apart.
     slider = page.get_by_role("slider", name="k (positions counted)")
     slider.focus()
     page.keyboard.press("ArrowLeft")
-    expect_ndcg(page, "NDCG@4", f"{ndcg_at_k([3, 2, 3, 0, 1], 4):.4f}")
+    expect_order(page, order, grades, k=4)
     expect(page.locator("li.row.beyond-k")).to_have_count(1)
     page.keyboard.press("ArrowLeft")
-    expect_ndcg(page, "NDCG@3", f"{ndcg_at_k([3, 2, 3, 0, 1], 3):.4f}")
-    expect(page.locator("li.row.beyond-k .label")).to_have_text(["doc D", "doc E"])
+    expect_order(page, order, grades, k=3)
+    expect(page.locator("li.row.beyond-k .label")).to_have_text(["doc D", "doc C"])
+
+    # The presenter view: nothing to edit, and the keyboard still reorders.
+    page.get_by_text("Presenter view").click()
+    expect(page.locator(".ndcg-sortable.readonly")).to_have_count(1)
+    expect(page.get_by_text("Edit labels and grades")).to_have_count(0)
+    expect(page.locator("li.row select, li.row button.remove")).to_have_count(0)
+    page.locator("li.row").nth(4).focus()
+    page.keyboard.press("Alt+Home")
+    expect_order(page, ["doc C", "doc E", "doc B", "doc A", "doc D"], grades, k=3)
+    expect(page).to_have_url(re.compile(r"present=1"))
 
 
 def test_load_a_preset_and_order_it_ideally(page, app_url):
@@ -172,26 +183,3 @@ def test_a_bad_grade_in_the_table_is_a_message_and_the_list_is_kept(page, app_ur
     expect(page.locator("li.row .label")).to_have_text(list(FIVE))
     expect(page.get_by_label("Grade of doc B")).to_have_value("2")
     expect_ndcg(page, "NDCG@5", f"{ndcg_at_k(list(FIVE.values()), 5):.4f}")
-
-
-def test_presenter_view_keeps_keyboard_reordering(page, app_url):
-    open_playground(page, app_url)
-    page.get_by_text("Presenter view").click()
-    expect(page.locator(".ndcg-sortable.readonly")).to_have_count(1)
-    expect(page.get_by_text("Edit labels and grades")).to_have_count(0)
-    expect(page.locator("li.row select, li.row button.remove")).to_have_count(0)
-    page.locator("li.row").nth(4).focus()
-    page.keyboard.press("Alt+Home")
-    expect_order(page, ["doc E", "doc A", "doc B", "doc C", "doc D"])
-    expect(page).to_have_url(re.compile(r"present=1"))
-
-
-def test_a_regrade_is_named_from_what_to_what_with_why_ndcg_moved(page, app_url):
-    open_playground(page, app_url)
-    page.get_by_label("Grade of doc D").select_option("3")
-    regraded = [3, 2, 3, 3, 1]
-    expect_ndcg(page, "NDCG@5", f"{ndcg_at_k(regraded, 5):.4f}")
-    caption = page.get_by_test_id("stCaptionContainer").filter(has_text="after regrading doc D from 0 to 3.")
-    expect(caption).to_contain_text(
-        f"the ideal's DCG (IDCG) rose from {idcg(list(FIVE.values()), 5):.4f} to {idcg(regraded, 5):.4f}"
-    )

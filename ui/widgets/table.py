@@ -12,6 +12,8 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from ui.columns import Table
+from ui.columns import column as listed
 from ui.i18n import Translator
 from ui.widgets import as_json
 from ui.widgets.pointer import LINKED_CSS, POINTER_JS
@@ -88,27 +90,27 @@ def cut_at_k(frame: pd.DataFrame, columns: Sequence[str], texts: Mapping[str, st
 
 
 def table_data(
-    frame: pd.DataFrame,
+    frame: Table,
     headers: Mapping[str, str],
     caption: str,
     beyond: str,
     columns: Sequence[str] = COLUMNS,
     large: bool = False,
-    before: pd.DataFrame | None = None,
+    before: Table | None = None,
     changed: frozenset[int] = frozenset(),
     change: int | None = None,
 ) -> dict:
     """What the browser needs to draw the table (JSON): header labels, formatted cells, rows inside k; with
     ``before`` (the breakdown before the last change), each row in ``changed`` (positions) keeps its old term, and
     ``change`` (the change's id, ``ui.live.change_id``) starts the charts' animation of it."""
-    values = {c: frame[c].tolist() for c in columns}
-    old = {} if before is None else dict(zip(before["position"].tolist(), before["term"].tolist(), strict=True))
-    was = [old.get(p, "") if p in changed else "" for p in frame["position"].tolist()]
+    values = {c: listed(frame, c) for c in columns}
+    old = {} if before is None else dict(zip(listed(before, "position"), listed(before, "term"), strict=True))
+    was = [old.get(p, "") if p in changed else "" for p in listed(frame, "position")]
     return {
         "columns": [headers[c] for c in columns],
         "numeric": [c in NUMERIC for c in columns],
         "rows": [[_cell(c, values[c][i]) for c in columns] for i in range(len(frame))],
-        "inside": [bool(x) for x in frame["in_top_k"].tolist()],
+        "inside": [bool(x) for x in listed(frame, "in_top_k")],
         "was": was,
         "term_column": list(columns).index("term") if "term" in columns else -1,
         "change": change,
