@@ -2,8 +2,12 @@
 lesson, its first time limit shortened to 8 seconds), three phones (iPhone 13, touch) join, and Next goes through
 every activity: the countdown runs out on the phones and the projector (answers closed, what was typed kept), the
 class judges the Chengdu results and the projector shows the grades, the agreement and NDCG@5 under the class's
-median grades beside the teacher's; Back shows an earlier activity again; the CSV at the end holds every activity.
-Screenshots: the lesson editor, the judging projector view at 1280x720 and a judging phone."""
+median grades beside the teacher's; Back shows an earlier activity again; the last activity, Which is right?, has the
+phones pick the right option and two made by mistakes, the projector count the votes naming nothing, and the reveal
+name each wrong option's mistake on the projector (1280x720 and 1920x1080) and on each phone; the CSV at the end holds
+every activity.
+Screenshots: the lesson editor, the judging projector view at 1280x720 and a judging phone, the Which is right?
+projector and phone before and after the reveal."""
 
 import csv
 import io
@@ -22,6 +26,7 @@ pytestmark = pytest.mark.browser
 SHIPPED = ROOT / "lessons" / "ndcg-in-20-minutes.en.toml"
 LIMIT = 8  # seconds: the first activity's time limit in the copy the test starts from
 SHOTS = "/tmp/ndcg_lesson_{}.png"
+CHOOSE_SHOTS = "/work/wt/shots/choose/{}.png"  # the Which is right? activity's
 
 
 def lesson_file(tmp_path):
@@ -112,6 +117,47 @@ def test_a_lesson_from_a_file_runs_through_every_activity_on_three_phones(browse
     next_step(teacher, 5, count)
     for number in range(6, count + 1):
         next_step(teacher, number, count)
+
+    # 9. Which is right? Each phone picks an option (the right one, and two made by mistakes); the projector counts
+    # the votes naming nothing, and the reveal names each wrong option's mistake there (with its working) and on each
+    # phone (what its student did, the fix).
+    choose = lesson.steps[-1].activity
+    option = {o.mistake: f"{o.letter.upper()}: {choose.shown(o)}" for o in choose.options()}
+    picks = (option[None], option["gain_exponential"], option["ideal_from_list"])
+    for page, pick in zip(phones, picks, strict=True):
+        expect(page.get_by_text(f"Activity {count} of {count}: Which is right?")).to_be_visible()
+        expect(page.get_by_text("Which of these numbers is NDCG@3 of this list?")).to_be_visible()
+        expect(page.locator(".ndcg-card").get_by_role("radio")).to_have_count(4)
+        button = page.get_by_role("radio", name=pick.replace(" ", "\u00a0"), exact=True)  # a no-break space
+        button.tap()
+        expect(button).to_have_attribute("aria-checked", "true")
+        page.get_by_role("button", name="Send").tap()
+        expect(page.get_by_text("Saved. You can change it")).to_be_visible()
+    expect(answered(screen)).to_have_text("3 / 3")
+    expect(screen.get_by_text("Which of these numbers is NDCG@3 of this list?")).to_be_visible()
+    expect(screen.get_by_text("stay hidden until you reveal them")).to_be_visible()
+    expect(screen.get_by_text("Ideal from the list alone")).to_have_count(0)  # nothing named before the reveal
+    screen.screenshot(path=CHOOSE_SHOTS.format("projector_open_1280"))
+    phones[1].screenshot(path=CHOOSE_SHOTS.format("phone_open"), full_page=True)
+    teacher.get_by_role("button", name="Reveal").click()
+    expect(screen.get_by_text(f"The right answer is {option[None]}: 1 of 3 chose it.")).to_be_visible()
+    table = screen.get_by_test_id("stTable")
+    for label in ("DCG given for NDCG", "Ideal from the list alone", "2^grade - 1 as the gain", "Right"):
+        expect(table.get_by_text(label, exact=True)).to_be_visible()
+    expect(table).to_contain_text("not divided")  # the DCG's working: divided by nothing
+    screen.screenshot(path=CHOOSE_SHOTS.format("projector_reveal_1280"), full_page=True)
+    screen.set_viewport_size({"width": 1920, "height": 1080})
+    expect(table).to_be_in_viewport()
+    screen.screenshot(path=CHOOSE_SHOTS.format("projector_reveal_1920"))
+    expect(phones[0].get_by_text("Right: ")).to_be_visible()
+    wrong = phones[1].locator(".ndcg-card .note.warning")
+    expect(wrong).to_contain_text(f"You chose {option['gain_exponential']}, a number made by a mistake")
+    expect(wrong).to_contain_text("2^grade - 1 as the gain")
+    expect(wrong).to_contain_text("Take each grade as its gain")  # the fix
+    expect(phones[2].locator(".ndcg-card .note.warning")).to_contain_text("Ideal from the list alone")
+    for label in ("DCG given for NDCG", "Ideal from the list alone", "2^grade - 1 as the gain"):
+        expect(phones[0].locator(".ndcg-card").get_by_text(label)).to_be_visible()
+    phones[1].screenshot(path=CHOOSE_SHOTS.format("phone_reveal"), full_page=True)
     expect(teacher.get_by_role("button", name="Next")).to_be_disabled()
 
     teacher.get_by_role("button", name="Prepare the results (CSV)").click()

@@ -22,76 +22,77 @@ def card_requests(page):
     return made
 
 
-def test_a_new_activity_reaches_the_phone_on_its_stream_with_no_poll(browser, playwright, app_url):
-    context, teacher, code, _ = start_room(browser, app_url)
-    student = phone(browser, playwright, app_url, code, "Ana")
-    polls = card_requests(student)
-    card = student.locator(".ndcg-card")
-    expect(card).to_have_attribute("data-mode", "stream")
-    open_activity(teacher)
-    expect(student.get_by_text("Activity 1: Predict the NDCG")).to_be_visible()
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    student.screenshot(path=str(SHOTS / "phone-new-activity-by-stream.png"))
-    student.get_by_role("textbox", name="Your estimate of NDCG (0 to 1)").fill("0.8")
-    send(student)
-    # As a lecturer would: the answer shows on the control page (its live part redraws on the answer's notice)
-    # before the next activity is set up, so the setup is not clicked while that part is being redrawn.
-    expect(answered(teacher)).to_have_text("1 / 1")
-    open_activity(teacher, "Rank it best")
-    expect(student.get_by_text("Activity 2: Rank it best")).to_be_visible()
-    assert polls == []
-    expect(card).to_have_attribute("data-mode", "stream")
-    student.context.close()
-    context.close()
-
-
 def hold(route):
     """A proxy that buffers the stream: the request is taken and nothing ever comes back."""
 
 
-@pytest.mark.parametrize("blocked", ["refused", "held back"])
-def test_where_the_stream_cannot_get_through_the_phone_polls_by_itself(browser, playwright, app_url, blocked):
+def served_sooner(**timings):
+    """A route that serves the phone page as the server made it but with its data's ``timings`` (milliseconds)
+    shortened: the page reads every interval from its data (``ui/phones/phone_page.py``), so a test need not wait the
+    class's seconds. Each default is checked, so a changed one fails here instead of passing unseen."""
+    defaults = {"grace": 4000, "probe": 30000}
+
+    def route(route):
+        response = route.fetch()
+        body = response.text()
+        for name, value in timings.items():
+            assert f'"{name}": {defaults[name]}' in body, name
+            body = body.replace(f'"{name}": {defaults[name]}', f'"{name}": {value}')
+        route.fulfill(response=response, body=body)
+
+    return route
+
+
+def student_where(browser, playwright, app_url, code, nickname, stream, **timings):
+    """A phone whose event streams go through ``stream`` (None: they get through), its page's timings shortened."""
+    context = browser.new_context(**playwright.devices["iPhone 13"])
+    if timings:
+        context.route("**/phone/*", served_sooner(**timings))
+    if stream is not None:
+        context.route("**/api/room/*/events?*", stream)
+    return phone(browser, playwright, app_url, code, nickname, context)
+
+
+def test_a_phone_is_told_on_its_stream_and_falls_back_to_polling_where_the_stream_cannot_get_through(
+    browser, playwright, app_url
+):
+    """One class, four phones: Ana's stream gets through; Bo's is refused and Di's held back by a proxy (each page
+    falls back to polling by itself); Cy's is refused until it falls back, then gets through again. A class whose
+    streams failed while their server was overloaded (a replica killed, every phone arriving at the other) must not
+    poll for the rest of the lesson: the page tries a stream again now and then (every 2 s here, not 30 s), and a
+    held-back stream is given up after 1 s here, not 4 s."""
     context, teacher, code, _ = start_room(browser, app_url)
-    student_context = browser.new_context(**playwright.devices["iPhone 13"])
-    student_context.route("**/api/room/*/events?*", (lambda route: route.abort()) if blocked == "refused" else hold)
-    student = phone(browser, playwright, app_url, code, "Bo", student_context)
-    card = student.locator(".ndcg-card")
-    expect(card).to_have_attribute("data-mode", "poll", timeout=60_000)
-    polls = card_requests(student)
+    ana = student_where(browser, playwright, app_url, code, "Ana", None)
+    bo = student_where(browser, playwright, app_url, code, "Bo", lambda route: route.abort())
+    di = student_where(browser, playwright, app_url, code, "Di", hold, grace=1000)
+    cy = student_where(browser, playwright, app_url, code, "Cy", lambda route: route.abort(), probe=2000)
+    card = {page: page.locator(".ndcg-card") for page in (ana, bo, di, cy)}
+    expect(card[ana]).to_have_attribute("data-mode", "stream")
+    for page in (bo, di, cy):
+        expect(card[page]).to_have_attribute("data-mode", "poll", timeout=60_000)
+    cy.context.unroute("**/api/room/*/events?*")  # streams get through again
+    expect(card[cy]).to_have_attribute("data-mode", "stream", timeout=30_000)
+    assert cy.evaluate("sessionStorage.getItem('ndcg-card:poll')") is None  # its next page streams too
+    polls = {page: card_requests(page) for page in (ana, bo, di, cy)}
+
     open_activity(teacher)
-    expect(student.get_by_text("Activity 1: Predict the NDCG")).to_be_visible()
-    assert polls  # it asked
-    student.get_by_role("textbox", name="Your estimate of NDCG (0 to 1)").fill("0.4")
-    send(student)
-    expect(student.locator(".ndcg-card .notice")).to_be_hidden()
-    student_context.close()
-    context.close()
-
-
-def sooner_probes(route):
-    """The phone page as served, with its stream tried again every 2 s while it polls instead of every 30 s."""
-    response = route.fetch()
-    body = response.text()
-    assert '"probe": 30000' in body
-    route.fulfill(response=response, body=body.replace('"probe": 30000', '"probe": 2000'))
-
-
-def test_a_phone_that_fell_back_to_polling_goes_back_to_its_stream_once_it_gets_through(browser, playwright, app_url):
-    """A class whose streams failed while their server was overloaded (a replica killed, every phone arriving at the
-    other) must not poll for the rest of the lesson: the page tries a stream again now and then."""
-    context, teacher, code, _ = start_room(browser, app_url)
-    student_context = browser.new_context(**playwright.devices["iPhone 13"])
-    student_context.route("**/phone/*", sooner_probes)
-    student_context.route("**/api/room/*/events?*", lambda route: route.abort())
-    student = phone(browser, playwright, app_url, code, "Cy", student_context)
-    card = student.locator(".ndcg-card")
-    expect(card).to_have_attribute("data-mode", "poll", timeout=60_000)
-    student_context.unroute("**/api/room/*/events?*")  # streams get through again
-    expect(card).to_have_attribute("data-mode", "stream", timeout=30_000)
-    assert student.evaluate("sessionStorage.getItem('ndcg-card:poll')") is None  # its next page streams too
-    polls = card_requests(student)
-    open_activity(teacher)
-    expect(student.get_by_text("Activity 1: Predict the NDCG")).to_be_visible()
-    assert polls == []  # told on the stream, not by asking
-    student_context.close()
+    for page in (ana, bo, di, cy):
+        expect(page.get_by_text("Activity 1: Predict the NDCG")).to_be_visible()
+    assert polls[ana] == [] and polls[cy] == []  # told on the stream, not by asking
+    assert polls[bo] and polls[di]  # they asked
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    ana.screenshot(path=str(SHOTS / "phone-new-activity-by-stream.png"))
+    for page, guess in ((ana, "0.8"), (bo, "0.4"), (di, "0.4")):
+        page.get_by_role("textbox", name="Your estimate of NDCG (0 to 1)").fill(guess)
+        send(page)
+        expect(page.locator(".ndcg-card .notice")).to_be_hidden()
+    # As a lecturer would: the answers show on the control page (its live part redraws on the answers' notice)
+    # before the next activity is set up, so the setup is not clicked while that part is being redrawn.
+    expect(answered(teacher)).to_have_text("3 / 4")
+    open_activity(teacher, "Rank it best")
+    expect(ana.get_by_text("Activity 2: Rank it best")).to_be_visible()
+    assert polls[ana] == []
+    expect(card[ana]).to_have_attribute("data-mode", "stream")
+    for page in (ana, bo, di, cy):
+        page.context.close()
     context.close()

@@ -80,38 +80,6 @@ def expect_no_streamlit_dialog(page):
     expect(page.get_by_test_id("stConnectionStatus")).to_be_hidden()
 
 
-def test_every_page_says_reconnecting_in_its_language_and_recovers_by_itself(browser, playwright, server):
-    desktop = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
-    desktop.goto(f"{server.url}/Playground")
-    expect(desktop.get_by_text("NDCG@5").first).to_be_visible(timeout=30_000)
-    phone = browser.new_context(**playwright.devices["iPhone 13"]).new_page()
-    phone.goto(f"{server.url}/Learn?lang=zh")
-    expect(phone.get_by_role("heading", level=1)).to_be_visible(timeout=30_000)
-    for page in (desktop, phone):
-        settle(page)
-        expect(page.locator(NOTICE)).to_be_hidden()  # in the page, out of sight while connected
-
-    server.stop()
-    expect(desktop.locator(NOTICE)).to_be_visible(timeout=10_000)
-    expect(desktop.locator(NOTICE)).to_contain_text("Reconnecting…")
-    expect(phone.locator(NOTICE)).to_be_visible(timeout=10_000)
-    expect(phone.locator(NOTICE)).to_contain_text("正在重新连接…")
-    expect(phone.locator(NOTICE)).not_to_contain_text("Reconnecting")
-    for page in (desktop, phone):
-        expect_no_streamlit_dialog(page)
-    desktop.screenshot(path="/tmp/reconnect-notice-desktop.png")
-    phone.screenshot(path="/tmp/reconnect-notice-phone.png")
-
-    server.start()
-    for page in (desktop, phone):
-        expect(page.locator(NOTICE)).to_be_hidden(timeout=15_000)
-        expect(page.get_by_test_id("stDialog")).to_have_count(0)
-    # The page works: a new session on the restarted server, and its buttons act.
-    desktop.get_by_role("button", name="Worst order").click()
-    expect(desktop.get_by_text("NDCG@5").first).to_be_visible()
-    expect(desktop.get_by_test_id("stMetricValue").first).not_to_have_text("0.9724", timeout=15_000)
-
-
 def start_room(browser, url):
     """A teacher's room with its first activity open; the teacher's page, the room's code and the control link."""
     _, teacher, code, keep = start_room_with_link(browser, url)
@@ -125,7 +93,16 @@ def answered(teacher):
     return teacher.get_by_test_id("stMetric").filter(has_text="Answered").get_by_test_id("stMetricValue")
 
 
-def test_a_restart_brings_the_teacher_back_to_the_controls_and_the_phone_to_its_answer(browser, playwright, server):
+def test_a_restart_is_a_notice_in_each_page_s_language_and_every_page_comes_back_by_itself(browser, playwright, server):
+    """One stop and one start for every page: the Playground on a desktop and Learn in Chinese on a phone, a
+    teacher's control page and projector view with a room, and a student's phone page."""
+    desktop = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    desktop.goto(f"{server.url}/Playground")
+    expect(desktop.get_by_text("NDCG@5").first).to_be_visible(timeout=30_000)
+    learner = browser.new_context(**playwright.devices["iPhone 13"]).new_page()
+    learner.goto(f"{server.url}/Learn?lang=zh")
+    expect(learner.get_by_role("heading", level=1)).to_be_visible(timeout=30_000)
+
     teacher, code, keep = start_room(browser, server.url)
     screen = open_screen(teacher)  # the projector view, in a second tab of the teacher's browser
     expect(screen.get_by_text("Activity 1: Predict the NDCG")).to_be_visible()
@@ -139,17 +116,27 @@ def test_a_restart_brings_the_teacher_back_to_the_controls_and_the_phone_to_its_
     expect(phone.get_by_text("Saved. You can change it")).to_be_visible(timeout=30_000)
     expect(answered(teacher)).to_have_text("1 / 1", timeout=30_000)
     teacher_url = teacher.url
-    for page in (teacher, screen):
+    for page in (desktop, learner, teacher, screen):
         settle(page)
+        expect(page.locator(NOTICE)).to_be_hidden()  # in the page, out of sight while connected
     for page in (teacher, screen, phone):
         page.evaluate(WATCH_JOIN)
         assert page.evaluate("window.__sawJoin") is False
 
     server.stop()  # every session is gone with the process; the database stays
+    expect(desktop.locator(NOTICE)).to_be_visible(timeout=10_000)
+    expect(desktop.locator(NOTICE)).to_contain_text("Reconnecting…")
+    expect(learner.locator(NOTICE)).to_be_visible(timeout=10_000)
+    expect(learner.locator(NOTICE)).to_contain_text("正在重新连接…")
+    expect(learner.locator(NOTICE)).not_to_contain_text("Reconnecting")
     expect(teacher.locator(NOTICE)).to_be_visible(timeout=10_000)
     # The phone's page says it lost the server, in place of nothing happening, and keeps what it showed.
     expect(phone.locator(CARD_NOTICE)).to_contain_text("Reconnecting…", timeout=10_000)
     expect(phone.get_by_text("Your estimate: 0.90")).to_be_visible()
+    for page in (desktop, learner):
+        expect_no_streamlit_dialog(page)
+    desktop.screenshot(path="/tmp/reconnect-notice-desktop.png")
+    learner.screenshot(path="/tmp/reconnect-notice-phone.png")
     server.start()
     back = time.monotonic()
 
@@ -163,6 +150,13 @@ def test_a_restart_brings_the_teacher_back_to_the_controls_and_the_phone_to_its_
     expect(phone.locator(CARD_NOTICE)).to_be_hidden(timeout=10_000)
     expect(phone.get_by_text("You are Ana.")).to_be_visible()
     expect(phone.get_by_text("Your estimate: 0.90")).to_be_visible()
+    for page in (desktop, learner):
+        expect(page.locator(NOTICE)).to_be_hidden(timeout=15_000)
+        expect(page.get_by_test_id("stDialog")).to_have_count(0)
+    # The Playground works: a new session on the restarted server, and its buttons act.
+    desktop.get_by_role("button", name="Worst order").click()
+    expect(desktop.get_by_text("NDCG@5").first).to_be_visible()
+    expect(desktop.get_by_test_id("stMetricValue").first).not_to_have_text("0.9724", timeout=15_000)
     # Longer than a page waits for the browser's memory before it offers the join form: still none.
     teacher.wait_for_timeout(MEMORY_WAIT_SECONDS * 1000 + 1500)
     expect(teacher.get_by_role("button", name="Reveal")).to_be_enabled()
