@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 from benchmarks.bench_from_frame import speed_loop
-from benchmarks.bench_instant import Other
+from benchmarks.bench_instant import Other, random_move
 from benchmarks.server import start_server
 
 IDLE_SECONDS = 10.0
@@ -55,15 +55,7 @@ async def moves(
         raise RuntimeError("the Playground drew no list")
 
     async def one() -> None:
-        if same:
-            source, target = 0, 1
-        else:
-            source = rng.randrange(len(other.order))
-            target = rng.choice([i for i in range(len(other.order)) if i != source])
-        expected = list(other.order)
-        expected.insert(target, expected.pop(source))
-        event = {"type": "move", "id": other.order[source], "to": target, "via": "keyboard"}
-        event["nonce"] = time.time() * 1000 + rng.random()
+        event, expected = random_move(other.order, rng, *((0, 1) if same else (None, None)))
         headline, _ = await other.run(event)
         if headline is None or other.order != expected:
             errors.append("a move was not drawn")

@@ -222,6 +222,27 @@ class Other:
                 return headline, time.monotonic() - started
 
 
+def random_move(
+    order: list, rng: random.Random, source: int | None = None, target: int | None = None
+) -> tuple[dict, list]:
+    """The list trigger's event for moving one item of ``order`` (at random where ``source`` or ``target`` is not
+    given), as Alt+arrow keys send it, and the order expected after it."""
+    if source is None:
+        source = rng.randrange(len(order))
+    if target is None:
+        target = rng.choice([i for i in range(len(order)) if i != source])
+    expected = list(order)
+    expected.insert(target, expected.pop(source))
+    event = {
+        "type": "move",
+        "id": order[source],
+        "to": target,
+        "via": "keyboard",
+        "nonce": time.time() * 1000 + rng.random(),
+    }
+    return event, expected
+
+
 async def other_learner(url: str, number: int, pace: float, stop: asyncio.Event, stats: dict) -> None:
     rng = random.Random(number)
     other = Other(url, stats["errors"])
@@ -235,12 +256,7 @@ async def other_learner(url: str, number: int, pace: float, stop: asyncio.Event,
         await asyncio.sleep(rng.uniform(0, pace))  # the class's moves spread over the interval
         while not stop.is_set():
             started = time.monotonic()
-            source = rng.randrange(len(other.order))
-            target = rng.choice([i for i in range(len(other.order)) if i != source])
-            expected = list(other.order)
-            expected.insert(target, expected.pop(source))
-            event = {"type": "move", "id": other.order[source], "to": target, "via": "keyboard"}
-            event["nonce"] = time.time() * 1000 + rng.random()
+            event, expected = random_move(other.order, rng)
             headline, finished = await other.run(event)
             if headline is None or other.order != expected:
                 stats["errors"].append("a move was not drawn")
