@@ -5,14 +5,15 @@ component with no visible part."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from ui.widgets.served import ServedComponent
+import streamlit as st
 
-_component = ServedComponent(
+_component = st.components.v2.component(
     "ndcg_lab.browser_memory",
     html="<span hidden></span>",
-    js="browser_memory.js",
+    js=(Path(__file__).parent / "browser_memory.js").read_text(encoding="utf-8"),
 )
 
 

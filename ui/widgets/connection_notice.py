@@ -12,15 +12,17 @@ in a fragment would otherwise ask the new session for a fragment it has never ru
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from ui.i18n import Translator
-from ui.widgets.served import ServedComponent
+import streamlit as st
 
-_component = ServedComponent(
+from ui.i18n import Translator
+
+_component = st.components.v2.component(
     "ndcg_lab.connection_notice",
     html="<span hidden></span>",
-    js="connection_notice.js",
+    js=(Path(__file__).parent / "connection_notice.js").read_text(encoding="utf-8"),
 )
 
 

@@ -7,19 +7,23 @@ The page makes every text (``formula_data``'s caller, ``ui/views/playground/figu
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from ui.widgets import as_json
-from ui.widgets.served import ServedComponent
+import streamlit as st
 
-_component = ServedComponent(
+from ui.widgets import as_json
+from ui.widgets.pointer import LINKED_CSS, POINTER_JS
+
+_HERE = Path(__file__).parent
+_component = st.components.v2.component(
     "ndcg_lab.formula",
     html=(
         '<div class="ndcg-formula"><p class="sum"></p><p class="detail" aria-live="polite"></p>'
         '<p class="ratio"></p></div>'
     ),
-    css="formula.entry.css",
-    js="formula.js",
+    css=(_HERE / "formula.css").read_text(encoding="utf-8") + "\n" + LINKED_CSS,
+    js=POINTER_JS + "\n" + (_HERE / "formula.js").read_text(encoding="utf-8"),
 )
 
 MAX_TERMS = 20  # a longer sum names its first terms and says how many more

@@ -5,14 +5,15 @@ trigger, ``on_key``) and takes it out of the address bar (``link_key.js``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from ui.widgets.served import ServedComponent
+import streamlit as st
 
-_component = ServedComponent(
+_component = st.components.v2.component(
     "ndcg_lab.link_key",
     html="<span hidden></span>",
-    js="link_key.js",
+    js=(Path(__file__).parent / "link_key.js").read_text(encoding="utf-8"),
 )
 
 

@@ -9,12 +9,14 @@ to the page's own path into a replace, so only picking another page adds an entr
 
 from __future__ import annotations
 
-from ui.widgets.served import ServedComponent
+from pathlib import Path
 
-_component = ServedComponent(
+import streamlit as st
+
+_component = st.components.v2.component(
     "ndcg_lab.page_nav",
     html="<span hidden></span>",
-    js="page_nav.js",
+    js=(Path(__file__).parent / "page_nav.js").read_text(encoding="utf-8"),
 )
 
 

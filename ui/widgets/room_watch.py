@@ -6,14 +6,15 @@ open cost its browser a fifth of a core and the server 4.5% of one, doing nothin
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from ui.widgets.served import ServedComponent
+import streamlit as st
 
-_component = ServedComponent(
+_component = st.components.v2.component(
     "ndcg_lab.room_watch",
     html="<span hidden></span>",
-    js="room_watch.js",
+    js=(Path(__file__).parent / "room_watch.js").read_text(encoding="utf-8"),
 )
 
 
