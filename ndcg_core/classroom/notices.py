@@ -329,7 +329,8 @@ class Watcher:
         self._looked = threading.Event()
         self._conn: sqlite3.Connection | None = None
         self._version: int | None = None
-        self._seen: dict[str, tuple[int, int, str]] = {}
+        # code -> (revision, students, its current activity's answers as "count:latest change", that activity)
+        self._seen: dict[str, tuple[int, int, str, int | None]] = {}
         self._thread = threading.Thread(target=self._run, name="ndcg-lab-watcher", daemon=True)
 
     def start(self) -> Watcher:
@@ -367,7 +368,9 @@ class Watcher:
             return
         if self._looked.is_set():
             self._tell(rows, self._seen)
-        self._seen = {code: (revision, students, answers) for code, revision, students, answers, _ in rows}
+        self._seen = {
+            code: (revision, students, answers, activity) for code, revision, students, answers, activity in rows
+        }
         self._version = version
         self._looked.set()
 
@@ -382,7 +385,9 @@ class Watcher:
             self._stop.wait(self.every)
         self.close()
 
-    def _tell(self, rows: list[tuple[str, int, int, str, int | None]], seen: dict[str, tuple[int, int, str]]) -> None:
+    def _tell(
+        self, rows: list[tuple[str, int, int, str, int | None]], seen: dict[str, tuple[int, int, str, int | None]]
+    ) -> None:
         for code, revision, students, answers, activity in rows:
             before = seen.get(code)
             heard = self.hub.mark(code).revision
@@ -390,8 +395,20 @@ class Watcher:
                 self.hub.tell(Notice(code, revision=revision))
             if before is not None and before[1] != students:
                 self.hub.tell(Notice(code, joined=True))
-            if before is not None and before[2] != answers and activity is not None:
+            if before is not None and activity is not None and answers_changed(before[2:], (answers, activity)):
                 self.hub.tell(Notice(code, activity=activity))
+
+
+def answers_changed(before: tuple[str, int | None], now: tuple[str, int]) -> bool:
+    """Whether a room's current answers, as the watcher read them before and now (``"count:latest change"`` and the
+    activity), say that an answer was stored. A new current activity with none yet is no answer: its opening is a
+    change of the room's revision, told as one. Told as an answer too (from the second activity on, the count
+    falling to 0), it threw away the process's one read of the class's answers while the class woke to the opening,
+    and the phones that read was for read their own, one query each."""
+    answers, activity = now
+    if before[1] == activity:
+        return before[0] != answers
+    return not answers.startswith("0:")
 
 
 def sqlite_path(url: str) -> str | None:

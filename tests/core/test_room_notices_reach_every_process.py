@@ -267,6 +267,37 @@ def test_on_sqlite_another_processes_change_is_heard_by_the_watcher_once(tmp_pat
     theirs.close()
 
 
+def test_the_watcher_tells_no_answer_when_the_next_activity_opens_with_none(tmp_path):
+    """The next activity replaces the current one's answers (300 of them) by none: that is the room's new revision,
+    told once; told as an answer too, it made every phone of a one-process class read its own answers again as the
+    class woke to the opening. An answer to the new activity is told, and so is a new one opened with answers
+    already (another process's students answering before this one looked)."""
+    path = tmp_path / "c.sqlite3"
+    theirs = Classroom(f"sqlite:///{path}")
+    hub = Hub()
+    heard: list[Notice] = []
+    hub.on_notice(heard.append)
+    room, key = theirs.rooms.create()
+    me = rules.new_student_id()
+    theirs.students.join(room.code, me, "Ana", source="t")
+    first = theirs.rooms.open_activity(room.code, key, predict())
+    theirs.answers.submit(room.code, me, first.id, [(0, "0.5")])
+    watcher = Watcher(str(path), hub)
+    watcher.look()
+    second = theirs.rooms.open_activity(room.code, key, predict())
+    watcher.look()
+    assert heard == [Notice(room.code, revision=2)]
+    theirs.answers.submit(room.code, me, second.id, [(0, "0.25")])
+    watcher.look()
+    assert heard[1:] == [Notice(room.code, activity=second.id)]
+    third = theirs.rooms.open_activity(room.code, key, predict())
+    theirs.answers.submit(room.code, me, third.id, [(0, "0.75")])
+    watcher.look()
+    assert heard[2:] == [Notice(room.code, revision=3), Notice(room.code, activity=third.id)]
+    watcher.close()
+    theirs.close()
+
+
 def test_the_watcher_waits_for_a_file_not_made_yet(tmp_path):
     hub = Hub()
     watcher = Watcher(str(tmp_path / "later.sqlite3"), hub)

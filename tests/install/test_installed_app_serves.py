@@ -157,6 +157,9 @@ def test_ndcg_lab_serve_from_an_empty_folder_serves_the_pages_and_the_phone_rout
         expect(page.get_by_test_id("stSidebarNav")).to_have_count(0)
         page.goto(f"{url}/Playground")  # a deep link: pages/ found beside the installed app.py
         expect(page).to_have_title(f"{EN['playground.title']} · NDCG Lab", timeout=60_000)
+        # The list's rows are drawn by its script, a file of the installed package (ndcg_lab/components) that
+        # Streamlit serves by URL from the wheel's manifest (ndcg_lab/pyproject.toml).
+        expect(page.locator(".ndcg-sortable li.row").first).to_be_visible(timeout=60_000)
 
         store = Classroom(database_url({"NDCG_LAB_DATA_DIR": str(data)}))  # the installed app's own SQLite file
         room, _ = store.rooms.create()

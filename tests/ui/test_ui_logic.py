@@ -149,7 +149,7 @@ def test_component_data_carries_labels_as_data_and_one_colour_per_grade():
 
 
 def test_the_component_never_parses_labels_as_html():
-    js = (ROOT / "ui" / "widgets" / "sortable.js").read_text()
+    js = (ROOT / "ndcg_lab" / "components" / "sortable.js").read_text()
     assert "innerHTML" not in js.replace("never innerHTML", "")
     assert "label.textContent = item.label" in js
 
@@ -200,5 +200,5 @@ def test_breakdown_table_data_formats_cells_and_marks_rows_after_k():
     assert data["rows"][0] == ["1", "a", "3", "3 / log2(2) = 3.000", "3.0000", "3", "3.0000", "1.0000"]
     assert data["rows"][1][1] == "<b>"
     assert data["numeric"] == [True, False, True, False, True, True, True, True]
-    js = (ROOT / "ui" / "widgets" / "table.js").read_text()
+    js = (ROOT / "ndcg_lab" / "components" / "table.js").read_text()
     assert "innerHTML" not in js and "td.textContent = cell" in js

@@ -28,6 +28,7 @@ from ui.database import runtime
 from ui.format import md_escape
 from ui.i18n import LANGUAGES, Translator
 from ui.phones.card import plain, runs
+from ui.widgets.served import COMPONENTS
 
 WIDGETS = Path(__file__).resolve().parents[1] / "widgets"
 
@@ -95,7 +96,7 @@ def _assets() -> tuple[str, str, str]:
     css = (WIDGETS / "phone_card.css").read_text(encoding="utf-8")
     card = (WIDGETS / "phone_card.js").read_text(encoding="utf-8")
     card = card.replace("export default function (component)", "function runCard(component)", 1)
-    js = (WIDGETS / "Sortable.min.js").read_text(encoding="utf-8") + "\n" + card
+    js = (COMPONENTS / "Sortable.min.js").read_text(encoding="utf-8") + "\n" + card
     return template, css, js
 
 

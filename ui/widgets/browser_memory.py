@@ -5,15 +5,14 @@ component with no visible part."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-import streamlit as st
+from ui.widgets.served import ServedComponent
 
-_component = st.components.v2.component(
+_component = ServedComponent(
     "ndcg_lab.browser_memory",
     html="<span hidden></span>",
-    js=(Path(__file__).parent / "browser_memory.js").read_text(encoding="utf-8"),
+    js="browser_memory.js",
 )
 
 

@@ -12,17 +12,15 @@ in a fragment would otherwise ask the new session for a fragment it has never ru
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-import streamlit as st
-
 from ui.i18n import Translator
+from ui.widgets.served import ServedComponent
 
-_component = st.components.v2.component(
+_component = ServedComponent(
     "ndcg_lab.connection_notice",
     html="<span hidden></span>",
-    js=(Path(__file__).parent / "connection_notice.js").read_text(encoding="utf-8"),
+    js="connection_notice.js",
 )
 
 

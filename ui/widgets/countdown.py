@@ -4,19 +4,18 @@ draws it again with nothing left (so "Time is up" shows with what that run draws
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-import streamlit as st
+from ui.widgets.served import ServedComponent
 
-_component = st.components.v2.component(
+_component = ServedComponent(
     "ndcg_lab.countdown",
     html='<div class="countdown" role="timer" aria-live="off"></div>',
     css=(
         ".countdown { font-weight: 700; font-variant-numeric: tabular-nums; padding: 0.1rem 0; }"
         ".countdown.soon, .countdown.up { color: #b42318; }"
     ),
-    js=(Path(__file__).parent / "countdown.js").read_text(encoding="utf-8"),
+    js="countdown.js",
 )
 
 

@@ -7,23 +7,19 @@ The page makes every text (``formula_data``'s caller, ``ui/views/playground/figu
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-import streamlit as st
-
 from ui.widgets import as_json
-from ui.widgets.pointer import LINKED_CSS, POINTER_JS
+from ui.widgets.served import ServedComponent
 
-_HERE = Path(__file__).parent
-_component = st.components.v2.component(
+_component = ServedComponent(
     "ndcg_lab.formula",
     html=(
         '<div class="ndcg-formula"><p class="sum"></p><p class="detail" aria-live="polite"></p>'
         '<p class="ratio"></p></div>'
     ),
-    css=(_HERE / "formula.css").read_text(encoding="utf-8") + "\n" + LINKED_CSS,
-    js=POINTER_JS + "\n" + (_HERE / "formula.js").read_text(encoding="utf-8"),
+    css="formula.entry.css",
+    js="formula.js",
 )
 
 MAX_TERMS = 20  # a longer sum names its first terms and says how many more

@@ -5,15 +5,14 @@ trigger, ``on_key``) and takes it out of the address bar (``link_key.js``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-import streamlit as st
+from ui.widgets.served import ServedComponent
 
-_component = st.components.v2.component(
+_component = ServedComponent(
     "ndcg_lab.link_key",
     html="<span hidden></span>",
-    js=(Path(__file__).parent / "link_key.js").read_text(encoding="utf-8"),
+    js="link_key.js",
 )
 
 

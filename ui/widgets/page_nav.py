@@ -9,14 +9,12 @@ to the page's own path into a replace, so only picking another page adds an entr
 
 from __future__ import annotations
 
-from pathlib import Path
+from ui.widgets.served import ServedComponent
 
-import streamlit as st
-
-_component = st.components.v2.component(
+_component = ServedComponent(
     "ndcg_lab.page_nav",
     html="<span hidden></span>",
-    js=(Path(__file__).parent / "page_nav.js").read_text(encoding="utf-8"),
+    js="page_nav.js",
 )
 
 

@@ -6,15 +6,14 @@ open cost its browser a fifth of a core and the server 4.5% of one, doing nothin
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-import streamlit as st
+from ui.widgets.served import ServedComponent
 
-_component = st.components.v2.component(
+_component = ServedComponent(
     "ndcg_lab.room_watch",
     html="<span hidden></span>",
-    js=(Path(__file__).parent / "room_watch.js").read_text(encoding="utf-8"),
+    js="room_watch.js",
 )
 
 

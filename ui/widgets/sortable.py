@@ -4,8 +4,9 @@ Why our own component rather than a Streamlit package: the learner needs three e
 item (drag, Alt+Arrow keys on a focused row, labelled up/down buttons), the order must be held by the
 server so that "Ideal order", "Reset" and presets always win over what the browser shows, and a label
 must stay text. streamlit-sortables overwrites reorders made from code unless its key changes, and
-streamlit-dnd has no keyboard support. The drag itself is SortableJS (vendored as ``Sortable.min.js``,
-MIT): touch-friendly, by a handle on touch screens so a swipe scrolls the page, with auto-scroll.
+streamlit-dnd has no keyboard support. The drag itself is SortableJS (vendored as
+``ndcg_lab/components/Sortable.min.js``, MIT): touch-friendly, by a handle on touch screens so a swipe scrolls the
+page, with auto-scroll.
 The component only reports actions (move, grade, remove); ``apply_action`` turns them into a new list,
 through ``ndcg_core.lists.items.move`` like every other reordering.
 """
@@ -13,36 +14,23 @@ through ``ndcg_core.lists.items.move`` like every other reordering.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-import streamlit as st
 
 from ndcg_core.lists.items import Item, check_grade, index_of, move, with_grade, without
 from ui.charts import grade_color, grade_text_color
 from ui.errors import InputError, Place, UiInputError, shown
 from ui.widgets import as_json
-from ui.widgets.pointer import LINKED_CSS, POINTER_JS
+from ui.widgets.served import ServedComponent
 
-_HERE = Path(__file__).parent
 _HTML = (
     '<div class="ndcg-sortable"><div class="summary" aria-hidden="true" hidden></div><p class="hint"></p><ol></ol>'
     '<div class="live" aria-live="polite"></div></div>'
 )
 
-_component = st.components.v2.component(
-    "ndcg_lab.sortable_list",
-    html=_HTML,
-    css=(_HERE / "sortable.css").read_text(encoding="utf-8") + "\n" + LINKED_CSS,
-    # SortableJS first (it defines globalThis.Sortable), then the linked views' pointer, then our module; nothing
-    # is fetched at run time.
-    js=(_HERE / "Sortable.min.js").read_text(encoding="utf-8")
-    + "\n"
-    + POINTER_JS
-    + "\n"
-    + (_HERE / "sortable.js").read_text(encoding="utf-8"),
-)
+# sortable.js imports SortableJS and the linked views' pointer (pointer.js), files beside it (ui.widgets.served).
+_component = ServedComponent("ndcg_lab.sortable_list", html=_HTML, css="sortable.entry.css", js="sortable.js")
 
 
 def preview_data(after: np.ndarray, k: int) -> dict:

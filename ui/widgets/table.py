@@ -7,24 +7,22 @@ this sends the formatted cells as JSON.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 import pandas as pd
-import streamlit as st
 
 from ui.columns import Table
 from ui.columns import column as listed
 from ui.i18n import Translator
 from ui.widgets import as_json
-from ui.widgets.pointer import LINKED_CSS, POINTER_JS
+from ui.widgets.served import ServedComponent
 
-_HERE = Path(__file__).parent
-# The pointer's code first (a row pointed at is marked on every linked view); the marks' CSS after the table's.
-_component = st.components.v2.component(
+# table.js imports the pointer (a row pointed at is marked on every linked view); the marks' CSS comes after the
+# table's (table.entry.css).
+_component = ServedComponent(
     "ndcg_lab.breakdown_table",
     html='<div class="ndcg-table"><table><caption></caption><thead></thead><tbody></tbody></table></div>',
-    css=(_HERE / "table.css").read_text(encoding="utf-8") + "\n" + LINKED_CSS,
-    js=POINTER_JS + "\n" + (_HERE / "table.js").read_text(encoding="utf-8"),
+    css="table.entry.css",
+    js="table.js",
 )
 
 COLUMNS = ("position", "item", "grade", "term", "cumulative_dcg", "ideal_grade", "cumulative_idcg", "ndcg")

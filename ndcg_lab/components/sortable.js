@@ -2,7 +2,10 @@
 // The server holds the order. Every move is sent as one trigger {type: "move", id, to}; the list is
 // redrawn from the data the server sends back, so a change made from code always wins.
 // Labels are set with textContent, never innerHTML: a label is the learner's text, not markup.
-// SortableJS (ui/Sortable.min.js, MIT) is put before this code by ui/sortable.py and defines globalThis.Sortable.
+// SortableJS (Sortable.min.js beside this file, MIT) defines globalThis.Sortable when it is imported.
+
+import "./Sortable.min.js";
+import { linkPositions, rowTops, slideRows } from "./pointer.js";
 
 const SortableJS = globalThis.Sortable;
 

@@ -1,7 +1,9 @@
 // The Playground's formula, written out with the list's own numbers: DCG@k as the sum of its terms, each term a
 // view of its position (pointed at, it is marked in the list, the table and every chart, and its own formula is
 // written out below). Every text and number comes from the server (ui/views/playground/figures.py); set with
-// textContent, as item labels are the learner's text. pointer.js (linkPositions) is put before this code.
+// textContent, as item labels are the learner's text.
+
+import { linkPositions, onPointed, pointerNow } from "./pointer.js";
 
 export default function (component) {
   const { parentElement } = component;

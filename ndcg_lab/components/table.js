@@ -2,6 +2,8 @@
 // Cells are set with textContent (labels are the learner's text). Drawn as a plain HTML table, so the
 // server sends a few hundred bytes of JSON per move instead of an Arrow table with styles.
 
+import { animateChange, linkPositions } from "./pointer.js";
+
 export default function (component) {
   const { parentElement } = component;
   const data = JSON.parse(component.data); // JSON text: see ui/widgets/__init__.py

@@ -1,5 +1,5 @@
-// The Playground's linked views, shared by its components (put before each one's own code by ui/widgets/pointer.py)
-// and its charts, with no rerun: the position pointed at (hover, focus or tap) in any view is document.body's
+// The Playground's linked views, shared by its components (each one's module imports what it uses from here) and
+// its charts, with no rerun: the position pointed at (hover, focus or tap) in any view is document.body's
 // `value`, announced by the event POINTER_EVENT on the body; every chart's Vega signal `point` is bound to it
 // (ui/charts.py), and each component marks its own row. The last change's animation is documentElement's `value`:
 // the change's id plus how far it has gone (0 to 1), -1 when none runs, announced by TWEEN_EVENT (the charts'
@@ -9,7 +9,7 @@ const POINTER_EVENT = "ndcglabpoint";
 const TWEEN_EVENT = "ndcglabtween";
 const TWEEN_MS = 300;
 
-function pointerNow() {
+export function pointerNow() {
   return Number(document.body.value) || 0;
 }
 
@@ -56,7 +56,7 @@ function pointAt(position) {
 }
 
 // Call `handler(position)` at every pointing; returns the function that stops it.
-function onPointed(handler) {
+export function onPointed(handler) {
   const listener = () => handler(pointerNow());
   document.body.addEventListener(MARK_EVENT, listener);
   return () => document.body.removeEventListener(MARK_EVENT, listener);
@@ -68,7 +68,7 @@ function reducedMotion() {
 
 // Make the nodes of `root` that carry `data-position` point when hovered, focused or tapped (a tap stays until
 // the next one: a finger does not hover), and mark the pointed one with the class "pointed".
-function linkPositions(root, selector) {
+export function linkPositions(root, selector) {
   const positionOf = (event) => {
     const node = event.target.closest ? event.target.closest(selector) : null;
     return node && root.contains(node) ? Number(node.dataset.position) || 0 : null;
@@ -119,7 +119,7 @@ function linkPositions(root, selector) {
 }
 
 // Animate the change `id` in the charts, once per change (a rerun that changes nothing does not replay it).
-function animateChange(id) {
+export function animateChange(id) {
   const html = document.documentElement;
   if (id === null || id === undefined || window.__ndcgLabTweened === id) return;
   window.__ndcgLabTweened = id;
@@ -152,7 +152,7 @@ function animateChange(id) {
 
 // FLIP: rows (with `data-id`) that moved since `before` (id -> top, taken before the redraw) slide from their old
 // place to the new one.
-function slideRows(rows, before) {
+export function slideRows(rows, before) {
   if (reducedMotion() || !before) return;
   for (const row of rows) {
     const old = before.get(row.dataset.id);
@@ -166,7 +166,7 @@ function slideRows(rows, before) {
   }
 }
 
-function rowTops(rows) {
+export function rowTops(rows) {
   const tops = new Map();
   for (const row of rows) tops.set(row.dataset.id, row.getBoundingClientRect().top);
   return tops;
