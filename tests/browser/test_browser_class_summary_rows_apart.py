@@ -4,7 +4,6 @@ apart, one per bar, not drawn over each other."""
 
 import pytest
 from playwright.sync_api import expect
-from test_browser_every_bar_named import projector
 
 from ndcg_core.classroom.kinds.lists import activity_list
 from ndcg_core.classroom.kinds.predict import Predict
@@ -18,7 +17,7 @@ BOXES = """c => [...c.querySelectorAll('svg text')].filter(e => names.includes(e
   .map(e => { const b = e.getBoundingClientRect(); return {text: e.textContent, top: b.top, bottom: b.bottom}; })"""
 
 
-def test_two_activities_names_stand_apart_on_the_ended_projector(browser, app_url):
+def test_two_activities_names_stand_apart_on_the_ended_projector(desktop_page, app_url):
     store = Classroom(database_url())
     room, key = store.rooms.create()
     students = [new_student_id() for _ in range(2)]
@@ -29,7 +28,12 @@ def test_two_activities_names_stand_apart_on_the_ended_projector(browser, app_ur
         for student, guess in zip(students, ("0.9", "0.2"), strict=True):
             store.answers.submit(room.code, student, row.id, [(0, guess)])
         store.rooms.set_phase(room.code, key, "revealed")
-    context, screen = projector(browser, app_url, room.code, key)
+    # The projector view opened at its address in the teacher's browser (the key in it), on the worker's shared desktop
+    # page (conftest's); the control page's link to it is followed in test_browser_lesson.py.
+    screen = desktop_page
+    screen.set_viewport_size({"width": 1280, "height": 720})
+    screen.goto(f"{app_url}/Classroom?room={room.code}&key={key}&view=screen&lang=en")
+    expect(screen.get_by_text("Join with a phone")).to_be_visible(timeout=30_000)
     store.rooms.end(room.code, key)
     expect(screen.get_by_text("This room has ended.")).to_be_visible(timeout=30_000)  # it follows by itself
     chart = screen.get_by_test_id("stVegaLiteChart").last
@@ -39,5 +43,4 @@ def test_two_activities_names_stand_apart_on_the_ended_projector(browser, app_ur
     first, second = sorted(boxes, key=lambda b: b["top"])
     assert first["bottom"] <= second["top"], boxes  # one line each, not over each other
     screen.screenshot(path="/work/wt/shots/review/summary_two_activities_1280.png")
-    context.close()
     store.close()
