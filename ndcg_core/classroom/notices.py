@@ -44,6 +44,8 @@ WAKE_SECONDS = 1.0  # how often the listener's thread looks whether it was asked
 # This process among the app's processes, for the marks it hands out (``Mark.text``): counts start at 0 in each.
 PROCESS = secrets.token_hex(4)
 WATCH_SECONDS = 0.25  # how often a SQLite process looks whether another process wrote (one PRAGMA when none did)
+# The students a watcher names in one look at one room's answers; more are told as one notice that says not whose.
+MOST_NAMED = 500
 
 log = logging.getLogger(__name__)
 
@@ -311,7 +313,10 @@ class Watcher:
     wrote: ``PRAGMA data_version`` tells, at the cost of no read, whether any other connection committed; only then
     are the open rooms' revisions, students and current answers (their count and latest change) read, and each room
     that moved is told to ``hub`` (a revision the hub has heard already, the process's own write, is not told
-    twice; the app leaves the process's own answers and joins to the watcher, ``ui.database``). Ended rooms are
+    twice; the app leaves the process's own answers and joins to the watcher, ``ui.database``). An answer is told
+    with whose (each student whose answers changed since the last look, up to ``MOST_NAMED``), as PostgreSQL's
+    notices say it: a process's read of the class's answers then stays good for every other student (a notice that
+    says not whose throws it away, and a class answering during an opening read theirs one by one). Ended rooms are
     watched until they expire: ending one is a change of its revision that its projector must hear."""
 
     ROOMS = (
@@ -320,6 +325,10 @@ class Watcher:
         " WHERE a.activity_id = r.current_activity), r.current_activity"
         " FROM rooms r WHERE r.expires_at > ?"
     )
+    # Each student's latest change to their answers to an activity, compared with the last look's to find whose
+    # changed (not "changed since a time": an answer's time is taken before its transaction waits for the file's
+    # lock, so answers do not commit in the order of their times).
+    LATEST = "SELECT student_id, MAX(updated_at) FROM answers WHERE activity_id = ? GROUP BY student_id"
 
     def __init__(self, path: str, hub: Hub, every: float = WATCH_SECONDS) -> None:
         self.path = path
@@ -329,7 +338,10 @@ class Watcher:
         self._looked = threading.Event()
         self._conn: sqlite3.Connection | None = None
         self._version: int | None = None
-        self._seen: dict[str, tuple[int, int, str]] = {}
+        # code -> (revision, students, its current activity's answers as "count:latest change", that activity)
+        self._seen: dict[str, tuple[int, int, str, int | None]] = {}
+        # code -> (its current activity, each student's latest change to their answers to it) as last read
+        self._latest: dict[str, tuple[int, dict[str, float]]] = {}
         self._thread = threading.Thread(target=self._run, name="ndcg-lab-watcher", daemon=True)
 
     def start(self) -> Watcher:
@@ -361,13 +373,17 @@ class Watcher:
             if version == self._version:
                 return
             rows = self._conn.execute(self.ROOMS, (time.time(),)).fetchall()
+            whose, latest = self._whose(self._conn, rows)
         except sqlite3.Error as err:  # the file not made yet, or busy: look again next time
             log.debug("could not look at %s (%s)", self.path, err)
             self.close()
             return
         if self._looked.is_set():
-            self._tell(rows, self._seen)
-        self._seen = {code: (revision, students, answers) for code, revision, students, answers, _ in rows}
+            self._tell(rows, self._seen, whose)
+        self._latest = latest
+        self._seen = {
+            code: (revision, students, answers, activity) for code, revision, students, answers, activity in rows
+        }
         self._version = version
         self._looked.set()
 
@@ -382,7 +398,44 @@ class Watcher:
             self._stop.wait(self.every)
         self.close()
 
-    def _tell(self, rows: list[tuple[str, int, int, str, int | None]], seen: dict[str, tuple[int, int, str]]) -> None:
+    def _whose(
+        self, conn: sqlite3.Connection, rows: list[tuple[str, int, int, str, int | None]]
+    ) -> tuple[dict[str, list[str] | None], dict[str, tuple[int, dict[str, float]]]]:
+        """For each room whose current answers changed since the last look, the students whose answers did
+        (``None``: not known, or more than ``MOST_NAMED``); and each room's latest changes by student, to keep."""
+        whose: dict[str, list[str] | None] = {}
+        latest: dict[str, tuple[int, dict[str, float]]] = {}
+        for code, _, _, answers, activity in rows:
+            if activity is None:
+                continue
+            kept = self._latest.get(code)
+            if answers.startswith("0:"):
+                latest[code] = (activity, {})  # none yet: whoever answers next is new
+                continue
+            before = self._seen.get(code)
+            if before is None:  # a room new to the watcher: its answers so far are no news
+                latest[code] = (activity, dict(conn.execute(self.LATEST, (activity,)).fetchall()))
+                continue
+            if not answers_changed(before[2:], (answers, activity)):
+                if kept is not None and kept[0] == activity:
+                    latest[code] = kept
+                continue
+            now: dict[str, float] = dict(conn.execute(self.LATEST, (activity,)).fetchall())
+            if kept is not None and kept[0] == activity:
+                earlier: dict[str, float] | None = kept[1]
+            else:
+                earlier = {} if before[3] != activity else None  # a new activity's answers are all new
+            named = None if earlier is None else [s for s, at in now.items() if earlier.get(s) != at]
+            whose[code] = named if named is not None and len(named) <= MOST_NAMED else None
+            latest[code] = (activity, now)
+        return whose, latest
+
+    def _tell(
+        self,
+        rows: list[tuple[str, int, int, str, int | None]],
+        seen: dict[str, tuple[int, int, str, int | None]],
+        whose: dict[str, list[str] | None],
+    ) -> None:
         for code, revision, students, answers, activity in rows:
             before = seen.get(code)
             heard = self.hub.mark(code).revision
@@ -390,8 +443,25 @@ class Watcher:
                 self.hub.tell(Notice(code, revision=revision))
             if before is not None and before[1] != students:
                 self.hub.tell(Notice(code, joined=True))
-            if before is not None and before[2] != answers and activity is not None:
-                self.hub.tell(Notice(code, activity=activity))
+            if before is not None and activity is not None and answers_changed(before[2:], (answers, activity)):
+                named = whose.get(code)
+                if named:
+                    for student in named:
+                        self.hub.tell(Notice(code, activity=activity, student=student))
+                else:  # too many to name, or none found (an answer removed with its student): told as changed
+                    self.hub.tell(Notice(code, activity=activity))
+
+
+def answers_changed(before: tuple[str, int | None], now: tuple[str, int]) -> bool:
+    """Whether a room's current answers, as the watcher read them before and now (``"count:latest change"`` and the
+    activity), say that an answer was stored. A new current activity with none yet is no answer: its opening is a
+    change of the room's revision, told as one. Told as an answer too (from the second activity on, the count
+    falling to 0), it threw away the process's one read of the class's answers while the class woke to the opening,
+    and the phones that read was for read their own, one query each."""
+    answers, activity = now
+    if before[1] == activity:
+        return before[0] != answers
+    return not answers.startswith("0:")
 
 
 def sqlite_path(url: str) -> str | None:

@@ -246,10 +246,10 @@ def test_on_sqlite_another_processes_change_is_heard_by_the_watcher_once(tmp_pat
     theirs.answers.submit(room.code, me, opened.id, [(0, "0.5")])
     watcher.look()
     watcher.look()  # nothing written since: nothing told
-    assert heard[3:] == [Notice(room.code, activity=opened.id)]
+    assert heard[3:] == [Notice(room.code, activity=opened.id, student=me)]
     theirs.answers.submit(room.code, me, opened.id, [(0, "0.7")])  # changed: as many answers as before
     watcher.look()
-    assert heard[4:] == [Notice(room.code, activity=opened.id)]
+    assert heard[4:] == [Notice(room.code, activity=opened.id, student=me)]
     del heard[4:]
     # This process's own write is told by its commit; the watcher does not tell its revision again.
     mine.rooms.set_phase(room.code, key, "revealed")
@@ -264,6 +264,47 @@ def test_on_sqlite_another_processes_change_is_heard_by_the_watcher_once(tmp_pat
     assert heard[6:] == []
     watcher.close()
     mine.close()
+    theirs.close()
+
+
+def test_the_watcher_tells_whose_answers_changed_and_no_answer_when_the_next_activity_opens_with_none(tmp_path):
+    """On SQLite every answer reaches the hub through the watcher, the process's own included: told with whose, as
+    PostgreSQL's notices are, so that the process's read of the class's answers stays good for everyone else (a
+    notice that says not whose throws it away, and a class woken by an opening then read its answers one phone at
+    a time). The next activity replacing the current one's answers by none is the room's new revision, not an
+    answer too; one opened with answers already (another process's students answering before this one looked) is
+    told with theirs."""
+    path = tmp_path / "c.sqlite3"
+    theirs = Classroom(f"sqlite:///{path}")
+    hub = Hub()
+    heard: list[Notice] = []
+    hub.on_notice(heard.append)
+    room, key = theirs.rooms.create()
+    ana, bo = rules.new_student_id(), rules.new_student_id()
+    theirs.students.join(room.code, ana, "Ana", source="t")
+    theirs.students.join(room.code, bo, "Bo", source="t")
+    first = theirs.rooms.open_activity(room.code, key, predict())
+    theirs.answers.submit(room.code, ana, first.id, [(0, "0.5")])
+    watcher = Watcher(str(path), hub)
+    watcher.look()
+    theirs.answers.submit(room.code, bo, first.id, [(0, "0.5")])
+    watcher.look()
+    assert heard == [Notice(room.code, activity=first.id, student=bo)]  # Ana's, there before the first look, not
+    theirs.answers.submit(room.code, ana, first.id, [(0, "0.25")])
+    watcher.look()
+    assert heard[1:] == [Notice(room.code, activity=first.id, student=ana)]
+    second = theirs.rooms.open_activity(room.code, key, predict())
+    watcher.look()
+    assert heard[2:] == [Notice(room.code, revision=2)]
+    theirs.answers.submit(room.code, ana, second.id, [(0, "0.25")])
+    theirs.answers.submit(room.code, bo, second.id, [(0, "0.75")])
+    watcher.look()
+    assert heard[3:] == [Notice(room.code, activity=second.id, student=s) for s in (ana, bo)]
+    third = theirs.rooms.open_activity(room.code, key, predict())
+    theirs.answers.submit(room.code, bo, third.id, [(0, "0.75")])
+    watcher.look()
+    assert heard[5:] == [Notice(room.code, revision=3), Notice(room.code, activity=third.id, student=bo)]
+    watcher.close()
     theirs.close()
 
 

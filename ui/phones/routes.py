@@ -50,6 +50,10 @@ RETRY_MS = 1000  # the browser's own reconnect delay, sent as the stream's first
 # together make a run of the live part each half second, as the timer it replaces did.
 WATCH_GAP_SECONDS = 0.5
 MAX_PART = 10_000  # a part number beyond any activity's: the kind names a wrong one below this
+# How many times a class's shared read is made again for the phones whose card it did not bring (an answer heard of
+# while it was read: it is not kept), before each phone reads its own: a class woken by an opening while its first
+# answers come in then waits on one more read, where each of its phones read its own answers (a query per phone).
+PREPARES = 3
 MAX_KNOWN_DIGITS = 18  # a room's revision as a phone sends it back: a number, far below 10**18
 
 T = TypeVar("T")
@@ -118,14 +122,21 @@ async def card_now(
     svc: ClassroomService, code: str, student: str, lang: str, told: int | None = None
 ) -> dict[str, Any]:
     """``card_json``, made in the event loop when what it needs is at hand. A class's phones woken by one notice
-    find it missing together: one thread reads it for all of them (``ClassroomService.prepare``), and each makes
-    its card from that, instead of a thread and its reads per phone. Failing that, the card is read in a thread.
+    find it missing together: one thread reads it for all of them (``ClassroomService.prepare``; again, up to
+    ``PREPARES`` reads, when an answer heard of meanwhile kept a read from serving), and each makes its card from
+    that, instead of a thread and its reads per phone. Failing that, the card is read in a thread.
     ``told``: the revision the room is known to have reached (a notice's, or one just read), so that a class's
     cards made one after another from that one read all count as fresh, however many there are to make."""
     card = card_at_hand(svc, code, student, lang, told)
-    if card is None:
-        with suppress(InputError, StoreUnavailable):  # said by the read below, for this phone
+    for _ in range(PREPARES):
+        if card is not None:
+            return card
+        if svc.card_at_hand(code, "", told) is not None:
+            break  # the class's read is at hand: this student's own answer is newer than it, read alone below
+        try:
             await shared_read("prepare", code, svc.prepare, code)
+        except (InputError, StoreUnavailable):
+            break  # said by the read below, for this phone
         card = card_at_hand(svc, code, student, lang, told)
     if card is None:
         card = await run_in_threadpool(card_json, code, student, lang)
