@@ -42,9 +42,9 @@ def cpu_seconds(pid: int) -> float:
 
 async def moves(
     url: str, pid: int, count: int, warmup: int, seed: int, profile: str | None, same: bool = False
-) -> tuple[float, float, float]:
-    """CPU seconds (idle cost taken off) and wall seconds per move over ``count`` moves after ``warmup`` ones, and
-    the idle CPU in core-seconds per second (``same``: the first two
+) -> tuple[float, float, float, float]:
+    """CPU seconds (idle cost taken off) and wall seconds per move over ``count`` moves after ``warmup`` ones,
+    the idle CPU in core-seconds per second and the bytes the server sent per move (``same``: the first two
     items swapped back and forth, so every figure after the first two moves is found in ``ui.live``'s caches)."""
     rng = random.Random(seed)
     errors: list[str] = []
@@ -71,10 +71,11 @@ async def moves(
             stderr=subprocess.DEVNULL,
         )
         await asyncio.sleep(1.5)  # py-spy attaches
-    cpu0, wall0 = cpu_seconds(pid), time.monotonic()
+    cpu0, wall0, received0 = cpu_seconds(pid), time.monotonic(), other.received
     for _ in range(count):
         await one()
     cpu, wall = cpu_seconds(pid) - cpu0, time.monotonic() - wall0
+    sent = (other.received - received0) / count
     idle0, quiet0 = cpu_seconds(pid), time.monotonic()
     await asyncio.sleep(IDLE_SECONDS)  # what the server spends with no move, per second (its pollers, timers)
     idle = (cpu_seconds(pid) - idle0) / (time.monotonic() - quiet0)
@@ -85,7 +86,7 @@ async def moves(
     await other.ws.close()
     if errors:
         raise RuntimeError(f"{len(errors)} errors, first: {errors[0]}")
-    return cpu / count, wall / count, idle
+    return cpu / count, wall / count, idle, sent
 
 
 def main() -> None:
@@ -107,11 +108,13 @@ def main() -> None:
         figures = []
         for round_ in range(args.rounds):
             profile = args.profile if round_ == 0 else None
-            cpu, wall, idle = asyncio.run(moves(url, server.pid, args.moves, args.warmup, round_, profile, args.same))
+            cpu, wall, idle, sent = asyncio.run(
+                moves(url, server.pid, args.moves, args.warmup, round_, profile, args.same)
+            )
             figures.append(cpu)
             print(
                 f"round {round_ + 1}: server CPU {1000 * cpu:.1f} ms per move (idle {100 * idle:.1f}% of a core "
-                f"taken off), wall {1000 * wall:.1f} ms per move"
+                f"taken off), wall {1000 * wall:.1f} ms per move, {sent / 1000:.1f} kB sent per move"
             )
         print(f"server CPU per move: median {1000 * statistics.median(figures):.1f} ms over {args.rounds} rounds")
     finally:

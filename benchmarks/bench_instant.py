@@ -163,6 +163,7 @@ class Other:
     component: tuple[str, str, str] = ("", "", "")  # (state widget id, events widget id, fragment id)
     order: list[int] = field(default_factory=list)  # the list's item ids, as the server last drew them
     query: str = ""  # the address's query string, as the server last wrote it (a browser sends it back)
+    received: int = 0  # bytes of the server's messages so far (the websocket's payloads)
 
     async def connect(self) -> None:
         import websockets
@@ -199,7 +200,9 @@ class Other:
         headline = None
         while True:
             fm = ForwardMsg()
-            fm.ParseFromString(await asyncio.wait_for(self.ws.recv(), timeout=60))
+            data = await asyncio.wait_for(self.ws.recv(), timeout=60)
+            self.received += len(data)
+            fm.ParseFromString(data)
             kind = fm.WhichOneof("type")
             if kind == "new_session":
                 self.page_hash = fm.new_session.page_script_hash or self.page_hash

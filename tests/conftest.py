@@ -152,6 +152,53 @@ def _close_the_pages_a_test_opened(request):
                 context.close()
 
 
+# A page in a context that has loaded the app before costs about 2 CPU seconds to open a page of it; in a fresh
+# context about 5 (Streamlit's scripts fetched and compiled again). The pages' browser tests that need nothing of a
+# fresh context share one desktop page and one phone page per worker, each test going to its own address.
+DESKTOP = {"width": 1280, "height": 720}
+PHONE = "iPhone 13"
+
+
+@pytest.fixture(scope="session")
+def _desktop_context(browser):
+    context = browser.new_context(viewport=DESKTOP)
+    yield context
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def _phone_context(browser, playwright):
+    context = browser.new_context(**playwright.devices[PHONE])
+    yield context
+    context.close()
+
+
+def _shared_page(context, viewport):
+    """The context's first page (a new one if it has none or it was closed); afterwards blank again (its app
+    session closed), with its viewport and media as at the start and every other page of the context closed."""
+    page = next((p for p in context.pages if not p.is_closed()), None) or context.new_page()
+    yield page
+    for other in context.pages[1:]:
+        with contextlib.suppress(Exception):
+            other.close()
+    with contextlib.suppress(Exception):
+        page.goto("about:blank")
+        page.set_viewport_size(viewport)
+        page.emulate_media(reduced_motion="no-preference")
+
+
+@pytest.fixture
+def desktop_page(_desktop_context):
+    """A desktop page (1280x720, no touch) shared by the pages' browser tests: go to an address first."""
+    yield from _shared_page(_desktop_context, DESKTOP)
+
+
+@pytest.fixture
+def phone_page(_phone_context, playwright):
+    """An iPhone 13 page (390x664, touch) shared by the pages' browser tests: go to an address first."""
+    yield from _shared_page(_phone_context, playwright.devices[PHONE]["viewport"])
+
+
 # What a failed browser test leaves to read: each open page's address and text, in the report (CI prints only
 # the report), and its screenshot in a folder the report names. A timed-out wait otherwise says only what it
 # waited for, not what the page showed instead.

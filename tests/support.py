@@ -56,6 +56,22 @@ def pin(context, url: str, replica: int) -> None:
     context.add_cookies([{"name": "ndcg_replica", "value": str(replica), "url": url}])
 
 
+def join_on_its_page(context, url: str, code: str, nickname: str):
+    """A student joins room ``code`` in ``context`` (a phone's) on the phones' own join page (``/join/CODE``, the
+    projector's link under ``serve.py``), which loads no Streamlit front end and starts no Streamlit session; the
+    phone's own page once it says who they are. (The Streamlit page's join form, the way in without ``serve.py``, is
+    ``test_browser_live_room.phone``'s and ``test_browser_phone_join_form``'s.)"""
+    from playwright.sync_api import expect
+
+    page = context.new_page()
+    page.goto(f"{url}/join/{code}?lang=en")
+    page.get_by_role("textbox", name="Nickname (optional)").fill(nickname)
+    page.get_by_role("button", name="Join").tap()
+    page.wait_for_url(f"**/phone/{code}?me=*", timeout=30_000)
+    expect(page.get_by_text(f"You are {nickname}.")).to_be_visible(timeout=30_000)
+    return page
+
+
 def wait_until(condition, seconds=10.0):
     """Whether ``condition()`` holds within ``seconds``, looked at every 10 ms: for what another thread or
     process does (a notice heard, a caller queued), which gives no event to wait on."""

@@ -13,6 +13,14 @@ from support import wait_for_idle
 
 pytestmark = pytest.mark.browser
 
+
+@pytest.fixture
+def page(desktop_page):
+    """The worker's shared desktop page (conftest's ``desktop_page``), not a fresh context: each test opens its
+    address and sets its size."""
+    return desktop_page
+
+
 FIVE = dict(zip(PRESETS.build("five").labels, PRESETS.build("five").grades, strict=False))
 
 

@@ -1,6 +1,8 @@
 """Results a lecturer can use, in Debian's Chromium: a desktop teacher and two iPhone 13 phones. A Which-is-better
 round is revealed and cannot take answers again; it runs again as round 2; the downloaded CSV words every vote as
-the phones showed it, has a row for each student who did not answer and a total per student."""
+the phones showed it, has a row for each student who did not answer and a total per student. The results' address
+(issue 46), asked again by anyone without the teacher's page (a request with no session, no cookie), serves nothing;
+the teacher prepares the CSV again and downloads it again."""
 
 import csv
 import io
@@ -14,6 +16,15 @@ pytestmark = pytest.mark.browser
 
 def answered(teacher):
     return teacher.get_by_test_id("stMetric").filter(has_text="Answered").get_by_test_id("stMetricValue")
+
+
+def download(teacher):
+    """The results CSV as the teacher gets it: prepared, then downloaded."""
+    teacher.get_by_role("button", name="Prepare the results (CSV)").click()
+    expect(teacher.get_by_text("Results as of")).to_be_visible()
+    with teacher.expect_download() as started:
+        teacher.get_by_role("button", name="Download the results (CSV)").click()
+    return started.value
 
 
 def vote(page, label):
@@ -56,12 +67,9 @@ def test_a_revealed_round_is_final_round_two_runs_again_and_the_csv_says_what_st
     teacher.get_by_role("button", name="Reveal").click()
     expect(teacher.get_by_text("1 of 1 votes agree with NDCG@5, which says: A.")).to_be_visible()
 
-    teacher.get_by_role("button", name="Prepare the results (CSV)").click()
-    expect(teacher.get_by_text("Results as of")).to_be_visible()
-    with teacher.expect_download() as download:
-        teacher.get_by_role("button", name="Download the results (CSV)").click()
-    assert download.value.suggested_filename == f"ndcg_lab_room_{code}.csv"
-    data = download.value.path().read_bytes()
+    first = download(teacher)
+    assert first.suggested_filename == f"ndcg_lab_room_{code}.csv"
+    data = first.path().read_bytes()
     assert data.startswith(b"\xef\xbb\xbf")
     header, *rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
     assert header[:4] == ["Activity", "Round", "Kind", "Query"]
@@ -77,6 +85,19 @@ def test_a_revealed_round_is_final_round_two_runs_again_and_the_csv_says_what_st
         ["Total", "", "Ana", "answered 1 of 2", "", "0 right"],
         ["Total", "", "Bo", "answered 1 of 2", "", "1 right"],
     ]
+
+    # The address served the teacher's download once: asked again without the page, it serves nothing.
+    assert "/media/" in first.url
+    stranger = playwright.request.new_context()
+    try:
+        again = stranger.get(first.url)
+        assert again.status == 404
+        assert "ndcg_lab_room" not in again.headers.get("content-disposition", "")
+    finally:
+        stranger.dispose()
+    second = download(teacher)  # prepared again: the teacher's own download works as before
+    assert second.suggested_filename == first.suggested_filename
+    assert second.path().read_bytes() == data
     for page in (ana, bo):
         page.context.close()
     context.close()

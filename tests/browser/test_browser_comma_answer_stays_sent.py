@@ -4,10 +4,10 @@ store keeps the answer as typed, and the phone takes the same text for the same 
 
 import pytest
 from playwright.sync_api import expect
-from test_browser_live_room import phone
 
 from ndcg_core.classroom.kinds.practice import practice_activity
 from ndcg_core.classroom.storage import Classroom, database_url
+from support import join_on_its_page
 
 pytestmark = pytest.mark.browser
 
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.browser
 def test_a_comma_answer_saved_is_not_called_unsent_when_answers_lock(browser, playwright, app_url):
     store = Classroom(database_url())
     room, key = store.rooms.create()
-    page = phone(browser, playwright, app_url, room.code, "Ana")
+    page = join_on_its_page(browser.new_context(**playwright.devices["iPhone 13"]), app_url, room.code, "Ana")
     store.rooms.open_activity(room.code, key, practice_activity(2026, 2))
     box = page.get_by_role("textbox", name="Your answer").first
     expect(box).to_be_visible(timeout=30_000)

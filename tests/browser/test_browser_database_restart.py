@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from ndcg_core.classroom.storage import Classroom
-from support import empty_database, free_port, start_app, stop_app
+from support import empty_database, free_port, join_on_its_page, start_app, stop_app
 
 pytestmark = pytest.mark.browser
 
@@ -30,12 +30,8 @@ def app_on_postgres(postgres_cluster, tmp_path):
 
 
 def join(browser, playwright, url, code, nickname):
-    page = browser.new_context(**playwright.devices["iPhone 13"]).new_page()
-    page.goto(f"{url}/Classroom?room={code}")
-    page.get_by_role("textbox", name="Nickname (optional)").fill(nickname)
-    page.get_by_role("button", name="Join").tap()
-    expect(page.get_by_text(f"You are {nickname}.")).to_be_visible(timeout=30_000)
-    return page
+    """A phone joined on its own join page (no Streamlit session: the phone's page is what is looked at)."""
+    return join_on_its_page(browser.new_context(**playwright.devices["iPhone 13"]), url, code, nickname)
 
 
 def no_traceback(page):

@@ -1,12 +1,22 @@
-"""The Evaluate page in Debian's Chromium: upload trec_eval's sample files, see its published means,
-and open a query in the Playground."""
+"""The Evaluate page in Debian's Chromium: trec_eval's sample files uploaded through the page show trec_eval's
+published means, the per-query CSV is made when asked for and downloads with every query, and a query opens in
+the Playground.
 
-from math import log2
+What only a browser shows is here: the uploads, the download, the page switch with the list drawn. The page's
+rules are pinned by its AppTests (tests/ui/test_evaluate_page.py): the judged-only setting's means
+(test_judged_only_is_a_setting_off_by_default_and_the_drill_down_ranks_as_it_scores), the sample's means, the
+query opened in the Playground. One shared page goes through the three in turn (opening one costs more than a
+step).
+"""
+
+import csv
+import io
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from ndcg_core import query_ranking, read_qrels, read_run
+from ndcg_core import EvaluationOptions, evaluate, query_ranking, read_qrels, read_run
 from support import ROOT, TREC, upload, wait_for_idle
 
 pytestmark = pytest.mark.browser
@@ -37,15 +47,33 @@ def evaluate_files(page, app_url, qrels, run):
     upload(page, uploaders.nth(1), str(run))
 
 
-def test_upload_the_sample_and_open_a_query_in_the_playground(page, app_url):
+def test_upload_the_sample_download_its_per_query_csv_and_open_a_query_in_the_playground(desktop_page, app_url):
+    page = desktop_page
     evaluate_files(page, app_url, SAMPLE / "qrels.test", SAMPLE / "results.test")
     means = page.locator('[data-testid="stMetric"]')
     for k in (5, 10):
         expect(means.filter(has_text=f"Mean NDCG@{k}").get_by_test_id("stMetricValue")).to_have_text(
             published(f"ndcg_cut_{k}", "all", "out.test.a"), timeout=30000
         )
-    page.get_by_role("tab", name="Open a query").click()
+
+    # The per-query CSV: made when asked for, then downloaded, with every query of the files uploaded.
+    page.get_by_role("tab", name="Export").click()
+    page.get_by_role("button", name="Prepare the per-query table (CSV)").click()
+    button = page.get_by_role("button", name="Download the per-query table (CSV)")
+    expect(button).to_be_visible(timeout=30000)
+    page.screenshot(path="/tmp/evaluate_export_tab.png")
+    with page.expect_download(timeout=30000) as caught:
+        button.click()
+    rows = list(csv.DictReader(io.StringIO(Path(caught.value.path()).read_text(encoding="utf-8"))))
+    expected = evaluate(
+        read_qrels(SAMPLE / "qrels.test"), read_run(SAMPLE / "results.test"), EvaluationOptions(cutoffs=(5, 10, 20))
+    )
+    assert [row["Query"] for row in rows] == expected.qids
+    at_10 = [float(row["NDCG@10"]) for row in rows]
+    assert at_10 == pytest.approx(expected.table()["ndcg_cut_10"].tolist(), abs=1e-12)
+
     # Query 302, the one whose NDCG@5 is not 0: the Playground must show trec_eval's value for it.
+    page.get_by_role("tab", name="Open a query").click()
     query = page.get_by_role("combobox", name="Query (largest gap first)")
     expect(query).to_have_value("301")  # the largest gap first
     query.click()
@@ -62,53 +90,3 @@ def test_upload_the_sample_and_open_a_query_in_the_playground(page, app_url):
     expect(headline.get_by_test_id("stMetricValue")).to_have_text(published("ndcg_cut_5", "302"))
     assert published("ndcg_cut_5", "302") == "0.8304"
     expect(page.get_by_role("radio", name="all judgments (this list + judged items not in it)")).to_be_checked()
-
-
-def test_the_per_query_csv_is_made_when_asked_for_and_holds_every_query(page, app_url):
-    import csv
-    import io
-    from pathlib import Path
-
-    from ndcg_core import EvaluationOptions, evaluate
-
-    page.set_viewport_size({"width": 1366, "height": 1000})
-    page.goto(f"{app_url}/Evaluate")
-    expect(page.get_by_role("heading", name="Evaluate")).to_be_visible(timeout=30000)
-    wait_for_idle(page)  # the bundled sample is evaluated at once
-    page.get_by_role("tab", name="Export").click()
-    page.get_by_role("button", name="Prepare the per-query table (CSV)").click()
-    button = page.get_by_role("button", name="Download the per-query table (CSV)")
-    expect(button).to_be_visible(timeout=30000)
-    page.screenshot(path="/tmp/evaluate_export_tab.png")
-    with page.expect_download(timeout=30000) as caught:
-        button.click()
-    rows = list(csv.DictReader(io.StringIO(Path(caught.value.path()).read_text(encoding="utf-8"))))
-    expected = evaluate(
-        read_qrels(SAMPLE / "qrels.test"), read_run(SAMPLE / "results.test"), EvaluationOptions(cutoffs=(5, 10, 20))
-    )
-    assert [row["Query"] for row in rows] == expected.qids
-    at_10 = [float(row["NDCG@10"]) for row in rows]
-    assert at_10 == pytest.approx(expected.table()["ndcg_cut_10"].tolist(), abs=1e-12)
-
-
-def test_the_judged_only_setting_scores_as_minus_J(page, app_url, tmp_path):
-    # u1 (unjudged) above d2 (grade 2): judged only, d2 moves up to the first place.
-    (tmp_path / "qrels.txt").write_text("q1 0 d2 2\nq1 0 d3 1\nq2 0 e1 1\nq2 0 e2 0\n")
-    (tmp_path / "run.txt").write_text(
-        "q1 Q0 u1 1 3 t\nq1 Q0 d2 2 2 t\nq1 Q0 d3 3 1 t\nq2 Q0 u2 1 2 t\nq2 Q0 e1 2 1 t\n"
-    )
-    # Every document scored: q1 (0, 2, 1) against its ideal (2, 1); q2 (0, 1) against (1, 0).
-    q1 = (2 / log2(3) + 1 / log2(4)) / (2 + 1 / log2(3))
-    q2 = (1 / log2(3)) / 1
-    # Judged only (trec_eval -J): the unjudged u1 and u2 dropped, each list is its own ideal.
-    expected = {False: (q1 + q2) / 2, True: 1.0}
-    evaluate_files(page, app_url, tmp_path / "qrels.txt", tmp_path / "run.txt")
-    means = page.locator('[data-testid="stMetric"]')
-    for judged_only in (False, True):
-        expect(means.filter(has_text="Mean NDCG@5").get_by_test_id("stMetricValue")).to_have_text(
-            f"{expected[judged_only]:.4f}", timeout=30000
-        )
-        if not judged_only:
-            page.get_by_text("Settings").first.click()
-            page.get_by_text("Score only judged documents (trec_eval -J)").click()
-    page.screenshot(path=str(tmp_path / "evaluate_judged_only.png"), full_page=True)

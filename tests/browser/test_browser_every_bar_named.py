@@ -19,18 +19,7 @@ DRAWN = """c => [...c.querySelectorAll('svg text')]
   .filter(e => e.getAttribute('opacity') !== '0' && getComputedStyle(e).opacity !== '0').map(e => e.textContent)"""
 
 
-def projector(browser, app_url, code, key):
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    teacher = context.new_page()
-    teacher.goto(f"{app_url}/Classroom?room={code}&key={key}&lang=en")
-    with context.expect_page() as opened:
-        teacher.get_by_text("Open the projector view").click()
-    screen = opened.value
-    screen.set_viewport_size({"width": 1280, "height": 720})
-    return context, screen
-
-
-def test_the_projected_judge_chart_names_every_result(browser, app_url):
+def test_the_projected_judge_chart_names_every_result(desktop_page, app_url):
     store = Classroom(database_url())
     room, key = store.rooms.create()
     activity = Judge(activity_list(NAMES, [3, 2, 2, 1, 0], 3), Scale(0, 3))
@@ -39,11 +28,14 @@ def test_the_projected_judge_chart_names_every_result(browser, app_url):
         student = new_student_id()
         store.students.join(room.code, student, f"S{i}")
         store.answers.submit(room.code, student, row.id, [(p, (g + i) % 4) for p, g in enumerate(activity.spec.grades)])
-    context, screen = projector(browser, app_url, room.code, key)
+    # The projector view opened at its address, in the teacher's browser (the key in it), on the worker's shared
+    # desktop page (conftest's); the control page's link to it is followed in test_browser_projector_view.
+    screen = desktop_page
+    screen.set_viewport_size({"width": 1280, "height": 720})
+    screen.goto(f"{app_url}/Classroom?room={room.code}&key={key}&view=screen&lang=en")
     chart = screen.get_by_test_id("stVegaLiteChart").first
     expect(chart.locator("svg text").filter(has_text="5. History")).to_be_attached(timeout=30_000)
     drawn = chart.evaluate(DRAWN)
     assert {f"{i}. {name}" for i, name in enumerate(NAMES, start=1)} <= set(drawn), drawn
     Path("test-results").mkdir(exist_ok=True)
     screen.screenshot(path="test-results/projector_judge_every_result_1280x720.png")
-    context.close()

@@ -8,6 +8,13 @@ from ndcg_core import dcg, idcg, ndcg_at_k
 pytestmark = pytest.mark.browser
 
 
+@pytest.fixture
+def page(desktop_page):
+    """The worker's shared desktop page (conftest's ``desktop_page``), not a fresh context: each test opens its
+    address and sets its size."""
+    return desktop_page
+
+
 def metric(page, name):
     """The value of the metric whose label is exactly ``name`` (``DCG@3``, not ``NDCG@3``)."""
     label = page.get_by_test_id("stMetricLabel").get_by_text(name, exact=True)

@@ -1,4 +1,5 @@
-"""The lesson in Debian's Chromium, from step 1 to step 9, answering each check."""
+"""The lesson in Debian's Chromium, from step 1 to step 9, answering each check; its end on a phone and a
+projector, and step 4 on a phone (on the worker's shared desktop and phone pages, conftest's)."""
 
 import re
 
@@ -9,6 +10,14 @@ from ndcg_core import cg, dcg, idcg
 from support import wait_for_idle
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def page(desktop_page):
+    """The worker's shared desktop page (conftest's ``desktop_page``), not a fresh context: each test opens its
+    address and sets its size."""
+    return desktop_page
+
 
 FIVE = [3, 2, 3, 0, 1]
 
@@ -70,10 +79,12 @@ CUT_LINK = """e => { const t = [...e.querySelectorAll('*')]
 
 
 @pytest.mark.parametrize("device", ["iPhone 13", "projector"])
-def test_the_lesson_ends_with_a_finish_and_a_whole_link_onward(browser, playwright, app_url, device):
-    options = playwright.devices[device] if device != "projector" else {"viewport": {"width": 1280, "height": 720}}
-    context = browser.new_context(**options)
-    page = context.new_page()
+def test_the_lesson_ends_with_a_finish_and_a_whole_link_onward(request, app_url, device):
+    if device == "projector":
+        page = request.getfixturevalue("page")
+        page.set_viewport_size({"width": 1280, "height": 720})
+    else:
+        page = request.getfixturevalue("phone_page")
     page.goto(f"{app_url}/Learn?step=9" + ("&present=1" if device == "projector" else ""))
     expect(page.get_by_role("heading", name="9. Three other conventions")).to_be_visible(timeout=30000)
     wait_for_idle(page)
@@ -89,12 +100,10 @@ def test_the_lesson_ends_with_a_finish_and_a_whole_link_onward(browser, playwrig
     assert not link.evaluate(CUT_LINK)
     main = page.get_by_test_id("stMain").locator("[data-testid=stMainBlockContainer]").bounding_box()
     assert link.bounding_box()["width"] >= 0.9 * (main["width"] - 2 * 16) - 40  # full width of the page's column
-    context.close()
 
 
-def test_step_4_writes_out_every_term_within_a_phones_width(browser, playwright, app_url):
-    context = browser.new_context(**playwright.devices["iPhone 13"])
-    page = context.new_page()
+def test_step_4_writes_out_every_term_within_a_phones_width(phone_page, app_url):
+    page = phone_page
     page.goto(f"{app_url}/Learn?step=4")
     expect(page.get_by_role("heading", name="4. DCG")).to_be_visible(timeout=30000)
     wait_for_idle(page)
@@ -108,4 +117,3 @@ def test_step_4_writes_out_every_term_within_a_phones_width(browser, playwright,
         box = cells.nth(i).bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= width, cells.nth(i).inner_text()
     assert not table.evaluate(CUT_LINK)  # no text runs past its cell
-    context.close()

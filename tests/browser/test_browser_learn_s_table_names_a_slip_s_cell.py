@@ -11,6 +11,13 @@ from support import wait_for_idle
 pytestmark = pytest.mark.browser
 
 
+@pytest.fixture
+def page(desktop_page):
+    """The worker's shared desktop page (conftest's ``desktop_page``), not a fresh context: each test opens its
+    address and sets its size."""
+    return desktop_page
+
+
 def test_learn_s_table_names_a_slip_s_cell(page, app_url):
     page.set_viewport_size({"width": 1280, "height": 800})
     page.goto(f"{app_url}/Learn?step=6")

@@ -13,6 +13,14 @@ from support import wait_for_idle
 
 pytestmark = pytest.mark.browser
 
+
+@pytest.fixture
+def page(desktop_page):
+    """The worker's shared desktop page (conftest's ``desktop_page``), not a fresh context: each test opens its
+    address and sets its size."""
+    return desktop_page
+
+
 LINK_BLUE = (0x0B, 0x63, 0xCE)
 
 

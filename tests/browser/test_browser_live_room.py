@@ -1,15 +1,25 @@
-"""A live room in Debian's Chromium: one desktop teacher and three phones (iPhone 13 emulation, touch).
+"""A live room in Debian's Chromium: one desktop teacher (1280x720) and three phones (iPhone 13 emulation, touch).
 Students join by the link and answer all four activities; the teacher's counts update with nobody clicking;
 after the reveal each phone shows its own result; a student's link cannot lock, reveal or end; a hostile
 nickname stays text; and the browser remembers who it is in the room. (A restarted server keeps the room and its
-answers: test_browser_reconnect.py.)"""
+answers: test_browser_reconnect.py.)
+
+On the same class, the teacher's side: "Open for the class" reruns only the control page's setup part (an
+``st.fragment``, so on a process that also serves half the class the teacher's page does not compete with the phones
+fetching the activity; what the browser asks is read from its websocket), and the rest of the page follows by itself;
+with an activity open the answered count and the class's chart are on the first screen beside Lock and Reveal (issue
+45: they were below the buttons, off a 1280x720 laptop's first screen); and the control link opened on the lecturer's
+phone works as a remote with its buttons on the first screen: its Lock locks the room."""
 
 import re
 
 import pytest
 from playwright.sync_api import expect
+from test_browser_open_reruns_only_the_setup import reruns_asked
+from test_browser_projector_reveal_fits import within
 
 from ndcg_core.classroom.kinds.practice import practice_activity
+from support import wait_for_idle
 
 pytestmark = pytest.mark.browser
 
@@ -75,15 +85,45 @@ def send(page, name="Send"):
     expect(page.get_by_text("Saved. You can change it")).to_be_visible()
 
 
+def first_screen_beside_the_buttons(teacher):
+    """The answered count and the class's chart on the control page's first screen (720 px), right of Lock and
+    Reveal, all whole, the page as it opens."""
+    count = teacher.get_by_test_id("stMetric").filter(has_text="Answered")
+    chart = teacher.get_by_test_id("stVegaLiteChart").first
+    expect(chart.locator("svg text").first).to_be_attached()
+    teacher.get_by_test_id("stMain").evaluate("main => main.scrollTo(0, 0)")
+    lock = teacher.get_by_role("button", name="Lock answers")
+    reveal = teacher.get_by_role("button", name="Reveal")
+    for part in (lock, reveal, count, chart):
+        within(teacher, part, 720)
+    right_of_buttons = max(b["x"] + b["width"] for b in (lock.bounding_box(), reveal.bounding_box()))
+    assert count.bounding_box()["x"] >= right_of_buttons, (count.bounding_box(), right_of_buttons)
+    assert chart.bounding_box()["x"] >= right_of_buttons, (chart.bounding_box(), right_of_buttons)
+
+
 def test_a_class_of_three_phones_runs_all_four_activities(browser, playwright, app_url):
-    context, teacher, code, _ = start_room(browser, app_url)
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    asked = reruns_asked(context)
+    _, teacher, code, keep = start_room(browser, app_url, context)
+    remote = browser.new_context(**playwright.devices["iPhone 13"]).new_page()
+    remote.goto(keep)  # the control link, opened on the lecturer's phone
+    expect(remote.get_by_text(f"Room {code}: controls")).to_be_visible(timeout=30_000)
+    assert "key=" not in remote.url
     phones = [phone(browser, playwright, app_url, code, name) for name in ("Ana", "李雷", HOSTILE)]
     expect(phones[0].get_by_text("Wait for the teacher to open an activity")).to_be_visible()
     expect(teacher.get_by_test_id("stMetricValue").first).to_have_text("3")  # live, no click
 
-    # 1. Predict the NDCG (the first example: grades 3, 0, 2 at k = 3, NDCG 0.9386).
+    # 1. Predict the NDCG (the first example: grades 3, 0, 2 at k = 3, NDCG 0.9386). The press of "Open for the
+    # class" asks for its setup part's run only, never the page's; Lock, Reveal and the count follow by themselves.
     teacher.get_by_text("An example", exact=True).click()  # the list source Rank it best keeps too
+    wait_for_idle(teacher)
+    before = len(asked)
     open_activity(teacher)
+    expect(teacher.get_by_role("button", name="Lock answers")).to_be_visible()
+    expect(answered(teacher)).to_have_text("0 / 3")
+    pressed = [(part, timer) for part, timer in asked[before:] if not timer]
+    assert pressed and all(part for part, _ in pressed), pressed
+    first_screen_beside_the_buttons(teacher)
     for page, guess in zip(phones, ("0.9", "0.95", "0.5"), strict=False):
         expect(page.get_by_text("Activity 1: Predict the NDCG")).to_be_visible()  # appeared by itself
         page.get_by_role("textbox", name="Your estimate of NDCG (0 to 1)").fill(guess)
@@ -92,6 +132,13 @@ def test_a_class_of_three_phones_runs_all_four_activities(browser, playwright, a
     # The histogram's bars, as its text description says them, also changed with nobody clicking.
     expect(teacher.get_by_text("Answers by bin: 0.50–0.55: 1 · 0.90–0.95: 1 · 0.95–1.00: 1")).to_be_visible()
     expect(teacher.get_by_text("0.9386")).to_have_count(0)  # hidden until the reveal
+    # The lecturer's phone locks the answers: its Lock on its first screen, nothing sideways.
+    lock = remote.get_by_role("button", name="Lock answers")
+    expect(lock).to_be_visible()
+    assert lock.bounding_box()["y"] < 844
+    assert remote.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    lock.tap()
+    expect(teacher.get_by_test_id("stMetric").filter(has_text="Answers")).to_contain_text("locked")
     teacher.get_by_role("button", name="Reveal").click()
     expect(teacher.get_by_text("2 of 3 estimates were within 0.05")).to_be_visible()
     expect(phones[0].get_by_text("you were 0.039 away: within 0.05")).to_be_visible()
@@ -167,6 +214,6 @@ def test_a_class_of_three_phones_runs_all_four_activities(browser, playwright, a
     reloaded = context.new_page()
     reloaded.goto(f"{app_url}/Classroom?room={code}")
     expect(reloaded.get_by_role("button", name="Prepare the results (CSV)")).to_be_visible(timeout=30_000)
-    for page in phones:
+    for page in (*phones, remote):
         page.context.close()
     context.close()

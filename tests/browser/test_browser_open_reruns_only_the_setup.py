@@ -1,15 +1,8 @@
-"""Pressing "Open for the class", in Debian's Chromium: the press reruns only the control page's setup part (an
-``st.fragment``), not the whole page, so on a process that also serves half the class the teacher's page does not
-compete with the phones fetching the activity; the rest of the page (Lock, Reveal, the live count) follows by
-itself at the live part's next run. What the browser sends is read from its websocket: each rerun it asks for, and
-for which part."""
+"""What a browser context asks its Streamlit server to rerun, read from its websocket: for the browser tests that check
+a press reruns one part (an ``st.fragment``) and not the whole page. "Open for the class" rerunning only the control
+page's setup part is checked in test_browser_live_room.py, on its class."""
 
-import pytest
-from playwright.sync_api import expect
 from streamlit.proto.BackMsg_pb2 import BackMsg
-from test_browser_live_room import answered, open_activity, phone, start_room
-
-pytestmark = pytest.mark.browser
 
 
 def reruns_asked(context):
@@ -26,18 +19,3 @@ def reruns_asked(context):
 
     context.on("page", lambda page: page.on("websocket", lambda ws: ws.on("framesent", sent)))
     return asked
-
-
-def test_the_press_reruns_the_setup_part_and_the_page_follows_by_itself(browser, playwright, app_url):
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    asked = reruns_asked(context)
-    _, teacher, code, _ = start_room(browser, app_url, context)
-    phone(browser, playwright, app_url, code, "Ana")
-    expect(teacher.get_by_test_id("stMetricValue").first).to_have_text("1")
-    before = len(asked)
-    open_activity(teacher)
-    expect(teacher.get_by_role("button", name="Lock answers")).to_be_visible()
-    expect(answered(teacher)).to_have_text("0 / 1")
-    pressed = [(part, timer) for part, timer in asked[before:] if not timer]
-    assert pressed and all(part for part, _ in pressed), pressed  # the press: one part's run, never the page's
-    context.close()

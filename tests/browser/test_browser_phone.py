@@ -17,14 +17,13 @@ FIVE = dict(zip(PRESETS.build("five").labels, PRESETS.build("five").grades, stri
 
 
 @pytest.fixture
-def phone(browser, playwright):
-    context = browser.new_context(**playwright.devices["iPhone 13"])
-    yield context
-    context.close()
+def phone(phone_page):
+    """The worker's shared iPhone 13 page (conftest's ``phone_page``), not a fresh context: each test opens its
+    address."""
+    return phone_page
 
 
-def open_playground(phone, app_url):
-    page = phone.new_page()
+def open_playground(page, app_url):
     page.goto(f"{app_url}/Playground")
     expect(page.locator("li.row .label")).to_have_text(list(FIVE), timeout=30000)
     expect(page.locator(".summary-value")).to_have_text(f"{ndcg_at_k(list(FIVE.values()), 5):.4f}")
@@ -143,7 +142,7 @@ PAGES = ["Playground", "Evaluate", "Learn", "Conventions", "Metrics", "Practice"
 def test_no_page_scrolls_sideways(phone, app_url):
     """Home, then each page picked in the sidebar in the same session (a page switch costs less than a page
     opened afresh, and is how a phone goes from page to page)."""
-    page = phone.new_page()
+    page = phone
     page.goto(f"{app_url}/")
     heading = page.get_by_test_id("stMain").locator("h1").first
     expect(heading).to_be_visible(timeout=30000)

@@ -1,13 +1,21 @@
 """A phone (iPhone 13, touch) in Debian's Chromium is told of a change, not asking: its page keeps one event stream,
 and the activity the teacher opens appears on it with no request to the card route at all. Where the stream cannot
 get through (refused, or held back by a proxy so that nothing arrives), the page falls back by itself to asking the
-card route, and the class carries on."""
+card route, and the class carries on. The teacher's actions are made by the store (another process), as the
+teacher's page makes them, and the phones join on their own join page: no Streamlit page is open, and the phones'
+page is what is looked at."""
 
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from test_browser_live_room import answered, open_activity, phone, send, start_room
+from test_browser_live_room import send
+
+from ndcg_core.classroom.kinds.lists import preset_list
+from ndcg_core.classroom.kinds.predict import Predict
+from ndcg_core.classroom.kinds.rank import Rank
+from ndcg_core.classroom.storage import Classroom, database_url
+from support import join_on_its_page, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -50,7 +58,7 @@ def student_where(browser, playwright, app_url, code, nickname, stream, **timing
         context.route("**/phone/*", served_sooner(**timings))
     if stream is not None:
         context.route("**/api/room/*/events?*", stream)
-    return phone(browser, playwright, app_url, code, nickname, context)
+    return join_on_its_page(context, app_url, code, nickname)
 
 
 def test_a_phone_is_told_on_its_stream_and_falls_back_to_polling_where_the_stream_cannot_get_through(
@@ -61,7 +69,9 @@ def test_a_phone_is_told_on_its_stream_and_falls_back_to_polling_where_the_strea
     streams failed while their server was overloaded (a replica killed, every phone arriving at the other) must not
     poll for the rest of the lesson: the page tries a stream again now and then (every 2 s here, not 30 s), and a
     held-back stream is given up after 1 s here, not 4 s."""
-    context, teacher, code, _ = start_room(browser, app_url)
+    store = Classroom(database_url())  # the same database as the app's server (tests/conftest.py)
+    room, key = store.rooms.create()
+    code = room.code
     ana = student_where(browser, playwright, app_url, code, "Ana", None)
     bo = student_where(browser, playwright, app_url, code, "Bo", lambda route: route.abort())
     di = student_where(browser, playwright, app_url, code, "Di", hold, grace=1000)
@@ -75,7 +85,7 @@ def test_a_phone_is_told_on_its_stream_and_falls_back_to_polling_where_the_strea
     assert cy.evaluate("sessionStorage.getItem('ndcg-card:poll')") is None  # its next page streams too
     polls = {page: card_requests(page) for page in (ana, bo, di, cy)}
 
-    open_activity(teacher)
+    first = store.rooms.open_activity(code, key, Predict(preset_list("five")))
     for page in (ana, bo, di, cy):
         expect(page.get_by_text("Activity 1: Predict the NDCG")).to_be_visible()
     assert polls[ana] == [] and polls[cy] == []  # told on the stream, not by asking
@@ -86,13 +96,11 @@ def test_a_phone_is_told_on_its_stream_and_falls_back_to_polling_where_the_strea
         page.get_by_role("textbox", name="Your estimate of NDCG (0 to 1)").fill(guess)
         send(page)
         expect(page.locator(".ndcg-card .notice")).to_be_hidden()
-    # As a lecturer would: the answers show on the control page (its live part redraws on the answers' notice)
-    # before the next activity is set up, so the setup is not clicked while that part is being redrawn.
-    expect(answered(teacher)).to_have_text("3 / 4")
-    open_activity(teacher, "Rank it best")
+    assert wait_until(lambda: len(store.answers.for_activity(first.id)) == 3)  # each stored
+    store.rooms.open_activity(code, key, Rank.from_list(preset_list("five")))
     expect(ana.get_by_text("Activity 2: Rank it best")).to_be_visible()
     assert polls[ana] == []
     expect(card[ana]).to_have_attribute("data-mode", "stream")
     for page in (ana, bo, di, cy):
         page.context.close()
-    context.close()
+    store.close()

@@ -18,6 +18,14 @@ from support import wait_for_idle
 
 pytestmark = pytest.mark.browser
 
+
+@pytest.fixture
+def page(desktop_page):
+    """The worker's shared desktop page (conftest's ``desktop_page``), not a fresh context: each test opens its
+    address and sets its size."""
+    return desktop_page
+
+
 FIVE = dict(zip(PRESETS.build("five").labels, PRESETS.build("five").grades, strict=False))
 
 
@@ -162,16 +170,24 @@ def edit_table_cell(page, row, column, text):
 
 def test_a_label_with_markup_stays_text_and_runs_nothing(page, app_url):
     dialogs = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    open_playground(page, app_url)
-    hostile = "<img src=x onerror=alert(1)><script>alert(2)</script>"
-    edit_table_cell(page, 0, "label", hostile)
-    expect(page.locator("li.row .label").first).to_have_text(hostile)
-    # The breakdown table, drawn after the list, shows it as text too: the whole page has been redrawn.
-    expect(page.locator(".ndcg-table tbody tr").first.locator("td").first).to_have_text(hostile)
-    # No element was made from it anywhere, so there is nothing that could run later.
-    assert page.locator("img[src='x']").count() == 0
-    assert page.locator("script").filter(has_text="alert(2)").count() == 0
+
+    def dismiss(dialog):
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", dismiss)
+    try:
+        open_playground(page, app_url)
+        hostile = "<img src=x onerror=alert(1)><script>alert(2)</script>"
+        edit_table_cell(page, 0, "label", hostile)
+        expect(page.locator("li.row .label").first).to_have_text(hostile)
+        # The breakdown table, drawn after the list, shows it as text too: the whole page has been redrawn.
+        expect(page.locator(".ndcg-table tbody tr").first.locator("td").first).to_have_text(hostile)
+        # No element was made from it anywhere, so there is nothing that could run later.
+        assert page.locator("img[src='x']").count() == 0
+        assert page.locator("script").filter(has_text="alert(2)").count() == 0
+    finally:
+        page.remove_listener("dialog", dismiss)  # the page is shared: the next test's dialogs are its own
     assert dialogs == []
 
 

@@ -12,6 +12,14 @@ from support import wait_for_idle
 
 pytestmark = pytest.mark.browser
 
+
+@pytest.fixture
+def page(desktop_page):
+    """The worker's shared desktop page (conftest's ``desktop_page``), not a fresh context: each test opens its
+    address and sets its size."""
+    return desktop_page
+
+
 IDCG = 3 + 3 / log2(3) + 2 / 2 + 1 / log2(5)
 
 

@@ -22,13 +22,6 @@ START_HERE = {
 WHAT = {"en": "Nine short steps on one list", "zh": "围绕同一个列表的九个小步骤"}
 
 
-def phone_page(browser, playwright, url):
-    context = browser.new_context(**playwright.devices["iPhone 13"])
-    page = context.new_page()
-    page.goto(url)
-    return context, page
-
-
 def expect_whole(page, element):
     """``element`` is on screen from its left edge to its right edge, and none of its text is cut."""
     element.scroll_into_view_if_needed()
@@ -38,10 +31,11 @@ def expect_whole(page, element):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_home_s_start_here_links_and_practice_s_first_question_are_whole_on_a_phone(browser, playwright, app_url, lang):
-    """One phone page per language: Home's links, then the Practice its third link opens (in the same session, as
-    a learner goes; a page switch costs less than a page opened afresh)."""
-    context, page = phone_page(browser, playwright, f"{app_url}/?lang={lang}")
+def test_home_s_start_here_links_and_practice_s_first_question_are_whole_on_a_phone(phone_page, app_url, lang):
+    """The worker's shared phone page (conftest's) per language: Home's links, then the Practice its third link
+    opens (in the same session, as a learner goes; a page switch costs less than a page opened afresh)."""
+    page = phone_page
+    page.goto(f"{app_url}/?lang={lang}")
     for label in START_HERE[lang]:
         link = page.get_by_role("link", name=label)
         expect(link).to_be_visible(timeout=30000)
@@ -63,4 +57,3 @@ def test_home_s_start_here_links_and_practice_s_first_question_are_whole_on_a_ph
     assert parts.count() > 5
     for i in range(parts.count()):
         expect_whole(page, parts.nth(i))
-    context.close()

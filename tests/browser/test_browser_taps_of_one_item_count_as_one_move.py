@@ -24,11 +24,11 @@ def expect_order(page, grades, order):
     wait_for_idle(page)
 
 
-def test_two_taps_of_up_on_one_item_are_one_move(browser, playwright, app_url):
+def test_two_taps_of_up_on_one_item_are_one_move(phone_page, app_url):
+    """On the worker's shared iPhone 13 page (conftest's)."""
     grades = exercise(SEED, REACH - 1).data["grades"]
     assert len(grades) == 6
-    context = browser.new_context(**playwright.devices["iPhone 13"])
-    page = context.new_page()
+    page = phone_page
     page.goto(f"{app_url}/Practice?seed={SEED}&n={REACH}")
     expect(page.locator("li.row")).to_have_count(6, timeout=30000)
     wait_for_idle(page)
@@ -45,4 +45,3 @@ def test_two_taps_of_up_on_one_item_are_one_move(browser, playwright, app_url):
     rows.nth(0).get_by_role("button", name="Move doc A down").tap()
     expect_order(page, grades, "BACFDE")
     expect(moves).to_have_text("Moves so far: 2")
-    context.close()

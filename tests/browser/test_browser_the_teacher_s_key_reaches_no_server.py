@@ -1,7 +1,9 @@
 """The teacher's key in Debian's Chromium: the control link carries it after "#" (``?room=CODE&lang=en#key=...``),
 which a browser never sends to a server, so no request line, no server's or proxy's log, and nothing the page sends
 its server holds it; the page takes control and the address bar then holds no key. An older link with ``?key=``
-still gives control, and the key leaves its address bar at once."""
+still gives control, and the key leaves its address bar at once. The module's tests share one browser (each its
+own room and page): the Streamlit front end is loaded once and then comes from the browser's cache, and no room's key
+in its memory is another room's."""
 
 import re
 
@@ -11,6 +13,14 @@ from playwright.sync_api import expect
 from ndcg_core.classroom.storage import Classroom, database_url
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def desk(browser):
+    """One teacher's browser for the module's tests, in turn."""
+    context = browser.new_context()
+    yield context
+    context.close()
 
 
 def recorded(page):
@@ -27,10 +37,10 @@ def recorded(page):
     return addresses, frames
 
 
-def test_a_control_link_gives_control_and_its_key_reaches_no_server(browser, app_url):
+def test_a_control_link_gives_control_and_its_key_reaches_no_server(desk, app_url):
     store = Classroom(database_url())  # the same database as the app's server (tests/conftest.py)
     room, key = store.rooms.create()
-    page = browser.new_context().new_page()
+    page = desk.new_page()
     addresses, frames = recorded(page)
     page.goto(f"{app_url}/Classroom?room={room.code}&lang=en#key={key}")
     expect(page.get_by_text(f"Room {room.code}: controls")).to_be_visible(timeout=30_000)
@@ -46,25 +56,28 @@ def test_a_control_link_gives_control_and_its_key_reaches_no_server(browser, app
     page.goto(f"{app_url}/Classroom?room={room.code}&view=screen")
     expect(page.get_by_text("Join with a phone")).to_be_visible(timeout=30_000)
     assert not [a for a in addresses if key in a or "key=" in a]
+    page.close()
     store.close()
 
 
-def test_an_older_link_with_the_key_in_its_query_still_gives_control_and_drops_it(browser, app_url):
+def test_an_older_link_with_the_key_in_its_query_still_gives_control_and_drops_it(desk, app_url):
     store = Classroom(database_url())
     room, key = store.rooms.create()
-    page = browser.new_context().new_page()
+    page = desk.new_page()
     page.goto(f"{app_url}/Classroom?room={room.code}&key={key}")
     expect(page.get_by_text(f"Room {room.code}: controls")).to_be_visible(timeout=30_000)
     expect(page).to_have_url(re.compile(rf"/Classroom\?room={room.code}(&lang=en)?$"))
+    page.close()
     store.close()
 
 
-def test_a_wrong_key_in_the_fragment_gives_no_control_and_says_so(browser, app_url):
+def test_a_wrong_key_in_the_fragment_gives_no_control_and_says_so(desk, app_url):
     store = Classroom(database_url())
     room, _ = store.rooms.create()
-    page = browser.new_context().new_page()
+    page = desk.new_page()
     page.goto(f"{app_url}/Classroom?room={room.code}&lang=en#key={'x' * 43}")
     expect(page.get_by_text("This link does not control the room", exact=False)).to_be_visible(timeout=30_000)
     expect(page.get_by_role("button", name="End the room")).to_have_count(0)
     assert "key" not in page.url
+    page.close()
     store.close()

@@ -1,7 +1,9 @@
 """Fixtures the core tests share."""
 
+import shutil
+
 import pytest
-from storage_support import Clock
+from storage_support import Clock, FreshPostgres
 
 from ndcg_core import read_run
 from ndcg_core.classroom.rules import Limits
@@ -9,7 +11,6 @@ from ndcg_core.classroom.storage import Classroom
 from ndcg_core.trec import segmented
 from ndcg_core.trec.cli import main
 from ndcg_core.trec.engines.duckdb_sql import DuckDBEngine
-from support import empty_database
 
 
 @pytest.fixture
@@ -31,15 +32,37 @@ def segments(monkeypatch):
     return of
 
 
+def make_tables(url):
+    Classroom(url).close()
+
+
+@pytest.fixture(scope="session")
+def sqlite_made(tmp_path_factory):
+    """A SQLite file with the classroom's tables of this version, all empty: made once, copied for each test."""
+    path = tmp_path_factory.mktemp("sqlite-made") / "classroom.sqlite3"
+    make_tables(f"sqlite:///{path}")
+    return path
+
+
+@pytest.fixture(scope="session")
+def postgres_made(request):
+    """``FreshPostgres`` on the session's PostgreSQL: a call empties it for the next test."""
+    fresh = FreshPostgres(request.getfixturevalue("postgres_url"), make_tables)
+    yield fresh
+    fresh.close()
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def url(request, tmp_path):
-    """A new, empty database: a SQLite file, or the test session's PostgreSQL with every table dropped."""
+    """A new database with the classroom's tables of this version, all empty: a SQLite file (a copy of one made
+    once), or the test session's PostgreSQL emptied (``FreshPostgres``)."""
     if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'classroom.sqlite3'}"
+        path = tmp_path / "classroom.sqlite3"
+        shutil.copyfile(request.getfixturevalue("sqlite_made"), path)
+        yield f"sqlite:///{path}"
         return
-    url = request.getfixturevalue("postgres_url")
-    empty_database(url)
-    yield url
+    request.getfixturevalue("postgres_made")()
+    yield request.getfixturevalue("postgres_url")
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """Fixtures the page tests share: the classroom's database, SQLite or PostgreSQL; one real ``serve.py``."""
 
 import pytest
-from serve_support import started
+from serve_support import LIMITED, started
 
 from ndcg_core.classroom.storage import database_url
 from support import empty_database
@@ -64,4 +64,14 @@ def serve_py(tmp_path_factory):
     """One real ``serve.py`` on a SQLite file of its own, with the default settings, for the tests of the phones'
     routes as a client meets them: each module makes its own room on it (``serve_support.room_on``)."""
     with started(tmp_path_factory.mktemp("serve-py")) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def serve_py_limited(tmp_path_factory):
+    """One real ``serve.py`` with ``serve_support.LIMITED``'s small limits, for the tests of those limits (the wrong
+    join codes an address may send, the streams a student or an address may hold): each module makes its own room on
+    it. Apart from ``serve_py``, whose tests join from 127.0.0.1, which the wrong codes sent here would slow."""
+    env = {name: str(value) for name, value in LIMITED.items()}
+    with started(tmp_path_factory.mktemp("serve-py-limited"), **env) as server:
         yield server

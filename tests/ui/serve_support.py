@@ -10,6 +10,14 @@ from ndcg_core.classroom import rules
 from ndcg_core.classroom.storage import Classroom
 from support import free_port, start_app, stop_app
 
+# The small limits of ``conftest.serve_py_limited``'s server (the defaults are larger): wrong join codes from one
+# place before joining is slowed, card streams a student may hold, watch streams a client address may hold.
+LIMITED = {
+    "NDCG_LAB_FREE_JOIN_FAILURES": 2,
+    "NDCG_LAB_STREAMS_PER_STUDENT": 2,
+    "NDCG_LAB_WATCH_STREAMS_PER_CLIENT": 3,
+}
+
 
 @dataclass
 class Served:

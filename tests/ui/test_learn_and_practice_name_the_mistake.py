@@ -101,7 +101,9 @@ def test_the_exercises_above_are_set_2026s():
 @pytest.mark.parametrize(
     ("number", "code", "number_"), PRACTICE_MISTAKES, ids=[f"{m[0]}-{m[1]}" for m in PRACTICE_MISTAKES]
 )
-def test_practice_names_the_mistake_a_wrong_number_matches(number, code, number_, lang):
+def test_practice_names_the_mistake_a_wrong_number_matches_and_after_it_the_right_number_names_none(
+    number, code, number_, lang
+):
     at = give(practice(number, lang=lang), number, f"{number_:.4f}")
     text = feedback(at)
     assert not at.exception
@@ -111,6 +113,10 @@ def test_practice_names_the_mistake_a_wrong_number_matches(number, code, number_
     assert f"{number_:.4f}" in text  # the learner's own number, rebuilt
     assert unexplained(lang) not in text and again(lang) not in text
     assert at.metric[0].value == "0 / 1"
+    # The right number next, on the same page: no mistake named, neither the last one nor a new one.
+    text = feedback(give(at, number, f"{exercise(2026, number).answer:.4f}"))
+    assert Translator(lang)("practice.right", why="").strip() in text
+    assert unexplained(lang) not in text and again(lang) not in text and "**" not in text
 
 
 def test_practice_shows_the_missed_results_and_the_variant_with_the_question():
@@ -128,17 +134,6 @@ def test_different_mistakes_never_get_the_same_words(lang):
     first, second = (feedback(at) for at in texts)
     assert first != second
     assert words("log_natural", lang)[1] in first + second and words("discount_shifted", lang)[1] in first + second
-
-
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("number", [0, 1, 2, 8, 22, 23, 30])
-def test_after_a_named_mistake_the_right_number_names_none(number, lang):
-    code, wrong = next((c, n) for e, c, n in PRACTICE_MISTAKES if e == number)
-    at = give(practice(number, lang=lang), number, f"{wrong:.4f}")
-    assert words(code.split("+")[0], lang)[0] in feedback(at)
-    text = feedback(give(at, number, f"{exercise(2026, number).answer:.4f}"))
-    assert Translator(lang)("practice.right", why="").strip() in text
-    assert unexplained(lang) not in text and again(lang) not in text and "**" not in text
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -80,9 +80,16 @@ def test_shuffle_then_reset_returns_to_the_preset():
     assert shown_ndcg(at) == (5, "0.9724")
 
 
+@pytest.fixture(scope="module")
+def one_page():
+    """One Playground for the presets' tests: each loads its preset over whatever the one before it loaded (a page's
+    first run is most of such a test's time), so each must come out the same whatever came before."""
+    return open_page()
+
+
 @pytest.mark.parametrize("name", PRESETS.names())
-def test_every_preset_loads_in_one_click_with_ndcg_core_figures(name):
-    at = open_page()
+def test_every_preset_loads_in_one_click_with_ndcg_core_figures(one_page, name):
+    at = one_page
     at.selectbox(key="_w_pg_preset_choice").select(name).run()
     at.button(key="btn_load_preset").click().run()
     assert not at.exception

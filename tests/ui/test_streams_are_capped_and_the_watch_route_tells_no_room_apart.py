@@ -7,19 +7,20 @@ rooms."""
 import json
 
 import pytest
-from serve_support import serving
+from serve_support import LIMITED, room_on
 from test_phone_card_stream import Stream, events_path
 
 from support import wait_until
 from ui.http_limits import HttpLimits, StreamSlots
 
-PER_STUDENT, PER_CLIENT = 2, 3  # this test's server's limits (the defaults are larger)
+# The limits of the session's serve.py with small limits (the defaults are larger).
+PER_STUDENT, PER_CLIENT = LIMITED["NDCG_LAB_STREAMS_PER_STUDENT"], LIMITED["NDCG_LAB_WATCH_STREAMS_PER_CLIENT"]
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    env = {"NDCG_LAB_STREAMS_PER_STUDENT": str(PER_STUDENT), "NDCG_LAB_WATCH_STREAMS_PER_CLIENT": str(PER_CLIENT)}
-    with serving(tmp_path_factory.mktemp("served"), **env) as running:
+def served(serve_py_limited):
+    """A room with a student on the session's ``serve.py`` with small limits, for this module's tests."""
+    with room_on(serve_py_limited) as running:
         yield running
 
 

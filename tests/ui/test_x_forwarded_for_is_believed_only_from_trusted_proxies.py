@@ -2,22 +2,22 @@
 is one of ``NDCG_LAB_TRUSTED_PROXIES`` (none by default), so wrong join codes sent under made-up addresses from one
 machine all count against that machine; behind a trusted proxy, the address it forwards is the client's."""
 
-import asyncio
-
 import pytest
 import uvicorn.config
-from serve_support import serving
+from serve_support import LIMITED, room_on
 
 from ndcg_core.classroom.rules import Limits
+from support import run_coroutine
 from ui.http_limits import trusted_proxies
 from ui.server_tuning import trust_forwarded_for_only_from
 
-FREE = 2  # wrong codes from one place before joining is slowed, for this test's server
+FREE = LIMITED["NDCG_LAB_FREE_JOIN_FAILURES"]  # wrong codes from one place before joining is slowed, on this server
 
 
 @pytest.fixture
-def served(tmp_path):
-    with serving(tmp_path / "served", NDCG_LAB_FREE_JOIN_FAILURES=str(FREE)) as running:
+def served(serve_py_limited):
+    """A room on the session's ``serve.py`` with small limits: no test but this one sends it a wrong code."""
+    with room_on(serve_py_limited) as running:
         yield running
 
 
@@ -52,7 +52,7 @@ def client_seen(peer, forwarded):
 
     middleware = uvicorn.config.ProxyHeadersMiddleware(app, trusted_hosts="*")  # what uvicorn's Config passes
     scope = {"type": "http", "client": (peer, 5000), "headers": [(b"x-forwarded-for", forwarded.encode())]}
-    asyncio.run(middleware(scope, None, None))
+    run_coroutine(middleware(scope, None, None))  # in a thread: a browser test may have left a loop running here
     return seen["client"]
 
 

@@ -17,7 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ...arrays import as_numpy
-from ..evaluate import Evaluation, EvaluationOptions, Prepared, evaluate_prepared, prepare
+from ..evaluate import Evaluation, EvaluationOptions, Prepared, prepare, prepared_columns
 from ..readers import Qrels, Run, Source, read_qrels, read_run
 from ..segmented import evaluate_files
 
@@ -91,7 +91,7 @@ class MemoryRankings:
         scoring = replace(options.scoring, ties="trec_eval", float32_scores=False)
         chosen = replace(options, scoring=scoring)
         if self._default is None or self._default[0] != chosen:
-            self._default = (chosen, evaluate_prepared(self._prepared, chosen).columns)
+            self._default = (chosen, prepared_columns(self._prepared, chosen))
         return self._default[1]
 
 
@@ -115,7 +115,7 @@ def _with_subset(
     out = dict(columns)
     if subset is None:
         return out
-    return with_rows(out, rows, evaluate_prepared(subset, options).columns)
+    return with_rows(out, rows, prepared_columns(subset, options))
 
 
 def with_rows(
