@@ -1,20 +1,38 @@
 """A lesson in Debian's Chromium: the teacher (1280x720) starts a room from a lesson file (the shipped English
-lesson, its first time limit shortened to 8 seconds), three phones (iPhone 13, touch) join, and Next goes through
-every activity: the countdown runs out on the phones and the projector (answers closed, what was typed kept), the
-class judges the Chengdu results and the projector shows the grades, the agreement and NDCG@5 under the class's
-median grades beside the teacher's; Back shows an earlier activity again; the last activity, Which is right?, has the
-phones pick the right option and two made by mistakes, the projector count the votes naming nothing, and the reveal
-name each wrong option's mistake on the projector (1280x720 and 1920x1080) and on each phone; the CSV at the end holds
-every activity.
-Screenshots: the lesson editor, the judging projector view at 1280x720 and a judging phone, the Which is right?
-projector and phone before and after the reveal."""
+lesson, its first two time limits shortened to seconds), opens the projector view from the control page, three phones
+(iPhone 13, touch) join, and Next goes through every activity:
+
+- activity 1, timed: the countdown runs out on the phones, the control page and the projector (answers closed, what
+  was typed kept), and neither page ever shows "Time is up" beside "Answers: open" (issue 45: each page is sampled
+  every 100 ms by a script of the test's own, which records any moment when both show together); the projector shows
+  the class everything but the controls (no button but the large QR code's, no key);
+- activity 2, timed, opened after activity 1's clock ran out, and its "Vote again" round after its own clock ran out:
+  each takes answers on the phones from the start (issue 45: a phone judged the new activity by the old deadline);
+- the class judges the Chengdu results and the projector shows the grades, the agreement and NDCG@5 under the
+  class's median grades beside the teacher's; Back shows an earlier activity again;
+- Which is better? on the projector at 1280x720 and 1920x1080: every text and chart label 20 px or more, nothing cut,
+  the count and the chart on the first screen, every vote label drawn whole;
+- the last activity, Which is right?, has the phones pick the right option and two made by mistakes, the projector
+  count the votes naming nothing, and the reveal name each wrong option's mistake on the projector (1280x720 and
+  1920x1080) and on each phone;
+- the CSV at the end holds every activity, both rounds of activity 2, and no estimate sent after its time.
+
+The rules under these screens are pinned without a browser: the status one word for every screen
+(tests/core/classroom/test_a_run_out_clock_is_one_closed_status.py), a round keeping its step's time limit
+(tests/core/classroom/test_a_step_s_wording_time_limit_and_points_are_columns.py), the projector's lack of controls
+and a stranger's student page (tests/ui/test_classroom_page.py).
+Screenshots: the lesson editor, the countdown on the projector and a phone, the judging projector view at 1280x720
+and a judging phone, Which is better? at 1920x1080, the Which is right? projector and phone before and after the
+reveal, a phone in the second round of a timed activity."""
 
 import csv
 import io
+import re
 from dataclasses import replace
 
 import pytest
 from playwright.sync_api import expect
+from test_browser_join_link import join_link_text, qr_codes, this_machines_address
 from test_browser_live_room import answered, phone
 from test_browser_projector_view import check_sizes_and_fit, open_screen
 
@@ -24,15 +42,46 @@ from support import ROOT
 pytestmark = pytest.mark.browser
 
 SHIPPED = ROOT / "lessons" / "ndcg-in-20-minutes.en.toml"
-LIMIT = 8  # seconds: the first activity's time limit in the copy the test starts from
+# Seconds: the time limits of activities 1 and 2 in the copy the test starts from (the others' removed). The first is
+# long enough for the control page and the projector to show the countdown before it runs out on a loaded machine;
+# the second for two phones to type and send in it.
+FIRST = 20
+SECOND = 25
+TIME_UP = "Time is up: answers are closed"  # a phone's status line once the clock ran out
+SAVED = "Saved. You can change it"
+ESTIMATE = "Your estimate of NDCG (0 to 1)"
 SHOTS = "/tmp/ndcg_lesson_{}.png"
 CHOOSE_SHOTS = "/work/wt/shots/choose/{}.png"  # the Which is right? activity's
 
+# Every 100 ms: the countdown's text (in the page or a component's shadow root) and the "Answers" metric's value;
+# a moment when the countdown says the time is up and the metric "open" is kept in window.contradictions.
+SAMPLE = """() => {
+  window.contradictions = [];
+  const timers = (root, out) => {
+    for (const node of root.querySelectorAll("[role=timer], *")) {
+      if (node.getAttribute("role") === "timer") out.push(node.textContent);
+      if (node.shadowRoot) timers(node.shadowRoot, out);
+    }
+    return out;
+  };
+  window.sampler = setInterval(() => {
+    const counted = timers(document, []);
+    const status = [...document.querySelectorAll("[data-testid=stMetric]")]
+      .filter((m) => m.querySelector("[data-testid=stMetricLabel]")?.textContent.trim() === "Answers")
+      .map((m) => m.querySelector("[data-testid=stMetricValue]")?.textContent.trim());
+    if (counted.some((text) => text.includes("Time is up")) && status.includes("open")) {
+      window.contradictions.push(`${counted.join(" | ")} beside Answers: ${status.join(", ")}`);
+    }
+  }, 100);
+}"""
+CHART_TEXT = "ts => ts.map(e => e.textContent)"
+
 
 def lesson_file(tmp_path):
-    """The shipped English lesson with the first activity's time limit shortened, and the others' removed."""
+    """The shipped English lesson with the first two activities' time limits shortened, and the others' removed."""
     lesson = read_lesson_file(SHIPPED)
-    steps = [replace(step, time_limit=LIMIT if i == 0 else None) for i, step in enumerate(lesson.steps)]
+    limits = (FIRST, SECOND)
+    steps = [replace(step, time_limit=limits[i] if i < 2 else None) for i, step in enumerate(lesson.steps)]
     path = tmp_path / "lesson.toml"
     path.write_text(lesson_to_toml(replace(lesson, steps=tuple(steps))), encoding="utf-8")
     return path, replace(lesson, steps=tuple(steps))
@@ -43,12 +92,51 @@ def next_step(teacher, number, count):
     expect(teacher.get_by_text(f"Activity {number} of {count}").first).to_be_visible()
 
 
+def status(page):
+    """The "Answers" metric's value (open, locked, Time is up, revealed) on the control page or the projector."""
+    return page.get_by_test_id("stMetric").filter(has_text="Answers").get_by_test_id("stMetricValue")
+
+
+def answer_in_time(page, guess):
+    """Type ``guess`` into the open Predict's box and send it: the box takes it and Send is there while its countdown
+    runs."""
+    box = page.get_by_role("textbox", name=ESTIMATE)
+    expect(box).to_be_enabled()
+    expect(page.get_by_role("timer")).to_contain_text("Time left")
+    box.fill(guess)
+    page.get_by_role("button", name="Send").tap()
+    expect(page.locator(".status")).to_contain_text(SAVED)
+
+
+def join_from_the_home_page(browser, playwright, app_url, code, nickname):
+    """A student joins from an iPhone 13 by the home page's Join box: a code of the wrong length is refused and kept
+    to be corrected; the code typed in lower case with a dash takes the phone to the room."""
+    page = browser.new_context(**playwright.devices["iPhone 13"]).new_page()
+    page.goto(app_url)
+    box = page.get_by_role("textbox", name="Room code from the teacher's screen")
+    box.fill("zzz")
+    page.get_by_role("button", name="Join the class").tap()
+    expect(page.get_by_text("The room code 'zzz' does not have 6 characters")).to_be_visible(timeout=30_000)
+    expect(box).to_have_value("zzz")  # what was typed stays, to be corrected
+    box.fill(f"{code[:3].lower()}-{code[3:].lower()}")
+    page.get_by_role("button", name="Join the class").tap()
+    expect(page).to_have_url(re.compile(rf"/Classroom\?(.*&)?room={code}(&|$)"), timeout=30_000)
+    name = page.get_by_role("textbox", name="Nickname (optional)")
+    name.fill(nickname)
+    name.press("Enter")
+    page.get_by_role("button", name="Join", exact=True).tap()
+    page.wait_for_url("**/phone/**", timeout=30_000)
+    expect(page.get_by_text(f"You are {nickname}.")).to_be_visible(timeout=30_000)
+    return page
+
+
 def test_a_lesson_from_a_file_runs_through_every_activity_on_three_phones(browser, playwright, app_url, tmp_path):
     path, lesson = lesson_file(tmp_path)
     count = len(lesson.steps)
     context = browser.new_context(viewport={"width": 1280, "height": 720}, accept_downloads=True)
     teacher = context.new_page()
-    teacher.goto(f"{app_url}/Classroom")
+    port = int(app_url.rsplit(":", 1)[1])
+    teacher.goto(f"http://localhost:{port}/Classroom")  # as a teacher opens the app on the laptop it runs on
     start = teacher.get_by_test_id("stVerticalBlock").filter(has_text="Start from a lesson").last
     teacher.get_by_text("a lesson file", exact=True).first.click()
     teacher.locator("input[type=file]").first.set_input_files(str(path))
@@ -57,34 +145,86 @@ def test_a_lesson_from_a_file_runs_through_every_activity_on_three_phones(browse
     teacher.get_by_role("button", name="Run this lesson in a new room").first.click()
     expect(teacher.get_by_text(f"{count} activities. Press “Start the lesson”")).to_be_visible(timeout=30_000)
     code = teacher.url.split("room=")[1][:6]
-    phones = [phone(browser, playwright, app_url, code, name) for name in ("Ana", "Bo", "Cy")]
+    phones = [phone(browser, playwright, app_url, code, name) for name in ("Ana", "Bo")]
+    phones.append(join_from_the_home_page(browser, playwright, app_url, code, "Cy"))
     screen = open_screen(teacher)
+    assert "view=screen" in screen.url
 
-    # 1. Predict, timed: two phones send, the third types and does not; at zero every phone closes by itself.
+    # Opened at localhost, both pages project this machine's network address, which a phone could open, as the join
+    # link and its QR codes (decoded from the screen, as a phone's camera would); the control page says the test's
+    # server listens on loopback only (support.start_app), the class's screen is spared the note.
+    address = this_machines_address()
+    if address is None:  # no network: a warning, and no QR code of an address no phone could open
+        expect(screen.get_by_text("No join link a phone could open")).to_be_visible()
+        assert qr_codes(screen, 0) == []
+    else:
+        join = f"http://{address}:{port}/join/{code}"
+        for page in (teacher, screen):
+            expect(join_link_text(page)).to_have_text(join)
+        assert qr_codes(screen, 2) == [join, join]  # the join bar's, and the waiting screen's large one
+        expect(teacher.get_by_text("This server listens only on this computer's own address")).to_be_visible()
+        expect(screen.get_by_text("This server listens only")).to_have_count(0)
+    for page in (teacher, screen):  # both drawn, no activity yet: sampled from before the clock starts
+        expect(page.get_by_test_id("stMetric").filter(has_text="Students in the room")).to_be_visible()
+        page.evaluate(SAMPLE)
+
+    # 1. Predict, timed: two phones send, the third types and does not; at zero every phone closes by itself, and the
+    # control page and the projector say the time is up with the countdown.
     next_step(teacher, 1, count)
+    for page in (teacher, screen):
+        expect(page.get_by_role("timer")).to_contain_text("Time left 0:")
+        expect(status(page)).to_have_text("open")
     own = lesson.steps[0].question.get("en")
     for page in phones:
         expect(page.get_by_text(own.split("@")[0]).first).to_be_visible()
-        expect(page.get_by_role("timer")).to_contain_text("Time left 0:0")
-    expect(screen.get_by_role("timer")).to_contain_text("Time left 0:0")
-    screen.screenshot(path=SHOTS.format("timer_projector"))
-    phones[0].screenshot(path=SHOTS.format("timer_phone"))
+        expect(page.get_by_role("timer")).to_contain_text("Time left 0:")
     for page, guess in zip(phones, ("0.9", "0.95", "0.5"), strict=True):
-        page.get_by_role("textbox", name="Your estimate of NDCG (0 to 1)").fill(guess)  # kept on the phone, not sent
+        page.get_by_role("textbox", name=ESTIMATE).fill(guess)  # kept on the phone, not sent
     for page in phones[:2]:
         page.get_by_role("button", name="Send").tap()
-        expect(page.get_by_text("Saved. You can change it")).to_be_visible()
+        expect(page.get_by_text(SAVED)).to_be_visible()
     expect(answered(teacher)).to_have_text("2 / 3")
+    screen.screenshot(path=SHOTS.format("timer_projector"))
+    phones[0].screenshot(path=SHOTS.format("timer_phone"))
     for page in phones[:2]:
-        expect(page.get_by_text("Time is up: answers are closed")).to_be_visible(timeout=(LIMIT + 10) * 1000)
-    box = phones[2].get_by_role("textbox", name="Your estimate of NDCG (0 to 1)")
+        expect(page.get_by_text(TIME_UP)).to_be_visible(timeout=(FIRST + 10) * 1000)
+    box = phones[2].get_by_role("textbox", name=ESTIMATE)
     expect(box).to_be_disabled()
     expect(box).to_have_value("0.5")  # what was typed stays
     expect(phones[2].locator(".status")).to_have_text("Time is up: your estimate 0.5 was not sent.")  # one line
-    expect(screen.get_by_test_id("stMetric").filter(has_text="Answers")).to_contain_text("Time is up")
+    for page in (teacher, screen):
+        expect(status(page)).to_have_text("Time is up", timeout=20_000)
+        expect(page.get_by_role("timer")).to_have_text("Time is up")
+        assert page.evaluate("window.contradictions") == []
+        page.evaluate("clearInterval(window.sampler)")  # sampled until the first run-out only
+    # The projector: no controls, no setup, no key; its only button enlarges the QR code (unnamed buttons are the
+    # chart's and image's own toolbars).
+    buttons = [b.strip() for b in screen.get_by_role("button").all_inner_texts() if b.strip()]
+    assert len(buttons) == 1 and buttons[0].endswith("Large QR code"), buttons
+    for gone in ("Lock answers", "Reveal", "Open for the class", "End the room", "Next"):
+        expect(screen.get_by_text(gone, exact=True)).to_have_count(0)
+    assert "key=" not in screen.content() and "key=" not in screen.url
 
-    # 2 to 4: opened with Next; the phones follow by themselves.
-    for number in (2, 3, 4):
+    # 2. Predict, timed, opened after activity 1's clock ran out: every phone's box takes an estimate from the start.
+    # Its clock runs out too; the teacher reveals, then votes again: round 2 takes estimates from the start as well.
+    next_step(teacher, 2, count)
+    for page in phones:
+        expect(page.get_by_text(f"Activity 2 of {count}:")).to_be_visible()
+        expect(page.get_by_role("textbox", name=ESTIMATE)).to_be_enabled()
+    for page, guess in zip(phones, ("0.6", "0.7"), strict=False):
+        answer_in_time(page, guess)
+    for page in phones[:2]:
+        expect(page.locator(".status")).to_contain_text(TIME_UP, timeout=(SECOND + 10) * 1000)
+    teacher.get_by_role("button", name="Reveal").click()
+    teacher.get_by_role("button", name="Vote again (new round)").click()
+    for page in phones:
+        expect(page.get_by_text(re.compile(rf"Activity 2 of {count}: .*Round 2")).first).to_be_visible()
+    for page, guess in zip(phones, ("0.8", "0.9"), strict=False):
+        answer_in_time(page, guess)
+    phones[0].screenshot(path=SHOTS.format("timed_vote_again_phone"))
+
+    # 3 and 4: opened with Next; the phones follow by themselves.
+    for number in (3, 4):
         next_step(teacher, number, count)
         expect(phones[0].get_by_text(f"Activity {number} of {count}:")).to_be_visible()
 
@@ -115,7 +255,20 @@ def test_a_lesson_from_a_file_runs_through_every_activity_on_three_phones(browse
     expect(teacher.get_by_text(f"Activity 4 of {count}").first).to_be_visible()
     expect(phones[0].get_by_text(f"Activity 4 of {count}:")).to_be_visible()
     next_step(teacher, 5, count)
-    for number in range(6, count + 1):
+
+    # 6. Which is better? on the projector: every text 20 px or more and nothing cut, at 1280x720 the count and the
+    # chart above the fold, at 1920x1080 nothing cut and every vote label drawn whole.
+    next_step(teacher, 6, count)
+    expect(screen.get_by_text(f"Activity 6 of {count}: Which is better?")).to_be_visible()
+    check_sizes_and_fit(screen, 720)
+    screen.set_viewport_size({"width": 1920, "height": 1080})
+    expect(screen.get_by_text("System B")).to_be_visible()
+    check_sizes_and_fit(screen, 1080)
+    votes = screen.get_by_test_id("stVegaLiteChart").first.locator("svg text").evaluate_all(CHART_TEXT)
+    assert {"A", "B", "The same"} <= set(votes), votes
+    screen.screenshot(path=SHOTS.format("compare_projector_1920"))
+    screen.set_viewport_size({"width": 1280, "height": 720})
+    for number in range(7, count + 1):
         next_step(teacher, number, count)
 
     # 9. Which is right? Each phone picks an option (the right one, and two made by mistakes); the projector counts
@@ -171,6 +324,15 @@ def test_a_lesson_from_a_file_runs_through_every_activity_on_three_phones(browse
     assert all(r["Class median grade"] and r["Grade minus class median"] for r in judged)
     timed = {r["Student"]: r["Answer"] for r in rows if r["Activity"] == "1"}
     assert timed == {"Ana": "0.9", "Bo": "0.95", "Cy": ""}  # the estimate not sent in time is not there
+    rounds = {(r["Round"], r["Student"]): r["Answer"] for r in rows if r["Activity"] == "2"}
+    assert rounds == {
+        ("1", "Ana"): "0.6",
+        ("1", "Bo"): "0.7",
+        ("1", "Cy"): "",
+        ("2", "Ana"): "0.8",
+        ("2", "Bo"): "0.9",
+        ("2", "Cy"): "",
+    }
     for page in phones:
         page.context.close()
     context.close()

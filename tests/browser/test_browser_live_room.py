@@ -9,8 +9,14 @@ On the same class, the teacher's side: "Open for the class" reruns only the cont
 fetching the activity; what the browser asks is read from its websocket), and the rest of the page follows by itself;
 with an activity open the answered count and the class's chart are on the first screen beside Lock and Reveal (issue
 45: they were below the buttons, off a 1280x720 laptop's first screen); and the control link opened on the lecturer's
-phone works as a remote with its buttons on the first screen: its Lock locks the room."""
+phone works as a remote with its buttons on the first screen: its Lock locks the room. Results a lecturer can use: a
+revealed Which is better? round cannot take answers again and runs again as round 2; the downloaded CSV words every
+vote as the phones showed it and has a row for each student who did not answer; its address (issue 46), asked again
+by anyone without the teacher's page (a request with no session, no cookie), serves nothing, and the teacher prepares
+and downloads it again. (The CSV's totals, columns and Chinese: tests/ui/test_classroom_results.py.)"""
 
+import csv
+import io
 import re
 
 import pytest
@@ -83,6 +89,15 @@ def answered(teacher):
 def send(page, name="Send"):
     page.get_by_role("button", name=name).tap()
     expect(page.get_by_text("Saved. You can change it")).to_be_visible()
+
+
+def download(teacher):
+    """The results CSV as the teacher gets it: prepared, then downloaded."""
+    teacher.get_by_role("button", name="Prepare the results (CSV)").click()
+    expect(teacher.get_by_text("Results as of")).to_be_visible()
+    with teacher.expect_download() as started:
+        teacher.get_by_role("button", name="Download the results (CSV)").click()
+    return started.value
 
 
 def first_screen_beside_the_buttons(teacher):
@@ -169,6 +184,22 @@ def test_a_class_of_three_phones_runs_all_four_activities(browser, playwright, a
     teacher.get_by_role("button", name="Reveal").click()
     expect(teacher.get_by_text("1 of 3 votes agree with NDCG@5, which says: A.")).to_be_visible()
     expect(phones[1].get_by_text("the answer is: A")).to_be_visible()
+    # A reveal is final: no "Take answers again", no lock; the phone cannot send another vote.
+    expect(teacher.get_by_role("button", name="Run it again (new round)")).to_be_visible()
+    expect(teacher.get_by_role("button", name="Take answers again")).to_have_count(0)
+    expect(teacher.get_by_role("button", name="Lock answers")).to_have_count(0)
+    expect(phones[0].get_by_role("button", name="Send")).to_have_count(0)
+    # Round 2: the same question again, a round of activity 3; only 李雷 votes, A this time.
+    teacher.get_by_role("button", name="Run it again (new round)").click()
+    expect(teacher.get_by_text("Activity 3: Which is better? · Round 2")).to_be_visible()
+    expect(phones[1].get_by_text("Activity 3: Which is better? · Round 2")).to_be_visible()
+    expect(answered(teacher)).to_have_text("0 / 3")
+    phones[1].get_by_role("radiogroup").get_by_role("radio", name="A", exact=True).tap()
+    expect(phones[1].get_by_role("radio", name="A", exact=True)).to_have_attribute("aria-checked", "true")
+    send(phones[1])
+    expect(answered(teacher)).to_have_text("1 / 3")
+    teacher.get_by_role("button", name="Reveal").click()
+    expect(teacher.get_by_text("1 of 1 votes agree with NDCG@5, which says: A.")).to_be_visible()
 
     # 4. Practice together: seed 2026's first exercise is a DCG term, 3/log2(3 + 1) = 1.5; Ana gets it right.
     practice = practice_activity(2026, 5)
@@ -214,6 +245,39 @@ def test_a_class_of_three_phones_runs_all_four_activities(browser, playwright, a
     reloaded = context.new_page()
     reloaded.goto(f"{app_url}/Classroom?room={code}")
     expect(reloaded.get_by_role("button", name="Prepare the results (CSV)")).to_be_visible(timeout=30_000)
+
+    # The results: every vote of both rounds of activity 3 worded as the phones showed it, a row for each student
+    # who did not answer.
+    first = download(teacher)
+    assert first.suggested_filename == f"ndcg_lab_room_{code}.csv"
+    data = first.path().read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf")
+    header, *rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
+    assert header[:4] == ["Activity", "Round", "Kind", "Query"]
+    columns = [header.index(name) for name in ("Round", "Student", "Answer", "Correct answer", "Right")]
+    details = header.index("Details")
+    votes = [r for r in rows if r[0] == "3"]
+    assert all(r[2] == "Which is better?" and r[details].startswith("under NDCG@5; A: 成都3天游攻略:4") for r in votes)
+    assert [[r[i] for i in columns] for r in votes] == [
+        ["1", "Ana", "A", "A", "yes"],
+        ["1", "李雷", "The same", "A", "no"],
+        ["1", HOSTILE, "B", "A", "no"],
+        ["2", "Ana", "", "A", "no answer"],  # joined, did not answer: a row all the same
+        ["2", "李雷", "A", "A", "yes"],
+        ["2", HOSTILE, "", "A", "no answer"],
+    ]
+    # The address served the teacher's download once: asked again without the page, it serves nothing.
+    assert "/media/" in first.url
+    stranger = playwright.request.new_context()
+    try:
+        again = stranger.get(first.url)
+        assert again.status == 404
+        assert "ndcg_lab_room" not in again.headers.get("content-disposition", "")
+    finally:
+        stranger.dispose()
+    second = download(teacher)  # prepared again: the teacher's own download works as before
+    assert second.suggested_filename == first.suggested_filename
+    assert second.path().read_bytes() == data
     for page in (*phones, remote):
         page.context.close()
     context.close()

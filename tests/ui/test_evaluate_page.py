@@ -40,8 +40,21 @@ def errors(at):
     return plain(" ".join(e.value for e in at.error))
 
 
-def test_sample_means_equal_trec_evals_published_values():
-    at = open_page()
+@pytest.fixture(scope="module")
+def sample_page():
+    """The page as it opens, on the sample files: read, never changed, by the tests that ask for it (a page's first
+    run is most of such a test's time)."""
+    return open_page()
+
+
+@pytest.fixture(scope="module")
+def cutoffs_page():
+    """One page for the tests that each type their own cutoffs into it."""
+    return open_page()
+
+
+def test_sample_means_equal_trec_evals_published_values(sample_page):
+    at = sample_page
     assert not at.exception
     shown = metrics(at)
     for k in (5, 10, 20):
@@ -49,7 +62,7 @@ def test_sample_means_equal_trec_evals_published_values():
     assert shown["Mean NDCG"] == published_all("ndcg") == "0.4021"
 
 
-def test_the_export_is_what_the_command_line_prints():
+def test_the_export_is_what_the_command_line_prints(sample_page):
     qrels, run = SAMPLE / "qrels.test", SAMPLE / "results.test"
     cli = subprocess.run(
         [sys.executable, "-m", "ndcg_core", "-q", "-m", "ndcg", "-m", "ndcg_cut.5,10,20", str(qrels), str(run)],
@@ -59,8 +72,7 @@ def test_the_export_is_what_the_command_line_prints():
     ).stdout
     page = trec_eval_text(evaluate(read_qrels(qrels), read_run(run), EvaluationOptions(cutoffs=(5, 10, 20))))
     assert page == cli
-    at = open_page()
-    assert any("ndcg-lab-eval -q -m ndcg -m ndcg_cut.5,10,20" in plain(c.value) for c in at.caption)
+    assert any("ndcg-lab-eval -q -m ndcg -m ndcg_cut.5,10,20" in plain(c.value) for c in sample_page.caption)
 
 
 def test_changing_k_and_the_settings_recomputes_with_ndcg_core():
@@ -83,16 +95,16 @@ def test_changing_k_and_the_settings_recomputes_with_ndcg_core():
     "text, message",
     [("", "at least one k"), ("5, ten", "k must be a whole number, got 'ten'"), ("0", "k must be at least 1, got 0")],
 )
-def test_bad_k_values_are_a_message(text, message):
-    at = open_page()
+def test_bad_k_values_are_a_message(cutoffs_page, text, message):
+    at = cutoffs_page
     at.text_input(key="_w_ev_cutoffs").input(text).run()
     assert not at.exception
     assert message in errors(at)
     assert not at.metric
 
 
-def test_the_comparison_reports_wins_and_a_reading():
-    at = open_page()
+def test_the_comparison_reports_wins_and_a_reading(sample_page):
+    at = sample_page
     shown = metrics(at)
     a = evaluate(
         read_qrels(SAMPLE / "qrels.test"), read_run(SAMPLE / "results.test"), EvaluationOptions(cutoffs=(5, 10, 20))
