@@ -29,7 +29,7 @@ def test_the_projected_judge_chart_names_every_result(desktop_page, app_url):
         store.students.join(room.code, student, f"S{i}")
         store.answers.submit(room.code, student, row.id, [(p, (g + i) % 4) for p, g in enumerate(activity.spec.grades)])
     # The projector view opened at its address, in the teacher's browser (the key in it), on the worker's shared
-    # desktop page (conftest's); the control page's link to it is followed in test_browser_projector_view.
+    # desktop page (conftest's); the control page's link to it is followed in test_browser_lesson.
     screen = desktop_page
     screen.set_viewport_size({"width": 1280, "height": 720})
     screen.goto(f"{app_url}/Classroom?room={room.code}&key={key}&view=screen&lang=en")

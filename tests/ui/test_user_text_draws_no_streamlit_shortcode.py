@@ -2,7 +2,7 @@
 (``:material/home:`` an icon, ``:streamlit:`` its logo, ``:smile:`` an emoji, ``:red[...]`` coloured text) even from
 backslash-escaped colons, so ``md_escape`` puts an invisible word joiner after every colon that something follows:
 no colon it writes starts a shortcode, and the text read back is the text typed. (What Chromium draws of a nickname
-on the projector: tests/browser/test_browser_nicknames_show_as_typed_on_the_projector.py.)"""
+on the projector: tests/browser/test_browser_projector_reveal_fits.py.)"""
 
 import re
 
