@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -26,12 +25,11 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.bench_explain import ROOT, process_seconds
 from benchmarks.bench_mistakes import day_speed, machine
 from benchmarks.make_data import write_collection
 from ndcg_core.trec.compare import compare
 from ndcg_core.trec.readers import read_qrels, read_run
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def noisy_copy(run: Path, target: Path, seed: int) -> Path:
@@ -42,16 +40,6 @@ def noisy_copy(run: Path, target: Path, seed: int) -> Path:
             qid, q0, docno, rank, score, _tag = line.split()
             out.write(f"{qid} {q0} {docno} {rank} {float(score) + rng.normal(0, 1.5):.6f} {target.stem}\n")
     return target
-
-
-def cli_seconds(args: list[str]) -> tuple[float, float]:
-    """Wall-clock and CPU seconds (user + system) of one ``ndcg-lab`` process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "ndcg_lab", *args], check=True, capture_output=True, cwd=ROOT)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def main() -> None:
@@ -68,7 +56,7 @@ def main() -> None:
         paths = [base_path, *(noisy_copy(base_path, folder / f"run{i}.txt", seed=i) for i in range(1, args.runs))]
         command = ["compare", "-m", "ndcg_cut.10", str(qrels_path), *map(str, paths)]
         command += ["--csv", str(folder / "c.csv"), "--json", str(folder / "c.json"), "--latex", str(folder / "c.tex")]
-        cli = [cli_seconds(command) for _ in range(args.repeat)]
+        cli = [process_seconds("ndcg_lab", command) for _ in range(args.repeat)]
         printed = subprocess.run(
             [sys.executable, "-m", "ndcg_lab", *command[:-6]], check=True, capture_output=True, text=True, cwd=ROOT
         ).stdout

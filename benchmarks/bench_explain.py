@@ -45,19 +45,19 @@ def rounded_copy(run: Path, target: Path) -> Path:
     return target
 
 
-def cli_seconds(qrels: Path, run: Path, value: str, measure: str) -> tuple[float, float]:
-    """Wall-clock and CPU seconds (user + system) of one command-line process."""
+def process_seconds(module: str, args: list[str]) -> tuple[float, float]:
+    """Wall-clock and CPU seconds (user + system) of one ``python -m MODULE ARGS`` process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-m", "ndcg_core", "--explain", value, "-m", measure, str(qrels), str(run)],
-        check=True,
-        capture_output=True,
-        cwd=ROOT,
-    )
+    subprocess.run([sys.executable, "-m", module, *args], check=True, capture_output=True, cwd=ROOT)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def cli_seconds(qrels: Path, run: Path, value: str, measure: str) -> tuple[float, float]:
+    """Wall-clock and CPU seconds of one ``ndcg-lab-eval --explain`` process."""
+    return process_seconds("ndcg_core", ["--explain", value, "-m", measure, str(qrels), str(run)])
 
 
 def main() -> None:
