@@ -25,8 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.bench_explain import ROOT, process_seconds
-from benchmarks.bench_mistakes import day_speed, machine
+from benchmarks.bench_explain import ROOT, print_conditions, process_seconds
+from benchmarks.bench_mistakes import day_speed
 from benchmarks.make_data import write_collection
 from ndcg_core.trec.compare import compare
 from ndcg_core.trec.readers import read_qrels, read_run
@@ -68,13 +68,7 @@ def main() -> None:
             core.append(time.perf_counter() - start)
             core_cpu.append(time.process_time() - start_cpu)
         lines = sum(len(run) for run in runs[:1])
-    speed_after, load_after = day_speed(), os.getloadavg()
-    print(f"machine: {machine()}; {time.strftime('%Y-%m-%d %H:%M')}")
-    print(
-        f"day's speed (fixed loop of plain Python): {1000 * speed_before:.0f} ms before, {1000 * speed_after:.0f} ms "
-        f"after; load average {load_before[0]:.1f} before, {load_after[0]:.1f} after"
-    )
-    print()
+    print_conditions(speed_before, load_before[0])
     print("| runs compared | lines each | command line, end to end (CPU) | compare on files read (CPU) |")
     print("|---|---|---|---|")
     print(

@@ -60,6 +60,17 @@ def cli_seconds(qrels: Path, run: Path, value: str, measure: str) -> tuple[float
     return process_seconds("ndcg_core", ["--explain", value, "-m", measure, str(qrels), str(run)])
 
 
+def print_conditions(speed_before: float, load_before: float) -> None:
+    """The machine, the time, the day's speed and the load average before (as given) and now, then a blank line."""
+    speed_after, load_after = day_speed(), os.getloadavg()[0]
+    print(f"machine: {machine()}; {time.strftime('%Y-%m-%d %H:%M')}")
+    print(
+        f"day's speed (fixed loop of plain Python): {1000 * speed_before:.0f} ms before, {1000 * speed_after:.0f} ms "
+        f"after; load average {load_before:.1f} before, {load_after:.1f} after"
+    )
+    print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--queries", type=int, default=1000)
@@ -102,13 +113,7 @@ def main() -> None:
                     statistics.median(core_cpu),
                 )
             )
-    speed_after, load_after = day_speed(), os.getloadavg()
-    print(f"machine: {machine()}; {time.strftime('%Y-%m-%d %H:%M')}")
-    print(
-        f"day's speed (fixed loop of plain Python): {1000 * speed_before:.0f} ms before, {1000 * speed_after:.0f} ms "
-        f"after; load average {load_before[0]:.1f} before, {load_after[0]:.1f} after"
-    )
-    print()
+    print_conditions(speed_before, load_before[0])
     print(
         "| run | measure | lines | variants compared | command line, end to end (CPU) "
         "| explain_run on files read (CPU) |"
