@@ -60,6 +60,10 @@ class Notice:
     activity: int | None = None
     joined: bool = False
     student: str | None = None
+    # Told by a SQLite file's watcher: whose, but as of its last look, not of the commit. A phone's card may trust
+    # it (its class read is kept for the others); a live part reading only the named students would miss answers
+    # stored since that look, where reading the class's shows them a run sooner (``Hub.answered``). Never sent.
+    looked: bool = False
 
     @property
     def payload(self) -> str:
@@ -170,7 +174,7 @@ class Hub:
                 log = self._answered.get(notice.code)
                 if log is None:
                     log = self._answered[notice.code] = deque(maxlen=ANSWER_LOG)
-                log.append((notice.activity, notice.student))
+                log.append((notice.activity, None if notice.looked else notice.student))
             elif notice.joined:
                 counts[2] += 1
             else:
@@ -206,8 +210,8 @@ class Hub:
         """The answers heard of room ``code`` after mark ``since`` up to mark ``upto`` (a later one), as (activity,
         student) pairs in the order heard: a live part that read the answers at ``since`` reads only these students'.
         ``None`` when the hub cannot name them all: it was reset or started afresh in between, it is not live, it
-        keeps no answer notices that far back (``ANSWER_LOG``), or a notice did not say whose (a SQLite file's
-        watcher sees only that answers changed)."""
+        keeps no answer notices that far back (``ANSWER_LOG``), or a notice did not say whose as of its commit (a
+        SQLite file's watcher says whose as of its look: ``Notice.looked``)."""
         with self._lock:
             if not self._live or not since.epoch == upto.epoch == self._epoch:
                 return None
@@ -447,7 +451,7 @@ class Watcher:
                 named = whose.get(code)
                 if named:
                     for student in named:
-                        self.hub.tell(Notice(code, activity=activity, student=student))
+                        self.hub.tell(Notice(code, activity=activity, student=student, looked=True))
                 else:  # too many to name, or none found (an answer removed with its student): told as changed
                     self.hub.tell(Notice(code, activity=activity))
 

@@ -246,10 +246,10 @@ def test_on_sqlite_another_processes_change_is_heard_by_the_watcher_once(tmp_pat
     theirs.answers.submit(room.code, me, opened.id, [(0, "0.5")])
     watcher.look()
     watcher.look()  # nothing written since: nothing told
-    assert heard[3:] == [Notice(room.code, activity=opened.id, student=me)]
+    assert heard[3:] == [Notice(room.code, activity=opened.id, student=me, looked=True)]
     theirs.answers.submit(room.code, me, opened.id, [(0, "0.7")])  # changed: as many answers as before
     watcher.look()
-    assert heard[4:] == [Notice(room.code, activity=opened.id, student=me)]
+    assert heard[4:] == [Notice(room.code, activity=opened.id, student=me, looked=True)]
     del heard[4:]
     # This process's own write is told by its commit; the watcher does not tell its revision again.
     mine.rooms.set_phase(room.code, key, "revealed")
@@ -289,10 +289,12 @@ def test_the_watcher_tells_whose_answers_changed_and_no_answer_when_the_next_act
     watcher.look()
     theirs.answers.submit(room.code, bo, first.id, [(0, "0.5")])
     watcher.look()
-    assert heard == [Notice(room.code, activity=first.id, student=bo)]  # Ana's, there before the first look, not
+    assert heard == [
+        Notice(room.code, activity=first.id, student=bo, looked=True)
+    ]  # Ana's, there before the first look, not
     theirs.answers.submit(room.code, ana, first.id, [(0, "0.25")])
     watcher.look()
-    assert heard[1:] == [Notice(room.code, activity=first.id, student=ana)]
+    assert heard[1:] == [Notice(room.code, activity=first.id, student=ana, looked=True)]
     second = theirs.rooms.open_activity(room.code, key, predict())
     watcher.look()
     assert heard[2:] == [Notice(room.code, revision=2)]
@@ -300,12 +302,12 @@ def test_the_watcher_tells_whose_answers_changed_and_no_answer_when_the_next_act
     theirs.answers.submit(room.code, bo, second.id, [(0, "0.75")])
     watcher.look()
     assert sorted(heard[3:], key=str) == sorted(
-        (Notice(room.code, activity=second.id, student=s) for s in (ana, bo)), key=str
+        (Notice(room.code, activity=second.id, student=s, looked=True) for s in (ana, bo)), key=str
     )
     third = theirs.rooms.open_activity(room.code, key, predict())
     theirs.answers.submit(room.code, bo, third.id, [(0, "0.75")])
     watcher.look()
-    assert heard[5:] == [Notice(room.code, revision=3), Notice(room.code, activity=third.id, student=bo)]
+    assert heard[5:] == [Notice(room.code, revision=3), Notice(room.code, activity=third.id, student=bo, looked=True)]
     watcher.close()
     theirs.close()
 

@@ -63,8 +63,9 @@ def test_the_projector_reads_the_room_again_only_after_a_notice(data_dir, monkey
     screen.run()
     assert reads == []
 
-    # Two more answers, one from a student who answered before: only theirs are read (on SQLite too: the file's
-    # watcher names whose answers changed), and the class's other answers stay as they were read.
+    # Two more answers, one from a student who answered before: only theirs are read on PostgreSQL, and the class's
+    # other answers stay as they were read; on SQLite the file's watcher names them as of its look, and the class's
+    # answers are read again, so that an answer stored since the look shows at this run, not the next.
     other, third = rules.new_student_id(), rules.new_student_id()
     db().students.join(code, other, "Bo", source="test")
     db().students.join(code, third, "Cy", source="test")
@@ -79,6 +80,6 @@ def test_the_projector_reads_the_room_again_only_after_a_notice(data_dir, monkey
     assert wait_until(lambda: notices().mark(code).answers >= before.answers + 2)  # one notice each, in one look too
     reads.clear()
     screen.run()
-    assert reads == [(activity, {student, other})]
+    assert reads == ([(activity,)] if data_dir.startswith("sqlite") else [(activity, {student, other})])
     assert answered(screen) == "3 / 3"
     assert histogram_counts(screen) == {0.25: 1, 0.7: 1, 0.9: 1}
