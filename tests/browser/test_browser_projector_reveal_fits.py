@@ -22,6 +22,7 @@ import contextlib
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
+from test_browser_projector_view import TEXT_SIZES
 
 from ndcg_core.classroom import rules
 from ndcg_core.classroom.lessons import read_lesson
@@ -59,19 +60,7 @@ REVEALS = {
     8: ["The right answer is"],
 }
 
-# Every visible text on the page with its font size in px, an SVG chart's text included; and how far down the page
-# the lowest visible text, table, chart or image reaches.
-TEXTS = """() => {
-  const out = [];
-  for (const e of document.querySelectorAll('.stMain *')) {
-    const own = [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
-    const box = e.getBoundingClientRect();
-    if (!own || !box.width || !box.height || getComputedStyle(e).visibility === 'hidden') continue;
-    if (e.closest('[data-testid="stIconMaterial"]')) continue;  // an icon's name, drawn as a symbol
-    out.push({text: e.textContent.trim().slice(0, 40), size: parseFloat(getComputedStyle(e).fontSize)});
-  }
-  return out;
-}"""
+# How far down the page the lowest visible text, table, chart or image reaches.
 LOWEST = """() => Math.max(...[...document.querySelectorAll(
   '.stMain [data-testid=stMarkdownContainer] p, .stMain [data-testid=stVegaLiteChart], .stMain [data-testid=stTable],'
   + ' .stMain [data-testid=stMetric], .stMain [data-testid=stImage] img, .stMain [data-testid=stAlert]')]
@@ -132,8 +121,10 @@ def texts_scale(screen, height):
         expect(charts.nth(i).locator("svg text").first).to_be_attached()
     # A chart draws itself again after a resize: measured once every text has followed (30 s at most).
     with contextlib.suppress(PlaywrightTimeout):
-        screen.wait_for_function(f"m => ({TEXTS})().every(t => t.size >= m)", arg=0.99 * SHARE * height, timeout=30_000)
-    texts = screen.evaluate(TEXTS)
+        screen.wait_for_function(
+            f"m => ({TEXT_SIZES})().every(t => t.size >= m)", arg=0.99 * SHARE * height, timeout=30_000
+        )
+    texts = screen.evaluate(TEXT_SIZES)
     assert texts, "no text measured"
     small = [t for t in texts if t["size"] < 0.99 * SHARE * height]
     assert not small, (height, sorted(small, key=lambda t: t["size"])[:5])
