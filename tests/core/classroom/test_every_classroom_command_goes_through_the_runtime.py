@@ -250,3 +250,25 @@ def test_a_card_made_from_a_room_already_read_reads_no_room(runtime, lesson_room
     runtime.lock(code, key)
     card = runtime.card(code, ana, read)  # the room as the phone's page read it, before the lock
     assert card.room is read and card.current.phase == "open"
+
+
+def test_kicking_the_last_minutes_joins_counts_the_minutes_in_seconds(runtime, clock, lesson_room):
+    code, key, _ = lesson_room
+    early, late = student_id(), student_id()
+    start = clock.now
+    runtime.join(code, early)
+    clock.now = start + 182
+    runtime.join(code, late)
+    clock.now = start + 302  # early joined 302 s ago, late 120 s ago
+    assert runtime.kick_recent(code, key, 5) == 1  # within 5 * 60 = 300 s: late only
+    assert late not in {s.id for s in runtime.roster(code)} and early in {s.id for s in runtime.roster(code)}
+
+
+def test_a_second_click_on_vote_again_as_of_the_same_revision_runs_one_round(runtime, lesson_room):
+    code, key, _ = lesson_room
+    runtime.go_to_step(code, key, 1)
+    runtime.lock(code, key)
+    shown = runtime.room(code).revision  # the revision the teacher's page showed
+    again = runtime.vote_again(code, key, after=shown)
+    twice = runtime.vote_again(code, key, after=shown)
+    assert (twice.id, twice.round) == (again.id, 2)
