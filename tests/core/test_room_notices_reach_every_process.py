@@ -386,6 +386,7 @@ def test_the_watcher_s_thread_looks_until_stopped(tmp_path):
     heard = []
     hub.on_notice(heard.append)
     watcher = Watcher(str(path), hub, every=0.01).start()
+    assert watcher._thread.daemon  # a process ends without stopping it
     assert watcher.wait_looking(10)
     room, _ = Classroom(f"sqlite:///{path}").rooms.create()  # another process's room
     assert wait_until(lambda: Notice(room.code, revision=room.revision) in heard)
@@ -437,3 +438,18 @@ def test_the_watcher_tells_more_answers_than_it_names_as_one_notice_that_says_no
     assert heard == [Notice(room.code, activity=opened.id)]
     watcher.close()
     theirs.close()
+
+
+def test_a_wait_returns_at_once_for_what_was_heard_since_its_mark_and_only_that():
+    hub = Hub()
+
+    async def scenario():
+        before = hub.mark("ROOM22")
+        hub.tell(Notice("ROOM22", activity=4, student="ana"))  # an answer: news to a teacher's page only
+        teacher = await hub.wait("ROOM22", before, 5, anything=True)
+        phone = await hub.wait("ROOM22", before, 0.05)  # a phone's stream waits on: no change of the room
+        hub.reset()
+        after_reset = await hub.wait("ROOM22", before, 5)  # a reset is news to every wait
+        return teacher, phone, after_reset
+
+    assert run_coroutine(scenario()) == (True, False, True)
