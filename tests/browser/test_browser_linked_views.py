@@ -63,7 +63,7 @@ def test_a_row_and_a_term_of_the_formula_point_at_each_other(page, app_url):
     """One page for both ways: hovering a row marks its position in the table, the formula and the charts with no
     rerun; then a term of the formula points at its row in the list."""
     open_playground(page, app_url)
-    order = page.get_by_test_id("stVegaLiteChart").nth(1)  # the order beside the ideal order, beside the list
+    order = page.locator('.ndcg-figures figure[data-kind="order"] svg')  # the order beside the ideal order
     order.scroll_into_view_if_needed()
     assert not blue_columns(order), "a tile is marked before anything is pointed at"
     runs = page.evaluate("() => document.querySelector('[data-testid=stApp]').dataset.testScriptState")
