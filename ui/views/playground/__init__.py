@@ -65,7 +65,6 @@ from .figures import (
     render_figure_charts,
     render_formula,
     render_headline,
-    render_list_chart,
     render_swap_map,
 )
 
@@ -608,10 +607,9 @@ def render_live(lang: str) -> None:
         )
         if not app_state().presenter:  # presenter view hides the editing chrome
             render_editor(t)
-        render_list_chart(t, shown)
     with right:
         render_formula(t, shown)
-        render_figure_charts(t, shown)
+        render_figure_charts(t, shown)  # beside the list, so a pointed row is marked on the charts in view
     render_swap_map(t, shown, on_swap_pick)
     render_breakdown(t, shown)
     render_export(t, frame, shown)
