@@ -63,8 +63,8 @@ def figures_are_whole_and_type_is_large(page, whole_table=True):
     expect(page.locator(".ndcg-table td").first).to_have_css("font-size", AT_LEAST_18PX)  # the worked terms
     if whole_table:
         assert page.locator(".ndcg-table").evaluate("e => e.scrollWidth <= e.clientWidth")
-    reading = page.get_by_test_id("stMarkdownContainer").filter(has_text="Each tile is a position")
-    expect(reading.locator("span[style*='font-size']")).to_have_css("font-size", AT_LEAST_18PX)  # a chart's reading
+    reading = page.locator(".ndcg-figures .reading").filter(has_text="Each tile is a position")
+    expect(reading).to_have_css("font-size", AT_LEAST_18PX)  # a chart's reading
     assert min(page.evaluate(CAPTION_CONTRAST)) >= 4.5
 
 
