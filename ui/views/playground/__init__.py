@@ -105,7 +105,7 @@ def undo_remove() -> None:
 
 # The changes predict first holds until the learner has guessed: reorders and regrades (a removal or a table's
 # edit is made at once).
-HELD_KINDS = ("move", "grade", "swap", "ideal", "worst", "shuffle")
+HELD_KINDS = ("move", "grade", "swap", "ideal_order", "worst_order", "shuffle")
 
 
 def _set_items(new_items: list[Item], change: str | None, **values: str) -> None:
@@ -202,7 +202,8 @@ def reorder(kind: str) -> None:
     else:
         playground_state().restore(playground_state().origin, playground_state().preset)
         return
-    _set_items(new, kind)
+    # "ideal" alone names the setting of where the ideal comes from (a change of the scoring's field).
+    _set_items(new, f"{kind}_order" if kind in ("ideal", "worst") else kind)
 
 
 def on_table_edit(editor_key: str) -> None:
