@@ -358,7 +358,7 @@ def _cumulative_layers(rows: str, cutoff: str, t: dict, linked: bool = False) ->
 WRAP = 20  # positions per line of tiles: a longer list wraps, so 100 positions stay 100 readable tiles
 
 
-def _lane(row: str, position: int, n: int) -> str:
+def order_lane(row: str, position: int, n: int) -> str:
     """The chart line a tile is on: the order's name, with the positions it holds once the list wraps."""
     if n <= WRAP:
         return row
@@ -366,17 +366,17 @@ def _lane(row: str, position: int, n: int) -> str:
     return f"{row} {start}–{min(start + WRAP - 1, n)}"
 
 
-def _lanes(n: int, t: Mapping[str, str]) -> list[str]:
+def order_lanes(n: int, t: Mapping[str, str]) -> list[str]:
     """Every line of tiles, top to bottom: each stretch of positions shows this order above the ideal."""
     starts = range(1, n + 1, WRAP) if n > WRAP else [1]
-    return [_lane(row, p, n) for p in starts for row in (t["this_order"], t["ideal_order"])]
+    return [order_lane(row, p, n) for p in starts for row in (t["this_order"], t["ideal_order"])]
 
 
 def _order_layers(
     rows: str, top: float, domain: tuple[float, ...], t: dict, n: int, linked: bool = False
 ) -> alt.LayerChart | alt.FacetChart:
     wrapped = n > WRAP
-    lanes = _lanes(n, t)
+    lanes = order_lanes(n, t)
     base = alt.Chart(_source(rows)).encode(
         x=alt.X(
             "column:O",
@@ -548,7 +548,7 @@ def _fast_rows(kind: str, frame: Table, t: Mapping[str, str], k: int, every_k: S
             "item": it,
             "in_top_k": ik,
             "column": column(p),
-            "lane": _lane(this, p, n),
+            "lane": order_lane(this, p, n),
         }
         for p, g, it, ik in zip(position, grade, item, in_top_k, strict=False)
     ]
@@ -560,7 +560,7 @@ def _fast_rows(kind: str, frame: Table, t: Mapping[str, str], k: int, every_k: S
             "item": "",
             "in_top_k": ik,
             "column": column(p),
-            "lane": _lane(best, p, n),
+            "lane": order_lane(best, p, n),
         }
         for p, g, ik in zip(position, ideal, in_top_k, strict=False)
         if g == g

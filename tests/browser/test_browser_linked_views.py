@@ -70,7 +70,7 @@ def test_pointing_links_the_views_a_change_animates_and_reduced_motion_stops_it(
     charts with no rerun; then a term of the formula points at its row in the list. Then a change animates the
     rows and the charts, and under prefers-reduced-motion the next one does not."""
     open_playground(page, app_url)
-    order = page.get_by_test_id("stVegaLiteChart").nth(1)  # the order beside the ideal order, beside the list
+    order = page.locator('.ndcg-figures figure[data-kind="order"] svg')  # the order beside the ideal order
     order.scroll_into_view_if_needed()
     assert not blue_columns(order), "a tile is marked before anything is pointed at"
     runs = page.evaluate("() => document.querySelector('[data-testid=stApp]').dataset.testScriptState")

@@ -4,7 +4,7 @@ import pytest
 from serve_support import LIMITED, started
 
 from ndcg_core.classroom.storage import database_url
-from support import empty_database
+from support import empty_database, free_port, start_app, stop_app
 
 
 def forget_stores():
@@ -75,3 +75,30 @@ def serve_py_limited(tmp_path_factory):
     env = {name: str(value) for name, value in LIMITED.items()}
     with started(tmp_path_factory.mktemp("serve-py-limited"), **env) as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def postgres_of_its_own(postgres_cluster):
+    """The URL of a database of its own in the session's PostgreSQL cluster, made once: a server kept for the
+    session works on it while other tests empty the cluster's own database (``empty_database``)."""
+    import sqlalchemy as sa
+
+    url = sa.engine.make_url(postgres_cluster.url)
+    engine = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.execute(sa.text("CREATE DATABASE served_apart"))
+    engine.dispose()
+    return url.set(database="served_apart").render_as_string(hide_password=False)
+
+
+@pytest.fixture(scope="session")
+def serve_py_on_postgres(postgres_of_its_own, tmp_path_factory):
+    """One real ``serve.py`` on PostgreSQL (``postgres_of_its_own``) for the tests of the streams it sends when
+    another process changes a room (``NOTIFY``): ``test_phone_card_stream``'s and ``test_room_watch_stream``'s, each
+    test on a room of its own. (its port, its process)."""
+    folder = tmp_path_factory.mktemp("serve-py-postgres")
+    port = free_port()
+    with open(folder / "serve.log", "w") as log:
+        process = start_app(port, log, {"NDCG_LAB_DATABASE_URL": postgres_of_its_own})
+    yield port, process
+    stop_app(process)

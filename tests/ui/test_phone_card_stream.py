@@ -14,7 +14,7 @@ from storage_support import predict
 
 from ndcg_core.classroom import rules
 from ndcg_core.classroom.storage import Classroom
-from support import empty_database, free_port, start_app, stop_app
+from support import free_port, start_app, stop_app
 
 
 @contextlib.contextmanager
@@ -42,26 +42,19 @@ def a_room(url):
         store.close()
 
 
-@pytest.fixture(scope="module")
-def server(postgres_cluster, tmp_path_factory):
-    """``serve.py`` on the cluster, one for the module's tests (each has a room of its own on it)."""
-    empty_database(postgres_cluster.url)
-    with serving(postgres_cluster.url, tmp_path_factory.mktemp("served")) as running:
-        yield running
-
-
 @pytest.fixture
-def served(server, postgres_cluster):
-    """The module's ``serve.py`` and a new room with one student: (port, store, code, key, student, process)."""
-    port, process = server
-    with a_room(postgres_cluster.url) as (store, code, key, me):
+def served(serve_py_on_postgres, postgres_of_its_own):
+    """The session's ``serve.py`` on PostgreSQL (``tests/ui/conftest.py``) and a new room with one student: (port,
+    store, code, key, student, process)."""
+    port, process = serve_py_on_postgres
+    with a_room(postgres_of_its_own) as (store, code, key, me):
         yield port, store, code, key, me, process
 
 
 @pytest.fixture
-def served_alone(postgres_cluster, tmp_path):
+def served_alone(postgres_of_its_own, tmp_path):
     """As ``served``, on a ``serve.py`` of the test's own, for a test that stops it."""
-    with serving(postgres_cluster.url, tmp_path) as (port, process), a_room(postgres_cluster.url) as room:
+    with serving(postgres_of_its_own, tmp_path) as (port, process), a_room(postgres_of_its_own) as room:
         yield (port, *room, process)
 
 

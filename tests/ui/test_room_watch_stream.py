@@ -11,9 +11,9 @@ from test_phone_card_stream import Stream
 
 from ndcg_core.classroom import rules
 
-# serve.py on the session's PostgreSQL, one for this module, and a room with a student in it for each test (the same
-# fixtures)
-server, served = card_stream.server, card_stream.served
+# serve.py on PostgreSQL, the session's (tests/ui/conftest.py), and a room with a student in it for each test (the
+# same fixture)
+served = card_stream.served
 
 
 def watch(port, code, seen=None, last_id=None):
