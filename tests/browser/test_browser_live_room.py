@@ -137,7 +137,7 @@ def ranks_real_results_without_grades_and_sees_them_at_the_reveal(teacher, page,
     expect(teacher.get_by_text("The phones show these results without grades until you reveal.")).to_be_visible()
     teacher.get_by_role("button", name="Open for the class").click()
 
-    expect(page.get_by_text(f"Activity {number}: Rank it best")).to_be_visible()
+    expect(page.get_by_text(f"Activity {number}: Rank it best")).to_be_visible(timeout=30_000)
     expect(page.get_by_text("Query: 成都美食推荐")).to_be_visible()
     rows = page.locator(".ndcg-card li.row")
     expect(page.locator(".ndcg-card li.row .text")).to_have_text(list(FOOD.labels))
@@ -172,7 +172,7 @@ def ranks_real_results_without_grades_and_sees_them_at_the_reveal(teacher, page,
     # Locked: the order as a short list, no handle or button left; opened again: the controls are back, and the
     # status says what is true now (the sent order can be changed), not the earlier "Saved".
     teacher.get_by_role("button", name="Lock answers").click()
-    expect(page.get_by_text("Answers are locked. Wait for the reveal.")).to_be_visible()
+    expect(page.get_by_text("Answers are locked. Wait for the reveal.")).to_be_visible(timeout=30_000)
     expect(page.locator(".ndcg-card li.row .text")).to_have_text(best)
     expect(page.get_by_role("button", name=re.compile("^Move "))).to_have_count(0)
     expect(page.locator(".ndcg-card li.row .handle")).to_have_count(5)
@@ -181,15 +181,15 @@ def ranks_real_results_without_grades_and_sees_them_at_the_reveal(teacher, page,
     page.screenshot(path="/tmp/rank_hidden_phone_locked.png", full_page=True)
     teacher.get_by_role("button", name="Take answers again").click()
     change = page.get_by_text("You can change your answer until the teacher locks answers.")
-    expect(change).to_be_visible()
+    expect(change).to_be_visible(timeout=30_000)
     expect(page.get_by_text("Saved. You can change it")).to_have_count(0)
     expect(page.get_by_role("button", name=f"Move {best[1]} up")).to_be_enabled()
 
     teacher.get_by_role("button", name="Reveal").click()
-    expect(teacher.get_by_text("1 of 1 found the highest NDCG@5, 1.0000")).to_be_visible()
+    expect(teacher.get_by_text("1 of 1 found the highest NDCG@5, 1.0000")).to_be_visible(timeout=30_000)
     reached = ndcg_at_k([GRADE[x] for x in best], 5, gain="exponential")
     assert reached == pytest.approx(1.0)
-    expect(page.get_by_text(f"Your order reaches NDCG@5 = {reached:.4f}")).to_be_visible()
+    expect(page.get_by_text(f"Your order reaches NDCG@5 = {reached:.4f}")).to_be_visible(timeout=30_000)
     table = page.locator(".ndcg-card p").filter(has_text="Your order, with the judged grades:")
     expect(table).to_be_visible()
     cells = page.locator("table").first.locator("tbody tr")

@@ -415,3 +415,25 @@ def test_a_sqlite_url_names_its_file_and_a_postgresql_url_its_libpq_string():
     assert conninfo_of("postgresql+psycopg://lab:s3cret@db.example:5433/ndcg") == (
         "postgresql://lab:s3cret@db.example:5433/ndcg"  # the password kept: libpq needs it
     )
+
+
+def test_the_watcher_tells_more_answers_than_it_names_as_one_notice_that_says_not_whose(tmp_path, monkeypatch):
+    monkeypatch.setattr(notices, "MOST_NAMED", 1)
+    path = tmp_path / "c.sqlite3"
+    theirs = Classroom(f"sqlite:///{path}")
+    hub = Hub()
+    heard: list[Notice] = []
+    hub.on_notice(heard.append)
+    room, key = theirs.rooms.create()
+    students = [rules.new_student_id() for _ in range(2)]
+    for student in students:
+        theirs.students.join(room.code, student, source="t")
+    opened = theirs.rooms.open_activity(room.code, key, predict())
+    watcher = Watcher(str(path), hub)
+    watcher.look()
+    for student in students:  # two answers between two looks: more than the watcher names
+        theirs.answers.submit(room.code, student, opened.id, [(0, "0.5")])
+    watcher.look()
+    assert heard == [Notice(room.code, activity=opened.id)]
+    watcher.close()
+    theirs.close()
