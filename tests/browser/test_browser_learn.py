@@ -1,8 +1,10 @@
-"""The lesson in Debian's Chromium, from step 1 to step 9, answering each check, and its end in presenter view at a
-projector's 1280x720 (the walk's page switched to it, not a page of its own); its end on a phone, and step 4 on a
-phone (on the worker's shared desktop and phone pages, conftest's)."""
+"""The lesson in Debian's Chromium, from step 1 to step 9, answering each check (step 6's table naming a slip's
+cell on the way), and its end in presenter view at a projector's 1280x720 (the walk's page switched to it, not a
+page of its own); its end on a phone, and step 4 on a phone (on the worker's shared desktop and phone pages,
+conftest's)."""
 
 import re
+from math import log2
 
 import pytest
 from playwright.sync_api import expect
@@ -53,6 +55,7 @@ def test_walk_the_lesson_from_step_1_to_9(page, app_url):
         feedback = page.get_by_test_id("stAlert").filter(has_text=right[step])
         expect(feedback).to_have_count(0)  # not before the answer
         if step == 6:
+            the_table_names_a_slip_s_cell(page)
             page.get_by_role("button", name="Show the answers").click()
         elif step in guesses:
             for choice in guesses[step]:
@@ -90,6 +93,31 @@ def the_end_says_finished_with_a_whole_link_onward(page):
     assert not link.evaluate(CUT_LINK)
     main = page.get_by_test_id("stMain").locator("[data-testid=stMainBlockContainer]").bounding_box()
     assert link.bounding_box()["width"] >= 0.9 * (main["width"] - 2 * 16) - 40  # full width of the page's column
+
+
+def the_table_names_a_slip_s_cell(page):
+    """Step 6's table (was test_browser_learn_s_table_names_a_slip_s_cell, a page of its own): a right cell says so
+    under itself, and a slip typed in another cell is located there with the right number, while the cells around
+    it stay as typed."""
+    right, slip = (
+        page.get_by_role("textbox", name="Position 1's term"),
+        page.get_by_role("textbox", name="Position 2's term"),
+    )
+    right.fill("3")
+    right.press("Enter")
+    wait_for_idle(page)
+    slip.fill("1.62")  # 2/log2(3) = 1.26 with its digits swapped
+    slip.press("Enter")
+    said = f"Position 2's term is {2 / log2(3):.2f}, not 1.62."
+    expect(page.get_by_test_id("stCaptionContainer").filter(has_text=said)).to_be_visible()
+    expect(page.get_by_test_id("stCaptionContainer").filter(has_text="✓ Right")).to_have_count(1)
+    # The message sits under its own cell: below the box typed in, in the same column.
+    box, message = slip.bounding_box(), page.get_by_test_id("stCaptionContainer").filter(has_text=said).bounding_box()
+    assert message["y"] >= box["y"] + box["height"] - 1
+    assert box["x"] - 20 <= message["x"] <= box["x"] + box["width"]
+    expect(right).to_have_value("3")
+    expect(slip).to_have_value("1.62")
+    wait_for_idle(page)
 
 
 CUT_LINK = """e => { const t = [...e.querySelectorAll('*')]

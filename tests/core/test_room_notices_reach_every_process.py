@@ -14,7 +14,7 @@ from storage_support import predict
 from ndcg_core.classroom import notices, rules
 from ndcg_core.classroom.notices import Hub, Listener, Notice, Watcher, conninfo_of
 from ndcg_core.classroom.storage import Classroom
-from support import empty_database, run_coroutine, wait_until
+from support import empty_database, free_port, run_coroutine, wait_until
 
 
 def heard_by(classroom):
@@ -323,3 +323,117 @@ def test_the_watcher_waits_for_a_file_not_made_yet(tmp_path):
     assert watcher.wait_looking(0)
     store.close()
     watcher.close()
+
+
+# --- what the mutation run found untested (docs/evaluation.md, "Mutation score", issue 49's re-run) ----------------
+
+
+def test_a_hub_s_marks_never_come_back_across_resets_and_fresh_starts(monkeypatch):
+    monkeypatch.setattr(notices, "MAX_ROOMS", 1)  # the second room heard starts the hub afresh
+    hub = Hub()
+    hub.tell(Notice("ROOM22", revision=1))
+    first = hub.mark("ROOM22")
+    hub.reset(live=False)
+    hub.reset()  # connected again (live by default)
+    assert hub.live and hub.mark("ROOM22").epoch == first.epoch + 2
+    after_reset = hub.mark("ROOM22")
+    assert not hub.changed("ROOM22", after_reset)  # live again: silence says nothing changed
+    hub.reset(live=True)
+    assert hub.changed("ROOM22", after_reset)  # each reset is news, the second as the first
+    hub.tell(Notice("ROOM33", revision=1))  # a fresh start: ROOM22's counts are dropped...
+    hub.tell(Notice("ROOM22", revision=1))  # ...and heard again as they were at the first mark
+    assert hub.mark("ROOM22").epoch == first.epoch + 5  # three resets, then a fresh start for each room heard
+    assert hub.changed("ROOM22", first)
+
+
+def test_the_hub_names_the_answers_between_two_marks_once_its_log_has_dropped_earlier_ones(monkeypatch):
+    monkeypatch.setattr(notices, "ANSWER_LOG", 2)
+    hub = Hub()
+    for student in ("s0", "s1"):
+        hub.tell(Notice("ROOM22", activity=4, student=student))
+    since = hub.mark("ROOM22")
+    hub.tell(Notice("ROOM22", activity=4, student="s2"))
+    upto = hub.mark("ROOM22")
+    hub.tell(Notice("ROOM22", activity=4, student="s3"))  # the log keeps s2 and s3 only
+    assert hub.answered("ROOM22", since, upto) == [(4, "s2")]  # not s3, heard after ``upto``
+    assert hub.answered("ROOM22", upto, hub.mark("ROOM22")) == [(4, "s3")]
+
+
+def test_a_closing_hub_ends_every_stream_and_each_one_after():
+    hub = Hub()
+
+    async def scenario():
+        marks = {code: hub.mark(code) for code in ("ROOM22", "ROOM33")}
+        waits = [
+            asyncio.ensure_future(hub.wait("ROOM22", marks["ROOM22"], 30)),
+            asyncio.ensure_future(hub.wait("ROOM33", marks["ROOM33"], 30, anything=True)),
+        ]
+        await asyncio.sleep(0)
+        threading.Thread(target=hub.close).start()
+        woke = await asyncio.wait_for(asyncio.gather(*waits), 5)
+        later = await asyncio.wait_for(hub.wait("ROOM22", hub.mark("ROOM22"), 30), 5)
+        return woke, later
+
+    assert not hub.closed
+    woke, later = run_coroutine(scenario())
+    assert woke == [True, True] and later and hub.closed
+
+
+def test_the_watcher_s_thread_looks_until_stopped(tmp_path):
+    path = tmp_path / "classroom.sqlite3"
+    store = Classroom(f"sqlite:///{path}")
+    hub = Hub()
+    heard = []
+    hub.on_notice(heard.append)
+    watcher = Watcher(str(path), hub, every=0.01).start()
+    assert watcher.wait_looking(10)
+    room, _ = Classroom(f"sqlite:///{path}").rooms.create()  # another process's room
+    assert wait_until(lambda: Notice(room.code, revision=room.revision) in heard)
+    watcher.stop()
+    assert not watcher._thread.is_alive() and watcher._conn is None  # its connection closed as it ended
+    store.close()
+
+
+def test_a_listener_that_cannot_connect_says_the_hub_is_not_live_and_stops(monkeypatch):
+    monkeypatch.setattr(notices, "RECONNECT_FIRST", 0.01)
+    hub = Hub()
+    # Nothing listens on a port just found free: each try is refused at once.
+    listener = Listener(f"host=127.0.0.1 port={free_port()} dbname=none user=none", hub, connect_timeout=1)
+    assert listener.connect_timeout == 1 and listener.hub is hub
+    listener.start()
+    assert wait_until(lambda: hub.mark("ROOM22").epoch >= 2)  # it tried, and tried again
+    assert not hub.live and not listener.wait_connected(0.05)
+    listener.stop()
+    assert not listener._thread.is_alive()
+
+
+def test_a_sqlite_url_names_its_file_and_a_postgresql_url_its_libpq_string():
+    assert notices.sqlite_path("sqlite:////srv/lab/classroom.sqlite3") == "/srv/lab/classroom.sqlite3"
+    assert notices.sqlite_path("sqlite:///data/classroom.sqlite3") == "data/classroom.sqlite3"
+    assert notices.sqlite_path("sqlite://") is None  # in memory: no other process sees it
+    assert notices.sqlite_path("sqlite:///:memory:") is None
+    assert conninfo_of("postgresql+psycopg://lab:s3cret@db.example:5433/ndcg") == (
+        "postgresql://lab:s3cret@db.example:5433/ndcg"  # the password kept: libpq needs it
+    )
+
+
+def test_the_watcher_tells_more_answers_than_it_names_as_one_notice_that_says_not_whose(tmp_path, monkeypatch):
+    monkeypatch.setattr(notices, "MOST_NAMED", 1)
+    path = tmp_path / "c.sqlite3"
+    theirs = Classroom(f"sqlite:///{path}")
+    hub = Hub()
+    heard: list[Notice] = []
+    hub.on_notice(heard.append)
+    room, key = theirs.rooms.create()
+    students = [rules.new_student_id() for _ in range(2)]
+    for student in students:
+        theirs.students.join(room.code, student, source="t")
+    opened = theirs.rooms.open_activity(room.code, key, predict())
+    watcher = Watcher(str(path), hub)
+    watcher.look()
+    for student in students:  # two answers between two looks: more than the watcher names
+        theirs.answers.submit(room.code, student, opened.id, [(0, "0.5")])
+    watcher.look()
+    assert heard == [Notice(room.code, activity=opened.id)]
+    watcher.close()
+    theirs.close()

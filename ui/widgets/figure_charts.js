@@ -168,7 +168,8 @@ function drawContribution(g, chart, width, height, font, moving, n) {
 // A line chart over positions 1..n (NDCG at every k; the running DCG against the ideal): each line moves from its
 // old values to its new ones, the old ones kept as a faint dashed line after a change.
 function drawLines(g, chart, lines, width, height, font, moving, changed, n) {
-  const box = { left: font * 4.2, right: width - font, top: font * 1.2, bottom: height - font * 3.2 };
+  // Room on the right for the chosen k's diamond at the last position (a phone's column clips what passes it).
+  const box = { left: font * 4.2, right: width - font * 1.5, top: font * 1.2, bottom: height - font * 3.2 };
   const top = chart.ticks[chart.ticks.length - 1][0] || 1;
   const y = (value) => box.bottom - (value / top) * (box.bottom - box.top);
   const x = (p) => (n > 1 ? box.left + ((p - 1) / (n - 1)) * (box.right - box.left) : (box.left + box.right) / 2);
@@ -220,7 +221,7 @@ function drawLines(g, chart, lines, width, height, font, moving, changed, n) {
 
 function drawEveryK(g, chart, width, height, font, moving, changed, n) {
   const lines = [{ color: "#0b63ce", was_color: "#666666", points: chart.points }];
-  const { x, y } = drawLines(g, chart, lines, width, height, font, moving, changed, n);
+  const { box, x, y } = drawLines(g, chart, lines, width, height, font, moving, changed, n);
   const chosen = chart.points.find((pt) => pt.chosen);
   if (chosen) {
     const pos = svg(g, "g", position(chosen.p));
@@ -235,7 +236,7 @@ function drawEveryK(g, chart, width, height, font, moving, changed, n) {
     place(1);
     moving.push(place);
   }
-  xTitle(g, { left: font * 4.2, right: width - font, bottom: height - font * 3.2 }, font, chart.x_title);
+  xTitle(g, box, font, chart.x_title);
   return height;
 }
 

@@ -218,3 +218,35 @@ def test_a_database_that_cannot_serve_is_a_store_unavailable_and_tells_nothing(s
     assert refused.value.code == "store.read_only"
     assert told == []
     runtime.store.close()
+
+
+def test_the_runtime_reads_answers_results_and_rounds_as_the_room_stored_them(runtime, lesson_room):
+    code, key, (ana, bo) = lesson_room
+    first = runtime.go_to_step(code, key, 0)
+    runtime.answer(code, ana, Submission(first.id, ((0, PREDICT.truth()),)))
+    runtime.answer(code, bo, Submission(first.id, ((0, "0.5"),)))
+    numbers = {s.id: s.number for s in runtime.roster(code)}
+    book = runtime.answer_book(first.id)
+    assert set(book) == {ana, bo} and [(a.student, a.value) for a in book[ana]] == [(numbers[ana], PREDICT.truth())]
+    only_bo = runtime.answer_book(first.id, only={bo})  # only the students asked for
+    assert set(only_bo) == {bo} and [a.student for a in only_bo[bo]] == [numbers[bo]]
+    runtime.reveal(code, key)
+    results = runtime.results(code)
+    assert [(a.number, a.round) for a in results.activities] == [(1, 1)]
+    assert {t.student: t.right for t in results.totals} == {numbers[ana]: 1, numbers[bo]: 0}
+    (outcome,) = runtime.class_summary(code)
+    assert (outcome.kind, outcome.joined, outcome.answered, outcome.parts[0].right) == ("predict", 2, 2, 1)
+
+    vote = runtime.go_to_step(code, key, 1)
+    assert runtime.earlier_round(code, vote) is None  # a first round
+    again = runtime.vote_again(code, key, after=runtime.room(code).revision)
+    assert runtime.earlier_round(code, again).id == vote.id
+
+
+def test_a_card_made_from_a_room_already_read_reads_no_room(runtime, lesson_room):
+    code, key, (ana, _) = lesson_room
+    runtime.go_to_step(code, key, 0)
+    read = runtime.room(code)
+    runtime.lock(code, key)
+    card = runtime.card(code, ana, read)  # the room as the phone's page read it, before the lock
+    assert card.room is read and card.current.phase == "open"
