@@ -131,8 +131,10 @@ def ranks_real_results_without_grades_and_sees_them_at_the_reveal(teacher, page,
     with no grade anywhere, is reordered by tapping ▲, is locked and opened again, and after the reveal shows the
     judged grades, the best order and its own NDCG@k (its student the only one to answer)."""
     setup(teacher)
-    teacher.get_by_text("Rank it best", exact=True).click()
-    teacher.get_by_text("A real query's results", exact=True).click()
+    for choice in ("Rank it best", "A real query's results"):  # each choice drawn before the next is made
+        teacher.get_by_text(choice, exact=True).click()
+        expect(teacher.get_by_role("radio", name=choice, exact=True)).to_be_checked()
+        wait_for_idle(teacher)
     # Seed 003's food search is the source's first entry; its grades hidden.
     expect(teacher.get_by_text("The phones show these results without grades until you reveal.")).to_be_visible()
     teacher.get_by_role("button", name="Open for the class").click()
