@@ -37,7 +37,7 @@ from ui.phones.routes import (
     watch_route,
 )
 from ui.results_download import OneDownload
-from ui.server_tuning import end_streams_first, trust_forwarded_for_only_from, turn_nagle_off
+from ui.server_tuning import end_streams_first, reuse_theme_messages, trust_forwarded_for_only_from, turn_nagle_off
 from ui.uploads import UploadBudget
 from ui.views.classroom.common import make_opening_forms
 
@@ -46,6 +46,7 @@ end_streams_first(end_streams)  # the same: a SIGTERM must not wait for the phon
 # The same again: uvicorn believes X-Forwarded-For from 127.0.0.1 (and FORWARDED_ALLOW_IPS), so any process on the
 # machine, or a tunnel's clients, could name their own address and so their own limits; only NDCG_LAB_TRUSTED_PROXIES.
 trust_forwarded_for_only_from(trusted_proxies())
+reuse_theme_messages()  # every run's theme worked out once: Streamlit read and renamed every option at each run
 
 os.environ[ROUTES_ENV] = "1"  # this process serves the phone page and its routes below (phone_page.py)
 

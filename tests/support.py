@@ -32,17 +32,18 @@ def stop_app(server: subprocess.Popen) -> None:
 
 
 @contextlib.contextmanager
-def deployment(replicas: int, say=None, spare: bool = True):
+def deployment(replicas: int, say=None, spare: bool = True, public: bool = True):
     """``python -m deploy up --replicas N`` run by this process (``deploy.launcher.Deployment``): a throwaway
     PostgreSQL, N replicas and nginx on a free port; yields (the deployment, nginx's URL). The replicas' join links
-    go through nginx (``NDCG_LAB_PUBLIC_URL``), as behind a real proxy. ``say`` takes the launcher's lines (its
-    start, and each replica's exit, restart and give-up), if given. ``spare=False``: no spare process, so a killed
-    replica is started afresh (tens of seconds, not a few)."""
+    go through nginx (``NDCG_LAB_PUBLIC_URL``), as behind a real proxy; ``public=False``: no such setting, as the
+    launcher runs by default (the links name this machine's network address and nginx's port). ``say`` takes the
+    launcher's lines (its start, and each replica's exit, restart and give-up), if given. ``spare=False``: no spare
+    process, so a killed replica is started afresh (tens of seconds, not a few)."""
     from deploy.launcher import Deployment
 
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    running = Deployment(replicas, port, env={"NDCG_LAB_PUBLIC_URL": url}, spare=spare)
+    running = Deployment(replicas, port, env={"NDCG_LAB_PUBLIC_URL": url} if public else {}, spare=spare)
     try:
         running.start(say or (lambda line: None))
         yield running, url
@@ -70,6 +71,26 @@ def join_on_its_page(context, url: str, code: str, nickname: str):
     page.wait_for_url(f"**/phone/{code}?me=*", timeout=30_000)
     expect(page.get_by_text(f"You are {nickname}.")).to_be_visible(timeout=30_000)
     return page
+
+
+def answers_on(host: str, port: int) -> bool:
+    """Whether nginx (or an app) answers its health route at ``host``:``port``; False for a refused connection.
+    Another error is tried again for 5 s, then raised."""
+    import time
+    import urllib.error
+    import urllib.request
+
+    deadline = time.monotonic() + 5
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://{host}:{port}/_stcore/health", timeout=5) as reply:
+                return reply.status == 200
+        except urllib.error.URLError as error:
+            if isinstance(error.reason, ConnectionRefusedError):
+                return False
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)  # a server that is starting: there is no event to wait on
 
 
 def wait_until(condition, seconds=10.0):

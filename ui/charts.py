@@ -170,19 +170,13 @@ def _source(data: pd.DataFrame | str) -> pd.DataFrame | alt.NamedData:
     return alt.NamedData(data) if isinstance(data, str) else data
 
 
-# --- linked views: the pointed position, and the last change's old values and animation ------------------------
-# The Playground's charts share two Vega signals with the page's own components (ui/widgets/pointer.js), with no
-# rerun: ``point``, the position pointed at in any view, bound to ``document.body`` (its ``value``, announced by
-# the event POINT_EVENT), and ``tween``, the last change's animation, bound to ``document.documentElement``: the
-# change's id plus how far the animation has gone (0 to 1), or -1 when none runs. A chart's rows carry the id of
-# the change they show, so a chart whose new rows have not arrived yet is never drawn half-way.
+# --- linked views: the pointed position ---------------------------------------------------------------------
+# The swap map shares one Vega signal with the page's own components (ui/widgets/pointer.js), with no rerun:
+# ``point``, the position pointed at in any view, bound to ``document.body`` (its ``value``, announced by the event
+# POINT_EVENT). The Playground's four figure charts are drawn by their own component (ui/widgets/figure_charts.py).
 
 POINT_EVENT = "ndcglabpoint"
-TWEEN_EVENT = "ndcglabtween"
 LINK_COLOR = "#0b63ce"
-WAS_COLOR = "#111111"
-POINTED = "datum.position == point"
-_FRACTION = "(isNumber(tween) && tween >= 0 && floor(tween) == datum.change ? tween - floor(tween) : 1)"
 
 
 @dataclass(frozen=True, eq=False)
@@ -195,66 +189,15 @@ class Link:
     change: int = 0
 
 
-def _link_params() -> list[alt.Parameter]:
-    return [
-        alt.param(name="point", value=0, bind=alt.BindDirect(element="body", event=POINT_EVENT)),
-        alt.param(name="tween", value=-1, bind=alt.BindDirect(element="html", event=TWEEN_EVENT)),
-    ]
-
-
-def _tweened(field: str) -> str:
-    """The value drawn: ``field`` once the animation is over, its old value (``was``) when it starts."""
-    return f"datum.was + (datum.{field} - datum.was) * {_FRACTION}"
-
-
-def _marked(pointed: Any, changed: Any, other: Any) -> dict:
-    """A value for a pointed mark, another for a changed one, a third for the rest."""
-    return {
-        "condition": [{"test": POINTED, "value": pointed}, {"test": "datum.changed", "value": changed}],
-        "value": other,
-    }
-
-
-def _by_position(frame: Table | None, name: str) -> dict[int, Any]:
-    return {} if frame is None else dict(zip(listed(frame, "position"), listed(frame, name), strict=True))
-
-
-def _add_link(kind: str, rows: list[dict], link: Link, t: Mapping[str, str]) -> None:
-    """Each row's old value (``was``: its own value where there was none), whether it changed, and the change's id."""
-    before = link.before
-    if kind == "contribution":
-        was = _by_position(before, "contribution")
-        for row in rows:
-            row["was"] = was.get(row["position"], row["contribution"])
-            row["changed"] = before is not None and (
-                row["position"] in link.changed or row["was"] != row["contribution"]
-            )
-    elif kind == "cumulative":
-        dcg, idcg = _by_position(before, "cumulative_dcg"), _by_position(before, "cumulative_idcg")
-        for row in rows:
-            row["was"] = (dcg if row["series"] == t["this_order"] else idcg).get(row["position"], row["value"])
-    elif kind == "every_k":
-        ndcg = _by_position(before, "ndcg")
-        for row in rows:
-            row["was"] = ndcg.get(row["k"], row["ndcg"])
-    else:
-        grade, item, ideal = (_by_position(before, c) for c in ("grade", "item", "ideal_grade"))
-        for row in rows:
-            this = row["row"] == t["this_order"]
-            old = (grade if this else ideal).get(row["position"])
-            old_key = "" if old is None or pd.isna(old) else _grade_key(old)
-            moved = this and item.get(row["position"], row["item"]) != row["item"]
-            row["changed"] = before is not None and (old_key != row["grade_key"] or moved)
-            row["was_text"] = f"{old_key}→" if old_key else ""
-    for row in rows:
-        row["change"] = link.change
+def _point_param() -> alt.Parameter:
+    return alt.param(name="point", value=0, bind=alt.BindDirect(element="body", event=POINT_EVENT))
 
 
 # --- per position: gain, discount, contribution ------------------------------------------------
 
 
 def _contribution_layers(
-    rows: str, top: float, domain: tuple[float, ...], t: dict, n: int, linked: bool = False
+    rows: str, top: float, domain: tuple[float, ...], t: dict, n: int
 ) -> alt.LayerChart | alt.FacetChart:
     color = alt.Color(
         "grade_key:O", scale=grade_scale(domain, top), title=t["grade"], legend=alt.Legend(symbolOpacity=1)
@@ -281,10 +224,6 @@ def _contribution_layers(
         .encode(y="contribution:Q", color=color, opacity=inside)
         .properties(name="contribution")
     )
-    if linked:  # the bar grows or shrinks from its old height; a changed or pointed bar is outlined
-        contribution = contribution.transform_calculate(shown=_tweened("contribution")).encode(
-            y="shown:Q", stroke=_marked(LINK_COLOR, WAS_COLOR, "transparent"), strokeWidth=_marked(3, 2, 0)
-        )
     labels = (
         base.mark_text(dy=-6, fontWeight="bold")
         .encode(y="gain:Q", text=alt.Text("grade_key:N"), opacity=inside)
@@ -295,25 +234,14 @@ def _contribution_layers(
         .encode(y=alt.Y("discount:Q", title=t["discount"], scale=alt.Scale(domain=[0, 1])))
         .properties(name="discount")
     )
-    layers = [gain, contribution, labels]
-    if linked:
-        band = base.mark_rect(color=LINK_COLOR, opacity=0.12).transform_filter(POINTED).properties(name="pointed")
-        was = (
-            base.mark_tick(color=WAS_COLOR, opacity=0.55, thickness=2)
-            .encode(y="was:Q")
-            .transform_filter("datum.changed")
-            .properties(name="was")
-        )
-        layers = [gain, band, contribution, was, labels]
-    bars = alt.layer(*layers).properties(name="bars")
-    chart = alt.layer(bars, discount).resolve_scale(y="independent").properties(height=260, width="container")
-    return chart.add_params(*_link_params()) if linked else chart
+    bars = alt.layer(gain, contribution, labels).properties(name="bars")
+    return alt.layer(bars, discount).resolve_scale(y="independent").properties(height=260, width="container")
 
 
 # --- cumulative DCG against the ideal ------------------------------------------------------------
 
 
-def _cumulative_layers(rows: str, cutoff: str, t: dict, linked: bool = False) -> alt.LayerChart | alt.FacetChart:
+def _cumulative_layers(rows: str, cutoff: str, t: dict) -> alt.LayerChart | alt.FacetChart:
     series = [t["this_order"], t["ideal_order"]]
     base = alt.Chart(_source(rows)).encode(
         x=alt.X("position:Q", title=t["position"], axis=alt.Axis(tickMinStep=1, format="d")),
@@ -334,23 +262,7 @@ def _cumulative_layers(rows: str, cutoff: str, t: dict, linked: bool = False) ->
         .encode(text="label:N", y=alt.value(8))
         .properties(name="k_label")
     )
-    if not linked:
-        return alt.layer(lines, rule, label).properties(height=260, width="container")
-    lines = lines.transform_calculate(shown=_tweened("value")).encode(y=alt.Y("shown:Q", title=t["cumulative"]))
-    was = (
-        base.mark_line(opacity=0.35, strokeWidth=1.5)
-        .encode(y="was:Q", strokeDash=alt.value([2, 2]), tooltip=alt.value(None))
-        .properties(name="was")
-    )
-    pointed = (
-        alt.Chart(_source(rows))
-        .transform_filter(POINTED)
-        .mark_rule(color=LINK_COLOR, strokeWidth=2)
-        .encode(x="position:Q")
-        .properties(name="pointed")
-    )
-    chart = alt.layer(was, lines, rule, label, pointed).properties(height=260, width="container")
-    return chart.add_params(*_link_params())
+    return alt.layer(lines, rule, label).properties(height=260, width="container")
 
 
 # --- this order beside the ideal order -----------------------------------------------------------
@@ -358,7 +270,7 @@ def _cumulative_layers(rows: str, cutoff: str, t: dict, linked: bool = False) ->
 WRAP = 20  # positions per line of tiles: a longer list wraps, so 100 positions stay 100 readable tiles
 
 
-def _lane(row: str, position: int, n: int) -> str:
+def order_lane(row: str, position: int, n: int) -> str:
     """The chart line a tile is on: the order's name, with the positions it holds once the list wraps."""
     if n <= WRAP:
         return row
@@ -366,17 +278,15 @@ def _lane(row: str, position: int, n: int) -> str:
     return f"{row} {start}–{min(start + WRAP - 1, n)}"
 
 
-def _lanes(n: int, t: Mapping[str, str]) -> list[str]:
+def order_lanes(n: int, t: Mapping[str, str]) -> list[str]:
     """Every line of tiles, top to bottom: each stretch of positions shows this order above the ideal."""
     starts = range(1, n + 1, WRAP) if n > WRAP else [1]
-    return [_lane(row, p, n) for p in starts for row in (t["this_order"], t["ideal_order"])]
+    return [order_lane(row, p, n) for p in starts for row in (t["this_order"], t["ideal_order"])]
 
 
-def _order_layers(
-    rows: str, top: float, domain: tuple[float, ...], t: dict, n: int, linked: bool = False
-) -> alt.LayerChart | alt.FacetChart:
+def _order_layers(rows: str, top: float, domain: tuple[float, ...], t: dict, n: int) -> alt.LayerChart | alt.FacetChart:
     wrapped = n > WRAP
-    lanes = _lanes(n, t)
+    lanes = order_lanes(n, t)
     base = alt.Chart(_source(rows)).encode(
         x=alt.X(
             "column:O",
@@ -406,19 +316,8 @@ def _order_layers(
     labels = (
         base.mark_text(fontWeight="bold").encode(text="grade_key:N", color=text_color).properties(name="grade_labels")
     )
-    layers = [tiles, labels]
-    if linked:  # a changed or pointed tile outlined; a changed tile's old grade faint beside the new one
-        tiles = tiles.encode(stroke=_marked(LINK_COLOR, WAS_COLOR, "white"), strokeWidth=_marked(4, 3, 2))
-        was = (
-            base.mark_text(align="right", dx=-8, fontSize=10, opacity=0.75)
-            .encode(text="was_text:N", color=text_color)
-            .transform_filter("datum.changed")
-            .properties(name="was")
-        )
-        layers = [tiles, labels, was]
     # Tall enough that the two lanes' labels never touch (at 110 px, Chinese labels overlapped).
-    chart = alt.layer(*layers).properties(height=140 if not wrapped else 28 * len(lanes), width="container")
-    return chart.add_params(*_link_params()) if linked else chart
+    return alt.layer(tiles, labels).properties(height=140 if not wrapped else 28 * len(lanes), width="container")
 
 
 # --- NDCG at every k -----------------------------------------------------------------------------
@@ -430,7 +329,7 @@ def every_k_rows(values: Sequence[float], k: int) -> pd.DataFrame:
     return data
 
 
-def _every_k_layers(rows: pd.DataFrame | str, t: dict, linked: bool = False) -> alt.LayerChart | alt.FacetChart:
+def _every_k_layers(rows: pd.DataFrame | str, t: dict) -> alt.LayerChart | alt.FacetChart:
     base = alt.Chart(_source(rows)).encode(
         x=alt.X("k:Q", title=t["cutoff"], axis=alt.Axis(tickMinStep=1, format="d")),
         y=alt.Y("ndcg:Q", title=t["ndcg"], scale=alt.Scale(domain=[0, 1])),
@@ -442,23 +341,7 @@ def _every_k_layers(rows: pd.DataFrame | str, t: dict, linked: bool = False) -> 
         .mark_point(size=180, color="#b00020", filled=True, shape="diamond")
         .properties(name="chosen_k")
     )
-    if not linked:
-        return alt.layer(line, chosen).properties(height=220, width="container")
-    line = line.transform_calculate(shown=_tweened("ndcg")).encode(y=alt.Y("shown:Q", title=t["ndcg"]))
-    was = (
-        base.mark_line(color="#666666", opacity=0.4, strokeDash=[2, 2])
-        .encode(y="was:Q", tooltip=alt.value(None))
-        .properties(name="was")
-    )
-    pointed = (
-        alt.Chart(_source(rows))
-        .transform_filter("datum.k == point")
-        .mark_rule(color=LINK_COLOR, strokeWidth=2)
-        .encode(x="k:Q")
-        .properties(name="pointed")
-    )
-    chart = alt.layer(was, line, chosen, pointed).properties(height=220, width="container")
-    return chart.add_params(*_link_params())
+    return alt.layer(line, chosen).properties(height=220, width="container")
 
 
 def ndcg_by_k_chart(
@@ -476,27 +359,25 @@ def _domain(grades: Sequence[float]) -> tuple[float, ...]:
 
 
 @lru_cache(maxsize=512)
-def _template(
-    kind: str, top: float, domain: tuple[float, ...], texts: tuple[tuple[str, str], ...], n: int, linked: bool = False
-) -> str:
+def _template(kind: str, top: float, domain: tuple[float, ...], texts: tuple[tuple[str, str], ...], n: int) -> str:
     """A chart's spec over named datasets, as JSON (cached: it depends on settings, not on the order)."""
     t = dict(texts)
     builders: dict[str, Callable[[], alt.LayerChart | alt.FacetChart]] = {
-        "contribution": lambda: _contribution_layers(ROWS, top, domain, t, n, linked),
-        "cumulative": lambda: _cumulative_layers(ROWS, CUTOFF, t, linked),
-        "order": lambda: _order_layers(ROWS, top, domain, t, n, linked),
-        "every_k": lambda: _every_k_layers(ROWS, t, linked),
+        "contribution": lambda: _contribution_layers(ROWS, top, domain, t, n),
+        "cumulative": lambda: _cumulative_layers(ROWS, CUTOFF, t),
+        "order": lambda: _order_layers(ROWS, top, domain, t, n),
+        "every_k": lambda: _every_k_layers(ROWS, t),
     }
     return json.dumps(builders[kind]().to_dict())
 
 
 @lru_cache(maxsize=512)
 def _template_spec(
-    kind: str, top: float, domain: tuple[float, ...], texts: tuple[tuple[str, str], ...], n: int, linked: bool = False
+    kind: str, top: float, domain: tuple[float, ...], texts: tuple[tuple[str, str], ...], n: int
 ) -> dict:
     """``_template`` parsed (shared: copy the top level before changing it). Parsing it again after every move
     cost as much as the rows."""
-    return json.loads(_template(kind, top, domain, texts, n, linked))
+    return json.loads(_template(kind, top, domain, texts, n))
 
 
 def _columns(frame: Table, *names: str) -> list[list]:
@@ -548,7 +429,7 @@ def _fast_rows(kind: str, frame: Table, t: Mapping[str, str], k: int, every_k: S
             "item": it,
             "in_top_k": ik,
             "column": column(p),
-            "lane": _lane(this, p, n),
+            "lane": order_lane(this, p, n),
         }
         for p, g, it, ik in zip(position, grade, item, in_top_k, strict=False)
     ]
@@ -560,7 +441,7 @@ def _fast_rows(kind: str, frame: Table, t: Mapping[str, str], k: int, every_k: S
             "item": "",
             "in_top_k": ik,
             "column": column(p),
-            "lane": _lane(best, p, n),
+            "lane": order_lane(best, p, n),
         }
         for p, g, ik in zip(position, ideal, in_top_k, strict=False)
         if g == g
@@ -576,22 +457,15 @@ def chart_spec(
     k: int,
     every_k: Sequence[float] = (),
     texts: Mapping[str, str] | None = None,
-    link: Link | None = None,
 ) -> dict:
-    """The Vega-Lite spec of chart ``kind`` for this breakdown, built from a cached template; with ``link``, the
-    linked view of the Playground (the pointed position, the last change's old values and its animation). The
-    spec's nested parts are shared with other calls: change only its top level."""
+    """The Vega-Lite spec of chart ``kind`` for this breakdown (the Playground's image downloads), built from a
+    cached template. The spec's nested parts are shared with other calls: change only its top level."""
     t = _texts(texts)
     grades = listed(frame, "grade") + (listed(frame, "ideal_grade") if kind == "order" else [])
-    if link is not None and kind == "order" and link.before is not None:
-        grades += listed(link.before, "grade")  # an old grade is written on its tile: the scale must hold it
     # Only the tiles' layout and the positions' labels depend on the list's length.
     n = len(frame) if kind in ("order", "contribution") else 0
-    template = _template_spec(kind, float(top), _domain(grades), tuple(sorted(t.items())), n, link is not None)
-    spec = {**template, "datasets": _fast_rows(kind, frame, t, k, every_k)}
-    if link is not None:
-        _add_link(kind, spec["datasets"][ROWS], link, t)
-    return spec
+    template = _template_spec(kind, float(top), _domain(grades), tuple(sorted(t.items())), n)
+    return {**template, "datasets": _fast_rows(kind, frame, t, k, every_k)}
 
 
 PROJECTOR_FONT = 18  # px: the smallest chart text a projected room can read
@@ -781,7 +655,7 @@ def _swap_layers(
     return chart.encode(
         stroke={"condition": {"test": pointed, "value": LINK_COLOR}, "value": "#ffffff"},
         strokeWidth={"condition": {"test": pointed, "value": 2}, "value": 0.5 if labels else 0},
-    ).add_params(_link_params()[0])
+    ).add_params(_point_param())
 
 
 def _swap_scale(reach: float | None) -> alt.Scale:

@@ -1,13 +1,13 @@
 """What a move changes on the Playground, worked out once per list and setting and shared by every session.
 
 Each value here is a pure function of the list (its items, in order, and the judged items it missed) and its
-``Scoring``: ndcg_core's
-breakdown, scores and NDCG after every move and swap, and what the page sends for them (each chart's spec with
-its datasets as Arrow bytes, the drop preview, the table's cells). A class working on one example keeps coming
-back to the same orders (five items have 120), so after a few moves most reruns find their figures here instead
-of computing them again; under a class's load the server's CPU per move decides how soon the new NDCG reaches
-the screen (``benchmarks/bench_instant.py``). Nothing here holds a session's state, only results keyed by the
-list and scoring that made them; they are shared between sessions and must not be mutated.
+``Scoring``: ndcg_core's breakdown, scores and NDCG after every move and swap, and what the page sends for them
+(the figure charts' JSON, the swap map's spec with its data as Arrow bytes, the drop preview, the table's cells). A
+class working on one example keeps coming back to the same orders (five items have 120), so after a few moves most
+reruns find their figures here instead of computing them again; under a class's load the server's CPU per move
+decides how soon the new NDCG reaches the screen (``benchmarks/bench_instant.py``). Nothing here holds a session's
+state, only results keyed by the list and scoring that made them; they are shared between sessions and must not be
+mutated.
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ from ndcg_core.lists.scoring import Scoring
 from ndcg_core.lists.spec import ListSpec
 from ui import charts
 from ui.columns import Columns
+from ui.widgets import as_json
+from ui.widgets.figure_charts import figures_data
 from ui.widgets.sortable import preview_data
 from ui.widgets.table import table_data
 
@@ -103,12 +105,7 @@ def arrow_bytes(columns: Mapping[str, Any]) -> bytes:
     return convert_arrow_table_to_arrow_bytes(pa.Table.from_pydict(dict(columns)))
 
 
-def _rows_bytes(rows: list[dict]) -> bytes:
-    return arrow_bytes({name: [row[name] for row in rows] for name in (rows[0] if rows else {})})
-
-
-def chart(
-    kind: str,
+def figures(
     items: Sequence[Item],
     scoring: Scoring,
     extra: Sequence[Item],
@@ -117,12 +114,11 @@ def chart(
     texts: Mapping[str, str],
     presenter: bool,
     change: tuple[ListSpec, ListSpec] | None = None,
-) -> dict:
-    """``ui.charts.chart_spec`` of this list's breakdown, its datasets as Arrow bytes, sized for a projector in
-    presenter view: what ``st.vega_lite_chart`` is given (a new top-level dict; the nested ones are shared). The
-    chart is linked (``charts.Link``): with ``change``, the list before the last change and the list now, it keeps
-    the old values as faint marks and animates from them."""
-    return dict(_chart(kind, *_key(items, scoring, extra), float(top), _texts(texts), presenter, change))
+) -> str:
+    """``ui.widgets.figure_charts.figures_data`` of this list's breakdown, as the JSON text the component parses
+    (``texts``: its chart texts, titles and readings; ``presenter``: a projector's sizes). With ``change``, the list
+    before the last change and the list now, the charts keep its old values as faint marks and animate from them."""
+    return _figures(*_key(items, scoring, extra), float(top), _texts(texts), presenter, change)
 
 
 def change_id(before: ListSpec, after: ListSpec) -> int:
@@ -151,8 +147,7 @@ def _link(change: tuple[ListSpec, ListSpec] | None) -> charts.Link:
 
 
 @lru_cache(maxsize=CHANGE_ENTRIES)
-def _chart(
-    kind: str,
+def _figures(
     items: tuple[Item, ...],
     scoring: Scoring,
     extra: tuple[Item, ...],
@@ -160,16 +155,12 @@ def _chart(
     texts: tuple[tuple[str, str], ...],
     presenter: bool,
     change: tuple[ListSpec, ListSpec] | None = None,
-) -> dict:
+) -> str:
     frame = _columns(items, scoring, extra)
-    k = scoring.cutoff(len(items))
-    # The breakdown's running NDCG at position i is NDCG@i: the same numbers as ndcg_for_every_k.
-    every_k = frame["ndcg"] if kind == "every_k" else ()
-    link = _link(change)
-    spec = charts.chart_spec(kind, frame, top=top, k=k, every_k=every_k, texts=dict(texts), link=link)
-    if presenter:
-        spec = charts.for_projector(spec)
-    return {**spec, "datasets": {name: _rows_bytes(rows) for name, rows in spec["datasets"].items()}}
+    data = figures_data(
+        frame, top=top, k=scoring.cutoff(len(items)), texts=dict(texts), large=presenter, link=_link(change)
+    )
+    return as_json(data)
 
 
 def swap_map(

@@ -83,3 +83,37 @@ def trust_forwarded_for_only_from(proxies: Sequence[str]) -> None:
             super().__init__(app, trusted_hosts=trusted)
 
     uvicorn.config.ProxyHeadersMiddleware = OnlyTrustedProxies  # type: ignore[attr-defined]
+
+
+THEME_FUNCTION = "_populate_theme_msg"  # streamlit.runtime.app_session's: six calls in every run's new_session
+
+
+def reuse_theme_messages() -> None:
+    """Make Streamlit fill each run's theme (the ``new_session`` message's six theme sections) from a copy made
+    once per section and configuration, where it read every option of the section again and turned each name into
+    snake case by regular expressions: 13% of the server's CPU per Playground move (``benchmarks/
+    bench_cpu_per_move.py --profile``). A theme is read from the configuration once, when the server starts (a new
+    reading of it is a new copy). A ``RuntimeError`` if Streamlit no longer has the function."""
+    from streamlit import config
+    from streamlit.runtime import app_session
+
+    original = getattr(app_session, THEME_FUNCTION, None)
+    if not callable(original):
+        raise RuntimeError(
+            f"streamlit.runtime.app_session.{THEME_FUNCTION} is gone: find how Streamlit now fills a run's theme"
+        )
+    if getattr(original, "reuses", False):
+        return
+    made: dict[tuple[str, int], Any] = {}
+
+    def populate(msg: Any, section: str = "theme") -> None:
+        key = (section, id(getattr(config, "_config_options", None)))  # a new reading of the configuration: anew
+        copy = made.get(key)
+        if copy is None:
+            copy = type(msg)()
+            original(copy, section)
+            made[key] = copy
+        msg.MergeFrom(copy)
+
+    populate.reuses = True  # type: ignore[attr-defined]
+    setattr(app_session, THEME_FUNCTION, populate)

@@ -27,10 +27,10 @@ def ndcg_text(order, k=5):
 
 
 def test_a_shared_link_restores_order_and_ndcg_in_a_new_browser_and_the_chinese_interface_refuses_a_tampered_one(
-    browser, app_url
+    browser, desktop_page, app_url
 ):
-    first = browser.new_context(viewport={"width": 1366, "height": 1000})
-    page = first.new_page()
+    page = desktop_page  # the worker's shared desktop page: the link is made there
+    page.set_viewport_size({"width": 1366, "height": 1000})
     page.goto(f"{app_url}/Playground")
     labels = page.locator("li.row .label")
     value = page.get_by_test_id("stMetricValue").first
@@ -52,7 +52,7 @@ def test_a_shared_link_restores_order_and_ndcg_in_a_new_browser_and_the_chinese_
     state = ListSpec.from_link(parse_qs(urlsplit(shared).query)["s"][0])
     assert [(it.label, it.grade) for it in state.items] == [(x, FIVE[x]) for x in order]
     assert state.k == 5
-    first.close()
+    page.goto("about:blank")  # its session closed before the new browser opens the link
 
     second = browser.new_context(viewport={"width": 1366, "height": 1000})  # no cookies, no session
     page = second.new_page()

@@ -1,4 +1,8 @@
-"""Hardening in Debian's Chromium: two sessions stay apart, and hostile file content stays text."""
+"""Hardening in Debian's Chromium: two sessions stay apart, and hostile file content stays text.
+
+Both on the worker's shared desktop context (conftest's ``desktop_page``): the two sessions are two tabs of it, each
+its own Streamlit session (a session is a page's connection, not its cookies), without the two fresh contexts
+that fetched and compiled Streamlit's front end again (about 5 CPU s each)."""
 
 import pytest
 from playwright.sync_api import expect
@@ -12,11 +16,10 @@ pytestmark = pytest.mark.browser
 FIVE = dict(zip(PRESETS.build("five").labels, PRESETS.build("five").grades, strict=False))
 
 
-def test_two_sessions_editing_at_once_never_see_each_other(browser, app_url):
+def test_two_sessions_editing_at_once_never_see_each_other(desktop_page, app_url):
     pages = []
-    for _ in range(2):
-        context = browser.new_context(viewport={"width": 1366, "height": 1000})
-        page = context.new_page()
+    for page in (desktop_page, desktop_page.context.new_page()):  # the shared page's teardown closes the other
+        page.set_viewport_size({"width": 1366, "height": 1000})
         page.goto(f"{app_url}/Playground")
         expect(page.locator("li.row .label")).to_have_text(list(FIVE), timeout=30000)
         expect(page.get_by_test_id("stMetricValue").first).to_have_text(f"{ndcg_at_k(list(FIVE.values()), 5):.4f}")
@@ -55,14 +58,29 @@ def test_two_sessions_editing_at_once_never_see_each_other(browser, app_url):
     expect(grade_of(one, "doc D")).to_have_value("0")
     expect(one.locator("li.row .label")).to_have_text(worst)
     expect(two.locator("li.row .label")).to_have_text(mine)
-    for page in pages:
-        page.context.close()
 
 
-def test_hostile_file_content_is_quoted_as_text(page, app_url, tmp_path):
-    requests, dialogs = [], []
-    page.on("request", lambda r: requests.append(r.url))
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+def test_hostile_file_content_is_quoted_as_text(desktop_page, app_url, tmp_path):
+    page, requests, dialogs = desktop_page, [], []
+
+    def dismiss(dialog):
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    def note(request):
+        requests.append(request.url)
+
+    page.on("request", note)
+    page.on("dialog", dismiss)
+    try:
+        upload_hostile_files(page, app_url, tmp_path, requests)
+    finally:  # the page is shared: the next test's requests and dialogs are its own
+        page.remove_listener("request", note)
+        page.remove_listener("dialog", dismiss)
+    assert dialogs == []
+
+
+def upload_hostile_files(page, app_url, tmp_path, requests):
     qrels = tmp_path / "qrels <img src=x onerror=alert(1)>.txt"
     qrels.write_text("1 0 d1 1\n")
     run = tmp_path / "run.txt"
@@ -85,4 +103,3 @@ def test_hostile_file_content_is_quoted_as_text(page, app_url, tmp_path):
     assert alert.locator("img, script, a").count() == 0
     assert page.locator("img[src='x'], img[src*='evil.png']").count() == 0
     assert not [u for u in requests if "evil.png" in u or u.startswith("http://x")]
-    assert dialogs == []

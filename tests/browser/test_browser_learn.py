@@ -1,7 +1,10 @@
-"""The lesson in Debian's Chromium, from step 1 to step 9, answering each check; its end on a phone and a
-projector, and step 4 on a phone (on the worker's shared desktop and phone pages, conftest's)."""
+"""The lesson in Debian's Chromium, from step 1 to step 9, answering each check (step 6's table naming a slip's
+cell on the way), and its end in presenter view at a projector's 1280x720 (the walk's page switched to it, not a
+page of its own); its end on a phone, and step 4 on a phone (on the worker's shared desktop and phone pages,
+conftest's)."""
 
 import re
+from math import log2
 
 import pytest
 from playwright.sync_api import expect
@@ -52,6 +55,7 @@ def test_walk_the_lesson_from_step_1_to_9(page, app_url):
         feedback = page.get_by_test_id("stAlert").filter(has_text=right[step])
         expect(feedback).to_have_count(0)  # not before the answer
         if step == 6:
+            the_table_names_a_slip_s_cell(page)
             page.get_by_role("button", name="Show the answers").click()
         elif step in guesses:
             for choice in guesses[step]:
@@ -72,20 +76,58 @@ def test_walk_the_lesson_from_step_1_to_9(page, app_url):
     expect(page.get_by_text("Next: try it in the Playground")).to_be_visible()
     expect(page.get_by_role("heading", name="Read on")).to_be_visible()
 
+    # The end on a projector: presenter view at 1280x720, the step's answer kept.
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.get_by_text("Presenter view").click()
+    expect(page).to_have_url(re.compile(r"present=1"))
+    wait_for_idle(page)
+    the_end_says_finished_with_a_whole_link_onward(page)
+
+
+def the_end_says_finished_with_a_whole_link_onward(page):
+    """Step 9 answered: its feedback, the lesson finished, and the link onward whole across the page's column."""
+    link = page.get_by_role("link", name="Next: try it in the Playground")
+    expect(page.get_by_test_id("stAlert").filter(has_text="Right. 2^3 − 1 = 8 − 1 = 7.")).to_be_visible()
+    expect(page.get_by_test_id("stAlert").filter(has_text="finished all 9 steps")).to_be_visible()
+    expect(link).to_be_visible()
+    assert not link.evaluate(CUT_LINK)
+    main = page.get_by_test_id("stMain").locator("[data-testid=stMainBlockContainer]").bounding_box()
+    assert link.bounding_box()["width"] >= 0.9 * (main["width"] - 2 * 16) - 40  # full width of the page's column
+
+
+def the_table_names_a_slip_s_cell(page):
+    """Step 6's table (was test_browser_learn_s_table_names_a_slip_s_cell, a page of its own): a right cell says so
+    under itself, and a slip typed in another cell is located there with the right number, while the cells around
+    it stay as typed."""
+    right, slip = (
+        page.get_by_role("textbox", name="Position 1's term"),
+        page.get_by_role("textbox", name="Position 2's term"),
+    )
+    right.fill("3")
+    right.press("Enter")
+    wait_for_idle(page)
+    slip.fill("1.62")  # 2/log2(3) = 1.26 with its digits swapped
+    slip.press("Enter")
+    said = f"Position 2's term is {2 / log2(3):.2f}, not 1.62."
+    expect(page.get_by_test_id("stCaptionContainer").filter(has_text=said)).to_be_visible()
+    expect(page.get_by_test_id("stCaptionContainer").filter(has_text="✓ Right")).to_have_count(1)
+    # The message sits under its own cell: below the box typed in, in the same column.
+    box, message = slip.bounding_box(), page.get_by_test_id("stCaptionContainer").filter(has_text=said).bounding_box()
+    assert message["y"] >= box["y"] + box["height"] - 1
+    assert box["x"] - 20 <= message["x"] <= box["x"] + box["width"]
+    expect(right).to_have_value("3")
+    expect(slip).to_have_value("1.62")
+    wait_for_idle(page)
+
 
 CUT_LINK = """e => { const t = [...e.querySelectorAll('*')]
   .filter(n => n.childElementCount === 0 && n.textContent.trim());
   return t.some(n => n.scrollWidth > n.clientWidth + 1); }"""
 
 
-@pytest.mark.parametrize("device", ["iPhone 13", "projector"])
-def test_the_lesson_ends_with_a_finish_and_a_whole_link_onward(request, app_url, device):
-    if device == "projector":
-        page = request.getfixturevalue("page")
-        page.set_viewport_size({"width": 1280, "height": 720})
-    else:
-        page = request.getfixturevalue("phone_page")
-    page.goto(f"{app_url}/Learn?step=9" + ("&present=1" if device == "projector" else ""))
+def test_the_lesson_ends_with_a_finish_and_a_whole_link_onward_on_a_phone(phone_page, app_url):
+    page = phone_page
+    page.goto(f"{app_url}/Learn?step=9")
     expect(page.get_by_role("heading", name="9. Three other conventions")).to_be_visible(timeout=30000)
     wait_for_idle(page)
     link = page.get_by_role("link", name="Next: try it in the Playground")
@@ -94,12 +136,7 @@ def test_the_lesson_ends_with_a_finish_and_a_whole_link_onward(request, app_url,
     box.fill("7")
     box.press("Enter")
     page.get_by_role("button", name="Check my answer").click()
-    expect(page.get_by_test_id("stAlert").filter(has_text="Right. 2^3 − 1 = 8 − 1 = 7.")).to_be_visible()
-    expect(page.get_by_test_id("stAlert").filter(has_text="finished all 9 steps")).to_be_visible()
-    expect(link).to_be_visible()
-    assert not link.evaluate(CUT_LINK)
-    main = page.get_by_test_id("stMain").locator("[data-testid=stMainBlockContainer]").bounding_box()
-    assert link.bounding_box()["width"] >= 0.9 * (main["width"] - 2 * 16) - 40  # full width of the page's column
+    the_end_says_finished_with_a_whole_link_onward(page)
 
 
 def test_step_4_writes_out_every_term_within_a_phones_width(phone_page, app_url):

@@ -1,13 +1,20 @@
 """A lesson in Debian's Chromium: the teacher (1280x720) starts a room from a lesson file (the shipped English
-lesson, its first two time limits shortened to seconds), opens the projector view from the control page, three phones
-(iPhone 13, touch) join, and Next goes through every activity:
+lesson, its first two time limits shortened to seconds, its third activity a list whose mistakes give three different
+numbers), opens the projector view from the control page, three phones (iPhone 13, touch) join (two on the phones'
+join page, one by the home page's Join box), and Next goes through every activity:
 
 - activity 1, timed: the countdown runs out on the phones, the control page and the projector (answers closed, what
   was typed kept), and neither page ever shows "Time is up" beside "Answers: open" (issue 45: each page is sampled
   every 100 ms by a script of the test's own, which records any moment when both show together); the projector shows
   the class everything but the controls (no button but the large QR code's, no key);
 - activity 2, timed, opened after activity 1's clock ran out, and its "Vote again" round after its own clock ran out:
-  each takes answers on the phones from the start (issue 45: a phone judged the new activity by the old deadline);
+  each takes answers on the phones from the start (issue 45: a phone judged the new activity by the old deadline),
+  and no countdown of activity 1 stands beside activity 2's "open" while the pages draw it (sampled up to then);
+  while its clock runs, the lesson editor in another tab builds and previews a lesson;
+- activity 3, the class told its mistakes: three estimates made by three mistakes, the reveal names each phone's
+  mistake on its card and the projector groups the class by mistake in labelled bars; "Vote again" runs round 2, and
+  its reveal shows round 1 beside it, both rounds' figures on the projector without scrolling at 1280x720 and
+  1920x1080;
 - the class judges the Chengdu results and the projector shows the grades, the agreement and NDCG@5 under the
   class's median grades beside the teacher's; Back shows an earlier activity again;
 - Which is better? on the projector at 1280x720 and 1920x1080: every text and chart label 20 px or more, nothing cut,
@@ -20,38 +27,59 @@ lesson, its first two time limits shortened to seconds), opens the projector vie
 The rules under these screens are pinned without a browser: the status one word for every screen
 (tests/core/classroom/test_a_run_out_clock_is_one_closed_status.py), a round keeping its step's time limit
 (tests/core/classroom/test_a_step_s_wording_time_limit_and_points_are_columns.py), the projector's lack of controls
-and a stranger's student page (tests/ui/test_classroom_page.py).
-Screenshots: the lesson editor, the countdown on the projector and a phone, the judging projector view at 1280x720
-and a judging phone, Which is better? at 1920x1080, the Which is right? projector and phone before and after the
-reveal, a phone in the second round of a timed activity."""
+and a stranger's student page (tests/ui/test_classroom_page.py), what a phone says for each estimate, in English and
+Chinese, and the mistakes' groups and rounds' figures (tests/ui/test_predict_names_the_class_s_mistakes.py).
+Screenshots: the lesson editor, the countdown on the projector and a phone, the projector and the phones at each of
+activity 3's reveals (/work/wt/shots/classmistakes), the judging projector view at 1280x720 and a judging phone,
+Which is better? at 1920x1080, the Which is right? projector and phone before and after the reveal, a phone in the
+second round of a timed activity."""
 
 import csv
 import io
 import re
 from dataclasses import replace
+from math import log2
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 from test_browser_join_link import join_link_text, qr_codes, this_machines_address
-from test_browser_live_room import answered, phone
+from test_browser_live_room import answered
+from test_browser_projector_reveal_fits import within
 from test_browser_projector_view import check_sizes_and_fit, open_screen
 
-from ndcg_core.classroom.lessons import lesson_to_toml, read_lesson_file
-from support import ROOT
+from ndcg_core.classroom.kinds.lists import activity_list
+from ndcg_core.classroom.kinds.predict import Predict
+from ndcg_core.classroom.lessons import Step, lesson_to_toml, read_lesson_file
+from support import ROOT, join_on_its_page
 
 pytestmark = pytest.mark.browser
 
 SHIPPED = ROOT / "lessons" / "ndcg-in-20-minutes.en.toml"
 # Seconds: the time limits of activities 1 and 2 in the copy the test starts from (the others' removed). The first is
-# long enough for the control page and the projector to show the countdown before it runs out on a loaded machine;
-# the second for two phones to type and send in it.
-FIRST = 20
-SECOND = 25
+# long enough for the control page and the projector to show the countdown, three phones to type and two to send
+# before it runs out on a loaded machine (6.4 s at a load of 25 on 2 cores; 12 s was once too short there); the
+# second for two phones to send in each of its rounds (2.4 and 1.2 s there), the lesson editor filling the rest of
+# its first round's wait.
+FIRST = 16
+SECOND = 12
 TIME_UP = "Time is up: answers are closed"  # a phone's status line once the clock ran out
 SAVED = "Saved. You can change it"
 ESTIMATE = "Your estimate of NDCG (0 to 1)"
 SHOTS = "/tmp/ndcg_lesson_{}.png"
 CHOOSE_SHOTS = "/work/wt/shots/choose/{}.png"  # the Which is right? activity's
+MISTAKE_SHOTS = Path("/work/wt/shots/classmistakes")  # activity 3's, the class told its mistakes
+
+# Activity 3 in the test's copy: grades 0 1 0 1 at k = 3 and a missed judged result of grade 1, a list whose
+# mistakes give three different numbers: NDCG@3 = (1/log2(3)) / (1 + 1/log2(3) + 1/log2(4)) = 0.30; the DCG itself
+# is 0.63, the ideal of the list alone gives 0.39, the list summed to 4 gives 0.50.
+SPEC = activity_list(("doc A", "doc B", "doc C", "doc D"), (0, 1, 0, 1), 3, pool=(1,))
+DCG = 1 / log2(3)
+IDCG = 1 + 1 / log2(3) + 1 / log2(4)
+NO_NORMALISATION = f"{DCG:.2f}"
+IDEAL_FROM_LIST = f"{DCG / (1 + 1 / log2(3)):.2f}"
+LIST_NOT_CUT = f"{(1 / log2(3) + 1 / log2(5)) / IDCG:.2f}"
+RIGHT = f"{DCG / IDCG:.2f}"
 
 # Every 100 ms: the countdown's text (in the page or a component's shadow root) and the "Answers" metric's value;
 # a moment when the countdown says the time is up and the metric "open" is kept in window.contradictions.
@@ -78,10 +106,12 @@ CHART_TEXT = "ts => ts.map(e => e.textContent)"
 
 
 def lesson_file(tmp_path):
-    """The shipped English lesson with the first two activities' time limits shortened, and the others' removed."""
+    """The shipped English lesson with the first two activities' time limits shortened, and the others' removed;
+    its third activity a Predict of ``SPEC``."""
     lesson = read_lesson_file(SHIPPED)
     limits = (FIRST, SECOND)
     steps = [replace(step, time_limit=limits[i] if i < 2 else None) for i, step in enumerate(lesson.steps)]
+    steps[2] = Step(Predict(SPEC))
     path = tmp_path / "lesson.toml"
     path.write_text(lesson_to_toml(replace(lesson, steps=tuple(steps))), encoding="utf-8")
     return path, replace(lesson, steps=tuple(steps))
@@ -106,6 +136,39 @@ def answer_in_time(page, guess):
     box.fill(guess)
     page.get_by_role("button", name="Send").tap()
     expect(page.locator(".status")).to_contain_text(SAVED)
+
+
+def estimate(page, value):
+    """Send ``value`` as the estimate of the open (untimed) Predict."""
+    page.get_by_role("textbox", name=ESTIMATE).fill(value)
+    page.get_by_role("button", name="Send").tap()
+    expect(page.locator(".ndcg-card")).to_contain_text("Saved.")
+
+
+def shoot(page, name, full_page=False):
+    MISTAKE_SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(MISTAKE_SHOTS / f"{name}.png"), full_page=full_page)
+
+
+def the_lesson_editor_builds_and_previews_a_lesson(page, app_url):
+    """On a page of its own (a session of its own): a lesson titled, a Judge activity typed into its table, added,
+    and previewed as a phone shows it."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{app_url}/Classroom")
+    page.get_by_role("textbox", name="Lesson title").fill("Week 3: judging")
+    page.get_by_role("textbox", name="Lesson title").press("Enter")
+    editor = page.get_by_test_id("stExpander").filter(has_text="Add an activity")
+    editor.get_by_text("Judge the results", exact=True).click()
+    editor.get_by_text("a query and results typed into a table", exact=True).click()
+    editor.get_by_role("textbox", name="Query").fill("chengdu food")
+    editor.get_by_role("textbox", name="Query").press("Enter")
+    page.get_by_role("button", name="Add to the lesson").click()
+    expect(page.get_by_text("Activities: 1")).to_be_visible()
+    page.get_by_text("Preview activity 1").click()
+    expect(page.get_by_text("On a phone:")).to_be_visible()
+    page.get_by_text("Preview activity 1").scroll_into_view_if_needed()
+    page.screenshot(path=SHOTS.format("editor"), full_page=True)
+    page.close()
 
 
 def join_from_the_home_page(browser, playwright, app_url, code, nickname):
@@ -145,7 +208,8 @@ def test_a_lesson_from_a_file_runs_through_every_activity_on_three_phones(browse
     teacher.get_by_role("button", name="Run this lesson in a new room").first.click()
     expect(teacher.get_by_text(f"{count} activities. Press “Start the lesson”")).to_be_visible(timeout=30_000)
     code = teacher.url.split("room=")[1][:6]
-    phones = [phone(browser, playwright, app_url, code, name) for name in ("Ana", "Bo")]
+    iphone = playwright.devices["iPhone 13"]
+    phones = [join_on_its_page(browser.new_context(**iphone), app_url, code, name) for name in ("Ana", "Bo")]
     phones.append(join_from_the_home_page(browser, playwright, app_url, code, "Cy"))
     screen = open_screen(teacher)
     assert "view=screen" in screen.url
@@ -194,9 +258,8 @@ def test_a_lesson_from_a_file_runs_through_every_activity_on_three_phones(browse
     expect(phones[2].locator(".status")).to_have_text("Time is up: your estimate 0.5 was not sent.")  # one line
     for page in (teacher, screen):
         expect(status(page)).to_have_text("Time is up", timeout=20_000)
-        expect(page.get_by_role("timer")).to_have_text("Time is up")
+        expect(page.get_by_role("timer")).to_have_count(0)  # the status says it; no countdown is left to stand
         assert page.evaluate("window.contradictions") == []
-        page.evaluate("clearInterval(window.sampler)")  # sampled until the first run-out only
     # The projector: no controls, no setup, no key; its only button enlarges the QR code (unnamed buttons are the
     # chart's and image's own toolbars).
     buttons = [b.strip() for b in screen.get_by_role("button").all_inner_texts() if b.strip()]
@@ -211,8 +274,14 @@ def test_a_lesson_from_a_file_runs_through_every_activity_on_three_phones(browse
     for page in phones:
         expect(page.get_by_text(f"Activity 2 of {count}:")).to_be_visible()
         expect(page.get_by_role("textbox", name=ESTIMATE)).to_be_enabled()
+    for page in (teacher, screen):  # sampled until activity 2 counts down: no countdown of activity 1 left beside it
+        expect(page.get_by_role("timer")).to_contain_text("Time left 0:")
+        assert page.evaluate("window.contradictions") == []
+        page.evaluate("clearInterval(window.sampler)")
     for page, guess in zip(phones, ("0.6", "0.7"), strict=False):
         answer_in_time(page, guess)
+    # While its clock runs: the lesson editor, in a new tab of the teacher's browser.
+    the_lesson_editor_builds_and_previews_a_lesson(context.new_page(), app_url)
     for page in phones[:2]:
         expect(page.locator(".status")).to_contain_text(TIME_UP, timeout=(SECOND + 10) * 1000)
     teacher.get_by_role("button", name="Reveal").click()
@@ -223,10 +292,63 @@ def test_a_lesson_from_a_file_runs_through_every_activity_on_three_phones(browse
         answer_in_time(page, guess)
     phones[0].screenshot(path=SHOTS.format("timed_vote_again_phone"))
 
-    # 3 and 4: opened with Next; the phones follow by themselves.
-    for number in (3, 4):
-        next_step(teacher, number, count)
-        expect(phones[0].get_by_text(f"Activity {number} of {count}:")).to_be_visible()
+    # 3. The class is told its mistakes: three estimates made by three mistakes; the reveal names each phone's
+    # mistake on its card, the projector groups the class by mistake in labelled bars; "Vote again" runs round 2,
+    # and its reveal shows round 1 beside it, both rounds' figures on the projector without scrolling.
+    next_step(teacher, 3, count)
+    for page, value in zip(phones, (NO_NORMALISATION, LIST_NOT_CUT, IDEAL_FROM_LIST), strict=True):
+        expect(page.locator(".ndcg-card")).to_contain_text("NDCG@3")
+        estimate(page, value)
+    expect(answered(screen)).to_have_text("3 / 3")
+    expect(screen.get_by_text("DCG given for NDCG")).to_have_count(0)  # nothing named before the reveal
+    teacher.get_by_role("button", name="Reveal").click()
+    groups = "Answers by what they were: 1 DCG given for NDCG · 1 Ideal from the list alone · 1 List not cut at k"
+    expect(screen.get_by_text(groups)).to_be_visible()
+    chart = screen.get_by_test_id("stVegaLiteChart").first
+    for label in ("DCG given for NDCG", "Ideal from the list alone", "List not cut at k"):
+        expect(chart.locator("svg text").filter(has_text=label)).to_have_count(1)  # each bar named, not colour alone
+    for width, height in ((1280, 720), (1920, 1080)):
+        screen.set_viewport_size({"width": width, "height": height})
+        within(screen, screen.get_by_text("The true NDCG is", exact=False).first, height)
+        within(screen, chart, height)
+        shoot(screen, f"projector_reveal_{width}x{height}")
+    screen.set_viewport_size({"width": 1280, "height": 720})
+    for page, says in (
+        (phones[0], ["Your estimate is the number a known mistake gives", "DCG given for NDCG", "Divide DCG@3"]),
+        (phones[1], ["Your estimate is the number a known mistake gives", "List not cut at k", "positions 1 to 3"]),
+    ):
+        note = page.locator(".ndcg-card .note.warning")
+        for text in says:
+            expect(note).to_contain_text(text)
+    shoot(phones[0], "phone_reveal_en", full_page=True)
+    teacher.get_by_role("button", name="Vote again (new round)").click()
+    expect(phones[0].get_by_text(re.compile(rf"Activity 3 of {count}: .*Round 2")).first).to_be_visible()
+    for page, value in zip(phones, (RIGHT, IDEAL_FROM_LIST, f"{DCG / IDCG + 0.03:.2f}"), strict=True):
+        estimate(page, value)
+    expect(answered(screen)).to_have_text("3 / 3")
+    teacher.get_by_role("button", name="Reveal").click()
+    rounds = screen.get_by_test_id("stTable").filter(has_text="Middle half")
+    rows = rounds.locator("tbody tr")
+    expect(rows.nth(0)).to_contain_text("Round 1")
+    expect(rows.nth(0)).to_contain_text("0 of 3 (0%)")
+    expect(rows.nth(1)).to_contain_text("Round 2")
+    expect(rows.nth(1)).to_contain_text("2 of 3 (67%)")
+    compared = screen.get_by_test_id("stVegaLiteChart").first
+    expect(compared.locator("svg text").filter(has_text="Round 1: 1")).not_to_have_count(0)
+    for width, height in ((1280, 720), (1920, 1080)):
+        screen.set_viewport_size({"width": width, "height": height})
+        within(screen, screen.get_by_text("The true NDCG is", exact=False).first, height)
+        within(screen, rounds, height)
+        within(screen, compared, height)
+        shoot(screen, f"projector_round2_{width}x{height}")
+    screen.set_viewport_size({"width": 1280, "height": 720})
+    expect(phones[0].locator(".ndcg-card .note.success")).to_contain_text("right to the decimals you gave")
+    expect(phones[1].locator(".ndcg-card .note.warning")).to_contain_text("Ideal from the list alone")
+    shoot(phones[1], "phone_round2_en", full_page=True)
+
+    # 4: opened with Next; the phones follow by themselves.
+    next_step(teacher, 4, count)
+    expect(phones[0].get_by_text(f"Activity 4 of {count}:")).to_be_visible()
 
     # 5. Judge the results: every phone grades the five Chengdu results and sends them at once.
     next_step(teacher, 5, count)
@@ -335,24 +457,4 @@ def test_a_lesson_from_a_file_runs_through_every_activity_on_three_phones(browse
     }
     for page in phones:
         page.context.close()
-    context.close()
-
-
-def test_the_lesson_editor_builds_and_previews_a_lesson(browser, app_url):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.goto(f"{app_url}/Classroom")
-    page.get_by_role("textbox", name="Lesson title").fill("Week 3: judging")
-    page.get_by_role("textbox", name="Lesson title").press("Enter")
-    editor = page.get_by_test_id("stExpander").filter(has_text="Add an activity")
-    editor.get_by_text("Judge the results", exact=True).click()
-    editor.get_by_text("a query and results typed into a table", exact=True).click()
-    editor.get_by_role("textbox", name="Query").fill("chengdu food")
-    editor.get_by_role("textbox", name="Query").press("Enter")
-    page.get_by_role("button", name="Add to the lesson").click()
-    expect(page.get_by_text("Activities: 1")).to_be_visible()
-    page.get_by_text("Preview activity 1").click()
-    expect(page.get_by_text("On a phone:")).to_be_visible()
-    page.get_by_text("Preview activity 1").scroll_into_view_if_needed()
-    page.screenshot(path=SHOTS.format("editor"), full_page=True)
     context.close()

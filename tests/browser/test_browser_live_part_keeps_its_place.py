@@ -54,9 +54,9 @@ def lines(page):
     return page.get_by_test_id("stMarkdown").all_inner_texts()
 
 
-def test_a_live_part_keeps_what_follows_it_when_its_run_overtakes_the_pages(browser, race_page):
+def test_a_live_part_keeps_what_follows_it_when_its_run_overtakes_the_pages(desktop_page, race_page):
     url, drawn = race_page
-    page = browser.new_page()
+    page = desktop_page  # both cases on the worker's shared desktop page: the race's front end loaded once
     page.goto(url)
     expect(page.get_by_text("After the part (full run 1)")).to_be_visible()
     expect(page.get_by_text("The part's run 3")).to_be_visible()  # its timer runs
@@ -71,4 +71,3 @@ def test_a_live_part_keeps_what_follows_it_when_its_run_overtakes_the_pages(brow
     else:
         expect(after).to_have_count(0, timeout=15_000)  # the part's run wrote over it
         expect(page.get_by_text("The part's run", exact=False)).to_have_count(1)
-    page.close()

@@ -1,5 +1,6 @@
 """A live room in Debian's Chromium: one desktop teacher (1280x720) and three phones (iPhone 13 emulation, touch).
-Students join by the link and answer all four activities; the teacher's counts update with nobody clicking;
+Students join (one by the room's link, two on the phones' join page) and answer four activities; the teacher's counts
+update with nobody clicking;
 after the reveal each phone shows its own result; a student's link cannot lock, reveal or end; a hostile
 nickname stays text; and the browser remembers who it is in the room. (A restarted server keeps the room and its
 answers: test_browser_reconnect.py.)
@@ -13,7 +14,12 @@ phone works as a remote with its buttons on the first screen: its Lock locks the
 revealed Which is better? round cannot take answers again and runs again as round 2; the downloaded CSV words every
 vote as the phones showed it and has a row for each student who did not answer; its address (issue 46), asked again
 by anyone without the teacher's page (a request with no session, no cookie), serves nothing, and the teacher prepares
-and downloads it again. (The CSV's totals, columns and Chinese: tests/ui/test_classroom_results.py.)"""
+and downloads it again. (The CSV's totals, columns and Chinese: tests/ui/test_classroom_results.py.)
+
+A fifth activity, Rank it best on seed 003's 成都美食推荐 results with their grades hidden, walks one phone through
+what a hidden rank shows: the titles with no grade anywhere, rows that fit the phone with 44 px buttons, the order
+changed by tapping ▲, locked as a short list and opened again, and after the reveal the judged grades, a best order
+and the phone's own NDCG@5."""
 
 import csv
 import io
@@ -24,12 +30,16 @@ from playwright.sync_api import expect
 from test_browser_open_reruns_only_the_setup import reruns_asked
 from test_browser_projector_reveal_fits import within
 
+from ndcg_core import ndcg_at_k
+from ndcg_core.classroom.kinds.lists import result_list
 from ndcg_core.classroom.kinds.practice import practice_activity
-from support import wait_for_idle
+from support import join_on_its_page, wait_for_idle
 
 pytestmark = pytest.mark.browser
 
 HOSTILE = "<img src=x onerror=1>"
+FOOD = result_list("chengdu_food")  # seed 003's 成都美食推荐, the first real query's results
+GRADE = dict(zip(FOOD.labels, FOOD.grades, strict=True))
 
 
 def start_room(browser, url, context=None):
@@ -116,7 +126,83 @@ def first_screen_beside_the_buttons(teacher):
     assert chart.bounding_box()["x"] >= right_of_buttons, (chart.bounding_box(), right_of_buttons)
 
 
-def test_a_class_of_three_phones_runs_all_four_activities(browser, playwright, app_url):
+def ranks_real_results_without_grades_and_sees_them_at_the_reveal(teacher, page, number):
+    """Rank it best on a real query's results, opened as activity ``number``: the phone ``page`` shows the titles
+    with no grade anywhere, is reordered by tapping ▲, is locked and opened again, and after the reveal shows the
+    judged grades, the best order and its own NDCG@k (its student the only one to answer)."""
+    setup(teacher)
+    for choice in ("Rank it best", "A real query's results"):  # each choice drawn before the next is made
+        teacher.get_by_text(choice, exact=True).click()
+        expect(teacher.get_by_role("radio", name=choice, exact=True)).to_be_checked()
+        wait_for_idle(teacher)
+    # Seed 003's food search is the source's first entry; its grades hidden.
+    expect(teacher.get_by_text("The phones show these results without grades until you reveal.")).to_be_visible()
+    teacher.get_by_role("button", name="Open for the class").click()
+
+    expect(page.get_by_text(f"Activity {number}: Rank it best")).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("Query: 成都美食推荐")).to_be_visible()
+    rows = page.locator(".ndcg-card li.row")
+    expect(page.locator(".ndcg-card li.row .text")).to_have_text(list(FOOD.labels))
+    # No grade anywhere on the phone: no grade chip or box in the list; a row says its position and title only.
+    expect(page.locator(".ndcg-card .chip, .ndcg-card select")).to_have_count(0)
+    expect(rows).to_have_text([re.compile(rf"^\W*{i}\s*{re.escape(x)}\W*$") for i, x in enumerate(FOOD.labels, 1)])
+    expect(page.get_by_text("Grades are hidden until the reveal.")).to_be_visible()
+    for part in (page.locator("main"), page.locator(".ndcg-card")):
+        assert "Grade" not in part.inner_text().replace("Grades are hidden until the reveal.", "")
+    expect(page.get_by_text("Conventions: exponential (gain = 2^grade − 1) gain")).to_be_visible()
+    # Every row fits the phone's width, its title wrapped rather than cut, and its buttons are 44 px or more.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    up = page.get_by_role("button", name="Move 成都美食地图 up")
+    box = up.bounding_box()
+    assert box["height"] >= 44 and box["width"] >= 44
+    page.screenshot(path="/tmp/rank_hidden_phone.png", full_page=True)
+    page.locator(".ndcg-card ol").screenshot(path="/tmp/rank_hidden_phone_list.png")
+
+    # The best order by tapping: 成都美食地图 up twice, then 成都小吃街 up once.
+    best = ["成都火锅大全", "成都美食地图", "成都小吃街", "重庆火锅", "北京烤鸭"]
+    for label, after in (
+        ("成都美食地图", ["成都火锅大全", "重庆火锅", "成都美食地图", "成都小吃街", "北京烤鸭"]),
+        ("成都美食地图", ["成都火锅大全", "成都美食地图", "重庆火锅", "成都小吃街", "北京烤鸭"]),
+        ("成都小吃街", best),
+    ):
+        page.get_by_role("button", name=f"Move {label} up").tap()
+        expect(page.locator(".ndcg-card li.row .text")).to_have_text(after)
+    page.get_by_role("button", name="Send my order").tap()
+    expect(page.get_by_text("Saved. You can change it")).to_be_visible()
+    expect(page.get_by_text("You can change your answer until")).to_have_count(0)
+
+    # Locked: the order as a short list, no handle or button left; opened again: the controls are back, and the
+    # status says what is true now (the sent order can be changed), not the earlier "Saved".
+    teacher.get_by_role("button", name="Lock answers").click()
+    expect(page.get_by_text("Answers are locked. Wait for the reveal.")).to_be_visible(timeout=30_000)
+    expect(page.locator(".ndcg-card li.row .text")).to_have_text(best)
+    expect(page.get_by_role("button", name=re.compile("^Move "))).to_have_count(0)
+    expect(page.locator(".ndcg-card li.row .handle")).to_have_count(5)
+    for handle in page.locator(".ndcg-card li.row .handle").all():
+        expect(handle).to_be_hidden()
+    page.screenshot(path="/tmp/rank_hidden_phone_locked.png", full_page=True)
+    teacher.get_by_role("button", name="Take answers again").click()
+    change = page.get_by_text("You can change your answer until the teacher locks answers.")
+    expect(change).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("Saved. You can change it")).to_have_count(0)
+    expect(page.get_by_role("button", name=f"Move {best[1]} up")).to_be_enabled()
+
+    teacher.get_by_role("button", name="Reveal").click()
+    expect(teacher.get_by_text("1 of 1 found the highest NDCG@5, 1.0000")).to_be_visible(timeout=30_000)
+    reached = ndcg_at_k([GRADE[x] for x in best], 5, gain="exponential")
+    assert reached == pytest.approx(1.0)
+    expect(page.get_by_text(f"Your order reaches NDCG@5 = {reached:.4f}")).to_be_visible(timeout=30_000)
+    table = page.locator(".ndcg-card p").filter(has_text="Your order, with the judged grades:")
+    expect(table).to_be_visible()
+    cells = page.locator("table").first.locator("tbody tr")
+    expect(cells).to_have_count(5)
+    for i, label in enumerate(best):
+        expect(cells.nth(i)).to_have_text(re.compile(rf"^\s*{i + 1}\s*{label}\s*{GRADE[label]:g}\s*$"))
+    expect(page.get_by_text("A best order: 成都火锅大全 (4) > 成都美食地图 (4) > 成都小吃街 (3)")).to_be_visible()
+    page.screenshot(path="/tmp/rank_hidden_phone_revealed.png", full_page=True)
+
+
+def test_a_class_of_three_phones_runs_five_activities(browser, playwright, app_url):
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     asked = reruns_asked(context)
     _, teacher, code, keep = start_room(browser, app_url, context)
@@ -124,7 +210,9 @@ def test_a_class_of_three_phones_runs_all_four_activities(browser, playwright, a
     remote.goto(keep)  # the control link, opened on the lecturer's phone
     expect(remote.get_by_text(f"Room {code}: controls")).to_be_visible(timeout=30_000)
     assert "key=" not in remote.url
-    phones = [phone(browser, playwright, app_url, code, name) for name in ("Ana", "李雷", HOSTILE)]
+    phones = [phone(browser, playwright, app_url, code, "Ana")]  # by the room's link
+    iphone = playwright.devices["iPhone 13"]
+    phones += [join_on_its_page(browser.new_context(**iphone), app_url, code, name) for name in ("李雷", HOSTILE)]
     expect(phones[0].get_by_text("Wait for the teacher to open an activity")).to_be_visible()
     expect(teacher.get_by_test_id("stMetricValue").first).to_have_text("3")  # live, no click
 
@@ -221,6 +309,9 @@ def test_a_class_of_three_phones_runs_all_four_activities(browser, playwright, a
         wrong = re.compile(r"Not this time\. .*[Tt]he term")
         expect(page.locator(".ndcg-card .note.error").filter(has_text=wrong)).to_be_visible()
         expect(page.locator(".ndcg-card .note.success").filter(has_text="Right.")).to_have_count(0)
+
+    # 5. Rank it best on a real query's results, grades hidden until the reveal: Ana alone answers.
+    ranks_real_results_without_grades_and_sees_them_at_the_reveal(teacher, phones[0], 5)
 
     # The hostile nickname is text on the phone and on the projector; nothing ran, no image was made.
     expect(phones[2].get_by_text(f"You are {HOSTILE}.")).to_be_visible()

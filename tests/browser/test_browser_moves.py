@@ -1,14 +1,19 @@
 """Every move before making it, in Debian's Chromium: the drop preview while dragging, the keyboard preview on a
 focused row, and the swap map whose click performs a swap. Each number seen is checked against ndcg_core's
 NDCG of the list that move would make. One page takes the three in turn (opening one costs more than a move).
+
+The drag then explains itself where the eye is, at 1366x768: under the headline, in the first screen, each item
+whose DCG term changed with its term before and after (figures from the formula), the changed rows marked in the
+list and their old terms kept in the table (was test_browser_a_drag_explains_itself, a page and a drag of its own).
 """
 
 import re
+from math import log2
 
 import pytest
 from playwright.sync_api import expect
 
-from ndcg_core import ndcg_at_k
+from ndcg_core import dcg, ndcg_at_k
 from ndcg_core.lists.presets import PRESETS
 from support import wait_for_idle
 
@@ -27,7 +32,7 @@ K = 5
 
 
 def open_playground(page, app_url):
-    page.set_viewport_size({"width": 1366, "height": 1000})
+    page.set_viewport_size({"width": 1366, "height": 768})  # the first screen the drag's explanation must be in
     page.goto(f"{app_url}/Playground")
     expect(page.locator("ol > li.row")).to_have_count(5, timeout=30000)
     wait_for_idle(page)
@@ -48,10 +53,10 @@ def expected_preview(order, source, target):
     return f"NDCG {after:.4f} ({sign}{abs(change):.4f})"
 
 
-def test_a_drag_a_focused_row_and_the_swap_map_each_preview_or_make_their_move(page, app_url):
+def test_a_drag_a_focused_row_and_the_swap_map_each_preview_or_make_their_move(page, app_url, tmp_path):
     """One page, three ways of moving in turn, each from the order the last one left: a dragged row previews the
-    NDCG of each drop before it is made; a focused row previews its next keyboard moves; a click on the swap map
-    swaps the two items."""
+    NDCG of each drop before it is made, and once made explains itself in the first screen; a focused row previews
+    its next keyboard moves; a click on the swap map swaps the two items."""
     open_playground(page, app_url)
     order = labels(page)
     rows = page.locator("ol > li.row")
@@ -70,6 +75,7 @@ def test_a_drag_a_focused_row_and_the_swap_map_each_preview_or_make_their_move(p
     page.mouse.up()
     dropped = order[3:4] + order[:3] + order[4:]
     expect(page.locator("ol > li.row .label")).to_have_text(dropped)
+    the_drop_explains_itself_in_the_first_screen(page, order, dropped, tmp_path)
     expect(page.locator('[data-testid="stMetricValue"]').first).to_have_text(
         f"{ndcg_at_k([FIVE[x] for x in dropped], K):.4f}"
     )
@@ -115,3 +121,39 @@ def test_a_drag_a_focused_row_and_the_swap_map_each_preview_or_make_their_move(p
     expect(page.locator('[data-testid="stMetricValue"]').first).to_have_text(
         f"{ndcg_at_k([FIVE[x] for x in swapped], K):.4f}"
     )
+
+
+def the_drop_explains_itself_in_the_first_screen(page, order, moved, tmp_path):
+    """After the drop of ``order`` into ``moved``: each changed term before and after, in the first screen; the
+    changed rows marked in the list, in the first screen; each changed position's old term kept in the table."""
+    block = page.get_by_text("over the same IDCG@5").locator("xpath=ancestor::*[@data-testid='stMarkdown'][1]")
+    expect(block).to_be_visible()
+    text = block.inner_text()
+    grades_before = [FIVE[x] for x in order]
+    for old, label in enumerate(order, start=1):
+        new = moved.index(label) + 1
+        before, after = grades_before[old - 1] / log2(old + 1), FIVE[label] / log2(new + 1)
+        if old != new and FIVE[label] != 0:
+            assert f"{label}, {old} → {new}" in text
+            assert f"= {before:.4f} → " in text and f"= {after:.4f} ({after - before:+.4f})" in text
+    dcg_old, dcg_new = dcg(grades_before, 5), dcg([FIVE[x] for x in moved], 5)
+    assert f"DCG@5: {dcg_old:.4f} → {dcg_new:.4f}" in text
+    page.screenshot(path=str(tmp_path / "move-explained.png"))
+    box = block.bounding_box()
+    assert box["y"] + box["height"] <= 768, "the explanation is below the first screen"
+    changed = [
+        label
+        for old, label in enumerate(order, start=1)
+        if grades_before[old - 1] / log2(old + 1) != FIVE[label] / log2(moved.index(label) + 2)
+    ]
+    expect(page.locator("ol > li.row.changed .label")).to_have_text(sorted(changed, key=moved.index))
+    for row in page.locator("ol > li.row.changed").all():
+        row_box = row.bounding_box()
+        assert row_box["y"] + row_box["height"] <= 768
+    for position, label in enumerate(moved, start=1):
+        old_term = grades_before[position - 1] / log2(position + 1)
+        cell = page.locator(f".ndcg-table tbody tr[data-position='{position}'] .was")
+        if old_term != FIVE[label] / log2(position + 1):  # the term at this position changed
+            expect(cell).to_have_text(re.compile(rf"= {old_term:.3f}$"))
+        else:
+            expect(cell).to_have_count(0)

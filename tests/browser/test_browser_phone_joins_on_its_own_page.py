@@ -1,16 +1,21 @@
 """A student on an iPhone 13 (touch, a Chinese browser) in Debian's Chromium joins from the link the projector
 shows, which under ``serve.py`` is the phones' own join page (``/join/CODE``), not a Streamlit page: in the
 browser's language, the nickname's limit said before anything is typed, a nickname past the limit kept whole and
-refused in Chinese, then the phone's own page; the link opened again goes straight back to that phone."""
+refused in Chinese, then the phone's own page; the link opened again goes straight back to that phone. The room is
+made by the store, as a teacher's page makes it: the phone's pages are what is looked at. (That the teacher's page
+and the projector under ``serve.py`` show ``/join/CODE`` as the link, in text and QR codes, is
+``tests/browser/test_browser_lesson.py``'s and ``tests/browser/test_browser_replica_killed_mid_class.py``'s; the
+link's form, ``tests/core/test_join_link_phones_can_open.py``'s.)"""
 
 import re
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from test_browser_join_link import join_link_text, start_room
 
 from ndcg_core.classroom import rules
+from ndcg_core.classroom.joining import JOIN_ROUTE
+from ndcg_core.classroom.storage import Classroom, database_url
 
 pytestmark = pytest.mark.browser
 
@@ -19,10 +24,10 @@ LONG = "Alexandra-Konstantinopolous"  # 27 characters
 
 
 def test_a_chinese_phone_joins_on_the_join_page_and_the_link_again_is_the_same_student(browser, playwright, app_url):
-    context, teacher, _screen, code = start_room(browser, app_url)
-    link = join_link_text(teacher).first.inner_text()
-    path = link[link.index("/join/") :]
-    assert path == f"/join/{code}"
+    store = Classroom(database_url())  # the same database as the app's server (tests/conftest.py)
+    room, _ = store.rooms.create()
+    code = room.code
+    path = f"/{JOIN_ROUTE}/{code}"  # the join link's path, as the projector shows it
     phone = browser.new_context(**playwright.devices["iPhone 13"], locale="zh-CN")
     page = phone.new_page()
     loads = []
@@ -49,6 +54,6 @@ def test_a_chinese_phone_joins_on_the_join_page_and_the_link_again_is_the_same_s
     again.goto(app_url + path)  # the link opened again: this browser's student, not a new one
     again.wait_for_url(re.compile(rf"/phone/{code}\?me={me}&lang=zh$"))
     expect(again.get_by_text("你的昵称是 Ana。")).to_be_visible()
-    expect(teacher.get_by_test_id("stMetricValue").first).to_have_text("1")  # one student, not two
+    assert [student.nickname for student in store.students.roster(code)] == ["Ana"]  # not two
     phone.close()
-    context.close()
+    store.close()

@@ -1,11 +1,12 @@
-"""The Playground in Debian's Chromium: drag, keyboard, buttons, a grade, k, the presenter view, a preset and the
-table's editor.
+"""The Playground in Debian's Chromium: drag, keyboard, buttons, a grade, k, the presenter view, predict first, a
+preset and the table's editor.
 
 Each check is that the list shows the order the interaction makes and the NDCG on screen is ndcg_core's value for
 it. A page opens once per test and takes several interactions in turn (opening one costs more than an interaction).
 """
 
 import re
+from math import log2
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
@@ -112,8 +113,34 @@ def test_drag_keyboard_button_grade_slider_and_presenter_view_on_one_page(page, 
     expect(page).to_have_url(re.compile(r"present=1"))
 
 
-def test_load_a_preset_and_order_it_ideally(page, app_url):
+# The example's IDCG@5: its grades 3, 3, 2, 1, 0 in order.
+IDCG = 3 + 3 / log2(3) + 2 / 2 + 1 / log2(5)
+
+
+def test_a_move_waits_for_the_guess_then_a_preset_loads_and_orders_ideally(page, app_url):
+    """Predict first (was test_browser_predict_first_on_the_playground, a page of its own): with the switch on, a
+    move waits (the list goes back to its order) until the learner has guessed; the reveal makes it and says
+    whether the guess was right. The example's doc C (a 3) up from 3 to 2 raises NDCG@5 by (3 - 2)(1/log2(3) - 1/2)
+    / IDCG, a little. Then, the switch off, a preset loaded and ordered ideally on the same page."""
     open_playground(page, app_url)
+    rows = page.locator("ol > li.row")
+    predict = page.get_by_text("Predict first")
+    predict.click()
+    wait_for_idle(page)
+    rows.nth(2).locator("button.up").click()
+    expect(page.get_by_text("Before moving doc C from 3 to 2: what will it do to NDCG@5?")).to_be_visible()
+    expect(page.locator("ol > li.row .label")).to_have_text(["doc A", "doc B", "doc C", "doc D", "doc E"])
+    page.get_by_text("Up", exact=True).click()
+    wait_for_idle(page)
+    page.get_by_text("a little (under 0.05)").click()
+    wait_for_idle(page)
+    page.get_by_role("button", name="Make the move and show me").click()
+    change = (1 / log2(3) - 1 / 2) / IDCG
+    expect(page.get_by_text(re.compile(rf"^Right: you guessed up, a little .* \(\+{change:.4f}\)\.$"))).to_be_visible()
+    expect(page.locator("ol > li.row .label")).to_have_text(["doc A", "doc C", "doc B", "doc D", "doc E"])
+    predict.click()
+    wait_for_idle(page)
+
     page.get_by_test_id("stSelectbox").filter(has_text="Example").click()
     page.get_by_role("option", name="Wikipedia: 3, 2, 3, 0, 1, 2 and two unretrieved").click()
     page.get_by_role("button", name="Load", exact=True).click()
@@ -144,10 +171,14 @@ SETTLED = """e => new Promise(done => {
 })"""
 
 
-def edit_table_cell(page, row, column, text):
-    """Type into a cell of the 'Edit labels and grades' table (a canvas grid: open the cell editor by position)."""
+def open_the_table_s_editor(page):
     page.set_viewport_size({"width": 1366, "height": 1600})
     page.get_by_text("Edit labels and grades").click()
+
+
+def edit_table_cell(page, row, column, text):
+    """Type into a cell of the open 'Edit labels and grades' table (a canvas grid: open the cell editor by
+    position)."""
     grid = page.locator('[data-testid="stDataFrameResizable"]').first
     expect(grid).to_be_visible()
     grid.scroll_into_view_if_needed()
@@ -156,7 +187,9 @@ def edit_table_cell(page, row, column, text):
     for attempt in range(3):
         grid.evaluate(SETTLED)  # the grid may still be laying out just after the expander opens
         box = grid.bounding_box()
-        x = box["x"] + (60 if column == "label" else 60 + box["width"] / 2)
+        # The label's column is the first; the grade's the last, out to the grid's right edge (a long label
+        # widens the label's column past the grid's middle).
+        x = box["x"] + (60 if column == "label" else box["width"] - 24)
         page.mouse.dblclick(x, box["y"] + header + height * row + height / 2)
         try:
             editor.wait_for(state="visible", timeout=5000)
@@ -168,7 +201,9 @@ def edit_table_cell(page, row, column, text):
     editor.press("Enter")
 
 
-def test_a_label_with_markup_stays_text_and_runs_nothing(page, app_url):
+def test_a_label_with_markup_stays_text_and_a_bad_grade_is_a_message_in_the_table_s_editor(page, app_url):
+    """One page, two edits of the table in turn: a label with markup stays text and runs nothing; then a bad grade
+    is a message and the list (with that label) is kept."""
     dialogs = []
 
     def dismiss(dialog):
@@ -178,6 +213,7 @@ def test_a_label_with_markup_stays_text_and_runs_nothing(page, app_url):
     page.on("dialog", dismiss)
     try:
         open_playground(page, app_url)
+        open_the_table_s_editor(page)
         hostile = "<img src=x onerror=alert(1)><script>alert(2)</script>"
         edit_table_cell(page, 0, "label", hostile)
         expect(page.locator("li.row .label").first).to_have_text(hostile)
@@ -186,16 +222,15 @@ def test_a_label_with_markup_stays_text_and_runs_nothing(page, app_url):
         # No element was made from it anywhere, so there is nothing that could run later.
         assert page.locator("img[src='x']").count() == 0
         assert page.locator("script").filter(has_text="alert(2)").count() == 0
+        wait_for_idle(page)
+
+        # A bad grade, in the list the label left.
+        edit_table_cell(page, 1, "grade", "abc")
+        expect(page.get_by_test_id("stAlert")).to_contain_text("Row 2, grade is 'abc': not a number")
+        expect(page.get_by_test_id("stAlert")).to_contain_text("keeps its last valid state")
+        expect(page.locator("li.row .label")).to_have_text([hostile, *list(FIVE)[1:]])
+        expect(page.get_by_label("Grade of doc B")).to_have_value("2")
+        expect_ndcg(page, "NDCG@5", f"{ndcg_at_k(list(FIVE.values()), 5):.4f}")
     finally:
         page.remove_listener("dialog", dismiss)  # the page is shared: the next test's dialogs are its own
     assert dialogs == []
-
-
-def test_a_bad_grade_in_the_table_is_a_message_and_the_list_is_kept(page, app_url):
-    open_playground(page, app_url)
-    edit_table_cell(page, 1, "grade", "abc")
-    expect(page.get_by_test_id("stAlert")).to_contain_text("Row 2, grade is 'abc': not a number")
-    expect(page.get_by_test_id("stAlert")).to_contain_text("keeps its last valid state")
-    expect(page.locator("li.row .label")).to_have_text(list(FIVE))
-    expect(page.get_by_label("Grade of doc B")).to_have_value("2")
-    expect_ndcg(page, "NDCG@5", f"{ndcg_at_k(list(FIVE.values()), 5):.4f}")

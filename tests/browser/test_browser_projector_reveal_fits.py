@@ -142,10 +142,11 @@ def answered(screen):
     return screen.get_by_test_id("stMetric").filter(has_text="Answered")
 
 
-def test_the_projector_fills_every_screen_and_every_kind_s_reveal_and_the_end_fit_on_it(browser, app_url, lesson_room):
+def test_the_projector_fills_every_screen_and_every_kind_s_reveal_and_the_end_fit_on_it(
+    desktop_page, app_url, lesson_room
+):
     store, code, key, students = lesson_room
-    context = browser.new_context(viewport={"width": 1280, "height": 720}, device_scale_factor=1)
-    screen = context.new_page()
+    screen = desktop_page  # 1280x720, the worker's shared desktop page
     screen.goto(f"{app_url}/Classroom?room={code}&key={key}&view=screen")  # the teacher's browser, holding the key
     expect(screen.get_by_text("Join with a phone")).to_be_visible(timeout=30_000)
 
@@ -271,7 +272,6 @@ def test_the_projector_fills_every_screen_and_every_kind_s_reveal_and_the_end_fi
     expect(screen.get_by_test_id("stTable")).to_have_count(2)  # the leaderboard and the summary: the reveal is gone
     within(screen, screen.get_by_test_id("stTable").filter(has_text="Ana"), 720)
     screen.screenshot(path=str(_shots() / "projector_ended_1280x720.png"))
-    context.close()
 
 
 def _shots():

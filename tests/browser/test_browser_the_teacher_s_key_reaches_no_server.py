@@ -1,9 +1,9 @@
 """The teacher's key in Debian's Chromium: the control link carries it after "#" (``?room=CODE&lang=en#key=...``),
 which a browser never sends to a server, so no request line, no server's or proxy's log, and nothing the page sends
 its server holds it; the page takes control and the address bar then holds no key. An older link with ``?key=``
-still gives control, and the key leaves its address bar at once. The module's tests share one browser (each its
-own room and page): the Streamlit front end is loaded once and then comes from the browser's cache, and no room's key
-in its memory is another room's."""
+still gives control, and the key leaves its address bar at once. The module's tests share the worker's desktop
+browser (conftest's ``desktop_page``; each test a room and a page of its own): the Streamlit front end comes from the
+browser's cache, and no room's key in its memory is another room's."""
 
 import re
 
@@ -15,12 +15,11 @@ from ndcg_core.classroom.storage import Classroom, database_url
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def desk(browser):
-    """One teacher's browser for the module's tests, in turn."""
-    context = browser.new_context()
-    yield context
-    context.close()
+@pytest.fixture
+def desk(desktop_page):
+    """The teacher's browser: the worker's shared desktop one, where each test opens a page of its own (closed
+    after it by ``desktop_page``)."""
+    return desktop_page.context
 
 
 def recorded(page):

@@ -1,4 +1,9 @@
-"""``python -m deploy up``: nginx in front of two replicas, through plain HTTP and a websocket handshake."""
+"""``python -m deploy up``: nginx in front of two replicas, through plain HTTP and a websocket handshake; with
+``--listen 127.0.0.1``, nginx on this machine only (another loopback address, 127.0.0.2, which a phone on the network
+stands for, is refused) and the replicas told nginx's address (``NDCG_LAB_FRONT_ADDRESS``, which the control page's
+warning is drawn from: ``tests/ui/test_a_teacher_behind_a_local_nginx_is_told_the_launchers_option.py``). By default
+nginx listens on every interface: ``tests/browser/test_browser_replica_killed_mid_class.py`` checks 127.0.0.2 answers
+there and the join link names nginx's port."""
 
 import http.server
 import os
@@ -18,7 +23,8 @@ import pytest
 import websockets
 
 from deploy.launcher import NginxTemplate, render_nginx_conf
-from support import ROOT, free_port, run_coroutine
+from ndcg_core.classroom.joining import FRONT_ADDRESS_VARIABLE
+from support import ROOT, answers_on, free_port, run_coroutine
 
 pytestmark = pytest.mark.skipif(
     shutil.which("nginx", path="/usr/sbin:/usr/bin") is None, reason="nginx is not installed (apt-get install nginx)"
@@ -34,10 +40,11 @@ def _env():
 
 @pytest.fixture
 def deployment():
-    """A running ``up --replicas 2``: its process, the public URL, and what it printed before ``ready``."""
+    """A running ``up --replicas 2 --listen 127.0.0.1``: its process, the public URL, and what it printed before
+    ``ready``."""
     port = free_port()
     launcher = subprocess.Popen(
-        [sys.executable, "-m", "deploy", "up", "--replicas", "2", "--port", str(port)],
+        [sys.executable, "-m", "deploy", "up", "--replicas", "2", "--port", str(port), "--listen", "127.0.0.1"],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -91,11 +98,22 @@ def _alive(pid):
         return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
 
 
-def test_affinity_spread_websocket_failover_and_stop(deployment):
+def _environment(pid):
+    with open(f"/proc/{pid}/environ", "rb") as raw:
+        return dict(item.split("=", 1) for item in raw.read().decode().split("\0") if "=" in item)
+
+
+def test_on_this_machine_only_with_affinity_spread_websocket_failover_and_stop(deployment):
     launcher, url, lines = deployment
     pids, run_dir = _printed(lines)
     assert set(pids) == {"database", "1", "2", "nginx"}, lines
     assert run_dir.is_dir()
+
+    # --listen 127.0.0.1: nginx on this machine only, and the replicas told so (they listen on 127.0.0.1 always).
+    port = int(url.rsplit(":", 1)[1])
+    assert any(line.endswith(f"port {port} listen 127.0.0.1") for line in lines), lines
+    assert answers_on("127.0.0.1", port) and not answers_on("127.0.0.2", port)
+    assert [_environment(pids[n])[FRONT_ADDRESS_VARIABLE] for n in ("1", "2")] == ["127.0.0.1", "127.0.0.1"]
 
     status, headers = _get(url + "/")
     assert status == 200

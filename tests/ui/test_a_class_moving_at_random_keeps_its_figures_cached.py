@@ -11,6 +11,7 @@ from support import playground_list
 from ui import charts, live
 from ui.columns import Columns
 from ui.i18n import Translator
+from ui.views.playground.figures import chart_texts
 from ui.widgets.table import COLUMNS, table_data
 
 ITEMS = make_items(list("ABCDE"), [3, 2, 3, 0, 1])
@@ -32,17 +33,9 @@ def random_changes(count, seed=7):
 
 def draw(changes, texts, headers):
     for before, after in changes:
-        for kind in KINDS:
-            live.chart(
-                kind,
-                after.items,
-                after.scoring,
-                after.extra,
-                top=3,
-                texts=texts,
-                presenter=False,
-                change=(before, after),
-            )
+        live.figures(
+            after.items, after.scoring, after.extra, top=3, texts=texts, presenter=False, change=(before, after)
+        )
         live.table(
             after.items,
             after.scoring,
@@ -57,25 +50,23 @@ def draw(changes, texts, headers):
 
 def test_two_hundred_random_moves_are_all_found_again():
     t = Translator("en")
-    texts, headers = t.group("chart"), {c: t(f"table.{c}") for c in COLUMNS}
+    texts, headers = chart_texts(t, 4), {c: t(f"table.{c}") for c in COLUMNS}
     changes = random_changes(200)
-    draw(changes, texts, headers)  # 800 charts and 200 tables: more than a cache per list would hold
-    charts_missed, tables_missed = live._chart.cache_info().misses, live._table.cache_info().misses
+    draw(changes, texts, headers)  # 200 changes' charts and tables: more than a cache per list would hold
+    charts_missed, tables_missed = live._figures.cache_info().misses, live._table.cache_info().misses
     draw(changes, texts, headers)
-    assert live._chart.cache_info().misses == charts_missed
+    assert live._figures.cache_info().misses == charts_missed
     assert live._table.cache_info().misses == tables_missed
 
 
 @pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("linked", [False, True])
-def test_a_chart_from_the_columns_is_the_chart_from_the_frame(kind, linked):
-    before, after = random_changes(1, seed=3)[0]
-    now, was = (list_breakdown(s.items, s.scoring, s.extra) for s in (after, before))
+def test_a_chart_from_the_columns_is_the_chart_from_the_frame(kind):
+    """The image downloads' Vega-Lite charts (the page's are the figure charts' component)."""
+    after = random_changes(1, seed=3)[0][1]
+    now = list_breakdown(after.items, after.scoring, after.extra)
     every_k = now["ndcg"].tolist() if kind == "every_k" else ()
-    link_frame = charts.Link(was, frozenset({1, 2}), 5) if linked else None
-    link_columns = charts.Link(Columns.of(was), frozenset({1, 2}), 5) if linked else None
-    from_frame = charts.chart_spec(kind, now, top=3, k=4, every_k=every_k, link=link_frame)
-    from_columns = charts.chart_spec(kind, Columns.of(now), top=3, k=4, every_k=every_k, link=link_columns)
+    from_frame = charts.chart_spec(kind, now, top=3, k=4, every_k=every_k)
+    from_columns = charts.chart_spec(kind, Columns.of(now), top=3, k=4, every_k=every_k)
     assert from_columns == from_frame
 
 

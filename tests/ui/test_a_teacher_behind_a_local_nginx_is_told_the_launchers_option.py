@@ -2,7 +2,7 @@
 on 127.0.0.1 by design and nginx, kept local too, is named by the launcher (``NDCG_LAB_FRONT_ADDRESS``); the page
 warns, in the teacher's language, that no phone can open the link and names the launcher's option to restart
 without, never Streamlit's. (That the launcher gives its replicas that address is
-``tests/browser/test_browser_phones_reach_deploy_up.py``'s; which address and option the link is flagged for,
+``tests/deploy/test_deploy_up.py``'s; which address and option the link is flagged for,
 ``tests/core/test_join_link_phones_can_open.py``'s.)"""
 
 import pytest

@@ -117,7 +117,7 @@ NAMES: dict[str, tuple[str, ...]] = {
     "playground.chart.{}": playground.CHART_KINDS,
     "playground.chart.{}_alt": playground.CHART_KINDS,
     "playground.order.{}": ("ideal", "worst", "shuffle", "reset"),
-    "playground.change.{}": ("ideal", "worst", "shuffle", "table", "typed", "swap"),
+    "playground.change.{}": ("ideal_order", "worst_order", "shuffle", "table", "typed", "swap"),
     "playground.change.setting.{}": tuple(playground.SETTING_CHANGES),
     "playground.why.ideal_{}": ("rose", "fell"),
     "playground.explained.{}": ("moved", "stayed", "out", "in"),

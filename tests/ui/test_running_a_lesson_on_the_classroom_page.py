@@ -90,6 +90,7 @@ def test_time_up_closes_the_phone_s_answers_and_keeps_what_was_typed(data_dir, m
     saved = store.lessons.save(Lesson("Timed", (step,)))
     teacher, code = lesson_room(saved)
     button(teacher, "btn_cr_lesson_next").click().run()
+    assert len(countdowns(teacher)) == 1  # the activity's clock, running
     ana = join(code, "Ana")
     box = next(w for w in ana.text_input if w.key.startswith("_w_cr_answer_"))
     assert not box.disabled
@@ -105,6 +106,14 @@ def test_time_up_closes_the_phone_s_answers_and_keeps_what_was_typed(data_dir, m
     assert "Time is up: your estimate 0.9 was not sent." in texts(ana)
     assert "Locked" not in texts(ana) and "answers are closed" not in texts(ana)
     assert next(m for m in teacher.run().metric if m.label == "Answers").value == "Time is up"
+    # Once run out, the status alone says so: no countdown is left that could stand, while the page draws the next
+    # activity, beside its "open".
+    assert countdowns(teacher) == []
+
+
+def countdowns(page) -> list[str]:
+    """The keys of the countdowns on ``page`` (components v2 elements, unknown to AppTest by type)."""
+    return [e.key for e in page.get("bidi_component") if (e.key or "").startswith("cr_countdown_")]
 
 
 def scored_lesson():

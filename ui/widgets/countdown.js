@@ -1,7 +1,8 @@
 // A lesson activity's time limit, counting down in the browser: the server sends how many seconds are left as of
-// the page's run, so the phone's clock need not agree with the server's. At zero it shows "Time is up"; with
-// `wake`, it sends one trigger instead, which reruns the part of the page it is in, and that run, drawing it again
-// with nothing left, says "Time is up" with the rest of the part (the status, the phone's answers locked).
+// the page's run, so the phone's clock need not agree with the server's. It stops at 0:00; with `wake`, it then
+// sends one trigger, which reruns the part of the page it is in, and that run says the time is up with the rest of
+// the part (the status, the phone's answers locked). It never says "Time is up" itself: a leftover of the last
+// activity's, standing while the page draws the next one, would say it beside "Answers: open".
 
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
@@ -23,19 +24,12 @@ export default function (component) {
       timer = setTimeout(draw, 250);
       return;
     }
-    if (data.wake) {
-      // The run this asks for draws "Time is up" here together with the status beside it: said here first, it
-      // stood beside "Answers: open" until that run came.
-      box.textContent = `${data.label} 0:00`;
-      box.className = "countdown soon";
-      if (!sent) {
-        sent = true;
-        setTriggerValue("up", Date.now());
-      }
-      return;
+    box.textContent = `${data.label} 0:00`;
+    box.className = "countdown soon";
+    if (data.wake && !sent) {
+      sent = true;
+      setTriggerValue("up", Date.now());
     }
-    box.textContent = data.up;
-    box.className = "countdown up";
   }
 
   draw();

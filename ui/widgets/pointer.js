@@ -1,9 +1,9 @@
 // The Playground's linked views, shared by its components (put before each one's own code by ui/widgets/pointer.py)
 // and its charts, with no rerun: the position pointed at (hover, focus or tap) in any view is document.body's
-// `value`, announced by the event POINTER_EVENT on the body; every chart's Vega signal `point` is bound to it
+// `value`, announced by the event POINTER_EVENT on the body; the swap map's Vega signal `point` is bound to it
 // (ui/charts.py), and each component marks its own row. The last change's animation is documentElement's `value`:
-// the change's id plus how far it has gone (0 to 1), -1 when none runs, announced by TWEEN_EVENT (the charts'
-// `tween`). Under prefers-reduced-motion nothing animates.
+// the change's id plus how far it has gone (0 to 1), -1 when none runs, announced by TWEEN_EVENT (the figure
+// charts' component follows it). Under prefers-reduced-motion nothing animates.
 
 const POINTER_EVENT = "ndcglabpoint";
 const TWEEN_EVENT = "ndcglabtween";

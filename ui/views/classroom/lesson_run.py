@@ -289,20 +289,14 @@ def status_text(t: Translator, current: ActivityRow) -> str:
 
 
 def show_countdown(t: Translator, current: ActivityRow, screen: bool = False, wake: bool = False) -> None:
-    """The countdown of an open activity with a time limit (``wake``: rerun this part of the page at zero, so that
-    what it draws beside the countdown, the status above all, says the time is up with it)."""
+    """The countdown of an open activity with a time limit while time is left (``wake``: rerun this part of the
+    page at zero, so that what it draws beside the countdown, the status above all, says the time is up); none once
+    it ran out, when the status says so."""
     left = seconds_left(current)
-    if left is None:
+    if left is None or left <= 0:
         return
     size = 2 * PROJECTOR_FONT if screen else PROJECTOR_FONT
-    countdown(
-        left,
-        t("classroom.time_left"),
-        t("classroom.time_up"),
-        size=size,
-        wake=wake and left > 0,  # once up, the run that drew it already says so: no run more
-        key=f"cr_countdown_{current.id}",
-    )
+    countdown(left, t("classroom.time_left"), size=size, wake=wake, key=f"cr_countdown_{current.id}")
 
 
 # --- scores ------------------------------------------------------------------------------------------------

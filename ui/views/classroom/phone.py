@@ -150,9 +150,7 @@ def draw_card(t: Translator, cs: ClassroomState, code: str, card: PhoneCard) -> 
     """The phone's card drawn with Streamlit, where the app runs without ``serve.py``'s card routes: the same blocks
     the browser draws (``ui/widgets/phone_card.js``), as Streamlit elements and widgets."""
     if card.left is not None:
-        countdown(
-            card.left, t("classroom.time_left"), t("classroom.time_up"), wake=True, key=f"cr_countdown_{card.activity}"
-        )
+        countdown(card.left, t("classroom.time_left"), wake=True, key=f"cr_countdown_{card.activity}")
     for block in card.body.blocks:
         draw_block(t, cs, card.activity or 0, block)
     if card.send:

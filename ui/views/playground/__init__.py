@@ -65,7 +65,6 @@ from .figures import (
     render_figure_charts,
     render_formula,
     render_headline,
-    render_list_chart,
     render_swap_map,
 )
 
@@ -106,7 +105,7 @@ def undo_remove() -> None:
 
 # The changes predict first holds until the learner has guessed: reorders and regrades (a removal or a table's
 # edit is made at once).
-HELD_KINDS = ("move", "grade", "swap", "ideal", "worst", "shuffle")
+HELD_KINDS = ("move", "grade", "swap", "ideal_order", "worst_order", "shuffle")
 
 
 def _set_items(new_items: list[Item], change: str | None, **values: str) -> None:
@@ -203,7 +202,8 @@ def reorder(kind: str) -> None:
     else:
         playground_state().restore(playground_state().origin, playground_state().preset)
         return
-    _set_items(new, kind)
+    # "ideal" alone names the setting of where the ideal comes from (a change of the scoring's field).
+    _set_items(new, f"{kind}_order" if kind in ("ideal", "worst") else kind)
 
 
 def on_table_edit(editor_key: str) -> None:
@@ -608,10 +608,9 @@ def render_live(lang: str) -> None:
         )
         if not app_state().presenter:  # presenter view hides the editing chrome
             render_editor(t)
-        render_list_chart(t, shown)
     with right:
         render_formula(t, shown)
-        render_figure_charts(t, shown)
+        render_figure_charts(t, shown)  # beside the list, so a pointed row is marked on the charts in view
     render_swap_map(t, shown, on_swap_pick)
     render_breakdown(t, shown)
     render_export(t, frame, shown)

@@ -23,6 +23,8 @@ from ui import charts, export, live
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.state import Change, app_state, bind, playground_state
+from ui.widgets.figure_charts import KINDS as FIGURE_KINDS
+from ui.widgets.figure_charts import show_figure_charts
 from ui.widgets.formula import MAX_TERMS, show_formula
 from ui.widgets.table import COLUMNS as TABLE_COLUMNS
 from ui.widgets.table import show_table
@@ -230,40 +232,31 @@ def small_print(text: str) -> str:
     return f":small[:gray[{text}]]"
 
 
-def draw(kind: str, shown: ListSpec, t: Translator, **alt_values: object) -> None:
-    """Chart ``kind`` of the list under its title and how to read it (one element, as a move redraws every
-    element here; the reading is the chart's text alternative too).
+def chart_texts(t: Translator, k: int) -> dict[str, str]:
+    """The figure charts' texts in ``t``'s language: the chart words (``chart.*``), and each chart's title and how to
+    read it (``playground.chart.<kind>``, ``playground.chart.<kind>_alt``)."""
+    texts = dict(t.group("chart"))
+    for kind in FIGURE_KINDS:
+        texts[f"title.{kind}"] = t(f"playground.chart.{kind}")
+        texts[f"reading.{kind}"] = t(f"playground.chart.{kind}_alt", k=k)
+    return texts
 
-    The spec is ``ui.charts.chart_spec`` (the same layers as its Altair builders) with its datasets as Arrow
-    bytes (``ui.live.chart``): Streamlit would otherwise build a pandas frame per dataset, which cost more than
-    the rest of the chart under load."""
-    reading = t(f"playground.chart.{kind}_alt", **alt_values)
-    st.markdown(f"**{t(f'playground.chart.{kind}')}**  \n{small_print(reading)}")
-    texts = t.group("chart")
-    chart = live.chart(
-        kind,
+
+def render_figure_charts(t: Translator, shown: ListSpec) -> None:
+    """Beside the list, under the headline and the formula: the order beside the ideal one, each position's gain,
+    discount and DCG contribution, NDCG at every k, and the running sums of DCG against the ideal, each under its
+    title and how to read it (the chart's text alternative too). One element (``ui.widgets.figure_charts``) for the
+    four: a move redraws every element here."""
+    data = live.figures(
         shown.items,
         shown.scoring,
         shown.extra,
         top=shown.top,
-        texts=texts,
+        texts=chart_texts(t, shown.k),
         presenter=app_state().presenter,
         change=last_change(shown),
     )
-    st.vega_lite_chart(chart, width="stretch", alt=reading)
-
-
-def render_list_chart(t: Translator, shown: ListSpec) -> None:
-    """Under the list: each position's gain, discount and DCG contribution."""
-    draw("contribution", shown, t)
-
-
-def render_figure_charts(t: Translator, shown: ListSpec) -> None:
-    """Beside the list, under the headline: the order beside the ideal one, NDCG at every k, and the running
-    sums of DCG against the ideal (in the two columns already there: a move sends no further blocks)."""
-    draw("order", shown, t)
-    draw("every_k", shown, t)  # the breakdown's running NDCG: NDCG@1 .. NDCG@n, as ndcg_for_every_k
-    draw("cumulative", shown, t, k=shown.k)
+    show_figure_charts(data, key="pg_figures")
 
 
 def render_swap_map(t: Translator, shown: ListSpec, on_pick: Callable[[], None]) -> None:
