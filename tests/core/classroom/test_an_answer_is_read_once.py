@@ -94,3 +94,15 @@ def test_the_store_decodes_nothing_of_a_first_answer_checked_already(runtime, mo
     outcome = runtime.answer(code, me, Submission(activity, ((0, "0.5"),)))
     assert outcome.ok and outcome.mine == {0: 0.5}
     assert decoded == []  # neither the activity's payload under the lock nor an earlier answer: there is none
+
+
+def test_a_row_s_activity_is_decoded_at_its_first_call_and_kept(tmp_path):
+    """A room read once is shared by a process's cards and answers: its activity's payload is decoded once."""
+    store = Classroom(f"sqlite:///{tmp_path / 'classroom.sqlite3'}", clock=Clock())
+    try:
+        room, key = store.rooms.create()
+        row = store.rooms.open_activity(room.code, key, PREDICT)
+        first = row.activity()
+        assert first == PREDICT and row.activity() is first
+    finally:
+        store.close()
