@@ -61,7 +61,7 @@ def test_a_move_updates_the_headline_with_its_delta():
     after = ndcg_at_k([3, 3, 2, 0, 1], 5)
     assert value == f"{after:.4f}"
     assert delta == f"{after - ndcg_at_k([3, 2, 3, 0, 1], 5):+.4f}"
-    assert any("after moving doc C from 3 to 2" in c.value for c in at.caption)
+    assert any("after moving doc C from 3 to 2" in m.value for m in at.markdown)  # the explanation's first line
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ nothing here changes the stored list (the swap map's pick goes to the callback i
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -23,6 +24,7 @@ from ui import charts, export, live
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.state import Change, app_state, bind, playground_state
+from ui.widgets import as_json
 from ui.widgets.figure_charts import KINDS as FIGURE_KINDS
 from ui.widgets.figure_charts import show_figure_charts
 from ui.widgets.formula import MAX_TERMS, show_formula
@@ -108,8 +110,8 @@ def render_headline(t: Translator, shown: ListSpec) -> None:
     if last:
         change, why = change_text(t, last, shown), why_text(t, now)
         after = {"delta": delta or "+0.0000", "change": change}
-        st.caption(t("playground.after_why", **after, why=why) if why else t("playground.after", **after))
-        render_explained(t, last.before, shown)
+        said = t("playground.after_why", **after, why=why) if why else t("playground.after", **after)
+        render_explained(t, said, last.before, shown)
     if now.idcg == 0:
         st.info(t("playground.zero_idcg"))
 
@@ -218,14 +220,21 @@ def last_change(shown: ListSpec) -> tuple[ListSpec, ListSpec] | None:
     return (last.before, shown) if last and last.before.items else None
 
 
-def render_explained(t: Translator, before: ListSpec, shown: ListSpec) -> None:
-    """Under the headline, where the eye is after a change: why NDCG moved from ``before``, term by term
+def render_explained(t: Translator, said: str, before: ListSpec, shown: ListSpec) -> None:
+    """Under the headline, where the eye is after a change, in one element (a move redraws every element): the
+    change and what it did to NDCG (``said``), then why NDCG moved from ``before``, term by term
     (``explain_change``)."""
-    if not before.items:
-        return
-    explained = live.explained(before, shown)
-    lines = explanation_lines(t, explained, shown.k, before.k)
-    st.markdown("  \n".join(small_print(line) for line in lines))
+    text = small_print(said)
+    if before.items:
+        text += "\n\n" + _explanation_text(t.lang, before, shown)
+    st.markdown(text)
+
+
+@lru_cache(maxsize=live.CHANGE_ENTRIES)
+def _explanation_text(lang: str, before: ListSpec, shown: ListSpec) -> str:
+    """``explanation_lines`` in small print, once per change and language (shared by sessions, as ``ui.live``)."""
+    lines = explanation_lines(Translator(lang), live.explained(before, shown), shown.k, before.k)
+    return "  \n".join(small_print(line) for line in lines)
 
 
 def small_print(text: str) -> str:
@@ -352,9 +361,15 @@ def formula_data(t: Translator, shown: ListSpec, explained: ChangeExplained | No
 
 def render_formula(t: Translator, shown: ListSpec) -> None:
     """Under the headline: the formula with this list's numbers, linked to every view (``ui.widgets.formula``)."""
-    change = last_change(shown)
+    show_formula(_formula_json(t.lang, shown, last_change(shown)), key="pg_formula")
+
+
+@lru_cache(maxsize=live.CHANGE_ENTRIES)
+def _formula_json(lang: str, shown: ListSpec, change: tuple[ListSpec, ListSpec] | None) -> str:
+    """``formula_data`` as the JSON text the formula parses, once per change and language (shared by sessions, as
+    ``ui.live``: a move's figures are worked out once)."""
     explained = live.explained(*change) if change else None
-    show_formula(formula_data(t, shown, explained), key="pg_formula")
+    return as_json(formula_data(Translator(lang), shown, explained))
 
 
 def render_export(t: Translator, frame: pd.DataFrame, shown: ListSpec) -> None:
