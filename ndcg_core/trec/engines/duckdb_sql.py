@@ -259,7 +259,10 @@ class DuckDBEngine:
         self._load_parquet(kind, path, name)
         number = "rel" if kind == "qrels" else "score"
         try:
-            return self._sql(f"SELECT qid, docno, {number} FROM {kind}").fetch_arrow_table()
+            # A relation's Arrow table: DuckDB 2 has no ``fetch_arrow_table`` and warns of a copy on a cursor's.
+            return self._db.sql(f"SELECT qid, docno, {number} FROM {kind}").to_arrow_table()
+        except self._out_of_memory as err:
+            raise MemoryError(str(err)) from err
         finally:
             self._sql(f"DROP TABLE IF EXISTS {kind}")
 
