@@ -46,6 +46,22 @@ BAD = {
     ),
     "qrels: a short line at the end": ("qrels", GOOD_QRELS + "q9 0\n"),
     "comments and blank lines before the bad line": ("run", "# a run\n\n" + GOOD_RUN + "\n# end\nq9 Q0 d1 1 x t\n"),
+    "many bad numbers in one part": (
+        "run",
+        lines_replaced(
+            GOOD_RUN, **{f"l{n}": f"q0 Q0 d{n - 1} {n - 1} x{n} t\n" for n in range(2, 8)}, l60="q4 Q0 d11 11 y t\n"
+        ),
+    ),
+    "CSV: a bad score in the first part": ("run", lines_replaced(GOOD_CSV, l3="q0,d1,x\n", l80="q6,d7,y\n")),
+    "CSV: a comment before the header, a bad score late": (
+        "run",
+        "# a run\n" + lines_replaced(GOOD_CSV, l80="q6,d7,x\n"),
+    ),
+    "a line longer than a part first, a bad number late": (
+        "run",
+        "qa Q0 " + "x" * 300 + " 1 1.0 t\n" + GOOD_RUN + "q9 Q0 d1 1 x t\n",
+    ),
+    "a one-letter last line without its line end": ("run", GOOD_RUN + "x"),
 }
 
 
@@ -105,3 +121,23 @@ def test_duckdb_refuses_a_large_bad_file_by_parts_without_the_default_reader_rea
         duckdb_engine.evaluate_files(str(qrels), str(run))
     assert str(refused.value) == str(expected).replace("the file", str(run))
     assert read_whole == []  # the default reader never read the whole run
+
+
+def test_the_default_reader_gets_the_file_a_part_of_whole_lines_at_a_time(tmp_path, monkeypatch):
+    path = tmp_path / "run"
+    path.write_text(lines_replaced(GOOD_RUN, l90="q7 Q0 d5 5 x t\n"))
+    monkeypatch.setattr(files, "_PART", 200)
+    real, parts = files.default_read, []
+
+    def counted(kind, source, name=None):
+        parts.append(bytes(source))
+        return real(kind, source, name)
+
+    monkeypatch.setattr(files, "default_read", counted)
+    with pytest.raises(InputError):
+        files.refuse_by_parts("run", path, False, "the file")
+    longest = max(len(line) for line in GOOD_RUN.splitlines(keepends=True))
+    assert b"".join(parts) == path.read_bytes()
+    # A part is the 200 bytes read and the end of the line they cut, less the line a next part starts with.
+    assert all(len(part) < 200 + longest and part.endswith(b"\n") for part in parts)
+    assert all(len(part) > 200 - longest for part in parts[:-1])

@@ -190,7 +190,12 @@ class DuckDBEngine:
             self._load_default(kind, original, name)
             return name
         if start == b"PAR1":
-            self._load_parquet(kind, path, name)
+            try:
+                self._load_parquet(kind, path, name)
+            except self._error:  # damaged (cut short, say): refused as text, as the default engine refuses it
+                self._sql(f"DROP TABLE IF EXISTS {kind}")
+                refuse_if_large(kind, path, False, name)
+                self._load_default(kind, original, name)
             return name
         gzipped = start[:2] == b"\x1f\x8b"
         try:
@@ -259,13 +264,19 @@ class DuckDBEngine:
         self._load_parquet(kind, path, name)
         number = "rel" if kind == "qrels" else "score"
         try:
-            return self._sql(f"SELECT qid, docno, {number} FROM {kind}").fetch_arrow_table()
+            # A relation's Arrow table: DuckDB 2 has no ``fetch_arrow_table`` and warns of a copy on a cursor's.
+            return self._db.sql(f"SELECT qid, docno, {number} FROM {kind}").to_arrow_table()
+        except self._out_of_memory as err:
+            raise MemoryError(str(err)) from err
         finally:
             self._sql(f"DROP TABLE IF EXISTS {kind}")
 
     def _load_parquet(self, kind: str, path: Path, name: str) -> None:
-        source = f"read_parquet({_literal(os.fspath(path))}, file_row_number=true)"
-        found = {str(row[0]).lower(): str(row[0]) for row in self._sql(f"DESCRIBE SELECT * FROM {source}").fetchall()}
+        file = _literal(os.fspath(path))
+        source = f"read_parquet({file}, file_row_number=true)"
+        # The file's own columns, for messages too: not the row number read_parquet adds.
+        described = self._sql(f"DESCRIBE SELECT * FROM read_parquet({file})").fetchall()
+        found = {str(row[0]).lower(): str(row[0]) for row in described}
         number = ("rel", REL_NAMES) if kind == "qrels" else ("score", SCORE_NAMES)
         wanted = {"qid": QID_NAMES, "docno": DOC_NAMES, number[0]: number[1]}
         if kind == "run" and pick(found, SCORE_NAMES) is None and pick(found, RANK_NAMES) is not None:
@@ -306,7 +317,7 @@ class DuckDBEngine:
         else:
             problem = ("score IS NULL OR isnan(score)", "run.score_nan")
         number = "rel" if kind == "qrels" else "score"
-        bad = self._first(kind, problem[0], number)
+        bad = self._first(kind, problem[0], f"-{number}" if rank else number)  # a rank as the file gives it
         if bad is not None:
             raise InputError(problem[1], place=_row(bad[0], name), value=shown(bad[1]))
         pair = self._one(
