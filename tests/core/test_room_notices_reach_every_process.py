@@ -6,7 +6,11 @@ restarts the listener connects again and tells everyone to read again. The hub w
 """
 
 import asyncio
+import contextlib
+import logging
+import sys
 import threading
+import types
 
 import pytest
 from storage_support import predict
@@ -484,3 +488,163 @@ def test_a_wait_returns_at_once_for_what_was_heard_since_its_mark_and_only_that(
         return teacher, phone, after_reset
 
     assert run_coroutine(scenario()) == (True, False, True)
+
+
+class Stopper(threading.Event):
+    """A listener's stop event that records each wait between tries, without waiting."""
+
+    def __init__(self):
+        super().__init__()
+        self.waits = []
+
+    def wait(self, timeout=None):
+        self.waits.append(timeout)
+        return self.is_set()
+
+
+def stand_in_psycopg(listener, hub, script):
+    """A ``psycopg`` module whose ``connect`` follows ``script``: ``"refused"``, or a list of batches of payloads the
+    connection hands out (each batch one ``notifies`` call), after which the connection is lost; ``"stop"``: the
+    listener is asked to stop and the try is refused. What it was called with is recorded on it."""
+
+    class Error(Exception):
+        pass
+
+    module = types.ModuleType("psycopg")
+    module.Error = Error
+    module.connects, module.executed, module.timeouts, module.live_when_heard = [], [], [], []
+    tries = iter(script)
+
+    @contextlib.contextmanager
+    def connect(*args, **kwargs):
+        module.connects.append((args, kwargs))
+        step = next(tries)
+        if step == "stop":
+            listener._stop.set()
+        if not isinstance(step, list):
+            raise Error("connection refused")
+        batches = iter(step)
+
+        def notifies(timeout):
+            module.timeouts.append(timeout)
+            module.live_when_heard.append(hub.live)
+            batch = next(batches, None)
+            if batch is None:
+                raise Error("server closed the connection")
+            return [types.SimpleNamespace(payload=payload) for payload in batch]
+
+        yield types.SimpleNamespace(execute=module.executed.append, notifies=notifies)
+
+    module.connect = connect
+    return module
+
+
+def test_a_listener_listens_hands_on_each_notice_it_reads_and_backs_off_between_tries(monkeypatch, caplog):
+    hub = Hub()
+    heard: list[Notice] = []
+    hub.on_notice(heard.append)
+    listener = Listener("host=db dbname=lab", hub, connect_timeout=3)
+    listener._stop = Stopper()
+    batches = [["ROOM22:3", "not a notice", "ROOM22:answer:5:ana"], [], ["ROOM22:joined"]]
+    psycopg = stand_in_psycopg(listener, hub, ["refused"] * 5 + [batches, "stop"])
+    monkeypatch.setitem(sys.modules, "psycopg", psycopg)
+    caplog.set_level(logging.WARNING, logger=notices.__name__)
+    listener._run()  # in this thread: it ends when asked to stop
+    assert psycopg.connects == [(("host=db dbname=lab",), {"autocommit": True, "connect_timeout": 3})] * 7
+    assert psycopg.executed == ["LISTEN ndcg_lab_rooms"]
+    assert psycopg.timeouts == [notices.WAKE_SECONDS] * 4  # it looks whether to stop each wake
+    assert psycopg.live_when_heard == [True] * 4  # connected, the hub is live again
+    assert heard == [
+        Notice("ROOM22", revision=3),
+        Notice("ROOM22", activity=5, student="ana"),
+        Notice("ROOM22", joined=True),
+    ]
+    # Each refused try waits twice as long as the one before, up to RECONNECT_MOST; a connection made starts again.
+    first, most = notices.RECONNECT_FIRST, notices.RECONNECT_MOST
+    assert listener._stop.waits == [first, 2 * first, 4 * first, 8 * first, most, first, 2 * first]
+    assert caplog.messages == ["lost the database's notices (server closed the connection); connecting again"]
+    assert hub.live is False and not listener.wait_connected(0)
+    assert hub.mark("ROOM22").epoch == 8  # a reset per refused try and lost connection, and one when connected
+
+
+def test_a_hub_counts_every_change_and_join_and_says_no_revision_until_one_is_heard():
+    hub = Hub()
+    assert hub.closed is False and hub.mark("ROOM22").revision is None
+    hub.tell(Notice("ROOM22", activity=1, student="ana"))
+    hub.tell(Notice("ROOM22", joined=True))
+    hub.tell(Notice("ROOM22", joined=True))
+    assert (hub.mark("ROOM22").joins, hub.mark("ROOM22").revision) == (2, None)
+    hub.tell(Notice("ROOM22"))  # a change that says no revision
+    assert (hub.mark("ROOM22").changes, hub.mark("ROOM22").revision) == (1, None)
+    hub.tell(Notice("ROOM22", revision=0))
+    hub.tell(Notice("ROOM22"))
+    assert (hub.mark("ROOM22").changes, hub.mark("ROOM22").revision) == (3, 0)
+
+
+def test_a_hub_does_not_name_the_answers_a_watcher_named_as_of_its_look():
+    hub = Hub()
+    since = hub.mark("ROOM22")
+    hub.tell(Notice("ROOM22", activity=1, student="ana", looked=True))
+    assert hub.answered("ROOM22", since, hub.mark("ROOM22")) is None
+    hub.tell(Notice("ROOM22", activity=1, student="bo"))
+    assert hub.answered("ROOM22", hub.mark("ROOM22"), hub.mark("ROOM22")) == []
+
+
+def test_every_stream_of_a_room_wakes_once_and_a_room_dropped_for_a_new_one_wakes_its_streams(monkeypatch):
+    monkeypatch.setattr(notices, "MAX_ROOMS", 1)
+    hub = Hub()
+    hub.tell(Notice("ROOM22", revision=1))
+
+    async def scenario():
+        mark = hub.mark("ROOM22")
+        streams = [asyncio.ensure_future(hub.wait("ROOM22", mark, 30)) for _ in range(2)]
+        pages = [asyncio.ensure_future(hub.wait("ROOM22", mark, 30, anything=True)) for _ in range(2)]
+        await asyncio.sleep(0)
+        hub.tell(Notice("ROOM22", activity=4))  # an answer: the teacher's pages wake, the phones' streams do not
+        pages_woke = await asyncio.wait_for(asyncio.gather(*pages), 5)
+        # A page waiting again from now is not woken by the answer already heard.
+        again = await hub.wait("ROOM22", hub.mark("ROOM22"), 0.05, anything=True)
+        hub.tell(Notice("OTHER2", revision=1))  # a room beyond MAX_ROOMS: the hub starts afresh
+        streams_woke = await asyncio.wait_for(asyncio.gather(*streams), 5)
+        return pages_woke, again, streams_woke
+
+    assert run_coroutine(scenario()) == ([True, True], False, [True, True])
+
+
+def test_a_stream_whose_loop_has_closed_costs_a_notice_nothing():
+    hub = Hub()
+    loop = asyncio.new_event_loop()
+    waiting = loop.create_task(hub.wait("ROOM22", hub.mark("ROOM22"), 30))
+    loop.run_until_complete(asyncio.sleep(0))  # the stream waits on the room's event
+    waiting.cancel()
+    loop.run_until_complete(asyncio.sleep(0))
+    loop.close()
+    hub.tell(Notice("ROOM22", revision=1))
+    assert hub.mark("ROOM22").revision == 1
+
+
+def test_the_watcher_reads_the_rooms_only_when_the_file_changed_through_one_connection_any_thread_may_use(
+    tmp_path, caplog
+):
+    path = tmp_path / "classroom.sqlite3"
+    hub = Hub()
+    watcher = Watcher(str(path), hub, every=0.01)
+    assert watcher._thread.name == "ndcg-lab-watcher"
+    caplog.set_level(logging.DEBUG, logger=notices.__name__)
+    watcher.look()
+    assert any(m.startswith(f"could not look at {path} (") for m in caplog.messages)  # not made yet
+    store = Classroom(f"sqlite:///{path}")
+    watcher.look()  # in this thread, as a test does
+    assert watcher._conn.execute("PRAGMA busy_timeout").fetchone()[0] == 1000  # a busy file waits a second
+    statements: list[str] = []
+    watcher._conn.set_trace_callback(statements.append)
+    watcher.look()
+    assert statements == ["PRAGMA data_version"]  # nothing written since: no rooms read
+    watcher._conn.set_trace_callback(None)
+    heard: list[Notice] = []
+    hub.on_notice(heard.append)
+    watcher.start()  # its thread goes on with the connection made in this one
+    room, _ = Classroom(f"sqlite:///{path}").rooms.create()
+    assert wait_until(lambda: Notice(room.code, revision=room.revision) in heard)
+    watcher.stop()
+    store.close()

@@ -119,3 +119,47 @@ def test_any_wording_written_out_by_the_app_passes_the_shape_check(words):
     words = words.strip() or "x"
     step = Step(Predict(activity_list(("a", "b"), (3, 0), 2)), Wording(en=words[:500]))
     lesson_shape.check_shape(lesson_to_toml(Lesson("t", (step,))), "f.toml")  # raises nothing
+
+
+NOISE = "[[[[[[[[[ " + dotted(MAX_KEY_PARTS + 1) + " ]"  # too deep and too many parts, were it not in a string
+STRINGS = [
+    f"'{NOISE}'",
+    "''",
+    '""',
+    f"'{NOISE} \" '",
+    f'"{NOISE} \' "',
+    f'"{NOISE} \\" {NOISE}"',
+    f'"{NOISE} \\\\"',  # an escaped backslash, then the closing quote
+    f"'''{NOISE}\n{NOISE}'''",
+    f"'''{NOISE}'''",
+    f"'''{NOISE}''''",  # one quote of its own before the closing three
+    f"'''{NOISE}'''''",  # two
+    f'"""{NOISE}\n{NOISE}"""',
+    f'"""{NOISE} \\""" {NOISE}"""',
+    f'"""{NOISE} \\\\"""',
+    f'"""{NOISE}""""',
+    f'"""{NOISE}"""""',
+]
+
+
+@pytest.mark.parametrize("string", STRINGS)
+def test_the_shape_check_skips_a_string_to_its_closing_quote_exactly(string):
+    # Brackets right after the string count from its closing quote on, on the line the string ends on.
+    error = error_of(lesson_shape.check_shape, "x = " + string + "[" * (MAX_DEPTH + 1), "f.toml")
+    assert (error.code, error.fields["line"]) == ("lesson.too_deep", 1 + string.count("\n"))
+    parts = error_of(lesson_shape.check_shape, f"x = {string}\n{dotted(MAX_KEY_PARTS + 1)} = 1", "f.toml")
+    assert (parts.code, parts.fields["line"]) == ("lesson.key_parts", 2 + string.count("\n"))
+
+
+@pytest.mark.parametrize("opening", ["'", '"'])
+def test_a_string_left_open_ends_at_its_line_or_if_it_may_span_lines_at_the_files_end(opening):
+    error = error_of(lesson_shape.check_shape, f"x = {opening}{NOISE}\n" + "[" * (MAX_DEPTH + 1), "f.toml")
+    assert (error.code, error.fields["line"]) == ("lesson.too_deep", 2)
+    lesson_shape.check_shape(f"x = {opening * 3}{NOISE}\n" + "[" * (MAX_DEPTH + 1), "f.toml")  # tomllib's to refuse
+
+
+def test_the_line_told_counts_a_blank_first_line_and_words_side_by_side_are_no_dotted_key():
+    error = error_of(lesson_shape.check_shape, "\n" + "[" * (MAX_DEPTH + 1), "f.toml")
+    assert error.fields["line"] == 2
+    lesson_shape.check_shape(" ".join(["a"] * (MAX_KEY_PARTS + 1)) + " = 1\n", "f.toml")  # tomllib's to refuse
+    assert code_of(HEAD + " ".join(["a"] * (MAX_KEY_PARTS + 1)) + " = 1\n") == "lesson.syntax"
