@@ -51,8 +51,15 @@ def test_a_lone_answer_is_written_at_once_in_a_batch_of_its_own():
     writer = Gated()
     writer.gate.set()
     commit = GroupCommit(writer, key=lambda item: item[0])
-    assert commit.submit(("ana", "0.5")) == "stored 0.5"
-    assert writer.batches == [[("ana", "0.5")]]
+    got = {}
+    for item in (("ana", "0.5"), ("bo", "0.7")):  # one after the other: the first lead gave the lead up
+        # In a thread of its own, so that a caller left waiting fails the test instead of hanging it.
+        alone = threading.Thread(target=lambda item=item: got.update({item: commit.submit(item)}), daemon=True)
+        alone.start()
+        alone.join(10)
+        assert item in got
+    assert got == {("ana", "0.5"): "stored 0.5", ("bo", "0.7"): "stored 0.7"}
+    assert writer.batches == [[("ana", "0.5")], [("bo", "0.7")]]
 
 
 def test_answers_queued_while_one_is_written_go_in_the_next_batch_each_back_to_its_own_caller():

@@ -28,6 +28,7 @@ def link(public=None, page="http://localhost:8501/Classroom", address="192.168.1
         ("http://10.0.0.5:8080", "http://10.0.0.5:8080/Classroom?room=K7P3QX"),
         ("HTTPS://NDCG.example.edu", "https://NDCG.example.edu/Classroom?room=K7P3QX"),
         ("https://[2001:db8::7]:8443/lab", "https://[2001:db8::7]:8443/lab/Classroom?room=K7P3QX"),
+        ("https://host.example.org/LAB-X/", "https://host.example.org/LAB-X/Classroom?room=K7P3QX"),  # only "/" trimmed
     ],
 )
 def test_a_public_url_is_the_base_of_the_join_link_whatever_the_page_was_opened_on(public, url):
@@ -56,6 +57,9 @@ def test_an_unset_or_blank_public_url_is_not_used(blank):
         ("https://ndcg.example.edu?", "room.public_url_extra"),
         ("https://ndcg example.edu", "room.public_url_space"),
         ("https://ndcg.example.edu/a\tb", "room.public_url_space"),
+        ("https://ndcg.example.edu/a\x01b", "room.public_url_space"),  # a control character, not a space
+        ("https://ndcg.example.edu/a\x7fb", "room.public_url_space"),  # DEL
+        ("https://ndcg.example.edu/#", "room.public_url_extra"),  # an empty fragment is a fragment still
     ],
 )
 def test_a_bad_public_url_is_an_error_naming_the_variable_and_value(value, code):
@@ -88,6 +92,8 @@ def test_a_bad_public_url_is_set_aside_and_the_link_falls_back_with_the_problem_
     )
     nothing = link("https://", address=None)
     assert (nothing.url, nothing.case, nothing.problem.code) == (None, "none", "room.public_url_host")
+    unopened = link("https://", page=None)  # no page address either: the problem is still the teacher's to see
+    assert (unopened.url, unopened.case, unopened.problem.code) == (None, "none", "room.public_url_host")
 
 
 # --- a page opened on this machine's own address ------------------------------------------------------------
@@ -107,6 +113,7 @@ def test_a_bad_public_url_is_set_aside_and_the_link_falls_back_with_the_problem_
         ("http://localhost/Classroom", "http://192.168.1.23/Classroom?room=K7P3QX"),  # no port: none added
         ("http://localhost:8501/ndcg/Classroom", "http://192.168.1.23:8501/ndcg/Classroom?room=K7P3QX"),
         ("https://localhost:8443/Classroom", "https://192.168.1.23:8443/Classroom?room=K7P3QX"),
+        ("http://localhost:99999/Classroom", "http://192.168.1.23/Classroom?room=K7P3QX"),  # no such port: none added
     ],
 )
 def test_a_page_opened_at_localhost_links_to_this_machines_network_address_and_the_pages_port(page, url):
@@ -177,7 +184,9 @@ def test_a_page_opened_on_another_host_links_to_that_host_as_it_is(page, url):
     assert link(page=page, address=None) == JoinLink(url, "page")  # no network address is needed
 
 
-@pytest.mark.parametrize("page", [None, "", "about:blank", "file:///tmp/x.html"])
+@pytest.mark.parametrize(
+    "page", [None, "", "about:blank", "file:///tmp/x.html", "ftp://10.0.0.9/Classroom", "http:///Classroom"]
+)
 def test_a_page_without_a_web_address_gives_no_link(page):
     assert link(page=page) == JoinLink(None, "none")
 
@@ -207,6 +216,7 @@ def test_the_room_code_is_the_links_only_query():
         ("::", False),
         ("localhost.example.edu", False),
         ("mylocalhost", False),
+        ("LOCALHOSTX", False),  # a longer name, whatever its case
         ("128.0.0.1", False),
         ("192.168.1.23", False),
         ("::2", False),
@@ -250,6 +260,8 @@ def test_only_a_non_loopback_ipv4_address_is_a_network_address(address, usable):
         (None, "https://host.example.org/ndcg/Classroom/", None, "https://host.example.org/ndcg/join/K7P3QX", "page"),
         (None, "http://localhost:8501/Classroom", "192.168.1.23", "http://192.168.1.23:8501/join/K7P3QX", "network"),
         (None, "http://localhost:8080/", "192.168.1.23", "http://192.168.1.23:8080/join/K7P3QX", "network"),
+        # Made on another page (any name): the join page beside it, under the same base path.
+        (None, "https://host.example.org/ndcg/Playground", None, "https://host.example.org/ndcg/join/K7P3QX", "page"),
     ],
 )
 def test_where_serve_py_serves_the_join_page_the_link_is_join_code_beside_the_classroom_page(

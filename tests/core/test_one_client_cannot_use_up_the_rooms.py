@@ -120,6 +120,9 @@ PROXIES = (ipaddress.ip_network("127.0.0.1/32"), ipaddress.ip_network("10.0.0.0/
         ("127.0.0.1", "10.1.2.3", "10.1.2.3"),  # nothing but proxies: the farthest
         ("127.0.0.1", "2001:db8::1", "2001:db8::1"),
         (None, None, "local"),
+        (None, "203.0.113.5", "local"),  # no peer: nobody vouches for the header
+        ("127.0.0.1", "203.0.113.5, , 10.1.2.3", "203.0.113.5"),  # an empty hop is skipped, not the end
+        ("127.0.0.1", "203.0.113.5, unknown", "unknown"),  # what a proxy could not name is no proxy of ours
     ],
 )
 def test_the_clients_address_is_read_from_x_forwarded_for_only_behind_a_trusted_proxy(peer, forwarded, address):
@@ -133,6 +136,8 @@ def test_the_trusted_proxies_setting():
         ipaddress.ip_network("10.0.0.0/8"),
         ipaddress.ip_network("::1/128"),
     )
+    # A network written with its host's bits (an address and its mask) is that network.
+    assert clients.trusted_proxies({"NDCG_LAB_TRUSTED_PROXIES": "10.1.2.3/8"}) == (ipaddress.ip_network("10.0.0.0/8"),)
     error = error_of(clients.trusted_proxies, {"NDCG_LAB_TRUSTED_PROXIES": "127.0.0.1, nginx"})
     assert fields(error) == ("room.proxy_setting", {"name": "NDCG_LAB_TRUSTED_PROXIES", "value": "'nginx'"})
 
@@ -149,3 +154,10 @@ def test_the_new_limits_are_settable_by_the_environment():
     )
     assert (limits.rooms_per_client_hour, limits.empty_room_minutes, limits.join_burst) == (3, 10.0, 50)
     assert (limits.joins_per_second, limits.max_join_failures) == (2.5, 100)
+
+
+def test_the_settings_are_read_from_the_process_environment_when_none_is_given(monkeypatch):
+    monkeypatch.setenv("NDCG_LAB_TRUSTED_PROXIES", "127.0.0.1")
+    monkeypatch.setenv("NDCG_LAB_TEACHER_PASSPHRASE", "open sesame")
+    assert clients.trusted_proxies() == (ipaddress.ip_network("127.0.0.1/32"),)
+    assert clients.teacher_passphrase() == "open sesame"

@@ -408,7 +408,38 @@ def test_a_listener_that_cannot_connect_says_the_hub_is_not_live_and_stops(monke
     assert not listener._thread.is_alive()
 
 
-def test_a_sqlite_url_names_its_file_and_a_postgresql_url_its_libpq_string():
+def test_a_listener_runs_in_one_named_daemon_thread_and_gives_libpq_five_seconds_to_connect():
+    listener = Listener("host=127.0.0.1 dbname=none user=none", Hub())
+    assert listener.connect_timeout == 5  # libpq's connect_timeout when the settings give none
+    # A process ends without stopping it, and a thread dump names it.
+    assert listener._thread.daemon and listener._thread.name == "ndcg-lab-listener"
+
+
+class JoinRecorder:
+    """A thread that never ends: records how long each ``join`` was told to wait."""
+
+    def __init__(self):
+        self.timeouts = []
+
+    def join(self, timeout=None):
+        self.timeouts.append(timeout)
+
+
+def test_stopping_waits_for_the_listener_two_wakes_and_a_connect_and_for_the_watcher_two_looks_and_a_second(
+    monkeypatch, tmp_path
+):
+    monkeypatch.setattr(notices, "WAKE_SECONDS", 0.5)
+    listener = Listener("host=127.0.0.1 dbname=none user=none", Hub(), connect_timeout=3)
+    listener._thread = JoinRecorder()
+    listener.stop()
+    assert listener._stop.is_set() and listener._thread.timeouts == [2 * 0.5 + 3]
+    watcher = Watcher(str(tmp_path / "c.sqlite3"), Hub(), every=0.25)
+    watcher._thread = JoinRecorder()
+    watcher.stop()
+    assert watcher._stop.is_set() and watcher._thread.timeouts == [2 * 0.25 + 1]
+
+
+def test_a_sqlite_url_names_its_file_and_a_server_url_its_libpq_string():
     assert notices.sqlite_path("sqlite:////srv/lab/classroom.sqlite3") == "/srv/lab/classroom.sqlite3"
     assert notices.sqlite_path("sqlite:///data/classroom.sqlite3") == "data/classroom.sqlite3"
     assert notices.sqlite_path("sqlite://") is None  # in memory: no other process sees it

@@ -107,6 +107,29 @@ def test_wrong_codes_slow_wrong_codes_from_their_source(make, clock):
     assert s.students.join(room.code, sid(3)).number == 2
 
 
+def test_a_wait_under_a_second_is_still_a_wait_told_as_one_second(make, clock):
+    s = make(free_join_failures=1, join_window_seconds=600, max_join_wait_seconds=60)
+    for _ in range(2):  # the free one, then one whose wait (2 ** 0 - 1 = 0 s) is nothing
+        assert error_of(s.students.join, "ABCDEF", sid(1)).code == "room.unknown"
+    clock.now += 1.5  # the third wrong code waits 2 s after the second: 0.5 s left
+    assert fields(error_of(s.students.join, "ABCDEF", sid(1))) == ("room.join_wait", {"seconds": 1})
+
+
+def test_past_the_most_wrong_codes_a_source_waits_until_its_first_leaves_the_window_and_none_is_kept(make, clock):
+    s = make(max_join_failures=2, free_join_failures=5, join_window_seconds=600)
+    room, _ = s.rooms.create()
+    for _ in range(2):  # both free: five are
+        assert error_of(s.students.join, "ABCDEF", sid(1), source="10.0.0.9").code == "room.unknown"
+    clock.now += 100  # the first wrong code leaves the window in 600 - 100 = 500 s
+    told = ("room.join_wait", {"seconds": 500 + 1})
+    assert fields(error_of(s.students.join, "ABCDEF", sid(1), source="10.0.0.9")) == told
+    assert fields(error_of(s.students.join, room.code, sid(1), source="10.0.0.9")) == told  # guessing: even a right one
+    assert len(table(s, "join_failures")) == 2  # the records stay bounded
+    assert s.students.join(room.code, sid(1), source="10.0.0.10").number == 1  # another place is not slowed
+    clock.now += 499.5  # half a second before the first leaves the window: told 1 s, for the right code too
+    assert fields(error_of(s.students.join, room.code, sid(2), source="10.0.0.9")) == ("room.join_wait", {"seconds": 1})
+
+
 def test_a_source_that_is_not_text_is_still_counted(make):
     s = make(free_join_failures=0)
     room, _ = s.rooms.create()

@@ -137,6 +137,68 @@ def test_a_version_2_activity_of_the_teacher_s_own_keeps_its_payload(url, clock)
         after.close()
 
 
+def test_each_room_s_step_settings_and_a_wording_in_one_language_migrate_as_they_were(url, clock):
+    """Two rooms with their own lessons (the same step numbers, other points and wordings, one of English only and
+    one of Chinese only: version 2 kept only the languages written) each keep their own after the migration."""
+    before = Classroom(url, clock=clock)
+    plans = {
+        "A": Lesson("A", (Step(Predict(SPEC), Wording("Guess it.", ""), None, 40), Step(Rank(SPEC, ""), points=50))),
+        "B": Lesson("B", (Step(Predict(SPEC), Wording("", "猜一猜。"), 20, 60), Step(Rank(SPEC, ""), points=70))),
+    }
+    codes = {}
+    for name, lesson in plans.items():
+        room, key = before.rooms.create()
+        before.lessons.use(room.code, key, Lesson(lesson.title, lesson.steps, scores=True))
+        before.lessons.step(room.code, key, 0)
+        codes[room.code] = name
+    as_version_2(before)
+    before.close()
+    after = Classroom(url, clock=clock)
+    try:
+        opened = {codes[row["room"]]: own(row) for row in table(after, "activities")}
+        assert opened == {"A": ("Guess it.", "", None, 40), "B": ("", "猜一猜。", 20, 60)}
+        planned = {(codes[row["room"]], row["step"]): own(row) for row in table(after, "lesson_run_steps")}
+        assert planned == {
+            ("A", 0): ("Guess it.", "", None, 40),
+            ("A", 1): ("", "", None, 50),
+            ("B", 0): ("", "猜一猜。", 20, 60),
+            ("B", 1): ("", "", None, 70),
+        }
+    finally:
+        after.close()
+
+
+def columns(store):
+    """The columns of the tables version 3 changed, as the database declares them: name, type, null, default (on
+    SQLite the type as written, which SQLAlchemy's reading would turn into its affinity)."""
+    with store.engine.connect() as conn:
+        if conn.dialect.name == "sqlite":
+            described = {
+                name: [(c[1], c[2], not c[3], c[4]) for c in conn.exec_driver_sql(f"PRAGMA table_info({name})")]
+                for name in ("activities", "lesson_run_steps")
+            }
+        else:
+            seen = sa.inspect(conn)
+            described = {
+                name: [(c["name"], str(c["type"]), c["nullable"], c["default"]) for c in seen.get_columns(name)]
+                for name in ("activities", "lesson_run_steps")
+            }
+    return {name: sorted(found) for name, found in described.items()}
+
+
+def test_a_migrated_database_has_the_columns_a_new_one_has(url, clock):
+    store = Classroom(url, clock=clock)
+    new = columns(store)
+    as_version_2(store)
+    assert columns(store) != new  # the columns version 3 added are gone
+    store.close()
+    after = Classroom(url, clock=clock)
+    try:
+        assert columns(after) == new
+    finally:
+        after.close()
+
+
 def test_answers_under_the_lock_read_the_time_limit_from_its_column_and_decode_no_payload(make, clock, monkeypatch):
     store = make()
     room, key = store.rooms.create()

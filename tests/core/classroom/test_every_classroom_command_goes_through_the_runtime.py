@@ -3,6 +3,7 @@ and no browser, on SQLite: what each does to the room as stored, that each teach
 which room changed (its phones' shared reads follow), and that a refusal is the store's own error, told nothing."""
 
 import inspect
+from functools import partial
 
 import pytest
 import sqlalchemy as sa
@@ -12,10 +13,12 @@ from ndcg_core.classroom.kinds.compare import compare_activity
 from ndcg_core.classroom.kinds.lists import preset_list
 from ndcg_core.classroom.kinds.predict import Predict
 from ndcg_core.classroom.lessons import Lesson, Step
+from ndcg_core.classroom.rules import Limits
 from ndcg_core.classroom.runtime import ClassroomRuntime
-from ndcg_core.classroom.service import Submission
+from ndcg_core.classroom.service import ClassroomService, Submission
 from ndcg_core.classroom.storage import Classroom, Database, make_engine
 from ndcg_core.errors import InputError, StoreUnavailable
+from support import error_of
 
 PREDICT = Predict(preset_list("five"))
 VOTE = compare_activity("seed003", "ndcg")  # a vote: "Vote again" is its peer instruction's second round
@@ -272,3 +275,40 @@ def test_a_second_click_on_vote_again_as_of_the_same_revision_runs_one_round(run
     again = runtime.vote_again(code, key, after=shown)
     twice = runtime.vote_again(code, key, after=shown)
     assert (twice.id, twice.round) == (again.id, 2)
+
+
+def test_the_runtime_hands_the_store_each_client_and_passphrase_as_given(tmp_path, clock):
+    one_each = Limits(rooms_per_client_hour=1, join_burst=1, joins_per_second=0.001)
+    store = Classroom(f"sqlite:///{tmp_path / 'limited.sqlite3'}", clock=clock, limits=one_each, passphrase="sesame")
+    runtime = ClassroomRuntime(store)
+    assert error_of(runtime.start_room).code == "room.passphrase"
+    assert error_of(runtime.start_lesson, LESSON).code == "room.passphrase"
+    room, key = runtime.start_room(passphrase="sesame")  # no client named: the local one, as the store counts it
+    assert error_of(runtime.start_room, source="", passphrase="sesame").code == "room.started_many"
+    runtime.start_lesson(LESSON, source="203.0.113.5", passphrase="sesame")
+    for start in (runtime.start_room, partial(runtime.start_lesson, LESSON)):
+        assert error_of(start, source="203.0.113.5", passphrase="sesame").code == "room.started_many"
+    runtime.start_lesson(LESSON, passphrase="sesame", source="198.51.100.7")  # another client still can
+    assert error_of(runtime.start_lesson, LESSON, passphrase="sesame").code == "room.started_many"  # the local one
+    # New students are paced per client: one token each here.
+    runtime.join(room.code, student_id())
+    assert error_of(runtime.join, room.code, student_id(), source="").code == "room.join_busy"
+    runtime.join(room.code, student_id(), source="203.0.113.5")
+    assert error_of(runtime.join, room.code, student_id(), source="203.0.113.5").code == "room.join_busy"
+    runtime.join(room.code, student_id(), source="198.51.100.7")
+    assert runtime.is_teacher(room.code, key)
+    store.close()
+
+
+def test_a_second_click_on_open_as_of_the_same_revision_opens_once(runtime, lesson_room):
+    code, key, _ = lesson_room
+    shown = runtime.room(code).revision
+    first = runtime.open(code, key, PREDICT, after=shown)
+    again = runtime.open(code, key, PREDICT, after=shown)
+    assert again.id == first.id and runtime.room(code).current.id == first.id
+
+
+def test_a_runtime_keeps_the_phones_service_it_is_given(store):
+    service = ClassroomService(store)
+    assert ClassroomRuntime(store, service=service).service is service
+    assert ClassroomRuntime(store).service.store is store

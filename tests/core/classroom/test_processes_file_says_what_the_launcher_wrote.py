@@ -36,3 +36,19 @@ def test_a_file_that_is_not_the_launchers_says_nothing(tmp_path):
     ]:
         path.write_text(text)
         assert read_processes(path) is None, text
+
+
+def test_a_write_replaces_what_a_launcher_that_died_mid_write_left_beside_the_file(tmp_path):
+    path = tmp_path / "processes.json"
+    (tmp_path / "processes.json.partial").write_text('{"started": 2, "al')  # the last write, cut short
+    write_processes(path, Processes(2, 2))
+    assert list(tmp_path.iterdir()) == [path] and read_processes(path) == Processes(2, 2)
+
+
+def test_a_replica_reads_the_file_its_environment_names(tmp_path, monkeypatch):
+    path = tmp_path / "processes.json"
+    write_processes(path, Processes(3, 2, restarting=1))
+    monkeypatch.setenv(PROCESSES_VARIABLE, str(path))
+    assert processes_now() == Processes(3, 2, restarting=1)
+    monkeypatch.delenv(PROCESSES_VARIABLE)
+    assert processes_now() is None

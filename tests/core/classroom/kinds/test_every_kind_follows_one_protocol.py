@@ -17,6 +17,7 @@ from ndcg_core.classroom.kinds import (
     from_payload,
     kind_class,
     list_kinds,
+    one_module_per_kind,
 )
 from ndcg_core.classroom.kinds.base import ActivityKind, Answer, Material, Scale
 from ndcg_core.classroom.kinds.choose import choose_activity
@@ -131,6 +132,44 @@ def test_a_new_kind_module_is_registered_in_its_order_and_a_private_module_is_no
     assert kinds["a_probe"].description == "Probe the NDCG: a copy of Predict under its own name."
     assert kinds["z_probe"].description == ""  # a class with no docstring
     assert discover([str(kinds_folder)]).names() == ["a_probe", "z_probe"]  # only the folders asked
+
+
+@pytest.fixture
+def role_package(tmp_path, monkeypatch):
+    """A package ``probe_role`` with one module per kind (each knowing its name) and a private ``_shared`` module,
+    forgotten again after the test."""
+    folder = tmp_path / "probe_role"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("", encoding="utf-8")
+    (folder / "_shared.py").write_text("", encoding="utf-8")
+    for name in KINDS.names():
+        (folder / f"{name}.py").write_text(f"NAME = {name!r}\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield folder
+    for name in [n for n in sys.modules if n == "probe_role" or n.startswith("probe_role.")]:
+        del sys.modules[name]
+
+
+def test_a_role_has_one_module_per_kind_imported_in_the_kinds_order(role_package):
+    """The words and the views find their kind modules through ``one_module_per_kind``: a module named as each
+    kind of the registry (a ``_`` module is the package's own), imported from the package, in the kinds' order."""
+    modules = one_module_per_kind("probe_role", [str(role_package)], "words")
+    assert list(modules) == ["predict", "rank", "compare", "practice", "judge", "choose"]
+    assert {name: (m.__name__, m.NAME) for name, m in modules.items()} == {
+        name: (f"probe_role.{name}", name) for name in modules
+    }
+
+
+def test_a_role_with_a_module_named_as_no_kind_or_a_kind_without_its_module_is_refused(role_package):
+    """The error names the package, the role, the modules named as no kind and the kinds without a module."""
+    (role_package / "rank.py").unlink()
+    (role_package / "poll.py").write_text("", encoding="utf-8")
+    with pytest.raises(ImportError) as caught:
+        one_module_per_kind("probe_role", [str(role_package)], "views")
+    assert str(caught.value) == (
+        "probe_role: one views module for each kind, named as it; without a kind: ['poll'], "
+        "a kind without views: ['rank']"
+    )
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,8 @@ NEAR: grades 0 3 2 1 at k = 3, whose NDCG@3 is 0.61: the list summed to position
 and log2(i + 2) in the discount 0.711 (``discount_shifted``); "0.70" is the first to two decimals, "0.7" both to one.
 """
 
+import copy
+import pickle
 from math import log2
 
 import pytest
@@ -84,3 +86,21 @@ def test_the_store_keeps_an_estimate_as_typed_and_reads_an_earlier_number_as_its
     earlier = Predict.answer_from_json(0.7)  # a row an earlier version stored as a number
     assert (earlier, earlier.typed, earlier.decimals) == (0.7, "0.7", 1)
     assert Predict.answer_to_json(Estimate.read("1e-1")) == "0.1"  # only plain decimals are kept as typed
+
+
+def test_estimates_of_exactly_0_and_1_are_on_the_histogram_and_only_those_outside_are_left_off():
+    """The histogram covers 0 to 1, both ends in: 0 in the first bin, 1 in the last; 1.51 (a mistake's number,
+    inside 0 to 2) is left off and counted outside."""
+    answers = [Answer(i, None, 0, FIVE.check(raw)) for i, raw in enumerate(["0", "1", f"{WORST_FIRST:.2f}"])]
+    summary = FIVE.summary(answers)
+    assert (summary.count, summary.outside) == (3, 1)
+    counts = [b.count for b in summary.bins]
+    assert counts[0] == 1 and counts[-1] == 1 and sum(counts) == 2
+
+
+def test_an_estimate_copied_or_pickled_keeps_its_number_and_the_text_typed():
+    """A cache or another process gets the estimate as typed (its decimals are what a mistake is matched to)."""
+    estimate = NEAR.check("0,70")
+    for again in (pickle.loads(pickle.dumps(estimate)), copy.deepcopy(estimate)):
+        assert type(again) is Estimate and (float(again), again.typed, again.decimals) == (0.7, "0,70", 2)
+    assert repr(estimate) == "Estimate(0.7, '0,70')"
