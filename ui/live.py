@@ -2,7 +2,7 @@
 
 Each value here is a pure function of the list (its items, in order, and the judged items it missed) and its
 ``Scoring``: ndcg_core's breakdown, scores and NDCG after every move and swap, and what the page sends for them
-(the figure charts' JSON, the swap map's spec with its data as Arrow bytes, the drop preview, the table's cells). A
+(the figure charts' JSON, the swap map's, the drop preview, the table's cells). A
 class working on one example keeps coming back to the same orders (five items have 120), so after a few moves most
 reruns find their figures here instead of computing them again; under a class's load the server's CPU per move
 decides how soon the new NDCG reaches the screen (``benchmarks/bench_instant.py``). Nothing here holds a session's
@@ -14,12 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-from streamlit.dataframe_util import convert_arrow_table_to_arrow_bytes
 
 from ndcg_core.lists.changes import ChangeExplained, explain_change
 from ndcg_core.lists.items import (
@@ -37,6 +34,7 @@ from ui.columns import Columns
 from ui.widgets import as_json
 from ui.widgets.figure_charts import figures_data
 from ui.widgets.sortable import preview_data
+from ui.widgets.swap_map import swap_map_data
 from ui.widgets.table import table_data
 
 # Entries kept: a list's figures are a few kilobytes, so the caches stay within tens of megabytes. A swap map
@@ -100,11 +98,6 @@ def _preview(items: tuple[Item, ...], scoring: Scoring, extra: tuple[Item, ...],
     return preview_data(ndcg_after_each_move(items, scoring, extra), k)
 
 
-def arrow_bytes(columns: Mapping[str, Any]) -> bytes:
-    """Columns (lists or arrays) as the Arrow IPC bytes Streamlit sends for a chart's dataset."""
-    return convert_arrow_table_to_arrow_bytes(pa.Table.from_pydict(dict(columns)))
-
-
 def figures(
     items: Sequence[Item],
     scoring: Scoring,
@@ -163,14 +156,27 @@ def _figures(
     return as_json(data)
 
 
+def swap_changes(items: Sequence[Item], scoring: Scoring, extra: Sequence[Item]) -> np.ndarray:
+    """The change in NDCG@k for every swap (i, j) of two positions, from ndcg_core's NDCG after each swap (shared:
+    read it, never change it)."""
+    made = _swap_changes if len(items) <= LONG_LIST else _long_swap_changes
+    return made(*_key(items, scoring, extra))
+
+
+def _make_swap_changes(items: tuple[Item, ...], scoring: Scoring, extra: tuple[Item, ...]) -> np.ndarray:
+    after = ndcg_after_each_swap(items, scoring, extra)
+    changes = after - np.diag(after)[:, None] if len(items) else after
+    changes.setflags(write=False)
+    return changes
+
+
 def swap_map(
     items: Sequence[Item], scoring: Scoring, extra: Sequence[Item], *, texts: Mapping[str, str], presenter: bool
-) -> tuple[dict, np.ndarray]:
-    """The swap map's spec (datasets as Arrow bytes) and the change in NDCG@k for every swap (i, j), from
-    ndcg_core's NDCG after each swap."""
+) -> str:
+    """``ui.widgets.swap_map.swap_map_data`` of this list's ``swap_changes``, as the JSON text the component parses
+    (``texts``: its title, introduction, reading, explanation and axis names; ``presenter``: a projector's sizes)."""
     made = _swap_map if len(items) <= LONG_LIST else _long_swap_map
-    spec, changes = made(*_key(items, scoring, extra), _texts(texts), presenter)
-    return dict(spec), changes
+    return made(*_key(items, scoring, extra), _texts(texts), presenter)
 
 
 def _make_swap_map(
@@ -179,20 +185,14 @@ def _make_swap_map(
     extra: tuple[Item, ...],
     texts: tuple[tuple[str, str], ...],
     presenter: bool,
-) -> tuple[dict, np.ndarray]:
-    after = ndcg_after_each_swap(items, scoring, extra)
-    changes = after - np.diag(after)[:, None] if len(items) else after
-    changes.setflags(write=False)
-    k = scoring.cutoff(len(items))
-    spec, datasets = charts.swap_map_spec(
-        [it.label for it in items], changes, k, dict(texts), large=presenter, linked=True
-    )
-    if presenter:
-        spec = charts.for_projector(spec)
-    spec["datasets"] = {name: arrow_bytes(columns) for name, columns in datasets.items()}
-    return spec, changes
+) -> str:
+    changes = swap_changes(items, scoring, extra)
+    labels = [it.label for it in items]
+    return as_json(swap_map_data(labels, changes, scoring.cutoff(len(items)), dict(texts), large=presenter))
 
 
+_swap_changes = lru_cache(maxsize=ENTRIES)(_make_swap_changes)
+_long_swap_changes = lru_cache(maxsize=SWAP_ENTRIES)(_make_swap_changes)
 _swap_map = lru_cache(maxsize=ENTRIES)(_make_swap_map)
 _long_swap_map = lru_cache(maxsize=SWAP_ENTRIES)(_make_swap_map)
 

@@ -115,7 +115,6 @@ class PlaygroundState:
     editor_version: int = 0  # bumped to redraw the data editors from the stored list
     drawn_version: int = 0  # the editor_version last drawn: a newer one is a change, whose headline leads
     shuffles: int = 0
-    swap_version: int = 0  # bumped after a swap from the swap map, so the clicked cell is not kept selected
     edit_open: bool = False  # the table editor is drawn only when open
     export_open: bool = False
     predict: bool = False  # predict first: a move is held until the learner guesses what it does

@@ -105,9 +105,9 @@ def test_a_drag_a_focused_row_and_the_swap_map_each_preview_or_make_their_move(p
     before = labels(page)
     title = page.get_by_text("Swap map: what every swap would do")
     title.scroll_into_view_if_needed()
-    chart = page.locator('[data-testid="stVegaLiteChart"]').last  # the last chart on the page
-    expect(chart.locator("canvas, svg").first).to_be_visible()
-    box = chart.locator("canvas, svg").first.bounding_box()
+    chart = page.locator(".ndcg-swap svg")  # the swap map's component
+    expect(chart).to_be_visible()
+    box = chart.locator("g.cells").bounding_box()
     # Inside the plot, in its last column and one of its upper rows (never the diagonal, where nothing swaps):
     # whichever pair is there is swapped.
     page.mouse.click(box["x"] + box["width"] * 0.9, box["y"] + box["height"] * 0.25)

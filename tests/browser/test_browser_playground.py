@@ -64,7 +64,7 @@ def test_drag_keyboard_button_grade_slider_and_presenter_view_on_one_page(page, 
     rows = page.locator("li.row")
     rows.nth(4).drag_to(rows.nth(1), steps=20)
     expect_order(page, ["doc A", "doc E", "doc B", "doc C", "doc D"])
-    expect(page.get_by_test_id("stCaptionContainer").filter(has_text="after moving doc E from 5 to 2")).to_have_count(1)
+    expect(page.get_by_test_id("stMarkdown").filter(has_text="after moving doc E from 5 to 2")).to_have_count(1)
 
     # The keyboard: the focus stays on the moved item through the server's redraw, and the move is announced.
     page.locator("li.row").first.focus()
@@ -87,7 +87,7 @@ def test_drag_keyboard_button_grade_slider_and_presenter_view_on_one_page(page, 
     grades["doc D"] = 3
     expect_order(page, order, grades)
     expect(page.get_by_label("Grade of doc D")).to_have_value("3")
-    caption = page.get_by_test_id("stCaptionContainer").filter(has_text="after regrading doc D from 0 to 3.")
+    caption = page.get_by_test_id("stMarkdown").filter(has_text="after regrading doc D from 0 to 3.")
     expect(caption).to_contain_text(
         f"the ideal's DCG (IDCG) rose from {idcg(list(FIVE.values()), 5):.4f} to {idcg(list(grades.values()), 5):.4f}"
     )

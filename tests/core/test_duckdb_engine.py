@@ -126,6 +126,7 @@ SPELLINGS = {
     "tsv with ranks": (b"qid\tdocno\trel\nq\ta\t1\nq\tb\t2\n", b"qid\tdocno\trank\nq\tb\t1\nq\ta\t2\n"),
     "numbers pyarrow takes": (b"q 0 a +1\nq 0 b 2.\n", b"q Q0 a 1 1e400 t\nq Q0 b 2 -Infinity t\nq Q0 c 3 .5 t\n"),
     "numbers only DuckDB takes": (GOOD_QRELS, b"q Q0 a 1 +-1 t\n"),
+    "csv with a score and a rank that disagree": (GOOD_QRELS, b"qid,docno,score,rank\nq,a,1.5,2\nq,b,0.5,1\n"),
 }
 
 

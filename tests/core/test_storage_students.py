@@ -126,6 +126,8 @@ def test_past_the_most_wrong_codes_a_source_waits_until_its_first_leaves_the_win
     assert fields(error_of(s.students.join, room.code, sid(1), source="10.0.0.9")) == told  # guessing: even a right one
     assert len(table(s, "join_failures")) == 2  # the records stay bounded
     assert s.students.join(room.code, sid(1), source="10.0.0.10").number == 1  # another place is not slowed
+    clock.now += 499.5  # half a second before the first leaves the window: told 1 s, for the right code too
+    assert fields(error_of(s.students.join, room.code, sid(2), source="10.0.0.9")) == ("room.join_wait", {"seconds": 1})
 
 
 def test_a_source_that_is_not_text_is_still_counted(make):

@@ -18,7 +18,7 @@ def explained(at):
     """The lines of the explanation under the headline (Markdown, as sent): the block that ends on DCG@k."""
     found = [m.value for m in at.markdown if re.search(r"DCG@5[:：].*→", m.value)]
     assert len(found) == 1, [m.value for m in at.markdown]
-    return found[0].split("  \n")
+    return found[0].split("\n\n", 1)[-1].split("  \n")  # after its first paragraph: the change, and NDCG's
 
 
 def open_after_a_move(lang="en"):

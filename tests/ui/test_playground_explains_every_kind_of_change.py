@@ -28,7 +28,7 @@ def explained_after(before, after, kind, lang="en"):
     at.run()
     found = [m.value for m in at.markdown if re.search(r"DCG@\d[:：].*→", m.value)]
     assert len(found) == 1, [m.value for m in at.markdown]
-    return found[0].split("  \n")
+    return found[0].split("\n\n", 1)[-1].split("  \n")  # after its first paragraph: the change, and NDCG's
 
 
 def test_k_lowered_takes_the_terms_past_it_out_and_the_ideal_with_them():

@@ -1,4 +1,4 @@
-"""The caption under the Playground's headline names the last change, from what to what, and, when the ideal
+"""The line under the Playground's headline names the last change, from what to what, and, when the ideal
 moved with it, why NDCG moved (NDCG = DCG / IDCG, both before and after, from ndcg_core)."""
 
 import re
@@ -22,9 +22,11 @@ def open_page(**state):
 
 
 def change_caption(at):
-    """The caption that starts with the change in NDCG (``+0.1234 after ...``, or ``...后变化 +0.1234``)."""
-    found = [c.value for c in at.caption if re.match(r"[+-]\d\.\d{4} after ", c.value) or "后变化 " in c.value]
-    assert len(found) == 1, [c.value for c in at.caption]
+    """The line under the headline that starts with the change in NDCG (``+0.1234 after ...``, or ``...后变化
+    +0.1234``): the first paragraph of the explanation's element, in small grey type."""
+    firsts = [m.value.split("\n\n")[0].removeprefix(":small[:gray[").removesuffix("]]") for m in at.markdown]
+    found = [line for line in firsts if re.match(r"[+-]\d\.\d{4} after ", line) or "后变化 " in line]
+    assert len(found) == 1, [m.value for m in at.markdown]
     return found[0]
 
 

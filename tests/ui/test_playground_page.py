@@ -5,6 +5,7 @@ it: through the one move function, with the result injected as the stored list. 
 component itself is tested in Chromium (test_browser_playground.py).
 """
 
+import json
 import re
 
 import pytest
@@ -60,7 +61,7 @@ def test_a_move_updates_the_headline_with_its_delta():
     after = ndcg_at_k([3, 3, 2, 0, 1], 5)
     assert value == f"{after:.4f}"
     assert delta == f"{after - ndcg_at_k([3, 2, 3, 0, 1], 5):+.4f}"
-    assert any("after moving doc C from 3 to 2" in c.value for c in at.caption)
+    assert any("after moving doc C from 3 to 2" in m.value for m in at.markdown)  # the explanation's first line
 
 
 @pytest.mark.parametrize(
@@ -179,12 +180,16 @@ def test_top_grade_cannot_drop_below_a_grade_in_use():
     assert at.session_state["playground"].spec.top == 5 and not at.error
 
 
-def test_the_swap_maps_reading_writes_labels_as_typed_in_its_alt_text_and_escaped_on_screen():
+def test_the_swap_map_s_reading_writes_labels_as_typed_on_screen_and_as_its_accessible_name():
     at = open_page(pg_spec=playground_list(make_items(["a-1*", "b_[2]"], [0, 3])))
-    swap_map = at.get("vega_lite_chart")[-1]
-    assert swap_map.proto.alt.endswith("(swapping a-1* and b_[2]).")  # a screen reader reads the labels as typed
-    [shown] = [m.value for m in at.markdown if m.value.startswith(":small[:gray[Heatmap")]
-    assert "a\\-1\\* and b\\_\\[2\\]" in shown  # on screen, Markdown shows them as typed too
+    [swap_map] = [e for e in at.get("bidi_component") if e.proto.component_name == "ndcg_lab.swap_map"]
+    data = json.loads(swap_map.proto.json)
+    while isinstance(data, str):
+        data = json.loads(data)
+    # The component sets its reading as text, on screen and as the map's accessible name: the labels as typed.
+    assert data["texts"]["reading"].endswith("(swapping a-1* and b_[2]).")
+    assert data["names"] == ["1. a-1*", "2. b_[2]"]
+    assert not any("Heatmap" in m.value for m in at.markdown)  # no longer Markdown that could read them as markup
 
 
 def test_a_label_with_markup_is_kept_as_text():

@@ -29,8 +29,8 @@ _component = st.components.v2.component(
 MAX_TERMS = 20  # a longer sum names its first terms and says how many more
 
 
-def show_formula(data: dict[str, Any], *, key: str) -> None:
+def show_formula(data: dict[str, Any] | str, *, key: str) -> None:
     """Draw the formula: ``data`` holds ``lhs`` ("DCG@5 ="), ``terms`` (each with ``position``, ``text``, ``was``,
     ``changed`` and ``detail``), ``more``, ``total``, ``details`` (one per position of the list), ``idle`` and
-    ``ratio``."""
-    _component(key=key, data=as_json(data))
+    ``ratio``; or that as JSON text made beforehand (``ui.widgets.as_json``)."""
+    _component(key=key, data=data if isinstance(data, str) else as_json(data))

@@ -2,8 +2,8 @@
 (``pointer.js``, put before each one's own code), and the marks for pointed and changed rows (``linked.css``).
 
 A position pointed at in one view (the list, the term table, the formula) is marked in every view with no rerun:
-the components (the figure charts' among them) and the swap map's Vega signal (``ui.charts.POINT_EVENT``) listen
-to the same events on the page's document.
+the components (the figure charts' and the swap map's among them) listen to the same events on the page's document,
+as a Vega chart's signal bound to ``ui.charts.POINT_EVENT`` can.
 """
 
 from __future__ import annotations

@@ -472,15 +472,13 @@ def give_headline_a_head_start() -> None:
 
 
 def on_swap_pick() -> None:
-    """A cell of the swap map clicked: swap the two items (through ``ranked_list.swap``, two moves)."""
-    key = f"{SWAP_MAP_KEY}_{playground_state().swap_version}"
-    picked = (widget_value(key) or {}).get("selection", {}).get("swap") or []
-    playground_state().swap_version += 1  # a new chart next run: the pick is not left selected
+    """A cell of the swap map clicked, tapped or entered: swap the two items (``ndcg_core.lists.items.swap``)."""
+    picked = (widget_value(SWAP_MAP_KEY) or {}).get("swap")
     if not picked:
         return
     t = Translator(app_state().lang)
     try:
-        i, j = int(picked[0]["i"]), int(picked[0]["j"])
+        i, j = picked["i"], picked["j"]  # from the browser: swap() checks they are indexes into the list
         now = items()
         new = swap(now, i, j)
     except (KeyError, TypeError, ValueError) as err:

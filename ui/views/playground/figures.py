@@ -2,12 +2,13 @@
 breakdown table and the downloads.
 
 Each part draws the list it is given (a ``ListSpec``) from ``ui.live``'s shared results of ``ndcg_core``;
-nothing here changes the stored list (the swap map's click goes to the callback it is given).
+nothing here changes the stored list (the swap map's pick goes to the callback it is given).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -23,9 +24,11 @@ from ui import charts, export, live
 from ui.format import md_escape, metric_text
 from ui.i18n import Translator
 from ui.state import Change, app_state, bind, playground_state
+from ui.widgets import as_json
 from ui.widgets.figure_charts import KINDS as FIGURE_KINDS
 from ui.widgets.figure_charts import show_figure_charts
 from ui.widgets.formula import MAX_TERMS, show_formula
+from ui.widgets.swap_map import best_swap, show_swap_map
 from ui.widgets.table import COLUMNS as TABLE_COLUMNS
 from ui.widgets.table import show_table
 
@@ -107,8 +110,8 @@ def render_headline(t: Translator, shown: ListSpec) -> None:
     if last:
         change, why = change_text(t, last, shown), why_text(t, now)
         after = {"delta": delta or "+0.0000", "change": change}
-        st.caption(t("playground.after_why", **after, why=why) if why else t("playground.after", **after))
-        render_explained(t, last.before, shown)
+        said = t("playground.after_why", **after, why=why) if why else t("playground.after", **after)
+        render_explained(t, said, last.before, shown)
     if now.idcg == 0:
         st.info(t("playground.zero_idcg"))
 
@@ -217,14 +220,21 @@ def last_change(shown: ListSpec) -> tuple[ListSpec, ListSpec] | None:
     return (last.before, shown) if last and last.before.items else None
 
 
-def render_explained(t: Translator, before: ListSpec, shown: ListSpec) -> None:
-    """Under the headline, where the eye is after a change: why NDCG moved from ``before``, term by term
+def render_explained(t: Translator, said: str, before: ListSpec, shown: ListSpec) -> None:
+    """Under the headline, where the eye is after a change, in one element (a move redraws every element): the
+    change and what it did to NDCG (``said``), then why NDCG moved from ``before``, term by term
     (``explain_change``)."""
-    if not before.items:
-        return
-    explained = live.explained(before, shown)
-    lines = explanation_lines(t, explained, shown.k, before.k)
-    st.markdown("  \n".join(small_print(line) for line in lines))
+    text = small_print(said)
+    if before.items:
+        text += "\n\n" + _explanation_text(t.lang, before, shown)
+    st.markdown(text)
+
+
+@lru_cache(maxsize=live.CHANGE_ENTRIES)
+def _explanation_text(lang: str, before: ListSpec, shown: ListSpec) -> str:
+    """``explanation_lines`` in small print, once per change and language (shared by sessions, as ``ui.live``)."""
+    lines = explanation_lines(Translator(lang), live.explained(before, shown), shown.k, before.k)
+    return "  \n".join(small_print(line) for line in lines)
 
 
 def small_print(text: str) -> str:
@@ -259,33 +269,32 @@ def render_figure_charts(t: Translator, shown: ListSpec) -> None:
     show_figure_charts(data, key="pg_figures")
 
 
+def swap_reading(t: Translator, shown: ListSpec, changes: np.ndarray) -> str:
+    """What the swap map shows, in words: the best swap and what it gains, or that none gains (labels as typed: the
+    component sets its texts as text)."""
+    listed, best = shown.items, best_swap(changes)
+    if best is None:
+        return t("playground.swap.alt_none", n=len(listed), k=shown.k)
+    a, b = listed[best[0]].label, listed[best[1]].label
+    return t("playground.swap.alt", n=len(listed), best=f"{changes[best]:+.4f}", a=a, b=b)
+
+
 def render_swap_map(t: Translator, shown: ListSpec, on_pick: Callable[[], None]) -> None:
-    """The change in NDCG@k for every swap of two items, with a passage on what it shows; a click on a cell
-    calls ``on_pick``, which swaps them."""
-    listed, k = list(shown.items), shown.k
-    chart, changes = live.swap_map(
-        shown.items, shown.scoring, shown.extra, texts=t.group("chart"), presenter=app_state().presenter
-    )
-    best = np.unravel_index(int(np.argmax(changes)), changes.shape) if len(listed) else (0, 0)
-
-    def reading(label: Callable[[str], str]) -> str:
-        """What the map shows, in words; ``label`` writes an item's label (escaped for Markdown, or as typed)."""
-        if len(listed) and changes[best] > 0:
-            a, b = label(listed[best[0]].label), label(listed[best[1]].label)
-            return t("playground.swap.alt", n=len(listed), best=f"{changes[best]:+.4f}", a=a, b=b)
-        return t("playground.swap.alt_none", n=len(listed), k=k)
-
-    # Title and introduction in one element, the reading and the explanation in another: a move redraws them all.
-    st.markdown(f"### {t('playground.swap.title')}\n\n{t('playground.swap.intro', k=k)}")
-    st.vega_lite_chart(
-        chart,
-        width="stretch",
-        on_select=on_pick,
-        selection_mode="swap",
-        key=f"{SWAP_MAP_KEY}_{playground_state().swap_version}",
-        alt=reading(str),  # read out as plain text: the labels as typed
-    )
-    st.markdown(f"{small_print(reading(md_escape))}\n\n{t('playground.swap.explain')}")
+    """The change in NDCG@k for every swap of two items, with its title, introduction, reading and a passage on
+    what it shows, in one element (``ui.widgets.swap_map``); a click, tap or Enter on a cell calls ``on_pick``,
+    which swaps them."""
+    changes = live.swap_changes(shown.items, shown.scoring, shown.extra)
+    texts = {
+        "title": t("playground.swap.title"),
+        "intro": t("playground.swap.intro", k=shown.k),
+        "reading": swap_reading(t, shown, changes),
+        "explain": t("playground.swap.explain"),
+        "item": t("chart.swap_item"),
+        "with": t("chart.swap_with"),
+        "change": t("chart.swap_change"),
+    }
+    data = live.swap_map(shown.items, shown.scoring, shown.extra, texts=texts, presenter=app_state().presenter)
+    show_swap_map(data, key=SWAP_MAP_KEY, on_swap=on_pick)
 
 
 def render_breakdown(t: Translator, shown: ListSpec) -> None:
@@ -352,9 +361,15 @@ def formula_data(t: Translator, shown: ListSpec, explained: ChangeExplained | No
 
 def render_formula(t: Translator, shown: ListSpec) -> None:
     """Under the headline: the formula with this list's numbers, linked to every view (``ui.widgets.formula``)."""
-    change = last_change(shown)
+    show_formula(_formula_json(t.lang, shown, last_change(shown)), key="pg_formula")
+
+
+@lru_cache(maxsize=live.CHANGE_ENTRIES)
+def _formula_json(lang: str, shown: ListSpec, change: tuple[ListSpec, ListSpec] | None) -> str:
+    """``formula_data`` as the JSON text the formula parses, once per change and language (shared by sessions, as
+    ``ui.live``: a move's figures are worked out once)."""
     explained = live.explained(*change) if change else None
-    show_formula(formula_data(t, shown, explained), key="pg_formula")
+    return as_json(formula_data(Translator(lang), shown, explained))
 
 
 def render_export(t: Translator, frame: pd.DataFrame, shown: ListSpec) -> None:
