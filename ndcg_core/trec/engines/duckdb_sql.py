@@ -136,10 +136,10 @@ class DuckDBEngine:
         # The run's rows keep the file's order (its rowid), for ties in file order.
         self._sql("SET preserve_insertion_order = true")
         try:
-            names = self._load_pair(qrels_source, run_source)
+            self._load_pair(qrels_source, run_source)
         finally:
             self._sql("SET preserve_insertion_order = false")
-        return SqlRankings(self._create, self._fetch, row="rowid", engine=self.name, names=names)
+        return SqlRankings(self._create, self._fetch, row="rowid", engine=self.name)
 
     def _load_pair(self, qrels_source: Source, run_source: Source) -> tuple[str, str]:
         return load_pair(self._load, qrels_source, run_source)
@@ -347,7 +347,7 @@ def _tidy_select(kind: str, columns: str) -> str:
     """TREC text with one space between fields, none at either end of a line, and no other blank (``scan``
     checked the whole file): DuckDB's CSV reader splits it at its spaces, the fastest way it has."""
     number, width = ("c4", "c4 IS NOT NULL AND c5 IS NULL") if kind == "qrels" else ("c5", "c6 IS NOT NULL")
-    fields = f"""SELECT c1 AS qid, c3 AS docno, {number} AS text, {width} AS width, NULL AS nul FROM {columns}
+    fields = f"""SELECT c1 AS qid, c3 AS docno, {number} AS text, {width} AS width FROM {columns}
         WHERE c1 IS NOT NULL AND NOT starts_with(c1, '#')"""  # a blank line reads as NULLs
     return typed(DUCKDB, kind, fields, "width")
 

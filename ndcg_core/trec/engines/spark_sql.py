@@ -151,8 +151,7 @@ class SparkEngine:
     def rankings(self, qrels_source: Source, run_source: Source) -> SqlRankings:
         """The two files' rankings for an explanation, in Spark (``sql.SqlRankings``), until the next call."""
         self._load_pair(qrels_source, run_source)
-        names = (source_name(qrels_source), source_name(run_source))
-        return SqlRankings(self._create, self._fetch, row="row", engine=self.name, names=names)
+        return SqlRankings(self._create, self._fetch, row="row", engine=self.name)
 
     def _load_pair(self, qrels_source: Source, run_source: Source) -> None:
         # What the last rankings left is released first: Spark would answer a read of the same path from its cache.

@@ -43,12 +43,11 @@ class Dialect:
 
     ``param``: a text value in a statement (``{name}``: its parameter's name, ``{value}``: the text), inlined as a
     literal or named as a parameter the engine passes (``TEXT_PARAMS``); ``lines``: the lines of a file as
-    ``line`` (and ``nul``: NULL unless the line holds a NUL byte, where ``has_nul``), from ``{source}``.
+    ``line``, from ``{source}`` (no line holds a NUL byte: ``files.scan`` sends such a file to the default reader).
     """
 
     param: Callable[[str, str], str]
     lines: str
-    has_nul: bool
     element: str  # the i-th field (from 1) of a list, NULL beyond its end: {array}, {i}
     size: str  # {array}
     trim: str  # {text} without the characters {chars} at either end
@@ -65,8 +64,7 @@ def _inline(name: str, value: str) -> str:
 
 DUCKDB = Dialect(
     param=_inline,
-    lines="(SELECT c1 AS line, c2 AS nul FROM {source}) AS lines",
-    has_nul=True,
+    lines="(SELECT c1 AS line FROM {source}) AS lines",
     element="{array}[{i}]",
     size="len({array})",
     trim="trim({text}, {chars})",
@@ -83,7 +81,6 @@ DUCKDB = Dialect(
 SPARK = Dialect(
     param=lambda name, value: f":{name}",
     lines="(SELECT value AS line FROM {source}) AS lines",
-    has_nul=False,
     element="try_element_at({array}, {i})",
     size="size({array})",
     trim="trim(BOTH {chars} FROM {text})",
@@ -122,11 +119,9 @@ def trec_select(dialect: Dialect, kind: str, source: str) -> str:
     content = f"{f1} <> '' AND NOT {comment}"
     docno, text = d.element.format(array="f", i=3), d.element.format(array="f", i=4 if kind == "qrels" else 5)
     fields = f"""SELECT {f1} AS qid, {docno} AS docno, {text} AS text, {d.size.format(array="f")} AS width
-            {", nul" if d.has_nul else ""}
         FROM (SELECT CASE WHEN {d.untidy.format(line="line")} THEN {split} ELSE {single} END AS f
-                {", nul" if d.has_nul else ""}
             FROM {d.lines.format(source=source)}) AS split_lines
-        WHERE {"nul IS NOT NULL OR " if d.has_nul else ""}({content})"""
+        WHERE {content}"""
     return typed(dialect, kind, fields, "width = 4" if kind == "qrels" else "width >= 6")
 
 
@@ -157,13 +152,12 @@ def csv_select(
     content = d.matches.format(text="line", pattern=d.param("content", CSV_CONTENT))
     if header_text:
         content += f" AND line <> {d.param('header', '')}"
-    nul = ", nul" if d.has_nul else ""
     fields = f"""SELECT {at["qid"]} AS qid, {at["docno"]} AS docno, {at["text"]} AS text,
             CASE WHEN {other_space} OR {at["qid"]} = '' OR {at["docno"]} = ''
-                THEN -1 ELSE {d.size.format(array="f")} END AS width{nul}
-        FROM (SELECT {d.split.format(text="line", separator=d.param("delimiter", delimiter))} AS f, line{nul}
+                THEN -1 ELSE {d.size.format(array="f")} END AS width
+        FROM (SELECT {d.split.format(text="line", separator=d.param("delimiter", delimiter))} AS f, line
             FROM {d.lines.format(source=source)}
-            WHERE {"nul IS NOT NULL OR " if d.has_nul else ""}({content})) AS split_lines"""
+            WHERE {content}) AS split_lines"""
     return typed(dialect, "rank" if rank else kind, fields, f"width = {len(names)}")
 
 
@@ -184,10 +178,8 @@ def typed(dialect: Dialect, kind: str, fields: str, width: str) -> str:
         usable, value = "abs(v) < CAST('inf' AS DOUBLE)", "-v AS score"
     else:
         usable, value = "v IS NOT NULL AND NOT isnan(v)", "v AS score"
-    nul = "nul IS NOT NULL OR " if dialect.has_nul else ""
-    return f"""SELECT qid, docno, {value}, {nul}NOT coalesce({width} AND {usable}, false) AS bad
-        FROM (SELECT qid, docno, width, {"nul, " if dialect.has_nul else ""}{number} AS v FROM ({fields}) AS fields)
-        AS numbers"""
+    return f"""SELECT qid, docno, {value}, NOT coalesce({width} AND {usable}, false) AS bad
+        FROM (SELECT qid, docno, width, {number} AS v FROM ({fields}) AS fields) AS numbers"""
 
 
 # -------------------------------------------------------------------------------------- ranking
@@ -203,7 +195,7 @@ def queries_select(complete: bool) -> str:
 
 def ranked_select(float32_scores: bool) -> str:
     """The judged documents of each ranking: query slot, position from 0 in trec_eval's order, grade."""
-    key = float32_key("score") if float32_scores else "score + 0.0"  # -0.0 and 0.0 tie
+    key = _KEY32 if float32_scores else _KEY64
     return f"""SELECT slot, position, rel FROM (
             SELECT slot, qid, docno,
                 row_number() OVER (PARTITION BY slot ORDER BY {key} DESC, docno DESC) - 1 AS position
@@ -222,6 +214,10 @@ def float32_key(column: str) -> str:
         f"(CASE WHEN abs({column}) >= {_FLOAT32_INF_FROM!r} THEN sign({column}) * CAST('inf' AS DOUBLE)"
         f" ELSE CAST(CAST({clamped} AS FLOAT) AS DOUBLE) END + 0.0)"
     )
+
+
+_KEY64 = "score + 0.0"  # a run row's score as it compares as a double (-0.0 and 0.0 tie)
+_KEY32 = float32_key("score")  # as it compares as a 32-bit float
 
 
 @dataclass(frozen=True)
@@ -302,20 +298,18 @@ _TIE_BREAKS = {
 }
 
 
-def _graded(float32: bool, row: str, subset: str | None = None) -> str:
-    """Every run row of the evaluated queries (or of the queries in the table ``subset``): its slot, score, key
-    (the score as it compares), file order (``row``: the dialect's expression), grade (NULL if unjudged) and the
-    grade where it has a gain."""
-    key = float32_key("score") if float32 else "score + 0.0"
-    within = f" JOIN {subset} USING (slot)" if subset else ""
+def _graded(float32: bool, row: str, subset: str) -> str:
+    """Every run row of the queries in the table ``subset``: its slot, score, key (the score as it compares), file
+    order (``row``: the dialect's expression), grade (NULL if unjudged) and the grade where it has a gain."""
+    key = _KEY32 if float32 else _KEY64
     return f"""SELECT slot, docno, score, {key} AS key, rel, {_GAIN} AS g, row FROM (
             SELECT qid, docno, score, {row} AS row FROM run) AS numbered
-        JOIN queries USING (qid){within} LEFT JOIN qrels USING (qid, docno)"""
+        JOIN queries USING (qid) JOIN {subset} USING (slot) LEFT JOIN qrels USING (qid, docno)"""
 
 
 TIES_SELECT = f"""SELECT slot, grouping(key32) AS as_double,
-        CASE WHEN min(score + 0.0) < max(score + 0.0) THEN 1 ELSE 0 END AS differs
-    FROM (SELECT slot, score, score + 0.0 AS key64, {float32_key("score")} AS key32, {_GAIN} AS g
+        CASE WHEN min({_KEY64}) < max({_KEY64}) THEN 1 ELSE 0 END AS differs
+    FROM (SELECT slot, score, {_KEY64} AS key64, {_KEY32} AS key32, {_GAIN} AS g
         FROM run JOIN queries USING (qid) LEFT JOIN qrels USING (qid, docno)) AS graded
     GROUP BY GROUPING SETS ((slot, key64), (slot, key32)) HAVING min(g) < max(g)"""
 """The tie groups between documents of different gains, in one pass over the run: by scores as doubles
@@ -348,21 +342,19 @@ class SqlRankings:
 
     Each order is one ranking in SQL, of the queries where it can change a figure only (a tie between documents
     of different gains); only the judged documents of each come back, evaluated by ``ranked_columns``.
-    ``row``: the dialect's expression of a run row's place in its file (for ties in file order).
+    ``row``: the dialect's expression of a run row's place in its file (for ties in file order). Every judged
+    query is ranked (trec_eval's ``-c``), so there is one at least: the readers refuse qrels without a judgment.
     """
 
-    def __init__(self, create: Create, fetch: Fetch, *, row: str, engine: str, names: tuple[str, str]) -> None:
+    def __init__(self, create: Create, fetch: Fetch, *, row: str, engine: str) -> None:
         self._fetch, self._row, self._engine = fetch, row, engine
         self._base = rank_tables(create, fetch, complete=True, float32_scores=False)
-        if not self._base.qids:
-            raise InputError("files.no_shared_query", qrels=names[0], run=names[1])
         self.in_run = self._base.in_run
         counts = self._base.retrieved_count
-        self.longest = int(counts.max()) if len(counts) else 0
+        self.longest = int(counts.max())
         self.unjudged = int(counts.sum()) > int((self._base.ranked[2] >= 0).sum())
         self.grades = tuple(int(g) for g in np.sort(_ints(fetch("SELECT DISTINCT rel FROM qrels")["rel"])))
         self._tied: dict[str, np.ndarray] = {}
-        self._differs = False
         create("ties", TIES_SELECT)
         for scores in ("double", "float32"):
             create(f"mixed_{scores}", mixed_select(scores == "float32"))
@@ -381,14 +373,15 @@ class SqlRankings:
         return self._differs
 
     def columns(self, scores: str, ties: str, options: EvaluationOptions) -> Mapping[str, np.ndarray]:
-        default = replace(options, scoring=replace(options.scoring, ties="trec_eval", float32_scores=False))
+        # The rows come ranked: of the options' order, ranked_columns reads the tie policy only (to check it).
+        default = replace(options, scoring=replace(options.scoring, ties="trec_eval"))
         base = self._base.columns(default, self._engine)
         if (scores, ties) == ("double", "trec_eval") or not self.mixed(scores):
             return base
         if (scores, ties) not in self._orders:
             self._orders[(scores, ties)] = self._ordered(scores, ties)
-        scoring = replace(options.scoring, ties=ties, float32_scores=scores == "float32")
-        sub = self._orders[(scores, ties)].columns(replace(options, scoring=scoring), self._engine)
+        in_order = replace(options, scoring=replace(options.scoring, ties=ties))
+        sub = self._orders[(scores, ties)].columns(in_order, self._engine)
         return with_rows(base, self._tied[scores], sub)
 
     def _ordered(self, scores: str, ties: str) -> Ranked:
