@@ -161,23 +161,24 @@ def csv_select(
     return typed(dialect, "rank" if rank else kind, fields, f"width = {len(names)}")
 
 
+_WHOLE = f"abs(v) <= {LARGEST_EXACT_GRADE} AND v = round(v)"
+_NUMBERS = {  # by kind: when a line's number v is usable, and the column it gives
+    "qrels": (_WHOLE, f"CASE WHEN {_WHOLE} THEN CAST(v AS BIGINT) END AS rel"),  # a grade: whole, up to 2^53
+    "run": ("v IS NOT NULL AND NOT isnan(v)", "v AS score"),  # a score: not NaN
+    "rank": ("abs(v) < CAST('inf' AS DOUBLE)", "-v AS score"),  # a CSV's rank: finite, negated into a score
+}
+
+
 def typed(dialect: Dialect, kind: str, fields: str, width: str) -> str:
     """The columns (qid, docno, and rel or score) and whether the line is bad, as the default reader decides.
 
-    ``kind``: "qrels" (a grade: whole, up to 2^53), "run" (a score: not NaN) or "rank" (a CSV's rank: finite,
-    negated into a score). Both engines order NaN above every number, so a comparison with a bound refuses it;
-    Spark's isnan(NULL) is false, not NULL, so a score that is no number is refused by name. Each engine takes a
-    few numbers pyarrow does not ("+-1", "1_0"): the regular expression refuses them.
+    ``kind``: "qrels", "run" or "rank" (``_NUMBERS``). Both engines order NaN above every number, so a comparison
+    with a bound refuses it; Spark's isnan(NULL) is false, not NULL, so a score that is no number is refused by
+    name. Each engine takes a few numbers pyarrow does not ("+-1", "1_0"): the regular expression refuses them.
     """
     pattern = dialect.param("number", NUMBER_WHOLE)
     number = f"CASE WHEN {dialect.matches.format(text='text', pattern=pattern)} THEN try_cast(text AS DOUBLE) END"
-    if kind == "qrels":
-        usable = f"abs(v) <= {LARGEST_EXACT_GRADE} AND v = round(v)"
-        value = f"CASE WHEN {usable} THEN CAST(v AS BIGINT) END AS rel"
-    elif kind == "rank":
-        usable, value = "abs(v) < CAST('inf' AS DOUBLE)", "-v AS score"
-    else:
-        usable, value = "v IS NOT NULL AND NOT isnan(v)", "v AS score"
+    usable, value = _NUMBERS[kind]
     return f"""SELECT qid, docno, {value}, NOT coalesce({width} AND {usable}, false) AS bad
         FROM (SELECT qid, docno, width, {number} AS v FROM ({fields}) AS fields) AS numbers"""
 
@@ -203,8 +204,10 @@ def ranked_select(float32_scores: bool) -> str:
         ) AS ranking JOIN qrels USING (qid, docno) ORDER BY slot, position"""
 
 
+SLOTS_SELECT = "SELECT qid, in_run FROM queries ORDER BY slot"
 JUDGED_SELECT = "SELECT slot, rel FROM qrels JOIN queries USING (qid)"
 COUNTED_SELECT = "SELECT slot, count(*) AS n FROM run JOIN queries USING (qid) GROUP BY slot"
+GRADES_SELECT = "SELECT DISTINCT rel FROM qrels"
 
 
 def float32_key(column: str) -> str:
@@ -262,7 +265,7 @@ def rank_tables(create: Create, fetch: Fetch, *, complete: bool, float32_scores:
     """Ask the tables ``qrels`` and ``run`` which queries are evaluated and how each ranking orders its judged
     documents (``create`` makes the table ``queries`` the other statements join)."""
     create("queries", queries_select(complete))
-    queries = fetch("SELECT qid, in_run FROM queries ORDER BY slot")
+    queries = fetch(SLOTS_SELECT)
     nq = len(queries["qid"])
     if not nq:
         empty = np.zeros(0, dtype=np.int64)
@@ -353,7 +356,7 @@ class SqlRankings:
         counts = self._base.retrieved_count
         self.longest = int(counts.max())
         self.unjudged = int(counts.sum()) > int((self._base.ranked[2] >= 0).sum())
-        self.grades = tuple(int(g) for g in np.sort(_ints(fetch("SELECT DISTINCT rel FROM qrels")["rel"])))
+        self.grades = tuple(int(g) for g in np.sort(_ints(fetch(GRADES_SELECT)["rel"])))
         self._tied: dict[str, np.ndarray] = {}
         create("ties", TIES_SELECT)
         for scores in ("double", "float32"):
