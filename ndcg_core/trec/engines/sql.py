@@ -299,6 +299,8 @@ _TIE_BREAKS = {
     "worst": "g ASC, docno DESC",
     "file": "row ASC",
 }
+# The rows each policy keeps: the judged documents; averaged ties every document of a tie group with a gain too.
+_KEPT = dict.fromkeys(_TIE_BREAKS, "rel IS NOT NULL") | {"average": "rel IS NOT NULL OR top > 0"}
 
 
 def _graded(float32: bool, row: str, subset: str) -> str:
@@ -330,14 +332,13 @@ def ordered_select(float32: bool, ties: str, row: str, subset: str) -> str:
     """The judged documents of each ranking of the queries in ``subset``, ordered by the tie policy ``ties``: slot,
     position from 0, grade (-1 for an unjudged document), tie group; averaged ties add every document of a tie
     group with a gain."""
-    keep = "rel IS NOT NULL" + (" OR top > 0" if ties == "average" else "")
     return f"""SELECT slot, position, coalesce(rel, -1) AS rel, tie FROM (
             SELECT slot, rel, row_number() OVER (PARTITION BY slot ORDER BY key DESC, {_TIE_BREAKS[ties]}) - 1
                     AS position,
                 dense_rank() OVER (PARTITION BY slot ORDER BY key DESC) AS tie,
                 max(g) OVER (PARTITION BY slot, key) AS top
             FROM ({_graded(float32, row, subset)}) AS graded
-        ) AS ranking WHERE {keep} ORDER BY slot, position"""
+        ) AS ranking WHERE {_KEPT[ties]} ORDER BY slot, position"""
 
 
 class SqlRankings:
