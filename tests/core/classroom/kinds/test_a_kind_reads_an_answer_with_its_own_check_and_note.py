@@ -93,3 +93,11 @@ def test_a_part_a_question_does_not_have_is_refused_and_quoted(part, quoted):
 
 def test_every_part_a_question_has_is_taken_as_it_is():
     assert [part_of(p, 3) for p in (0, 1, 2)] == [0, 1, 2]
+
+
+def test_a_practice_set_s_note_and_material_are_of_its_first_exercise_unless_told():
+    number, choice = numeric_and_choice(2026)
+    both = Practice(2026, (number, choice))
+    assert both.note("0,5") == Note("answer.comma_read", value="0,5", meant="0.5")
+    assert both.note("0,5", 1) is None  # a choice: nothing read as a number
+    assert (both.material().exercise, both.material(1).exercise) == (1, 2)
