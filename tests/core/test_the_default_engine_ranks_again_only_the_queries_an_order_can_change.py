@@ -90,23 +90,6 @@ def test_each_order_s_columns_are_evaluate_s_whatever_the_options_carry(scores, 
     assert as_lists(got) == expected(QRELS, RUN, order(OPTIONS, scores, ties))
 
 
-def test_a_tie_in_a_long_ranking_is_found_wherever_its_rows_lie_in_the_file():
-    # 60 documents of one query, their lines shuffled among another query's: only d7 (grade 2) and d41 (grade 0)
-    # tie, so only the tie policies that reorder them change the query's NDCG.
-    rng = np.random.default_rng(49)
-    qrels = "".join(f"long 0 d{d} {2 if d == 7 else d % 2}\n" for d in range(60)) + "other 0 d0 1\n"
-    scores = {d: float(100 - d) for d in range(60)}
-    scores[41] = scores[7]
-    lines = [f"long Q0 d{d} 0 {scores[d]!r} t\n" for d in range(60)] + [f"other Q0 e{i} 0 1.0 t\n" for i in range(40)]
-    run = "".join(lines[i] for i in rng.permutation(len(lines)))
-    rankings = rankings_of(qrels, run)
-    assert rankings.mixed("double") and rankings.longest == 60
-    for ties in ("worst", "average"):
-        worse = expected(qrels, run, order(OPTIONS, "double", ties))
-        assert as_lists(rankings.columns("double", ties, OPTIONS)) == worse
-        assert worse["ndcg"][0] < expected(qrels, run, OPTIONS)["ndcg"][0]
-
-
 def test_a_run_with_no_row_of_a_judged_query_has_nothing_to_rank():
     rankings = rankings_of("q 0 a 1\n", "z Q0 a 1 1.0 t\n")
     assert rankings.longest == 0 and not rankings.unjudged
