@@ -208,10 +208,8 @@ class DuckDBEngine:
         return name
 
     def _load_text(self, kind: str, path: Path, gzipped: bool) -> None:
-        # UTF-8 checked here too: DuckDB checks only the columns it reads, and trec_eval's second one it never does.
-        head, tail, clean, tidy = scan(path, gzipped, utf8=True)
-        if not clean:
-            raise Unclean
+        # scan checks UTF-8 too: DuckDB checks only the columns it reads, and trec_eval's second one it never does.
+        head, tail, tidy = scan(path, gzipped)
         header = csv_table_header(head)
         self._tag = "" if kind == "qrels" or header is not None else last_tag(tail)
         compression = "gzip" if gzipped else "none"
