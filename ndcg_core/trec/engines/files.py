@@ -101,7 +101,7 @@ def bytes_of(source: Source) -> bytes:
         return bytes(source)
     if isinstance(source, io.IOBase) or hasattr(source, "read"):
         data = source.read()
-        return data.encode("utf-8") if isinstance(data, str) else bytes(data)
+        return data.encode() if isinstance(data, str) else bytes(data)
     raise InputError("file.source", kind=type(source).__name__)
 
 
