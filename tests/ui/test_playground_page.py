@@ -33,8 +33,8 @@ def metrics(at):
 
 def figures(at):
     """DCG@k and IDCG@k as the headline shows them under NDCG@k: {label: value}, read from their one element."""
-    (block,) = [h.proto.body for h in at.html if 'class="ndcg-figures"' in h.proto.body]
-    pairs = re.findall(r'figure-label">([^<]*)</span><span class="ndcg-figure-value">([^<]*)<', block)
+    (block,) = [h.proto.body for h in at.html if 'class="pg-dcg-idcg"' in h.proto.body]
+    pairs = re.findall(r'idcg-label">([^<]*)</span><span class="pg-dcg-idcg-value">([^<]*)<', block)
     return dict(pairs)
 
 

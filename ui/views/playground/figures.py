@@ -97,15 +97,15 @@ def why_text(t: Translator, now: Scores) -> str | None:
 
 
 def dcg_and_idcg_html(t: Translator, now: Scores) -> str:
-    """DCG@k and IDCG@k side by side, drawn as the headline's metrics are (``ui.page``'s ``.ndcg-figures`` rules, a
+    """DCG@k and IDCG@k side by side, drawn as the headline's metrics are (``ui.page``'s ``.pg-dcg-idcg`` rules, a
     projector's sizes in presenter view): one element where two metrics in a row were three. Only the catalogue's
     labels and ndcg_core's numbers go in, escaped all the same."""
     figures = "".join(
-        f'<div class="ndcg-figure"><span class="ndcg-figure-label">{escape(label)}</span>'
-        f'<span class="ndcg-figure-value">{escape(metric_text(value))}</span></div>'
+        f'<div class="pg-dcg-idcg-item"><span class="pg-dcg-idcg-label">{escape(label)}</span>'
+        f'<span class="pg-dcg-idcg-value">{escape(metric_text(value))}</span></div>'
         for label, value in ((t("playground.dcg_at", k=now.k), now.dcg), (t("playground.idcg_at", k=now.k), now.idcg))
     )
-    return f'<div class="ndcg-figures">{figures}</div>'
+    return f'<div class="pg-dcg-idcg">{figures}</div>'
 
 
 def render_headline(t: Translator, shown: ListSpec) -> None:
