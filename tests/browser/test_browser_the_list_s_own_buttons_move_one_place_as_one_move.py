@@ -59,7 +59,7 @@ def test_the_rows_buttons_move_one_place_per_press_and_the_orderings_are_buttons
     expect(page.get_by_role("button", name="Move doc C down")).to_be_focused()
 
     # The orderings: real buttons inside the list's component, no st.button left on the page for them.
-    orders = page.locator(".ndcg-sortable .orders button")
+    orders = page.get_by_role("group", name="Order the whole list").get_by_role("button")
     expect(orders).to_have_text(["Ideal order", "Worst order", "Shuffle", "Reset"])
     expect(page.get_by_test_id("stButton").filter(has_text="Worst order")).to_have_count(0)
     worst = sorted(start, key=lambda label: (FIVE[label], -start.index(label)))  # ascending, ties in reverse

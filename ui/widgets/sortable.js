@@ -108,8 +108,9 @@ function renderSummary(root, summary) {
 }
 
 // The one-click orderings, two to a row; the button that had focus keeps it across the redraw.
-function renderOrders(root, orders, send) {
+function renderOrders(root, orders, send, label) {
   const box = root.querySelector(".orders");
+  box.setAttribute("aria-label", label || "");
   const active = root.getRootNode().activeElement;
   const focused = active && box.contains(active) ? active.dataset.kind : null;
   box.hidden = !orders || orders.length === 0;
@@ -188,7 +189,7 @@ export default function (component) {
 
   if (root._cleanup) root._cleanup();
   const send = (payload) => setTriggerValue("action", { ...payload, nonce: Date.now() + Math.random() });
-  renderOrders(root, data.orders, send);
+  renderOrders(root, data.orders, send, data.texts.orders);
   // Keep keyboard focus on the same item across the redraw, but only if it was in the list:
   // a rerun caused by another widget must not pull focus away from it.
   const active = root.getRootNode().activeElement;
