@@ -180,7 +180,7 @@ class DuckDBEngine:
         try:
             return self._load_path(kind, spooled, name, data)
         finally:
-            spooled.unlink(missing_ok=True)
+            spooled.unlink()  # written above, and nothing else removes it
 
     def _load_path(self, kind: str, path: Path, name: str, original: Source) -> str:
         try:
