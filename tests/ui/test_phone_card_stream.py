@@ -6,6 +6,7 @@ the card route's 404 for a stranger; and a server asked to stop ends its streams
 import contextlib
 import http.client
 import json
+import time
 import urllib.request
 from urllib.parse import urlencode
 
@@ -24,9 +25,28 @@ def serving(url, folder):
     with open(folder / "serve.log", "w") as log:
         server = start_app(port, log, {"NDCG_LAB_DATABASE_URL": url})
     try:
+        listening(port)
         yield port, server
     finally:
         stop_app(server)
+
+
+def listening(port, seconds=30):
+    """Wait until the process listens for the database's notices: its hub is made at the first stream, and its
+    listener's first connection starts a new epoch of every mark (``Hub.reset``), so a test that read a mark before
+    then would see it change for no change of its room."""
+    deadline = time.monotonic() + seconds
+    while True:
+        stream = Stream(port, f"/api/room/{rules.new_code()}/watch")
+        try:
+            stream.next()  # retry
+            epoch = int(stream.next()["id"].split(".")[1])
+        finally:
+            stream.close()
+        if epoch >= 1:
+            return
+        assert time.monotonic() < deadline, "serve.py's listener did not connect"
+        time.sleep(0.05)
 
 
 @contextlib.contextmanager
