@@ -195,3 +195,39 @@ def empty_database(url: str) -> None:
     tables.reflect(engine)
     tables.drop_all(engine)
     engine.dispose()
+
+
+def send_component_action(at, key: str, value, event: str = "action"):
+    """What a click inside one of our ``st.components.v2`` components sends (``setTriggerValue(event, value)``),
+    for an AppTest, which cannot draw the component: the script runs again with the page's other widgets as they
+    are and the trigger of the component with key ``key`` set, so its ``on_<event>_change`` callback runs first,
+    as in a browser. Returns the AppTest after the run."""
+    import json
+
+    from streamlit.components.v2.bidi_component.main import _make_trigger_id
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    ids = [node.proto.id for node in at._tree if getattr(node, "type", None) == "bidi_component"]
+    base = next((i for i in ids if i.endswith(f"-{key}")), None)
+    if base is None:
+        raise LookupError(f"no component with key {key!r} on the page (components: {ids})")
+    states = at._tree.get_widget_states()
+    payload = json.dumps([{"event": event, "value": value}])
+    states.widgets.append(WidgetState(id=_make_trigger_id(base, "events"), json_trigger_value=payload))
+    return at._run(states)
+
+
+def component_data(at, key: str):
+    """The data one of our components with key ``key`` was last sent (its JSON text, parsed), from an AppTest."""
+    import json
+
+    ours = (n for n in at._tree if getattr(n, "type", None) == "bidi_component")
+    node = next(n for n in ours if n.proto.id.endswith(f"-{key}"))
+    data = json.loads(node.proto.json)
+    return json.loads(data) if isinstance(data, str) else data
+
+
+def press_order(at, kind: str):
+    """Press one of the Playground's one-click orderings (ideal, worst, shuffle, reset), which the list's component
+    draws under the list (was an ``st.button`` with the key ``btn_order_<kind>``); the AppTest after the run."""
+    return send_component_action(at, "pg_list", {"type": "order", "kind": kind, "nonce": 1})

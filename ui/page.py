@@ -36,6 +36,11 @@ BASE_CSS = """
 [data-testid="stMetricValue"] > div, [data-testid="stMetricValue"] p {
   font-size: min(2.25rem, 17cqi) !important; overflow: visible !important; text-overflow: clip !important; }
 [data-testid="stCaptionContainer"], [data-testid="stCaptionContainer"] p { color: inherit !important; opacity: 0.9; }
+/* The Playground's DCG@k and IDCG@k (one element: ui/views/playground/figures.py), drawn as two metrics. */
+.pg-dcg-idcg { display: flex; gap: 1rem; }
+.pg-dcg-idcg-item { flex: 1 1 0; min-width: 0; container-type: inline-size; display: flex; flex-direction: column; }
+.pg-dcg-idcg-label { font-size: 0.875rem; line-height: 1.6; min-height: 1.5rem; }
+.pg-dcg-idcg-value { font-size: min(2.25rem, 17cqi); line-height: 1.6; white-space: nowrap; }
 .stApp .katex-display { overflow-x: auto; overflow-y: hidden; max-width: 100%; }
 .stApp .katex-display > .katex, .stApp .katex-display > .katex > .katex-html {
   white-space: normal; text-wrap: balance; max-width: 100%; }
@@ -55,7 +60,8 @@ section.main .block-container, .stMainBlockContainer { max-width: 100% !importan
 .stApp p, .stApp li, .stApp label, .stApp .stMarkdown { font-size: 1.35rem !important; }
 .stApp [data-testid="stMetricValue"] > div, .stApp [data-testid="stMetricValue"] p {
   font-size: min(3.6rem, 17cqi) !important; line-height: 1.2; }
-.stApp [data-testid="stMetricLabel"] p { font-size: 1.5rem !important; }
+.stApp [data-testid="stMetricLabel"] p, .stApp .pg-dcg-idcg-label { font-size: 1.5rem !important; }
+.stApp .pg-dcg-idcg-value { font-size: min(3.6rem, 17cqi); line-height: 1.2; }
 .stApp [data-testid="stMetricDelta"] div { font-size: 1.3rem !important; }
 .stApp input, .stApp textarea, [role="listbox"] [role="option"],
 .stApp [data-testid="stTable"] td, .stApp [data-testid="stTable"] th, .stApp [data-testid="stCode"] code,

@@ -53,6 +53,7 @@ SIDE_FIELDS = (
     Field("items", "texts", True, description="The results in ranked order."),
     Field("grades", "grades", True, description="The grade of each result."),
 )
+WORDING_FIELDS = tuple(Field(lang, "text") for lang in LANGUAGES)  # a wording's table: one text per language
 
 
 class Reader:
@@ -166,8 +167,7 @@ class Reader:
         table = self.table_of(name, False)
         if table is None:
             return Wording()
-        languages = [Field(lang, "text") for lang in LANGUAGES]
-        inner = Reader(table, lambda lang: self.place(f"{name}.{lang}"), languages)
+        inner = Reader(table, lambda lang: self.place(f"{name}.{lang}"), WORDING_FIELDS)
         return Wording(*(inner.text(lang, MAX_TEXT, "") for lang in LANGUAGES))
 
     def scale(self, name: str, default: S) -> S:

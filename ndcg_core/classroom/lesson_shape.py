@@ -19,6 +19,7 @@ MAX_KEY_PARTS = 8  # parts of one dotted key or table name; a lesson's longest h
 
 _BARE = re.compile(r"[A-Za-z0-9_+\-]+")  # a bare key, or a number's digits (a float is two parts: 0 . 5)
 _BASIC_STOP = re.compile(r'[\\"\n]')
+_LITERAL_STOP = re.compile(r"['\n]")
 _MULTI_BASIC_STOP = re.compile(r'\\.|"""', re.DOTALL)
 _OPENING = "[{"
 _CLOSING = "]}"
@@ -28,8 +29,8 @@ def check_shape(text: str, file: str) -> None:
     """Refuse ``text`` if its lists and tables nest deeper than ``MAX_DEPTH`` or a key has more than
     ``MAX_KEY_PARTS`` dotted parts (``lesson.too_deep``, ``lesson.key_parts``, with the line)."""
     depth = 0
-    parts = 0  # parts of the dotted key being read (a number's digits count too: at most two)
-    after_dot = False
+    parts = 0  # parts of the dotted key just read (a number's digits count too: at most two)
+    carried = 0  # the parts a next part adds to: the key's, after a dot; 0 after anything else
     i, end = 0, len(text)
     while i < end:
         c = text[i]
@@ -42,18 +43,18 @@ def check_shape(text: str, file: str) -> None:
             continue
         if c in "\"'":
             stop = _string_end(text, i)
-            parts, after_dot = _part(parts, after_dot, text, i, file)
+            parts, carried = _part(carried, text, i, file), 0
             i = stop
             continue
         bare = _BARE.match(text, i)
         if bare is not None:
-            parts, after_dot = _part(parts, after_dot, text, i, file)
+            parts, carried = _part(carried, text, i, file), 0
             i = bare.end()
             continue
         if c == ".":
-            after_dot = parts > 0
+            carried = parts
         else:
-            parts, after_dot = 0, False
+            parts = carried = 0
             if c in _OPENING:
                 depth += 1
                 if depth > MAX_DEPTH:
@@ -63,11 +64,11 @@ def check_shape(text: str, file: str) -> None:
         i += 1
 
 
-def _part(parts: int, after_dot: bool, text: str, at: int, file: str) -> tuple[int, bool]:
-    parts = parts + 1 if after_dot else 1
+def _part(carried: int, text: str, at: int, file: str) -> int:
+    parts = carried + 1
     if parts > MAX_KEY_PARTS:
         raise InputError("lesson.key_parts", file=file, line=_line(text, at), limit=MAX_KEY_PARTS)
-    return parts, False
+    return parts
 
 
 def _string_end(text: str, start: int) -> int:
@@ -91,21 +92,18 @@ def _string_end(text: str, start: int) -> int:
             if stop < len(text) and text[stop] == quote:
                 stop += 1
         return stop
-    if quote == "'":
-        stop = text.find("'", start + 1)
-        newline = text.find("\n", start + 1)
-        if stop < 0 or 0 <= newline < stop:
-            return len(text) if newline < 0 else newline
-        return stop + 1
+    # One line: a basic string ends at its closing quote past its escapes, a literal one at its quote (it has no
+    # escapes); either at the line's end if not closed there.
+    stops = _BASIC_STOP if quote == '"' else _LITERAL_STOP
     i = start + 1
     while True:
-        found = _BASIC_STOP.search(text, i)
+        found = stops.search(text, i)
         if found is None:
             return len(text)
         if found.group() == "\\":
             i = found.start() + 2
             continue
-        return found.start() + (1 if found.group() == '"' else 0)
+        return found.start() + (1 if found.group() == quote else 0)
 
 
 def _line(text: str, at: int) -> int:

@@ -406,7 +406,7 @@ class Watcher:
         self, conn: sqlite3.Connection, rows: list[tuple[str, int, int, str, int | None]]
     ) -> tuple[dict[str, list[str] | None], dict[str, tuple[int, dict[str, float]]]]:
         """For each room whose current answers changed since the last look, the students whose answers did
-        (``None``: not known, or more than ``MOST_NAMED``); and each room's latest changes by student, to keep."""
+        (``None``: more than ``MOST_NAMED``); and each room's latest changes by student, to keep."""
         whose: dict[str, list[str] | None] = {}
         latest: dict[str, tuple[int, dict[str, float]]] = {}
         for code, _, _, answers, activity in rows:
@@ -420,17 +420,14 @@ class Watcher:
             if before is None:  # a room new to the watcher: its answers so far are no news
                 latest[code] = (activity, dict(conn.execute(self.LATEST, (activity,)).fetchall()))
                 continue
+            # The last look kept every room's latest answers to its activity then: a new activity's are all new.
+            earlier = kept[1] if kept is not None and kept[0] == activity else {}
             if not answers_changed(before[2:], (answers, activity)):
-                if kept is not None and kept[0] == activity:
-                    latest[code] = kept
+                latest[code] = (activity, earlier)
                 continue
             now: dict[str, float] = dict(conn.execute(self.LATEST, (activity,)).fetchall())
-            if kept is not None and kept[0] == activity:
-                earlier: dict[str, float] | None = kept[1]
-            else:
-                earlier = {} if before[3] != activity else None  # a new activity's answers are all new
-            named = None if earlier is None else [s for s, at in now.items() if earlier.get(s) != at]
-            whose[code] = named if named is not None and len(named) <= MOST_NAMED else None
+            named = [s for s, at in now.items() if earlier.get(s) != at]
+            whose[code] = named if len(named) <= MOST_NAMED else None
             latest[code] = (activity, now)
         return whose, latest
 

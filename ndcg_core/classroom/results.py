@@ -255,14 +255,14 @@ def activity_results(taken: Taken) -> ActivityResults:
     answers = own_answers(activity, taken.answers)
     medians = activity.medians(answers)
     given = {(a.student, a.part): a for a in answers}
-    members = {m.student: m for m in taken.present}
-    members.update({a.student: Member(a.student, a.nickname) for a in answers if a.student not in members})
+    nicknames = {m.student: m.nickname for m in taken.present}
+    nicknames.update({a.student: a.nickname for a in answers if a.student not in nicknames})
     rows = []
-    for number in sorted(members):
+    for number in sorted(nicknames):
         for part in range(parts_of(activity)):
             answer = given.get((number, part))
             if answer is None:
-                rows.append(StudentResult(number, members[number].nickname, part, None, None, None, None))
+                rows.append(StudentResult(number, nicknames[number], part, None, None, None, None))
                 continue
             result = activity.result(answer.value, part)
             value, ndcg = activity.given(answer.value), activity.reached(answer.value)

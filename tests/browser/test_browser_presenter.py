@@ -15,7 +15,8 @@ from ui.widgets.qr import qr_svg
 
 pytestmark = pytest.mark.browser
 
-CUT = """() => [...document.querySelectorAll('[data-testid=stMetricValue] > div')]
+# The headline's figures: each metric's value, and the Playground's DCG@k and IDCG@k (one element, not metrics).
+CUT = """() => [...document.querySelectorAll('[data-testid=stMetricValue] > div, .pg-dcg-idcg-value')]
   .filter(e => e.scrollWidth > e.clientWidth + 1 || e.innerText.trim().endsWith('…')).map(e => e.innerText)"""
 
 FONT = "e => parseFloat(getComputedStyle(e).fontSize)"
@@ -54,7 +55,7 @@ def figures_are_whole_and_type_is_large(page, whole_table=True):
     reads 18 px or more, captions of WCAG AA contrast; ``whole_table``: all eight columns in view beside the sidebar,
     headings wrapped (at 150% zoom it scrolls)."""
     expect(page.locator("li.row")).to_have_count(5)
-    expect(page.get_by_test_id("stMetricValue")).to_have_count(3)
+    expect(page.locator("[data-testid=stMetricValue], .pg-dcg-idcg-value")).to_have_count(3)
     wait_for_idle(page)
     assert page.evaluate(CUT) == []
     assert page.get_by_test_id("stSidebar").is_visible()  # the default: sidebar open

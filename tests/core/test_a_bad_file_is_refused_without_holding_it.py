@@ -62,6 +62,8 @@ BAD = {
         "qa Q0 " + "x" * 300 + " 1 1.0 t\n" + GOOD_RUN + "q9 Q0 d1 1 x t\n",
     ),
     "a one-letter last line without its line end": ("run", GOOD_RUN + "x"),
+    "CSV: blank lines before the header, a bad score late": ("run", "\n\n" + lines_replaced(GOOD_CSV, l80="q6,d7,x\n")),
+    "CSV: a comment not in UTF-8 before the header": ("run", b"# caf\xe9\n" + GOOD_CSV.encode()),
 }
 
 
@@ -75,7 +77,7 @@ def whole_file_error(kind, data):
 @pytest.mark.parametrize("compress", [False, True])
 def test_a_bad_file_read_in_parts_gets_the_whole_files_error(tmp_path, monkeypatch, case, compress):
     kind, text = BAD[case]
-    data = text.encode()
+    data = text if isinstance(text, bytes) else text.encode()
     path = tmp_path / "file"
     path.write_bytes(gzip.compress(data) if compress else data)
     monkeypatch.setattr(files, "_PART", 200)  # a few lines a part
@@ -121,6 +123,58 @@ def test_duckdb_refuses_a_large_bad_file_by_parts_without_the_default_reader_rea
         duckdb_engine.evaluate_files(str(qrels), str(run))
     assert str(refused.value) == str(expected).replace("the file", str(run))
     assert read_whole == []  # the default reader never read the whole run
+
+
+BAD_BY_KIND = {"qrels": GOOD_QRELS + "q9 0\n", "run": GOOD_RUN + "q9 Q0 d1 1 x t\n"}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_BY_KIND))
+@pytest.mark.parametrize("compress", [False, True])
+def test_duckdb_refuses_large_bad_qrels_and_runs_gzipped_or_not_by_parts(
+    tmp_path, monkeypatch, duckdb_engine, kind, compress
+):
+    good = {"qrels": GOOD_QRELS, "run": GOOD_RUN}
+    data = BAD_BY_KIND[kind].encode()
+    paths = {name: tmp_path / name for name in good}
+    for name, text in good.items():
+        paths[name].write_bytes(gzip.compress(text.encode()) if compress else text.encode())
+    paths[kind].write_bytes(gzip.compress(data) if compress else data)
+    expected = whole_file_error(kind, data)
+    monkeypatch.setattr(files, "_PART", 100)  # below the size of each file, gzipped or not
+    import ndcg_core.trec.engines.duckdb_sql as duckdb_sql
+
+    read_whole = []
+    real = duckdb_sql.default_read
+
+    def whole(kind, source, name=None):
+        read_whole.append(kind)
+        return real(kind, source, name)
+
+    monkeypatch.setattr(duckdb_sql, "default_read", whole)
+    parts, real_part = [], files.default_read
+
+    def part(kind, source, name=None):
+        parts.append(bytes(source))
+        return real_part(kind, source, name)
+
+    monkeypatch.setattr(files, "default_read", part)
+    with pytest.raises(InputError) as refused:
+        duckdb_engine.evaluate_files(str(paths["qrels"]), str(paths["run"]))
+    assert str(refused.value) == str(expected).replace("the file", str(paths[kind]))
+    assert read_whole == []
+    assert len(parts) > 1 and b"".join(parts) == data  # the text, decompressed, a part at a time
+
+
+def test_a_bad_file_no_larger_than_a_part_is_left_to_the_default_reader_whole(tmp_path, monkeypatch):
+    path = tmp_path / "run"
+    path.write_text(BAD_BY_KIND["run"])
+    size = path.stat().st_size
+    monkeypatch.setattr(files, "_PART", size)
+    assert files.refuse_if_large("run", path, False, "the file") is None
+    monkeypatch.setattr(files, "_PART", size - 1)
+    with pytest.raises(InputError) as refused:
+        files.refuse_if_large("run", path, False, "the file")
+    assert str(refused.value) == str(whole_file_error("run", path.read_bytes()))
 
 
 def test_the_default_reader_gets_the_file_a_part_of_whole_lines_at_a_time(tmp_path, monkeypatch):

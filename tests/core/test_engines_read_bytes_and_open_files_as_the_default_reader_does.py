@@ -55,3 +55,30 @@ def test_a_source_of_another_kind_is_refused_by_its_type(engine):
         engine.evaluate_files(42, SOURCES["bytes"](RUN))
     assert refused.value.code == "file.source"
     assert str(refused.value) == "cannot read a int: give a path, bytes or an open file"
+
+
+class Named(Reader):
+    """An object with a ``read`` and a ``name``, as an upload is."""
+
+    def __init__(self, text: str, name: str) -> None:
+        super().__init__(text)
+        self.name = name
+
+
+@pytest.mark.parametrize("form", ["bytes", "binary file", "object with read"])
+def test_a_source_without_a_name_is_called_input(engine, form):
+    result = engine.evaluate_files(SOURCES[form](QRELS), SOURCES[form](RUN))
+    assert (result.qrels_name, result.run_name) == ("input", "input")
+
+
+def test_an_open_file_or_a_named_reader_is_called_by_its_name(engine, tmp_path):
+    path = tmp_path / "qrels.txt"
+    path.write_text(QRELS, encoding="utf-8")
+    with open(path, "rb") as qrels:
+        result = engine.evaluate_files(qrels, Named(RUN, "upload.run"))
+    assert (result.qrels_name, result.run_name) == (str(path), "upload.run")
+
+
+def test_an_empty_name_is_called_input(engine):
+    result = engine.evaluate_files(Named(QRELS, ""), Named(RUN, ""))
+    assert (result.qrels_name, result.run_name) == ("input", "input")

@@ -75,7 +75,7 @@ from ui.i18n import Translator, catalogue
 from ui.phones.routes import read_submission
 from ui.views.evaluate import parse_cutoffs
 from ui.views.metrics import parse_ranking
-from ui.widgets.sortable import apply_action
+from ui.widgets.sortable import apply_action, ordering
 
 ITEMS = make_items(["a", "b"], [3, 1])
 SPEC = ListSpec(tuple(ITEMS), Scoring(k=2))
@@ -394,7 +394,10 @@ CALLS = {
     "compare.same_name": [lambda: compare(read_qrels(QRELS), [read_run(RESULTS)] * 2)],
     "editor.row": [lambda: apply_table_edits(ITEMS, {"edited_rows": {"9": {"grade": 1}}}, 4)],
     "action.not_action": [lambda: apply_action(ITEMS, "drop table", 4)],
-    "action.unknown": [lambda: apply_action(ITEMS, {"type": "fly", "id": 1}, 4)],
+    "action.unknown": [
+        lambda: apply_action(ITEMS, {"type": "fly", "id": 1}, 4),
+        lambda: ordering({"type": "order", "kind": "best<b>"}, ("ideal", "worst")),
+    ],
     "answer.malformed": [
         lambda: read_submission({"activity": 1, "values": "<b>0.7</b>"}),
         lambda: read_submission({"activity": 1, "values": [[0, "0.7", "x"]]}),

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from ndcg_core import dcg, idcg, ndcg_at_k
 from ndcg_core.lists.items import make_items, move
 from ndcg_core.lists.presets import PRESETS
-from support import ROOT, plain, playground_list, seed_state
+from support import ROOT, component_data, plain, playground_list, press_order, seed_state, send_component_action
 from ui.state import Change
 
 
@@ -31,6 +31,13 @@ def metrics(at):
     return {m.label: (m.value, m.delta) for m in at.metric}
 
 
+def figures(at):
+    """DCG@k and IDCG@k as the headline shows them under NDCG@k: {label: value}, read from their one element."""
+    (block,) = [h.proto.body for h in at.html if 'class="pg-dcg-idcg"' in h.proto.body]
+    pairs = re.findall(r'idcg-label">([^<]*)</span><span class="pg-dcg-idcg-value">([^<]*)<', block)
+    return dict(pairs)
+
+
 def shown_ndcg(at):
     label, (value, _) = next((k, v) for k, v in metrics(at).items() if k.startswith("NDCG@"))
     return int(label.split("@")[1]), value
@@ -43,12 +50,10 @@ def grades_of(at):
 def test_opens_on_the_five_results_example_with_ndcg_core_figures():
     at = open_page()
     assert not at.exception
-    assert metrics(at) == {
-        "NDCG@5": (f"{ndcg_at_k([3, 2, 3, 0, 1], 5):.4f}", ""),
-        "DCG@5": (f"{dcg([3, 2, 3, 0, 1], 5):.4f}", ""),
-        "IDCG@5": (f"{idcg([3, 2, 3, 0, 1], 5):.4f}", ""),
-    }
+    assert metrics(at) == {"NDCG@5": (f"{ndcg_at_k([3, 2, 3, 0, 1], 5):.4f}", "")}
     assert metrics(at)["NDCG@5"][0] == "0.9724"
+    # DCG@5 and IDCG@5 side by side in one element (were two metrics in a row of their own).
+    assert figures(at) == {"DCG@5": f"{dcg([3, 2, 3, 0, 1], 5):.4f}", "IDCG@5": f"{idcg([3, 2, 3, 0, 1], 5):.4f}"}
 
 
 def test_a_move_updates_the_headline_with_its_delta():
@@ -73,7 +78,7 @@ def test_a_move_updates_the_headline_with_its_delta():
 )
 def test_ideal_and_worst_buttons_reorder_win_over_the_list_and_are_named(button, expected, said):
     at = open_page()
-    at.button(key=f"btn_order_{button}").click().run()
+    press_order(at, button)
     assert grades_of(at) == expected
     assert shown_ndcg(at)[1] == f"{ndcg_at_k(expected, 5):.4f}"
     # The caption names the reorder, not a change of where the ideal comes from (both were once "ideal").
@@ -83,9 +88,9 @@ def test_ideal_and_worst_buttons_reorder_win_over_the_list_and_are_named(button,
 
 def test_shuffle_then_reset_returns_to_the_preset():
     at = open_page()
-    at.button(key="btn_order_shuffle").click().run()
+    press_order(at, "shuffle")
     assert sorted(grades_of(at)) == [0, 1, 2, 3, 3]
-    at.button(key="btn_order_reset").click().run()
+    press_order(at, "reset")
     assert grades_of(at) == [3, 2, 3, 0, 1]
     assert shown_ndcg(at) == (5, "0.9724")
 
@@ -222,11 +227,14 @@ def test_k_is_clamped_when_the_list_becomes_shorter_than_it():
 
 def test_language_switch_keeps_the_list_and_translates():
     at = open_page()
-    at.button(key="btn_order_worst").click().run()
+    press_order(at, "worst")
     at.selectbox(key="_w_lang").set_value("zh").run()
     assert at.title[0].value == "练习场"
     assert grades_of(at) == [0, 1, 2, 3, 3]
-    assert at.button(key="btn_order_ideal").label == "理想排序"
+    orders = component_data(at, "pg_list")["orders"]
+    assert {o["kind"]: o["label"] for o in orders}["ideal"] == "理想排序"
+    worst = [0, 1, 2, 3, 3]
+    assert figures(at) == {"DCG@5": f"{dcg(worst, 5):.4f}", "IDCG@5": f"{idcg(worst, 5):.4f}"}  # the same in Chinese
 
 
 def test_the_editor_and_exports_are_drawn_only_when_opened():
@@ -248,8 +256,8 @@ def test_no_text_on_the_page_is_a_missing_catalogue_key():
 def test_reset_and_a_new_example_keep_the_learners_gain_and_discount():
     at = open_page()
     at.selectbox(key="_w_pg_gain").set_value("exponential").run()
-    at.button(key="btn_order_worst").click().run()
-    at.button(key="btn_order_reset").click().run()
+    press_order(at, "worst")
+    press_order(at, "reset")
     assert not at.exception and grades_of(at) == [3, 2, 3, 0, 1]
     assert at.session_state["playground"].spec.gain == "exponential"
     assert shown_ndcg(at) == (5, f"{ndcg_at_k([3, 2, 3, 0, 1], 5, gain='exponential'):.4f}")
@@ -257,3 +265,10 @@ def test_reset_and_a_new_example_keep_the_learners_gain_and_discount():
     at.button(key="btn_load_preset").click().run()
     assert grades_of(at) == [3, 0, 2] and at.session_state["playground"].spec.gain == "exponential"
     assert shown_ndcg(at) == (3, f"{ndcg_at_k([3, 0, 2], 3, gain='exponential'):.4f}")
+
+
+def test_an_unknown_ordering_from_the_list_is_a_message_and_the_list_stays():
+    at = open_page()
+    send_component_action(at, "pg_list", {"type": "order", "kind": "<b>best</b>", "nonce": 1})
+    assert not at.exception and grades_of(at) == [3, 2, 3, 0, 1]
+    assert [e.value for e in at.error] == [r"Unknown action '\<b\>best\</b\>'"]  # the markup escaped: shown as text

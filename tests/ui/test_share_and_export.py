@@ -14,7 +14,7 @@ from ndcg_core.lists.items import make_items
 from ndcg_core.lists.presets import PRESETS
 from ndcg_core.lists.scoring import Scoring
 from ndcg_core.lists.spec import MAX_LINK_LENGTH, ListSpec
-from support import ROOT, seed_state
+from support import ROOT, press_order, seed_state
 from ui import charts, export
 from ui.i18n import Translator
 
@@ -60,7 +60,7 @@ def test_an_address_the_browser_sends_late_does_not_undo_a_change_but_back_still
     Later the old address is a link again: the browser's Back button brings the old state back."""
     at = open_page("1_Playground", {})
     before = at.query_params["s"]
-    next(b for b in at.button if b.key == "btn_order_worst").click().run()
+    press_order(at, "worst")
     worst = [it.label for it in at.session_state["playground"].spec.items]
     assert at.query_params["s"] != before and worst != ["doc A", "doc B", "doc C", "doc D", "doc E"]
     at.query_params["s"] = before  # the browser has not yet applied the address the click wrote

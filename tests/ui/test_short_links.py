@@ -5,7 +5,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from ndcg_core.classroom.storage import Classroom
-from support import ROOT
+from support import ROOT, press_order
 
 
 @pytest.fixture
@@ -35,7 +35,7 @@ def made_code(at, page_key):
 
 def test_a_playground_state_travels_by_short_link_to_a_new_session(data_dir):
     first = page("pages/1_Playground.py")
-    next(b for b in first.button if b.key == "btn_order_worst").click().run()
+    press_order(first, "worst")
     order = [it.label for it in first.session_state["playground"].spec.items]
     code = made_code(first, "playground")
     assert len(code) == 6

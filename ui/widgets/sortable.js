@@ -1,6 +1,8 @@
 // NDCG Lab's sortable list: drag (SortableJS), Alt+Arrow keys on a focused row, or the up/down buttons.
 // The server holds the order. Every move is sent as one trigger {type: "move", id, to}; the list is
 // redrawn from the data the server sends back, so a change made from code always wins.
+// Under the list, the page's one-click orderings (Ideal order, Worst order, Shuffle, Reset) when the server
+// sends them: real buttons, each sent as one trigger {type: "order", kind}; the server makes the order.
 // Labels are set with textContent, never innerHTML: a label is the learner's text, not markup.
 // SortableJS (ui/Sortable.min.js, MIT) is put before this code by ui/sortable.py and defines globalThis.Sortable.
 
@@ -105,6 +107,24 @@ function renderSummary(root, summary) {
   box.replaceChildren(...parts);
 }
 
+// The one-click orderings, two to a row; the button that had focus keeps it across the redraw.
+function renderOrders(root, orders, send, label) {
+  const box = root.querySelector(".orders");
+  box.setAttribute("aria-label", label || "");
+  const active = root.getRootNode().activeElement;
+  const focused = active && box.contains(active) ? active.dataset.kind : null;
+  box.hidden = !orders || orders.length === 0;
+  const buttons = (orders || []).map((order) => {
+    const b = el("button", "order", { type: "button", "data-kind": order.kind });
+    b.textContent = order.label;
+    b.addEventListener("click", () => send({ type: "order", kind: order.kind }));
+    return b;
+  });
+  box.replaceChildren(...buttons);
+  const again = focused ? buttons.find((b) => b.dataset.kind === focused) : null;
+  if (again) again.focus();
+}
+
 function rowsOf(list) {
   return Array.from(list.querySelectorAll(":scope > li.row"));
 }
@@ -169,6 +189,7 @@ export default function (component) {
 
   if (root._cleanup) root._cleanup();
   const send = (payload) => setTriggerValue("action", { ...payload, nonce: Date.now() + Math.random() });
+  renderOrders(root, data.orders, send, data.texts.orders);
   // Keep keyboard focus on the same item across the redraw, but only if it was in the list:
   // a rerun caused by another widget must not pull focus away from it.
   const active = root.getRootNode().activeElement;
@@ -220,9 +241,12 @@ export default function (component) {
     if (!b || b.disabled) return;
     const row = b.closest("li.row");
     const from = rowsOf(list).indexOf(row);
-    if (b.classList.contains("up")) moveTo(row, from - 1, "button");
-    else if (b.classList.contains("down")) moveTo(row, from + 1, "button");
-    else if (b.classList.contains("remove")) send({ type: "remove", id: Number(row.dataset.id) });
+    if (b.classList.contains("up") || b.classList.contains("down")) {
+      moveTo(row, from + (b.classList.contains("up") ? -1 : 1), "button");
+      // Moving the row took the focus off its button: put it back, so Enter or Space moves the item again and the
+      // server's redraw keeps it there (on the row instead, where the button has become disabled at an end).
+      b.focus();
+    } else if (b.classList.contains("remove")) send({ type: "remove", id: Number(row.dataset.id) });
   }
 
   function onFocusIn(event) {

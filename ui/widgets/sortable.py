@@ -6,8 +6,10 @@ server so that "Ideal order", "Reset" and presets always win over what the brows
 must stay text. streamlit-sortables overwrites reorders made from code unless its key changes, and
 streamlit-dnd has no keyboard support. The drag itself is SortableJS (vendored as ``Sortable.min.js``,
 MIT): touch-friendly, by a handle on touch screens so a swipe scrolls the page, with auto-scroll.
-The component only reports actions (move, grade, remove); ``apply_action`` turns them into a new list,
-through ``ndcg_core.lists.items.move`` like every other reordering.
+The component only reports actions (move, grade, remove, and the page's one-click orderings drawn under the
+list); ``apply_action`` turns them into a new list, through ``ndcg_core.lists.items.move`` like every other
+reordering, and ``ordering`` reads which ordering was asked for. The orderings are real buttons of the component
+rather than ``st.button``s: the page sends a move's rerun one element, not six (two rows and four buttons).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from ui.widgets.pointer import LINKED_CSS, POINTER_JS
 _HERE = Path(__file__).parent
 _HTML = (
     '<div class="ndcg-sortable"><div class="summary" aria-hidden="true" hidden></div><p class="hint"></p><ol></ol>'
-    '<div class="live" aria-live="polite"></div></div>'
+    '<div class="orders" role="group" hidden></div><div class="live" aria-live="polite"></div></div>'
 )
 
 _component = st.components.v2.component(
@@ -77,13 +79,15 @@ def component_data(
     show_grades: bool = True,
     changed: Sequence[int] = (),
     version: int = 0,
+    orders: Mapping[str, str] | None = None,
 ) -> dict:
     """What the browser needs to draw the list (JSON). ``summary`` ({"label", "value", "delta"}) is the figure
     kept in view above the list on a narrow screen; ``preview`` is ``preview_data``. Without ``show_grades``
     (a class judging relevance from the titles) no grade is sent to the browser at all, only the labels.
     ``changed``: the ids of the items whose DCG term the last change changed (marked until the next change);
     ``version`` a number the page changes to have the list drawn again from the server's order even when it is
-    the same as last time (a move held by predict first, which the browser has already shown made)."""
+    the same as last time (a move held by predict first, which the browser has already shown made); ``orders``
+    the one-click orderings drawn under the list ({kind: button's text}, in order; none without it)."""
     return {
         "items": [
             {
@@ -107,6 +111,7 @@ def component_data(
         "preview": dict(preview) if preview else None,
         "changed": list(changed),
         "version": version,
+        "orders": [{"kind": kind, "label": label} for kind, label in (orders or {}).items()],
     }
 
 
@@ -125,13 +130,17 @@ def sortable_list(
     show_grades: bool = True,
     changed: Sequence[int] = (),
     version: int = 0,
+    orders: Mapping[str, str] | None = None,
 ) -> Any:
-    """Draw the list; ``on_action`` runs (before the rerun) when the learner moves, regrades or removes.
-    ``show_grades=False`` draws the labels only (read-only: there is no grade to edit)."""
+    """Draw the list; ``on_action`` runs (before the rerun) when the learner moves, regrades, removes or asks
+    for one of ``orders`` (``ordering``). ``show_grades=False`` draws the labels only (read-only: there is no grade
+    to edit)."""
     return _component(
         key=key,
         data=as_json(
-            component_data(items, k, top, texts, large, readonly, summary, preview, show_grades, changed, version)
+            component_data(
+                items, k, top, texts, large, readonly, summary, preview, show_grades, changed, version, orders
+            )
         ),
         on_action_change=on_action,
     )
@@ -160,3 +169,14 @@ def apply_action(items: Sequence[Item], action: Any, top: int) -> tuple[list[Ite
             raise InputError("list.empty")
         return without(items, item_id), None
     raise UiInputError("action.unknown", value=shown(kind))
+
+
+def ordering(action: Any, kinds: Sequence[str]) -> str | None:
+    """The one-click ordering an action from the component asks for (one of ``kinds``), or ``None`` when it is
+    another action. An ``InputError`` for an ordering not in ``kinds``: the action comes from the browser."""
+    if not isinstance(action, Mapping) or action.get("type") != "order":
+        return None
+    kind = action.get("kind")
+    if kind not in kinds:
+        raise UiInputError("action.unknown", value=shown(kind))
+    return str(kind)

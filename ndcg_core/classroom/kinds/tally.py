@@ -99,7 +99,7 @@ def _judge(spec: ListSpec, guess: object, truth: float) -> Verdict:
         return Verdict(RIGHT if mistake_catalogue.matches(guess, truth, decimals=RIGHT_DECIMALS) else CLOSE)
     # Read as Practice reads a number: a slip near the right one (a digit, two swapped) is not named as a concept.
     reading = read_answer(spec, guess)
-    found = reading.mistakes if reading.verdict == "mistake" else ()
+    found = reading.mistakes  # only a reading whose verdict is a mistake names any
     return Verdict(found[0].code, found) if found else Verdict(OTHER)
 
 

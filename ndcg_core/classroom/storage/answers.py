@@ -93,7 +93,6 @@ class Answers:
 
     def __init__(self, db: Database, limits: Limits, rooms: Rooms) -> None:
         self.db = db
-        self.limits = limits
         self.rooms = rooms
         self._answer_statements = answer_statements(db, limits)
 

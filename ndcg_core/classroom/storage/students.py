@@ -53,9 +53,7 @@ class Students:
     def _join(self, conn: Connection, code: str, student_id: str, name: str | None, source: str) -> Student | None:
         """The student joined to an existing room (``None`` if there is no such open room)."""
         now = self.db.clock()
-        room = conn.execute(
-            sa.select(rooms.c.ended_at, rooms.c.expires_at, rooms.c.created_at).where(rooms.c.code == code)
-        ).first()
+        room = conn.execute(sa.select(rooms.c.ended_at, rooms.c.expires_at).where(rooms.c.code == code)).first()
         if room is None or room.expires_at <= now:
             return None
         if room.ended_at is not None:

@@ -180,7 +180,7 @@ class DuckDBEngine:
         try:
             return self._load_path(kind, spooled, name, data)
         finally:
-            spooled.unlink(missing_ok=True)
+            spooled.unlink()  # written above, and nothing else removes it
 
     def _load_path(self, kind: str, path: Path, name: str, original: Source) -> str:
         try:
@@ -208,10 +208,8 @@ class DuckDBEngine:
         return name
 
     def _load_text(self, kind: str, path: Path, gzipped: bool) -> None:
-        # UTF-8 checked here too: DuckDB checks only the columns it reads, and trec_eval's second one it never does.
-        head, tail, clean, tidy = scan(path, gzipped, utf8=True)
-        if not clean:
-            raise Unclean
+        # scan checks UTF-8 too: DuckDB checks only the columns it reads, and trec_eval's second one it never does.
+        head, tail, tidy = scan(path, gzipped)
         header = csv_table_header(head)
         self._tag = "" if kind == "qrels" or header is not None else last_tag(tail)
         compression = "gzip" if gzipped else "none"

@@ -12,7 +12,7 @@ import re
 import zlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, TypeVar, cast
+from typing import TypeVar
 
 import pyarrow as pa
 
@@ -37,45 +37,44 @@ class Unclean(Exception):
     """The engine could not read the file as trec_eval would, or found it bad: the default reader must say why."""
 
 
-def scan(path: Path, gzipped: bool, *, utf8: bool = False) -> tuple[bytes, bytes, bool, bool]:
-    """The first 64 KiB of the text and its last 64 KiB; whether it is clean (no NUL byte, no carriage return
-    but before a line feed; with ``utf8``, UTF-8 throughout, for a reader that would not say) and tidy (fields
-    separated by single spaces only: ``duckdb_sql``'s fastest reading)."""
+def scan(path: Path, gzipped: bool) -> tuple[bytes, bytes, bool]:
+    """The first 64 KiB of the text and its last 64 KiB, and whether it is tidy (fields separated by single spaces
+    only: ``duckdb_sql``'s fastest reading); ``Unclean`` unless the text is clean: no NUL byte, no carriage return
+    but before a line feed, UTF-8 throughout (for a reader that would not say)."""
     head, tail, carried = b"", b"", b"\n"
     tidy = True
     decoder = codecs.getincrementaldecoder("utf-8")()
     with _open(path, gzipped) as stream:
         while chunk := stream.read(_CHUNK):
-            if len(head) < _HEAD:
-                head += chunk[: _HEAD - len(head)]
+            head += chunk[: _HEAD - len(head)]
             data = carried + chunk
             if b"\x00" in data or (b"\r" in data and _LONE_CR.search(data)):
-                return head, tail, False, False
-            if utf8:
-                try:
-                    decoder.decode(chunk)
-                except UnicodeDecodeError:
-                    return head, tail, False, False
+                raise Unclean
+            try:
+                decoder.decode(chunk)
+            except UnicodeDecodeError:
+                raise Unclean from None
             tidy = tidy and not any(blank in data for blank in _UNTIDY)
             carried = data[-1:]
             tail = (tail + chunk)[-_HEAD:]
-    if utf8:
-        try:
-            decoder.decode(b"", final=True)
-        except UnicodeDecodeError:  # the text ends within a character
-            return head, tail, False, False
-    return head, tail, carried != b"\r", tidy and carried != b" "
+    try:
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:  # the text ends within a character
+        raise Unclean from None
+    if carried == b"\r":
+        raise Unclean
+    return head, tail, tidy and carried != b" "
 
 
-def _open(path: Path, gzipped: bool) -> IO[bytes]:
-    stream = gzip.open(path, "rb") if gzipped else open(path, "rb")  # noqa: SIM115 (the caller closes it)
-    return cast(IO[bytes], stream)
+def _open(path: Path, gzipped: bool) -> io.BufferedIOBase:
+    """The file's bytes, decompressed when ``gzipped``."""
+    return gzip.open(path) if gzipped else open(path, "rb")  # noqa: SIM115 (the caller closes it)
 
 
 def header_line(head: bytes) -> int:
     """How many lines the header and the comment or blank lines before it take."""
     for number, raw in enumerate(head.split(b"\n"), start=1):
-        line = raw.decode("utf-8", errors="replace").strip()
+        line = raw.decode(errors="replace").strip()
         if line and not line.startswith("#"):
             return number
     raise Unclean
@@ -102,7 +101,7 @@ def bytes_of(source: Source) -> bytes:
         return bytes(source)
     if isinstance(source, io.IOBase) or hasattr(source, "read"):
         data = source.read()
-        return data.encode("utf-8") if isinstance(data, str) else bytes(data)
+        return data.encode() if isinstance(data, str) else bytes(data)
     raise InputError("file.source", kind=type(source).__name__)
 
 

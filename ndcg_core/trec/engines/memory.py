@@ -16,7 +16,6 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ...arrays import as_numpy
 from ..evaluate import Evaluation, EvaluationOptions, Prepared, prepare, prepared_columns
 from ..readers import Qrels, Run, Source, read_qrels, read_run
 from ..segmented import evaluate_files
@@ -100,12 +99,11 @@ def _subset(qrels: Qrels, run: Run, qids: list[str]) -> Prepared | None:
     if not qids:
         return None
     wanted = pa.array(qids)
-    keep_q = pc.is_in(qrels.qid, value_set=wanted)
-    keep_r = pc.is_in(run.qid, value_set=wanted)
-    rows_q, rows_r = np.flatnonzero(as_numpy(keep_q, fill=False)), np.flatnonzero(as_numpy(keep_r, fill=False))
-    sub_q = Qrels(qrels.qid.take(pa.array(rows_q)), qrels.docno.take(pa.array(rows_q)), qrels.rel[rows_q])
-    sub_r = Run(run.qid.take(pa.array(rows_r)), run.docno.take(pa.array(rows_r)), run.score[rows_r])
-    return prepare(sub_q, sub_r, complete=True)
+    rows_q = pc.indices_nonzero(pc.is_in(qrels.qid, value_set=wanted))
+    rows_r = pc.indices_nonzero(pc.is_in(run.qid, value_set=wanted))
+    sub_q = Qrels(qrels.qid.take(rows_q), qrels.docno.take(rows_q), qrels.rel[rows_q.to_numpy()])
+    sub_r = Run(run.qid.take(rows_r), run.docno.take(rows_r), run.score[rows_r.to_numpy()])
+    return prepare(sub_q, sub_r)  # each of these queries is in the run (it has tied documents): none to complete
 
 
 def _with_subset(
@@ -134,21 +132,21 @@ def with_rows(
 
 def _groups(prepared: Prepared, float32: bool) -> Groups:
     """Run rows sorted by query and score (as 32-bit floats with ``float32``): each row's result row, tie group,
-    score, and grade where it has a gain (else 0)."""
+    score, and grade where it has a gain (else 0: an unjudged document's level is 0, an unusable grade's below 0)."""
     retrieved = prepared.retrieved
     score = prepared.score.astype(np.float32) if float32 else prepared.score
-    order = np.argsort(score, kind="stable")
+    order = np.argsort(score)  # any order within a tie group will do: a group's rows are read as a set
     order = order[np.argsort(retrieved.slot[order], kind="stable")]
     slot, key = retrieved.slot[order], score[order]
-    grade = np.where(retrieved.usable & (retrieved.level > 0), retrieved.level, 0)[order].astype(np.float64)
+    grade = np.maximum(retrieved.level, 0)[order]
     starts = np.ones(len(order), dtype=bool)
     starts[1:] = (slot[1:] != slot[:-1]) | (key[1:] != key[:-1])
     return slot, np.cumsum(starts) - 1, prepared.score[order], grade
 
 
 def _spans(group: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """Per group, whether its values differ."""
-    n = int(group[-1]) + 1 if len(group) else 0
+    """Per group number (as many as rows; those past the last group are False), whether its values differ."""
+    n = len(group)  # groups are numbered from 0, at most one per row
     low, high = np.full(n, np.inf), np.full(n, -np.inf)
     np.minimum.at(low, group, values)
     np.maximum.at(high, group, values)

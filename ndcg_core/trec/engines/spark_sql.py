@@ -218,8 +218,8 @@ class SparkEngine:
         return os.fspath(link)
 
     def _load_text(self, kind: str, path: Path, gzipped: bool) -> None:
-        head, tail, clean, _ = scan(path, gzipped, utf8=True)
-        if not clean or head.startswith(_BOM):
+        head, tail, _ = scan(path, gzipped)
+        if head.startswith(_BOM):
             raise Unclean
         header = csv_table_header(head)
         self._tag = "" if kind == "qrels" or header is not None else last_tag(tail)

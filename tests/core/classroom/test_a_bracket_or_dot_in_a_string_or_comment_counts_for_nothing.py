@@ -31,6 +31,12 @@ CASES = [
     (f"'a'.{KEY[2:]} = 1", None),
     (f"'a'.{LONG_KEY[2:]} = 1", ("lesson.key_parts", 1)),
     (f'"a".{LONG_KEY[2:]} = 1', ("lesson.key_parts", 1)),
+    (f"x = ['a', {DEEP}0, 'b']", ("lesson.too_deep", 1)),  # each literal string ends at its own quote
+    (f"x = 'abc\ny = {DEEP}0\nz = 'q'", ("lesson.too_deep", 2)),
+    ("x = ['abc", None),  # never closed, on the text's last line
+    (f"x = 1\n'a'.{LONG_KEY[2:]} = 1", ("lesson.key_parts", 2)),  # opening a line
+    (f"'a\n.{LONG_KEY[2:]}.z = 1", ("lesson.key_parts", 2)),  # an unclosed literal string ends at its line's end
+    (f"'a\n.{KEY[2:]}.z = 1", None),
     # Multi-line strings: empty, over lines, with escapes, ending with quotes of their own, never closed.
     (f'x = """"""\ny = {DEEP}0', ("lesson.too_deep", 2)),
     (f"x = ''''''\ny = {DEEP}0", ("lesson.too_deep", 2)),
@@ -44,9 +50,11 @@ CASES = [
     (f'x = """a""""""{DEEP}', None),
     ('x = """a"""', None),
     (f"x = '''a''''{DEEP}0", ("lesson.too_deep", 1)),
+    (f'"""a""""{DEEP}0', ("lesson.too_deep", 1)),  # the text's first string
     # Comments, closed by their line's end or by the text's.
     (f"# {DEEP}\ny = {DEEP}0\n", ("lesson.too_deep", 2)),
     (f"x = 1 # {DEEP}", None),
+    ("x = [ # a comment", None),  # the text's last line
     # Depth and key parts outside strings: spaces and brackets between parts, the limits themselves.
     (FULL, None),
     (f"a = {FULL}\nb = {FULL}", None),
@@ -57,6 +65,12 @@ CASES = [
     (f"a = .{KEY}", None),
     (LONG_KEY.replace(".", ". ") + " = 1", ("lesson.key_parts", 1)),
     (" ".join("abcdefghij"), None),
+    (f"X.{LONG_KEY[2:]} = 1", ("lesson.key_parts", 1)),  # capitals are a bare key's too
+    (f"X = {DEEP}0", ("lesson.too_deep", 1)),
+    (f"x = {KEY}", None),  # a part after an "=" starts a key of its own
+    (f"x = {LONG_KEY}", ("lesson.key_parts", 1)),
+    (KEY.replace(".", "..", 1) + " = 1", None),  # a dot after a dot carries the parts on
+    (LONG_KEY.replace(".", "..", 1) + " = 1", ("lesson.key_parts", 1)),
 ]
 
 

@@ -51,7 +51,7 @@ from ui.state import (
     widget_value,
 )
 from ui.widgets.short_link import share_box
-from ui.widgets.sortable import apply_action, sortable_list
+from ui.widgets.sortable import apply_action, ordering, sortable_list
 
 from .figures import (
     CHART_KINDS,
@@ -155,13 +155,21 @@ def cancel_held() -> None:
     playground_state().error = None
 
 
+# The one-click orderings the list draws under itself (``reorder``), in the order of their buttons.
+ORDER_KINDS = ("ideal", "worst", "shuffle", "reset")
+
+
 def on_list_action() -> None:
-    """A move, regrade or removal reported by the sortable list."""
+    """A move, regrade, removal or one-click ordering reported by the sortable list."""
     action = widget_value(LIST_KEY).get("action")
     if action is None:
         return
     t = Translator(app_state().lang)
     try:
+        kind = ordering(action, ORDER_KINDS)
+        if kind is not None:
+            reorder(kind)
+            return
         new_items, moved = apply_action(items(), action, spec().top)
     except ValueError as err:
         playground_state().error = t.explain(err)
@@ -374,8 +382,8 @@ def list_caption(t: Translator) -> str:
 
 
 def render_list(t: Translator, shown: ListSpec, summary: dict[str, str]) -> None:
-    """The sortable list (with the headline figure to keep in view on a phone, and the NDCG each drop would
-    give) and the one-click orderings."""
+    """The sortable list (with the headline figure to keep in view on a phone, the NDCG each drop would give,
+    and the one-click orderings under it, drawn by the list's component: one element where they were six)."""
     top, k = shown.top, shown.k
     presenter = app_state().presenter
     preview = live.preview(shown.items, shown.scoring, shown.extra, k)
@@ -394,6 +402,7 @@ def render_list(t: Translator, shown: ListSpec, summary: dict[str, str]) -> None
         preview=preview,
         changed=changed,
         version=playground_state().editor_version,
+        orders={kind: t(f"playground.order.{kind}") for kind in ORDER_KINDS},
     )
     removed = playground_state().removed
     if removed:
@@ -404,18 +413,6 @@ def render_list(t: Translator, shown: ListSpec, summary: dict[str, str]) -> None
             icon=":material/undo:",
             width="stretch",
         )
-    # Two rows of two (the same on a phone and a projector, where one row of four wrapped three and one): two
-    # blocks to send after every move, where two columns were three.
-    for kinds in (("ideal", "worst"), ("shuffle", "reset")):
-        with st.container(horizontal=True, gap="small"):
-            for kind in kinds:
-                st.button(
-                    t(f"playground.order.{kind}"),
-                    on_click=reorder,
-                    args=(kind,),
-                    width="stretch",
-                    key=f"btn_order_{kind}",
-                )
 
 
 def render_predict(t: Translator) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
+from html import escape
 
 import numpy as np
 import pandas as pd
@@ -95,15 +96,25 @@ def why_text(t: Translator, now: Scores) -> str | None:
     return t("playground.why", ideal=ideal, dcg=dcg)
 
 
+def dcg_and_idcg_html(t: Translator, now: Scores) -> str:
+    """DCG@k and IDCG@k side by side, drawn as the headline's metrics are (``ui.page``'s ``.pg-dcg-idcg`` rules, a
+    projector's sizes in presenter view): one element where two metrics in a row were three. Only the catalogue's
+    labels and ndcg_core's numbers go in, escaped all the same."""
+    figures = "".join(
+        f'<div class="pg-dcg-idcg-item"><span class="pg-dcg-idcg-label">{escape(label)}</span>'
+        f'<span class="pg-dcg-idcg-value">{escape(metric_text(value))}</span></div>'
+        for label, value in ((t("playground.dcg_at", k=now.k), now.dcg), (t("playground.idcg_at", k=now.k), now.idcg))
+    )
+    return f'<div class="pg-dcg-idcg">{figures}</div>'
+
+
 def render_headline(t: Translator, shown: ListSpec) -> None:
     """NDCG@k with the change the last edit caused, and DCG@k and IDCG@k beside it."""
     now, delta = headline(shown)
     last = playground_state().last
     # NDCG on a row of its own, so it keeps a projector's type size beside the list; DCG and IDCG below it.
     st.metric(t("playground.ndcg_at", k=now.k), metric_text(now.ndcg), delta=delta)
-    with st.container(horizontal=True, gap="medium"):  # side by side in one block (columns would be three)
-        st.metric(t("playground.dcg_at", k=now.k), metric_text(now.dcg), width="stretch")
-        st.metric(t("playground.idcg_at", k=now.k), metric_text(now.idcg), width="stretch")
+    st.html(dcg_and_idcg_html(t, now))
     revealed = playground_state().revealed
     if last and revealed and revealed.change is last:
         render_verdict(t, revealed.verdict, shown.k)
