@@ -213,7 +213,8 @@ class Rooms:
 
     @resilient
     def open_activity(self, code: str, key: Any, activity: Activity, *, after: int | None = None) -> ActivityRow:
-        """Open ``activity`` as the room's next one (the previous one closes).
+        """Open ``activity`` as the room's next one (the previous one takes no more answers: only the current one
+        does; its phase is left as it was).
 
         ``after`` is the room's revision the teacher's page acted on: if the room is one revision past it and its
         current activity is this one, that opening already happened (a retry after a commit whose answer was lost,
