@@ -23,7 +23,7 @@ from ndcg_core.classroom.storage.engine import Database
 
 
 @pytest.fixture
-def postgresql():
+def postgres():
     return Database(engine=sa.create_engine("postgresql+psycopg://nobody@127.0.0.1:1/none"))  # never connected
 
 
@@ -42,14 +42,14 @@ class Sent:
         self.sent.append(compiled(statement, self.db))
 
 
-def test_the_answered_activity_is_read_under_a_share_lock(postgresql):
-    sql, _ = compiled(answer_statements(postgresql, Limits()).activity, postgresql)
+def test_the_answered_activity_is_read_under_a_share_lock(postgres):
+    sql, _ = compiled(answer_statements(postgres, Limits()).activity, postgres)
     assert sql.startswith("SELECT activities.id, activities.room")
     assert sql.endswith("WHERE activities.id = %(activity)s::INTEGER FOR SHARE")
 
 
-def test_an_answer_sent_again_replaces_the_one_under_its_activity_student_and_part(postgresql):
-    sql, _ = compiled(answer_statements(postgresql, Limits()).upsert, postgresql)
+def test_an_answer_sent_again_replaces_the_one_under_its_activity_student_and_part(postgres):
+    sql, _ = compiled(answer_statements(postgres, Limits()).upsert, postgres)
     assert sql.startswith("INSERT INTO answers (activity_id, student_id, part, room, value, created_at, updated_at)")
     assert sql.endswith(
         "ON CONFLICT (activity_id, student_id, part) DO UPDATE SET value = excluded.value, "
@@ -74,20 +74,20 @@ def test_a_room_s_doors_set_its_one_row_by_room(tmp_path):
     ]
 
 
-def test_a_notice_is_pg_notify_on_the_rooms_channel_with_its_payload(postgresql):
-    conn = Sent(postgresql)
-    postgresql.tell(conn, Notice("ABC123", revision=4))
+def test_a_notice_is_pg_notify_on_the_rooms_channel_with_its_payload(postgres):
+    conn = Sent(postgres)
+    postgres.tell(conn, Notice("ABC123", revision=4))
     [(sql, params)] = conn.sent
     assert re.fullmatch(r"SELECT pg_notify\(%\((\w+)\)s::VARCHAR, %\((\w+)\)s::VARCHAR\) AS \w+", sql)
     assert list(params.values()) == [CHANNEL, "ABC123:4"] and CHANNEL == "ndcg_lab_rooms"
     assert conn.info == {}  # nothing left for this process to tell after the commit: PostgreSQL tells every one
 
 
-def test_the_notices_of_one_write_are_one_statement_a_payload_a_row(postgresql):
-    conn = Sent(postgresql)
-    postgresql.tell_all(conn, [])  # nothing to tell: nothing sent
+def test_the_notices_of_one_write_are_one_statement_a_payload_a_row(postgres):
+    conn = Sent(postgres)
+    postgres.tell_all(conn, [])  # nothing to tell: nothing sent
     told = [Notice("ABC123", activity=9, student="s1"), Notice("ABC123", activity=9), Notice("ABC123", joined=True)]
-    postgresql.tell_all(conn, told)
+    postgres.tell_all(conn, told)
     [(sql, params)] = conn.sent
     assert re.fullmatch(
         r"SELECT pg_notify\(%\(\w+\)s::VARCHAR, payload\) AS \w+ FROM unnest\(%\(payloads\)s::TEXT\[\]\) AS payload",
