@@ -146,3 +146,54 @@ def test_a_large_bad_file_is_refused_by_parts_with_the_whole_files_error(tmp_pat
     monkeypatch.setattr(duckdb_sql, "default_read", not_whole)
     paths = (str(bad), str(good)) if kind == "qrels" else (str(good), str(bad))
     assert refusal(duckdb_engine.evaluate_files, *paths) == expected
+
+
+# A file that starts as Parquet does but is not one (cut short, or text after the magic bytes): DuckDB cannot read
+# it, so it is refused as the default engine refuses it, as text; a large one a part at a time.
+DAMAGED = b"PAR1" + (GOOD_QRELS + "q9 0 d1 1.5\n").encode()  # as text: a grade that is no whole number, last
+
+
+@pytest.mark.parametrize("large", [False, True], ids=["small", "large"])
+def test_a_damaged_parquet_file_is_refused_as_the_default_engine_does(tmp_path, monkeypatch, duckdb_engine, large):
+    bad, good = tmp_path / "qrels.parquet", tmp_path / "run"
+    bad.write_bytes(DAMAGED)
+    good.write_text(GOOD_RUN)
+    expected = refusal(read_qrels, DAMAGED, str(bad))
+    assert expected[0] == "qrels.grade_not_whole" and expected[1].startswith(f"line 97 of {bad}:")
+    if large:
+        import ndcg_core.trec.engines.duckdb_sql as duckdb_sql
+
+        monkeypatch.setattr(files, "_PART", 200)  # "large": more than a part of a few lines
+
+        def not_whole(*args, **kwargs):
+            raise AssertionError("the whole file read by the default reader")
+
+        monkeypatch.setattr(duckdb_sql, "default_read", not_whole)
+    assert refusal(duckdb_engine.evaluate_files, str(bad), str(good)) == expected
+
+
+def test_a_parquet_file_read_past_duckdbs_memory_is_a_memory_error_with_its_reason(tmp_path):
+    import duckdb
+
+    from ndcg_core.trec.engines.duckdb_sql import DuckDBEngine
+
+    path = tmp_path / "run.parquet"
+    pq.write_table(pa.table({"qid": ["q"], "docno": ["a"], "score": [1.5]}), path)
+    reason = "Out of Memory Error: could not allocate block of size 256.0 KiB (10.0 KiB/10.0 KiB used)"
+
+    class Short:
+        """DuckDB's connection, out of memory when the file's columns are fetched."""
+
+        def __init__(self, db):
+            self.db = db
+
+        def sql(self, query):
+            raise duckdb.OutOfMemoryException(reason)
+
+        def __getattr__(self, name):
+            return getattr(self.db, name)
+
+    with DuckDBEngine() as engine, pytest.raises(MemoryError) as caught:  # an engine of its own: not the shared one
+        engine._db = Short(engine._db)
+        engine.read_parquet("run", path, "run.parquet")
+    assert str(caught.value) == reason

@@ -87,6 +87,28 @@ def test_a_room_s_latest_answers_are_kept_across_a_look_that_found_only_a_join(t
     store.close()
 
 
+def test_a_look_that_found_no_news_keeps_every_student_s_latest_answer(tmp_path):
+    path = tmp_path / "c.sqlite3"
+    store = Classroom(f"sqlite:///{path}")
+    room, key = store.rooms.create()
+    ana, bo = rules.new_student_id(), rules.new_student_id()
+    opened = answered(store, room.code, key, ana)
+    store.students.join(room.code, bo, source="t")
+    store.answers.submit(room.code, bo, opened.id, [(0, "0.25")])
+    watcher, heard = hearing(path)
+    watcher.look()
+    store.students.join(room.code, rules.new_student_id(), source="t")
+    watcher.look()  # a join, no answer: what each student last answered is kept all the same
+    store.answers.submit(room.code, ana, opened.id, [(0, "0.75")])
+    watcher.look()
+    assert heard == [  # Bo's answer is no news
+        Notice(room.code, joined=True),
+        Notice(room.code, activity=opened.id, student=ana, looked=True),
+    ]
+    watcher.close()
+    store.close()
+
+
 def test_an_activity_opened_and_answered_between_two_looks_names_whoever_answered(tmp_path):
     path = tmp_path / "c.sqlite3"
     store = Classroom(f"sqlite:///{path}")

@@ -70,6 +70,8 @@ CASES = [
     (f"X.{LONG_KEY[2:]} = 1", ("lesson.key_parts", 1)),  # capitals are a bare key's too
     (f"X = {DEEP}0", ("lesson.too_deep", 1)),
     (f"x = {KEY}", None),  # a part after an "=" starts a key of its own
+    (f"a {KEY} = 1", None),  # so does one after another part with no dot between
+    (f'"a" {KEY} = 1', None),  # or after a quoted part
     (f"x = {LONG_KEY}", ("lesson.key_parts", 1)),
     (KEY.replace(".", "..", 1) + " = 1", None),  # a dot after a dot carries the parts on
     (LONG_KEY.replace(".", "..", 1) + " = 1", ("lesson.key_parts", 1)),
