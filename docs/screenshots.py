@@ -8,8 +8,8 @@ included, and writes one PNG per view into docs/img/ (1280x720 for the desktop a
 phone, the projector at 1280x720, 1920x1080 and 3840x2160: waiting with its QR code, the class's answers, the
 reveal; at one device pixel per CSS pixel and in 256 colours, so the files stay small). Look at them before
 committing them. ``python docs/screenshots.py classroom`` makes the classroom's alone, ``python docs/screenshots.py
-learn-by-hand`` Learn's worksheet alone, ``python docs/screenshots.py playground`` the Playground's explained
-move and linked highlight alone.
+learn-by-hand`` Learn's worksheet alone, ``python docs/screenshots.py playground`` the Playground as it opens, its
+explained move and its linked highlight alone.
 """
 
 from __future__ import annotations
@@ -67,14 +67,19 @@ def desktop_page(browser: Browser, url: str) -> Page:
     return page
 
 
+def playground_opened(browser: Browser, url: str) -> None:
+    """The Playground as it opens, at 1280x720."""
+    playground = desktop_page(browser, f"{url}/Playground")
+    expect(playground.get_by_test_id("stMetricValue").first).to_be_visible(timeout=30_000)
+    shoot(playground, "playground")
+
+
 def pages(browser: Browser, url: str) -> None:
     home = desktop_page(browser, url)
     expect(home.get_by_text("1. Learn")).to_be_visible(timeout=30_000)
     shoot(home, "home")
 
-    playground = desktop_page(browser, f"{url}/Playground")
-    expect(playground.get_by_test_id("stMetricValue").first).to_be_visible(timeout=30_000)
-    shoot(playground, "playground")
+    playground_opened(browser, url)
 
     learn = desktop_page(browser, f"{url}/Learn")
     expect(learn.get_by_test_id("stMain").get_by_role("heading").first).to_be_visible(timeout=30_000)
@@ -204,6 +209,7 @@ def main() -> None:
                 if sys.argv[1:] == ["learn-by-hand"]:
                     learn_by_hand(browser, url)
                 elif sys.argv[1:] == ["playground"]:
+                    playground_opened(browser, url)
                     playground_linked(browser, url)
                 else:
                     if sys.argv[1:] != ["classroom"]:
