@@ -10,25 +10,12 @@ rank-order sums, the same overflow scaling), so a preview and the score after th
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from .. import validate
 from .ndcg import CheckedList, checked_list, gains_for_ratio, ideal_gains_of, rank_positions
-
-if TYPE_CHECKING:
-    from .changes import ChangeExplained
-    from .spec import ListSpec
-
-
-def explain_change(before: ListSpec, after: ListSpec) -> ChangeExplained:
-    """``ndcg_core.lists.changes.explain_change``: a change of a list explained term by term, a move the one most
-    often explained."""
-    from .changes import explain_change as explained  # here, not above: changes reads items, which reads this module
-
-    return explained(before, after)
-
 
 MAX_MOVE_ITEMS = 200  # n x n x n numbers are made at once: 64 MB at 200 items
 
