@@ -119,5 +119,7 @@ def test_a_label_is_data_never_html():
     data = figures_data(frame, top=3, k=2, texts=chart_texts(Translator("en"), 2))
     tips = [bar["tip"] for bar in data["charts"][1]["bars"]]
     assert "<img src=x onerror=alert(1)>" in tips[0]
-    js = (ROOT / "ui" / "widgets" / "figure_charts.js").read_text(encoding="utf-8")
+    js = "\n".join(
+        (ROOT / "ui" / "widgets" / name).read_text(encoding="utf-8") for name in ("svg_drawing.js", "figure_charts.js")
+    )
     assert "innerHTML" not in js and "node.textContent = text" in js

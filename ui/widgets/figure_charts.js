@@ -1,40 +1,14 @@
 // The Playground's four figure charts, drawn as SVG from the numbers the server sends (ui/widgets/figure_charts.py:
 // ndcg_core's breakdown, formatted there); this code only places them. Linked to the other views through
-// pointer.js (put before this code): a position pointed at anywhere is marked here ("pointed" on its groups), a
+// pointer.js (put before this code, with svg_drawing.js's helpers): a position pointed at anywhere is marked here ("pointed" on its groups), a
 // bar, tile or point pointed at here points at its position everywhere, and the last change's animation (the
 // table starts it: animateChange) moves each bar and line from its old value to its new one. Labels are the
 // learner's text: set with textContent only.
 
-const SVG_NS = "http://www.w3.org/2000/svg";
 const RED = "#b00020";
-
-function svg(parent, tag, attrs, text) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [name, value] of Object.entries(attrs || {})) {
-    if (value !== undefined && value !== null && value !== false) node.setAttribute(name, String(value));
-  }
-  if (text !== undefined) node.textContent = text;
-  if (parent) parent.appendChild(node);
-  return node;
-}
 
 function tipOf(node, text) {
   if (text) svg(node, "title", {}, text);
-}
-
-function html(parent, tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  parent.appendChild(node);
-  return node;
-}
-
-// An estimate of a label's width in px (CJK characters are square), to leave it room.
-function textWidth(text, font) {
-  let width = 0;
-  for (const ch of text) width += ch.charCodeAt(0) > 0x2e80 ? font : font * 0.6;
-  return width;
 }
 
 function position(value) {

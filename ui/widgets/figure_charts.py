@@ -26,14 +26,14 @@ import streamlit as st
 from ui.charts import WRAP, Link, grade_color, grade_text_color, order_lane, order_lanes
 from ui.columns import Table
 from ui.columns import column as listed
-from ui.widgets.pointer import LINKED_CSS, POINTER_JS
+from ui.widgets.pointer import LINKED_CSS, POINTER_JS, SVG_JS
 
 _HERE = Path(__file__).parent
 _component = st.components.v2.component(
     "ndcg_lab.figure_charts",
     html='<div class="ndcg-figures"></div>',
     css=(_HERE / "figure_charts.css").read_text(encoding="utf-8") + "\n" + LINKED_CSS,
-    js=POINTER_JS + "\n" + (_HERE / "figure_charts.js").read_text(encoding="utf-8"),
+    js=POINTER_JS + "\n" + SVG_JS + "\n" + (_HERE / "figure_charts.js").read_text(encoding="utf-8"),
 )
 
 KINDS = ("order", "contribution", "every_k", "cumulative")  # top to bottom, or two by two on a wide screen

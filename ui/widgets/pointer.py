@@ -14,3 +14,5 @@ _HERE = Path(__file__).parent
 
 POINTER_JS = (_HERE / "pointer.js").read_text(encoding="utf-8")
 LINKED_CSS = (_HERE / "linked.css").read_text(encoding="utf-8")
+# svg(), html() and textWidth(), put before the code of each component that draws SVG.
+SVG_JS = (_HERE / "svg_drawing.js").read_text(encoding="utf-8")

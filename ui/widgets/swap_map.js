@@ -1,36 +1,9 @@
 // The Playground's swap map, drawn as SVG from what the server sends (ui/widgets/swap_map.py: each cell's change
 // in NDCG@k, formatted, and its colour, from ndcg_core's NDCG after each swap); this code only places them. A click,
 // a tap or Enter on a cell sends the pair (the trigger "swap"); the arrow keys move between cells, one of which is in
-// the page's tab order (the best swap's). Linked to the other views through pointer.js (put before this code): the
+// the page's tab order (the best swap's). Linked to the other views through pointer.js (put before this code, with svg_drawing.js's helpers): the
 // position pointed at anywhere has its row and column outlined here, and an axis label pointed at points at its
 // position everywhere. Labels are the learner's text: set with textContent only.
-
-const SVG_NS = "http://www.w3.org/2000/svg";
-
-function svg(parent, tag, attrs, text) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [name, value] of Object.entries(attrs || {})) {
-    if (value !== undefined && value !== null && value !== false) node.setAttribute(name, String(value));
-  }
-  if (text !== undefined) node.textContent = text;
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-function html(parent, tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  parent.appendChild(node);
-  return node;
-}
-
-// An estimate of a label's width in px (CJK characters are square), to leave it room.
-function textWidth(text, font) {
-  let width = 0;
-  for (const ch of text) width += ch.charCodeAt(0) > 0x2e80 ? font : font * 0.6;
-  return width;
-}
 
 // A label cut to about `limit` px, with an ellipsis (the whole of it stays in the cell's tooltip).
 function cut(text, font, limit) {

@@ -21,14 +21,14 @@ import numpy as np
 import streamlit as st
 
 from ui.charts import swap_reach
-from ui.widgets.pointer import LINKED_CSS, POINTER_JS
+from ui.widgets.pointer import LINKED_CSS, POINTER_JS, SVG_JS
 
 _HERE = Path(__file__).parent
 _component = st.components.v2.component(
     "ndcg_lab.swap_map",
     html='<section class="ndcg-swap"></section>',
     css=(_HERE / "swap_map.css").read_text(encoding="utf-8") + "\n" + LINKED_CSS,
-    js=POINTER_JS + "\n" + (_HERE / "swap_map.js").read_text(encoding="utf-8"),
+    js=POINTER_JS + "\n" + SVG_JS + "\n" + (_HERE / "swap_map.js").read_text(encoding="utf-8"),
 )
 
 # Vega's "blueorange" scheme (vega-scale), from blue to orange; the map reads it reversed over [-reach, reach] with
