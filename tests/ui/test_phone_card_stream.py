@@ -70,11 +70,29 @@ def server(postgres_cluster, tmp_path_factory):
         yield running
 
 
+def heard_the_join(port, code, seconds=30):
+    """Wait until the process has heard of the room's first student (``NOTIFY`` arrives when it arrives), so a test
+    that reads the room's mark next does not see it change later for the fixture's own join."""
+    deadline = time.monotonic() + seconds
+    while True:
+        stream = Stream(port, f"/api/room/{code}/watch")
+        try:
+            stream.next()  # retry
+            joins = int(stream.next()["id"].split(".")[4])
+        finally:
+            stream.close()
+        if joins >= 1:
+            return
+        assert time.monotonic() < deadline, "serve.py did not hear of the room's student"
+        time.sleep(0.05)
+
+
 @pytest.fixture
 def served(server, postgres_cluster):
     """The module's ``serve.py`` and a new room with one student: (port, store, code, key, student, process)."""
     port, process = server
     with a_room(postgres_cluster.url) as (store, code, key, me):
+        heard_the_join(port, code)
         yield port, store, code, key, me, process
 
 
@@ -82,6 +100,7 @@ def served(server, postgres_cluster):
 def served_alone(postgres_cluster, tmp_path):
     """As ``served``, on a ``serve.py`` of the test's own, for a test that stops it."""
     with serving(postgres_cluster.url, tmp_path) as (port, process), a_room(postgres_cluster.url) as room:
+        heard_the_join(port, room[1])
         yield (port, *room, process)
 
 
