@@ -179,8 +179,10 @@ class Mistake:
         """The right working of ``spec`` with this mistake made."""
         return self.change(Working.of(spec))
 
-    def number(self, spec: ListSpec, metric: str = "ndcg", position: int | None = None) -> float | None:
-        """The number this mistake gives; ``None`` where it gives none (an ideal DCG of 0 to divide by)."""
+    def number(self, spec: ListSpec, metric: str, position: int | None = None) -> float | None:
+        """The number this mistake gives for ``metric`` (one of ``METRICS``, refused otherwise); ``None`` where it
+        gives none (an ideal DCG of 0 to divide by)."""
+        _check(metric, position, spec)
         return _number(self.working(spec), metric, position)
 
 
@@ -493,7 +495,7 @@ def explain(spec: ListSpec, code: str, *, metric: str = "ndcg", position: int | 
     return _diagnosis(spec, mistake, metric, position, right, memo)
 
 
-def numbers(spec: ListSpec, *, metric: str = "ndcg", position: int | None = None) -> dict[str, float]:
+def numbers(spec: ListSpec, *, metric: str, position: int | None = None) -> dict[str, float]:
     """Every mistake that can show in this question, by code, with its number: only those whose number differs
     from the right one and, for one made of others, from its parts'."""
     _check(metric, position, spec)
@@ -517,7 +519,7 @@ def _table(
     return right, tuple(_candidates(spec, metric, position, right, memo)), memo
 
 
-def right_number(spec: ListSpec, metric: str = "ndcg", position: int | None = None) -> float:
+def right_number(spec: ListSpec, metric: str, position: int | None = None) -> float:
     """The right answer to the question (NDCG as the core gives it: 0 where the ideal's DCG is 0, at most 1)."""
     _check(metric, position, spec)
     return _right(Working.of(spec), metric, position, {})

@@ -82,3 +82,15 @@ def test_an_open_file_or_a_named_reader_is_called_by_its_name(engine, tmp_path):
 def test_an_empty_name_is_called_input(engine):
     result = engine.evaluate_files(Named(QRELS, ""), Named(RUN, ""))
     assert (result.qrels_name, result.run_name) == ("input", "input")
+
+
+def test_the_default_reader_reads_a_file_as_qrels_or_as_a_run_and_nothing_else():
+    from ndcg_core.trec.engines.files import default_read
+
+    qrels, run = default_read("qrels", b"q1 0 d1 2\n"), default_read("run", b"q1 Q0 d1 1 1.5 tag\n")
+    assert (type(qrels).__name__, qrels.rel.tolist()) == ("Qrels", [2])
+    assert (type(run).__name__, run.docno.to_pylist()) == ("Run", ["d1"])
+    for kind in ("rank", "RUN", "Qrels", None):
+        with pytest.raises(KeyError) as refused:
+            default_read(kind, b"q1 0 d1 2\n")
+        assert refused.value.args == (f"a file is read as 'qrels' or 'run', not {kind!r}",)

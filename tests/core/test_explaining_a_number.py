@@ -205,7 +205,7 @@ def test_a_change_a_learner_makes_by_mistake_gives_the_mistake_s_number():
         if not change.evaluated or not mistake.shows(spec, "ndcg"):
             continue
         variant = Variant(**{change.axis: change.value})
-        assert values[variant] == pytest.approx(mistake.number(spec), abs=1e-12), entry.name
+        assert values[variant] == pytest.approx(mistake.number(spec, "ndcg"), abs=1e-12), entry.name
         compared += 1
     assert compared >= 4
 

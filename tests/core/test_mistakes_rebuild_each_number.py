@@ -10,6 +10,12 @@ from ndcg_core.lists.scoring import Scoring
 from ndcg_core.lists.spec import ListSpec
 from ndcg_core.teaching.mistakes import MISTAKES, PAIRS, numbers, pair, right_number
 
+
+def ndcg_numbers(spec_):
+    """The mistakes' numbers for the question NDCG@k (the catalogue asks each question to name its metric)."""
+    return numbers(spec_, metric="ndcg")
+
+
 L = math.log2
 
 
@@ -127,7 +133,7 @@ def test_each_mistake_gives_the_number_its_definition_gives(code, listed, metric
 
 
 def test_the_right_answers_are_the_seeds():
-    assert right_number(A5) == pytest.approx(DCG_A5 / IDCG_A5) and round(right_number(A5), 2) == 0.97
+    assert right_number(A5, "ndcg") == pytest.approx(DCG_A5 / IDCG_A5) and round(right_number(A5, "ndcg"), 2) == 0.97
     assert round(right_number(CHENGDU_TRIP, "dcg"), 2) == 6.85 and round(right_number(CHENGDU_TRIP, "idcg"), 2) == 7.32
     assert right_number(B3, "dcg") == 4.0
     assert right_number(A5, "term", 2) == pytest.approx(2 / L(3))
@@ -143,24 +149,24 @@ def test_every_registry_code_and_pair_is_rebuilt_somewhere_above():
 
 def test_a_log_base_cancels_in_ndcg_and_is_never_a_candidate_there():
     for listed in (A5, A3, B3, CHENGDU_TRIP):
-        assert not {"log_natural", "log10"} & set(numbers(listed))
+        assert not {"log_natural", "log10"} & set(ndcg_numbers(listed))
 
 
 def test_a_mistake_that_changes_nothing_here_has_no_number_of_its_own():
     # 3, 0, 2 at k = 2: the ideal 3, 2, 0 adds nothing past position 2, so not cutting it changes nothing.
     assert "ideal_not_cut" not in numbers(B2, metric="idcg")
     # 3, 2, 3, 0, 1 at k = 5: nothing to cut.
-    assert not {"list_not_cut", "ideal_not_cut", "nothing_cut"} & set(numbers(A5))
+    assert not {"list_not_cut", "ideal_not_cut", "nothing_cut"} & set(ndcg_numbers(A5))
     # 0/1 grades: 2^grade - 1 is the grade.
-    assert "gain_exponential" not in numbers(spec([1, 0, 1], 3))
+    assert "gain_exponential" not in ndcg_numbers(spec([1, 0, 1], 3))
     # A pair is named only where its number is not one of its parts': k = n leaves list_not_cut nothing to do.
-    assert "no_normalisation+list_not_cut" not in numbers(A5)
+    assert "no_normalisation+list_not_cut" not in ndcg_numbers(A5)
 
 
 def test_where_a_mistake_shows_follows_the_question():
-    assert "ideal_from_list" in numbers(POOL) and "ideal_from_list" not in numbers(NO_POOL)
-    assert "ideal_from_pool" in numbers(NO_POOL) and "ideal_from_pool" not in numbers(POOL)
-    assert "gain_linear" not in numbers(A5) and "gain_exponential" not in numbers(CHENGDU_FOOD_EXP)
-    assert "discount_log_i" not in numbers(CHENGDU_FOOD_JK) and "discount_log_i_plus_1" not in numbers(A5)
+    assert "ideal_from_list" in ndcg_numbers(POOL) and "ideal_from_list" not in ndcg_numbers(NO_POOL)
+    assert "ideal_from_pool" in ndcg_numbers(NO_POOL) and "ideal_from_pool" not in ndcg_numbers(POOL)
+    assert "gain_linear" not in ndcg_numbers(A5) and "gain_exponential" not in ndcg_numbers(CHENGDU_FOOD_EXP)
+    assert "discount_log_i" not in ndcg_numbers(CHENGDU_FOOD_JK) and "discount_log_i_plus_1" not in ndcg_numbers(A5)
     assert not {"no_normalisation", "ideal_from_list", "ideal_ascending"} & set(numbers(POOL, metric="dcg"))
     assert not {"list_not_cut", "ideal_not_cut"} & set(numbers(A3, metric="term", position=2))

@@ -93,7 +93,12 @@ def plain(values: pa.Array) -> pa.Array:
 
 
 def default_read(kind: str, source: Source, name: str | None = None) -> Qrels | Run:
-    return read_qrels(source, name) if kind == "qrels" else read_run(source, name)
+    """The default reader's reading of ``source`` as ``kind``, "qrels" or "run" (another kind is a caller's bug)."""
+    if kind == "qrels":
+        return read_qrels(source, name)
+    if kind == "run":
+        return read_run(source, name)
+    raise KeyError(f"a file is read as 'qrels' or 'run', not {kind!r}")
 
 
 def bytes_of(source: Source) -> bytes:

@@ -161,7 +161,7 @@ def test_the_outline_names_the_query_and_each_option_by_capital_letter_in_order(
 
 
 # All of the catalogue's mistakes that give a number of their own on seed 000's list, as the errors list them.
-SEED000_HERE = ", ".join(mistake_catalogue.numbers(SEED000))
+SEED000_HERE = ", ".join(mistake_catalogue.numbers(SEED000, metric="ndcg"))
 # Seed 000 with a fourth result, of grade 0, beyond k = 3: not cutting the list at k adds nothing to its DCG.
 LONGER = activity_list(("doc A", "doc B", "doc C", "doc D"), (3, 0, 2, 0), 3)
 IN_ORDER = activity_list(("a", "b", "c"), (3, 2, 0), 2)  # already in ideal order: its NDCG@2 is 1
@@ -192,7 +192,7 @@ NOTHING = activity_list(("a", "b", "c"), (0, 0, 0), 2)  # every NDCG is 0: no mi
                 "value": "'list_not_cut'",
                 "k": 2,
                 "number": f"{1:.4f}",
-                "choices": ", ".join(mistake_catalogue.numbers(IN_ORDER)),
+                "choices": ", ".join(mistake_catalogue.numbers(IN_ORDER, metric="ndcg")),
             },
         ),
         (

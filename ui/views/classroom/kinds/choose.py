@@ -126,7 +126,7 @@ def form(t: Translator, prefix: str) -> None:
         spec = chosen_list(prefix)
     except InputError:
         return  # the list form has said why
-    here = tuple(numbers(spec))
+    here = tuple(numbers(spec, metric="ndcg"))
     st.multiselect(
         t("classroom.choose_options"),
         here,
