@@ -121,7 +121,7 @@ def join_link(
     public_url: str | None,
     page_url: str | None,
     network_address: str | None,
-    listen_address: str = "",
+    listen_address: str,
     front_address: str | None = None,
     join_page: bool = False,
 ) -> JoinLink:
