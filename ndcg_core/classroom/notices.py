@@ -179,7 +179,8 @@ class Hub:
                 counts[2] += 1
             else:
                 counts[0] += 1
-                counts[3] = max(counts[3], notice.revision if notice.revision is not None else -1)
+                if notice.revision is not None:
+                    counts[3] = max(counts[3], notice.revision)
             if notice.revision is not None:  # the phones' cards change with the room's revision only
                 woken += [(loop, event) for (code, loop), event in self._events.items() if code == notice.code]
                 for key in [key for key in self._events if key[0] == notice.code]:
