@@ -217,7 +217,8 @@ class Hub:
             if not self._live or not since.epoch == upto.epoch == self._epoch:
                 return None
             log = self._answered.get(code, deque())
-            total = self._rooms.get(code, [0, 0, 0, -1])[1]
+            counts = self._rooms.get(code)
+            total = 0 if counts is None else counts[1]  # the answers heard of the room
             first = total - len(log)
             if not first <= since.answers <= upto.answers <= total:
                 return None
