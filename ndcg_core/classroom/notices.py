@@ -233,7 +233,7 @@ class Hub:
         room and loop, then each stream's own turn."""
         loop = asyncio.get_running_loop()
         with self._lock:
-            now = self._rooms.get(code, (0, 0, 0, -1))
+            now = self._rooms.get(code, (0, 0, 0))  # a room never heard: no change, answer or join (compared below)
             heard = (since.changes, since.answers, since.joins) if anything else (since.changes,)
             if self._closed or self._epoch != since.epoch or tuple(now[: len(heard)]) != heard:
                 return True
