@@ -75,7 +75,7 @@ def read_public_url(text: str, name: str = PUBLIC_URL_VARIABLE) -> str:
         raise InputError("room.public_url_host", name=name, value=_quoted(text)) from None
     if not parts.hostname:
         raise InputError("room.public_url_host", name=name, value=_quoted(text))
-    if parts.query or parts.fragment or "?" in raw or "#" in raw or "@" in parts.netloc:
+    if "?" in raw or "#" in raw or "@" in parts.netloc:  # a query or a fragment, even an empty one; a user name
         raise InputError("room.public_url_extra", name=name, value=_quoted(text))
     return urlunsplit((parts.scheme.lower(), parts.netloc, parts.path.rstrip("/"), "", ""))
 
@@ -121,7 +121,7 @@ def join_link(
     public_url: str | None,
     page_url: str | None,
     network_address: str | None,
-    listen_address: str = "",
+    listen_address: str,
     front_address: str | None = None,
     join_page: bool = False,
 ) -> JoinLink:

@@ -179,7 +179,8 @@ class Hub:
                 counts[2] += 1
             else:
                 counts[0] += 1
-                counts[3] = max(counts[3], notice.revision if notice.revision is not None else -1)
+                if notice.revision is not None:
+                    counts[3] = max(counts[3], notice.revision)
             if notice.revision is not None:  # the phones' cards change with the room's revision only
                 woken += [(loop, event) for (code, loop), event in self._events.items() if code == notice.code]
                 for key in [key for key in self._events if key[0] == notice.code]:
@@ -216,7 +217,8 @@ class Hub:
             if not self._live or not since.epoch == upto.epoch == self._epoch:
                 return None
             log = self._answered.get(code, deque())
-            total = self._rooms.get(code, [0, 0, 0, -1])[1]
+            counts = self._rooms.get(code)
+            total = 0 if counts is None else counts[1]  # the answers heard of the room
             first = total - len(log)
             if not first <= since.answers <= upto.answers <= total:
                 return None
@@ -231,7 +233,7 @@ class Hub:
         room and loop, then each stream's own turn."""
         loop = asyncio.get_running_loop()
         with self._lock:
-            now = self._rooms.get(code, (0, 0, 0, -1))
+            now = self._rooms.get(code, (0, 0, 0))  # a room never heard: no change, answer or join (compared below)
             heard = (since.changes, since.answers, since.joins) if anything else (since.changes,)
             if self._closed or self._epoch != since.epoch or tuple(now[: len(heard)]) != heard:
                 return True

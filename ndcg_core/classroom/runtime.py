@@ -205,8 +205,7 @@ class ClassroomRuntime:
 
     def answer_book(self, activity_id: int, only: Collection[str] | None = None) -> dict[str, tuple[Answer, ...]]:
         """The answers to an activity by student (``only`` those students)."""
-        answers = self.store.answers
-        return answers.book(activity_id) if only is None else answers.book(activity_id, only)
+        return self.store.answers.book(activity_id, only)
 
     def results(self, code: str) -> RoomResults:
         """The room's results (every answer, scored as the room revealed them)."""

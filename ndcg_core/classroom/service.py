@@ -268,7 +268,7 @@ class ClassroomService:
         room = self.reads.room(code)
         if room.current is not None:
             self.reads.read_answers(code, room.current.id)
-        self.score(room, "")
+        self.kept_scores(room)
 
     def shared_card(self, state: CardState, lang: str, make: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         """The card (JSON-ready) every student without an answer gets in ``state``'s room, revision and language,
@@ -277,7 +277,11 @@ class ClassroomService:
 
     def score(self, room: Room, student: str) -> Score | None:
         """The student's score in a room whose lesson keeps scores (``None`` in any other room)."""
-        return self.student_score(self._scores.get((room.code, room.revision), lambda: self.room_scores(room)), student)
+        return self.student_score(self.kept_scores(room), student)
+
+    def kept_scores(self, room: Room) -> dict[str, Score] | None:
+        """``room_scores`` at the room's revision, read once per process and revision."""
+        return self._scores.get((room.code, room.revision), lambda: self.room_scores(room))
 
     @staticmethod
     def student_score(scores: dict[str, Score] | None, student: str) -> Score | None:

@@ -194,7 +194,7 @@ def test_a_page_without_a_web_address_gives_no_link(page):
 def test_the_room_code_is_the_links_only_query():
     assert link(page="http://10.0.0.9:8501/Classroom").url.endswith("/Classroom?room=K7P3QX")
     assert join_link(
-        "ABCDEF", public_url=None, page_url="http://10.0.0.9:8501/Classroom", network_address=None
+        "ABCDEF", public_url=None, page_url="http://10.0.0.9:8501/Classroom", network_address=None, listen_address=""
     ) == JoinLink("http://10.0.0.9:8501/Classroom?room=ABCDEF", "page")
 
 
@@ -267,14 +267,16 @@ def test_only_a_non_loopback_ipv4_address_is_a_network_address(address, usable):
 def test_where_serve_py_serves_the_join_page_the_link_is_join_code_beside_the_classroom_page(
     public, page, address, url, case
 ):
-    made = join_link(CODE, public_url=public, page_url=page, network_address=address, join_page=True)
+    made = join_link(CODE, public_url=public, page_url=page, network_address=address, listen_address="", join_page=True)
     assert (made.url, made.case) == (url, case)
 
 
 def test_the_join_page_changes_only_the_path_not_which_address_phones_get():
     for page, address in [("http://localhost:8501/Classroom", None), (None, "192.168.1.23"), ("about:blank", None)]:
-        plain = join_link(CODE, public_url=None, page_url=page, network_address=address)
-        joining = join_link(CODE, public_url=None, page_url=page, network_address=address, join_page=True)
+        plain = join_link(CODE, public_url=None, page_url=page, network_address=address, listen_address="")
+        joining = join_link(
+            CODE, public_url=None, page_url=page, network_address=address, listen_address="", join_page=True
+        )
         assert (plain.url, plain.case) == (None, "none") == (joining.url, joining.case)
 
 

@@ -159,10 +159,10 @@ class Choose(OverAList[str]):
     def decimals(self) -> int:
         """How many decimals the options are shown with: the fewest of 2 to 4 that tell all four apart."""
         values = [o.number for o in self.options()]
-        for places in CHOOSE_DECIMALS:
+        for places in CHOOSE_DECIMALS[:-1]:
             if len({f"{v:.{places}f}" for v in values}) == len(values):
                 return places
-        return CHOOSE_DECIMALS[-1]  # not reached: the mistakes were checked distinct at 4 decimals
+        return CHOOSE_DECIMALS[-1]  # the most: ``_check_mistakes`` made every option's number distinct at 4 decimals
 
     def shown(self, option: ChooseOption) -> str:
         """An option's number as the phones show it."""
