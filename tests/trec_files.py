@@ -304,6 +304,11 @@ def read_as_the_reference_does(data: bytes, kind: str):
         parsed = (read_qrels if kind == "qrels" else read_run)(data, name=f"{kind}.txt")
     except ValueError as err:
         assert isinstance(expected, Rejected), f"the {kind} reader refused a file the reference reads: {err}"
+        if getattr(err, "code", None) == f"{kind}.header_missing":
+            # A first line naming query and document columns is a CSV header to the reader, refused on its line 1
+            # for the column it lacks; the reference reads TREC text only, and blames the line it splits badly.
+            event(f"{kind}: refused for its CSV header, the reference refuses it too")
+            return None
         if expected.lines:
             named = [int(n) for n in re.findall(r"\bline (\d+)", str(err))]
             assert named and named[0] in expected.lines, (str(err), expected)
