@@ -31,22 +31,34 @@ def serving(url, folder):
         stop_app(server)
 
 
-def listening(port, seconds=30):
+def mark_reaches(port, code, part, at_least, failure, seconds=30):
+    """Wait until the watch route's mark of room ``code`` has at least ``at_least`` in its ``part`` (a mark reads
+    process.epoch.changes.answers.joins: 1 is the epoch, 4 the joins); ``failure``: the assertion's message."""
+    deadline = time.monotonic() + seconds
+    while True:
+        stream = Stream(port, f"/api/room/{code}/watch")
+        try:
+            stream.next()  # retry
+            value = int(stream.next()["id"].split(".")[part])
+        finally:
+            stream.close()
+        if value >= at_least:
+            return
+        assert time.monotonic() < deadline, failure
+        time.sleep(0.05)
+
+
+def listening(port):
     """Wait until the process listens for the database's notices: its hub is made at the first stream, and its
     listener's first connection starts a new epoch of every mark (``Hub.reset``), so a test that read a mark before
     then would see it change for no change of its room."""
-    deadline = time.monotonic() + seconds
-    while True:
-        stream = Stream(port, f"/api/room/{rules.new_code()}/watch")
-        try:
-            stream.next()  # retry
-            epoch = int(stream.next()["id"].split(".")[1])
-        finally:
-            stream.close()
-        if epoch >= 1:
-            return
-        assert time.monotonic() < deadline, "serve.py's listener did not connect"
-        time.sleep(0.05)
+    mark_reaches(port, rules.new_code(), 1, 1, "serve.py's listener did not connect")
+
+
+def heard_the_join(port, code):
+    """Wait until the process has heard of the room's first student (``NOTIFY`` arrives when it arrives), so a test
+    that reads the room's mark next does not see it change later for the fixture's own join."""
+    mark_reaches(port, code, 4, 1, "serve.py did not hear of the room's student")
 
 
 @contextlib.contextmanager
@@ -68,23 +80,6 @@ def server(postgres_cluster, tmp_path_factory):
     empty_database(postgres_cluster.url)
     with serving(postgres_cluster.url, tmp_path_factory.mktemp("served")) as running:
         yield running
-
-
-def heard_the_join(port, code, seconds=30):
-    """Wait until the process has heard of the room's first student (``NOTIFY`` arrives when it arrives), so a test
-    that reads the room's mark next does not see it change later for the fixture's own join."""
-    deadline = time.monotonic() + seconds
-    while True:
-        stream = Stream(port, f"/api/room/{code}/watch")
-        try:
-            stream.next()  # retry
-            joins = int(stream.next()["id"].split(".")[4])
-        finally:
-            stream.close()
-        if joins >= 1:
-            return
-        assert time.monotonic() < deadline, "serve.py did not hear of the room's student"
-        time.sleep(0.05)
 
 
 @pytest.fixture
